@@ -1,0 +1,21 @@
+import pytest
+from django.urls import reverse
+
+
+@pytest.mark.django_db
+def test_home_page_says_what_the_app_is(client):
+    """The start page names the game and lists the variants the engine scores."""
+    response = client.get(reverse("home"))
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "All Fours" in body
+    assert "Trinidad" in body and "West Yorkshire" in body
+
+
+@pytest.mark.django_db
+def test_pages_carry_a_content_security_policy(client):
+    """Every page forbids scripts and styles from anywhere but our own origin."""
+    response = client.get(reverse("home"))
+    policy = response.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy
+    assert "default-src 'self'" in policy
