@@ -5,6 +5,8 @@ from config import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("games/", include("scoring.urls")),
+    path("leagues/", include("leagues.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
 ]
