@@ -1,0 +1,252 @@
+"""Games scored at the table: the facts entered hand by hand and the awards the engine derived.
+
+Reading a game never runs the rules engine: every derived figure (awards, running totals, the
+current score, the winner and the deciding point) is stored when a hand is recorded or corrected.
+Writes go through `scoring.services`.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+if TYPE_CHECKING:
+    from scoring.rules import Ruleset
+
+SIDE_LABELS = ("A", "B", "C")
+
+
+class GameStatus(models.TextChoices):
+    IN_PROGRESS = "in_progress", "In progress"
+    WON = "won", "Won"
+    ABANDONED = "abandoned", "Abandoned"
+
+
+class Game(models.Model):
+    """One race to the target, between two or three sides, under one frozen ruleset."""
+
+    title = models.CharField(max_length=120, blank=True)
+    # The ruleset spec (RULES.md section 7) frozen at creation: presets may change, games may not.
+    ruleset = models.JSONField()
+    variant = models.CharField(max_length=40, help_text="The preset the ruleset started from.")
+    first_dealer = models.CharField(max_length=1, default="A")
+    next_dealer = models.CharField(max_length=1, blank=True)
+    status = models.CharField(
+        max_length=20, choices=GameStatus.choices, default=GameStatus.IN_PROGRESS
+    )
+    winner = models.CharField(max_length=1, blank=True)
+    decided_hand = models.PositiveIntegerField(null=True, blank=True)
+    decided_category = models.CharField(max_length=20, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="scored_games",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["status", "-created_at"], name="scoring_game_status_idx")]
+        constraints = [
+            models.CheckConstraint(
+                name="scoring_game_winner_iff_won",
+                condition=(
+                    Q(
+                        status=GameStatus.WON,
+                        winner__in=SIDE_LABELS,
+                        decided_hand__isnull=False,
+                    )
+                    & ~Q(decided_category="")
+                )
+                | (
+                    ~Q(status=GameStatus.WON)
+                    & Q(winner="", decided_hand__isnull=True, decided_category="")
+                ),
+            ),
+            models.CheckConstraint(
+                name="scoring_game_status_valid", condition=Q(status__in=GameStatus.values)
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title or f"Game {self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("scoring:game", kwargs={"pk": self.pk})
+
+    @cached_property
+    def rules(self) -> Ruleset:
+        """The frozen ruleset as the engine's `Ruleset`."""
+        from scoring.rules import ruleset_from_spec
+
+        return ruleset_from_spec(self.ruleset)
+
+    @property
+    def in_progress(self) -> bool:
+        return self.status == GameStatus.IN_PROGRESS
+
+
+class Side(models.Model):
+    """A single player or a partnership; `position` is the play order (the way the deal passes)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="sides")
+    label = models.CharField(max_length=1)
+    name = models.CharField(max_length=80)
+    players = models.JSONField(default=list, blank=True)
+    position = models.PositiveSmallIntegerField()
+    start_score = models.PositiveIntegerField(default=0)
+    score = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "label"], name="scoring_side_label_unique"),
+            models.UniqueConstraint(
+                fields=["game", "position"], name="scoring_side_position_unique"
+            ),
+            models.CheckConstraint(
+                name="scoring_side_label_valid", condition=Q(label__in=SIDE_LABELS)
+            ),
+            models.CheckConstraint(
+                name="scoring_side_scores_not_negative",
+                condition=Q(start_score__gte=0, score__gte=0),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        """`A (Smith & Jones)`-style name used in banners and the score sheet."""
+        players = " & ".join(p for p in self.players if p)
+        if players and players != self.name:
+            return f"{self.name} ({players})"
+        return self.name
+
+
+class Hand(models.Model):
+    """One deal as entered: `facts` is exactly a replay-file hand (RULES.md section 7)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    facts = models.JSONField()
+    # Derived by the engine when recorded or corrected, stored so reading never re-scores.
+    dealer = models.CharField(max_length=1)
+    trump = models.CharField(max_length=1, blank=True)
+    outcome = models.CharField(max_length=20, default="played")
+    all_fours = models.CharField(max_length=1, blank=True)
+    scores = models.JSONField(default=dict, help_text="Running totals after this hand.")
+    # The one-time key of the form that recorded it: a resubmitted form finds this hand again.
+    entry_key = models.UUIDField(unique=True)
+    revision = models.PositiveIntegerField(default=0, help_text="Corrections so far.")
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="entered_hands",
+    )
+    entered_at = models.DateTimeField(auto_now_add=True)
+    corrected_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="scoring_hand_number_unique"),
+            models.CheckConstraint(name="scoring_hand_number_positive", condition=Q(number__gte=1)),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} hand {self.number}"
+
+    def get_correct_url(self) -> str:
+        return reverse("scoring:hand_correct", kwargs={"pk": self.game_id, "number": self.number})
+
+
+class Award(models.Model):
+    """One point-scoring event of a hand, in strict order; `counted` is false once the game is won
+    (or for a game point a renege forfeits)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="awards")
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="awards")
+    position = models.PositiveSmallIntegerField()
+    side = models.CharField(max_length=1)
+    # kick, gift, penalty, high, low, jack, hang_jack, game (the game point), capture.
+    category = models.CharField(max_length=20)
+    points = models.PositiveIntegerField()
+    detail = models.CharField(max_length=120, blank=True)
+    counted = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["hand", "position"]
+        indexes = [models.Index(fields=["game", "category"], name="scoring_award_category_idx")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["hand", "position"], name="scoring_award_position_unique"
+            ),
+            models.CheckConstraint(
+                name="scoring_award_points_not_negative", condition=Q(points__gte=0)
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.side} {self.category} {self.points}"
+
+
+class RevisionAction(models.TextChoices):
+    RECORD = "record", "Recorded"
+    CORRECT = "correct", "Corrected"
+    UNDO = "undo", "Undone"
+    ABANDON = "abandon", "Abandoned"
+
+
+class HandRevision(models.Model):
+    """The audit trail: every write to a game, with the facts before and after.
+
+    Nothing entered is ever lost: an undone hand's facts stay here after its row is deleted.
+    `entry_key` is the one-time key of the form that caused the write, so a resubmitted form is
+    recognised and not applied twice.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="revisions")
+    hand_number = models.PositiveIntegerField(null=True, blank=True)
+    action = models.CharField(max_length=10, choices=RevisionAction.choices)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    scores_before = models.JSONField(default=dict, blank=True)
+    scores_after = models.JSONField(default=dict, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="hand_revisions",
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    entry_key = models.UUIDField(unique=True, null=True, blank=True)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["game", "at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                name="scoring_revision_action_valid", condition=Q(action__in=RevisionAction.values)
+            ),
+            models.CheckConstraint(
+                name="scoring_revision_hand_number",
+                condition=Q(action=RevisionAction.ABANDON) | Q(hand_number__gte=1),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.action} hand {self.hand_number}"
