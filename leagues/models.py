@@ -1,0 +1,503 @@
+"""Leagues: who plays whom, where and when, and the results their tables produce.
+
+Writes go through ``leagues.services``; reads for pages through ``leagues.selectors``. The
+derived figures (a table's games and pegs, a fixture's result) are stored so that standings
+aggregate rows and never replay hands.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils import timezone
+
+from leagues.formats import STYLE_PRESETS, MatchFormat
+from leagues.tiebreaks import games_word, tiebreak_rule_text, validate_tiebreaks
+
+
+class Weekday(models.IntegerChoices):
+    MONDAY = 0, "Monday"
+    TUESDAY = 1, "Tuesday"
+    WEDNESDAY = 2, "Wednesday"
+    THURSDAY = 3, "Thursday"
+    FRIDAY = 4, "Friday"
+    SATURDAY = 5, "Saturday"
+    SUNDAY = 6, "Sunday"
+
+
+class League(models.Model):
+    class Style(models.TextChoices):
+        YORKSHIRE = "yorkshire", "Yorkshire (pub tables, aggregate bonus)"
+        TRINIDAD = "trinidad", "Trinidad (bullseyes and hang jacks)"
+
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=120, unique=True)
+    style = models.CharField(max_length=20, choices=Style.choices, default=Style.YORKSHIRE)
+    ruleset = models.JSONField(
+        default=dict,
+        help_text='The ruleset its games use: {"preset": "west_yorkshire", "target": 15, ...}.',
+    )
+    match_format = models.JSONField(
+        default=dict, help_text="Tables, games per table, match points and league points."
+    )
+    tiebreaks = models.JSONField(
+        default=list,
+        validators=[validate_tiebreaks],
+        help_text="Metric keys in the order that separates teams, starting with points.",
+    )
+    league_night = models.PositiveSmallIntegerField(
+        choices=Weekday.choices, default=Weekday.TUESDAY
+    )
+    start_time = models.TimeField(default=datetime.time(20, 0))
+    description = models.TextField(blank=True)
+    secretaries = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="leagues_as_secretary", blank=True
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("leagues:league", kwargs={"slug": self.slug})
+
+    def clean(self) -> None:
+        from scoring.rules import ruleset_from_spec
+        from scoring.rules.errors import InvalidFacts
+
+        errors: dict[str, list[str]] = {}
+        try:
+            ruleset_from_spec(self.ruleset or STYLE_PRESETS[self.style].ruleset)
+        except InvalidFacts as exc:
+            errors["ruleset"] = [str(exc)]
+        try:
+            self.get_match_format()
+        except ValidationError as exc:
+            errors["match_format"] = exc.messages
+        if errors:
+            raise ValidationError(errors)
+
+    def get_ruleset(self):  # -> scoring.rules.Ruleset
+        """The ruleset every game of this league starts with."""
+        from scoring.rules import ruleset_from_spec
+
+        return ruleset_from_spec(self.ruleset or STYLE_PRESETS[self.style].ruleset)
+
+    def get_match_format(self) -> MatchFormat:
+        if not self.match_format:
+            return STYLE_PRESETS[self.style].match_format
+        return MatchFormat.from_spec(self.match_format)
+
+    def get_tiebreaks(self) -> list[str]:
+        return list(self.tiebreaks or STYLE_PRESETS[self.style].tiebreaks)
+
+    def tiebreak_rule_text(self) -> str:
+        return tiebreak_rule_text(self.get_tiebreaks(), self.style)
+
+    @property
+    def games_word(self) -> str:
+        """ "games" or "bullseyes", as the league says it."""
+        return games_word(self.style)
+
+
+class Season(models.Model):
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=60, help_text='e.g. "2025–26" or "Winter 2025".')
+    slug = models.SlugField(max_length=60)
+    starts_on = models.DateField()
+    ends_on = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["league", "-starts_on"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "slug"], name="season_unique_slug"),
+            models.CheckConstraint(
+                condition=Q(ends_on__isnull=True) | Q(ends_on__gte=F("starts_on")),
+                name="season_ends_after_start",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.league} {self.name}"
+
+
+class Division(models.Model):
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="divisions")
+    name = models.CharField(max_length=60)
+    slug = models.SlugField(max_length=60)
+    rank = models.PositiveSmallIntegerField(default=1, help_text="1 is the top division.")
+
+    class Meta:
+        ordering = ["season", "rank", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "slug"], name="division_unique_slug"),
+            models.UniqueConstraint(fields=["season", "name"], name="division_unique_name"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.season.name})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("leagues:division", kwargs={"pk": self.pk})
+
+
+class Venue(models.Model):
+    """A pub (or club or house) where home fixtures are played."""
+
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=120, unique=True)
+    address = models.TextField(blank=True)
+    town = models.CharField(max_length=80, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return f"{self.name}, {self.town}" if self.town else self.name
+
+
+class Player(models.Model):
+    name = models.CharField(max_length=120)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="player",
+        help_text="The player's own account, if they have one.",
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["name", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("leagues:player", kwargs={"pk": self.pk})
+
+
+class Team(models.Model):
+    """A club or pub house team; it enters a division each season (``TeamEntry``)."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=120)
+    short_name = models.CharField(max_length=30, blank=True)
+    home_venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="home_teams")
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "slug"], name="team_unique_slug"),
+            models.UniqueConstraint(fields=["league", "name"], name="team_unique_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("leagues:team", kwargs={"pk": self.pk})
+
+
+class TeamEntry(models.Model):
+    """A team's place in one division for one season, with that season's captain."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="entries")
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="entries")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="entries")
+    captain = models.ForeignKey(
+        Player,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="captaincies",
+    )
+
+    class Meta:
+        ordering = ["division", "team__name"]
+        verbose_name_plural = "team entries"
+        constraints = [
+            models.UniqueConstraint(fields=["team", "season"], name="entry_one_division_a_season"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team} in {self.division}"
+
+
+class Registration(models.Model):
+    """A player registered to play for a team in a season: one team per season per league."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="registrations")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="registrations")
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="registrations")
+    registered_on = models.DateField(default=datetime.date.today)
+
+    class Meta:
+        ordering = ["season", "team", "player__name"]
+        constraints = [
+            # A season belongs to one league, so this is "one team per season per league".
+            models.UniqueConstraint(
+                fields=["player", "season"], name="registration_one_team_a_season"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} for {self.team} ({self.season.name})"
+
+
+class Fixture(models.Model):
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", "Scheduled"
+        POSTPONED = "postponed", "Postponed"
+        PLAYED = "played", "Played"
+        WALKOVER = "walkover", "Walkover"
+        VOID = "void", "Void"
+
+    class Side(models.TextChoices):
+        HOME = "home", "Home"
+        AWAY = "away", "Away"
+
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="fixtures")
+    round = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Round of the generated fixture list; empty if added."
+    )
+    home = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="home_fixtures")
+    away = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="away_fixtures")
+    date = models.DateField()
+    time = models.TimeField(default=datetime.time(20, 0), help_text="Local time at the venue.")
+    venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="fixtures")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.SCHEDULED)
+    walkover_to = models.CharField(
+        max_length=4, choices=Side.choices, blank=True, help_text="Who was given the walkover."
+    )
+    original_date = models.DateField(
+        null=True, blank=True, help_text="The date first scheduled, once postponed or moved."
+    )
+    reason = models.TextField(blank=True, help_text="Why it was postponed, voided or conceded.")
+    note = models.TextField(blank=True, help_text="Scheduling notes, e.g. a move for a venue.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["date", "time", "pk"]
+        indexes = [models.Index(fields=["division", "date"])]
+        constraints = [
+            models.CheckConstraint(condition=~Q(home=F("away")), name="fixture_home_not_away"),
+            models.UniqueConstraint(
+                fields=["division", "round", "home"],
+                condition=Q(round__isnull=False),
+                name="fixture_home_once_a_round",
+            ),
+            models.UniqueConstraint(
+                fields=["division", "round", "away"],
+                condition=Q(round__isnull=False),
+                name="fixture_away_once_a_round",
+            ),
+            models.CheckConstraint(
+                condition=(Q(status="walkover") & ~Q(walkover_to=""))
+                | (~Q(status="walkover") & Q(walkover_to="")),
+                name="fixture_walkover_has_winner",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.home} v {self.away}, {self.date:%a %d %b %Y}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("leagues:fixture", kwargs={"pk": self.pk})
+
+    @property
+    def is_settled(self) -> bool:
+        """Whether its result is final: played to the end or given as a walkover."""
+        return self.status in (self.Status.PLAYED, self.Status.WALKOVER)
+
+
+class Outcome(models.TextChoices):
+    HOME = "home", "Home win"
+    AWAY = "away", "Away win"
+    DRAW = "draw", "Draw"
+
+
+class FixtureTable(models.Model):
+    """One board of a fixture: the pair each side fielded and the figures its games gave."""
+
+    class TableOutcome(models.TextChoices):
+        HOME = "home", "Home"
+        AWAY = "away", "Away"
+        HALVED = "halved", "Halved"
+
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="tables")
+    board = models.PositiveSmallIntegerField()
+    home_player_1 = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="home_seats_1"
+    )
+    home_player_2 = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="home_seats_2"
+    )
+    away_player_1 = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="away_seats_1"
+    )
+    away_player_2 = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="away_seats_2"
+    )
+    # Derived from the table's games by ``leagues.services.results``.
+    home_games = models.PositiveSmallIntegerField(default=0)
+    away_games = models.PositiveSmallIntegerField(default=0)
+    home_pegs = models.PositiveIntegerField(default=0)
+    away_pegs = models.PositiveIntegerField(default=0)
+    home_hang_jacks = models.PositiveSmallIntegerField(default=0)
+    away_hang_jacks = models.PositiveSmallIntegerField(default=0)
+    outcome = models.CharField(
+        max_length=6, choices=TableOutcome.choices, blank=True, help_text="Empty until decided."
+    )
+
+    class Meta:
+        ordering = ["fixture", "board"]
+        constraints = [
+            models.UniqueConstraint(fields=["fixture", "board"], name="table_unique_board"),
+            models.CheckConstraint(condition=Q(board__gte=1), name="table_board_from_one"),
+            models.CheckConstraint(
+                condition=Q(home_player_1__isnull=True)
+                | Q(home_player_2__isnull=True)
+                | ~Q(home_player_1=F("home_player_2")),
+                name="table_home_pair_distinct",
+            ),
+            models.CheckConstraint(
+                condition=Q(away_player_1__isnull=True)
+                | Q(away_player_2__isnull=True)
+                | ~Q(away_player_1=F("away_player_2")),
+                name="table_away_pair_distinct",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.fixture}, table {self.board}"
+
+    @property
+    def home_pair(self) -> list[Player]:
+        return [p for p in (self.home_player_1, self.home_player_2) if p is not None]
+
+    @property
+    def away_pair(self) -> list[Player]:
+        return [p for p in (self.away_player_1, self.away_player_2) if p is not None]
+
+
+class TableGame(models.Model):
+    """A ``scoring.Game`` played at a fixture table (side A home, side B away)."""
+
+    table = models.ForeignKey(FixtureTable, on_delete=models.CASCADE, related_name="games")
+    game = models.OneToOneField(
+        "scoring.Game", on_delete=models.CASCADE, related_name="league_game"
+    )
+    number = models.PositiveSmallIntegerField(default=1)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="table_game_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_game_number_from_one"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}, game {self.number}"
+
+
+class FixtureResult(models.Model):
+    """A fixture's result, derived from its tables (or the walkover score); one per fixture.
+
+    Kept apart from ``Fixture`` so that submission and confirmation can be added around it.
+    Standings count only final results of played or walked-over fixtures.
+    """
+
+    fixture = models.OneToOneField(Fixture, on_delete=models.CASCADE, related_name="result")
+    is_final = models.BooleanField(default=False, help_text="Every table decided, or walkover.")
+    is_walkover = models.BooleanField(default=False)
+    outcome = models.CharField(
+        max_length=4, choices=Outcome.choices, blank=True, help_text="Empty until final."
+    )
+    home_tables = models.PositiveSmallIntegerField(default=0)
+    away_tables = models.PositiveSmallIntegerField(default=0)
+    tables_halved = models.PositiveSmallIntegerField(default=0)
+    home_games = models.PositiveSmallIntegerField(default=0)
+    away_games = models.PositiveSmallIntegerField(default=0)
+    home_pegs = models.PositiveIntegerField(default=0)
+    away_pegs = models.PositiveIntegerField(default=0)
+    home_hang_jacks = models.PositiveSmallIntegerField(default=0)
+    away_hang_jacks = models.PositiveSmallIntegerField(default=0)
+    home_match_points = models.PositiveSmallIntegerField(default=0)
+    away_match_points = models.PositiveSmallIntegerField(default=0)
+    home_points = models.PositiveSmallIntegerField(
+        default=0, help_text="Points to the league table: league points (+ match points)."
+    )
+    away_points = models.PositiveSmallIntegerField(default=0)
+    computed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(
+                    home_tables__gte=0,
+                    away_tables__gte=0,
+                    home_games__gte=0,
+                    away_games__gte=0,
+                    home_pegs__gte=0,
+                    away_pegs__gte=0,
+                    home_match_points__gte=0,
+                    away_match_points__gte=0,
+                    home_points__gte=0,
+                    away_points__gte=0,
+                ),
+                name="result_non_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(is_final=False, outcome="") | (Q(is_final=True) & ~Q(outcome="")),
+                name="result_outcome_when_final",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.fixture}: {self.home_match_points}–{self.away_match_points}"
+
+
+class PointAdjustment(models.Model):
+    """Points taken from (negative) or given to (positive) a team's entry, with the reason."""
+
+    entry = models.ForeignKey(TeamEntry, on_delete=models.CASCADE, related_name="adjustments")
+    points = models.SmallIntegerField(help_text="Negative for a deduction.")
+    reason = models.TextField()
+    fixture = models.ForeignKey(
+        Fixture,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="adjustments",
+        help_text="The fixture it arose from, if any.",
+    )
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="point_adjustments_made",
+    )
+    made_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["made_at", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(points=0), name="adjustment_not_zero"),
+            models.CheckConstraint(condition=~Q(reason=""), name="adjustment_has_reason"),
+        ]
+
+    def __str__(self) -> str:
+        kind = "deduction" if self.points < 0 else "award"
+        return f"{self.entry.team}: {self.points:+d} ({kind}) — {self.reason}"

@@ -1,0 +1,122 @@
+"""The standings metrics a secretary can order the table by, and the sentence that says how.
+
+This is the registry's description half (keys, names, which way is better); the figures
+themselves come from ``leagues.selectors.standings``, which reads the same keys. Kept apart from
+the selectors so that models can validate a league's tie-break list without importing them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+
+YORKSHIRE = "yorkshire"
+TRINIDAD = "trinidad"
+
+
+@dataclass(frozen=True)
+class Metric:
+    key: str
+    label: str
+    """Column heading, e.g. "Games for"; ``{games}`` becomes "Games" or "Bullseyes"."""
+    abbr: str
+    higher_is_better: bool = True
+    phrase: str = ""
+    """How the rule sentence names it, e.g. "games won"; defaults to the label in lower case."""
+
+    def label_for(self, style: str) -> str:
+        return self.label.format(games=games_word(style).capitalize())
+
+    def abbr_for(self, style: str) -> str:
+        return self.abbr.format(g="B" if style == TRINIDAD else "G")
+
+    def phrase_for(self, style: str) -> str:
+        text = (self.phrase or self.label.lower()).format(games=games_word(style))
+        if not self.higher_is_better and not text.startswith("fewer"):
+            text = f"fewer {text}"
+        return text
+
+
+def games_word(style: str) -> str:
+    """What the league calls a game won: a bullseye in Trinidad style."""
+    return "bullseyes" if style == TRINIDAD else "games"
+
+
+METRICS: dict[str, Metric] = {
+    metric.key: metric
+    for metric in (
+        Metric("points", "Points", "Pts"),
+        Metric("played", "Played", "P", higher_is_better=False, phrase="matches played"),
+        Metric("won", "Won", "W", phrase="matches won"),
+        Metric("drawn", "Drawn", "D", phrase="matches drawn"),
+        Metric("lost", "Lost", "L", higher_is_better=False, phrase="matches lost"),
+        Metric("games_for", "{games} for", "{g}F", phrase="{games} won"),
+        Metric(
+            "games_against",
+            "{games} against",
+            "{g}A",
+            higher_is_better=False,
+            phrase="{games} against",
+        ),
+        Metric("games_diff", "{games} difference", "{g}D"),
+        Metric("tables_won", "Tables won", "TW"),
+        Metric("pegs_for", "Pegs for", "PF", phrase="points pegged"),
+        Metric(
+            "pegs_against",
+            "Pegs against",
+            "PA",
+            higher_is_better=False,
+            phrase="points pegged against",
+        ),
+        Metric("pegs_diff", "Pegs difference", "PD", phrase="pegging difference"),
+        Metric("hang_jacks_for", "Hang jacks for", "HJF", phrase="hang jacks taken"),
+        Metric(
+            "hang_jacks_against",
+            "Hang jacks against",
+            "HJA",
+            higher_is_better=False,
+            phrase="hang jacks conceded",
+        ),
+        Metric("adjustments", "Adjustments", "Adj", phrase="points adjustments"),
+        Metric(
+            "head_to_head",
+            "Head-to-head",
+            "H2H",
+            phrase="head-to-head among the tied teams",
+        ),
+    )
+}
+
+
+def validate_tiebreaks(value: object) -> None:
+    """A tie-break list: metric keys, each once, starting with points."""
+    if not isinstance(value, list | tuple) or not value:
+        raise ValidationError("The tie-break order must be a non-empty list of metric keys.")
+    unknown = [key for key in value if key not in METRICS]
+    if unknown:
+        raise ValidationError(
+            "Unknown tie-break(s): %(unknown)s. Choose from: %(known)s.",
+            params={"unknown": ", ".join(map(str, unknown)), "known": ", ".join(METRICS)},
+        )
+    if len(set(value)) != len(value):
+        raise ValidationError("Each tie-break may be listed only once.")
+    if value[0] != "points":
+        raise ValidationError("The table is ordered by points first; list tie-breaks after it.")
+
+
+def tiebreak_rule_text(keys: Sequence[str], style: str) -> str:
+    """The sentence printed under the table, e.g. "Ordered by points, then games won, then
+    head-to-head among the tied teams."."""
+    phrases = [METRICS[key].phrase_for(style) for key in keys]
+    if not phrases:
+        return ""
+    text = "Ordered by " + phrases[0]
+    for phrase in phrases[1:]:
+        text += f", then {phrase}"
+    return text + "."
+
+
+def metric_choices(style: str) -> Iterable[tuple[str, str]]:
+    return [(key, metric.label_for(style)) for key, metric in METRICS.items()]
