@@ -87,6 +87,11 @@ class MatchFormat:
             type(self.walkover_match_points) is not int or self.walkover_match_points < 0
         ):
             errors.append("walkover_match_points must be a whole number of 0 or more, or null")
+        if not errors and self.max_match_points == 0:
+            errors.append(
+                "the format gives no match points (tables, games or aggregate), "
+                "so no match could be won"
+            )
         if errors:
             raise ValidationError(errors)
 

@@ -1,0 +1,45 @@
+"""Points deducted from or given to a team, each with its reason and who made it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from leagues.models import Fixture, PointAdjustment, TeamEntry
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser as User
+
+
+def points_adjust(
+    *,
+    entry: TeamEntry,
+    points: int,
+    reason: str,
+    fixture: Fixture | None = None,
+    by: User | None = None,
+) -> PointAdjustment:
+    """Deduct (negative ``points``) or award points to a team's entry; the reason is shown on
+    the table."""
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError("Give the reason: it is printed under the table.")
+    if points == 0:
+        raise ValidationError("An adjustment of 0 points changes nothing.")
+    if fixture is not None and fixture.division_id != entry.division_id:
+        raise ValidationError(f"{fixture} is not in {entry.division}.")
+    return PointAdjustment.objects.create(
+        entry=entry,
+        points=points,
+        reason=reason,
+        fixture=fixture,
+        made_by=by if by is not None and by.is_authenticated else None,
+        made_at=timezone.now(),
+    )
+
+
+def adjustment_withdraw(*, adjustment: PointAdjustment, by: User | None = None) -> None:
+    """Withdraw an adjustment made in error."""
+    adjustment.delete()

@@ -1,0 +1,70 @@
+"""Registering players to teams: one team per season in a league."""
+
+from __future__ import annotations
+
+import datetime
+from typing import TYPE_CHECKING
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+
+from leagues.models import FixtureTable, Player, Registration, Season, Team
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser as User
+
+
+def player_register(
+    *,
+    player: Player,
+    team: Team,
+    season: Season,
+    registered_on: datetime.date | None = None,
+    by: User | None = None,
+) -> Registration:
+    """Register ``player`` to play for ``team`` in ``season``.
+
+    Refused when the team is not in the season's league or the player is already registered to
+    a team this season (the database constraint backs this up against a race).
+    """
+    if team.league_id != season.league_id:
+        raise ValidationError(f"{team} does not play in {season.league}.")
+    current = (
+        Registration.objects.filter(player=player, season=season).select_related("team").first()
+    )
+    if current is not None:
+        if current.team_id == team.pk:
+            return current
+        raise ValidationError(
+            f"{player} is already registered to {current.team} for {season.name}: "
+            "a player plays for one team a season."
+        )
+    try:
+        with transaction.atomic():
+            return Registration.objects.create(
+                player=player,
+                team=team,
+                season=season,
+                registered_on=registered_on or datetime.date.today(),
+            )
+    except IntegrityError as exc:
+        raise ValidationError(
+            f"{player} is already registered to a team for {season.name}."
+        ) from exc
+
+
+def registration_cancel(*, registration: Registration, by: User | None = None) -> None:
+    """Withdraw a registration that has not yet been used at a table."""
+    player, season = registration.player_id, registration.season_id
+    seat = (
+        Q(home_player_1=player)
+        | Q(home_player_2=player)
+        | Q(away_player_1=player)
+        | Q(away_player_2=player)
+    )
+    if FixtureTable.objects.filter(seat, fixture__division__season=season).exists():
+        raise ValidationError(
+            f"{registration.player} has already played this season; the registration stays."
+        )
+    registration.delete()

@@ -1,0 +1,363 @@
+"""A fixture's tables, the games played at them, and the roll-up into the fixture's result.
+
+Side A of every league game is the home pair and side B the away pair. When a game at a table
+finishes (``scoring.signals.game_changed``), ``fixture_game_changed`` recomputes the table and
+the fixture's stored ``FixtureResult`` inside the same transaction, starts the table's next game
+when the format needs one, and marks the fixture played once every table is decided.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Count, Prefetch
+
+from leagues.formats import MatchFormat
+from leagues.models import (
+    Fixture,
+    FixtureResult,
+    FixtureTable,
+    Outcome,
+    Player,
+    Registration,
+    TableGame,
+)
+from scoring.models import Award, Game, GameStatus, Side
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser as User
+
+Pair = Sequence[Player]
+
+HOME, AWAY = "A", "B"
+
+
+def _fixture_for_update(fixture: Fixture) -> Fixture:
+    return (
+        Fixture.objects.select_for_update(of=("self",))
+        .select_related("division__season__league", "home", "away")
+        .get(pk=fixture.pk)
+    )
+
+
+@transaction.atomic
+def fixture_tables_set(
+    *, fixture: Fixture, pairs: Sequence[tuple[Pair, Pair]], by: User | None = None
+) -> list[FixtureTable]:
+    """Seat the pairs: ``pairs[i]`` is (home pair, away pair) at board ``i + 1``.
+
+    Every player must be registered to their team for the season and sit at one table only.
+    Refused once a game has started at the fixture.
+    """
+    fixture = _fixture_for_update(fixture)
+    league = fixture.division.season.league
+    match_format = league.get_match_format()
+    if fixture.status not in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED):
+        raise ValidationError(f"{fixture} is {fixture.get_status_display().lower()}.")
+    if TableGame.objects.filter(table__fixture=fixture).exists():
+        raise ValidationError("Games have started at this fixture; the tables are set.")
+    if len(pairs) != match_format.tables:
+        raise ValidationError(
+            f"{league} plays {match_format.tables} tables a fixture (got {len(pairs)})."
+        )
+    registered = defaultdict(set)
+    for team_id, player_id in Registration.objects.filter(
+        season=fixture.division.season_id, team__in=[fixture.home_id, fixture.away_id]
+    ).values_list("team", "player"):
+        registered[team_id].add(player_id)
+    seated: set[int] = set()
+    for home_pair, away_pair in pairs:
+        for team, pair in ((fixture.home, home_pair), (fixture.away, away_pair)):
+            if not 1 <= len(pair) <= 2:
+                raise ValidationError("Each side at a table is one or two players.")
+            for player in pair:
+                if player.pk not in registered[team.pk]:
+                    raise ValidationError(f"{player} is not registered for {team} this season.")
+                if player.pk in seated:
+                    raise ValidationError(f"{player} is seated at two tables.")
+                seated.add(player.pk)
+
+    FixtureTable.objects.filter(fixture=fixture).delete()
+    tables = [
+        FixtureTable(
+            fixture=fixture,
+            board=board,
+            home_player_1=home_pair[0],
+            home_player_2=home_pair[1] if len(home_pair) > 1 else None,
+            away_player_1=away_pair[0],
+            away_player_2=away_pair[1] if len(away_pair) > 1 else None,
+        )
+        for board, (home_pair, away_pair) in enumerate(pairs, start=1)
+    ]
+    return FixtureTable.objects.bulk_create(tables)
+
+
+@transaction.atomic
+def table_game_start(*, table: FixtureTable, by: User | None = None) -> TableGame:
+    """Start the next game at a table under the league's ruleset (side A home, B away).
+
+    The deal starts with the home pair in odd-numbered games and the away pair in even ones.
+    """
+    from scoring.services import game_start
+
+    table = (
+        FixtureTable.objects.select_related(
+            "fixture__division__season__league",
+            "fixture__home",
+            "fixture__away",
+            "home_player_1",
+            "home_player_2",
+            "away_player_1",
+            "away_player_2",
+        )
+        .select_for_update(of=("self",))
+        .get(pk=table.pk)
+    )
+    fixture = table.fixture
+    match_format = fixture.division.season.league.get_match_format()
+    if table.outcome:
+        raise ValidationError(f"Table {table.board} is already decided.")
+    if fixture.status not in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED):
+        raise ValidationError(f"{fixture} is {fixture.get_status_display().lower()}.")
+    games = list(table.games.select_related("game"))
+    if any(tg.game.status == GameStatus.IN_PROGRESS for tg in games):
+        raise ValidationError(f"A game is still in progress at table {table.board}.")
+    number = len(games) + 1
+    if number > match_format.max_games_per_table + _abandoned(games):
+        raise ValidationError(f"Table {table.board} has played all its games.")
+    game = game_start(
+        ruleset=fixture.division.season.league.get_ruleset(),
+        sides=[
+            (fixture.home.name, [p.name for p in table.home_pair]),
+            (fixture.away.name, [p.name for p in table.away_pair]),
+        ],
+        first_dealer=HOME if number % 2 else AWAY,
+        title=f"{fixture.home} v {fixture.away}, table {table.board}, game {number}",
+        by=by,
+    )
+    return TableGame.objects.create(table=table, game=game, number=number)
+
+
+def _abandoned(games: Sequence[TableGame]) -> int:
+    return sum(1 for tg in games if tg.game.status == GameStatus.ABANDONED)
+
+
+@transaction.atomic
+def fixture_start(
+    *, fixture: Fixture, pairs: Sequence[tuple[Pair, Pair]], by: User | None = None
+) -> list[TableGame]:
+    """Seat the pairs and start the first game at every table."""
+    tables = fixture_tables_set(fixture=fixture, pairs=pairs, by=by)
+    return [table_game_start(table=table, by=by) for table in tables]
+
+
+def fixture_game_changed(*, game: Game) -> None:
+    """The receiver's entry point: a scored game changed; roll up its fixture if it matters.
+
+    Only a finished game, or a change to one that was already counted (a hand undone or
+    corrected after it was won), alters a table; hands in the middle of a game do not.
+    """
+    table_game = TableGame.objects.select_related("table").filter(game_id=game.pk).first()
+    if table_game is None:
+        return
+    table = table_game.table
+    counted = table.home_games + table.away_games >= table_game.number
+    if game.status == GameStatus.IN_PROGRESS and not counted:
+        return
+    fixture = _fixture_for_update(table.fixture)
+    fixture_result_recompute(fixture=fixture)
+    if game.status != GameStatus.WON:
+        return
+    table.refresh_from_db()
+    latest = table.games.order_by("-number").values_list("number", flat=True).first()
+    still_to_play = fixture.status in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED)
+    if not table.outcome and latest == table_game.number and still_to_play:
+        table_game_start(table=table, by=game.created_by)
+
+
+def _table_figures(fixture: Fixture, match_format: MatchFormat) -> list[FixtureTable]:
+    """Recount every table of the fixture from its finished games (a fixed number of queries)."""
+    tables = list(
+        fixture.tables.prefetch_related(
+            Prefetch(
+                "games",
+                queryset=TableGame.objects.select_related("game").prefetch_related(
+                    Prefetch("game__sides", queryset=Side.objects.only("game", "label", "score"))
+                ),
+            )
+        )
+    )
+    hang_jacks: dict[tuple[int, str], int] = {
+        (row["game__league_game__table"], row["side"]): row["n"]
+        for row in Award.objects.filter(
+            game__league_game__table__fixture=fixture,
+            game__status=GameStatus.WON,
+            category="hang_jack",
+            counted=True,
+        )
+        .values("game__league_game__table", "side")
+        .annotate(n=Count("id"))
+    }
+    for table in tables:
+        games = {HOME: 0, AWAY: 0}
+        pegs = {HOME: 0, AWAY: 0}
+        for table_game in table.games.all():
+            if table_game.game.status != GameStatus.WON:
+                continue
+            games[table_game.game.winner] = games.get(table_game.game.winner, 0) + 1
+            for side in table_game.game.sides.all():
+                pegs[side.label] = pegs.get(side.label, 0) + side.score
+        table.home_games, table.away_games = games[HOME], games[AWAY]
+        table.home_pegs, table.away_pegs = pegs[HOME], pegs[AWAY]
+        table.home_hang_jacks = hang_jacks.get((table.pk, HOME), 0)
+        table.away_hang_jacks = hang_jacks.get((table.pk, AWAY), 0)
+        if match_format.table_decided(table.home_games, table.away_games):
+            if table.home_games > table.away_games:
+                table.outcome = FixtureTable.TableOutcome.HOME
+            elif table.away_games > table.home_games:
+                table.outcome = FixtureTable.TableOutcome.AWAY
+            else:
+                table.outcome = FixtureTable.TableOutcome.HALVED
+        else:
+            table.outcome = ""
+    FixtureTable.objects.bulk_update(
+        tables,
+        [
+            "home_games",
+            "away_games",
+            "home_pegs",
+            "away_pegs",
+            "home_hang_jacks",
+            "away_hang_jacks",
+            "outcome",
+        ],
+    )
+    return tables
+
+
+def _points(match_format: MatchFormat, outcome: str, match_points: int, side: str) -> int:
+    if outcome == Outcome.DRAW:
+        league_points = match_format.league_points_draw
+    elif outcome == side:
+        league_points = match_format.league_points_win
+    else:
+        league_points = match_format.league_points_loss
+    return league_points + (match_points if match_format.match_points_count else 0)
+
+
+def _outcome(home: int, away: int) -> str:
+    if home > away:
+        return Outcome.HOME
+    if away > home:
+        return Outcome.AWAY
+    return Outcome.DRAW
+
+
+def _walkover_result(fixture: Fixture, match_format: MatchFormat) -> FixtureResult:
+    home_wins = fixture.walkover_to == Fixture.Side.HOME
+    tables = match_format.tables
+    games = match_format.tables * match_format.games_to_win_table
+    points = match_format.walkover_points
+    outcome = Outcome.HOME if home_wins else Outcome.AWAY
+    result = FixtureResult(
+        fixture=fixture,
+        is_final=True,
+        is_walkover=True,
+        outcome=outcome,
+        home_tables=tables if home_wins else 0,
+        away_tables=0 if home_wins else tables,
+        home_games=games if home_wins else 0,
+        away_games=0 if home_wins else games,
+        home_match_points=points if home_wins else 0,
+        away_match_points=0 if home_wins else points,
+    )
+    result.home_points = _points(match_format, outcome, result.home_match_points, Outcome.HOME)
+    result.away_points = _points(match_format, outcome, result.away_match_points, Outcome.AWAY)
+    return result
+
+
+def _save_result(fixture: Fixture, result: FixtureResult) -> FixtureResult:
+    fields = [
+        f.name
+        for f in FixtureResult._meta.concrete_fields
+        if f.name not in ("id", "fixture", "computed_at")
+    ]
+    stored, _ = FixtureResult.objects.update_or_create(
+        fixture=fixture, defaults={name: getattr(result, name) for name in fields}
+    )
+    return stored
+
+
+@transaction.atomic
+def fixture_result_recompute(*, fixture: Fixture) -> FixtureResult | None:
+    """Derive and store the fixture's result from its tables (or its walkover); void: none.
+
+    Marks the fixture played when every table is decided, and back to scheduled if a
+    correction reopens a table.
+    """
+    fixture = _fixture_for_update(fixture)
+    match_format = fixture.division.season.league.get_match_format()
+    if fixture.status == Fixture.Status.VOID:
+        FixtureResult.objects.filter(fixture=fixture).delete()
+        return None
+    if fixture.status == Fixture.Status.WALKOVER:
+        return _save_result(fixture, _walkover_result(fixture, match_format))
+
+    tables = _table_figures(fixture, match_format)
+    if not tables:
+        FixtureResult.objects.filter(fixture=fixture).delete()
+        return None
+    final = len(tables) == match_format.tables and all(t.outcome for t in tables)
+    result = FixtureResult(
+        fixture=fixture,
+        is_final=final,
+        home_tables=sum(1 for t in tables if t.outcome == FixtureTable.TableOutcome.HOME),
+        away_tables=sum(1 for t in tables if t.outcome == FixtureTable.TableOutcome.AWAY),
+        tables_halved=sum(1 for t in tables if t.outcome == FixtureTable.TableOutcome.HALVED),
+        home_games=sum(t.home_games for t in tables),
+        away_games=sum(t.away_games for t in tables),
+        home_pegs=sum(t.home_pegs for t in tables),
+        away_pegs=sum(t.away_pegs for t in tables),
+        home_hang_jacks=sum(t.home_hang_jacks for t in tables),
+        away_hang_jacks=sum(t.away_hang_jacks for t in tables),
+    )
+    halved = result.tables_halved * match_format.points_per_table_halved
+    result.home_match_points = (
+        result.home_tables * match_format.points_per_table
+        + halved
+        + result.home_games * match_format.points_per_game
+    )
+    result.away_match_points = (
+        result.away_tables * match_format.points_per_table
+        + halved
+        + result.away_games * match_format.points_per_game
+    )
+    if final:
+        # The aggregate bonus is only known once every table has finished.
+        if result.home_pegs > result.away_pegs:
+            result.home_match_points += match_format.aggregate_bonus
+        elif result.away_pegs > result.home_pegs:
+            result.away_match_points += match_format.aggregate_bonus
+        else:
+            result.home_match_points += match_format.aggregate_bonus_shared
+            result.away_match_points += match_format.aggregate_bonus_shared
+        result.outcome = _outcome(result.home_match_points, result.away_match_points)
+        result.home_points = _points(
+            match_format, result.outcome, result.home_match_points, Outcome.HOME
+        )
+        result.away_points = _points(
+            match_format, result.outcome, result.away_match_points, Outcome.AWAY
+        )
+    stored = _save_result(fixture, result)
+
+    if final and fixture.status in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED):
+        fixture.status = Fixture.Status.PLAYED
+        fixture.save(update_fields=["status", "updated_at"])
+    elif not final and fixture.status == Fixture.Status.PLAYED:
+        fixture.status = Fixture.Status.SCHEDULED
+        fixture.save(update_fields=["status", "updated_at"])
+    return stored

@@ -1,0 +1,192 @@
+"""Factories for leagues: structure, fixtures, stored results and adjustments.
+
+    league = LeagueFactory()                      # Yorkshire style, West Yorkshire rules to 11
+    league = LeagueFactory(trinidad=True)         # trait: Trinidad style, bullseyes, to 14
+    entry = TeamEntryFactory(division=division)   # a team of the division's league, entered
+    fixture = FixtureFactory(division=d, home=a, away=b)
+    FixtureResultFactory(fixture=fixture, home_win=True)   # trait: a stored, final home win
+
+Stored results are for standings tests, which read results and never games; results from real
+games are recorded through the services (see ``tests/leagues/helpers.py``).
+"""
+
+from __future__ import annotations
+
+import datetime
+
+import factory
+from factory import fuzzy
+
+from leagues.formats import STYLE_PRESETS
+from leagues.models import (
+    Division,
+    Fixture,
+    FixtureResult,
+    League,
+    Outcome,
+    Player,
+    PointAdjustment,
+    Registration,
+    Season,
+    Team,
+    TeamEntry,
+    Venue,
+)
+
+YORKSHIRE = STYLE_PRESETS["yorkshire"]
+TRINIDAD = STYLE_PRESETS["trinidad"]
+
+
+class LeagueFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = League
+        django_get_or_create = ("slug",)
+
+    name = factory.Sequence(lambda n: f"Calder Valley All Fours League {n}")
+    slug = factory.Sequence(lambda n: f"calder-valley-{n}")
+    style = League.Style.YORKSHIRE
+    ruleset = factory.LazyFunction(lambda: dict(YORKSHIRE.ruleset))
+    match_format = factory.LazyFunction(YORKSHIRE.match_format.to_spec)
+    tiebreaks = factory.LazyFunction(lambda: list(YORKSHIRE.tiebreaks))
+    league_night = 1
+
+    class Params:
+        trinidad = factory.Trait(
+            name=factory.Sequence(lambda n: f"San Fernando All Fours Association {n}"),
+            style=League.Style.TRINIDAD,
+            ruleset=factory.LazyFunction(lambda: dict(TRINIDAD.ruleset)),
+            match_format=factory.LazyFunction(TRINIDAD.match_format.to_spec),
+            tiebreaks=factory.LazyFunction(lambda: list(TRINIDAD.tiebreaks)),
+            league_night=4,
+        )
+
+
+class SeasonFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Season
+
+    league = factory.SubFactory(LeagueFactory)
+    name = factory.Sequence(lambda n: f"{2000 + n}–{(n + 1) % 100:02d}")
+    slug = factory.Sequence(lambda n: f"season-{n}")
+    starts_on = datetime.date(2025, 9, 2)
+
+
+class DivisionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Division
+
+    season = factory.SubFactory(SeasonFactory)
+    name = factory.Sequence(lambda n: f"Division {n}")
+    slug = factory.Sequence(lambda n: f"division-{n}")
+    rank = 1
+
+
+class VenueFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Venue
+
+    name = factory.Sequence(lambda n: f"The Shoulder of Mutton {n}")
+    slug = factory.Sequence(lambda n: f"shoulder-of-mutton-{n}")
+    town = fuzzy.FuzzyChoice(["Heckmondwike", "Batley", "Dewsbury", "Cleckheaton"])
+
+
+class PlayerFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Player
+
+    name = factory.Sequence(lambda n: f"Player {n}")
+
+
+class TeamFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Team
+
+    league = factory.SubFactory(LeagueFactory)
+    name = factory.Sequence(lambda n: f"Team {n}")
+    slug = factory.Sequence(lambda n: f"team-{n}")
+    home_venue = factory.SubFactory(VenueFactory)
+
+
+class TeamEntryFactory(factory.django.DjangoModelFactory):
+    """A team entered in a division; the team belongs to the division's league."""
+
+    class Meta:
+        model = TeamEntry
+
+    division = factory.SubFactory(DivisionFactory)
+    season = factory.SelfAttribute("division.season")
+    team = factory.SubFactory(TeamFactory, league=factory.SelfAttribute("..season.league"))
+
+
+class RegistrationFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Registration
+
+    player = factory.SubFactory(PlayerFactory)
+    team = factory.SubFactory(TeamFactory)
+    season = factory.SubFactory(SeasonFactory, league=factory.SelfAttribute("..team.league"))
+
+
+class FixtureFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Fixture
+
+    division = factory.SubFactory(DivisionFactory)
+    home = factory.LazyAttribute(lambda o: TeamEntryFactory(division=o.division).team)
+    away = factory.LazyAttribute(lambda o: TeamEntryFactory(division=o.division).team)
+    date = datetime.date(2025, 9, 9)
+    venue = factory.SelfAttribute("home.home_venue")
+    status = Fixture.Status.SCHEDULED
+
+    class Params:
+        played = factory.Trait(status=Fixture.Status.PLAYED)
+
+
+class FixtureResultFactory(factory.django.DjangoModelFactory):
+    """A stored final result; the fixture is marked played. Set the figures you need."""
+
+    class Meta:
+        model = FixtureResult
+
+    fixture = factory.SubFactory(FixtureFactory, played=True)
+    is_final = True
+    outcome = Outcome.DRAW
+
+    class Params:
+        home_win = factory.Trait(
+            outcome=Outcome.HOME,
+            home_tables=3,
+            away_tables=1,
+            home_games=3,
+            away_games=1,
+            home_match_points=8,
+            away_match_points=2,
+            home_points=8,
+            away_points=2,
+        )
+        away_win = factory.Trait(
+            outcome=Outcome.AWAY,
+            home_tables=1,
+            away_tables=3,
+            home_games=1,
+            away_games=3,
+            home_match_points=2,
+            away_match_points=8,
+            home_points=2,
+            away_points=8,
+        )
+
+    @factory.post_generation
+    def mark_played(obj, create, extracted, **kwargs):  # noqa: N805
+        if create and obj.fixture.status != Fixture.Status.PLAYED:
+            obj.fixture.status = Fixture.Status.PLAYED
+            obj.fixture.save(update_fields=["status"])
+
+
+class PointAdjustmentFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = PointAdjustment
+
+    entry = factory.SubFactory(TeamEntryFactory)
+    points = -2
+    reason = "Fielded an unregistered player"

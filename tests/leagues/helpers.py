@@ -1,0 +1,103 @@
+"""Building a league and playing its fixtures through the real services, for tests."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from leagues.models import Division, Fixture, Player, TableGame, Team
+from leagues.services.registrations import player_register
+from leagues.services.results import fixture_start
+from scoring import services as scoring_services
+from scoring.models import Game
+from tests.factories.leagues import PlayerFactory, TeamEntryFactory
+
+CATEGORIES = ("high", "low", "jack", "game")
+
+
+def entered_teams(division: Division, names: Sequence[str], *, players: int = 8) -> list[Team]:
+    """Teams entered in the division, each with ``players`` registered players."""
+    teams = []
+    for name in names:
+        team = TeamEntryFactory(division=division, team__name=name).team
+        for i in range(players):
+            player_register(
+                player=PlayerFactory(name=f"{name} player {i + 1}"),
+                team=team,
+                season=division.season,
+            )
+        teams.append(team)
+    return teams
+
+
+def squad(team: Team, season: Any) -> list[Player]:
+    return list(
+        Player.objects.filter(registrations__team=team, registrations__season=season).order_by("pk")
+    )
+
+
+def start_fixture(fixture: Fixture) -> list[TableGame]:
+    """Seat pairs from both squads at every table and start the first games."""
+    season = fixture.division.season
+    tables = season.league.get_match_format().tables
+    home, away = squad(fixture.home, season), squad(fixture.away, season)
+    pairs = [(home[2 * i : 2 * i + 2], away[2 * i : 2 * i + 2]) for i in range(tables)]
+    return fixture_start(fixture=fixture, pairs=pairs)
+
+
+def hand(game: Game, dealer: str, to: Mapping[str, str], *, hang_jack: bool = False) -> dict:
+    """A hand giving each of high, low, jack and game to the side in ``to``.
+
+    With ``hang_jack`` the jack was held by the other side and captured (Trinidad: 3 points).
+    """
+    facts: dict[str, Any] = {"dealer": dealer}
+    if game.rules.trumps == "turn_up":
+        facts.update(turn_ups=["5C"], beg="stand")
+    facts["high"] = to["high"]
+    facts["low"] = to["low"]
+    won_by = to["jack"]
+    held_by = ("B" if won_by == "A" else "A") if hang_jack else won_by
+    facts["jack"] = {"held_by": held_by, "won_by": won_by}
+    facts["game"] = to["game"]
+    return facts
+
+
+def record(game: Game, hands: Iterable[Mapping[str, Any]]) -> Game:
+    for facts in hands:
+        number = game.hands.count() + 1
+        scoring_services.hand_record(
+            game=game, facts=facts, entry_key=uuid.uuid4(), expected_number=number
+        )
+    game.refresh_from_db()
+    return game
+
+
+def win_game(game: Game, winner: str, loser_points: int) -> Game:
+    """Play hands of single points until ``winner`` reaches the target with the loser on
+    ``loser_points`` (every award is one point, so the winner finishes exactly on target)."""
+    loser = "B" if winner == "A" else "A"
+    target = game.rules.target
+    hands: list[dict] = []
+    dealer = game.next_dealer or "A"
+    owed = loser_points
+    winner_score = 0
+    while owed > 0:
+        k = min(4, owed)
+        to = {c: (loser if i < k else winner) for i, c in enumerate(CATEGORIES)}
+        winner_score += 4 - k
+        owed -= k
+        hands.append(hand(game, dealer, to))
+        dealer = "B" if dealer == "A" else "A"
+    assert winner_score < target
+    while winner_score < target:
+        hands.append(hand(game, dealer, dict.fromkeys(CATEGORIES, winner)))
+        winner_score += 4
+        dealer = "B" if dealer == "A" else "A"
+    return record(game, hands)
+
+
+def current_game(table_game_or_table: Any) -> Game:
+    """The latest game at a table."""
+    table = getattr(table_game_or_table, "table", table_game_or_table)
+    return table.games.order_by("-number").first().game
