@@ -148,7 +148,7 @@ class _Tally:
             self._penalty(awards, number, penalty)
 
         all_fours: str | None = None
-        if facts.captures:
+        if ruleset.captures:
             for capture in facts.captures:
                 points = ruleset.capture_values[capture.card.rank]
                 self.credit(
