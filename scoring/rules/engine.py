@@ -4,6 +4,13 @@ Within a hand: kicks in the order the cards were turned, the gift, penalties in 
 then high, low, jack / hang jack, game (All Fives: the captures in trick order instead). The first
 side to reach the target wins at that award; later awards are listed with ``counted`` False.
 Gift and penalty points go to each opposing side in play order, starting after the offender.
+
+A renege forfeits the offender's game point: the game award is listed with ``counted`` False and
+``detail`` ending "forfeited: renege" (if another side had most card points, it scores game).
+``renege_top_trump`` credits each opponent (two sides only) ``target - their score`` as a penalty.
+
+The next dealer: the same dealer after a redeal (``pack_exhausted``, ``bunch``) or a take one that
+ends the hand; otherwise the next side in play order (after a played hand or a misdeal).
 """
 
 from __future__ import annotations

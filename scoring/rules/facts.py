@@ -4,6 +4,22 @@ A hand is a mapping with the keys of ``HAND_KEYS``. ``null``, an empty list and 
 (``beg: "stand"``, ``outcome: "played"``) all count as "not recorded". Everything that can be
 checked from one hand alone is checked here; what depends on the running score (take one near
 the target, a hand after the game was won) is checked by the engine.
+
+Decisions where RULES.md leaves room:
+
+- ``jack.held_by`` is required only where hang jack applies; elsewhere it may be given (it must
+  then be a side) and is ignored for scoring.
+- ``game: "tie"`` means every side tied for most card points (with three sides, record the totals
+  to say which sides tied).
+- A hand whose outcome is ``misdeal`` carries the dealer's misdeal penalty by itself; a
+  ``{"kind": "misdeal", "side": dealer}`` entry may name it explicitly (it is then not doubled)
+  and is refused in any other hand.
+- Penalties for something done in play (renege, renege_top_trump, under_trump, early_look) are
+  refused in a hand without play (misdeal, redeal, a take one that ends the hand); custom
+  ``points`` are accepted in any hand.
+- ``bunch`` is accepted after stand, take one or a run (the turn-ups must be consistent);
+  ``pack_exhausted`` needs a run. Pitch variants have no redeals.
+- The trump suit is known only in turn-up variants; pitch hands report ``trump`` None.
 """
 
 from __future__ import annotations
