@@ -1,0 +1,52 @@
+"""Reads: each selector fetches what its page shows in a fixed number of queries."""
+
+from __future__ import annotations
+
+from django.db.models import Count, Prefetch, QuerySet
+from django.shortcuts import get_object_or_404
+
+from scoring.models import Award, Game, Hand, HandRevision, Side
+
+
+def _sides() -> Prefetch[Side]:
+    return Prefetch("sides", queryset=Side.objects.order_by("position"))
+
+
+def game_for_page(pk: int) -> Game:
+    """A game with its sides, hands and their awards: four queries whatever its length."""
+    hands = Hand.objects.order_by("number").prefetch_related(
+        Prefetch("awards", queryset=Award.objects.order_by("position"))
+    )
+    return get_object_or_404(
+        Game.objects.prefetch_related(_sides(), Prefetch("hands", queryset=hands)), pk=pk
+    )
+
+
+def game_with_sides(pk: int) -> Game:
+    """A game and its sides, for pages that do not show the score sheet."""
+    return get_object_or_404(Game.objects.prefetch_related(_sides()), pk=pk)
+
+
+def hand_for_correction(game_pk: int, number: int) -> Hand:
+    """One hand of a game, with the game and its sides."""
+    return get_object_or_404(
+        Hand.objects.select_related("game").prefetch_related(
+            Prefetch("game__sides", queryset=Side.objects.order_by("position"))
+        ),
+        game_id=game_pk,
+        number=number,
+    )
+
+
+def game_audit(game: Game) -> QuerySet[HandRevision]:
+    """The game's audit trail, newest first, with who made each change."""
+    return HandRevision.objects.filter(game=game).select_related("by").order_by("-at", "-pk")
+
+
+def recent_games(limit: int = 50) -> QuerySet[Game]:
+    """The most recent games with their sides and number of hands, for the list page."""
+    return (
+        Game.objects.prefetch_related(_sides())
+        .annotate(hand_count=Count("hands"))
+        .order_by("-created_at", "-pk")[:limit]
+    )

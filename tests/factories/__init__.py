@@ -1,0 +1,1 @@
+"""factory-boy factories shared by the test suite, one module per app."""
