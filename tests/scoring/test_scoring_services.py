@@ -430,15 +430,18 @@ def test_stored_results_match_the_engine(variant):
 def test_the_database_refuses_a_hand_after_the_game_is_won():
     """Bypassing the service, an insert into a won game's hands is aborted by the trigger."""
     game = GameFactory(won=True)
-    with pytest.raises(IntegrityError, match="scoring_hand_not_after_game_ends"):
-        with transaction.atomic():
-            Hand.objects.create(
-                game=game,
-                number=game.hands.count() + 1,
-                facts=plain_hand("trinidad", "A", 1),
-                dealer="A",
-                entry_key=uuid.uuid4(),
-            )
+    number = game.hands.count() + 1
+    with (
+        pytest.raises(IntegrityError, match="scoring_hand_not_after_game_ends"),
+        transaction.atomic(),
+    ):
+        Hand.objects.create(
+            game=game,
+            number=number,
+            facts=plain_hand("trinidad", "A", number),
+            dealer="A",
+            entry_key=uuid.uuid4(),
+        )
 
 
 def test_the_database_refuses_a_hand_in_an_abandoned_game():
