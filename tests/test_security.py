@@ -57,7 +57,7 @@ def test_passwords_are_checked_by_djangos_validators():
 def test_deploy_check_passes_with_production_settings(tmp_path):
     """`manage.py check --deploy` is clean with DJANGO_DEBUG=0 and a real secret key."""
     env = {
-        **os.environ,
+        **{k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"},
         "DJANGO_DEBUG": "0",
         "SECRET_KEY": "k" * 20 + "production-secret-key-that-is-long-and-random-9f8e7d6c5b4a",
         "ALLOWED_HOSTS": "allfours.example.org",
