@@ -271,8 +271,10 @@ class Fixture(models.Model):
     round = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Round of the generated fixture list; empty if added."
     )
-    home = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="home_fixtures")
-    away = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="away_fixtures")
+    # RESTRICT, not PROTECT: a team with fixtures cannot be deleted on its own, but deleting
+    # the whole league (which deletes the fixtures too) is allowed.
+    home = models.ForeignKey(Team, on_delete=models.RESTRICT, related_name="home_fixtures")
+    away = models.ForeignKey(Team, on_delete=models.RESTRICT, related_name="away_fixtures")
     date = models.DateField()
     time = models.TimeField(default=datetime.time(20, 0), help_text="Local time at the venue.")
     venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="fixtures")

@@ -104,7 +104,7 @@ def fixtures_generate(
 
     kept_keys = {(f.home, f.away, f.date) for f in keep}
     planned = [f for f in schedule.fixtures if (f.home, f.away, f.date) not in kept_keys]
-    planned, moves = _clear_other_divisions(
+    planned = _clear_other_divisions(
         division, planned, schedule.fixtures, venue_of, night, exclusions
     )
 
@@ -126,13 +126,12 @@ def fixtures_generate(
         )
         for f in planned
     )
-    notes = tuple(f.note for f in planned if f.note)
     return GenerationReport(
         created=len(planned),
         kept=len(locked),
         removed=removed,
         byes=len(schedule.byes),
-        notes=notes + tuple(moves),
+        notes=tuple(f.note for f in planned if f.note),
     )
 
 
@@ -143,10 +142,10 @@ def _clear_other_divisions(
     venue_of: dict[int, int],
     night: int,
     exclusions: Collection[datetime.date],
-) -> tuple[list[PlannedFixture], list[str]]:
+) -> list[PlannedFixture]:
     """Move planned fixtures off nights when their pub hosts another division's home match."""
     if not planned:
-        return planned, []
+        return planned
     first = min(f.date for f in planned)
     others = Fixture.objects.filter(
         division__season=division.season_id,
@@ -159,13 +158,12 @@ def _clear_other_divisions(
         venue_busy.setdefault(other.date, set()).add(other.venue_id)
         hosts[(other.date, other.venue_id)] = other.home.name
     if not venue_busy:
-        return planned, []
+        return planned
     busy, own_venues = occupancy(everything, venue_of)
     for day, venues in own_venues.items():
         venue_busy.setdefault(day, set()).update(venues)
     names = dict(Team.objects.filter(pk__in=venue_of).values_list("pk", "name"))
     moved: list[PlannedFixture] = []
-    notes: list[str] = []
     for fixture in planned:
         venue = venue_of[fixture.home]
         if (fixture.date, venue) not in hosts:
@@ -189,10 +187,9 @@ def _clear_other_divisions(
             f"{_day(new_day)}: {names[fixture.home]} shares a home venue with "
             f"{hosts[(fixture.date, venue)]}, who is at home on {_day(fixture.date)}"
         )
-        notes.append(note)
         combined = f"{fixture.note}; {note}" if fixture.note else note
         moved.append(PlannedFixture(fixture.round, new_day, fixture.home, fixture.away, combined))
-    return moved, notes
+    return moved
 
 
 @transaction.atomic

@@ -202,7 +202,17 @@ def _table_figures(fixture: Fixture, match_format: MatchFormat) -> list[FixtureT
         .values("game__league_game__table", "side")
         .annotate(n=Count("id"))
     }
+    figures = (
+        "home_games",
+        "away_games",
+        "home_pegs",
+        "away_pegs",
+        "home_hang_jacks",
+        "away_hang_jacks",
+        "outcome",
+    )
     for table in tables:
+        before = [getattr(table, name) for name in figures]
         games = {HOME: 0, AWAY: 0}
         pegs = {HOME: 0, AWAY: 0}
         for table_game in table.games.all():
@@ -224,18 +234,11 @@ def _table_figures(fixture: Fixture, match_format: MatchFormat) -> list[FixtureT
                 table.outcome = FixtureTable.TableOutcome.HALVED
         else:
             table.outcome = ""
-    FixtureTable.objects.bulk_update(
-        tables,
-        [
-            "home_games",
-            "away_games",
-            "home_pegs",
-            "away_pegs",
-            "home_hang_jacks",
-            "away_hang_jacks",
-            "outcome",
-        ],
-    )
+        if [getattr(table, name) for name in figures] != before:
+            # Usually one table changes at a time: a plain update beats a bulk CASE update.
+            FixtureTable.objects.filter(pk=table.pk).update(
+                **{name: getattr(table, name) for name in figures}
+            )
     return tables
 
 

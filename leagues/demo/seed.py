@@ -1,0 +1,530 @@
+"""Two demo leagues, one of each style, with a season part-played through the real services.
+
+Every played fixture is a true one: its pairs are seated, its games started and its hands
+recorded through ``scoring.services`` from cards dealt by ``leagues.demo.deal``; the fixture's
+result, the standings and the statistics are what the app derives from them. The season runs
+either side of today, so there are results to read and fixtures to come. Seeded, so the same
+date gives the same leagues.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from leagues.demo.deal import deal_hand, next_dealer
+from leagues.formats import STYLE_PRESETS, MatchFormat
+from leagues.models import (
+    Division,
+    Fixture,
+    League,
+    Player,
+    Registration,
+    Season,
+    Team,
+    Venue,
+)
+from leagues.services.adjustments import points_adjust
+from leagues.services.fixtures import fixture_postpone, fixture_walkover, fixtures_generate
+from leagues.services.registrations import player_register
+from leagues.services.results import fixture_start
+from leagues.services.structure import (
+    division_create,
+    entry_set_captain,
+    league_create,
+    player_create,
+    season_create,
+    team_create,
+    team_enter,
+    venue_create,
+)
+from scoring import services as scoring_services
+from scoring.models import Game, GameStatus
+
+YORKSHIRE_FIRST = [
+    "Harold",
+    "Albert",
+    "Jack",
+    "Wilf",
+    "Norman",
+    "Stan",
+    "Derek",
+    "Barry",
+    "Keith",
+    "Brian",
+    "Mick",
+    "Dave",
+    "Pete",
+    "Gary",
+    "Trevor",
+    "Malcolm",
+    "Jean",
+    "Margaret",
+    "Brenda",
+    "Sheila",
+    "Doreen",
+    "Maureen",
+    "Pat",
+    "Edna",
+    "Clifford",
+    "Ernest",
+    "Walter",
+    "Irene",
+    "Joan",
+    "Glenys",
+    "Howard",
+    "Roy",
+]
+YORKSHIRE_LAST = [
+    "Sykes",
+    "Haigh",
+    "Crowther",
+    "Brook",
+    "Firth",
+    "Ackroyd",
+    "Hirst",
+    "Sutcliffe",
+    "Shaw",
+    "Senior",
+    "Lockwood",
+    "Walker",
+    "Dyson",
+    "Ramsden",
+    "Ibbotson",
+    "Holroyd",
+    "Greenwood",
+    "Bottomley",
+    "Armitage",
+    "Schofield",
+    "Hepworth",
+    "Oldroyd",
+    "Priestley",
+    "Mitchell",
+    "Binns",
+    "Fearnley",
+    "Wormald",
+    "Jagger",
+    "Illingworth",
+    "Stead",
+]
+TRINIDAD_FIRST = [
+    "Rajesh",
+    "Kenrick",
+    "Anil",
+    "Curtis",
+    "Marcia",
+    "Indira",
+    "Sean",
+    "Dexter",
+    "Nadia",
+    "Vishnu",
+    "Shaun",
+    "Kamla",
+    "Winston",
+    "Keisha",
+    "Ravi",
+    "Learie",
+    "Deon",
+    "Afiya",
+    "Hollis",
+    "Sunil",
+    "Merle",
+    "Kwame",
+    "Shiva",
+    "Brent",
+    "Lystra",
+    "Ronald",
+    "Kavita",
+    "Jerome",
+    "Rhonda",
+    "Andy",
+]
+TRINIDAD_LAST = [
+    "Ramdeen",
+    "Mohammed",
+    "Charles",
+    "Joseph",
+    "Baptiste",
+    "Ali",
+    "Persad",
+    "Maharaj",
+    "Singh",
+    "Thomas",
+    "Williams",
+    "Lewis",
+    "Granger",
+    "Ramkissoon",
+    "Boodoo",
+    "Rampersad",
+    "Phillip",
+    "Alexander",
+    "Mitchell",
+    "Sookdeo",
+    "Quashie",
+    "Lalla",
+    "Noel",
+    "Khan",
+    "Ramsaran",
+    "Bisnath",
+    "Francois",
+    "Pierre",
+    "Gopaul",
+    "Jaggernauth",
+]
+
+
+@dataclass(frozen=True)
+class TeamPlan:
+    name: str
+    venue: str  # a key of the league's venue list
+
+
+@dataclass(frozen=True)
+class DivisionPlan:
+    name: str
+    teams: tuple[TeamPlan, ...]
+
+
+@dataclass(frozen=True)
+class LeaguePlan:
+    name: str
+    slug: str
+    style: str
+    league_night: int
+    start_time: datetime.time
+    venues: dict[str, str]  # name -> town
+    divisions: tuple[DivisionPlan, ...]
+    first_names: Sequence[str]
+    last_names: Sequence[str]
+    legs: int
+    description: str
+    match_format: MatchFormat
+
+
+def _teams(*pairs: tuple[str, str]) -> tuple[TeamPlan, ...]:
+    return tuple(TeamPlan(name, venue) for name, venue in pairs)
+
+
+HECKMONDWIKE = LeaguePlan(
+    name="Heckmondwike & District All Fours League",
+    slug="heckmondwike-district",
+    style=League.Style.YORKSHIRE,
+    league_night=1,
+    start_time=datetime.time(20, 30),
+    venues={
+        "Black Bull": "Heckmondwike",
+        "Old Hall": "Heckmondwike",
+        "Shoulder of Mutton": "Liversedge",
+        "Woolpack": "Batley",
+        "Red Lion": "Cleckheaton",
+        "Brown Cow": "Mirfield",
+        "Golden Fleece": "Dewsbury",
+        "Royal Oak": "Gomersal",
+        "White Horse": "Birstall",
+        "Flying Horse": "Ravensthorpe",
+        "New Inn": "Roberttown",
+        "Wellington": "Heckmondwike",
+        "Swan": "Hightown",
+    },
+    divisions=(
+        DivisionPlan(
+            "Premier Division",
+            _teams(
+                ("Black Bull A", "Black Bull"),
+                ("Black Bull B", "Black Bull"),
+                ("Old Hall", "Old Hall"),
+                ("Shoulder of Mutton", "Shoulder of Mutton"),
+                ("Woolpack", "Woolpack"),
+                ("Red Lion", "Red Lion"),
+                ("Brown Cow", "Brown Cow"),
+                ("Golden Fleece", "Golden Fleece"),
+            ),
+        ),
+        DivisionPlan(
+            "First Division",
+            _teams(
+                ("Royal Oak", "Royal Oak"),
+                ("White Horse", "White Horse"),
+                ("Flying Horse", "Flying Horse"),
+                ("New Inn", "New Inn"),
+                ("Wellington", "Wellington"),
+                ("Swan", "Swan"),
+            ),
+        ),
+    ),
+    first_names=YORKSHIRE_FIRST,
+    last_names=YORKSHIRE_LAST,
+    legs=1,
+    description=(
+        "Pub league on Tuesday nights: four tables a match, one game to 11 a table, pitch for "
+        "trumps; 2 points a table and 2 for the higher aggregate."
+    ),
+    match_format=STYLE_PRESETS["yorkshire"].match_format,
+)
+
+PORT_OF_SPAIN = LeaguePlan(
+    name="Port of Spain All Fours Association",
+    slug="port-of-spain",
+    style=League.Style.TRINIDAD,
+    league_night=4,
+    start_time=datetime.time(19, 30),
+    venues={
+        "Belmont Sports Club": "Belmont",
+        "Woodbrook Community Centre": "Woodbrook",
+        "St James Recreation Club": "St James",
+        "Laventille Hall": "Laventille",
+        "Morvant Pavilion": "Morvant",
+        "Maraval Social Club": "Maraval",
+    },
+    divisions=(
+        DivisionPlan(
+            "Championship",
+            _teams(
+                ("Belmont Kings", "Belmont Sports Club"),
+                ("Woodbrook Jacks", "Woodbrook Community Centre"),
+                ("St James Bullseyes", "St James Recreation Club"),
+                ("Laventille Hang Jack", "Laventille Hall"),
+                ("Morvant All Stars", "Morvant Pavilion"),
+                ("Maraval Hi-Lo", "Maraval Social Club"),
+            ),
+        ),
+    ),
+    first_names=TRINIDAD_FIRST,
+    last_names=TRINIDAD_LAST,
+    legs=1,
+    description=(
+        "Friday nights: four tables a match, two games to 14 at each; a game won is a bullseye. "
+        "2 points for a win, 1 for a draw."
+    ),
+    match_format=STYLE_PRESETS["trinidad"].match_format.with_options(tables=4),
+)
+
+PLANS = (HECKMONDWIKE, PORT_OF_SPAIN)
+
+
+@dataclass
+class SeedReport:
+    leagues: list[str]
+    skipped: list[str]
+    fixtures_played: int = 0
+    hands: int = 0
+
+
+def demo_leagues() -> list[League]:
+    return list(League.objects.filter(slug__in=[plan.slug for plan in PLANS]))
+
+
+@transaction.atomic
+def reset() -> None:
+    """Remove the demo leagues with everything in them (games, players, venues)."""
+    leagues = demo_leagues()
+    Game.objects.filter(league_game__table__fixture__division__season__league__in=leagues).delete()
+    player_ids = set(
+        Registration.objects.filter(season__league__in=leagues).values_list("player", flat=True)
+    )
+    venue_ids = set(Team.objects.filter(league__in=leagues).values_list("home_venue", flat=True))
+    for league in leagues:
+        league.delete()
+    Player.objects.filter(pk__in=player_ids, registrations__isnull=True).delete()
+    Venue.objects.filter(pk__in=venue_ids, home_teams__isnull=True, fixtures__isnull=True).delete()
+
+
+def seed(
+    *,
+    seed: int = 1874,
+    today: datetime.date | None = None,
+    log: Callable[[str], None] = lambda line: None,
+) -> SeedReport:
+    """Create each demo league that does not exist yet; existing ones are left alone."""
+    today = today or timezone.localdate()
+    report = SeedReport(leagues=[], skipped=[])
+    for index, plan in enumerate(PLANS):
+        if League.objects.filter(slug=plan.slug).exists():
+            report.skipped.append(plan.name)
+            log(f"{plan.name}: already there (use --reset to build it again)")
+            continue
+        rng = random.Random(seed * 100 + index)
+        with transaction.atomic():
+            _Builder(plan, rng, today, report, log).build()
+        report.leagues.append(plan.name)
+    return report
+
+
+class _Builder:
+    def __init__(
+        self,
+        plan: LeaguePlan,
+        rng: random.Random,
+        today: datetime.date,
+        report: SeedReport,
+        log: Callable[[str], None],
+    ) -> None:
+        self.plan = plan
+        self.rng = rng
+        self.today = today
+        self.report = report
+        self.log = log
+        self.used_names: set[str] = set()
+
+    def build(self) -> None:
+        plan = self.plan
+        preset = STYLE_PRESETS[plan.style]
+        league = league_create(
+            name=plan.name,
+            slug=plan.slug,
+            style=plan.style,
+            ruleset=preset.ruleset,
+            match_format=plan.match_format,
+            tiebreaks=preset.tiebreaks,
+            league_night=plan.league_night,
+            start_time=plan.start_time,
+            description=plan.description,
+        )
+        # Start the season so that its first half lies before today.
+        rounds = plan.legs * max(len(d.teams) - 1 + len(d.teams) % 2 for d in plan.divisions)
+        weeks_back = rounds // 2
+        start = self.today - datetime.timedelta(weeks=weeks_back)
+        season = season_create(
+            league=league,
+            name=f"{start.year}–{(start.year + 1) % 100:02d}",
+            slug=f"{start.year}-{(start.year + 1) % 100:02d}",
+            starts_on=start,
+        )
+        venues = {name: self._venue(name, town) for name, town in sorted(plan.venues.items())}
+        divisions = []
+        for rank, division_plan in enumerate(plan.divisions, start=1):
+            division = division_create(season=season, name=division_plan.name, rank=rank)
+            for team_plan in division_plan.teams:
+                team = team_create(
+                    league=league, name=team_plan.name, home_venue=venues[team_plan.venue]
+                )
+                entry = team_enter(team=team, division=division)
+                squad = [
+                    player_create(name=self._name())
+                    for _ in range(2 * league.get_match_format().tables)
+                ]
+                for player in squad:
+                    player_register(player=player, team=team, season=season, registered_on=start)
+                entry_set_captain(entry=entry, captain=squad[0])
+            report = fixtures_generate(
+                division=division, start=start, legs=plan.legs, exclusions=self._exclusions()
+            )
+            for note in report.notes:
+                self.log(f"  {division.name}: {note}")
+            divisions.append(division)
+        for division in divisions:
+            self._play(division)
+        self._incidents(divisions)
+        self.log(f"{plan.name}: built")
+
+    def _venue(self, name: str, town: str) -> Venue:
+        existing = Venue.objects.filter(slug=slugify(f"{name} {town}")).first()
+        return existing or venue_create(name=name, town=town)
+
+    def _name(self) -> str:
+        while True:
+            name = (
+                f"{self.rng.choice(self.plan.first_names)} {self.rng.choice(self.plan.last_names)}"
+            )
+            if name not in self.used_names:
+                self.used_names.add(name)
+                return name
+
+    def _exclusions(self) -> list[datetime.date]:
+        """Christmas week and New Year, as a secretary would skip them."""
+        year = self.today.year if self.today.month >= 7 else self.today.year - 1
+        return [datetime.date(year, 12, 24) + datetime.timedelta(days=d) for d in range(9)]
+
+    def _play(self, division: Division) -> None:
+        fixtures = list(
+            Fixture.objects.filter(division=division, date__lt=self.today)
+            .select_related("home", "away")
+            .order_by("date", "pk")
+        )
+        season = division.season
+        for fixture in fixtures:
+            pairs = [
+                (home_pair, away_pair)
+                for home_pair, away_pair in zip(
+                    self._pairs(fixture.home, season),
+                    self._pairs(fixture.away, season),
+                    strict=True,
+                )
+            ]
+            for table_game in fixture_start(fixture=fixture, pairs=pairs):
+                self._play_table(table_game.table)
+            self.report.fixtures_played += 1
+
+    def _pairs(self, team: Team, season: Season) -> list[list[Player]]:
+        squad = list(
+            Player.objects.filter(registrations__team=team, registrations__season=season).order_by(
+                "pk"
+            )
+        )
+        self.rng.shuffle(squad)
+        return [squad[i : i + 2] for i in range(0, len(squad), 2)]
+
+    def _play_table(self, table) -> None:
+        while True:
+            table_game = table.games.order_by("-number").select_related("game").first()
+            game = table_game.game
+            if game.status != GameStatus.IN_PROGRESS:
+                return
+            self._play_game(game)
+
+    def _play_game(self, game: Game) -> None:
+        rules = game.rules
+        dealer = game.first_dealer
+        scores = {side: 0 for side in ("A", "B")}
+        number = 0
+        while max(scores.values()) < rules.target:
+            number += 1
+            facts = deal_hand(self.rng, ruleset=rules, dealer=dealer, scores=scores)
+            hand = scoring_services.hand_record(
+                game=game,
+                facts=facts,
+                entry_key=uuid.UUID(int=self.rng.getrandbits(128)),
+                expected_number=number,
+            )
+            scores = dict(hand.scores)
+            dealer = next_dealer(facts, ("A", "B"))
+            self.report.hands += 1
+
+    def _incidents(self, divisions: list[Division]) -> None:
+        """A postponement, a walkover and a deduction, so every page has one to show."""
+        top = divisions[0]
+        upcoming = (
+            Fixture.objects.filter(division=top, date__gte=self.today, status="scheduled")
+            .order_by("date", "pk")
+            .first()
+        )
+        if upcoming is not None:
+            fixture_postpone(
+                fixture=upcoming,
+                reason=f"{upcoming.venue.name} closed for repairs after a burst pipe.",
+            )
+        last = divisions[-1]
+        walkover = (
+            Fixture.objects.filter(division=last, date__gte=self.today, status="scheduled")
+            .order_by("date", "pk")
+            .first()
+        )
+        if walkover is not None:
+            fixture_walkover(
+                fixture=walkover,
+                to=Fixture.Side.HOME,
+                reason=f"{walkover.away.name} could not raise a side and conceded.",
+            )
+        entry = top.entries.select_related("team").order_by("team__name").last()
+        points_adjust(
+            entry=entry,
+            points=-2,
+            reason="Fielded a player registered to another team.",
+        )

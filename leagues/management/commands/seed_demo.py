@@ -1,0 +1,43 @@
+"""``python manage.py seed_demo [--reset]``: the two demo leagues, part-played."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from leagues.demo import seed as demo
+
+
+class Command(BaseCommand):
+    help = (
+        "Create a Yorkshire-style and a Trinidad-style demo league with a season part-played "
+        "(real hands recorded through the scoring services). Running it again changes nothing."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--reset", action="store_true", help="Delete the demo leagues first, then rebuild."
+        )
+        parser.add_argument(
+            "--seed", type=int, default=1874, help="Random seed for the cards (default 1874)."
+        )
+
+    def handle(self, *args: Any, reset: bool, seed: int, **options: Any) -> None:
+        started = time.monotonic()
+        if reset:
+            demo.reset()
+            self.stdout.write("Removed the demo leagues.")
+        report = demo.seed(
+            seed=seed, log=self.stdout.write if options["verbosity"] > 1 else lambda line: None
+        )
+        for name in report.skipped:
+            self.stdout.write(f"{name}: already there (seed_demo --reset rebuilds it).")
+        for name in report.leagues:
+            self.stdout.write(self.style.SUCCESS(f"{name}: created."))
+        if report.leagues:
+            self.stdout.write(
+                f"{report.fixtures_played} fixtures played, {report.hands} hands recorded "
+                f"in {time.monotonic() - started:.1f} s."
+            )

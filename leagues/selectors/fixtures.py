@@ -1,0 +1,130 @@
+"""Leagues, seasons, divisions, fixtures, teams and players as pages show them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db.models import Prefetch, Q, QuerySet
+
+from leagues.models import (
+    Division,
+    Fixture,
+    FixtureTable,
+    League,
+    Player,
+    Registration,
+    Season,
+    TableGame,
+    Team,
+    TeamEntry,
+)
+from scoring.models import Side
+
+FIXTURE_RELATED = ("home", "away", "venue", "result", "division__season__league")
+
+
+def league_list() -> QuerySet[League]:
+    return League.objects.order_by("name")
+
+
+def league_get(*, slug: str) -> League:
+    """The league with this slug; raises ``League.DoesNotExist``."""
+    return League.objects.get(slug=slug)
+
+
+def league_seasons(*, league: League) -> QuerySet[Season]:
+    return league.seasons.order_by("-starts_on").prefetch_related(
+        Prefetch("divisions", queryset=Division.objects.order_by("rank", "name"))
+    )
+
+
+def league_current_season(*, league: League) -> Season | None:
+    """The season that started most recently."""
+    return league.seasons.order_by("-starts_on").first()
+
+
+def division_get(*, pk: int) -> Division:
+    """The division with its season and league; raises ``Division.DoesNotExist``."""
+    return Division.objects.select_related("season__league").get(pk=pk)
+
+
+def division_entries(*, division: Division) -> QuerySet[TeamEntry]:
+    return division.entries.select_related("team__home_venue", "captain").order_by("team__name")
+
+
+def fixture_list(
+    *,
+    division: Division | None = None,
+    season: Season | None = None,
+    team: Team | None = None,
+    statuses: Iterable[str] | None = None,
+) -> QuerySet[Fixture]:
+    """Fixtures in date order with teams, venue and stored result (one query)."""
+    fixtures = Fixture.objects.select_related(*FIXTURE_RELATED).order_by("date", "time", "pk")
+    if division is not None:
+        fixtures = fixtures.filter(division=division)
+    if season is not None:
+        fixtures = fixtures.filter(division__season=season)
+    if team is not None:
+        fixtures = fixtures.filter(Q(home=team) | Q(away=team))
+    if statuses is not None:
+        fixtures = fixtures.filter(status__in=list(statuses))
+    return fixtures
+
+
+def division_fixtures(*, division: Division) -> QuerySet[Fixture]:
+    return fixture_list(division=division)
+
+
+def division_results(*, division: Division) -> QuerySet[Fixture]:
+    """Played and walked-over fixtures, latest first."""
+    return fixture_list(
+        division=division, statuses=[Fixture.Status.PLAYED, Fixture.Status.WALKOVER]
+    ).order_by("-date", "-time", "-pk")
+
+
+def fixture_detail(*, pk: int) -> Fixture:
+    """A fixture with its result, tables, pairs and games (with their sides): four queries."""
+    games = TableGame.objects.select_related("game").prefetch_related(
+        Prefetch("game__sides", queryset=Side.objects.order_by("position"))
+    )
+    tables = FixtureTable.objects.select_related(
+        "home_player_1", "home_player_2", "away_player_1", "away_player_2"
+    ).prefetch_related(Prefetch("games", queryset=games))
+    return (
+        Fixture.objects.select_related(*FIXTURE_RELATED)
+        .prefetch_related(
+            Prefetch("tables", queryset=tables.order_by("board")),
+            Prefetch("adjustments"),
+        )
+        .get(pk=pk)
+    )
+
+
+def team_get(*, pk: int) -> Team:
+    return Team.objects.select_related("league", "home_venue").get(pk=pk)
+
+
+def team_entries(*, team: Team) -> QuerySet[TeamEntry]:
+    """The team's divisions season by season, latest first, with captains."""
+    return team.entries.select_related("division", "season", "captain").order_by(
+        "-season__starts_on"
+    )
+
+
+def team_squad(*, team: Team, season: Season) -> QuerySet[Registration]:
+    return (
+        Registration.objects.filter(team=team, season=season)
+        .select_related("player")
+        .order_by("player__name")
+    )
+
+
+def player_get(*, pk: int) -> Player:
+    return Player.objects.get(pk=pk)
+
+
+def player_registrations(*, player: Player) -> QuerySet[Registration]:
+    return player.registrations.select_related("team", "season__league").order_by(
+        "-season__starts_on"
+    )
