@@ -147,6 +147,7 @@ class FixtureResultFactory(factory.django.DjangoModelFactory):
 
     class Meta:
         model = FixtureResult
+        skip_postgeneration_save = True
 
     fixture = factory.SubFactory(FixtureFactory, played=True)
     is_final = True
