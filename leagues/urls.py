@@ -1,5 +1,72 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from leagues.views import divisions, manage_fixtures, public, secretary
 
 app_name = "leagues"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("", public.league_list, name="league_list"),
+    path("new/", secretary.league_create, name="manage_league_create"),
+    # Public pages.
+    path("division/<int:pk>/", divisions.StandingsView.as_view(), name="division"),
+    path(
+        "division/<int:pk>/standings.csv",
+        divisions.StandingsView.as_view(export="csv"),
+        name="division_standings_csv",
+    ),
+    path(
+        "division/<int:pk>/fixtures/",
+        divisions.FixturesView.as_view(),
+        name="division_fixtures",
+    ),
+    path(
+        "division/<int:pk>/fixtures.csv",
+        divisions.FixturesView.as_view(export="csv"),
+        name="division_fixtures_csv",
+    ),
+    path("division/<int:pk>/players/", divisions.PlayersView.as_view(), name="division_players"),
+    path(
+        "division/<int:pk>/players.csv",
+        divisions.PlayersView.as_view(export="csv"),
+        name="division_players_csv",
+    ),
+    path("fixture/<int:pk>/", public.fixture_detail, name="fixture"),
+    path("team/<int:pk>/", public.team_detail, name="team"),
+    path("player/<int:pk>/", public.player_detail, name="player"),
+    # The secretary's pages for a division and a fixture.
+    path(
+        "division/<int:pk>/manage/fixtures/",
+        manage_fixtures.fixtures_generate,
+        name="manage_fixtures_generate",
+    ),
+    path(
+        "division/<int:pk>/manage/adjustments/",
+        manage_fixtures.adjustment_create,
+        name="manage_adjustments",
+    ),
+    path(
+        "division/<int:pk>/manage/adjustments/<int:adjustment>/withdraw/",
+        manage_fixtures.adjustment_withdraw,
+        name="manage_adjustment_withdraw",
+    ),
+    path("fixture/<int:pk>/manage/", manage_fixtures.fixture_manage, name="manage_fixture"),
+    path(
+        "fixture/<int:pk>/manage/tables/",
+        manage_fixtures.fixture_tables,
+        name="manage_fixture_tables",
+    ),
+    # A league's home and the secretary's pages for its structure.
+    path("<slug:slug>/", public.league_detail, name="league"),
+    path("<slug:slug>/manage/", secretary.league_manage, name="manage_league"),
+    path("<slug:slug>/manage/settings/", secretary.league_edit, name="manage_league_edit"),
+    path("<slug:slug>/manage/seasons/new/", secretary.season_create, name="manage_season_create"),
+    path(
+        "<slug:slug>/manage/seasons/<int:season>/divisions/new/",
+        secretary.division_create,
+        name="manage_division_create",
+    ),
+    path("<slug:slug>/manage/venues/new/", secretary.venue_create, name="manage_venue_create"),
+    path("<slug:slug>/manage/teams/new/", secretary.team_create, name="manage_team_create"),
+    path("<slug:slug>/manage/teams/<int:pk>/", secretary.team_manage, name="manage_team"),
+    path("<slug:slug>/manage/players/new/", secretary.player_register, name="manage_register"),
+]

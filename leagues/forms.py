@@ -1,0 +1,433 @@
+"""The secretary's forms. They check input; the services (``leagues.services``) do the work.
+
+A service refuses with ``ValidationError``; ``add_service_error`` puts its message next to the
+field it is about, or at the top of the form.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+
+from leagues.formats import STYLE_PRESETS
+from leagues.models import (
+    Division,
+    Fixture,
+    League,
+    Player,
+    Season,
+    Team,
+    TeamEntry,
+    Venue,
+    Weekday,
+)
+from leagues.tiebreaks import METRICS, validate_tiebreaks
+
+TIEBREAK_SLOTS = 7
+"""Tie-breaks after points a secretary can list (there are more metrics than anyone uses)."""
+
+DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+TIME_INPUT = forms.TimeInput(attrs={"type": "time"}, format="%H:%M")
+
+
+def add_service_error(form: forms.Form, error: ValidationError, field: str | None = None) -> None:
+    """Show a service's refusal on the form: per field where the service named one we show."""
+    if hasattr(error, "error_dict"):
+        for name, errors in error.error_dict.items():
+            target = name if name in form.fields else field
+            for message in errors:
+                form.add_error(target, message)
+        return
+    for message in error.messages:
+        form.add_error(field, message)
+
+
+def _metric_label(key: str, style: str | None) -> str:
+    metric = METRICS[key]
+    if style is None:
+        return metric.label.format(games="Games (bullseyes)")
+    return metric.label_for(style)
+
+
+class TiebreakMixin(forms.Form):
+    """Tie-breaks after points, one select each in order; blanks are skipped. Works without
+    JavaScript: the order is the order of the selects."""
+
+    tiebreak_style: str | None = None
+
+    def add_tiebreak_fields(self, initial: list[str] | None) -> None:
+        choices = [("", "—")] + [
+            (key, _metric_label(key, self.tiebreak_style)) for key in METRICS if key != "points"
+        ]
+        chosen = [key for key in (initial or []) if key != "points"]
+        for slot in range(TIEBREAK_SLOTS):
+            self.fields[f"tiebreak_{slot + 1}"] = forms.ChoiceField(
+                label=f"Then by ({slot + 1})" if slot else "Level on points: first by",
+                choices=choices,
+                required=False,
+                initial=chosen[slot] if slot < len(chosen) else "",
+            )
+
+    @property
+    def tiebreak_fields(self) -> list[forms.BoundField]:
+        return [self[f"tiebreak_{slot + 1}"] for slot in range(TIEBREAK_SLOTS)]
+
+    def clean_tiebreaks(self) -> list[str] | None:
+        keys = [
+            self.cleaned_data.get(f"tiebreak_{slot + 1}")
+            for slot in range(TIEBREAK_SLOTS)
+            if self.cleaned_data.get(f"tiebreak_{slot + 1}")
+        ]
+        if not keys:
+            return None
+        if len(set(keys)) != len(keys):
+            raise ValidationError("Each tie-break may be listed only once.")
+        tiebreaks = ["points", *keys]
+        validate_tiebreaks(tiebreaks)
+        return tiebreaks
+
+
+class LeagueCreateForm(TiebreakMixin):
+    name = forms.CharField(max_length=120)
+    slug = forms.SlugField(
+        max_length=120, required=False, help_text="Web address part; made from the name if blank."
+    )
+    style = forms.ChoiceField(
+        choices=League.Style.choices,
+        help_text="Starts the league with the style's rules, match format and tie-breaks.",
+    )
+    target = forms.IntegerField(
+        min_value=5,
+        max_value=61,
+        required=False,
+        help_text="Points to win a game; blank for the style's (11 Yorkshire, 14 Trinidad).",
+    )
+    tables = forms.IntegerField(
+        min_value=1,
+        max_value=20,
+        required=False,
+        help_text="Tables a fixture; blank for the style's (4 Yorkshire, 6 Trinidad).",
+    )
+    league_night = forms.TypedChoiceField(
+        choices=Weekday.choices, coerce=int, initial=Weekday.TUESDAY
+    )
+    start_time = forms.TimeField(initial=datetime.time(20, 0), widget=TIME_INPUT)
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.add_tiebreak_fields(None)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        try:
+            cleaned["tiebreaks"] = self.clean_tiebreaks()
+        except ValidationError as exc:
+            self.add_error("tiebreak_1", exc)
+        return cleaned
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """Arguments for ``league_create``: the style's preset with the chosen overrides."""
+        data = self.cleaned_data
+        preset = STYLE_PRESETS[data["style"]]
+        ruleset = dict(preset.ruleset)
+        if data.get("target"):
+            ruleset["target"] = data["target"]
+        match_format = preset.match_format
+        if data.get("tables"):
+            match_format = match_format.with_options(tables=data["tables"])
+        return {
+            "name": data["name"],
+            "slug": data.get("slug") or "",
+            "style": data["style"],
+            "ruleset": ruleset,
+            "match_format": match_format,
+            "tiebreaks": data.get("tiebreaks"),
+            "league_night": data["league_night"],
+            "start_time": data["start_time"],
+            "description": data.get("description") or "",
+        }
+
+
+class LeagueSettingsForm(TiebreakMixin):
+    """What can change once a league runs: tables a fixture and the tie-break order."""
+
+    tables = forms.IntegerField(min_value=1, max_value=20, help_text="Tables a fixture.")
+
+    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
+        self.tiebreak_style = league.style
+        kwargs.setdefault("initial", {"tables": league.get_match_format().tables})
+        super().__init__(*args, **kwargs)
+        self.add_tiebreak_fields(league.get_tiebreaks())
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        try:
+            cleaned["tiebreaks"] = self.clean_tiebreaks() or ["points"]
+        except ValidationError as exc:
+            self.add_error("tiebreak_1", exc)
+        return cleaned
+
+
+class SeasonForm(forms.Form):
+    name = forms.CharField(max_length=60, help_text='e.g. "2025–26" or "Winter 2025".')
+    starts_on = forms.DateField(widget=DATE_INPUT)
+    ends_on = forms.DateField(widget=DATE_INPUT, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        starts, ends = cleaned.get("starts_on"), cleaned.get("ends_on")
+        if starts and ends and ends < starts:
+            self.add_error("ends_on", "The season cannot end before it starts.")
+        return cleaned
+
+
+class DivisionForm(forms.Form):
+    name = forms.CharField(max_length=60)
+    rank = forms.IntegerField(min_value=1, max_value=20, initial=1, help_text="1 is the top.")
+
+
+class VenueForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    town = forms.CharField(max_length=80, required=False)
+    address = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+
+
+class TeamForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    short_name = forms.CharField(max_length=30, required=False)
+    home_venue = forms.ModelChoiceField(queryset=Venue.objects.none())
+    division = forms.ModelChoiceField(
+        queryset=Division.objects.none(),
+        required=False,
+        help_text="Enter the team in a division now (optional).",
+    )
+
+    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["home_venue"].queryset = Venue.objects.order_by("name")
+        self.fields["division"].queryset = Division.objects.filter(
+            season__league=league
+        ).select_related("season")
+
+
+class TeamEntryForm(forms.Form):
+    """A team's season: its division and its captain (from the season's registered players)."""
+
+    division = forms.ModelChoiceField(queryset=Division.objects.none())
+    captain = forms.ModelChoiceField(queryset=Player.objects.none(), required=False)
+
+    def __init__(self, *args: Any, team: Team, season: Season, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["division"].queryset = season.divisions.all()
+        self.fields["captain"].queryset = Player.objects.filter(
+            registrations__team=team, registrations__season=season
+        ).order_by("name")
+
+
+class PlayerRegisterForm(forms.Form):
+    """Register a new or existing player to a team for a season."""
+
+    player = forms.ModelChoiceField(
+        queryset=Player.objects.none(),
+        required=False,
+        empty_label="— a new player —",
+        help_text="Someone already on the books, or leave it and give a new name.",
+    )
+    name = forms.CharField(max_length=120, required=False, label="New player's name")
+    team = forms.ModelChoiceField(queryset=Team.objects.none())
+    season = forms.ModelChoiceField(queryset=Season.objects.none(), empty_label=None)
+
+    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = Player.objects.order_by("name", "pk")
+        self.fields["team"].queryset = league.teams.order_by("name")
+        self.fields["season"].queryset = league.seasons.order_by("-starts_on")
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        player, name = cleaned.get("player"), (cleaned.get("name") or "").strip()
+        if player is None and not name:
+            self.add_error("name", "Choose a player or give a new player's name.")
+        if player is not None and name:
+            self.add_error("name", "Either choose a player or give a new name, not both.")
+        cleaned["name"] = name
+        return cleaned
+
+
+def parse_dates(text: str) -> list[datetime.date]:
+    """Dates written one a line or separated by commas, as YYYY-MM-DD or DD/MM/YYYY."""
+    dates = []
+    for part in re.split(r"[\s,;]+", text.strip()):
+        if not part:
+            continue
+        for fmt in ("%Y-%m-%d", "%d/%m/%Y"):
+            try:
+                dates.append(datetime.datetime.strptime(part, fmt).date())
+                break
+            except ValueError:
+                continue
+        else:
+            raise ValidationError(
+                "%(part)s is not a date: write dates as 2025-12-23 or 23/12/2025.",
+                params={"part": part},
+            )
+    return sorted(set(dates))
+
+
+class FixtureGenerateForm(forms.Form):
+    start = forms.DateField(widget=DATE_INPUT, help_text="The first league night of the list.")
+    league_night = forms.TypedChoiceField(choices=Weekday.choices, coerce=int)
+    legs = forms.TypedChoiceField(
+        choices=[(1, "Single: play each team once"), (2, "Double: home and away")],
+        coerce=int,
+        initial=2,
+        widget=forms.RadioSelect,
+    )
+    exclusions = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+        label="Nights with no league",
+        help_text="One date a line, e.g. 2025-12-23 (Christmas, bank holidays, cup nights).",
+    )
+
+    def clean_exclusions(self) -> list[datetime.date]:
+        return parse_dates(self.cleaned_data.get("exclusions") or "")
+
+
+class FixtureRearrangeForm(forms.Form):
+    date = forms.DateField(
+        widget=DATE_INPUT,
+        required=False,
+        help_text="Blank: the next league night both teams and the venue are free.",
+    )
+    time = forms.TimeField(widget=TIME_INPUT, required=False)
+    venue = forms.ModelChoiceField(queryset=Venue.objects.none(), required=False)
+    reason = forms.CharField(max_length=500, required=False)
+
+    def __init__(self, *args: Any, fixture: Fixture, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", {"time": fixture.time, "venue": fixture.venue_id})
+        super().__init__(*args, prefix="rearrange", **kwargs)
+        self.fields["venue"].queryset = Venue.objects.order_by("name")
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class WalkoverForm(forms.Form):
+    to = forms.ChoiceField(label="Awarded to", widget=forms.RadioSelect)
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args: Any, fixture: Fixture, **kwargs: Any) -> None:
+        super().__init__(*args, prefix="walkover", **kwargs)
+        self.fields["to"].choices = [
+            (Fixture.Side.HOME, f"{fixture.home} (home)"),
+            (Fixture.Side.AWAY, f"{fixture.away} (away)"),
+        ]
+
+
+class FixtureTablesForm(forms.Form):
+    """Each board's home pair and away pair, from the players registered to each team."""
+
+    def __init__(
+        self,
+        *args: Any,
+        boards: int,
+        home_players: QuerySet[Player] | list[Player],
+        away_players: QuerySet[Player] | list[Player],
+        initial_pairs: list[tuple[list[Player], list[Player]]] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.boards = boards
+        pools = {"home": list(home_players), "away": list(away_players)}
+        self.players = {p.pk: p for pool in pools.values() for p in pool}
+        for board in range(1, boards + 1):
+            for side, pool in pools.items():
+                choices = [("", "—")] + [(str(p.pk), p.name) for p in pool]
+                seated = []
+                if initial_pairs and board <= len(initial_pairs):
+                    seated = initial_pairs[board - 1][0 if side == "home" else 1]
+                for seat in (1, 2):
+                    name = f"board_{board}_{side}_{seat}"
+                    self.fields[name] = forms.TypedChoiceField(
+                        label=f"Table {board} {side} player {seat}",
+                        choices=choices,
+                        coerce=int,
+                        required=seat == 1,
+                        empty_value=None,
+                        initial=seated[seat - 1].pk if len(seated) >= seat else "",
+                    )
+
+    @property
+    def rows(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "board": board,
+                "home": [self[f"board_{board}_home_{seat}"] for seat in (1, 2)],
+                "away": [self[f"board_{board}_away_{seat}"] for seat in (1, 2)],
+            }
+            for board in range(1, self.boards + 1)
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        seen: dict[int, str] = {}
+        for name in list(self.fields):
+            pk = cleaned.get(name)
+            if pk is None:
+                continue
+            if pk in seen:
+                self.add_error(name, f"{self.players[pk]} is already seated ({seen[pk]}).")
+            seen[pk] = self.fields[name].label
+        return cleaned
+
+    def pairs(self) -> list[tuple[list[Player], list[Player]]]:
+        """(home pair, away pair) for each board, for ``fixture_tables_set``."""
+        data = self.cleaned_data
+        return [
+            tuple(  # type: ignore[misc]
+                [
+                    self.players[data[f"board_{board}_{side}_{seat}"]]
+                    for seat in (1, 2)
+                    if data.get(f"board_{board}_{side}_{seat}") is not None
+                ]
+                for side in ("home", "away")
+            )
+            for board in range(1, self.boards + 1)
+        ]
+
+
+class AdjustmentForm(forms.Form):
+    entry = forms.ModelChoiceField(queryset=TeamEntry.objects.none(), label="Team")
+    points = forms.IntegerField(
+        min_value=-99, max_value=99, help_text="Negative for a deduction, e.g. -2."
+    )
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}), help_text="Printed under the table."
+    )
+    fixture = forms.ModelChoiceField(
+        queryset=Fixture.objects.none(), required=False, help_text="The fixture it arose from."
+    )
+
+    def __init__(self, *args: Any, division: Division, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["entry"].queryset = division.entries.select_related("team").order_by(
+            "team__name"
+        )
+        self.fields["entry"].label_from_instance = lambda entry: entry.team.name
+        self.fields["fixture"].queryset = division.fixtures.select_related("home", "away").order_by(
+            "date", "pk"
+        )
+
+    def clean_points(self) -> int:
+        points = self.cleaned_data["points"]
+        if points == 0:
+            raise ValidationError("An adjustment of 0 points changes nothing.")
+        return points

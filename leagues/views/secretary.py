@@ -1,0 +1,286 @@
+"""The secretary's pages for a league's structure: the league, seasons, divisions, venues,
+teams and registered players. Every view asks ``leagues.permissions`` through
+``require_manager``; every write is a ``leagues.services`` call."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+
+from leagues import forms
+from leagues.models import Team
+from leagues.permissions import can_create_league
+from leagues.selectors import fixtures as selectors
+from leagues.services import registrations, structure
+from leagues.views.common import found, require_manager, user_or_none
+
+
+def _league(request: HttpRequest, slug: str) -> Any:
+    league = found(selectors.league_get, slug=slug)
+    require_manager(request, league)
+    return league
+
+
+def _manage_url(league: Any) -> str:
+    return reverse("leagues:manage_league", kwargs={"slug": league.slug})
+
+
+@login_required
+def league_create(request: HttpRequest) -> HttpResponse:
+    if not can_create_league(request.user):
+        raise PermissionDenied("Ask the site's operator to start a league for you.")
+    form = forms.LeagueCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            league = structure.league_create(**form.service_kwargs(), by=request.user)
+        except ValidationError as exc:
+            forms.add_service_error(form, exc)
+        else:
+            messages.success(request, f"{league} is set up. Add a season next.")
+            return redirect(_manage_url(league))
+    return render(request, "leagues/manage/league_form.html", {"form": form})
+
+
+@login_required
+def league_manage(request: HttpRequest, slug: str) -> HttpResponse:
+    """The secretary's desk: every season, division, team and venue with what to do next."""
+    league = _league(request, slug)
+    return render(
+        request,
+        "leagues/manage/league.html",
+        {
+            "league": league,
+            "seasons": list(selectors.league_seasons(league=league)),
+            "teams": list(league.teams.select_related("home_venue").order_by("name")),
+            "match_format": league.get_match_format().describe(),
+        },
+    )
+
+
+@login_required
+def league_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    """Tables a fixture and the tie-break order."""
+    league = _league(request, slug)
+    form = forms.LeagueSettingsForm(request.POST or None, league=league)
+    if request.method == "POST" and form.is_valid():
+        match_format = league.get_match_format()
+        try:
+            with transaction.atomic():
+                if form.cleaned_data["tables"] != match_format.tables:
+                    structure.league_set_match_format(
+                        league=league,
+                        match_format=match_format.with_options(tables=form.cleaned_data["tables"]),
+                        by=request.user,
+                    )
+                structure.league_set_tiebreaks(
+                    league=league, tiebreaks=form.cleaned_data["tiebreaks"], by=request.user
+                )
+        except ValidationError as exc:
+            forms.add_service_error(form, exc, "tiebreak_1")
+        else:
+            messages.success(request, f"Saved. {league.tiebreak_rule_text()}")
+            return redirect(_manage_url(league))
+    return render(
+        request,
+        "leagues/manage/league_settings.html",
+        {"league": league, "form": form, "rule_text": league.tiebreak_rule_text()},
+    )
+
+
+@login_required
+def season_create(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _league(request, slug)
+    form = forms.SeasonForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            season = structure.season_create(league=league, **form.cleaned_data, by=request.user)
+        except ValidationError as exc:
+            forms.add_service_error(form, exc, "name")
+        else:
+            messages.success(request, f"Season {season.name} added. Add its divisions.")
+            return redirect(_manage_url(league))
+    return render(
+        request,
+        "leagues/manage/form.html",
+        {"league": league, "form": form, "title": "New season", "submit": "Add the season"},
+    )
+
+
+@login_required
+def division_create(request: HttpRequest, slug: str, season: int) -> HttpResponse:
+    league = _league(request, slug)
+    season_obj = get_object_or_404(league.seasons, pk=season)
+    form = forms.DivisionForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            division = structure.division_create(
+                season=season_obj, **form.cleaned_data, by=request.user
+            )
+        except ValidationError as exc:
+            forms.add_service_error(form, exc, "name")
+        else:
+            messages.success(request, f"{division} added. Enter teams from the team pages.")
+            return redirect(_manage_url(league))
+    return render(
+        request,
+        "leagues/manage/form.html",
+        {
+            "league": league,
+            "form": form,
+            "title": f"New division for {season_obj.name}",
+            "submit": "Add the division",
+        },
+    )
+
+
+@login_required
+def venue_create(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _league(request, slug)
+    form = forms.VenueForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            venue = structure.venue_create(**form.cleaned_data, by=request.user)
+        except ValidationError as exc:
+            forms.add_service_error(form, exc, "name")
+        else:
+            messages.success(request, f"{venue} added.")
+            return redirect(_manage_url(league))
+    return render(
+        request,
+        "leagues/manage/form.html",
+        {"league": league, "form": form, "title": "New venue", "submit": "Add the venue"},
+    )
+
+
+@login_required
+def team_create(request: HttpRequest, slug: str) -> HttpResponse:
+    """A new team with its home venue, entered in a division if one is chosen."""
+    league = _league(request, slug)
+    form = forms.TeamForm(request.POST or None, league=league)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            with transaction.atomic():
+                team = structure.team_create(
+                    league=league,
+                    name=data["name"],
+                    short_name=data["short_name"],
+                    home_venue=data["home_venue"],
+                    by=request.user,
+                )
+                if data["division"] is not None:
+                    structure.team_enter(team=team, division=data["division"], by=request.user)
+        except ValidationError as exc:
+            forms.add_service_error(form, exc, "name")
+        else:
+            messages.success(request, f"{team} added. Register its players next.")
+            return redirect("leagues:manage_team", slug=league.slug, pk=team.pk)
+    return render(
+        request,
+        "leagues/manage/form.html",
+        {"league": league, "form": form, "title": "New team", "submit": "Add the team"},
+    )
+
+
+@login_required
+def team_manage(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """A team's season: its division and captain (kept off the public pages) and its squad."""
+    league = _league(request, slug)
+    team = get_object_or_404(Team.objects.select_related("home_venue"), pk=pk, league=league)
+    seasons = list(league.seasons.order_by("-starts_on"))
+    wanted = request.GET.get("season") or request.POST.get("season") or ""
+    season = next((s for s in seasons if str(s.pk) == wanted), seasons[0] if seasons else None)
+    entry = team.entries.filter(season=season).select_related("division", "captain").first()
+    form = None
+    if season is not None:
+        initial = {"division": entry.division_id, "captain": entry.captain_id} if entry else {}
+        form = forms.TeamEntryForm(request.POST or None, team=team, season=season, initial=initial)
+        if request.method == "POST" and form.is_valid():
+            division, captain = form.cleaned_data["division"], form.cleaned_data["captain"]
+            try:
+                with transaction.atomic():
+                    if entry is None:
+                        structure.team_enter(
+                            team=team, division=division, captain=captain, by=request.user
+                        )
+                    elif division.pk != entry.division_id:
+                        raise ValidationError(
+                            {
+                                "division": f"{team} is already entered in "
+                                f"{entry.division.name} this season."
+                            }
+                        )
+                    else:
+                        structure.entry_set_captain(entry=entry, captain=captain, by=request.user)
+            except ValidationError as exc:
+                forms.add_service_error(form, exc, "captain")
+            else:
+                messages.success(request, f"{team}'s {season.name} season saved.")
+                return redirect(
+                    f"{reverse('leagues:manage_team', args=[league.slug, team.pk])}"
+                    f"?season={season.pk}"
+                )
+    squad = list(selectors.team_squad(team=team, season=season)) if season else []
+    return render(
+        request,
+        "leagues/manage/team.html",
+        {
+            "league": league,
+            "team": team,
+            "seasons": seasons,
+            "season": season,
+            "entry": entry,
+            "form": form,
+            "squad": squad,
+        },
+    )
+
+
+@login_required
+def player_register(request: HttpRequest, slug: str) -> HttpResponse:
+    """Register a new or existing player to a team for a season; one team a season."""
+    league = _league(request, slug)
+    initial = {}
+    if request.GET.get("team", "").isdigit():
+        initial["team"] = int(request.GET["team"])
+    form = forms.PlayerRegisterForm(request.POST or None, league=league, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            # A new player is only kept if the registration goes through.
+            with transaction.atomic():
+                player = data["player"] or structure.player_create(
+                    name=data["name"], by=user_or_none(request)
+                )
+                registration = registrations.player_register(
+                    player=player, team=data["team"], season=data["season"], by=request.user
+                )
+        except ValidationError as exc:
+            forms.add_service_error(form, exc, "player" if data["player"] else "name")
+        else:
+            messages.success(
+                request,
+                f"{registration.player} is registered to {registration.team} "
+                f"for {registration.season.name}.",
+            )
+            return redirect(
+                f"{reverse('leagues:manage_register', args=[league.slug])}"
+                f"?team={registration.team_id}"
+            )
+    return render(
+        request,
+        "leagues/manage/form.html",
+        {
+            "league": league,
+            "form": form,
+            "title": "Register a player",
+            "submit": "Register",
+        },
+    )

@@ -1,0 +1,149 @@
+"""The public leagues pages, for both styles, over leagues whose fixtures were generated and
+whose games were played hand by hand through the services (so every figure is real)."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+import pytest
+from django.urls import reverse
+
+from leagues.formats import TRINIDAD_FORMAT
+from leagues.models import Division, Fixture, League, PointAdjustment, Team
+from leagues.services.adjustments import points_adjust
+from leagues.services.fixtures import fixtures_generate
+from scoring.models import Game
+from tests.factories.leagues import DivisionFactory, LeagueFactory
+from tests.leagues.helpers import current_game, entered_teams, start_fixture, win_game
+
+START = datetime.date(2025, 9, 2)
+
+
+@dataclass
+class Played:
+    league: League
+    division: Division
+    teams: list[Team]
+    fixture: Fixture
+    """A fixture played to the end at every table."""
+    games: list[Game]
+    adjustment: PointAdjustment
+
+
+def build_league(style: str, names: tuple[str, ...] = ()) -> Played:
+    if style == "trinidad":
+        match_format = TRINIDAD_FORMAT.with_options(tables=2).to_spec()
+        league = LeagueFactory(trinidad=True, match_format=match_format)
+        names = names or ("Couva Kings", "Penal Jacks", "Siparia Stars", "Fyzabad Aces")
+    else:
+        league = LeagueFactory()
+        names = names or ("Black Bull", "Old Hall", "Shoulder of Mutton", "Crown")
+    division = DivisionFactory(season__league=league, name="Premier")
+    teams = entered_teams(division, names)
+    fixtures_generate(division=division, start=START, legs=2)
+    fixture = Fixture.objects.filter(division=division).order_by("date", "pk").first()
+    started = start_fixture(fixture)
+    games: list[Game] = []
+    for i, table_game in enumerate(started):
+        winner = "A" if i % 2 == 0 or i == 1 else "B"
+        games.append(win_game(table_game.game, winner, 3 + i))
+        if style == "trinidad":
+            # The table's second game starts by itself once the first is won.
+            games.append(win_game(current_game(table_game.table), winner, 2))
+    fixture.refresh_from_db()
+    entry = division.entries.get(team=teams[-1])
+    adjustment = points_adjust(entry=entry, points=-2, reason="Fielded an unregistered player")
+    return Played(league, division, teams, fixture, games, adjustment)
+
+
+@pytest.fixture(params=["yorkshire", "trinidad"])
+def played(request, db) -> Played:
+    return build_league(request.param)
+
+
+def get(client, name: str, *args, **query) -> str:
+    url = reverse(f"leagues:{name}", args=args)
+    response = client.get(url, query)
+    assert response.status_code == 200, f"{url} answered {response.status_code}"
+    return response.content.decode()
+
+
+def test_league_home_lists_divisions_results_and_next_fixtures(client, played):
+    """The league home shows the season's divisions, the played fixture and fixtures to come."""
+    page = get(client, "league", played.league.slug)
+    assert played.league.name in page
+    assert reverse("leagues:division", args=[played.division.pk]) in page
+    assert "Latest results" in page and played.fixture.get_absolute_url() in page
+    assert "Next fixtures" in page
+    assert played.league.tiebreak_rule_text() in page
+
+
+def test_standings_show_teams_figures_adjustment_and_rule(client, played):
+    """The table lists every team with the style's figures, the deduction with its reason and
+    the tie-break rule in words."""
+    page = get(client, "division", played.division.pk)
+    for team in played.teams:
+        assert team.name in page
+    style = played.league.style
+    assert ">Pts<" in page and (">BF<" if style == "trinidad" else ">PF<") in page
+    assert "Fielded an unregistered player" in page
+    assert played.league.tiebreak_rule_text() in page
+    assert "Provisional" in page
+    assert "<svg" in page and "<polyline" in page, "the points progression chart"
+
+
+def test_fixtures_by_week_and_by_team(client, played):
+    """Week one shows the played fixture's score; a team's list shows all its fixtures."""
+    week = played.fixture.date.isoformat()
+    page = get(client, "division_fixtures", played.division.pk, week=week)
+    assert "Week 1" in page and played.fixture.get_absolute_url() in page
+    team = played.teams[0]
+    page = get(client, "division_fixtures", played.division.pk, team=team.pk)
+    rows = page.count('class="score"') - 1  # the header cell carries the class too
+    assert rows == 2 * (len(played.teams) - 1), "a double round robin: home and away"
+
+
+def test_fixture_page_shows_tables_pairs_scores_and_score_sheet_links(client, played):
+    page = get(client, "fixture", played.fixture.pk)
+    for table in played.fixture.tables.all():
+        for player in table.home_pair + table.away_pair:
+            assert player.name in page
+    for game in played.games:
+        assert game.get_absolute_url() in page
+    assert "League points" in page
+
+
+def test_team_page_shows_squad_fixtures_and_players(client, played):
+    team = played.fixture.home
+    page = get(client, "team", team.pk)
+    assert team.name in page and "Squad" in page
+    assert f"{team.name} player 1" in page
+    assert played.fixture.get_absolute_url() in page
+
+
+def test_player_page_shows_teams_figures_and_games(client, played):
+    player = played.fixture.tables.get(board=1).home_player_1
+    page = get(client, "player", player.pk)
+    assert player.name in page
+    assert "Games played" in page and "All-fours hands" in page
+    assert played.games[0].get_absolute_url() in page
+
+
+def test_division_players_table(client, played):
+    page = get(client, "division_players", played.division.pk)
+    player = played.fixture.tables.get(board=1).away_player_1
+    assert player.name in page
+
+
+def test_start_page_and_league_list_link_the_league(client, played):
+    for url in (reverse("home"), reverse("leagues:league_list")):
+        response = client.get(url)
+        assert response.status_code == 200
+        assert played.league.get_absolute_url() in response.content.decode()
+
+
+def test_unknown_things_are_404(client, db):
+    for name, arg in (("league", "nope"), ("division", 999), ("fixture", 999), ("team", 999)):
+        assert client.get(reverse(f"leagues:{name}", args=[arg])).status_code == 404
+    assert client.get(reverse("leagues:player", args=[999])).status_code == 404
