@@ -1,0 +1,212 @@
+"""Fixture lists through the service: generation, re-generation around played fixtures,
+postponement and re-arrangement. (The planner's own properties are in test_schedule.py.)"""
+
+import datetime
+from collections import Counter
+from itertools import combinations
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db.models import Q
+
+from leagues.models import Fixture
+from leagues.services.fixtures import (
+    fixture_add,
+    fixture_postpone,
+    fixture_rearrange,
+    fixtures_generate,
+)
+from tests.factories.leagues import (
+    DivisionFactory,
+    LeagueFactory,
+    TeamEntryFactory,
+    VenueFactory,
+)
+from tests.leagues.helpers import entered_teams, start_fixture
+
+pytestmark = pytest.mark.django_db
+
+START = datetime.date(2025, 9, 1)  # a Monday
+TUESDAY = 1
+
+
+def division_of(count, **league):
+    division = DivisionFactory(season__league=LeagueFactory(league_night=TUESDAY, **league))
+    teams = [TeamEntryFactory(division=division, team__name=f"Team {i}").team for i in range(count)]
+    return division, teams
+
+
+def pairs(fixtures):
+    return Counter(frozenset((f.home_id, f.away_id)) for f in fixtures)
+
+
+def test_single_round_robin_one_round_a_week_on_the_league_night():
+    division, teams = division_of(6)
+    report = fixtures_generate(division=division, start=START)
+    fixtures = list(division.fixtures.all())
+    assert report.created == len(fixtures) == 15 and report.kept == 0
+    assert set(pairs(fixtures).values()) == {1}
+    assert len(pairs(fixtures)) == 15
+    assert {f.date.weekday() for f in fixtures} == {TUESDAY}
+    assert sorted({f.date for f in fixtures}) == [
+        datetime.date(2025, 9, 2) + datetime.timedelta(weeks=w) for w in range(5)
+    ]
+    assert all(f.venue_id == f.home.home_venue_id for f in fixtures)
+    assert all(f.time == division.season.league.start_time for f in fixtures)
+    homes = Counter(f.home_id for f in fixtures)
+    assert all(abs(homes[t.pk] - (5 - homes[t.pk])) <= 1 for t in teams)
+
+
+def test_odd_number_of_teams_gives_byes():
+    division, _ = division_of(5)
+    report = fixtures_generate(division=division, start=START)
+    assert report.created == 10 and report.byes == 5
+
+
+def test_double_round_robin_balances_home_and_away():
+    division, teams = division_of(6)
+    fixtures_generate(division=division, start=START, legs=2)
+    fixtures = list(division.fixtures.all())
+    assert len(fixtures) == 30
+    assert set(pairs(fixtures).values()) == {2}
+    homes = Counter(f.home_id for f in fixtures)
+    assert all(homes[t.pk] == 5 for t in teams)
+
+
+def test_exclusion_dates_are_skipped():
+    division, _ = division_of(4)
+    christmas = datetime.date(2025, 9, 9)
+    fixtures_generate(division=division, start=START, exclusions=[christmas])
+    dates = sorted({f.date for f in division.fixtures.all()})
+    assert christmas not in dates
+    assert dates == [
+        datetime.date(2025, 9, 2),
+        datetime.date(2025, 9, 16),
+        datetime.date(2025, 9, 23),
+    ]
+
+
+def test_teams_sharing_a_pub_are_never_both_at_home_on_one_night():
+    division, _ = division_of(4)
+    pub = VenueFactory(name="Black Bull")
+    for name in ("Black Bull A", "Black Bull B"):
+        TeamEntryFactory(division=division, team__name=name, team__home_venue=pub)
+    fixtures_generate(division=division, start=START, legs=2)
+    at_pub = Counter(f.date for f in division.fixtures.filter(venue=pub))
+    assert at_pub and max(at_pub.values()) == 1
+
+
+def test_a_pub_shared_across_divisions_is_cleared_and_the_move_explained():
+    league = LeagueFactory(league_night=TUESDAY)
+    premier = DivisionFactory(season__league=league, name="Premier")
+    first = DivisionFactory(season=premier.season, name="First", rank=2)
+    pub = VenueFactory(name="Woolpack")
+    for division, prefix in ((premier, "P"), (first, "F")):
+        TeamEntryFactory(division=division, team__name=f"Woolpack {prefix}", team__home_venue=pub)
+        for i in range(3):
+            TeamEntryFactory(division=division, team__name=f"{prefix} team {i}")
+    fixtures_generate(division=premier, start=START)
+    report = fixtures_generate(division=first, start=START)
+    at_pub = Counter(f.date for f in Fixture.objects.filter(venue=pub))
+    assert max(at_pub.values()) == 1
+    moved = first.fixtures.exclude(note="")
+    assert moved.exists()
+    assert all("shares a home venue with Woolpack P" in f.note for f in moved)
+    assert report.notes and all("moved from" in note for note in report.notes)
+
+
+def test_regeneration_keeps_played_and_started_fixtures_and_replaces_the_rest():
+    division = DivisionFactory(season__league=LeagueFactory(league_night=TUESDAY))
+    entered_teams(division, [f"Team {i}" for i in range(6)])
+    fixtures_generate(division=division, start=START)
+    first_night = division.fixtures.order_by("date").first().date
+    played = list(division.fixtures.filter(date=first_night))
+    Fixture.objects.filter(pk__in=[f.pk for f in played[:2]]).update(status=Fixture.Status.PLAYED)
+    start_fixture(played[2])  # a game under way: not to be touched either
+    kept = {(f.pk, f.home_id, f.away_id, f.date) for f in played}
+
+    report = fixtures_generate(division=division, start=datetime.date(2025, 10, 6))
+
+    assert report.kept == 3 and report.removed == 12 and report.created == 12
+    fixtures = list(division.fixtures.all())
+    assert kept <= {(f.pk, f.home_id, f.away_id, f.date) for f in fixtures}
+    assert set(pairs(fixtures).values()) == {1} and len(fixtures) == 15
+    later = [f for f in fixtures if f.pk not in {k[0] for k in kept}]
+    assert min(f.date for f in later) == datetime.date(2025, 10, 7)
+
+
+def test_postponement_leaves_the_rest_alone_and_rearrangement_finds_a_free_night():
+    division, _ = division_of(4)
+    fixtures_generate(division=division, start=START)
+    before = {f.pk: f.date for f in division.fixtures.all()}
+    fixture = division.fixtures.order_by("date", "pk").first()
+    fixture_postpone(fixture=fixture, reason="Burst pipe at the pub")
+    fixture.refresh_from_db()
+    assert fixture.status == Fixture.Status.POSTPONED
+    assert fixture.original_date == before[fixture.pk]
+    assert {f.pk: f.date for f in division.fixtures.all()} == before
+
+    fixture_rearrange(fixture=fixture, reason="Agreed by both captains")
+    fixture.refresh_from_db()
+    assert fixture.status == Fixture.Status.SCHEDULED
+    busy = {
+        f.date
+        for f in division.fixtures.exclude(pk=fixture.pk)
+        if {f.home_id, f.away_id} & {fixture.home_id, fixture.away_id}
+    }
+    assert fixture.date not in busy and fixture.date > fixture.original_date
+    assert fixture.date.weekday() == TUESDAY
+    assert "Re-arranged from" in fixture.note
+    others = {f.pk: f.date for f in division.fixtures.exclude(pk=fixture.pk)}
+    assert others == {pk: d for pk, d in before.items() if pk != fixture.pk}
+
+
+def test_rearrangement_refuses_a_night_when_a_team_or_the_pub_is_busy():
+    division, _ = division_of(4)
+    fixtures_generate(division=division, start=START)
+    fixture = division.fixtures.order_by("date", "pk").first()
+    mine = [fixture.home_id, fixture.away_id]
+    clash = (
+        division.fixtures.filter(date__gt=fixture.date)
+        .filter(Q(home__in=mine) | Q(away__in=mine))
+        .first()
+    )
+    with pytest.raises(ValidationError, match="already on that night"):
+        fixture_rearrange(fixture=fixture, date=clash.date)
+    # The same night, moved to the pub where the other two teams are playing.
+    other = division.fixtures.filter(date=fixture.date).exclude(pk=fixture.pk).get()
+    with pytest.raises(ValidationError, match="already hosts"):
+        fixture_rearrange(fixture=fixture, date=fixture.date, venue=other.venue)
+    fixture.refresh_from_db()
+    assert fixture.status == Fixture.Status.SCHEDULED and fixture.original_date is None
+
+
+def test_an_added_fixture_is_checked_the_same_way():
+    division, teams = division_of(4)
+    fixtures_generate(division=division, start=START)
+    busy = division.fixtures.order_by("date").first()
+    with pytest.raises(ValidationError, match="already on that night"):
+        fixture_add(division=division, home=busy.home, away=busy.away, date=busy.date)
+    extra = fixture_add(
+        division=division, home=busy.home, away=busy.away, date=datetime.date(2025, 12, 9)
+    )
+    assert extra.round is None and extra.venue == busy.home.home_venue
+
+
+def test_only_unplayed_fixtures_are_postponed_or_rearranged():
+    division, _ = division_of(4)
+    fixtures_generate(division=division, start=START)
+    fixture = division.fixtures.first()
+    Fixture.objects.filter(pk=fixture.pk).update(status=Fixture.Status.PLAYED)
+    fixture.refresh_from_db()
+    with pytest.raises(ValidationError):
+        fixture_postpone(fixture=fixture, reason="Too late")
+    with pytest.raises(ValidationError):
+        fixture_rearrange(fixture=fixture, date=datetime.date(2025, 12, 2))
+
+
+def test_every_pair_meets_once_in_the_generated_list():
+    division, teams = division_of(7)
+    fixtures_generate(division=division, start=START)
+    met = pairs(division.fixtures.all())
+    assert set(met) == {frozenset((a.pk, b.pk)) for a, b in combinations(teams, 2)}

@@ -1,0 +1,153 @@
+"""Setting up leagues, teams and registrations through the services."""
+
+import datetime
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from leagues.formats import FIXED, STYLE_PRESETS, MatchFormat
+from leagues.models import League, Registration
+from leagues.services.registrations import player_register, registration_cancel
+from leagues.services.structure import (
+    division_create,
+    entry_set_captain,
+    league_create,
+    season_create,
+    team_create,
+    team_enter,
+    venue_create,
+)
+from tests.factories.leagues import (
+    DivisionFactory,
+    FixtureFactory,
+    LeagueFactory,
+    PlayerFactory,
+    SeasonFactory,
+    TeamFactory,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_league_starts_from_its_styles_preset():
+    secretary = get_user_model().objects.create_user("secretary")
+    league = league_create(
+        name="Heckmondwike & District All Fours League", style="yorkshire", by=secretary
+    )
+    assert league.slug == "heckmondwike-district-all-fours-league"
+    assert league.get_ruleset().name == "west_yorkshire"
+    assert league.get_ruleset().trumps == "pitch"
+    assert league.get_match_format() == STYLE_PRESETS["yorkshire"].match_format
+    assert league.get_tiebreaks() == ["points", "games_for", "head_to_head"]
+    assert list(league.secretaries.all()) == [secretary]
+
+    trinidad = league_create(
+        name="Port of Spain All Fours Association",
+        style="trinidad",
+        match_format=STYLE_PRESETS["trinidad"].match_format.with_options(tables=8),
+    )
+    rules = trinidad.get_ruleset()
+    assert (rules.name, rules.target, rules.hang_jack_points) == ("trinidad", 14, 3)
+    assert trinidad.get_match_format().tables == 8
+    assert trinidad.games_word == "bullseyes"
+
+
+def test_ruleset_overrides_are_checked_by_the_engine():
+    league = league_create(
+        name="Fifteen Up", style="yorkshire", ruleset={"preset": "west_yorkshire", "target": 15}
+    )
+    assert league.get_ruleset().target == 15
+    with pytest.raises(ValidationError):
+        league_create(
+            name="Bad", style="yorkshire", ruleset={"preset": "west_yorkshire", "target": 0}
+        )
+    assert not League.objects.filter(name="Bad").exists()
+
+
+def test_match_format_presets_and_validation():
+    yorkshire = STYLE_PRESETS["yorkshire"].match_format
+    assert (yorkshire.tables, yorkshire.points_per_table, yorkshire.aggregate_bonus) == (4, 2, 2)
+    assert yorkshire.max_match_points == 10
+    trinidad = STYLE_PRESETS["trinidad"].match_format
+    assert trinidad.games_mode == FIXED and trinidad.points_per_game == 1
+    assert MatchFormat.from_spec(trinidad.to_spec()) == trinidad
+    with pytest.raises(ValidationError, match="unknown match format"):
+        MatchFormat.from_spec({"tabels": 4})
+    with pytest.raises(ValidationError, match="games must be 1"):
+        MatchFormat(games=3)
+    with pytest.raises(ValidationError, match="no match points"):
+        MatchFormat(points_per_table=0, points_per_game=0, aggregate_bonus=0)
+    assert "4 tables, one game per table" in yorkshire.describe()
+
+
+def test_structure_services_build_a_division():
+    league = LeagueFactory()
+    season = season_create(
+        league=league, name="2025–26", slug="2025-26", starts_on=datetime.date(2025, 9, 2)
+    )
+    division = division_create(season=season, name="Premier Division")
+    venue = venue_create(name="Black Bull", town="Heckmondwike")
+    team = team_create(league=league, name="Black Bull A", home_venue=venue)
+    entry = team_enter(team=team, division=division)
+    assert (entry.season, entry.division, entry.team) == (season, division, team)
+
+
+def test_a_team_enters_one_division_a_season_of_its_own_league():
+    division = DivisionFactory()
+    team = TeamFactory(league=division.season.league)
+    team_enter(team=team, division=division)
+    other = DivisionFactory(season=division.season, name="First Division")
+    with pytest.raises(ValidationError, match="already entered"):
+        team_enter(team=team, division=other)
+    with pytest.raises(ValidationError, match="does not belong"):
+        team_enter(team=TeamFactory(), division=division)
+
+
+def test_one_team_a_season_per_player():
+    """The service refuses a second team in a season, and the database backs it up."""
+    season = SeasonFactory()
+    bull, hall = TeamFactory(league=season.league), TeamFactory(league=season.league)
+    player = PlayerFactory(name="Wilf Sykes")
+    registration = player_register(player=player, team=bull, season=season)
+    assert player_register(player=player, team=bull, season=season) == registration
+    with pytest.raises(ValidationError, match="already registered to"):
+        player_register(player=player, team=hall, season=season)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Registration.objects.create(player=player, team=hall, season=season)
+    # Next season is another matter.
+    next_season = SeasonFactory(league=season.league, starts_on=datetime.date(2026, 9, 1))
+    player_register(player=player, team=hall, season=next_season)
+
+
+def test_a_player_registers_only_with_a_team_of_the_seasons_league():
+    season = SeasonFactory()
+    with pytest.raises(ValidationError, match="does not play in"):
+        player_register(player=PlayerFactory(), team=TeamFactory(), season=season)
+
+
+def test_the_captain_must_be_registered_to_the_team():
+    division = DivisionFactory()
+    team = TeamFactory(league=division.season.league)
+    entry = team_enter(team=team, division=division)
+    player = PlayerFactory()
+    with pytest.raises(ValidationError, match="not registered"):
+        entry_set_captain(entry=entry, captain=player)
+    player_register(player=player, team=team, season=division.season)
+    assert entry_set_captain(entry=entry, captain=player).captain == player
+
+
+def test_a_registration_can_be_withdrawn_until_the_player_has_played():
+    season = SeasonFactory()
+    team = TeamFactory(league=season.league)
+    registration = player_register(player=PlayerFactory(), team=team, season=season)
+    registration_cancel(registration=registration)
+    assert not Registration.objects.exists()
+
+
+def test_home_and_away_must_differ():
+    fixture = FixtureFactory()
+    fixture.away = fixture.home
+    with pytest.raises(IntegrityError), transaction.atomic():
+        fixture.save()
