@@ -1,5 +1,17 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from scoring import views
 
 app_name = "scoring"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.game_list, name="game_list"),
+    path("new/", views.game_new, name="game_new"),
+    path("<int:pk>/", views.game_detail, name="game"),
+    path("<int:pk>/hands/", views.hand_record, name="hand_record"),
+    path("<int:pk>/hands/undo/", views.hand_undo, name="hand_undo"),
+    path("<int:pk>/hands/<int:number>/correct/", views.hand_correct, name="hand_correct"),
+    path("<int:pk>/audit/", views.game_audit, name="game_audit"),
+    path("<int:pk>/abandon/", views.game_abandon, name="game_abandon"),
+    path("<int:pk>/replay.json", views.game_replay, name="game_replay"),
+]

@@ -1,0 +1,410 @@
+"""View tests with the Django client: the pages as a scorer uses them, with and without htmx."""
+
+import json
+import re
+import uuid
+
+import pytest
+from django.urls import reverse
+
+from scoring.models import Game, GameStatus, Hand, HandRevision, RevisionAction
+from scoring.rules import score_replay
+from tests.factories.scoring import GameFactory
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def hand_post(game: Game, number: int | None = None, key: uuid.UUID | None = None, /, **answers):
+    """The form data a phone posts for one hand (tap answers, hidden key and number)."""
+    data = {
+        "entry_key": str(key or uuid.uuid4()),
+        "expected_number": str(number or game.hands.count() + 1),
+        "dealer": game.next_dealer,
+        "outcome": "played",
+    }
+    if game.rules.trumps == "turn_up":
+        data |= {"turn_ups": "4H", "beg": "stand"}
+    data |= {name: str(value) for name, value in answers.items()}
+    return data
+
+
+def taps_for(game: Game, winner: str, number: int) -> dict:
+    """Answers where `winner` takes high, low, jack and game (all fours)."""
+    suit = "CDHS"[number % 4]
+    answers = {"high": winner, "low": winner, "jack": f"{winner}-{winner}", "game": winner}
+    if game.rules.trumps == "turn_up":
+        answers["turn_ups"] = f"4{suit}"
+    return answers
+
+
+def record_url(game: Game) -> str:
+    return reverse("scoring:hand_record", kwargs={"pk": game.pk})
+
+
+# --- starting a game -----------------------------------------------------------------------------
+
+
+def test_start_a_game_from_the_page(client):
+    """The new-game form creates the game with the chosen variant, target, sides and dealer."""
+    assert client.get(reverse("scoring:game_new")).status_code == 200
+    response = client.post(
+        reverse("scoring:game_new"),
+        {
+            "variant": "west_yorkshire",
+            "target": "15",
+            "side_a_name": "Black Bull",
+            "side_a_player_1": "Smith",
+            "side_a_player_2": "Jones",
+            "side_b_name": "",
+            "side_b_player_1": "Patel",
+            "side_b_player_2": "Brown",
+            "first_dealer": "B",
+        },
+    )
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == game.get_absolute_url()
+    assert game.ruleset == {"preset": "west_yorkshire", "target": 15}
+    assert game.next_dealer == "B"
+    sides = [(s.label, s.name, s.players) for s in game.sides.all()]
+    assert sides == [
+        ("A", "Black Bull", ["Smith", "Jones"]),
+        ("B", "Patel & Brown", ["Patel", "Brown"]),
+    ]
+
+
+def test_a_variant_played_by_one_player_a_side_asks_for_no_partner(client):
+    client.post(
+        reverse("scoring:game_new"),
+        {
+            "variant": "seven_up",
+            "side_a_player_1": "Ann",
+            "side_b_player_1": "Bob",
+            "first_dealer": "A",
+        },
+    )
+    game = Game.objects.get()
+    assert [(s.name, s.players) for s in game.sides.all()] == [("Ann", ["Ann"]), ("Bob", ["Bob"])]
+
+
+def test_start_refuses_a_side_count_the_variant_cannot_play(client):
+    response = client.post(
+        reverse("scoring:game_new"),
+        {"variant": "trinidad", "three_sides": "on", "first_dealer": "A"},
+    )
+    assert response.status_code == 422
+    assert "played by 2 sides" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+# --- the game page -------------------------------------------------------------------------------
+
+
+def test_the_game_page_asks_only_what_the_variant_asks(client):
+    """Trinidad asks for the turn-up, beg and hang jack; West Yorkshire asks neither."""
+    trinidad = client.get(GameFactory().get_absolute_url()).content.decode()
+    assert 'name="turn_ups"' in trinidad and 'name="beg"' in trinidad
+    assert "hangs (+3)" in trinidad
+    assert 'name="captures"' not in trinidad
+    yorkshire = client.get(GameFactory(west_yorkshire=True).get_absolute_url()).content.decode()
+    assert 'name="turn_ups"' not in yorkshire and 'name="beg"' not in yorkshire
+    assert "hangs" not in yorkshire
+    assert "Early look" in yorkshire
+    fives = client.get(GameFactory(all_fives=True).get_absolute_url()).content.decode()
+    assert 'name="captures"' in fives and 'name="high"' not in fives
+
+
+def test_the_next_dealer_is_suggested_and_the_form_carries_a_one_time_key(client):
+    game = GameFactory(hands=1)
+    body = client.get(game.get_absolute_url()).content.decode()
+    assert re.search(r'name="dealer" value="B"[^>]*checked', body)
+    assert re.search(r'name="expected_number" value="2"', body)
+    keys = re.findall(r'name="entry_key" value="([0-9a-f-]{36})"', body)
+    again = client.get(game.get_absolute_url()).content.decode()
+    assert keys and set(keys).isdisjoint(
+        re.findall(r'name="entry_key" value="([0-9a-f-]{36})"', again)
+    )
+
+
+@pytest.mark.parametrize("variant", ["trinidad", "west_yorkshire"])
+def test_record_hands_to_a_win(client, variant):
+    """Posting hands one by one (plain posts, PRG) ends with the winner banner."""
+    game = GameFactory(**{variant: True})
+    for number in range(1, 30):
+        game.refresh_from_db()
+        if game.status == GameStatus.WON:
+            break
+        winner = "A" if number % 3 else "B"
+        response = client.post(record_url(game), hand_post(game, **taps_for(game, winner, number)))
+        assert response.status_code == 302, response.content.decode()[:2000]
+        assert response["Location"].startswith(game.get_absolute_url())
+    game.refresh_from_db()
+    assert game.status == GameStatus.WON and game.winner == "A"
+    page = client.get(game.get_absolute_url()).content.decode()
+    banner = re.search(r'id="winner-banner".*?</section>', page, re.S).group(0)
+    assert f"won {game.sides.get(label='A').score}–" in banner
+    assert f"on hand {game.decided_hand} with {game.decided_category}" in banner
+    assert 'id="hand-form"' not in page  # no more hands
+
+
+def test_invalid_facts_are_shown_next_to_the_fact_and_nothing_is_saved(client):
+    """A turned-up jack with the jack in play: 422, the error by the jack question, no hand."""
+    game = GameFactory()
+    response = client.post(
+        record_url(game),
+        hand_post(game, turn_ups="JH", high="A", low="B", jack="A-A", game="B"),
+    )
+    assert response.status_code == 422
+    body = response.content.decode()
+    error = re.search(r'id="errors-jack"[^>]*>(.*?)</ul>', body, re.S)
+    assert error and "JH was turned up" in error.group(1)
+    assert 'value="JH"' in body  # what was entered is kept
+    assert Hand.objects.count() == 0
+
+
+def test_a_missing_answer_is_asked_for(client):
+    game = GameFactory(west_yorkshire=True)
+    response = client.post(record_url(game), hand_post(game, high="A", low="B", jack="none"))
+    assert response.status_code == 422
+    assert re.search(r'id="errors-game".*Tap who made game', response.content.decode(), re.S)
+    assert Hand.objects.count() == 0
+
+
+def test_game_counts_can_be_entered_instead_of_a_tap(client):
+    game = GameFactory()
+    client.post(
+        record_url(game),
+        hand_post(game, high="A", low="B", jack="none", game_A=30, game_B=41),
+    )
+    assert game.hands.get().facts["game"] == {"A": 30, "B": 41}
+
+
+def test_a_hung_jack_and_a_penalty_are_recorded(client):
+    game = GameFactory()
+    client.post(
+        record_url(game),
+        hand_post(
+            game,
+            high="A",
+            low="B",
+            jack="B-A",
+            game="A",
+            penalty_0_kind="renege",
+            penalty_0_side="B",
+        ),
+    )
+    hand = game.hands.get()
+    assert hand.facts["jack"] == {"held_by": "B", "won_by": "A"}
+    assert hand.facts["penalties"] == [{"kind": "renege", "side": "B"}]
+    assert [(a.side, a.category, a.points) for a in hand.awards.all()] == [
+        ("A", "penalty", 1),
+        ("A", "high", 1),
+        ("B", "low", 1),
+        ("A", "hang_jack", 3),
+        ("A", "game", 1),
+    ]
+
+
+def test_a_redeal_needs_no_play_facts(client):
+    game = GameFactory()
+    client.post(
+        record_url(game),
+        hand_post(game, turn_ups="4H 9H JH", beg="run", outcome="pack_exhausted"),
+    )
+    hand = game.hands.get()
+    assert hand.facts["outcome"] == "pack_exhausted"
+    game.refresh_from_db()
+    assert game.next_dealer == "A"  # the same dealer deals again
+    assert {s.label: s.score for s in game.sides.all()} == {"A": 3, "B": 0}  # the jack kicked
+
+
+def test_double_post_of_the_same_form_records_one_hand(client):
+    """The same form posted twice: one hand, and the second post shows the same result."""
+    game = GameFactory()
+    data = hand_post(game, high="A", low="B", jack="none", game="B")
+    first = client.post(record_url(game), data)
+    second = client.post(record_url(game), data)
+    assert first.status_code == second.status_code == 302
+    assert first["Location"] == second["Location"]
+    assert game.hands.count() == 1
+    assert HandRevision.objects.filter(action=RevisionAction.RECORD).count() == 1
+
+
+def test_a_stale_form_is_refused_with_a_message_and_the_current_state(client):
+    """Phone 2 posts hand 1 after phone 1 did: 409, a message, the hand phone 1 entered."""
+    game = GameFactory()
+    phone_one = hand_post(game, high="A", low="A", jack="none", game="A")
+    phone_two = hand_post(game, high="B", low="B", jack="none", game="B")
+    assert client.post(record_url(game), phone_one).status_code == 302
+    response = client.post(record_url(game), phone_two)
+    assert response.status_code == 409
+    body = response.content.decode()
+    assert "the game has moved on" in body
+    assert 'data-testid="hand-row-1"' in body
+    assert re.search(r'name="expected_number" value="2"', body)  # a fresh form for hand 2
+    assert game.hands.get().facts["high"] == "A"
+
+
+def test_htmx_record_returns_the_game_fragment(client):
+    game = GameFactory()
+    response = client.post(
+        record_url(game), hand_post(game, high="A", low="B", jack="none", game="B"), **HTMX
+    )
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert body.lstrip().startswith('<div id="game"')
+    assert "<html" not in body
+    assert "Hand 1 recorded." in body
+    assert 'data-testid="hand-row-1"' in body
+
+
+def test_htmx_refusals_return_the_fragment_with_their_status(client):
+    """422 (errors by the facts) and 409 (stale) come back as fragments htmx is told to swap."""
+    game = GameFactory()
+    bad = client.post(record_url(game), hand_post(game, high="A", low="B", jack="none"), **HTMX)
+    assert bad.status_code == 422
+    assert bad.content.decode().lstrip().startswith('<div id="game"')
+    assert "Tap who made game" in bad.content.decode()
+    client.post(record_url(game), hand_post(game, high="A", low="B", jack="none", game="B"))
+    stale = client.post(
+        record_url(game), hand_post(game, 1, high="A", low="B", jack="none", game="A"), **HTMX
+    )
+    assert stale.status_code == 409
+    assert 'id="game-notice"' in stale.content.decode()
+
+
+def test_the_card_picker_works_without_javascript(client):
+    """Tapping a card posts the form with add_card: it comes back with the card, unsaved."""
+    game = GameFactory()
+    data = hand_post(game, turn_ups="4H", high="A") | {"add_card": "9H"}
+    response = client.post(record_url(game), data)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert 'value="4H 9H"' in body
+    assert re.search(r'name="beg" value="run"[^>]*checked', body)  # two cards: the pack was run
+    assert re.search(r'name="high" value="A"[^>]*checked', body)  # other answers kept
+    assert game.hands.count() == 0
+
+
+# --- undo, correct, audit, abandon, export -------------------------------------------------------
+
+
+def test_undo_the_last_hand(client):
+    game = GameFactory(hands=3)
+    url = reverse("scoring:hand_undo", kwargs={"pk": game.pk})
+    data = {"expected_number": "3", "entry_key": str(uuid.uuid4())}
+    assert client.post(url, data).status_code == 302
+    assert client.post(url, data).status_code == 302  # a double tap undoes one hand
+    assert game.hands.count() == 2
+    stale = client.post(url, {"expected_number": "3", "entry_key": str(uuid.uuid4())})
+    assert stale.status_code == 409
+    assert "Nothing was undone" in stale.content.decode()
+    assert game.hands.count() == 2
+
+
+def test_undo_with_htmx_returns_the_fragment(client):
+    game = GameFactory(hands=2)
+    response = client.post(
+        reverse("scoring:hand_undo", kwargs={"pk": game.pk}),
+        {"expected_number": "2", "entry_key": str(uuid.uuid4())},
+        **HTMX,
+    )
+    assert response.status_code == 200
+    assert "Hand 2 undone" in response.content.decode()
+    assert 'data-testid="hand-row-2"' not in response.content.decode()
+
+
+def test_correct_a_hand(client):
+    """The correction page shows the hand's facts; saving re-scores the game."""
+    game = GameFactory(hands=3)
+    url = reverse("scoring:hand_correct", kwargs={"pk": game.pk, "number": 2})
+    page = client.get(url).content.decode()
+    assert re.search(r'name="high" value="B"[^>]*checked', page)
+    assert re.search(r'name="expected_revision" value="0"', page)
+    data = hand_post(game, 2, **taps_for(game, "A", 2)) | {
+        "dealer": "B",
+        "expected_revision": "0",
+        "reason": "A had the jack",
+    }
+    response = client.post(url, data)
+    assert response.status_code == 302
+    hand = game.hands.get(number=2)
+    assert hand.facts["high"] == "A" and hand.revision == 1
+    game.refresh_from_db()
+    assert {s.label: s.score for s in game.sides.all()} == {"A": 8, "B": 4}
+    # The same form again (double tap) changes nothing more; an old form is refused.
+    client.post(url, data)
+    assert game.hands.get(number=2).revision == 1
+    stale = client.post(url, data | {"entry_key": str(uuid.uuid4())}, follow=True)
+    assert "changed on another phone" in stale.content.decode()
+
+
+def test_a_correction_with_invalid_facts_is_refused_by_the_fact(client):
+    game = GameFactory(hands=2)
+    url = reverse("scoring:hand_correct", kwargs={"pk": game.pk, "number": 1})
+    data = hand_post(game, 1, turn_ups="JS", high="A", low="B", jack="A-A", game="B") | {
+        "dealer": "A",
+        "expected_revision": "0",
+    }
+    response = client.post(url, data)
+    assert response.status_code == 422
+    assert re.search(r'id="errors-jack".*JS was turned up', response.content.decode(), re.S)
+    assert game.hands.get(number=1).revision == 0
+
+
+def test_the_audit_trail_shows_records_corrections_and_undos(client):
+    game = GameFactory(hands=2)
+    hand = game.hands.get(number=1)
+    from scoring import services
+
+    services.hand_correct(hand=hand, facts=hand.facts, entry_key=uuid.uuid4(), reason="checked")
+    services.hand_undo(game=game, expected_number=2)
+    body = client.get(reverse("scoring:game_audit", kwargs={"pk": game.pk})).content.decode()
+    for testid in ("audit-record-1", "audit-record-2", "audit-correct-1", "audit-undo-2"):
+        assert f'data-testid="{testid}"' in body
+    assert "Reason: checked" in body
+
+
+def test_abandon_a_game(client):
+    game = GameFactory(hands=1)
+    url = reverse("scoring:game_abandon", kwargs={"pk": game.pk})
+    assert client.get(url).status_code == 200
+    assert client.post(url, {"reason": "closing time"}).status_code == 302
+    game.refresh_from_db()
+    assert game.status == GameStatus.ABANDONED
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert 'id="abandoned-banner"' in page and 'id="hand-form"' not in page
+
+
+def test_the_replay_export_is_valid_input_for_the_engine(client):
+    game = GameFactory(won=True, start_scores={"A": 2, "B": 5})
+    response = client.get(reverse("scoring:game_replay", kwargs={"pk": game.pk}))
+    assert response["Content-Type"] == "application/json"
+    data = json.loads(response.content)
+    assert set(data) == {"ruleset", "sides", "scores", "hands"}
+    result = score_replay(data)
+    assert result.winner == game.winner == "A"
+    assert result.scores == {s.label: s.score for s in game.sides.all()}
+
+
+def test_the_game_list_shows_recent_games(client):
+    GameFactory(title="Friday at the Bull", hands=2)
+    GameFactory(title="Cup final", won=True)
+    body = client.get(reverse("scoring:game_list")).content.decode()
+    assert "Friday at the Bull" in body and "Cup final" in body
+    assert "Won by Smith &amp; Jones" in body
+
+
+def test_the_chart_has_a_line_per_side_and_the_target(client):
+    game = GameFactory(hands=4)
+    body = client.get(game.get_absolute_url()).content.decode()
+    chart = re.search(r"<svg.*?</svg>", body, re.S).group(0)
+    assert chart.count("<polyline") == 2
+    assert 'data-testid="chart-target"' in chart
+    points = re.search(r'data-testid="chart-line-A"', chart)
+    assert points
+    assert (
+        len(re.search(r'points="([^"]+)"[^>]*data-testid="chart-line-A"', chart).group(1).split())
+        == 5
+    )
