@@ -1,0 +1,89 @@
+"""The demo: simulated hands the engine accepts, and a seed_demo that runs twice safely."""
+
+import random
+
+import pytest
+from django.core.management import call_command
+from django.db.models import Count
+
+from leagues.demo.deal import deal_hand, next_dealer
+from leagues.models import (
+    Fixture,
+    FixtureResult,
+    League,
+    Player,
+    PointAdjustment,
+    Team,
+    Venue,
+)
+from scoring.models import Game, Hand
+from scoring.rules import PRESETS, score_game
+
+
+@pytest.mark.parametrize("preset", ["trinidad", "west_yorkshire", "lancashire", "tobago"])
+def test_two_hundred_simulated_hands_are_all_accepted_by_the_engine(preset):
+    """Dealt hands, played as games to the end, score without a refusal; the dealer passes as
+    the engine says it does, and turn-up variants see begs, runs and kicks."""
+    rules = PRESETS[preset]
+    rng = random.Random(preset)
+    hands_seen = 0
+    begs = set()
+    categories = set()
+    while hands_seen < 200:
+        hands: list[dict] = []
+        dealer = "A"
+        scores = {"A": 0, "B": 0}
+        while True:
+            facts = deal_hand(rng, ruleset=rules, dealer=dealer, scores=scores)
+            hands.append(facts)
+            hands_seen += 1
+            begs.add(facts.get("beg"))
+            result = score_game(ruleset=rules, sides=["A", "B"], hands=hands)
+            categories |= {str(a.category) for h in result.hands for a in h.awards}
+            scores = dict(result.scores)
+            if result.winner is not None:
+                break
+            dealer = next_dealer(facts, ["A", "B"])
+            assert result.next_dealer == dealer
+    assert {"high", "low", "jack", "game"} <= categories
+    if rules.trumps == "turn_up":
+        assert {"stand", "take_one", "run"} <= begs
+        assert {"kick", "gift", "hang_jack"} <= categories
+    else:
+        assert begs == {None}
+        assert "kick" not in categories
+
+
+def test_the_same_seed_deals_the_same_hands():
+    rules = PRESETS["trinidad"]
+    deal = [
+        deal_hand(random.Random(7), ruleset=rules, dealer="A", scores={"A": 0, "B": 0})
+        for _ in range(2)
+    ]
+    assert deal[0] == deal[1]
+
+
+COUNTED = (League, Team, Venue, Player, Fixture, FixtureResult, PointAdjustment, Game, Hand)
+
+
+@pytest.mark.django_db
+def test_seed_demo_builds_both_leagues_and_a_second_run_changes_nothing():
+    """Idempotent: the second run adds nothing; --reset rebuilds the same thing."""
+    call_command("seed_demo", verbosity=0)
+    counts = {model.__name__: model.objects.count() for model in COUNTED}
+    assert set(League.objects.values_list("style", flat=True)) == {"yorkshire", "trinidad"}
+    statuses = set(Fixture.objects.values_list("status", flat=True))
+    assert {"played", "scheduled", "postponed", "walkover"} <= statuses
+    assert counts["PointAdjustment"] >= 1 and counts["Hand"] > 0
+    assert all(
+        f.result.is_final for f in Fixture.objects.filter(status="played").select_related("result")
+    )
+    shared = Team.objects.values("home_venue").order_by().annotate(n=Count("id")).filter(n__gt=1)
+    assert shared.exists(), "a pub with two teams"
+
+    call_command("seed_demo", verbosity=0)
+    assert {model.__name__: model.objects.count() for model in COUNTED} == counts
+
+    # --reset removes everything it made and builds the same leagues again.
+    call_command("seed_demo", "--reset", verbosity=0)
+    assert {model.__name__: model.objects.count() for model in COUNTED} == counts

@@ -1,0 +1,113 @@
+"""Player and pair figures come from the awards and hands stored when games were scored."""
+
+import pytest
+
+from leagues.formats import TRINIDAD_FORMAT
+from leagues.selectors.statistics import (
+    pair_statistics,
+    player_leaderboard,
+    player_statistics,
+)
+from tests.factories.leagues import (
+    DivisionFactory,
+    FixtureFactory,
+    LeagueFactory,
+    PlayerFactory,
+)
+from tests.leagues.helpers import (
+    CATEGORIES,
+    current_game,
+    entered_teams,
+    hand,
+    record,
+    squad,
+    start_fixture,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def played():
+    """One Trinidad table, two games: the home pair wins the first with two hang jacks, the
+    away pair the second after a kick, with three all-fours hands."""
+    league = LeagueFactory(
+        trinidad=True, match_format=TRINIDAD_FORMAT.with_options(tables=1).to_spec()
+    )
+    division = DivisionFactory(season__league=league)
+    home, away = entered_teams(division, ["Belmont Kings", "Woodbrook Jacks"], players=2)
+    fixture = FixtureFactory(division=division, home=home, away=away)
+    (first,) = start_fixture(fixture)
+    game = first.game
+    everything = dict.fromkeys(CATEGORIES, "A")
+    record(
+        game,
+        [
+            hand(game, "A", everything, hang_jack=True),  # A 6 (hang jack 3)
+            hand(game, "B", everything, hang_jack=True),  # A 12
+            hand(game, "A", {**everything, "jack": "B", "game": "B"}),  # A wins on low
+        ],
+    )
+    second = current_game(first.table)
+    away_sweep = dict.fromkeys(CATEGORIES, "B")
+    record(
+        second,
+        [
+            {
+                "dealer": "B",
+                "turn_ups": ["6H"],  # kicks 2 to the dealer's side
+                "beg": "stand",
+                "high": "A",
+                "low": "A",
+                "jack": None,
+                "game": "A",
+            },
+            hand(second, "A", away_sweep),  # B 6
+            hand(second, "B", away_sweep),  # B 10
+            hand(second, "A", away_sweep),  # B 14 on game
+        ],
+    )
+    season = division.season
+    return {
+        "season": season,
+        "division": division,
+        "home": squad(home, season),
+        "away": squad(away, season),
+    }
+
+
+def test_player_figures_from_stored_hands(played, django_assert_max_num_queries):
+    with django_assert_max_num_queries(3):
+        home = player_statistics(player=played["home"][0])
+    assert (home.games_played, home.games_won, home.games_lost) == (2, 1, 1)
+    assert (home.highs, home.lows, home.jacks) == (4, 4, 0)
+    assert (home.hang_jacks_taken, home.hang_jacks_given) == (2, 0)
+    assert (home.game_points, home.kicks, home.all_fours) == (3, 0, 2)
+    assert home.win_percentage == 50.0
+
+    away = player_statistics(player=played["away"][1], season=played["season"])
+    assert (away.games_played, away.games_won) == (2, 1)
+    assert (away.highs, away.lows, away.jacks, away.game_points) == (3, 3, 3, 3)
+    assert (away.hang_jacks_taken, away.hang_jacks_given) == (0, 2)
+    assert (away.kicks, away.all_fours) == (1, 3)
+
+
+def test_pairs_and_leaderboard(played, django_assert_max_num_queries):
+    with django_assert_max_num_queries(4):
+        pairs = pair_statistics(division=played["division"])
+    # Level on games won and played: by name.
+    assert [(set(p.players), p.games_won, p.all_fours) for p in pairs] == [
+        (set(played["home"]), 1, 2),
+        (set(played["away"]), 1, 3),
+    ]
+    assert pairs[0].name == "Belmont Kings player 1 & Belmont Kings player 2"
+    home_team = played["home"][0].registrations.get().team
+    (only,) = pair_statistics(team=home_team)
+    assert set(only.players) == set(played["home"]) and only.hang_jacks_taken == 2
+    board = player_leaderboard(season=played["season"])
+    assert len(board) == 4 and {row.games_played for row in board} == {2}
+
+
+def test_a_player_who_has_not_played_has_empty_figures():
+    figures = player_statistics(player=PlayerFactory())
+    assert figures.games_played == 0 and figures.win_percentage is None
