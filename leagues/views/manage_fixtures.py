@@ -127,6 +127,7 @@ def fixture_manage(request: HttpRequest, pk: int) -> HttpResponse:
             "league": fixture.division.season.league,
             "division": fixture.division,
             "forms": sent,
+            "posted": form,
             "open": fixture.status in fixtures.REPLACEABLE,
         },
     )

@@ -1,0 +1,405 @@
+"""The secretary's pages: who may use them, and each job done through them end to end."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.urls import reverse
+
+from leagues.models import (
+    Division,
+    Fixture,
+    FixtureResult,
+    League,
+    Player,
+    PointAdjustment,
+    Registration,
+    Season,
+    TableGame,
+    Team,
+    Venue,
+)
+from leagues.services.fixtures import fixtures_generate
+from leagues.services.registrations import player_register
+from tests.factories.leagues import DivisionFactory, LeagueFactory, PlayerFactory, VenueFactory
+from tests.leagues.helpers import entered_teams, squad
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def division():
+    division = DivisionFactory(season__league=LeagueFactory(), name="Premier")
+    entered_teams(division, ["Black Bull", "Old Hall", "Crown", "Anchor"])
+    return division
+
+
+@pytest.fixture
+def league(division):
+    return division.season.league
+
+
+@pytest.fixture
+def secretary(client, league):
+    user = get_user_model().objects.create_user("sec", password="pw-secret-1")
+    league.secretaries.add(user)
+    client.force_login(user)
+    return user
+
+
+@pytest.fixture
+def fixture(division):
+    fixtures_generate(division=division, start=datetime.date(2025, 9, 2), legs=1)
+    return Fixture.objects.filter(division=division).order_by("date", "pk").first()
+
+
+def manage_urls(league, division, fixture) -> list[str]:
+    season = division.season
+    team = division.entries.first().team
+    return [
+        reverse("leagues:manage_league", args=[league.slug]),
+        reverse("leagues:manage_league_edit", args=[league.slug]),
+        reverse("leagues:manage_season_create", args=[league.slug]),
+        reverse("leagues:manage_division_create", args=[league.slug, season.pk]),
+        reverse("leagues:manage_venue_create", args=[league.slug]),
+        reverse("leagues:manage_team_create", args=[league.slug]),
+        reverse("leagues:manage_team", args=[league.slug, team.pk]),
+        reverse("leagues:manage_register", args=[league.slug]),
+        reverse("leagues:manage_fixtures_generate", args=[division.pk]),
+        reverse("leagues:manage_adjustments", args=[division.pk]),
+        reverse("leagues:manage_fixture", args=[fixture.pk]),
+        reverse("leagues:manage_fixture_tables", args=[fixture.pk]),
+    ]
+
+
+def test_anonymous_users_are_sent_to_log_in(client, league, division, fixture):
+    for url in [*manage_urls(league, division, fixture), reverse("leagues:manage_league_create")]:
+        response = client.get(url)
+        assert response.status_code == 302, url
+        assert response["Location"].startswith(reverse("login")), url
+
+
+def test_other_users_are_refused_and_change_nothing(client, league, division, fixture):
+    """A logged-in user who is not the league's secretary gets 403, for reading and posting."""
+    client.force_login(get_user_model().objects.create_user("someone", password="pw-secret-2"))
+    for url in [*manage_urls(league, division, fixture), reverse("leagues:manage_league_create")]:
+        assert client.get(url).status_code == 403, url
+    response = client.post(
+        reverse("leagues:manage_fixture", args=[fixture.pk]),
+        {"action": "postpone", "postpone-reason": "Snow"},
+    )
+    assert response.status_code == 403
+    fixture.refresh_from_db()
+    assert fixture.status == Fixture.Status.SCHEDULED
+
+
+def test_secretary_pages_render(client, secretary, league, division, fixture):
+    for url in manage_urls(league, division, fixture):
+        assert client.get(url).status_code == 200, url
+
+
+def test_secretary_of_another_league_is_refused(client, league, division, fixture):
+    other = LeagueFactory()
+    user = get_user_model().objects.create_user("elsewhere", password="pw-secret-3")
+    other.secretaries.add(user)
+    client.force_login(user)
+    assert client.get(reverse("leagues:manage_league", args=[league.slug])).status_code == 403
+    assert client.get(reverse("leagues:manage_league", args=[other.slug])).status_code == 200
+
+
+def test_a_user_allowed_to_add_leagues_starts_one_and_becomes_its_secretary(client):
+    user = get_user_model().objects.create_user("founder", password="pw-secret-4")
+    user.user_permissions.add(Permission.objects.get(codename="add_league"))
+    client.force_login(user)
+    response = client.post(
+        reverse("leagues:manage_league_create"),
+        {
+            "name": "Spen Valley All Fours League",
+            "style": "yorkshire",
+            "target": "15",
+            "tables": "",
+            "league_night": "2",
+            "start_time": "20:00",
+            "tiebreak_1": "games_for",
+            "tiebreak_2": "pegs_diff",
+        },
+    )
+    league = League.objects.get(slug="spen-valley-all-fours-league")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("leagues:manage_league", args=[league.slug])
+    assert league.secretaries.filter(pk=user.pk).exists()
+    assert league.get_ruleset().target == 15
+    assert league.get_tiebreaks() == ["points", "games_for", "pegs_diff"]
+    assert league.get_match_format().tables == 4
+
+
+def test_league_form_shows_a_repeated_tiebreak_as_an_error(client):
+    client.force_login(get_user_model().objects.create_superuser("root", password="pw-secret-5"))
+    response = client.post(
+        reverse("leagues:manage_league_create"),
+        {
+            "name": "Twice",
+            "style": "trinidad",
+            "league_night": "4",
+            "start_time": "19:30",
+            "tiebreak_1": "games_for",
+            "tiebreak_2": "games_for",
+        },
+    )
+    assert response.status_code == 200
+    assert "Each tie-break may be listed only once." in response.content.decode()
+    assert not League.objects.filter(name="Twice").exists()
+
+
+def test_secretary_changes_tables_and_tiebreaks(client, secretary, league):
+    response = client.post(
+        reverse("leagues:manage_league_edit", args=[league.slug]),
+        {"tables": "5", "tiebreak_1": "pegs_diff", "tiebreak_2": "head_to_head"},
+    )
+    assert response.status_code == 302
+    league.refresh_from_db()
+    assert league.get_match_format().tables == 5
+    assert league.get_tiebreaks() == ["points", "pegs_diff", "head_to_head"]
+
+
+def test_secretary_builds_a_season_division_venue_and_entered_team(client, secretary, league):
+    slug = league.slug
+    post = client.post
+    assert (
+        post(
+            reverse("leagues:manage_season_create", args=[slug]),
+            {"name": "Winter 2026", "starts_on": "2026-01-06", "ends_on": ""},
+        ).status_code
+        == 302
+    )
+    season = Season.objects.get(league=league, name="Winter 2026")
+    assert (
+        post(
+            reverse("leagues:manage_division_create", args=[slug, season.pk]),
+            {"name": "Second", "rank": "2"},
+        ).status_code
+        == 302
+    )
+    division = Division.objects.get(season=season, name="Second")
+    assert (
+        post(
+            reverse("leagues:manage_venue_create", args=[slug]),
+            {"name": "The Greyhound", "town": "Birstall", "address": ""},
+        ).status_code
+        == 302
+    )
+    venue = Venue.objects.get(name="The Greyhound")
+    response = post(
+        reverse("leagues:manage_team_create", args=[slug]),
+        {"name": "Greyhound A", "short_name": "", "home_venue": venue.pk, "division": division.pk},
+    )
+    team = Team.objects.get(league=league, name="Greyhound A")
+    assert response.status_code == 302
+    assert team.entries.get().division == division
+
+
+def test_season_ending_before_it_starts_is_a_form_error(client, secretary, league):
+    response = client.post(
+        reverse("leagues:manage_season_create", args=[league.slug]),
+        {"name": "Backwards", "starts_on": "2026-05-01", "ends_on": "2026-01-01"},
+    )
+    assert response.status_code == 200
+    assert "The season cannot end before it starts." in response.content.decode()
+    assert not Season.objects.filter(name="Backwards").exists()
+
+
+def test_register_a_new_player_then_refuse_a_second_team(client, secretary, league, division):
+    """The second registration in a season is a form error, and no player is left behind."""
+    black_bull, old_hall = (Team.objects.get(name=n) for n in ("Black Bull", "Old Hall"))
+    url = reverse("leagues:manage_register", args=[league.slug])
+    response = client.post(
+        url, {"name": "Ada Hirst", "team": black_bull.pk, "season": division.season.pk}
+    )
+    assert response.status_code == 302
+    ada = Player.objects.get(name="Ada Hirst")
+    assert Registration.objects.get(player=ada).team == black_bull
+
+    players = Player.objects.count()
+    response = client.post(
+        url, {"player": ada.pk, "name": "", "team": old_hall.pk, "season": division.season.pk}
+    )
+    assert response.status_code == 200
+    assert "already registered to Black Bull" in response.content.decode()
+    assert Registration.objects.filter(player=ada).count() == 1
+    assert Player.objects.count() == players
+
+
+def test_bad_input_changes_nothing(client, secretary, league, division):
+    url = reverse("leagues:manage_register", args=[league.slug])
+    players = Player.objects.count()
+    response = client.post(url, {"name": "", "team": "999999", "season": "x"})
+    assert response.status_code == 200
+    assert Player.objects.count() == players
+    response = client.post(
+        reverse("leagues:manage_fixtures_generate", args=[division.pk]),
+        {"start": "not a date", "league_night": "9", "legs": "3", "exclusions": "soon"},
+    )
+    assert response.status_code == 200
+    assert "is not a date" in response.content.decode()
+    assert not Fixture.objects.filter(division=division).exists()
+
+
+def test_generate_fixtures_shows_the_report_and_keeps_played_fixtures(client, secretary, division):
+    url = reverse("leagues:manage_fixtures_generate", args=[division.pk])
+    form = {
+        "start": "2025-09-02",
+        "league_night": "1",
+        "legs": "2",
+        "exclusions": "2025-09-16",
+    }
+    response = client.post(url, form)
+    assert response.status_code == 200
+    assert "Fixtures generated" in response.content.decode()
+    fixtures = Fixture.objects.filter(division=division)
+    assert fixtures.count() == 12
+    assert not fixtures.filter(date=datetime.date(2025, 9, 16)).exists()
+
+    played = fixtures.order_by("date", "pk").first()
+    client.post(
+        reverse("leagues:manage_fixture", args=[played.pk]),
+        {"action": "walkover", "walkover-to": "home", "walkover-reason": "No team raised"},
+    )
+    page = client.get(url).content.decode()
+    assert "generating never touches a played fixture" in page
+    response = client.post(url, {**form, "exclusions": ""})
+    assert "1 played or started fixture kept" in response.content.decode()
+    played.refresh_from_db()
+    assert played.status == Fixture.Status.WALKOVER
+
+
+def test_postpone_then_rearrange(client, secretary, fixture):
+    url = reverse("leagues:manage_fixture", args=[fixture.pk])
+    response = client.post(url, {"action": "postpone", "postpone-reason": ""})
+    assert response.status_code == 200, "a reason is required"
+    response = client.post(url, {"action": "postpone", "postpone-reason": "Pub flooded"})
+    assert response.status_code == 302
+    fixture.refresh_from_db()
+    assert fixture.status == Fixture.Status.POSTPONED and fixture.reason == "Pub flooded"
+    page = client.get(fixture.get_absolute_url()).content.decode()
+    assert "Pub flooded" in page and "P–P" in page
+
+    new_date = fixture.date + datetime.timedelta(days=2)
+    response = client.post(
+        url,
+        {
+            "action": "rearrange",
+            "rearrange-date": new_date.isoformat(),
+            "rearrange-time": "19:30",
+            "rearrange-venue": fixture.venue_id,
+            "rearrange-reason": "Played midweek",
+        },
+    )
+    assert response.status_code == 302
+    fixture.refresh_from_db()
+    assert fixture.date == new_date and fixture.status == Fixture.Status.SCHEDULED
+    assert fixture.time == datetime.time(19, 30)
+
+
+def test_seat_the_tables_and_start_the_games(client, secretary, fixture):
+    season = fixture.division.season
+    home, away = squad(fixture.home, season), squad(fixture.away, season)
+    form = {}
+    for board in range(1, 5):
+        pick = slice(2 * board - 2, 2 * board)
+        for seat, player in enumerate(home[pick], start=1):
+            form[f"board_{board}_home_{seat}"] = player.pk
+        for seat, player in enumerate(away[pick], start=1):
+            form[f"board_{board}_away_{seat}"] = player.pk
+    url = reverse("leagues:manage_fixture_tables", args=[fixture.pk])
+
+    clash = {**form, "board_2_home_1": home[0].pk}
+    response = client.post(url, {**clash, "start": "1"})
+    assert response.status_code == 200
+    assert "is already seated" in response.content.decode()
+    assert not TableGame.objects.filter(table__fixture=fixture).exists()
+
+    response = client.post(url, {**form, "start": "1"})
+    assert response.status_code == 302
+    games = TableGame.objects.filter(table__fixture=fixture).select_related("game")
+    assert games.count() == 4
+    page = client.get(fixture.get_absolute_url()).content.decode()
+    for table_game in games:
+        assert table_game.game.get_absolute_url() in page
+    page = client.get(url).content.decode()
+    assert "Games have started" in page
+
+
+def test_walkover_and_void(client, secretary, fixture):
+    url = reverse("leagues:manage_fixture", args=[fixture.pk])
+    response = client.post(
+        url, {"action": "walkover", "walkover-to": "away", "walkover-reason": "Home conceded"}
+    )
+    assert response.status_code == 302
+    result = FixtureResult.objects.get(fixture=fixture)
+    assert result.is_walkover and result.outcome == "away"
+    standings = client.get(fixture.division.get_absolute_url()).content.decode()
+    assert fixture.away.name in standings
+
+    response = client.post(
+        url, {"action": "walkover", "walkover-to": "home", "walkover-reason": "x"}
+    )
+    assert response.status_code == 200, "a walkover cannot be given twice"
+    assert "Only a fixture not yet played" in response.content.decode()
+
+    response = client.post(url, {"action": "void", "void-reason": "Both teams withdrew"})
+    assert response.status_code == 302
+    fixture.refresh_from_db()
+    assert fixture.status == Fixture.Status.VOID
+    assert not FixtureResult.objects.filter(fixture=fixture).exists()
+
+
+def test_point_adjustment_is_recorded_shown_and_withdrawn(client, secretary, division):
+    entry = division.entries.get(team__name="Crown")
+    url = reverse("leagues:manage_adjustments", args=[division.pk])
+    response = client.post(url, {"entry": entry.pk, "points": "0", "reason": "Nothing"})
+    assert response.status_code == 200
+    assert "0 points changes nothing" in response.content.decode()
+    response = client.post(url, {"entry": entry.pk, "points": "-3", "reason": "Late result card"})
+    assert response.status_code == 302
+    adjustment = PointAdjustment.objects.get(entry=entry)
+    assert adjustment.points == -3 and adjustment.made_by == secretary
+    standings = client.get(division.get_absolute_url()).content.decode()
+    assert "Late result card" in standings
+    response = client.post(
+        reverse("leagues:manage_adjustment_withdraw", args=[division.pk, adjustment.pk])
+    )
+    assert response.status_code == 302
+    assert not PointAdjustment.objects.filter(entry=entry).exists()
+
+
+def test_team_page_enters_a_team_and_sets_its_captain(client, secretary, league, division):
+    team = Team.objects.create(
+        league=league, name="Greyhound", slug="greyhound", home_venue=VenueFactory()
+    )
+    url = reverse("leagues:manage_team", args=[league.slug, team.pk])
+    response = client.post(url, {"season": division.season.pk, "division": division.pk})
+    assert response.status_code == 302
+    entry = team.entries.get()
+    assert entry.division == division and entry.captain is None
+    crown = Team.objects.get(name="Crown")
+    outsider = squad(crown, division.season)[0]
+    response = client.post(
+        url, {"season": division.season.pk, "division": division.pk, "captain": outsider.pk}
+    )
+    assert response.status_code == 200, "only the team's registered players can captain it"
+    assert "Select a valid choice" in response.content.decode()
+    own = PlayerFactory(name="Edna Senior")
+    player_register(player=own, team=team, season=division.season)
+    response = client.post(
+        url, {"season": division.season.pk, "division": division.pk, "captain": own.pk}
+    )
+    assert response.status_code == 302
+    entry.refresh_from_db()
+    assert entry.captain == own
+    client.logout()
+    public = client.get(team.get_absolute_url()).content.decode()
+    assert "Edna Senior" in public, "in the squad"
+    assert "captain" not in public.lower(), "the captain is not named on the public page"

@@ -1,0 +1,140 @@
+"""The standings, fixtures and player tables: sorting with ``?sort=`` and CSV downloads."""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+
+import pytest
+from django.urls import reverse
+
+from config.tables import BaseTable, _safe_cell
+from leagues.models import Fixture
+from leagues.tables import FixturesTable, PlayerStatisticsTable, StandingsTable
+from tests.factories.leagues import (
+    DivisionFactory,
+    FixtureFactory,
+    FixtureResultFactory,
+    LeagueFactory,
+    PointAdjustmentFactory,
+    TeamEntryFactory,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def division():
+    """Four Yorkshire teams: Anchor beat Bay Horse and Crown; Drop Inn docked two points."""
+    division = DivisionFactory(season__league=LeagueFactory())
+    teams = {
+        name: TeamEntryFactory(division=division, team__name=name).team
+        for name in ("Anchor", "Bay Horse", "Crown", "Drop Inn")
+    }
+    day = datetime.date(2025, 9, 9)
+    FixtureResultFactory(
+        fixture=FixtureFactory(division=division, home=teams["Anchor"], away=teams["Bay Horse"]),
+        home_win=True,
+        home_pegs=40,
+        away_pegs=30,
+    )
+    FixtureResultFactory(
+        fixture=FixtureFactory(
+            division=division,
+            home=teams["Crown"],
+            away=teams["Anchor"],
+            date=day + datetime.timedelta(days=7),
+        ),
+        away_win=True,
+    )
+    FixtureFactory(
+        division=division,
+        home=teams["Drop Inn"],
+        away=teams["Crown"],
+        date=day + datetime.timedelta(days=14),
+    )
+    PointAdjustmentFactory(entry=division.entries.get(team=teams["Drop Inn"]), points=-2)
+    return division
+
+
+def rows(response) -> list[list[str]]:
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    assert "attachment" in response["Content-Disposition"]
+    return list(csv.reader(io.StringIO(response.content.decode())))
+
+
+def test_standings_csv_has_a_row_per_team_in_table_order(client, division):
+    """Header of full names, then each team with its place, figures and points."""
+    table = rows(client.get(reverse("leagues:division_standings_csv", args=[division.pk])))
+    header, body = table[0], table[1:]
+    assert header[:4] == ["Pos", "Team", "Points", "Played"]
+    assert "Pegs for" in header and "Adjustments" in header
+    assert [row[1] for row in body] == ["Anchor", "Bay Horse", "Crown", "Drop Inn"]
+    anchor = dict(zip(header, body[0], strict=True))
+    assert anchor["Points"] == "16" and anchor["Played"] == "2" and anchor["Won"] == "2"
+    drop_inn = dict(zip(header, body[-1], strict=True))
+    assert drop_inn["Adjustments"] == "-2" and drop_inn["Points"] == "-2"
+
+
+def test_standings_sort_by_a_column_and_back(client, division):
+    """``?sort=team`` orders by name; ``?sort=-points`` by points, most first."""
+    url = reverse("leagues:division", args=[division.pk])
+    page = client.get(url, {"sort": "-team"}).content.decode()
+    names = ["Drop Inn", "Crown", "Bay Horse", "Anchor"]
+    positions = [page.index(f">{name}<") for name in names]
+    assert positions == sorted(positions)
+    csv_rows = rows(
+        client.get(reverse("leagues:division_standings_csv", args=[division.pk]), {"sort": "-team"})
+    )
+    assert [row[1] for row in csv_rows[1:]] == names, "the CSV follows the page's sort"
+    csv_rows = rows(
+        client.get(
+            reverse("leagues:division_standings_csv", args=[division.pk]), {"sort": "points"}
+        )
+    )
+    assert csv_rows[1][1] == "Drop Inn"
+
+
+def test_fixtures_csv_is_the_whole_list_and_follows_filters(client, division):
+    url = reverse("leagues:division_fixtures_csv", args=[division.pk])
+    table = rows(client.get(url))
+    assert table[0] == ["Date", "Home", "Result", "Away", "Venue", "Status"]
+    assert len(table) == 1 + Fixture.objects.filter(division=division).count()
+    assert table[1][1:4] == ["Anchor", "8–2", "Bay Horse"]
+    assert table[1][0] == "2025-09-09"
+    drop_inn = division.entries.get(team__name="Drop Inn").team
+    table = rows(client.get(url, {"team": drop_inn.pk}))
+    assert [row[1] for row in table[1:]] == ["Drop Inn"]
+    table = rows(client.get(url, {"sort": "-date"}))
+    assert [row[0] for row in table[1:]] == ["2025-09-23", "2025-09-16", "2025-09-09"]
+
+
+def test_fixtures_sort_by_home_team(client, division):
+    anchor = division.entries.get(team__name="Anchor").team
+    url = reverse("leagues:division_fixtures", args=[division.pk])
+    page = client.get(url, {"team": anchor.pk, "sort": "home"}).content.decode()
+    assert page.index(">Anchor</a>") < page.index(">Crown</a>")
+    page = client.get(url, {"team": anchor.pk, "sort": "-home"}).content.decode()
+    assert page.index(">Crown</a>") < page.index(">Anchor</a>")
+
+
+def test_players_csv_has_a_header_and_no_rows_before_any_game(client, division):
+    table = rows(client.get(reverse("leagues:division_players_csv", args=[division.pk])))
+    assert table[0][:3] == ["Player", "Games played", "Games won"]
+    assert "Kicks" not in table[0], "Yorkshire rules have no kicks"
+    assert len(table) == 1
+
+
+def test_every_table_subclasses_the_project_base_table():
+    for table in (StandingsTable, FixturesTable, PlayerStatisticsTable):
+        assert issubclass(table, BaseTable)
+        assert table._meta.template_name == "site/table.html"
+
+
+def test_csv_cells_that_look_like_formulas_are_quoted():
+    assert _safe_cell("=HYPERLINK(1)") == "'=HYPERLINK(1)"
+    assert _safe_cell("-2") == "-2"
+    assert _safe_cell(-2) == -2
+    assert _safe_cell(None) == ""
