@@ -348,6 +348,7 @@ class FixtureTablesForm(forms.Form):
         self.boards = boards
         pools = {"home": list(home_players), "away": list(away_players)}
         self.players = {p.pk: p for pool in pools.values() for p in pool}
+        self.seat_names: dict[str, str] = {}
         for board in range(1, boards + 1):
             for side, pool in pools.items():
                 choices = [("", "—")] + [(str(p.pk), p.name) for p in pool]
@@ -356,8 +357,9 @@ class FixtureTablesForm(forms.Form):
                     seated = initial_pairs[board - 1][0 if side == "home" else 1]
                 for seat in (1, 2):
                     name = f"board_{board}_{side}_{seat}"
+                    self.seat_names[name] = f"table {board}, {side}"
                     self.fields[name] = forms.TypedChoiceField(
-                        label=f"Table {board} {side} player {seat}",
+                        label="Player 1" if seat == 1 else "Player 2 (blank if playing alone)",
                         choices=choices,
                         coerce=int,
                         required=seat == 1,
@@ -385,7 +387,7 @@ class FixtureTablesForm(forms.Form):
                 continue
             if pk in seen:
                 self.add_error(name, f"{self.players[pk]} is already seated ({seen[pk]}).")
-            seen[pk] = self.fields[name].label
+            seen[pk] = self.seat_names[name]
         return cleaned
 
     def pairs(self) -> list[tuple[list[Player], list[Player]]]:

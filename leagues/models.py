@@ -8,6 +8,7 @@ aggregate rows and never replay hands.
 from __future__ import annotations
 
 import datetime
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -18,6 +19,9 @@ from django.utils import timezone
 
 from leagues.formats import STYLE_PRESETS, MatchFormat
 from leagues.tiebreaks import games_word, tiebreak_rule_text, validate_tiebreaks
+
+if TYPE_CHECKING:
+    from scoring.rules import Ruleset
 
 
 class Weekday(models.IntegerChoices):
@@ -85,7 +89,7 @@ class League(models.Model):
         if errors:
             raise ValidationError(errors)
 
-    def get_ruleset(self):  # -> scoring.rules.Ruleset
+    def get_ruleset(self) -> Ruleset:
         """The ruleset every game of this league starts with."""
         from scoring.rules import ruleset_from_spec
 

@@ -96,7 +96,10 @@ def fixture_score(fixture: Fixture) -> str:
 
 
 class FixturesTable(BaseTable):
-    """Fixtures and results, one row a fixture (the score links to the fixture's page)."""
+    """Fixtures and results, one row a fixture (the score links to the fixture's page).
+
+    The match comes first; a team's list (``sequence=DATE_FIRST``) starts with the date.
+    """
 
     date = tables.DateColumn(format="D j M", order_by=("date", "time", "pk"))
     home = tables.Column(linkify=True, order_by=("home__name",))
@@ -115,6 +118,7 @@ class FixturesTable(BaseTable):
 
     class Meta(BaseTable.Meta):
         attrs = {"class": "data-table fixtures"}
+        sequence = ("home", "score", "away", "date", "venue", "status")
         empty_text = "No fixtures yet."
         order_by = ("date",)
 
@@ -140,6 +144,9 @@ class FixturesTable(BaseTable):
 
     def value_date(self, record: Fixture) -> str:
         return record.date.isoformat()
+
+
+DATE_FIRST = ("date", "home", "score", "away", "venue", "status")
 
 
 #: Player figures, in the order shown; the style decides which of the optional ones appear.

@@ -84,7 +84,8 @@ def division_results(*, division: Division) -> QuerySet[Fixture]:
 
 
 def fixture_detail(*, pk: int) -> Fixture:
-    """A fixture with its result, tables, pairs and games (with their sides): four queries."""
+    """A fixture with its result, tables and pairs, games with their sides, and adjustments:
+    five queries."""
     games = TableGame.objects.select_related("game").prefetch_related(
         Prefetch("game__sides", queryset=Side.objects.order_by("position"))
     )

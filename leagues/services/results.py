@@ -155,6 +155,7 @@ def fixture_start(
     return [table_game_start(table=table, by=by) for table in tables]
 
 
+@transaction.atomic
 def fixture_game_changed(*, game: Game) -> None:
     """The receiver's entry point: a scored game changed; roll up its fixture if it matters.
 

@@ -22,7 +22,7 @@ from leagues.permissions import can_manage_league
 from leagues.selectors import fixtures as fixture_selectors
 from leagues.selectors.standings import Standings, division_standings
 from leagues.selectors.statistics import player_leaderboard
-from leagues.tables import FixturesTable, PlayerStatisticsTable, StandingsTable
+from leagues.tables import DATE_FIRST, FixturesTable, PlayerStatisticsTable, StandingsTable
 from leagues.views.charts import progression_chart
 from leagues.views.common import found
 
@@ -144,6 +144,14 @@ class FixturesView(DivisionMixin, CSVExportMixin, SingleTableMixin, TemplateView
             return None
         today = timezone.localdate()
         return next((day for day in self.weeks if day >= today), self.weeks[-1])
+
+    def get_table_kwargs(self) -> dict[str, Any]:
+        # A week's fixtures share one date: the page heading says it.
+        if self.team is None and self.week is not None and not self.export:
+            return {"exclude": ("date",)}
+        if self.team is not None:
+            return {"sequence": DATE_FIRST}
+        return {}
 
     def get_table_data(self) -> Any:
         if self.team is not None:

@@ -14,7 +14,7 @@ from leagues.models import Fixture, FixtureTable, Player, TableGame
 from leagues.permissions import can_manage_league
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.statistics import pair_statistics, player_leaderboard, player_statistics
-from leagues.tables import FixturesTable, PlayerStatisticsTable, fixture_score
+from leagues.tables import DATE_FIRST, FixturesTable, PlayerStatisticsTable, fixture_score
 from leagues.views.common import found
 from scoring.models import Side
 
@@ -94,7 +94,9 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
     }
     if entry is not None:
         fixtures = FixturesTable(
-            selectors.fixture_list(team=team, season=entry.season), prefix="f-"
+            selectors.fixture_list(team=team, season=entry.season),
+            prefix="f-",
+            sequence=DATE_FIRST,
         )
         players = PlayerStatisticsTable(
             player_leaderboard(team=team, season=entry.season),

@@ -100,15 +100,15 @@ def test_standings_sort_by_a_column_and_back(client, division):
 def test_fixtures_csv_is_the_whole_list_and_follows_filters(client, division):
     url = reverse("leagues:division_fixtures_csv", args=[division.pk])
     table = rows(client.get(url))
-    assert table[0] == ["Date", "Home", "Result", "Away", "Venue", "Status"]
+    assert table[0] == ["Home", "Result", "Away", "Date", "Venue", "Status"]
     assert len(table) == 1 + Fixture.objects.filter(division=division).count()
-    assert table[1][1:4] == ["Anchor", "8–2", "Bay Horse"]
-    assert table[1][0] == "2025-09-09"
+    assert table[1][:4] == ["Anchor", "8–2", "Bay Horse", "2025-09-09"]
     drop_inn = division.entries.get(team__name="Drop Inn").team
     table = rows(client.get(url, {"team": drop_inn.pk}))
+    assert table[0][:2] == ["Date", "Home"], "a team's list starts with the date"
     assert [row[1] for row in table[1:]] == ["Drop Inn"]
     table = rows(client.get(url, {"sort": "-date"}))
-    assert [row[0] for row in table[1:]] == ["2025-09-23", "2025-09-16", "2025-09-09"]
+    assert [row[3] for row in table[1:]] == ["2025-09-23", "2025-09-16", "2025-09-09"]
 
 
 def test_fixtures_sort_by_home_team(client, division):

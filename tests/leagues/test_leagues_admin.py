@@ -1,0 +1,30 @@
+"""The operator's admin lists and forms for every leagues model open without error."""
+
+import pytest
+from django.contrib import admin
+from django.urls import reverse
+
+from leagues import models
+from tests.factories.leagues import (
+    FixtureResultFactory,
+    PointAdjustmentFactory,
+    RegistrationFactory,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def test_admin_pages_for_every_leagues_model(admin_client):
+    FixtureResultFactory(home_win=True)
+    PointAdjustmentFactory()
+    RegistrationFactory()
+    registered = [m for m in admin.site._registry if m._meta.app_label == "leagues"]
+    assert len(registered) == 11
+    for model in registered:
+        name = f"admin:leagues_{model._meta.model_name}"
+        assert admin_client.get(reverse(f"{name}_changelist")).status_code == 200
+        obj = model.objects.first()
+        assert admin_client.get(reverse(f"{name}_change", args=[obj.pk])).status_code == 200
+    add = admin_client.get(reverse("admin:leagues_fixtureresult_add"))
+    assert add.status_code == 403, "results are derived, never typed in"
+    assert models.FixtureResult.objects.count() == 1

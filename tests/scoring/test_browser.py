@@ -1,0 +1,729 @@
+"""The scorer's phone: hand entry in headless Chromium at 390×844, with and without JavaScript.
+
+Every tap a test makes on the game page goes through `Scorer.tap`, so a test can count the taps a
+hand takes. Facts are checked in the database (what was stored) and on the page (what the scorer
+sees). Whole games are played through the UI from the start page to the winner banner.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from playwright.sync_api import Browser, Locator, Page, Response, expect
+
+from scoring.models import Game, GameStatus, Hand, HandRevision
+from tests.factories.scoring import GameFactory, UserFactory, record_hands
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+SMITH, PATEL = "Smith & Jones", "Patel & Brown"  # GameFactory's sides A and B
+
+HIGH, LOW, JACK, GAME = "High", "Low (held by)", "Jack of trumps", "Game (most card points)"
+NOT_OUT = "Not out"
+
+
+# --- the scorer's phone ----------------------------------------------------------------------
+
+
+class Scorer:
+    """One phone on a game page. `tap` is the only way a test touches the hand form."""
+
+    def __init__(self, page: Page, base_url: str, *, js: bool = True) -> None:
+        self.page = page
+        self.base_url = base_url
+        self.js = js
+        self.taps = 0
+        self.targets: list[tuple[Locator, float, float]] = []
+
+    def open(self, path: str) -> None:
+        """Open a page (not a tap) and start counting taps from zero."""
+        self.page.goto(self.base_url + path)
+        self.taps = 0
+        if not self.js:
+            assert self.page.evaluate("typeof window.htmx") == "undefined"
+
+    def tap(self, locator: Locator, *, submits: bool = False) -> None:
+        """Tap once. Without JavaScript a submit button loads a new page: wait for it."""
+        self.taps += 1
+        self.measure(locator)
+        if submits and not self.js:
+            with self.page.expect_navigation():
+                locator.tap()
+        else:
+            locator.tap()
+
+    # one tap each
+
+    def card(self, code: str) -> None:
+        """Tap a card in the picker, e.g. `"4H"` or `"10S"`."""
+        rank, suit = code[:-1], code[-1]
+        self.tap(
+            self.page.get_by_role("button", name=f"{rank} of {SUITS[suit]}", exact=True),
+            submits=True,  # without JavaScript the server adds the card to the form
+        )
+
+    def choose(self, legend: str, choice: str) -> None:
+        """Tap one of a fact's big buttons, e.g. `choose("High", "Smith & Jones")`."""
+        group = self.page.get_by_role("group", name=legend, exact=True)
+        self.tap(group.get_by_role("radio", name=choice, exact=True))
+
+    def record(self, button: str = "Record hand") -> Response | None:
+        """Tap the submit button and wait until the page shows the server's answer."""
+        locator = self.page.get_by_role("button", name=button, exact=True)
+        self.taps += 1
+        self.measure(locator)
+        if not self.js:
+            with self.page.expect_navigation() as navigation:
+                locator.tap()
+            return navigation.value
+        with self.page.expect_response(lambda r: r.request.method == "POST") as response:
+            locator.tap()
+        self.settled()
+        return response.value
+
+    def measure(self, locator: Locator) -> None:
+        """Note the size of what the finger hits: a radio's whole label is its target."""
+        box = locator.evaluate(
+            "el => { const r = (el.closest('label') || el).getBoundingClientRect();"
+            " return [r.width, r.height]; }"
+        )
+        self.targets.append((locator, *box))
+
+    def settled(self) -> None:
+        """Wait until htmx has swapped its answer in."""
+        self.page.wait_for_function(
+            "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+        )
+
+    # a hand, as the scorer enters it
+
+    def enter(
+        self,
+        *,
+        high: str,
+        low: str,
+        jack: str,
+        game: str | None = None,
+        card: str | None = None,
+        beg: str | None = None,
+        dealer: str | None = None,
+        counts: tuple[int, ...] | None = None,
+    ) -> None:
+        """Tap a hand's facts: the card first (without JavaScript it reloads the form)."""
+        if card:
+            self.card(card)
+        if dealer:
+            self.choose("Dealer", dealer)
+        if beg:
+            self.choose("Beg", beg)
+        self.choose(HIGH, high)
+        self.choose(LOW, low)
+        self.choose(JACK, jack)
+        if game:
+            self.choose(GAME, game)
+        if counts:
+            group = self.page.get_by_role("group", name=GAME, exact=True)
+            self.tap(group.get_by_text("or enter the card points"))
+            for box, points in zip(group.get_by_role("spinbutton").all(), counts, strict=True):
+                box.fill(str(points))  # typed, not tapped
+
+    def play(self, number: int, **facts: Any) -> int:
+        """Enter and record hand `number`; return the taps it took from a freshly shown form."""
+        self.taps = 0
+        self.enter(**facts)
+        self.record()
+        expect(self.page.get_by_text(f"Hand {number} recorded.")).to_be_visible()
+        return self.taps
+
+    # what the scorer sees
+
+    def score(self, label: str) -> Locator:
+        return self.page.get_by_test_id(f"score-value-{label}")
+
+    def expect_scores(self, a: int, b: int) -> None:
+        expect(self.score("A")).to_have_text(str(a))
+        expect(self.score("B")).to_have_text(str(b))
+
+    def sheet_row(self, number: int) -> Locator:
+        return self.page.get_by_role("table").locator(f"#hand-{number}")
+
+
+def hangs(winner: str, loser: str, points: int = 3) -> str:
+    """The jack button for a hang jack: `winner` captured `loser`'s jack."""
+    return f"{winner} hangs (+{points}) {loser}'s jack"
+
+
+def wins_jack(winner: str, loser: str) -> str:
+    """The jack button where hang jack does not apply (West Yorkshire)."""
+    return f"{winner} wins {loser}'s jack"
+
+
+def facts_of(game: Game) -> list[dict[str, Any]]:
+    return [hand.facts for hand in Hand.objects.filter(game=game).order_by("number")]
+
+
+def hand_count(game: Game) -> int:
+    return Hand.objects.filter(game=game).count()
+
+
+def phone_context(browser: Browser, *, js: bool = True) -> Any:
+    return browser.new_context(
+        viewport=PHONE, is_mobile=True, has_touch=True, java_script_enabled=js
+    )
+
+
+def log_in(page: Page, base_url: str, username: str) -> Any:
+    """Put a logged-in session cookie on the phone, so the audit trail names the scorer."""
+    user = UserFactory(username=username)
+    client = Client()
+    client.force_login(user)
+    page.context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": base_url,
+            }
+        ]
+    )
+    return user
+
+
+@pytest.fixture
+def scorer(phone: Page, live_server: Any) -> Scorer:
+    return Scorer(phone, live_server.url)
+
+
+@pytest.fixture(params=[True, False], ids=["js", "no-js"])
+def any_scorer(
+    request: pytest.FixtureRequest, browser: Browser, live_server: Any
+) -> Iterator[Scorer]:
+    """A phone with JavaScript, and one without: every page must work as plain form posts."""
+    context = phone_context(browser, js=request.param)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield Scorer(page, live_server.url, js=request.param)
+    context.close()
+
+
+@pytest.fixture
+def nojs_scorer(browser: Browser, live_server: Any) -> Iterator[Scorer]:
+    context = phone_context(browser, js=False)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield Scorer(page, live_server.url, js=False)
+    context.close()
+
+
+def start_game(scorer: Scorer, *, variant: str, side_a: str, side_b: str) -> Game:
+    """Start a game from the games list and the start form, as a scorer does."""
+    page = scorer.page
+    scorer.open("/games/")
+    with page.expect_navigation():
+        page.get_by_role("link", name="Start a game").tap()
+    page.get_by_label("Variant").select_option(variant)
+    page.get_by_role("group", name="Side A").get_by_label("Name").fill(side_a)
+    page.get_by_role("group", name="Side B").get_by_label("Name").fill(side_b)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Start the game").tap()
+    match = re.search(r"/games/(\d+)/$", page.url)
+    assert match, page.url
+    scorer.taps = 0
+    return Game.objects.get(pk=int(match.group(1)))
+
+
+def expect_won(scorer: Scorer, *, winner: str, score: str, hand: int, point: str) -> None:
+    """The banner names the winner, the hand and the deciding point; the form is gone."""
+    banner = scorer.page.get_by_test_id("winner-banner")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text(f"{winner} won {score} on hand {hand} with {point}")
+    expect(scorer.page.get_by_role("button", name="Record hand")).to_have_count(0)
+    row = scorer.sheet_row(hand)
+    expect(row).to_have_class(re.compile(r"\bdecided\b"))
+    expect(row.locator(".award.deciding")).to_have_count(1)
+
+
+def expect_chart(scorer: Scorer, *, hands: int, a: int, b: int, target: int) -> None:
+    """The SVG score progression: one line per side, a point per hand, and the target line."""
+    chart = scorer.page.get_by_role("img", name=re.compile("Score after each hand"))
+    expect(chart).to_be_visible()
+    assert chart.evaluate("el => el.tagName.toLowerCase()") == "svg"
+    expect(chart).to_have_accessible_name(re.compile(rf": {a};.*: {b}; target {target}\."))
+    for label in ("A", "B"):
+        points = chart.get_by_test_id(f"chart-line-{label}").get_attribute("points") or ""
+        assert len(points.split()) == hands + 1, points
+    expect(chart.get_by_test_id("chart-target")).to_have_count(1)
+
+
+# --- a plain hand ----------------------------------------------------------------------------
+
+
+def test_plain_hand_takes_at_most_six_taps(scorer: Scorer) -> None:
+    """Stand; high, low, jack and game each to a side: the card, four facts and Record hand."""
+    game = GameFactory()
+    scorer.open(game.get_absolute_url())
+
+    scorer.enter(card="4H", high=SMITH, low=PATEL, jack=SMITH, game=PATEL)
+    # Scrolled down to the last fact, the running score is still in view.
+    expect(scorer.page.get_by_test_id("scoreboard")).to_be_in_viewport()
+    scorer.record()
+    expect(scorer.page.get_by_text("Hand 1 recorded.")).to_be_visible()
+
+    taps = scorer.taps
+    assert taps <= 6, f"a plain hand took {taps} taps"
+    small = [(str(loc), w, h) for loc, w, h in scorer.targets if w < 44 or h < 44]
+    assert small == [], "tap targets under 44 px"
+    assert facts_of(game) == [
+        {
+            "dealer": "A",
+            "turn_ups": ["4H"],
+            "beg": "stand",
+            "high": "A",
+            "low": "B",
+            "jack": {"held_by": "A", "won_by": "A"},
+            "game": "B",
+        }
+    ]
+    scorer.expect_scores(2, 2)
+    expect(scorer.sheet_row(1)).to_contain_text("A high +1")
+    expect(scorer.sheet_row(1)).to_contain_text("B game +1")
+    # The next hand is ready: the other side deals.
+    expect(scorer.page.get_by_test_id("next-dealer")).to_contain_text(f"Hand 2 · deals: {PATEL}")
+    dealer = scorer.page.get_by_role("group", name="Dealer", exact=True)
+    expect(dealer.get_by_role("radio", name=PATEL)).to_be_checked()
+
+
+def test_hand_is_recorded_in_place_with_javascript(scorer: Scorer) -> None:
+    """With JavaScript the game updates in place: no page load, the same document, same URL."""
+    game = GameFactory()
+    errors: list[str] = []
+    scorer.page.on("pageerror", lambda exc: errors.append(str(exc)))
+    scorer.page.on(
+        "console",
+        # A failed load is checked by URL below (the browser asks for /favicon.ico on its own).
+        lambda msg: (
+            errors.append(msg.text)
+            if msg.type == "error" and not msg.text.startswith("Failed to load resource")
+            else None
+        ),
+    )
+    scorer.page.on(
+        "response",
+        lambda r: (
+            errors.append(f"{r.status} {r.url}")
+            if r.status >= 400 and not r.url.endswith("/favicon.ico")
+            else None
+        ),
+    )
+    scorer.open(game.get_absolute_url())
+    url = scorer.page.url
+    navigations: list[str] = []
+    scorer.page.on(
+        "framenavigated",
+        lambda frame: navigations.append(frame.url) if frame.parent_frame is None else None,
+    )
+    scorer.page.evaluate("window.__sameDocument = 'still here'")
+
+    scorer.play(1, card="4H", high=SMITH, low=SMITH, jack=NOT_OUT, game=SMITH)
+
+    assert scorer.page.evaluate("window.__sameDocument") == "still here"
+    assert navigations == []
+    assert errors == [], "script errors or CSP violations on the game page"
+    assert scorer.page.url == url
+    scorer.expect_scores(3, 0)
+    expect(scorer.page.get_by_test_id("game-notice")).to_have_text("Hand 1 recorded.")
+    assert hand_count(game) == 1
+
+
+def test_hand_is_recorded_with_plain_form_posts_without_javascript(nojs_scorer: Scorer) -> None:
+    """Without JavaScript the card picker and Record hand are plain posts; still six taps."""
+    scorer = nojs_scorer
+    game = GameFactory()
+    scorer.open(game.get_absolute_url())
+    scorer.page.evaluate("window.__sameDocument = 1")
+
+    taps = scorer.play(1, card="4H", high=SMITH, low=PATEL, jack=SMITH, game=PATEL)
+
+    assert taps <= 6, f"a plain hand took {taps} taps without JavaScript"
+    # Each post loaded a new page, ending on the game page after the redirect.
+    assert scorer.page.evaluate("window.__sameDocument") is None
+    assert re.search(rf"/games/{game.pk}/(#game)?$", scorer.page.url), scorer.page.url
+    assert facts_of(game)[0]["turn_ups"] == ["4H"]
+    assert facts_of(game)[0]["game"] == "B"
+    scorer.expect_scores(2, 2)
+
+
+# --- whole games -----------------------------------------------------------------------------
+
+PORT, SANDO = "Port of Spain", "San Fernando"
+
+
+def test_whole_trinidad_game_to_the_winner(scorer: Scorer) -> None:
+    """A Trinidad game to 14 from the start page: kick, hang jack, take one, and the bullseye
+    won on the jack of hand 6 before the other side's game could count."""
+    game = start_game(scorer, variant="trinidad", side_a=PORT, side_b=SANDO)
+    assert game.variant == "trinidad"
+    expect(scorer.page.get_by_text("No hands yet.")).to_be_visible()
+
+    taps = [
+        scorer.play(1, card="4H", high=PORT, low=SANDO, jack=PORT, game=SANDO),
+        scorer.play(2, card="6S", high=SANDO, low=SANDO, jack=NOT_OUT, game=PORT),
+        scorer.play(3, card="KD", high=PORT, low=PORT, jack=hangs(PORT, SANDO), game=PORT),
+        scorer.play(
+            4, card="3C", beg="Beg → take one", high=SANDO, low=SANDO, jack=SANDO, game="Tie"
+        ),
+        scorer.play(5, card="9H", high=PORT, low=SANDO, jack=PORT, game=SANDO),
+    ]
+    scorer.expect_scores(12, 11)
+    expect(scorer.sheet_row(2)).to_contain_text("B kick 6♠ +2")
+    expect(scorer.sheet_row(3)).to_contain_text("A hang jack +3")
+    expect(scorer.sheet_row(4)).to_contain_text("A gift +1")
+    taps.append(scorer.play(6, card="2C", high=PORT, low=SANDO, jack=PORT, game=SANDO))
+
+    plain = [taps[0], taps[4], taps[5]]
+    assert max(plain) <= 6, taps
+    scorer.expect_scores(14, 12)
+    expect_won(scorer, winner=PORT, score="14–12", hand=6, point="jack")
+    expect(scorer.page.get_by_test_id("winner-banner")).to_contain_text(
+        f"before {SANDO}'s game could count"
+    )
+    expect(scorer.sheet_row(6).locator(".award.not-counted")).to_contain_text("B game +1")
+    expect_chart(scorer, hands=6, a=14, b=12, target=14)
+
+    game.refresh_from_db()
+    assert (game.status, game.winner, game.decided_hand, game.decided_category) == (
+        GameStatus.WON,
+        "A",
+        6,
+        "jack",
+    )
+    facts = facts_of(game)
+    assert [hand["dealer"] for hand in facts] == ["A", "B", "A", "B", "A", "B"]
+    assert facts[1]["turn_ups"] == ["6S"]
+    assert facts[2]["jack"] == {"held_by": "B", "won_by": "A"}
+    assert facts[3]["beg"] == "take_one"
+    assert facts[3]["game"] == "tie"
+    assert facts[1]["jack"] is None
+
+
+def test_whole_west_yorkshire_game_to_the_winner(any_scorer: Scorer) -> None:
+    """West Yorkshire to 11, with and without JavaScript: pitch, so no card and no beg; a plain
+    hand is five taps; one game point from typed card totals; won on the jack of hand 5."""
+    scorer, page = any_scorer, any_scorer.page
+    heck, batley = "Heckmondwike", "Batley"
+    game = start_game(scorer, variant="west_yorkshire", side_a=heck, side_b=batley)
+    expect(page.get_by_test_id("card-picker")).to_have_count(0)
+    expect(page.get_by_role("group", name="Beg")).to_have_count(0)
+
+    taps = [
+        scorer.play(1, high=heck, low=heck, jack=heck, game=heck),
+        scorer.play(2, high=batley, low=batley, jack=wins_jack(batley, heck), game=heck),
+        scorer.play(3, high=heck, low=batley, jack=NOT_OUT, counts=(45, 35)),
+        scorer.play(4, high=batley, low=heck, jack=batley, game=batley),
+        scorer.play(5, high=heck, low=heck, jack=heck, game=batley),
+    ]
+    assert max(taps[0], taps[3], taps[4]) <= 6, taps
+    scorer.expect_scores(11, 7)
+    expect_won(scorer, winner=heck, score="11–7", hand=5, point="jack")
+    expect_chart(scorer, hands=5, a=11, b=7, target=11)
+
+    game.refresh_from_db()
+    assert (game.status, game.winner, game.decided_hand) == (GameStatus.WON, "A", 5)
+    facts = facts_of(game)
+    assert all("turn_ups" not in hand and "beg" not in hand for hand in facts)
+    assert facts[1]["jack"] == {"held_by": "A", "won_by": "B"}
+    assert facts[2]["game"] == {"A": 45, "B": 35}
+    assert facts[2]["jack"] is None
+
+
+def test_start_page_leads_to_scoring_a_game(scorer: Scorer) -> None:
+    """The start page promises scoring on a phone: it must link to the games or a new game."""
+    scorer.open("/")
+    links = scorer.page.locator("a[href$='/games/'], a[href$='/games/new/']")
+    expect(links.first).to_be_visible()
+
+
+# --- a refused hand --------------------------------------------------------------------------
+
+
+def test_invalid_hand_shows_the_error_next_to_the_fact_and_saves_nothing(
+    any_scorer: Scorer,
+) -> None:
+    """A turned-up jack cannot also be in play: the refusal sits by the jack; nothing is saved,
+    and the taps already made are kept so only the wrong fact needs changing."""
+    scorer = any_scorer
+    game = GameFactory()
+    scorer.open(game.get_absolute_url())
+
+    scorer.enter(card="JH", high=SMITH, low=SMITH, jack=SMITH, game=SMITH)
+    response = scorer.record()
+
+    assert response is not None and response.status == 422
+    jack = scorer.page.get_by_role("group", name=JACK, exact=True)
+    expect(jack.get_by_test_id("error-jack")).to_contain_text("JH was turned up")
+    expect(scorer.page.get_by_test_id("error-high")).to_have_count(0)
+    assert hand_count(game) == 0
+    scorer.expect_scores(0, 0)
+    expect(
+        scorer.page.get_by_role("group", name=HIGH, exact=True).get_by_role("radio", name=SMITH)
+    ).to_be_checked()
+    expect(scorer.page.get_by_label("Cards turned up")).to_have_value("JH")
+
+    # Fix the one fact and record: the kick of the turned jack scores for the dealer.
+    scorer.choose(JACK, NOT_OUT)
+    scorer.record()
+    expect(scorer.page.get_by_text("Hand 1 recorded.")).to_be_visible()
+    assert facts_of(game)[0]["jack"] is None
+    scorer.expect_scores(6, 0)
+
+
+def test_missing_fact_is_asked_for_next_to_it(scorer: Scorer) -> None:
+    """Forgetting a fact (here low) names it where the scorer taps it; nothing is saved."""
+    game = GameFactory()
+    scorer.open(game.get_absolute_url())
+    scorer.card("4H")
+    scorer.choose(HIGH, SMITH)
+    scorer.choose(JACK, SMITH)
+    scorer.choose(GAME, SMITH)
+    scorer.record()
+
+    low = scorer.page.get_by_role("group", name=LOW, exact=True)
+    expect(low.get_by_test_id("error-low")).to_be_visible()
+    assert hand_count(game) == 0
+
+
+# --- undo, correct, audit --------------------------------------------------------------------
+
+
+def test_undo_the_last_hand_and_see_it_in_the_audit_trail(any_scorer: Scorer) -> None:
+    """Undo takes back only the last hand (in place with JavaScript, a plain post without); the
+    audit trail keeps who, when and the facts that were undone."""
+    scorer = any_scorer
+    game = GameFactory()
+    user = log_in(scorer.page, scorer.base_url, "marcia")
+    scorer.open(game.get_absolute_url())
+    scorer.play(1, card="4H", high=SMITH, low=SMITH, jack=SMITH, game=SMITH)
+    scorer.play(2, card="5D", high=PATEL, low=SMITH, jack=PATEL, game=PATEL)
+    scorer.expect_scores(5, 3)
+    scorer.page.evaluate("window.__sameDocument = 1")
+
+    scorer.record(button="Undo hand 2")
+
+    expect(scorer.page.get_by_text("Hand 2 undone")).to_be_visible()
+    same_document = scorer.page.evaluate("window.__sameDocument") == 1
+    assert same_document is scorer.js
+    scorer.expect_scores(4, 0)
+    expect(scorer.sheet_row(2)).to_have_count(0)
+    expect(scorer.page.get_by_role("heading", name="Hand 2")).to_be_visible()
+    expect(scorer.page.get_by_role("button", name="Undo hand 1")).to_be_visible()
+    assert hand_count(game) == 1
+
+    with scorer.page.expect_navigation():
+        scorer.page.get_by_role("link", name="Audit trail").tap()
+    entry = scorer.page.get_by_test_id("audit-undo-2")
+    expect(entry).to_be_visible()
+    expect(entry).to_contain_text(user.username)
+    expect(entry).to_contain_text("5–3 → 4–0")
+    expect(entry.locator("time")).to_have_attribute("datetime", re.compile(r"^\d{4}-\d\d-\d\dT"))
+    expect(entry.locator(".facts").filter(has_text="before")).to_contain_text('"turn_ups": ["5D"]')
+    revision = HandRevision.objects.get(game=game, action="undo")
+    assert revision.hand_number == 2 and revision.by == user
+    assert revision.before["turn_ups"] == ["5D"]
+
+
+def test_double_tap_on_undo_takes_back_one_hand(any_scorer: Scorer) -> None:
+    """Undo carries its own one-time key: a double tap takes back the last hand, not two."""
+    scorer = any_scorer
+    game = GameFactory(hands=3)
+    scorer.open(game.get_absolute_url())
+    undo = scorer.page.get_by_role("button", name="Undo hand 3", exact=True)
+    if scorer.js:
+        undo.evaluate("b => { b.form.requestSubmit(b); b.form.requestSubmit(b); }")
+    else:
+        undo.dblclick()
+    expect(scorer.page.get_by_text("Hand 3 undone")).to_be_visible()
+    if scorer.js:
+        scorer.settled()
+
+    assert hand_count(game) == 2
+    assert HandRevision.objects.filter(game=game, action="undo").count() == 1
+    expect(scorer.page.get_by_role("button", name="Undo hand 2")).to_be_visible()
+
+
+def test_correct_a_hand_rescores_the_game_and_is_audited(scorer: Scorer) -> None:
+    """Fix hand 1 after hand 2: the game is re-scored from the facts; the audit trail shows who,
+    when, why, and the facts before and after."""
+    game = GameFactory()
+    user = log_in(scorer.page, scorer.base_url, "desmond")
+    scorer.open(game.get_absolute_url())
+    scorer.play(1, card="4H", high=SMITH, low=SMITH, jack=SMITH, game=SMITH)
+    scorer.play(2, card="5D", high=PATEL, low=SMITH, jack=PATEL, game=PATEL)
+    scorer.expect_scores(5, 3)
+
+    with scorer.page.expect_navigation():
+        scorer.page.get_by_role("link", name="Correct hand 1").tap()
+    expect(scorer.page.get_by_role("heading", name=re.compile("Correct hand 1"))).to_be_visible()
+    # The form holds hand 1's facts; change who made game.
+    game_group = scorer.page.get_by_role("group", name=GAME, exact=True)
+    expect(game_group.get_by_role("radio", name=SMITH)).to_be_checked()
+    scorer.choose(GAME, PATEL)
+    scorer.page.get_by_label("Why the correction (optional)").fill("game was Patel's, 44-36")
+    with scorer.page.expect_navigation():
+        scorer.page.get_by_role("button", name="Save correction").tap()
+
+    expect(scorer.page.get_by_text("Hand 1 corrected; the game was re-scored.")).to_be_visible()
+    scorer.expect_scores(4, 4)
+    expect(scorer.sheet_row(1)).to_contain_text("B game +1")
+    assert facts_of(game)[0]["game"] == "B"
+    assert hand_count(game) == 2
+
+    scorer.page.get_by_role("link", name="Audit trail").tap()
+    entry = scorer.page.get_by_test_id("audit-correct-1")
+    expect(entry).to_contain_text(user.username)
+    expect(entry).to_contain_text("Reason: game was Patel's, 44-36")
+    expect(entry).to_contain_text("5–3 → 4–4")
+    expect(entry.locator("time")).to_have_attribute("datetime", re.compile(r"^\d{4}-\d\d-\d\dT"))
+    expect(entry.locator(".facts").filter(has_text="before")).to_contain_text('"game": "A"')
+    expect(entry.locator(".facts").filter(has_text="after")).to_contain_text('"game": "B"')
+
+
+# --- double submit and two phones ------------------------------------------------------------
+
+
+def _form_data(page: Page) -> dict[str, str]:
+    """The hand form's fields as the browser would post them (CSRF token and one-time key)."""
+    return page.locator("#hand-form").evaluate(
+        "form => Object.fromEntries(new FormData(form).entries())"
+    )
+
+
+def test_double_tap_on_record_hand_records_one_hand(any_scorer: Scorer) -> None:
+    """Two taps on Record hand in quick succession record the hand once and show it once."""
+    scorer = any_scorer
+    game = GameFactory()
+    scorer.open(game.get_absolute_url())
+    scorer.enter(card="4H", high=SMITH, low=SMITH, jack=SMITH, game=SMITH)
+
+    record = scorer.page.get_by_role("button", name="Record hand", exact=True)
+    if scorer.js:
+        # Both submits are fired before the first answer can come back.
+        record.evaluate("b => { b.form.requestSubmit(b); b.form.requestSubmit(b); }")
+    else:
+        record.dblclick()
+    expect(scorer.page.get_by_text("Hand 1 recorded.")).to_be_visible()
+    if scorer.js:
+        scorer.settled()
+
+    assert hand_count(game) == 1
+    scorer.expect_scores(4, 0)
+    expect(scorer.page.get_by_role("table").locator("tbody tr[id^=hand-]")).to_have_count(1)
+
+
+def test_resubmitted_hand_form_records_once_and_shows_the_same_result(scorer: Scorer) -> None:
+    """A form sent again with its one-time key (a retry after a dropped connection) finds the
+    hand it already recorded: one hand, and the same result shown."""
+    game = GameFactory()
+    scorer.open(game.get_absolute_url())
+    scorer.enter(card="4H", high=SMITH, low=PATEL, jack=SMITH, game=SMITH)
+    sent = _form_data(scorer.page)
+    scorer.record()
+    expect(scorer.page.get_by_text("Hand 1 recorded.")).to_be_visible()
+
+    again = scorer.page.request.post(
+        scorer.base_url + f"/games/{game.pk}/hands/", form=sent, max_redirects=5
+    )
+
+    assert again.ok, again.status
+    body = again.text()
+    assert "Hand 1 recorded." in body
+    assert re.search(r'data-testid="score-value-A">3<', body)
+    assert re.search(r'data-testid="score-value-B">1<', body)
+    assert hand_count(game) == 1
+    assert HandRevision.objects.filter(game=game, action="record").count() == 1
+    scorer.page.reload()
+    scorer.expect_scores(3, 1)
+    expect(scorer.page.get_by_role("heading", name="Hand 2")).to_be_visible()
+
+
+def test_second_phone_with_a_stale_form_is_refused_and_shown_the_game(
+    browser: Browser, live_server: Any, any_scorer: Scorer
+) -> None:
+    """Two phones at one table: phone 2's form for hand 1 arrives after phone 1 recorded hand 1.
+    It is refused with a clear message and the game as it is now; nothing is overwritten."""
+    game = GameFactory()
+    phone1 = Scorer(phone_context(browser).new_page(), live_server.url)
+    phone2 = any_scorer
+    try:
+        phone1.open(game.get_absolute_url())
+        phone2.open(game.get_absolute_url())
+
+        phone1.play(1, card="4H", high=SMITH, low=SMITH, jack=SMITH, game=SMITH)
+        phone2.enter(card="9S", high=PATEL, low=PATEL, jack=PATEL, game=PATEL)
+        response = phone2.record()
+
+        assert response is not None and response.status == 409
+        notice = phone2.page.get_by_role("alert").filter(has_text="moved on")
+        expect(notice).to_contain_text("This form was for hand 1")
+        expect(notice).to_contain_text("Nothing was saved")
+        phone2.expect_scores(4, 0)
+        expect(phone2.sheet_row(1)).to_contain_text("A high +1")
+        expect(phone2.page.get_by_role("heading", name="Hand 2")).to_be_visible()
+        assert hand_count(game) == 1
+        assert facts_of(game)[0]["turn_ups"] == ["4H"]
+        assert facts_of(game)[0]["high"] == "A"
+
+        # Phone 2 now has the current form and can record the next hand.
+        phone2.play(2, card="9S", high=PATEL, low=PATEL, jack=PATEL, game=PATEL)
+        assert hand_count(game) == 2
+        phone2.expect_scores(4, 4)
+    finally:
+        phone1.page.context.close()
+
+
+def test_no_hand_after_the_game_is_won(scorer: Scorer) -> None:
+    """A form left open on a phone while another phone won the game is refused."""
+    game = GameFactory()
+    record_hands(
+        game,
+        [
+            {
+                "dealer": d,
+                "turn_ups": ["4H"],
+                "beg": "stand",
+                "high": "A",
+                "low": "A",
+                "jack": {"held_by": "A", "won_by": "A"},
+                "game": "A",
+            }
+            for d in ("A", "B", "A")
+        ],
+    )
+    scorer.open(game.get_absolute_url())
+    scorer.enter(card="5C", high=SMITH, low=SMITH, jack=NOT_OUT, game=SMITH)
+    record_hands(
+        game,
+        [
+            {
+                "dealer": "B",
+                "turn_ups": ["5C"],
+                "beg": "stand",
+                "high": "A",
+                "low": "A",
+                "jack": None,
+                "game": "A",
+            }
+        ],
+    )
+    response = scorer.record()
+
+    assert response is not None and response.status == 409
+    expect(scorer.page.get_by_role("alert")).to_contain_text("already won")
+    expect(scorer.page.get_by_test_id("winner-banner")).to_contain_text(f"{SMITH} won 14–0")
+    assert hand_count(game) == 4
