@@ -47,12 +47,16 @@ ATTR = re.compile(r'(\w[\w-]*)="([^"]*)"')
 
 
 class Session:
-    """One phone: a keep-alive loopback connection and its cookies (session, CSRF)."""
+    """One phone: its cookies (session, CSRF) and a fresh loopback connection per request.
+
+    Not keep-alive: runserver writes headers and body in separate segments without TCP_NODELAY,
+    so on a kept-alive connection Nagle's algorithm and the client's delayed ACK add ~40 ms to
+    most responses, which would measure the kernel, not the app.
+    """
 
     def __init__(self, port: int) -> None:
         self.port = port
         self.cookies: dict[str, str] = {}
-        self.conn: http.client.HTTPConnection | None = None
 
     def request(
         self,
@@ -62,40 +66,27 @@ class Session:
         headers: dict[str, str] | None = None,
     ) -> tuple[int, dict[str, str], str]:
         body = urlencode(data).encode() if data is not None else None
-        head = {"Host": f"{HOST}:{self.port}", **(headers or {})}
+        head = {"Host": f"{HOST}:{self.port}", "Connection": "close", **(headers or {})}
         if body is not None:
             head["Content-Type"] = "application/x-www-form-urlencoded"
             head["X-CSRFToken"] = self.cookies.get("csrftoken", "")
         if self.cookies:
             head["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        for attempt in (1, 2):
-            if self.conn is None:
-                self.conn = http.client.HTTPConnection(HOST, self.port, timeout=60)
-            try:
-                self.conn.request(method, path, body=body, headers=head)
-                response = self.conn.getresponse()
-                text = response.read().decode("utf-8", "replace")
-                break
-            except (http.client.HTTPException, ConnectionError):
-                # runserver may close a keep-alive connection; reconnect once. A POST is safe to
-                # resend: its one-time key makes the app record the hand at most once.
-                self.conn.close()
-                self.conn = None
-                if attempt == 2:
-                    raise
+        conn = http.client.HTTPConnection(HOST, self.port, timeout=60)
+        try:
+            conn.request(method, path, body=body, headers=head)
+            response = conn.getresponse()
+            text = response.read().decode("utf-8", "replace")
+        finally:
+            conn.close()
         for name, value in response.getheaders():
             if name.lower() == "set-cookie":
-                pair = value.split(";", 1)[0]
-                key, _, val = pair.partition("=")
+                key, _, val = value.split(";", 1)[0].partition("=")
                 self.cookies[key.strip()] = val.strip()
-        if response.getheader("Connection", "").lower() == "close":
-            self.conn.close()
-            self.conn = None
         return response.status, dict(response.getheaders()), text
 
     def close(self) -> None:
-        if self.conn is not None:
-            self.conn.close()
+        """Nothing held open between requests."""
 
 
 def form_fields(html: str, form_id: str) -> dict[str, str]:

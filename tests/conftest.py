@@ -21,6 +21,12 @@ CHROMIUM_ARGS = [
 PHONE = {"width": 390, "height": 844}
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Hash test passwords cheaply: the production hasher is deliberately slow."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     """One headless Chromium for the whole session."""

@@ -732,3 +732,76 @@ def test_no_hand_after_the_game_is_won(scorer: Scorer) -> None:
     expect(scorer.page.get_by_role("alert")).to_contain_text("already won")
     expect(scorer.page.get_by_test_id("winner-banner")).to_contain_text(f"{SMITH} won 14–0")
     assert hand_count(game) == 4
+
+
+def test_second_phone_cannot_undo_a_hand_it_has_not_seen(
+    browser: Browser, live_server: Any, scorer: Scorer
+) -> None:
+    """Phone 2 still shows "Undo hand 1" after phone 1 recorded hand 2: its undo is refused and
+    phone 1's hand stays."""
+    game = GameFactory(hands=1)
+    phone2 = Scorer(phone_context(browser).new_page(), live_server.url)
+    try:
+        scorer.open(game.get_absolute_url())
+        phone2.open(game.get_absolute_url())
+        scorer.play(2, card="4H", high=SMITH, low=SMITH, jack=SMITH, game=SMITH)
+
+        response = phone2.record(button="Undo hand 1")
+
+        assert response is not None and response.status == 409
+        expect(phone2.page.get_by_role("alert")).to_contain_text("Nothing was")
+        expect(phone2.sheet_row(2)).to_be_visible()
+        assert hand_count(game) == 2
+        assert not HandRevision.objects.filter(game=game, action="undo").exists()
+    finally:
+        phone2.page.context.close()
+
+
+def test_second_phone_cannot_overwrite_a_correction_it_has_not_seen(
+    browser: Browser, live_server: Any, scorer: Scorer
+) -> None:
+    """Two phones open the correction of hand 1; the second to save is refused, the first
+    correction stays."""
+    game = GameFactory(hands=2)
+    phone2 = Scorer(phone_context(browser).new_page(), live_server.url)
+    path = f"/games/{game.pk}/hands/1/correct/"
+    try:
+        scorer.open(path)
+        phone2.open(path)
+        before = facts_of(game)[0]
+        first = "B" if before["game"] == "A" else "A"
+        names = {"A": SMITH, "B": PATEL}
+        scorer.choose(GAME, names[first])
+        with scorer.page.expect_navigation():
+            scorer.page.get_by_role("button", name="Save correction").tap()
+        expect(scorer.page.get_by_text("Hand 1 corrected")).to_be_visible()
+
+        phone2.choose(HIGH, names["B" if before["high"] == "A" else "A"])
+        phone2.page.get_by_role("button", name="Save correction").tap()
+
+        expect(phone2.page.get_by_text("changed on another phone")).to_be_visible()
+        facts = facts_of(game)[0]
+        assert facts["game"] == first
+        assert facts["high"] == before["high"]
+        assert HandRevision.objects.filter(game=game, action="correct").count() == 1
+    finally:
+        phone2.page.context.close()
+
+
+def test_correcting_the_winning_hand_can_reopen_the_game(scorer: Scorer) -> None:
+    """A correction re-scores the game: taking the deciding points away puts it back in play."""
+    game = GameFactory(west_yorkshire=True, won=True)
+    assert game.status == GameStatus.WON and game.decided_hand == 3
+    scorer.open(f"/games/{game.pk}/hands/3/correct/")
+    for legend in (HIGH, LOW, JACK, GAME):
+        scorer.choose(legend, PATEL)
+    with scorer.page.expect_navigation():
+        scorer.page.get_by_role("button", name="Save correction").tap()
+
+    expect(scorer.page.get_by_text("Hand 3 corrected")).to_be_visible()
+    expect(scorer.page.get_by_test_id("winner-banner")).to_have_count(0)
+    scorer.expect_scores(8, 4)
+    expect(scorer.page.get_by_role("heading", name="Hand 4")).to_be_visible()
+    expect(scorer.page.get_by_role("button", name="Record hand")).to_be_visible()
+    game.refresh_from_db()
+    assert (game.status, game.winner, game.decided_hand) == (GameStatus.IN_PROGRESS, "", None)
