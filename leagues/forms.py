@@ -14,7 +14,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 
-from leagues.formats import STYLE_PRESETS
+from leagues.formats import FIRST_TO, FIXED, SINGLE, STYLE_PRESETS
 from leagues.models import (
     Division,
     Fixture,
@@ -154,16 +154,80 @@ class LeagueCreateForm(TiebreakMixin):
         }
 
 
-class LeagueSettingsForm(TiebreakMixin):
-    """What can change once a league runs: tables a fixture and the tie-break order."""
+class LeagueEditForm(TiebreakMixin):
+    """Everything about a running league on one page: its name and night, the target and match
+    format (fixed once a fixture is played; the service refuses), and the tie-break order."""
 
+    FORMAT_FIELDS = (
+        "tables",
+        "games_mode",
+        "games",
+        "points_per_table",
+        "points_per_game",
+        "aggregate_bonus",
+        "league_points_win",
+        "league_points_draw",
+        "league_points_loss",
+        "match_points_count",
+    )
+
+    name = forms.CharField(max_length=120)
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    league_night = forms.TypedChoiceField(choices=Weekday.choices, coerce=int)
+    start_time = forms.TimeField(widget=TIME_INPUT)
+    target = forms.IntegerField(
+        min_value=5, max_value=61, required=False, help_text="Points to win a game."
+    )
     tables = forms.IntegerField(min_value=1, max_value=20, help_text="Tables a fixture.")
+    games_mode = forms.ChoiceField(
+        label="Games a table",
+        choices=[
+            (SINGLE, "One game"),
+            (FIXED, "A fixed number of games, all played"),
+            (FIRST_TO, "First to a number of games"),
+        ],
+    )
+    games = forms.IntegerField(
+        min_value=1, max_value=15, help_text="Games a table, or games needed to win it; 1 for one."
+    )
+    points_per_table = forms.IntegerField(min_value=0, max_value=20, label="Points a table won")
+    points_per_game = forms.IntegerField(
+        min_value=0, max_value=20, label="Points a game (bullseye) won"
+    )
+    aggregate_bonus = forms.IntegerField(
+        min_value=0, max_value=20, label="Points for the higher aggregate"
+    )
+    league_points_win = forms.IntegerField(min_value=0, max_value=20, label="League points: win")
+    league_points_draw = forms.IntegerField(min_value=0, max_value=20, label="League points: draw")
+    league_points_loss = forms.IntegerField(
+        min_value=0, max_value=20, label="League points: defeat"
+    )
+    match_points_count = forms.BooleanField(
+        required=False, label="Match points count in the table as well as league points"
+    )
 
     def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
         self.tiebreak_style = league.style
-        kwargs.setdefault("initial", {"tables": league.get_match_format().tables})
+        self.current_format = league.get_match_format()
+        initial = {
+            "name": league.name,
+            "description": league.description,
+            "league_night": league.league_night,
+            "start_time": league.start_time,
+            "target": league.get_ruleset().target,
+            **{key: getattr(self.current_format, key) for key in self.FORMAT_FIELDS},
+        }
+        kwargs.setdefault("initial", initial)
         super().__init__(*args, **kwargs)
         self.add_tiebreak_fields(league.get_tiebreaks())
+
+    @property
+    def general_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("name", "description", "league_night", "start_time")]
+
+    @property
+    def format_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.FORMAT_FIELDS]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -171,7 +235,31 @@ class LeagueSettingsForm(TiebreakMixin):
             cleaned["tiebreaks"] = self.clean_tiebreaks() or ["points"]
         except ValidationError as exc:
             self.add_error("tiebreak_1", exc)
+        if all(name in cleaned for name in self.FORMAT_FIELDS):
+            options = {name: cleaned[name] for name in self.FORMAT_FIELDS}
+            if options["games_mode"] == SINGLE:
+                options["games"] = 1
+            try:
+                cleaned["match_format"] = self.current_format.with_options(**options)
+            except ValidationError as exc:
+                for message in exc.messages:
+                    self.add_error("games" if "games" in message else None, message)
         return cleaned
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            key: data[key]
+            for key in (
+                "name",
+                "description",
+                "league_night",
+                "start_time",
+                "target",
+                "match_format",
+                "tiebreaks",
+            )
+        }
 
 
 class SeasonForm(forms.Form):
@@ -216,11 +304,31 @@ class TeamForm(forms.Form):
         ).select_related("season")
 
 
-class TeamEntryForm(forms.Form):
-    """A team's season: its division and its captain (from the season's registered players)."""
+class TeamEditForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    short_name = forms.CharField(max_length=30, required=False)
+    home_venue = forms.ModelChoiceField(queryset=Venue.objects.none())
 
-    division = forms.ModelChoiceField(queryset=Division.objects.none())
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["home_venue"].queryset = Venue.objects.order_by("name")
+
+
+class TeamEntryForm(forms.Form):
+    """A team's season: its division (it can move before it has played) and its captain (from
+    the season's registered players) with the captain's contact, kept off the public pages."""
+
+    division = forms.ModelChoiceField(
+        queryset=Division.objects.none(),
+        help_text="A team can move to another division until it has played a fixture.",
+    )
     captain = forms.ModelChoiceField(queryset=Player.objects.none(), required=False)
+    captain_contact = forms.CharField(
+        max_length=200,
+        required=False,
+        label="Captain's phone or email",
+        help_text="Seen by the secretaries only.",
+    )
 
     def __init__(self, *args: Any, team: Team, season: Season, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -228,6 +336,32 @@ class TeamEntryForm(forms.Form):
         self.fields["captain"].queryset = Player.objects.filter(
             registrations__team=team, registrations__season=season
         ).order_by("name")
+
+
+class FixtureAddForm(forms.Form):
+    """One fixture outside the generated list: a play-off, a replay, a re-arranged match."""
+
+    home = forms.ModelChoiceField(queryset=Team.objects.none())
+    away = forms.ModelChoiceField(queryset=Team.objects.none())
+    date = forms.DateField(widget=DATE_INPUT)
+    time = forms.TimeField(widget=TIME_INPUT, required=False, help_text="Blank: the league's.")
+    venue = forms.ModelChoiceField(
+        queryset=Venue.objects.none(), required=False, help_text="Blank: the home team's."
+    )
+
+    def __init__(self, *args: Any, division: Division, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        teams = Team.objects.filter(entries__division=division).order_by("name")
+        self.fields["home"].queryset = teams
+        self.fields["away"].queryset = teams
+        self.fields["venue"].queryset = Venue.objects.order_by("name")
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        home, away = cleaned.get("home"), cleaned.get("away")
+        if home is not None and home == away:
+            self.add_error("away", "A team cannot play itself.")
+        return cleaned
 
 
 class PlayerRegisterForm(forms.Form):

@@ -226,6 +226,11 @@ class TeamEntry(models.Model):
         blank=True,
         related_name="captaincies",
     )
+    captain_contact = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="The captain's phone or email: for the secretaries, never on a public page.",
+    )
 
     class Meta:
         ordering = ["division", "team__name"]

@@ -49,6 +49,11 @@ urlpatterns = [
         manage_fixtures.adjustment_withdraw,
         name="manage_adjustment_withdraw",
     ),
+    path(
+        "division/<int:pk>/manage/fixtures/add/",
+        manage_fixtures.fixture_add,
+        name="manage_fixture_add",
+    ),
     path("fixture/<int:pk>/manage/", manage_fixtures.fixture_manage, name="manage_fixture"),
     path(
         "fixture/<int:pk>/manage/tables/",
@@ -61,12 +66,25 @@ urlpatterns = [
     path("<slug:slug>/manage/settings/", secretary.league_edit, name="manage_league_edit"),
     path("<slug:slug>/manage/seasons/new/", secretary.season_create, name="manage_season_create"),
     path(
+        "<slug:slug>/manage/seasons/<int:season>/",
+        secretary.season_edit,
+        name="manage_season_edit",
+    ),
+    path(
+        "<slug:slug>/manage/divisions/<int:pk>/",
+        secretary.division_edit,
+        name="manage_division_edit",
+    ),
+    path(
         "<slug:slug>/manage/seasons/<int:season>/divisions/new/",
         secretary.division_create,
         name="manage_division_create",
     ),
+    path("<slug:slug>/manage/venues/", secretary.venue_list, name="manage_venues"),
     path("<slug:slug>/manage/venues/new/", secretary.venue_create, name="manage_venue_create"),
+    path("<slug:slug>/manage/venues/<int:pk>/", secretary.venue_edit, name="manage_venue_edit"),
     path("<slug:slug>/manage/teams/new/", secretary.team_create, name="manage_team_create"),
     path("<slug:slug>/manage/teams/<int:pk>/", secretary.team_manage, name="manage_team"),
+    path("<slug:slug>/manage/teams/<int:pk>/edit/", secretary.team_edit, name="manage_team_edit"),
     path("<slug:slug>/manage/players/new/", secretary.player_register, name="manage_register"),
 ]

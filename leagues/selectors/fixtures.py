@@ -17,6 +17,7 @@ from leagues.models import (
     TableGame,
     Team,
     TeamEntry,
+    Venue,
 )
 from scoring.models import Side
 
@@ -128,4 +129,18 @@ def player_get(*, pk: int) -> Player:
 def player_registrations(*, player: Player) -> QuerySet[Registration]:
     return player.registrations.select_related("team", "season__league").order_by(
         "-season__starts_on"
+    )
+
+
+def league_venues(*, league: League) -> QuerySet[Venue]:
+    """Venues the league's secretary looks after: its teams' homes, where its fixtures were
+    played, and venues no team or fixture uses yet (just added)."""
+    return (
+        Venue.objects.filter(
+            Q(home_teams__league=league)
+            | Q(fixtures__division__season__league=league)
+            | Q(home_teams__isnull=True, fixtures__isnull=True)
+        )
+        .distinct()
+        .order_by("name", "town")
     )

@@ -8,10 +8,22 @@ from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils.text import slugify
 
 from leagues.formats import STYLE_PRESETS, MatchFormat
-from leagues.models import Division, League, Player, Season, Team, TeamEntry, Venue
+from leagues.models import (
+    Division,
+    Fixture,
+    League,
+    Player,
+    Season,
+    TableGame,
+    Team,
+    TeamEntry,
+    Venue,
+)
+from leagues.services.fixtures import REPLACEABLE
 from leagues.tiebreaks import validate_tiebreaks
 
 if TYPE_CHECKING:
@@ -174,4 +186,161 @@ def entry_set_captain(
         )
     entry.captain = captain
     entry.save(update_fields=["captain"])
+    return entry
+
+
+#: Fixture states that mean a result is stored for it.
+_DECIDED = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
+
+
+def league_has_played(*, league: League) -> bool:
+    """Whether any fixture of the league is played, walked over or has a game started: from
+    then on its ruleset and match format are what its stored results were scored with."""
+    fixtures = Fixture.objects.filter(division__season__league=league)
+    return (
+        fixtures.filter(status__in=_DECIDED).exists()
+        or TableGame.objects.filter(table__fixture__in=fixtures).exists()
+    )
+
+
+@transaction.atomic
+def league_update(
+    *,
+    league: League,
+    name: str,
+    description: str,
+    league_night: int,
+    start_time: datetime.time,
+    target: int | None,
+    match_format: MatchFormat,
+    tiebreaks: Sequence[str],
+    by: User | None = None,
+) -> League:
+    """Everything a secretary can change about a running league, in one go.
+
+    The ruleset's target (``None`` keeps the style's) and the match format are refused once a
+    fixture of the league has been played: its stored results were scored by the old ones.
+    """
+    league = League.objects.select_for_update().get(pk=league.pk)
+    ruleset = dict(league.ruleset or STYLE_PRESETS[league.style].ruleset)
+    preset_target = STYLE_PRESETS[league.style].ruleset.get("target")
+    new_target = target if target is not None else preset_target
+    if new_target is not None:
+        ruleset["target"] = new_target
+    spec = match_format.to_spec()
+    changed = {}
+    if ruleset != (league.ruleset or STYLE_PRESETS[league.style].ruleset):
+        changed["target"] = "The target cannot change once a fixture has been played."
+    if spec != league.get_match_format().to_spec():
+        changed["match_format"] = (
+            "The match format cannot change once a fixture has been played: "
+            "stored results were scored with the current one."
+        )
+    if changed and league_has_played(league=league):
+        raise ValidationError(changed)
+    tiebreaks = list(tiebreaks)
+    validate_tiebreaks(tiebreaks)
+    league.name = name.strip()
+    league.description = description
+    league.league_night = league_night
+    league.start_time = start_time
+    league.ruleset = ruleset
+    league.match_format = spec
+    league.tiebreaks = tiebreaks
+    league.full_clean()
+    league.save()
+    return league
+
+
+def season_update(
+    *,
+    season: Season,
+    name: str,
+    starts_on: datetime.date,
+    ends_on: datetime.date | None = None,
+    by: User | None = None,
+) -> Season:
+    """Rename or re-date a season; its slug (and so its addresses) stays."""
+    season.name = name.strip()
+    season.starts_on = starts_on
+    season.ends_on = ends_on
+    season.full_clean()
+    season.save(update_fields=["name", "starts_on", "ends_on"])
+    return season
+
+
+def division_update(
+    *, division: Division, name: str, rank: int, by: User | None = None
+) -> Division:
+    division.name = name.strip()
+    division.rank = rank
+    division.full_clean()
+    division.save(update_fields=["name", "rank"])
+    return division
+
+
+def venue_update(
+    *, venue: Venue, name: str, town: str = "", address: str = "", by: User | None = None
+) -> Venue:
+    venue.name = name.strip()
+    venue.town = town.strip()
+    venue.address = address
+    venue.full_clean()
+    venue.save(update_fields=["name", "town", "address"])
+    return venue
+
+
+def team_update(
+    *,
+    team: Team,
+    name: str,
+    home_venue: Venue,
+    short_name: str = "",
+    by: User | None = None,
+) -> Team:
+    """Rename a team or move its home; fixtures already made keep the venue they had."""
+    team.name = name.strip()
+    team.short_name = short_name.strip()
+    team.home_venue = home_venue
+    team.full_clean()
+    team.save(update_fields=["name", "short_name", "home_venue"])
+    return team
+
+
+@transaction.atomic
+def entry_move(*, entry: TeamEntry, division: Division, by: User | None = None) -> int:
+    """Move a team's entry to another division of the same season, before it has played.
+
+    Its fixtures still to play in the old division go with it (they are deleted; generate the
+    new division's list again). Returns how many were deleted.
+    """
+    entry = (
+        TeamEntry.objects.select_for_update().select_related("team", "division").get(pk=entry.pk)
+    )
+    if division.season_id != entry.season_id:
+        raise ValidationError({"division": "A team can only move within the same season."})
+    if division.pk == entry.division_id:
+        return 0
+    team_fixtures = Fixture.objects.filter(division=entry.division_id).filter(
+        Q(home=entry.team_id) | Q(away=entry.team_id)
+    )
+    started = TableGame.objects.filter(table__fixture__in=team_fixtures)
+    if team_fixtures.exclude(status__in=REPLACEABLE).exists() or started.exists():
+        raise ValidationError(
+            {
+                "division": f"{entry.team} has played in {entry.division.name} this season; "
+                "it stays there."
+            }
+        )
+    removed, _ = team_fixtures.delete()
+    entry.division = division
+    entry.save(update_fields=["division"])
+    return removed
+
+
+def entry_set_contact(*, entry: TeamEntry, contact: str, by: User | None = None) -> TeamEntry:
+    """The captain's phone or email, for the secretary only (never on a public page)."""
+    entry.captain_contact = contact.strip()
+    entry.full_clean()
+    entry.save(update_fields=["captain_contact"])
     return entry

@@ -78,6 +78,34 @@ def fixtures_generate(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+def fixture_add(request: HttpRequest, pk: int) -> HttpResponse:
+    """One fixture outside the generated list: a play-off, a replay."""
+    division = _division(request, pk)
+    league = division.season.league
+    form = forms.FixtureAddForm(
+        request.POST or None, division=division, initial={"time": league.start_time}
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            fixture = fixtures.fixture_add(division=division, **form.cleaned_data, by=request.user)
+        except ValidationError as exc:
+            forms.add_service_error(form, exc, "date")
+        else:
+            messages.success(request, f"Added: {fixture}.")
+            return redirect(fixture)
+    return render(
+        request,
+        "leagues/manage/form.html",
+        {
+            "league": league,
+            "form": form,
+            "title": f"Add a fixture to {division.name}",
+            "submit": "Add the fixture",
+        },
+    )
+
+
+@login_required
 def fixture_manage(request: HttpRequest, pk: int) -> HttpResponse:
     """Re-arrange, postpone, walk over or void one fixture (one form each; ``action`` says
     which was sent)."""

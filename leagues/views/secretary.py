@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from leagues import forms
-from leagues.models import Team
+from leagues.models import Division, Team
 from leagues.permissions import can_create_league
 from leagues.selectors import fixtures as selectors
 from leagues.services import registrations, structure
@@ -66,31 +66,28 @@ def league_manage(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def league_edit(request: HttpRequest, slug: str) -> HttpResponse:
-    """Tables a fixture and the tie-break order."""
+    """The league's name, night, target, match format and tie-break order on one page."""
     league = _league(request, slug)
-    form = forms.LeagueSettingsForm(request.POST or None, league=league)
+    form = forms.LeagueEditForm(request.POST or None, league=league)
     if request.method == "POST" and form.is_valid():
-        match_format = league.get_match_format()
         try:
-            with transaction.atomic():
-                if form.cleaned_data["tables"] != match_format.tables:
-                    structure.league_set_match_format(
-                        league=league,
-                        match_format=match_format.with_options(tables=form.cleaned_data["tables"]),
-                        by=request.user,
-                    )
-                structure.league_set_tiebreaks(
-                    league=league, tiebreaks=form.cleaned_data["tiebreaks"], by=request.user
-                )
+            league = structure.league_update(
+                league=league, **form.service_kwargs(), by=request.user
+            )
         except ValidationError as exc:
-            forms.add_service_error(form, exc, "tiebreak_1")
+            forms.add_service_error(form, exc, "tables")
         else:
             messages.success(request, f"Saved. {league.tiebreak_rule_text()}")
             return redirect(_manage_url(league))
     return render(
         request,
         "leagues/manage/league_settings.html",
-        {"league": league, "form": form, "rule_text": league.tiebreak_rule_text()},
+        {
+            "league": league,
+            "form": form,
+            "rule_text": league.tiebreak_rule_text(),
+            "played": structure.league_has_played(league=league),
+        },
     )
 
 
@@ -137,6 +134,96 @@ def division_create(request: HttpRequest, slug: str, season: int) -> HttpRespons
             "title": f"New division for {season_obj.name}",
             "submit": "Add the division",
         },
+    )
+
+
+@login_required
+def season_edit(request: HttpRequest, slug: str, season: int) -> HttpResponse:
+    league = _league(request, slug)
+    season_obj = get_object_or_404(league.seasons, pk=season)
+    form = forms.SeasonForm(
+        request.POST or None,
+        initial={
+            "name": season_obj.name,
+            "starts_on": season_obj.starts_on,
+            "ends_on": season_obj.ends_on,
+        },
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            structure.season_update(season=season_obj, **form.cleaned_data, by=request.user)
+        except ValidationError as exc:
+            forms.add_service_error(form, exc, "name")
+        else:
+            messages.success(request, f"Season {season_obj.name} saved.")
+            return redirect(_manage_url(league))
+    return render(
+        request,
+        "leagues/manage/form.html",
+        {"league": league, "form": form, "title": f"Season {season_obj.name}", "submit": "Save"},
+    )
+
+
+@login_required
+def division_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    league = _league(request, slug)
+    division = get_object_or_404(
+        Division.objects.select_related("season"), pk=pk, season__league=league
+    )
+    form = forms.DivisionForm(
+        request.POST or None, initial={"name": division.name, "rank": division.rank}
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            structure.division_update(division=division, **form.cleaned_data, by=request.user)
+        except ValidationError as exc:
+            forms.add_service_error(form, exc, "name")
+        else:
+            messages.success(request, f"{division} saved.")
+            return redirect(_manage_url(league))
+    return render(
+        request,
+        "leagues/manage/form.html",
+        {
+            "league": league,
+            "form": form,
+            "title": f"{division.name}, {division.season.name}",
+            "submit": "Save",
+        },
+    )
+
+
+@login_required
+def venue_list(request: HttpRequest, slug: str) -> HttpResponse:
+    """The league's venues (its teams' homes, where it has played, and any not used yet)."""
+    league = _league(request, slug)
+    return render(
+        request,
+        "leagues/manage/venues.html",
+        {"league": league, "venues": list(selectors.league_venues(league=league))},
+    )
+
+
+@login_required
+def venue_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    league = _league(request, slug)
+    venue = get_object_or_404(selectors.league_venues(league=league), pk=pk)
+    form = forms.VenueForm(
+        request.POST or None,
+        initial={"name": venue.name, "town": venue.town, "address": venue.address},
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            structure.venue_update(venue=venue, **form.cleaned_data, by=request.user)
+        except ValidationError as exc:
+            forms.add_service_error(form, exc, "name")
+        else:
+            messages.success(request, f"{venue} saved.")
+            return redirect("leagues:manage_venues", slug=league.slug)
+    return render(
+        request,
+        "leagues/manage/form.html",
+        {"league": league, "form": form, "title": venue.name, "submit": "Save"},
     )
 
 
@@ -190,6 +277,34 @@ def team_create(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
+def team_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """A team's name, short name and home venue."""
+    league = _league(request, slug)
+    team = get_object_or_404(Team.objects.select_related("home_venue"), pk=pk, league=league)
+    form = forms.TeamEditForm(
+        request.POST or None,
+        initial={
+            "name": team.name,
+            "short_name": team.short_name,
+            "home_venue": team.home_venue_id,
+        },
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            structure.team_update(team=team, **form.cleaned_data, by=request.user)
+        except ValidationError as exc:
+            forms.add_service_error(form, exc, "name")
+        else:
+            messages.success(request, f"{team} saved.")
+            return redirect("leagues:manage_team", slug=league.slug, pk=team.pk)
+    return render(
+        request,
+        "leagues/manage/form.html",
+        {"league": league, "form": form, "title": f"Edit {team.name}", "submit": "Save"},
+    )
+
+
+@login_required
 def team_manage(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """A team's season: its division and captain (kept off the public pages) and its squad."""
     league = _league(request, slug)
@@ -200,29 +315,42 @@ def team_manage(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     entry = team.entries.filter(season=season).select_related("division", "captain").first()
     form = None
     if season is not None:
-        initial = {"division": entry.division_id, "captain": entry.captain_id} if entry else {}
+        initial = (
+            {
+                "division": entry.division_id,
+                "captain": entry.captain_id,
+                "captain_contact": entry.captain_contact,
+            }
+            if entry
+            else {}
+        )
         form = forms.TeamEntryForm(request.POST or None, team=team, season=season, initial=initial)
         if request.method == "POST" and form.is_valid():
-            division, captain = form.cleaned_data["division"], form.cleaned_data["captain"]
+            data = form.cleaned_data
             try:
                 with transaction.atomic():
+                    removed = 0
                     if entry is None:
-                        structure.team_enter(
-                            team=team, division=division, captain=captain, by=request.user
-                        )
-                    elif division.pk != entry.division_id:
-                        raise ValidationError(
-                            {
-                                "division": f"{team} is already entered in "
-                                f"{entry.division.name} this season."
-                            }
+                        entry = structure.team_enter(
+                            team=team, division=data["division"], by=request.user
                         )
                     else:
-                        structure.entry_set_captain(entry=entry, captain=captain, by=request.user)
+                        removed = structure.entry_move(
+                            entry=entry, division=data["division"], by=request.user
+                        )
+                    structure.entry_set_captain(
+                        entry=entry, captain=data["captain"], by=request.user
+                    )
+                    structure.entry_set_contact(
+                        entry=entry, contact=data["captain_contact"], by=request.user
+                    )
             except ValidationError as exc:
+                # Nothing was saved: show the form as it was before the attempt.
+                entry = team.entries.filter(season=season).select_related("division").first()
                 forms.add_service_error(form, exc, "captain")
             else:
-                messages.success(request, f"{team}'s {season.name} season saved.")
+                note = f" {removed} unplayed fixtures removed." if removed else ""
+                messages.success(request, f"{team}'s {season.name} season saved.{note}")
                 return redirect(
                     f"{reverse('leagues:manage_team', args=[league.slug, team.pk])}"
                     f"?season={season.pk}"

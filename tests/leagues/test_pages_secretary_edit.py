@@ -1,0 +1,402 @@
+"""The secretary's edit pages: the league's settings, seasons, divisions, venues, teams (and
+moving a team between divisions), the captain's private contact, and adding one fixture."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from leagues.forms import LeagueEditForm
+from leagues.models import Division, Fixture, League, Season, Team, TeamEntry, Venue
+from leagues.services.fixtures import fixtures_generate
+from tests.factories.leagues import DivisionFactory, LeagueFactory, VenueFactory
+from tests.leagues.helpers import entered_teams, squad
+
+pytestmark = pytest.mark.django_db
+
+CONTACT = "07700 900461 / captain.bull@example.org"
+
+
+@pytest.fixture
+def division():
+    division = DivisionFactory(season__league=LeagueFactory(), name="Premier")
+    entered_teams(division, ["Black Bull", "Old Hall", "Crown", "Anchor"], players=2)
+    return division
+
+
+@pytest.fixture
+def second(division):
+    return DivisionFactory(season=division.season, name="First", rank=2)
+
+
+@pytest.fixture
+def league(division):
+    return division.season.league
+
+
+@pytest.fixture
+def secretary(client, league):
+    user = get_user_model().objects.create_user("sec", password="pw-secret-1")
+    league.secretaries.add(user)
+    client.force_login(user)
+    return user
+
+
+@pytest.fixture
+def team(division):
+    return Team.objects.get(name="Black Bull")
+
+
+def league_data(league: League, **changes) -> dict:
+    """What the settings page posts when nothing is touched, with ``changes``."""
+    form = LeagueEditForm(league=league)
+    data = {}
+    for name in form.fields:
+        value = form[name].value()
+        if isinstance(value, bool):
+            if value:
+                data[name] = "on"
+            continue
+        if isinstance(value, datetime.time):
+            value = value.strftime("%H:%M")
+        data[name] = "" if value is None else str(value)
+    for name, value in changes.items():
+        if value is None:
+            data.pop(name, None)
+        else:
+            data[name] = str(value)
+    return data
+
+
+def edit_urls(league, division, team, venue) -> list[str]:
+    slug = league.slug
+    return [
+        reverse("leagues:manage_league_edit", args=[slug]),
+        reverse("leagues:manage_season_edit", args=[slug, division.season_id]),
+        reverse("leagues:manage_division_edit", args=[slug, division.pk]),
+        reverse("leagues:manage_venues", args=[slug]),
+        reverse("leagues:manage_venue_edit", args=[slug, venue.pk]),
+        reverse("leagues:manage_team_edit", args=[slug, team.pk]),
+        reverse("leagues:manage_team", args=[slug, team.pk]),
+        reverse("leagues:manage_fixture_add", args=[division.pk]),
+    ]
+
+
+def test_edit_pages_are_for_the_leagues_secretary_only(client, league, division, team):
+    """Anonymous users are sent to log in; another league's secretary gets 403 and changes
+    nothing; the league's own secretary sees every page."""
+    urls = edit_urls(league, division, team, team.home_venue)
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 302, url
+        assert response["Location"].startswith(reverse("login")), url
+
+    other = LeagueFactory()
+    outsider = get_user_model().objects.create_user("elsewhere", password="pw-secret-3")
+    other.secretaries.add(outsider)
+    client.force_login(outsider)
+    for url in urls:
+        assert client.get(url).status_code == 403, url
+        assert client.post(url, {"name": "Hijacked"}).status_code == 403, url
+    assert not League.objects.filter(name="Hijacked").exists()
+    assert not Team.objects.filter(name="Hijacked").exists()
+    assert not Venue.objects.filter(name="Hijacked").exists()
+
+    user = get_user_model().objects.create_user("sec", password="pw-secret-1")
+    league.secretaries.add(user)
+    client.force_login(user)
+    for url in urls:
+        assert client.get(url).status_code == 200, url
+
+
+def test_secretary_edits_the_league_on_one_page(client, secretary, league):
+    response = client.post(
+        reverse("leagues:manage_league_edit", args=[league.slug]),
+        league_data(
+            league,
+            name="Spen Valley League",
+            description="Tuesdays at eight.",
+            league_night=3,
+            start_time="19:45",
+            target=15,
+            tables=5,
+            aggregate_bonus=3,
+            tiebreak_1="pegs_diff",
+            tiebreak_2="head_to_head",
+            tiebreak_3="",
+        ),
+    )
+    assert response.status_code == 302
+    league.refresh_from_db()
+    assert league.name == "Spen Valley League"
+    assert league.description == "Tuesdays at eight."
+    assert league.league_night == 3
+    assert league.start_time == datetime.time(19, 45)
+    assert league.get_ruleset().target == 15
+    assert league.get_match_format().tables == 5
+    assert league.get_match_format().aggregate_bonus == 3
+    assert league.get_tiebreaks() == ["points", "pegs_diff", "head_to_head"]
+
+
+def test_a_match_format_that_gives_no_points_is_refused_and_nothing_saved(
+    client, secretary, league
+):
+    response = client.post(
+        reverse("leagues:manage_league_edit", args=[league.slug]),
+        league_data(
+            league, name="Renamed", points_per_table=0, points_per_game=0, aggregate_bonus=0
+        ),
+    )
+    assert response.status_code == 200
+    assert "no match could be won" in response.content.decode()
+    league.refresh_from_db()
+    assert league.name != "Renamed"
+
+
+def test_ruleset_and_match_format_are_fixed_once_a_fixture_is_played(
+    client, secretary, league, division
+):
+    """Stored results were scored with the old ones: the change is refused next to the field,
+    and nothing else in the post is saved; other settings can still change."""
+    fixtures_generate(division=division, start=datetime.date(2025, 9, 2), legs=1)
+    Fixture.objects.filter(pk=Fixture.objects.filter(division=division).first().pk).update(
+        status=Fixture.Status.PLAYED
+    )
+    url = reverse("leagues:manage_league_edit", args=[league.slug])
+
+    response = client.post(url, league_data(league, name="Renamed", tables=6))
+    assert response.status_code == 200
+    assert "match format cannot change once a fixture has been played" in (
+        response.content.decode()
+    )
+    response = client.post(url, league_data(league, name="Renamed", target=15))
+    assert "target cannot change once a fixture has been played" in response.content.decode()
+    league.refresh_from_db()
+    assert league.name != "Renamed"
+    assert league.get_match_format().tables == 4
+    assert league.get_ruleset().target == 11
+
+    response = client.post(url, league_data(league, name="Renamed", tiebreak_1="pegs_for"))
+    assert response.status_code == 302
+    league.refresh_from_db()
+    assert league.name == "Renamed"
+    assert league.get_tiebreaks()[1] == "pegs_for"
+
+
+def test_secretary_edits_a_season_and_bad_dates_are_refused(client, secretary, league, division):
+    season = division.season
+    url = reverse("leagues:manage_season_edit", args=[league.slug, season.pk])
+    response = client.post(
+        url, {"name": "Winter 2026", "starts_on": "2026-01-06", "ends_on": "2025-12-01"}
+    )
+    assert response.status_code == 200
+    assert "The season cannot end before it starts." in response.content.decode()
+    season.refresh_from_db()
+    assert season.name != "Winter 2026"
+
+    response = client.post(
+        url, {"name": "Winter 2026", "starts_on": "2026-01-06", "ends_on": "2026-04-28"}
+    )
+    assert response.status_code == 302
+    season.refresh_from_db()
+    assert (season.name, season.starts_on, season.ends_on) == (
+        "Winter 2026",
+        datetime.date(2026, 1, 6),
+        datetime.date(2026, 4, 28),
+    )
+
+
+def test_secretary_renames_and_reranks_a_division_but_not_onto_another(
+    client, secretary, league, division, second
+):
+    url = reverse("leagues:manage_division_edit", args=[league.slug, second.pk])
+    response = client.post(url, {"name": "Premier", "rank": "2"})
+    assert response.status_code == 200
+    assert "already exists" in response.content.decode()
+    assert Division.objects.get(pk=second.pk).name == "First"
+
+    assert client.post(url, {"name": "Championship", "rank": "3"}).status_code == 302
+    second.refresh_from_db()
+    assert (second.name, second.rank) == ("Championship", 3)
+
+
+def test_a_division_of_another_league_is_not_found(client, secretary, league):
+    elsewhere = DivisionFactory()
+    url = reverse("leagues:manage_division_edit", args=[league.slug, elsewhere.pk])
+    assert client.get(url).status_code == 404
+
+
+def test_venue_list_and_edit(client, secretary, league, team):
+    """The secretary sees the league's venues (not another league's) and edits one."""
+    venue = team.home_venue
+    other_league_team = Team.objects.create(
+        league=LeagueFactory(), name="Elsewhere", slug="elsewhere", home_venue=VenueFactory()
+    )
+    foreign = other_league_team.home_venue
+    page = client.get(reverse("leagues:manage_venues", args=[league.slug])).content.decode()
+    assert venue.name in page
+    assert foreign.name not in page
+    assert (
+        client.get(reverse("leagues:manage_venue_edit", args=[league.slug, foreign.pk])).status_code
+        == 404
+    )
+
+    url = reverse("leagues:manage_venue_edit", args=[league.slug, venue.pk])
+    response = client.post(url, {"name": "", "town": "Nowhere Bridge", "address": ""})
+    assert response.status_code == 200
+    assert "This field is required." in response.content.decode()
+    assert Venue.objects.get(pk=venue.pk).town != "Nowhere Bridge"
+
+    response = client.post(
+        url, {"name": "The Black Bull", "town": "Liversedge", "address": "1 Market St"}
+    )
+    assert response.status_code == 302
+    venue.refresh_from_db()
+    assert (venue.name, venue.town, venue.address) == (
+        "The Black Bull",
+        "Liversedge",
+        "1 Market St",
+    )
+
+
+def test_secretary_edits_a_team_but_not_onto_another_teams_name(client, secretary, league, team):
+    url = reverse("leagues:manage_team_edit", args=[league.slug, team.pk])
+    new_home = VenueFactory(name="The Greyhound")
+    response = client.post(url, {"name": "Old Hall", "short_name": "", "home_venue": new_home.pk})
+    assert response.status_code == 200
+    assert "already exists" in response.content.decode()
+    assert Team.objects.get(pk=team.pk).home_venue_id != new_home.pk
+
+    response = client.post(
+        url, {"name": "Black Bull Heck", "short_name": "Bull", "home_venue": new_home.pk}
+    )
+    assert response.status_code == 302
+    team.refresh_from_db()
+    assert (team.name, team.short_name, team.home_venue_id) == (
+        "Black Bull Heck",
+        "Bull",
+        new_home.pk,
+    )
+
+
+def entry_post(team, division, **extra) -> dict:
+    return {
+        "season": division.season_id,
+        "division": division.pk,
+        "captain": "",
+        "captain_contact": "",
+        **extra,
+    }
+
+
+def test_a_team_moves_division_before_it_has_played(client, secretary, league, division, second):
+    team = Team.objects.get(name="Crown")
+    fixtures_generate(division=division, start=datetime.date(2025, 9, 2), legs=1)
+    url = reverse("leagues:manage_team", args=[league.slug, team.pk])
+    response = client.post(url, entry_post(team, second))
+    assert response.status_code == 302
+    assert TeamEntry.objects.get(team=team).division == second
+    assert not Fixture.objects.filter(division=division, home=team).exists()
+    assert not Fixture.objects.filter(division=division, away=team).exists()
+
+
+def test_a_team_that_has_played_stays_in_its_division(client, secretary, league, division, second):
+    team = Team.objects.get(name="Crown")
+    fixtures_generate(division=division, start=datetime.date(2025, 9, 2), legs=1)
+    played = Fixture.objects.filter(division=division, home=team).first() or (
+        Fixture.objects.filter(division=division, away=team).first()
+    )
+    Fixture.objects.filter(pk=played.pk).update(status=Fixture.Status.PLAYED)
+    count = Fixture.objects.filter(division=division).count()
+    captain = squad(team, division.season)[0]
+    response = client.post(
+        reverse("leagues:manage_team", args=[league.slug, team.pk]),
+        entry_post(team, second, captain=captain.pk, captain_contact=CONTACT),
+    )
+    assert response.status_code == 200
+    assert "has played in Premier this season" in response.content.decode()
+    entry = TeamEntry.objects.get(team=team)
+    assert entry.division == division
+    assert entry.captain is None and entry.captain_contact == ""
+    assert Fixture.objects.filter(division=division).count() == count
+
+
+def test_captain_contact_is_for_the_secretary_only(client, secretary, league, division, team):
+    """Saved and shown on the secretary's team page; never on the public team, player or
+    fixture pages, even to the secretary."""
+    captain = squad(team, division.season)[0]
+    url = reverse("leagues:manage_team", args=[league.slug, team.pk])
+    response = client.post(
+        url, entry_post(team, division, captain=captain.pk, captain_contact=CONTACT)
+    )
+    assert response.status_code == 302
+    entry = TeamEntry.objects.get(team=team)
+    assert (entry.captain, entry.captain_contact) == (captain, CONTACT)
+    assert CONTACT in client.get(url).content.decode()
+
+    fixtures_generate(division=division, start=datetime.date(2025, 9, 2), legs=1)
+    fixture = Fixture.objects.filter(home=team).first()
+    public = [
+        team.get_absolute_url(),
+        captain.get_absolute_url(),
+        fixture.get_absolute_url(),
+        division.get_absolute_url(),
+        reverse("leagues:division_players", args=[division.pk]),
+        league.get_absolute_url(),
+    ]
+    for viewer in (secretary, None):
+        if viewer is None:
+            client.logout()
+        for page in public:
+            response = client.get(page)
+            assert response.status_code == 200, page
+            assert "07700" not in response.content.decode(), page
+            assert "captain.bull" not in response.content.decode(), page
+
+
+def test_secretary_adds_a_single_fixture(client, secretary, league, division):
+    home, away = Team.objects.get(name="Black Bull"), Team.objects.get(name="Anchor")
+    url = reverse("leagues:manage_fixture_add", args=[division.pk])
+
+    response = client.post(url, {"home": home.pk, "away": home.pk, "date": "2025-10-07"})
+    assert response.status_code == 200
+    assert "A team cannot play itself." in response.content.decode()
+    response = client.post(url, {"home": home.pk, "away": away.pk, "date": ""})
+    assert "This field is required." in response.content.decode()
+    assert not Fixture.objects.filter(division=division).exists()
+
+    response = client.post(
+        url, {"home": home.pk, "away": away.pk, "date": "2025-10-07", "time": "", "venue": ""}
+    )
+    fixture = Fixture.objects.get(division=division)
+    assert response.status_code == 302
+    assert response["Location"] == fixture.get_absolute_url()
+    assert (fixture.home, fixture.away, fixture.venue) == (home, away, home.home_venue)
+    assert fixture.date == datetime.date(2025, 10, 7)
+    assert fixture.time == league.start_time
+
+    # The same night again: the service's clash is shown on the form and nothing is added.
+    crown = Team.objects.get(name="Crown")
+    response = client.post(url, {"home": crown.pk, "away": home.pk, "date": "2025-10-07"})
+    assert response.status_code == 200
+    assert "already on that night" in response.content.decode()
+    assert Fixture.objects.filter(division=division).count() == 1
+
+
+def test_a_team_not_in_the_division_cannot_be_chosen(client, secretary, league, division, second):
+    outsider = Team.objects.create(
+        league=league, name="Swan", slug="swan", home_venue=VenueFactory()
+    )
+    TeamEntry.objects.create(team=outsider, division=second, season=second.season)
+    home = Team.objects.get(name="Black Bull")
+    response = client.post(
+        reverse("leagues:manage_fixture_add", args=[division.pk]),
+        {"home": home.pk, "away": outsider.pk, "date": "2025-10-07"},
+    )
+    assert response.status_code == 200
+    assert "Select a valid choice" in response.content.decode()
+    assert not Fixture.objects.exists()
+    assert Season.objects.count() == 1
