@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -26,7 +26,7 @@ from leagues.models import (
     Registration,
     TableGame,
 )
-from scoring.models import Award, Game, GameStatus, Side
+from scoring.models import Award, Game, GameStatus, HandRevision, Side
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -81,11 +81,19 @@ def fixture_tables_set(
                     raise ValidationError(f"{player} is seated at two tables.")
                 seated.add(player.pk)
 
+    from scoring.services import scoring_link_create, scoring_link_revoke
+
+    for old in FixtureTable.objects.filter(fixture=fixture, scoring_link__isnull=False):
+        scoring_link_revoke(link=old.scoring_link, by=by)
     FixtureTable.objects.filter(fixture=fixture).delete()
     tables = [
         FixtureTable(
             fixture=fixture,
             board=board,
+            # Each table's private link, printed as a QR code on the fixture card.
+            scoring_link=scoring_link_create(
+                label=f"{fixture.home} v {fixture.away}, table {board}", by=by
+            ),
             home_player_1=home_pair[0],
             home_player_2=home_pair[1] if len(home_pair) > 1 else None,
             away_player_1=away_pair[0],
@@ -106,6 +114,7 @@ def table_game_start(*, table: FixtureTable, by: User | None = None) -> TableGam
 
     table = (
         FixtureTable.objects.select_related(
+            "scoring_link",
             "fixture__division__season__league",
             "fixture__home",
             "fixture__away",
@@ -138,6 +147,7 @@ def table_game_start(*, table: FixtureTable, by: User | None = None) -> TableGam
         first_dealer=HOME if number % 2 else AWAY,
         title=f"{fixture.home} v {fixture.away}, table {table.board}, game {number}",
         by=by,
+        scoring_link=table.scoring_link,
     )
     return TableGame.objects.create(table=table, game=game, number=number)
 
@@ -170,7 +180,12 @@ def fixture_game_changed(*, game: Game) -> None:
     if game.status == GameStatus.IN_PROGRESS and not counted:
         return
     fixture = _fixture_for_update(table.fixture)
-    fixture_result_recompute(fixture=fixture)
+    revision = HandRevision.objects.filter(game=game).order_by("-pk").first()
+    fixture_result_recompute(
+        fixture=fixture,
+        by=revision.by if revision else None,
+        link=revision.link if revision else None,
+    )
     if game.status != GameStatus.WON:
         return
     table.refresh_from_db()
@@ -297,13 +312,25 @@ def _save_result(fixture: Fixture, result: FixtureResult) -> FixtureResult:
 
 
 @transaction.atomic
-def fixture_result_recompute(*, fixture: Fixture) -> FixtureResult | None:
+def fixture_result_recompute(
+    *, fixture: Fixture, by: User | None = None, link: Any = None
+) -> FixtureResult | None:
     """Derive and store the fixture's result from its tables (or its walkover); void: none.
 
     Marks the fixture played when every table is decided, and back to scheduled if a
-    correction reopens a table.
+    correction reopens a table. A change to the figures withdraws a submitted result and is
+    logged when the result was confirmed (``confirmation.result_changed``).
     """
+    from leagues.services.confirmation import result_changed, result_figures
+
     fixture = _fixture_for_update(fixture)
+    before = result_figures(FixtureResult.objects.filter(fixture=fixture).first())
+    stored = _recompute(fixture)
+    result_changed(fixture=fixture, before=before, after=result_figures(stored), by=by, link=link)
+    return stored
+
+
+def _recompute(fixture: Fixture) -> FixtureResult | None:
     match_format = fixture.division.season.league.get_match_format()
     if fixture.status == Fixture.Status.VOID:
         FixtureResult.objects.filter(fixture=fixture).delete()

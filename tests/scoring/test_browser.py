@@ -742,8 +742,8 @@ def test_second_phone_cannot_undo_a_hand_it_has_not_seen(
     game = GameFactory(hands=1)
     phone2 = Scorer(phone_context(browser).new_page(), live_server.url)
     try:
-        scorer.open(game.get_absolute_url())
-        phone2.open(game.get_absolute_url())
+        scorer.scan(game)
+        phone2.scan(game)
         scorer.play(2, card="4H", high=SMITH, low=SMITH, jack=SMITH, game=SMITH)
 
         response = phone2.record(button="Undo hand 1")
@@ -766,6 +766,8 @@ def test_second_phone_cannot_overwrite_a_correction_it_has_not_seen(
     phone2 = Scorer(phone_context(browser).new_page(), live_server.url)
     path = f"/games/{game.pk}/hands/1/correct/"
     try:
+        scorer.scan(game)
+        phone2.scan(game)
         scorer.open(path)
         phone2.open(path)
         before = facts_of(game)[0]
@@ -792,6 +794,7 @@ def test_correcting_the_winning_hand_can_reopen_the_game(scorer: Scorer) -> None
     """A correction re-scores the game: taking the deciding points away puts it back in play."""
     game = GameFactory(west_yorkshire=True, won=True)
     assert game.status == GameStatus.WON and game.decided_hand == 3
+    scorer.scan(game)
     scorer.open(f"/games/{game.pk}/hands/3/correct/")
     for legend in (HIGH, LOW, JACK, GAME):
         scorer.choose(legend, PATEL)
