@@ -39,6 +39,11 @@ class ScoringLink(models.Model):
 
     key = models.CharField(max_length=64, unique=True, editable=False)
     label = models.CharField(max_length=160, blank=True)
+    next_url = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="Where the holder goes when the games are done (a fixture's result page).",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

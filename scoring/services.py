@@ -493,9 +493,17 @@ def _new_key() -> str:
     return secrets.token_urlsafe(32)
 
 
-def scoring_link_create(*, label: str = "", by: User | None = None) -> ScoringLink:
+def scoring_link_create(
+    *, label: str = "", next_url: str = "", by: User | None = None
+) -> ScoringLink:
     """A new live link; attach games to it (`game_start(scoring_link=...)`)."""
-    return ScoringLink.objects.create(key=_new_key(), label=label[:160], created_by=by)
+    return ScoringLink.objects.create(
+        key=_new_key(), label=label[:160], next_url=next_url, created_by=_account(by)
+    )
+
+
+def _account(by: User | None) -> User | None:
+    return by if by is not None and getattr(by, "is_authenticated", False) else None
 
 
 @transaction.atomic
@@ -513,7 +521,11 @@ def scoring_link_reissue(*, link: ScoringLink, by: User | None = None) -> Scorin
     """Revoke `link` and move its games to a new link under a new key (a lost or leaked card)."""
     old = scoring_link_revoke(link=link, by=by)
     new = ScoringLink.objects.create(
-        key=_new_key(), label=old.label, created_by=by, closed_at=old.closed_at
+        key=_new_key(),
+        label=old.label,
+        next_url=old.next_url,
+        created_by=_account(by),
+        closed_at=old.closed_at,
     )
     Game.objects.filter(scoring_link=old).update(scoring_link=new)
     return new

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Prefetch
+from django.urls import reverse
 
 from leagues.formats import MatchFormat
 from leagues.models import (
@@ -92,7 +93,9 @@ def fixture_tables_set(
             board=board,
             # Each table's private link, printed as a QR code on the fixture card.
             scoring_link=scoring_link_create(
-                label=f"{fixture.home} v {fixture.away}, table {board}", by=by
+                label=f"{fixture.home} v {fixture.away}, table {board}",
+                next_url=reverse("leagues:fixture_result", kwargs={"pk": fixture.pk}),
+                by=by,
             ),
             home_player_1=home_pair[0],
             home_player_2=home_pair[1] if len(home_pair) > 1 else None,
@@ -392,3 +395,58 @@ def _recompute(fixture: Fixture) -> FixtureResult | None:
         fixture.status = Fixture.Status.SCHEDULED
         fixture.save(update_fields=["status", "updated_at"])
     return stored
+
+
+@transaction.atomic
+def table_link_reissue(*, table: FixtureTable, by: User | None = None) -> FixtureTable:
+    """A lost or leaked fixture card: the table's link is revoked and a new one issued; the
+    table's games follow the new link."""
+    from leagues.audit import audit_log
+    from scoring.services import scoring_link_create, scoring_link_reissue
+
+    table = (
+        FixtureTable.objects.select_for_update(of=("self",))
+        .select_related(
+            "scoring_link", "fixture__division__season__league", "fixture__home", "fixture__away"
+        )
+        .get(pk=table.pk)
+    )
+    fixture = table.fixture
+    if table.scoring_link is None:
+        table.scoring_link = scoring_link_create(
+            label=f"{fixture.home} v {fixture.away}, table {table.board}",
+            next_url=reverse("leagues:fixture_result", kwargs={"pk": fixture.pk}),
+            by=by,
+        )
+    else:
+        table.scoring_link = scoring_link_reissue(link=table.scoring_link, by=by)
+    table.save(update_fields=["scoring_link"])
+    audit_log(
+        league=fixture.division.season.league,
+        fixture=fixture,
+        action="link_reissued",
+        subject=f"Scoring link of table {table.board} re-issued",
+        by=by,
+    )
+    return table
+
+
+@transaction.atomic
+def table_link_revoke(*, table: FixtureTable, by: User | None = None) -> FixtureTable:
+    """Stop a table's link working without a replacement (re-issue when play resumes)."""
+    from leagues.audit import audit_log
+    from scoring.services import scoring_link_revoke
+
+    table = FixtureTable.objects.select_related(
+        "scoring_link", "fixture__division__season__league"
+    ).get(pk=table.pk)
+    if table.scoring_link is not None:
+        scoring_link_revoke(link=table.scoring_link, by=by)
+        audit_log(
+            league=table.fixture.division.season.league,
+            fixture=table.fixture,
+            action="link_revoked",
+            subject=f"Scoring link of table {table.board} revoked",
+            by=by,
+        )
+    return table

@@ -10,7 +10,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django_tables2 import RequestConfig
 
-from leagues.models import Fixture, FixtureTable, Player, TableGame
+from leagues.models import Fixture, FixtureTable, Player, ResultSubmission, TableGame
 from leagues.permissions import can_manage_league
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.statistics import pair_statistics, player_leaderboard, player_statistics
@@ -74,6 +74,9 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "tables": list(fixture.tables.all()),
             "adjustments": list(fixture.adjustments.all()),
             "can_manage": can_manage_league(request.user, league),
+            "confirmed": fixture.submissions.filter(
+                status__in=ResultSubmission.CONFIRMED_STATUSES
+            ).exists(),
         },
     )
 
