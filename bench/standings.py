@@ -1,12 +1,16 @@
-"""How the standings and fixtures pages grow with the size of a division.
+"""How the standings and fixtures pages of one division behave as the league grows.
 
-Builds a Yorkshire-style division of each size with a full season of stored results (fixtures
-and ``FixtureResult`` rows written with ``bulk_create``: standings read stored results and never
-replay hands), then fetches the pages through Django's test client and prints the median time
-and the query count of each:
+Builds Yorkshire-style leagues of 10, 100 and 1,000 teams split into divisions of 10 (1,000
+teams is 100 divisions), each division with a full double round robin of stored results
+(fixtures and ``FixtureResult`` rows inserted directly: standings read stored results and never
+replay hands). It then fetches one division's standings page and fixtures page (a week, and one
+team's list) through Django's test client and prints the median time and the query count of
+each: the time should stay flat as the league grows, since every page filters by indexed
+columns and runs a fixed number of queries. A last line does the same for a single division of
+100 teams, to show how a page grows with its own division:
 
-    .venv/bin/python bench/standings.py                  # 10, 100 and 1,000 teams
-    .venv/bin/python bench/standings.py --sizes 10,100 --runs 5
+    .venv/bin/python bench/standings.py                  # leagues of 10, 100 and 1,000 teams
+    .venv/bin/python bench/standings.py --sizes 10,100 --runs 5 --single 0
     DATABASE_URL=postgres://... .venv/bin/python bench/standings.py
 
 Without DATABASE_URL it uses a throwaway SQLite file in a temporary folder.
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import gc
 import os
 import random
 import statistics
@@ -31,11 +36,20 @@ START = datetime.date(2025, 9, 2)
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--sizes", default="10,100,1000", help="Teams per division, comma separated."
+        "--sizes", default="10,100,1000", help="Teams in each league, comma separated."
+    )
+    parser.add_argument(
+        "--division-size", type=int, default=10, help="Teams a division (default 10)."
+    )
+    parser.add_argument(
+        "--single",
+        type=int,
+        default=100,
+        help="Teams in the one-division league of the last line; 0 to leave it out.",
     )
     parser.add_argument("--runs", type=int, default=3, help="Fetches of each page (median).")
     parser.add_argument(
-        "--legs", type=int, choices=(1, 2), default=1, help="Single or double round robin."
+        "--legs", type=int, choices=(1, 2), default=2, help="Single or double round robin."
     )
     return parser.parse_args()
 
@@ -71,8 +85,11 @@ def rounds(n: int, legs: int) -> list[list[tuple[int, int]]]:
     return first_leg + [[(b, a) for a, b in pairs] for pairs in first_leg]
 
 
-def build(size: int, legs: int, rng: random.Random):
-    """A league with one division of ``size`` teams and every fixture played."""
+def build(teams: int, division_size: int, legs: int, rng: random.Random):
+    """A league of ``teams`` teams in divisions of ``division_size``, every fixture played.
+
+    Returns the division measured (the middle one, so it is neither the first nor the last
+    rows written), one of its teams, and the league's division and fixture counts."""
     from django.db import transaction
 
     from leagues.formats import STYLE_PRESETS
@@ -88,10 +105,11 @@ def build(size: int, legs: int, rng: random.Random):
 
     preset = STYLE_PRESETS["yorkshire"]
     match_format = preset.match_format
+    name = f"{teams}x{division_size}"
     with transaction.atomic():
         league = League.objects.create(
-            name=f"Bench league {size}",
-            slug=f"bench-{size}",
+            name=f"Bench league {name}",
+            slug=f"bench-{name}",
             style="yorkshire",
             ruleset=dict(preset.ruleset),
             match_format=match_format.to_spec(),
@@ -100,25 +118,39 @@ def build(size: int, legs: int, rng: random.Random):
         season = Season.objects.create(
             league=league, name="2025–26", slug="2025-26", starts_on=START
         )
-        division = Division.objects.create(season=season, name="Premier", slug="premier")
-        venues = Venue.objects.bulk_create(
-            Venue(name=f"Pub {size}-{i}", slug=f"pub-{size}-{i}") for i in range(size)
+        count = -(-teams // division_size)
+        divisions = Division.objects.bulk_create(
+            Division(season=season, name=f"Division {d + 1}", slug=f"division-{d + 1}", rank=d + 1)
+            for d in range(count)
         )
-        teams = Team.objects.bulk_create(
+        venues = Venue.objects.bulk_create(
+            Venue(name=f"Pub {name}-{i}", slug=f"pub-{name}-{i}") for i in range(teams)
+        )
+        team_rows = Team.objects.bulk_create(
             Team(league=league, name=f"Team {i:04d}", slug=f"team-{i}", home_venue=venues[i])
-            for i in range(size)
+            for i in range(teams)
         )
         entries = TeamEntry.objects.bulk_create(
-            TeamEntry(season=season, division=division, team=team) for team in teams
+            TeamEntry(season=season, division=divisions[i // division_size], team=team)
+            for i, team in enumerate(team_rows)
         )
-        fixtures = _play_season(division, teams, venues, legs, match_format.tables, rng)
-        PointAdjustment.objects.create(entry=entries[-1], points=-2, reason="Bench deduction")
-    return division, teams[0], fixtures
+        fixtures = 0
+        for d, division in enumerate(divisions):
+            members = slice(d * division_size, (d + 1) * division_size)
+            fixtures += _play_season(
+                division, team_rows[members], venues[members], legs, match_format.tables, rng
+            )
+        PointAdjustment.objects.bulk_create(
+            PointAdjustment(entry=entry, points=-2, reason="Bench deduction")
+            for entry in entries[division_size - 1 :: division_size]
+        )
+    measured = divisions[len(divisions) // 2]
+    return measured, team_rows[(len(divisions) // 2) * division_size], len(divisions), fixtures
 
 
 def _insert(model, columns: list[str], rows: list[tuple]) -> None:
-    """Rows straight into the model's table: a season of a 1,000-team division is half a
-    million fixtures, too many to build as model instances in a bench that should be quick."""
+    """Rows straight into the model's table: a season of a 1,000-team league is 9,000
+    fixtures and as many results, quicker inserted as rows than built as model instances."""
     from django.db import connection
 
     table = connection.ops.quote_name(model._meta.db_table)
@@ -232,10 +264,12 @@ def _play_season(division, teams, venues, legs: int, tables: int, rng: random.Ra
 
 
 def measure(client, url: str, runs: int) -> tuple[float, int]:
-    """Median milliseconds over ``runs`` fetches and the queries of one fetch."""
+    """Median milliseconds over ``runs`` fetches (after one to warm the caches) and the queries
+    of one fetch."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    client.get(url)
     times = []
     queries = 0
     for _ in range(runs):
@@ -252,32 +286,43 @@ def measure(client, url: str, runs: int) -> tuple[float, int]:
 def main() -> None:
     args = parse_args()
     sizes = [int(size) for size in args.sizes.split(",") if size.strip()]
+    runs = [(size, args.division_size) for size in sizes]
+    if args.single:
+        runs.append((args.single, args.single))
     with tempfile.TemporaryDirectory(prefix="allfours-bench-") as tmp:
         setup_django(tmp)
         from django.db import connection
         from django.test import Client
         from django.urls import reverse
 
-        print(f"Database: {connection.vendor}; median of {args.runs} fetches; legs: {args.legs}")
+        print(
+            f"Database: {connection.vendor}; median of {args.runs} fetches; "
+            f"{'double' if args.legs == 2 else 'single'} round robin in every division; "
+            "one division's pages timed"
+        )
         header = (
-            f"{'teams':>6} {'fixtures':>9} {'build s':>8} | {'standings ms':>12} {'q':>3} | "
-            f"{'week ms':>8} {'q':>3} | {'team ms':>8} {'q':>3}"
+            f"{'league teams':>12} {'divisions':>9} {'div teams':>9} {'fixtures':>9} "
+            f"{'build s':>7} | {'standings ms':>12} {'q':>3} | {'week ms':>8} {'q':>3} | "
+            f"{'team ms':>8} {'q':>3}"
         )
         print(header)
         print("-" * len(header))
         rng = random.Random(4)
         client = Client()
-        for size in sizes:
+        for index, (teams, division_size) in enumerate(runs):
+            if args.single and index == len(runs) - 1:
+                print("one division of its own:")
             began = time.perf_counter()
-            division, team, fixtures = build(size, args.legs, rng)
+            division, team, divisions, fixtures = build(teams, division_size, args.legs, rng)
             built = time.perf_counter() - began
+            gc.collect()
             standings = measure(client, reverse("leagues:division", args=[division.pk]), args.runs)
             fixtures_url = reverse("leagues:division_fixtures", args=[division.pk])
             week = measure(client, f"{fixtures_url}?week={START.isoformat()}", args.runs)
             by_team = measure(client, f"{fixtures_url}?team={team.pk}", args.runs)
             print(
-                f"{size:>6} {fixtures:>9} {built:>8.1f} | "
-                f"{standings[0]:>12.1f} {standings[1]:>3} | "
+                f"{teams:>12,} {divisions:>9} {min(division_size, teams):>9} {fixtures:>9,} "
+                f"{built:>7.1f} | {standings[0]:>12.1f} {standings[1]:>3} | "
                 f"{week[0]:>8.1f} {week[1]:>3} | {by_team[0]:>8.1f} {by_team[1]:>3}",
                 flush=True,
             )

@@ -25,6 +25,7 @@ from leagues.models import (
     TeamEntry,
     Venue,
     Weekday,
+    validate_league_slug,
 )
 from leagues.tiebreaks import METRICS, validate_tiebreaks
 
@@ -95,7 +96,10 @@ class TiebreakMixin(forms.Form):
 class LeagueCreateForm(TiebreakMixin):
     name = forms.CharField(max_length=120)
     slug = forms.SlugField(
-        max_length=120, required=False, help_text="Web address part; made from the name if blank."
+        max_length=120,
+        required=False,
+        validators=[validate_league_slug],
+        help_text="Web address part; made from the name if blank.",
     )
     style = forms.ChoiceField(
         choices=League.Style.choices,

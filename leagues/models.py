@@ -24,6 +24,21 @@ if TYPE_CHECKING:
     from scoring.rules import Ruleset
 
 
+RESERVED_SLUGS = frozenset({"new", "division", "fixture", "team", "player", "manage"})
+"""Words the leagues' own addresses start with (``leagues/urls.py``): no league may take one,
+or its pages and ours would share an address."""
+
+
+def validate_league_slug(value: str) -> None:
+    if value.lower() in RESERVED_SLUGS:
+        raise ValidationError(
+            "“%(value)s” is a word the site's own addresses use; choose another web address "
+            "for the league (e.g. add the town).",
+            code="reserved",
+            params={"value": value},
+        )
+
+
 class Weekday(models.IntegerChoices):
     MONDAY = 0, "Monday"
     TUESDAY = 1, "Tuesday"
@@ -40,7 +55,7 @@ class League(models.Model):
         TRINIDAD = "trinidad", "Trinidad (bullseyes and hang jacks)"
 
     name = models.CharField(max_length=120)
-    slug = models.SlugField(max_length=120, unique=True)
+    slug = models.SlugField(max_length=120, unique=True, validators=[validate_league_slug])
     style = models.CharField(max_length=20, choices=Style.choices, default=Style.YORKSHIRE)
     ruleset = models.JSONField(
         default=dict,

@@ -12,6 +12,7 @@ from leagues.models import (
     FixtureTable,
     League,
     Player,
+    PointAdjustment,
     Registration,
     Season,
     TableGame,
@@ -84,6 +85,30 @@ def division_results(*, division: Division) -> QuerySet[Fixture]:
     ).order_by("-date", "-time", "-pk")
 
 
+#: Fixtures a re-generation keeps whatever happens: their result or decision is stored.
+KEPT = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER, Fixture.Status.VOID)
+
+
+def division_kept_count(*, division: Division) -> int:
+    """Fixtures a re-generation of the division's list would keep: decided ones and any with a
+    game started (one query)."""
+    started = TableGame.objects.filter(table__fixture__division=division).values("table__fixture")
+    return (
+        Fixture.objects.filter(division=division)
+        .filter(Q(status__in=KEPT) | Q(pk__in=started))
+        .count()
+    )
+
+
+def division_adjustments(*, division: Division) -> QuerySet[PointAdjustment]:
+    """The division's point adjustments, latest first, with team, fixture and who made them."""
+    return (
+        PointAdjustment.objects.filter(entry__division=division)
+        .select_related("entry__team", "fixture__home", "fixture__away", "made_by")
+        .order_by("-made_at", "-pk")
+    )
+
+
 def fixture_detail(*, pk: int) -> Fixture:
     """A fixture with its result, tables and pairs, games with their sides, and adjustments:
     five queries."""
@@ -124,6 +149,31 @@ def team_squad(*, team: Team, season: Season) -> QuerySet[Registration]:
 
 def player_get(*, pk: int) -> Player:
     return Player.objects.get(pk=pk)
+
+
+def player_tables(*, player: Player) -> list[FixtureTable]:
+    """The fixture tables the player sat at, latest first, with their games' scores (three
+    queries: tables, games, sides)."""
+    seated = Q()
+    for seat in ("home_player_1", "home_player_2", "away_player_1", "away_player_2"):
+        seated |= Q(**{seat: player})
+    games = TableGame.objects.select_related("game").prefetch_related(
+        Prefetch("game__sides", queryset=Side.objects.order_by("position"))
+    )
+    return list(
+        FixtureTable.objects.filter(seated)
+        .select_related(
+            "fixture__home",
+            "fixture__away",
+            "fixture__division__season__league",
+            "home_player_1",
+            "home_player_2",
+            "away_player_1",
+            "away_player_2",
+        )
+        .prefetch_related(Prefetch("games", queryset=games))
+        .order_by("-fixture__date", "-fixture__pk")
+    )
 
 
 def player_registrations(*, player: Player) -> QuerySet[Registration]:

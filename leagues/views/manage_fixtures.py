@@ -13,12 +13,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from leagues import forms
-from leagues.models import Fixture, PointAdjustment, TableGame
+from leagues.models import Fixture, PointAdjustment
 from leagues.selectors import fixtures as selectors
 from leagues.services import adjustments, fixtures, results
 from leagues.views.common import found, require_manager
-
-KEPT = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER, Fixture.Status.VOID)
 
 
 def _division(request: HttpRequest, pk: int) -> Any:
@@ -40,11 +38,6 @@ def fixtures_generate(request: HttpRequest, pk: int) -> HttpResponse:
     division = _division(request, pk)
     league = division.season.league
     existing = selectors.division_fixtures(division=division)
-    started = TableGame.objects.filter(table__fixture__division=division).values("table__fixture")
-    kept = (
-        existing.filter(status__in=KEPT).count()
-        + existing.exclude(status__in=KEPT).filter(pk__in=started).count()
-    )
     form = forms.FixtureGenerateForm(
         request.POST or None,
         initial={"start": division.season.starts_on, "league_night": league.league_night},
@@ -54,7 +47,7 @@ def fixtures_generate(request: HttpRequest, pk: int) -> HttpResponse:
         "division": division,
         "form": form,
         "existing": existing.count(),
-        "kept": kept,
+        "kept": selectors.division_kept_count(division=division),
         "teams": division.entries.count(),
     }
     if request.method == "POST" and form.is_valid():
@@ -228,11 +221,6 @@ def adjustment_create(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, f"Recorded: {adjustment}.")
             return redirect("leagues:manage_adjustments", pk=division.pk)
-    made = (
-        PointAdjustment.objects.filter(entry__division=division)
-        .select_related("entry__team", "fixture__home", "fixture__away", "made_by")
-        .order_by("-made_at", "-pk")
-    )
     return render(
         request,
         "leagues/manage/adjustments.html",
@@ -240,7 +228,7 @@ def adjustment_create(request: HttpRequest, pk: int) -> HttpResponse:
             "league": division.season.league,
             "division": division,
             "form": form,
-            "adjustments": list(made),
+            "adjustments": list(selectors.division_adjustments(division=division)),
         },
     )
 

@@ -4,19 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django_tables2 import RequestConfig
 
-from leagues.models import Fixture, FixtureTable, Player, ResultSubmission, TableGame
+from leagues.models import Fixture, ResultSubmission
 from leagues.permissions import can_manage_league
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.statistics import pair_statistics, player_leaderboard, player_statistics
 from leagues.tables import DATE_FIRST, FixturesTable, PlayerStatisticsTable, fixture_score
 from leagues.views.common import found
-from scoring.models import Side
 
 LATEST = 8
 
@@ -117,34 +115,10 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "leagues/team_detail.html", context)
 
 
-def _player_tables(player: Player) -> list[FixtureTable]:
-    """The fixture tables the player sat at, latest first, with their games' scores."""
-    seated = Q()
-    for seat in ("home_player_1", "home_player_2", "away_player_1", "away_player_2"):
-        seated |= Q(**{seat: player})
-    games = TableGame.objects.select_related("game").prefetch_related(
-        Prefetch("game__sides", queryset=Side.objects.order_by("position"))
-    )
-    return list(
-        FixtureTable.objects.filter(seated)
-        .select_related(
-            "fixture__home",
-            "fixture__away",
-            "fixture__division__season__league",
-            "home_player_1",
-            "home_player_2",
-            "away_player_1",
-            "away_player_2",
-        )
-        .prefetch_related(Prefetch("games", queryset=games))
-        .order_by("-fixture__date", "-fixture__pk")
-    )
-
-
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A player: teams by season, figures from stored hands, partners, and games played."""
     player = found(selectors.player_get, pk=pk)
-    tables = _player_tables(player)
+    tables = selectors.player_tables(player=player)
     seats = []
     for table in tables:
         home = player in table.home_pair

@@ -1,11 +1,13 @@
 """The demo: simulated hands the engine accepts, and a seed_demo that runs twice safely."""
 
+import dataclasses
 import random
 
 import pytest
 from django.core.management import call_command
 from django.db.models import Count
 
+from leagues.demo import seed as demo
 from leagues.demo.deal import deal_hand, next_dealer
 from leagues.models import (
     Fixture,
@@ -18,6 +20,7 @@ from leagues.models import (
 )
 from scoring.models import Game, Hand
 from scoring.rules import PRESETS, score_game
+from tests.factories.leagues import LeagueFactory
 
 
 @pytest.mark.parametrize("preset", ["trinidad", "west_yorkshire", "lancashire", "tobago"])
@@ -66,15 +69,20 @@ def test_the_same_seed_deals_the_same_hands():
 COUNTED = (League, Team, Venue, Player, Fixture, FixtureResult, PointAdjustment, Game, Hand)
 
 
+def counts() -> dict[str, int]:
+    return {model.__name__: model.objects.count() for model in COUNTED}
+
+
 @pytest.mark.django_db
 def test_seed_demo_builds_both_leagues_and_a_second_run_changes_nothing():
-    """Idempotent: the second run adds nothing; --reset rebuilds the same thing."""
+    """The full demo: both styles, every kind of fixture, real hands; running it again adds
+    nothing."""
     call_command("seed_demo", verbosity=0)
-    counts = {model.__name__: model.objects.count() for model in COUNTED}
+    built = counts()
     assert set(League.objects.values_list("style", flat=True)) == {"yorkshire", "trinidad"}
     statuses = set(Fixture.objects.values_list("status", flat=True))
     assert {"played", "scheduled", "postponed", "walkover"} <= statuses
-    assert counts["PointAdjustment"] >= 1 and counts["Hand"] > 0
+    assert built["PointAdjustment"] >= 1 and built["Hand"] > 0
     assert all(
         f.result.is_final for f in Fixture.objects.filter(status="played").select_related("result")
     )
@@ -82,8 +90,43 @@ def test_seed_demo_builds_both_leagues_and_a_second_run_changes_nothing():
     assert shared.exists(), "a pub with two teams"
 
     call_command("seed_demo", verbosity=0)
-    assert {model.__name__: model.objects.count() for model in COUNTED} == counts
+    assert counts() == built
 
-    # --reset removes everything it made and builds the same leagues again.
+
+@pytest.fixture
+def small_plans(monkeypatch):
+    """Each demo league cut to one division of four teams (and their venues): the same code
+    paths in a second."""
+    plans = []
+    for plan in demo.PLANS:
+        teams = plan.divisions[0].teams[:4]
+        plans.append(
+            dataclasses.replace(
+                plan,
+                divisions=(dataclasses.replace(plan.divisions[0], teams=teams),),
+                venues={team.venue: plan.venues[team.venue] for team in teams},
+            )
+        )
+    plans = tuple(plans)
+    monkeypatch.setattr(demo, "PLANS", plans)
+    return plans
+
+
+@pytest.mark.django_db
+def test_seed_demo_reset_removes_what_it_made_and_builds_the_same_again(small_plans):
+    """--reset deletes the demo leagues with their games, hands, players and venues, and
+    builds the same leagues again; a league that is not the demo's is left alone."""
+    kept = LeagueFactory(name="Somebody's real league")
+    before = counts()
+    call_command("seed_demo", verbosity=0)
+    built = counts()
+    assert built["League"] == before["League"] + 2
+    assert built["Team"] == before["Team"] + 8
+    assert built["Hand"] > 0 and built["FixtureResult"] > 0
+
     call_command("seed_demo", "--reset", verbosity=0)
-    assert {model.__name__: model.objects.count() for model in COUNTED} == counts
+    assert counts() == built
+
+    demo.reset()
+    assert counts() == before
+    assert League.objects.get() == kept

@@ -6,9 +6,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 
 from leagues.formats import FIXED, STYLE_PRESETS, MatchFormat
-from leagues.models import League, Registration
+from leagues.models import RESERVED_SLUGS, League, Registration
 from leagues.services.registrations import player_register, registration_cancel
 from leagues.services.structure import (
     division_create,
@@ -19,6 +20,7 @@ from leagues.services.structure import (
     team_enter,
     venue_create,
 )
+from leagues.urls import urlpatterns
 from tests.factories.leagues import (
     DivisionFactory,
     FixtureFactory,
@@ -151,3 +153,30 @@ def test_home_and_away_must_differ():
     fixture.away = fixture.home
     with pytest.raises(IntegrityError), transaction.atomic():
         fixture.save()
+
+
+def test_every_fixed_address_under_leagues_is_a_reserved_slug():
+    """A league whose slug is a fixed first part of our addresses (``new/``, ``division/``...)
+    would share its pages' addresses with ours."""
+    fixed = {str(p.pattern).split("/")[0] for p in urlpatterns} - {"", "<slug:slug>"}
+    assert fixed and fixed <= RESERVED_SLUGS
+
+
+@pytest.mark.parametrize("name, slug", [("New", ""), ("Batley League", "division")])
+def test_a_league_cannot_take_a_reserved_slug(client, name, slug):
+    client.force_login(get_user_model().objects.create_superuser("root", password="pw-root-9"))
+    response = client.post(
+        reverse("leagues:manage_league_create"),
+        {
+            "name": name,
+            "slug": slug,
+            "style": "yorkshire",
+            "league_night": "1",
+            "start_time": "20:00",
+        },
+    )
+    assert response.status_code == 200
+    assert "is a word the site&#x27;s own addresses use" in response.content.decode()
+    assert not League.objects.exists()
+    with pytest.raises(ValidationError, match="addresses use"):
+        league_create(name="New", style="yorkshire")

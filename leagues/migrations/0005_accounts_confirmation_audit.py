@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0003_teamentry_captain_contact'),
+        ('leagues', '0004_league_reserved_slugs'),
         ('scoring', '0003_scoring_links'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

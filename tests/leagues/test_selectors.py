@@ -1,0 +1,57 @@
+"""Selectors the pages read through: what they count and how many queries they take."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from leagues.models import Fixture
+from leagues.selectors import fixtures as selectors
+from leagues.services.fixtures import fixtures_generate
+from tests.factories.leagues import DivisionFactory, PointAdjustmentFactory
+from tests.leagues.helpers import entered_teams, start_fixture
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def division():
+    division = DivisionFactory()
+    entered_teams(division, ["Black Bull", "Old Hall", "Crown", "Anchor"])
+    fixtures_generate(division=division, start=datetime.date(2025, 9, 2), legs=2)
+    return division
+
+
+def test_kept_count_is_decided_fixtures_and_any_with_a_game_started(
+    division, django_assert_num_queries
+):
+    fixtures = list(Fixture.objects.filter(division=division).order_by("date", "pk"))
+    for fixture, status in zip(fixtures, ["played", "walkover", "void", "postponed"], strict=False):
+        Fixture.objects.filter(pk=fixture.pk).update(
+            status=status, walkover_to="home" if status == "walkover" else ""
+        )
+    start_fixture(fixtures[4])
+    with django_assert_num_queries(1):
+        assert selectors.division_kept_count(division=division) == 4
+
+
+def test_adjustments_latest_first_in_one_query(division, django_assert_num_queries):
+    entries = list(division.entries.all())
+    first = PointAdjustmentFactory(entry=entries[0], points=-2)
+    second = PointAdjustmentFactory(entry=entries[1], points=1)
+    with django_assert_num_queries(1):
+        made = [
+            (a.pk, a.entry.team.name) for a in selectors.division_adjustments(division=division)
+        ]
+    assert made == [(second.pk, entries[1].team.name), (first.pk, entries[0].team.name)]
+
+
+def test_player_tables_in_three_queries(division, django_assert_num_queries):
+    fixture = Fixture.objects.filter(division=division).order_by("date", "pk").first()
+    start_fixture(fixture)
+    player = fixture.tables.get(board=1).home_player_1
+    with django_assert_num_queries(3):
+        tables = selectors.player_tables(player=player)
+        assert [t.fixture.home.name for t in tables] == [fixture.home.name]
+        assert all(len(t.games.all()[0].game.sides.all()) == 2 for t in tables)
