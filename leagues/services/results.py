@@ -104,7 +104,25 @@ def fixture_tables_set(
         )
         for board, (home_pair, away_pair) in enumerate(pairs, start=1)
     ]
-    return FixtureTable.objects.bulk_create(tables)
+    created = FixtureTable.objects.bulk_create(tables)
+    from leagues.audit import audit_log
+
+    audit_log(
+        league=league,
+        fixture=fixture,
+        action="tables_set",
+        subject=f"Pairs seated at {len(created)} table{'s' if len(created) != 1 else ''}",
+        after=[
+            {
+                "board": board,
+                "home": [p.pk for p in home_pair],
+                "away": [p.pk for p in away_pair],
+            }
+            for board, (home_pair, away_pair) in enumerate(pairs, start=1)
+        ],
+        by=by,
+    )
+    return created
 
 
 @transaction.atomic
