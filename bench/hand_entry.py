@@ -4,7 +4,8 @@
 
 Starts the app (`manage.py runserver --noreload`, threaded) on a free port on 127.0.0.1 with a
 throwaway SQLite database in a temporary folder (or the database in DATABASE_URL, if set),
-starts one game per client through the start-game form, and lets the clients record plain
+starts one game per client through the start-game form (following the new game's scoring link,
+which lets that phone score it), and lets the clients record plain
 hands over HTTP at the same time, as phones with JavaScript do: one POST per hand, carrying the
 form's CSRF token, one-time key and expected hand number, answered with the updated game
 fragment (htmx). When a client's game is won it starts another. Between hands each client also
@@ -120,10 +121,15 @@ def start_game(session: Session, title: str) -> tuple[int, str]:
         "first_dealer": "A",
     }
     status, headers, html = session.request("POST", "/games/new/", data)
+    link = headers.get("Location", "")
+    if status != 302 or "/games/s/" not in link:
+        raise RuntimeError(f"could not start a game: HTTP {status}\n{html[:500]}")
+    # The start form sends the phone through the game's scoring link, which lets it score.
+    status, headers, html = session.request("GET", link)
     location = headers.get("Location", "")
     match = re.search(r"/games/(\d+)/", location)
     if status != 302 or not match:
-        raise RuntimeError(f"could not start a game: HTTP {status}\n{html[:500]}")
+        raise RuntimeError(f"the scoring link did not open the game: HTTP {status}\n{html[:500]}")
     status, _, html = session.request("GET", location)
     return int(match.group(1)), html
 

@@ -2,11 +2,12 @@
 
 Builds Yorkshire-style leagues of 10, 100 and 1,000 teams split into divisions of 10 (1,000
 teams is 100 divisions), each division with a full double round robin of stored results
-(fixtures and ``FixtureResult`` rows inserted directly: standings read stored results and never
-replay hands). It then fetches one division's standings page and fixtures page (a week, and one
-team's list) through Django's test client and prints the median time and the query count of
-each: the time should stay flat as the league grows, since every page filters by indexed
-columns and runs a fixed number of queries. A last line does the same for a single division of
+(fixtures, ``FixtureResult`` rows and their confirmed ``ResultSubmission`` rows inserted
+directly: standings read stored, confirmed results and never replay hands). It then fetches
+one division's standings page and fixtures page (a week, and one team's list) through Django's
+test client and prints the median time and the query count of each: the time should stay flat
+as the league grows, since every page filters by indexed columns and runs a fixed number of
+queries. A last line does the same for a single division of
 100 teams, to show how a page grows with its own division:
 
     .venv/bin/python bench/standings.py                  # leagues of 10, 100 and 1,000 teams
@@ -191,7 +192,7 @@ def _play_season(division, teams, venues, legs: int, tables: int, rng: random.Ra
     from django.db import connection
     from django.utils import timezone
 
-    from leagues.models import Fixture, FixtureResult
+    from leagues.models import Fixture, FixtureResult, ResultSubmission
 
     ops = connection.ops
     now = ops.adapt_datetimefield_value(timezone.now())
@@ -260,7 +261,39 @@ def _play_season(division, teams, venues, legs: int, tables: int, rng: random.Ra
             for pk, home, away in played.iterator(chunk_size=5000)
         ],
     )
+    # Standings count confirmed results only: each result confirmed by the other captain.
+    submitter, confirmer = _captains()
+    figures = ops.adapt_json_value({}, None)
+    _insert(
+        ResultSubmission,
+        [
+            "fixture_id",
+            "status",
+            "figures",
+            "submitted_by_id",
+            "submitted_at",
+            "confirmed_by_id",
+            "confirmed_at",
+            "dispute_reason",
+            "settlement",
+        ],
+        [
+            (pk, "confirmed", figures, submitter, now, confirmer, now, "", "")
+            for pk in Fixture.objects.filter(division=division).values_list("pk", flat=True)
+        ],
+    )
     return len(fixture_rows)
+
+
+def _captains() -> tuple[int, int]:
+    """Two accounts: the captain who submits every result and the one who confirms it."""
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects
+    return (
+        users.get_or_create(username="bench-home-captain")[0].pk,
+        users.get_or_create(username="bench-away-captain")[0].pk,
+    )
 
 
 def measure(client, url: str, runs: int) -> tuple[float, int]:

@@ -122,3 +122,37 @@ class PointAdjustmentAdmin(admin.ModelAdmin):
     list_display = ["entry", "points", "reason", "made_by", "made_at"]
     list_select_related = ["entry__team", "made_by"]
     raw_id_fields = ["fixture"]
+
+
+@admin.register(models.ResultSubmission)
+class ResultSubmissionAdmin(admin.ModelAdmin):
+    """Read-only: results are submitted, confirmed and settled on the league's pages."""
+
+    list_display = ["fixture", "status", "submitted_by", "submitted_by_link", "confirmed_by"]
+    list_filter = ["status"]
+    list_select_related = ["fixture__home", "fixture__away", "submitted_by", "confirmed_by"]
+
+    def has_add_permission(self, request):  # type: ignore[no-untyped-def]
+        return False
+
+    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+
+@admin.register(models.AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    """The league audit trail: read-only, never edited."""
+
+    list_display = ["at", "league", "action", "subject", "by", "link", "ip"]
+    list_filter = ["action", "league"]
+    list_select_related = ["league", "by", "link"]
+    search_fields = ["subject"]
+
+    def has_add_permission(self, request):  # type: ignore[no-untyped-def]
+        return False
+
+    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False

@@ -6,7 +6,9 @@ class LeaguesConfig(AppConfig):
     verbose_name = "Leagues"
 
     def ready(self) -> None:
-        from leagues import receivers
+        from leagues import permissions, receivers
+        from scoring.permissions import register_scorer_check
         from scoring.signals import game_changed
 
+        register_scorer_check("leagues.secretary", permissions.can_score_league_game)
         game_changed.connect(receivers.on_game_changed, dispatch_uid="leagues.on_game_changed")

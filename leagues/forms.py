@@ -209,6 +209,10 @@ class LeagueEditForm(TiebreakMixin):
     match_points_count = forms.BooleanField(
         required=False, label="Match points count in the table as well as league points"
     )
+    show_provisional = forms.BooleanField(
+        required=False,
+        label="Show results not yet confirmed in the table, marked provisional",
+    )
 
     def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
         self.tiebreak_style = league.style
@@ -219,6 +223,7 @@ class LeagueEditForm(TiebreakMixin):
             "league_night": league.league_night,
             "start_time": league.start_time,
             "target": league.get_ruleset().target,
+            "show_provisional": league.show_provisional,
             **{key: getattr(self.current_format, key) for key in self.FORMAT_FIELDS},
         }
         kwargs.setdefault("initial", initial)
@@ -227,7 +232,10 @@ class LeagueEditForm(TiebreakMixin):
 
     @property
     def general_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in ("name", "description", "league_night", "start_time")]
+        return [
+            self[name]
+            for name in ("name", "description", "league_night", "start_time", "show_provisional")
+        ]
 
     @property
     def format_fields(self) -> list[forms.BoundField]:
@@ -262,6 +270,7 @@ class LeagueEditForm(TiebreakMixin):
                 "target",
                 "match_format",
                 "tiebreaks",
+                "show_provisional",
             )
         }
 

@@ -77,6 +77,10 @@ class League(models.Model):
     secretaries = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="leagues_as_secretary", blank=True
     )
+    show_provisional = models.BooleanField(
+        default=False,
+        help_text="Show submitted results not yet confirmed in the tables, marked provisional.",
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -363,6 +367,14 @@ class FixtureTable(models.Model):
 
     fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="tables")
     board = models.PositiveSmallIntegerField()
+    # The table's private scoring link: every game played at the table is attached to it.
+    scoring_link = models.ForeignKey(
+        "scoring.ScoringLink",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="fixture_tables",
+    )
     home_player_1 = models.ForeignKey(
         Player, on_delete=models.PROTECT, null=True, blank=True, related_name="home_seats_1"
     )
@@ -527,3 +539,172 @@ class PointAdjustment(models.Model):
     def __str__(self) -> str:
         kind = "deduction" if self.points < 0 else "award"
         return f"{self.entry.team}: {self.points:+d} ({kind}) — {self.reason}"
+
+
+class SubmissionStatus(models.TextChoices):
+    SUBMITTED = "submitted", "Submitted, awaiting confirmation"
+    CONFIRMED = "confirmed", "Confirmed"
+    DISPUTED = "disputed", "Disputed"
+    SETTLED = "settled", "Settled by the secretary"
+    WITHDRAWN = "withdrawn", "Withdrawn"
+
+
+class ResultSubmission(models.Model):
+    """A fixture's result put forward by one side and confirmed (or disputed) by the other.
+
+    The database holds the two rules a result depends on: the confirmer (and the secretary who
+    settles a dispute) is never the submitter, and a fixture has at most one confirmed result.
+    ``figures`` is the result as submitted; confirming checks it still matches the tables.
+    """
+
+    Status = SubmissionStatus
+
+    #: The statuses that make a result count in the standings.
+    CONFIRMED_STATUSES = (Status.CONFIRMED, Status.SETTLED)
+    #: The statuses still waiting for someone.
+    OPEN_STATUSES = (Status.SUBMITTED, Status.DISPUTED)
+
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="submissions")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SUBMITTED)
+    figures = models.JSONField(default=dict, help_text="The result as submitted.")
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="results_submitted",
+    )
+    submitted_by_link = models.ForeignKey(
+        "scoring.ScoringLink",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="results_submitted",
+    )
+    submitted_at = models.DateTimeField(default=timezone.now)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="results_confirmed",
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    dispute_reason = models.TextField(blank=True)
+    disputed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="results_disputed",
+    )
+    settled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="results_settled",
+    )
+    settlement = models.TextField(blank=True, help_text="How the secretary settled the dispute.")
+
+    class Meta:
+        ordering = ["fixture", "-submitted_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                name="submission_status_valid", condition=Q(status__in=SubmissionStatus.values)
+            ),
+            models.CheckConstraint(
+                name="submission_has_submitter",
+                condition=Q(submitted_by__isnull=False) | Q(submitted_by_link__isnull=False),
+            ),
+            models.CheckConstraint(
+                name="submission_confirmer_not_submitter",
+                condition=Q(confirmed_by__isnull=True)
+                | Q(submitted_by__isnull=True)
+                | ~Q(confirmed_by=F("submitted_by")),
+            ),
+            models.CheckConstraint(
+                name="submission_settler_not_submitter",
+                condition=Q(settled_by__isnull=True)
+                | Q(submitted_by__isnull=True)
+                | ~Q(settled_by=F("submitted_by")),
+            ),
+            models.CheckConstraint(
+                name="submission_confirmed_has_confirmer",
+                condition=~Q(status__in=["confirmed", "settled"])
+                | Q(confirmed_by__isnull=False, confirmed_at__isnull=False),
+            ),
+            models.CheckConstraint(
+                name="submission_dispute_has_reason",
+                condition=~Q(status="disputed") | ~Q(dispute_reason=""),
+            ),
+            models.UniqueConstraint(
+                fields=["fixture"],
+                condition=Q(status__in=["confirmed", "settled"]),
+                name="submission_one_confirmed_a_fixture",
+            ),
+            models.UniqueConstraint(
+                fields=["fixture"],
+                condition=Q(status__in=["submitted", "disputed"]),
+                name="submission_one_open_a_fixture",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.fixture}: {self.get_status_display()}"
+
+    @property
+    def is_confirmed(self) -> bool:
+        return self.status in self.CONFIRMED_STATUSES
+
+    @property
+    def submitter_label(self) -> str:
+        if self.submitted_by is not None:
+            return self.submitted_by.get_username()
+        return f"scoring link “{self.submitted_by_link}”"
+
+
+class AuditEntry(models.Model):
+    """One change to a league's results, adjustments or registrations: who, when, from where,
+    before and after. Written by the services in the same transaction as the change."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="audit_entries")
+    fixture = models.ForeignKey(
+        Fixture, on_delete=models.SET_NULL, null=True, blank=True, related_name="audit_entries"
+    )
+    action = models.CharField(max_length=40)
+    subject = models.CharField(max_length=200, help_text="What was changed, in words.")
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="league_audit_entries",
+    )
+    link = models.ForeignKey(
+        "scoring.ScoringLink",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="league_audit_entries",
+    )
+    ip = models.GenericIPAddressField(null=True, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        indexes = [models.Index(fields=["league", "-at"]), models.Index(fields=["fixture", "-at"])]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action}: {self.subject}"
+
+    @property
+    def who(self) -> str:
+        if self.by is not None:
+            return self.by.get_username()
+        if self.link is not None:
+            return f"scoring link “{self.link}”"
+        return "the system"

@@ -60,6 +60,20 @@ class StandingsTable(BaseTable):
     def __init__(self, data: Any, *, metrics: list[Metric], style: str, **kwargs: Any) -> None:
         super().__init__(data, extra_columns=standings_columns(metrics, style), **kwargs)
 
+    def render_team(self, record: StandingRow, value: Any) -> Any:
+        link = format_html('<a href="{}">{}</a>', record.team.get_absolute_url(), value)
+        if not record.provisional:
+            return link
+        return format_html(
+            '{} <span class="provisional" title="includes results not yet confirmed">'
+            "(provisional: {})</span>",
+            link,
+            record.provisional,
+        )
+
+    def value_team(self, record: StandingRow, value: Any) -> str:
+        return str(value)
+
     def render_position(self, record: StandingRow) -> str:
         return f"{record.position}=" if record.tied else str(record.position)
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from leagues.views import divisions, manage_fixtures, public, secretary
+from leagues.views import divisions, manage_fixtures, public, results, secretary
 
 app_name = "leagues"
 
@@ -54,7 +54,10 @@ urlpatterns = [
         manage_fixtures.fixture_add,
         name="manage_fixture_add",
     ),
+    path("fixture/<int:pk>/result/", results.fixture_result, name="fixture_result"),
     path("fixture/<int:pk>/manage/", manage_fixtures.fixture_manage, name="manage_fixture"),
+    path("fixture/<int:pk>/manage/card/", results.fixture_card, name="manage_fixture_card"),
+    path("fixture/<int:pk>/manage/audit/", results.fixture_audit, name="manage_fixture_audit"),
     path(
         "fixture/<int:pk>/manage/tables/",
         manage_fixtures.fixture_tables,
@@ -63,6 +66,7 @@ urlpatterns = [
     # A league's home and the secretary's pages for its structure.
     path("<slug:slug>/", public.league_detail, name="league"),
     path("<slug:slug>/manage/", secretary.league_manage, name="manage_league"),
+    path("<slug:slug>/manage/audit/", results.league_audit, name="manage_league_audit"),
     path("<slug:slug>/manage/settings/", secretary.league_edit, name="manage_league_edit"),
     path("<slug:slug>/manage/seasons/new/", secretary.season_create, name="manage_season_create"),
     path(

@@ -3,7 +3,7 @@ re-score and audit), not here; the admin shows them read-only."""
 
 from django.contrib import admin
 
-from scoring.models import Award, Game, Hand, HandRevision, Side
+from scoring.models import Award, Game, Hand, HandRevision, ScoringLink, Side
 
 
 class SideInline(admin.TabularInline):
@@ -39,6 +39,7 @@ class GameAdmin(admin.ModelAdmin):
         "decided_category",
         "next_dealer",
         "created_by",
+        "scoring_link",
         "created_at",
         "updated_at",
         "ended_at",
@@ -81,9 +82,9 @@ class HandAdmin(admin.ModelAdmin):
 
 @admin.register(HandRevision)
 class HandRevisionAdmin(admin.ModelAdmin):
-    list_display = ("game", "hand_number", "action", "by", "at")
+    list_display = ("game", "hand_number", "action", "by", "link", "ip", "at")
     list_filter = ("action",)
-    list_select_related = ("game", "by")
+    list_select_related = ("game", "by", "link")
     readonly_fields = (
         "game",
         "hand_number",
@@ -93,6 +94,8 @@ class HandRevisionAdmin(admin.ModelAdmin):
         "scores_before",
         "scores_after",
         "by",
+        "link",
+        "ip",
         "at",
         "entry_key",
         "reason",
@@ -102,4 +105,17 @@ class HandRevisionAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+
+@admin.register(ScoringLink)
+class ScoringLinkAdmin(admin.ModelAdmin):
+    """Revoking sets `revoked_at`; re-issue a link from the secretary's fixture card instead."""
+
+    list_display = ("__str__", "state", "created_at", "revoked_at", "closed_at")
+    list_filter = (("revoked_at", admin.EmptyFieldListFilter),)
+    readonly_fields = ("key", "created_by", "created_at", "closed_at")
+    fields = ("label", "key", "created_by", "created_at", "revoked_at", "closed_at")
+
+    def has_add_permission(self, request):  # type: ignore[no-untyped-def]
         return False

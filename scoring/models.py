@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 
 if TYPE_CHECKING:
     from scoring.rules import Ruleset
@@ -25,6 +26,56 @@ class GameStatus(models.TextChoices):
     IN_PROGRESS = "in_progress", "In progress"
     WON = "won", "Won"
     ABANDONED = "abandoned", "Abandoned"
+
+
+class ScoringLink(models.Model):
+    """A private scoring link: whoever holds its key may record and correct hands of its games.
+
+    Scorers at a table have no account; the key (shown as a QR code on the fixture card, or on
+    the phone that started a stand-alone game) is their permission. A stand-alone game has a link
+    of its own; every game of a fixture table is attached to that table's link. A revoked link
+    (re-issued under a new key) or a closed one (the fixture's result is confirmed) grants nothing.
+    """
+
+    key = models.CharField(max_length=64, unique=True, editable=False)
+    label = models.CharField(max_length=160, blank=True)
+    next_url = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="Where the holder goes when the games are done (a fixture's result page).",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="scoring_links_created",
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [models.CheckConstraint(name="scoring_link_has_key", condition=~Q(key=""))]
+
+    def __str__(self) -> str:
+        return self.label or f"Scoring link {self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("scoring:link_open", kwargs={"key": self.key})
+
+    @property
+    def is_live(self) -> bool:
+        return self.revoked_at is None and self.closed_at is None
+
+    @property
+    def state(self) -> str:
+        if self.revoked_at is not None:
+            return "revoked"
+        if self.closed_at is not None:
+            return "closed"
+        return "live"
 
 
 class Game(models.Model):
@@ -48,6 +99,14 @@ class Game(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="scored_games",
+    )
+    scoring_link = models.ForeignKey(
+        ScoringLink,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="games",
+        help_text="The private link whose holders may score this game.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -232,6 +291,15 @@ class HandRevision(models.Model):
         on_delete=models.SET_NULL,
         related_name="hand_revisions",
     )
+    # Who else: the scoring link the change came through (scorers have no account), and from where.
+    link = models.ForeignKey(
+        ScoringLink,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="revisions",
+    )
+    ip = models.GenericIPAddressField(null=True, blank=True)
     at = models.DateTimeField(auto_now_add=True)
     entry_key = models.UUIDField(unique=True, null=True, blank=True)
     reason = models.TextField(blank=True)

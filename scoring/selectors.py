@@ -18,19 +18,24 @@ def game_for_page(pk: int) -> Game:
         Prefetch("awards", queryset=Award.objects.order_by("position"))
     )
     return get_object_or_404(
-        Game.objects.prefetch_related(_sides(), Prefetch("hands", queryset=hands)), pk=pk
+        Game.objects.select_related("scoring_link").prefetch_related(
+            _sides(), Prefetch("hands", queryset=hands)
+        ),
+        pk=pk,
     )
 
 
 def game_with_sides(pk: int) -> Game:
     """A game and its sides, for pages that do not show the score sheet."""
-    return get_object_or_404(Game.objects.prefetch_related(_sides()), pk=pk)
+    return get_object_or_404(
+        Game.objects.select_related("scoring_link").prefetch_related(_sides()), pk=pk
+    )
 
 
 def hand_for_correction(game_pk: int, number: int) -> Hand:
     """One hand of a game, with the game and its sides."""
     return get_object_or_404(
-        Hand.objects.select_related("game").prefetch_related(
+        Hand.objects.select_related("game__scoring_link").prefetch_related(
             Prefetch("game__sides", queryset=Side.objects.order_by("position"))
         ),
         game_id=game_pk,
@@ -40,7 +45,9 @@ def hand_for_correction(game_pk: int, number: int) -> Hand:
 
 def game_audit(game: Game) -> QuerySet[HandRevision]:
     """The game's audit trail, newest first, with who made each change."""
-    return HandRevision.objects.filter(game=game).select_related("by").order_by("-at", "-pk")
+    return (
+        HandRevision.objects.filter(game=game).select_related("by", "link").order_by("-at", "-pk")
+    )
 
 
 def recent_games(limit: int = 50) -> QuerySet[Game]:

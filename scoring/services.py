@@ -14,6 +14,7 @@ Two safeguards make a hand impossible to lose or double:
 
 from __future__ import annotations
 
+import secrets
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -29,6 +30,7 @@ from scoring.models import (
     Hand,
     HandRevision,
     RevisionAction,
+    ScoringLink,
     Side,
 )
 from scoring.rules import GameScore, InvalidFacts, Ruleset, score_game
@@ -47,6 +49,11 @@ __all__ = [
     "hand_correct",
     "hand_record",
     "hand_undo",
+    "scoring_link_close",
+    "scoring_link_create",
+    "scoring_link_reissue",
+    "scoring_link_reopen",
+    "scoring_link_revoke",
 ]
 
 
@@ -195,8 +202,13 @@ def game_start(
     start_scores: Mapping[str, int] | None = None,
     title: str = "",
     by: User | None = None,
+    scoring_link: ScoringLink | None = None,
 ) -> Game:
-    """Start a game: `sides` are (name, players in seat order) in play order, labelled A, B, C."""
+    """Start a game: `sides` are (name, players in seat order) in play order, labelled A, B, C.
+
+    The game is scored through `scoring_link` (a fixture table's link) or, without one, through
+    a new link of its own.
+    """
     if not 2 <= len(sides) <= len(SIDE_LABELS):
         raise InvalidFacts(None, "sides", f"a game here has 2 or 3 sides (got {len(sides)})")
     labels = list(SIDE_LABELS[: len(sides)])
@@ -212,6 +224,8 @@ def game_start(
     # Let the engine refuse a ruleset, side count or start score it cannot play.
     score_game(ruleset=ruleset, sides=labels, hands=[], scores=scores)
 
+    if scoring_link is None:
+        scoring_link = scoring_link_create(label=title.strip(), by=by)
     game = Game.objects.create(
         title=title.strip(),
         ruleset=ruleset.to_spec(),
@@ -219,6 +233,7 @@ def game_start(
         first_dealer=first_dealer,
         next_dealer=first_dealer,
         created_by=by,
+        scoring_link=scoring_link,
     )
     Side.objects.bulk_create(
         Side(
@@ -244,6 +259,8 @@ def hand_record(
     entry_key: uuid.UUID,
     expected_number: int,
     by: User | None = None,
+    link: ScoringLink | None = None,
+    ip: str | None = None,
 ) -> Hand:
     """Record the next hand. A resubmitted form (same `entry_key`) returns the hand it recorded."""
     game = _lock(game)
@@ -289,6 +306,8 @@ def hand_record(
         scores_before=scores_before,
         scores_after=_scores(sides),
         by=by,
+        link=link,
+        ip=ip or None,
         entry_key=entry_key,
     )
     game_changed.send(sender=Game, game=game)
@@ -304,6 +323,8 @@ def hand_correct(
     by: User | None = None,
     reason: str = "",
     expected_revision: int | None = None,
+    link: ScoringLink | None = None,
+    ip: str | None = None,
 ) -> Hand:
     """Replace a hand's facts and re-score the game from its facts.
 
@@ -370,6 +391,8 @@ def hand_correct(
         scores_before=scores_before,
         scores_after=_scores(sides),
         by=by,
+        link=link,
+        ip=ip or None,
         entry_key=entry_key,
         reason=reason.strip(),
     )
@@ -386,6 +409,8 @@ def hand_undo(
     by: User | None = None,
     entry_key: uuid.UUID | None = None,
     reason: str = "",
+    link: ScoringLink | None = None,
+    ip: str | None = None,
 ) -> None:
     """Take back the last hand (`expected_number` is its number). Its facts stay in the audit.
 
@@ -421,6 +446,8 @@ def hand_undo(
         scores_before=scores_before,
         scores_after=_scores(sides),
         by=by,
+        link=link,
+        ip=ip or None,
         entry_key=entry_key,
         reason=reason.strip(),
     )
@@ -428,7 +455,14 @@ def hand_undo(
 
 
 @transaction.atomic
-def game_abandon(*, game: Game, by: User | None = None, reason: str = "") -> Game:
+def game_abandon(
+    *,
+    game: Game,
+    by: User | None = None,
+    reason: str = "",
+    link: ScoringLink | None = None,
+    ip: str | None = None,
+) -> Game:
     """Stop a game in progress for good; its hands and scores are kept as they are."""
     game = _lock(game)
     _refuse_unless_in_progress(game)
@@ -443,7 +477,75 @@ def game_abandon(*, game: Game, by: User | None = None, reason: str = "") -> Gam
         scores_before=scores,
         scores_after=scores,
         by=by,
+        link=link,
+        ip=ip or None,
         reason=reason.strip(),
     )
     game_changed.send(sender=Game, game=game)
     return game
+
+
+# --- scoring links ---------------------------------------------------------------------------
+
+
+def _new_key() -> str:
+    # 32 random bytes: 43 URL-safe characters, far beyond guessing.
+    return secrets.token_urlsafe(32)
+
+
+def scoring_link_create(
+    *, label: str = "", next_url: str = "", by: User | None = None
+) -> ScoringLink:
+    """A new live link; attach games to it (`game_start(scoring_link=...)`)."""
+    return ScoringLink.objects.create(
+        key=_new_key(), label=label[:160], next_url=next_url, created_by=_account(by)
+    )
+
+
+def _account(by: User | None) -> User | None:
+    return by if by is not None and getattr(by, "is_authenticated", False) else None
+
+
+@transaction.atomic
+def scoring_link_revoke(*, link: ScoringLink, by: User | None = None) -> ScoringLink:
+    """Stop a link working at once: phones holding it can no longer score."""
+    link = ScoringLink.objects.select_for_update().get(pk=link.pk)
+    if link.revoked_at is None:
+        link.revoked_at = timezone.now()
+        link.save(update_fields=["revoked_at"])
+    return link
+
+
+@transaction.atomic
+def scoring_link_reissue(*, link: ScoringLink, by: User | None = None) -> ScoringLink:
+    """Revoke `link` and move its games to a new link under a new key (a lost or leaked card)."""
+    old = scoring_link_revoke(link=link, by=by)
+    new = ScoringLink.objects.create(
+        key=_new_key(),
+        label=old.label,
+        next_url=old.next_url,
+        created_by=_account(by),
+        closed_at=old.closed_at,
+    )
+    Game.objects.filter(scoring_link=old).update(scoring_link=new)
+    return new
+
+
+@transaction.atomic
+def scoring_link_close(*, link: ScoringLink) -> ScoringLink:
+    """Close a link because its games' result is confirmed: from now on only a secretary scores."""
+    link = ScoringLink.objects.select_for_update().get(pk=link.pk)
+    if link.closed_at is None:
+        link.closed_at = timezone.now()
+        link.save(update_fields=["closed_at"])
+    return link
+
+
+@transaction.atomic
+def scoring_link_reopen(*, link: ScoringLink) -> ScoringLink:
+    """Open a closed link again (a confirmed result sent back for play to continue)."""
+    link = ScoringLink.objects.select_for_update().get(pk=link.pk)
+    if link.closed_at is not None:
+        link.closed_at = None
+        link.save(update_fields=["closed_at"])
+    return link

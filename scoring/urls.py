@@ -7,6 +7,7 @@ app_name = "scoring"
 urlpatterns = [
     path("", views.game_list, name="game_list"),
     path("new/", views.game_new, name="game_new"),
+    path("s/<str:key>/", views.link_open, name="link_open"),
     path("<int:pk>/", views.game_detail, name="game"),
     path("<int:pk>/hands/", views.hand_record, name="hand_record"),
     path("<int:pk>/hands/undo/", views.hand_undo, name="hand_undo"),

@@ -2,6 +2,9 @@
 
 Every page works as plain form posts. With htmx, the hand form, undo and their refusals swap the
 `#game` fragment in place (`scoring/_game.html`) instead of reloading the page.
+
+Every write view asks `scoring.permissions.can_score` first and refuses with 403 otherwise: a
+game is scored from its table's scoring link (or by its creator, or a secretary of its league).
 """
 
 from __future__ import annotations
@@ -11,15 +14,14 @@ import uuid
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoring import selectors, services
+from scoring import permissions, selectors, services
 from scoring.forms import RANKS, SUIT_NAMES, SUIT_SYMBOLS, HandForm, NewGameForm, hand_initial
-from scoring.models import Game, GameStatus, Hand
+from scoring.models import Game, GameStatus, Hand, ScoringLink
 from scoring.rules import InvalidFacts
 from scoring.services import GameMovedOn
 from scoring.sheet import build_page
@@ -29,9 +31,31 @@ UNPROCESSABLE = 422
 CONFLICT = 409
 
 
-def _user(request: HttpRequest) -> Any:
-    user = request.user
-    return None if isinstance(user, AnonymousUser) or not user.is_authenticated else user
+FORBIDDEN = 403
+
+
+def _forbidden(request: HttpRequest, game: Game) -> HttpResponse:
+    """The refusal page: why this browser may not change the game, and what would let it."""
+    closed = game.scoring_link is not None and game.scoring_link.closed_at is not None
+    return render(
+        request, "scoring/forbidden.html", {"game": game, "closed": closed}, status=FORBIDDEN
+    )
+
+
+def _scoring_link_panel(request: HttpRequest, game: Game) -> dict[str, Any] | None:
+    """The link and its QR code, for a phone that may score, so a second phone can join."""
+    link = game.scoring_link
+    if link is None or not link.is_live:
+        return None
+    url = request.build_absolute_uri(link.get_absolute_url())
+    return {"url": url, "qr": qr_svg(url)}
+
+
+def qr_svg(url: str) -> str:
+    """An inline SVG QR code for `url` (no script, no style: the CSP stays strict)."""
+    import segno
+
+    return segno.make(url, error="m").svg_inline(scale=4, omitsize=True, dark="#000", light="#fff")
 
 
 def _is_htmx(request: HttpRequest) -> bool:
@@ -76,10 +100,15 @@ def _render_game(
 ) -> HttpResponse:
     """The game page, or only its `#game` fragment for htmx requests."""
     page = build_page(game)
+    may_score = permissions.can_score(request, game)
+    if may_score and form is None:
+        form = _fresh_hand_form(game, page)
     context = {
         "page": page,
         "game": game,
-        "form": form if form is not None else _fresh_hand_form(game, page),
+        "can_score": may_score,
+        "link_panel": _scoring_link_panel(request, game) if may_score else None,
+        "form": form if may_score else None,
         "card_rows": _card_rows(),
         "notice": notice,
         "notice_kind": notice_kind,
@@ -110,13 +139,14 @@ def game_new(request: HttpRequest) -> HttpResponse:
                 sides=form.sides,
                 first_dealer=form.cleaned_data["first_dealer"],
                 title=form.cleaned_data.get("title") or "",
-                by=_user(request),
+                by=permissions.request_user(request),
             )
         except InvalidFacts as exc:
             field = {"sides": "three_sides", "dealer": "first_dealer"}.get(exc.fact)
             form.add_error(field, exc.message)
         else:
-            return redirect(game)
+            # The phone that started the game holds its scoring link from now on.
+            return redirect(game.scoring_link)
     status = UNPROCESSABLE if request.method == "POST" else 200
     return render(request, "scoring/game_new.html", {"form": form}, status=status)
 
@@ -157,6 +187,8 @@ def _edited_data(request: HttpRequest, action: str) -> Any:
 def hand_record(request: HttpRequest, pk: int) -> HttpResponse:
     """Record the next hand. PRG on success; 422 with errors by the facts; 409 if stale."""
     game = selectors.game_for_page(pk)
+    if not permissions.can_score(request, game):
+        return _forbidden(request, game)
     page = build_page(game)
     action = _form_actions(request)
     data = _edited_data(request, action) if action else request.POST
@@ -172,7 +204,7 @@ def hand_record(request: HttpRequest, pk: int) -> HttpResponse:
             facts=form.facts,
             entry_key=form.cleaned_data["entry_key"],
             expected_number=form.cleaned_data["expected_number"],
-            by=_user(request),
+            **permissions.audit_context(request, game),
         )
     except InvalidFacts as exc:
         form.add_fact_error(exc)
@@ -195,7 +227,9 @@ def hand_record(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def hand_undo(request: HttpRequest, pk: int) -> HttpResponse:
     """Take back the last hand; its facts stay in the audit trail."""
-    game = get_object_or_404(Game, pk=pk)
+    game = get_object_or_404(Game.objects.select_related("scoring_link"), pk=pk)
+    if not permissions.can_score(request, game):
+        return _forbidden(request, game)
     try:
         number = int(request.POST.get("expected_number", ""))
         key = uuid.UUID(request.POST.get("entry_key", ""))
@@ -208,7 +242,12 @@ def hand_undo(request: HttpRequest, pk: int) -> HttpResponse:
             status=400,
         )
     try:
-        services.hand_undo(game=game, expected_number=number, entry_key=key, by=_user(request))
+        services.hand_undo(
+            game=game,
+            expected_number=number,
+            entry_key=key,
+            **permissions.audit_context(request, game),
+        )
     except GameMovedOn as exc:
         return _render_game(
             request,
@@ -229,6 +268,8 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Correct any hand: the game is re-scored from its facts (the winner may change)."""
     hand = selectors.hand_for_correction(pk, number)
     game = hand.game
+    if not permissions.can_score(request, game):
+        return _forbidden(request, game)
     sides = list(game.sides.all())
     if request.method == "GET" or _form_actions(request):
         if request.method == "GET":
@@ -262,7 +303,7 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             entry_key=form.cleaned_data["entry_key"],
             expected_revision=form.cleaned_data.get("expected_revision"),
             reason=form.cleaned_data.get("reason") or "",
-            by=_user(request),
+            **permissions.audit_context(request, game),
         )
     except InvalidFacts as exc:
         form.add_fact_error(exc)
@@ -289,10 +330,14 @@ def _render_correct(
 def game_abandon(request: HttpRequest, pk: int) -> HttpResponse:
     """Stop a game for good (asks first); hands and scores are kept."""
     game = selectors.game_with_sides(pk)
+    if not permissions.can_score(request, game):
+        return _forbidden(request, game)
     if request.method == "POST":
         try:
             services.game_abandon(
-                game=game, by=_user(request), reason=request.POST.get("reason", "")[:500]
+                game=game,
+                reason=request.POST.get("reason", "")[:500],
+                **permissions.audit_context(request, game),
             )
         except GameMovedOn as exc:
             messages.error(request, exc.message)
@@ -316,7 +361,13 @@ def game_audit(request: HttpRequest, pk: int) -> HttpResponse:
         }
         for revision in selectors.game_audit(game)
     ]
-    return render(request, "scoring/game_audit.html", {"game": game, "revisions": revisions})
+    context = {
+        "game": game,
+        "revisions": revisions,
+        # Addresses are personal data: only the secretary and the site operator see them.
+        "show_ip": permissions.can_oversee(request.user, game),
+    }
+    return render(request, "scoring/game_audit.html", context)
 
 
 def _score_text(game: Game, scores: dict[str, int]) -> str:
@@ -337,3 +388,20 @@ def game_replay(request: HttpRequest, pk: int) -> JsonResponse:
     response = JsonResponse(data, json_dumps_params={"indent": 2, "ensure_ascii": False})
     response["Content-Disposition"] = f'inline; filename="game-{game.pk}.json"'
     return response
+
+
+# --- scoring links ---------------------------------------------------------------------------
+
+
+@require_GET
+def link_open(request: HttpRequest, key: str) -> HttpResponse:
+    """Open a scoring link: this browser may now score its games; go to the current one."""
+    link = get_object_or_404(ScoringLink, key=key)
+    if not link.is_live:
+        return render(request, "scoring/link_dead.html", {"link": link}, status=FORBIDDEN)
+    permissions.grant(request, link)
+    games = link.games.order_by("-pk")
+    game = games.filter(status=GameStatus.IN_PROGRESS).first() or games.first()
+    if game is None:
+        return render(request, "scoring/link_waiting.html", {"link": link})
+    return redirect(game)

@@ -14,7 +14,9 @@ import random
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -32,6 +34,7 @@ from leagues.models import (
     Venue,
 )
 from leagues.services.adjustments import points_adjust
+from leagues.services.confirmation import result_confirm, result_submit
 from leagues.services.fixtures import fixture_postpone, fixture_walkover, fixtures_generate
 from leagues.services.registrations import player_register
 from leagues.services.results import fixture_start
@@ -460,7 +463,26 @@ class _Builder:
             ]
             for table_game in fixture_start(fixture=fixture, pairs=pairs):
                 self._play_table(table_game.table)
+            self._confirm(fixture)
             self.report.fixtures_played += 1
+
+    def _confirm(self, fixture: Fixture) -> None:
+        """Submitted from table 1's scoring link and confirmed by the league's demo secretary."""
+        fixture.refresh_from_db()
+        if fixture.status != Fixture.Status.PLAYED:
+            return
+        link = fixture.tables.order_by("board").first().scoring_link
+        submission = result_submit(fixture=fixture, link=link)
+        result_confirm(submission=submission, by=self._secretary(fixture.division.season.league))
+
+    def _secretary(self, league: League) -> Any:
+        """The demo secretary: an account nobody can log in to (no usable password)."""
+        user, created = get_user_model().objects.get_or_create(username="demo-secretary")
+        if created:
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+        league.secretaries.add(user)
+        return user
 
     def _pairs(self, team: Team, season: Season) -> list[list[Player]]:
         squad = list(

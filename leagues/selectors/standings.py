@@ -1,10 +1,12 @@
 """A division's league table, from stored results and adjustments (never by replaying hands).
 
 Four queries whatever the size of the division: the division, its entries, the final results
-of its played and walked-over fixtures, and its adjustments. The order follows the league's
-tie-break list, a precedence of metric keys from ``leagues.tiebreaks.METRICS``; each key splits
-the teams still level on every key before it. ``head_to_head`` is a mini-table: the points the
-tied teams took from their matches against each other.
+of its played and walked-over fixtures, and its adjustments. A played result counts once it is
+confirmed; a league with ``show_provisional`` counts the others too and the rows say how many.
+The order follows the league's tie-break list, a precedence of metric keys from
+``leagues.tiebreaks.METRICS``; each key splits the teams still level on every key before it.
+``head_to_head`` is a mini-table: the points the tied teams took from their matches against
+each other.
 """
 
 from __future__ import annotations
@@ -13,12 +15,15 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from django.db.models import Exists, OuterRef, Q
+
 from leagues.models import (
     Division,
     Fixture,
     FixtureResult,
     League,
     PointAdjustment,
+    ResultSubmission,
     Team,
     TeamEntry,
 )
@@ -89,6 +94,8 @@ class StandingRow:
     tied: bool = False
     """Level with the row above or below on every tie-break: the place is shared."""
     matches: list[MatchLine] = field(default_factory=list, repr=False)
+    provisional: int = 0
+    """Results counted that are not yet confirmed (only when the league shows them)."""
 
     @property
     def points(self) -> int:
@@ -187,7 +194,9 @@ RESULT_FIELDS = (
 )
 
 
-def _count(rows: dict[int, StandingRow], result: dict, side: str, other: str) -> None:
+def _count(
+    rows: dict[int, StandingRow], result: dict, side: str, other: str, provisional: bool
+) -> None:
     row = rows.get(result[f"fixture__{side}_id"])
     if row is None:
         # A team moved out of the division keeps its results off this table.
@@ -209,6 +218,8 @@ def _count(rows: dict[int, StandingRow], result: dict, side: str, other: str) ->
     row.match_points += result[f"{side}_match_points"]
     row.result_points += result[f"{side}_points"]
     row.matches.append(MatchLine(result[f"fixture__{other}_id"], result[f"{side}_points"]))
+    if provisional:
+        row.provisional += 1
 
 
 def division_standings(*, division: Division | int) -> Standings:
@@ -225,10 +236,21 @@ def division_standings(*, division: Division | int) -> Standings:
         fixture__division=division,
         is_final=True,
         fixture__status__in=[Fixture.Status.PLAYED, Fixture.Status.WALKOVER],
-    ).values(*RESULT_FIELDS)
-    for result in results:
-        _count(rows, result, "home", "away")
-        _count(rows, result, "away", "home")
+    ).annotate(
+        confirmed=Exists(
+            ResultSubmission.objects.filter(
+                fixture=OuterRef("fixture"), status__in=ResultSubmission.CONFIRMED_STATUSES
+            )
+        )
+    )
+    if not league.show_provisional:
+        # A played result counts once the other side (or a secretary) confirmed it; a walkover
+        # is the secretary's own decision.
+        results = results.filter(Q(is_walkover=True) | Q(confirmed=True))
+    for result in results.values(*RESULT_FIELDS, "is_walkover", "confirmed"):
+        provisional = not (result["is_walkover"] or result["confirmed"])
+        _count(rows, result, "home", "away", provisional)
+        _count(rows, result, "away", "home", provisional)
 
     adjustments = list(
         PointAdjustment.objects.filter(entry__division=division)

@@ -5,14 +5,27 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.utils import timezone
 
+from leagues.audit import audit_log
 from leagues.models import Fixture, PointAdjustment, TeamEntry
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
 
 
+def _state(adjustment: PointAdjustment) -> dict[str, object]:
+    return {
+        "entry": adjustment.entry_id,
+        "team": str(adjustment.entry.team),
+        "points": adjustment.points,
+        "reason": adjustment.reason,
+        "fixture": adjustment.fixture_id,
+    }
+
+
+@transaction.atomic
 def points_adjust(
     *,
     entry: TeamEntry,
@@ -30,7 +43,7 @@ def points_adjust(
         raise ValidationError("An adjustment of 0 points changes nothing.")
     if fixture is not None and fixture.division_id != entry.division_id:
         raise ValidationError(f"{fixture} is not in {entry.division}.")
-    return PointAdjustment.objects.create(
+    adjustment = PointAdjustment.objects.create(
         entry=entry,
         points=points,
         reason=reason,
@@ -38,8 +51,29 @@ def points_adjust(
         made_by=by if by is not None and by.is_authenticated else None,
         made_at=timezone.now(),
     )
+    audit_log(
+        league=entry.season.league,
+        fixture=fixture,
+        action="adjustment_made",
+        subject=f"{entry.team}: {points:+d} points ({reason})",
+        after=_state(adjustment),
+        by=by,
+    )
+    return adjustment
 
 
+@transaction.atomic
 def adjustment_withdraw(*, adjustment: PointAdjustment, by: User | None = None) -> None:
     """Withdraw an adjustment made in error."""
+    before = _state(adjustment)
+    league, fixture = adjustment.entry.season.league, adjustment.fixture
+    subject = f"{adjustment.entry.team}: {adjustment.points:+d} points withdrawn"
     adjustment.delete()
+    audit_log(
+        league=league,
+        fixture=fixture,
+        action="adjustment_withdrawn",
+        subject=subject,
+        before=before,
+        by=by,
+    )

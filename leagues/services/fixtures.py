@@ -344,8 +344,22 @@ def fixture_walkover(*, fixture: Fixture, to: str, reason: str, by: User | None 
     fixture.walkover_to = to
     fixture.reason = reason.strip()
     fixture.save(update_fields=["status", "walkover_to", "reason", "updated_at"])
-    fixture_result_recompute(fixture=fixture)
+    fixture_result_recompute(fixture=fixture, by=by)
+    _audit_status(fixture, "walkover", f"Walkover to {to} in {fixture}: {fixture.reason}", by)
     return fixture
+
+
+def _audit_status(fixture: Fixture, action: str, subject: str, by: User | None) -> None:
+    from leagues.audit import audit_log
+
+    audit_log(
+        league=fixture.division.season.league,
+        fixture=fixture,
+        action=action,
+        subject=subject,
+        after={"status": fixture.status, "walkover_to": fixture.walkover_to},
+        by=by,
+    )
 
 
 @transaction.atomic
@@ -357,5 +371,6 @@ def fixture_void(*, fixture: Fixture, reason: str, by: User | None = None) -> Fi
     fixture.walkover_to = ""
     fixture.reason = reason.strip()
     fixture.save(update_fields=["status", "walkover_to", "reason", "updated_at"])
-    fixture_result_recompute(fixture=fixture)
+    fixture_result_recompute(fixture=fixture, by=by)
+    _audit_status(fixture, "void", f"{fixture} voided: {fixture.reason}", by)
     return fixture

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
+from leagues.audit import audit_log
 from leagues.models import FixtureTable, Player, Registration, Season, Team
 
 if TYPE_CHECKING:
@@ -42,12 +43,20 @@ def player_register(
         )
     try:
         with transaction.atomic():
-            return Registration.objects.create(
+            registration = Registration.objects.create(
                 player=player,
                 team=team,
                 season=season,
                 registered_on=registered_on or datetime.date.today(),
             )
+            audit_log(
+                league=season.league,
+                action="registration_added",
+                subject=f"{player} registered for {team} ({season.name})",
+                after=_registration_state(registration),
+                by=by,
+            )
+            return registration
     except IntegrityError as exc:
         raise ValidationError(
             f"{player} is already registered to a team for {season.name}."
@@ -67,4 +76,22 @@ def registration_cancel(*, registration: Registration, by: User | None = None) -
         raise ValidationError(
             f"{registration.player} has already played this season; the registration stays."
         )
-    registration.delete()
+    before = _registration_state(registration)
+    league = registration.season.league
+    subject = f"{registration.player} no longer registered for {registration.team}"
+    with transaction.atomic():
+        registration.delete()
+        audit_log(
+            league=league, action="registration_cancelled", subject=subject, before=before, by=by
+        )
+
+
+def _registration_state(registration: Registration) -> dict[str, object]:
+    return {
+        "player": registration.player_id,
+        "player_name": str(registration.player),
+        "team": registration.team_id,
+        "team_name": str(registration.team),
+        "season": registration.season_id,
+        "registered_on": registration.registered_on.isoformat(),
+    }

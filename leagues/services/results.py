@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Prefetch
+from django.urls import reverse
 
 from leagues.formats import MatchFormat
 from leagues.models import (
@@ -26,7 +27,7 @@ from leagues.models import (
     Registration,
     TableGame,
 )
-from scoring.models import Award, Game, GameStatus, Side
+from scoring.models import Award, Game, GameStatus, HandRevision, Side
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -81,11 +82,21 @@ def fixture_tables_set(
                     raise ValidationError(f"{player} is seated at two tables.")
                 seated.add(player.pk)
 
+    from scoring.services import scoring_link_create, scoring_link_revoke
+
+    for old in FixtureTable.objects.filter(fixture=fixture, scoring_link__isnull=False):
+        scoring_link_revoke(link=old.scoring_link, by=by)
     FixtureTable.objects.filter(fixture=fixture).delete()
     tables = [
         FixtureTable(
             fixture=fixture,
             board=board,
+            # Each table's private link, printed as a QR code on the fixture card.
+            scoring_link=scoring_link_create(
+                label=f"{fixture.home} v {fixture.away}, table {board}",
+                next_url=reverse("leagues:fixture_result", kwargs={"pk": fixture.pk}),
+                by=by,
+            ),
             home_player_1=home_pair[0],
             home_player_2=home_pair[1] if len(home_pair) > 1 else None,
             away_player_1=away_pair[0],
@@ -93,7 +104,25 @@ def fixture_tables_set(
         )
         for board, (home_pair, away_pair) in enumerate(pairs, start=1)
     ]
-    return FixtureTable.objects.bulk_create(tables)
+    created = FixtureTable.objects.bulk_create(tables)
+    from leagues.audit import audit_log
+
+    audit_log(
+        league=league,
+        fixture=fixture,
+        action="tables_set",
+        subject=f"Pairs seated at {len(created)} table{'s' if len(created) != 1 else ''}",
+        after=[
+            {
+                "board": board,
+                "home": [p.pk for p in home_pair],
+                "away": [p.pk for p in away_pair],
+            }
+            for board, (home_pair, away_pair) in enumerate(pairs, start=1)
+        ],
+        by=by,
+    )
+    return created
 
 
 @transaction.atomic
@@ -106,6 +135,7 @@ def table_game_start(*, table: FixtureTable, by: User | None = None) -> TableGam
 
     table = (
         FixtureTable.objects.select_related(
+            "scoring_link",
             "fixture__division__season__league",
             "fixture__home",
             "fixture__away",
@@ -138,6 +168,7 @@ def table_game_start(*, table: FixtureTable, by: User | None = None) -> TableGam
         first_dealer=HOME if number % 2 else AWAY,
         title=f"{fixture.home} v {fixture.away}, table {table.board}, game {number}",
         by=by,
+        scoring_link=table.scoring_link,
     )
     return TableGame.objects.create(table=table, game=game, number=number)
 
@@ -170,7 +201,12 @@ def fixture_game_changed(*, game: Game) -> None:
     if game.status == GameStatus.IN_PROGRESS and not counted:
         return
     fixture = _fixture_for_update(table.fixture)
-    fixture_result_recompute(fixture=fixture)
+    revision = HandRevision.objects.filter(game=game).order_by("-pk").first()
+    fixture_result_recompute(
+        fixture=fixture,
+        by=revision.by if revision else None,
+        link=revision.link if revision else None,
+    )
     if game.status != GameStatus.WON:
         return
     table.refresh_from_db()
@@ -297,13 +333,25 @@ def _save_result(fixture: Fixture, result: FixtureResult) -> FixtureResult:
 
 
 @transaction.atomic
-def fixture_result_recompute(*, fixture: Fixture) -> FixtureResult | None:
+def fixture_result_recompute(
+    *, fixture: Fixture, by: User | None = None, link: Any = None
+) -> FixtureResult | None:
     """Derive and store the fixture's result from its tables (or its walkover); void: none.
 
     Marks the fixture played when every table is decided, and back to scheduled if a
-    correction reopens a table.
+    correction reopens a table. A change to the figures withdraws a submitted result and is
+    logged when the result was confirmed (``confirmation.result_changed``).
     """
+    from leagues.services.confirmation import result_changed, result_figures
+
     fixture = _fixture_for_update(fixture)
+    before = result_figures(FixtureResult.objects.filter(fixture=fixture).first())
+    stored = _recompute(fixture)
+    result_changed(fixture=fixture, before=before, after=result_figures(stored), by=by, link=link)
+    return stored
+
+
+def _recompute(fixture: Fixture) -> FixtureResult | None:
     match_format = fixture.division.season.league.get_match_format()
     if fixture.status == Fixture.Status.VOID:
         FixtureResult.objects.filter(fixture=fixture).delete()
@@ -365,3 +413,58 @@ def fixture_result_recompute(*, fixture: Fixture) -> FixtureResult | None:
         fixture.status = Fixture.Status.SCHEDULED
         fixture.save(update_fields=["status", "updated_at"])
     return stored
+
+
+@transaction.atomic
+def table_link_reissue(*, table: FixtureTable, by: User | None = None) -> FixtureTable:
+    """A lost or leaked fixture card: the table's link is revoked and a new one issued; the
+    table's games follow the new link."""
+    from leagues.audit import audit_log
+    from scoring.services import scoring_link_create, scoring_link_reissue
+
+    table = (
+        FixtureTable.objects.select_for_update(of=("self",))
+        .select_related(
+            "scoring_link", "fixture__division__season__league", "fixture__home", "fixture__away"
+        )
+        .get(pk=table.pk)
+    )
+    fixture = table.fixture
+    if table.scoring_link is None:
+        table.scoring_link = scoring_link_create(
+            label=f"{fixture.home} v {fixture.away}, table {table.board}",
+            next_url=reverse("leagues:fixture_result", kwargs={"pk": fixture.pk}),
+            by=by,
+        )
+    else:
+        table.scoring_link = scoring_link_reissue(link=table.scoring_link, by=by)
+    table.save(update_fields=["scoring_link"])
+    audit_log(
+        league=fixture.division.season.league,
+        fixture=fixture,
+        action="link_reissued",
+        subject=f"Scoring link of table {table.board} re-issued",
+        by=by,
+    )
+    return table
+
+
+@transaction.atomic
+def table_link_revoke(*, table: FixtureTable, by: User | None = None) -> FixtureTable:
+    """Stop a table's link working without a replacement (re-issue when play resumes)."""
+    from leagues.audit import audit_log
+    from scoring.services import scoring_link_revoke
+
+    table = FixtureTable.objects.select_related(
+        "scoring_link", "fixture__division__season__league"
+    ).get(pk=table.pk)
+    if table.scoring_link is not None:
+        scoring_link_revoke(link=table.scoring_link, by=by)
+        audit_log(
+            league=table.fixture.division.season.league,
+            fixture=table.fixture,
+            action="link_revoked",
+            subject=f"Scoring link of table {table.board} revoked",
+            by=by,
+        )
+    return table

@@ -214,6 +214,7 @@ def league_update(
     target: int | None,
     match_format: MatchFormat,
     tiebreaks: Sequence[str],
+    show_provisional: bool | None = None,
     by: User | None = None,
 ) -> League:
     """Everything a secretary can change about a running league, in one go.
@@ -247,6 +248,8 @@ def league_update(
     league.ruleset = ruleset
     league.match_format = spec
     league.tiebreaks = tiebreaks
+    if show_provisional is not None:
+        league.show_provisional = show_provisional
     league.full_clean()
     league.save()
     return league

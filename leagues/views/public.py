@@ -9,7 +9,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django_tables2 import RequestConfig
 
-from leagues.models import Fixture
+from leagues.models import Fixture, ResultSubmission
 from leagues.permissions import can_manage_league
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.statistics import pair_statistics, player_leaderboard, player_statistics
@@ -72,6 +72,9 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "tables": list(fixture.tables.all()),
             "adjustments": list(fixture.adjustments.all()),
             "can_manage": can_manage_league(request.user, league),
+            "confirmed": fixture.submissions.filter(
+                status__in=ResultSubmission.CONFIRMED_STATUSES
+            ).exists(),
         },
     )
 

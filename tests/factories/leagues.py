@@ -27,6 +27,7 @@ from leagues.models import (
     Player,
     PointAdjustment,
     Registration,
+    ResultSubmission,
     Season,
     Team,
     TeamEntry,
@@ -143,7 +144,10 @@ class FixtureFactory(factory.django.DjangoModelFactory):
 
 
 class FixtureResultFactory(factory.django.DjangoModelFactory):
-    """A stored final result; the fixture is marked played. Set the figures you need."""
+    """A stored final result; the fixture is marked played. Set the figures you need.
+
+    The result is confirmed (so it counts in the standings) unless ``confirmed=False``.
+    """
 
     class Meta:
         model = FixtureResult
@@ -182,6 +186,27 @@ class FixtureResultFactory(factory.django.DjangoModelFactory):
         if create and obj.fixture.status != Fixture.Status.PLAYED:
             obj.fixture.status = Fixture.Status.PLAYED
             obj.fixture.save(update_fields=["status"])
+
+    @factory.post_generation
+    def confirmed(obj, create, extracted, **kwargs):  # noqa: N805
+        if create and extracted is not False:
+            confirm_result(obj)
+
+
+def confirm_result(result: FixtureResult) -> ResultSubmission:
+    """A confirmed submission of ``result``: submitted from a table link, confirmed by a user."""
+    from leagues.services.confirmation import result_figures
+    from scoring.services import scoring_link_create
+    from tests.factories.scoring import UserFactory
+
+    return ResultSubmission.objects.create(
+        fixture=result.fixture,
+        figures=result_figures(result),
+        submitted_by_link=scoring_link_create(label="table 1"),
+        status=ResultSubmission.Status.CONFIRMED,
+        confirmed_by=UserFactory(),
+        confirmed_at=datetime.datetime.now(tz=datetime.UTC),
+    )
 
 
 class PointAdjustmentFactory(factory.django.DjangoModelFactory):

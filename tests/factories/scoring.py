@@ -107,6 +107,7 @@ class GameFactory(factory.django.DjangoModelFactory):
     hands = 0
     hands_winner = None
     by = None
+    scoring_link = None
 
     class Params:
         trinidad = factory.Trait(variant="trinidad")
@@ -142,6 +143,7 @@ class GameFactory(factory.django.DjangoModelFactory):
             start_scores=params.pop("start_scores"),
             title=params.pop("title", ""),
             by=params.pop("by"),
+            scoring_link=params.pop("scoring_link"),
         )
         if hands:
             play_plain_hands(game, hands, winner=hands_winner)

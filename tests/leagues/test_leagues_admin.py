@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.urls import reverse
 
 from leagues import models
+from leagues.audit import audit_log
 from tests.factories.leagues import (
     FixtureResultFactory,
     PointAdjustmentFactory,
@@ -15,11 +16,12 @@ pytestmark = pytest.mark.django_db
 
 
 def test_admin_pages_for_every_leagues_model(admin_client):
-    FixtureResultFactory(home_win=True)
+    result = FixtureResultFactory(home_win=True)  # with its confirmed submission
     PointAdjustmentFactory()
     RegistrationFactory()
+    audit_log(league=result.fixture.division.season.league, action="test", subject="an entry")
     registered = [m for m in admin.site._registry if m._meta.app_label == "leagues"]
-    assert len(registered) == 11
+    assert len(registered) == 13
     for model in registered:
         name = f"admin:leagues_{model._meta.model_name}"
         assert admin_client.get(reverse(f"{name}_changelist")).status_code == 200

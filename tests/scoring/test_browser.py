@@ -49,6 +49,11 @@ class Scorer:
         if not self.js:
             assert self.page.evaluate("typeof window.htmx") == "undefined"
 
+    def scan(self, game: Game) -> None:
+        """Open the game's scoring link, as scanning its QR code does: it lands on the game."""
+        self.open(game.scoring_link.get_absolute_url())
+        assert self.page.url == self.base_url + game.get_absolute_url(), self.page.url
+
     def tap(self, locator: Locator, *, submits: bool = False) -> None:
         """Tap once. Without JavaScript a submit button loads a new page: wait for it."""
         self.taps += 1
@@ -268,7 +273,7 @@ def expect_chart(scorer: Scorer, *, hands: int, a: int, b: int, target: int) -> 
 def test_plain_hand_takes_at_most_six_taps(scorer: Scorer) -> None:
     """Stand; high, low, jack and game each to a side: the card, four facts and Record hand."""
     game = GameFactory()
-    scorer.open(game.get_absolute_url())
+    scorer.scan(game)
 
     scorer.enter(card="4H", high=SMITH, low=PATEL, jack=SMITH, game=PATEL)
     # Scrolled down to the last fact, the running score is still in view.
@@ -322,7 +327,7 @@ def test_hand_is_recorded_in_place_with_javascript(scorer: Scorer) -> None:
             else None
         ),
     )
-    scorer.open(game.get_absolute_url())
+    scorer.scan(game)
     url = scorer.page.url
     navigations: list[str] = []
     scorer.page.on(
@@ -346,7 +351,7 @@ def test_hand_is_recorded_with_plain_form_posts_without_javascript(nojs_scorer: 
     """Without JavaScript the card picker and Record hand are plain posts; still six taps."""
     scorer = nojs_scorer
     game = GameFactory()
-    scorer.open(game.get_absolute_url())
+    scorer.scan(game)
     scorer.page.evaluate("window.__sameDocument = 1")
 
     taps = scorer.play(1, card="4H", high=SMITH, low=PATEL, jack=SMITH, game=PATEL)
@@ -460,7 +465,7 @@ def test_invalid_hand_shows_the_error_next_to_the_fact_and_saves_nothing(
     and the taps already made are kept so only the wrong fact needs changing."""
     scorer = any_scorer
     game = GameFactory()
-    scorer.open(game.get_absolute_url())
+    scorer.scan(game)
 
     scorer.enter(card="JH", high=SMITH, low=SMITH, jack=SMITH, game=SMITH)
     response = scorer.record()
@@ -487,7 +492,7 @@ def test_invalid_hand_shows_the_error_next_to_the_fact_and_saves_nothing(
 def test_missing_fact_is_asked_for_next_to_it(scorer: Scorer) -> None:
     """Forgetting a fact (here low) names it where the scorer taps it; nothing is saved."""
     game = GameFactory()
-    scorer.open(game.get_absolute_url())
+    scorer.scan(game)
     scorer.card("4H")
     scorer.choose(HIGH, SMITH)
     scorer.choose(JACK, SMITH)
@@ -508,7 +513,7 @@ def test_undo_the_last_hand_and_see_it_in_the_audit_trail(any_scorer: Scorer) ->
     scorer = any_scorer
     game = GameFactory()
     user = log_in(scorer.page, scorer.base_url, "marcia")
-    scorer.open(game.get_absolute_url())
+    scorer.scan(game)
     scorer.play(1, card="4H", high=SMITH, low=SMITH, jack=SMITH, game=SMITH)
     scorer.play(2, card="5D", high=PATEL, low=SMITH, jack=PATEL, game=PATEL)
     scorer.expect_scores(5, 3)
@@ -542,7 +547,7 @@ def test_double_tap_on_undo_takes_back_one_hand(any_scorer: Scorer) -> None:
     """Undo carries its own one-time key: a double tap takes back the last hand, not two."""
     scorer = any_scorer
     game = GameFactory(hands=3)
-    scorer.open(game.get_absolute_url())
+    scorer.scan(game)
     undo = scorer.page.get_by_role("button", name="Undo hand 3", exact=True)
     if scorer.js:
         undo.evaluate("b => { b.form.requestSubmit(b); b.form.requestSubmit(b); }")
@@ -562,7 +567,7 @@ def test_correct_a_hand_rescores_the_game_and_is_audited(scorer: Scorer) -> None
     when, why, and the facts before and after."""
     game = GameFactory()
     user = log_in(scorer.page, scorer.base_url, "desmond")
-    scorer.open(game.get_absolute_url())
+    scorer.scan(game)
     scorer.play(1, card="4H", high=SMITH, low=SMITH, jack=SMITH, game=SMITH)
     scorer.play(2, card="5D", high=PATEL, low=SMITH, jack=PATEL, game=PATEL)
     scorer.expect_scores(5, 3)
@@ -608,7 +613,7 @@ def test_double_tap_on_record_hand_records_one_hand(any_scorer: Scorer) -> None:
     """Two taps on Record hand in quick succession record the hand once and show it once."""
     scorer = any_scorer
     game = GameFactory()
-    scorer.open(game.get_absolute_url())
+    scorer.scan(game)
     scorer.enter(card="4H", high=SMITH, low=SMITH, jack=SMITH, game=SMITH)
 
     record = scorer.page.get_by_role("button", name="Record hand", exact=True)
@@ -630,7 +635,7 @@ def test_resubmitted_hand_form_records_once_and_shows_the_same_result(scorer: Sc
     """A form sent again with its one-time key (a retry after a dropped connection) finds the
     hand it already recorded: one hand, and the same result shown."""
     game = GameFactory()
-    scorer.open(game.get_absolute_url())
+    scorer.scan(game)
     scorer.enter(card="4H", high=SMITH, low=PATEL, jack=SMITH, game=SMITH)
     sent = _form_data(scorer.page)
     scorer.record()
@@ -661,8 +666,8 @@ def test_second_phone_with_a_stale_form_is_refused_and_shown_the_game(
     phone1 = Scorer(phone_context(browser).new_page(), live_server.url)
     phone2 = any_scorer
     try:
-        phone1.open(game.get_absolute_url())
-        phone2.open(game.get_absolute_url())
+        phone1.scan(game)
+        phone2.scan(game)
 
         phone1.play(1, card="4H", high=SMITH, low=SMITH, jack=SMITH, game=SMITH)
         phone2.enter(card="9S", high=PATEL, low=PATEL, jack=PATEL, game=PATEL)
@@ -705,7 +710,7 @@ def test_no_hand_after_the_game_is_won(scorer: Scorer) -> None:
             for d in ("A", "B", "A")
         ],
     )
-    scorer.open(game.get_absolute_url())
+    scorer.scan(game)
     scorer.enter(card="5C", high=SMITH, low=SMITH, jack=NOT_OUT, game=SMITH)
     record_hands(
         game,
@@ -737,8 +742,8 @@ def test_second_phone_cannot_undo_a_hand_it_has_not_seen(
     game = GameFactory(hands=1)
     phone2 = Scorer(phone_context(browser).new_page(), live_server.url)
     try:
-        scorer.open(game.get_absolute_url())
-        phone2.open(game.get_absolute_url())
+        scorer.scan(game)
+        phone2.scan(game)
         scorer.play(2, card="4H", high=SMITH, low=SMITH, jack=SMITH, game=SMITH)
 
         response = phone2.record(button="Undo hand 1")
@@ -761,6 +766,8 @@ def test_second_phone_cannot_overwrite_a_correction_it_has_not_seen(
     phone2 = Scorer(phone_context(browser).new_page(), live_server.url)
     path = f"/games/{game.pk}/hands/1/correct/"
     try:
+        scorer.scan(game)
+        phone2.scan(game)
         scorer.open(path)
         phone2.open(path)
         before = facts_of(game)[0]
@@ -787,6 +794,7 @@ def test_correcting_the_winning_hand_can_reopen_the_game(scorer: Scorer) -> None
     """A correction re-scores the game: taking the deciding points away puts it back in play."""
     game = GameFactory(west_yorkshire=True, won=True)
     assert game.status == GameStatus.WON and game.decided_hand == 3
+    scorer.scan(game)
     scorer.open(f"/games/{game.pk}/hands/3/correct/")
     for legend in (HIGH, LOW, JACK, GAME):
         scorer.choose(legend, PATEL)

@@ -16,6 +16,8 @@ GAME_PAGE_QUERIES = 4
 #: audit (12, plus 2 for the savepoint); room for 2 queries of game_changed receivers (the
 #: leagues app's roll-up); then the fresh fragment (4).
 ENTRY_QUERIES = 4 + 14 + 2 + 4
+#: A scorer's phone also reads its session once (the scoring link it opened).
+SESSION_QUERIES = 1
 
 
 @pytest.fixture(params=[1, 20], ids=["1 hand", "20 hands"])
@@ -29,12 +31,17 @@ def test_the_game_page_runs_a_fixed_number_of_queries(client, game, django_asser
     with django_assert_max_num_queries(GAME_PAGE_QUERIES):
         response = client.get(game.get_absolute_url())
     assert response.status_code == 200
+    client.get(game.scoring_link.get_absolute_url())
+    with django_assert_max_num_queries(GAME_PAGE_QUERIES + SESSION_QUERIES):
+        response = client.get(game.get_absolute_url())
+    assert 'data-testid="hand-form"' in response.content.decode()
 
 
 def test_the_entry_page_runs_a_fixed_number_of_queries(client, game, django_assert_max_num_queries):
     """The hand form's page and recording a hand (with htmx: the updated fragment) stay flat."""
+    client.get(game.scoring_link.get_absolute_url())
     url = reverse("scoring:hand_correct", kwargs={"pk": game.pk, "number": 1})
-    with django_assert_max_num_queries(GAME_PAGE_QUERIES):
+    with django_assert_max_num_queries(GAME_PAGE_QUERIES + SESSION_QUERIES):
         assert client.get(url).status_code == 200
     number = game.hands.count() + 1
     data = (
@@ -51,7 +58,7 @@ def test_the_entry_page_runs_a_fixed_number_of_queries(client, game, django_asse
         }
         | {"jack": "none"}
     )
-    with django_assert_max_num_queries(ENTRY_QUERIES):
+    with django_assert_max_num_queries(ENTRY_QUERIES + SESSION_QUERIES):
         response = client.post(
             reverse("scoring:hand_record", kwargs={"pk": game.pk}), data, HTTP_HX_REQUEST="true"
         )

@@ -39,6 +39,12 @@ def taps_for(game: Game, winner: str, number: int) -> dict:
     return answers
 
 
+def open_link(client, game: Game) -> None:
+    """Open the game's scoring link in this client, as the scorer's phone does."""
+    response = client.get(game.scoring_link.get_absolute_url())
+    assert response.status_code == 302
+
+
 def record_url(game: Game) -> str:
     return reverse("scoring:hand_record", kwargs={"pk": game.pk})
 
@@ -64,7 +70,11 @@ def test_start_a_game_from_the_page(client):
         },
     )
     game = Game.objects.get()
-    assert response.status_code == 302 and response["Location"] == game.get_absolute_url()
+    # Through the game's new scoring link, so the phone that started it may score it.
+    assert response.status_code == 302
+    assert response["Location"] == game.scoring_link.get_absolute_url()
+    assert client.get(response["Location"])["Location"] == game.get_absolute_url()
+    assert "Record hand" in client.get(game.get_absolute_url()).content.decode()
     assert game.ruleset == {"preset": "west_yorkshire", "target": 15}
     assert game.next_dealer == "B"
     sides = [(s.label, s.name, s.players) for s in game.sides.all()]
@@ -103,20 +113,24 @@ def test_start_refuses_a_side_count_the_variant_cannot_play(client):
 
 def test_the_game_page_asks_only_what_the_variant_asks(client):
     """Trinidad asks for the turn-up, beg and hang jack; West Yorkshire asks neither."""
-    trinidad = client.get(GameFactory().get_absolute_url()).content.decode()
+    games = [GameFactory(), GameFactory(west_yorkshire=True), GameFactory(all_fives=True)]
+    for game in games:
+        open_link(client, game)
+    trinidad = client.get(games[0].get_absolute_url()).content.decode()
     assert 'name="turn_ups"' in trinidad and 'name="beg"' in trinidad
     assert "hangs (+3)" in trinidad
     assert 'name="captures"' not in trinidad
-    yorkshire = client.get(GameFactory(west_yorkshire=True).get_absolute_url()).content.decode()
+    yorkshire = client.get(games[1].get_absolute_url()).content.decode()
     assert 'name="turn_ups"' not in yorkshire and 'name="beg"' not in yorkshire
     assert "hangs" not in yorkshire
     assert "Early look" in yorkshire
-    fives = client.get(GameFactory(all_fives=True).get_absolute_url()).content.decode()
+    fives = client.get(games[2].get_absolute_url()).content.decode()
     assert 'name="captures"' in fives and 'name="high"' not in fives
 
 
 def test_the_next_dealer_is_suggested_and_the_form_carries_a_one_time_key(client):
     game = GameFactory(hands=1)
+    open_link(client, game)
     body = client.get(game.get_absolute_url()).content.decode()
     assert re.search(r'name="dealer" value="B"[^>]*checked', body)
     assert re.search(r'name="expected_number" value="2"', body)
@@ -131,6 +145,7 @@ def test_the_next_dealer_is_suggested_and_the_form_carries_a_one_time_key(client
 def test_record_hands_to_a_win(client, variant):
     """Posting hands one by one (plain posts, PRG) ends with the winner banner."""
     game = GameFactory(**{variant: True})
+    open_link(client, game)
     for number in range(1, 30):
         game.refresh_from_db()
         if game.status == GameStatus.WON:
@@ -151,6 +166,7 @@ def test_record_hands_to_a_win(client, variant):
 def test_invalid_facts_are_shown_next_to_the_fact_and_nothing_is_saved(client):
     """A turned-up jack with the jack in play: 422, the error by the jack question, no hand."""
     game = GameFactory()
+    open_link(client, game)
     response = client.post(
         record_url(game),
         hand_post(game, turn_ups="JH", high="A", low="B", jack="A-A", game="B"),
@@ -165,6 +181,7 @@ def test_invalid_facts_are_shown_next_to_the_fact_and_nothing_is_saved(client):
 
 def test_a_missing_answer_is_asked_for(client):
     game = GameFactory(west_yorkshire=True)
+    open_link(client, game)
     response = client.post(record_url(game), hand_post(game, high="A", low="B", jack="none"))
     assert response.status_code == 422
     assert re.search(r'id="errors-game".*Tap who made game', response.content.decode(), re.S)
@@ -173,6 +190,7 @@ def test_a_missing_answer_is_asked_for(client):
 
 def test_game_counts_can_be_entered_instead_of_a_tap(client):
     game = GameFactory()
+    open_link(client, game)
     client.post(
         record_url(game),
         hand_post(game, high="A", low="B", jack="none", game_A=30, game_B=41),
@@ -182,6 +200,7 @@ def test_game_counts_can_be_entered_instead_of_a_tap(client):
 
 def test_a_hung_jack_and_a_penalty_are_recorded(client):
     game = GameFactory()
+    open_link(client, game)
     client.post(
         record_url(game),
         hand_post(
@@ -208,6 +227,7 @@ def test_a_hung_jack_and_a_penalty_are_recorded(client):
 
 def test_a_redeal_needs_no_play_facts(client):
     game = GameFactory()
+    open_link(client, game)
     client.post(
         record_url(game),
         hand_post(game, turn_ups="4H 9H JH", beg="run", outcome="pack_exhausted"),
@@ -222,6 +242,7 @@ def test_a_redeal_needs_no_play_facts(client):
 def test_double_post_of_the_same_form_records_one_hand(client):
     """The same form posted twice: one hand, and the second post shows the same result."""
     game = GameFactory()
+    open_link(client, game)
     data = hand_post(game, high="A", low="B", jack="none", game="B")
     first = client.post(record_url(game), data)
     second = client.post(record_url(game), data)
@@ -234,6 +255,7 @@ def test_double_post_of_the_same_form_records_one_hand(client):
 def test_a_stale_form_is_refused_with_a_message_and_the_current_state(client):
     """Phone 2 posts hand 1 after phone 1 did: 409, a message, the hand phone 1 entered."""
     game = GameFactory()
+    open_link(client, game)
     phone_one = hand_post(game, high="A", low="A", jack="none", game="A")
     phone_two = hand_post(game, high="B", low="B", jack="none", game="B")
     assert client.post(record_url(game), phone_one).status_code == 302
@@ -248,6 +270,7 @@ def test_a_stale_form_is_refused_with_a_message_and_the_current_state(client):
 
 def test_htmx_record_returns_the_game_fragment(client):
     game = GameFactory()
+    open_link(client, game)
     response = client.post(
         record_url(game), hand_post(game, high="A", low="B", jack="none", game="B"), **HTMX
     )
@@ -262,6 +285,7 @@ def test_htmx_record_returns_the_game_fragment(client):
 def test_htmx_refusals_return_the_fragment_with_their_status(client):
     """422 (errors by the facts) and 409 (stale) come back as fragments htmx is told to swap."""
     game = GameFactory()
+    open_link(client, game)
     bad = client.post(record_url(game), hand_post(game, high="A", low="B", jack="none"), **HTMX)
     assert bad.status_code == 422
     assert bad.content.decode().lstrip().startswith('<div id="game"')
@@ -277,6 +301,7 @@ def test_htmx_refusals_return_the_fragment_with_their_status(client):
 def test_the_card_picker_works_without_javascript(client):
     """Tapping a card posts the form with add_card: it comes back with the card, unsaved."""
     game = GameFactory()
+    open_link(client, game)
     data = hand_post(game, turn_ups="4H", high="A") | {"add_card": "9H"}
     response = client.post(record_url(game), data)
     assert response.status_code == 200
@@ -292,6 +317,7 @@ def test_the_card_picker_works_without_javascript(client):
 
 def test_undo_the_last_hand(client):
     game = GameFactory(hands=3)
+    open_link(client, game)
     url = reverse("scoring:hand_undo", kwargs={"pk": game.pk})
     data = {"expected_number": "3", "entry_key": str(uuid.uuid4())}
     assert client.post(url, data).status_code == 302
@@ -305,6 +331,7 @@ def test_undo_the_last_hand(client):
 
 def test_undo_with_htmx_returns_the_fragment(client):
     game = GameFactory(hands=2)
+    open_link(client, game)
     response = client.post(
         reverse("scoring:hand_undo", kwargs={"pk": game.pk}),
         {"expected_number": "2", "entry_key": str(uuid.uuid4())},
@@ -318,6 +345,7 @@ def test_undo_with_htmx_returns_the_fragment(client):
 def test_correct_a_hand(client):
     """The correction page shows the hand's facts; saving re-scores the game."""
     game = GameFactory(hands=3)
+    open_link(client, game)
     url = reverse("scoring:hand_correct", kwargs={"pk": game.pk, "number": 2})
     page = client.get(url).content.decode()
     assert re.search(r'name="high" value="B"[^>]*checked', page)
@@ -342,6 +370,7 @@ def test_correct_a_hand(client):
 
 def test_a_correction_with_invalid_facts_is_refused_by_the_fact(client):
     game = GameFactory(hands=2)
+    open_link(client, game)
     url = reverse("scoring:hand_correct", kwargs={"pk": game.pk, "number": 1})
     data = hand_post(game, 1, turn_ups="JS", high="A", low="B", jack="A-A", game="B") | {
         "dealer": "A",
@@ -355,6 +384,7 @@ def test_a_correction_with_invalid_facts_is_refused_by_the_fact(client):
 
 def test_the_audit_trail_shows_records_corrections_and_undos(client):
     game = GameFactory(hands=2)
+    open_link(client, game)
     hand = game.hands.get(number=1)
     from scoring import services
 
@@ -368,6 +398,7 @@ def test_the_audit_trail_shows_records_corrections_and_undos(client):
 
 def test_abandon_a_game(client):
     game = GameFactory(hands=1)
+    open_link(client, game)
     url = reverse("scoring:game_abandon", kwargs={"pk": game.pk})
     assert client.get(url).status_code == 200
     assert client.post(url, {"reason": "closing time"}).status_code == 302

@@ -1,0 +1,62 @@
+"""The league audit trail: every change to a fixture result, an adjustment or a registration.
+
+Services call ``audit_log`` inside their transaction, so an entry exists exactly when the change
+does. The caller's address comes from the request being served (``AuditAddressMiddleware``
+notes it), so services keep their plain keyword signatures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextvars import ContextVar
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+
+from config.login import client_address
+from leagues.models import AuditEntry, Fixture, League
+
+_address: ContextVar[str | None] = ContextVar("audit_address", default=None)
+
+
+class AuditAddressMiddleware:
+    """Note the client's address for the audit entries written while serving the request."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        token = _address.set(client_address(request) or None)
+        try:
+            return self.get_response(request)
+        finally:
+            _address.reset(token)
+
+
+def _user(by: Any) -> Any:
+    return by if by is not None and getattr(by, "is_authenticated", False) else None
+
+
+def audit_log(
+    *,
+    league: League,
+    action: str,
+    subject: str,
+    fixture: Fixture | None = None,
+    before: Any = None,
+    after: Any = None,
+    by: Any = None,
+    link: Any = None,
+) -> AuditEntry:
+    """Record one change: what, before and after, by whom (user or scoring link), from where."""
+    return AuditEntry.objects.create(
+        league=league,
+        fixture=fixture,
+        action=action,
+        subject=subject[:200],
+        before=before,
+        after=after,
+        by=_user(by),
+        link=link,
+        ip=_address.get(),
+    )

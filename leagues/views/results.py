@@ -1,0 +1,195 @@
+"""A fixture's result: submit, confirm, dispute, settle; the secretary's fixture card with each
+table's scoring link; the audit trail per fixture and per league.
+
+Thin: the services check who may do what against the fixture and raise ``PermissionDenied``
+(a 403) otherwise; the page only offers what the viewer may do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods
+
+from leagues.models import AuditEntry, FixtureTable, League, ResultSubmission
+from leagues.permissions import fixture_links
+from leagues.selectors import fixtures as selectors
+from leagues.services import confirmation, results
+from leagues.views.common import found, require_manager
+from scoring.models import HandRevision, ScoringLink
+from scoring.permissions import SESSION_KEY
+from scoring.views import qr_svg
+
+
+def _held_link(request: HttpRequest, fixture: Any) -> ScoringLink | None:
+    """A live scoring link of one of the fixture's tables that this browser has opened."""
+    held = set(request.session.get(SESSION_KEY, [])) & fixture_links(fixture)
+    return ScoringLink.objects.filter(pk__in=held).first() if held else None
+
+
+def _user(request: HttpRequest) -> Any:
+    return request.user if request.user.is_authenticated else None
+
+
+@require_http_methods(["GET", "POST"])
+def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
+    """The result as the tables give it, where it stands, and the step this viewer may take."""
+    fixture = found(selectors.fixture_detail, pk=pk)
+    user = _user(request)
+    link = _held_link(request, fixture)
+    current = (
+        ResultSubmission.objects.filter(fixture=fixture)
+        .exclude(status=ResultSubmission.Status.WITHDRAWN)
+        .select_related("submitted_by", "submitted_by_link", "confirmed_by", "settled_by")
+        .first()
+    )
+    if request.method == "POST":
+        return _act(request, fixture, current, user, link)
+    league = fixture.division.season.league
+    context = {
+        "fixture": fixture,
+        "league": league,
+        "division": fixture.division,
+        "result": getattr(fixture, "result", None),
+        "submission": current,
+        "history": ResultSubmission.objects.filter(
+            fixture=fixture, status=ResultSubmission.Status.WITHDRAWN
+        ).count(),
+        "may_submit": current is None
+        and fixture.status == fixture.Status.PLAYED
+        and confirmation.can_submit(fixture=fixture, by=user, link=link),
+        "may_confirm": current is not None
+        and current.status == ResultSubmission.Status.SUBMITTED
+        and confirmation.can_confirm(submission=current, by=user),
+        "may_dispute": current is not None
+        and current.status == ResultSubmission.Status.SUBMITTED
+        and confirmation.can_dispute(submission=current, by=user),
+        "may_settle": current is not None
+        and current.status == ResultSubmission.Status.DISPUTED
+        and confirmation.can_settle(submission=current, by=user),
+        "may_reopen": current is not None
+        and current.is_confirmed
+        and confirmation.can_settle(submission=current, by=user),
+    }
+    return render(request, "leagues/fixture_result.html", context)
+
+
+def _act(
+    request: HttpRequest, fixture: Any, current: Any, user: Any, link: ScoringLink | None
+) -> HttpResponse:
+    action = request.POST.get("action", "")
+    text = request.POST.get("reason", "")[:2000]
+    if action != "submit" and current is None:
+        messages.error(request, "There is no submitted result to act on.")
+        return redirect("leagues:fixture_result", pk=fixture.pk)
+    try:
+        if action == "submit":
+            confirmation.result_submit(fixture=fixture, by=user, link=link)
+            done = "Result submitted: the other captain or a secretary confirms it."
+        elif action == "confirm":
+            confirmation.result_confirm(submission=current, by=user)
+            done = "Result confirmed: it counts in the table."
+        elif action == "dispute":
+            confirmation.result_dispute(submission=current, reason=text, by=user)
+            done = "Result disputed: the secretary will settle it."
+        elif action in ("uphold", "reject"):
+            confirmation.result_settle(
+                submission=current, uphold=action == "uphold", note=text, by=user
+            )
+            done = "Dispute settled."
+        elif action == "reopen":
+            confirmation.result_reopen(fixture=fixture, reason=text, by=user)
+            done = "Confirmed result reopened."
+        else:
+            raise PermissionDenied("Unknown action.")
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, done)
+    return redirect("leagues:fixture_result", pk=fixture.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def fixture_card(request: HttpRequest, pk: int) -> HttpResponse:
+    """The printable fixture card: each table's private scoring link and its QR code, with
+    re-issue and revoke for a lost card. Secretaries only: the links are the scorers' keys."""
+    fixture = found(selectors.fixture_detail, pk=pk)
+    require_manager(request, fixture.division.season.league)
+    if request.method == "POST":
+        table = get_object_or_404(FixtureTable, pk=request.POST.get("table"), fixture=fixture)
+        if request.POST.get("action") == "revoke":
+            results.table_link_revoke(table=table, by=request.user)
+            messages.success(request, f"Table {table.board}'s link no longer works.")
+        else:
+            results.table_link_reissue(table=table, by=request.user)
+            messages.success(request, f"Table {table.board} has a new link; the old one is void.")
+        return redirect("leagues:manage_fixture_card", pk=fixture.pk)
+    tables = []
+    for table in FixtureTable.objects.filter(fixture=fixture).select_related("scoring_link"):
+        link = table.scoring_link
+        url = request.build_absolute_uri(link.get_absolute_url()) if link else ""
+        tables.append(
+            {
+                "table": table,
+                "link": link,
+                "url": url,
+                "qr": qr_svg(url) if link and link.is_live else "",
+            }
+        )
+    return render(
+        request,
+        "leagues/manage/fixture_card.html",
+        {
+            "fixture": fixture,
+            "league": fixture.division.season.league,
+            "division": fixture.division,
+            "tables": tables,
+        },
+    )
+
+
+@login_required
+def fixture_audit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every change to the fixture: its result, adjustments, and each hand of its games."""
+    fixture = found(selectors.fixture_detail, pk=pk)
+    require_manager(request, fixture.division.season.league)
+    entries = AuditEntry.objects.filter(fixture=fixture).select_related("by", "link")
+    hands = (
+        HandRevision.objects.filter(game__league_game__table__fixture=fixture)
+        .select_related("by", "link", "game")
+        .order_by("-at", "-pk")
+    )
+    return render(
+        request,
+        "leagues/manage/audit.html",
+        {
+            "fixture": fixture,
+            "league": fixture.division.season.league,
+            "division": fixture.division,
+            "entries": list(entries),
+            "hands": list(hands),
+        },
+    )
+
+
+@login_required
+def league_audit(request: HttpRequest, slug: str) -> HttpResponse:
+    """The league's audit trail, newest first, a page of 100 at a time."""
+    league = get_object_or_404(League, slug=slug)
+    require_manager(request, league)
+    entries = AuditEntry.objects.filter(league=league).select_related(
+        "by", "link", "fixture__home", "fixture__away"
+    )
+    page = Paginator(entries, 100).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "leagues/manage/audit.html",
+        {"league": league, "entries": list(page), "page": page},
+    )

@@ -1,0 +1,92 @@
+"""Who may change a scored game: the one place every scoring write view asks.
+
+A scorer has no account. Opening a game's private scoring link stores a grant for that link in
+the session; the grant is good for as long as the link is live (not revoked, not closed). People
+with accounts may score a game when they started it, when they are superusers, or when a check
+another app registered says so (the leagues app: "a secretary of this game's league").
+
+Once a link is closed (the fixture's result is confirmed), its games are changed only by those
+registered checks and by superusers: a confirmed result is the secretary's alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpRequest
+
+from config.login import client_address
+from scoring.models import Game, ScoringLink
+
+#: Session key: the primary keys of the scoring links this browser has opened.
+SESSION_KEY = "scoring_links"
+
+ScorerCheck = Callable[[Any, Game], bool]
+_scorer_checks: dict[str, ScorerCheck] = {}
+
+
+def register_scorer_check(name: str, check: ScorerCheck) -> None:
+    """Let `check(user, game)` grant an account holder the right to score `game`.
+
+    Registered by other apps from `AppConfig.ready`; `name` makes registering twice harmless.
+    """
+    _scorer_checks[name] = check
+
+
+def grant(request: HttpRequest, link: ScoringLink) -> None:
+    """Remember in the session that this browser opened `link`."""
+    granted = list(request.session.get(SESSION_KEY, []))
+    if link.pk not in granted:
+        granted.append(link.pk)
+        request.session[SESSION_KEY] = granted[-50:]
+
+
+def granted_link(request: HttpRequest, game: Game) -> ScoringLink | None:
+    """The game's link, if this browser holds a grant for it and it is live."""
+    link = game.scoring_link
+    if link is None or not link.is_live:
+        return None
+    session = getattr(request, "session", None)
+    if session is None or link.pk not in session.get(SESSION_KEY, []):
+        return None
+    return link
+
+
+def request_user(request: HttpRequest) -> Any:
+    """The logged-in, active user, or None."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated or not user.is_active:
+        return None
+    return user
+
+
+def can_oversee(user: Any, game: Game) -> bool:
+    """Superusers and whoever a registered check names (a secretary of the game's league)."""
+    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    return any(check(user, game) for check in _scorer_checks.values())
+
+
+def can_score(request: HttpRequest, game: Game) -> bool:
+    """Whether this request may record, correct or undo hands of `game`, or abandon it."""
+    user = request_user(request)
+    if can_oversee(user, game):
+        return True
+    link = game.scoring_link
+    if link is not None and link.closed_at is not None:
+        return False
+    if granted_link(request, game) is not None:
+        return True
+    return user is not None and game.created_by_id == user.pk
+
+
+def audit_context(request: HttpRequest, game: Game) -> dict[str, Any]:
+    """The `by`, `link` and `ip` a service records in the audit trail for this request."""
+    return {
+        "by": request_user(request),
+        "link": granted_link(request, game),
+        "ip": client_address(request) or None,
+    }

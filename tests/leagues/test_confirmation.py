@@ -1,0 +1,330 @@
+"""Submitting, confirming, disputing and settling a fixture's result; the constraints behind
+them; the standings counting confirmed results only; the audit trail and the fixture card."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from leagues.models import AuditEntry, ResultSubmission
+from leagues.selectors.standings import division_standings
+from leagues.services import confirmation
+from scoring import services as scoring_services
+from tests.factories.leagues import FixtureFactory
+from tests.factories.scoring import UserFactory
+from tests.leagues.test_access import build
+
+pytestmark = pytest.mark.django_db
+
+Status = ResultSubmission.Status
+
+
+@pytest.fixture
+def world():
+    return build(played=True)
+
+
+def points(world):
+    rows = division_standings(division=world.fixture.division).rows
+    return {row.team.name: (row.played, row.points, row.provisional) for row in rows}
+
+
+# --- the constraints hold when the services are bypassed --------------------------------------
+
+
+def test_the_database_refuses_a_confirmer_who_is_the_submitter(world):
+    user = world.users["home_captain"]
+    with pytest.raises(IntegrityError), transaction.atomic():
+        ResultSubmission.objects.create(
+            fixture=world.fixture,
+            submitted_by=user,
+            confirmed_by=user,
+            confirmed_at=timezone.now(),
+            status=Status.CONFIRMED,
+        )
+
+
+def test_the_database_refuses_a_settler_who_is_the_submitter(world):
+    user = world.users["secretary"]
+    with pytest.raises(IntegrityError), transaction.atomic():
+        ResultSubmission.objects.create(
+            fixture=world.fixture,
+            submitted_by=user,
+            settled_by=user,
+            confirmed_by=world.users["away_captain"],
+            confirmed_at=timezone.now(),
+            status=Status.SETTLED,
+        )
+
+
+def test_the_database_holds_one_confirmed_result_a_fixture(world):
+    def confirmed(status):
+        return ResultSubmission.objects.create(
+            fixture=world.fixture,
+            submitted_by=world.users["home_captain"],
+            confirmed_by=world.users["away_captain"],
+            confirmed_at=timezone.now(),
+            status=status,
+        )
+
+    confirmed(Status.CONFIRMED)
+    for status in (Status.CONFIRMED, Status.SETTLED):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            confirmed(status)
+    # A withdrawn one beside it is history, not a second result.
+    ResultSubmission.objects.create(
+        fixture=world.fixture, submitted_by=world.users["home_captain"], status=Status.WITHDRAWN
+    )
+
+
+def test_the_database_refuses_a_submission_from_nobody_or_a_confirmed_one_without_confirmer(
+    world,
+):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        ResultSubmission.objects.create(fixture=world.fixture)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        ResultSubmission.objects.create(
+            fixture=world.fixture, submitted_by=world.users["home_captain"], status="confirmed"
+        )
+    with pytest.raises(IntegrityError), transaction.atomic():
+        ResultSubmission.objects.create(
+            fixture=world.fixture, submitted_by=world.users["home_captain"], status="disputed"
+        )
+
+
+def test_the_database_refuses_two_open_submissions(world):
+    ResultSubmission.objects.create(fixture=world.fixture, submitted_by=world.users["secretary"])
+    with pytest.raises(IntegrityError), transaction.atomic():
+        ResultSubmission.objects.create(
+            fixture=world.fixture, submitted_by=world.users["home_captain"]
+        )
+
+
+# --- the services -----------------------------------------------------------------------------
+
+
+def test_only_a_finished_fixture_is_submitted():
+    world = build(played=False)
+    with pytest.raises(ValidationError, match="not all finished"):
+        confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+
+
+def test_submit_from_the_table_link_then_the_captain_confirms_and_the_table_counts(world):
+    assert points(world)["Black Bull"] == (0, 0, 0)  # played but not confirmed: not counted
+    submission = confirmation.result_submit(fixture=world.fixture, link=world.table.scoring_link)
+    assert submission.submitted_by is None and submission.submitted_by_link is not None
+    with pytest.raises(ValidationError, match="already submitted"):
+        confirmation.result_submit(fixture=world.fixture, by=world.users["away_captain"])
+    confirmation.result_confirm(submission=submission, by=world.users["home_captain"])
+    submission.refresh_from_db()
+    assert submission.status == Status.CONFIRMED
+    assert points(world)["Black Bull"][:2] == (1, world.fixture.result.home_points)
+    world.table.scoring_link.refresh_from_db()
+    assert world.table.scoring_link.closed_at is not None
+    actions = list(
+        AuditEntry.objects.filter(fixture=world.fixture).values_list("action", flat=True)
+    )
+    assert "result_submitted" in actions and "result_confirmed" in actions
+
+
+def test_the_submitter_can_never_confirm_even_as_a_secretary(world):
+    secretary = world.users["secretary"]
+    submission = confirmation.result_submit(fixture=world.fixture, by=secretary)
+    with pytest.raises(PermissionDenied):
+        confirmation.result_confirm(submission=submission, by=secretary)
+    confirmation.result_confirm(submission=submission, by=world.users["away_captain"])
+
+
+def test_a_captain_cannot_confirm_his_own_sides_submission(world):
+    submission = confirmation.result_submit(fixture=world.fixture, by=world.users["away_captain"])
+    with pytest.raises(PermissionDenied):
+        confirmation.result_confirm(submission=submission, by=world.users["away_captain"])
+    confirmation.result_confirm(submission=submission, by=world.users["home_captain"])
+
+
+def test_dispute_then_the_secretary_upholds_it(world):
+    submission = confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    with pytest.raises(ValidationError, match="Say why"):
+        confirmation.result_dispute(
+            submission=submission, reason=" ", by=world.users["away_captain"]
+        )
+    confirmation.result_dispute(
+        submission=submission, reason="Hand 3 was ours", by=world.users["away_captain"]
+    )
+    assert points(world)["Black Bull"][0] == 0
+    with pytest.raises(PermissionDenied):
+        confirmation.result_settle(
+            submission=submission, uphold=True, note="no", by=world.users["away_captain"]
+        )
+    confirmation.result_settle(
+        submission=submission, uphold=True, note="Sheets agree", by=world.users["secretary"]
+    )
+    submission.refresh_from_db()
+    assert submission.status == Status.SETTLED and submission.settled_by == world.users["secretary"]
+    assert points(world)["Black Bull"][0] == 1
+
+
+def test_a_rejected_result_is_withdrawn_and_can_be_submitted_again(world):
+    submission = confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    confirmation.result_dispute(
+        submission=submission, reason="wrong", by=world.users["away_captain"]
+    )
+    confirmation.result_settle(
+        submission=submission, uphold=False, note="Replay hand 3", by=world.users["secretary"]
+    )
+    submission.refresh_from_db()
+    assert submission.status == Status.WITHDRAWN
+    again = confirmation.result_submit(fixture=world.fixture, by=world.users["away_captain"])
+    assert again.status == Status.SUBMITTED
+
+
+def test_a_correction_withdraws_a_submitted_result(world):
+    """The figures a captain would confirm no longer match the games: submit again."""
+    submission = confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    game = world.game()
+    last = game.hands.order_by("-number").first()
+    scoring_services.hand_undo(game=game, expected_number=last.number, by=world.users["secretary"])
+    submission.refresh_from_db()
+    assert submission.status == Status.WITHDRAWN
+    entry = AuditEntry.objects.get(fixture=world.fixture, action="submission_withdrawn")
+    assert entry.by == world.users["secretary"]
+
+
+def test_after_confirmation_only_the_secretary_changes_the_games_and_it_is_logged(world):
+    submission = confirmation.result_submit(fixture=world.fixture, link=world.table.scoring_link)
+    confirmation.result_confirm(submission=submission, by=world.users["away_captain"])
+    game = world.game()
+    scorer = Client()
+    scorer.get(world.table.scoring_link.get_absolute_url())  # the link is closed now
+    undo = reverse("scoring:hand_undo", kwargs={"pk": game.pk})
+    data = {"expected_number": str(game.hands.count()), "entry_key": str(uuid.uuid4())}
+    response = scorer.post(undo, data)
+    assert response.status_code == 403 and "confirmed" in response.content.decode()
+    secretary = Client(REMOTE_ADDR="198.51.100.4")
+    secretary.force_login(world.users["secretary"])
+    assert secretary.post(undo, data).status_code == 302
+    entry = AuditEntry.objects.get(fixture=world.fixture, action="confirmed_result_changed")
+    assert entry.by == world.users["secretary"] and entry.ip == "198.51.100.4"
+    assert entry.before != entry.after
+
+
+def test_a_secretary_reopens_a_confirmed_result(world):
+    submission = confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    confirmation.result_confirm(submission=submission, by=world.users["away_captain"])
+    with pytest.raises(PermissionDenied):
+        confirmation.result_reopen(
+            fixture=world.fixture, reason="x", by=world.users["home_captain"]
+        )
+    confirmation.result_reopen(
+        fixture=world.fixture, reason="Wrong pair at table 1", by=world.users["secretary"]
+    )
+    world.table.scoring_link.refresh_from_db()
+    assert world.table.scoring_link.is_live
+    assert points(world)["Black Bull"][0] == 0
+
+
+def test_a_league_showing_provisional_results_counts_and_marks_them(world, client):
+    confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    world.league.show_provisional = True
+    world.league.save(update_fields=["show_provisional"])
+    assert points(world)["Black Bull"][::2] == (1, 1)
+    page = client.get(world.fixture.division.get_absolute_url()).content.decode()
+    assert "provisional: 1" in page
+
+
+def test_a_walkover_counts_without_confirmation(world):
+    from leagues.services.fixtures import fixture_walkover
+
+    other = FixtureFactory(
+        division=world.fixture.division, home=world.fixture.away, away=world.fixture.home
+    )
+    fixture_walkover(fixture=other, to="home", reason="No team", by=world.users["secretary"])
+    assert points(world)["Old Hall"][0] == 1
+    assert AuditEntry.objects.filter(fixture=other, action="walkover").exists()
+
+
+# --- the pages --------------------------------------------------------------------------------
+
+
+def test_the_result_page_offers_each_viewer_their_step(world):
+    url = reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk})
+    home = Client()
+    home.force_login(world.users["home_captain"])
+    assert 'data-testid="submit-result"' in home.get(url).content.decode()
+    home.post(url, {"action": "submit"})
+    assert 'data-testid="confirm-result"' not in home.get(url).content.decode()
+    away = Client()
+    away.force_login(world.users["away_captain"])
+    body = away.get(url).content.decode()
+    assert 'data-testid="confirm-result"' in body and 'data-testid="dispute-result"' in body
+    assert 'data-testid="confirm-result"' not in Client().get(url).content.decode()
+
+
+def test_the_fixture_card_shows_each_tables_qr_and_link_to_secretaries_only(world):
+    url = reverse("leagues:manage_fixture_card", kwargs={"pk": world.fixture.pk})
+    secretary = Client()
+    secretary.force_login(world.users["secretary"])
+    body = secretary.get(url).content.decode()
+    assert world.table.scoring_link.key in body and "<svg" in body
+    other = Client()
+    other.force_login(world.users["other_secretary"])
+    assert other.get(url).status_code == 403
+    captain = Client()
+    captain.force_login(world.users["home_captain"])
+    assert captain.get(url).status_code == 403
+
+
+def test_public_pages_never_show_the_link_or_the_captains_contact(world, client):
+    key = world.table.scoring_link.key
+    from leagues.models import TeamEntry
+
+    TeamEntry.objects.filter(team=world.fixture.home).update(captain_contact="07700 900123")
+    pages = [
+        world.fixture.get_absolute_url(),
+        reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk}),
+        world.fixture.division.get_absolute_url(),
+        world.fixture.home.get_absolute_url(),
+        world.game().get_absolute_url(),
+        reverse("scoring:game_audit", kwargs={"pk": world.game().pk}),
+    ]
+    for page in pages:
+        body = client.get(page).content.decode()
+        assert key not in body and "07700 900123" not in body, page
+
+
+def test_the_secretary_reads_the_audit_per_fixture_and_per_league(world):
+    submission = confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    confirmation.result_confirm(submission=submission, by=world.users["secretary"])
+    secretary = Client()
+    secretary.force_login(world.users["secretary"])
+    fixture_page = secretary.get(
+        reverse("leagues:manage_fixture_audit", kwargs={"pk": world.fixture.pk})
+    ).content.decode()
+    assert 'data-testid="audit-result_confirmed"' in fixture_page
+    assert 'data-testid="audit-hands"' in fixture_page
+    league_url = reverse("leagues:manage_league_audit", kwargs={"slug": world.league.slug})
+    assert 'data-testid="audit-result_submitted"' in secretary.get(league_url).content.decode()
+    stranger = Client()
+    stranger.force_login(UserFactory())
+    assert stranger.get(league_url).status_code == 403
+
+
+def test_adjustments_and_registrations_are_audited_with_the_address(world):
+    secretary = Client(REMOTE_ADDR="203.0.113.50")
+    secretary.force_login(world.users["secretary"])
+    from tests.leagues.test_access import adjust, register
+
+    adjust(world, secretary)
+    register(world, secretary)
+    entries = AuditEntry.objects.filter(league=world.league, ip="203.0.113.50")
+    assert {"adjustment_made", "registration_added"} <= set(
+        entries.values_list("action", flat=True)
+    )
+    made = entries.get(action="adjustment_made")
+    assert made.by == world.users["secretary"] and made.after["points"] == -2
