@@ -263,14 +263,29 @@ class Award(models.Model):
 
 
 class RevisionAction(models.TextChoices):
+    START = "start", "Started"
     RECORD = "record", "Recorded"
     CORRECT = "correct", "Corrected"
     UNDO = "undo", "Undone"
     ABANDON = "abandon", "Abandoned"
+    REISSUE = "reissue", "Scoring link re-issued"
+    REVOKE = "revoke", "Scoring link revoked"
+
+
+#: Revisions about the whole game rather than one hand: they carry no hand number.
+GAME_ACTIONS = (
+    RevisionAction.START,
+    RevisionAction.ABANDON,
+    RevisionAction.REISSUE,
+    RevisionAction.REVOKE,
+)
 
 
 class HandRevision(models.Model):
     """The audit trail: every write to a game, with the facts before and after.
+
+    Starting the game, abandoning it, and re-issuing or revoking its scoring link are recorded
+    too, without a hand number (`GAME_ACTIONS`).
 
     Nothing entered is ever lost: an undone hand's facts stay here after its row is deleted.
     `entry_key` is the one-time key of the form that caused the write, so a resubmitted form is
@@ -312,7 +327,7 @@ class HandRevision(models.Model):
             ),
             models.CheckConstraint(
                 name="scoring_revision_hand_number",
-                condition=Q(action=RevisionAction.ABANDON) | Q(hand_number__gte=1),
+                condition=Q(action__in=GAME_ACTIONS) | Q(hand_number__gte=1),
             ),
         ]
 

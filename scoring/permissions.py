@@ -83,6 +83,14 @@ def can_score(request: HttpRequest, game: Game) -> bool:
     return user is not None and game.created_by_id == user.pk
 
 
+def can_manage_link(user: Any, game: Game) -> bool:
+    """Whether `user` may re-issue or revoke the game's scoring link: the account that started
+    the game, a superuser, or whoever a registered check names (a secretary of its league)."""
+    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
+        return False
+    return game.created_by_id == user.pk or can_oversee(user, game)
+
+
 def audit_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     """The `by`, `link` and `ip` a service records in the audit trail for this request."""
     return {

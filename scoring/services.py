@@ -34,7 +34,7 @@ from scoring.models import (
     Side,
 )
 from scoring.rules import GameScore, InvalidFacts, Ruleset, score_game
-from scoring.signals import game_changed
+from scoring.signals import game_changed, scoring_link_reissued
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -45,6 +45,8 @@ __all__ = [
     "GameMovedOn",
     "InvalidFacts",
     "game_abandon",
+    "game_link_reissue",
+    "game_link_revoke",
     "game_start",
     "hand_correct",
     "hand_record",
@@ -203,11 +205,12 @@ def game_start(
     title: str = "",
     by: User | None = None,
     scoring_link: ScoringLink | None = None,
+    ip: str | None = None,
 ) -> Game:
     """Start a game: `sides` are (name, players in seat order) in play order, labelled A, B, C.
 
     The game is scored through `scoring_link` (a fixture table's link) or, without one, through
-    a new link of its own.
+    a new link of its own. The start is the first entry of the game's audit trail.
     """
     if not 2 <= len(sides) <= len(SIDE_LABELS):
         raise InvalidFacts(None, "sides", f"a game here has 2 or 3 sides (got {len(sides)})")
@@ -246,6 +249,23 @@ def game_start(
             score=scores[label],
         )
         for position, (label, (name, players)) in enumerate(zip(labels, sides, strict=True))
+    )
+    HandRevision.objects.create(
+        game=game,
+        hand_number=None,
+        action=RevisionAction.START,
+        after={
+            "title": game.title,
+            "variant": game.variant,
+            "first_dealer": first_dealer,
+            "sides": [
+                {"label": label, "name": name.strip(), "players": list(players)}
+                for label, (name, players) in zip(labels, sides, strict=True)
+            ],
+        },
+        scores_after=scores,
+        by=_account(by),
+        ip=ip or None,
     )
     game_changed.send(sender=Game, game=game)
     return game
@@ -528,7 +548,66 @@ def scoring_link_reissue(*, link: ScoringLink, by: User | None = None) -> Scorin
         closed_at=old.closed_at,
     )
     Game.objects.filter(scoring_link=old).update(scoring_link=new)
+    scoring_link_reissued.send(sender=ScoringLink, old=old, new=new, by=_account(by))
     return new
+
+
+def _link_state(link: ScoringLink) -> dict[str, Any]:
+    # The link's number and state, never its key: the audit trail must not hand out the key.
+    return {"link": link.pk, "state": link.state}
+
+
+def _link_revision(
+    game: Game, action: str, before: dict[str, Any], by: User | None, ip: str | None
+) -> HandRevision:
+    link = ScoringLink.objects.get(pk=game.scoring_link_id)
+    scores = _scores(_sides(game))
+    return HandRevision.objects.create(
+        game=game,
+        hand_number=None,
+        action=action,
+        before=before,
+        after=_link_state(link),
+        scores_before=scores,
+        scores_after=scores,
+        by=_account(by),
+        ip=ip or None,
+    )
+
+
+def _game_link(game: Game) -> tuple[Game, ScoringLink]:
+    game = _lock(game)
+    if game.scoring_link_id is None:
+        raise GameMovedOn("This game has no scoring link.", game=game)
+    return game, ScoringLink.objects.get(pk=game.scoring_link_id)
+
+
+@transaction.atomic
+def game_link_reissue(*, game: Game, by: User | None = None, ip: str | None = None) -> ScoringLink:
+    """A new key for the game's link (a lost or leaked phone): the old key stops working at once.
+
+    Every game sharing the link (a fixture table's games) moves to the new key; each one's audit
+    trail records it. Works on a revoked link too, to let scoring resume.
+    """
+    game, old = _game_link(game)
+    before = _link_state(old)
+    new = scoring_link_reissue(link=old, by=by)
+    for each in Game.objects.filter(scoring_link=new).order_by("pk"):
+        _link_revision(each, RevisionAction.REISSUE, before, by, ip)
+    return new
+
+
+@transaction.atomic
+def game_link_revoke(*, game: Game, by: User | None = None, ip: str | None = None) -> ScoringLink:
+    """Stop the game's link working, with no replacement (re-issue to let scoring resume)."""
+    game, link = _game_link(game)
+    if link.revoked_at is not None:
+        return link
+    before = _link_state(link)
+    link = scoring_link_revoke(link=link, by=by)
+    for each in Game.objects.filter(scoring_link=link).order_by("pk"):
+        _link_revision(each, RevisionAction.REVOKE, before, by, ip)
+    return link
 
 
 @transaction.atomic

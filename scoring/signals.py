@@ -6,3 +6,8 @@ from django.dispatch import Signal
 #: (a game started, a hand recorded, corrected or undone, a game abandoned). Receivers run inside
 #: the service's transaction, so whatever they write commits or rolls back with the change.
 game_changed = Signal()
+
+#: Sent as `scoring_link_reissued.send(sender=ScoringLink, old=old, new=new, by=user)` when a
+#: link is re-issued under a new key: whatever else points at the old link (a fixture table)
+#: should follow. Sent inside the service's transaction.
+scoring_link_reissued = Signal()

@@ -14,5 +14,6 @@ urlpatterns = [
     path("<int:pk>/hands/<int:number>/correct/", views.hand_correct, name="hand_correct"),
     path("<int:pk>/audit/", views.game_audit, name="game_audit"),
     path("<int:pk>/abandon/", views.game_abandon, name="game_abandon"),
+    path("<int:pk>/link/", views.game_link, name="game_link"),
     path("<int:pk>/replay.json", views.game_replay, name="game_replay"),
 ]

@@ -19,6 +19,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from config.login import client_address
 from scoring import permissions, selectors, services
 from scoring.forms import RANKS, SUIT_NAMES, SUIT_SYMBOLS, HandForm, NewGameForm, hand_initial
 from scoring.models import Game, GameStatus, Hand, ScoringLink
@@ -101,6 +102,7 @@ def _render_game(
     """The game page, or only its `#game` fragment for htmx requests."""
     page = build_page(game)
     may_score = permissions.can_score(request, game)
+    user = permissions.request_user(request)
     if may_score and form is None:
         form = _fresh_hand_form(game, page)
     context = {
@@ -108,6 +110,7 @@ def _render_game(
         "game": game,
         "can_score": may_score,
         "link_panel": _scoring_link_panel(request, game) if may_score else None,
+        "can_manage_link": user is not None and permissions.can_manage_link(user, game),
         "form": form if may_score else None,
         "card_rows": _card_rows(),
         "notice": notice,
@@ -140,6 +143,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
                 first_dealer=form.cleaned_data["first_dealer"],
                 title=form.cleaned_data.get("title") or "",
                 by=permissions.request_user(request),
+                ip=client_address(request) or None,
             )
         except InvalidFacts as exc:
             field = {"sides": "three_sides", "dealer": "first_dealer"}.get(exc.fact)
@@ -391,6 +395,34 @@ def game_replay(request: HttpRequest, pk: int) -> JsonResponse:
 
 
 # --- scoring links ---------------------------------------------------------------------------
+
+
+@require_POST
+def game_link(request: HttpRequest, pk: int) -> HttpResponse:
+    """Re-issue the game's scoring link under a new key, or revoke it (`action`): for whoever
+    manages the game. The old key stops working at once."""
+    game = selectors.game_with_sides(pk)
+    user = permissions.request_user(request)
+    if user is None or not permissions.can_manage_link(user, game):
+        return render(request, "scoring/link_forbidden.html", {"game": game}, status=FORBIDDEN)
+    context = permissions.audit_context(request, game)
+    action = request.POST.get("action")
+    try:
+        if action == "revoke":
+            services.game_link_revoke(game=game, by=user, ip=context["ip"])
+            messages.success(
+                request, "The scoring link no longer works. Re-issue it to let scoring resume."
+            )
+        elif action == "reissue":
+            services.game_link_reissue(game=game, by=user, ip=context["ip"])
+            messages.success(
+                request, "The scoring link has a new key; the old one no longer works."
+            )
+        else:
+            messages.error(request, "Choose to re-issue or revoke the link.")
+    except GameMovedOn as exc:
+        messages.error(request, exc.message)
+    return HttpResponseRedirect(reverse("scoring:game", kwargs={"pk": pk}) + "#scoring-link-manage")
 
 
 @require_GET

@@ -27,7 +27,7 @@ from leagues.models import (
     Registration,
     TableGame,
 )
-from scoring.models import Award, Game, GameStatus, HandRevision, Side
+from scoring.models import Award, Game, GameStatus, HandRevision, ScoringLink, Side
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -447,6 +447,11 @@ def table_link_reissue(*, table: FixtureTable, by: User | None = None) -> Fixtur
         by=by,
     )
     return table
+
+
+def table_link_follow(*, old: ScoringLink, new: ScoringLink) -> int:
+    """Point the tables that held ``old`` at its re-issued ``new``; returns how many moved."""
+    return FixtureTable.objects.filter(scoring_link=old).update(scoring_link=new)
 
 
 @transaction.atomic
