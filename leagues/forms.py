@@ -580,3 +580,22 @@ class AdjustmentForm(forms.Form):
         if points == 0:
             raise ValidationError("An adjustment of 0 points changes nothing.")
         return points
+
+
+class UsernameForm(forms.Form):
+    """An existing account, by its username."""
+
+    username = forms.CharField(max_length=150, label="Username of an existing account")
+
+
+class AccountForm(forms.Form):
+    """A new account. The service checks the username and runs Django's password validators;
+    its refusals come back next to these fields."""
+
+    username = forms.CharField(max_length=150)
+    email = forms.EmailField(required=False)
+    password = forms.CharField(
+        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
+        strip=False,
+        help_text="At least 8 characters, not too common, not all digits, not like the username.",
+    )

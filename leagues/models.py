@@ -24,7 +24,9 @@ if TYPE_CHECKING:
     from scoring.rules import Ruleset
 
 
-RESERVED_SLUGS = frozenset({"new", "division", "fixture", "team", "player", "manage"})
+RESERVED_SLUGS = frozenset(
+    {"new", "division", "fixture", "team", "player", "manage", "my-fixtures"}
+)
 """Words the leagues' own addresses start with (``leagues/urls.py``): no league may take one,
 or its pages and ours would share an address."""
 

@@ -1,12 +1,13 @@
 from django.urls import path
 
-from leagues.views import divisions, manage_fixtures, public, results, secretary
+from leagues.views import accounts, divisions, manage_fixtures, public, results, secretary
 
 app_name = "leagues"
 
 urlpatterns = [
     path("", public.league_list, name="league_list"),
     path("new/", secretary.league_create, name="manage_league_create"),
+    path("my-fixtures/", accounts.my_fixtures, name="my_fixtures"),
     # Public pages.
     path("division/<int:pk>/", divisions.StandingsView.as_view(), name="division"),
     path(
@@ -90,5 +91,11 @@ urlpatterns = [
     path("<slug:slug>/manage/teams/new/", secretary.team_create, name="manage_team_create"),
     path("<slug:slug>/manage/teams/<int:pk>/", secretary.team_manage, name="manage_team"),
     path("<slug:slug>/manage/teams/<int:pk>/edit/", secretary.team_edit, name="manage_team_edit"),
+    path(
+        "<slug:slug>/manage/teams/<int:pk>/captain/",
+        accounts.captain_account,
+        name="manage_captain_account",
+    ),
     path("<slug:slug>/manage/players/new/", secretary.player_register, name="manage_register"),
+    path("<slug:slug>/manage/secretaries/", accounts.secretaries, name="manage_secretaries"),
 ]

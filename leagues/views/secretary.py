@@ -312,7 +312,7 @@ def team_manage(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     seasons = list(league.seasons.order_by("-starts_on"))
     wanted = request.GET.get("season") or request.POST.get("season") or ""
     season = next((s for s in seasons if str(s.pk) == wanted), seasons[0] if seasons else None)
-    entry = team.entries.filter(season=season).select_related("division", "captain").first()
+    entry = team.entries.filter(season=season).select_related("division", "captain__user").first()
     form = None
     if season is not None:
         initial = (

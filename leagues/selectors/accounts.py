@@ -1,0 +1,105 @@
+"""Reads for a captain's own page: the fixtures of the teams they captain this season."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Prefetch, Q
+
+from leagues.models import Fixture, ResultSubmission, Season, TeamEntry
+
+SUBMIT, CONFIRM, WAIT, NONE = "submit", "confirm", "wait", ""
+
+
+@dataclass(frozen=True)
+class CaptainFixture:
+    """One fixture on the captain's page and the step the captain can take."""
+
+    fixture: Fixture
+    team: Any  # the captain's team in it
+    submission: ResultSubmission | None
+    action: str  # SUBMIT, CONFIRM (confirm or dispute), WAIT (for the other side) or NONE
+
+
+def _current_seasons(entries: list[TeamEntry]) -> set[int]:
+    """Each league's latest season (by its start) among the leagues the entries belong to."""
+    leagues = {entry.season.league_id for entry in entries}
+    latest: dict[int, int] = {}
+    for league, season in (
+        Season.objects.filter(league__in=leagues)
+        .order_by("league", "-starts_on", "-pk")
+        .values_list("league", "pk")
+    ):
+        latest.setdefault(league, season)
+    return set(latest.values())
+
+
+def captain_fixtures(*, user: Any) -> list[CaptainFixture]:
+    """The fixtures of every team ``user`` captains in its league's current season, by date;
+    five queries however many teams and fixtures."""
+    entries = list(TeamEntry.objects.filter(captain__user=user).select_related("season", "team"))
+    current = _current_seasons(entries)
+    entries = [entry for entry in entries if entry.season_id in current]
+    if not entries:
+        return []
+    mine = {(entry.season_id, entry.team_id): entry.team for entry in entries}
+    where = Q()
+    for season, team in mine:
+        where |= Q(division__season=season) & (Q(home=team) | Q(away=team))
+    open_or_confirmed = ResultSubmission.objects.exclude(
+        status=ResultSubmission.Status.WITHDRAWN
+    ).order_by("-submitted_at", "-pk")
+    fixtures = list(
+        Fixture.objects.filter(where)
+        .select_related("division__season__league", "home", "away", "venue")
+        .prefetch_related(Prefetch("submissions", queryset=open_or_confirmed))
+        .order_by("date", "time", "pk")
+    )
+    # Who captains each side of these fixtures: to tell "the other side's" submission apart.
+    captains = {
+        (season, team): user_id
+        for season, team, user_id in TeamEntry.objects.filter(
+            season__in={f.division.season_id for f in fixtures},
+            team__in={t for f in fixtures for t in (f.home_id, f.away_id)},
+            captain__user__isnull=False,
+        ).values_list("season", "team", "captain__user")
+    }
+    rows = []
+    for fixture in fixtures:
+        season = fixture.division.season_id
+        sides = {t for t in (fixture.home_id, fixture.away_id) if (season, t) in mine}
+        team = mine[(season, next(iter(sorted(sides))))]
+        submission = next(iter(fixture.submissions.all()), None)
+        rows.append(
+            CaptainFixture(
+                fixture=fixture,
+                team=team,
+                submission=submission,
+                action=_action(fixture, submission, user, sides, captains),
+            )
+        )
+    return rows
+
+
+def _action(
+    fixture: Fixture,
+    submission: ResultSubmission | None,
+    user: Any,
+    sides: set[int],
+    captains: dict[tuple[int, int], int],
+) -> str:
+    if submission is None:
+        return SUBMIT if fixture.status == Fixture.Status.PLAYED else NONE
+    if submission.status != ResultSubmission.Status.SUBMITTED:
+        return NONE
+    if submission.submitted_by_id == user.pk:
+        return WAIT
+    season = fixture.division.season_id
+    submitter_sides = {
+        team
+        for team in (fixture.home_id, fixture.away_id)
+        if submission.submitted_by_id is not None
+        and captains.get((season, team)) == submission.submitted_by_id
+    }
+    return CONFIRM if sides - submitter_sides else WAIT

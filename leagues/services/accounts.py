@@ -1,0 +1,237 @@
+"""Accounts for the people who run a league: its secretaries, and each season's team captains.
+
+Only a secretary of the league (or the site's operator) gives or takes these rights. Every
+change is in the league's audit trail with who, when, from where, before and after; a password
+never is. New accounts are checked by Django's username rules and password validators, and a
+refusal names the field it is about.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+
+from leagues.audit import audit_log
+from leagues.models import League, Player, TeamEntry
+from leagues.permissions import can_manage_league
+
+
+def _require_manager(league: League, by: Any) -> None:
+    if not can_manage_league(by, league):
+        raise PermissionDenied(f"Only the secretaries of {league} can do that.")
+
+
+def _secretary_names(league: League) -> list[str]:
+    return sorted(league.secretaries.values_list("username", flat=True))
+
+
+def _lock_league(league: League) -> League:
+    return League.objects.select_for_update().get(pk=league.pk)
+
+
+def _new_account(*, username: str, email: str, password: str) -> Any:
+    """A new, active account; ``ValidationError`` by field (username, email, password)."""
+    user = get_user_model()(username=username.strip(), email=email.strip())
+    errors: dict[str, list[str]] = {}
+    try:
+        user.full_clean(exclude=["password"])
+    except ValidationError as exc:
+        errors.update(exc.message_dict)
+    if not password:
+        errors["password"] = ["Give the new account a password."]
+    else:
+        try:
+            validate_password(password, user)
+        except ValidationError as exc:
+            errors["password"] = exc.messages
+    if errors:
+        raise ValidationError(errors)
+    user.set_password(password)
+    user.save()
+    return user
+
+
+def _account_state(user: Any) -> dict[str, Any]:
+    # What identifies the account, never its password.
+    return {"user": user.pk, "username": user.get_username(), "email": user.email}
+
+
+def account_find(*, username: str) -> Any:
+    """The active account called ``username``; ``ValidationError`` on the username otherwise."""
+    user = get_user_model().objects.filter(username=username.strip(), is_active=True).first()
+    if user is None:
+        raise ValidationError({"username": f"There is no account called “{username.strip()}”."})
+    return user
+
+
+# --- secretaries -------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def secretary_add(*, league: League, user: Any, by: Any) -> League:
+    """Make an existing, active account a secretary of ``league``."""
+    _require_manager(league, by)
+    league = _lock_league(league)
+    if not user.is_active:
+        raise ValidationError({"username": f"{user.get_username()}'s account is closed."})
+    if league.secretaries.filter(pk=user.pk).exists():
+        raise ValidationError(
+            {"username": f"{user.get_username()} is already a secretary of {league}."}
+        )
+    before = _secretary_names(league)
+    league.secretaries.add(user)
+    audit_log(
+        league=league,
+        action="secretary_added",
+        subject=f"{user.get_username()} made a secretary",
+        before={"secretaries": before},
+        after={"secretaries": _secretary_names(league)},
+        by=by,
+    )
+    return league
+
+
+@transaction.atomic
+def secretary_create(*, league: League, username: str, email: str, password: str, by: Any) -> Any:
+    """A new account, made a secretary of ``league`` at once. Returns the account."""
+    _require_manager(league, by)
+    user = _new_account(username=username, email=email, password=password)
+    audit_log(
+        league=league,
+        action="account_created",
+        subject=f"Account {user.get_username()} created for a secretary",
+        after=_account_state(user),
+        by=by,
+    )
+    secretary_add(league=league, user=user, by=by)
+    return user
+
+
+@transaction.atomic
+def secretary_remove(*, league: League, user: Any, by: Any) -> League:
+    """Take ``user``'s secretary's rights away. A league always keeps at least one secretary,
+    so the last one cannot be removed (not even by themselves)."""
+    _require_manager(league, by)
+    league = _lock_league(league)
+    if not league.secretaries.filter(pk=user.pk).exists():
+        raise ValidationError(f"{user.get_username()} is not a secretary of {league}.")
+    before = _secretary_names(league)
+    if len(before) <= 1:
+        raise ValidationError(
+            f"{user.get_username()} is the league's only secretary: add another secretary first."
+        )
+    league.secretaries.remove(user)
+    audit_log(
+        league=league,
+        action="secretary_removed",
+        subject=f"{user.get_username()} is no longer a secretary",
+        before={"secretaries": before},
+        after={"secretaries": _secretary_names(league)},
+        by=by,
+    )
+    return league
+
+
+# --- captains' accounts ------------------------------------------------------------------------
+
+
+def _lock_entry(entry: TeamEntry) -> TeamEntry:
+    return (
+        TeamEntry.objects.select_for_update(of=("self",))
+        .select_related("season__league", "team", "captain__user")
+        .get(pk=entry.pk)
+    )
+
+
+def _captain(entry: TeamEntry) -> Player:
+    if entry.captain is None:
+        raise ValidationError(
+            f"{entry.team} has no captain for {entry.season.name}: choose the captain first."
+        )
+    return Player.objects.select_for_update().select_related("user").get(pk=entry.captain_id)
+
+
+def _captain_state(player: Player) -> dict[str, Any]:
+    user = player.user
+    return {
+        "player": player.pk,
+        "player_name": player.name,
+        "user": user.pk if user else None,
+        "username": user.get_username() if user else None,
+    }
+
+
+@transaction.atomic
+def captain_account_link(*, entry: TeamEntry, user: Any, by: Any) -> Player:
+    """Let the season's captain of ``entry`` log in as ``user`` (an existing, active account).
+
+    An account belongs to one player: one already linked to another player is refused.
+    """
+    entry = _lock_entry(entry)
+    _require_manager(entry.season.league, by)
+    captain = _captain(entry)
+    if not user.is_active:
+        raise ValidationError({"username": f"{user.get_username()}'s account is closed."})
+    other = Player.objects.filter(user=user).exclude(pk=captain.pk).first()
+    if other is not None:
+        raise ValidationError(
+            {"username": f"{user.get_username()} is already the account of {other.name}."}
+        )
+    before = _captain_state(captain)
+    captain.user = user
+    captain.save(update_fields=["user"])
+    audit_log(
+        league=entry.season.league,
+        action="captain_account_linked",
+        subject=f"{captain} ({entry.team} captain) logs in as {user.get_username()}",
+        before=before,
+        after=_captain_state(captain),
+        by=by,
+    )
+    return captain
+
+
+@transaction.atomic
+def captain_account_create(
+    *, entry: TeamEntry, username: str, email: str, password: str, by: Any
+) -> Any:
+    """A new account for the season's captain of ``entry``. Returns the account."""
+    entry = _lock_entry(entry)
+    _require_manager(entry.season.league, by)
+    _captain(entry)
+    user = _new_account(username=username, email=email, password=password)
+    audit_log(
+        league=entry.season.league,
+        action="account_created",
+        subject=f"Account {user.get_username()} created for {entry.team}'s captain",
+        after=_account_state(user),
+        by=by,
+    )
+    captain_account_link(entry=entry, user=user, by=by)
+    return user
+
+
+@transaction.atomic
+def captain_account_unlink(*, entry: TeamEntry, by: Any) -> Player:
+    """The captain's player no longer logs in with the account (the account itself stays)."""
+    entry = _lock_entry(entry)
+    _require_manager(entry.season.league, by)
+    captain = _captain(entry)
+    if captain.user is None:
+        raise ValidationError(f"{captain} has no account to unlink.")
+    before = _captain_state(captain)
+    captain.user = None
+    captain.save(update_fields=["user"])
+    audit_log(
+        league=entry.season.league,
+        action="captain_account_unlinked",
+        subject=f"{captain} ({entry.team} captain) no longer has an account",
+        before=before,
+        after=_captain_state(captain),
+        by=by,
+    )
+    return captain

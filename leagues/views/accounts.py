@@ -1,0 +1,153 @@
+"""Accounts on real pages: a league's secretaries, each season's captain's log-in, and the
+captain's own "My fixtures". The services check who may do it and write the audit trail."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from leagues import forms
+from leagues.models import Team
+from leagues.selectors import accounts as account_selectors
+from leagues.selectors import fixtures as selectors
+from leagues.services import accounts
+from leagues.views.common import found, require_manager
+
+
+def _league(request: HttpRequest, slug: str) -> Any:
+    league = found(selectors.league_get, slug=slug)
+    require_manager(request, league)
+    return league
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def secretaries(request: HttpRequest, slug: str) -> HttpResponse:
+    """The league's secretaries: add one (an existing account or a new one), remove one."""
+    league = _league(request, slug)
+    action = request.POST.get("action") if request.method == "POST" else None
+    existing = forms.UsernameForm(request.POST if action == "add" else None, prefix="add")
+    new = forms.AccountForm(request.POST if action == "create" else None, prefix="new")
+    if action == "remove":
+        user = get_object_or_404(get_user_model(), pk=request.POST.get("user"))
+        try:
+            accounts.secretary_remove(league=league, user=user, by=request.user)
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            messages.success(request, f"{user.get_username()} is no longer a secretary.")
+            if user.pk == request.user.pk:
+                return redirect(league)
+        return redirect("leagues:manage_secretaries", slug=league.slug)
+    if action == "add" and existing.is_valid():
+        try:
+            user = accounts.account_find(username=existing.cleaned_data["username"])
+            accounts.secretary_add(league=league, user=user, by=request.user)
+        except ValidationError as exc:
+            forms.add_service_error(existing, exc, "username")
+        else:
+            messages.success(request, f"{user.get_username()} is now a secretary of {league}.")
+            return redirect("leagues:manage_secretaries", slug=league.slug)
+    if action == "create" and new.is_valid():
+        try:
+            user = accounts.secretary_create(league=league, **new.cleaned_data, by=request.user)
+        except ValidationError as exc:
+            forms.add_service_error(new, exc)
+        else:
+            messages.success(
+                request,
+                f"Account {user.get_username()} created; it is a secretary of {league}. "
+                "Give them the password in person.",
+            )
+            return redirect("leagues:manage_secretaries", slug=league.slug)
+    status = 422 if action in ("add", "create") else 200
+    return render(
+        request,
+        "leagues/manage/secretaries.html",
+        {
+            "league": league,
+            "secretaries": list(league.secretaries.order_by("username")),
+            "existing": existing,
+            "new": new,
+        },
+        status=status,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def captain_account(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """The season's captain's account: link an existing one, create one, or unlink it."""
+    league = _league(request, slug)
+    team = get_object_or_404(Team, pk=pk, league=league)
+    wanted = request.GET.get("season") or request.POST.get("season") or ""
+    seasons = list(league.seasons.order_by("-starts_on"))
+    season = next((s for s in seasons if str(s.pk) == wanted), seasons[0] if seasons else None)
+    entry = (
+        team.entries.filter(season=season).select_related("season", "captain__user").first()
+        if season
+        else None
+    )
+    back = f"{reverse('leagues:manage_team', args=[league.slug, team.pk])}"
+    here = f"{reverse('leagues:manage_captain_account', args=[league.slug, team.pk])}"
+    action = request.POST.get("action") if request.method == "POST" else None
+    existing = forms.UsernameForm(request.POST if action == "link" else None, prefix="link")
+    new = forms.AccountForm(request.POST if action == "create" else None, prefix="new")
+    if entry is not None and action:
+        try:
+            if action == "unlink":
+                accounts.captain_account_unlink(entry=entry, by=request.user)
+                done = "The captain no longer has an account."
+            elif action == "link" and existing.is_valid():
+                user = accounts.account_find(username=existing.cleaned_data["username"])
+                accounts.captain_account_link(entry=entry, user=user, by=request.user)
+                done = f"The captain logs in as {user.get_username()}."
+            elif action == "create" and new.is_valid():
+                user = accounts.captain_account_create(
+                    entry=entry, **new.cleaned_data, by=request.user
+                )
+                done = f"Account {user.get_username()} created for the captain."
+            else:
+                done = ""
+        except ValidationError as exc:
+            if action == "unlink":
+                messages.error(request, " ".join(exc.messages))
+                return redirect(f"{here}?season={season.pk}")
+            forms.add_service_error(existing if action == "link" else new, exc, "username")
+        else:
+            if done:
+                messages.success(request, done)
+                return redirect(f"{here}?season={season.pk}")
+    status = 422 if action in ("link", "create") else 200
+    return render(
+        request,
+        "leagues/manage/captain_account.html",
+        {
+            "league": league,
+            "team": team,
+            "season": season,
+            "seasons": seasons,
+            "entry": entry,
+            "captain": entry.captain if entry else None,
+            "existing": existing,
+            "new": new,
+            "back": f"{back}?season={season.pk}" if season else back,
+        },
+        status=status,
+    )
+
+
+@login_required
+def my_fixtures(request: HttpRequest) -> HttpResponse:
+    """The fixtures of the teams this account captains this season, with the step it can take
+    on each: submit the result, confirm or dispute the other side's."""
+    rows = account_selectors.captain_fixtures(user=request.user)
+    return render(request, "leagues/my_fixtures.html", {"rows": rows})

@@ -1,0 +1,308 @@
+"""Accounts from the secretary's pages: the league's secretaries, each season's captain's log-in,
+and the captain's "My fixtures"; every change audited, never with the password."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.test import Client
+from django.urls import reverse
+
+from leagues.models import AuditEntry, League, Player, ResultSubmission, TeamEntry
+from leagues.services import accounts, confirmation
+from tests.factories.scoring import UserFactory
+from tests.leagues.test_access import build
+
+pytestmark = pytest.mark.django_db
+
+GOOD_PASSWORD = "heckmondwike-pitch-11"
+
+
+@pytest.fixture
+def world():
+    return build(played=True)
+
+
+def secretary_client(world) -> Client:
+    client = Client(REMOTE_ADDR="192.0.2.44")
+    client.force_login(world.users["secretary"])
+    return client
+
+
+def secretaries_url(world) -> str:
+    return reverse("leagues:manage_secretaries", kwargs={"slug": world.league.slug})
+
+
+def captain_url(world, team) -> str:
+    return reverse("leagues:manage_captain_account", args=[world.league.slug, team.pk])
+
+
+def names(league: League) -> set[str]:
+    return set(league.secretaries.values_list("username", flat=True))
+
+
+# --- secretaries -------------------------------------------------------------------------------
+
+
+def test_the_page_lists_the_secretaries_and_adds_one_by_username(world):
+    client = secretary_client(world)
+    body = client.get(secretaries_url(world)).content.decode()
+    assert world.users["secretary"].username in body
+    newcomer = UserFactory(username="jean")
+    response = client.post(secretaries_url(world), {"action": "add", "add-username": "jean"})
+    assert response.status_code == 302
+    assert names(world.league) == {world.users["secretary"].username, "jean"}
+    entry = AuditEntry.objects.get(league=world.league, action="secretary_added")
+    assert entry.by == world.users["secretary"] and entry.ip == "192.0.2.44"
+    assert entry.before == {"secretaries": [world.users["secretary"].username]}
+    assert "jean" in entry.after["secretaries"]
+    assert newcomer.leagues_as_secretary.filter(pk=world.league.pk).exists()
+
+
+def test_an_unknown_username_is_refused_next_to_the_field(world):
+    response = secretary_client(world).post(
+        secretaries_url(world), {"action": "add", "add-username": "nobody-here"}
+    )
+    assert response.status_code == 422
+    assert "There is no account called" in str(response.context["existing"].errors["username"])
+
+
+def test_a_new_secretary_account_is_checked_by_the_password_validators(world):
+    client = secretary_client(world)
+    data = {"action": "create", "new-username": "margaret", "new-email": "m@example.org"}
+    response = client.post(secretaries_url(world), data | {"new-password": "password"})
+    assert response.status_code == 422
+    errors = response.context["new"].errors
+    assert "too common" in str(errors["password"])
+    assert not get_user_model().objects.filter(username="margaret").exists()
+    response = client.post(secretaries_url(world), data | {"new-password": "margaret"})
+    assert "too similar" in str(response.context["new"].errors["password"])
+    taken = data | {"new-username": world.users["stranger"].username}
+    response = client.post(secretaries_url(world), taken | {"new-password": GOOD_PASSWORD})
+    assert "already exists" in str(response.context["new"].errors["username"])
+
+    response = client.post(secretaries_url(world), data | {"new-password": GOOD_PASSWORD})
+    assert response.status_code == 302
+    user = get_user_model().objects.get(username="margaret")
+    assert user.check_password(GOOD_PASSWORD) and user.email == "m@example.org"
+    assert "margaret" in names(world.league)
+    assert Client().login(username="margaret", password=GOOD_PASSWORD)
+    trail = AuditEntry.objects.filter(league=world.league, action__in=["account_created"])
+    assert trail.get().after["username"] == "margaret"
+
+
+def test_the_audit_never_holds_a_password(world):
+    secretary_client(world).post(
+        secretaries_url(world),
+        {
+            "action": "create",
+            "new-username": "margaret",
+            "new-email": "",
+            "new-password": GOOD_PASSWORD,
+        },
+    )
+    secretary_client(world).post(
+        captain_url(world, world.fixture.home),
+        {
+            "action": "create",
+            "new-username": "cap",
+            "new-email": "",
+            "new-password": GOOD_PASSWORD + "x",
+        },
+    )
+    dumped = [str(e.before) + str(e.after) + e.subject for e in AuditEntry.objects.all()]
+    assert dumped and not any(GOOD_PASSWORD in text for text in dumped)
+    assert not any("password" in text for text in dumped)
+
+
+def test_a_secretary_is_removed_but_never_the_last_one(world):
+    client = secretary_client(world)
+    me = world.users["secretary"]
+    other = UserFactory(username="second")
+    world.league.secretaries.add(other)
+    response = client.post(secretaries_url(world), {"action": "remove", "user": other.pk})
+    assert response.status_code == 302 and names(world.league) == {me.username}
+    assert AuditEntry.objects.filter(action="secretary_removed").count() == 1
+    response = client.post(secretaries_url(world), {"action": "remove", "user": me.pk}, follow=True)
+    assert "only secretary" in response.content.decode()
+    assert names(world.league) == {me.username}
+    assert 'data-testid="remove-' not in response.content.decode()
+
+
+def test_a_superuser_cannot_remove_the_last_secretary_either(world):
+    with pytest.raises(ValidationError, match="only secretary"):
+        accounts.secretary_remove(
+            league=world.league, user=world.users["secretary"], by=world.users["superuser"]
+        )
+
+
+def test_a_secretary_may_remove_themselves_when_another_remains(world):
+    client = secretary_client(world)
+    me = world.users["secretary"]
+    world.league.secretaries.add(UserFactory(username="stays"))
+    response = client.post(secretaries_url(world), {"action": "remove", "user": me.pk})
+    assert response.status_code == 302 and response["Location"] == world.league.get_absolute_url()
+    assert names(world.league) == {"stays"}
+    assert client.get(secretaries_url(world)).status_code == 403
+
+
+@pytest.mark.parametrize("role", ["away_captain", "other_secretary", "stranger"])
+def test_the_services_refuse_anyone_but_a_secretary(world, role):
+    by = world.users[role]
+    with pytest.raises(PermissionDenied):
+        accounts.secretary_add(league=world.league, user=world.users["stranger"], by=by)
+    with pytest.raises(PermissionDenied):
+        accounts.secretary_create(
+            league=world.league, username="x1", email="", password=GOOD_PASSWORD, by=by
+        )
+    entry = TeamEntry.objects.get(team=world.fixture.home)
+    with pytest.raises(PermissionDenied):
+        accounts.captain_account_unlink(entry=entry, by=by)
+    assert not get_user_model().objects.filter(username="x1").exists()
+
+
+# --- the captain's account ---------------------------------------------------------------------
+
+
+def test_the_secretary_links_creates_and_unlinks_the_captains_account(world):
+    client = secretary_client(world)
+    team = world.fixture.home
+    captain = TeamEntry.objects.get(team=team).captain
+    url = captain_url(world, team)
+    assert world.users["home_captain"].username in client.get(url).content.decode()
+
+    response = client.post(url, {"action": "unlink"})
+    assert response.status_code == 302
+    captain.refresh_from_db()
+    assert captain.user is None
+    entry = AuditEntry.objects.get(action="captain_account_unlinked")
+    assert entry.before["username"] == world.users["home_captain"].username
+    assert entry.after["user"] is None
+
+    response = client.post(url, {"action": "create", "new-username": "bull", "new-password": "1"})
+    assert response.status_code == 422 and "password" in response.context["new"].errors
+    response = client.post(
+        url, {"action": "create", "new-username": "bull", "new-password": GOOD_PASSWORD}
+    )
+    assert response.status_code == 302
+    captain.refresh_from_db()
+    assert captain.user.username == "bull"
+
+    # An account already used by another player is refused; a free one is linked.
+    taken = world.users["away_captain"].username
+    response = client.post(url, {"action": "link", "link-username": taken})
+    assert response.status_code == 422
+    assert "already the account of" in str(response.context["existing"].errors["username"])
+    response = client.post(url, {"action": "link", "link-username": world.users["stranger"]})
+    assert response.status_code == 302
+    captain.refresh_from_db()
+    assert captain.user == world.users["stranger"]
+    assert not Player.objects.filter(user__username="bull").exists()
+
+
+def test_a_team_without_a_captain_is_told_to_choose_one_first(world):
+    TeamEntry.objects.filter(team=world.fixture.home).update(captain=None)
+    response = secretary_client(world).get(captain_url(world, world.fixture.home))
+    assert "choose the captain" in response.content.decode()
+    entry = TeamEntry.objects.get(team=world.fixture.home)
+    with pytest.raises(ValidationError, match="no captain"):
+        accounts.captain_account_link(
+            entry=entry, user=world.users["stranger"], by=world.users["secretary"]
+        )
+
+
+def test_the_team_page_links_to_the_captains_account(world):
+    url = reverse("leagues:manage_team", args=[world.league.slug, world.fixture.home_id])
+    body = secretary_client(world).get(url).content.decode()
+    assert 'data-testid="captain-account-link"' in body
+    assert world.users["home_captain"].username in body
+
+
+# --- my fixtures -------------------------------------------------------------------------------
+
+
+def my_fixtures(world, role):
+    client = Client()
+    client.force_login(world.users[role])
+    return client, client.get(reverse("leagues:my_fixtures"))
+
+
+def test_a_captain_sees_their_fixtures_with_the_step_they_can_take(world):
+    """Submit while nothing is submitted; then the other captain confirms or disputes; the
+    submitter waits."""
+    client, response = my_fixtures(world, "home_captain")
+    body = response.content.decode()
+    assert 'data-testid="my-fixtures-link"' in body
+    assert f'data-testid="my-submit-{world.fixture.pk}"' in body
+    response = client.post(
+        reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk}), {"action": "submit"}
+    )
+    assert ResultSubmission.objects.filter(fixture=world.fixture).exists()
+    body = client.get(reverse("leagues:my_fixtures")).content.decode()
+    assert 'data-action="wait"' in body
+
+    away, response = my_fixtures(world, "away_captain")
+    body = response.content.decode()
+    assert f'data-testid="my-confirm-{world.fixture.pk}"' in body
+    assert f'data-testid="my-dispute-{world.fixture.pk}"' in body
+    away.post(
+        reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk}), {"action": "confirm"}
+    )
+    assert ResultSubmission.objects.get(fixture=world.fixture).is_confirmed
+    body = away.get(reverse("leagues:my_fixtures")).content.decode()
+    assert 'data-action=""' in body and "Result confirmed" in body
+
+
+def test_a_table_link_submission_may_be_confirmed_by_either_captain(world):
+    link = world.table.scoring_link
+    confirmation.result_submit(fixture=world.fixture, link=link)
+    for role in ("home_captain", "away_captain"):
+        body = my_fixtures(world, role)[1].content.decode()
+        assert f'data-testid="my-confirm-{world.fixture.pk}"' in body
+
+
+def test_other_people_see_no_fixtures_and_visitors_log_in_first(world):
+    for role in ("stranger", "secretary", "other_captain"):
+        body = my_fixtures(world, role)[1].content.decode()
+        assert f"my-fixture-{world.fixture.pk}" not in body
+    assert 'data-testid="my-fixtures-empty"' in my_fixtures(world, "stranger")[1].content.decode()
+    response = Client().get(reverse("leagues:my_fixtures"))
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_my_fixtures_runs_a_fixed_number_of_queries(world, django_assert_max_num_queries):
+    from tests.factories.leagues import FixtureFactory
+
+    for _ in range(5):
+        FixtureFactory(division=world.fixture.division, home=world.fixture.home)
+    client = Client()
+    client.force_login(world.users["home_captain"])
+    with django_assert_max_num_queries(9):
+        response = client.get(reverse("leagues:my_fixtures"))
+    assert response.content.decode().count('data-testid="my-fixture-') == 6
+
+
+# --- a new league ------------------------------------------------------------------------------
+
+
+def test_the_creator_of_a_new_league_is_its_secretary(client):
+    user = UserFactory(is_superuser=True)
+    client.force_login(user)
+    response = client.post(
+        reverse("leagues:manage_league_create"),
+        {
+            "name": "Spen Valley League",
+            "style": "yorkshire",
+            "league_night": "1",
+            "start_time": "20:00",
+        },
+    )
+    assert response.status_code == 302
+    league = League.objects.get(name="Spen Valley League")
+    assert names(league) == {user.username}
+    assert client.get(secretaries_url_for(league)).status_code == 200
+
+
+def secretaries_url_for(league: League) -> str:
+    return reverse("leagues:manage_secretaries", kwargs={"slug": league.slug})
