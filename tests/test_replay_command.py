@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -166,3 +167,53 @@ def test_subprocess_invalid_hand_names_the_hand_and_the_fact() -> None:
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr == TAKE_ONE + "\n"
+
+
+# --- files that break the JSON reader itself ------------------------------------------------
+
+HUGE_NUMBER = (
+    '{"ruleset": {"preset": "trinidad", "target": '
+    + "9" * 5000
+    + '}, "sides": ["A", "B"], "hands": []}'
+)
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [(HUGE_NUMBER, "the file is not valid JSON"), (DEEP, "nested too deeply")],
+    ids=["a 5,000-digit number", "100,000 nested arrays"],
+)
+def test_subprocess_refuses_json_the_parser_cannot_take(text: str, message: str) -> None:
+    """A number too long for Python or nesting too deep exits 2 with one line, not a traceback."""
+    done = run("-", stdin=text)
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    assert done.stderr.count("\n") == 1
+    assert message in done.stderr
+
+
+def test_subprocess_refuses_standard_input_that_is_not_utf8() -> None:
+    """A stray byte on standard input is named in one line whatever the terminal's encoding."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", "replay", "-"],
+        cwd=ROOT,
+        input=b'{"ruleset": "\xff"}',
+        capture_output=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == b""
+    assert done.stderr.decode().count("\n") == 1
+    assert "not UTF-8" in done.stderr.decode()
+
+
+def test_replay_accepts_a_file_with_a_byte_order_mark(tmp_path: Path) -> None:
+    """A replay file saved by Windows Notepad (UTF-8 with BOM) is read like any other."""
+    path = tmp_path / "game.json"
+    path.write_bytes(b"\xef\xbb\xbf" + (REPLAYS / "trinidad_game.json").read_bytes())
+    out = io.StringIO()
+    call_command("replay", str(path), stdout=out, stderr=io.StringIO())
+    assert json.loads(out.getvalue()) == expected("trinidad_game")

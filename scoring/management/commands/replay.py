@@ -24,28 +24,51 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         path: str = options["file"]
         try:
-            text = sys.stdin.read() if path == "-" else self._read(path)
-            try:
-                data = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise InvalidFacts(
-                    None,
-                    "file",
-                    f"the file is not valid JSON: {exc.msg} "
-                    f"(line {exc.lineno}, column {exc.colno})",
-                ) from exc
-            result = score_replay(data)
+            text = self._read_stdin() if path == "-" else self._read(path)
+            result = score_replay(self._parse(text))
         except InvalidFacts as exc:
             self._fail(str(exc))
         self.stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
 
     def _read(self, path: str) -> str:
+        # utf-8-sig: a file saved by Windows Notepad starts with a byte-order mark.
         try:
-            with open(path, encoding="utf-8") as handle:
+            with open(path, encoding="utf-8-sig") as handle:
                 return handle.read()
         except (OSError, UnicodeDecodeError) as exc:
             reason = getattr(exc, "strerror", None) or str(exc)
             raise InvalidFacts(None, "file", f"cannot read {path}: {reason}") from exc
+
+    def _read_stdin(self) -> str:
+        # Decode the bytes ourselves: the terminal's encoding must not turn a stray byte into a
+        # traceback.
+        raw = getattr(sys.stdin, "buffer", None)
+        if raw is None:
+            return sys.stdin.read().removeprefix("\ufeff")
+        try:
+            data: bytes = raw.read()
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise InvalidFacts(
+                None, "file", f"cannot read standard input: it is not UTF-8 text ({exc.reason})"
+            ) from exc
+
+    def _parse(self, text: str) -> object:
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InvalidFacts(
+                None,
+                "file",
+                f"the file is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})",
+            ) from exc
+        except RecursionError as exc:
+            raise InvalidFacts(
+                None, "file", "the file is not a replay file: its JSON is nested too deeply"
+            ) from exc
+        except ValueError as exc:
+            # Python refuses integers of more than 4,300 digits while parsing.
+            raise InvalidFacts(None, "file", f"the file is not valid JSON: {exc}") from exc
 
     def _fail(self, message: str) -> None:
         # One plain line (no "CommandError:" prefix, no colour), then exit status 2.
