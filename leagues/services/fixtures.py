@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 
+from leagues.audit import audit_log
 from leagues.models import Division, Fixture, TableGame, Team, TeamEntry, Venue
 from leagues.schedule import (
     PlannedFixture,
@@ -108,11 +109,11 @@ def fixtures_generate(
         division, planned, schedule.fixtures, venue_of, night, exclusions
     )
 
-    removed, _ = (
-        Fixture.objects.filter(division=division, status__in=REPLACEABLE)
-        .exclude(pk__in=[f.pk for f in locked])
-        .delete()
+    replaced = Fixture.objects.filter(division=division, status__in=REPLACEABLE).exclude(
+        pk__in=[f.pk for f in locked]
     )
+    before = replaced.count()
+    removed, _ = replaced.delete()
     Fixture.objects.bulk_create(
         Fixture(
             division=division,
@@ -126,13 +127,44 @@ def fixtures_generate(
         )
         for f in planned
     )
-    return GenerationReport(
+    report = GenerationReport(
         created=len(planned),
         kept=len(locked),
         removed=removed,
         byes=len(schedule.byes),
         notes=tuple(f.note for f in planned if f.note),
     )
+    audit_log(
+        league=league,
+        action="fixtures_generated",
+        subject=f"Fixture list of {division} generated: {report.created} new, "
+        f"{report.kept} kept, {before} replaced",
+        before={"replaced": before, "kept": report.kept},
+        after={
+            "division": division.pk,
+            "created": report.created,
+            "start": start.isoformat(),
+            "league_night": night,
+            "legs": legs,
+            "exclusions": sorted(day.isoformat() for day in exclusions),
+            "first": min((f.date for f in planned), default=start).isoformat(),
+            "last": max((f.date for f in planned), default=start).isoformat(),
+        },
+        by=by,
+    )
+    return report
+
+
+def fixture_state(fixture: Fixture) -> dict[str, object]:
+    """A fixture's when, where and status, as the audit trail records it."""
+    return {
+        "date": fixture.date.isoformat(),
+        "time": fixture.time.strftime("%H:%M") if fixture.time else None,
+        "venue": fixture.venue_id,
+        "venue_name": str(fixture.venue),
+        "status": fixture.status,
+        "reason": fixture.reason,
+    }
 
 
 def _clear_other_divisions(
@@ -221,6 +253,14 @@ def fixture_add(
     )
     fixture.full_clean()
     fixture.save()
+    audit_log(
+        league=division.season.league,
+        fixture=fixture,
+        action="fixture_added",
+        subject=f"{fixture} added to {division.name}",
+        after=fixture_state(fixture),
+        by=by,
+    )
     return fixture
 
 
@@ -247,6 +287,7 @@ def _refuse_clash(
         )
 
 
+@transaction.atomic
 def fixture_postpone(*, fixture: Fixture, reason: str, by: User | None = None) -> Fixture:
     """Postpone a fixture not yet played; the rest of the list stays as it is."""
     if fixture.status != Fixture.Status.SCHEDULED:
@@ -256,10 +297,20 @@ def fixture_postpone(*, fixture: Fixture, reason: str, by: User | None = None) -
         )
     if not reason.strip():
         raise ValidationError("Give the reason for the postponement.")
+    before = fixture_state(fixture)
     fixture.status = Fixture.Status.POSTPONED
     fixture.original_date = fixture.original_date or fixture.date
     fixture.reason = reason.strip()
     fixture.save(update_fields=["status", "original_date", "reason", "updated_at"])
+    audit_log(
+        league=fixture.division.season.league,
+        fixture=fixture,
+        action="fixture_postponed",
+        subject=f"{fixture} postponed: {fixture.reason}",
+        before=before,
+        after=fixture_state(fixture),
+        by=by,
+    )
     return fixture
 
 
@@ -315,6 +366,7 @@ def fixture_rearrange(
         exclude=fixture.pk,
     )
     was = fixture.date
+    before = fixture_state(fixture)
     fixture.original_date = fixture.original_date or was
     fixture.date = date
     fixture.time = time or fixture.time
@@ -325,6 +377,15 @@ def fixture_rearrange(
     )
     fixture.note = f"{fixture.note}\n{line}".strip()
     fixture.save()
+    audit_log(
+        league=season.league,
+        fixture=fixture,
+        action="fixture_rearranged",
+        subject=f"{fixture.home} v {fixture.away}: {line}",
+        before=before,
+        after=fixture_state(fixture),
+        by=by,
+    )
     return fixture
 
 
@@ -350,8 +411,6 @@ def fixture_walkover(*, fixture: Fixture, to: str, reason: str, by: User | None 
 
 
 def _audit_status(fixture: Fixture, action: str, subject: str, by: User | None) -> None:
-    from leagues.audit import audit_log
-
     audit_log(
         league=fixture.division.season.league,
         fixture=fixture,

@@ -1,4 +1,8 @@
-"""Setting up a league: the league itself, its seasons, divisions, venues, teams and entries."""
+"""Setting up a league: the league itself, its seasons, divisions, venues, teams and entries.
+
+Every change is in the league's audit trail (before and after); an edit that changes nothing
+writes nothing.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.text import slugify
 
+from leagues.audit import audit_log
 from leagues.formats import STYLE_PRESETS, MatchFormat
 from leagues.models import (
     Division,
@@ -63,8 +68,17 @@ def league_create(
     )
     league.full_clean()
     league.save()
-    if by is not None:
+    if by is not None and getattr(by, "is_authenticated", False):
         league.secretaries.add(by)
+    _audit(
+        league=league,
+        action="league_created",
+        subject=f"{league} started",
+        before=None,
+        after=_league_state(league)
+        | {"secretaries": sorted(league.secretaries.values_list("username", flat=True))},
+        by=by,
+    )
     return league
 
 
@@ -74,8 +88,17 @@ def league_set_tiebreaks(
     """The secretary's order of tie-breaks, e.g. ``["points", "games_for", "head_to_head"]``."""
     tiebreaks = list(tiebreaks)
     validate_tiebreaks(tiebreaks)
+    before = _league_state(league)
     league.tiebreaks = tiebreaks
     league.save(update_fields=["tiebreaks"])
+    _audit(
+        league=league,
+        action="league_updated",
+        subject=f"Tie-breaks of {league} changed",
+        before=before,
+        after=_league_state(league),
+        by=by,
+    )
     return league
 
 
@@ -83,8 +106,17 @@ def league_set_match_format(
     *, league: League, match_format: MatchFormat, by: User | None = None
 ) -> League:
     """Change how matches are scored. Results already stored keep the figures they had."""
+    before = _league_state(league)
     league.match_format = match_format.to_spec()
     league.save(update_fields=["match_format"])
+    _audit(
+        league=league,
+        action="league_updated",
+        subject=f"Match format of {league} changed",
+        before=before,
+        after=_league_state(league),
+        by=by,
+    )
     return league
 
 
@@ -102,6 +134,14 @@ def season_create(
     )
     season.full_clean()
     season.save()
+    _audit(
+        league=league,
+        action="season_added",
+        subject=f"Season {season.name} added",
+        before=None,
+        after=_season_state(season),
+        by=by,
+    )
     return season
 
 
@@ -111,17 +151,41 @@ def division_create(
     division = Division(season=season, name=name, slug=slug or slugify(name), rank=rank)
     division.full_clean()
     division.save()
+    _audit(
+        league=season.league,
+        action="division_added",
+        subject=f"{division} added",
+        before=None,
+        after=_division_state(division),
+        by=by,
+    )
     return division
 
 
 def venue_create(
-    *, name: str, town: str = "", address: str = "", slug: str = "", by: User | None = None
+    *,
+    name: str,
+    town: str = "",
+    address: str = "",
+    slug: str = "",
+    league: League | None = None,
+    by: User | None = None,
 ) -> Venue:
+    """A new venue (venues are shared by leagues); ``league`` is whose audit trail records it."""
     venue = Venue(
         name=name, town=town, address=address, slug=slug or slugify(f"{name} {town}".strip())
     )
     venue.full_clean()
     venue.save()
+    if league is not None:
+        _audit(
+            league=league,
+            action="venue_added",
+            subject=f"Venue {venue} added",
+            before=None,
+            after=_venue_state(venue),
+            by=by,
+        )
     return venue
 
 
@@ -143,6 +207,14 @@ def team_create(
     )
     team.full_clean()
     team.save()
+    _audit(
+        league=league,
+        action="team_added",
+        subject=f"Team {team} added",
+        before=None,
+        after=_team_state(team),
+        by=by,
+    )
     return team
 
 
@@ -168,6 +240,14 @@ def team_enter(
     if existing.exists():
         raise ValidationError(f"{team} is already entered in {existing.get().division.name}.")
     entry = TeamEntry.objects.create(team=team, division=division, season=season)
+    _audit(
+        league=season.league,
+        action="team_entered",
+        subject=f"{team} entered in {division}",
+        before=None,
+        after=_entry_state(entry),
+        by=by,
+    )
     if captain is not None:
         entry_set_captain(entry=entry, captain=captain, by=by)
     return entry
@@ -184,9 +264,84 @@ def entry_set_captain(
         raise ValidationError(
             f"{captain} is not registered for {entry.team} in {entry.season.name}."
         )
+    before = _entry_state(entry)
     entry.captain = captain
     entry.save(update_fields=["captain"])
+    _audit(
+        league=entry.season.league,
+        action="captain_changed",
+        subject=f"{entry.team}'s captain for {entry.season.name}: {captain or 'none'}",
+        before=before,
+        after=_entry_state(entry),
+        by=by,
+    )
     return entry
+
+
+def _audit(
+    *,
+    league: League,
+    action: str,
+    subject: str,
+    before: dict[str, Any] | None,
+    after: dict[str, Any] | None,
+    by: User | None,
+) -> None:
+    if before is not None and before == after:
+        return
+    audit_log(league=league, action=action, subject=subject, before=before, after=after, by=by)
+
+
+def _league_state(league: League) -> dict[str, Any]:
+    return {
+        "name": league.name,
+        "description": league.description,
+        "league_night": league.league_night,
+        "start_time": str(league.start_time)[:5],
+        "ruleset": league.ruleset,
+        "match_format": league.match_format,
+        "tiebreaks": league.tiebreaks,
+        "show_provisional": league.show_provisional,
+    }
+
+
+def _season_state(season: Season) -> dict[str, Any]:
+    return {
+        "season": season.pk,
+        "name": season.name,
+        "starts_on": season.starts_on.isoformat(),
+        "ends_on": season.ends_on.isoformat() if season.ends_on else None,
+    }
+
+
+def _division_state(division: Division) -> dict[str, Any]:
+    return {"division": division.pk, "name": division.name, "rank": division.rank}
+
+
+def _venue_state(venue: Venue) -> dict[str, Any]:
+    return {"venue": venue.pk, "name": venue.name, "town": venue.town, "address": venue.address}
+
+
+def _team_state(team: Team) -> dict[str, Any]:
+    return {
+        "team": team.pk,
+        "name": team.name,
+        "short_name": team.short_name,
+        "home_venue": team.home_venue_id,
+        "home_venue_name": str(team.home_venue),
+    }
+
+
+def _entry_state(entry: TeamEntry) -> dict[str, Any]:
+    captain = entry.captain
+    return {
+        "team": entry.team_id,
+        "season": entry.season_id,
+        "division": entry.division_id,
+        "captain": entry.captain_id,
+        "captain_name": captain.name if captain else None,
+        "captain_contact": entry.captain_contact,
+    }
 
 
 #: Fixture states that mean a result is stored for it.
@@ -223,6 +378,7 @@ def league_update(
     fixture of the league has been played: its stored results were scored by the old ones.
     """
     league = League.objects.select_for_update().get(pk=league.pk)
+    before = _league_state(league)
     ruleset = dict(league.ruleset or STYLE_PRESETS[league.style].ruleset)
     preset_target = STYLE_PRESETS[league.style].ruleset.get("target")
     new_target = target if target is not None else preset_target
@@ -252,6 +408,14 @@ def league_update(
         league.show_provisional = show_provisional
     league.full_clean()
     league.save()
+    _audit(
+        league=league,
+        action="league_updated",
+        subject=f"Settings of {league} changed",
+        before=before,
+        after=_league_state(league),
+        by=by,
+    )
     return league
 
 
@@ -264,32 +428,67 @@ def season_update(
     by: User | None = None,
 ) -> Season:
     """Rename or re-date a season; its slug (and so its addresses) stays."""
+    before = _season_state(season)
     season.name = name.strip()
     season.starts_on = starts_on
     season.ends_on = ends_on
     season.full_clean()
     season.save(update_fields=["name", "starts_on", "ends_on"])
+    _audit(
+        league=season.league,
+        action="season_updated",
+        subject=f"Season {season.name} changed",
+        before=before,
+        after=_season_state(season),
+        by=by,
+    )
     return season
 
 
 def division_update(
     *, division: Division, name: str, rank: int, by: User | None = None
 ) -> Division:
+    before = _division_state(division)
     division.name = name.strip()
     division.rank = rank
     division.full_clean()
     division.save(update_fields=["name", "rank"])
+    _audit(
+        league=division.season.league,
+        action="division_updated",
+        subject=f"{division} changed",
+        before=before,
+        after=_division_state(division),
+        by=by,
+    )
     return division
 
 
 def venue_update(
-    *, venue: Venue, name: str, town: str = "", address: str = "", by: User | None = None
+    *,
+    venue: Venue,
+    name: str,
+    town: str = "",
+    address: str = "",
+    league: League | None = None,
+    by: User | None = None,
 ) -> Venue:
+    """Rename or re-address a venue; ``league`` is whose audit trail records it."""
+    before = _venue_state(venue)
     venue.name = name.strip()
     venue.town = town.strip()
     venue.address = address
     venue.full_clean()
     venue.save(update_fields=["name", "town", "address"])
+    if league is not None:
+        _audit(
+            league=league,
+            action="venue_updated",
+            subject=f"Venue {venue} changed",
+            before=before,
+            after=_venue_state(venue),
+            by=by,
+        )
     return venue
 
 
@@ -302,11 +501,20 @@ def team_update(
     by: User | None = None,
 ) -> Team:
     """Rename a team or move its home; fixtures already made keep the venue they had."""
+    before = _team_state(team)
     team.name = name.strip()
     team.short_name = short_name.strip()
     team.home_venue = home_venue
     team.full_clean()
     team.save(update_fields=["name", "short_name", "home_venue"])
+    _audit(
+        league=team.league,
+        action="team_updated",
+        subject=f"Team {team} changed",
+        before=before,
+        after=_team_state(team),
+        by=by,
+    )
     return team
 
 
@@ -335,15 +543,33 @@ def entry_move(*, entry: TeamEntry, division: Division, by: User | None = None) 
                 "it stays there."
             }
         )
+    before = _entry_state(entry)
     removed, _ = team_fixtures.delete()
     entry.division = division
     entry.save(update_fields=["division"])
+    _audit(
+        league=division.season.league,
+        action="team_moved",
+        subject=f"{entry.team} moved to {division.name} ({removed} unplayed fixtures removed)",
+        before=before,
+        after=_entry_state(entry),
+        by=by,
+    )
     return removed
 
 
 def entry_set_contact(*, entry: TeamEntry, contact: str, by: User | None = None) -> TeamEntry:
     """The captain's phone or email, for the secretary only (never on a public page)."""
+    before = _entry_state(entry)
     entry.captain_contact = contact.strip()
     entry.full_clean()
     entry.save(update_fields=["captain_contact"])
+    _audit(
+        league=entry.season.league,
+        action="captain_contact_changed",
+        subject=f"{entry.team}'s captain's contact for {entry.season.name} changed",
+        before=before,
+        after=_entry_state(entry),
+        by=by,
+    )
     return entry

@@ -12,7 +12,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
@@ -20,6 +19,7 @@ from django.views.decorators.http import require_http_methods
 from leagues.models import AuditEntry, FixtureTable, League, ResultSubmission
 from leagues.permissions import fixture_links
 from leagues.selectors import fixtures as selectors
+from leagues.selectors.audit import league_audit_page
 from leagues.services import confirmation, results
 from leagues.views.common import found, require_manager
 from scoring.models import HandRevision, ScoringLink
@@ -181,15 +181,13 @@ def fixture_audit(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def league_audit(request: HttpRequest, slug: str) -> HttpResponse:
-    """The league's audit trail, newest first, a page of 100 at a time."""
+    """The league's audit trail with every hand-level change to its games, newest first, a page
+    of 100 at a time."""
     league = get_object_or_404(League, slug=slug)
     require_manager(request, league)
-    entries = AuditEntry.objects.filter(league=league).select_related(
-        "by", "link", "fixture__home", "fixture__away"
-    )
-    page = Paginator(entries, 100).get_page(request.GET.get("page"))
+    page, rows = league_audit_page(league=league, page=request.GET.get("page"))
     return render(
         request,
-        "leagues/manage/audit.html",
-        {"league": league, "entries": list(page), "page": page},
+        "leagues/manage/league_audit.html",
+        {"league": league, "rows": rows, "page": page},
     )

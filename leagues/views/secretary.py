@@ -214,7 +214,7 @@ def venue_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     )
     if request.method == "POST" and form.is_valid():
         try:
-            structure.venue_update(venue=venue, **form.cleaned_data, by=request.user)
+            structure.venue_update(venue=venue, **form.cleaned_data, league=league, by=request.user)
         except ValidationError as exc:
             forms.add_service_error(form, exc, "name")
         else:
@@ -233,7 +233,7 @@ def venue_create(request: HttpRequest, slug: str) -> HttpResponse:
     form = forms.VenueForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            venue = structure.venue_create(**form.cleaned_data, by=request.user)
+            venue = structure.venue_create(**form.cleaned_data, league=league, by=request.user)
         except ValidationError as exc:
             forms.add_service_error(form, exc, "name")
         else:

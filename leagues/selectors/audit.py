@@ -1,0 +1,78 @@
+"""The league's audit trail: its own entries and every hand-level change to its games, merged
+newest first and read a page at a time in a fixed number of queries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.paginator import Page, Paginator
+from django.db.models import CharField, Value
+
+from leagues.models import AuditEntry, League
+from scoring.models import HandRevision
+
+LEAGUE, HAND = "league", "hand"
+
+
+@dataclass(frozen=True)
+class AuditRow:
+    """One line of the merged trail: a league ``AuditEntry`` or a game's ``HandRevision``."""
+
+    kind: str
+    item: Any
+
+    @property
+    def at(self) -> Any:
+        return self.item.at
+
+    @property
+    def fixture(self) -> Any:
+        if self.kind == LEAGUE:
+            return self.item.fixture
+        return self.item.game.league_game.table.fixture
+
+
+def _league_revisions(league: League) -> Any:
+    return HandRevision.objects.filter(
+        game__league_game__table__fixture__division__season__league=league
+    )
+
+
+def league_audit_page(*, league: League, page: Any, per_page: int = 100) -> tuple[Page, list]:
+    """The page ``page`` (a number; out of range gives the last) of the merged trail and its
+    rows: four queries whatever the page (count, keys of the page, entries, revisions)."""
+    kind = CharField(max_length=6)
+    entries = (
+        AuditEntry.objects.filter(league=league)
+        .order_by()
+        .annotate(kind=Value(LEAGUE, output_field=kind))
+        .values_list("at", "pk", "kind")
+    )
+    revisions = (
+        _league_revisions(league)
+        .order_by()
+        .annotate(kind=Value(HAND, output_field=kind))
+        .values_list("at", "pk", "kind")
+    )
+    merged = entries.union(revisions, all=True).order_by("-at", "-pk")
+    current = Paginator(merged, per_page).get_page(page)
+    keys = list(current.object_list)
+    wanted = {LEAGUE: [pk for _, pk, k in keys if k == LEAGUE], HAND: []}
+    wanted[HAND] = [pk for _, pk, k in keys if k == HAND]
+    found: dict[tuple[str, int], Any] = {}
+    if wanted[LEAGUE]:
+        for entry in AuditEntry.objects.filter(pk__in=wanted[LEAGUE]).select_related(
+            "by", "link", "fixture__home", "fixture__away"
+        ):
+            found[(LEAGUE, entry.pk)] = entry
+    if wanted[HAND]:
+        for revision in HandRevision.objects.filter(pk__in=wanted[HAND]).select_related(
+            "by",
+            "link",
+            "game__league_game__table__fixture__home",
+            "game__league_game__table__fixture__away",
+        ):
+            found[(HAND, revision.pk)] = revision
+    rows = [AuditRow(k, found[(k, pk)]) for _, pk, k in keys if (k, pk) in found]
+    return current, rows
