@@ -58,6 +58,16 @@ def card_label(card: str) -> str:
     return f"{parsed.rank}{SUIT_SYMBOLS[parsed.suit]}"
 
 
+def _whole_number_messages(what: str, least: int, most: int) -> dict[str, str]:
+    """Errors for a number box that name the box: the page may show them away from it."""
+    wanted = f"{what} must be a whole number from {least} to {most}"
+    return {
+        "invalid": f"{wanted}.",
+        "min_value": f"{wanted} (got %(show_value)s).",
+        "max_value": f"{wanted} (got %(show_value)s).",
+    }
+
+
 class TapRadio(forms.RadioSelect):
     """Radio buttons that the templates render as big tap buttons (label-wrapped inputs)."""
 
@@ -233,12 +243,14 @@ class HandForm(forms.Form):
                 label="Game (most card points)",
             )
             for label in self.labels:
+                what = f"{names[label]}'s card points"
                 self.fields[f"game_{label}"] = forms.IntegerField(
                     required=False,
                     min_value=0,
                     max_value=80,
                     label=f"{names[label]} card points",
                     widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+                    error_messages=_whole_number_messages(what, 0, 80),
                 )
         kinds = [k for k in PENALTY_LABELS if self._penalty_applies(k)]
         rows = max(MIN_PENALTY_ROWS, self._filled_penalty_rows() + 1)
@@ -250,6 +262,10 @@ class HandForm(forms.Form):
                 choices=[("", "—")] + [(k, PENALTY_LABELS[k]) for k in kinds],
                 required=False,
                 label="Penalty",
+                error_messages={
+                    "invalid_choice": f"Penalty {index + 1}: %(value)s is not a penalty in "
+                    "this variant; choose one from the list."
+                },
             )
             self.fields[f"penalty_{index}_side"] = forms.ChoiceField(
                 choices=[("", "—")] + sides_choices,
@@ -257,7 +273,11 @@ class HandForm(forms.Form):
                 label="Against (or to, for points)",
             )
             self.fields[f"penalty_{index}_points"] = forms.IntegerField(
-                required=False, min_value=1, max_value=100, label="Points"
+                required=False,
+                min_value=1,
+                max_value=100,
+                label="Points",
+                error_messages=_whole_number_messages(f"Penalty {index + 1}'s points", 1, 100),
             )
             self.fields[f"penalty_{index}_note"] = forms.CharField(
                 required=False, max_length=80, label="Note"
@@ -310,13 +330,29 @@ class HandForm(forms.Form):
         return [self[f"game_{label}"] for label in self.labels if f"game_{label}" in self.fields]
 
     @property
+    def game_count_errors(self) -> list[str]:
+        """The card-point boxes' own errors, shown with the game question they answer."""
+        return [str(error) for field in self.game_count_fields for error in field.errors]
+
+    @property
+    def game_counts_open(self) -> bool:
+        return bool(self.game_count_errors) or any(
+            field.value() not in (None, "") for field in self.game_count_fields
+        )
+
+    @property
     def turned_cards(self) -> list[str]:
         value = self["turn_ups"].value() if "turn_ups" in self.fields else ""
         return [card_label(card) for card in split_cards(value or "")]
 
     @property
     def penalties_open(self) -> bool:
-        return bool(self.penalty_errors) or self._filled_penalty_rows() > 0
+        rows_refused = any(
+            self[f"penalty_{index}_{part}"].errors
+            for index in range(self.penalty_rows)
+            for part in ("kind", "side", "points", "note")
+        )
+        return bool(self.penalty_errors) or rows_refused or self._filled_penalty_rows() > 0
 
     @property
     def outcome_open(self) -> bool:

@@ -6,6 +6,7 @@ import uuid
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
 from scoring.models import Game, GameStatus, Hand, HandRevision, RevisionAction
 from scoring.rules import score_replay
@@ -439,3 +440,72 @@ def test_the_chart_has_a_line_per_side_and_the_target(client):
         len(re.search(r'points="([^"]+)"[^>]*data-testid="chart-line-A"', chart).group(1).split())
         == 5
     )
+
+
+# --- refusals of the number boxes are shown where the scorer looks --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("counts", "shown"),
+    [
+        (
+            {"game_A": "-1", "game_B": "30"},
+            "card points must be a whole number from 0 to 80 (got -1)",
+        ),
+        (
+            {"game_A": "81", "game_B": "0"},
+            "card points must be a whole number from 0 to 80 (got 81)",
+        ),
+        ({"game_A": "abc", "game_B": "0"}, "card points must be a whole number from 0 to 80."),
+        ({"game_A": "1e9", "game_B": "0"}, "card points must be a whole number from 0 to 80."),
+    ],
+    ids=["negative", "above 80", "not a number", "1e9"],
+)
+def test_a_refused_card_point_total_is_named_with_the_game_question(client, counts, shown):
+    """A bad card-point box shows its error under the game question; nothing is saved."""
+    game = GameFactory()
+    open_link(client, game)
+    response = client.post(
+        record_url(game), hand_post(game, high="A", low="B", jack="none", **counts)
+    )
+    assert response.status_code == 422
+    page = response.content.decode()
+    errors = re.search(r'id="errors-game".*?</ul>', page, re.S)
+    assert errors is not None
+    name = game.sides.get(label="A").name
+    assert f"{escape(name)}&#x27;s {shown}" in errors.group(0)
+    assert re.search(r'<details class="counts" open>', page)
+    assert Hand.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("row", "shown"),
+    [
+        (
+            {"penalty_0_kind": "points", "penalty_0_side": "A", "penalty_0_points": "-3"},
+            "Penalty 1&#x27;s points must be a whole number from 1 to 100 (got -3)",
+        ),
+        (
+            {"penalty_0_kind": "points", "penalty_0_side": "A", "penalty_0_points": "abc"},
+            "Penalty 1&#x27;s points must be a whole number from 1 to 100.",
+        ),
+        (
+            {"penalty_0_kind": "bogus", "penalty_0_side": "A"},
+            "Penalty 1: bogus is not a penalty in this variant",
+        ),
+    ],
+    ids=["negative points", "points not a number", "unknown kind"],
+)
+def test_a_refused_penalty_row_is_shown_in_the_open_penalties(client, row, shown):
+    """A bad penalty row shows its error in the penalties section, opened; nothing is saved."""
+    game = GameFactory()
+    open_link(client, game)
+    response = client.post(
+        record_url(game), hand_post(game, high="A", low="B", jack="none", game="A", **row)
+    )
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert '<details class="more" id="penalties" open>' in page
+    section = page.split('id="penalties"', 1)[1].split("</details>", 1)[0]
+    assert shown in section
+    assert Hand.objects.count() == 0
