@@ -1,5 +1,10 @@
 """Who may change what: every role against every write action, through the real pages.
 
+Actions: scoring a hand; submitting, confirming, disputing and settling a result; the table's
+and the game page's scoring link; fixtures (walkover, postpone, re-arrange, add, generate); points;
+registrations; the league's settings, seasons, divisions, venues, teams and captains; secretaries
+and captains' accounts.
+
 Roles: an anonymous visitor, a logged-in stranger, a phone holding the table's live scoring link,
 one holding a revoked link, the home and away captains, a captain of another team, a secretary
 of another league, the league's secretary and the site operator. Each case starts from a fresh
@@ -8,6 +13,7 @@ league: a refused action must leave the database as it was, an allowed one must 
 
 from __future__ import annotations
 
+import datetime
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -208,6 +214,196 @@ def register(world: World, client: Client):
     return response, Registration.objects.filter(player__name="New Signing").exists()
 
 
+# --- accounts ----------------------------------------------------------------------------------
+
+STRONG = "heckmondwike-pitch-11"
+
+
+def _secretaries_url(world: World) -> str:
+    return reverse("leagues:manage_secretaries", kwargs={"slug": world.league.slug})
+
+
+def _usernames(world: World) -> set[str]:
+    return set(world.league.secretaries.values_list("username", flat=True))
+
+
+def add_secretary(world: World, client: Client):
+    newcomer = UserFactory(username="newcomer")
+    response = client.post(_secretaries_url(world), {"action": "add", "add-username": "newcomer"})
+    return response, newcomer.username in _usernames(world)
+
+
+def create_secretary(world: World, client: Client):
+    data = {"action": "create", "new-username": "fresh", "new-password": STRONG}
+    response = client.post(_secretaries_url(world), data)
+    return response, "fresh" in _usernames(world)
+
+
+def remove_secretary(world: World, client: Client):
+    second = UserFactory(username="second")
+    world.league.secretaries.add(second)
+    response = client.post(_secretaries_url(world), {"action": "remove", "user": second.pk})
+    return response, "second" not in _usernames(world)
+
+
+def _captain_url(world: World) -> str:
+    return reverse(
+        "leagues:manage_captain_account", args=[world.league.slug, world.fixture.home_id]
+    )
+
+
+def _home_captain() -> Any:
+    return TeamEntry.objects.select_related("captain__user").get(team__name="Black Bull").captain
+
+
+def link_captain(world: World, client: Client):
+    UserFactory(username="bull-captain")
+    response = client.post(_captain_url(world), {"action": "link", "link-username": "bull-captain"})
+    return response, _home_captain().user.username == "bull-captain"
+
+
+def create_captain(world: World, client: Client):
+    data = {"action": "create", "new-username": "bull-new", "new-password": STRONG}
+    response = client.post(_captain_url(world), data)
+    return response, _home_captain().user.username == "bull-new"
+
+
+def unlink_captain(world: World, client: Client):
+    response = client.post(_captain_url(world), {"action": "unlink"})
+    return response, _home_captain().user is None
+
+
+# --- the game page's scoring link ---------------------------------------------------------------
+
+
+def reissue_game_link(world: World, client: Client):
+    game = world.game()
+    before = game.scoring_link_id
+    response = client.post(
+        reverse("scoring:game_link", kwargs={"pk": game.pk}), {"action": "reissue"}
+    )
+    game.refresh_from_db()
+    return response, game.scoring_link_id != before
+
+
+def revoke_game_link(world: World, client: Client):
+    game = world.game()
+    response = client.post(
+        reverse("scoring:game_link", kwargs={"pk": game.pk}), {"action": "revoke"}
+    )
+    game.refresh_from_db()
+    return response, game.scoring_link is not None and game.scoring_link.revoked_at is not None
+
+
+# --- fixtures ------------------------------------------------------------------------------------
+
+
+def _spare(world: World) -> Fixture:
+    return FixtureFactory(
+        division=world.fixture.division,
+        home=world.fixture.away,
+        away=world.fixture.home,
+        date=datetime.date(2025, 10, 7),
+    )
+
+
+def postpone(world: World, client: Client):
+    fixture = _spare(world)
+    url = reverse("leagues:manage_fixture", kwargs={"pk": fixture.pk})
+    response = client.post(url, {"action": "postpone", "postpone-reason": "Pub flooded"})
+    fixture.refresh_from_db()
+    return response, fixture.status == Fixture.Status.POSTPONED
+
+
+def rearrange(world: World, client: Client):
+    fixture = _spare(world)
+    url = reverse("leagues:manage_fixture", kwargs={"pk": fixture.pk})
+    data = {
+        "action": "rearrange",
+        "rearrange-date": "2025-11-04",
+        "rearrange-venue": fixture.venue_id,
+    }
+    response = client.post(url, data)
+    fixture.refresh_from_db()
+    return response, fixture.date == datetime.date(2025, 11, 4)
+
+
+def add_fixture(world: World, client: Client):
+    url = reverse("leagues:manage_fixture_add", kwargs={"pk": world.fixture.division_id})
+    data = {"home": world.fixture.away_id, "away": world.fixture.home_id, "date": "2025-12-02"}
+    response = client.post(url, data)
+    return response, Fixture.objects.filter(date=datetime.date(2025, 12, 2)).exists()
+
+
+def generate_fixtures(world: World, client: Client):
+    url = reverse("leagues:manage_fixtures_generate", kwargs={"pk": world.fixture.division_id})
+    data = {"start": "2026-01-06", "league_night": "1", "legs": "1", "exclusions": ""}
+    response = client.post(url, data)
+    return response, Fixture.objects.filter(date__gte=datetime.date(2026, 1, 6)).exists()
+
+
+# --- structure -----------------------------------------------------------------------------------
+
+
+def league_settings(world: World, client: Client):
+    from leagues.forms import LeagueEditForm
+
+    form = LeagueEditForm(league=world.league)
+    data = {name: form[name].value() for name in form.fields}
+    # Unticked boxes and empty fields are not sent (0 is a value: "0 points for a defeat").
+    data = {
+        k: ("on" if v is True else v) for k, v in data.items() if v is not None and v is not False
+    }
+    data["name"] = "Renamed League"
+    response = client.post(reverse("leagues:manage_league_edit", args=[world.league.slug]), data)
+    return response, League.objects.filter(name="Renamed League").exists()
+
+
+def season_edit(world: World, client: Client):
+    season = world.fixture.division.season
+    url = reverse("leagues:manage_season_edit", args=[world.league.slug, season.pk])
+    response = client.post(url, {"name": "Renamed", "starts_on": "2025-09-02"})
+    season.refresh_from_db()
+    return response, season.name == "Renamed"
+
+
+def division_edit(world: World, client: Client):
+    division = world.fixture.division
+    url = reverse("leagues:manage_division_edit", args=[world.league.slug, division.pk])
+    response = client.post(url, {"name": "Premier", "rank": "1"})
+    division.refresh_from_db()
+    return response, division.name == "Premier"
+
+
+def venue_edit(world: World, client: Client):
+    venue = world.fixture.home.home_venue
+    url = reverse("leagues:manage_venue_edit", args=[world.league.slug, venue.pk])
+    response = client.post(url, {"name": "The Renamed Arms", "town": "", "address": ""})
+    venue.refresh_from_db()
+    return response, venue.name == "The Renamed Arms"
+
+
+def team_edit(world: World, client: Client):
+    team = world.fixture.home
+    url = reverse("leagues:manage_team_edit", args=[world.league.slug, team.pk])
+    response = client.post(url, {"name": "Renamed Bull", "home_venue": team.home_venue_id})
+    team.refresh_from_db()
+    return response, team.name == "Renamed Bull"
+
+
+def change_captain(world: World, client: Client):
+    entry = TeamEntry.objects.get(team=world.fixture.home)
+    player = PlayerFactory(name="Edna Sykes")
+    Registration.objects.create(player=player, team=entry.team, season=entry.season)
+    url = reverse("leagues:manage_team", args=[world.league.slug, entry.team_id])
+    data = {"season": entry.season_id, "division": entry.division_id, "captain": player.pk}
+    response = client.post(url, data)
+    entry.refresh_from_db()
+    return response, entry.captain_id == player.pk
+
+
+SECRETARIES = {"secretary", "superuser"}
+
 #: action: (function, needs a played fixture, the roles allowed)
 ACTIONS = {
     "record_hand": (record_hand, False, {"live_link", "secretary", "superuser"}),
@@ -223,6 +419,24 @@ ACTIONS = {
     "walkover": (walkover, False, {"secretary", "superuser"}),
     "adjust_points": (adjust, False, {"secretary", "superuser"}),
     "register_player": (register, False, {"secretary", "superuser"}),
+    "add_secretary": (add_secretary, False, SECRETARIES),
+    "create_secretary_account": (create_secretary, False, SECRETARIES),
+    "remove_secretary": (remove_secretary, False, SECRETARIES),
+    "link_captain_account": (link_captain, False, SECRETARIES),
+    "create_captain_account": (create_captain, False, SECRETARIES),
+    "unlink_captain_account": (unlink_captain, False, SECRETARIES),
+    "reissue_game_link": (reissue_game_link, False, SECRETARIES),
+    "revoke_game_link": (revoke_game_link, False, SECRETARIES),
+    "postpone": (postpone, False, SECRETARIES),
+    "rearrange": (rearrange, False, SECRETARIES),
+    "add_fixture": (add_fixture, False, SECRETARIES),
+    "generate_fixtures": (generate_fixtures, False, SECRETARIES),
+    "league_settings": (league_settings, False, SECRETARIES),
+    "season_edit": (season_edit, False, SECRETARIES),
+    "division_edit": (division_edit, False, SECRETARIES),
+    "venue_edit": (venue_edit, False, SECRETARIES),
+    "team_edit": (team_edit, False, SECRETARIES),
+    "change_captain": (change_captain, False, SECRETARIES),
 }
 
 
@@ -249,3 +463,20 @@ def test_the_matrix_covers_every_role_and_the_refusals_name_the_reason() -> None
     response, _ = record_hand(world, Client())
     assert "scoring link" in response.content.decode()
     assert set(ROLES) >= set().union(*(allowed for _, _, allowed in ACTIONS.values()))
+
+
+def test_a_league_games_link_reissued_from_the_game_page_moves_the_table_with_it() -> None:
+    """The fixture card and the table follow the new key; the old key is refused at once."""
+    world = build(played=False)
+    phone = client_for(world, "live_link")
+    old = world.table.scoring_link
+    secretary = client_for(world, "secretary")
+    response, moved = reissue_game_link(world, secretary)
+    assert moved
+    table = FixtureTable.objects.select_related("scoring_link").get(pk=world.table.pk)
+    assert table.scoring_link == world.game().scoring_link != old
+    assert table.scoring_link.is_live
+    world.table = table
+    assert not record_hand(world, phone)[1]
+    assert Client().get(old.get_absolute_url()).status_code == 403
+    assert record_hand(world, client_for(world, "live_link"))[1]
