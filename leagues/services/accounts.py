@@ -176,6 +176,8 @@ def captain_account_link(*, entry: TeamEntry, user: Any, by: Any) -> Player:
     captain = _captain(entry)
     if not user.is_active:
         raise ValidationError({"username": f"{user.get_username()}'s account is closed."})
+    if captain.user_id == user.pk:
+        raise ValidationError({"username": f"{captain} already logs in as {user.get_username()}."})
     other = Player.objects.filter(user=user).exclude(pk=captain.pk).first()
     if other is not None:
         raise ValidationError(

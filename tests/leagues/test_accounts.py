@@ -194,6 +194,8 @@ def test_the_secretary_links_creates_and_unlinks_the_captains_account(world):
     response = client.post(url, {"action": "link", "link-username": taken})
     assert response.status_code == 422
     assert "already the account of" in str(response.context["existing"].errors["username"])
+    response = client.post(url, {"action": "link", "link-username": "bull"})
+    assert "already logs in as bull" in str(response.context["existing"].errors["username"])
     response = client.post(url, {"action": "link", "link-username": world.users["stranger"]})
     assert response.status_code == 302
     captain.refresh_from_db()
