@@ -1,0 +1,68 @@
+"""Accounts on a phone, in headless Chromium: the secretary creates the home captain's account
+(a weak password is refused next to the field first), the captain logs in, finds the fixture in
+"My fixtures" and submits its result from there."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from leagues.models import AuditEntry, ResultSubmission, TeamEntry
+from tests.leagues.test_access import build
+from tests.scoring.test_browser import PHONE
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def log_in(page: Page, base: str, username: str, password: str) -> None:
+    page.goto(base + "/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Log in").tap()
+
+
+def test_the_secretary_gives_the_captain_an_account_and_the_captain_submits(
+    browser: Browser, live_server: Any, phone: Page
+) -> None:
+    world = build(played=True)
+    captain = TeamEntry.objects.get(team=world.fixture.home).captain
+    captain.user = None
+    captain.save(update_fields=["user"])
+    base = live_server.url
+
+    log_in(phone, base, world.users["secretary"].username, "a-long-test-password")
+    phone.goto(base + f"/leagues/{world.league.slug}/manage/teams/{world.fixture.home_id}/")
+    phone.get_by_role("link", name="The captain's account").tap()
+    expect(phone.get_by_test_id("captain-username")).to_contain_text("No account yet")
+    form = phone.get_by_test_id("create-captain")
+    form.get_by_label("Username").fill("bullcaptain")
+    form.get_by_label("Password").fill("bullcaptain")
+    form.get_by_role("button", name="Create the account").tap()
+    expect(phone.get_by_test_id("create-captain")).to_contain_text("too similar to the username")
+    form = phone.get_by_test_id("create-captain")
+    form.get_by_label("Password").fill("heckmondwike-pitch-11")
+    form.get_by_role("button", name="Create the account").tap()
+    expect(phone.get_by_test_id("captain-username")).to_contain_text("Logs in as bullcaptain")
+
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        log_in(page, base, "bullcaptain", "heckmondwike-pitch-11")
+        page.get_by_test_id("my-fixtures-link").tap()
+        card = page.get_by_test_id(f"my-fixture-{world.fixture.pk}")
+        expect(card).to_have_attribute("data-action", "submit")
+        card.get_by_role("button", name="Submit the result").tap()
+        expect(page.get_by_test_id("submission-status")).to_have_attribute(
+            "data-status", "submitted"
+        )
+    finally:
+        context.close()
+
+    submission = ResultSubmission.objects.get(fixture=world.fixture)
+    assert submission.submitted_by.username == "bullcaptain"
+    created = AuditEntry.objects.get(action="account_created")
+    assert created.by == world.users["secretary"] and created.ip == "127.0.0.1"
