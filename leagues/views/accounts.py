@@ -37,7 +37,8 @@ def secretaries(request: HttpRequest, slug: str) -> HttpResponse:
     existing = forms.UsernameForm(request.POST if action == "add" else None, prefix="add")
     new = forms.AccountForm(request.POST if action == "create" else None, prefix="new")
     if action == "remove":
-        user = get_object_or_404(get_user_model(), pk=request.POST.get("user"))
+        wanted = request.POST.get("user", "")
+        user = get_object_or_404(get_user_model(), pk=int(wanted) if wanted.isdigit() else 0)
         try:
             accounts.secretary_remove(league=league, user=user, by=request.user)
         except ValidationError as exc:

@@ -130,6 +130,14 @@ def test_a_secretary_is_removed_but_never_the_last_one(world):
     assert 'data-testid="remove-' not in response.content.decode()
 
 
+def test_removing_nobody_is_not_found(world):
+    client = secretary_client(world)
+    for user in ("", "abc", "999999"):
+        response = client.post(secretaries_url(world), {"action": "remove", "user": user})
+        assert response.status_code == 404
+    assert names(world.league) == {world.users["secretary"].username}
+
+
 def test_a_superuser_cannot_remove_the_last_secretary_either(world):
     with pytest.raises(ValidationError, match="only secretary"):
         accounts.secretary_remove(
