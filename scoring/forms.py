@@ -127,6 +127,15 @@ class NewGameForm(forms.Form):
             field = "players_per_side" if "players" in exc.message else "target"
             self.add_error(field, exc.message)
             return data
+        side_c = [data.get(f"side_c_{part}") for part in ("name", "player_1", "player_2")]
+        if not data.get("three_sides") and any((value or "").strip() for value in side_c):
+            # Names typed for side C but the box left unticked: never drop a player silently.
+            self.add_error(
+                "three_sides",
+                "Side C has a name or players, but “A third side plays” is not ticked: tick it "
+                "to play three sides, or clear side C.",
+            )
+            return data
         labels = SIDE_LABELS if data.get("three_sides") else SIDE_LABELS[:2]
         self.sides: list[tuple[str, list[str]]] = []
         for label in labels:

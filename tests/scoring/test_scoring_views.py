@@ -109,6 +109,30 @@ def test_start_refuses_a_side_count_the_variant_cannot_play(client):
     assert not Game.objects.exists()
 
 
+def test_start_refuses_a_named_third_side_that_is_not_ticked(client):
+    """Side C named but the box unticked: refused with a message, never a game without C."""
+    response = client.post(
+        reverse("scoring:game_new"),
+        {"variant": "seven_up", "side_c_name": "Cat", "first_dealer": "A"},
+    )
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert "Side C has a name or players, but “A third side plays” is not ticked" in page
+    # The third side's panel is open, so the scorer sees the box to tick.
+    assert re.search(r'<details class="card-panel side-fields side-c" open>', page)
+    assert not Game.objects.exists()
+
+
+def test_a_third_side_plays_when_ticked(client):
+    client.post(
+        reverse("scoring:game_new"),
+        {"variant": "seven_up", "three_sides": "on", "side_c_name": "Cat", "first_dealer": "C"},
+    )
+    game = Game.objects.get()
+    assert [s.name for s in game.sides.all()] == ["Side A", "Side B", "Cat"]
+    assert game.next_dealer == "C"
+
+
 # --- the game page -------------------------------------------------------------------------------
 
 
