@@ -808,3 +808,44 @@ def test_correcting_the_winning_hand_can_reopen_the_game(scorer: Scorer) -> None
     expect(scorer.page.get_by_role("button", name="Record hand")).to_be_visible()
     game.refresh_from_db()
     assert (game.status, game.winner, game.decided_hand) == (GameStatus.IN_PROGRESS, "", None)
+
+
+def test_score_sheet_fits_a_phone_without_scrolling_sideways(scorer: Scorer) -> None:
+    """Three long names and long award chips: every running total and every Fix link is on
+    screen at 390 px, not hidden in a sideways-scrolling table."""
+    game = GameFactory(
+        all_fives=True,
+        side_names=("Ann Sheffield-Brown", "Bob Hebden-Royd", "Cat Ackroyd-Smith"),
+        players=(("Ann",), ("Bob",), ("Cat",)),
+    )
+    suits = "CDHS"
+    record_hands(
+        game,
+        [
+            {
+                "dealer": "ABC"[n % 3],
+                "turn_ups": [f"4{suits[n]}"],
+                "captures": [
+                    {"card": f"10{suits[n]}", "side": "ABC"[n % 3]},
+                    {"card": f"5{suits[n]}", "side": "ABC"[(n + 1) % 3]},
+                    {"card": f"K{suits[n]}", "side": "ABC"[(n + 2) % 3]},
+                ],
+            }
+            for n in range(3)
+        ],
+    )
+    scorer.scan(game)
+    sheet = scorer.page.get_by_test_id("score-sheet")
+    sheet.scroll_into_view_if_needed()
+    width = PHONE["width"]
+    for number in (1, 2, 3):
+        row = scorer.sheet_row(number)
+        fix = row.get_by_test_id(f"correct-{number}")
+        box = fix.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= width, (number, box)
+        assert box["width"] >= 44 and box["height"] >= 44, box
+        for cell in row.locator("td.total").all():
+            cell_box = cell.bounding_box()
+            assert cell_box is not None and cell_box["x"] + cell_box["width"] <= width, cell_box
+    sideways = sheet.locator(".table-wrap").evaluate("el => el.scrollWidth - el.clientWidth")
+    assert sideways <= 0
