@@ -188,8 +188,9 @@ def _verdict(game: Game, hands: list[Hand], by_label: dict[str, Side]) -> str:
             return "their own" if label == winner.label else f"{by_label[label].name}'s"
 
         parts = [f"{whose(label)} {join_words(words)}" for label, words in pending.items()]
+        order = "captures in trick order" if game.rules.captures else "high, low, jack, game"
         text += f", before {join_words(parts)} could count (strict order: kicks, gift, "
-        text += "penalties, high, low, jack, game)"
+        text += f"penalties, {order})"
     return text + "."
 
 

@@ -10,7 +10,7 @@ from django.utils.html import escape
 
 from scoring.models import Game, GameStatus, Hand, HandRevision, RevisionAction
 from scoring.rules import score_replay
-from tests.factories.scoring import GameFactory
+from tests.factories.scoring import GameFactory, record_hands
 
 pytestmark = pytest.mark.django_db
 
@@ -533,3 +533,27 @@ def test_a_refused_penalty_row_is_shown_in_the_open_penalties(client, row, shown
     section = page.split('id="penalties"', 1)[1].split("</details>", 1)[0]
     assert shown in section
     assert Hand.objects.count() == 0
+
+
+def test_all_fives_verdict_states_the_all_fives_order(client):
+    """All Fives scores captures in trick order, not high, low, jack, game: the banner says so."""
+    game = GameFactory(all_fives=True, start_scores={"A": 50})
+    record_hands(
+        game,
+        [
+            {
+                "dealer": "A",
+                "turn_ups": ["4H"],
+                "captures": [
+                    {"card": "10H", "side": "A"},
+                    {"card": "AH", "side": "A"},
+                    {"card": "5H", "side": "B"},
+                ],
+            }
+        ],
+    )
+    page = client.get(game.get_absolute_url()).content.decode()
+    banner = re.search(r'data-testid="winner-banner">(.*?)</section>', page, re.S)
+    assert banner is not None
+    assert "(strict order: kicks, gift, penalties, captures in trick order)" in banner.group(1)
+    assert "high, low, jack, game" not in banner.group(1)
