@@ -152,7 +152,12 @@ def _captain(entry: TeamEntry) -> Player:
         raise ValidationError(
             f"{entry.team} has no captain for {entry.season.name}: choose the captain first."
         )
-    return Player.objects.select_for_update().select_related("user").get(pk=entry.captain_id)
+    # Lock the player row only: PostgreSQL cannot lock the nullable side of the join.
+    return (
+        Player.objects.select_for_update(of=("self",))
+        .select_related("user")
+        .get(pk=entry.captain_id)
+    )
 
 
 def _captain_state(player: Player) -> dict[str, Any]:
