@@ -849,3 +849,16 @@ def test_score_sheet_fits_a_phone_without_scrolling_sideways(scorer: Scorer) -> 
             assert cell_box is not None and cell_box["x"] + cell_box["width"] <= width, cell_box
     sideways = sheet.locator(".table-wrap").evaluate("el => el.scrollWidth - el.clientWidth")
     assert sideways <= 0
+
+
+def test_every_link_in_the_site_header_is_a_44px_target(scorer: Scorer) -> None:
+    """The header's links (the site's name included) are tap targets of at least 44 px."""
+    scorer.open("/games/")
+    links = scorer.page.locator("header a").all()
+    assert links
+    for link in links:
+        box = link.bounding_box()
+        assert box is not None and box["height"] >= 44 and box["width"] >= 44, (
+            link.inner_text(),
+            box,
+        )
