@@ -48,7 +48,8 @@ class StandingsTable(BaseTable):
     """A division's league table; ``standings_columns`` adds the style's figures."""
 
     position = tables.Column(verbose_name="Pos", attrs=NUM)
-    team = tables.Column(linkify=True, order_by=("team__name",))
+    # render_team makes the link (and the provisional note): no linkify, or the link nests.
+    team = tables.Column(order_by=("team__name",))
 
     export_name = "standings"
 

@@ -93,6 +93,16 @@ def test_standings_show_teams_figures_adjustment_and_rule(client, played):
     assert "<svg" in page and "<polyline" in page, "the points progression chart"
 
 
+def test_standings_link_each_team_once_never_a_link_inside_a_link(client, played):
+    """A link nested in a link is invalid HTML: the browser splits it into an empty link and
+    pushes the team's name below its position."""
+    page = get(client, "division", played.division.pk)
+    for team in played.teams:
+        url = team.get_absolute_url()
+        assert f'<a href="{url}"><a' not in page
+        assert f'<a href="{url}">{team.name}</a>' in page
+
+
 def test_fixtures_by_week_and_by_team(client, played):
     """Week one shows the played fixture's score; a team's list shows all its fixtures."""
     week = played.fixture.date.isoformat()
