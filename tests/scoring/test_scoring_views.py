@@ -407,6 +407,23 @@ def test_a_correction_with_invalid_facts_is_refused_by_the_fact(client):
     assert game.hands.get(number=1).revision == 0
 
 
+@pytest.mark.parametrize(
+    "revision", [None, "abc", "-1"], ids=["missing", "not a number", "negative"]
+)
+def test_a_correction_form_without_its_revision_says_it_is_incomplete(client, revision):
+    """A correction whose hidden revision is missing or garbled is refused with a message."""
+    game = GameFactory(hands=2)
+    open_link(client, game)
+    url = reverse("scoring:hand_correct", kwargs={"pk": game.pk, "number": 1})
+    data = hand_post(game, 1, **taps_for(game, "A", 1)) | {"dealer": "A"}
+    if revision is not None:
+        data["expected_revision"] = revision
+    response = client.post(url, data)
+    assert response.status_code == 422
+    assert "This form is incomplete: reload the page" in response.content.decode()
+    assert game.hands.get(number=1).revision == 0
+
+
 def test_the_audit_trail_shows_records_corrections_and_undos(client):
     game = GameFactory(hands=2)
     open_link(client, game)
