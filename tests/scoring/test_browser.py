@@ -862,3 +862,19 @@ def test_every_link_in_the_site_header_is_a_44px_target(scorer: Scorer) -> None:
             link.inner_text(),
             box,
         )
+
+
+def test_a_long_side_name_stays_inside_its_tap_buttons(scorer: Scorer) -> None:
+    """A name with a long word (Featherstonehaugh-Smythe) wraps inside each button rather than
+    spilling over the next one."""
+    game = GameFactory(
+        seven_up=True,
+        side_names=("Ann", "Bartholomew Featherstonehaugh-Smythe"),
+        players=(("Ann",), ("Bartholomew",)),
+    )
+    scorer.scan(game)
+    spilled = scorer.page.locator("label.tap").evaluate_all(
+        "labels => labels.filter(l => l.scrollWidth > l.clientWidth + 1)"
+        ".map(l => l.innerText.trim())"
+    )
+    assert spilled == []
