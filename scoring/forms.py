@@ -339,6 +339,26 @@ class HandForm(forms.Form):
         return [self[f"game_{label}"] for label in self.labels if f"game_{label}" in self.fields]
 
     @property
+    def error_summary(self) -> list[dict[str, str]]:
+        """The questions whose answers were refused, in page order, each with the id of the
+        place on the page that shows why: the phone may be scrolled far from it."""
+        places: dict[str, dict[str, str]] = {}
+        for name in self.errors:
+            if name in ("__all__", "entry_key", "expected_number", "expected_revision"):
+                continue
+            if name.startswith("penalty_"):
+                places["penalties"] = {"anchor": "penalties", "label": "Penalties"}
+            elif name.startswith("game"):
+                places["game"] = {"anchor": "fs-game", "label": str(self.fields["game"].label)}
+            elif name == "reason":
+                places[name] = {"anchor": "id_reason", "label": str(self.fields[name].label)}
+            else:
+                label = "Turned up" if name == "turn_ups" else str(self.fields[name].label)
+                places[name] = {"anchor": f"fs-{name}", "label": label}
+        order = [*self.FACT_FIELDS, "penalties", "reason"]
+        return [places[key] for key in order if key in places]
+
+    @property
     def game_count_errors(self) -> list[str]:
         """The card-point boxes' own errors, shown with the game question they answer."""
         return [str(error) for field in self.game_count_fields for error in field.errors]

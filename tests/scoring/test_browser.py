@@ -878,3 +878,19 @@ def test_a_long_side_name_stays_inside_its_tap_buttons(scorer: Scorer) -> None:
         ".map(l => l.innerText.trim())"
     )
     assert spilled == []
+
+
+def test_a_refused_hand_says_so_where_the_phone_is_looking(scorer: Scorer) -> None:
+    """After a refusal the game is shown from its top: the summary there is on screen and its
+    link takes the scorer to the question to fix."""
+    game = GameFactory()
+    scorer.scan(game)
+    scorer.enter(card="JH", high=SMITH, low=SMITH, jack=SMITH, game=SMITH)
+    response = scorer.record()
+    assert response is not None and response.status == 422
+    summary = scorer.page.get_by_test_id("error-summary")
+    expect(summary).to_be_in_viewport()
+    expect(summary).to_contain_text("Nothing was saved")
+    summary.get_by_role("link", name=JACK).tap()
+    expect(scorer.page.get_by_test_id("error-jack")).to_be_in_viewport()
+    assert hand_count(game) == 0

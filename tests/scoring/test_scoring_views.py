@@ -574,3 +574,41 @@ def test_all_fives_verdict_states_the_all_fives_order(client):
     assert banner is not None
     assert "(strict order: kicks, gift, penalties, captures in trick order)" in banner.group(1)
     assert "high, low, jack, game" not in banner.group(1)
+
+
+def test_a_refused_hand_lists_the_questions_to_check_at_the_top(client):
+    """The refusals sit by their questions, far down a phone's screen: the top of the form says
+    nothing was saved and links to each question to check, in page order."""
+    game = GameFactory()
+    open_link(client, game)
+    data = hand_post(
+        game, turn_ups="JH", high="A", low="B", jack="A-A", game_A="-1", game_B="30"
+    ) | {"penalty_0_kind": "points", "penalty_0_side": "A", "penalty_0_points": "0"}
+    response = client.post(record_url(game), data)
+    assert response.status_code == 422
+    page = response.content.decode()
+    summary = re.search(r'data-testid="error-summary".*?</div>', page, re.S)
+    assert summary is not None
+    assert "Nothing was saved" in summary.group(0)
+    links = re.findall(r'<a href="#([^"]+)">([^<]+)</a>', summary.group(0))
+    assert links == [("fs-game", "Game (most card points)"), ("penalties", "Penalties")]
+    assert page.index('data-testid="error-summary"') < page.index('id="fs-dealer"')
+    assert Hand.objects.count() == 0
+
+
+def test_an_engine_refusal_is_listed_at_the_top_too(client):
+    game = GameFactory()
+    open_link(client, game)
+    data = hand_post(game, turn_ups="JH", high="A", low="B", jack="A-A", game="A")
+    response = client.post(record_url(game), data)
+    assert response.status_code == 422
+    summary = re.search(r'data-testid="error-summary".*?</div>', response.content.decode(), re.S)
+    assert summary is not None
+    assert '<a href="#fs-jack">Jack of trumps</a>' in summary.group(0)
+
+
+def test_a_recorded_hand_shows_no_error_summary(client):
+    game = GameFactory()
+    open_link(client, game)
+    response = client.get(game.get_absolute_url())
+    assert 'data-testid="error-summary"' not in response.content.decode()
