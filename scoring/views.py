@@ -197,6 +197,15 @@ def hand_record(request: HttpRequest, pk: int) -> HttpResponse:
     action = _form_actions(request)
     data = _edited_data(request, action) if action else request.POST
     form = HandForm(data, ruleset=game.rules, sides=page.sides)
+    if action and not game.in_progress:
+        # Another phone won or abandoned the game while this one was still filling in a hand.
+        return _render_game(
+            request,
+            game,
+            notice="The game is over, so no more hands can be entered. Nothing was saved.",
+            notice_kind="error",
+            status=CONFLICT,
+        )
     if action:
         form.errors.clear()  # an unfinished hand, not a refused one
         return _render_game(request, game, form=form)

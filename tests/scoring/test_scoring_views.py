@@ -612,3 +612,19 @@ def test_a_recorded_hand_shows_no_error_summary(client):
     open_link(client, game)
     response = client.get(game.get_absolute_url())
     assert 'data-testid="error-summary"' not in response.content.decode()
+
+
+@pytest.mark.parametrize("button", ["add_card", "more_penalties"])
+def test_a_form_button_on_a_finished_game_shows_no_hand_form(client, button):
+    """A phone still filling in a hand after another won the game: tapping a card (without
+    JavaScript) or 'Another penalty' shows the finished game, not a form for hand N + 1."""
+    game = GameFactory(won=True)
+    open_link(client, game)
+    data = hand_post(game) | {button: "5S" if button == "add_card" else "1"}
+    for headers in ({}, HTMX):
+        response = client.post(record_url(game), data, **headers)
+        assert response.status_code == 409
+        page = response.content.decode()
+        assert 'id="hand-form"' not in page
+        assert "The game is over, so no more hands can be entered. Nothing was saved." in page
+        assert 'data-testid="winner-banner"' in page
