@@ -238,7 +238,7 @@ def game_start(
         created_by=by,
         scoring_link=scoring_link,
     )
-    Side.objects.bulk_create(
+    stored = Side.objects.bulk_create(
         Side(
             game=game,
             label=label,
@@ -254,13 +254,14 @@ def game_start(
         game=game,
         hand_number=None,
         action=RevisionAction.START,
+        # The sides as stored (a blank name becomes "Side A", blank players are dropped).
         after={
             "title": game.title,
             "variant": game.variant,
             "first_dealer": first_dealer,
             "sides": [
-                {"label": label, "name": name.strip(), "players": list(players)}
-                for label, (name, players) in zip(labels, sides, strict=True)
+                {"label": side.label, "name": side.name, "players": list(side.players)}
+                for side in stored
             ],
         },
         scores_after=scores,

@@ -470,3 +470,22 @@ def test_a_won_game_must_name_its_winner():
     game = GameFactory()
     with pytest.raises(IntegrityError), transaction.atomic():
         Game.objects.filter(pk=game.pk).update(status=GameStatus.WON)
+
+
+def test_the_start_of_a_game_is_audited_with_the_sides_as_stored():
+    """A blank name is stored as "Side B" and blank players are dropped: the audit says the
+    same, not what the form held."""
+    game = services.game_start(
+        ruleset=PRESETS["seven_up"],
+        sides=[(" Ann ", [" Ann "]), ("", [""])],
+    )
+    start = HandRevision.objects.get(game=game, action=RevisionAction.START)
+    stored = [
+        {"label": side.label, "name": side.name, "players": side.players}
+        for side in game.sides.order_by("position")
+    ]
+    assert stored == [
+        {"label": "A", "name": "Ann", "players": ["Ann"]},
+        {"label": "B", "name": "Side B", "players": []},
+    ]
+    assert start.after["sides"] == stored
