@@ -17,6 +17,7 @@ from django import forms
 
 from scoring.models import SIDE_LABELS, Side
 from scoring.rules import PRESETS, InvalidFacts, Ruleset, parse_card
+from scoring.rules.cards import parse_rank
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
@@ -465,10 +466,18 @@ class HandForm(forms.Form):
     def _captures(self, text: str, turn_ups: Sequence[str]) -> list[dict[str, str]]:
         trump = turn_ups[-1][-1] if turn_ups else ""
         captures = []
-        for token in split_cards(text):
-            side, _, card = token.partition(":")
-            if card and parse_card(card) is None and trump:
-                card = card + trump
+        for index, token in enumerate(split_cards(text), start=1):
+            side, colon, card = token.partition(":")
+            if not (colon and side and card):
+                # Name what was typed: the engine would only see an empty card or side.
+                self.add_error(
+                    "captures",
+                    f"Capture {index} is “{token}”: write the side, a colon, then the card, "
+                    "e.g. A:10 or A:10H.",
+                )
+                continue
+            if parse_card(card) is None and parse_rank(card) is not None and trump:
+                card = card + trump  # a rank alone means that rank of trumps
             captures.append({"card": card, "side": side})
         return captures
 

@@ -628,3 +628,37 @@ def test_a_form_button_on_a_finished_game_shows_no_hand_form(client, button):
         assert 'id="hand-form"' not in page
         assert "The game is over, so no more hands can be entered. Nothing was saved." in page
         assert 'data-testid="winner-banner"' in page
+
+
+@pytest.mark.parametrize(
+    ("typed", "shown"),
+    [
+        ("garbage", "Capture 1 is “GARBAGE”: write the side, a colon, then the card"),
+        ("A:10 A:", "Capture 2 is “A:”: write the side, a colon, then the card"),
+        (":5", "Capture 1 is “:5”: write the side, a colon, then the card"),
+        ("A:ZZ", "&#x27;ZZ&#x27; is not a card"),
+    ],
+    ids=["no colon", "no card", "no side", "not a rank"],
+)
+def test_malformed_captures_name_what_was_typed(client, typed, shown):
+    """All Fives captures typed wrongly are refused naming the token, never as an empty card."""
+    game = GameFactory(all_fives=True)
+    open_link(client, game)
+    response = client.post(record_url(game), hand_post(game, captures=typed))
+    assert response.status_code == 422
+    errors = re.search(r'id="errors-captures".*?</ul>', response.content.decode(), re.S)
+    assert errors is not None
+    assert shown in errors.group(0)
+    assert "&#x27;&#x27; is not a card" not in errors.group(0)
+    assert Hand.objects.count() == 0
+
+
+def test_captures_by_rank_take_the_trump_suit(client):
+    game = GameFactory(all_fives=True)
+    open_link(client, game)
+    client.post(record_url(game), hand_post(game, captures="A:10 b:5 A:JH"))
+    assert game.hands.get().facts["captures"] == [
+        {"card": "10H", "side": "A"},
+        {"card": "5H", "side": "B"},
+        {"card": "JH", "side": "A"},
+    ]
