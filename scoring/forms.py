@@ -492,10 +492,13 @@ class HandForm(forms.Form):
                 self.add_error(f"penalty_{index}_side", "Which side?")
                 continue
             if kind == "points":
+                if data.get(f"penalty_{index}_points") is None:
+                    self.add_error(f"penalty_{index}_points", "How many points?")
+                    continue
                 entry: dict[str, Any] = {
                     "kind": "points",
                     "to": side,
-                    "points": data.get(f"penalty_{index}_points") or 0,
+                    "points": data[f"penalty_{index}_points"],
                 }
                 if data.get(f"penalty_{index}_note"):
                     entry["note"] = data[f"penalty_{index}_note"]

@@ -662,3 +662,19 @@ def test_captures_by_rank_take_the_trump_suit(client):
         {"card": "5H", "side": "B"},
         {"card": "JH", "side": "A"},
     ]
+
+
+def test_a_points_penalty_without_points_asks_how_many(client):
+    """'Other: points to a side' with the points box left empty asks for them by the box."""
+    game = GameFactory()
+    open_link(client, game)
+    data = hand_post(game, high="A", low="B", jack="none", game="A") | {
+        "penalty_0_kind": "points",
+        "penalty_0_side": "A",
+    }
+    response = client.post(record_url(game), data)
+    assert response.status_code == 422
+    section = response.content.decode().split('id="penalties"', 1)[1].split("</details>", 1)[0]
+    assert "How many points?" in section
+    assert "(got 0)" not in response.content.decode()
+    assert Hand.objects.count() == 0
