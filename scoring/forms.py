@@ -398,21 +398,26 @@ class HandForm(forms.Form):
         facts: dict[str, Any] = {"dealer": data["dealer"]}
         outcome = data.get("outcome") or "played"
         beg = data.get("beg") or "stand"
-        if "turn_ups" in self.fields:
+        # The outcome decides which questions count: a misdeal has no turn-up and no play, a
+        # redeal (or a take one that ends the hand) no play. Taps left on those questions, which
+        # a radio button cannot undo (the scorer tapped them before choosing the outcome, or a
+        # correction starts from a played hand), are not facts of this hand.
+        misdeal = outcome == "misdeal"
+        if "turn_ups" in self.fields and not misdeal:
             cards = split_cards(data.get("turn_ups") or "")
             if cards:
                 facts["turn_ups"] = cards
-            elif outcome != "misdeal":
+            else:
                 self.add_error("turn_ups", "Tap the card turned up for trumps.")
-        if "beg" in self.fields and beg != "stand":
+        if "beg" in self.fields and not misdeal:
             facts["beg"] = beg
-        elif "beg" in self.fields and outcome != "misdeal":
-            facts["beg"] = "stand"
         if outcome != "played":
             facts["outcome"] = outcome
         played = outcome == "played" and not (beg == "take_one" and self.ruleset.gift_ends_hand)
 
-        if self.ruleset.captures:
+        if not played:
+            pass
+        elif self.ruleset.captures:
             captures = self._captures(data.get("captures") or "", facts.get("turn_ups") or [])
             if captures:
                 facts["captures"] = captures

@@ -678,3 +678,55 @@ def test_a_points_penalty_without_points_asks_how_many(client):
     assert "How many points?" in section
     assert "(got 0)" not in response.content.decode()
     assert Hand.objects.count() == 0
+
+
+# --- the outcome decides which questions count ---------------------------------------------------
+
+PLAY_TAPS = {"high": "A", "low": "A", "jack": "A-A", "game": "A"}
+
+
+def test_a_misdeal_ignores_the_taps_made_before_it_was_chosen(client):
+    """The scorer tapped the turn-up, high, low, jack and game, then found it was a misdeal: a
+    radio button cannot be un-tapped, so the misdeal is recorded without them."""
+    game = GameFactory()
+    open_link(client, game)
+    response = client.post(record_url(game), hand_post(game, outcome="misdeal", **PLAY_TAPS))
+    assert response.status_code == 302
+    assert game.hands.get().facts == {"dealer": "A", "outcome": "misdeal"}
+
+
+def test_a_redeal_keeps_its_turn_up_and_ignores_play_taps(client):
+    game = GameFactory()
+    open_link(client, game)
+    data = hand_post(game, outcome="bunch", turn_ups="JH", **PLAY_TAPS)
+    assert client.post(record_url(game), data).status_code == 302
+    assert game.hands.get().facts == {
+        "dealer": "A",
+        "turn_ups": ["JH"],
+        "beg": "stand",
+        "outcome": "bunch",
+    }
+    game.refresh_from_db()
+    assert {s.label: s.score for s in game.sides.all()} == {"A": 3, "B": 0}  # the kick stands
+
+
+def test_a_take_one_that_ends_the_hand_ignores_play_taps(client):
+    game = GameFactory(variant="original", side_names=("Ann", "Bob"), players=(("Ann",), ("Bob",)))
+    open_link(client, game)
+    data = hand_post(game, beg="take_one", **PLAY_TAPS)
+    assert client.post(record_url(game), data).status_code == 302
+    assert game.hands.get().facts == {"dealer": "A", "turn_ups": ["4H"], "beg": "take_one"}
+
+
+def test_a_played_hand_can_be_corrected_into_a_misdeal(client):
+    """The correction form starts with the hand's taps; choosing Misdeal must be enough."""
+    game = GameFactory(hands=2)
+    open_link(client, game)
+    url = reverse("scoring:hand_correct", kwargs={"pk": game.pk, "number": 2})
+    data = hand_post(game, 2, outcome="misdeal", **PLAY_TAPS) | {
+        "dealer": "B",
+        "expected_revision": "0",
+    }
+    response = client.post(url, data)
+    assert response.status_code == 302
+    assert game.hands.get(number=2).facts == {"dealer": "B", "outcome": "misdeal"}
