@@ -424,6 +424,8 @@ def _audit_status(fixture: Fixture, action: str, subject: str, by: User | None) 
 @transaction.atomic
 def fixture_void(*, fixture: Fixture, reason: str, by: User | None = None) -> Fixture:
     """Void a fixture: it stays on the list with its reason and gives nobody any points."""
+    if fixture.status == Fixture.Status.VOID:
+        raise ValidationError("This fixture is already void.")
     if not reason.strip():
         raise ValidationError("Give the reason for voiding the fixture.")
     fixture.status = Fixture.Status.VOID

@@ -123,8 +123,12 @@ def fixture_card(request: HttpRequest, pk: int) -> HttpResponse:
     fixture = found(selectors.fixture_detail, pk=pk)
     require_manager(request, fixture.division.season.league)
     if request.method == "POST":
-        table = get_object_or_404(FixtureTable, pk=request.POST.get("table"), fixture=fixture)
-        if request.POST.get("action") == "revoke":
+        table_id, action = request.POST.get("table", ""), request.POST.get("action")
+        if not table_id.isdigit() or action not in ("revoke", "reissue"):
+            messages.error(request, "Choose a table and Re-issue or Revoke. Nothing was changed.")
+            return redirect("leagues:manage_fixture_card", pk=fixture.pk)
+        table = get_object_or_404(FixtureTable, pk=int(table_id), fixture=fixture)
+        if action == "revoke":
             results.table_link_revoke(table=table, by=request.user)
             messages.success(request, f"Table {table.board}'s link no longer works.")
         else:

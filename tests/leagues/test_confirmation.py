@@ -280,6 +280,33 @@ def test_the_fixture_card_shows_each_tables_qr_and_link_to_secretaries_only(worl
     assert captain.get(url).status_code == 403
 
 
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"table": "abc", "action": "revoke"},
+        {"action": "revoke"},
+        {"table": "TABLE", "action": "bogus"},
+        {"table": "TABLE"},
+        {},
+    ],
+    ids=["table-not-a-number", "no-table", "unknown-action", "no-action", "nothing"],
+)
+def test_the_fixture_card_refuses_a_garbled_post_and_changes_nothing(world, data):
+    """A bad table or an unknown action is a message, never a 500 or a re-issued link."""
+    url = reverse("leagues:manage_fixture_card", kwargs={"pk": world.fixture.pk})
+    key = world.table.scoring_link.key
+    secretary = Client()
+    secretary.force_login(world.users["secretary"])
+    data = {
+        name: str(world.table.pk) if value == "TABLE" else value for name, value in data.items()
+    }
+    response = secretary.post(url, data, follow=True)
+    assert response.status_code == 200
+    assert "Nothing was changed" in response.content.decode()
+    world.table.refresh_from_db()
+    assert world.table.scoring_link.key == key and world.table.scoring_link.is_live
+
+
 def test_public_pages_never_show_the_link_or_the_captains_contact(world, client):
     key = world.table.scoring_link.key
     from leagues.models import TeamEntry

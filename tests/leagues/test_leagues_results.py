@@ -211,6 +211,16 @@ def test_void_fixture_has_no_result(yorkshire_fixture):
     assert not FixtureResult.objects.filter(fixture=yorkshire_fixture).exists()
 
 
+def test_a_void_fixture_cannot_be_voided_again(yorkshire_fixture):
+    """Voiding twice is refused: one void, one audit entry, the first reason kept."""
+    fixture_void(fixture=yorkshire_fixture, reason="Team withdrew")
+    with pytest.raises(ValidationError, match="already void"):
+        fixture_void(fixture=yorkshire_fixture, reason="Again")
+    yorkshire_fixture.refresh_from_db()
+    assert yorkshire_fixture.reason == "Team withdrew"
+    assert yorkshire_fixture.audit_entries.filter(action="void").count() == 1
+
+
 def test_tables_refuse_unregistered_players_and_the_wrong_number_of_tables(yorkshire_fixture):
     season = yorkshire_fixture.division.season
     home = squad(yorkshire_fixture.home, season)
