@@ -765,9 +765,9 @@ def _regenerate(
     last_kept = max(f.date for f in keep)
     first_round = max(f.round for f in keep) + 1
     plan = sorted(plan, key=lambda f: (f.date, f.round))
-    todo = [f for f in plan if (f.home, f.away) in owed]
-    regular = [f for f in todo if f.date > last_kept]
-    overdue = [f for f in todo if f.date <= last_kept]
+    owed_fixtures = [f for f in plan if (f.home, f.away) in owed]
+    regular = [f for f in owed_fixtures if f.date > last_kept]
+    overdue = [f for f in owed_fixtures if f.date <= last_kept]
     start = max(planner.start, last_kept + timedelta(days=1))
     nights = league_nights(start, planner.league_night, planner.exclusions)
     dates: list[date] = []
