@@ -59,6 +59,16 @@ def qr_svg(url: str) -> str:
     return segno.make(url, error="m").svg_inline(scale=4, omitsize=True, dark="#000", light="#fff")
 
 
+def _success_once(request: HttpRequest, text: str) -> None:
+    """Queue a success message unless the same one is already waiting: a form posted twice
+    (a double tap without JavaScript) records once and must say so once."""
+    waiting = messages.get_messages(request)
+    already = any(message.message == text for message in waiting)
+    waiting.used = False  # looking must not consume the messages still to be shown
+    if not already:
+        messages.success(request, text)
+
+
 def _is_htmx(request: HttpRequest) -> bool:
     return bool(getattr(request, "htmx", False))
 
@@ -233,7 +243,7 @@ def hand_record(request: HttpRequest, pk: int) -> HttpResponse:
     notice = f"Hand {hand.number} recorded."
     if _is_htmx(request):
         return _render_game(request, selectors.game_for_page(pk), notice=notice)
-    messages.success(request, notice)
+    _success_once(request, notice)
     return HttpResponseRedirect(reverse("scoring:game", kwargs={"pk": pk}) + "#game")
 
 
@@ -272,7 +282,7 @@ def hand_undo(request: HttpRequest, pk: int) -> HttpResponse:
     notice = f"Hand {number} undone. Its facts are kept in the audit trail."
     if _is_htmx(request):
         return _render_game(request, selectors.game_for_page(pk), notice=notice)
-    messages.success(request, notice)
+    _success_once(request, notice)
     return redirect("scoring:game", pk=pk)
 
 

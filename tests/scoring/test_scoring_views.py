@@ -275,6 +275,8 @@ def test_double_post_of_the_same_form_records_one_hand(client):
     assert first["Location"] == second["Location"]
     assert game.hands.count() == 1
     assert HandRevision.objects.filter(action=RevisionAction.RECORD).count() == 1
+    page = client.get(second["Location"]).content.decode()
+    assert page.count("Hand 1 recorded.") == 1
 
 
 def test_a_stale_form_is_refused_with_a_message_and_the_current_state(client):
