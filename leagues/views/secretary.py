@@ -4,6 +4,7 @@ teams and registered players. Every view asks ``leagues.permissions`` through
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -30,6 +31,34 @@ def _league(request: HttpRequest, slug: str) -> Any:
 
 def _manage_url(league: Any) -> str:
     return reverse("leagues:manage_league", kwargs={"slug": league.slug})
+
+
+def _form_page(
+    request: HttpRequest,
+    *,
+    league: Any,
+    form: Any,
+    save: Callable[[dict[str, Any]], Any],
+    saved: Callable[[Any], str],
+    next_url: Callable[[Any], str],
+    title: str,
+    submit: str = "Save",
+) -> HttpResponse:
+    """A secretary's one-form page: on a valid post ``save`` (one service call) runs and the
+    browser goes on to ``next_url``; a refusal is shown by the name field and nothing is saved."""
+    if request.method == "POST" and form.is_valid():
+        try:
+            obj = save(form.cleaned_data)
+        except ValidationError as exc:
+            forms.add_service_error(form, exc, "name")
+        else:
+            messages.success(request, saved(obj))
+            return redirect(next_url(obj))
+    return render(
+        request,
+        "leagues/manage/form.html",
+        {"league": league, "form": form, "title": title, "submit": submit},
+    )
 
 
 @login_required
@@ -94,19 +123,15 @@ def league_edit(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def season_create(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(request, slug)
-    form = forms.SeasonForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            season = structure.season_create(league=league, **form.cleaned_data, by=request.user)
-        except ValidationError as exc:
-            forms.add_service_error(form, exc, "name")
-        else:
-            messages.success(request, f"Season {season.name} added. Add its divisions.")
-            return redirect(_manage_url(league))
-    return render(
+    return _form_page(
         request,
-        "leagues/manage/form.html",
-        {"league": league, "form": form, "title": "New season", "submit": "Add the season"},
+        league=league,
+        form=forms.SeasonForm(request.POST or None),
+        save=lambda data: structure.season_create(league=league, **data, by=request.user),
+        saved=lambda season: f"Season {season.name} added. Add its divisions.",
+        next_url=lambda season: _manage_url(league),
+        title="New season",
+        submit="Add the season",
     )
 
 
@@ -114,26 +139,15 @@ def season_create(request: HttpRequest, slug: str) -> HttpResponse:
 def division_create(request: HttpRequest, slug: str, season: int) -> HttpResponse:
     league = _league(request, slug)
     season_obj = get_object_or_404(league.seasons, pk=season)
-    form = forms.DivisionForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            division = structure.division_create(
-                season=season_obj, **form.cleaned_data, by=request.user
-            )
-        except ValidationError as exc:
-            forms.add_service_error(form, exc, "name")
-        else:
-            messages.success(request, f"{division} added. Enter teams from the team pages.")
-            return redirect(_manage_url(league))
-    return render(
+    return _form_page(
         request,
-        "leagues/manage/form.html",
-        {
-            "league": league,
-            "form": form,
-            "title": f"New division for {season_obj.name}",
-            "submit": "Add the division",
-        },
+        league=league,
+        form=forms.DivisionForm(request.POST or None),
+        save=lambda data: structure.division_create(season=season_obj, **data, by=request.user),
+        saved=lambda division: f"{division} added. Enter teams from the team pages.",
+        next_url=lambda division: _manage_url(league),
+        title=f"New division for {season_obj.name}",
+        submit="Add the division",
     )
 
 
@@ -149,18 +163,14 @@ def season_edit(request: HttpRequest, slug: str, season: int) -> HttpResponse:
             "ends_on": season_obj.ends_on,
         },
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            structure.season_update(season=season_obj, **form.cleaned_data, by=request.user)
-        except ValidationError as exc:
-            forms.add_service_error(form, exc, "name")
-        else:
-            messages.success(request, f"Season {season_obj.name} saved.")
-            return redirect(_manage_url(league))
-    return render(
+    return _form_page(
         request,
-        "leagues/manage/form.html",
-        {"league": league, "form": form, "title": f"Season {season_obj.name}", "submit": "Save"},
+        league=league,
+        form=form,
+        save=lambda data: structure.season_update(season=season_obj, **data, by=request.user),
+        saved=lambda season: f"Season {season.name} saved.",
+        next_url=lambda season: _manage_url(league),
+        title=f"Season {season_obj.name}",
     )
 
 
@@ -173,23 +183,14 @@ def division_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     form = forms.DivisionForm(
         request.POST or None, initial={"name": division.name, "rank": division.rank}
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            structure.division_update(division=division, **form.cleaned_data, by=request.user)
-        except ValidationError as exc:
-            forms.add_service_error(form, exc, "name")
-        else:
-            messages.success(request, f"{division} saved.")
-            return redirect(_manage_url(league))
-    return render(
+    return _form_page(
         request,
-        "leagues/manage/form.html",
-        {
-            "league": league,
-            "form": form,
-            "title": f"{division.name}, {division.season.name}",
-            "submit": "Save",
-        },
+        league=league,
+        form=form,
+        save=lambda data: structure.division_update(division=division, **data, by=request.user),
+        saved=lambda saved_division: f"{saved_division} saved.",
+        next_url=lambda saved_division: _manage_url(league),
+        title=f"{division.name}, {division.season.name}",
     )
 
 
@@ -212,37 +213,31 @@ def venue_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         request.POST or None,
         initial={"name": venue.name, "town": venue.town, "address": venue.address},
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            structure.venue_update(venue=venue, **form.cleaned_data, league=league, by=request.user)
-        except ValidationError as exc:
-            forms.add_service_error(form, exc, "name")
-        else:
-            messages.success(request, f"{venue} saved.")
-            return redirect("leagues:manage_venues", slug=league.slug)
-    return render(
+    return _form_page(
         request,
-        "leagues/manage/form.html",
-        {"league": league, "form": form, "title": venue.name, "submit": "Save"},
+        league=league,
+        form=form,
+        save=lambda data: structure.venue_update(
+            venue=venue, **data, league=league, by=request.user
+        ),
+        saved=lambda saved_venue: f"{saved_venue} saved.",
+        next_url=lambda saved_venue: reverse("leagues:manage_venues", kwargs={"slug": league.slug}),
+        title=venue.name,
     )
 
 
 @login_required
 def venue_create(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(request, slug)
-    form = forms.VenueForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            venue = structure.venue_create(**form.cleaned_data, league=league, by=request.user)
-        except ValidationError as exc:
-            forms.add_service_error(form, exc, "name")
-        else:
-            messages.success(request, f"{venue} added.")
-            return redirect(_manage_url(league))
-    return render(
+    return _form_page(
         request,
-        "leagues/manage/form.html",
-        {"league": league, "form": form, "title": "New venue", "submit": "Add the venue"},
+        league=league,
+        form=forms.VenueForm(request.POST or None),
+        save=lambda data: structure.venue_create(**data, league=league, by=request.user),
+        saved=lambda venue: f"{venue} added.",
+        next_url=lambda venue: _manage_url(league),
+        title="New venue",
+        submit="Add the venue",
     )
 
 
@@ -289,18 +284,16 @@ def team_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "home_venue": team.home_venue_id,
         },
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            structure.team_update(team=team, **form.cleaned_data, by=request.user)
-        except ValidationError as exc:
-            forms.add_service_error(form, exc, "name")
-        else:
-            messages.success(request, f"{team} saved.")
-            return redirect("leagues:manage_team", slug=league.slug, pk=team.pk)
-    return render(
+    return _form_page(
         request,
-        "leagues/manage/form.html",
-        {"league": league, "form": form, "title": f"Edit {team.name}", "submit": "Save"},
+        league=league,
+        form=form,
+        save=lambda data: structure.team_update(team=team, **data, by=request.user),
+        saved=lambda saved_team: f"{saved_team} saved.",
+        next_url=lambda saved_team: reverse(
+            "leagues:manage_team", kwargs={"slug": league.slug, "pk": team.pk}
+        ),
+        title=f"Edit {team.name}",
     )
 
 
