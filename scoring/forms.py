@@ -16,7 +16,7 @@ from typing import Any
 from django import forms
 
 from scoring.models import SIDE_LABELS, Side
-from scoring.rules import PRESETS, InvalidFacts, Ruleset, parse_card
+from scoring.rules import HAND_KEYS, PRESETS, InvalidFacts, Ruleset, parse_card
 from scoring.rules.cards import parse_rank
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -161,17 +161,7 @@ class HandForm(forms.Form):
 
     #: Engine facts shown next to a field of the same name; others go with the form as a whole
     #: (penalties have their own error slot, `penalty_errors`).
-    FACT_FIELDS = (
-        "dealer",
-        "turn_ups",
-        "beg",
-        "outcome",
-        "high",
-        "low",
-        "jack",
-        "game",
-        "captures",
-    )
+    FACT_FIELDS = tuple(key for key in HAND_KEYS if key != "penalties")
 
     entry_key = forms.UUIDField(widget=forms.HiddenInput)
     expected_number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
