@@ -6,7 +6,7 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install install-test migrate demo lint format typecheck browser bench clean
+.PHONY: run serve smoke test install install-test migrate demo lint format typecheck browser node bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -28,12 +28,26 @@ demo: migrate
 run: demo
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
+## The production server: gunicorn with DJANGO_DEBUG=0 and collected, compressed static files.
+## Reads PORT, WEB_CONCURRENCY, DATABASE_URL, REDIS_URL, SECRET_KEY, ALLOWED_HOSTS (README).
+serve: export DJANGO_DEBUG = 0
+serve: install
+	$(PY) manage.py check --deploy --fail-level WARNING
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	$(PY) manage.py migrate --noinput
+	exec $(VENV)/bin/gunicorn --config config/gunicorn.py config.wsgi
+
+## The production server on PostgreSQL and Redis with the demo, every public page type fetched
+## and a hand recorded over HTTP (SMOKE_DATABASE_URL, SMOKE_REDIS_URL: .ci/smoke.py)
+smoke: install-test
+	$(PY) .ci/smoke.py
+
 ## Install what the tests need (Python packages, Debian's chromium) and run the whole suite
-test: install-test browser
+test: install-test browser node axe
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
-	$(PY) -m pytest -n 2 --dist loadgroup
+	$(PY) -m pytest -n auto
 
 ## Debian's chromium for the Playwright tests (Playwright's own browser download cannot work here)
 browser:
@@ -41,6 +55,21 @@ browser:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
 	  else sudo apt-get update -qq && sudo apt-get install -y -qq chromium; fi; \
 	fi
+
+## Node.js runs the browser-side rules in the agreement test (tests/rules/test_rules_js.py)
+node:
+	@if ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq nodejs npm; \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq nodejs npm; fi; \
+	fi
+
+## axe-core (pinned in tests/axe/package-lock.json) for the accessibility checks of the browser tests
+axe: tests/axe/node_modules/axe-core/axe.min.js
+
+tests/axe/node_modules/axe-core/axe.min.js: tests/axe/package.json tests/axe/package-lock.json
+	@command -v npm >/dev/null || { echo "npm is needed for the accessibility tests (Node.js 18 or later)"; exit 1; }
+	npm ci --prefix tests/axe --no-audit --no-fund --loglevel=error
+	@touch $@
 
 lint:
 	$(PY) -m ruff check .
@@ -58,4 +87,4 @@ bench: install-test
 	$(PY) bench/standings.py
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache tests/axe/node_modules

@@ -1,33 +1,47 @@
-"""How the standings and fixtures pages of one division behave as the league grows.
+"""The public league pages under the production server, as a league grows.
 
-Builds Yorkshire-style leagues of 10, 100 and 1,000 teams split into divisions of 10 (1,000
-teams is 100 divisions), each division with a full double round robin of stored results
-(fixtures, ``FixtureResult`` rows and their confirmed ``ResultSubmission`` rows inserted
-directly: standings read stored, confirmed results and never replay hands). It then fetches
-one division's standings page and fixtures page (a week, and one team's list) through Django's
-test client and prints the median time and the query count of each: the time should stay flat
-as the league grows, since every page filters by indexed columns and runs a fixed number of
-queries. A last line does the same for a single division of
-100 teams, to show how a page grows with its own division:
+Builds, in a throwaway database, leagues whose every fixture is played with a stored, confirmed
+result: a division of 10 teams, one of 20, one of 100, and a league of 1,000 teams in
+divisions of 10; and 100,000 recorded hands for ``/games/``. Then it starts the production
+server (gunicorn with ``DJANGO_DEBUG=0``, ``config/gunicorn.py``, one worker) on a free local
+port and fetches, over HTTP as a browser behind the TLS proxy would, each page of each size
+in turn, ``--runs`` times, and prints per page::
 
-    .venv/bin/python bench/standings.py                  # leagues of 10, 100 and 1,000 teams
-    .venv/bin/python bench/standings.py --sizes 10,100 --runs 5 --single 0
-    DATABASE_URL=postgres://... .venv/bin/python bench/standings.py
+    standings 100 teams: median 4.1 ms = 1.3× cheapest page, 3 queries
 
-Without DATABASE_URL it uses a throwaway SQLite file in a temporary folder.
+The cheapest page is the fastest median of the run (the start page and the leagues list are
+timed as references). Pages are timed as they are served, page fragments cached; a second
+block times them with every league's fragments cleared before each fetch (what the first
+visitor after a result sees). Queries are counted in a separate pass, in this process, with
+Django's test client, outside the timed fetches:
+
+    .venv/bin/python bench/standings.py                      # everything (about 3 minutes)
+    .venv/bin/python bench/standings.py --sizes 10,20 --hands 0 --runs 15
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench .venv/bin/python bench/standings.py
+
+Without ``DATABASE_URL`` it uses a SQLite file in a temporary folder; with it, the database is
+emptied first (use a database of its own). ``REDIS_URL`` makes the server cache in Redis.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
-import gc
+import gzip
+import http.client
 import os
 import random
+import secrets
+import shutil
+import signal
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+import uuid
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,131 +51,66 @@ START = datetime.date(2025, 9, 2)
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--sizes", default="10,100,1000", help="Teams in each league, comma separated."
+        "--sizes",
+        default="10,20,100,1000",
+        help="Teams per league, comma separated: up to 100 one division, more in divisions of 10.",
     )
+    parser.add_argument("--runs", type=int, default=31, help="Timed fetches of each page.")
     parser.add_argument(
-        "--division-size", type=int, default=10, help="Teams a division (default 10)."
+        "--hands", type=int, default=100_000, help="Hands stored for /games/ (0: leave it out)."
     )
-    parser.add_argument(
-        "--single",
-        type=int,
-        default=100,
-        help="Teams in the one-division league of the last line; 0 to leave it out.",
-    )
-    parser.add_argument("--runs", type=int, default=3, help="Fetches of each page (median).")
-    parser.add_argument(
-        "--legs", type=int, choices=(1, 2), default=2, help="Single or double round robin."
-    )
+    parser.add_argument("--seed", type=int, default=4)
     return parser.parse_args()
 
 
-def setup_django(tmp: str) -> None:
+def production_environment(tmp: str) -> dict[str, str]:
+    """The bench's own settings: production, a throwaway database unless one is named."""
+    env = dict(os.environ)
+    env.setdefault("DATABASE_URL", f"sqlite:///{tmp}/bench.sqlite3")
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DJANGO_DEBUG="0",
+        SECRET_KEY=env.get("SECRET_KEY") or secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="127.0.0.1,testserver",
+        LOG_LEVEL="ERROR",
+    )
+    return env
+
+
+def setup_django(env: dict[str, str]) -> None:
+    os.environ.update(env)
     sys.path.insert(0, str(ROOT))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ.setdefault("DATABASE_URL", f"sqlite:///{tmp}/bench.sqlite3")
     import django
 
     django.setup()
     from django.core.management import call_command
 
+    if not env["DATABASE_URL"].startswith("sqlite"):
+        call_command("flush", interactive=False, verbosity=0)
     call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
 
 
-def rounds(n: int, legs: int) -> list[list[tuple[int, int]]]:
-    """Circle-method round robin over team indexes (a bye when ``n`` is odd)."""
-    slots = list(range(n)) + ([None] if n % 2 else [])
+# --- the data ----------------------------------------------------------------------------
+
+
+def rounds(n: int) -> list[list[tuple[int, int]]]:
+    """A double round robin over team indexes by the circle method."""
+    slots: list[int | None] = list(range(n)) + ([None] if n % 2 else [])
     m = len(slots)
     first_leg = []
     for r in range(m - 1):
         pairs = []
         for i in range(m // 2):
             a, b = slots[i], slots[m - 1 - i]
-            if a is None or b is None:
-                continue
-            pairs.append((a, b) if (r + i) % 2 == 0 else (b, a))
+            if a is not None and b is not None:
+                pairs.append((a, b) if (r + i) % 2 == 0 else (b, a))
         first_leg.append(pairs)
         slots = [slots[0], slots[-1], *slots[1:-1]]
-    if legs == 1:
-        return first_leg
     return first_leg + [[(b, a) for a, b in pairs] for pairs in first_leg]
 
 
-def build(teams: int, division_size: int, legs: int, rng: random.Random):
-    """A league of ``teams`` teams in divisions of ``division_size``, every fixture played.
-
-    Returns the division measured (the middle one, so it is neither the first nor the last
-    rows written), one of its teams, and the league's division and fixture counts."""
-    from django.db import transaction
-
-    from leagues.formats import STYLE_PRESETS
-    from leagues.models import (
-        Division,
-        League,
-        PointAdjustment,
-        Season,
-        Team,
-        TeamEntry,
-        Venue,
-    )
-
-    preset = STYLE_PRESETS["yorkshire"]
-    match_format = preset.match_format
-    name = f"{teams}x{division_size}"
-    with transaction.atomic():
-        league = League.objects.create(
-            name=f"Bench league {name}",
-            slug=f"bench-{name}",
-            style="yorkshire",
-            ruleset=dict(preset.ruleset),
-            match_format=match_format.to_spec(),
-            tiebreaks=list(preset.tiebreaks),
-        )
-        season = Season.objects.create(
-            league=league, name="2025–26", slug="2025-26", starts_on=START
-        )
-        count = -(-teams // division_size)
-        divisions = Division.objects.bulk_create(
-            Division(season=season, name=f"Division {d + 1}", slug=f"division-{d + 1}", rank=d + 1)
-            for d in range(count)
-        )
-        venues = Venue.objects.bulk_create(
-            Venue(name=f"Pub {name}-{i}", slug=f"pub-{name}-{i}") for i in range(teams)
-        )
-        team_rows = Team.objects.bulk_create(
-            Team(league=league, name=f"Team {i:04d}", slug=f"team-{i}", home_venue=venues[i])
-            for i in range(teams)
-        )
-        entries = TeamEntry.objects.bulk_create(
-            TeamEntry(season=season, division=divisions[i // division_size], team=team)
-            for i, team in enumerate(team_rows)
-        )
-        fixtures = 0
-        for d, division in enumerate(divisions):
-            members = slice(d * division_size, (d + 1) * division_size)
-            fixtures += _play_season(
-                division, team_rows[members], venues[members], legs, match_format.tables, rng
-            )
-        PointAdjustment.objects.bulk_create(
-            PointAdjustment(entry=entry, points=-2, reason="Bench deduction")
-            for entry in entries[division_size - 1 :: division_size]
-        )
-    measured = divisions[len(divisions) // 2]
-    return measured, team_rows[(len(divisions) // 2) * division_size], len(divisions), fixtures
-
-
-def _insert(model, columns: list[str], rows: list[tuple]) -> None:
-    """Rows straight into the model's table: a season of a 1,000-team league is 9,000
-    fixtures and as many results, quicker inserted as rows than built as model instances."""
-    from django.db import connection
-
-    table = connection.ops.quote_name(model._meta.db_table)
-    names = ", ".join(connection.ops.quote_name(c) for c in columns)
-    marks = ", ".join(["%s"] * len(columns))
-    with connection.cursor() as cursor:
-        cursor.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)
-
-
-def _result(home: int, away: int, tables: int, rng: random.Random) -> tuple:
+def _result(tables: int, rng: random.Random) -> dict[str, object]:
     """A Yorkshire result: 2 a table won, 2 for the higher aggregate (shared when level)."""
     home_tables = rng.randint(0, tables)
     away_tables = tables - home_tables
@@ -172,193 +121,375 @@ def _result(home: int, away: int, tables: int, rng: random.Random) -> tuple:
     if home_pegs == away_pegs:
         home_mp, away_mp = home_mp + 1, away_mp + 1
     outcome = "home" if home_mp > away_mp else "away" if away_mp > home_mp else "draw"
-    return (
-        outcome,
-        home_tables,
-        away_tables,
-        home_tables,
-        away_tables,
-        home_pegs,
-        away_pegs,
-        home_mp,
-        away_mp,
-        home_mp,
-        away_mp,
-    )
+    return {
+        "is_final": True,
+        "outcome": outcome,
+        "home_tables": home_tables,
+        "away_tables": away_tables,
+        "home_games": home_tables,
+        "away_games": away_tables,
+        "home_pegs": home_pegs,
+        "away_pegs": away_pegs,
+        "home_match_points": home_mp,
+        "away_match_points": away_mp,
+        "home_points": home_mp,
+        "away_points": away_mp,
+    }
 
 
-def _play_season(division, teams, venues, legs: int, tables: int, rng: random.Random) -> int:
-    """Every fixture of the round robin, played, with its stored final result."""
-    from django.db import connection
+@dataclass
+class Sample:
+    """One size's pages to fetch."""
+
+    label: str
+    urls: dict[str, str]
+    league_pk: int
+    built: float
+
+
+def build_league(teams: int, rng: random.Random) -> Sample:
+    """A league of ``teams`` teams, every fixture played; its middle division's pages."""
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+    from django.urls import reverse
     from django.utils import timezone
 
-    from leagues.models import Fixture, FixtureResult, ResultSubmission
-
-    ops = connection.ops
-    now = ops.adapt_datetimefield_value(timezone.now())
-    eight = ops.adapt_timefield_value(datetime.time(20, 0))
-    fixture_rows = [
-        (
-            division.pk,
-            number,
-            teams[h].pk,
-            teams[a].pk,
-            ops.adapt_datefield_value(START + datetime.timedelta(weeks=number - 1)),
-            eight,
-            venues[h].pk,
-            Fixture.Status.PLAYED.value,
-            "",
-            "",
-            "",
-            now,
-        )
-        for number, pairs in enumerate(rounds(len(teams), legs), start=1)
-        for h, a in pairs
-    ]
-    _insert(
+    from leagues.formats import STYLE_PRESETS
+    from leagues.models import (
+        Division,
         Fixture,
-        [
-            "division_id",
-            "round",
-            "home_id",
-            "away_id",
-            "date",
-            "time",
-            "venue_id",
-            "status",
-            "walkover_to",
-            "reason",
-            "note",
-            "updated_at",
-        ],
-        fixture_rows,
-    )
-    played = Fixture.objects.filter(division=division).values_list("pk", "home", "away")
-    _insert(
         FixtureResult,
-        [
-            "fixture_id",
-            "is_final",
-            "is_walkover",
-            "computed_at",
-            "outcome",
-            "home_tables",
-            "away_tables",
-            "home_games",
-            "away_games",
-            "home_pegs",
-            "away_pegs",
-            "home_match_points",
-            "away_match_points",
-            "home_points",
-            "away_points",
-            "tables_halved",
-            "home_hang_jacks",
-            "away_hang_jacks",
-        ],
-        [
-            (pk, True, False, now, *_result(home, away, tables, rng), 0, 0, 0)
-            for pk, home, away in played.iterator(chunk_size=5000)
-        ],
-    )
-    # Standings count confirmed results only: each result confirmed by the other captain.
-    submitter, confirmer = _captains()
-    figures = ops.adapt_json_value({}, None)
-    _insert(
+        League,
+        Player,
+        PointAdjustment,
+        Registration,
         ResultSubmission,
-        [
-            "fixture_id",
-            "status",
-            "figures",
-            "submitted_by_id",
-            "submitted_at",
-            "confirmed_by_id",
-            "confirmed_at",
-            "dispute_reason",
-            "settlement",
-        ],
-        [
-            (pk, "confirmed", figures, submitter, now, confirmer, now, "", "")
-            for pk in Fixture.objects.filter(division=division).values_list("pk", flat=True)
-        ],
+        Season,
+        Team,
+        TeamEntry,
+        Venue,
     )
-    return len(fixture_rows)
 
-
-def _captains() -> tuple[int, int]:
-    """Two accounts: the captain who submits every result and the one who confirms it."""
-    from django.contrib.auth import get_user_model
-
+    began = time.perf_counter()
+    size = teams if teams <= 100 else 10
+    preset = STYLE_PRESETS["yorkshire"]
     users = get_user_model().objects
-    return (
-        users.get_or_create(username="bench-home-captain")[0].pk,
-        users.get_or_create(username="bench-away-captain")[0].pk,
+    submitter = users.get_or_create(username="bench-home-captain")[0]
+    confirmer = users.get_or_create(username="bench-away-captain")[0]
+    now = timezone.now()
+    name = f"{teams}"
+    with transaction.atomic():
+        league = League.objects.create(
+            name=f"Bench league of {teams}",
+            slug=f"bench-{name}",
+            style="yorkshire",
+            ruleset=dict(preset.ruleset),
+            match_format=preset.match_format.to_spec(),
+            tiebreaks=list(preset.tiebreaks),
+        )
+        season = Season.objects.create(
+            league=league, name="2025–26", slug="2025-26", starts_on=START
+        )
+        divisions = Division.objects.bulk_create(
+            Division(season=season, name=f"Division {d + 1}", slug=f"division-{d + 1}", rank=d + 1)
+            for d in range(-(-teams // size))
+        )
+        venues = Venue.objects.bulk_create(
+            Venue(league=league, name=f"Pub {name}-{i}", slug=f"pub-{name}-{i}")
+            for i in range(teams)
+        )
+        team_rows = Team.objects.bulk_create(
+            Team(league=league, name=f"Team {i:04d}", slug=f"team-{i}", home_venue=venues[i])
+            for i in range(teams)
+        )
+        entries = TeamEntry.objects.bulk_create(
+            TeamEntry(season=season, division=divisions[i // size], team=team)
+            for i, team in enumerate(team_rows)
+        )
+        fixtures = []
+        for d, division in enumerate(divisions):
+            members = team_rows[d * size : (d + 1) * size]
+            for number, pairs in enumerate(rounds(len(members)), start=1):
+                for h, a in pairs:
+                    fixtures.append(
+                        Fixture(
+                            division=division,
+                            round=number,
+                            home=members[h],
+                            away=members[a],
+                            date=START + datetime.timedelta(weeks=number - 1),
+                            time=datetime.time(20, 0),
+                            venue=members[h].home_venue,
+                            status=Fixture.Status.PLAYED,
+                        )
+                    )
+        fixtures = Fixture.objects.bulk_create(fixtures, batch_size=2000)
+        tables = preset.match_format.tables
+        FixtureResult.objects.bulk_create(
+            (FixtureResult(fixture=f, **_result(tables, rng)) for f in fixtures), batch_size=2000
+        )
+        ResultSubmission.objects.bulk_create(
+            (
+                ResultSubmission(
+                    fixture=f,
+                    status="confirmed",
+                    figures={},
+                    submitted_by=submitter,
+                    submitted_at=now,
+                    confirmed_by=confirmer,
+                    confirmed_at=now,
+                    home_agreed_by=submitter,
+                    away_agreed_by=confirmer,
+                    confirmed_as="captains",
+                )
+                for f in fixtures
+            ),
+            batch_size=2000,
+        )
+        PointAdjustment.objects.bulk_create(
+            PointAdjustment(entry=entry, points=-2, reason="Bench deduction")
+            for entry in entries[size - 1 :: size]
+        )
+        middle = len(divisions) // 2
+        division = divisions[middle]
+        team = team_rows[middle * size]
+        players = Player.objects.bulk_create(Player(name=f"Player {name}-{i}") for i in range(6))
+        Registration.objects.bulk_create(
+            Registration(player=p, team=team, season=season) for p in players
+        )
+    fixture = next(f for f in fixtures if f.division_id == division.pk)
+    fixtures_url = reverse("leagues:division_fixtures", args=[division.pk])
+    label = f"{teams} teams" if teams <= 100 else f"{teams:,} teams ({len(divisions)} divisions)"
+    return Sample(
+        label=label,
+        league_pk=league.pk,
+        built=time.perf_counter() - began,
+        urls={
+            "standings": reverse("leagues:division", args=[division.pk]),
+            "fixtures by week": f"{fixtures_url}?week={START.isoformat()}",
+            "fixtures by team": f"{fixtures_url}?team={team.pk}",
+            "fixture": reverse("leagues:fixture", args=[fixture.pk]),
+            "team": reverse("leagues:team", args=[team.pk]),
+            "player": reverse("leagues:player", args=[players[0].pk]),
+            "league home": reverse("leagues:league", args=[league.slug]),
+        },
     )
 
 
-def measure(client, url: str, runs: int) -> tuple[float, int]:
-    """Median milliseconds over ``runs`` fetches (after one to warm the caches) and the queries
-    of one fetch."""
+def build_games(hands: int, per_game: int = 20) -> float:
+    """``hands`` recorded hands in games of ``per_game``: what ``/games/`` lists the latest of."""
+    from django.db import transaction
+
+    from scoring.models import Game, GameStatus, Hand, Side
+
+    began = time.perf_counter()
+    facts = {"dealer": "A", "high": "A", "low": "B", "jack": None, "game": "A"}
+    games = -(-hands // per_game)
+    for start in range(0, games, 1000):
+        with transaction.atomic():
+            rows = Game.objects.bulk_create(
+                Game(
+                    ruleset={"preset": "west_yorkshire"},
+                    variant="west_yorkshire",
+                    status=GameStatus.IN_PROGRESS,
+                )
+                for _ in range(start, min(games, start + 1000))
+            )
+            Side.objects.bulk_create(
+                Side(game=g, label=label, name=f"Side {label}", position=p, score=9)
+                for g in rows
+                for p, label in enumerate("AB")
+            )
+            Hand.objects.bulk_create(
+                (
+                    Hand(
+                        game=g,
+                        number=n,
+                        facts=facts,
+                        dealer="A",
+                        scores={"A": n, "B": n},
+                        entry_key=uuid.uuid4(),
+                    )
+                    for g in rows
+                    for n in range(1, per_game + 1)
+                ),
+                batch_size=5000,
+            )
+    return time.perf_counter() - began
+
+
+# --- the server and the clocks -----------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[bytes]:
+    server_env = dict(
+        env,
+        PORT=str(port),
+        HOST="127.0.0.1",
+        WEB_CONCURRENCY="1",
+        GUNICORN_THREADS="1",
+        GUNICORN_ACCESS_LOG="/dev/null",
+    )
+    gunicorn = shutil.which("gunicorn", path=str(Path(sys.executable).parent)) or "gunicorn"
+    process = subprocess.Popen(
+        [gunicorn, "--config", "config/gunicorn.py", "config.wsgi"],
+        cwd=ROOT,
+        env=server_env,
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return process
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    raise SystemExit(f"the server did not start:\n{log.read_text()}")
+
+
+HEADERS = {
+    "Host": "127.0.0.1",
+    "X-Forwarded-Proto": "https",
+    "Accept-Encoding": "gzip",
+    "Accept": "text/html",
+}
+
+
+def fetch(connection: http.client.HTTPConnection, url: str) -> float:
+    """Milliseconds from sending the request to the last byte of the (compressed) page."""
+    began = time.perf_counter()
+    connection.request("GET", url, headers=HEADERS)
+    response = connection.getresponse()
+    body = response.read()
+    elapsed = (time.perf_counter() - began) * 1000
+    if response.status != 200:
+        raise SystemExit(f"{url} answered {response.status}")
+    if response.getheader("Content-Encoding") != "gzip":
+        raise SystemExit(f"{url} was not compressed")
+    gzip.decompress(body)
+    return elapsed
+
+
+def time_pages(
+    port: int, pages: list[tuple[str, str, int | None]], runs: int, cold: bool
+) -> dict[str, float]:
+    """Median milliseconds per page; the pages are fetched in turn, ``runs`` rounds.
+
+    ``cold``: each page's league fragments are cleared just before its fetch."""
+    from leagues.fragments import invalidate_league
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    for _, url, _ in pages:
+        fetch(connection, url)
+        fetch(connection, url)
+    times: dict[str, list[float]] = {name: [] for name, _, _ in pages}
+    for _ in range(runs):
+        for name, url, league in pages:
+            if cold and league is not None:
+                invalidate_league(league)
+            times[name].append(fetch(connection, url))
+    connection.close()
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def count_queries(pages: list[tuple[str, str, int | None]], cold: bool) -> dict[str, int]:
+    """Queries each page runs, counted in this process with the test client (not timed)."""
     from django.db import connection
+    from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    client.get(url)
-    times = []
-    queries = 0
-    for _ in range(runs):
+    from leagues.fragments import invalidate_league
+
+    client = Client()
+    counts = {}
+    for name, url, league in pages:
+        client.get(url, secure=True)
+        if cold and league is not None:
+            invalidate_league(league)
         with CaptureQueriesContext(connection) as captured:
-            began = time.perf_counter()
-            response = client.get(url)
-            times.append((time.perf_counter() - began) * 1000)
+            response = client.get(url, secure=True)
         if response.status_code != 200:
             raise SystemExit(f"{url} answered {response.status_code}")
-        queries = len(captured)
-    return statistics.median(times), queries
+        counts[name] = len(captured)
+    return counts
+
+
+def report(
+    title: str, pages: list[tuple[str, str, int | None]], times: dict[str, float], queries
+) -> None:
+    cheapest = min(times.values())
+    cheapest_name = min(times, key=times.__getitem__)
+    print(f"\n{title} (cheapest page: {cheapest_name}, {cheapest:.2f} ms)")
+    for name, _, _ in pages:
+        ratio = times[name] / cheapest
+        flag = "" if ratio <= 3 else "   over 3×"
+        print(
+            f"{name}: median {times[name]:.2f} ms = {ratio:.1f}× cheapest page, "
+            f"{queries[name]} queries{flag}",
+            flush=True,
+        )
 
 
 def main() -> None:
     args = parse_args()
     sizes = [int(size) for size in args.sizes.split(",") if size.strip()]
-    runs = [(size, args.division_size) for size in sizes]
-    if args.single:
-        runs.append((args.single, args.single))
     with tempfile.TemporaryDirectory(prefix="allfours-bench-") as tmp:
-        setup_django(tmp)
+        env = production_environment(tmp)
+        setup_django(env)
         from django.db import connection
-        from django.test import Client
         from django.urls import reverse
 
-        print(
-            f"Database: {connection.vendor}; median of {args.runs} fetches; "
-            f"{'double' if args.legs == 2 else 'single'} round robin in every division; "
-            "one division's pages timed"
-        )
-        header = (
-            f"{'league teams':>12} {'divisions':>9} {'div teams':>9} {'fixtures':>9} "
-            f"{'build s':>7} | {'standings ms':>12} {'q':>3} | {'week ms':>8} {'q':>3} | "
-            f"{'team ms':>8} {'q':>3}"
-        )
-        print(header)
-        print("-" * len(header))
-        rng = random.Random(4)
-        client = Client()
-        for index, (teams, division_size) in enumerate(runs):
-            if args.single and index == len(runs) - 1:
-                print("one division of its own:")
-            began = time.perf_counter()
-            division, team, divisions, fixtures = build(teams, division_size, args.legs, rng)
-            built = time.perf_counter() - began
-            gc.collect()
-            standings = measure(client, reverse("leagues:division", args=[division.pk]), args.runs)
-            fixtures_url = reverse("leagues:division_fixtures", args=[division.pk])
-            week = measure(client, f"{fixtures_url}?week={START.isoformat()}", args.runs)
-            by_team = measure(client, f"{fixtures_url}?team={team.pk}", args.runs)
+        rng = random.Random(args.seed)
+        pages: list[tuple[str, str, int | None]] = [
+            ("start page", reverse("home"), None),
+            ("leagues list", reverse("leagues:league_list"), None),
+        ]
+        for teams in sizes:
+            sample = build_league(teams, rng)
+            print(f"built a league of {sample.label} in {sample.built:.1f} s", flush=True)
+            pages += [
+                (f"{page} {sample.label}", url, sample.league_pk)
+                for page, url in sample.urls.items()
+            ]
+        if args.hands:
+            built = build_games(args.hands)
+            print(f"built {args.hands:,} hands in {built:.1f} s", flush=True)
+            pages.append((f"/games/ {args.hands:,} hands", reverse("scoring:game_list"), None))
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")  # fresh statistics, as autovacuum keeps them in production
+        connection.close()
+
+        port = free_port()
+        log = Path(tmp) / "server.log"
+        server = start_server(env, port, log)
+        try:
             print(
-                f"{teams:>12,} {divisions:>9} {min(division_size, teams):>9} {fixtures:>9,} "
-                f"{built:>7.1f} | {standings[0]:>12.1f} {standings[1]:>3} | "
-                f"{week[0]:>8.1f} {week[1]:>3} | {by_team[0]:>8.1f} {by_team[1]:>3}",
+                f"\nDatabase: {connection.vendor}; cache: "
+                f"{'Redis' if env.get('REDIS_URL') else 'the database'}; gunicorn, one worker; "
+                f"median of {args.runs} fetches a page, gzipped, as behind the TLS proxy",
                 flush=True,
             )
+            warm = time_pages(port, pages, args.runs, cold=False)
+            report("As served", pages, warm, count_queries(pages, cold=False))
+            cold = time_pages(port, pages, max(5, args.runs // 3), cold=True)
+            report(
+                "Fragments cleared before each fetch", pages, cold, count_queries(pages, cold=True)
+            )
+        finally:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=30)
+        errors = [line for line in log.read_text().splitlines() if "ERROR" in line]
+        if errors:
+            print("\nserver log:\n" + "\n".join(errors))
 
 
 if __name__ == "__main__":

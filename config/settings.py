@@ -1,14 +1,18 @@
 """Settings for the All Fours app, read from the environment.
 
-Development needs nothing set: SQLite in the project folder and DEBUG on. Production sets
-DJANGO_DEBUG=0, SECRET_KEY, ALLOWED_HOSTS and DATABASE_URL (PostgreSQL).
+Development needs nothing set: SQLite in the project folder, the database cache and DEBUG on.
+Production (``make serve``, gunicorn) sets DJANGO_DEBUG=0, SECRET_KEY, ALLOWED_HOSTS,
+DATABASE_URL (PostgreSQL) and usually REDIS_URL; the README's production section has the rest.
 """
 
 import os
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+
+from config.addresses import parse_trusted_proxies
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -47,13 +51,18 @@ INSTALLED_APPS = [
     "django_tables2",
     "django_htmx",
     "csp",
+    "ninja",
     "scoring",
     "leagues",
+    "cups",
+    "notices",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Below WhiteNoise, which serves its own pre-compressed static files and answers before it.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -93,10 +102,37 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several phones post to one table at once: wait for the write lock instead of failing.
+    # Write-ahead logging: readers never wait for the writer, and a commit is not an fsync
+    # (synchronous=NORMAL: a power cut may lose the last commits, never corrupt the file).
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+        {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
     )
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+
+# The database cache needs no extra server (``manage.py createcachetable`` makes its table; the
+# test databases get it on creation); Redis is shared by every worker and faster when
+# ``REDIS_URL`` is set (``redis://host:6379/0``).
+REDIS_URL = os.environ.get("REDIS_URL", "")
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL
+        else {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "django_cache",
+            # Page fragments of every division and team of a large league fit (the default
+            # culls a third of the entries past 300).
+            "OPTIONS": {"MAX_ENTRIES": 20000},
+        }
+    )
+}
+# How long a league page fragment is kept (leagues/fragments.py): a change of the league
+# replaces it at once; this only bounds how long an unvisited one takes space.
+FRAGMENT_CACHE_SECONDS = int(os.environ.get("FRAGMENT_CACHE_SECONDS", str(60 * 60 * 24)))
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -107,10 +143,46 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# Email: the console by default (development prints mail); production sets EMAIL_URL, e.g.
+# smtp://user:password@mail.example.org:587?tls=1 (or smtps://... for SSL), or the EMAIL_*
+# variables one by one. SITE_URL makes the links in emails whole.
+EMAIL_URL = os.environ.get("EMAIL_URL", "")
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
+if EMAIL_URL:
+    _mail = urlsplit(EMAIL_URL)
+    if _mail.scheme not in ("smtp", "smtps"):
+        raise ImproperlyConfigured("EMAIL_URL must start smtp:// or smtps://.")
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = _mail.hostname or "localhost"
+    EMAIL_USE_SSL = _mail.scheme == "smtps"
+    EMAIL_USE_TLS = not EMAIL_USE_SSL and "tls=1" in _mail.query
+    EMAIL_PORT = _mail.port or (465 if EMAIL_USE_SSL else 587 if EMAIL_USE_TLS else 25)
+    EMAIL_HOST_USER = unquote(_mail.username or "")
+    EMAIL_HOST_PASSWORD = unquote(_mail.password or "")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "All Fours league <league@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+
 LOGIN_URL = "login"
+# Failed log-ins (config/login.py), counted in the shared cache per (username, address) and per
+# address: slower after LOGIN_SLOW_AFTER, refused after the limits, for LOGIN_FAILURE_WINDOW s.
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", "30"))
+LOGIN_SLOW_AFTER = int(os.environ.get("LOGIN_SLOW_AFTER", "3"))
 LOGIN_FAILURE_WINDOW = int(os.environ.get("LOGIN_FAILURE_WINDOW", "900"))
-USE_X_FORWARDED_FOR = env_bool("USE_X_FORWARDED_FOR", False)
+# Which X-Forwarded-For entry is the client's (config/addresses.py): empty (no proxy: the
+# connection's address), a count of our proxies ("1" for one nginx), or their addresses and
+# networks ("10.0.0.0/8,192.0.2.7"). USE_X_FORWARDED_FOR=1 is the older spelling of "1".
+TRUSTED_PROXIES = parse_trusted_proxies(
+    os.environ.get("TRUSTED_PROXIES", "1" if env_bool("USE_X_FORWARDED_FOR", False) else "")
+)
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 

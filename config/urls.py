@@ -1,14 +1,20 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from api.views import api
 from config import views
 from config.login import LoginView
+from config.password_reset import PasswordResetView
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("games/", include("scoring.urls")),
     path("leagues/", include("leagues.urls")),
+    path("cups/", include("cups.urls")),
     path("accounts/login/", LoginView.as_view(), name="login"),
+    path("accounts/password_reset/", PasswordResetView.as_view(), name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
+    path("api/", api.urls),
+    path("notices/", include("notices.urls")),
 ]

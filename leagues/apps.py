@@ -6,6 +6,8 @@ class LeaguesConfig(AppConfig):
     verbose_name = "Leagues"
 
     def ready(self) -> None:
+        from django.db.models.signals import post_migrate
+
         from leagues import permissions, receivers
         from scoring.permissions import register_scorer_check
         from scoring.signals import game_changed, scoring_link_reissued
@@ -14,4 +16,13 @@ class LeaguesConfig(AppConfig):
         game_changed.connect(receivers.on_game_changed, dispatch_uid="leagues.on_game_changed")
         scoring_link_reissued.connect(
             receivers.on_scoring_link_reissued, dispatch_uid="leagues.on_scoring_link_reissued"
+        )
+        from django.contrib.admin.models import LogEntry
+        from django.db.models.signals import post_save
+
+        post_save.connect(
+            receivers.on_admin_change, sender=LogEntry, dispatch_uid="leagues.on_admin_change"
+        )
+        post_migrate.connect(
+            receivers.create_cache_table, sender=self, dispatch_uid="leagues.create_cache_table"
         )

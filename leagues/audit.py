@@ -14,6 +14,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 
 from config.login import client_address
+from leagues.fragments import invalidate_league
 from leagues.models import AuditEntry, Fixture, League
 
 _address: ContextVar[str | None] = ContextVar("audit_address", default=None)
@@ -48,7 +49,10 @@ def audit_log(
     by: Any = None,
     link: Any = None,
 ) -> AuditEntry:
-    """Record one change: what, before and after, by whom (user or scoring link), from where."""
+    """Record one change: what, before and after, by whom (user or scoring link), from where.
+
+    Every audited change is a change of the league: its cached page fragments go."""
+    invalidate_league(league.pk)
     return AuditEntry.objects.create(
         league=league,
         fixture=fixture,

@@ -51,12 +51,16 @@ class MatchFormat:
     """Whether match points go into the league table as well as the league points."""
     walkover_match_points: int | None = None
     """Match points to the side awarded a walkover; None means the most a match can give."""
+    meetings: int = 2
+    """League fixtures between two teams in a season: 1 (once) or 2 (home and away), or more.
+    A further meeting must be another kind (cup, play-off, friendly)."""
 
     def __post_init__(self) -> None:
         errors: list[str] = []
         for name in (
             "tables",
             "games",
+            "meetings",
         ):
             value = getattr(self, name)
             if type(value) is not int or value < 1:
@@ -159,6 +163,47 @@ class MatchFormat:
             "draw": self.league_points_draw,
             "loss": self.league_points_loss,
         }[outcome]
+
+    def points(self, outcome: str, match_points: int) -> int:
+        """A side's points in the league table from one match: league points for its outcome
+        ("win", "draw" or "loss"), plus its match points when they count."""
+        return self.league_points(outcome) + (match_points if self.match_points_count else 0)
+
+    def possible_points(self) -> frozenset[tuple[int, int]]:
+        """Every (home, away) pair of table points a match can end with, a walkover included."""
+        if self.games_mode == FIRST_TO:
+            games = [(self.games, a) for a in range(self.games)]
+            games += [(h, self.games) for h in range(self.games)]
+        else:
+            games = [(h, self.games - h) for h in range(self.games + 1)]
+        table_points = set()  # (home, away) match points from one table
+        for home, away in games:
+            table = self.points_per_table if home != away else self.points_per_table_halved
+            table_points.add(
+                (
+                    home * self.points_per_game + (table if home >= away else 0),
+                    away * self.points_per_game + (table if away >= home else 0),
+                )
+            )
+        sums = {(0, 0)}
+        for _ in range(self.tables):
+            sums = {(h + th, a + ta) for h, a in sums for th, ta in table_points}
+        aggregate = {
+            (self.aggregate_bonus, 0),
+            (0, self.aggregate_bonus),
+            (self.aggregate_bonus_shared, self.aggregate_bonus_shared),
+        }
+        pairs = set()
+        for home, away in sums:
+            for bonus_home, bonus_away in aggregate:
+                h, a = home + bonus_home, away + bonus_away
+                home_outcome = "win" if h > a else "loss" if h < a else "draw"
+                away_outcome = "win" if a > h else "loss" if a < h else "draw"
+                pairs.add((self.points(home_outcome, h), self.points(away_outcome, a)))
+        walkover = self.walkover_points
+        pairs.add((self.points("win", walkover), self.points("loss", 0)))
+        pairs.add((self.points("loss", 0), self.points("win", walkover)))
+        return frozenset(pairs)
 
     def describe(self) -> str:
         """One sentence for the league page."""

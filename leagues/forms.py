@@ -6,7 +6,9 @@ field it is about, or at the top of the form.
 
 from __future__ import annotations
 
+import csv
 import datetime
+import io
 import re
 from typing import Any
 
@@ -14,19 +16,23 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 
+from config.inputs import SaneDateField, TextField
 from leagues.formats import FIRST_TO, FIXED, SINGLE, STYLE_PRESETS
 from leagues.models import (
     Division,
     Fixture,
     League,
     Player,
+    Registration,
     Season,
     Team,
     TeamEntry,
     Venue,
     Weekday,
+    Withdrawal,
     validate_league_slug,
 )
+from leagues.selectors.fixtures import league_players_available, league_venues
 from leagues.tiebreaks import METRICS, validate_tiebreaks
 
 TIEBREAK_SLOTS = 7
@@ -94,7 +100,7 @@ class TiebreakMixin(forms.Form):
 
 
 class LeagueCreateForm(TiebreakMixin):
-    name = forms.CharField(max_length=120)
+    name = TextField(max_length=120)
     slug = forms.SlugField(
         max_length=120,
         required=False,
@@ -121,7 +127,7 @@ class LeagueCreateForm(TiebreakMixin):
         choices=Weekday.choices, coerce=int, initial=Weekday.TUESDAY
     )
     start_time = forms.TimeField(initial=datetime.time(20, 0), widget=TIME_INPUT)
-    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    description = TextField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -173,10 +179,11 @@ class LeagueEditForm(TiebreakMixin):
         "league_points_draw",
         "league_points_loss",
         "match_points_count",
+        "meetings",
     )
 
-    name = forms.CharField(max_length=120)
-    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    name = TextField(max_length=120)
+    description = TextField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
     league_night = forms.TypedChoiceField(choices=Weekday.choices, coerce=int)
     start_time = forms.TimeField(widget=TIME_INPUT)
     target = forms.IntegerField(
@@ -209,9 +216,20 @@ class LeagueEditForm(TiebreakMixin):
     match_points_count = forms.BooleanField(
         required=False, label="Match points count in the table as well as league points"
     )
+    meetings = forms.IntegerField(
+        min_value=1,
+        max_value=6,
+        label="League meetings a season",
+        help_text="How often two teams meet in the league: 1 once, 2 home and away.",
+    )
     show_provisional = forms.BooleanField(
         required=False,
         label="Show results not yet confirmed in the table, marked provisional",
+    )
+    withdrawal = forms.ChoiceField(
+        choices=Withdrawal.choices,
+        label="When a team withdraws",
+        help_text="The usual choice; the secretary may choose the other for one team.",
     )
 
     def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
@@ -224,6 +242,7 @@ class LeagueEditForm(TiebreakMixin):
             "start_time": league.start_time,
             "target": league.get_ruleset().target,
             "show_provisional": league.show_provisional,
+            "withdrawal": league.withdrawal,
             **{key: getattr(self.current_format, key) for key in self.FORMAT_FIELDS},
         }
         kwargs.setdefault("initial", initial)
@@ -234,7 +253,14 @@ class LeagueEditForm(TiebreakMixin):
     def general_fields(self) -> list[forms.BoundField]:
         return [
             self[name]
-            for name in ("name", "description", "league_night", "start_time", "show_provisional")
+            for name in (
+                "name",
+                "description",
+                "league_night",
+                "start_time",
+                "show_provisional",
+                "withdrawal",
+            )
         ]
 
     @property
@@ -271,14 +297,72 @@ class LeagueEditForm(TiebreakMixin):
                 "match_format",
                 "tiebreaks",
                 "show_provisional",
+                "withdrawal",
             )
         }
 
 
+class SeasonRulesForm(LeagueEditForm):
+    """A season's own target, match format and tie-breaks (the league settings' rules part)."""
+
+    GENERAL_FIELDS = (
+        "name",
+        "description",
+        "league_night",
+        "start_time",
+        "show_provisional",
+        "withdrawal",
+    )
+
+    def __init__(self, *args: Any, season: Season, **kwargs: Any) -> None:
+        self.tiebreak_style = season.league.style
+        self.current_format = season.get_match_format()
+        initial = {
+            "target": season.get_ruleset().target,
+            **{key: getattr(self.current_format, key) for key in self.FORMAT_FIELDS},
+        }
+        kwargs.setdefault("initial", initial)
+        TiebreakMixin.__init__(self, *args, **kwargs)
+        for name in self.GENERAL_FIELDS:
+            del self.fields[name]
+        self.add_tiebreak_fields(season.get_tiebreaks())
+
+    def service_kwargs(self) -> dict[str, Any]:
+        return {key: self.cleaned_data[key] for key in ("target", "match_format", "tiebreaks")}
+
+
 class SeasonForm(forms.Form):
-    name = forms.CharField(max_length=60, help_text='e.g. "2025–26" or "Winter 2025".')
-    starts_on = forms.DateField(widget=DATE_INPUT)
-    ends_on = forms.DateField(widget=DATE_INPUT, required=False)
+    """A season's name and calendar: start, end, league night, nights off, venue capacity."""
+
+    name = TextField(max_length=60, help_text='e.g. "2025–26" or "Winter 2025".')
+    starts_on = SaneDateField(widget=DATE_INPUT)
+    ends_on = SaneDateField(widget=DATE_INPUT, required=False)
+    league_night = forms.TypedChoiceField(
+        choices=[("", "The league's night"), *Weekday.choices],
+        coerce=int,
+        empty_value=None,
+        required=False,
+    )
+    exclusions = TextField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+        label="Nights with no league",
+        help_text="One date a line, e.g. 2025-12-23 (Christmas, bank holidays, cup nights).",
+    )
+    venue_capacity = forms.IntegerField(
+        min_value=1,
+        max_value=20,
+        initial=1,
+        required=False,
+        label="Matches a venue can host a night",
+        help_text="1 unless a pub has room for two matches at once.",
+    )
+
+    def clean_exclusions(self) -> list[datetime.date]:
+        return parse_dates(self.cleaned_data.get("exclusions") or "")
+
+    def clean_venue_capacity(self) -> int:
+        return self.cleaned_data.get("venue_capacity") or 1
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -288,20 +372,129 @@ class SeasonForm(forms.Form):
         return cleaned
 
 
+class NextSeasonForm(SeasonForm):
+    """The next season: its name and dates, and where each team plays (from the final
+    standings, promotion and relegation applied; any of them can be changed)."""
+
+    carry_squads = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Carry each squad and captain over",
+        help_text="Registrations can be changed afterwards on each team's page.",
+    )
+
+    def __init__(
+        self, *args: Any, placements: list[Any], divisions: list[Division], **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("league_night", "exclusions", "venue_capacity"):
+            del self.fields[name]
+        choices = [("", "Not entered")] + [(str(d.rank), d.name) for d in divisions]
+        self.placements = placements
+        for placement in placements:
+            self.fields[f"team_{placement.team.pk}"] = forms.TypedChoiceField(
+                label=placement.entry.display_name,
+                choices=choices,
+                coerce=int,
+                empty_value=None,
+                required=False,
+                initial="" if placement.to_rank is None else str(placement.to_rank),
+                help_text=placement.why,
+            )
+
+    @property
+    def team_fields(self) -> list[forms.BoundField]:
+        return [self[f"team_{p.team.pk}"] for p in self.placements]
+
+    @property
+    def season_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("name", "starts_on", "ends_on", "carry_squads")]
+
+    def placement_values(self) -> dict[int, int | None]:
+        return {p.team.pk: self.cleaned_data[f"team_{p.team.pk}"] for p in self.placements}
+
+
+class SquadForm(forms.Form):
+    """A squad at once: ticked from the league's own players, typed one a line, or a CSV file
+    of names (the first column; a "name" heading is skipped)."""
+
+    players = forms.ModelMultipleChoiceField(
+        queryset=Player.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="The league's players",
+        help_text="Only players of this league not yet registered this season.",
+    )
+    names = TextField(
+        widget=forms.Textarea(attrs={"rows": 4}),
+        required=False,
+        label="New players",
+        help_text="One name a line.",
+    )
+    csv_file = forms.FileField(
+        required=False, label="Or a CSV file of names", help_text="Names in the first column."
+    )
+
+    def __init__(self, *args: Any, league: League, season: Season, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        from leagues.selectors.fixtures import league_players
+
+        taken = Registration.objects.filter(season=season).values("player")
+        self.fields["players"].queryset = league_players(league=league).exclude(pk__in=taken)
+
+    def clean_csv_file(self) -> list[str]:
+        upload = self.cleaned_data.get("csv_file")
+        if not upload:
+            return []
+        if upload.size > 100_000:
+            raise ValidationError("The file is too big for a squad (100 KB at most).")
+        try:
+            text = upload.read().decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise ValidationError("The file is not UTF-8 text: save it as CSV (UTF-8).") from exc
+        names = []
+        for row in csv.reader(io.StringIO(text)):
+            cell = (row[0] if row else "").strip()
+            if cell and cell.casefold() != "name":
+                names.append(cell)
+        return names
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        typed = [line.strip() for line in (cleaned.get("names") or "").splitlines()]
+        cleaned["all_names"] = [n for n in typed if n] + list(cleaned.get("csv_file") or [])
+        if not cleaned.get("players") and not cleaned["all_names"]:
+            raise ValidationError("Tick players, type names or choose a CSV file.")
+        return cleaned
+
+
+class WithdrawForm(forms.Form):
+    """Withdraw a team from its season: how its fixtures are settled, and why."""
+
+    withdrawal = forms.ChoiceField(
+        choices=Withdrawal.choices, widget=forms.RadioSelect, label="Its fixtures"
+    )
+    reason = TextField(max_length=500, help_text="Printed with its settled fixtures.")
+
+    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", {"withdrawal": league.withdrawal})
+        super().__init__(*args, prefix="withdraw", **kwargs)
+
+
 class DivisionForm(forms.Form):
-    name = forms.CharField(max_length=60)
+    name = TextField(max_length=60)
     rank = forms.IntegerField(min_value=1, max_value=20, initial=1, help_text="1 is the top.")
 
 
 class VenueForm(forms.Form):
-    name = forms.CharField(max_length=120)
-    town = forms.CharField(max_length=80, required=False)
-    address = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    name = TextField(max_length=120)
+    town = TextField(max_length=80, required=False)
+    address = TextField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
 
 
 class TeamForm(forms.Form):
-    name = forms.CharField(max_length=120)
-    short_name = forms.CharField(max_length=30, required=False)
+    name = TextField(max_length=120)
+    short_name = TextField(max_length=30, required=False)
     home_venue = forms.ModelChoiceField(queryset=Venue.objects.none())
     division = forms.ModelChoiceField(
         queryset=Division.objects.none(),
@@ -311,20 +504,20 @@ class TeamForm(forms.Form):
 
     def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["home_venue"].queryset = Venue.objects.order_by("name")
+        self.fields["home_venue"].queryset = league_venues(league=league)
         self.fields["division"].queryset = Division.objects.filter(
             season__league=league
         ).select_related("season")
 
 
 class TeamEditForm(forms.Form):
-    name = forms.CharField(max_length=120)
-    short_name = forms.CharField(max_length=30, required=False)
+    name = TextField(max_length=120)
+    short_name = TextField(max_length=30, required=False)
     home_venue = forms.ModelChoiceField(queryset=Venue.objects.none())
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["home_venue"].queryset = Venue.objects.order_by("name")
+        self.fields["home_venue"].queryset = league_venues(league=league)
 
 
 class TeamEntryForm(forms.Form):
@@ -336,7 +529,7 @@ class TeamEntryForm(forms.Form):
         help_text="A team can move to another division until it has played a fixture.",
     )
     captain = forms.ModelChoiceField(queryset=Player.objects.none(), required=False)
-    captain_contact = forms.CharField(
+    captain_contact = TextField(
         max_length=200,
         required=False,
         label="Captain's phone or email",
@@ -354,9 +547,15 @@ class TeamEntryForm(forms.Form):
 class FixtureAddForm(forms.Form):
     """One fixture outside the generated list: a play-off, a replay, a re-arranged match."""
 
+    kind = forms.ChoiceField(
+        choices=Fixture.Kind.choices,
+        initial=Fixture.Kind.LEAGUE,
+        required=False,
+        help_text="Only league fixtures count in the standings.",
+    )
     home = forms.ModelChoiceField(queryset=Team.objects.none())
     away = forms.ModelChoiceField(queryset=Team.objects.none())
-    date = forms.DateField(widget=DATE_INPUT)
+    date = SaneDateField(widget=DATE_INPUT)
     time = forms.TimeField(widget=TIME_INPUT, required=False, help_text="Blank: the league's.")
     venue = forms.ModelChoiceField(
         queryset=Venue.objects.none(), required=False, help_text="Blank: the home team's."
@@ -367,13 +566,14 @@ class FixtureAddForm(forms.Form):
         teams = Team.objects.filter(entries__division=division).order_by("name")
         self.fields["home"].queryset = teams
         self.fields["away"].queryset = teams
-        self.fields["venue"].queryset = Venue.objects.order_by("name")
+        self.fields["venue"].queryset = league_venues(league=division.season.league)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         home, away = cleaned.get("home"), cleaned.get("away")
         if home is not None and home == away:
             self.add_error("away", "A team cannot play itself.")
+        cleaned["kind"] = cleaned.get("kind") or Fixture.Kind.LEAGUE
         return cleaned
 
 
@@ -386,13 +586,13 @@ class PlayerRegisterForm(forms.Form):
         empty_label="— a new player —",
         help_text="Someone already on the books, or leave it and give a new name.",
     )
-    name = forms.CharField(max_length=120, required=False, label="New player's name")
+    name = TextField(max_length=120, required=False, label="New player's name")
     team = forms.ModelChoiceField(queryset=Team.objects.none())
     season = forms.ModelChoiceField(queryset=Season.objects.none(), empty_label=None)
 
     def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = Player.objects.order_by("name", "pk")
+        self.fields["player"].queryset = league_players_available(league=league)
         self.fields["team"].queryset = league.teams.order_by("name")
         self.fields["season"].queryset = league.seasons.order_by("-starts_on")
 
@@ -428,7 +628,10 @@ def parse_dates(text: str) -> list[datetime.date]:
 
 
 class FixtureGenerateForm(forms.Form):
-    start = forms.DateField(widget=DATE_INPUT, help_text="The first league night of the list.")
+    """The list's start and legs; the night and the exclusion dates are the season's calendar
+    (changed here, they are stored in it)."""
+
+    start = SaneDateField(widget=DATE_INPUT, help_text="The first league night of the list.")
     league_night = forms.TypedChoiceField(choices=Weekday.choices, coerce=int)
     legs = forms.TypedChoiceField(
         choices=[(1, "Single: play each team once"), (2, "Double: home and away")],
@@ -436,7 +639,7 @@ class FixtureGenerateForm(forms.Form):
         initial=2,
         widget=forms.RadioSelect,
     )
-    exclusions = forms.CharField(
+    exclusions = TextField(
         widget=forms.Textarea(attrs={"rows": 3}),
         required=False,
         label="Nights with no league",
@@ -448,28 +651,34 @@ class FixtureGenerateForm(forms.Form):
 
 
 class FixtureRearrangeForm(forms.Form):
-    date = forms.DateField(
+    date = SaneDateField(
         widget=DATE_INPUT,
         required=False,
         help_text="Blank: the next league night both teams and the venue are free.",
     )
     time = forms.TimeField(widget=TIME_INPUT, required=False)
     venue = forms.ModelChoiceField(queryset=Venue.objects.none(), required=False)
-    reason = forms.CharField(max_length=500, required=False)
+    reason = TextField(max_length=500, required=False)
+    outside_calendar = forms.BooleanField(
+        required=False,
+        label="Outside the calendar",
+        help_text="A past date, an excluded night, or before or after the season: give the "
+        "reason above.",
+    )
 
     def __init__(self, *args: Any, fixture: Fixture, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {"time": fixture.time, "venue": fixture.venue_id})
         super().__init__(*args, prefix="rearrange", **kwargs)
-        self.fields["venue"].queryset = Venue.objects.order_by("name")
+        self.fields["venue"].queryset = league_venues(league=fixture.division.season.league)
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+    reason = TextField(widget=forms.Textarea(attrs={"rows": 2}))
 
 
 class WalkoverForm(forms.Form):
     to = forms.ChoiceField(label="Awarded to", widget=forms.RadioSelect)
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+    reason = TextField(widget=forms.Textarea(attrs={"rows": 2}))
 
     def __init__(self, *args: Any, fixture: Fixture, **kwargs: Any) -> None:
         super().__init__(*args, prefix="walkover", **kwargs)
@@ -558,7 +767,7 @@ class AdjustmentForm(forms.Form):
     points = forms.IntegerField(
         min_value=-99, max_value=99, help_text="Negative for a deduction, e.g. -2."
     )
-    reason = forms.CharField(
+    reason = TextField(
         widget=forms.Textarea(attrs={"rows": 2}), help_text="Printed under the table."
     )
     fixture = forms.ModelChoiceField(
@@ -585,14 +794,14 @@ class AdjustmentForm(forms.Form):
 class UsernameForm(forms.Form):
     """An existing account, by its username."""
 
-    username = forms.CharField(max_length=150, label="Username of an existing account")
+    username = TextField(max_length=150, label="Username of an existing account")
 
 
 class AccountForm(forms.Form):
     """A new account. The service checks the username and runs Django's password validators;
     its refusals come back next to these fields."""
 
-    username = forms.CharField(max_length=150)
+    username = TextField(max_length=150)
     email = forms.EmailField(required=False)
     password = forms.CharField(
         widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),

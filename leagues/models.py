@@ -17,6 +17,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
+from leagues.embed import parse_sites, validate_embed_sites
 from leagues.formats import STYLE_PRESETS, MatchFormat
 from leagues.tiebreaks import games_word, tiebreak_rule_text, validate_tiebreaks
 
@@ -51,6 +52,13 @@ class Weekday(models.IntegerChoices):
     SUNDAY = 6, "Sunday"
 
 
+class Withdrawal(models.TextChoices):
+    """What happens to a withdrawn team's fixtures."""
+
+    STAND = "stand", "Results stand; the rest are walkovers to the opponents"
+    EXPUNGE = "expunge", "Expunge its results; the rest are void"
+
+
 class League(models.Model):
     class Style(models.TextChoices):
         YORKSHIRE = "yorkshire", "Yorkshire (pub tables, aggregate bonus)"
@@ -82,6 +90,19 @@ class League(models.Model):
     show_provisional = models.BooleanField(
         default=False,
         help_text="Show submitted results not yet confirmed in the tables, marked provisional.",
+    )
+    withdrawal = models.CharField(
+        max_length=8,
+        choices=Withdrawal.choices,
+        default=Withdrawal.STAND,
+        verbose_name="when a team withdraws",
+        help_text="The usual choice; the secretary may choose the other for one team.",
+    )
+    embed_sites = models.TextField(
+        blank=True,
+        validators=[validate_embed_sites],
+        help_text="Websites that may show the league's tables in a frame, one a line "
+        "(e.g. https://www.royal-oak.example).",
     )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
@@ -132,6 +153,15 @@ class League(models.Model):
         """ "games" or "bullseyes", as the league says it."""
         return games_word(self.style)
 
+    def embed_origins(self) -> list[str]:
+        """The websites allowed to frame the league's embed pages, as origins."""
+        return parse_sites(self.embed_sites)
+
+
+def validate_tiebreaks_or_empty(value: object) -> None:
+    if value:
+        validate_tiebreaks(value)
+
 
 class Season(models.Model):
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
@@ -139,6 +169,28 @@ class Season(models.Model):
     slug = models.SlugField(max_length=60)
     starts_on = models.DateField()
     ends_on = models.DateField(null=True, blank=True)
+    # The season's own rules, copied from the league's when the season is made and editable
+    # until its first fixture is played; past seasons keep theirs whatever the league changes.
+    ruleset = models.JSONField(default=dict, blank=True, help_text="Empty: the league's.")
+    match_format = models.JSONField(default=dict, blank=True, help_text="Empty: the league's.")
+    tiebreaks = models.JSONField(
+        default=list,
+        blank=True,
+        validators=[validate_tiebreaks_or_empty],
+        help_text="Empty: the league's.",
+    )
+    # The season's calendar: generation, regeneration and re-arrangement keep to it.
+    league_night = models.PositiveSmallIntegerField(
+        choices=Weekday.choices, null=True, blank=True, help_text="Empty: the league's night."
+    )
+    exclusions = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Nights with no league (bank holidays, Christmas), as ISO dates.",
+    )
+    venue_capacity = models.PositiveSmallIntegerField(
+        default=1, help_text="Matches one venue can host on one night."
+    )
 
     class Meta:
         ordering = ["league", "-starts_on"]
@@ -148,10 +200,49 @@ class Season(models.Model):
                 condition=Q(ends_on__isnull=True) | Q(ends_on__gte=F("starts_on")),
                 name="season_ends_after_start",
             ),
+            models.CheckConstraint(
+                condition=Q(venue_capacity__gte=1), name="season_venue_capacity_from_one"
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.league} {self.name}"
+
+    def get_ruleset(self) -> Ruleset:
+        """The ruleset every game of this season starts with."""
+        from scoring.rules import ruleset_from_spec
+
+        return ruleset_from_spec(self.ruleset) if self.ruleset else self.league.get_ruleset()
+
+    def get_match_format(self) -> MatchFormat:
+        if not self.match_format:
+            return self.league.get_match_format()
+        return MatchFormat.from_spec(self.match_format)
+
+    def get_tiebreaks(self) -> list[str]:
+        return list(self.tiebreaks) if self.tiebreaks else self.league.get_tiebreaks()
+
+    def tiebreak_rule_text(self) -> str:
+        return tiebreak_rule_text(self.get_tiebreaks(), self.league.style)
+
+    @property
+    def night(self) -> int:
+        """The season's league night (the league's unless the season sets its own)."""
+        return self.league.league_night if self.league_night is None else self.league_night
+
+    @property
+    def excluded_dates(self) -> frozenset[datetime.date]:
+        return frozenset(datetime.date.fromisoformat(day) for day in self.exclusions)
+
+    def calendar_problem(self, day: datetime.date) -> str:
+        """Why ``day`` is outside the season's calendar ("" when it is a fine night)."""
+        if day < self.starts_on:
+            return f"{day:%a %d %b %Y} is before the season starts ({self.starts_on:%d %b %Y})"
+        if self.ends_on is not None and day > self.ends_on:
+            return f"{day:%a %d %b %Y} is after the season ends ({self.ends_on:%d %b %Y})"
+        if day in self.excluded_dates:
+            return f"{day:%a %d %b %Y} is a night with no league"
+        return ""
 
 
 class Division(models.Model):
@@ -159,6 +250,12 @@ class Division(models.Model):
     name = models.CharField(max_length=60)
     slug = models.SlugField(max_length=60)
     rank = models.PositiveSmallIntegerField(default=1, help_text="1 is the top division.")
+    promoted = models.PositiveSmallIntegerField(
+        default=2, help_text="Teams promoted at the season's end (when a division is above)."
+    )
+    relegated = models.PositiveSmallIntegerField(
+        default=2, help_text="Teams relegated at the season's end (when a division is below)."
+    )
 
     class Meta:
         ordering = ["season", "rank", "name"]
@@ -175,8 +272,20 @@ class Division(models.Model):
 
 
 class Venue(models.Model):
-    """A pub (or club or house) where home fixtures are played."""
+    """A pub (or club or house) where home fixtures are played, kept by one league.
 
+    Two leagues that meet at the same pub each keep their own venue, so one league's secretary
+    never renames another's. A venue without a league is the site operator's (the admin).
+    """
+
+    league = models.ForeignKey(
+        League,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="venues",
+        help_text="The league that keeps it; empty for the site operator's own.",
+    )
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=120, unique=True)
     address = models.TextField(blank=True)
@@ -218,7 +327,9 @@ class Team(models.Model):
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=120)
     short_name = models.CharField(max_length=30, blank=True)
-    home_venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="home_teams")
+    # RESTRICT: a venue in use cannot be deleted on its own, but its league (with its teams,
+    # fixtures and venues) can.
+    home_venue = models.ForeignKey(Venue, on_delete=models.RESTRICT, related_name="home_teams")
 
     class Meta:
         ordering = ["name"]
@@ -252,16 +363,50 @@ class TeamEntry(models.Model):
         blank=True,
         help_text="The captain's phone or email: for the secretaries, never on a public page.",
     )
+    name = models.CharField(
+        max_length=120,
+        blank=True,
+        help_text="The team's name that season (past seasons keep theirs when it is renamed).",
+    )
+    withdrawn_on = models.DateField(
+        null=True, blank=True, help_text="The day the team withdrew from the season."
+    )
+    withdrawal = models.CharField(
+        max_length=8, choices=Withdrawal.choices, blank=True, help_text="Empty unless withdrawn."
+    )
+    withdrawal_reason = models.TextField(blank=True)
+    withdrawal_settled = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The fixtures the withdrawal settled, as they were (to reinstate the team).",
+    )
 
     class Meta:
         ordering = ["division", "team__name"]
         verbose_name_plural = "team entries"
         constraints = [
             models.UniqueConstraint(fields=["team", "season"], name="entry_one_division_a_season"),
+            models.CheckConstraint(
+                condition=(Q(withdrawn_on__isnull=True) & Q(withdrawal=""))
+                | (Q(withdrawn_on__isnull=False) & ~Q(withdrawal="")),
+                name="entry_withdrawal_has_date_and_choice",
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.team} in {self.division}"
+        return f"{self.display_name} in {self.division}"
+
+    @property
+    def display_name(self) -> str:
+        return self.name or self.team.name
+
+    @property
+    def is_withdrawn(self) -> bool:
+        return self.withdrawn_on is not None
+
+    @property
+    def is_expunged(self) -> bool:
+        return self.withdrawal == Withdrawal.EXPUNGE
 
 
 class Registration(models.Model):
@@ -285,6 +430,15 @@ class Registration(models.Model):
         return f"{self.player} for {self.team} ({self.season.name})"
 
 
+class FixtureKind(models.TextChoices):
+    """What a fixture is for: only league fixtures count in the standings."""
+
+    LEAGUE = "league", "League"
+    CUP = "cup", "Cup"
+    PLAYOFF = "playoff", "Play-off"
+    FRIENDLY = "friendly", "Friendly"
+
+
 class Fixture(models.Model):
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", "Scheduled"
@@ -297,6 +451,8 @@ class Fixture(models.Model):
         HOME = "home", "Home"
         AWAY = "away", "Away"
 
+    Kind = FixtureKind
+
     division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="fixtures")
     round = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Round of the generated fixture list; empty if added."
@@ -305,9 +461,15 @@ class Fixture(models.Model):
     # the whole league (which deletes the fixtures too) is allowed.
     home = models.ForeignKey(Team, on_delete=models.RESTRICT, related_name="home_fixtures")
     away = models.ForeignKey(Team, on_delete=models.RESTRICT, related_name="away_fixtures")
+    kind = models.CharField(
+        max_length=10,
+        choices=Kind.choices,
+        default=Kind.LEAGUE,
+        help_text="Only league fixtures count in the standings.",
+    )
     date = models.DateField()
     time = models.TimeField(default=datetime.time(20, 0), help_text="Local time at the venue.")
-    venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="fixtures")
+    venue = models.ForeignKey(Venue, on_delete=models.RESTRICT, related_name="fixtures")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.SCHEDULED)
     walkover_to = models.CharField(
         max_length=4, choices=Side.choices, blank=True, help_text="Who was given the walkover."
@@ -338,6 +500,10 @@ class Fixture(models.Model):
                 condition=(Q(status="walkover") & ~Q(walkover_to=""))
                 | (~Q(status="walkover") & Q(walkover_to="")),
                 name="fixture_walkover_has_winner",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=FixtureKind.values),
+                name="fixture_kind_valid",
             ),
         ]
 
@@ -551,15 +717,25 @@ class SubmissionStatus(models.TextChoices):
     WITHDRAWN = "withdrawn", "Withdrawn"
 
 
+class ConfirmedAs(models.TextChoices):
+    CAPTAINS = "captains", "Agreed by both captains"
+    SECRETARY = "secretary", "Confirmed by a secretary"
+
+
 class ResultSubmission(models.Model):
     """A fixture's result put forward by one side and confirmed (or disputed) by the other.
 
-    The database holds the two rules a result depends on: the confirmer (and the secretary who
-    settles a dispute) is never the submitter, and a fixture has at most one confirmed result.
+    A result counts only when both teams agreed: a captain's submission is their team's
+    agreement, a table link's (or a secretary's) belongs to neither team, and each side's
+    captain agrees in turn; or a secretary who did not submit it confirms (or settles) it. The
+    database holds these rules: the confirmer (and the secretary who settles a dispute) is never
+    the submitter, a result agreed by the captains has both sides' agreement from two accounts,
+    and a fixture has at most one confirmed result.
     ``figures`` is the result as submitted; confirming checks it still matches the tables.
     """
 
     Status = SubmissionStatus
+    ConfirmedAs = ConfirmedAs
 
     #: The statuses that make a result count in the standings.
     CONFIRMED_STATUSES = (Status.CONFIRMED, Status.SETTLED)
@@ -592,6 +768,28 @@ class ResultSubmission(models.Model):
         related_name="results_confirmed",
     )
     confirmed_at = models.DateTimeField(null=True, blank=True)
+    # Each team's agreement: its captain's account (the submitter's own side when a captain
+    # submits; a table link's or a secretary's submission belongs to neither team).
+    home_agreed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="results_agreed_home",
+    )
+    away_agreed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="results_agreed_away",
+    )
+    confirmed_as = models.CharField(
+        max_length=10,
+        choices=ConfirmedAs.choices,
+        blank=True,
+        help_text="How it came to count (empty until it does).",
+    )
     dispute_reason = models.TextField(blank=True)
     disputed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -635,6 +833,22 @@ class ResultSubmission(models.Model):
                 name="submission_confirmed_has_confirmer",
                 condition=~Q(status__in=["confirmed", "settled"])
                 | Q(confirmed_by__isnull=False, confirmed_at__isnull=False),
+            ),
+            models.CheckConstraint(
+                name="submission_confirmed_says_how",
+                condition=~Q(status__in=["confirmed", "settled"]) | ~Q(confirmed_as=""),
+            ),
+            models.CheckConstraint(
+                name="submission_captains_both_agreed",
+                condition=~Q(confirmed_as="captains")
+                | (
+                    Q(home_agreed_by__isnull=False, away_agreed_by__isnull=False)
+                    & ~Q(home_agreed_by=F("away_agreed_by"))
+                ),
+            ),
+            models.CheckConstraint(
+                name="submission_settled_by_secretary",
+                condition=~Q(status="settled") | Q(confirmed_as="secretary"),
             ),
             models.CheckConstraint(
                 name="submission_dispute_has_reason",

@@ -6,6 +6,14 @@
 - A table's scoring link (no account) scores the table's games and may submit the result.
 - Everyone else reads the public pages.
 
+Every object a secretary changes is owned by a league or reached through one: teams, seasons and
+venues by ``league``; players by the leagues they are registered in; accounts by the leagues they
+are a secretary of and their player's leagues. A secretary may take a player or an account into
+their league only when it is in no other league they do not run; the site operator may always.
+The services ask ``player_is_free`` and ``account_is_free`` before they register a player, make
+a captain or give a captain an account, and ``venue_is_kept_by`` before a venue is used or
+changed. ``by=None`` is the system itself (the demo, a management command), never a request.
+
 Extend these functions, not the views.
 """
 
@@ -13,7 +21,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from leagues.models import Fixture, League, TeamEntry
+from django.db.models import Q
+
+from leagues.models import Fixture, League, Registration, Team, TeamEntry, Venue
 
 
 def _active(user: Any) -> bool:
@@ -27,6 +37,65 @@ def can_manage_league(user: Any, league: League) -> bool:
     if user.is_superuser:
         return True
     return league.secretaries.filter(pk=user.pk).exists()
+
+
+def _runs_all(user: Any, league_ids: set[int]) -> bool:
+    if user is None:
+        return True
+    if not _active(user):
+        return False
+    if user.is_superuser or not league_ids:
+        return True
+    return League.objects.filter(pk__in=league_ids, secretaries=user).count() == len(league_ids)
+
+
+def player_leagues(player: Any) -> set[int]:
+    """The leagues a player is in: registered for one of its teams or its captain in any
+    season, or their account is one of its secretaries."""
+    leagues = set(
+        Registration.objects.filter(player=player).values_list("season__league", flat=True)
+    )
+    leagues |= set(
+        TeamEntry.objects.filter(captain=player).values_list("season__league", flat=True)
+    )
+    if player.user_id is not None:
+        leagues |= set(
+            League.objects.filter(secretaries=player.user_id).values_list("pk", flat=True)
+        )
+    return leagues
+
+
+def account_leagues(user: Any) -> set[int]:
+    """The leagues an account is in: the ones it is a secretary of, and its player's."""
+    leagues = set(League.objects.filter(secretaries=user).values_list("pk", flat=True))
+    leagues |= set(
+        Registration.objects.filter(player__user=user).values_list("season__league", flat=True)
+    )
+    leagues |= set(
+        TeamEntry.objects.filter(captain__user=user).values_list("season__league", flat=True)
+    )
+    return leagues
+
+
+def player_is_free(by: Any, league: League, player: Any) -> bool:
+    """Whether ``by`` may register ``player`` in ``league``, make them a captain there or give
+    them an account: they are in no other league, or ``by`` runs every other one they are in."""
+    return _runs_all(by, player_leagues(player) - {league.pk})
+
+
+def account_is_free(by: Any, league: League, user: Any) -> bool:
+    """Whether ``by`` may link ``user``'s account to a player of ``league``."""
+    return _runs_all(by, account_leagues(user) - {league.pk})
+
+
+def venue_is_kept_by(venue: Venue, league: League) -> bool:
+    """Whether ``league`` keeps ``venue`` (so its secretaries may use and change it): it is the
+    league's own, and no other league's team or fixture uses it."""
+    if venue.league_id != league.pk:
+        return False
+    other_teams = Team.objects.filter(home_venue=venue).exclude(league=league)
+    other_fixtures = Fixture.objects.filter(venue=venue).filter(~Q(division__season__league=league))
+    return not other_teams.exists() and not other_fixtures.exists()
 
 
 def can_create_league(user: Any) -> bool:
@@ -75,3 +144,18 @@ def can_score_league_game(user: Any, game: Any) -> bool:
     (and are the only ones who may once the fixture's result is confirmed)."""
     league = League.objects.filter(seasons__divisions__fixtures__tables__games__game=game).first()
     return league is not None and can_manage_league(user, league)
+
+
+def fixture_role(user: Any, fixture: Fixture) -> str:
+    """Who acted on ``fixture``'s result, by role, as the public reads it ("captain of Reds",
+    "secretary", "site operator"); never an account name."""
+    if user is None:
+        return "the table's scoring link"
+    sides = captained_sides(user, fixture)
+    if sides:
+        return f"captain of {fixture.home if 'home' in sides else fixture.away}"
+    if getattr(user, "is_superuser", False):
+        return "site operator"
+    if fixture.division.season.league.secretaries.filter(pk=user.pk).exists():
+        return "secretary"
+    return "a former captain"

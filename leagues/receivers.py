@@ -17,3 +17,19 @@ def on_scoring_link_reissued(sender: Any, *, old: Any, new: Any, **kwargs: Any) 
     from leagues.services.results import table_link_follow
 
     table_link_follow(old=old, new=new)
+
+
+def create_cache_table(sender: Any, *, using: str, **kwargs: Any) -> None:
+    """Every ``migrate`` also makes the database cache's table (when that is the cache in use),
+    so a new site, a bench or a test database has it without a step of its own."""
+    from django.core.management import call_command
+
+    call_command("createcachetable", database=using, verbosity=0)
+
+
+def on_admin_change(sender: Any, **kwargs: Any) -> None:
+    """A change made in Django's admin (which logs each one) bypasses the services: every
+    league page fragment goes, as the change may show anywhere."""
+    from leagues.fragments import invalidate_all
+
+    invalidate_all()

@@ -657,6 +657,7 @@ def round_robin(
     legs: int = 1,
     exclusions: Collection[date] = (),
     keep: Sequence[PlannedFixture] = (),
+    pending: Sequence[PlannedFixture] = (),
 ) -> Schedule:
     """The fixture list for a division.
 
@@ -671,6 +672,10 @@ def round_robin(
     (so re-generating after some whole rounds were played gives the same remaining fixtures).
     Owed fixtures whose planned date has already passed go into the first later round where both
     teams are free, else onto catch-up nights at the end.
+
+    ``pending``: fixtures owed but not to be planned again (postponed, to be re-arranged by
+    hand): their meetings are not planned, their dates do not hold the rest back, and they are
+    not returned.
 
     Raises :class:`ScheduleError` for fewer than 2 teams, a team listed twice, ``legs`` other than
     1 or 2, a league night that is not 0..6, a start that is not a date, and a ``keep`` list that
@@ -688,9 +693,9 @@ def round_robin(
     keys = [s.key for s in slots]
     planner = _Planner(slots, start, league_night, legs, excluded)
     kept = list(keep)
-    owed = _owed(slots, legs, kept)
+    owed = _owed(slots, legs, kept + list(pending))
     fixtures, byes = _fresh(planner)
-    if not kept:
+    if not kept and not pending:
         rendered = [_render(f, keys, f.round + 1) for f in fixtures]
         return Schedule(
             fixtures=_sorted(rendered),
@@ -762,8 +767,8 @@ def _regenerate(
     keep: list[PlannedFixture],
     owed: set[tuple[int, int]],
 ) -> Schedule:
-    last_kept = max(f.date for f in keep)
-    first_round = max(f.round for f in keep) + 1
+    last_kept = max((f.date for f in keep), default=planner.start - timedelta(days=1))
+    first_round = max((f.round for f in keep), default=0) + 1
     plan = sorted(plan, key=lambda f: (f.date, f.round))
     owed_fixtures = [f for f in plan if (f.home, f.away) in owed]
     regular = [f for f in owed_fixtures if f.date > last_kept]

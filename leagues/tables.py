@@ -9,45 +9,92 @@ from __future__ import annotations
 from typing import Any
 
 import django_tables2 as tables
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 
 from config.tables import BaseTable
 from leagues.models import Fixture, FixtureResult, League
+from leagues.selectors.counting import result_mark
+from leagues.selectors.race import Race
 from leagues.selectors.standings import StandingRow
 from leagues.selectors.statistics import PlayerStatistics
 from leagues.tiebreaks import Metric
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
-KEY_METRICS = ("points", "played")
-"""Standings columns shown straight after the team, whatever the selector's order."""
+KEY_METRICS = ("played", "points")
+"""Standings columns shown straight after the team on every screen, in this order."""
+FORM_TITLE = "Last five results, oldest first"
+MARK_NAMES = {"W": "Won", "D": "Drawn", "L": "Lost"}
 
 
 class MetricColumn(tables.Column):
     """A figure shown under its abbreviation, with its full name as the header's title and
-    as the CSV heading."""
+    as the CSV heading. Figures other than played and points show on a wide screen only."""
 
     def __init__(self, metric: Metric, style: str, **kwargs: Any) -> None:
         label = metric.label_for(style)
         self.export_header = label
-        attrs = {"th": {"class": "num", "title": label}, "td": {"class": "num"}}
+        extra = {"points": " pts"}.get(metric.key, "" if metric.key in KEY_METRICS else " wide")
+        attrs = {
+            "th": {"class": "num" + extra, "title": label},
+            "td": {"class": "num" + extra},
+        }
         super().__init__(
             accessor=metric.key, verbose_name=metric.abbr_for(style), attrs=attrs, **kwargs
         )
 
 
-def standings_columns(metrics: list[Metric], style: str) -> list[tuple[str, tables.Column]]:
-    """The figure columns for a style: points and played first, then the selector's order."""
-    ordered = sorted(
-        metrics,
-        key=lambda m: KEY_METRICS.index(m.key) if m.key in KEY_METRICS else len(KEY_METRICS),
+def standings_columns(
+    metrics: list[Metric], style: str, compact: bool = False
+) -> list[tuple[str, tables.Column]]:
+    """The figure columns for a style: played and points first, the last five results, then
+    the selector's order (a compact table stops after the last five)."""
+    key = [m for k in KEY_METRICS for m in metrics if m.key == k]
+    rest = [] if compact else [m for m in metrics if m.key not in KEY_METRICS]
+    columns = [(metric.key, MetricColumn(metric, style)) for metric in key]
+    columns.append(
+        (
+            "form",
+            tables.Column(
+                accessor="last_five",
+                verbose_name="Last 5",
+                orderable=False,
+                attrs={"th": {"class": "form", "title": FORM_TITLE}, "td": {"class": "form"}},
+            ),
+        )
     )
-    return [(metric.key, MetricColumn(metric, style)) for metric in ordered]
+    columns += [(metric.key, MetricColumn(metric, style)) for metric in rest]
+    return columns
+
+
+def result_marks(record: StandingRow) -> Any:
+    """The last five results as W/D/L marks, each with its word for screen readers."""
+    if not record.last_five:
+        return format_html('<span class="muted">{}</span>', "—")
+    return format_html(
+        '<span class="marks">{}</span>',
+        format_html_join(
+            "",
+            '<abbr class="mark mark-{}" title="{}">{}</abbr>',
+            (
+                (line.result.lower(), MARK_NAMES[line.result], line.result)
+                for line in record.last_five
+            ),
+        ),
+    )
 
 
 class StandingsTable(BaseTable):
-    """A division's league table; ``standings_columns`` adds the style's figures."""
+    """A division's league table; ``standings_columns`` adds the style's figures.
 
-    position = tables.Column(verbose_name="Pos", attrs=NUM)
+    On a phone it is compact (position, team, played, points, last five); tapping a team opens
+    its full figures. A wide screen shows every column. ``compact=True`` (the league's home)
+    leaves the other figures out altogether and does not sort.
+    """
+
+    position = tables.Column(
+        verbose_name="Pos",
+        attrs={"th": {"class": "num", "title": "Position"}, "td": {"class": "num"}},
+    )
     # render_team makes the link (and the provisional note): no linkify, or the link nests.
     team = tables.Column(order_by=("team__name",))
 
@@ -58,28 +105,98 @@ class StandingsTable(BaseTable):
         empty_text = "No teams have entered this division yet."
         order_by = ("position",)
 
-    def __init__(self, data: Any, *, metrics: list[Metric], style: str, **kwargs: Any) -> None:
-        super().__init__(data, extra_columns=standings_columns(metrics, style), **kwargs)
-
-    def render_team(self, record: StandingRow, value: Any) -> Any:
-        link = format_html('<a href="{}">{}</a>', record.team.get_absolute_url(), value)
-        if not record.provisional:
-            return link
-        return format_html(
-            '{} <span class="provisional" title="includes results not yet confirmed">'
-            "(provisional: {})</span>",
-            link,
-            record.provisional,
+    def __init__(
+        self,
+        data: Any,
+        *,
+        metrics: list[Metric],
+        style: str,
+        race: Race | None = None,
+        compact: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        self.metrics = metrics
+        self.style = style
+        self.race = race
+        self.chart_links = not compact
+        if compact:
+            kwargs.setdefault("orderable", False)
+        super().__init__(
+            data, extra_columns=standings_columns(metrics, style, compact=compact), **kwargs
         )
 
+    def _badges(self, record: StandingRow) -> Any:
+        if self.race is None:
+            return ""
+        return format_html_join(
+            "",
+            ' <abbr class="badge badge-{}" title="{}">{}</abbr>',
+            ((m.kind, m.label, m.mark) for m in self.race.markers(record)),
+        )
+
+    def render_team(self, record: StandingRow, value: Any) -> Any:
+        badges = self._badges(record)
+        if record.withdrawn:
+            badges = format_html(
+                '{} <span class="withdrawn" title="{}">(withdrawn)</span>',
+                badges,
+                record.entry.get_withdrawal_display(),
+            )
+        provisional = ""
+        if record.provisional:
+            provisional = format_html(
+                ' <span class="provisional" title="includes results not yet confirmed">'
+                "(provisional: {})</span>",
+                record.provisional,
+            )
+        figures = format_html_join(
+            "",
+            "<div><dt>{}</dt><dd>{}</dd></div>",
+            (
+                (metric.label_for(self.style), self._figure(record, metric.key))
+                for metric in self.metrics
+            ),
+        )
+        places = self.race.places(record) if self.race is not None else ""
+        return format_html(
+            '<a class="team-link" href="{url}">{name}</a>{badges}{provisional}'
+            '<details class="row-figures"><summary>{name}{badges}{provisional}</summary>'
+            '<dl class="row-dl">{figures}</dl>{places}'
+            '<a class="team-page" href="{url}">{name}: team page</a>{chart}</details>',
+            url=record.team.get_absolute_url(),
+            chart=format_html(
+                '<a class="chart-link" href="?team={}#chart">Pick out on the chart</a>',
+                record.team.pk,
+            )
+            if self.chart_links
+            else "",
+            name=record.entry.display_name,
+            badges=badges,
+            provisional=provisional,
+            figures=figures,
+            places=format_html('<p class="places">{}</p>', places) if places else "",
+        )
+
+    @staticmethod
+    def _figure(record: StandingRow, key: str) -> str:
+        value = record.metric(key)
+        return f"{value:+d}" if key == "adjustments" and value else str(value)
+
     def value_team(self, record: StandingRow, value: Any) -> str:
-        return str(value)
+        name = record.entry.display_name
+        return f"{name} (withdrawn)" if record.withdrawn else name
 
     def render_position(self, record: StandingRow) -> str:
         return f"{record.position}=" if record.tied else str(record.position)
 
     def value_position(self, record: StandingRow) -> int:
         return record.position
+
+    def render_form(self, record: StandingRow) -> Any:
+        return result_marks(record)
+
+    def value_form(self, record: StandingRow) -> str:
+        return "".join(line.result for line in record.last_five)
 
     def render_adjustments(self, value: int) -> str:
         return f"{value:+d}" if value else "—"
@@ -103,11 +220,27 @@ def fixture_score(fixture: Fixture) -> str:
     else:
         home, away = result.home_match_points, result.away_match_points
     text = f"{home}–{away}"
-    if result.is_walkover:
-        return f"{text} w/o"
     if not result.is_final:
         return f"{text} in play"
-    return text
+    if result.is_walkover:
+        text = f"{text} w/o"
+    mark = result_mark(fixture)
+    return f"{text} {mark}" if mark else text
+
+
+def status_text(fixture: Fixture) -> str:
+    """A fixture's status as lists print it: "Walkover to Alpha", "Played (provisional)",
+    "Play-off: Scheduled"."""
+    label = fixture.get_status_display()
+    if fixture.status == Fixture.Status.WALKOVER and fixture.walkover_to:
+        winner = fixture.home if fixture.walkover_to == Fixture.Side.HOME else fixture.away
+        label = f"Walkover to {winner}"
+    mark = result_mark(fixture)
+    if mark and mark != fixture.get_kind_display().lower():
+        label = f"{label} ({mark})"
+    if fixture.kind != Fixture.Kind.LEAGUE:
+        label = f"{fixture.get_kind_display()}: {label}"
+    return label
 
 
 class FixturesTable(BaseTable):
@@ -116,8 +249,10 @@ class FixturesTable(BaseTable):
     The match comes first; a team's list (``sequence=DATE_FIRST``) starts with the date.
     """
 
-    date = tables.DateColumn(format="D j M", order_by=("date", "time", "pk"))
-    home = tables.Column(linkify=True, order_by=("home__name",))
+    date = tables.DateColumn(
+        format="D j M", order_by=("date", "time", "pk"), attrs={"td": {"class": "when"}}
+    )
+    home = tables.Column(linkify=True, order_by=("home__name",), attrs={"td": {"class": "home"}})
     score = tables.Column(
         accessor="pk",
         verbose_name="Result",
@@ -125,9 +260,9 @@ class FixturesTable(BaseTable):
         linkify=lambda record: record.get_absolute_url(),
         attrs={"td": {"class": "score"}, "th": {"class": "score"}},
     )
-    away = tables.Column(linkify=True, order_by=("away__name",))
-    venue = tables.Column(order_by=("venue__name",))
-    status = tables.Column()
+    away = tables.Column(linkify=True, order_by=("away__name",), attrs={"td": {"class": "away"}})
+    venue = tables.Column(order_by=("venue__name",), attrs={"td": {"class": "venue"}})
+    status = tables.Column(attrs={"td": {"class": "status"}})
 
     export_name = "fixtures"
 
@@ -137,6 +272,18 @@ class FixturesTable(BaseTable):
         empty_text = "No fixtures yet."
         order_by = ("date",)
 
+    def render_home(self, record: Fixture) -> str:
+        return getattr(record, "home_name", None) or record.home.name
+
+    def value_home(self, record: Fixture) -> str:
+        return self.render_home(record)
+
+    def render_away(self, record: Fixture) -> str:
+        return getattr(record, "away_name", None) or record.away.name
+
+    def value_away(self, record: Fixture) -> str:
+        return self.render_away(record)
+
     def render_score(self, record: Fixture) -> str:
         return fixture_score(record)
 
@@ -144,10 +291,7 @@ class FixturesTable(BaseTable):
         return record.venue.name
 
     def render_status(self, record: Fixture) -> Any:
-        label = record.get_status_display()
-        if record.status == Fixture.Status.WALKOVER and record.walkover_to:
-            winner = record.home if record.walkover_to == Fixture.Side.HOME else record.away
-            label = f"Walkover to {winner}"
+        label = status_text(record)
         if record.original_date and record.original_date != record.date:
             return format_html(
                 '{} <span class="muted">(was {})</span>', label, f"{record.original_date:%d %b}"
@@ -155,7 +299,7 @@ class FixturesTable(BaseTable):
         return label
 
     def value_status(self, record: Fixture) -> str:
-        return record.get_status_display()
+        return status_text(record)
 
     def value_date(self, record: Fixture) -> str:
         return record.date.isoformat()

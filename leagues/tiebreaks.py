@@ -84,7 +84,7 @@ METRICS: dict[str, Metric] = {
             "head_to_head",
             "Head-to-head",
             "H2H",
-            phrase="head-to-head among the tied teams",
+            phrase="head-to-head among the tied teams (applied again to those still level)",
         ),
     )
 }
@@ -108,7 +108,7 @@ def validate_tiebreaks(value: object) -> None:
 
 def tiebreak_rule_text(keys: Sequence[str], style: str) -> str:
     """The sentence printed under the table, e.g. "Ordered by points, then games won, then
-    head-to-head among the tied teams."."""
+    head-to-head among the tied teams (applied again to those still level)."."""
     phrases = [METRICS[key].phrase_for(style) for key in keys]
     if not phrases:
         return ""

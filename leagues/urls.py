@@ -1,6 +1,16 @@
 from django.urls import path
 
-from leagues.views import accounts, divisions, manage_fixtures, public, results, secretary
+from leagues.views import (
+    accounts,
+    divisions,
+    embed,
+    feeds,
+    grid,
+    manage_fixtures,
+    public,
+    results,
+    secretary,
+)
 
 app_name = "leagues"
 
@@ -31,8 +41,12 @@ urlpatterns = [
         divisions.PlayersView.as_view(export="csv"),
         name="division_players_csv",
     ),
+    path("division/<int:pk>/calendar.ics", feeds.division_calendar, name="division_calendar"),
+    path("division/<int:pk>/embed/", embed.division_embed, name="division_embed"),
+    path("division/<int:pk>/grid/", grid.division_grid, name="division_grid"),
     path("fixture/<int:pk>/", public.fixture_detail, name="fixture"),
     path("team/<int:pk>/", public.team_detail, name="team"),
+    path("team/<int:pk>/calendar.ics", feeds.team_calendar, name="team_calendar"),
     path("player/<int:pk>/", public.player_detail, name="player"),
     # The secretary's pages for a division and a fixture.
     path(
@@ -66,14 +80,30 @@ urlpatterns = [
     ),
     # A league's home and the secretary's pages for its structure.
     path("<slug:slug>/", public.league_detail, name="league"),
+    path("<slug:slug>/calendar.ics", feeds.league_calendar, name="league_calendar"),
     path("<slug:slug>/manage/", secretary.league_manage, name="manage_league"),
     path("<slug:slug>/manage/audit/", results.league_audit, name="manage_league_audit"),
     path("<slug:slug>/manage/settings/", secretary.league_edit, name="manage_league_edit"),
+    path(
+        "<slug:slug>/manage/settings/embed/",
+        embed.league_embed_settings,
+        name="manage_league_embed",
+    ),
     path("<slug:slug>/manage/seasons/new/", secretary.season_create, name="manage_season_create"),
     path(
         "<slug:slug>/manage/seasons/<int:season>/",
         secretary.season_edit,
         name="manage_season_edit",
+    ),
+    path(
+        "<slug:slug>/manage/seasons/<int:season>/next/",
+        secretary.season_start_next,
+        name="manage_season_next",
+    ),
+    path(
+        "<slug:slug>/manage/seasons/<int:season>/rules/",
+        secretary.season_rules,
+        name="manage_season_rules",
     ),
     path(
         "<slug:slug>/manage/divisions/<int:pk>/",
@@ -91,6 +121,12 @@ urlpatterns = [
     path("<slug:slug>/manage/teams/new/", secretary.team_create, name="manage_team_create"),
     path("<slug:slug>/manage/teams/<int:pk>/", secretary.team_manage, name="manage_team"),
     path("<slug:slug>/manage/teams/<int:pk>/edit/", secretary.team_edit, name="manage_team_edit"),
+    path("<slug:slug>/manage/teams/<int:pk>/squad/", secretary.team_squad, name="manage_squad"),
+    path(
+        "<slug:slug>/manage/teams/<int:pk>/withdraw/",
+        secretary.team_withdraw,
+        name="manage_team_withdraw",
+    ),
     path(
         "<slug:slug>/manage/teams/<int:pk>/captain/",
         accounts.captain_account,

@@ -82,7 +82,7 @@ class Game(models.Model):
     """One race to the target, between two or three sides, under one frozen ruleset."""
 
     title = models.CharField(max_length=120, blank=True)
-    # The ruleset spec (RULES.md section 7) frozen at creation: presets may change, games may not.
+    # The ruleset spec (docs/rules.md section 7), frozen at creation: presets change, games do not.
     ruleset = models.JSONField()
     variant = models.CharField(max_length=40, help_text="The preset the ruleset started from.")
     first_dealer = models.CharField(max_length=1, default="A")
@@ -114,7 +114,11 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-pk"]
-        indexes = [models.Index(fields=["status", "-created_at"], name="scoring_game_status_idx")]
+        indexes = [
+            models.Index(fields=["status", "-created_at"], name="scoring_game_status_idx"),
+            # The games list, newest first (``recent_games``).
+            models.Index(fields=["created_at", "id"], name="scoring_game_created_idx"),
+        ]
         constraints = [
             models.CheckConstraint(
                 name="scoring_game_winner_iff_won",
@@ -194,7 +198,7 @@ class Side(models.Model):
 
 
 class Hand(models.Model):
-    """One deal as entered: `facts` is exactly a replay-file hand (RULES.md section 7)."""
+    """One deal as entered: `facts` is exactly a replay-file hand (docs/rules.md section 7)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveIntegerField()

@@ -98,3 +98,31 @@ def audit_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "link": granted_link(request, game),
         "ip": client_address(request) or None,
     }
+
+
+class RequestScorer:
+    """A request as the scoring services ask about it, under the game's row lock: may it score
+    this game, and who (account, link, address) goes in the audit trail."""
+
+    def __init__(self, request: HttpRequest) -> None:
+        self.request = request
+
+    def may_score(self, game: Game) -> bool:
+        return can_score(self.request, game)
+
+    def audit(self, game: Game) -> dict[str, Any]:
+        return audit_context(self.request, game)
+
+
+def actor_role(user: Any, link: Any, game: Game) -> str:
+    """Who acted on ``game``, by role, as the public reads it: "scoring link", "secretary",
+    "site operator", "the game's starter" or "scorer"; never an account name."""
+    if user is None:
+        return "scoring link" if link is not None else "scorer"
+    if user.is_superuser:
+        return "site operator"
+    if any(check(user, game) for check in _scorer_checks.values()):
+        return "secretary"
+    if game.created_by_id == user.pk:
+        return "the game's starter"
+    return "scorer"

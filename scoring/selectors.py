@@ -50,10 +50,18 @@ def game_audit(game: Game) -> QuerySet[HandRevision]:
     )
 
 
-def recent_games(limit: int = 50) -> QuerySet[Game]:
-    """The most recent games with their sides and number of hands, for the list page."""
-    return (
-        Game.objects.prefetch_related(_sides())
-        .annotate(hand_count=Count("hands"))
-        .order_by("-created_at", "-pk")[:limit]
+def recent_games(limit: int = 50) -> list[Game]:
+    """The most recent games with their sides and number of hands, for the list page.
+
+    Newest first by the ``(created_at, id)`` index; the hands are counted for the games shown
+    only (one grouped query over their ids), never across the whole table of hands."""
+    games = list(Game.objects.prefetch_related(_sides()).order_by("-created_at", "-pk")[:limit])
+    counts = dict(
+        Hand.objects.filter(game__in=[game.pk for game in games])
+        .order_by()
+        .values_list("game")
+        .annotate(n=Count("pk"))
     )
+    for game in games:
+        game.hand_count = counts.get(game.pk, 0)
+    return games

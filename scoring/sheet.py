@@ -3,11 +3,14 @@ hand-by-hand score sheet, the verdict that explains the win, and the score-progr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from scoring.forms import SUIT_NAMES, SUIT_SYMBOLS, card_label
+from scoring.forms.cards import SUIT_NAMES, SUIT_SYMBOLS, card_label
+from scoring.forms.words import PENALTY_WORDS, possessive
 from scoring.models import Award, Game, GameStatus, Hand, Side
+from scoring.rules import Ruleset, questions
 
 CATEGORY_LABELS = {
     "kick": "kick",
@@ -19,6 +22,13 @@ CATEGORY_LABELS = {
     "hang_jack": "hang jack",
     "game": "game",
     "capture": "capture",
+}
+#: A category's name in a list of the strict order ("kicks, gift, penalties, high, …").
+CATEGORY_PLURALS = {
+    "kick": "kicks",
+    "gift": "gift",
+    "penalty": "penalties",
+    "capture": "captures in trick order",
 }
 OUTCOME_NOTES = {
     "pack_exhausted": "pack ran out: redeal",
@@ -34,7 +44,8 @@ def award_label(award: Award) -> str:
     if award.category in ("kick", "capture") and detail:
         detail = card_label(detail)
     elif award.category == "penalty" and detail:
-        detail = detail.replace("_", " ")
+        kind, _, note = detail.partition(": ")
+        detail = PENALTY_WORDS.get(kind, kind).lower() + (f" ({note})" if note else "")
     return f"{label} {detail}" if detail else label
 
 
@@ -51,6 +62,8 @@ class AwardRow:
     points: int
     counted: bool
     deciding: bool
+    text: str = ""
+    """What the sheet shows: "Reds high +1", "Blues renege → Reds +1"."""
 
 
 @dataclass
@@ -65,6 +78,8 @@ class HandRow:
     totals: list[int]
     all_fours: Side | None
     correct_url: str
+    tie: str = ""
+    """A tie for game, as the variant scores it: "game tied 20–20: nobody"."""
 
 
 @dataclass
@@ -110,7 +125,8 @@ def build_page(game: Game) -> GamePage:
     by_label = {side.label: side for side in sides}
     hands = list(game.hands.all())
     target = game.rules.target
-    rows = [_row(game, hand, by_label, sides) for hand in hands]
+    rows = [_row(game, hand, by_label, sides, list(hand.awards.all())) for hand in hands]
+    decided = next((h for h in hands if h.number == game.decided_hand), None)
     return GamePage(
         game=game,
         sides=sides,
@@ -118,14 +134,47 @@ def build_page(game: Game) -> GamePage:
         next_dealer=by_label.get(game.next_dealer),
         next_number=len(hands) + 1,
         rows=rows,
-        verdict=_verdict(game, hands, by_label),
+        verdict=verdict(game, decided, list(decided.awards.all()) if decided else [], by_label),
         chart=_chart(sides, hands, target),
         last_hand=hands[-1] if hands else None,
     )
 
 
-def _row(game: Game, hand: Hand, by_label: dict[str, Side], sides: list[Side]) -> HandRow:
-    deciding = _deciding_award(game, hand)
+def build_rows(
+    game: Game, sides: list[Side], hands: Sequence[tuple[Hand, Sequence[Award]]]
+) -> list[HandRow]:
+    """Sheet rows for a few hands whose awards are at hand: the reply to one recorded hand."""
+    by_label = {side.label: side for side in sides}
+    return [_row(game, hand, by_label, sides, list(awards)) for hand, awards in hands]
+
+
+def _row(
+    game: Game, hand: Hand, by_label: dict[str, Side], sides: list[Side], awards: list[Award]
+) -> HandRow:
+    deciding = _deciding_award(game, hand, awards)
+    offenders = _penalty_offenders(game.rules, hand.facts, [s.label for s in sides])
+    rows = []
+    for award in awards:
+        row = AwardRow(
+            side=by_label[award.side],
+            label=award_label(award),
+            points=award.points,
+            counted=award.counted,
+            deciding=award is deciding,
+        )
+        offender = offenders.pop(0) if award.category == "penalty" and offenders else None
+        if offender and award.detail.partition(":")[0] != "points":
+            kind = PENALTY_WORDS.get(award.detail, award.detail).lower()
+            row.text = f"{by_label[offender].name} {kind} → {row.side.name} +{row.points}"
+        elif award.category == "game" and _is_tie(hand.facts.get("game")):
+            tied = _tied(hand.facts["game"], sides)
+            row.text = f"{tied} to {row.side.name}, non-dealer +{row.points}"
+        else:
+            row.text = f"{row.side.name} {row.label} +{row.points}"
+        rows.append(row)
+    tie = ""
+    if _is_tie(hand.facts.get("game")) and not any(a.category == "game" for a in awards):
+        tie = f"{_tied(hand.facts['game'], sides)}: nobody"
     return HandRow(
         number=hand.number,
         dealer=by_label[hand.dealer],
@@ -133,31 +182,60 @@ def _row(game: Game, hand: Hand, by_label: dict[str, Side], sides: list[Side]) -
         trump_symbol=SUIT_SYMBOLS.get(hand.trump, ""),
         trump_name=SUIT_NAMES.get(hand.trump, ""),
         note=OUTCOME_NOTES.get(hand.outcome, ""),
-        awards=[
-            AwardRow(
-                side=by_label[award.side],
-                label=award_label(award),
-                points=award.points,
-                counted=award.counted,
-                deciding=award is deciding,
-            )
-            for award in hand.awards.all()
-        ],
+        awards=rows,
         totals=[hand.scores.get(side.label, 0) for side in sides],
         all_fours=by_label.get(hand.all_fours),
         correct_url=hand.get_correct_url(),
+        tie=tie,
     )
 
 
-def _deciding_award(game: Game, hand: Hand) -> Award | None:
+def _penalty_offenders(ruleset: Ruleset, facts: Mapping[str, Any], labels: list[str]) -> list[str]:
+    """The offending side of each penalty award, in award order (the engine credits each
+    opponent of the offender in play order; a misdeal outcome carries the dealer's penalty)."""
+    penalties = list(facts.get("penalties") or [])
+    if facts.get("outcome") == "misdeal" and not any(p.get("kind") == "misdeal" for p in penalties):
+        penalties.insert(0, {"kind": "misdeal", "side": facts.get("dealer")})
+    offenders: list[str] = []
+    for penalty in penalties:
+        if penalty.get("kind") == "points":
+            offenders.append("")
+            continue
+        side = penalty.get("side")
+        if side not in labels:
+            continue
+        points = questions.penalty_points(ruleset, str(penalty.get("kind")))
+        if points == 0:
+            continue
+        offenders.extend([side] * (len(labels) - 1))
+    return offenders
+
+
+def _is_tie(game: object) -> bool:
+    if game == "tie":
+        return True
+    if isinstance(game, Mapping) and game:
+        top = max(game.values())
+        return sum(1 for value in game.values() if value == top) > 1
+    return False
+
+
+def _tied(game: object, sides: list[Side]) -> str:
+    """ "game tied 20–20" (or "game tied" when only the tie was tapped)."""
+    if isinstance(game, Mapping):
+        return "game tied " + "–".join(str(game.get(side.label, 0)) for side in sides)
+    return "game tied"
+
+
+def _deciding_award(game: Game, hand: Hand, awards: list[Award]) -> Award | None:
     """The award that took the winner to the target: the last counted one of the deciding hand."""
     if game.status != GameStatus.WON or hand.number != game.decided_hand:
         return None
-    counted = [a for a in hand.awards.all() if a.counted and a.side == game.winner]
+    counted = [a for a in awards if a.counted and a.side == game.winner]
     return counted[-1] if counted else None
 
 
-def _verdict(game: Game, hands: list[Hand], by_label: dict[str, Side]) -> str:
+def verdict(game: Game, hand: Hand | None, awards: list[Award], by_label: dict[str, Side]) -> str:
     """ "Smith & Jones won 14–13 on hand 9 with high: their high took them to 14 before Patel &
     Brown's low, jack and game could count." """
     if game.status != GameStatus.WON:
@@ -165,17 +243,15 @@ def _verdict(game: Game, hands: list[Hand], by_label: dict[str, Side]) -> str:
     winner = by_label[game.winner]
     others = [side for side in by_label.values() if side is not winner]
     score = "–".join(str(side.score) for side in [winner, *others])
-    hand = next((h for h in hands if h.number == game.decided_hand), None)
     category = CATEGORY_LABELS.get(game.decided_category, game.decided_category)
     text = f"{winner.display_name} won {score} on hand {game.decided_hand} with {category}"
     if hand is None:
         return text + "."
-    awards = list(hand.awards.all())
-    deciding = _deciding_award(game, hand)
+    deciding = _deciding_award(game, hand, awards)
     if deciding is None:
         return text + "."
     after = awards[awards.index(deciding) + 1 :]
-    text += f": {winner.name}'s {award_label(deciding)} took them to {winner.score}"
+    text += f": {possessive(winner.name)} {award_label(deciding)} took them to {winner.score}"
     if deciding.category == "kick":
         text += " before a card was played"
     pending: dict[str, list[str]] = {}
@@ -185,12 +261,14 @@ def _verdict(game: Game, hands: list[Hand], by_label: dict[str, Side]) -> str:
     if pending:
 
         def whose(label: str) -> str:
-            return "their own" if label == winner.label else f"{by_label[label].name}'s"
+            return "their own" if label == winner.label else possessive(by_label[label].name)
 
         parts = [f"{whose(label)} {join_words(words)}" for label, words in pending.items()]
-        order = "captures in trick order" if game.rules.captures else "high, low, jack, game"
-        text += f", before {join_words(parts)} could count (strict order: kicks, gift, "
-        text += f"penalties, {order})"
+        order = ", ".join(
+            CATEGORY_PLURALS.get(c, CATEGORY_LABELS.get(c, c))
+            for c in questions.categories(game.rules)
+        )
+        text += f", before {join_words(parts)} could count (strict order: {order})"
     return text + "."
 
 

@@ -9,7 +9,9 @@ from scoring.models import Game
 
 
 class GameTable(BaseTable):
-    game = tables.Column(accessor="pk", verbose_name="Game", linkify=lambda record: record)
+    game = tables.Column(
+        accessor="pk", verbose_name="Game", linkify=lambda record: record.get_absolute_url()
+    )
     sides = tables.Column(accessor="pk", verbose_name="Sides and score")
     variant = tables.Column(verbose_name="Variant")
     hand_count = tables.Column(verbose_name="Hands", attrs={"td": {"class": "num"}})

@@ -9,23 +9,36 @@ game is scored from its table's scoring link (or by its creator, or a secretary 
 
 from __future__ import annotations
 
+import functools
 import json
 import uuid
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.core.exceptions import ValidationError
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseRedirect,
+    JsonResponse,
+)
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from config.inputs import clean_text, strict_id
 from config.login import client_address
 from scoring import permissions, selectors, services
-from scoring.forms import RANKS, SUIT_NAMES, SUIT_SYMBOLS, HandForm, NewGameForm, hand_initial
-from scoring.models import Game, GameStatus, Hand, ScoringLink
+from scoring.forms import (
+    HandForm,
+    NewGameForm,
+    fields_from_facts,
+)
+from scoring.models import Game, GameStatus, Hand, ScoringLink, Side
 from scoring.rules import InvalidFacts
 from scoring.services import GameMovedOn
-from scoring.sheet import build_page
+from scoring.sheet import build_page, build_rows, verdict
 from scoring.tables import GameTable
 
 UNPROCESSABLE = 422
@@ -52,8 +65,10 @@ def _scoring_link_panel(request: HttpRequest, game: Game) -> dict[str, Any] | No
     return {"url": url, "qr": qr_svg(url)}
 
 
+@functools.lru_cache(maxsize=512)
 def qr_svg(url: str) -> str:
-    """An inline SVG QR code for `url` (no script, no style: the CSP stays strict)."""
+    """An inline SVG QR code for `url` (no script, no style: the CSP stays strict). Made once
+    per link key (the key is in the URL), not once per page."""
     import segno
 
     return segno.make(url, error="m").svg_inline(scale=4, omitsize=True, dark="#000", light="#fff")
@@ -73,30 +88,18 @@ def _is_htmx(request: HttpRequest) -> bool:
     return bool(getattr(request, "htmx", False))
 
 
-def _card_rows() -> list[dict[str, Any]]:
-    """The card picker: one row per suit, each card one tap."""
-    return [
-        {
-            "suit": suit,
-            "symbol": SUIT_SYMBOLS[suit],
-            "name": SUIT_NAMES[suit],
-            "red": suit in ("D", "H"),
-            "cards": [{"code": f"{rank}{suit}", "rank": rank} for rank in RANKS],
-        }
-        for suit in ("S", "H", "D", "C")
-    ]
-
-
-def _fresh_hand_form(game: Game, page: Any) -> HandForm | None:
+def _fresh_hand_form(game: Game, sides: list[Side], number: int) -> HandForm | None:
     if game.status != GameStatus.IN_PROGRESS:
         return None
-    dealer = page.next_dealer.label if page.next_dealer else game.first_dealer
     return HandForm(
-        initial=hand_initial(
-            ruleset=game.rules, facts=None, dealer=dealer, number=page.next_number
+        initial=fields_from_facts(
+            ruleset=game.rules,
+            facts=None,
+            dealer=game.next_dealer or game.first_dealer,
+            number=number,
         ),
         ruleset=game.rules,
-        sides=page.sides,
+        sides=sides,
     )
 
 
@@ -109,26 +112,83 @@ def _render_game(
     notice_kind: str = "success",
     status: int = 200,
 ) -> HttpResponse:
-    """The game page, or only its `#game` fragment for htmx requests."""
+    """The whole game page (or, for htmx, the whole `#game` fragment)."""
+    if not notice and not _is_htmx(request):
+        # The last action's message (after a redirect) shows in the scoreboard, where the phone
+        # is looking, instead of pushing the hand off the screen (`messages_shown`).
+        waiting = list(messages.get_messages(request))
+        if waiting:
+            notice = " ".join(str(message) for message in waiting)
+            failed = any(message.level >= messages.WARNING for message in waiting)
+            notice_kind = "error" if failed else "success"
     page = build_page(game)
     may_score = permissions.can_score(request, game)
     user = permissions.request_user(request)
     if may_score and form is None:
-        form = _fresh_hand_form(game, page)
+        form = _fresh_hand_form(game, page.sides, page.next_number)
     context = {
         "page": page,
         "game": game,
+        "sides": page.sides,
         "can_score": may_score,
         "link_panel": _scoring_link_panel(request, game) if may_score else None,
         "can_manage_link": user is not None and permissions.can_manage_link(user, game),
+        "can_play_again": may_score and _may_play_again(game),
         "form": form if may_score else None,
-        "card_rows": _card_rows(),
         "notice": notice,
         "notice_kind": notice_kind,
+        "messages_shown": True,
         "undo_key": uuid.uuid4(),
+        "last_number": page.last_hand.number if page.last_hand else None,
+        "next_number": page.next_number,
+        "next_dealer": page.next_dealer,
     }
-    template = "scoring/_game.html" if _is_htmx(request) else "scoring/game.html"
-    return render(request, template, context, status=status)
+    if not _is_htmx(request):
+        return render(request, "scoring/game.html", context, status=status)
+    # The hand form targets `#entry` for its light reply; a whole-game answer replaces `#game`.
+    response = render(request, "scoring/_game.html", context, status=status)
+    response["HX-Retarget"] = "#game"
+    response["HX-Reswap"] = "outerHTML"
+    return response
+
+
+def _may_play_again(game: Game) -> bool:
+    """A stand-alone game, once won: a fixture table's games follow the match instead."""
+    link = game.scoring_link
+    return game.status == GameStatus.WON and (link is None or not link.next_url)
+
+
+def _reply(
+    request: HttpRequest,
+    game: Game,
+    sides: list[Side],
+    *,
+    count: int,
+    rows: list[Any],
+    from_number: int,
+    notice: str,
+    verdict_text: str = "",
+) -> HttpResponse:
+    """The light reply to a recorded or undone hand: the scoreboard, the sheet rows from
+    `from_number` on, a fresh form and the undo button; never the whole sheet or chart."""
+    by_label = {side.label: side for side in sides}
+    context = {
+        "game": game,
+        "sides": sides,
+        "can_score": True,
+        "can_play_again": _may_play_again(game),
+        "form": _fresh_hand_form(game, sides, count + 1),
+        "notice": notice,
+        "notice_kind": "success",
+        "undo_key": uuid.uuid4(),
+        "last_number": count or None,
+        "next_number": count + 1,
+        "next_dealer": by_label.get(game.next_dealer),
+        "rows": rows,
+        "from_number": from_number,
+        "page": {"verdict": verdict_text, "target": game.rules.target, "sides": sides},
+    }
+    return render(request, "scoring/_reply.html", context)
 
 
 # --- list and start ------------------------------------------------------------------------
@@ -174,64 +234,104 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return _render_game(request, selectors.game_for_page(pk))
 
 
+#: Buttons that edit the hand form without saving it (the card picker and the penalty buttons,
+#: without JavaScript; with it, `scoring.js` does the same in the page).
+FORM_ACTIONS = (
+    "add_rank",
+    "add_suit",
+    "add_card",
+    "drop_card",
+    "clear_cards",
+    "add_penalty",
+    "drop_penalty",
+)
+
+
 def _form_actions(request: HttpRequest) -> str | None:
-    """Buttons that edit the form without saving (no-JS card picker, more penalty rows)."""
-    for action in ("add_card", "drop_card", "clear_cards", "more_penalties"):
+    for action in FORM_ACTIONS:
         if action in request.POST:
             return action
     return None
 
 
 def _edited_data(request: HttpRequest, action: str) -> Any:
+    """The posted form with one edit applied: a rank waiting for its suit, a card added or
+    taken back, a penalty called or dropped."""
     data = request.POST.copy()
     cards = data.get("turn_ups", "").split()
-    if action == "add_card":
-        cards.append(data.get("add_card", ""))
-        if len(cards) >= 2 and data.get("beg") == "stand":
-            data["beg"] = "run"
+    value = data.get(action, "")
+    if action == "add_rank":
+        data["pending_rank"] = value
+    elif action == "add_suit" and data.get("pending_rank"):
+        cards.append(data.get("pending_rank", "") + value)
+        data["pending_rank"] = ""
+    elif action == "add_card":
+        cards.append(value)
     elif action == "drop_card" and cards:
         cards.pop()
     elif action == "clear_cards":
         cards = []
+    elif action == "add_penalty":
+        tokens = data.get("penalties", "").split()
+        kind, _, side = value.partition(":")
+        if kind == "points":
+            tokens.append(f"points:{side}:{data.get(f'points_{side}', '').strip() or 0}")
+            data[f"points_{side}"] = ""
+        else:
+            tokens.append(value)
+        data["penalties"] = " ".join(tokens)
+    elif action == "drop_penalty":
+        tokens = data.get("penalties", "").split()
+        index = strict_id(value)
+        if index is not None and index < len(tokens):
+            tokens.pop(index)
+        data["penalties"] = " ".join(tokens)
+    if action in ("add_suit", "add_card") and len(cards) >= 2 and data.get("beg") == "stand":
+        data["beg"] = "run"
     data["turn_ups"] = " ".join(card for card in cards if card)
     return data
 
 
 @require_POST
 def hand_record(request: HttpRequest, pk: int) -> HttpResponse:
-    """Record the next hand. PRG on success; 422 with errors by the facts; 409 if stale."""
-    game = selectors.game_for_page(pk)
-    if not permissions.can_score(request, game):
-        return _forbidden(request, game)
-    page = build_page(game)
+    """Record the next hand. PRG on success (with htmx: the light reply); 422 with errors by the
+    facts; 409 if stale. The game is read once, under its row lock, by the service."""
     action = _form_actions(request)
-    data = _edited_data(request, action) if action else request.POST
-    form = HandForm(data, ruleset=game.rules, sides=page.sides)
-    if action and not game.in_progress:
-        # Another phone won or abandoned the game while this one was still filling in a hand.
-        return _render_game(
-            request,
-            game,
-            notice="The game is over, so no more hands can be entered. Nothing was saved.",
-            notice_kind="error",
-            status=CONFLICT,
-        )
     if action:
-        form.errors.clear()  # an unfinished hand, not a refused one
-        return _render_game(request, game, form=form)
-    if not form.is_valid():
-        return _render_game(request, game, form=form, status=UNPROCESSABLE)
+        return _edit_form(request, pk, action)
+    try:
+        entry_key = uuid.UUID(request.POST.get("entry_key", ""))
+        expected_number = strict_id(request.POST.get("expected_number"))
+        if expected_number is None:
+            raise ValueError("expected_number")
+    except ValueError:
+        return _refused(request, pk, None)
+    read: dict[str, HandForm] = {}
+
+    def facts_for(game: Game, sides: list[Side]) -> dict[str, Any]:
+        """The posted form, read against the locked game: refused forms raise `FormRefused`."""
+        form = read["form"] = HandForm(request.POST, ruleset=game.rules, sides=sides)
+        if not form.is_valid():
+            raise FormRefused
+        return form.facts
+
     try:
         hand = services.hand_record(
-            game=game,
-            facts=form.facts,
-            entry_key=form.cleaned_data["entry_key"],
-            expected_number=form.cleaned_data["expected_number"],
-            **permissions.audit_context(request, game),
+            game=pk,
+            facts=facts_for,
+            entry_key=entry_key,
+            expected_number=expected_number,
+            scorer=permissions.RequestScorer(request),
         )
+    except Game.DoesNotExist as exc:
+        raise Http404("No such game.") from exc
+    except services.NotAllowed as exc:
+        return _forbidden(request, exc.game)
+    except FormRefused:
+        return _refused(request, pk, read["form"])
     except InvalidFacts as exc:
-        form.add_fact_error(exc)
-        return _render_game(request, game, form=form, status=UNPROCESSABLE)
+        read["form"].add_fact_error(exc)
+        return _refused(request, pk, read["form"])
     except GameMovedOn as exc:
         return _render_game(
             request,
@@ -241,36 +341,92 @@ def hand_record(request: HttpRequest, pk: int) -> HttpResponse:
             status=CONFLICT,
         )
     notice = f"Hand {hand.number} recorded."
-    if _is_htmx(request):
+    if not _is_htmx(request):
+        _success_once(request, notice)
+        return HttpResponseRedirect(reverse("scoring:game", kwargs={"pk": pk}) + "#game")
+    sides = getattr(hand, "sides", None)
+    awards = getattr(hand, "new_awards", None)
+    if sides is None or awards is None:
+        # A resubmitted form: its hand was recorded before; show the game as it is.
         return _render_game(request, selectors.game_for_page(pk), notice=notice)
-    _success_once(request, notice)
-    return HttpResponseRedirect(reverse("scoring:game", kwargs={"pk": pk}) + "#game")
+    game = hand.game
+    by_label = {side.label: side for side in sides}
+    return _reply(
+        request,
+        game,
+        sides,
+        count=hand.number,
+        rows=build_rows(game, sides, [(hand, awards)]),
+        from_number=hand.number,
+        notice=notice,
+        verdict_text=verdict(game, hand, awards, by_label) if game.status == "won" else "",
+    )
+
+
+class FormRefused(Exception):
+    """The hand form has unanswered or malformed questions: nothing was saved."""
+
+
+def _refused(request: HttpRequest, pk: int, form: HandForm | None) -> HttpResponse:
+    """A refused hand: the game page with the form as posted and why, by the fact (422)."""
+    game = selectors.game_for_page(pk)
+    if not permissions.can_score(request, game):
+        return _forbidden(request, game)
+    if form is None:
+        form = HandForm(request.POST, ruleset=game.rules, sides=list(game.sides.all()))
+        form.is_valid()
+    return _render_game(request, game, form=form, status=UNPROCESSABLE)
+
+
+def _edit_form(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    """A form button that edits the unsaved hand (no JavaScript): the form comes back edited."""
+    game = selectors.game_for_page(pk)
+    if not permissions.can_score(request, game):
+        return _forbidden(request, game)
+    if not game.in_progress:
+        # Another phone won or abandoned the game while this one was still filling in a hand.
+        return _render_game(
+            request,
+            game,
+            notice="The game is over, so no more hands can be entered. Nothing was saved.",
+            notice_kind="error",
+            status=CONFLICT,
+        )
+    form = HandForm(_edited_data(request, action), ruleset=game.rules, sides=list(game.sides.all()))
+    form.errors.clear()  # an unfinished hand, not a refused one
+    return _render_game(request, game, form=form)
 
 
 @require_POST
 def hand_undo(request: HttpRequest, pk: int) -> HttpResponse:
-    """Take back the last hand; its facts stay in the audit trail."""
-    game = get_object_or_404(Game.objects.select_related("scoring_link"), pk=pk)
-    if not permissions.can_score(request, game):
-        return _forbidden(request, game)
+    """Take back the last hand (the page asks first); its facts stay in the audit trail."""
     try:
-        number = int(request.POST.get("expected_number", ""))
+        number = strict_id(request.POST.get("expected_number"))
+        if number is None:
+            raise ValueError("expected_number")
         key = uuid.UUID(request.POST.get("entry_key", ""))
     except ValueError:
+        game = selectors.game_for_page(pk)
+        if not permissions.can_score(request, game):
+            return _forbidden(request, game)
         return _render_game(
             request,
-            selectors.game_for_page(pk),
+            game,
             notice="That undo form was incomplete. Nothing was undone.",
             notice_kind="error",
             status=400,
         )
     try:
-        services.hand_undo(
-            game=game,
+        game = services.hand_undo(
+            game=pk,
             expected_number=number,
             entry_key=key,
-            **permissions.audit_context(request, game),
+            scorer=permissions.RequestScorer(request),
         )
+    except Game.DoesNotExist as exc:
+        raise Http404("No such game.") from exc
+    except services.NotAllowed as exc:
+        return _forbidden(request, exc.game)
     except GameMovedOn as exc:
         return _render_game(
             request,
@@ -280,10 +436,35 @@ def hand_undo(request: HttpRequest, pk: int) -> HttpResponse:
             status=CONFLICT,
         )
     notice = f"Hand {number} undone. Its facts are kept in the audit trail."
-    if _is_htmx(request):
-        return _render_game(request, selectors.game_for_page(pk), notice=notice)
-    _success_once(request, notice)
-    return redirect("scoring:game", pk=pk)
+    if not _is_htmx(request):
+        _success_once(request, notice)
+        return redirect("scoring:game", pk=pk)
+    sides = game.sides_in_order  # type: ignore[attr-defined]
+    return _reply(
+        request, game, sides, count=number - 1, rows=[], from_number=number, notice=notice
+    )
+
+
+@require_POST
+def game_again(request: HttpRequest, pk: int) -> HttpResponse:
+    """Play again: a new game with the same sides, players and ruleset; the deal passes on."""
+    game = selectors.game_with_sides(pk)
+    if not permissions.can_score(request, game):
+        return _forbidden(request, game)
+    try:
+        again = services.game_play_again(
+            game=game,
+            by=permissions.request_user(request),
+            ip=client_address(request) or None,
+        )
+    except GameMovedOn as exc:
+        messages.error(request, exc.message)
+        return redirect(game)
+    messages.success(
+        request,
+        f"A new game, the same sides: {again.sides.get(label=again.first_dealer).name} deal first.",
+    )
+    return redirect(again)
 
 
 @require_http_methods(["GET", "POST"])
@@ -297,7 +478,7 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if request.method == "GET" or _form_actions(request):
         if request.method == "GET":
             form = HandForm(
-                initial=hand_initial(
+                initial=fields_from_facts(
                     ruleset=game.rules,
                     facts=hand.facts,
                     dealer=hand.dealer,
@@ -326,8 +507,10 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             entry_key=form.cleaned_data["entry_key"],
             expected_revision=form.cleaned_data.get("expected_revision"),
             reason=form.cleaned_data.get("reason") or "",
-            **permissions.audit_context(request, game),
+            scorer=permissions.RequestScorer(request),
         )
+    except services.NotAllowed:
+        return _forbidden(request, game)
     except InvalidFacts as exc:
         form.add_fact_error(exc)
         return _render_correct(request, hand, form, status=UNPROCESSABLE)
@@ -344,7 +527,7 @@ def _render_correct(
     return render(
         request,
         "scoring/hand_correct.html",
-        {"hand": hand, "game": hand.game, "form": form, "card_rows": _card_rows()},
+        {"hand": hand, "game": hand.game, "form": form},
         status=status,
     )
 
@@ -357,9 +540,14 @@ def game_abandon(request: HttpRequest, pk: int) -> HttpResponse:
         return _forbidden(request, game)
     if request.method == "POST":
         try:
+            reason = clean_text(request.POST.get("reason", "")[:500], multiline=True)
+        except ValidationError as exc:
+            messages.error(request, f"The reason: {' '.join(exc.messages)} Nothing was changed.")
+            return redirect(game)
+        try:
             services.game_abandon(
                 game=game,
-                reason=request.POST.get("reason", "")[:500],
+                reason=reason,
                 **permissions.audit_context(request, game),
             )
         except GameMovedOn as exc:
@@ -374,8 +562,25 @@ def game_abandon(request: HttpRequest, pk: int) -> HttpResponse:
 def game_audit(request: HttpRequest, pk: int) -> HttpResponse:
     """Every change to the game: who, when, the facts before and after."""
     game = selectors.game_with_sides(pk)
+    # Addresses and account names are personal data: only the league's secretaries and the
+    # site operator see them; everyone else reads who acted by role.
+    private = permissions.can_oversee(request.user, game)
+    roles: dict[tuple[int | None, int | None], str] = {}
+
+    def who(revision: Any) -> str:
+        key = (revision.by_id, revision.link_id)
+        if key not in roles:
+            role = permissions.actor_role(revision.by, revision.link, game)
+            if private and revision.by is not None:
+                role = f"{revision.by.get_username()} ({role})"
+            elif private and revision.link is not None:
+                role = f"scoring link “{revision.link}”"
+            roles[key] = role
+        return roles[key]
+
     revisions = [
         {
+            "who": who(revision),
             "revision": revision,
             "before": json.dumps(revision.before, ensure_ascii=False) if revision.before else "",
             "after": json.dumps(revision.after, ensure_ascii=False) if revision.after else "",
@@ -387,8 +592,7 @@ def game_audit(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "game": game,
         "revisions": revisions,
-        # Addresses are personal data: only the secretary and the site operator see them.
-        "show_ip": permissions.can_oversee(request.user, game),
+        "show_ip": private,
     }
     return render(request, "scoring/game_audit.html", context)
 
@@ -399,7 +603,7 @@ def _score_text(game: Game, scores: dict[str, int]) -> str:
 
 @require_GET
 def game_replay(request: HttpRequest, pk: int) -> JsonResponse:
-    """The game as a replay file (RULES.md section 7): `manage.py replay` scores it again."""
+    """The game as a replay file (docs/rules.md section 7): `manage.py replay` scores it again."""
     game = selectors.game_for_page(pk)
     sides = list(game.sides.all())
     data = {

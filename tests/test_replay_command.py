@@ -1,4 +1,4 @@
-"""``manage.py replay``: scores a replay file (RULES.md section 7) or refuses it with exit 2."""
+"""``manage.py replay`` scores a replay file (docs/rules.md section 7) or refuses it: exit 2."""
 
 from __future__ import annotations
 

@@ -12,7 +12,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(autouse=True)
-def clear_cache():
+def clear_cache(db):
+    """Failure counts start at nothing (the database cache is rolled back with each test too)."""
     cache.clear()
     yield
     cache.clear()
@@ -20,8 +21,10 @@ def clear_cache():
 
 @pytest.mark.django_db
 def test_login_is_refused_after_too_many_failures(client, settings):
-    """Five wrong passwords lock the account out, even with the right password next."""
+    """Five wrong passwords from one address lock that address out for that username, even with
+    the right password next."""
     settings.LOGIN_FAILURE_LIMIT = 5
+    settings.LOGIN_SLOW_AFTER = 10
     get_user_model().objects.create_user("secretary", password="a-long-Passphrase-42")
     url = reverse("login")
     for _ in range(5):

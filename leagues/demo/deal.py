@@ -1,4 +1,4 @@
-"""Deal real cards and report a hand as the facts a scorer would enter (RULES.md section 2).
+"""Deal real cards and report a hand as the facts a scorer would enter (docs/rules.md section 2).
 
 Not a player of the game: it shuffles a 52-card pack, deals six to each player, sets trumps (a
 turn-up, begged and run as the ruleset allows, or the pitcher's lead) and reads high, low and
@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scoring.rules import Ruleset, max_turn_ups
+from scoring.rules import Ruleset, max_turn_ups, questions
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 SUITS = ("C", "D", "H", "S")
@@ -36,14 +36,6 @@ def new_pack(rng: random.Random) -> list[Card]:
 def seats(sides: Sequence[str], players_per_side: int) -> list[str]:
     """The side of each seat in play order: partners sit opposite (A, B, A, B)."""
     return [side for _ in range(players_per_side) for side in sides]
-
-
-def next_dealer(facts: Mapping[str, Any], sides: Sequence[str]) -> str:
-    """Who deals after this hand: the same dealer after a redeal, else the next side."""
-    dealer = facts["dealer"]
-    if facts.get("outcome") in ("pack_exhausted", "bunch"):
-        return dealer
-    return sides[(sides.index(dealer) + 1) % len(sides)]
 
 
 def deal_hand(
@@ -70,7 +62,7 @@ def deal_hand(
 
     deal(6)
     facts: dict[str, Any] = {"dealer": dealer}
-    if ruleset.trumps == "turn_up":
+    if "turn_ups" in questions.hand_questions(ruleset):
         trump = _turn_up(rng, ruleset, facts, pack, deal, scores, dealer, sides, len(seat_sides))
         if trump is None:
             return facts
@@ -136,7 +128,7 @@ def _turn_up(
     turned = [pack.pop()]
     facts["turn_ups"] = [card_text(turned[0])]
     beg = "stand"
-    if ruleset.begging and rng.random() < 0.25:
+    if questions.begs(ruleset) and rng.random() < 0.25:
         opponents_safe = all(
             scores[side] + ruleset.gift_points < ruleset.target for side in sides if side != dealer
         )

@@ -19,9 +19,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
-from django.utils.text import slugify
 
-from leagues.demo.deal import deal_hand, next_dealer
+from leagues.demo.deal import deal_hand
 from leagues.formats import STYLE_PRESETS, MatchFormat
 from leagues.models import (
     Division,
@@ -32,12 +31,20 @@ from leagues.models import (
     Season,
     Team,
     Venue,
+    Withdrawal,
 )
 from leagues.services.adjustments import points_adjust
 from leagues.services.confirmation import result_confirm, result_submit
-from leagues.services.fixtures import fixture_postpone, fixture_walkover, fixtures_generate
+from leagues.services.fixtures import (
+    fixture_postpone,
+    fixture_rearrange,
+    fixture_void,
+    fixture_walkover,
+    fixtures_generate,
+)
 from leagues.services.registrations import player_register
 from leagues.services.results import fixture_start
+from leagues.services.seasons import next_season_placements, season_start_next
 from leagues.services.structure import (
     division_create,
     entry_set_captain,
@@ -48,8 +55,10 @@ from leagues.services.structure import (
     team_enter,
     venue_create,
 )
+from leagues.services.withdrawal import team_withdraw
 from scoring import services as scoring_services
 from scoring.models import Game, GameStatus
+from scoring.rules import questions
 
 YORKSHIRE_FIRST = [
     "Harold",
@@ -209,6 +218,9 @@ class LeaguePlan:
     legs: int
     description: str
     match_format: MatchFormat
+    history: bool = False
+    """Build a finished previous season first (promotion and relegation applied to this one)
+    and give this season a re-arrangement, a void fixture and a withdrawn team."""
 
 
 def _teams(*pairs: tuple[str, str]) -> tuple[TeamPlan, ...]:
@@ -270,6 +282,7 @@ HECKMONDWIKE = LeaguePlan(
         "trumps; 2 points a table and 2 for the higher aggregate."
     ),
     match_format=STYLE_PRESETS["yorkshire"].match_format,
+    history=True,
 )
 
 PORT_OF_SPAIN = LeaguePlan(
@@ -329,6 +342,7 @@ def reset() -> None:
     """Remove the demo leagues with everything in them (games, players, venues)."""
     leagues = demo_leagues()
     Game.objects.filter(league_game__table__fixture__division__season__league__in=leagues).delete()
+    Game.objects.filter(cup_game__tie__competition__league__in=leagues).delete()
     player_ids = set(
         Registration.objects.filter(season__league__in=leagues).values_list("player", flat=True)
     )
@@ -394,42 +408,125 @@ class _Builder:
         rounds = plan.legs * max(len(d.teams) - 1 + len(d.teams) % 2 for d in plan.divisions)
         weeks_back = rounds // 2
         start = self.today - datetime.timedelta(weeks=weeks_back)
-        season = season_create(
-            league=league,
-            name=f"{start.year}–{(start.year + 1) % 100:02d}",
-            slug=f"{start.year}-{(start.year + 1) % 100:02d}",
-            starts_on=start,
-        )
-        venues = {name: self._venue(name, town) for name, town in sorted(plan.venues.items())}
-        divisions = []
-        for rank, division_plan in enumerate(plan.divisions, start=1):
-            division = division_create(season=season, name=division_plan.name, rank=rank)
-            for team_plan in division_plan.teams:
-                team = team_create(
-                    league=league, name=team_plan.name, home_venue=venues[team_plan.venue]
-                )
-                entry = team_enter(team=team, division=division)
-                squad = [
-                    player_create(name=self._name())
-                    for _ in range(2 * league.get_match_format().tables)
-                ]
-                for player in squad:
-                    player_register(player=player, team=team, season=season, registered_on=start)
-                entry_set_captain(entry=entry, captain=squad[0])
+        venues = {
+            name: venue_create(name=name, town=town, league=league)
+            for name, town in sorted(plan.venues.items())
+        }
+        if plan.history:
+            previous = self._previous_season(league, venues, start, rounds)
+            season = self._next_season(previous, start)
+            divisions = list(season.divisions.order_by("rank"))
+        else:
+            season = season_create(
+                league=league,
+                name=f"{start.year}–{(start.year + 1) % 100:02d}",
+                slug=f"{start.year}-{(start.year + 1) % 100:02d}",
+                starts_on=start,
+            )
+            divisions = self._divisions(league, season, venues, start)
+        for division in divisions:
             report = fixtures_generate(
                 division=division, start=start, legs=plan.legs, exclusions=self._exclusions()
             )
             for note in report.notes:
                 self.log(f"  {division.name}: {note}")
-            divisions.append(division)
         for division in divisions:
             self._play(division)
         self._incidents(divisions)
+        if plan.history:
+            self._season_edges(divisions)
+        self._cup(league, season)
         self.log(f"{plan.name}: built")
 
-    def _venue(self, name: str, town: str) -> Venue:
-        existing = Venue.objects.filter(slug=slugify(f"{name} {town}")).first()
-        return existing or venue_create(name=name, town=town)
+    def _divisions(
+        self, league: League, season: Season, venues: dict[str, Venue], start: datetime.date
+    ) -> list[Division]:
+        """The plan's divisions, teams (made once, for the league) and squads, entered."""
+        divisions = []
+        for rank, division_plan in enumerate(self.plan.divisions, start=1):
+            division = division_create(season=season, name=division_plan.name, rank=rank)
+            for team_plan in division_plan.teams:
+                team = Team.objects.filter(league=league, name=team_plan.name).first()
+                if team is None:
+                    team = team_create(
+                        league=league, name=team_plan.name, home_venue=venues[team_plan.venue]
+                    )
+                entry = team_enter(team=team, division=division)
+                squad = [
+                    player_create(name=self._name())
+                    for _ in range(2 * season.get_match_format().tables)
+                ]
+                for player in squad:
+                    player_register(player=player, team=team, season=season, registered_on=start)
+                entry_set_captain(entry=entry, captain=squad[0])
+            divisions.append(division)
+        return divisions
+
+    def _previous_season(
+        self, league: League, venues: dict[str, Venue], start: datetime.date, rounds: int
+    ) -> Season:
+        """Last season: the same teams, every fixture played and confirmed, its end passed."""
+        begin = start - datetime.timedelta(weeks=rounds + 14)
+        ends = begin + datetime.timedelta(weeks=rounds + 6)
+        season = season_create(
+            league=league,
+            name=f"{begin:%B}–{ends:%B %Y}",
+            slug=f"{begin:%Y-%m}",
+            starts_on=begin,
+            ends_on=ends,
+        )
+        divisions = self._divisions(league, season, venues, begin)
+        for division in divisions:
+            fixtures_generate(division=division, start=begin, legs=self.plan.legs)
+            self._play(division)
+        self.log(f"  {season.name}: finished")
+        return season
+
+    def _next_season(self, previous: Season, start: datetime.date) -> Season:
+        """This season, started from the last one's final tables: promotion and relegation
+        applied, squads and captains carried over (``leagues.services.seasons``)."""
+        placements = {p.team.pk: p.to_rank for p in next_season_placements(season=previous)}
+        return season_start_next(
+            season=previous,
+            name=f"{start.year}–{(start.year + 1) % 100:02d}",
+            starts_on=start,
+            placements=placements,
+        )
+
+    def _season_edges(self, divisions: list[Division]) -> None:
+        """A re-arrangement, a void fixture and a withdrawn team in this season."""
+        top, last = divisions[0], divisions[-1]
+        upcoming = (
+            Fixture.objects.filter(division=top, date__gte=self.today, status="scheduled")
+            .order_by("-date", "pk")
+            .first()
+        )
+        if upcoming is not None:
+            fixture_rearrange(
+                fixture=upcoming,
+                reason=f"{upcoming.home.name}'s room is booked for a wedding that night.",
+            )
+        played = (
+            Fixture.objects.filter(division=top, status="played").order_by("date", "pk").first()
+        )
+        if played is not None:
+            fixture_void(
+                fixture=played,
+                reason="Played at the wrong venue; the committee ordered it replayed.",
+            )
+        leaving = last.entries.select_related("team").order_by("team__name").first()
+        if leaving is not None:
+            team_withdraw(
+                entry=leaving,
+                withdrawal=Withdrawal.STAND,
+                reason=f"{leaving.team.name}'s pub has closed.",
+            )
+
+    def _cup(self, league: League, season: Season) -> None:
+        """The league's demo cup (``cups.demo``), part played."""
+        from cups.demo import seed_cup
+
+        seed_cup(builder=self, league=league, season=season, today=self.today)
 
     def _name(self) -> str:
         while True:
@@ -516,7 +613,14 @@ class _Builder:
                 expected_number=number,
             )
             scores = dict(hand.scores)
-            dealer = next_dealer(facts, ("A", "B"))
+            # Who deals next is the engine's answer (a take one may end the hand: same dealer).
+            dealer = questions.next_dealer(
+                rules,
+                ("A", "B"),
+                dealer=facts["dealer"],
+                outcome=facts.get("outcome") or "played",
+                beg=facts.get("beg"),
+            )
             self.report.hands += 1
 
     def _incidents(self, divisions: list[Division]) -> None:

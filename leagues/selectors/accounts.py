@@ -1,4 +1,5 @@
-"""Reads for a captain's own page: the fixtures of the teams they captain this season."""
+"""Reads for a logged-in player: the fixtures of the teams they captain this season, and their
+teams in a division."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 
 from django.db.models import Prefetch, Q
 
-from leagues.models import Fixture, ResultSubmission, Season, TeamEntry
+from leagues.models import Division, Fixture, ResultSubmission, Season, TeamEntry
 
 SUBMIT, CONFIRM, WAIT, NONE = "submit", "confirm", "wait", ""
 
@@ -37,7 +38,7 @@ def _current_seasons(entries: list[TeamEntry]) -> set[int]:
 
 def captain_fixtures(*, user: Any) -> list[CaptainFixture]:
     """The fixtures of every team ``user`` captains in its league's current season, by date;
-    five queries however many teams and fixtures."""
+    four queries however many teams and fixtures."""
     entries = list(TeamEntry.objects.filter(captain__user=user).select_related("season", "team"))
     current = _current_seasons(entries)
     entries = [entry for entry in entries if entry.season_id in current]
@@ -56,15 +57,6 @@ def captain_fixtures(*, user: Any) -> list[CaptainFixture]:
         .prefetch_related(Prefetch("submissions", queryset=open_or_confirmed))
         .order_by("date", "time", "pk")
     )
-    # Who captains each side of these fixtures: to tell "the other side's" submission apart.
-    captains = {
-        (season, team): user_id
-        for season, team, user_id in TeamEntry.objects.filter(
-            season__in={f.division.season_id for f in fixtures},
-            team__in={t for f in fixtures for t in (f.home_id, f.away_id)},
-            captain__user__isnull=False,
-        ).values_list("season", "team", "captain__user")
-    }
     rows = []
     for fixture in fixtures:
         season = fixture.division.season_id
@@ -76,7 +68,7 @@ def captain_fixtures(*, user: Any) -> list[CaptainFixture]:
                 fixture=fixture,
                 team=team,
                 submission=submission,
-                action=_action(fixture, submission, user, sides, captains),
+                action=_action(fixture, submission, user, sides),
             )
         )
     return rows
@@ -87,19 +79,39 @@ def _action(
     submission: ResultSubmission | None,
     user: Any,
     sides: set[int],
-    captains: dict[tuple[int, int], int],
 ) -> str:
     if submission is None:
         return SUBMIT if fixture.status == Fixture.Status.PLAYED else NONE
     if submission.status != ResultSubmission.Status.SUBMITTED:
         return NONE
-    if submission.submitted_by_id == user.pk:
+    agreed = {submission.home_agreed_by_id, submission.away_agreed_by_id}
+    if submission.submitted_by_id == user.pk or user.pk in agreed:
         return WAIT
-    season = fixture.division.season_id
-    submitter_sides = {
+    waiting = {
         team
-        for team in (fixture.home_id, fixture.away_id)
-        if submission.submitted_by_id is not None
-        and captains.get((season, team)) == submission.submitted_by_id
+        for team, agreed_by in (
+            (fixture.home_id, submission.home_agreed_by_id),
+            (fixture.away_id, submission.away_agreed_by_id),
+        )
+        if agreed_by is None
     }
-    return CONFIRM if sides - submitter_sides else WAIT
+    return CONFIRM if sides & waiting else WAIT
+
+
+def viewer_teams(*, user: Any, division: Division) -> list[int]:
+    """The teams of the division that the logged-in viewer captains or is registered with (for
+    picking out "your team"); none for an anonymous visitor, without a query."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    return list(
+        TeamEntry.objects.filter(division=division)
+        .filter(
+            Q(captain__user=user)
+            | Q(
+                team__registrations__player__user=user,
+                team__registrations__season_id=division.season_id,
+            )
+        )
+        .values_list("team_id", flat=True)
+        .distinct()
+    )

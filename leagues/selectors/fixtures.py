@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import (
+    BooleanField,
+    ExpressionWrapper,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+)
 
 from leagues.models import (
     Division,
@@ -20,6 +28,7 @@ from leagues.models import (
     TeamEntry,
     Venue,
 )
+from leagues.selectors.counting import counts_q, fixtures_with_standing, is_provisional_q
 from scoring.models import Side
 
 FIXTURE_RELATED = ("home", "away", "venue", "result", "division__season__league")
@@ -54,6 +63,20 @@ def division_entries(*, division: Division) -> QuerySet[TeamEntry]:
     return division.entries.select_related("team__home_venue", "captain").order_by("team__name")
 
 
+def _season_name(side: str) -> Subquery:
+    return Subquery(
+        TeamEntry.objects.filter(team=OuterRef(side), season=OuterRef("division__season"))
+        .order_by()
+        .values("name")[:1]
+    )
+
+
+def with_season_names(fixtures: QuerySet[Fixture]) -> QuerySet[Fixture]:
+    """Each fixture with ``home_name`` and ``away_name``: the teams' names that season (past
+    seasons keep the names they were played under)."""
+    return fixtures.annotate(home_name=_season_name("home"), away_name=_season_name("away"))
+
+
 def fixture_list(
     *,
     division: Division | None = None,
@@ -61,8 +84,13 @@ def fixture_list(
     team: Team | None = None,
     statuses: Iterable[str] | None = None,
 ) -> QuerySet[Fixture]:
-    """Fixtures in date order with teams, venue and stored result (one query)."""
-    fixtures = Fixture.objects.select_related(*FIXTURE_RELATED).order_by("date", "time", "pk")
+    """Fixtures in date order with teams, venue, stored result and how that result stands
+    (``counting.fixtures_with_standing``), in one query."""
+    fixtures = with_season_names(
+        fixtures_with_standing(
+            Fixture.objects.select_related(*FIXTURE_RELATED).order_by("date", "time", "pk")
+        )
+    )
     if division is not None:
         fixtures = fixtures.filter(division=division)
     if season is not None:
@@ -78,11 +106,15 @@ def division_fixtures(*, division: Division) -> QuerySet[Fixture]:
     return fixture_list(division=division)
 
 
-def division_results(*, division: Division) -> QuerySet[Fixture]:
-    """Played and walked-over fixtures, latest first."""
-    return fixture_list(
-        division=division, statuses=[Fixture.Status.PLAYED, Fixture.Status.WALKOVER]
-    ).order_by("-date", "-time", "-pk")
+def counted_results(
+    *, division: Division | None = None, season: Season | None = None, team: Team | None = None
+) -> QuerySet[Fixture]:
+    """The results that count (``leagues.selectors.counting``), latest first."""
+    return (
+        fixture_list(division=division, season=season, team=team)
+        .filter(result_counts=True)
+        .order_by("-date", "-time", "-pk")
+    )
 
 
 #: Fixtures a re-generation keeps whatever happens: their result or decision is stored.
@@ -107,6 +139,11 @@ def division_adjustments(*, division: Division) -> QuerySet[PointAdjustment]:
         .select_related("entry__team", "fixture__home", "fixture__away", "made_by")
         .order_by("-made_at", "-pk")
     )
+
+
+def fixture_get(*, pk: int) -> Fixture:
+    """A fixture with its teams, venue, result and league: one query."""
+    return Fixture.objects.select_related(*FIXTURE_RELATED).get(pk=pk)
 
 
 def fixture_detail(*, pk: int) -> Fixture:
@@ -152,8 +189,9 @@ def player_get(*, pk: int) -> Player:
 
 
 def player_tables(*, player: Player) -> list[FixtureTable]:
-    """The fixture tables the player sat at, latest first, with their games' scores (three
-    queries: tables, games, sides)."""
+    """The fixture tables the player sat at in results that count, latest first (each marked
+    ``provisional`` when not yet confirmed), with their games' scores (three queries: tables,
+    games, sides)."""
     seated = Q()
     for seat in ("home_player_1", "home_player_2", "away_player_1", "away_player_2"):
         seated |= Q(**{seat: player})
@@ -162,6 +200,12 @@ def player_tables(*, player: Player) -> list[FixtureTable]:
     )
     return list(
         FixtureTable.objects.filter(seated)
+        .filter(counts_q("fixture__"))
+        .annotate(
+            provisional=ExpressionWrapper(
+                is_provisional_q("fixture__"), output_field=BooleanField()
+            )
+        )
         .select_related(
             "fixture__home",
             "fixture__away",
@@ -183,14 +227,22 @@ def player_registrations(*, player: Player) -> QuerySet[Registration]:
 
 
 def league_venues(*, league: League) -> QuerySet[Venue]:
-    """Venues the league's secretary looks after: its teams' homes, where its fixtures were
-    played, and venues no team or fixture uses yet (just added)."""
+    """The venues the league keeps: its teams' homes and fixtures' venues are chosen from
+    these, and its secretaries change only these."""
+    return Venue.objects.filter(league=league).order_by("name", "town")
+
+
+def league_players_available(*, league: League) -> QuerySet[Player]:
+    """The players a secretary of ``league`` may register: the league's own and anyone not
+    registered in another league (``leagues.permissions.player_is_free`` has the last word)."""
+    elsewhere = Registration.objects.exclude(season__league=league).values("player")
+    return Player.objects.exclude(pk__in=elsewhere).order_by("name", "pk")
+
+
+def league_players(*, league: League) -> QuerySet[Player]:
+    """The league's own players: everyone registered for one of its teams in any season."""
     return (
-        Venue.objects.filter(
-            Q(home_teams__league=league)
-            | Q(fixtures__division__season__league=league)
-            | Q(home_teams__isnull=True, fixtures__isnull=True)
-        )
+        Player.objects.filter(registrations__season__league=league)
         .distinct()
-        .order_by("name", "town")
+        .order_by("name", "pk")
     )

@@ -1,12 +1,14 @@
 """A division's league table, from stored results and adjustments (never by replaying hands).
 
-Four queries whatever the size of the division: the division, its entries, the final results
-of its played and walked-over fixtures, and its adjustments. A played result counts once it is
-confirmed; a league with ``show_provisional`` counts the others too and the rows say how many.
+Four queries whatever the size of the division: the division, its entries, the results that
+count (``leagues.selectors.counting``, the one definition the chart, the statistics and every
+list share), and its adjustments. A league with ``show_provisional`` counts unconfirmed results
+too and the rows say how many. A withdrawn team is marked and placed below the others.
 The order follows the league's tie-break list, a precedence of metric keys from
 ``leagues.tiebreaks.METRICS``; each key splits the teams still level on every key before it.
 ``head_to_head`` is a mini-table: the points the tied teams took from their matches against
-each other.
+each other; when it parts some of them, it is applied again to those still level (their matches
+against each other only) before the next key.
 """
 
 from __future__ import annotations
@@ -15,18 +17,15 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from django.db.models import Exists, OuterRef, Q
-
 from leagues.models import (
     Division,
     Fixture,
-    FixtureResult,
     League,
     PointAdjustment,
-    ResultSubmission,
     Team,
     TeamEntry,
 )
+from leagues.selectors.counting import counted_fixtures
 from leagues.tiebreaks import METRICS, Metric, tiebreak_rule_text
 
 #: Columns shown for each style, in order (the points column last).
@@ -67,6 +66,9 @@ class MatchLine:
 
     opponent_id: int
     points: int
+    result: str = ""
+    """"W", "D" or "L"."""
+    fixture_id: int = 0
 
 
 @dataclass
@@ -98,8 +100,17 @@ class StandingRow:
     """Results counted that are not yet confirmed (only when the league shows them)."""
 
     @property
+    def withdrawn(self) -> bool:
+        return self.entry.is_withdrawn
+
+    @property
     def points(self) -> int:
         return self.result_points + self.adjustments
+
+    @property
+    def last_five(self) -> list[MatchLine]:
+        """The team's last five counted results, oldest first."""
+        return self.matches[-5:]
 
     @property
     def games_diff(self) -> int:
@@ -124,6 +135,8 @@ class Standings:
     columns: list[Metric]
     adjustments: list[PointAdjustment]
     """Every adjustment in the division, for the notes under the table."""
+    counted: set[int] = field(default_factory=set)
+    """The fixtures whose results the table counts."""
 
     @property
     def column_keys(self) -> list[str]:
@@ -159,14 +172,25 @@ def _order(group: list[StandingRow], keys: Sequence[str]) -> list[list[StandingR
         buckets[value(row)].append(row)
     ordered: list[list[StandingRow]] = []
     for level in sorted(buckets, key=lambda v: -sign * v):
-        ordered.extend(_order(buckets[level], rest))
+        bucket = buckets[level]
+        if key == "head_to_head" and 1 < len(bucket) < len(group):
+            # Head-to-head parted some of the teams: it is applied again among those still
+            # level, on their matches against each other only, before the next key.
+            ordered.extend(_order(bucket, keys))
+        else:
+            ordered.extend(_order(bucket, rest))
     return ordered
 
 
 def rank_rows(rows: Iterable[StandingRow], tiebreaks: Sequence[str]) -> list[StandingRow]:
-    """Order rows by the tie-break precedence and number their places (ties share one)."""
+    """Order rows by the tie-break precedence and number their places (ties share one);
+    withdrawn teams come last, in the same order among themselves."""
     ranked: list[StandingRow] = []
-    for run in _order(list(rows), list(tiebreaks)):
+    rows = list(rows)
+    runs = _order([r for r in rows if not r.withdrawn], list(tiebreaks)) + _order(
+        [r for r in rows if r.withdrawn], list(tiebreaks)
+    )
+    for run in runs:
         position = len(ranked) + 1
         for row in run:
             row.position = position
@@ -176,48 +200,53 @@ def rank_rows(rows: Iterable[StandingRow], tiebreaks: Sequence[str]) -> list[Sta
 
 
 RESULT_FIELDS = (
-    "fixture__home_id",
-    "fixture__away_id",
-    "outcome",
-    "home_tables",
-    "away_tables",
-    "home_games",
-    "away_games",
-    "home_pegs",
-    "away_pegs",
-    "home_hang_jacks",
-    "away_hang_jacks",
-    "home_match_points",
-    "away_match_points",
-    "home_points",
-    "away_points",
+    "home_id",
+    "away_id",
+    "result__outcome",
+    "result__home_tables",
+    "result__away_tables",
+    "result__home_games",
+    "result__away_games",
+    "result__home_pegs",
+    "result__away_pegs",
+    "result__home_hang_jacks",
+    "result__away_hang_jacks",
+    "result__home_match_points",
+    "result__away_match_points",
+    "result__home_points",
+    "result__away_points",
 )
 
 
 def _count(
     rows: dict[int, StandingRow], result: dict, side: str, other: str, provisional: bool
 ) -> None:
-    row = rows.get(result[f"fixture__{side}_id"])
+    row = rows.get(result[f"{side}_id"])
     if row is None:
         # A team moved out of the division keeps its results off this table.
         return
     row.played += 1
-    if result["outcome"] == "draw":
+    if result["result__outcome"] == "draw":
         row.drawn += 1
-    elif result["outcome"] == side:
+        mark = "D"
+    elif result["result__outcome"] == side:
         row.won += 1
+        mark = "W"
     else:
         row.lost += 1
-    row.games_for += result[f"{side}_games"]
-    row.games_against += result[f"{other}_games"]
-    row.tables_won += result[f"{side}_tables"]
-    row.pegs_for += result[f"{side}_pegs"]
-    row.pegs_against += result[f"{other}_pegs"]
-    row.hang_jacks_for += result[f"{side}_hang_jacks"]
-    row.hang_jacks_against += result[f"{other}_hang_jacks"]
-    row.match_points += result[f"{side}_match_points"]
-    row.result_points += result[f"{side}_points"]
-    row.matches.append(MatchLine(result[f"fixture__{other}_id"], result[f"{side}_points"]))
+        mark = "L"
+    row.games_for += result[f"result__{side}_games"]
+    row.games_against += result[f"result__{other}_games"]
+    row.tables_won += result[f"result__{side}_tables"]
+    row.pegs_for += result[f"result__{side}_pegs"]
+    row.pegs_against += result[f"result__{other}_pegs"]
+    row.hang_jacks_for += result[f"result__{side}_hang_jacks"]
+    row.hang_jacks_against += result[f"result__{other}_hang_jacks"]
+    row.match_points += result[f"result__{side}_match_points"]
+    row.result_points += result[f"result__{side}_points"]
+    row.matches.append(
+        MatchLine(result[f"{other}_id"], result[f"result__{side}_points"], mark, result["pk"])
+    )
     if provisional:
         row.provisional += 1
 
@@ -232,25 +261,15 @@ def division_standings(*, division: Division | int) -> Standings:
     )
     rows = {entry.team_id: StandingRow(entry=entry, team=entry.team) for entry in entries}
 
-    results = FixtureResult.objects.filter(
-        fixture__division=division,
-        is_final=True,
-        fixture__status__in=[Fixture.Status.PLAYED, Fixture.Status.WALKOVER],
-    ).annotate(
-        confirmed=Exists(
-            ResultSubmission.objects.filter(
-                fixture=OuterRef("fixture"), status__in=ResultSubmission.CONFIRMED_STATUSES
-            )
-        )
-    )
-    if not league.show_provisional:
-        # A played result counts once the other side (or a secretary) confirmed it; a walkover
-        # is the secretary's own decision.
-        results = results.filter(Q(is_walkover=True) | Q(confirmed=True))
-    for result in results.values(*RESULT_FIELDS, "is_walkover", "confirmed"):
-        provisional = not (result["is_walkover"] or result["confirmed"])
-        _count(rows, result, "home", "away", provisional)
-        _count(rows, result, "away", "home", provisional)
+    counted = counted_fixtures(Fixture.objects.filter(division=division))
+    counted_ids: set[int] = set()
+    # In date order, so that each team's results end with its latest.
+    for result in counted.order_by("date", "time", "pk").values(
+        *RESULT_FIELDS, "pk", "provisional"
+    ):
+        counted_ids.add(result["pk"])
+        _count(rows, result, "home", "away", result["provisional"])
+        _count(rows, result, "away", "home", result["provisional"])
 
     adjustments = list(
         PointAdjustment.objects.filter(entry__division=division)
@@ -262,7 +281,7 @@ def division_standings(*, division: Division | int) -> Standings:
         if row is not None:
             row.adjustments += adjustment.points
 
-    tiebreaks = league.get_tiebreaks()
+    tiebreaks = division.season.get_tiebreaks()
     return Standings(
         division=division,
         league=league,
@@ -271,4 +290,5 @@ def division_standings(*, division: Division | int) -> Standings:
         rule_text=tiebreak_rule_text(tiebreaks, league.style),
         columns=[METRICS[key] for key in COLUMNS[league.style]],
         adjustments=adjustments,
+        counted=counted_ids,
     )

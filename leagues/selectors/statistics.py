@@ -4,17 +4,22 @@ Three grouped queries (finished games by seat, counted awards by seat, side and 
 all-fours hands by seat) and one for the players' names, whatever the number of games: every
 row is keyed by the four seats of its table, then folded into players or pairs here. Side A of
 a league game is the home pair, side B the away pair.
+
+Only finished games of the results that count (``leagues.selectors.counting``) are read: never a
+void fixture, an unconfirmed result the league does not show, a game in progress, a cup or
+friendly match, or an expunged team's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count, Q
 
 from leagues.models import Division, Player, Season, TableGame, Team
+from leagues.selectors.counting import LEAGUE_ONLY, counts_q
 from scoring.models import Award, GameStatus, Hand
 
 SEATS = ("home_player_1", "home_player_2", "away_player_1", "away_player_2")
@@ -112,13 +117,18 @@ def _seat_rows(
     season: Season | None = None,
     division: Division | None = None,
     team: Team | None = None,
+    kinds: Collection[str] = LEAGUE_ONLY,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
     """(games, awards, all-fours hands), each grouped by the table's seats."""
     table = "table__"
     via_game = "game__league_game__table__"
     scope = {"player": player, "season": season, "division": division, "team": team}
     games = list(
-        TableGame.objects.filter(_scope(table, **scope), game__status=GameStatus.WON)
+        TableGame.objects.filter(
+            _scope(table, **scope),
+            counts_q(f"{table}fixture__", kinds=kinds),
+            game__status=GameStatus.WON,
+        )
         .values(*_group_fields(table), "game__winner")
         .annotate(n=Count("id"))
         .order_by()
@@ -126,18 +136,22 @@ def _seat_rows(
     awards = list(
         Award.objects.filter(
             _scope(via_game, **scope),
+            counts_q(f"{via_game}fixture__", kinds=kinds),
+            game__status=GameStatus.WON,
             counted=True,
             category__in=list(CATEGORY_FIGURE),
         )
-        .exclude(game__status=GameStatus.ABANDONED)
         .values(*_group_fields(via_game), "side", "category")
         .annotate(n=Count("id"))
         .order_by()
     )
     all_fours = list(
-        Hand.objects.filter(_scope(via_game, **scope))
+        Hand.objects.filter(
+            _scope(via_game, **scope),
+            counts_q(f"{via_game}fixture__", kinds=kinds),
+            game__status=GameStatus.WON,
+        )
         .exclude(all_fours="")
-        .exclude(game__status=GameStatus.ABANDONED)
         .values(*_group_fields(via_game), "all_fours")
         .annotate(n=Count("id"))
         .order_by()
@@ -193,6 +207,12 @@ def _add(total: PlayFigures, part: PlayFigures) -> None:
         setattr(total, name, getattr(total, name) + getattr(part, name))
 
 
+def add_figures(total: PlayFigures, part: PlayFigures) -> PlayFigures:
+    """``total`` with ``part`` added (e.g. a player's cup games played outside fixtures)."""
+    _add(total, part)
+    return total
+
+
 def _by_player(
     pairs: dict[tuple[int, ...], PlayFigures],
 ) -> dict[int, PlayFigures]:
@@ -208,9 +228,12 @@ def _as(cls: type, figures: PlayFigures, **extra: Any) -> Any:
     return cls(**values, **extra)
 
 
-def player_statistics(*, player: Player, season: Season | None = None) -> PlayerStatistics:
-    """One player's figures over every league game they played (or one season's)."""
-    pairs = _fold(_seat_rows(player=player, season=season), team=None)
+def player_statistics(
+    *, player: Player, season: Season | None = None, kinds: Collection[str] = LEAGUE_ONLY
+) -> PlayerStatistics:
+    """One player's figures over every league game they played (or one season's); ``kinds``
+    takes in cup ties played as fixtures too (``Fixture.Kind``)."""
+    pairs = _fold(_seat_rows(player=player, season=season, kinds=kinds), team=None)
     # Only the sides the player sat on: pairs without them are their opponents.
     mine = {pair: figures for pair, figures in pairs.items() if player.pk in pair}
     figures = _by_player(mine).get(player.pk, PlayFigures())

@@ -17,7 +17,7 @@ from django.db import transaction
 
 from leagues.audit import audit_log
 from leagues.models import League, Player, TeamEntry
-from leagues.permissions import can_manage_league
+from leagues.permissions import account_is_free, can_manage_league, player_is_free
 
 
 def _require_manager(league: League, by: Any) -> None:
@@ -147,17 +147,26 @@ def _lock_entry(entry: TeamEntry) -> TeamEntry:
     )
 
 
-def _captain(entry: TeamEntry) -> Player:
+def _captain(entry: TeamEntry, by: Any) -> Player:
+    """The entry's captain, locked; refused when they are in a league ``by`` does not run."""
     if entry.captain is None:
         raise ValidationError(
             f"{entry.team} has no captain for {entry.season.name}: choose the captain first."
         )
     # Lock the player row only: PostgreSQL cannot lock the nullable side of the join.
-    return (
+    captain = (
         Player.objects.select_for_update(of=("self",))
         .select_related("user")
         .get(pk=entry.captain_id)
     )
+    if not player_is_free(by, entry.season.league, captain):
+        raise ValidationError(
+            {
+                "username": f"{captain} plays in another league too: only the site's operator "
+                "can change their account."
+            }
+        )
+    return captain
 
 
 def _captain_state(player: Player) -> dict[str, Any]:
@@ -178,9 +187,16 @@ def captain_account_link(*, entry: TeamEntry, user: Any, by: Any) -> Player:
     """
     entry = _lock_entry(entry)
     _require_manager(entry.season.league, by)
-    captain = _captain(entry)
+    captain = _captain(entry, by)
     if not user.is_active:
         raise ValidationError({"username": f"{user.get_username()}'s account is closed."})
+    if not account_is_free(by, entry.season.league, user):
+        raise ValidationError(
+            {
+                "username": f"{user.get_username()} is an account of another league: only the "
+                "site's operator can link it here."
+            }
+        )
     if captain.user_id == user.pk:
         raise ValidationError({"username": f"{captain} already logs in as {user.get_username()}."})
     other = Player.objects.filter(user=user).exclude(pk=captain.pk).first()
@@ -209,7 +225,7 @@ def captain_account_create(
     """A new account for the season's captain of ``entry``. Returns the account."""
     entry = _lock_entry(entry)
     _require_manager(entry.season.league, by)
-    _captain(entry)
+    _captain(entry, by)
     user = _new_account(username=username, email=email, password=password)
     audit_log(
         league=entry.season.league,
@@ -227,7 +243,7 @@ def captain_account_unlink(*, entry: TeamEntry, by: Any) -> Player:
     """The captain's player no longer logs in with the account (the account itself stays)."""
     entry = _lock_entry(entry)
     _require_manager(entry.season.league, by)
-    captain = _captain(entry)
+    captain = _captain(entry, by)
     if captain.user is None:
         raise ValidationError(f"{captain} has no account to unlink.")
     before = _captain_state(captain)

@@ -75,13 +75,25 @@ def _final_result(fixture: Fixture) -> FixtureResult:
     return result
 
 
-def _other_side_may_act(user: Any, fixture: Fixture, submission: ResultSubmission) -> bool:
-    """A captain of the side that did not submit (either side, for a table link's submission)."""
+def _agreed(submission: ResultSubmission) -> dict[str, Any]:
+    return {"home": submission.home_agreed_by_id, "away": submission.away_agreed_by_id}
+
+
+def waiting_sides(submission: ResultSubmission) -> list[str]:
+    """The sides ("home", "away") whose captain has not agreed to the submission yet."""
+    return [side for side, user in _agreed(submission).items() if user is None]
+
+
+def _sides_to_agree(user: Any, fixture: Fixture, submission: ResultSubmission) -> list[str]:
+    """The sides still to agree that ``user`` captains; never the submitter's, and one account
+    agrees for one side only."""
+    user = _user(user)
+    if user is None or submission.submitted_by_id == user.pk:
+        return []
+    if user.pk in _agreed(submission).values():
+        return []
     sides = captained_sides(user, fixture)
-    if not sides:
-        return False
-    submitter_sides = captained_sides(submission.submitted_by, fixture)
-    return bool(sides - submitter_sides)
+    return [side for side in waiting_sides(submission) if side in sides]
 
 
 def can_submit(*, fixture: Fixture, by: Any = None, link: ScoringLink | None = None) -> bool:
@@ -92,20 +104,18 @@ def can_submit(*, fixture: Fixture, by: Any = None, link: ScoringLink | None = N
 
 
 def can_confirm(*, submission: ResultSubmission, by: Any) -> bool:
+    """A captain of a side that has not agreed yet, or a secretary who did not submit it."""
     user = _user(by)
     if user is None or submission.submitted_by_id == user.pk:
         return False
     fixture = submission.fixture
     if can_manage_league(user, fixture.division.season.league):
         return True
-    return _other_side_may_act(user, fixture, submission)
+    return bool(_sides_to_agree(user, fixture, submission))
 
 
 def can_dispute(*, submission: ResultSubmission, by: Any) -> bool:
-    user = _user(by)
-    if user is None or submission.submitted_by_id == user.pk:
-        return False
-    return _other_side_may_act(user, submission.fixture, submission)
+    return bool(_sides_to_agree(by, submission.fixture, submission))
 
 
 def can_settle(*, submission: ResultSubmission, by: Any) -> bool:
@@ -128,7 +138,11 @@ def _reopen_links(fixture: Fixture) -> None:
 
 
 def _state(submission: ResultSubmission) -> dict[str, Any]:
-    return {"status": submission.status, "figures": submission.figures}
+    return {
+        "status": submission.status,
+        "figures": submission.figures,
+        "agreed": [side for side, user in _agreed(submission).items() if user is not None],
+    }
 
 
 @transaction.atomic
@@ -145,11 +159,16 @@ def result_submit(
     ).first()
     if existing is not None:
         raise ValidationError(f"The result is already {existing.get_status_display().lower()}.")
+    user = _user(by)
+    # A captain's submission is their team's agreement; a link's or a secretary's is neither's.
+    sides = captained_sides(user, fixture) if user is not None else set()
     submission = ResultSubmission.objects.create(
         fixture=fixture,
         figures=result_figures(result),
-        submitted_by=_user(by),
-        submitted_by_link=link if _user(by) is None else None,
+        submitted_by=user,
+        submitted_by_link=link if user is None else None,
+        home_agreed_by=user if sides == {"home"} else None,
+        away_agreed_by=user if sides == {"away"} else None,
     )
     audit_log(
         league=fixture.division.season.league,
@@ -165,12 +184,14 @@ def result_submit(
 
 @transaction.atomic
 def result_confirm(*, submission: ResultSubmission, by: Any) -> ResultSubmission:
-    """The other side's captain (or a secretary) agrees: the result counts and the fixture's
-    scoring links close."""
+    """A captain of a side that has not agreed yet agrees for it; once both teams have agreed
+    (or a secretary who did not submit it confirms) the result counts and the fixture's scoring
+    links close. ``submission.status`` says which: still submitted, or confirmed."""
     fixture, submission = _lock_submission(submission)
     if not can_confirm(submission=submission, by=by):
         raise PermissionDenied(
-            "Only the other team's captain or a secretary confirms, never the submitter."
+            "Only a captain of a team that has not agreed yet, or a secretary, confirms; "
+            "never the submitter."
         )
     if submission.status != Status.SUBMITTED:
         raise ValidationError(f"This result is {submission.get_status_display().lower()}.")
@@ -180,16 +201,31 @@ def result_confirm(*, submission: ResultSubmission, by: Any) -> ResultSubmission
             "The games changed after this result was submitted: it must be submitted again."
         )
     before = _state(submission)
-    submission.status = Status.CONFIRMED
-    submission.confirmed_by = by
-    submission.confirmed_at = timezone.now()
-    submission.save(update_fields=["status", "confirmed_by", "confirmed_at"])
-    _close_links(fixture)
+    sides = _sides_to_agree(by, fixture, submission)
+    if sides:
+        setattr(submission, f"{sides[0]}_agreed_by", by)
+    if not waiting_sides(submission):
+        submission.confirmed_as = ResultSubmission.ConfirmedAs.CAPTAINS
+    elif can_manage_league(by, fixture.division.season.league):
+        submission.confirmed_as = ResultSubmission.ConfirmedAs.SECRETARY
+    fields = ["home_agreed_by", "away_agreed_by"]
+    if submission.confirmed_as:
+        submission.status = Status.CONFIRMED
+        submission.confirmed_by = by
+        submission.confirmed_at = timezone.now()
+        fields += ["status", "confirmed_by", "confirmed_at", "confirmed_as"]
+    submission.save(update_fields=fields)
+    if submission.is_confirmed:
+        _close_links(fixture)
+        action, subject = "result_confirmed", f"Result of {fixture} confirmed"
+    else:
+        team = fixture.home if sides[0] == "home" else fixture.away
+        action, subject = "result_agreed", f"Result of {fixture} agreed by {team}'s captain"
     audit_log(
         league=fixture.division.season.league,
         fixture=fixture,
-        action="result_confirmed",
-        subject=f"Result of {fixture} confirmed",
+        action=action,
+        subject=subject,
         before=before,
         after=_state(submission),
         by=by,
@@ -250,6 +286,7 @@ def result_settle(
                 "submitted again."
             )
         submission.status = Status.SETTLED
+        submission.confirmed_as = ResultSubmission.ConfirmedAs.SECRETARY
         submission.confirmed_by = by
         submission.confirmed_at = timezone.now()
     else:

@@ -7,6 +7,7 @@ Generation calls the pure planner in ``leagues.schedule``; this module turns tea
 from __future__ import annotations
 
 import datetime
+import hashlib
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -14,9 +15,11 @@ from typing import TYPE_CHECKING
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 
 from leagues.audit import audit_log
-from leagues.models import Division, Fixture, TableGame, Team, TeamEntry, Venue
+from leagues.models import Division, Fixture, Season, TableGame, Team, TeamEntry, Venue
+from leagues.permissions import venue_is_kept_by
 from leagues.schedule import (
     PlannedFixture,
     ScheduleError,
@@ -30,8 +33,56 @@ from leagues.services.results import fixture_result_recompute
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
 
-#: Fixtures a re-generation may replace: nothing has been played at them.
+#: Fixtures not yet played: a re-arrangement may move them, a walkover or void settle them.
 REPLACEABLE = (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED)
+
+
+@dataclass(frozen=True)
+class Move:
+    """A scheduled fixture the new list puts on another night."""
+
+    fixture: Fixture
+    date: datetime.date
+    note: str
+    round: int | None = None
+
+
+@dataclass(frozen=True)
+class GenerationPlan:
+    """What generating (again) would do, shown to the secretary before anything changes."""
+
+    kept: tuple[Fixture, ...]
+    """Played, walked over, void or under way: never touched."""
+    postponed: tuple[Fixture, ...]
+    """Postponed fixtures: kept as they are, still to be re-arranged; their meetings are not
+    planned again."""
+    unchanged: tuple[Fixture, ...]
+    """Scheduled fixtures the new list keeps on the same night."""
+    moved: tuple[Move, ...]
+    replaced: tuple[Fixture, ...]
+    """Scheduled fixtures the new list no longer has (removed)."""
+    created: tuple[PlannedFixture, ...]
+    byes: int
+    notes: tuple[str, ...]
+    start: datetime.date
+    league_night: int
+    legs: int
+    exclusions: tuple[datetime.date, ...]
+    last: datetime.date | None
+    """The last night of the list."""
+
+    @property
+    def token(self) -> str:
+        """A fingerprint of the plan: confirming checks the list is still the one previewed."""
+        lines = [f"k{f.pk}" for f in self.kept + self.postponed + self.unchanged]
+        lines += [f"m{m.fixture.pk}:{m.date}" for m in self.moved]
+        lines += [f"r{f.pk}" for f in self.replaced]
+        lines += [f"c{f.home}:{f.away}:{f.date}" for f in self.created]
+        return hashlib.sha256("|".join(lines).encode()).hexdigest()[:20]
+
+    @property
+    def changes(self) -> int:
+        return len(self.moved) + len(self.replaced) + len(self.created)
 
 
 @dataclass(frozen=True)
@@ -43,6 +94,9 @@ class GenerationReport:
     removed: int
     byes: int
     notes: tuple[str, ...]
+    moved: int = 0
+    postponed: int = 0
+    unchanged: int = 0
 
 
 def _day(value: datetime.date) -> str:
@@ -53,9 +107,165 @@ def _locked(division: Division) -> list[Fixture]:
     """Fixtures re-generation must not touch: decided ones, and any with a game started."""
     started = TableGame.objects.filter(table__fixture__division=division).values("table__fixture")
     return list(
-        Fixture.objects.filter(division=division)
+        Fixture.objects.filter(division=division, kind=Fixture.Kind.LEAGUE)
         .filter(~Q(status__in=REPLACEABLE) | Q(pk__in=started))
+        .select_related("home", "away")
         .order_by("date", "pk")
+    )
+
+
+def _venue_slots(teams: Sequence[Team], capacity: int) -> dict[int, object]:
+    """Each team's venue key for the planner: teams sharing a venue are dealt into
+    ``capacity`` groups, so that at most ``capacity`` matches are planned there a night."""
+    seen: dict[int, int] = {}
+    keys: dict[int, object] = {}
+    for team in teams:
+        n = seen.get(team.home_venue_id, 0)
+        seen[team.home_venue_id] = n + 1
+        keys[team.pk] = (team.home_venue_id, n % capacity)
+    return keys
+
+
+def _refuse_impossible(teams: Sequence[Team], legs: int, capacity: int, division: Division) -> None:
+    """Constraints no list can meet, named: too many teams at home in one pub."""
+    n = len(teams)
+    if n < 2:
+        raise ValidationError(f"{division} needs at least two teams entered to make a list.")
+    nights = (n - 1 + n % 2) * legs
+    by_venue: dict[int, list[Team]] = {}
+    for team in teams:
+        by_venue.setdefault(team.home_venue_id, []).append(team)
+    for sharing in by_venue.values():
+        home_matches = len(sharing) * (n - 1) * legs // 2
+        if legs == 2:
+            home_matches = len(sharing) * (n - 1)
+        if home_matches > capacity * nights:
+            venue = sharing[0].home_venue
+            raise ValidationError(
+                f"{venue} is the home of {len(sharing)} teams "
+                f"({', '.join(t.name for t in sharing)}): that is {home_matches} home matches on "
+                f"{nights} league nights, but it can host {capacity} a night. Raise the "
+                "season's venue capacity or give some of these teams another home."
+            )
+
+
+def fixtures_plan(
+    *,
+    division: Division,
+    start: datetime.date | None = None,
+    league_night: int | None = None,
+    legs: int | None = None,
+    exclusions: Collection[datetime.date] = (),
+) -> GenerationPlan:
+    """What generating the division's list would do; changes nothing.
+
+    The season's calendar is kept: its league night (unless ``league_night`` is given), its
+    exclusion dates (plus ``exclusions``), its venue capacity, its start and its end. Played,
+    walked-over, void and started fixtures are kept as they are; postponed ones too (their
+    meeting is not planned again); only scheduled fixtures may move or be replaced.
+    """
+    division = Division.objects.select_related("season__league").get(pk=division.pk)
+    season = division.season
+    night = season.night if league_night is None else league_night
+    legs = legs or 1
+    start = start or season.starts_on
+    excluded = frozenset(exclusions) | season.excluded_dates
+    first_night = start + datetime.timedelta(days=(night - start.weekday()) % 7)
+    if first_night < season.starts_on:
+        raise ValidationError(
+            {
+                "start": f"The first league night would be {_day(first_night)}, before the "
+                f"season starts ({_day(season.starts_on)})."
+            }
+        )
+    entries = list(
+        TeamEntry.objects.filter(division=division, withdrawn_on__isnull=True)
+        .select_related("team__home_venue")
+        .order_by("team__name", "team__pk")
+    )
+    teams = [entry.team for entry in entries]
+    _refuse_impossible(teams, legs, season.venue_capacity, division)
+    ids = {team.pk for team in teams}
+    venue_key = _venue_slots(teams, season.venue_capacity)
+    locked = [f for f in _locked(division) if f.home_id in ids and f.away_id in ids]
+    postponed = list(
+        Fixture.objects.filter(
+            division=division, kind=Fixture.Kind.LEAGUE, status=Fixture.Status.POSTPONED
+        )
+        .exclude(pk__in=[f.pk for f in locked])
+        .select_related("home", "away")
+        .order_by("date", "pk")
+    )
+    keep = [
+        PlannedFixture(round=f.round or 0, date=f.date, home=f.home_id, away=f.away_id)
+        for f in locked
+    ]
+    pending = [
+        PlannedFixture(round=f.round or 0, date=f.date, home=f.home_id, away=f.away_id)
+        for f in postponed
+        if f.home_id in ids and f.away_id in ids
+    ]
+    try:
+        schedule = round_robin(
+            teams=[TeamSlot(key=t.pk, venue=venue_key[t.pk], name=t.name) for t in teams],
+            start=start,
+            league_night=night,
+            legs=legs,
+            exclusions=excluded,
+            keep=keep,
+            pending=pending,
+        )
+    except ScheduleError as exc:
+        raise ValidationError(str(exc)) from exc
+    kept_keys = {(f.home, f.away, f.date) for f in keep}
+    planned = [f for f in schedule.fixtures if (f.home, f.away, f.date) not in kept_keys]
+    venue_of = {team.pk: team.home_venue_id for team in teams}
+    planned = _clear_other_divisions(
+        division, planned, schedule.fixtures, venue_of, night, excluded, season.venue_capacity
+    )
+    if season.ends_on is not None:
+        late = [f for f in planned if f.date > season.ends_on]
+        if late:
+            raise ValidationError(
+                f"The list needs league nights up to {_day(max(f.date for f in late))}, after "
+                f"the season ends ({_day(season.ends_on)}): {len(late)} fixture"
+                f"{'s' if len(late) != 1 else ''} would not fit. Start earlier, remove "
+                "exclusion dates, raise the venue capacity or move the season's end."
+            )
+    scheduled = {
+        (f.home_id, f.away_id): f
+        for f in Fixture.objects.filter(
+            division=division, kind=Fixture.Kind.LEAGUE, status=Fixture.Status.SCHEDULED
+        )
+        .exclude(pk__in=[f.pk for f in locked])
+        .select_related("home", "away")
+        .order_by("-date", "-pk")
+    }
+    unchanged: list[Fixture] = []
+    moved: list[Move] = []
+    created: list[PlannedFixture] = []
+    for plan in planned:
+        current = scheduled.pop((plan.home, plan.away), None)
+        if current is None:
+            created.append(plan)
+        elif current.date == plan.date:
+            unchanged.append(current)
+        else:
+            moved.append(Move(current, plan.date, plan.note, plan.round))
+    return GenerationPlan(
+        kept=tuple(locked),
+        postponed=tuple(postponed),
+        unchanged=tuple(unchanged),
+        moved=tuple(moved),
+        replaced=tuple(sorted(scheduled.values(), key=lambda f: (f.date, f.pk))),
+        created=tuple(created),
+        byes=len(schedule.byes),
+        notes=tuple(f.note for f in planned if f.note),
+        start=start,
+        league_night=night,
+        legs=legs,
+        exclusions=tuple(sorted(excluded)),
+        last=max((f.date for f in planned), default=None),
     )
 
 
@@ -63,61 +273,62 @@ def _locked(division: Division) -> list[Fixture]:
 def fixtures_generate(
     *,
     division: Division,
-    start: datetime.date,
+    start: datetime.date | None = None,
     league_night: int | None = None,
-    legs: int = 1,
+    legs: int | None = None,
     exclusions: Collection[datetime.date] = (),
+    token: str | None = None,
     by: User | None = None,
 ) -> GenerationReport:
-    """Plan the division's round robin from ``start``, one round a league night.
+    """Generate (or generate again) the division's list as ``fixtures_plan`` says, and store
+    the night and exclusion dates in the season's calendar.
 
-    Played, walked-over and void fixtures (and any with a game started) are kept as they are;
-    every other fixture of the division is replaced. A fixture that would put two home matches
-    in one pub on one night (teams sharing a venue, in this division or another of the season)
-    is moved, and its note says so.
+    With ``token`` (the previewed plan's), refused when the plan is no longer the one shown.
+    A scheduled fixture the new list puts on another night is moved (it keeps its history),
+    one it no longer has is removed, and the rest are created; nothing else is touched.
     """
     division = Division.objects.select_related("season__league").get(pk=division.pk)
-    league = division.season.league
-    night = league.league_night if league_night is None else league_night
-    entries = list(
-        TeamEntry.objects.filter(division=division)
-        .select_related("team")
-        .order_by("team__name", "team__pk")
+    season = Season.objects.select_for_update().get(pk=division.season_id)
+    plan = fixtures_plan(
+        division=division, start=start, league_night=league_night, legs=legs, exclusions=exclusions
     )
-    teams = [entry.team for entry in entries]
-    venue_of = {team.pk: team.home_venue_id for team in teams}
-    locked = _locked(division)
-    keep = [
-        PlannedFixture(round=f.round or 0, date=f.date, home=f.home_id, away=f.away_id)
-        for f in locked
-    ]
-    try:
-        schedule = round_robin(
-            teams=[TeamSlot(key=t.pk, venue=t.home_venue_id, name=t.name) for t in teams],
-            start=start,
-            league_night=night,
-            legs=legs,
-            exclusions=frozenset(exclusions),
-            keep=keep,
+    if token is not None and token != plan.token:
+        raise ValidationError(
+            "The fixture list has changed since the preview: look at the new preview and "
+            "confirm again."
         )
-    except ScheduleError as exc:
-        raise ValidationError(str(exc)) from exc
+    league = season.league
+    venue_of = {e.team_id: e.team.home_venue_id for e in division.entries.select_related("team")}
+    removed = len(plan.replaced)
+    Fixture.objects.filter(pk__in=[f.pk for f in plan.replaced]).delete()
+    moving = [move.fixture.pk for move in plan.moved]
+    Fixture.objects.filter(pk__in=moving).update(round=None)
+    # A round number is a team's once: fixtures that stay (kept, postponed, unchanged) keep
+    # theirs, and a planned one that would repeat a team's round is listed without a round.
+    taken = set()
+    for home, away, number in (
+        Fixture.objects.filter(division=division, round__isnull=False)
+        .exclude(pk__in=moving)
+        .values_list("home", "away", "round")
+    ):
+        taken |= {(number, "home", home), (number, "away", away)}
 
-    kept_keys = {(f.home, f.away, f.date) for f in keep}
-    planned = [f for f in schedule.fixtures if (f.home, f.away, f.date) not in kept_keys]
-    planned = _clear_other_divisions(
-        division, planned, schedule.fixtures, venue_of, night, exclusions
-    )
+    def free_round(number: int | None, home: int, away: int) -> int | None:
+        if number is None or {(number, "home", home), (number, "away", away)} & taken:
+            return None
+        taken.update({(number, "home", home), (number, "away", away)})
+        return number
 
-    replaced = Fixture.objects.filter(division=division, status__in=REPLACEABLE).exclude(
-        pk__in=[f.pk for f in locked]
-    )
-    before = replaced.count()
-    removed, _ = replaced.delete()
+    for move in plan.moved:
+        fixture = move.fixture
+        fixture.date = move.date
+        fixture.note = move.note
+        fixture.round = free_round(move.round, fixture.home_id, fixture.away_id)
+        fixture.save(update_fields=["date", "note", "round", "updated_at"])
     Fixture.objects.bulk_create(
         Fixture(
             division=division,
-            round=f.round,
+            round=free_round(f.round, f.home, f.away),
             home_id=f.home,
             away_id=f.away,
             date=f.date,
@@ -125,30 +336,39 @@ def fixtures_generate(
             venue_id=venue_of[f.home],
             note=f.note,
         )
-        for f in planned
+        for f in plan.created
     )
+    calendar_before = {"league_night": season.league_night, "exclusions": season.exclusions}
+    season.league_night = plan.league_night
+    season.exclusions = [day.isoformat() for day in plan.exclusions]
+    season.save(update_fields=["league_night", "exclusions"])
     report = GenerationReport(
-        created=len(planned),
-        kept=len(locked),
+        created=len(plan.created),
+        kept=len(plan.kept),
         removed=removed,
-        byes=len(schedule.byes),
-        notes=tuple(f.note for f in planned if f.note),
+        byes=plan.byes,
+        notes=plan.notes,
+        moved=len(plan.moved),
+        postponed=len(plan.postponed),
+        unchanged=len(plan.unchanged),
     )
     audit_log(
         league=league,
         action="fixtures_generated",
         subject=f"Fixture list of {division} generated: {report.created} new, "
-        f"{report.kept} kept, {before} replaced",
-        before={"replaced": before, "kept": report.kept},
+        f"{len(plan.moved)} moved, {report.kept} kept, {removed} removed, "
+        f"{len(plan.postponed)} postponed kept",
+        before={"replaced": removed, "kept": report.kept, "calendar": calendar_before},
         after={
             "division": division.pk,
             "created": report.created,
-            "start": start.isoformat(),
-            "league_night": night,
-            "legs": legs,
-            "exclusions": sorted(day.isoformat() for day in exclusions),
-            "first": min((f.date for f in planned), default=start).isoformat(),
-            "last": max((f.date for f in planned), default=start).isoformat(),
+            "moved": [[m.fixture.pk, m.date.isoformat()] for m in plan.moved],
+            "postponed": [f.pk for f in plan.postponed],
+            "start": plan.start.isoformat(),
+            "league_night": plan.league_night,
+            "legs": plan.legs,
+            "exclusions": [day.isoformat() for day in plan.exclusions],
+            "last": plan.last.isoformat() if plan.last else None,
         },
         by=by,
     )
@@ -174,34 +394,43 @@ def _clear_other_divisions(
     venue_of: dict[int, int],
     night: int,
     exclusions: Collection[datetime.date],
+    capacity: int = 1,
 ) -> list[PlannedFixture]:
-    """Move planned fixtures off nights when their pub hosts another division's home match."""
+    """Move planned fixtures off nights when their pub is already full with other divisions'
+    home matches (``capacity`` matches a venue a night)."""
     if not planned:
         return planned
     first = min(f.date for f in planned)
-    others = Fixture.objects.filter(
-        division__season=division.season_id,
-        venue__in=set(venue_of.values()),
-        date__gte=first,
-    ).exclude(division=division)
-    venue_busy: dict[datetime.date, set[int]] = {}
-    hosts: dict[tuple[datetime.date, int], str] = {}
+    others = (
+        Fixture.objects.filter(
+            division__season=division.season_id,
+            venue__in=set(venue_of.values()),
+            date__gte=first,
+        )
+        .exclude(division=division)
+        .exclude(status=Fixture.Status.VOID)
+    )
+    hosting: dict[tuple[datetime.date, int], list[str]] = {}
     for other in others.select_related("home"):
-        venue_busy.setdefault(other.date, set()).add(other.venue_id)
-        hosts[(other.date, other.venue_id)] = other.home.name
-    if not venue_busy:
+        hosting.setdefault((other.date, other.venue_id), []).append(other.home.name)
+    if not hosting:
         return planned
-    busy, own_venues = occupancy(everything, venue_of)
-    for day, venues in own_venues.items():
-        venue_busy.setdefault(day, set()).update(venues)
+    for fixture in everything:
+        key = (fixture.date, venue_of.get(fixture.home, 0))
+        if key in hosting and fixture not in planned:
+            hosting[key].append("")
+    busy, _ = occupancy(everything, venue_of)
     names = dict(Team.objects.filter(pk__in=venue_of).values_list("pk", "name"))
     moved: list[PlannedFixture] = []
     for fixture in planned:
         venue = venue_of[fixture.home]
-        if (fixture.date, venue) not in hosts:
+        hosts = hosting.get((fixture.date, venue), [])
+        if len(hosts) < capacity:
+            hosting.setdefault((fixture.date, venue), []).append(names[fixture.home])
             moved.append(fixture)
             continue
         busy[fixture.date] -= {fixture.home, fixture.away}
+        full = {day for (day, at), host in hosting.items() if at == venue and len(host) >= capacity}
         new_day = next_free_night(
             after=fixture.date,
             league_night=night,
@@ -209,15 +438,16 @@ def _clear_other_divisions(
             away=fixture.away,
             busy=busy,
             venue=venue,
-            venue_busy=venue_busy,
+            venue_busy={day: {venue} for day in full},
             exclusions=frozenset(exclusions),
         )
         busy.setdefault(new_day, set()).update((fixture.home, fixture.away))
-        venue_busy.setdefault(new_day, set()).add(venue)
+        hosting.setdefault((new_day, venue), []).append(names[fixture.home])
+        named = [host for host in hosts if host] or ["another match"]
         note = (
             f"{names[fixture.home]} v {names[fixture.away]} moved from {_day(fixture.date)} to "
             f"{_day(new_day)}: {names[fixture.home]} shares a home venue with "
-            f"{hosts[(fixture.date, venue)]}, who is at home on {_day(fixture.date)}"
+            f"{' and '.join(named)}, at home on {_day(fixture.date)}"
         )
         combined = f"{fixture.note}; {note}" if fixture.note else note
         moved.append(PlannedFixture(fixture.round, new_day, fixture.home, fixture.away, combined))
@@ -233,16 +463,33 @@ def fixture_add(
     date: datetime.date,
     time: datetime.time | None = None,
     venue: Venue | None = None,
+    kind: str = Fixture.Kind.LEAGUE,
     by: User | None = None,
 ) -> Fixture:
-    """One fixture outside the generated list (a play-off, a replay)."""
+    """One fixture outside the generated list (a play-off, a replay, a cup tie, a friendly).
+
+    A league fixture is refused when the two teams have already met in the league as often as
+    the season's format allows (``MatchFormat.meetings``): choose another kind.
+    """
+    if kind not in Fixture.Kind.values:
+        raise ValidationError(f"“{kind}” is not a kind of fixture.")
     ids = set(TeamEntry.objects.filter(division=division).values_list("team", flat=True))
     if home.pk not in ids or away.pk not in ids:
         raise ValidationError(f"Both teams must be entered in {division}.")
     if home.pk == away.pk:
         raise ValidationError("A team cannot play itself.")
+    if venue is not None and not venue_is_kept_by(venue, division.season.league):
+        raise ValidationError({"venue": f"{venue} is not one of the league's venues."})
     venue = venue or home.home_venue
-    _refuse_clash(season_id=division.season_id, date=date, teams=(home.pk, away.pk), venue=venue.pk)
+    _refuse_clash(
+        season_id=division.season_id,
+        date=date,
+        teams=(home.pk, away.pk),
+        venue=venue.pk,
+        capacity=division.season.venue_capacity,
+    )
+    if kind == Fixture.Kind.LEAGUE:
+        _refuse_extra_meeting(division=division, home=home, away=away)
     fixture = Fixture(
         division=division,
         home=home,
@@ -250,6 +497,7 @@ def fixture_add(
         date=date,
         time=time or division.season.league.start_time,
         venue=venue,
+        kind=kind,
     )
     fixture.full_clean()
     fixture.save()
@@ -257,11 +505,27 @@ def fixture_add(
         league=division.season.league,
         fixture=fixture,
         action="fixture_added",
-        subject=f"{fixture} added to {division.name}",
-        after=fixture_state(fixture),
+        subject=f"{fixture} ({fixture.get_kind_display().lower()}) added to {division.name}",
+        after={**fixture_state(fixture), "kind": fixture.kind},
         by=by,
     )
     return fixture
+
+
+def _refuse_extra_meeting(*, division: Division, home: Team, away: Team) -> None:
+    allowed = division.season.get_match_format().meetings
+    met = (
+        Fixture.objects.filter(division=division, kind=Fixture.Kind.LEAGUE)
+        .filter(Q(home=home, away=away) | Q(home=away, away=home))
+        .exclude(status=Fixture.Status.VOID)
+        .count()
+    )
+    if met >= allowed:
+        raise ValidationError(
+            f"{home} and {away} already have {met} league fixture{'s' if met != 1 else ''} "
+            f"this season, as many as the format allows ({allowed}). A further meeting is a "
+            "cup tie, a play-off or a friendly: choose its kind."
+        )
 
 
 def _refuse_clash(
@@ -271,6 +535,7 @@ def _refuse_clash(
     teams: tuple[int, int],
     venue: int,
     exclude: int | None = None,
+    capacity: int = 1,
 ) -> None:
     others = Fixture.objects.filter(division__season=season_id, date=date).exclude(
         status=Fixture.Status.VOID
@@ -280,8 +545,8 @@ def _refuse_clash(
     clash = others.filter(Q(home__in=teams) | Q(away__in=teams)).select_related("home", "away")
     if clash:
         raise ValidationError(f"{clash[0]} is already on that night.")
-    at_venue = others.filter(venue=venue).select_related("home", "away", "venue")
-    if at_venue:
+    at_venue = list(others.filter(venue=venue).select_related("home", "away", "venue"))
+    if len(at_venue) >= capacity:
         raise ValidationError(
             f"{at_venue[0].venue} already hosts {at_venue[0].home} v {at_venue[0].away} that night."
         )
@@ -322,10 +587,16 @@ def fixture_rearrange(
     time: datetime.time | None = None,
     venue: Venue | None = None,
     reason: str = "",
+    outside_calendar: bool = False,
     by: User | None = None,
 ) -> Fixture:
-    """Move a scheduled or postponed fixture to ``date`` (or the next league night when both
-    teams and the venue are free), without moving any other fixture."""
+    """Move a scheduled or postponed fixture to ``date``, or (no date) to the next league night
+    of the season's calendar when both teams and the venue are free, moving nothing else.
+
+    A date outside the calendar (in the past, before the season's start, after its end, or an
+    excluded night) is refused unless ``outside_calendar`` is set with a ``reason``; the audit
+    entry records the override.
+    """
     fixture = (
         Fixture.objects.select_for_update(of=("self",))
         .select_related("division__season__league", "venue")
@@ -337,34 +608,75 @@ def fixture_rearrange(
             f"{fixture.get_status_display().lower()}."
         )
     season = fixture.division.season
+    if (
+        venue is not None
+        and venue.pk != fixture.venue_id
+        and not venue_is_kept_by(venue, season.league)
+    ):
+        raise ValidationError({"venue": f"{venue} is not one of the league's venues."})
     venue_id = venue.pk if venue is not None else fixture.venue_id
+    reason = reason.strip()
+    today = timezone.localdate()
+    override = ""
+    override_checked = date is None
     if date is None:
         others = (
-            Fixture.objects.filter(division__season=season, date__gte=fixture.date)
+            Fixture.objects.filter(division__season=season)
             .exclude(pk=fixture.pk)
             .exclude(status=Fixture.Status.VOID)
         )
         busy: dict[datetime.date, set[int]] = {}
-        venue_busy: dict[datetime.date, set[int]] = {}
+        hosted: dict[datetime.date, int] = {}
         for day, home, away, at in others.values_list("date", "home", "away", "venue"):
             busy.setdefault(day, set()).update((home, away))
-            venue_busy.setdefault(day, set()).add(at)
+            if at == venue_id:
+                hosted[day] = hosted.get(day, 0) + 1
         date = next_free_night(
-            after=max(fixture.date, datetime.date.today() - datetime.timedelta(days=1)),
-            league_night=season.league.league_night,
+            after=max(
+                fixture.date,
+                today - datetime.timedelta(days=1),
+                season.starts_on - datetime.timedelta(days=1),
+            ),
+            league_night=season.night,
             home=fixture.home_id,
             away=fixture.away_id,
             busy=busy,
             venue=venue_id,
-            venue_busy=venue_busy,
+            venue_busy={day: {venue_id} for day, n in hosted.items() if n >= season.venue_capacity},
+            exclusions=season.excluded_dates,
         )
+        if season.ends_on is not None and date > season.ends_on:
+            raise ValidationError(
+                {
+                    "date": f"No league night before the season ends ({_day(season.ends_on)}) "
+                    "has both teams and the venue free: give a date, and if it is outside "
+                    "the season's calendar, say why."
+                }
+            )
     _refuse_clash(
         season_id=season.pk,
         date=date,
         teams=(fixture.home_id, fixture.away_id),
         venue=venue_id,
         exclude=fixture.pk,
+        capacity=season.venue_capacity,
     )
+    if not override_checked:
+        problem = season.calendar_problem(date)
+        if not problem and date < today:
+            problem = f"{_day(date)} is in the past"
+        if problem and not outside_calendar:
+            raise ValidationError(
+                {
+                    "date": f"{problem}. To arrange it there anyway, tick “outside the "
+                    "calendar” and give the reason."
+                }
+            )
+        if problem and not reason:
+            raise ValidationError(
+                {"reason": f"{problem}: give the reason for arranging it outside the calendar."}
+            )
+        override = problem
     was = fixture.date
     before = fixture_state(fixture)
     fixture.original_date = fixture.original_date or was
@@ -372,9 +684,9 @@ def fixture_rearrange(
     fixture.time = time or fixture.time
     fixture.venue_id = venue_id
     fixture.status = Fixture.Status.SCHEDULED
-    line = f"Re-arranged from {_day(was)} to {_day(date)}" + (
-        f": {reason.strip()}" if reason.strip() else "."
-    )
+    line = f"Re-arranged from {_day(was)} to {_day(date)}" + (f": {reason}" if reason else ".")
+    if override:
+        line += f" (outside the calendar: {override})"
     fixture.note = f"{fixture.note}\n{line}".strip()
     fixture.save()
     audit_log(
@@ -383,7 +695,7 @@ def fixture_rearrange(
         action="fixture_rearranged",
         subject=f"{fixture.home} v {fixture.away}: {line}",
         before=before,
-        after=fixture_state(fixture),
+        after={**fixture_state(fixture), "outside_calendar": override or None},
         by=by,
     )
     return fixture

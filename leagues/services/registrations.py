@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
@@ -11,14 +12,17 @@ from django.db.models import Q
 
 from leagues.audit import audit_log
 from leagues.models import FixtureTable, Player, Registration, Season, Team
+from leagues.permissions import player_is_free
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
 
 
+@transaction.atomic
 def player_register(
     *,
-    player: Player,
+    player: Player | None = None,
+    name: str = "",
     team: Team,
     season: Season,
     registered_on: datetime.date | None = None,
@@ -26,11 +30,26 @@ def player_register(
 ) -> Registration:
     """Register ``player`` to play for ``team`` in ``season``.
 
-    Refused when the team is not in the season's league or the player is already registered to
-    a team this season (the database constraint backs this up against a race).
+    ``name`` instead of ``player`` registers a new player of that name (kept only if the
+    registration goes through). Refused when the team is not in the season's league, the player
+    is in another league that ``by`` does not run (only the site operator moves a player between
+    leagues), or the player is already registered to a team this season (the database
+    constraint backs this up against a race).
     """
     if team.league_id != season.league_id:
         raise ValidationError(f"{team} does not play in {season.league}.")
+    if player is None:
+        # A new player, kept only if the registration goes through (this transaction).
+        player = Player(name=name.strip())
+        player.full_clean()
+        player.save()
+    if not player_is_free(by, season.league, player):
+        raise ValidationError(
+            {
+                "player": f"{player} already plays in another league: only the site's operator "
+                f"can register them in {season.league}."
+            }
+        )
     current = (
         Registration.objects.filter(player=player, season=season).select_related("team").first()
     )
@@ -63,6 +82,7 @@ def player_register(
         ) from exc
 
 
+@transaction.atomic
 def registration_cancel(*, registration: Registration, by: User | None = None) -> None:
     """Withdraw a registration that has not yet been used at a table."""
     player, season = registration.player_id, registration.season_id
@@ -95,3 +115,44 @@ def _registration_state(registration: Registration) -> dict[str, object]:
         "season": registration.season_id,
         "registered_on": registration.registered_on.isoformat(),
     }
+
+
+@transaction.atomic
+def squad_register(
+    *,
+    team: Team,
+    season: Season,
+    players: Sequence[Player] = (),
+    names: Sequence[str] = (),
+    by: User | None = None,
+) -> list[Registration]:
+    """Register several players to ``team`` for ``season`` at once: ``players`` chosen from the
+    league's own, and ``names`` (typed or from a CSV) — a name matching one of the league's
+    players (letter case aside) is that player, any other is a new player. All or nothing: the
+    first refusal names the player and nothing is registered."""
+    from leagues.selectors.fixtures import league_players
+
+    own = {p.name.casefold(): p for p in league_players(league=season.league)}
+    chosen: list[Player] = list(players)
+    for name in names:
+        name = " ".join(name.split())
+        if not name:
+            continue
+        player = own.get(name.casefold())
+        if player is None:
+            player = Player.objects.create(name=name)
+            own[name.casefold()] = player
+        chosen.append(player)
+    if not chosen:
+        raise ValidationError("Choose players or give their names: the squad is empty.")
+    registrations = []
+    seen: set[int] = set()
+    for player in chosen:
+        if player.pk in seen:
+            continue
+        seen.add(player.pk)
+        try:
+            registrations.append(player_register(player=player, team=team, season=season, by=by))
+        except ValidationError as exc:
+            raise ValidationError(f"{player}: {' '.join(exc.messages)}") from exc
+    return registrations

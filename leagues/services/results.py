@@ -18,6 +18,7 @@ from django.db.models import Count, Prefetch
 from django.urls import reverse
 
 from leagues.formats import MatchFormat
+from leagues.fragments import invalidate_league
 from leagues.models import (
     Fixture,
     FixtureResult,
@@ -56,7 +57,7 @@ def fixture_tables_set(
     """
     fixture = _fixture_for_update(fixture)
     league = fixture.division.season.league
-    match_format = league.get_match_format()
+    match_format = fixture.division.season.get_match_format()
     if fixture.status not in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED):
         raise ValidationError(f"{fixture} is {fixture.get_status_display().lower()}.")
     if TableGame.objects.filter(table__fixture=fixture).exists():
@@ -148,7 +149,7 @@ def table_game_start(*, table: FixtureTable, by: User | None = None) -> TableGam
         .get(pk=table.pk)
     )
     fixture = table.fixture
-    match_format = fixture.division.season.league.get_match_format()
+    match_format = fixture.division.season.get_match_format()
     if table.outcome:
         raise ValidationError(f"Table {table.board} is already decided.")
     if fixture.status not in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED):
@@ -160,7 +161,7 @@ def table_game_start(*, table: FixtureTable, by: User | None = None) -> TableGam
     if number > match_format.max_games_per_table + _abandoned(games):
         raise ValidationError(f"Table {table.board} has played all its games.")
     game = game_start(
-        ruleset=fixture.division.season.league.get_ruleset(),
+        ruleset=fixture.division.season.get_ruleset(),
         sides=[
             (fixture.home.name, [p.name for p in table.home_pair]),
             (fixture.away.name, [p.name for p in table.away_pair]),
@@ -186,20 +187,35 @@ def fixture_start(
     return [table_game_start(table=table, by=by) for table in tables]
 
 
-@transaction.atomic
 def fixture_game_changed(*, game: Game) -> None:
     """The receiver's entry point: a scored game changed; roll up its fixture if it matters.
 
     Only a finished game, or a change to one that was already counted (a hand undone or
-    corrected after it was won), alters a table; hands in the middle of a game do not.
+    corrected after it was won), alters a table; hands in the middle of a game do not. Deciding
+    that is one query for a league game and none for any other game read by the scoring
+    service's locked read (it runs inside that transaction, once per hand).
     """
-    table_game = TableGame.objects.select_related("table").filter(game_id=game.pk).first()
+    if not hasattr(game, "league_game"):  # read with the locked game: no query when it is not
+        return
+    table_game = (
+        TableGame.objects.select_related("table__fixture__division__season")
+        .filter(game_id=game.pk)
+        .first()
+    )
     if table_game is None:
         return
     table = table_game.table
+    # The fixture and player pages show the table's games as they stand.
+    invalidate_league(table.fixture.division.season.league_id)
     counted = table.home_games + table.away_games >= table_game.number
     if game.status == GameStatus.IN_PROGRESS and not counted:
         return
+    _fixture_game_roll_up(game=game, table_game=table_game)
+
+
+@transaction.atomic
+def _fixture_game_roll_up(*, game: Game, table_game: TableGame) -> None:
+    table = table_game.table
     fixture = _fixture_for_update(table.fixture)
     revision = HandRevision.objects.filter(game=game).order_by("-pk").first()
     fixture_result_recompute(
@@ -280,13 +296,8 @@ def _table_figures(fixture: Fixture, match_format: MatchFormat) -> list[FixtureT
 
 
 def _points(match_format: MatchFormat, outcome: str, match_points: int, side: str) -> int:
-    if outcome == Outcome.DRAW:
-        league_points = match_format.league_points_draw
-    elif outcome == side:
-        league_points = match_format.league_points_win
-    else:
-        league_points = match_format.league_points_loss
-    return league_points + (match_points if match_format.match_points_count else 0)
+    result = "draw" if outcome == Outcome.DRAW else "win" if outcome == side else "loss"
+    return match_format.points(result, match_points)
 
 
 def _outcome(home: int, away: int) -> str:
@@ -329,6 +340,7 @@ def _save_result(fixture: Fixture, result: FixtureResult) -> FixtureResult:
     stored, _ = FixtureResult.objects.update_or_create(
         fixture=fixture, defaults={name: getattr(result, name) for name in fields}
     )
+    invalidate_league(fixture.division.season.league_id)
     return stored
 
 
@@ -352,7 +364,7 @@ def fixture_result_recompute(
 
 
 def _recompute(fixture: Fixture) -> FixtureResult | None:
-    match_format = fixture.division.season.league.get_match_format()
+    match_format = fixture.division.season.get_match_format()
     if fixture.status == Fixture.Status.VOID:
         FixtureResult.objects.filter(fixture=fixture).delete()
         return None

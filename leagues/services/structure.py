@@ -28,6 +28,7 @@ from leagues.models import (
     TeamEntry,
     Venue,
 )
+from leagues.permissions import player_is_free, venue_is_kept_by
 from leagues.services.fixtures import REPLACEABLE
 from leagues.tiebreaks import validate_tiebreaks
 
@@ -82,6 +83,7 @@ def league_create(
     return league
 
 
+@transaction.atomic
 def league_set_tiebreaks(
     *, league: League, tiebreaks: Sequence[str], by: User | None = None
 ) -> League:
@@ -102,6 +104,7 @@ def league_set_tiebreaks(
     return league
 
 
+@transaction.atomic
 def league_set_match_format(
     *, league: League, match_format: MatchFormat, by: User | None = None
 ) -> League:
@@ -120,6 +123,7 @@ def league_set_match_format(
     return league
 
 
+@transaction.atomic
 def season_create(
     *,
     league: League,
@@ -127,10 +131,24 @@ def season_create(
     starts_on: datetime.date,
     ends_on: datetime.date | None = None,
     slug: str = "",
+    league_night: int | None = None,
+    exclusions: Sequence[datetime.date] = (),
+    venue_capacity: int = 1,
     by: User | None = None,
 ) -> Season:
     season = Season(
-        league=league, name=name, slug=slug or slugify(name), starts_on=starts_on, ends_on=ends_on
+        league=league,
+        name=name,
+        slug=slug or slugify(name),
+        starts_on=starts_on,
+        ends_on=ends_on,
+        # The league's rules are the default for a new season; it keeps its own copy.
+        ruleset=dict(league.ruleset or STYLE_PRESETS[league.style].ruleset),
+        match_format=league.get_match_format().to_spec(),
+        tiebreaks=league.get_tiebreaks(),
+        league_night=league_night,
+        exclusions=sorted({day.isoformat() for day in exclusions}),
+        venue_capacity=venue_capacity,
     )
     season.full_clean()
     season.save()
@@ -145,6 +163,7 @@ def season_create(
     return season
 
 
+@transaction.atomic
 def division_create(
     *, season: Season, name: str, rank: int = 1, slug: str = "", by: User | None = None
 ) -> Division:
@@ -162,6 +181,7 @@ def division_create(
     return division
 
 
+@transaction.atomic
 def venue_create(
     *,
     name: str,
@@ -171,10 +191,11 @@ def venue_create(
     league: League | None = None,
     by: User | None = None,
 ) -> Venue:
-    """A new venue (venues are shared by leagues); ``league`` is whose audit trail records it."""
-    venue = Venue(
-        name=name, town=town, address=address, slug=slug or slugify(f"{name} {town}".strip())
-    )
+    """A new venue kept by ``league`` (``None``: the site operator's own)."""
+    slug = slug or slugify(f"{name} {town}".strip())
+    if league is not None and Venue.objects.filter(slug=slug).exists():
+        slug = f"{slug}-{league.slug}"[:120]
+    venue = Venue(league=league, name=name, town=town, address=address, slug=slug)
     venue.full_clean()
     venue.save()
     if league is not None:
@@ -189,6 +210,7 @@ def venue_create(
     return venue
 
 
+@transaction.atomic
 def team_create(
     *,
     league: League,
@@ -196,8 +218,12 @@ def team_create(
     home_venue: Venue,
     short_name: str = "",
     slug: str = "",
+    division: Division | None = None,
     by: User | None = None,
 ) -> Team:
+    """A new team of ``league`` at one of its venues, entered in ``division`` if given (all or
+    nothing)."""
+    _require_venue(home_venue, league)
     team = Team(
         league=league,
         name=name,
@@ -215,9 +241,12 @@ def team_create(
         after=_team_state(team),
         by=by,
     )
+    if division is not None:
+        team_enter(team=team, division=division, by=by)
     return team
 
 
+@transaction.atomic
 def player_create(*, name: str, by: User | None = None) -> Player:
     player = Player(name=name.strip())
     player.full_clean()
@@ -225,6 +254,7 @@ def player_create(*, name: str, by: User | None = None) -> Player:
     return player
 
 
+@transaction.atomic
 def team_enter(
     *,
     team: Team,
@@ -239,7 +269,7 @@ def team_enter(
     existing = TeamEntry.objects.filter(team=team, season=season).select_related("division")
     if existing.exists():
         raise ValidationError(f"{team} is already entered in {existing.get().division.name}.")
-    entry = TeamEntry.objects.create(team=team, division=division, season=season)
+    entry = TeamEntry.objects.create(team=team, division=division, season=season, name=team.name)
     _audit(
         league=season.league,
         action="team_entered",
@@ -253,10 +283,21 @@ def team_enter(
     return entry
 
 
+@transaction.atomic
 def entry_set_captain(
     *, entry: TeamEntry, captain: Player | None, by: User | None = None
 ) -> TeamEntry:
-    """Make ``captain`` (registered to the team this season) the team's captain."""
+    """Make ``captain`` (registered to the team this season, and in no other league ``by``
+    does not run) the team's captain."""
+    league = entry.season.league
+    changed = captain is not None and captain.pk != entry.captain_id
+    if changed and captain is not None and not player_is_free(by, league, captain):
+        raise ValidationError(
+            {
+                "captain": f"{captain} plays in another league: only the site's operator can "
+                f"make them a captain in {league}."
+            }
+        )
     if (
         captain is not None
         and not captain.registrations.filter(team=entry.team_id, season=entry.season_id).exists()
@@ -276,6 +317,12 @@ def entry_set_captain(
         by=by,
     )
     return entry
+
+
+def _require_venue(venue: Venue, league: League, field: str = "home_venue") -> None:
+    """Refuse a venue another league keeps (see ``leagues.permissions.venue_is_kept_by``)."""
+    if not venue_is_kept_by(venue, league):
+        raise ValidationError({field: f"{venue} is not one of {league}'s venues."})
 
 
 def _audit(
@@ -302,6 +349,7 @@ def _league_state(league: League) -> dict[str, Any]:
         "match_format": league.match_format,
         "tiebreaks": league.tiebreaks,
         "show_provisional": league.show_provisional,
+        "withdrawal": league.withdrawal,
     }
 
 
@@ -311,6 +359,9 @@ def _season_state(season: Season) -> dict[str, Any]:
         "name": season.name,
         "starts_on": season.starts_on.isoformat(),
         "ends_on": season.ends_on.isoformat() if season.ends_on else None,
+        "league_night": season.league_night,
+        "exclusions": season.exclusions,
+        "venue_capacity": season.venue_capacity,
     }
 
 
@@ -348,6 +399,69 @@ def _entry_state(entry: TeamEntry) -> dict[str, Any]:
 _DECIDED = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
 
 
+def season_has_played(*, season: Season) -> bool:
+    """Whether any fixture of the season is played, walked over or has a game started: from
+    then on its rules are what its stored results were scored with."""
+    fixtures = Fixture.objects.filter(division__season=season)
+    return (
+        fixtures.filter(status__in=_DECIDED).exists()
+        or TableGame.objects.filter(table__fixture__in=fixtures).exists()
+    )
+
+
+def _season_rules(season: Season) -> dict[str, Any]:
+    return {
+        "season": season.pk,
+        "ruleset": season.ruleset,
+        "match_format": season.match_format,
+        "tiebreaks": season.tiebreaks,
+    }
+
+
+@transaction.atomic
+def season_rules_update(
+    *,
+    season: Season,
+    target: int | None,
+    match_format: MatchFormat,
+    tiebreaks: Sequence[str],
+    by: User | None = None,
+) -> Season:
+    """A season's target (``None``: the style's), match format and tie-breaks; refused once a
+    fixture of the season is played."""
+    season = Season.objects.select_for_update().select_related("league").get(pk=season.pk)
+    league = season.league
+    before = _season_rules(season)
+    ruleset = dict(season.ruleset or league.ruleset or STYLE_PRESETS[league.style].ruleset)
+    new_target = target if target is not None else STYLE_PRESETS[league.style].ruleset.get("target")
+    if new_target is not None:
+        ruleset["target"] = new_target
+    tiebreaks = list(tiebreaks)
+    validate_tiebreaks(tiebreaks)
+    after = {"ruleset": ruleset, "match_format": match_format.to_spec(), "tiebreaks": tiebreaks}
+    if all(before[key] == value for key, value in after.items()):
+        return season
+    if season_has_played(season=season):
+        raise ValidationError(
+            f"A fixture of {season.name} has been played: its target, match format and "
+            "tie-breaks are the ones its results were scored with. Change them for next season."
+        )
+    season.ruleset = ruleset
+    season.match_format = after["match_format"]
+    season.tiebreaks = tiebreaks
+    season.full_clean()
+    season.save(update_fields=["ruleset", "match_format", "tiebreaks"])
+    _audit(
+        league=league,
+        action="season_updated",
+        subject=f"Rules of {season.name} changed",
+        before=before,
+        after=_season_rules(season),
+        by=by,
+    )
+    return season
+
+
 def league_has_played(*, league: League) -> bool:
     """Whether any fixture of the league is played, walked over or has a game started: from
     then on its ruleset and match format are what its stored results were scored with."""
@@ -356,6 +470,20 @@ def league_has_played(*, league: League) -> bool:
         fixtures.filter(status__in=_DECIDED).exists()
         or TableGame.objects.filter(table__fixture__in=fixtures).exists()
     )
+
+
+def _pin_season_rules(league: League) -> None:
+    """Seasons still reading the league's rules get their own copy, before the league's
+    change, so that a season already played keeps the rules it was scored with."""
+    for season in league.seasons.all():
+        if season.ruleset and season.match_format and season.tiebreaks:
+            continue
+        season.ruleset = season.ruleset or dict(
+            league.ruleset or STYLE_PRESETS[league.style].ruleset
+        )
+        season.match_format = season.match_format or league.get_match_format().to_spec()
+        season.tiebreaks = season.tiebreaks or league.get_tiebreaks()
+        season.save(update_fields=["ruleset", "match_format", "tiebreaks"])
 
 
 @transaction.atomic
@@ -370,31 +498,24 @@ def league_update(
     match_format: MatchFormat,
     tiebreaks: Sequence[str],
     show_provisional: bool | None = None,
+    withdrawal: str | None = None,
     by: User | None = None,
 ) -> League:
     """Everything a secretary can change about a running league, in one go.
 
-    The ruleset's target (``None`` keeps the style's) and the match format are refused once a
-    fixture of the league has been played: its stored results were scored by the old ones.
+    The target (``None`` keeps the style's), match format and tie-breaks are the league's
+    defaults for new seasons; seasons not yet started take them too, while a season with a
+    fixture played keeps the rules its results were scored with (``season_rules_update``).
     """
     league = League.objects.select_for_update().get(pk=league.pk)
     before = _league_state(league)
+    _pin_season_rules(league)
     ruleset = dict(league.ruleset or STYLE_PRESETS[league.style].ruleset)
     preset_target = STYLE_PRESETS[league.style].ruleset.get("target")
     new_target = target if target is not None else preset_target
     if new_target is not None:
         ruleset["target"] = new_target
     spec = match_format.to_spec()
-    changed = {}
-    if ruleset != (league.ruleset or STYLE_PRESETS[league.style].ruleset):
-        changed["target"] = "The target cannot change once a fixture has been played."
-    if spec != league.get_match_format().to_spec():
-        changed["match_format"] = (
-            "The match format cannot change once a fixture has been played: "
-            "stored results were scored with the current one."
-        )
-    if changed and league_has_played(league=league):
-        raise ValidationError(changed)
     tiebreaks = list(tiebreaks)
     validate_tiebreaks(tiebreaks)
     league.name = name.strip()
@@ -406,8 +527,17 @@ def league_update(
     league.tiebreaks = tiebreaks
     if show_provisional is not None:
         league.show_provisional = show_provisional
+    if withdrawal is not None:
+        league.withdrawal = withdrawal
     league.full_clean()
     league.save()
+    # The league's rules are the default for seasons to come: a season not yet started takes
+    # them too; a season with a fixture played keeps its own.
+    for season in league.seasons.all():
+        if not season_has_played(season=season):
+            season_rules_update(
+                season=season, target=target, match_format=match_format, tiebreaks=tiebreaks, by=by
+            )
     _audit(
         league=league,
         action="league_updated",
@@ -419,21 +549,41 @@ def league_update(
     return league
 
 
+@transaction.atomic
 def season_update(
     *,
     season: Season,
     name: str,
     starts_on: datetime.date,
     ends_on: datetime.date | None = None,
+    league_night: int | None = None,
+    exclusions: Sequence[datetime.date] | None = None,
+    venue_capacity: int | None = None,
     by: User | None = None,
 ) -> Season:
-    """Rename or re-date a season; its slug (and so its addresses) stays."""
+    """Rename or re-date a season, or change its calendar; its slug (and so its addresses)
+    stays. Fixtures already listed stay where they are: generate again (after the preview)
+    or re-arrange them."""
     before = _season_state(season)
     season.name = name.strip()
     season.starts_on = starts_on
     season.ends_on = ends_on
+    season.league_night = league_night
+    if exclusions is not None:
+        season.exclusions = sorted({day.isoformat() for day in exclusions})
+    if venue_capacity is not None:
+        season.venue_capacity = venue_capacity
     season.full_clean()
-    season.save(update_fields=["name", "starts_on", "ends_on"])
+    season.save(
+        update_fields=[
+            "name",
+            "starts_on",
+            "ends_on",
+            "league_night",
+            "exclusions",
+            "venue_capacity",
+        ]
+    )
     _audit(
         league=season.league,
         action="season_updated",
@@ -445,6 +595,7 @@ def season_update(
     return season
 
 
+@transaction.atomic
 def division_update(
     *, division: Division, name: str, rank: int, by: User | None = None
 ) -> Division:
@@ -464,34 +615,37 @@ def division_update(
     return division
 
 
+@transaction.atomic
 def venue_update(
     *,
     venue: Venue,
     name: str,
     town: str = "",
     address: str = "",
-    league: League | None = None,
+    league: League,
     by: User | None = None,
 ) -> Venue:
-    """Rename or re-address a venue; ``league`` is whose audit trail records it."""
+    """Rename or re-address a venue ``league`` keeps (no other league's team or fixture uses
+    it); the change is in ``league``'s audit trail."""
+    _require_venue(venue, league, "name")
     before = _venue_state(venue)
     venue.name = name.strip()
     venue.town = town.strip()
     venue.address = address
     venue.full_clean()
     venue.save(update_fields=["name", "town", "address"])
-    if league is not None:
-        _audit(
-            league=league,
-            action="venue_updated",
-            subject=f"Venue {venue} changed",
-            before=before,
-            after=_venue_state(venue),
-            by=by,
-        )
+    _audit(
+        league=league,
+        action="venue_updated",
+        subject=f"Venue {venue} changed",
+        before=before,
+        after=_venue_state(venue),
+        by=by,
+    )
     return venue
 
 
+@transaction.atomic
 def team_update(
     *,
     team: Team,
@@ -501,12 +655,19 @@ def team_update(
     by: User | None = None,
 ) -> Team:
     """Rename a team or move its home; fixtures already made keep the venue they had."""
+    if home_venue.pk != team.home_venue_id:
+        _require_venue(home_venue, team.league)
     before = _team_state(team)
     team.name = name.strip()
     team.short_name = short_name.strip()
     team.home_venue = home_venue
     team.full_clean()
     team.save(update_fields=["name", "short_name", "home_venue"])
+    # The name of seasons still running (or to come) follows; past seasons keep theirs.
+    today = datetime.date.today()
+    TeamEntry.objects.filter(team=team).filter(
+        Q(season__ends_on__isnull=True) | Q(season__ends_on__gte=today)
+    ).update(name=team.name)
     _audit(
         league=team.league,
         action="team_updated",
@@ -532,9 +693,9 @@ def entry_move(*, entry: TeamEntry, division: Division, by: User | None = None) 
         raise ValidationError({"division": "A team can only move within the same season."})
     if division.pk == entry.division_id:
         return 0
-    team_fixtures = Fixture.objects.filter(division=entry.division_id).filter(
-        Q(home=entry.team_id) | Q(away=entry.team_id)
-    )
+    team_fixtures = Fixture.objects.filter(
+        division=entry.division_id, kind=Fixture.Kind.LEAGUE
+    ).filter(Q(home=entry.team_id) | Q(away=entry.team_id))
     started = TableGame.objects.filter(table__fixture__in=team_fixtures)
     if team_fixtures.exclude(status__in=REPLACEABLE).exists() or started.exists():
         raise ValidationError(
@@ -558,6 +719,7 @@ def entry_move(*, entry: TeamEntry, division: Division, by: User | None = None) 
     return removed
 
 
+@transaction.atomic
 def entry_set_contact(*, entry: TeamEntry, contact: str, by: User | None = None) -> TeamEntry:
     """The captain's phone or email, for the secretary only (never on a public page)."""
     before = _entry_state(entry)
@@ -573,3 +735,30 @@ def entry_set_contact(*, entry: TeamEntry, contact: str, by: User | None = None)
         by=by,
     )
     return entry
+
+
+@transaction.atomic
+def entry_save(
+    *,
+    team: Team,
+    season: Season,
+    division: Division,
+    captain: Player | None,
+    contact: str,
+    by: User | None = None,
+) -> tuple[TeamEntry, int]:
+    """A team's season from the secretary's team page, all or nothing: enter it (or move it to
+    ``division``), its captain and the captain's contact. Returns the entry and how many
+    unplayed fixtures the move removed."""
+    if division.season_id != season.pk or team.league_id != season.league_id:
+        raise ValidationError({"division": f"{division} is not in {team.league}'s {season.name}."})
+    entry = TeamEntry.objects.filter(team=team, season=season).first()
+    removed = 0
+    if entry is None:
+        entry = team_enter(team=team, division=division, by=by)
+    else:
+        removed = entry_move(entry=entry, division=division, by=by)
+        entry.refresh_from_db()
+    entry_set_captain(entry=entry, captain=captain, by=by)
+    entry_set_contact(entry=entry, contact=contact, by=by)
+    return entry, removed

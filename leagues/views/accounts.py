@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from config.inputs import strict_id
 from leagues import forms
 from leagues.models import Team
 from leagues.selectors import accounts as account_selectors
@@ -38,7 +39,7 @@ def secretaries(request: HttpRequest, slug: str) -> HttpResponse:
     new = forms.AccountForm(request.POST if action == "create" else None, prefix="new")
     if action == "remove":
         wanted = request.POST.get("user", "")
-        user = get_object_or_404(get_user_model(), pk=int(wanted) if wanted.isdigit() else 0)
+        user = get_object_or_404(get_user_model(), pk=strict_id(wanted) or 0)
         try:
             accounts.secretary_remove(league=league, user=user, by=request.user)
         except ValidationError as exc:

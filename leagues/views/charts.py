@@ -6,91 +6,158 @@ under the site's content security policy (colours are SVG attributes, not styles
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db.models import Q
+from django.utils import timezone
 
-from leagues.models import Division, Fixture
-from leagues.selectors.fixtures import fixture_list
+from leagues.models import Division, Fixture, PointAdjustment
+from leagues.selectors.counting import counted_fixtures
 from leagues.selectors.standings import StandingRow
 
-#: Distinct on the dark background, and distinguishable for the common colour blindnesses
-#: when read with the legend (lines also carry the team's position as a label).
-PALETTE = (
-    "#f2c14e",
-    "#6fc3ff",
-    "#ff9f7a",
-    "#7bd389",
-    "#c9a7ff",
-    "#ff6b9a",
-    "#4fd1c5",
-    "#e6e6e6",
-    "#b5a36a",
-    "#9fb3ff",
+
+@dataclass(frozen=True)
+class Pen:
+    """How a picked-out team's line is drawn: a colour, a dash pattern and a marker shape, so
+    that the lines still differ printed in black and white."""
+
+    colour: str
+    dash: str
+    marker: str
+    """"circle", "square", "triangle" or "diamond"."""
+
+
+#: At most four teams stand out: the leaders, the viewer's team, a tapped team.
+PENS = (
+    Pen("#f2c14e", "", "circle"),
+    Pen("#6fc3ff", "8 4", "square"),
+    Pen("#ff9f7a", "2 3", "triangle"),
+    Pen("#c9a7ff", "10 3 2 3", "diamond"),
 )
-MAX_LINES = len(PALETTE)
-WIDTH, HEIGHT = 360, 220
-LEFT, RIGHT, TOP, BOTTOM = 34, 10, 10, 26
+GREY = "#6b7a70"
+LEADERS = 2
+"""Leaders picked out: the top team, and the next one while it shares first place or the top
+two are the only teams shown."""
+WIDTH, HEIGHT = 340, 230
+LEFT, RIGHT, TOP, BOTTOM = 34, 12, 12, 30
+LABEL_SIZE = 13
+"""Label size in the drawing's units: at least 12 px wherever the chart is 314 px wide or more
+(a 360 px phone gives it 334 px)."""
+
+
+@dataclass(frozen=True)
+class Point:
+    x: float
+    y: float
 
 
 @dataclass(frozen=True)
 class Line:
     team: str
+    team_id: int
     position: int
-    colour: str
     points: str
     """SVG ``points`` attribute of the polyline."""
     total: int
+    pen: Pen | None = None
+    """None for the teams drawn in grey."""
+    why: str = ""
+    """Why it stands out: "leader", "your team", "chosen"."""
+    marks: tuple[Point, ...] = ()
 
 
 @dataclass(frozen=True)
 class Chart:
     lines: list[Line]
+    """The grey lines first, the picked-out ones last (drawn on top)."""
     weeks: int
     top: int
     y_ticks: list[tuple[float, int]]
     x_ticks: list[tuple[float, int]]
+    teams: list[tuple[int, str]]
+    """Every team, for the chooser."""
+    chosen: int | None = None
     width: int = WIDTH
     height: int = HEIGHT
     left: int = LEFT
     bottom_y: int = HEIGHT - BOTTOM
     right_x: int = WIDTH - RIGHT
-    left_out: int = 0
-    """Teams left off the chart (only the top ``MAX_LINES`` are drawn)."""
+    label_size: int = LABEL_SIZE
+
+    @property
+    def standing_out(self) -> list[Line]:
+        return [line for line in self.lines if line.pen is not None]
+
+    @property
+    def others(self) -> list[Line]:
+        return [line for line in self.lines if line.pen is None]
 
 
-def _ticks(top: int) -> list[int]:
-    step = max(1, -(-top // 4))
-    return list(range(0, top + 1, step))
+def picked_out(
+    rows: Sequence[StandingRow], *, yours: Sequence[int] = (), chosen: int | None = None
+) -> dict[int, str]:
+    """The teams that stand out, in drawing order, with why: the leaders, the viewer's team(s),
+    the chosen team; at most ``len(PENS)``."""
+    picked: dict[int, str] = {}
+    for row in rows[:LEADERS]:
+        if row.position == 1 or not picked:
+            picked[row.team.pk] = "leader"
+    ids = {row.team.pk for row in rows}
+    for team in yours:
+        if team in ids:
+            picked.setdefault(team, "your team")
+    if chosen in ids and chosen is not None:
+        picked.setdefault(chosen, "chosen")
+    return dict(list(picked.items())[: len(PENS)])
 
 
-def progression_chart(*, division: Division, rows: Sequence[StandingRow]) -> Chart | None:
-    """Cumulative points from results after each league night, for the top teams; one query.
+def _ticks(low: int, top: int) -> list[int]:
+    step = max(1, -(-(top - low) // 4))
+    below = list(range(0, low - 1, -step))[1:] if low < 0 else []
+    return sorted(below) + list(range(0, top + 1, step))
 
-    None before any result is in.
+
+def progression_chart(
+    *,
+    division: Division,
+    rows: Sequence[StandingRow],
+    adjustments: Sequence[PointAdjustment] = (),
+    yours: Sequence[int] = (),
+    chosen: int | None = None,
+) -> Chart | None:
+    """Cumulative points after each league night, every team in grey but the few picked out
+    (``picked_out``); one query.
+
+    The results are the ones the table counts (``leagues.selectors.counting``) and each
+    adjustment is added on the day it was made, so every line ends on the team's points in the
+    table. None before any result or adjustment is in.
     """
-    shown = list(rows[:MAX_LINES])
+    shown = list(rows)
     if not shown:
         return None
     ids = [row.team.pk for row in shown]
     results = list(
-        fixture_list(division=division, statuses=[Fixture.Status.PLAYED, Fixture.Status.WALKOVER])
-        .filter(result__is_final=True)
+        counted_fixtures(Fixture.objects.filter(division=division))
         .filter(Q(home__in=ids) | Q(away__in=ids))
         .order_by("date")
         .values_list("date", "home_id", "away_id", "result__home_points", "result__away_points")
     )
-    if not results:
+    changes: list[tuple[datetime.date, int, int]] = []
+    for day, home, away, home_points, away_points in results:
+        changes += [(day, home, home_points), (day, away, away_points)]
+    for adjustment in adjustments:
+        made_on = timezone.localdate(adjustment.made_at)
+        changes.append((made_on, adjustment.entry.team_id, adjustment.points))
+    changes = [change for change in changes if change[1] in ids]
+    if not changes:
         return None
-    dates = sorted({r[0] for r in results})
+    dates = sorted({day for day, _, _ in changes})
     week_of = {day: i for i, day in enumerate(dates)}
     gained = {pk: [0] * len(dates) for pk in ids}
-    for day, home, away, home_points, away_points in results:
-        if home in gained:
-            gained[home][week_of[day]] += home_points
-        if away in gained:
-            gained[away][week_of[day]] += away_points
+    for day, team, points in changes:
+        gained[team][week_of[day]] += points
     running: dict[int, list[int]] = {}
     for pk, weekly in gained.items():
         total, series = 0, []
@@ -98,7 +165,8 @@ def progression_chart(*, division: Division, rows: Sequence[StandingRow]) -> Cha
             total += points
             series.append(total)
         running[pk] = series
-    top = max(1, max(series[-1] for series in running.values()))
+    low = min(0, min(min(series) for series in running.values()))
+    top = max(1, max(max(series) for series in running.values()))
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     span = max(1, len(dates) - 1)
 
@@ -106,24 +174,41 @@ def progression_chart(*, division: Division, rows: Sequence[StandingRow]) -> Cha
         return round(LEFT + plot_w * week / span, 1)
 
     def y(points: int) -> float:
-        return round(TOP + plot_h * (1 - points / top), 1)
+        return round(TOP + plot_h * (1 - (points - low) / (top - low)), 1)
 
-    lines = [
-        Line(
-            team=row.team.name,
-            position=row.position,
-            colour=PALETTE[i],
-            points=" ".join(f"{x(w)},{y(p)}" for w, p in enumerate(running[row.team.pk])),
-            total=running[row.team.pk][-1],
+    picked = picked_out(shown, yours=yours, chosen=chosen)
+    pens = dict(zip(picked, PENS, strict=False))
+    lines = []
+    for row in shown:
+        series = running[row.team.pk]
+        pen = pens.get(row.team.pk)
+        lines.append(
+            Line(
+                team=row.entry.display_name,
+                team_id=row.team.pk,
+                position=row.position,
+                points=" ".join(f"{x(w)},{y(p)}" for w, p in enumerate(series)),
+                total=series[-1],
+                pen=pen,
+                why=picked.get(row.team.pk, ""),
+                marks=tuple(Point(x(w), y(p)) for w, p in enumerate(series)) if pen else (),
+            )
         )
-        for i, row in enumerate(shown)
-    ]
+    grey = [line for line in lines if line.pen is None]
+    bright = sorted(
+        (line for line in lines if line.pen is not None),
+        key=lambda line: list(picked).index(line.team_id),
+    )
     x_step = max(1, -(-len(dates) // 6))
     return Chart(
-        lines=list(reversed(lines)),  # leader drawn last, on top
+        lines=grey + list(reversed(bright)),  # the first picked (the leader) drawn last, on top
         weeks=len(dates),
         top=top,
-        y_ticks=[(y(t), t) for t in _ticks(top)],
+        y_ticks=[(y(t), t) for t in _ticks(low, top)],
         x_ticks=[(x(w), w + 1) for w in range(0, len(dates), x_step)],
-        left_out=max(0, len(rows) - len(shown)),
+        teams=[
+            (row.team.pk, row.entry.display_name)
+            for row in sorted(shown, key=lambda r: r.team.name)
+        ],
+        chosen=chosen if chosen in ids else None,
     )

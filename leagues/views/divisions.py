@@ -11,15 +11,22 @@ import datetime
 from typing import Any
 
 from django.db.models import Count
+from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.functional import cached_property
 from django.views.generic import TemplateView
 from django_tables2 import SingleTableMixin
 
+from config.inputs import strict_id
 from config.tables import CSVExportMixin
+from leagues.fragments import cached_fragment, request_params
 from leagues.models import Division, Fixture, Team
 from leagues.permissions import can_manage_league
 from leagues.selectors import fixtures as fixture_selectors
+from leagues.selectors.accounts import viewer_teams
+from leagues.selectors.race import MARKERS, Race, division_race
 from leagues.selectors.standings import Standings, division_standings
 from leagues.selectors.statistics import player_leaderboard
 from leagues.tables import DATE_FIRST, FixturesTable, PlayerStatisticsTable, StandingsTable
@@ -59,10 +66,52 @@ class DivisionMixin:
         return context
 
 
-class StandingsView(DivisionMixin, CSVExportMixin, SingleTableMixin, TemplateView):
+class FragmentMixin(DivisionMixin):
+    """The page below its tabs is one cached fragment (``leagues/fragments.py``): rendered from
+    the full context on a miss, served as it is on a hit (the CSV is never cached)."""
+
+    fragment_template = ""
+    fragment_params: tuple[str, ...] = ("sort",)
+    export: str | None = None
+
+    def fragment_parts(self) -> list[Any] | None:
+        params = request_params(self.request, self.fragment_params)
+        if params is None:
+            return None
+        return [self.fragment_template, self.division.pk, *params]
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if self.export:
+            return super().get(request, *args, **kwargs)  # type: ignore[misc,no-any-return]
+        division = self.division
+
+        def render() -> str:
+            context = self.get_context_data(**kwargs)  # type: ignore[attr-defined]
+            return render_to_string(self.fragment_template, context, request=request)
+
+        fragment = cached_fragment(
+            league_id=division.season.league_id, parts=self.fragment_parts(), render=render
+        )
+        return TemplateResponse(
+            request,
+            self.template_name,  # type: ignore[attr-defined]
+            {
+                "view": self,
+                "division": division,
+                "season": division.season,
+                "league": division.season.league,
+                "section": self.section,
+                "can_manage": can_manage_league(request.user, division.season.league),
+                "fragment": fragment,
+            },
+        )
+
+
+class StandingsView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView):
     """The league table, its notes (adjustments, provisional) and the tie-break rule."""
 
     template_name = "leagues/division_standings.html"
+    fragment_template = "leagues/_standings_body.html"
     table_class = StandingsTable
     table_pagination = False
     section = "standings"
@@ -74,8 +123,33 @@ class StandingsView(DivisionMixin, CSVExportMixin, SingleTableMixin, TemplateVie
     def get_table_data(self) -> list[Any]:
         return self.standings.rows
 
+    fragment_params = ("sort", "team")
+
+    @cached_property
+    def yours(self) -> list[int]:
+        """The viewer's own teams in the division, picked out on the chart."""
+        return viewer_teams(user=self.request.user, division=self.division)
+
+    def fragment_parts(self) -> list[Any] | None:
+        # The chart picks out the viewer's own team: a captain's page is not everyone's.
+        parts = super().fragment_parts()
+        return None if parts is None else [*parts, "yours", *sorted(self.yours)]
+
+    @property
+    def chosen(self) -> int | None:
+        """The team picked out on the chart (``?team=``)."""
+        return strict_id(self.request.GET.get("team"))
+
+    @cached_property
+    def race(self) -> Race:
+        return division_race(standings=self.standings)
+
     def get_table_kwargs(self) -> dict[str, Any]:
-        return {"metrics": self.standings.columns, "style": self.standings.league.style}
+        return {
+            "metrics": self.standings.columns,
+            "style": self.standings.league.style,
+            "race": None if self.export else self.race,
+        }
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
@@ -97,19 +171,35 @@ class StandingsView(DivisionMixin, CSVExportMixin, SingleTableMixin, TemplateVie
                 (column.abbr_for(standings.league.style), column.label_for(standings.league.style))
                 for column in standings.columns
             ],
-            chart=progression_chart(division=self.division, rows=standings.rows),
+            race=self.race,
+            race_contenders=self.race.title_race(standings.rows),
+            markers=MARKERS,
+            chart=progression_chart(
+                division=self.division,
+                rows=standings.rows,
+                adjustments=standings.adjustments,
+                yours=self.yours,
+                chosen=self.chosen,
+            ),
         )
         return context
 
 
-class FixturesView(DivisionMixin, CSVExportMixin, SingleTableMixin, TemplateView):
+class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView):
     """Fixtures and results one league night at a time (``?week=``), or one team's
     (``?team=``). The CSV with neither is the whole list."""
 
     template_name = "leagues/division_fixtures.html"
+    fragment_template = "leagues/_fixtures_body.html"
+    fragment_params = ("week", "team", "sort")
     table_class = FixturesTable
     table_pagination = False
     section = "fixtures"
+
+    def fragment_parts(self) -> list[Any] | None:
+        # Without ?week= the page shows the next league night: it depends on today.
+        parts = super().fragment_parts()
+        return None if parts is None else [*parts, timezone.localdate().isoformat()]
 
     @cached_property
     def entries(self) -> list[Any]:
@@ -117,10 +207,10 @@ class FixturesView(DivisionMixin, CSVExportMixin, SingleTableMixin, TemplateView
 
     @cached_property
     def team(self) -> Team | None:
-        wanted = self.request.GET.get("team", "")
-        if not wanted.isdigit():
+        wanted = strict_id(self.request.GET.get("team"))
+        if wanted is None:
             return None
-        return next((e.team for e in self.entries if e.team.pk == int(wanted)), None)
+        return next((e.team for e in self.entries if e.team.pk == wanted), None)
 
     @cached_property
     def weeks(self) -> list[datetime.date]:

@@ -17,6 +17,7 @@ from leagues.models import Fixture, PointAdjustment
 from leagues.selectors import fixtures as selectors
 from leagues.services import adjustments, fixtures, results
 from leagues.views.common import found, require_manager
+from leagues.views.results import table_cards
 
 
 def _division(request: HttpRequest, pk: int) -> Any:
@@ -33,14 +34,21 @@ def _fixture(request: HttpRequest, pk: int) -> Fixture:
 
 @login_required
 def fixtures_generate(request: HttpRequest, pk: int) -> HttpResponse:
-    """Plan the division's round robin. Played fixtures (and any with a game started) are kept
-    as they are; the page says so before and after."""
+    """Plan the division's round robin in the season's calendar. The first post shows what
+    would change (kept, moved, replaced, new, postponements) and changes nothing; the list is
+    stored only when the secretary confirms that preview."""
     division = _division(request, pk)
-    league = division.season.league
+    season = division.season
+    league = season.league
     existing = selectors.division_fixtures(division=division)
     form = forms.FixtureGenerateForm(
         request.POST or None,
-        initial={"start": division.season.starts_on, "league_night": league.league_night},
+        initial={
+            "start": season.starts_on,
+            "league_night": season.night,
+            "legs": min(2, season.get_match_format().meetings),
+            "exclusions": "\n".join(season.exclusions),
+        },
     )
     context: dict[str, Any] = {
         "league": league,
@@ -52,20 +60,29 @@ def fixtures_generate(request: HttpRequest, pk: int) -> HttpResponse:
     }
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        options = {
+            "division": division,
+            "start": data["start"],
+            "league_night": data["league_night"],
+            "legs": data["legs"],
+            "exclusions": data["exclusions"],
+        }
         try:
-            report = fixtures.fixtures_generate(
-                division=division,
-                start=data["start"],
-                league_night=data["league_night"],
-                legs=data["legs"],
-                exclusions=data["exclusions"],
-                by=request.user,
-            )
+            if request.POST.get("confirm"):
+                report = fixtures.fixtures_generate(
+                    **options, token=request.POST.get("token") or None, by=request.user
+                )
+                return render(
+                    request,
+                    "leagues/manage/fixtures_generated.html",
+                    {**context, "report": report},
+                )
+            plan = fixtures.fixtures_plan(**options)
         except ValidationError as exc:
             forms.add_service_error(form, exc, "start")
         else:
             return render(
-                request, "leagues/manage/fixtures_generated.html", {**context, "report": report}
+                request, "leagues/manage/fixtures_preview.html", {**context, "plan": plan}
             )
     return render(request, "leagues/manage/fixtures_generate.html", context)
 
@@ -121,6 +138,7 @@ def fixture_manage(request: HttpRequest, pk: int) -> HttpResponse:
                     time=values["time"],
                     venue=values["venue"],
                     reason=values["reason"],
+                    outside_calendar=values["outside_calendar"],
                     by=request.user,
                 )
                 done = "Re-arranged"
@@ -163,14 +181,21 @@ def fixture_tables(request: HttpRequest, pk: int) -> HttpResponse:
     season = fixture.division.season
     seated = list(fixture.tables.all())
     started = any(table.games.all() for table in seated)
+    boards = season.get_match_format().tables
+    squads = {
+        team: [r.player for r in selectors.team_squad(team=team, season=season)]
+        for team in (fixture.home, fixture.away)
+    }
+    # A team with fewer registered players than tables cannot be seated: say whom to register.
+    short = [(team, len(players)) for team, players in squads.items() if len(players) < boards]
     form = forms.FixtureTablesForm(
         request.POST or None,
-        boards=league.get_match_format().tables,
-        home_players=[r.player for r in selectors.team_squad(team=fixture.home, season=season)],
-        away_players=[r.player for r in selectors.team_squad(team=fixture.away, season=season)],
+        boards=boards,
+        home_players=squads[fixture.home],
+        away_players=squads[fixture.away],
         initial_pairs=[(t.home_pair, t.away_pair) for t in seated],
     )
-    if request.method == "POST" and not started and form.is_valid():
+    if request.method == "POST" and not started and not short and form.is_valid():
         start = "start" in request.POST
         try:
             if start:
@@ -180,12 +205,14 @@ def fixture_tables(request: HttpRequest, pk: int) -> HttpResponse:
         except ValidationError as exc:
             forms.add_service_error(form, exc)
         else:
-            messages.success(
-                request,
-                "Games started: each table's scorer opens its game from this page."
-                if start
-                else "Tables saved; start the games when the pairs sit down.",
-            )
+            if start:
+                messages.success(
+                    request,
+                    "Games started. Each table's scorer scans that table's QR code below (or "
+                    "opens its link) to score its games; no account needed. Print this card.",
+                )
+                return redirect("leagues:manage_fixture_card", pk=fixture.pk)
+            messages.success(request, "Tables saved; start the games when the pairs sit down.")
             return redirect(fixture)
     return render(
         request,
@@ -197,6 +224,10 @@ def fixture_tables(request: HttpRequest, pk: int) -> HttpResponse:
             "form": form,
             "started": started,
             "tables": seated,
+            "cards": table_cards(request, fixture) if started else [],
+            "boards": boards,
+            "short": short,
+            "season": season,
         },
     )
 

@@ -7,13 +7,28 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django_tables2 import RequestConfig
 
+from leagues.fragments import PLAYERS, page_fragment
 from leagues.models import Fixture, ResultSubmission
 from leagues.permissions import can_manage_league
 from leagues.selectors import fixtures as selectors
-from leagues.selectors.statistics import pair_statistics, player_leaderboard, player_statistics
-from leagues.tables import DATE_FIRST, FixturesTable, PlayerStatisticsTable, fixture_score
+from leagues.selectors.race import MARKERS, division_race
+from leagues.selectors.standings import division_standings
+from leagues.selectors.statistics import (
+    add_figures,
+    pair_statistics,
+    player_leaderboard,
+    player_statistics,
+)
+from leagues.tables import (
+    DATE_FIRST,
+    FixturesTable,
+    PlayerStatisticsTable,
+    StandingsTable,
+    fixture_score,
+)
 from leagues.views.common import found
 
 LATEST = 8
@@ -28,53 +43,106 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     league = found(selectors.league_get, slug=slug)
     seasons = list(selectors.league_seasons(league=league))
     current = seasons[0] if seasons else None
-    results = upcoming = []
-    if current is not None:
-        results = list(
-            selectors.fixture_list(
-                season=current, statuses=[Fixture.Status.PLAYED, Fixture.Status.WALKOVER]
-            ).order_by("-date", "-time", "-pk")[:LATEST]
-        )
-        upcoming = list(
-            selectors.fixture_list(
-                season=current, statuses=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED]
-            ).filter(date__gte=timezone.localdate())[:LATEST]
-        )
+
+    def context() -> dict[str, Any]:
+        results = upcoming = []
+        if current is not None:
+            results = list(selectors.counted_results(season=current)[:LATEST])
+            upcoming = list(
+                selectors.fixture_list(
+                    season=current, statuses=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED]
+                ).filter(date__gte=timezone.localdate())[:LATEST]
+            )
+        tables = []
+        if current is not None:
+            for division in current.divisions.all():
+                standings = division_standings(division=division)
+                race = division_race(standings=standings)
+                table = StandingsTable(
+                    standings.rows,
+                    metrics=standings.columns,
+                    style=league.style,
+                    race=race,
+                    compact=True,
+                    prefix=f"d{division.pk}-",
+                )
+                tables.append((division, table, race, race.title_race(standings.rows)))
+        return {
+            "league": league,
+            "tables": tables,
+            "markers": MARKERS,
+            "seasons": seasons,
+            "current": current,
+            "results": [(f, fixture_score(f)) for f in results],
+            "upcoming": upcoming,
+            "match_format": (current or league).get_match_format().describe(),
+            "ruleset": (current or league).get_ruleset(),
+        }
+
     return render(
         request,
         "leagues/league_detail.html",
         {
             "league": league,
-            "seasons": seasons,
             "current": current,
-            "results": [(f, fixture_score(f)) for f in results],
-            "upcoming": upcoming,
-            "match_format": league.get_match_format().describe(),
-            "ruleset": league.get_ruleset(),
             "can_manage": can_manage_league(request.user, league),
+            # The next fixtures are those from today on: the date is part of the key.
+            "fragment": page_fragment(
+                request,
+                league_id=league.pk,
+                name=[league.pk, timezone.localdate().isoformat()],
+                params=(),
+                template="leagues/_league_body.html",
+                context=context,
+            ),
         },
     )
 
 
+SECRETARY = "<!-- the secretary's links -->"
+"""Where a fixture page's secretary links go, inside its cached fragment."""
+
+
 def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A fixture: its result, and each table's pairs and games with links to the score sheets."""
-    fixture = found(selectors.fixture_detail, pk=pk)
+    fixture = found(selectors.fixture_get, pk=pk)
     league = fixture.division.season.league
+
+    def context() -> dict[str, Any]:
+        detail = selectors.fixture_detail(pk=pk)
+        return {
+            "fixture": detail,
+            "league": league,
+            "division": detail.division,
+            "result": getattr(detail, "result", None),
+            "score": fixture_score(detail),
+            "tables": list(detail.tables.all()),
+            "adjustments": list(detail.adjustments.all()),
+            "secretary": SECRETARY,
+            "confirmed": detail.submissions.filter(
+                status__in=ResultSubmission.CONFIRMED_STATUSES
+            ).exists(),
+        }
+
+    fragment = page_fragment(
+        request,
+        league_id=league.pk,
+        name=[fixture.pk],
+        params=(),
+        template="leagues/_fixture_body.html",
+        context=context,
+    )
+    head, _, rest = fragment.partition(SECRETARY)
     return render(
         request,
         "leagues/fixture_detail.html",
         {
             "fixture": fixture,
             "league": league,
-            "division": fixture.division,
-            "result": getattr(fixture, "result", None),
-            "score": fixture_score(fixture),
-            "tables": list(fixture.tables.all()),
-            "adjustments": list(fixture.adjustments.all()),
             "can_manage": can_manage_league(request.user, league),
-            "confirmed": fixture.submissions.filter(
-                status__in=ResultSubmission.CONFIRMED_STATUSES
-            ).exists(),
+            # The two halves of the fragment, rendered and escaped already.
+            "head": mark_safe(head),
+            "rest": mark_safe(rest),
         },
     )
 
@@ -82,66 +150,123 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A team's season (``?season=``, the latest by default): squad, fixtures, players."""
     team = found(selectors.team_get, pk=pk)
-    entries = list(selectors.team_entries(team=team))
-    wanted = request.GET.get("season", "")
-    latest = entries[0] if entries else None
-    entry = next((e for e in entries if str(e.season_id) == wanted), latest)
-    context: dict[str, Any] = {
-        "team": team,
-        "league": team.league,
-        "entries": entries,
-        "entry": entry,
-        "can_manage": can_manage_league(request.user, team.league),
-    }
-    if entry is not None:
-        fixtures = FixturesTable(
-            selectors.fixture_list(team=team, season=entry.season),
-            prefix="f-",
-            sequence=DATE_FIRST,
-        )
-        players = PlayerStatisticsTable(
-            player_leaderboard(team=team, season=entry.season),
-            style=team.league.style,
-            prefix="p-",
-        )
-        config = RequestConfig(request, paginate=False)
-        config.configure(fixtures)
-        config.configure(players)
-        context.update(
-            squad=list(selectors.team_squad(team=team, season=entry.season)),
-            fixtures=fixtures,
-            players=players,
-        )
-    return render(request, "leagues/team_detail.html", context)
+
+    def context() -> dict[str, Any]:
+        entries = list(selectors.team_entries(team=team))
+        wanted = request.GET.get("season", "")
+        latest = entries[0] if entries else None
+        entry = next((e for e in entries if str(e.season_id) == wanted), latest)
+        context: dict[str, Any] = {
+            "team": team,
+            "league": team.league,
+            "entries": entries,
+            "entry": entry,
+        }
+        if entry is not None:
+            fixtures = FixturesTable(
+                selectors.fixture_list(team=team, season=entry.season),
+                prefix="f-",
+                sequence=DATE_FIRST,
+            )
+            players = PlayerStatisticsTable(
+                player_leaderboard(team=team, season=entry.season),
+                style=team.league.style,
+                prefix="p-",
+            )
+            config = RequestConfig(request, paginate=False)
+            config.configure(fixtures)
+            config.configure(players)
+            context.update(
+                squad=list(selectors.team_squad(team=team, season=entry.season)),
+                fixtures=fixtures,
+                players=players,
+            )
+        return context
+
+    return render(
+        request,
+        "leagues/team_detail.html",
+        {
+            "team": team,
+            "league": team.league,
+            "can_manage": can_manage_league(request.user, team.league),
+            "fragment": page_fragment(
+                request,
+                league_id=team.league_id,
+                name=[team.pk],
+                params=("season", "f-sort", "p-sort"),
+                template="leagues/_team_body.html",
+                context=context,
+            ),
+        },
+    )
+
+
+#: The player's figures: league games, cup games (ties played as fixtures and as races of
+#: games), or both together.
+FIGURE_SCOPES = {"league": "League", "cup": "Cup", "all": "League and cup"}
+FIGURE_KINDS = {
+    "league": (Fixture.Kind.LEAGUE,),
+    "cup": (Fixture.Kind.CUP,),
+    "all": (Fixture.Kind.LEAGUE, Fixture.Kind.CUP),
+}
+
+
+def _player_figures(player: Any, scope: str) -> Any:
+    stats = player_statistics(player=player, kinds=FIGURE_KINDS[scope])
+    if scope != "league":
+        from cups.selectors import player_race_figures
+
+        add_figures(stats, player_race_figures(player=player))
+    return stats
 
 
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A player: teams by season, figures from stored hands, partners, and games played."""
     player = found(selectors.player_get, pk=pk)
-    tables = selectors.player_tables(player=player)
-    seats = []
-    for table in tables:
-        home = player in table.home_pair
-        pair = table.home_pair if home else table.away_pair
-        seats.append(
-            {
-                "table": table,
-                "fixture": table.fixture,
-                "team": table.fixture.home if home else table.fixture.away,
-                "opponents": table.fixture.away if home else table.fixture.home,
-                "partner": [p for p in pair if p != player],
-                "side": "A" if home else "B",
-                "games": list(table.games.all()),
-            }
-        )
+
+    scope = request.GET.get("figures", "league")
+    if scope not in FIGURE_SCOPES:
+        scope = "league"
+
+    def context() -> dict[str, Any]:
+        seats = []
+        for table in selectors.player_tables(player=player):
+            home = player in table.home_pair
+            pair = table.home_pair if home else table.away_pair
+            seats.append(
+                {
+                    "table": table,
+                    "fixture": table.fixture,
+                    "team": table.fixture.home if home else table.fixture.away,
+                    "opponents": table.fixture.away if home else table.fixture.home,
+                    "partner": [p for p in pair if p != player],
+                    "side": "A" if home else "B",
+                    "games": list(table.games.all()),
+                }
+            )
+        return {
+            "player": player,
+            "registrations": list(selectors.player_registrations(player=player)),
+            "stats": _player_figures(player, scope),
+            "scope": scope,
+            "scopes": FIGURE_SCOPES,
+            "pairs": pair_statistics(player=player),
+            "seats": seats,
+        }
+
     return render(
         request,
         "leagues/player_detail.html",
         {
             "player": player,
-            "registrations": list(selectors.player_registrations(player=player)),
-            "stats": player_statistics(player=player),
-            "pairs": pair_statistics(player=player),
-            "seats": seats,
+            "fragment": page_fragment(
+                request,
+                league_id=PLAYERS,
+                name=[player.pk],
+                params=("figures",),
+                template="leagues/_player_body.html",
+                context=context,
+            ),
         },
     )

@@ -16,8 +16,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
+from config.inputs import clean_text, strict_id
 from leagues.models import AuditEntry, FixtureTable, League, ResultSubmission
-from leagues.permissions import fixture_links
+from leagues.permissions import can_manage_league, fixture_links, fixture_role
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.audit import league_audit_page
 from leagues.services import confirmation, results
@@ -52,7 +53,25 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         return _act(request, fixture, current, user, link)
     league = fixture.division.season.league
+    # Account names are personal: the public reads who acted by role.
+    names = can_manage_league(request.user, league)
+
+    def who(account: Any) -> str:
+        role = fixture_role(account, fixture)
+        return f"{account.get_username()} ({role})" if names and account is not None else role
+
+    actors = (
+        {
+            "submitted": who(current.submitted_by),
+            "confirmed": who(current.confirmed_by) if current.confirmed_by else "",
+            "disputed": who(current.disputed_by) if current.disputed_by else "a captain",
+            "settled": who(current.settled_by) if current.settled_by else "",
+        }
+        if current is not None
+        else {}
+    )
     context = {
+        "actors": actors,
         "fixture": fixture,
         "league": league,
         "division": fixture.division,
@@ -84,17 +103,29 @@ def _act(
     request: HttpRequest, fixture: Any, current: Any, user: Any, link: ScoringLink | None
 ) -> HttpResponse:
     action = request.POST.get("action", "")
-    text = request.POST.get("reason", "")[:2000]
+    try:
+        text = clean_text(request.POST.get("reason", "")[:2000], multiline=True)
+    except ValidationError as exc:
+        messages.error(request, f"The reason: {' '.join(exc.messages)} Nothing was changed.")
+        return redirect("leagues:fixture_result", pk=fixture.pk)
     if action != "submit" and current is None:
         messages.error(request, "There is no submitted result to act on.")
         return redirect("leagues:fixture_result", pk=fixture.pk)
     try:
         if action == "submit":
             confirmation.result_submit(fixture=fixture, by=user, link=link)
-            done = "Result submitted: the other captain or a secretary confirms it."
+            done = (
+                "Result submitted: it counts once both teams have agreed "
+                "(or a secretary confirms it)."
+            )
         elif action == "confirm":
-            confirmation.result_confirm(submission=current, by=user)
-            done = "Result confirmed: it counts in the table."
+            agreed = confirmation.result_confirm(submission=current, by=user)
+            done = (
+                "Result confirmed: it counts in the table."
+                if agreed.is_confirmed
+                else "Your team's agreement is recorded: the other team's captain (or a "
+                "secretary) confirms it next."
+            )
         elif action == "dispute":
             confirmation.result_dispute(submission=current, reason=text, by=user)
             done = "Result disputed: the secretary will settle it."
@@ -123,11 +154,11 @@ def fixture_card(request: HttpRequest, pk: int) -> HttpResponse:
     fixture = found(selectors.fixture_detail, pk=pk)
     require_manager(request, fixture.division.season.league)
     if request.method == "POST":
-        table_id, action = request.POST.get("table", ""), request.POST.get("action")
-        if not table_id.isdigit() or action not in ("revoke", "reissue"):
+        table_id, action = strict_id(request.POST.get("table")), request.POST.get("action")
+        if table_id is None or action not in ("revoke", "reissue"):
             messages.error(request, "Choose a table and Re-issue or Revoke. Nothing was changed.")
             return redirect("leagues:manage_fixture_card", pk=fixture.pk)
-        table = get_object_or_404(FixtureTable, pk=int(table_id), fixture=fixture)
+        table = get_object_or_404(FixtureTable, pk=table_id, fixture=fixture)
         if action == "revoke":
             results.table_link_revoke(table=table, by=request.user)
             messages.success(request, f"Table {table.board}'s link no longer works.")
@@ -135,18 +166,7 @@ def fixture_card(request: HttpRequest, pk: int) -> HttpResponse:
             results.table_link_reissue(table=table, by=request.user)
             messages.success(request, f"Table {table.board} has a new link; the old one is void.")
         return redirect("leagues:manage_fixture_card", pk=fixture.pk)
-    tables = []
-    for table in FixtureTable.objects.filter(fixture=fixture).select_related("scoring_link"):
-        link = table.scoring_link
-        url = request.build_absolute_uri(link.get_absolute_url()) if link else ""
-        tables.append(
-            {
-                "table": table,
-                "link": link,
-                "url": url,
-                "qr": qr_svg(url) if link and link.is_live else "",
-            }
-        )
+    tables = table_cards(request, fixture)
     return render(
         request,
         "leagues/manage/fixture_card.html",
@@ -157,6 +177,24 @@ def fixture_card(request: HttpRequest, pk: int) -> HttpResponse:
             "tables": tables,
         },
     )
+
+
+def table_cards(request: HttpRequest, fixture: Any) -> list[dict[str, Any]]:
+    """Each table of the fixture with its scoring link, the link's full address and its QR code
+    (only while the link works): what the scorers need, on the card and after seating."""
+    cards = []
+    for table in FixtureTable.objects.filter(fixture=fixture).select_related("scoring_link"):
+        link = table.scoring_link
+        url = request.build_absolute_uri(link.get_absolute_url()) if link else ""
+        cards.append(
+            {
+                "table": table,
+                "link": link,
+                "url": url,
+                "qr": qr_svg(url) if link and link.is_live else "",
+            }
+        )
+    return cards
 
 
 @login_required

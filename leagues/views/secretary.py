@@ -4,23 +4,25 @@ teams and registered players. Every view asks ``leagues.permissions`` through
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.views.decorators.http import require_POST
 
+from config.inputs import strict_id
 from leagues import forms
-from leagues.models import Division, Team
+from leagues.models import Division, Fixture, Team, TeamEntry
 from leagues.permissions import can_create_league
 from leagues.selectors import fixtures as selectors
-from leagues.services import registrations, structure
-from leagues.views.common import found, require_manager, user_or_none
+from leagues.services import registrations, seasons, structure, withdrawal
+from leagues.views.common import found, require_manager
 
 
 def _league(request: HttpRequest, slug: str) -> Any:
@@ -106,7 +108,11 @@ def league_edit(request: HttpRequest, slug: str) -> HttpResponse:
         except ValidationError as exc:
             forms.add_service_error(form, exc, "tables")
         else:
-            messages.success(request, f"Saved. {league.tiebreak_rule_text()}")
+            messages.success(
+                request,
+                f"Saved. {league.tiebreak_rule_text()} The rules are the defaults for new "
+                "seasons; a season already under way keeps its own.",
+            )
             return redirect(_manage_url(league))
     return render(
         request,
@@ -161,6 +167,9 @@ def season_edit(request: HttpRequest, slug: str, season: int) -> HttpResponse:
             "name": season_obj.name,
             "starts_on": season_obj.starts_on,
             "ends_on": season_obj.ends_on,
+            "league_night": season_obj.league_night,
+            "exclusions": "\n".join(season_obj.exclusions),
+            "venue_capacity": season_obj.venue_capacity,
         },
     )
     return _form_page(
@@ -171,6 +180,87 @@ def season_edit(request: HttpRequest, slug: str, season: int) -> HttpResponse:
         saved=lambda season: f"Season {season.name} saved.",
         next_url=lambda season: _manage_url(league),
         title=f"Season {season_obj.name}",
+    )
+
+
+@login_required
+def season_start_next(request: HttpRequest, slug: str, season: int) -> HttpResponse:
+    """Start the next season from this one: every team placed from the final standings with
+    promotion and relegation, for the secretary to review (and change) before saving."""
+    league = _league(request, slug)
+    old = get_object_or_404(league.seasons.select_related("league"), pk=season)
+    placements = seasons.next_season_placements(season=old)
+    divisions = list(old.divisions.order_by("rank", "name"))
+    start = (old.ends_on or old.starts_on) + datetime.timedelta(days=7)
+    form = forms.NextSeasonForm(
+        request.POST or None,
+        placements=placements,
+        divisions=divisions,
+        initial={
+            "starts_on": start
+            if old.ends_on
+            else old.starts_on.replace(year=old.starts_on.year + 1)
+        },
+    )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            new = seasons.season_start_next(
+                season=old,
+                name=data["name"],
+                starts_on=data["starts_on"],
+                ends_on=data["ends_on"],
+                placements=form.placement_values(),
+                carry_squads=data["carry_squads"],
+                by=request.user,
+            )
+        except ValidationError as exc:
+            forms.add_service_error(form, exc, "name")
+        else:
+            messages.success(
+                request,
+                f"{new.name} started: {new.entries.count()} teams entered. Check the squads, "
+                "then set the calendar and generate the fixtures.",
+            )
+            return redirect(_manage_url(league))
+    return render(
+        request,
+        "leagues/manage/season_next.html",
+        {"league": league, "season": old, "form": form},
+    )
+
+
+@login_required
+def season_rules(request: HttpRequest, slug: str, season: int) -> HttpResponse:
+    """A season's target, match format and tie-breaks, until its first fixture is played."""
+    league = _league(request, slug)
+    season_obj = get_object_or_404(league.seasons.select_related("league"), pk=season)
+    form = forms.SeasonRulesForm(request.POST or None, season=season_obj)
+    if request.method == "POST" and form.is_valid():
+        try:
+            structure.season_rules_update(
+                season=season_obj, **form.service_kwargs(), by=request.user
+            )
+        except ValidationError as exc:
+            forms.add_service_error(form, exc)
+        else:
+            messages.success(request, f"Rules of {season_obj.name} saved.")
+            return redirect(_manage_url(league))
+    return render(
+        request,
+        "leagues/manage/form.html",
+        {
+            "league": league,
+            "form": form,
+            "title": f"Rules of {season_obj.name}",
+            "submit": "Save the season's rules",
+            "intro": season_obj.tiebreak_rule_text()
+            + (
+                " A fixture has been played: these rules are fixed for this season."
+                if structure.season_has_played(season=season_obj)
+                else " Editable until the season's first fixture is played."
+            ),
+        },
     )
 
 
@@ -249,16 +339,14 @@ def team_create(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            with transaction.atomic():
-                team = structure.team_create(
-                    league=league,
-                    name=data["name"],
-                    short_name=data["short_name"],
-                    home_venue=data["home_venue"],
-                    by=request.user,
-                )
-                if data["division"] is not None:
-                    structure.team_enter(team=team, division=data["division"], by=request.user)
+            team = structure.team_create(
+                league=league,
+                name=data["name"],
+                short_name=data["short_name"],
+                home_venue=data["home_venue"],
+                division=data["division"],
+                by=request.user,
+            )
         except ValidationError as exc:
             forms.add_service_error(form, exc, "name")
         else:
@@ -278,6 +366,7 @@ def team_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     team = get_object_or_404(Team.objects.select_related("home_venue"), pk=pk, league=league)
     form = forms.TeamEditForm(
         request.POST or None,
+        league=league,
         initial={
             "name": team.name,
             "short_name": team.short_name,
@@ -294,6 +383,73 @@ def team_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "leagues:manage_team", kwargs={"slug": league.slug, "pk": team.pk}
         ),
         title=f"Edit {team.name}",
+    )
+
+
+@login_required
+@require_POST
+def team_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Withdraw the team from a season (or, with ``reinstate``, undo it)."""
+    league = _league(request, slug)
+    team = get_object_or_404(Team, pk=pk, league=league)
+    entry = get_object_or_404(
+        TeamEntry.objects.select_related("season__league", "division", "team"),
+        team=team,
+        season__pk=request.POST.get("season") or 0,
+    )
+    back = f"{reverse('leagues:manage_team', args=[league.slug, team.pk])}?season={entry.season_id}"
+    try:
+        if request.POST.get("reinstate"):
+            withdrawal.team_reinstate(entry=entry, by=request.user)
+            messages.success(request, f"{team} reinstated in {entry.division.name}.")
+        else:
+            form = forms.WithdrawForm(request.POST, league=league)
+            if not form.is_valid():
+                messages.error(request, "Choose how its fixtures are settled and give the reason.")
+                return redirect(back)
+            withdrawal.team_withdraw(
+                entry=entry,
+                withdrawal=form.cleaned_data["withdrawal"],
+                reason=form.cleaned_data["reason"],
+                by=request.user,
+            )
+            messages.success(request, f"{team} withdrawn from {entry.division.name}.")
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    return redirect(back)
+
+
+@login_required
+def team_squad(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Register a squad at once: the league's players ticked, names typed, or a CSV of names."""
+    league = _league(request, slug)
+    team = get_object_or_404(Team, pk=pk, league=league)
+    season = get_object_or_404(
+        league.seasons, pk=request.GET.get("season") or request.POST.get("season") or 0
+    )
+    form = forms.SquadForm(
+        request.POST or None, request.FILES or None, league=league, season=season
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            done = registrations.squad_register(
+                team=team,
+                season=season,
+                players=list(form.cleaned_data["players"]),
+                names=form.cleaned_data["all_names"],
+                by=request.user,
+            )
+        except ValidationError as exc:
+            forms.add_service_error(form, exc)
+        else:
+            messages.success(request, f"{len(done)} players registered for {team} ({season.name}).")
+            return redirect(
+                f"{reverse('leagues:manage_team', args=[league.slug, team.pk])}?season={season.pk}"
+            )
+    return render(
+        request,
+        "leagues/manage/squad.html",
+        {"league": league, "team": team, "season": season, "form": form},
     )
 
 
@@ -321,22 +477,14 @@ def team_manage(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         if request.method == "POST" and form.is_valid():
             data = form.cleaned_data
             try:
-                with transaction.atomic():
-                    removed = 0
-                    if entry is None:
-                        entry = structure.team_enter(
-                            team=team, division=data["division"], by=request.user
-                        )
-                    else:
-                        removed = structure.entry_move(
-                            entry=entry, division=data["division"], by=request.user
-                        )
-                    structure.entry_set_captain(
-                        entry=entry, captain=data["captain"], by=request.user
-                    )
-                    structure.entry_set_contact(
-                        entry=entry, contact=data["captain_contact"], by=request.user
-                    )
+                entry, removed = structure.entry_save(
+                    team=team,
+                    season=season,
+                    division=data["division"],
+                    captain=data["captain"],
+                    contact=data["captain_contact"],
+                    by=request.user,
+                )
             except ValidationError as exc:
                 # Nothing was saved: show the form as it was before the attempt.
                 entry = team.entries.filter(season=season).select_related("division").first()
@@ -360,6 +508,7 @@ def team_manage(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "entry": entry,
             "form": form,
             "squad": squad,
+            "withdraw_form": forms.WithdrawForm(league=league),
         },
     )
 
@@ -369,20 +518,29 @@ def player_register(request: HttpRequest, slug: str) -> HttpResponse:
     """Register a new or existing player to a team for a season; one team a season."""
     league = _league(request, slug)
     initial = {}
-    if request.GET.get("team", "").isdigit():
-        initial["team"] = int(request.GET["team"])
+    team = strict_id(request.GET.get("team"))
+    if team is not None:
+        initial["team"] = team
+    # Come from seating a fixture's tables: the page leads back there.
+    wanted = strict_id(request.GET.get("fixture"))
+    seating = (
+        Fixture.objects.filter(pk=wanted, division__season__league=league)
+        .select_related("home", "away")
+        .first()
+        if wanted is not None
+        else None
+    )
     form = forms.PlayerRegisterForm(request.POST or None, league=league, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            # A new player is only kept if the registration goes through.
-            with transaction.atomic():
-                player = data["player"] or structure.player_create(
-                    name=data["name"], by=user_or_none(request)
-                )
-                registration = registrations.player_register(
-                    player=player, team=data["team"], season=data["season"], by=request.user
-                )
+            registration = registrations.player_register(
+                player=data["player"],
+                name=data["name"],
+                team=data["team"],
+                season=data["season"],
+                by=request.user,
+            )
         except ValidationError as exc:
             forms.add_service_error(form, exc, "player" if data["player"] else "name")
         else:
@@ -391,9 +549,10 @@ def player_register(request: HttpRequest, slug: str) -> HttpResponse:
                 f"{registration.player} is registered to {registration.team} "
                 f"for {registration.season.name}.",
             )
+            back = f"&fixture={seating.pk}" if seating else ""
             return redirect(
                 f"{reverse('leagues:manage_register', args=[league.slug])}"
-                f"?team={registration.team_id}"
+                f"?team={registration.team_id}{back}"
             )
     return render(
         request,
@@ -403,5 +562,6 @@ def player_register(request: HttpRequest, slug: str) -> HttpResponse:
             "form": form,
             "title": "Register a player",
             "submit": "Register",
+            "seating": seating,
         },
     )

@@ -1,6 +1,6 @@
 """The rules of All Fours as this app scores them: pure Python, no Django.
 
-See /work/shared/RULES.md. Public API::
+The rules it implements are set out in docs/rules.md. Public API::
 
     from scoring.rules import (
         Ruleset, PRESETS, ruleset_from_spec,
@@ -14,6 +14,7 @@ options), ``presets`` (the ten presets), ``facts`` (reading and checking one han
 (the replay file format).
 """
 
+from . import questions
 from .cards import Card, max_turn_ups, parse_card
 from .engine import score_game
 from .errors import InvalidFacts
@@ -37,6 +38,7 @@ __all__ = [
     "Ruleset",
     "max_turn_ups",
     "parse_card",
+    "questions",
     "ruleset_from_spec",
     "score_game",
     "score_replay",

@@ -1,4 +1,4 @@
-"""The strict-order engine: facts in, awards out, one award at a time (RULES.md section 3).
+"""The strict-order engine: facts in, awards out, one award at a time (docs/rules.md section 3).
 
 Within a hand: kicks in the order the cards were turned, the gift, penalties in the order called,
 then high, low, jack / hang jack, game (All Fives: the captures in trick order instead). The first
@@ -18,17 +18,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .cards import Card
 from .errors import InvalidFacts
 from .facts import TIE, HandFacts, Penalty, read_hand
+from .questions import kick_points, opponents, penalty_points, tie_goes_to
+from .questions import next_dealer as next_dealer_after
 from .result import Award, Category, DecidedBy, GameScore, HandScore
 from .ruleset import Ruleset
-
-
-def _after(sides: Sequence[str], side: str) -> list[str]:
-    """The other sides in play order, starting with the one after ``side``."""
-    start = sides.index(side)
-    return [sides[(start + step) % len(sides)] for step in range(1, len(sides))]
 
 
 def check_sides(ruleset: Ruleset, sides: object) -> tuple[str, ...]:
@@ -126,20 +121,13 @@ class _Tally:
         ruleset, sides, number = self.ruleset, self.sides, facts.number
         awards: list[Award] = []
 
-        for card in self._kicking_turn_ups(facts):
-            self.credit(
-                awards,
-                number,
-                facts.dealer,
-                Category.KICK,
-                ruleset.kick_values[card.rank],
-                str(card),
-            )
+        for card, points in kick_points(ruleset, facts.turn_ups):
+            self.credit(awards, number, facts.dealer, Category.KICK, points, str(card))
 
         if facts.beg == "take_one":
-            opponents = _after(sides, facts.dealer)
+            receivers = opponents(sides, facts.dealer)
             if ruleset.no_gift_to_win and self.winner is None:
-                for side in opponents:
+                for side in receivers:
                     score = self.scores[side]
                     if score + ruleset.gift_points >= ruleset.target:
                         raise InvalidFacts(
@@ -148,7 +136,7 @@ class _Tally:
                             f"take one not allowed: it would give {side} the target "
                             f"({score} + {ruleset.gift_points} = {score + ruleset.gift_points})",
                         )
-            for side in opponents:
+            for side in receivers:
                 self.credit(awards, number, side, Category.GIFT, ruleset.gift_points)
 
         for penalty in facts.penalties:
@@ -175,14 +163,6 @@ class _Tally:
             all_fours=all_fours,
         )
 
-    def _kicking_turn_ups(self, facts: HandFacts) -> list[Card]:
-        cards = list(facts.turn_ups)
-        if self.ruleset.kicks_on == "trump_setting" and cards:
-            # The first card, and the card that set a new suit after a run; repeats of the
-            # begged suit do not score.
-            cards = cards[:1] + [card for card in cards[1:] if card.suit != cards[0].suit]
-        return [card for card in cards if self.ruleset.kick_values.get(card.rank, 0) > 0]
-
     def _penalty(self, awards: list[Award], number: int, penalty: Penalty) -> None:
         ruleset = self.ruleset
         if penalty.kind == "points":
@@ -190,17 +170,14 @@ class _Tally:
             detail = "points" if penalty.note is None else f"points: {penalty.note}"
             self.credit(awards, number, penalty.side, Category.PENALTY, penalty.points, detail)
             return
-        for side in _after(self.sides, penalty.side):
+        for side in opponents(self.sides, penalty.side):
             if penalty.kind == "renege_top_trump":
                 # The offenders lose at once: the opponents are credited up to the target.
                 points = ruleset.target - self.scores[side]
             else:
-                points = {
-                    "renege": ruleset.renege_points,
-                    "under_trump": ruleset.under_trump_points,
-                    "misdeal": ruleset.misdeal_points,
-                    "early_look": ruleset.early_look_points,
-                }[penalty.kind]
+                fixed = penalty_points(ruleset, penalty.kind)
+                assert fixed is not None
+                points = fixed
             self.credit(awards, number, side, Category.PENALTY, points, penalty.kind)
 
     def _high_low_jack_game(self, awards: list[Award], facts: HandFacts) -> str | None:
@@ -221,10 +198,8 @@ class _Tally:
         assert game is not None
         if len(game.leaders) == 1:
             game_side: str | None = game.leaders[0]
-        elif ruleset.game_tie == "non_dealer":
-            game_side = next(s for s in _after(self.sides, facts.dealer) if s in game.leaders)
         else:
-            game_side = None
+            game_side = tie_goes_to(ruleset, self.sides, dealer=facts.dealer, tied=game.leaders)
         if game_side is not None:
             parts: list[str] = []
             if game.totals is not None:
@@ -251,21 +226,18 @@ class _Tally:
         return None
 
 
-def _next_dealer(ruleset: Ruleset, sides: Sequence[str], facts: HandFacts) -> str:
-    same_dealer = facts.outcome in ("pack_exhausted", "bunch") or (
-        facts.beg == "take_one" and ruleset.gift_ends_hand
-    )
-    return facts.dealer if same_dealer else _after(sides, facts.dealer)[0]
-
-
 def score_game(
     *,
     ruleset: Ruleset,
     sides: Sequence[str],
     hands: Sequence[Mapping[str, Any]],
     scores: Mapping[str, int] | None = None,
+    first_number: int = 1,
 ) -> GameScore:
-    """Score a game from its recorded hands (RULES.md section 7's hand format).
+    """Score a game from its recorded hands (docs/rules.md section 7's hand format).
+
+    ``scores`` are the scores before the first of ``hands``, which is hand ``first_number``: a
+    game in progress can score its next hand alone from its current scores.
 
     Raises InvalidFacts on the first problem: with the sides, the start scores, or a hand.
     """
@@ -275,7 +247,7 @@ def score_game(
         raise InvalidFacts(None, "hands", f"hands must be a list of hands (got {hands!r})")
     scored: list[HandScore] = []
     next_dealer: str | None = None
-    for number, hand in enumerate(hands, start=1):
+    for number, hand in enumerate(hands, start=first_number):
         if tally.winner is not None:
             assert tally.decided_by is not None
             raise InvalidFacts(
@@ -286,7 +258,9 @@ def score_game(
             )
         facts = read_hand(hand, number=number, ruleset=ruleset, sides=labels)
         scored.append(tally.score_hand(facts))
-        next_dealer = _next_dealer(ruleset, labels, facts)
+        next_dealer = next_dealer_after(
+            ruleset, labels, dealer=facts.dealer, outcome=facts.outcome, beg=facts.beg
+        )
     return GameScore(
         hands=scored,
         scores=dict(tally.scores),

@@ -1,11 +1,11 @@
-"""One hand's facts as a scorer records them (RULES.md sections 2, 4 and 7): parsed and checked.
+"""A hand's facts as a scorer records them (docs/rules.md sections 2, 4, 7), parsed and checked.
 
 A hand is a mapping with the keys of ``HAND_KEYS``. ``null``, an empty list and the default value
 (``beg: "stand"``, ``outcome: "played"``) all count as "not recorded". Everything that can be
 checked from one hand alone is checked here; what depends on the running score (take one near
 the target, a hand after the game was won) is checked by the engine.
 
-Decisions where RULES.md leaves room:
+Decisions where the traditional rules leave room (docs/rules.md section 2 records them):
 
 - ``jack.held_by`` is required only where hang jack applies; elsewhere it may be given (it must
   then be a side) and is ignored for scoring.
@@ -162,6 +162,8 @@ class _Reader:
     # --- the hand -------------------------------------------------------------------------
 
     def read(self, hand: object) -> HandFacts:
+        from .questions import hand_is_played
+
         if not isinstance(hand, Mapping):
             raise self.error("hands", f"a hand must be an object of facts (got {hand!r})")
         for key in hand:
@@ -216,11 +218,9 @@ class _Reader:
         else:
             played_beg = beg
             turn_ups = self.turn_ups(hand.get("turn_ups"), beg, outcome)
-            if outcome == "played" and not (beg == "take_one" and ruleset.gift_ends_hand):
+            if hand_is_played(ruleset, outcome=outcome, beg=beg):
                 trump = turn_ups[-1].suit
-        played = outcome == "played" and not (
-            ruleset.trumps == "turn_up" and beg == "take_one" and ruleset.gift_ends_hand
-        )
+        played = hand_is_played(ruleset, outcome=outcome, beg=beg)
 
         if not played:
             if outcome in REDEALS:

@@ -1,4 +1,4 @@
-"""The ten presets of RULES.md section 6, in that table's order."""
+"""The ten presets of docs/rules.md section 6, in that table's order."""
 
 from __future__ import annotations
 

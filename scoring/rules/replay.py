@@ -1,4 +1,4 @@
-"""The replay file (RULES.md section 7): a whole recorded game as one JSON object."""
+"""The replay file (docs/rules.md section 7): a whole recorded game as one JSON object."""
 
 from __future__ import annotations
 

@@ -118,7 +118,7 @@ class GameScore:
     """The dealer to suggest for the next hand (None before the first hand)."""
 
     def to_json(self) -> dict[str, Any]:
-        """Exactly the replay output of RULES.md section 7."""
+        """Exactly the replay output of docs/rules.md section 7."""
         return {
             "hands": [hand.to_json() for hand in self.hands],
             "scores": dict(self.scores),

@@ -20,7 +20,7 @@ LOW_RULES = ("held", "captured")
 GAME_TIE_RULES = ("nobody", "non_dealer")
 KICKS_ON = ("every", "trump_setting")
 
-#: The options a league or competition may override (RULES.md section 6).
+#: The options a league or competition may override (docs/rules.md section 6).
 OPTIONS: tuple[str, ...] = (
     "target",
     "players",

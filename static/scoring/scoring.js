@@ -1,6 +1,7 @@
-/* Scoring at the table: small progressive enhancement of the hand form.
+/* Scoring at the table: progressive enhancement of the hand form and the light reply.
  * Without this file every button is a plain form post and the server does the same work
- * (the card picker adds a card by re-rendering the form; nothing is saved until "Record hand"). */
+ * (a rank waits for its suit, a penalty is called, by re-rendering the form; nothing is saved
+ * until a game button or "Record hand"). */
 (function () {
   "use strict";
 
@@ -17,66 +18,225 @@
     ];
   }
 
+  var SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+
   function cardsOf(input) {
     return input.value.trim().toUpperCase().split(/[\s,;]+/).filter(Boolean);
   }
 
-  function markPicked(root) {
-    (root || document).querySelectorAll("form").forEach(function (form) {
-      var input = form.querySelector("input[name=turn_ups]");
-      if (!input) return;
-      var cards = cardsOf(input);
-      form.querySelectorAll("[data-card]").forEach(function (button) {
-        var picked = cards.indexOf(button.dataset.card) !== -1;
-        button.classList.toggle("picked", picked);
-        button.setAttribute("aria-pressed", picked ? "true" : "false");
-      });
-    });
+  function dealerName(form) {
+    var checked = form.querySelector("input[name=dealer]:checked");
+    var label = checked && checked.closest("label");
+    return label ? label.textContent.trim() : "The dealer";
   }
 
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest("[data-card], [data-card-action]");
-    if (!button || !button.form) return;
-    var form = button.form;
+  /* The kick the turned cards score, from the kicks the server put on each rank button. */
+  function showKicks(form) {
     var input = form.querySelector("input[name=turn_ups]");
-    if (!input) return;
-    event.preventDefault();
+    var hint = form.querySelector("#kick-hint");
+    if (!input || !hint) return;
+    var field = form.querySelector("[data-kicks-on]");
+    var everyCard = !field || field.dataset.kicksOn === "every";
     var cards = cardsOf(input);
-    if (button.dataset.card) {
-      if (cards.indexOf(button.dataset.card) === -1) cards.push(button.dataset.card);
-    } else if (button.dataset.cardAction === "drop") {
-      cards.pop();
-    } else {
-      cards = [];
-    }
+    var words = [];
+    cards.forEach(function (card, index) {
+      var rank = card.slice(0, -1), suit = card.slice(-1);
+      if (!everyCard && index > 0 && suit === cards[0].slice(-1)) return;
+      var button = form.querySelector('[data-rank="' + rank + '"]');
+      var kick = button ? parseInt(button.dataset.kick || "0", 10) : 0;
+      if (kick > 0) {
+        words.push(rank + (SYMBOLS[suit] || suit) + " turned: " + dealerName(form) +
+          " (dealing) +" + kick + " kick");
+      }
+    });
+    hint.textContent = words.join("; ");
+  }
+
+  function markPicked(form) {
+    var pending = form.querySelector("[data-pending-rank]");
+    form.querySelectorAll("[data-rank]").forEach(function (button) {
+      var on = pending && pending.value === button.dataset.rank;
+      button.classList.toggle("pending", !!on);
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+    showKicks(form);
+  }
+
+  function addCard(form, card) {
+    var input = form.querySelector("input[name=turn_ups]");
+    var cards = cardsOf(input);
+    if (cards.indexOf(card) === -1) cards.push(card);
+    setCards(form, cards);
+  }
+
+  function setCards(form, cards) {
+    var input = form.querySelector("input[name=turn_ups]");
     input.value = cards.join(" ");
     // A second card turned means the pack was run: save the scorer that tap.
     var stand = form.querySelector("input[name=beg][value=stand]");
     var run = form.querySelector("input[name=beg][value=run]");
     if (cards.length >= 2 && stand && run && stand.checked) run.checked = true;
     if (cards.length <= 1 && stand && run && run.checked) stand.checked = true;
-    markPicked(form.parentNode);
-  });
+    markPicked(form);
+  }
 
-  // Game: a tapped side and typed card points exclude each other.
-  document.addEventListener("input", function (event) {
-    var target = event.target;
-    if (target.matches("input[name=turn_ups]")) markPicked(target.form.parentNode);
-    if (!target.matches("[data-game-count]") || !target.form) return;
-    if (target.value !== "") {
-      target.form.querySelectorAll("input[name=game]").forEach(function (radio) {
-        radio.checked = false;
-      });
+  /* Penalties: one tap calls one; the list shows each as "Blues renege → Reds +1". */
+  function penaltyTokens(form) {
+    var box = form.querySelector("[data-penalties]");
+    return box.value.split(/\s+/).filter(Boolean);
+  }
+
+  function showPenalties(form, tokens, texts) {
+    form.querySelector("[data-penalties]").value = tokens.join(" ");
+    var list = form.querySelector("[data-called]");
+    list.textContent = "";
+    texts.forEach(function (text, index) {
+      var item = document.createElement("li");
+      item.textContent = text + " ";
+      var drop = document.createElement("button");
+      drop.type = "button";
+      drop.className = "small";
+      drop.textContent = "✕";
+      drop.setAttribute("aria-label", "Drop: " + text);
+      drop.dataset.dropPenalty = String(index);
+      item.appendChild(drop);
+      list.appendChild(item);
+    });
+    var summary = form.querySelector("#penalties > summary");
+    if (summary) summary.textContent = "Penalties" + (tokens.length ? " (" + tokens.length + ")" : "");
+  }
+
+  function calledTexts(form) {
+    return Array.prototype.map.call(form.querySelectorAll("[data-called] li"), function (li) {
+      return li.firstChild ? li.firstChild.textContent.trim() : "";
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-rank], [data-suit], [data-card-action], [data-penalty], [data-drop-penalty]");
+    if (!button || !button.form) return;
+    var form = button.form;
+    event.preventDefault();
+    var pending = form.querySelector("[data-pending-rank]");
+    if (button.dataset.rank) {
+      pending.value = pending.value === button.dataset.rank ? "" : button.dataset.rank;
+      markPicked(form);
+    } else if (button.dataset.suit) {
+      if (pending && pending.value) {
+        addCard(form, pending.value + button.dataset.suit);
+        pending.value = "";
+        markPicked(form);
+      }
+    } else if (button.dataset.cardAction) {
+      var cards = cardsOf(form.querySelector("input[name=turn_ups]"));
+      cards.pop();
+      setCards(form, cards);
+    } else if (button.dataset.penalty) {
+      var tokens = penaltyTokens(form), texts = calledTexts(form);
+      var token = button.dataset.penalty, text = button.dataset.called;
+      if (token.indexOf("points:") === 0) {
+        var side = token.slice(7);
+        var box = form.querySelector("input[name=points_" + side + "]");
+        var points = box ? parseInt(box.value, 10) : NaN;
+        if (!(points >= 1)) { if (box) box.focus(); return; }
+        token = token + ":" + points;
+        text = text.replace(/^Points to /, "Points → ") + " +" + points;
+        box.value = "";
+      }
+      tokens.push(token);
+      texts.push(text);
+      showPenalties(form, tokens, texts);
+    } else if (button.dataset.dropPenalty) {
+      var index = parseInt(button.dataset.dropPenalty, 10);
+      var kept = penaltyTokens(form), words = calledTexts(form);
+      kept.splice(index, 1);
+      words.splice(index, 1);
+      showPenalties(form, kept, words);
     }
   });
-  document.addEventListener("change", function (event) {
+
+  document.addEventListener("input", function (event) {
     var target = event.target;
-    if (!target.matches("input[name=game]") || !target.form) return;
-    target.form.querySelectorAll("[data-game-count]").forEach(function (count) {
-      count.value = "";
-    });
+    if (!target.form) return;
+    if (target.matches("input[name=turn_ups]")) markPicked(target.form);
+  });
+  document.addEventListener("change", function (event) {
+    if (event.target.form && event.target.matches("input[name=dealer]")) showKicks(event.target.form);
   });
 
-  document.addEventListener("DOMContentLoaded", function () { markPicked(document); });
-  document.addEventListener("htmx:afterSwap", function () { markPicked(document); });
+  /* The light reply: put the changed score-sheet rows in place and redraw the chart. */
+  function applySheetUpdate() {
+    var update = document.getElementById("sheet-update");
+    var body = document.getElementById("sheet-rows");
+    if (!update || !body) return;
+    var from = parseInt(update.dataset.from, 10);
+    Array.prototype.slice.call(body.querySelectorAll("tr[data-number]")).forEach(function (row) {
+      if (parseInt(row.dataset.number, 10) >= from) row.remove();
+    });
+    body.appendChild(update.content.cloneNode(true));
+    update.remove();
+    var empty = document.getElementById("no-hands");
+    if (empty && body.querySelectorAll("tr[data-number]").length > 1) empty.remove();
+    redrawChart(body);
+  }
+
+  function redrawChart(body) {
+    var svg = document.querySelector("svg.progression");
+    if (!svg) return;
+    var rows = body.querySelectorAll("tr[data-totals]");
+    var series = Array.prototype.map.call(rows, function (row) {
+      return row.dataset.totals.split(",").map(Number);
+    });
+    var box = svg.dataset;
+    var left = +box.left, right = +box.right, top = +box.top, bottom = +box.bottom;
+    var topValue = +box.target;
+    series.forEach(function (totals) { totals.forEach(function (v) { topValue = Math.max(topValue, v); }); });
+    var count = Math.max(series.length - 1, 1);
+    function x(i) { return Math.round((left + (right - left) * i / count) * 10) / 10; }
+    function y(v) { return Math.round((top + (bottom - top) * (1 - v / topValue)) * 10) / 10; }
+    svg.querySelectorAll("polyline[data-side-index]").forEach(function (line) {
+      var s = +line.dataset.sideIndex;
+      var points = series.map(function (totals, i) { return x(i) + "," + y(totals[s]); });
+      line.setAttribute("points", points.join(" "));
+      var dot = svg.querySelector('circle[data-side-index="' + s + '"]');
+      var last = series[series.length - 1];
+      if (dot && last) { dot.setAttribute("cx", x(series.length - 1)); dot.setAttribute("cy", y(last[s])); }
+    });
+    var desc = svg.querySelector("desc");
+    if (desc) {
+      var last = series[series.length - 1] || [];
+      var parts = Array.prototype.map.call(svg.querySelectorAll("polyline[data-side-index]"), function (line) {
+        return line.dataset.name + ": " + last[+line.dataset.sideIndex];
+      });
+      desc.textContent = "Score after each hand; " + parts.join("; ") + "; target " + box.target + ".";
+    }
+    var ticks = svg.querySelectorAll("text.tick");
+    ticks.forEach(function (tick) { tick.remove(); });
+    var step = Math.max(1, Math.ceil(count / 10));
+    for (var n = 0; n <= series.length - 1; n += step) {
+      var label = document.createElementNS("http://www.w3.org/2000/svg", "text");
+      label.setAttribute("class", "label tick");
+      label.setAttribute("x", x(n));
+      label.setAttribute("y", bottom + 16);
+      label.setAttribute("text-anchor", "middle");
+      label.textContent = String(n);
+      svg.appendChild(label);
+    }
+    var target = svg.querySelector("[data-testid=chart-target]");
+    if (target) { target.setAttribute("y1", y(+box.target)); target.setAttribute("y2", y(+box.target)); }
+  }
+
+  function settle() {
+    applySheetUpdate();
+    // A message from an earlier page (say "Hand 2 corrected") must not outlive its action.
+    document.querySelectorAll("body > .messages").forEach(function (list) { list.remove(); });
+    var undo = document.getElementById("undo");
+    if (undo) undo.open = false;
+    document.querySelectorAll("#hand-form").forEach(markPicked);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("#hand-form").forEach(markPicked);
+  });
+  document.addEventListener("htmx:afterSettle", settle);
 })();

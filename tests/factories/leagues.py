@@ -105,7 +105,7 @@ class TeamFactory(factory.django.DjangoModelFactory):
     league = factory.SubFactory(LeagueFactory)
     name = factory.Sequence(lambda n: f"Team {n}")
     slug = factory.Sequence(lambda n: f"team-{n}")
-    home_venue = factory.SubFactory(VenueFactory)
+    home_venue = factory.SubFactory(VenueFactory, league=factory.SelfAttribute("..league"))
 
 
 class TeamEntryFactory(factory.django.DjangoModelFactory):
@@ -194,7 +194,8 @@ class FixtureResultFactory(factory.django.DjangoModelFactory):
 
 
 def confirm_result(result: FixtureResult) -> ResultSubmission:
-    """A confirmed submission of ``result``: submitted from a table link, confirmed by a user."""
+    """A confirmed submission of ``result``: submitted from a table link, confirmed by a
+    secretary."""
     from leagues.services.confirmation import result_figures
     from scoring.services import scoring_link_create
     from tests.factories.scoring import UserFactory
@@ -206,6 +207,7 @@ def confirm_result(result: FixtureResult) -> ResultSubmission:
         status=ResultSubmission.Status.CONFIRMED,
         confirmed_by=UserFactory(),
         confirmed_at=datetime.datetime.now(tz=datetime.UTC),
+        confirmed_as=ResultSubmission.ConfirmedAs.SECRETARY,
     )
 
 

@@ -101,3 +101,13 @@ def current_game(table_game_or_table: Any) -> Game:
     """The latest game at a table."""
     table = getattr(table_game_or_table, "table", table_game_or_table)
     return table.games.order_by("-number").first().game
+
+
+def confirm(fixture: Fixture) -> Fixture:
+    """Confirm the fixture's final result (as the other side would), so that it counts."""
+    from tests.factories.leagues import confirm_result
+
+    fixture.refresh_from_db()
+    assert fixture.result.is_final, "only a final result can be confirmed"
+    confirm_result(fixture.result)
+    return fixture

@@ -19,11 +19,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
 from leagues.formats import YORKSHIRE_FORMAT
 from leagues.models import (
+    AuditEntry,
     Fixture,
     FixtureTable,
     League,
@@ -32,7 +34,7 @@ from leagues.models import (
     ResultSubmission,
     TeamEntry,
 )
-from leagues.services import confirmation
+from leagues.services import accounts, confirmation, registrations, structure
 from leagues.services.results import table_link_reissue
 from scoring.models import Game, Hand
 from tests.factories.leagues import (
@@ -322,6 +324,8 @@ def rearrange(world: World, client: Client):
         "action": "rearrange",
         "rearrange-date": "2025-11-04",
         "rearrange-venue": fixture.venue_id,
+        "rearrange-outside_calendar": "on",
+        "rearrange-reason": "Agreed by both captains",
     }
     response = client.post(url, data)
     fixture.refresh_from_db()
@@ -337,7 +341,13 @@ def add_fixture(world: World, client: Client):
 
 def generate_fixtures(world: World, client: Client):
     url = reverse("leagues:manage_fixtures_generate", kwargs={"pk": world.fixture.division_id})
-    data = {"start": "2026-01-06", "league_night": "1", "legs": "1", "exclusions": ""}
+    data = {
+        "start": "2026-01-06",
+        "league_night": "1",
+        "legs": "1",
+        "exclusions": "",
+        "confirm": "1",
+    }
     response = client.post(url, data)
     return response, Fixture.objects.filter(date__gte=datetime.date(2026, 1, 6)).exists()
 
@@ -480,3 +490,205 @@ def test_a_league_games_link_reissued_from_the_game_page_moves_the_table_with_it
     assert not record_hand(world, phone)[1]
     assert Client().get(old.get_absolute_url()).status_code == 403
     assert record_hand(world, client_for(world, "live_link"))[1]
+
+
+# --- cross-league chains ------------------------------------------------------------------------
+# League 2's secretary tries to reach into league 1 one step at a time: register league 1's home
+# captain to a league-2 team, make him their captain, give him a new account, and with it confirm
+# league 1's fixture; set a league-1 venue as their team's home and rename it. Each step is tried
+# as if the previous one had gone through, and each is refused, through the real pages.
+
+
+@dataclass
+class Raid:
+    world: World
+    team: Any  # league 2's team
+    entry: TeamEntry
+    target: Any  # league 1's home captain (a player with an account)
+    client: Client  # league 2's secretary
+
+
+def raid() -> Raid:
+    world = build(played=True)
+    other = League.objects.get(secretaries=world.users["other_secretary"])
+    division = DivisionFactory(season__league=other)
+    (team,) = entered_teams(division, ["Raiders"], players=2)
+    entry = TeamEntry.objects.get(team=team)
+    client = client_for(world, "other_secretary")
+    _submitted(world)  # league 1's home captain has submitted; the away side has not agreed
+    return Raid(world, team, entry, _home_captain(), client)
+
+
+def _smuggle_registration(r: Raid) -> None:
+    """As if the registration had gone through (it cannot: see ``chain_register``)."""
+    Registration.objects.create(player=r.target, team=r.team, season=r.entry.season)
+
+
+def chain_register(r: Raid):
+    url = reverse("leagues:manage_register", kwargs={"slug": r.team.league.slug})
+    data = {"player": r.target.pk, "team": r.team.pk, "season": r.entry.season_id}
+    response = r.client.post(url, data)
+    return response, Registration.objects.filter(player=r.target, team=r.team).exists()
+
+
+def chain_captain(r: Raid):
+    _smuggle_registration(r)
+    url = reverse("leagues:manage_team", args=[r.team.league.slug, r.team.pk])
+    data = {"season": r.entry.season_id, "division": r.entry.division_id, "captain": r.target.pk}
+    response = r.client.post(url, data)
+    r.entry.refresh_from_db()
+    return response, r.entry.captain_id == r.target.pk
+
+
+def _smuggle_captaincy(r: Raid) -> str:
+    _smuggle_registration(r)
+    TeamEntry.objects.filter(pk=r.entry.pk).update(captain=r.target)
+    return reverse("leagues:manage_captain_account", args=[r.team.league.slug, r.team.pk])
+
+
+def chain_create_account(r: Raid):
+    url = _smuggle_captaincy(r)
+    data = {"action": "create", "new-username": "evilcap", "new-password": STRONG}
+    response = r.client.post(url, data)
+    r.target.refresh_from_db()
+    return response, r.target.user.username == "evilcap"
+
+
+def chain_link_account(r: Raid):
+    url = _smuggle_captaincy(r)
+    UserFactory(username="evilcap")
+    response = r.client.post(url, {"action": "link", "link-username": "evilcap"})
+    r.target.refresh_from_db()
+    return response, r.target.user.username == "evilcap"
+
+
+def chain_unlink_account(r: Raid):
+    url = _smuggle_captaincy(r)
+    response = r.client.post(url, {"action": "unlink"})
+    r.target.refresh_from_db()
+    return response, r.target.user is None
+
+
+def chain_link_their_secretary(r: Raid):
+    """League 1's secretary's account given to a league-2 captain of league 2's own choosing."""
+    own = PlayerFactory(name="Raiders skipper")
+    Registration.objects.create(player=own, team=r.team, season=r.entry.season)
+    TeamEntry.objects.filter(pk=r.entry.pk).update(captain=own)
+    url = reverse("leagues:manage_captain_account", args=[r.team.league.slug, r.team.pk])
+    username = r.world.users["secretary"].username
+    response = r.client.post(url, {"action": "link", "link-username": username})
+    own.refresh_from_db()
+    return response, own.user_id == r.world.users["secretary"].pk
+
+
+def chain_confirm(r: Raid):
+    """A league-2 captain's account (made by league 2) confirms league 1's fixture."""
+    submission = ResultSubmission.objects.get(fixture=r.world.fixture)
+    evil = UserFactory(username="evilcap")
+    own = PlayerFactory(name="Raiders skipper", user=evil)
+    Registration.objects.create(player=own, team=r.team, season=r.entry.season)
+    TeamEntry.objects.filter(pk=r.entry.pk).update(captain=own)
+    client = Client(REMOTE_ADDR="192.0.2.10")
+    client.force_login(evil)
+    url = reverse("leagues:fixture_result", kwargs={"pk": r.world.fixture.pk})
+    response = client.post(url, {"action": "confirm"})
+    submission.refresh_from_db()
+    return response, submission.status == ResultSubmission.Status.CONFIRMED
+
+
+def _their_venue(r: Raid) -> Any:
+    return r.world.fixture.home.home_venue
+
+
+def chain_venue_edit(r: Raid):
+    venue = _their_venue(r)
+    url = reverse("leagues:manage_venue_edit", args=[r.team.league.slug, venue.pk])
+    response = r.client.post(url, {"name": "The Renamed Arms", "town": "", "address": ""})
+    venue.refresh_from_db()
+    return response, venue.name == "The Renamed Arms"
+
+
+def chain_venue_as_home(r: Raid):
+    venue = _their_venue(r)
+    url = reverse("leagues:manage_team_edit", args=[r.team.league.slug, r.team.pk])
+    response = r.client.post(url, {"name": r.team.name, "home_venue": venue.pk})
+    r.team.refresh_from_db()
+    return response, r.team.home_venue_id == venue.pk
+
+
+def chain_venue_for_a_fixture(r: Raid):
+    venue = _their_venue(r)
+    Team = type(r.team)
+    second = Team.objects.create(
+        league=r.team.league, name="Second", slug="second", home_venue=r.team.home_venue
+    )
+    TeamEntry.objects.create(team=second, season=r.entry.season, division=r.entry.division)
+    url = reverse("leagues:manage_fixture_add", kwargs={"pk": r.entry.division_id})
+    data = {"home": r.team.pk, "away": second.pk, "date": "2025-12-02", "venue": venue.pk}
+    response = r.client.post(url, data)
+    return response, Fixture.objects.filter(venue=venue, home=r.team).exists()
+
+
+CHAINS = {
+    "register_their_captain": chain_register,
+    "make_their_player_captain": chain_captain,
+    "create_an_account_for_their_player": chain_create_account,
+    "link_an_account_to_their_player": chain_link_account,
+    "unlink_their_players_account": chain_unlink_account,
+    "link_their_secretarys_account": chain_link_their_secretary,
+    "confirm_their_fixture": chain_confirm,
+    "edit_their_venue": chain_venue_edit,
+    "take_their_venue_as_home": chain_venue_as_home,
+    "play_a_fixture_at_their_venue": chain_venue_for_a_fixture,
+}
+
+
+@pytest.mark.parametrize("chain", list(CHAINS))
+def test_another_leagues_secretary_cannot_reach_into_the_league(chain: str) -> None:
+    """Every step of the cross-league chains is refused and changes nothing in either league;
+    league 1's audit trail is untouched."""
+    r = raid()
+    audited = AuditEntry.objects.filter(league=r.world.league).count()
+    response, took_effect = CHAINS[chain](r)
+    assert not took_effect, chain
+    assert response.status_code in (200, 302, 403, 404, 422), (chain, response.status_code)
+    assert AuditEntry.objects.filter(league=r.world.league).count() == audited
+
+
+def test_the_services_refuse_the_chains_without_the_views() -> None:
+    """The services check ownership themselves: a view that forgot would still be refused."""
+    r = raid()
+    by = r.world.users["other_secretary"]
+    with pytest.raises(ValidationError, match="another league"):
+        registrations.player_register(player=r.target, team=r.team, season=r.entry.season, by=by)
+    _smuggle_registration(r)
+    with pytest.raises(ValidationError, match="another league"):
+        structure.entry_set_captain(entry=r.entry, captain=r.target, by=by)
+    TeamEntry.objects.filter(pk=r.entry.pk).update(captain=r.target)
+    r.entry.refresh_from_db()
+    with pytest.raises(ValidationError, match="another league"):
+        accounts.captain_account_create(
+            entry=r.entry, username="evilcap", email="", password=STRONG, by=by
+        )
+    venue = _their_venue(r)
+    with pytest.raises(ValidationError):
+        structure.venue_update(venue=venue, name="Renamed", league=r.team.league, by=by)
+    with pytest.raises(ValidationError):
+        structure.team_update(team=r.team, name=r.team.name, home_venue=venue, by=by)
+
+
+def test_the_site_operator_may_register_a_player_in_a_second_league() -> None:
+    r = raid()
+    registrations.player_register(
+        player=r.target, team=r.team, season=r.entry.season, by=r.world.users["superuser"]
+    )
+    assert Registration.objects.filter(player=r.target, team=r.team).exists()
+
+
+def test_the_games_list_links_to_each_games_page_not_its_title() -> None:
+    from tests.factories.scoring import GameFactory
+
+    game = GameFactory(title="https://evil.example/login")
+    page = Client().get(reverse("scoring:game_list")).content.decode()
+    assert f'href="{game.get_absolute_url()}"' in page
+    assert 'href="https://evil.example/login"' not in page

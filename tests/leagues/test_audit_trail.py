@@ -60,7 +60,7 @@ def test_postponing_and_rearranging_a_fixture_are_audited(world, secretary):
     assert (entry.before["status"], entry.after["status"]) == ("scheduled", "postponed")
     assert entry.after["reason"] == "Pub flooded"
 
-    new_venue = VenueFactory()
+    new_venue = VenueFactory(league=world.league)
     secretary.post(
         url,
         {
@@ -69,6 +69,7 @@ def test_postponing_and_rearranging_a_fixture_are_audited(world, secretary):
             "rearrange-time": "19:30",
             "rearrange-venue": new_venue.pk,
             "rearrange-reason": "Agreed by both captains",
+            "rearrange-outside_calendar": "on",
         },
     )
     entry = only("fixture_rearranged")
@@ -94,14 +95,21 @@ def test_adding_and_generating_fixtures_are_audited(world, secretary):
 
     secretary.post(
         reverse("leagues:manage_fixtures_generate", kwargs={"pk": division.pk}),
-        {"start": "2026-01-06", "league_night": "1", "legs": "1", "exclusions": "2026-01-13"},
+        {
+            "start": "2026-01-06",
+            "league_night": "1",
+            "legs": "1",
+            "exclusions": "2026-01-13",
+            "confirm": "1",
+        },
     )
     generated = only("fixtures_generated")
     assert generated.after["start"] == "2026-01-06" and generated.after["legs"] == 1
     assert generated.after["exclusions"] == ["2026-01-13"]
     # Three teams, single round robin: the started Black Bull v Old Hall is kept.
-    assert (generated.after["created"], generated.before["kept"]) == (2, 1)
-    assert generated.before["replaced"] == 1  # the fixture added above
+    # The fixture added above is moved into the new list (or replaced), never lost silently.
+    assert generated.after["created"] + len(generated.after["moved"]) == 2
+    assert generated.before["replaced"] + len(generated.after["moved"]) == 1
 
 
 # --- structure ---------------------------------------------------------------------------------

@@ -13,8 +13,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def small_targets(page: Page, selector: str) -> list[str]:
-    """Links matching `selector` that are less than 44 px wide or tall."""
-    found = page.locator(selector).all()
+    """Shown links matching `selector` that are less than 44 px wide or tall."""
+    found = [link for link in page.locator(selector).all() if link.is_visible()]
     assert found, f"nothing matches {selector}"
     small = []
     for link in found:

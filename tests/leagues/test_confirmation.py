@@ -70,6 +70,7 @@ def test_the_database_holds_one_confirmed_result_a_fixture(world):
             submitted_by=world.users["home_captain"],
             confirmed_by=world.users["away_captain"],
             confirmed_at=timezone.now(),
+            confirmed_as="secretary",
             status=status,
         )
 
@@ -115,7 +116,9 @@ def test_only_a_finished_fixture_is_submitted():
         confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
 
 
-def test_submit_from_the_table_link_then_the_captain_confirms_and_the_table_counts(world):
+def test_submit_from_the_table_link_then_both_captains_agree_and_the_table_counts(world):
+    """A table link's submission belongs to neither team: one captain's agreement (even on
+    the phone that submitted it) is not enough; the other team's captain makes it count."""
     assert points(world)["Black Bull"] == (0, 0, 0)  # played but not confirmed: not counted
     submission = confirmation.result_submit(fixture=world.fixture, link=world.table.scoring_link)
     assert submission.submitted_by is None and submission.submitted_by_link is not None
@@ -123,7 +126,15 @@ def test_submit_from_the_table_link_then_the_captain_confirms_and_the_table_coun
         confirmation.result_submit(fixture=world.fixture, by=world.users["away_captain"])
     confirmation.result_confirm(submission=submission, by=world.users["home_captain"])
     submission.refresh_from_db()
+    assert submission.status == Status.SUBMITTED
+    assert points(world)["Black Bull"] == (0, 0, 0)
+    with pytest.raises(PermissionDenied):  # the same captain cannot agree for the other side
+        confirmation.result_confirm(submission=submission, by=world.users["home_captain"])
+    assert actions_of(world) == ["result_submitted", "result_agreed"]
+    confirmation.result_confirm(submission=submission, by=world.users["away_captain"])
+    submission.refresh_from_db()
     assert submission.status == Status.CONFIRMED
+    assert submission.confirmed_as == ResultSubmission.ConfirmedAs.CAPTAINS
     assert points(world)["Black Bull"][:2] == (1, world.fixture.result.home_points)
     world.table.scoring_link.refresh_from_db()
     assert world.table.scoring_link.closed_at is not None
@@ -199,6 +210,7 @@ def test_a_correction_withdraws_a_submitted_result(world):
 def test_after_confirmation_only_the_secretary_changes_the_games_and_it_is_logged(world):
     submission = confirmation.result_submit(fixture=world.fixture, link=world.table.scoring_link)
     confirmation.result_confirm(submission=submission, by=world.users["away_captain"])
+    confirmation.result_confirm(submission=submission, by=world.users["home_captain"])
     game = world.game()
     scorer = Client()
     scorer.get(world.table.scoring_link.get_absolute_url())  # the link is closed now
@@ -355,3 +367,71 @@ def test_adjustments_and_registrations_are_audited_with_the_address(world):
     )
     made = entries.get(action="adjustment_made")
     assert made.by == world.users["secretary"] and made.after["points"] == -2
+
+
+def actions_of(world) -> list[str]:
+    return list(
+        AuditEntry.objects.filter(fixture=world.fixture, action__startswith="result_")
+        .order_by("at", "pk")
+        .values_list("action", flat=True)
+    )
+
+
+def test_a_secretary_who_did_not_submit_makes_a_link_submission_count(world):
+    submission = confirmation.result_submit(fixture=world.fixture, link=world.table.scoring_link)
+    confirmation.result_confirm(submission=submission, by=world.users["secretary"])
+    submission.refresh_from_db()
+    assert submission.status == Status.CONFIRMED
+    assert submission.confirmed_as == ResultSubmission.ConfirmedAs.SECRETARY
+
+
+def test_one_phone_submitting_and_one_captain_confirming_does_not_count_through_the_pages(
+    world,
+):
+    """The attack: the table link submits, the home captain confirms on the same phone."""
+    phone = Client()
+    assert phone.get(world.table.scoring_link.get_absolute_url()).status_code in (200, 302)
+    url = reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk})
+    phone.post(url, {"action": "submit"})
+    phone.force_login(world.users["home_captain"])
+    response = phone.post(url, {"action": "confirm"}, follow=True)
+    assert "agreement is recorded" in response.content.decode()
+    submission = ResultSubmission.objects.get(fixture=world.fixture)
+    assert submission.status == Status.SUBMITTED
+    assert points(world)["Black Bull"] == (0, 0, 0)
+    page = phone.get(url).content.decode()
+    assert "Old Hall's captain" in page
+
+
+def test_the_database_refuses_a_captains_result_without_both_agreements(world):
+    def counted(**kwargs):
+        return ResultSubmission.objects.create(
+            fixture=world.fixture,
+            submitted_by_link=world.table.scoring_link,
+            confirmed_by=world.users["home_captain"],
+            confirmed_at=timezone.now(),
+            status=Status.CONFIRMED,
+            **kwargs,
+        )
+
+    home = world.users["home_captain"]
+    for kwargs in (
+        {},  # how it came to count is missing
+        {"confirmed_as": "captains", "home_agreed_by": home},
+        {"confirmed_as": "captains", "home_agreed_by": home, "away_agreed_by": home},
+    ):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            counted(**kwargs)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        ResultSubmission.objects.create(
+            fixture=world.fixture,
+            submitted_by=home,
+            settled_by=world.users["secretary"],
+            confirmed_by=world.users["secretary"],
+            confirmed_at=timezone.now(),
+            confirmed_as="captains",
+            status=Status.SETTLED,
+        )
+    counted(
+        confirmed_as="captains", home_agreed_by=home, away_agreed_by=world.users["away_captain"]
+    )

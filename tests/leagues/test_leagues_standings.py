@@ -181,6 +181,38 @@ def test_head_to_head_leaves_a_remaining_tie_to_the_next_key():
     assert [r.team.name for r in rows] == ["Ossett", "Wakefield", "Batley"]
 
 
+def test_head_to_head_is_applied_again_to_the_teams_still_level():
+    """Four teams on 12 points. Among the four, Wakefield took 12 and Ossett 8 (parted), while
+    Batley and Dewsbury took 4 each. Between those two alone Dewsbury beat Batley 3–1, so
+    Dewsbury is above Batley, although Batley won more games (the next key)."""
+    division, t = make_division(
+        "Wakefield",
+        "Ossett",
+        "Batley",
+        "Dewsbury",
+        "Filler",
+        tiebreaks=("points", "head_to_head", "games_for"),
+    )
+    play(division, t["Wakefield"], t["Ossett"], home_points=6, away_points=4)
+    play(division, t["Wakefield"], t["Batley"], home_points=2, away_points=3)
+    play(division, t["Wakefield"], t["Dewsbury"], home_points=4, away_points=1)
+    play(division, t["Ossett"], t["Batley"], home_points=2, away_points=0)
+    play(division, t["Ossett"], t["Dewsbury"], home_points=2, away_points=0)
+    play(division, t["Dewsbury"], t["Batley"], home_points=3, away_points=1)
+    play(division, t["Batley"], t["Filler"], home_points=8, away_points=0, home_games=9)
+    play(division, t["Dewsbury"], t["Filler"], home_points=8, away_points=0)
+    play(division, t["Ossett"], t["Filler"], home_points=4, away_points=0)
+    rows = division_standings(division=division).rows
+    assert [(r.team.name, r.points) for r in rows[:4]] == [
+        ("Wakefield", 12),
+        ("Ossett", 12),
+        ("Dewsbury", 12),
+        ("Batley", 12),
+    ]
+    assert [r.position for r in rows[:4]] == [1, 2, 3, 4]
+    assert rows[3].games_for > rows[2].games_for
+
+
 def test_a_deduction_changes_the_order():
     division, teams = make_division("Alma", "Zetland", "Filler", tiebreaks=("points",))
     play(division, teams["Alma"], teams["Filler"], home_points=8, away_points=2)
@@ -226,7 +258,8 @@ def test_rule_text_for_each_style():
     yorkshire, _ = make_division("A", tiebreaks=("points", "games_for", "head_to_head"))
     standings = division_standings(division=yorkshire)
     assert standings.rule_text == (
-        "Ordered by points, then games won, then head-to-head among the tied teams."
+        "Ordered by points, then games won, then head-to-head among the tied teams "
+        "(applied again to those still level)."
     )
     assert standings.league.tiebreak_rule_text() == standings.rule_text
     assert tiebreak_rule_text(

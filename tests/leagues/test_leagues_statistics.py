@@ -16,6 +16,7 @@ from tests.factories.leagues import (
 )
 from tests.leagues.helpers import (
     CATEGORIES,
+    confirm,
     current_game,
     entered_teams,
     hand,
@@ -67,6 +68,7 @@ def played():
             hand(second, "A", away_sweep),  # B 14 on game
         ],
     )
+    confirm(fixture)
     season = division.season
     return {
         "season": season,

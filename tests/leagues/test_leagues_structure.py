@@ -90,7 +90,7 @@ def test_structure_services_build_a_division():
         league=league, name="2025–26", slug="2025-26", starts_on=datetime.date(2025, 9, 2)
     )
     division = division_create(season=season, name="Premier Division")
-    venue = venue_create(name="Black Bull", town="Heckmondwike")
+    venue = venue_create(name="Black Bull", town="Heckmondwike", league=league)
     team = team_create(league=league, name="Black Bull A", home_venue=venue)
     entry = team_enter(team=team, division=division)
     assert (entry.season, entry.division, entry.team) == (season, division, team)

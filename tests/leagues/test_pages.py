@@ -15,7 +15,13 @@ from leagues.services.adjustments import points_adjust
 from leagues.services.fixtures import fixtures_generate
 from scoring.models import Game
 from tests.factories.leagues import DivisionFactory, LeagueFactory
-from tests.leagues.helpers import current_game, entered_teams, start_fixture, win_game
+from tests.leagues.helpers import (
+    confirm,
+    current_game,
+    entered_teams,
+    start_fixture,
+    win_game,
+)
 
 START = datetime.date(2025, 9, 2)
 
@@ -51,7 +57,7 @@ def build_league(style: str, names: tuple[str, ...] = ()) -> Played:
         if style == "trinidad":
             # The table's second game starts by itself once the first is won.
             games.append(win_game(current_game(table_game.table), winner, 2))
-    fixture.refresh_from_db()
+    confirm(fixture)
     entry = division.entries.get(team=teams[-1])
     adjustment = points_adjust(entry=entry, points=-2, reason="Fielded an unregistered player")
     return Played(league, division, teams, fixture, games, adjustment)
@@ -79,6 +85,21 @@ def test_league_home_lists_divisions_results_and_next_fixtures(client, played):
     assert played.league.tiebreak_rule_text() in page
 
 
+def test_league_home_starts_with_each_divisions_compact_table(client, played):
+    """Before anything else: the division's table (position, team, played, points, last five),
+    then the latest results, then the next fixtures; the other figures stay on its own page."""
+    page = get(client, "league", played.league.slug)
+    table = page.index('class="data-table standings"')
+    assert table < page.index("Latest results") < page.index("Next fixtures")
+    assert table < page.index("How matches are scored")
+    compact = page[table : page.index("</table>", table)]
+    for heading in ('title="Position"', 'title="Played"', 'title="Points"', "Last 5"):
+        assert heading in compact
+    assert 'title="Pegs for"' not in compact
+    for team in played.teams:
+        assert team.name in compact
+
+
 def test_standings_show_teams_figures_adjustment_and_rule(client, played):
     """The table lists every team with the style's figures, the deduction with its reason and
     the tie-break rule in words."""
@@ -93,14 +114,16 @@ def test_standings_show_teams_figures_adjustment_and_rule(client, played):
     assert "<svg" in page and "<polyline" in page, "the points progression chart"
 
 
-def test_standings_link_each_team_once_never_a_link_inside_a_link(client, played):
+def test_standings_link_each_team_never_a_link_inside_a_link(client, played):
     """A link nested in a link is invalid HTML: the browser splits it into an empty link and
-    pushes the team's name below its position."""
+    pushes the team's name below its position. The wide table links the name; a phone's
+    compact table opens the team's figures, which end with the link to its page."""
     page = get(client, "division", played.division.pk)
     for team in played.teams:
         url = team.get_absolute_url()
-        assert f'<a href="{url}"><a' not in page
-        assert f'<a href="{url}">{team.name}</a>' in page
+        assert f'href="{url}"><a' not in page
+        assert f'<a class="team-link" href="{url}">{team.name}</a>' in page
+        assert f'<a class="team-page" href="{url}">{team.name}: team page</a>' in page
 
 
 def test_fixtures_by_week_and_by_team(client, played):
@@ -157,3 +180,14 @@ def test_unknown_things_are_404(client, db):
     for name, arg in (("league", "nope"), ("division", 999), ("fixture", 999), ("team", 999)):
         assert client.get(reverse(f"leagues:{name}", args=[arg])).status_code == 404
     assert client.get(reverse("leagues:player", args=[999])).status_code == 404
+
+
+def test_player_figures_have_a_key_on_the_team_and_players_pages(client, played):
+    """The columns headed Hi, Lo, J, Gm, A4 are explained on the page, not only in a title."""
+    for page in (
+        get(client, "team", played.teams[0].pk),
+        get(client, "division_players", played.division.pk),
+    ):
+        key = page[page.index("Key to the players") :]
+        for abbr, label in (("Hi", "Highs"), ("Lo", "Lows"), ("Gm", "Game points")):
+            assert f'<abbr title="{label}">{abbr}</abbr></dt><dd>{label.lower()}</dd>' in key

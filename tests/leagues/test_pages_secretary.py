@@ -245,6 +245,9 @@ def test_generate_fixtures_shows_the_report_and_keeps_played_fixtures(client, se
         "exclusions": "2025-09-16",
     }
     response = client.post(url, form)
+    assert "Check the new list" in response.content.decode()
+    assert not Fixture.objects.filter(division=division).exists(), "a preview changes nothing"
+    response = client.post(url, {**form, "confirm": "1"})
     assert response.status_code == 200
     assert "Fixtures generated" in response.content.decode()
     fixtures = Fixture.objects.filter(division=division)
@@ -258,7 +261,7 @@ def test_generate_fixtures_shows_the_report_and_keeps_played_fixtures(client, se
     )
     page = client.get(url).content.decode()
     assert "generating never touches a played fixture" in page
-    response = client.post(url, {**form, "exclusions": ""})
+    response = client.post(url, {**form, "exclusions": "", "confirm": "1"})
     assert "1 played or started fixture kept" in response.content.decode()
     played.refresh_from_db()
     assert played.status == Fixture.Status.WALKOVER
@@ -284,6 +287,7 @@ def test_postpone_then_rearrange(client, secretary, fixture):
             "rearrange-time": "19:30",
             "rearrange-venue": fixture.venue_id,
             "rearrange-reason": "Played midweek",
+            "rearrange-outside_calendar": "on",
         },
     )
     assert response.status_code == 302

@@ -156,34 +156,52 @@ def test_a_match_format_that_gives_no_points_is_refused_and_nothing_saved(
     assert league.name != "Renamed"
 
 
-def test_ruleset_and_match_format_are_fixed_once_a_fixture_is_played(
+def test_a_played_season_keeps_its_rules_when_the_league_changes_them(
     client, secretary, league, division
 ):
-    """Stored results were scored with the old ones: the change is refused next to the field,
-    and nothing else in the post is saved; other settings can still change."""
+    """The league's target, format and tie-breaks are the defaults for new seasons: a season
+    with a fixture played keeps its own (and its own page refuses a change), a new season
+    takes the league's, and can change them until its first fixture is played."""
     fixtures_generate(division=division, start=datetime.date(2025, 9, 2), legs=1)
     Fixture.objects.filter(pk=Fixture.objects.filter(division=division).first().pk).update(
         status=Fixture.Status.PLAYED
     )
+    played = division.season
     url = reverse("leagues:manage_league_edit", args=[league.slug])
-
-    response = client.post(url, league_data(league, name="Renamed", tables=6))
-    assert response.status_code == 200
-    assert "match format cannot change once a fixture has been played" in (
-        response.content.decode()
+    response = client.post(
+        url, league_data(league, name="Renamed", tables=6, target=15, tiebreak_1="pegs_for")
     )
-    response = client.post(url, league_data(league, name="Renamed", target=15))
-    assert "target cannot change once a fixture has been played" in response.content.decode()
-    league.refresh_from_db()
-    assert league.name != "Renamed"
-    assert league.get_match_format().tables == 4
-    assert league.get_ruleset().target == 11
-
-    response = client.post(url, league_data(league, name="Renamed", tiebreak_1="pegs_for"))
     assert response.status_code == 302
     league.refresh_from_db()
+    played.refresh_from_db()
     assert league.name == "Renamed"
+    assert (league.get_match_format().tables, league.get_ruleset().target) == (6, 15)
     assert league.get_tiebreaks()[1] == "pegs_for"
+    assert (played.get_match_format().tables, played.get_ruleset().target) == (4, 11)
+    assert played.get_tiebreaks()[1] != "pegs_for"
+
+    rules = reverse("leagues:manage_season_rules", args=[league.slug, played.pk])
+    response = client.post(rules, league_data(league, tables=5))
+    assert response.status_code == 200
+    assert "has been played" in response.content.decode()
+    played.refresh_from_db()
+    assert played.get_match_format().tables == 4
+
+    response = client.post(
+        reverse("leagues:manage_season_create", args=[league.slug]),
+        {"name": "2026–27", "starts_on": "2026-09-01", "ends_on": ""},
+    )
+    assert response.status_code == 302
+    new = league.seasons.get(name="2026–27")
+    assert (new.get_match_format().tables, new.get_ruleset().target) == (6, 15)
+    response = client.post(
+        reverse("leagues:manage_season_rules", args=[league.slug, new.pk]),
+        league_data(league, tables=3, target=21),
+    )
+    assert response.status_code == 302
+    new.refresh_from_db()
+    assert (new.get_match_format().tables, new.get_ruleset().target) == (3, 21)
+    assert league.seasons.get(pk=played.pk).get_match_format().tables == 4
 
 
 def test_secretary_edits_a_season_and_bad_dates_are_refused(client, secretary, league, division):
@@ -264,7 +282,7 @@ def test_venue_list_and_edit(client, secretary, league, team):
 
 def test_secretary_edits_a_team_but_not_onto_another_teams_name(client, secretary, league, team):
     url = reverse("leagues:manage_team_edit", args=[league.slug, team.pk])
-    new_home = VenueFactory(name="The Greyhound")
+    new_home = VenueFactory(name="The Greyhound", league=league)
     response = client.post(url, {"name": "Old Hall", "short_name": "", "home_venue": new_home.pk})
     assert response.status_code == 200
     assert "already exists" in response.content.decode()

@@ -10,7 +10,7 @@ from leagues.models import Fixture
 from leagues.selectors import fixtures as selectors
 from leagues.services.fixtures import fixtures_generate
 from tests.factories.leagues import DivisionFactory, PointAdjustmentFactory
-from tests.leagues.helpers import entered_teams, start_fixture
+from tests.leagues.helpers import confirm, entered_teams, start_fixture, win_game
 
 pytestmark = pytest.mark.django_db
 
@@ -49,9 +49,13 @@ def test_adjustments_latest_first_in_one_query(division, django_assert_num_queri
 
 def test_player_tables_in_three_queries(division, django_assert_num_queries):
     fixture = Fixture.objects.filter(division=division).order_by("date", "pk").first()
-    start_fixture(fixture)
+    for table_game in start_fixture(fixture):
+        win_game(table_game.game, "A", 2)
     player = fixture.tables.get(board=1).home_player_1
+    assert selectors.player_tables(player=player) == [], "not confirmed: it does not count yet"
+    confirm(fixture)
+    home = fixture.home.name
     with django_assert_num_queries(3):
         tables = selectors.player_tables(player=player)
-        assert [t.fixture.home.name for t in tables] == [fixture.home.name]
+        assert [t.fixture.home.name for t in tables] == [home]
         assert all(len(t.games.all()[0].game.sides.all()) == 2 for t in tables)

@@ -69,7 +69,7 @@ def test_standings_csv_has_a_row_per_team_in_table_order(client, division):
     """Header of full names, then each team with its place, figures and points."""
     table = rows(client.get(reverse("leagues:division_standings_csv", args=[division.pk])))
     header, body = table[0], table[1:]
-    assert header[:4] == ["Pos", "Team", "Points", "Played"]
+    assert header[:5] == ["Pos", "Team", "Played", "Points", "Last 5"]
     assert "Pegs for" in header and "Adjustments" in header
     assert [row[1] for row in body] == ["Anchor", "Bay Horse", "Crown", "Drop Inn"]
     anchor = dict(zip(header, body[0], strict=True))

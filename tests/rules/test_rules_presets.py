@@ -74,7 +74,7 @@ def test_preset_values(
     low: str,
     tie: str,
 ) -> None:
-    """Each preset carries the values of RULES.md section 6."""
+    """Each preset carries the values of docs/rules.md section 6."""
     ruleset = PRESETS[name]
     assert ruleset.trumps == trumps
     assert ruleset.target == target

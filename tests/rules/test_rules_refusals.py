@@ -1,4 +1,4 @@
-"""Every refusal of RULES.md section 4: the hand, the fact, and a message a scorer understands."""
+"""Each refusal of docs/rules.md section 4: the hand, the fact, a message a scorer understands."""
 
 from __future__ import annotations
 

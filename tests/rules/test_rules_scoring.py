@@ -1,4 +1,4 @@
-"""Scoring in strict order, one table row per rule of RULES.md sections 3, 5 and 6."""
+"""Scoring in strict order, one table row per rule of docs/rules.md sections 3, 5 and 6."""
 
 from __future__ import annotations
 

@@ -234,8 +234,7 @@ def test_a_hung_jack_and_a_penalty_are_recorded(client):
             low="B",
             jack="B-A",
             game="A",
-            penalty_0_kind="renege",
-            penalty_0_side="B",
+            penalties="renege:B",
         ),
     )
     hand = game.hands.get()
@@ -303,8 +302,11 @@ def test_htmx_record_returns_the_game_fragment(client):
     )
     assert response.status_code == 200
     body = response.content.decode()
-    assert body.lstrip().startswith('<div id="game"')
+    # Only what changed: the form, the new row, the scoreboard, the undo button.
+    assert body.lstrip().startswith('<section id="entry"')
     assert "<html" not in body
+    assert 'id="score-chart"' not in body
+    assert 'id="scoring-link' not in body
     assert "Hand 1 recorded." in body
     assert 'data-testid="hand-row-1"' in body
 
@@ -516,8 +518,8 @@ def test_a_refused_card_point_total_is_named_with_the_game_question(client, coun
     errors = re.search(r'id="errors-game".*?</ul>', page, re.S)
     assert errors is not None
     name = game.sides.get(label="A").name
-    assert f"{escape(name)}&#x27;s {shown}" in errors.group(0)
-    assert re.search(r'<details class="counts" open>', page)
+    assert f"{escape(name)}&#x27; {shown}" in errors.group(0)  # "Jones'", not "Jones's"
+    assert re.search(r'<details class="more counts" open>', page)
     assert Hand.objects.count() == 0
 
 
@@ -525,16 +527,16 @@ def test_a_refused_card_point_total_is_named_with_the_game_question(client, coun
     ("row", "shown"),
     [
         (
-            {"penalty_0_kind": "points", "penalty_0_side": "A", "penalty_0_points": "-3"},
-            "Penalty 1&#x27;s points must be a whole number from 1 to 100 (got -3)",
+            {"penalties": "points:A:-3"},
+            "Penalty 1: the points must be a whole number from 1 to 100 (got -3)",
         ),
         (
-            {"penalty_0_kind": "points", "penalty_0_side": "A", "penalty_0_points": "abc"},
-            "Penalty 1&#x27;s points must be a whole number from 1 to 100.",
+            {"penalties": "points:A:abc"},
+            "Penalty 1: the points must be a whole number from 1 to 100 (got abc)",
         ),
         (
-            {"penalty_0_kind": "bogus", "penalty_0_side": "A"},
-            "Penalty 1: bogus is not a penalty in this variant",
+            {"penalties": "bogus:A"},
+            "Penalty 1: “bogus” is not a penalty in Trinidad",
         ),
     ],
     ids=["negative points", "points not a number", "unknown kind"],
@@ -585,7 +587,7 @@ def test_a_refused_hand_lists_the_questions_to_check_at_the_top(client):
     open_link(client, game)
     data = hand_post(
         game, turn_ups="JH", high="A", low="B", jack="A-A", game_A="-1", game_B="30"
-    ) | {"penalty_0_kind": "points", "penalty_0_side": "A", "penalty_0_points": "0"}
+    ) | {"penalties": "points:A:0"}
     response = client.post(record_url(game), data)
     assert response.status_code == 422
     page = response.content.decode()
@@ -616,13 +618,13 @@ def test_a_recorded_hand_shows_no_error_summary(client):
     assert 'data-testid="error-summary"' not in response.content.decode()
 
 
-@pytest.mark.parametrize("button", ["add_card", "more_penalties"])
+@pytest.mark.parametrize("button", ["add_card", "add_penalty"])
 def test_a_form_button_on_a_finished_game_shows_no_hand_form(client, button):
     """A phone still filling in a hand after another won the game: tapping a card (without
     JavaScript) or 'Another penalty' shows the finished game, not a form for hand N + 1."""
     game = GameFactory(won=True)
     open_link(client, game)
-    data = hand_post(game) | {button: "5S" if button == "add_card" else "1"}
+    data = hand_post(game) | {button: "5S" if button == "add_card" else "renege:A"}
     for headers in ({}, HTMX):
         response = client.post(record_url(game), data, **headers)
         assert response.status_code == 409
@@ -667,17 +669,19 @@ def test_captures_by_rank_take_the_trump_suit(client):
 
 
 def test_a_points_penalty_without_points_asks_how_many(client):
-    """'Other: points to a side' with the points box left empty asks for them by the box."""
+    """Points to a side called with the points box left empty asks for them by the box."""
     game = GameFactory()
     open_link(client, game)
+    called = client.post(record_url(game), hand_post(game) | {"add_penalty": "points:A"})
+    assert called.status_code == 200
+    assert 'name="penalties" value="points:A:0"' in called.content.decode()
     data = hand_post(game, high="A", low="B", jack="none", game="A") | {
-        "penalty_0_kind": "points",
-        "penalty_0_side": "A",
+        "penalties": "points:A:0",
     }
     response = client.post(record_url(game), data)
     assert response.status_code == 422
     section = response.content.decode().split('id="penalties"', 1)[1].split("</details>", 1)[0]
-    assert "How many points?" in section
+    assert "how many points?" in section
     assert "(got 0)" not in response.content.decode()
     assert Hand.objects.count() == 0
 

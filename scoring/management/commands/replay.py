@@ -1,6 +1,6 @@
 """``manage.py replay FILE.json`` (or ``-`` for standard input): score a recorded game.
 
-Prints the result as JSON (RULES.md section 7) and exits 0. An invalid file exits with status 2
+Prints the result as JSON (docs/rules.md section 7) and exits 0. An invalid file exits with status 2
 and one line on standard error naming the hand and the fact; nothing goes to standard output.
 """
 
@@ -25,10 +25,10 @@ class Command(BaseCommand):
         path: str = options["file"]
         try:
             text = self._read_stdin() if path == "-" else self._read(path)
-            result = score_replay(self._parse(text))
+            output = replay_output(text)
         except InvalidFacts as exc:
-            self._fail(str(exc))
-        self.stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+            self._fail(error_line(exc))
+        self.stdout.write(output)
 
     def _read(self, path: str) -> str:
         # utf-8-sig: a file saved by Windows Notepad starts with a byte-order mark.
@@ -53,25 +53,40 @@ class Command(BaseCommand):
                 None, "file", f"cannot read standard input: it is not UTF-8 text ({exc.reason})"
             ) from exc
 
-    def _parse(self, text: str) -> object:
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InvalidFacts(
-                None,
-                "file",
-                f"the file is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})",
-            ) from exc
-        except RecursionError as exc:
-            raise InvalidFacts(
-                None, "file", "the file is not a replay file: its JSON is nested too deeply"
-            ) from exc
-        except ValueError as exc:
-            # Python refuses integers of more than 4,300 digits while parsing.
-            raise InvalidFacts(None, "file", f"the file is not valid JSON: {exc}") from exc
-
-    def _fail(self, message: str) -> None:
+    def _fail(self, line: str) -> None:
         # One plain line (no "CommandError:" prefix, no colour), then exit status 2.
-        line = " ".join(message.split())
         self.stderr.write(line, style_func=lambda text: text)
         raise SystemExit(2)
+
+
+def parse_replay(text: str) -> object:
+    """The replay file's JSON; raises InvalidFacts for text that is not JSON."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidFacts(
+            None,
+            "file",
+            f"the file is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})",
+        ) from exc
+    except RecursionError as exc:
+        raise InvalidFacts(
+            None, "file", "the file is not a replay file: its JSON is nested too deeply"
+        ) from exc
+    except ValueError as exc:
+        # Python refuses integers of more than 4,300 digits while parsing.
+        raise InvalidFacts(None, "file", f"the file is not valid JSON: {exc}") from exc
+
+
+def replay_output(text: str) -> str:
+    """What the command prints for a replay file's text; raises InvalidFacts.
+
+    ``node static/scoring/replay.mjs`` must print the same (tests/rules/test_rules_js.py).
+    """
+    result = score_replay(parse_replay(text))
+    return json.dumps(result.to_json(), indent=2, ensure_ascii=False)
+
+
+def error_line(exc: InvalidFacts) -> str:
+    """The one line the command writes to standard error for an invalid file."""
+    return " ".join(str(exc).split())

@@ -1,0 +1,218 @@
+"""What the API says about each thing: public facts only.
+
+Never a scoring link or its key, a captain's contact or any account's name: the schemas name
+every field they give, so nothing else can leak out of a model.
+"""
+
+import datetime
+from typing import Any
+
+from ninja import Schema
+
+from leagues.models import Fixture, FixtureResult
+
+
+class LeagueRef(Schema):
+    slug: str
+    name: str
+
+
+class SeasonRef(Schema):
+    id: int
+    name: str
+    slug: str
+
+
+class DivisionRef(Schema):
+    id: int
+    name: str
+    rank: int
+
+
+class TeamRef(Schema):
+    id: int
+    name: str
+
+
+class VenueOut(Schema):
+    name: str
+    town: str
+    address: str
+
+
+class LeagueOut(Schema):
+    slug: str
+    name: str
+    style: str
+    description: str
+    league_night: str
+    start_time: datetime.time
+    show_provisional: bool
+    page: str
+
+    @staticmethod
+    def resolve_league_night(obj: Any) -> str:
+        return str(obj.get_league_night_display())
+
+    @staticmethod
+    def resolve_page(obj: Any) -> str:
+        return str(obj.get_absolute_url())
+
+
+class SeasonOut(Schema):
+    id: int
+    name: str
+    slug: str
+    starts_on: datetime.date
+    ends_on: datetime.date | None
+    divisions: list[DivisionRef]
+
+    @staticmethod
+    def resolve_divisions(obj: Any) -> list[Any]:
+        return list(obj.divisions.all())
+
+
+class DivisionOut(Schema):
+    id: int
+    name: str
+    rank: int
+    season: SeasonRef
+    league: LeagueRef
+    page: str
+
+    @staticmethod
+    def resolve_league(obj: Any) -> Any:
+        return obj.season.league
+
+    @staticmethod
+    def resolve_page(obj: Any) -> str:
+        return str(obj.get_absolute_url())
+
+
+class TeamOut(Schema):
+    id: int
+    name: str
+    short_name: str
+    league: LeagueRef
+    home_venue: VenueOut
+    page: str
+
+    @staticmethod
+    def resolve_page(obj: Any) -> str:
+        return str(obj.get_absolute_url())
+
+
+class StandingRowOut(Schema):
+    position: int
+    tied: bool
+    team: TeamRef
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    games_for: int
+    games_against: int
+    tables_won: int
+    pegs_for: int
+    pegs_against: int
+    hang_jacks_for: int
+    hang_jacks_against: int
+    adjustments: int
+    points: int
+    provisional: int
+
+
+class StandingsOut(Schema):
+    division: DivisionRef
+    rule_text: str
+    columns: list[str]
+    rows: list[StandingRowOut]
+
+
+class ResultOut(Schema):
+    outcome: str
+    walkover: bool
+    provisional: bool
+    home_tables: int
+    away_tables: int
+    tables_halved: int
+    home_games: int
+    away_games: int
+    home_pegs: int
+    away_pegs: int
+    home_hang_jacks: int
+    away_hang_jacks: int
+    home_match_points: int
+    away_match_points: int
+    home_points: int
+    away_points: int
+
+
+RESULT_FIGURES = tuple(
+    name for name in ResultOut.model_fields if name.startswith(("home_", "away_", "tables_"))
+)
+
+
+def result_out(fixture: Fixture) -> dict[str, Any] | None:
+    """The fixture's result when it is one of the results that count, else nothing."""
+    result: FixtureResult | None = getattr(fixture, "result", None)
+    if result is None or not getattr(fixture, "result_counts", False):
+        return None
+    figures = {name: getattr(result, name) for name in RESULT_FIGURES}
+    return figures | {
+        "outcome": result.outcome,
+        "walkover": result.is_walkover,
+        "provisional": fixture.status == Fixture.Status.PLAYED
+        and not getattr(fixture, "result_confirmed", True),
+    }
+
+
+class FixtureOut(Schema):
+    id: int
+    kind: str
+    date: datetime.date
+    time: datetime.time
+    status: str
+    round: int | None
+    division: DivisionRef
+    home: TeamRef
+    away: TeamRef
+    venue: VenueOut
+    walkover_to: str
+    original_date: datetime.date | None
+    reason: str
+    result: ResultOut | None
+    page: str
+
+    @staticmethod
+    def resolve_result(obj: Any) -> dict[str, Any] | None:
+        return result_out(obj)
+
+    @staticmethod
+    def resolve_page(obj: Any) -> str:
+        return str(obj.get_absolute_url())
+
+
+class PlayerRef(Schema):
+    id: int
+    name: str
+
+
+class PlayerStatisticsOut(Schema):
+    player: PlayerRef
+    games_played: int
+    games_won: int
+    games_lost: int
+    win_percentage: float | None
+    highs: int
+    lows: int
+    jacks: int
+    hang_jacks_taken: int
+    hang_jacks_given: int
+    game_points: int
+    kicks: int
+    all_fours: int
+
+
+class ErrorOut(Schema):
+    detail: str

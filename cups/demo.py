@@ -1,0 +1,128 @@
+"""The demo's cups (``seed_demo``): a pairs knock-out, best of 7, for the Trinidad league and a
+team knock-out cup in the league's own match format for the Yorkshire league, each part played
+through the same services the phones use."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from cups.models import Competition, Tie
+from cups.services.competitions import (
+    competition_create,
+    entrant_add_players,
+    entrant_add_team,
+)
+from cups.services.draws import draw_make
+from cups.services.ties import round_set_dates, tie_walkover
+from leagues.models import Fixture, League, Player, Season
+from leagues.services.results import fixture_start
+from scoring.models import GameStatus
+
+DRAW_SEED = 1874
+WEEK = datetime.timedelta(days=7)
+
+
+def seed_cup(*, builder: Any, league: League, season: Season, today: datetime.date) -> None:
+    """The league's demo cup; ``builder`` is the demo's builder (it plays games and confirms)."""
+    secretary = builder._secretary(league)
+    if league.style == League.Style.TRINIDAD:
+        _pairs_knockout(builder, league, season, today, secretary)
+    else:
+        _team_cup(builder, league, season, today, secretary)
+
+
+def _date_rounds(cup: Competition, today: datetime.date, secretary: Any) -> None:
+    for rnd in cup.rounds.order_by("number"):
+        night = today + WEEK * (rnd.number - 2)
+        if rnd.number == 1:
+            round_set_dates(
+                round=rnd, date=max(night, cup.season.starts_on), deadline=None, by=secretary
+            )
+        else:
+            round_set_dates(round=rnd, date=None, deadline=night, by=secretary)
+
+
+def _pairs_knockout(
+    builder: Any, league: League, season: Season, today: datetime.date, secretary: Any
+) -> None:
+    cup = competition_create(
+        league=league,
+        season=season,
+        name="Pairs Knock-out",
+        entrant_kind=Competition.EntrantKind.PAIRS,
+        best_of=7,
+        by=secretary,
+    )
+    # Sixteen pairs: three from each of the first four teams, two from the others.
+    teams = list(league.teams.order_by("name"))
+    entered = 0
+    for index, team in enumerate(teams):
+        squad = list(
+            Player.objects.filter(registrations__team=team, registrations__season=season).order_by(
+                "pk"
+            )
+        )
+        for k in range(min(3 if index < 4 else 2, len(squad) // 2)):
+            if entered < 16:
+                entrant_add_players(competition=cup, players=squad[2 * k : 2 * k + 2], by=secretary)
+                entered += 1
+    if entered < 2:
+        return
+    draw_make(competition=cup, seed=DRAW_SEED, by=secretary)
+    _date_rounds(cup, today, secretary)
+    to_play = list(
+        cup.ties.filter(round__number=1, status=Tie.Status.SCHEDULED).order_by("position")
+    )
+    # Three ties played out, one part played (two games), one walked over; the rest to come.
+    for tie in to_play[:3]:
+        _play_race(builder, tie, games=7)
+    for tie in to_play[3:4]:
+        _play_race(builder, tie, games=2)
+    for tie in to_play[4:5]:
+        tie_walkover(
+            tie=tie,
+            to=Tie.Side.HOME,
+            reason="The away pair could not make the night.",
+            by=secretary,
+        )
+
+
+def _play_race(builder: Any, tie: Tie, *, games: int) -> None:
+    for _ in range(games):
+        tie.refresh_from_db()
+        if tie.winner:
+            return
+        current = tie.games.select_related("game").order_by("-number").first()
+        if current is None or current.game.status != GameStatus.IN_PROGRESS:
+            return
+        builder._play_game(current.game)
+
+
+def _team_cup(
+    builder: Any, league: League, season: Season, today: datetime.date, secretary: Any
+) -> None:
+    cup = competition_create(league=league, season=season, name="League Cup", by=secretary)
+    teams = list(league.teams.filter(entries__season=season).order_by("name"))
+    for team in teams:
+        entrant_add_team(competition=cup, team=team, by=secretary)
+    if len(teams) < 2:
+        return
+    draw_make(competition=cup, seed=DRAW_SEED, by=secretary)
+    _date_rounds(cup, today, secretary)
+    to_play = cup.ties.filter(round__number=1, status=Tie.Status.SCHEDULED).order_by("position")
+    for tie in to_play[:2]:
+        fixture = tie.fixture
+        assert fixture is not None
+        pairs = list(
+            zip(
+                builder._pairs(fixture.home, season),
+                builder._pairs(fixture.away, season),
+                strict=True,
+            )
+        )
+        for table_game in fixture_start(fixture=fixture, pairs=pairs):
+            builder._play_table(table_game.table)
+        fixture.refresh_from_db()
+        if fixture.status == Fixture.Status.PLAYED:
+            builder._confirm(fixture)

@@ -1,0 +1,140 @@
+"""The secretary's forms for a cup: each one becomes one ``cups.services`` call."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from cups.models import Competition, Tie
+from leagues.models import League, Player, Season, Team
+
+
+class CompetitionForm(forms.Form):
+    season = forms.ModelChoiceField(queryset=Season.objects.none(), empty_label=None)
+    name = forms.CharField(max_length=120, help_text="e.g. League Cup, Pairs Knock-out.")
+    format = forms.ChoiceField(choices=Competition.Format.choices)
+    entrant_kind = forms.ChoiceField(
+        choices=Competition.EntrantKind.choices,
+        label="Entrants",
+        help_text="Teams play the league's match format; pairs and players a race of games.",
+    )
+    best_of = forms.TypedChoiceField(
+        coerce=int,
+        choices=[(n, f"Best of {n} (first to {n // 2 + 1})") for n in range(1, 16, 2)],
+        initial=3,
+        label="Games in a pairs or players tie",
+    )
+    decider = forms.ChoiceField(
+        choices=Competition.Decider.choices, label="A drawn team match is decided by"
+    )
+    draw_method = forms.ChoiceField(choices=Competition.DrawMethod.choices, label="The draw")
+    protect_clubs = forms.BooleanField(
+        required=False, initial=True, label="Keep two entrants of one pub apart in round one"
+    )
+    groups = forms.IntegerField(
+        min_value=0, max_value=64, initial=0, required=False, help_text="Groups then knock-out."
+    )
+    qualifiers = forms.IntegerField(
+        min_value=1, max_value=8, initial=2, label="Through from each group"
+    )
+
+    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["season"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = league.seasons.all()
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = dict(self.cleaned_data)
+        data["groups"] = data.get("groups") or 0
+        return data
+
+
+class TeamEntrantForm(forms.Form):
+    team = forms.ModelChoiceField(queryset=Team.objects.none())
+    seed = forms.IntegerField(min_value=1, max_value=999, required=False)
+
+    def __init__(self, *args: Any, competition: Competition, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["team"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = (
+            Team.objects.filter(league=competition.league_id, entries__season=competition.season_id)
+            .exclude(cup_entries__competition=competition)
+            .order_by("name")
+        )
+
+
+class PlayersEntrantForm(forms.Form):
+    player_1 = forms.ModelChoiceField(queryset=Player.objects.none(), label="Player")
+    player_2 = forms.ModelChoiceField(
+        queryset=Player.objects.none(), label="Partner (same team)", required=False
+    )
+    seed = forms.IntegerField(min_value=1, max_value=999, required=False)
+
+    def __init__(self, *args: Any, competition: Competition, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        players = (
+            Player.objects.filter(
+                registrations__season=competition.season_id,
+                registrations__team__league=competition.league_id,
+            )
+            .order_by("registrations__team__name", "name")
+            .distinct()
+        )
+        for name in ("player_1", "player_2"):
+            field = self.fields[name]
+            assert isinstance(field, forms.ModelChoiceField)
+            field.queryset = players
+            field.label_from_instance = self._label  # type: ignore[method-assign]
+        if competition.entrant_kind != Competition.EntrantKind.PAIRS:
+            del self.fields["player_2"]
+
+    @staticmethod
+    def _label(player: Player) -> str:
+        team = player.registrations.all()[0].team if player.registrations.all() else None
+        return f"{player.name} ({team})" if team else player.name
+
+    def players(self) -> list[Player]:
+        return [
+            p for p in (self.cleaned_data.get("player_1"), self.cleaned_data.get("player_2")) if p
+        ]
+
+
+class DrawForm(forms.Form):
+    seed = forms.IntegerField(
+        min_value=0,
+        max_value=2**62 - 1,
+        required=False,
+        label="Seed for a random draw",
+        help_text="Leave empty for a new random seed; enter a seed to repeat a draw exactly.",
+    )
+    byes = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Byes for the top seeds when the field is not 2, 4, 8, 16 …",
+    )
+
+
+class RoundDatesForm(forms.Form):
+    date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    deadline = forms.DateField(
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        label="or play by",
+    )
+
+
+class TieActionForm(forms.Form):
+    ACTIONS = [
+        ("walkover", "Walkover"),
+        ("postpone", "Postpone"),
+        ("settle", "Settle the score"),
+        ("reverse", "Reverse"),
+    ]
+    action = forms.ChoiceField(choices=ACTIONS)
+    to = forms.ChoiceField(choices=Tie.Side.choices, required=False)
+    home = forms.IntegerField(min_value=0, max_value=15, required=False)
+    away = forms.IntegerField(min_value=0, max_value=15, required=False)
+    reason = forms.CharField(max_length=500, required=False)

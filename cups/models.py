@@ -1,0 +1,342 @@
+"""Cups: a league's knock-out (or groups then knock-out) competitions in a season.
+
+A competition has entrants (teams, pairs of registered players, or single players), rounds with a
+date or a deadline, and ties between two entrants.  A tie between teams in the league's match
+format is played as a ``leagues.Fixture`` of kind "cup" (its tables, scoring links, confirmation
+by both captains, walkover, postponement and audit are the league fixture's); a tie between pairs
+or players is a race of games (best of N), each game scored through the tie's own scoring link.
+The draw is made by ``cups.draw`` (pure) through ``cups.services.draws``; writes go through
+``cups.services``, reads through ``cups.selectors``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils import timezone
+
+from leagues.models import Fixture, League, Player, Season, Team, Venue
+
+
+class Competition(models.Model):
+    class Format(models.TextChoices):
+        KNOCKOUT = "knockout", "Knock-out"
+        GROUPS = "groups", "Groups then knock-out"
+
+    class EntrantKind(models.TextChoices):
+        TEAMS = "teams", "Teams"
+        PAIRS = "pairs", "Pairs"
+        PLAYERS = "players", "Single players"
+
+    class TieFormat(models.TextChoices):
+        MATCH = "match", "The league's match format"
+        RACE = "race", "Best of N games"
+
+    class Decider(models.TextChoices):
+        PEGS = "pegs", "Aggregate pegs, then hang jacks, then a play-off game"
+        HANG_JACKS = "hang_jacks", "Hang jacks, then a play-off game"
+        PLAYOFF = "playoff", "A play-off game"
+
+    class DrawMethod(models.TextChoices):
+        RANDOM = "random", "Random (seeded, reproducible)"
+        RANKING = "ranking", "By ranking (seed 1 first)"
+
+    class Stage(models.TextChoices):
+        ENTRIES = "entries", "Taking entries"
+        GROUPS = "groups", "Group stage"
+        KNOCKOUT = "knockout", "Knock-out"
+        FINISHED = "finished", "Finished"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="competitions")
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="competitions")
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(
+        max_length=120, help_text="The same across seasons: the roll of honour follows it."
+    )
+    format = models.CharField(max_length=10, choices=Format.choices, default=Format.KNOCKOUT)
+    entrant_kind = models.CharField(
+        max_length=10, choices=EntrantKind.choices, default=EntrantKind.TEAMS
+    )
+    tie_format = models.CharField(max_length=10, choices=TieFormat.choices, default=TieFormat.MATCH)
+    best_of = models.PositiveSmallIntegerField(
+        default=3, help_text="Games in a tie of pairs or players: first to more than half."
+    )
+    decider = models.CharField(max_length=12, choices=Decider.choices, default=Decider.PEGS)
+    draw_method = models.CharField(
+        max_length=10, choices=DrawMethod.choices, default=DrawMethod.RANDOM
+    )
+    draw_seed = models.BigIntegerField(
+        null=True, blank=True, help_text="The random draw's seed: the same seed, the same draw."
+    )
+    protect_clubs = models.BooleanField(
+        default=True, help_text="Keep two entrants of the same pub apart in round one."
+    )
+    groups = models.PositiveSmallIntegerField(default=0, help_text="Groups before the knock-out.")
+    qualifiers = models.PositiveSmallIntegerField(
+        default=2, help_text="Entrants of each group who go through to the knock-out."
+    )
+    stage = models.CharField(max_length=10, choices=Stage.choices, default=Stage.ENTRIES)
+    winner = models.ForeignKey(
+        "Entrant", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["league", "-season__starts_on", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "slug"], name="competition_unique_slug"),
+            models.CheckConstraint(
+                condition=Q(best_of__gte=1, best_of__lte=15) & Q(best_of__in=range(1, 16, 2)),
+                name="competition_best_of_odd",
+            ),
+            models.CheckConstraint(
+                condition=~Q(entrant_kind="teams") | Q(tie_format="match"),
+                name="competition_teams_play_the_match_format",
+            ),
+            models.CheckConstraint(
+                condition=Q(entrant_kind="teams") | Q(tie_format="race"),
+                name="competition_pairs_race",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.season.name})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("cups:competition", kwargs={"pk": self.pk})
+
+    @property
+    def games_to_win(self) -> int:
+        return self.best_of // 2 + 1
+
+
+class Group(models.Model):
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="group_set")
+    name = models.CharField(max_length=4)
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["competition", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "position"], name="group_unique_place")
+        ]
+
+    def __str__(self) -> str:
+        return f"Group {self.name}"
+
+
+class Entrant(models.Model):
+    """A team, a pair of registered players (of one team) or a single player in a competition."""
+
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="entrants")
+    team = models.ForeignKey(
+        Team, on_delete=models.RESTRICT, related_name="cup_entries", null=True, blank=True
+    )
+    player_1 = models.ForeignKey(
+        Player, on_delete=models.RESTRICT, related_name="cup_entries_1", null=True, blank=True
+    )
+    player_2 = models.ForeignKey(
+        Player, on_delete=models.RESTRICT, related_name="cup_entries_2", null=True, blank=True
+    )
+    name = models.CharField(max_length=200)
+    club = models.ForeignKey(
+        Venue,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Its pub: two of one pub are kept apart in round one when asked.",
+    )
+    seed = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Its ranking for a seeded draw (1 is the best)."
+    )
+    group = models.ForeignKey(
+        Group, on_delete=models.SET_NULL, null=True, blank=True, related_name="entrants"
+    )
+
+    class Meta:
+        ordering = ["competition", "seed", "name", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition", "team"],
+                condition=Q(team__isnull=False, player_1__isnull=True),
+                name="entrant_team_once",
+            ),
+            models.UniqueConstraint(
+                fields=["competition", "player_1"],
+                condition=Q(player_1__isnull=False),
+                name="entrant_player_1_once",
+            ),
+            models.UniqueConstraint(
+                fields=["competition", "player_2"],
+                condition=Q(player_2__isnull=False),
+                name="entrant_player_2_once",
+            ),
+            models.CheckConstraint(
+                condition=Q(player_2__isnull=True) | ~Q(player_1=F("player_2")),
+                name="entrant_pair_distinct",
+            ),
+            models.CheckConstraint(
+                condition=Q(team__isnull=False) | Q(player_1__isnull=False),
+                name="entrant_is_someone",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def players(self) -> list[Player]:
+        return [p for p in (self.player_1, self.player_2) if p is not None]
+
+
+class Round(models.Model):
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=40)
+    date = models.DateField(null=True, blank=True, help_text="The night it is played.")
+    deadline = models.DateField(null=True, blank=True, help_text="Or: the day to play it by.")
+
+    class Meta:
+        ordering = ["competition", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "number"], name="round_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_from_one"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def when(self) -> str:
+        if self.date:
+            return f"{self.date:%a %-d %b %Y}"
+        if self.deadline:
+            return f"by {self.deadline:%a %-d %b %Y}"
+        return ""
+
+
+class Tie(models.Model):
+    """Two entrants (either may still be to come from an earlier tie) in a round or a group."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for its entrants"
+        SCHEDULED = "scheduled", "To play"
+        POSTPONED = "postponed", "Postponed"
+        PLAYED = "played", "Played"
+        WALKOVER = "walkover", "Walkover"
+        BYE = "bye", "Bye"
+
+    class Side(models.TextChoices):
+        HOME = "home", "Home"
+        AWAY = "away", "Away"
+
+    #: The statuses of a tie whose winner goes through.
+    DECIDED = (Status.PLAYED, Status.WALKOVER, Status.BYE)
+
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="ties")
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="ties", null=True, blank=True
+    )
+    group = models.ForeignKey(
+        Group, on_delete=models.CASCADE, related_name="ties", null=True, blank=True
+    )
+    position = models.PositiveSmallIntegerField(help_text="Its place in the round, from 0.")
+    home = models.ForeignKey(
+        Entrant, on_delete=models.RESTRICT, related_name="home_ties", null=True, blank=True
+    )
+    away = models.ForeignKey(
+        Entrant, on_delete=models.RESTRICT, related_name="away_ties", null=True, blank=True
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    fixture = models.OneToOneField(
+        Fixture, on_delete=models.SET_NULL, null=True, blank=True, related_name="cup_tie"
+    )
+    scoring_link = models.ForeignKey(
+        "scoring.ScoringLink",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="cup_ties",
+    )
+    home_score = models.PositiveSmallIntegerField(default=0, help_text="Games (or match points).")
+    away_score = models.PositiveSmallIntegerField(default=0)
+    winner = models.CharField(max_length=4, choices=Side.choices, blank=True)
+    decided_by = models.CharField(
+        max_length=120, blank=True, help_text="How a drawn match was decided, for the bracket."
+    )
+    reason = models.TextField(blank=True, help_text="Why it was postponed or walked over.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["competition", "round__number", "group__position", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "position"],
+                condition=Q(round__isnull=False),
+                name="tie_unique_place",
+            ),
+            models.CheckConstraint(
+                condition=Q(round__isnull=False) ^ Q(group__isnull=False),
+                name="tie_in_a_round_or_a_group",
+            ),
+            models.CheckConstraint(
+                condition=Q(home__isnull=True) | Q(away__isnull=True) | ~Q(home=F("away")),
+                name="tie_home_not_away",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["played", "walkover", "bye"]) | Q(winner=""),
+                name="tie_winner_when_decided",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.home_name} v {self.away_name}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("cups:tie", kwargs={"pk": self.pk})
+
+    @property
+    def home_name(self) -> str:
+        return self.home.name if self.home else "to come"
+
+    @property
+    def away_name(self) -> str:
+        if self.status == self.Status.BYE:
+            return "bye"
+        return self.away.name if self.away else "to come"
+
+    @property
+    def is_decided(self) -> bool:
+        return self.status in self.DECIDED and bool(self.winner)
+
+    @property
+    def winning_entrant(self) -> Entrant | None:
+        if self.winner == self.Side.HOME:
+            return self.home
+        if self.winner == self.Side.AWAY:
+            return self.away
+        return None
+
+
+class TieGame(models.Model):
+    """A ``scoring.Game`` of a race tie (side A home, side B away), or a team tie's play-off."""
+
+    tie = models.ForeignKey(Tie, on_delete=models.CASCADE, related_name="games")
+    game = models.OneToOneField("scoring.Game", on_delete=models.CASCADE, related_name="cup_game")
+    number = models.PositiveSmallIntegerField()
+    is_playoff = models.BooleanField(default=False)
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["tie", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tie", "number"], name="tie_game_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tie}, game {self.number}"

@@ -1,0 +1,302 @@
+"""Reads for the cup pages: a competition with its rounds and ties, the bracket's drawing, the
+group tables, a tie with its games, and the roll of honour across seasons."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+
+from cups.models import Competition, Entrant, Group, Round, Tie, TieGame
+from leagues.models import League, Player
+from leagues.selectors.statistics import CATEGORY_FIGURE, OTHER, PlayFigures
+from scoring.models import Award, GameStatus, Hand
+
+TIE_RELATED = (
+    "home",
+    "away",
+    "round",
+    "group",
+    "fixture__result",
+)
+
+
+def competition_get(*, pk: int) -> Competition:
+    return Competition.objects.select_related("league", "season", "winner").get(pk=pk)
+
+
+def league_competitions(*, league: League) -> QuerySet[Competition]:
+    return Competition.objects.filter(league=league).select_related("season", "winner")
+
+
+def competition_rounds(*, competition: Competition) -> list[Round]:
+    """The knock-out rounds, each with its ties in bracket order (``round.tie_list``)."""
+    rounds = list(
+        Round.objects.filter(competition=competition).prefetch_related(
+            Prefetch(
+                "ties",
+                queryset=Tie.objects.select_related(*TIE_RELATED).order_by("position"),
+                to_attr="tie_list",
+            )
+        )
+    )
+    return rounds
+
+
+@dataclass
+class GroupRow:
+    entrant: Entrant
+    played: int = 0
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+    score_for: int = 0
+    score_against: int = 0
+
+    @property
+    def points(self) -> int:
+        return self.won * 2 + self.drawn
+
+    @property
+    def difference(self) -> int:
+        return self.score_for - self.score_against
+
+
+@dataclass
+class GroupTable:
+    group: Group
+    rows: list[GroupRow] = field(default_factory=list)
+    ties: list[Tie] = field(default_factory=list)
+
+
+def group_tables(*, competition: Competition) -> list[GroupTable]:
+    """Each group's table: 2 points a win, 1 a draw; then the difference and the score for
+    (games in a race, match points in a team match); then the name."""
+    groups = list(Group.objects.filter(competition=competition).prefetch_related("entrants"))
+    ties = list(
+        Tie.objects.filter(competition=competition, group__isnull=False).select_related(
+            *TIE_RELATED
+        )
+    )
+    tables = []
+    for group in groups:
+        rows = {e.pk: GroupRow(entrant=e) for e in group.entrants.all()}
+        group_ties = [t for t in ties if t.group_id == group.pk]
+        for tie in group_ties:
+            if tie.status not in (Tie.Status.PLAYED, Tie.Status.WALKOVER):
+                continue
+            home, away = rows.get(tie.home_id or 0), rows.get(tie.away_id or 0)
+            if home is None or away is None:
+                continue
+            for row, mine, theirs, side in (
+                (home, tie.home_score, tie.away_score, Tie.Side.HOME),
+                (away, tie.away_score, tie.home_score, Tie.Side.AWAY),
+            ):
+                row.played += 1
+                row.score_for += mine
+                row.score_against += theirs
+                if not tie.winner:
+                    row.drawn += 1
+                elif tie.winner == side:
+                    row.won += 1
+                else:
+                    row.lost += 1
+        ordered = sorted(
+            rows.values(),
+            key=lambda r: (-r.points, -r.difference, -r.score_for, r.entrant.name),
+        )
+        tables.append(GroupTable(group=group, rows=ordered, ties=group_ties))
+    return tables
+
+
+def tie_detail(*, pk: int) -> Tie:
+    return (
+        Tie.objects.select_related(
+            "competition__league",
+            "competition__season",
+            "home__player_1",
+            "home__player_2",
+            "away__player_1",
+            "away__player_2",
+            "round",
+            "group",
+            "fixture__result",
+            "scoring_link",
+        )
+        .prefetch_related(
+            Prefetch(
+                "games",
+                queryset=TieGame.objects.select_related("game").prefetch_related("game__sides"),
+            )
+        )
+        .get(pk=pk)
+    )
+
+
+@dataclass(frozen=True)
+class Honour:
+    competition: Competition
+    winner: Entrant | None
+    runner_up: Entrant | None
+
+
+def roll_of_honour(*, competition: Competition) -> list[Honour]:
+    """Every season's edition of this competition (same league, same slug), newest first, with
+    its winner and runner-up."""
+    editions = list(
+        Competition.objects.filter(league=competition.league_id, slug=competition.slug)
+        .select_related("season", "winner")
+        .order_by("-season__starts_on")
+    )
+    finals = {
+        t.competition_id: t
+        for t in Tie.objects.filter(competition__in=editions, round__isnull=False)
+        .select_related("home", "away", "round")
+        .order_by("competition", "-round__number")
+        if t.round is not None and t.round.name == "Final"
+    }
+    honours = []
+    for edition in editions:
+        final = finals.get(edition.pk)
+        runner_up = None
+        if final is not None and final.winner:
+            runner_up = final.away if final.winner == Tie.Side.HOME else final.home
+        honours.append(Honour(competition=edition, winner=edition.winner, runner_up=runner_up))
+    return honours
+
+
+def player_race_figures(*, player: Player) -> PlayFigures:
+    """A player's figures from the finished games of cup ties played as races (pairs or single
+    players), in the same terms as the league's player statistics."""
+    figures = PlayFigures()
+    for side, entrant in (("A", "home"), ("B", "away")):
+        mine = Q(**{f"tie__{entrant}__player_1": player}) | Q(
+            **{f"tie__{entrant}__player_2": player}
+        )
+        games = TieGame.objects.filter(mine, game__status=GameStatus.WON)
+        for row in games.values("game__winner").annotate(n=Count("id")).order_by():
+            figures.games_played += row["n"]
+            if row["game__winner"] == side:
+                figures.games_won += row["n"]
+        awards = (
+            Award.objects.filter(
+                game__cup_game__in=games, counted=True, category__in=list(CATEGORY_FIGURE)
+            )
+            .values("side", "category")
+            .annotate(n=Count("id"))
+            .order_by()
+        )
+        for row in awards:
+            if row["side"] == side:
+                name = CATEGORY_FIGURE[row["category"]]
+                setattr(figures, name, getattr(figures, name) + row["n"])
+            elif row["category"] == "hang_jack" and row["side"] == OTHER[side]:
+                figures.hang_jacks_given += row["n"]
+        figures.all_fours += Hand.objects.filter(game__cup_game__in=games, all_fours=side).count()
+    return figures
+
+
+# --- the bracket as a drawing ----------------------------------------------------------------
+
+BOX_W, BOX_H, GAP_X, GAP_Y, PAD = 200, 56, 36, 12, 8
+
+
+@dataclass(frozen=True)
+class BoxLine:
+    name: str
+    score: str
+    won: bool
+
+
+@dataclass(frozen=True)
+class Box:
+    x: int
+    y: int
+    lines: tuple[BoxLine, BoxLine]
+    url: str
+    note: str
+
+
+@dataclass(frozen=True)
+class Connector:
+    points: str
+
+
+@dataclass(frozen=True)
+class Bracket:
+    width: int
+    height: int
+    boxes: tuple[Box, ...]
+    connectors: tuple[Connector, ...]
+    headings: tuple[tuple[int, str], ...]
+    box_w: int = BOX_W
+    box_h: int = BOX_H
+
+
+def _score(tie: Tie, side: str) -> str:
+    if tie.status == Tie.Status.WALKOVER:
+        return "w/o" if tie.winner == side else ""
+    if tie.status in (Tie.Status.PLAYED,) or tie.home_score or tie.away_score:
+        return str(tie.home_score if side == Tie.Side.HOME else tie.away_score)
+    return ""
+
+
+def _note(tie: Tie) -> str:
+    """How a drawn match was (or is to be) decided, for the bracket."""
+    if tie.decided_by in ("", "walkover"):
+        return ""
+    return f"on {tie.decided_by}" if tie.winner else tie.decided_by
+
+
+def bracket(rounds: list[Any]) -> Bracket:
+    """Lay the knock-out out as boxes and elbow connectors (server-rendered SVG)."""
+    if not rounds:
+        return Bracket(width=0, height=0, boxes=(), connectors=(), headings=())
+    first = len(rounds[0].tie_list)
+    height = PAD * 2 + 24 + first * (BOX_H + GAP_Y)
+    boxes: list[Box] = []
+    connectors: list[Connector] = []
+    headings: list[tuple[int, str]] = []
+    centres: list[list[float]] = []
+    for r, rnd in enumerate(rounds):
+        x = PAD + r * (BOX_W + GAP_X)
+        headings.append((x, rnd.name))
+        these: list[float] = []
+        for i, tie in enumerate(rnd.tie_list):
+            if r == 0:
+                centre = PAD + 24 + i * (BOX_H + GAP_Y) + BOX_H / 2
+            else:
+                centre = (centres[r - 1][2 * i] + centres[r - 1][2 * i + 1]) / 2
+                px = x - GAP_X
+                mid = x - GAP_X // 2
+                for child in (centres[r - 1][2 * i], centres[r - 1][2 * i + 1]):
+                    connectors.append(
+                        Connector(
+                            f"{px},{child:.0f} {mid},{child:.0f} {mid},{centre:.0f} "
+                            f"{x},{centre:.0f}"
+                        )
+                    )
+            these.append(centre)
+            lines = (
+                BoxLine(tie.home_name, _score(tie, Tie.Side.HOME), tie.winner == Tie.Side.HOME),
+                BoxLine(tie.away_name, _score(tie, Tie.Side.AWAY), tie.winner == Tie.Side.AWAY),
+            )
+            boxes.append(
+                Box(
+                    x=x,
+                    y=int(centre - BOX_H / 2),
+                    lines=lines,
+                    url=tie.get_absolute_url(),
+                    note=_note(tie),
+                )
+            )
+        centres.append(these)
+    width = PAD * 2 + len(rounds) * BOX_W + (len(rounds) - 1) * GAP_X
+    return Bracket(
+        width=width,
+        height=int(height),
+        boxes=tuple(boxes),
+        connectors=tuple(connectors),
+        headings=tuple(headings),
+    )

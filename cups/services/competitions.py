@@ -1,0 +1,249 @@
+"""Creating a competition and entering teams, pairs or players into it.
+
+Each service checks that the actor runs the league, that every object belongs to the league and
+season, owns its transaction and writes the league's audit trail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils.text import slugify
+
+from cups.models import Competition, Entrant
+from cups.permissions import can_manage_competition
+from leagues.audit import audit_log
+from leagues.models import League, Player, Registration, Season, Team, TeamEntry
+from leagues.permissions import can_manage_league
+
+Kind = Competition.EntrantKind
+
+
+def require_manager(competition: Competition, by: Any) -> None:
+    if not can_manage_competition(by, competition):
+        raise PermissionDenied(f"Only the secretaries of {competition.league} run its cups.")
+
+
+def competition_state(competition: Competition) -> dict[str, Any]:
+    return {
+        "name": competition.name,
+        "season": competition.season_id,
+        "format": competition.format,
+        "entrant_kind": competition.entrant_kind,
+        "tie_format": competition.tie_format,
+        "best_of": competition.best_of,
+        "decider": competition.decider,
+        "draw_method": competition.draw_method,
+        "protect_clubs": competition.protect_clubs,
+        "groups": competition.groups,
+        "qualifiers": competition.qualifiers,
+    }
+
+
+@transaction.atomic
+def competition_create(
+    *,
+    league: League,
+    season: Season,
+    name: str,
+    format: str = Competition.Format.KNOCKOUT,
+    entrant_kind: str = Kind.TEAMS,
+    best_of: int = 3,
+    decider: str = Competition.Decider.PEGS,
+    draw_method: str = Competition.DrawMethod.RANDOM,
+    protect_clubs: bool = True,
+    groups: int = 0,
+    qualifiers: int = 2,
+    by: Any,
+) -> Competition:
+    """A new cup of ``league`` in ``season``: teams play the league's match format, pairs and
+    single players a race of ``best_of`` games."""
+    if not can_manage_league(by, league):
+        raise PermissionDenied(f"Only the secretaries of {league} run its cups.")
+    if season.league_id != league.pk:
+        raise ValidationError(f"{season} is not a season of {league}.")
+    name = name.strip()
+    if not name:
+        raise ValidationError("Give the competition a name, e.g. “League Cup”.")
+    for value, choices, what in (
+        (format, Competition.Format, "format"),
+        (entrant_kind, Kind, "kind of entrant"),
+        (decider, Competition.Decider, "decider"),
+        (draw_method, Competition.DrawMethod, "draw"),
+    ):
+        if value not in choices.values:
+            raise ValidationError(f"“{value}” is not a {what} the app knows.")
+    if entrant_kind == Kind.TEAMS:
+        tie_format = Competition.TieFormat.MATCH
+    else:
+        tie_format = Competition.TieFormat.RACE
+        if not (isinstance(best_of, int) and 1 <= best_of <= 15 and best_of % 2 == 1):
+            raise ValidationError(
+                f"A tie is best of an odd number of games from 1 to 15 (so someone wins); "
+                f"not {best_of}."
+            )
+    if format == Competition.Format.GROUPS:
+        if groups < 1:
+            raise ValidationError("Groups then knock-out needs at least one group.")
+        if qualifiers < 1:
+            raise ValidationError("At least one entrant of each group goes through.")
+        if groups * qualifiers < 2:
+            raise ValidationError("The knock-out needs at least 2 qualifiers in all.")
+    else:
+        groups = 0
+    slug = slugify(name)[:120] or "cup"
+    if Competition.objects.filter(season=season, slug=slug).exists():
+        raise ValidationError(f"{season.name} already has a competition called “{name}”.")
+    competition = Competition.objects.create(
+        league=league,
+        season=season,
+        name=name,
+        slug=slug,
+        format=format,
+        entrant_kind=entrant_kind,
+        tie_format=tie_format,
+        best_of=best_of if tie_format == Competition.TieFormat.RACE else 1,
+        decider=decider,
+        draw_method=draw_method,
+        protect_clubs=protect_clubs,
+        groups=groups,
+        qualifiers=qualifiers,
+    )
+    audit_log(
+        league=league,
+        action="cup_created",
+        subject=f"{competition} created",
+        after=competition_state(competition),
+        by=by,
+    )
+    return competition
+
+
+def _lock(competition: Competition) -> Competition:
+    return (
+        Competition.objects.select_for_update(of=("self",))
+        .select_related("league", "season")
+        .get(pk=competition.pk)
+    )
+
+
+def _taking_entries(competition: Competition) -> None:
+    if competition.stage != Competition.Stage.ENTRIES:
+        raise ValidationError(f"The draw for {competition.name} is made: entries are closed.")
+
+
+def _seed(seed: int | None) -> int | None:
+    if seed is None:
+        return None
+    if not isinstance(seed, int) or not 1 <= seed <= 999:
+        raise ValidationError("A seed is a ranking from 1 (the best) to 999.")
+    return seed
+
+
+@transaction.atomic
+def entrant_add_team(
+    *, competition: Competition, team: Team, seed: int | None = None, by: Any
+) -> Entrant:
+    """Enter a team of the league that plays this season."""
+    competition = _lock(competition)
+    require_manager(competition, by)
+    _taking_entries(competition)
+    if competition.entrant_kind != Kind.TEAMS:
+        raise ValidationError(
+            f"{competition.name} is for {competition.get_entrant_kind_display().lower()}, "
+            "not teams."
+        )
+    if team.league_id != competition.league_id:
+        raise ValidationError(f"{team} does not play in {competition.league}.")
+    if not TeamEntry.objects.filter(team=team, season=competition.season_id).exists():
+        raise ValidationError(f"{team} has not entered {competition.season.name}.")
+    if competition.entrants.filter(team=team).exists():
+        raise ValidationError(f"{team} is already in {competition.name}.")
+    entrant = Entrant.objects.create(
+        competition=competition,
+        team=team,
+        name=team.name,
+        club_id=team.home_venue_id,
+        seed=_seed(seed),
+    )
+    _audit_entrant(competition, entrant, by)
+    return entrant
+
+
+@transaction.atomic
+def entrant_add_players(
+    *, competition: Competition, players: Sequence[Player], seed: int | None = None, by: Any
+) -> Entrant:
+    """Enter a pair (or, one a side, a single player) registered to one team this season."""
+    competition = _lock(competition)
+    require_manager(competition, by)
+    _taking_entries(competition)
+    wanted = 2 if competition.entrant_kind == Kind.PAIRS else 1
+    if competition.entrant_kind == Kind.TEAMS:
+        raise ValidationError(f"{competition.name} is for teams, not pairs or players.")
+    if len(players) != wanted or len({p.pk for p in players}) != wanted:
+        raise ValidationError(
+            "A pair is two different players." if wanted == 2 else "Enter one player."
+        )
+    teams = {
+        r.player_id: r.team
+        for r in Registration.objects.filter(
+            season=competition.season_id, player__in=players, team__league=competition.league_id
+        ).select_related("team")
+    }
+    for player in players:
+        if player.pk not in teams:
+            raise ValidationError(
+                f"{player} is not registered to a team of {competition.league} for "
+                f"{competition.season.name}."
+            )
+    if wanted == 2 and teams[players[0].pk].pk != teams[players[1].pk].pk:
+        raise ValidationError(
+            f"{players[0]} plays for {teams[players[0].pk]} and {players[1]} for "
+            f"{teams[players[1].pk]}: a pair is two players of one team."
+        )
+    taken = competition.entrants.filter(player_1__in=players) | competition.entrants.filter(
+        player_2__in=players
+    )
+    if taken.exists():
+        raise ValidationError(f"{taken.first()} is already entered; a player enters once.")
+    team = teams[players[0].pk]
+    entrant = Entrant.objects.create(
+        competition=competition,
+        team=team,
+        player_1=players[0],
+        player_2=players[1] if wanted == 2 else None,
+        name=" & ".join(p.name for p in players),
+        club_id=team.home_venue_id,
+        seed=_seed(seed),
+    )
+    _audit_entrant(competition, entrant, by)
+    return entrant
+
+
+def _audit_entrant(competition: Competition, entrant: Entrant, by: Any) -> None:
+    audit_log(
+        league=competition.league,
+        action="cup_entrant_added",
+        subject=f"{entrant} entered {competition}",
+        after={"entrant": entrant.pk, "name": entrant.name, "seed": entrant.seed},
+        by=by,
+    )
+
+
+@transaction.atomic
+def entrant_remove(*, entrant: Entrant, by: Any) -> None:
+    competition = _lock(entrant.competition)
+    require_manager(competition, by)
+    _taking_entries(competition)
+    audit_log(
+        league=competition.league,
+        action="cup_entrant_removed",
+        subject=f"{entrant} withdrawn from {competition}",
+        before={"entrant": entrant.pk, "name": entrant.name},
+        by=by,
+    )
+    entrant.delete()

@@ -1,0 +1,616 @@
+"""Ties: readying them, rolling their results up, sending winners through, and the secretary's
+walkovers, postponements, settlements and reversals.
+
+A team tie is played as a ``leagues.Fixture`` of kind "cup": ``tie_fixture_changed`` follows its
+status, result and confirmation (a result counts once both sides agreed, or as a walkover). A
+race tie (pairs or players, best of N) is played game by game through the tie's scoring link:
+``tie_game_changed`` counts the games won and starts the next game until one side has
+⌈N/2⌉.  A drawn team match goes to the competition's decider (aggregate pegs, then hang jacks,
+then a play-off game).
+
+The winner goes through as soon as the result counts.  A later change of winner is refused
+once the next round's tie has started (a game begun at it), unless the secretary reverses that
+tie first (``tie_reverse``).
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from cups.models import Competition, Entrant, Round, Tie, TieGame
+from cups.permissions import can_manage_competition
+from leagues.audit import audit_log
+from leagues.fragments import invalidate_league
+from leagues.models import (
+    Fixture,
+    FixtureResult,
+    Outcome,
+    ResultSubmission,
+    TableGame,
+    TeamEntry,
+)
+from scoring.models import GameStatus, Hand
+from scoring.services import GameMovedOn
+
+Status = Tie.Status
+HOME, AWAY = Tie.Side.HOME, Tie.Side.AWAY
+#: How a race tie settled by the secretary reads on the bracket: its games no longer decide it.
+SETTLED = "settled by the secretary"
+
+
+class WinnerLocked(GameMovedOn, ValidationError):
+    """A change of a tie's winner after the next round's tie started: refused, nothing saved.
+
+    Both a ``ValidationError`` (the leagues and cups pages show it) and a ``GameMovedOn`` (the
+    scoring page shows it when the change came from a hand corrected at the table)."""
+
+    def __init__(self, message: str) -> None:
+        ValidationError.__init__(self, message)
+        self.message = message
+        self.game = None
+
+
+def tie_state(tie: Tie) -> dict[str, Any]:
+    return {
+        "home": tie.home_id,
+        "away": tie.away_id,
+        "status": tie.status,
+        "score": [tie.home_score, tie.away_score],
+        "winner": tie.winner,
+        "decided_by": tie.decided_by,
+    }
+
+
+def _lock(tie: Tie | int) -> Tie:
+    pk = tie if isinstance(tie, int) else tie.pk
+    return (
+        Tie.objects.select_for_update(of=("self",))
+        .select_related(
+            "competition__league",
+            "competition__season",
+            "round",
+            "home__team",
+            "away__team",
+            "home__player_1",
+            "home__player_2",
+            "away__player_1",
+            "away__player_2",
+            "fixture",
+        )
+        .get(pk=pk)
+    )
+
+
+def _require_manager(tie: Tie, by: Any) -> None:
+    if not can_manage_competition(by, tie.competition):
+        raise PermissionDenied(f"Only the secretaries of {tie.competition.league} run its cups.")
+
+
+def _audit(tie: Tie, action: str, subject: str, before: Any, by: Any, link: Any = None) -> None:
+    audit_log(
+        league=tie.competition.league,
+        fixture=tie.fixture,
+        action=action,
+        subject=subject,
+        before=before,
+        after=tie_state(tie),
+        by=by,
+        link=link,
+    )
+
+
+def _require_entrants(tie: Tie) -> None:
+    if tie.home_id is None or tie.away_id is None or tie.status == Status.BYE:
+        raise ValidationError(
+            f"The entrants of this tie ({tie.home_name} v {tie.away_name}) are not known yet: "
+            "there is no result to record until both are through."
+        )
+
+
+def tie_started(tie: Tie) -> bool:
+    """Whether play has begun: a hand recorded, a game begun at a table, or a result given."""
+    if tie.status in (Status.PLAYED, Status.WALKOVER):
+        return True
+    if tie.fixture_id is not None:
+        fixture = tie.fixture
+        assert fixture is not None
+        return (
+            fixture.status in (Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
+            or TableGame.objects.filter(table__fixture=fixture).exists()
+        )
+    return Hand.objects.filter(game__cup_game__tie=tie).exists()
+
+
+# --- readying a tie --------------------------------------------------------------------------
+
+
+def _play_date(tie: Tie) -> datetime.date:
+    rnd = tie.round
+    if rnd is not None and (rnd.date or rnd.deadline):
+        return rnd.date or rnd.deadline  # type: ignore[return-value]
+    return max(timezone.localdate(), tie.competition.season.starts_on)
+
+
+def _make_fixture(tie: Tie) -> Fixture:
+    """The league fixture (kind "cup") a team tie is played as, at the home team's pub."""
+    competition = tie.competition
+    assert tie.home is not None and tie.away is not None
+    home, away = tie.home.team, tie.away.team
+    assert home is not None and away is not None
+    entry = TeamEntry.objects.filter(team=home, season=competition.season_id).first()
+    if entry is None:
+        raise ValidationError(f"{home} has not entered {competition.season.name}.")
+    return Fixture.objects.create(
+        division_id=entry.division_id,
+        kind=Fixture.Kind.CUP,
+        home=home,
+        away=away,
+        date=_play_date(tie),
+        time=competition.league.start_time,
+        venue_id=home.home_venue_id,
+        note=f"{competition.name}, {tie.round.name if tie.round else 'group'}",
+    )
+
+
+def _race_game_start(tie: Tie, *, by: Any = None, playoff: bool = False) -> TieGame:
+    from scoring.services import game_start, scoring_link_create
+
+    competition = tie.competition
+    assert tie.home is not None and tie.away is not None
+    if tie.scoring_link is None:
+        tie.scoring_link = scoring_link_create(
+            label=f"{competition.name}: {tie.home.name} v {tie.away.name}",
+            next_url=reverse("cups:tie", kwargs={"pk": tie.pk}),
+            by=by,
+        )
+        Tie.objects.filter(pk=tie.pk).update(scoring_link=tie.scoring_link)
+    number = tie.games.count() + 1
+    title = f"{competition.name}: {tie.home.name} v {tie.away.name}, " + (
+        "play-off game" if playoff else f"game {number}"
+    )
+    game = game_start(
+        ruleset=competition.league.get_ruleset(),
+        sides=[
+            (tie.home.name, [p.name for p in tie.home.players]),
+            (tie.away.name, [p.name for p in tie.away.players]),
+        ],
+        first_dealer="A" if number % 2 else "B",
+        title=title,
+        by=by,
+        scoring_link=tie.scoring_link,
+    )
+    return TieGame.objects.create(
+        tie=tie, game=game, number=number, is_playoff=playoff, started_by=by
+    )
+
+
+def _ready(tie: Tie, *, by: Any = None) -> None:
+    """Both entrants known: the tie is to play (a cup fixture, or a race's first game)."""
+    tie.status = Status.SCHEDULED
+    tie.save(update_fields=["status", "updated_at"])
+    if tie.competition.tie_format == Competition.TieFormat.MATCH:
+        if tie.fixture_id is None:
+            tie.fixture = _make_fixture(tie)
+            tie.save(update_fields=["fixture", "updated_at"])
+    elif not tie.games.exists():
+        _race_game_start(tie, by=by)
+
+
+def _unready(tie: Tie) -> None:
+    """An entrant changed before play began: drop the fixture or the unplayed games."""
+    if tie.fixture_id is not None:
+        fixture = tie.fixture
+        tie.fixture = None
+        tie.save(update_fields=["fixture", "updated_at"])
+        assert fixture is not None
+        fixture.delete()
+    for tie_game in tie.games.select_related("game"):
+        tie_game.game.delete()
+    if tie.scoring_link_id is not None:
+        from scoring.services import scoring_link_revoke
+
+        scoring_link_revoke(link=tie.scoring_link)  # type: ignore[arg-type]
+        tie.scoring_link = None
+        tie.save(update_fields=["scoring_link", "updated_at"])
+
+
+def _next_tie(tie: Tie) -> tuple[Tie, str] | None:
+    if tie.round is None:
+        return None
+    nxt = (
+        Tie.objects.filter(
+            competition=tie.competition_id,
+            round__number=tie.round.number + 1,
+            position=tie.position // 2,
+        )
+        .select_related("competition__league", "competition__season", "round", "fixture")
+        .first()
+    )
+    if nxt is None:
+        return None
+    return _lock(nxt), HOME if tie.position % 2 == 0 else AWAY
+
+
+def _round_name(tie: Tie) -> str:
+    return tie.round.name if tie.round else str(tie.group)
+
+
+def _send_through(tie: Tie, *, by: Any = None) -> None:
+    """Put the tie's winner (or nobody, if undecided) into its place in the next round."""
+    entrant = tie.winning_entrant
+    found = _next_tie(tie)
+    competition = tie.competition
+    if found is None:
+        if tie.round is None:
+            return
+        winner_id = entrant.pk if entrant else None
+        if competition.winner_id != winner_id:
+            competition.winner = entrant
+            competition.stage = (
+                Competition.Stage.FINISHED if entrant else Competition.Stage.KNOCKOUT
+            )
+            competition.save(update_fields=["winner", "stage"])
+        return
+    nxt, side = found
+    current = getattr(nxt, f"{side}_id")
+    wanted = entrant.pk if entrant else None
+    if current == wanted:
+        return
+    if tie_started(nxt):
+        raise WinnerLocked(
+            f"That would change who goes through from {tie.home_name} v {tie.away_name}, but "
+            f"the next tie ({nxt.home_name} v {nxt.away_name}, {_round_name(nxt)}) "
+            "has started: the secretary reverses that tie first. Nothing was changed."
+        )
+    _unready(nxt)
+    setattr(nxt, side, entrant)
+    nxt.status = Status.WAITING
+    nxt.winner = ""
+    nxt.home_score = nxt.away_score = 0
+    nxt.decided_by = ""
+    nxt.save()
+    if nxt.home_id is not None and nxt.away_id is not None:
+        _ready(nxt, by=by)
+    # Its winner (none now) follows on.
+    _send_through(nxt, by=by)
+
+
+# --- rolling results up ----------------------------------------------------------------------
+
+
+def _decide_drawn_match(tie: Tie, result: FixtureResult) -> tuple[str, str]:
+    """The competition's decider for a drawn team match: (winner or "", how)."""
+    decider = tie.competition.decider
+    if decider == Competition.Decider.PEGS and result.home_pegs != result.away_pegs:
+        side = HOME if result.home_pegs > result.away_pegs else AWAY
+        return side, f"aggregate pegs {result.home_pegs}–{result.away_pegs}"
+    jacks_count = decider in (Competition.Decider.PEGS, Competition.Decider.HANG_JACKS)
+    if jacks_count and result.home_hang_jacks != result.away_hang_jacks:
+        side = HOME if result.home_hang_jacks > result.away_hang_jacks else AWAY
+        return side, f"hang jacks {result.home_hang_jacks}–{result.away_hang_jacks}"
+    playoff = tie.games.filter(is_playoff=True).select_related("game").first()
+    if playoff is not None and playoff.game.status == GameStatus.WON:
+        side = HOME if playoff.game.winner == "A" else AWAY
+        return side, "a play-off game"
+    if playoff is None or playoff.game.status == GameStatus.ABANDONED:
+        _race_game_start(tie, playoff=True)
+    return "", "a play-off game to come"
+
+
+def _team_outcome(tie: Tie) -> tuple[str, str, int, int]:
+    """(winner, how decided, home score, away score) from the tie's fixture as it counts now."""
+    fixture = tie.fixture
+    assert fixture is not None
+    result = FixtureResult.objects.filter(fixture=fixture).first()
+    home_score = result.home_match_points if result else 0
+    away_score = result.away_match_points if result else 0
+    if fixture.status == Fixture.Status.WALKOVER:
+        return fixture.walkover_to, "walkover", home_score, away_score
+    counts = (
+        fixture.status == Fixture.Status.PLAYED
+        and result is not None
+        and result.is_final
+        and ResultSubmission.objects.filter(
+            fixture=fixture, status__in=ResultSubmission.CONFIRMED_STATUSES
+        ).exists()
+    )
+    if not counts:
+        return "", "", home_score, away_score
+    assert result is not None
+    if result.outcome == Outcome.HOME:
+        return HOME, "", home_score, away_score
+    if result.outcome == Outcome.AWAY:
+        return AWAY, "", home_score, away_score
+    if tie.round is None:
+        return "", "draw", home_score, away_score  # a drawn group match stays drawn
+    winner, how = _decide_drawn_match(tie, result)
+    return winner, how, home_score, away_score
+
+
+def _race_outcome(tie: Tie) -> tuple[str, int, int]:
+    games = [tg for tg in tie.games.select_related("game") if not tg.is_playoff]
+    home = sum(1 for tg in games if tg.game.status == GameStatus.WON and tg.game.winner == "A")
+    away = sum(1 for tg in games if tg.game.status == GameStatus.WON and tg.game.winner == "B")
+    need = tie.competition.games_to_win
+    if home >= need:
+        return HOME, home, away
+    if away >= need:
+        return AWAY, home, away
+    return "", home, away
+
+
+def _apply(tie: Tie, *, winner: str, status: str, home: int, away: int, how: str, by: Any) -> bool:
+    """Store the tie's figures; send the winner through if it changed.  True if anything did."""
+    before = (tie.winner, tie.status, tie.home_score, tie.away_score, tie.decided_by)
+    after = (winner, status, home, away, how)
+    if before == after:
+        return False
+    winner_changed = tie.winner != winner
+    tie.winner, tie.status, tie.home_score, tie.away_score, tie.decided_by = after
+    tie.save()
+    # The league's cached pages (a player's cup figures) are out of date.
+    invalidate_league(tie.competition.league_id)
+    if winner_changed:
+        _send_through(tie, by=by)
+    return True
+
+
+def _refresh(tie: Tie, *, by: Any = None, link: Any = None) -> None:
+    if tie.status == Status.BYE:
+        return
+    if tie.competition.tie_format == Competition.TieFormat.MATCH:
+        if tie.fixture_id is None:
+            return
+        assert tie.fixture is not None
+        tie.fixture.refresh_from_db()
+        winner, how, home, away = _team_outcome(tie)
+        if tie.fixture.status == Fixture.Status.POSTPONED:
+            status = Status.POSTPONED
+        elif tie.fixture.status == Fixture.Status.WALKOVER:
+            status = Status.WALKOVER
+        elif winner or how == "draw":
+            status = Status.PLAYED
+        else:
+            status = Status.SCHEDULED
+    else:
+        if tie.status == Status.WALKOVER or tie.decided_by == SETTLED:
+            return
+        winner, home, away = _race_outcome(tie)
+        how = ""
+        if winner:
+            status = Status.PLAYED
+        elif tie.status == Status.POSTPONED:
+            status = Status.POSTPONED
+        else:
+            status = Status.SCHEDULED
+    before = tie_state(tie)
+    changed = _apply(tie, winner=winner, status=status, home=home, away=away, how=how, by=by)
+    if changed and before["winner"] != tie.winner:
+        _audit(
+            tie,
+            "cup_tie_decided" if tie.winner else "cup_tie_undecided",
+            f"{tie}: "
+            + (f"{tie.winning_entrant} goes through" if tie.winner else "no longer decided"),
+            before,
+            by,
+            link,
+        )
+
+
+@transaction.atomic
+def tie_fixture_changed(*, fixture_id: int) -> None:
+    """A cup fixture's status, result or confirmation changed: its tie follows."""
+    tie_id = Tie.objects.filter(fixture_id=fixture_id).values_list("pk", flat=True).first()
+    if tie_id is None:
+        return
+    _refresh(_lock(tie_id))
+
+
+def tie_game_changed(*, game: Any) -> None:
+    """A game of a race tie (or a team tie's play-off) changed: count the games again and,
+    when a game was won and the tie is not decided, start the next one.  (One query for any
+    other game not read by the scoring service's locked read, none for one that was: this runs
+    on every hand recorded anywhere.)"""
+    cup_game = getattr(game, "cup_game", None)
+    if cup_game is not None:
+        _tie_game_changed(cup_game.tie_id, game)
+
+
+@transaction.atomic
+def _tie_game_changed(tie_id: int, game: Any) -> None:
+    tie = _lock(tie_id)
+    from scoring.models import HandRevision
+
+    revision = HandRevision.objects.filter(game=game).order_by("-pk").first()
+    by = revision.by if revision else None
+    link = revision.link if revision else None
+    _refresh(tie, by=by, link=link)
+    if tie.competition.tie_format != Competition.TieFormat.RACE or tie.winner:
+        return
+    if game.status == GameStatus.WON and tie.status in (Status.SCHEDULED, Status.POSTPONED):
+        latest = tie.games.order_by("-number").first()
+        if latest is not None and latest.game_id == game.pk:
+            _race_game_start(tie, by=game.created_by)
+
+
+# --- the secretary's decisions ---------------------------------------------------------------
+
+
+@transaction.atomic
+def tie_walkover(*, tie: Tie, to: str, reason: str, by: Any) -> Tie:
+    """Give the tie to ``to`` ("home" or "away") without play; the winner goes through."""
+    tie = _lock(tie)
+    _require_manager(tie, by)
+    _require_entrants(tie)
+    if to not in (HOME, AWAY):
+        raise ValidationError('A walkover goes to "home" or "away".')
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError("Give the reason for the walkover.")
+    if tie.is_decided:
+        raise ValidationError(f"{tie} is already decided; reverse it first.")
+    if tie.fixture is not None:
+        from leagues.services.fixtures import fixture_walkover
+
+        fixture_walkover(fixture=tie.fixture, to=to, reason=reason, by=by)
+        return _lock(tie)
+    if tie_started(tie):
+        raise ValidationError(f"Games have been played in {tie}; settle it or reverse it.")
+    before = tie_state(tie)
+    tie.reason = reason
+    tie.save(update_fields=["reason"])
+    _apply(tie, winner=to, status=Status.WALKOVER, home=0, away=0, how="walkover", by=by)
+    _audit(tie, "cup_walkover", f"Walkover to {tie.winning_entrant} in {tie}: {reason}", before, by)
+    return tie
+
+
+@transaction.atomic
+def tie_postpone(*, tie: Tie, reason: str, by: Any) -> Tie:
+    """Put a tie off; the round's date or deadline still stands for the others."""
+    tie = _lock(tie)
+    _require_manager(tie, by)
+    _require_entrants(tie)
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError("Give the reason for the postponement.")
+    if tie.fixture is not None:
+        from leagues.services.fixtures import fixture_postpone
+
+        fixture_postpone(fixture=tie.fixture, reason=reason, by=by)
+        return _lock(tie)
+    if tie.status != Status.SCHEDULED:
+        raise ValidationError(f"Only a tie still to play is postponed; {tie} is {tie.status}.")
+    before = tie_state(tie)
+    tie.status = Status.POSTPONED
+    tie.reason = reason
+    tie.save(update_fields=["status", "reason", "updated_at"])
+    _audit(tie, "cup_postponed", f"{tie} postponed: {reason}", before, by)
+    return tie
+
+
+@transaction.atomic
+def tie_settle(*, tie: Tie, home: int, away: int, note: str, by: Any) -> Tie:
+    """The secretary decides a race tie's score (games played away from the app, a dispute):
+    one side has ⌈N/2⌉ games, the other fewer.  A team tie is settled on its fixture's page."""
+    tie = _lock(tie)
+    _require_manager(tie, by)
+    _require_entrants(tie)
+    if tie.fixture is not None:
+        raise ValidationError(
+            "A team tie's result is settled on its fixture's pages, as in the league."
+        )
+    need = tie.competition.games_to_win
+    valid = isinstance(home, int) and isinstance(away, int) and min(home, away) >= 0
+    if not valid or max(home, away) != need or min(home, away) >= need:
+        raise ValidationError(
+            f"A best of {tie.competition.best_of} tie ends when one side has {need} games and "
+            f"the other fewer; {home}–{away} is not such a score."
+        )
+    note = note.strip()
+    if not note:
+        raise ValidationError("Say how the tie was settled: both sides read it.")
+    before = tie_state(tie)
+    tie.reason = note
+    tie.save(update_fields=["reason"])
+    _apply(
+        tie,
+        winner=HOME if home > away else AWAY,
+        status=Status.PLAYED,
+        home=home,
+        away=away,
+        how=SETTLED,
+        by=by,
+    )
+    for tie_game in tie.games.select_related("game").filter(game__status=GameStatus.IN_PROGRESS):
+        from scoring.services import game_abandon
+
+        game_abandon(game=tie_game.game, by=by)
+    _audit(tie, "cup_settled", f"{tie} settled {home}–{away}: {note}", before, by)
+    return _lock(tie)
+
+
+@transaction.atomic
+def tie_reverse(*, tie: Tie, reason: str, by: Any) -> Tie:
+    """Take a tie back to the start (its games set aside, its fixture voided), so that a
+    corrected result of an earlier round can change who plays in it."""
+    tie = _lock(tie)
+    _require_manager(tie, by)
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError("Give the reason for reversing the tie.")
+    if tie.status == Status.BYE or not (tie_started(tie) or tie.is_decided):
+        raise ValidationError(f"{tie} has not started: there is nothing to reverse.")
+    found = _next_tie(tie)
+    if found is not None and tie_started(found[0]) and tie.winner:
+        raise ValidationError(f"The next tie ({found[0]}) has started too: reverse that one first.")
+    before = tie_state(tie)
+    if tie.fixture is not None:
+        fixture = tie.fixture
+        tie.fixture = None
+        tie.save(update_fields=["fixture"])
+        if fixture.status != Fixture.Status.VOID:
+            from leagues.services.fixtures import fixture_void
+
+            fixture_void(fixture=fixture, reason=f"Cup tie reversed: {reason}", by=by)
+    from scoring.services import game_abandon, scoring_link_revoke
+
+    for tie_game in tie.games.select_related("game"):
+        if tie_game.game.status == GameStatus.IN_PROGRESS:
+            game_abandon(game=tie_game.game, by=by)
+    # The games stay on record (and in the audit) as games of their own, no longer the tie's.
+    tie.games.all().delete()
+    if tie.scoring_link is not None:
+        scoring_link_revoke(link=tie.scoring_link, by=by)
+        tie.scoring_link = None
+    tie.reason = reason
+    tie.save(update_fields=["scoring_link", "reason"])
+    _apply(tie, winner="", status=Status.WAITING, home=0, away=0, how="", by=by)
+    if tie.home_id is not None and tie.away_id is not None:
+        _ready(tie, by=by)
+    _audit(tie, "cup_reversed", f"{tie} reversed: {reason}", before, by)
+    return _lock(tie)
+
+
+@transaction.atomic
+def round_set_dates(
+    *,
+    round: Round,
+    date: datetime.date | None,
+    deadline: datetime.date | None,
+    by: Any,
+) -> Round:
+    """Set a round's night (or its deadline); its cup fixtures not yet played move with it."""
+    rnd = Round.objects.select_for_update().select_related("competition__league").get(pk=round.pk)
+    if not can_manage_competition(by, rnd.competition):
+        raise PermissionDenied(f"Only the secretaries of {rnd.competition.league} run its cups.")
+    season = rnd.competition.season
+    for value in (date, deadline):
+        if value is not None and value < season.starts_on:
+            raise ValidationError(f"{value:%d %b %Y} is before {season.name} starts.")
+    before = {"date": str(rnd.date or ""), "deadline": str(rnd.deadline or "")}
+    rnd.date, rnd.deadline = date, deadline
+    rnd.save(update_fields=["date", "deadline"])
+    when = date or deadline
+    if when is not None:
+        Fixture.objects.filter(cup_tie__round=rnd, status=Fixture.Status.SCHEDULED).update(
+            date=when
+        )
+    audit_log(
+        league=rnd.competition.league,
+        action="cup_round_dated",
+        subject=f"{rnd.competition}: {rnd.name} " + (rnd.when or "undated"),
+        before=before,
+        after={"date": str(rnd.date or ""), "deadline": str(rnd.deadline or "")},
+        by=by,
+    )
+    return rnd
+
+
+def entrant_label(entrant: Entrant | None) -> str:
+    return entrant.name if entrant else "to come"

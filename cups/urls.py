@@ -1,0 +1,15 @@
+from django.urls import path
+
+from cups import views
+
+app_name = "cups"
+
+urlpatterns = [
+    path("<int:pk>/", views.competition_detail, name="competition"),
+    path("<int:pk>/honours/", views.roll_of_honour, name="honours"),
+    path("tie/<int:pk>/", views.tie_detail, name="tie"),
+    # The secretary's pages.
+    path("new/<slug:slug>/", views.competition_create, name="create"),
+    path("<int:pk>/manage/", views.competition_manage, name="manage"),
+    path("tie/<int:pk>/manage/", views.tie_manage, name="tie_manage"),
+]

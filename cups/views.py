@@ -1,0 +1,243 @@
+"""Cup pages: public (competition and bracket, tie, roll of honour) and the secretary's (create,
+entrants, draw, round dates, a tie's walkover, postponement, settlement and reversal).  Reads
+through ``cups.selectors``, writes through ``cups.services``; who may do what is asked of
+``cups.permissions`` inside the services, and the views refuse strangers early."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from cups import forms, selectors
+from cups.models import Competition, Entrant, Round, Tie
+from cups.permissions import can_manage_competition
+from cups.services import competitions, draws, ties
+from leagues.forms import add_service_error
+from leagues.selectors import fixtures as league_selectors
+from leagues.views.common import found, require_manager
+
+
+def _current_round(rounds: list[Any]) -> int:
+    """The round to show first: the earliest with a tie still to play, else the last."""
+    for rnd in rounds:
+        if any(t.status in (Tie.Status.SCHEDULED, Tie.Status.POSTPONED) for t in rnd.tie_list):
+            return int(rnd.number)
+    return int(rounds[-1].number) if rounds else 0
+
+
+def competition_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The bracket: a round at a time on a phone (tabs), the whole as SVG on a wide screen and
+    in print; the group tables; the draw's seed."""
+    competition = found(selectors.competition_get, pk=pk)
+    rounds = selectors.competition_rounds(competition=competition)
+    try:
+        shown = int(request.GET.get("round", ""))
+    except ValueError:
+        shown = 0
+    if shown not in {r.number for r in rounds}:
+        shown = _current_round(rounds)
+    return render(
+        request,
+        "cups/competition.html",
+        {
+            "league": competition.league,
+            "competition": competition,
+            "rounds": rounds,
+            "shown": shown,
+            "bracket": selectors.bracket(rounds),
+            "groups": selectors.group_tables(competition=competition),
+            "can_manage": can_manage_competition(request.user, competition),
+        },
+    )
+
+
+def roll_of_honour(request: HttpRequest, pk: int) -> HttpResponse:
+    competition = found(selectors.competition_get, pk=pk)
+    return render(
+        request,
+        "cups/honours.html",
+        {
+            "league": competition.league,
+            "competition": competition,
+            "honours": selectors.roll_of_honour(competition=competition),
+        },
+    )
+
+
+def tie_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A tie: its entrants, score, games (each with its score sheet) or its fixture's tables."""
+    tie = found(selectors.tie_detail, pk=pk)
+    competition = tie.competition
+    can_manage = can_manage_competition(request.user, competition)
+    return render(
+        request,
+        "cups/tie.html",
+        {
+            "league": competition.league,
+            "competition": competition,
+            "tie": tie,
+            "games": list(tie.games.all()),
+            "can_manage": can_manage,
+            "form": forms.TieActionForm() if can_manage else None,
+        },
+    )
+
+
+# --- the secretary's pages -------------------------------------------------------------------
+
+
+@login_required
+def competition_create(request: HttpRequest, slug: str) -> HttpResponse:
+    league = found(league_selectors.league_get, slug=slug)
+    require_manager(request, league)
+    form = forms.CompetitionForm(request.POST or None, league=league)
+    if request.method == "POST" and form.is_valid():
+        try:
+            competition = competitions.competition_create(
+                league=league, **form.service_kwargs(), by=request.user
+            )
+        except ValidationError as exc:
+            add_service_error(form, exc, "name")
+        else:
+            messages.success(request, f"{competition} is set up: enter its teams or pairs.")
+            return redirect("cups:manage", pk=competition.pk)
+    return render(request, "cups/manage/create.html", {"league": league, "form": form})
+
+
+def _managed(request: HttpRequest, pk: int) -> Competition:
+    competition = found(selectors.competition_get, pk=pk)
+    if not can_manage_competition(request.user, competition):
+        raise PermissionDenied(f"Only the secretaries of {competition.league} run its cups.")
+    return competition
+
+
+@login_required
+def competition_manage(request: HttpRequest, pk: int) -> HttpResponse:
+    """Entrants (while entries are open), the draw, and each round's date or deadline."""
+    competition = _managed(request, pk)
+    is_teams = competition.entrant_kind == Competition.EntrantKind.TEAMS
+    entrant_form_class: Any = forms.TeamEntrantForm if is_teams else forms.PlayersEntrantForm
+    entrant_form = entrant_form_class(competition=competition)
+    draw_form = forms.DrawForm(prefix="draw")
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        try:
+            if action == "enter":
+                entrant_form = entrant_form_class(request.POST, competition=competition)
+                if entrant_form.is_valid():
+                    if is_teams:
+                        entrant = competitions.entrant_add_team(
+                            competition=competition,
+                            team=entrant_form.cleaned_data["team"],
+                            seed=entrant_form.cleaned_data["seed"],
+                            by=request.user,
+                        )
+                    else:
+                        entrant = competitions.entrant_add_players(
+                            competition=competition,
+                            players=entrant_form.players(),
+                            seed=entrant_form.cleaned_data["seed"],
+                            by=request.user,
+                        )
+                    messages.success(request, f"{entrant} entered.")
+                    return redirect("cups:manage", pk=pk)
+            elif action == "remove":
+                entrant = get_object_or_404(
+                    Entrant, pk=request.POST.get("entrant"), competition=competition
+                )
+                competitions.entrant_remove(entrant=entrant, by=request.user)
+                messages.success(request, f"{entrant} withdrawn.")
+                return redirect("cups:manage", pk=pk)
+            elif action == "draw":
+                draw_form = forms.DrawForm(request.POST, prefix="draw")
+                if draw_form.is_valid():
+                    draws.draw_make(
+                        competition=competition,
+                        seed=draw_form.cleaned_data["seed"],
+                        byes=draw_form.cleaned_data["byes"],
+                        by=request.user,
+                    )
+                    competition.refresh_from_db()
+                    seed = competition.draw_seed
+                    messages.success(
+                        request,
+                        "The draw is made" + (f" (seed {seed})." if seed is not None else "."),
+                    )
+                    return redirect(competition)
+            elif action == "finish_groups":
+                draws.groups_finish(competition=competition, by=request.user)
+                messages.success(request, "The knock-out is drawn from the groups.")
+                return redirect(competition)
+            elif action == "dates":
+                rnd = get_object_or_404(
+                    Round, pk=request.POST.get("round"), competition=competition
+                )
+                dates = forms.RoundDatesForm(request.POST)
+                if dates.is_valid():
+                    ties.round_set_dates(round=rnd, by=request.user, **dates.cleaned_data)
+                    messages.success(request, f"{rnd.name}: {rnd.when or 'no date'}.")
+                    return redirect("cups:manage", pk=pk)
+                messages.error(request, "Give the date as a day of the calendar.")
+            else:
+                messages.error(request, "That is not something this page does.")
+        except ValidationError as exc:
+            for message in exc.messages:
+                messages.error(request, message)
+    competition.refresh_from_db()
+    return render(
+        request,
+        "cups/manage/competition.html",
+        {
+            "league": competition.league,
+            "competition": competition,
+            "entrants": list(competition.entrants.select_related("club", "group")),
+            "entrant_form": entrant_form,
+            "draw_form": draw_form,
+            "rounds": list(competition.rounds.all()),
+        },
+    )
+
+
+@login_required
+@require_POST
+def tie_manage(request: HttpRequest, pk: int) -> HttpResponse:
+    """A tie's walkover, postponement, settlement or reversal: one service call each."""
+    tie = get_object_or_404(Tie.objects.select_related("competition__league"), pk=pk)
+    if not can_manage_competition(request.user, tie.competition):
+        raise PermissionDenied(f"Only the secretaries of {tie.competition.league} run its cups.")
+    form = forms.TieActionForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose what to do with the tie.")
+        return redirect(tie)
+    data = form.cleaned_data
+    reason = data["reason"] or ""
+    try:
+        if data["action"] == "walkover":
+            if not data["to"]:
+                raise ValidationError("Say which side the walkover goes to.")
+            ties.tie_walkover(tie=tie, to=data["to"], reason=reason, by=request.user)
+            messages.success(request, "Walkover given: the winner goes through.")
+        elif data["action"] == "postpone":
+            ties.tie_postpone(tie=tie, reason=reason, by=request.user)
+            messages.success(request, "Tie postponed.")
+        elif data["action"] == "settle":
+            if data["home"] is None or data["away"] is None:
+                raise ValidationError("Give both sides' games.")
+            ties.tie_settle(
+                tie=tie, home=data["home"], away=data["away"], note=reason, by=request.user
+            )
+            messages.success(request, "Tie settled: the winner goes through.")
+        else:
+            ties.tie_reverse(tie=tie, reason=reason, by=request.user)
+            messages.success(request, "Tie reversed: it is to be played again.")
+    except ValidationError as exc:
+        for message in exc.messages:
+            messages.error(request, message)
+    return redirect(reverse("cups:tie", kwargs={"pk": tie.pk}))

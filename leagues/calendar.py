@@ -1,0 +1,105 @@
+"""Fixtures as an iCalendar feed (RFC 5545), for a league, a division or a team.
+
+One event a fixture. Its UID never changes; its ``SEQUENCE`` is the fixture's revision (its
+audit entries), so a postponement, a re-arrangement or a result makes calendars update the event
+rather than add another. A void fixture is ``CANCELLED``; a postponed one ``TENTATIVE``, marked in
+its title. The result is in the description once it counts.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from icalendar import Calendar, Event
+
+from leagues.models import Fixture
+from leagues.tables import fixture_score
+
+#: How long a match night is shown for.
+MATCH_LENGTH = datetime.timedelta(hours=3)
+
+
+def fixture_uid(fixture: Fixture) -> str:
+    return f"fixture-{fixture.pk}@allfours"
+
+
+def _status(fixture: Fixture) -> str:
+    if fixture.status == Fixture.Status.VOID:
+        return "CANCELLED"
+    if fixture.status == Fixture.Status.POSTPONED:
+        return "TENTATIVE"
+    return "CONFIRMED"
+
+
+def _summary(fixture: Fixture) -> str:
+    match = f"{fixture.home.name} v {fixture.away.name}"
+    if fixture.status == Fixture.Status.POSTPONED:
+        return f"Postponed: {match}"
+    if fixture.status == Fixture.Status.VOID:
+        return f"Void: {match}"
+    if getattr(fixture, "result_counts", False):
+        return f"{fixture.home.name} {fixture_score(fixture)} {fixture.away.name}"
+    return match
+
+
+def _location(fixture: Fixture) -> str:
+    venue = fixture.venue
+    parts = [venue.name, " ".join(venue.address.split()), venue.town]
+    return ", ".join(part for part in parts if part)
+
+
+def _description(fixture: Fixture, url: str) -> str:
+    lines = [f"{fixture.division.season.league.name}, {fixture.division}."]
+    if getattr(fixture, "result_counts", False):
+        lines.append(f"Result: {fixture.home.name} {fixture_score(fixture)} {fixture.away.name}.")
+    elif fixture.status == Fixture.Status.POSTPONED:
+        lines.append(f"Postponed: {fixture.reason}" if fixture.reason else "Postponed.")
+    elif fixture.status == Fixture.Status.VOID:
+        lines.append(f"Void: {fixture.reason}" if fixture.reason else "Void.")
+    if fixture.note:
+        lines.append(fixture.note)
+    lines.append(url)
+    return "\n".join(lines)
+
+
+def fixture_event(fixture: Fixture, *, url: str) -> Event:
+    """The fixture as one VEVENT; ``url`` is the fixture's page."""
+    zone = ZoneInfo(settings.TIME_ZONE)
+    start = datetime.datetime.combine(fixture.date, fixture.time, tzinfo=zone)
+    return Event.new(
+        uid=fixture_uid(fixture),
+        sequence=getattr(fixture, "revision", 0),
+        stamp=fixture.updated_at,
+        last_modified=fixture.updated_at,
+        start=start,
+        end=start + MATCH_LENGTH,
+        summary=_summary(fixture),
+        location=_location(fixture),
+        description=_description(fixture, url),
+        status=_status(fixture),  # type: ignore[arg-type]
+        url=url,
+    )
+
+
+def fixtures_calendar(*, uid: str, name: str, fixtures: Iterable[Fixture], base_url: str) -> bytes:
+    """The feed ``uid`` named ``name``; ``base_url`` (scheme and host) makes the fixture links
+    whole. The time zone is described for the years the fixtures span."""
+    calendar = Calendar.new(
+        uid=f"{uid}@allfours", name=name, prodid="-//All Fours league//Fixtures//EN"
+    )
+    calendar.add("X-PUBLISHED-TTL", "PT6H")
+    years = set()
+    for fixture in fixtures:
+        years.add(fixture.date.year)
+        calendar.add_component(
+            fixture_event(fixture, url=f"{base_url}{fixture.get_absolute_url()}")
+        )
+    if years:
+        calendar.add_missing_timezones(
+            first_date=datetime.date(min(years) - 1, 1, 1),
+            last_date=datetime.date(max(years) + 2, 1, 1),
+        )
+    return calendar.to_ical()

@@ -1,0 +1,128 @@
+"""Cached fragments of the public league pages, never stale.
+
+A league page's expensive part (a standings table with its race and chart, a week of
+fixtures, a team's season) changes only when something of its league changes: a result, a
+fixture moved, an adjustment, a team renamed. Each fragment is stored in Django's cache
+(``settings.CACHES``: the database, or Redis) beside the **version** of its league that it was
+rendered from; every league write bumps that version (``invalidate_league``: ``audit_log``
+calls it for every audited change, and the result services for every result they store), so a
+fragment of an older version is never served again. A change saved in Django's admin
+bypasses the services: it bumps the version every fragment carries (``invalidate_all``).
+
+The version is bumped at once and again when the writing transaction commits, so a page
+rendered from the data before the commit, and stored under the version bumped at once (Redis
+is outside the transaction), is not served either.
+
+Only requests whose query string holds nothing but the page's own parameters are cached (any
+other parameter would be echoed into links), and a page that depends on today's date puts the
+date in its key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import uuid
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+
+ALL = "fragments:version:all"
+PARAM = re.compile(r"^[-\w:.]{0,60}$")
+
+
+PLAYERS = 0
+"""The pseudo-league of the player pages: a player's page reads every league they played in,
+so every league's change bumps it too."""
+
+
+def _league_key(league_id: int) -> str:
+    return f"fragments:version:league:{league_id}"
+
+
+def _bump(key: str) -> None:
+    cache.set(key, uuid.uuid4().hex, None)
+
+
+def invalidate_league(league_id: int) -> None:
+    """Every cached fragment of the league is out of date from now on (and again at commit)."""
+    keys = [_league_key(league_id), _league_key(PLAYERS)]
+    for key in keys:
+        _bump(key)
+    transaction.on_commit(lambda: [_bump(key) for key in keys])
+
+
+def invalidate_all() -> None:
+    """Every cached fragment of every league is out of date (a change made in the admin)."""
+    _bump(ALL)
+    transaction.on_commit(lambda: _bump(ALL))
+
+
+def _version(key: str) -> str:
+    """The current version, made when there is none (first use, or evicted)."""
+    cache.add(key, uuid.uuid4().hex, None)
+    return str(cache.get(key) or uuid.uuid4().hex)
+
+
+def request_params(request: HttpRequest, allowed: Iterable[str]) -> list[str] | None:
+    """The page's parameters as key parts, or None when the request must not be cached
+    (another parameter, a repeated one, or a value that is not a plain word or date)."""
+    allowed = tuple(allowed)
+    parts = []
+    for name in request.GET:
+        values = request.GET.getlist(name)
+        if name not in allowed or len(values) != 1 or not PARAM.match(values[0]):
+            return None
+    for name in allowed:
+        parts.append(f"{name}={request.GET.get(name, '')}")
+    return parts
+
+
+def cached_fragment(
+    *, league_id: int, parts: Iterable[Any] | None, render: Callable[[], str]
+) -> SafeString:
+    """The fragment named by ``parts`` for the league's current version: from the cache, or
+    rendered by ``render()`` and stored. ``parts`` None: rendered and not stored."""
+    if parts is None:
+        return mark_safe(render())
+    name = ":".join(str(part) for part in parts)
+    key = f"fragments:{league_id}:{hashlib.sha256(name.encode()).hexdigest()[:32]}"
+    league_key = _league_key(league_id)
+    found = cache.get_many([league_key, ALL, key])
+    stored = found.get(key)
+    versions = (found.get(league_key), found.get(ALL))
+    if None not in versions and stored is not None and tuple(stored[:2]) == versions:
+        return mark_safe(stored[2])
+    if versions[0] is None:
+        versions = (_version(league_key), versions[1])
+    if versions[1] is None:
+        versions = (versions[0], _version(ALL))
+    html = str(render())
+    cache.set(key, (*versions, html), settings.FRAGMENT_CACHE_SECONDS)
+    return mark_safe(html)
+
+
+def page_fragment(
+    request: HttpRequest,
+    *,
+    league_id: int,
+    name: Iterable[Any],
+    params: Iterable[str],
+    template: str,
+    context: Callable[[], dict[str, Any]],
+) -> SafeString:
+    """A function view's cached fragment: ``template`` rendered with ``context()`` on a miss;
+    cached per ``name`` and the request's ``params`` (not cached with any other parameter)."""
+    found = request_params(request, params)
+
+    def render() -> str:
+        return render_to_string(template, context(), request=request)
+
+    parts = None if found is None else [template, *name, *found]
+    return cached_fragment(league_id=league_id, parts=parts, render=render)

@@ -1,0 +1,127 @@
+"""The results that count: the one definition every table, chart, statistic and CSV reads.
+
+A fixture's result counts when all of these hold:
+
+- it is a **league** fixture (cup, play-off and friendly results never reach the standings);
+- it was **played** to the end (every table decided) or given as a **walkover** — never void,
+  never with a game still in progress;
+- it is **confirmed** by the other side or a secretary, or it is a walkover (the secretary's own
+  decision), or the league shows **provisional** results (then it is marked provisional
+  wherever it appears);
+- neither team's entry was **withdrawn with its results expunged**.
+
+``counts_q(prefix)`` is that definition as a filter for any model that reaches ``Fixture``
+through ``prefix`` (``""`` for fixtures, ``"table__fixture__"`` for a table's games, ...), so
+the standings, the chart, the statistics and every list filter with the same words.
+``fixtures_with_standing`` annotates each fixture of a list with how its result stands, for the
+marks the lists print (:func:`result_mark`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet
+
+from leagues.models import Fixture, ResultSubmission, TeamEntry, Withdrawal
+
+#: The statuses of a fixture with a result: played to the end, or walked over.
+RESULT_STATUSES = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
+
+
+def _field(prefix: str, name: str) -> str:
+    return f"{prefix}{name}"
+
+
+def confirmed_exists(prefix: str = "") -> Exists:
+    """Whether the fixture at ``prefix`` has a confirmed (or settled) result."""
+    return Exists(
+        ResultSubmission.objects.filter(
+            fixture=OuterRef(_field(prefix, "pk")),
+            status__in=ResultSubmission.CONFIRMED_STATUSES,
+        )
+    )
+
+
+def expunged_exists(prefix: str = "") -> Exists:
+    """Whether either team of the fixture at ``prefix`` withdrew with its results expunged."""
+    return Exists(
+        TeamEntry.objects.filter(
+            season=OuterRef(_field(prefix, "division__season")),
+            withdrawal=Withdrawal.EXPUNGE,
+        ).filter(
+            Q(team=OuterRef(_field(prefix, "home"))) | Q(team=OuterRef(_field(prefix, "away")))
+        )
+    )
+
+
+#: The kinds of fixture whose results count by default: the league's own.
+LEAGUE_ONLY: tuple[str, ...] = (Fixture.Kind.LEAGUE,)
+
+
+def counts_q(
+    prefix: str = "", *, provisional: bool | None = None, kinds: Collection[str] = LEAGUE_ONLY
+) -> Q:
+    """The results that count, for a query reaching ``Fixture`` through ``prefix``.
+
+    ``provisional=None`` follows each fixture's league (``League.show_provisional``); ``False``
+    counts confirmed results and walkovers only; ``True`` counts unconfirmed ones too.
+    ``kinds``: the league's own fixtures by default (the standings never read anything else);
+    player statistics also ask for cup ties, or both.
+    """
+    q = Q(
+        **{
+            _field(prefix, "kind__in"): list(kinds),
+            _field(prefix, "status__in"): RESULT_STATUSES,
+            _field(prefix, "result__is_final"): True,
+        }
+    ) & ~Q(expunged_exists(prefix))
+    if provisional is True:
+        return q
+    agreed = Q(**{_field(prefix, "status"): Fixture.Status.WALKOVER}) | Q(confirmed_exists(prefix))
+    if provisional is None:
+        agreed |= Q(**{_field(prefix, "division__season__league__show_provisional"): True})
+    return q & agreed
+
+
+def is_provisional_q(prefix: str = "") -> Q:
+    """A counted result that is not yet agreed: played, not confirmed, not a walkover."""
+    return Q(**{_field(prefix, "status"): Fixture.Status.PLAYED}) & ~Q(confirmed_exists(prefix))
+
+
+def counted_fixtures(queryset: QuerySet[Fixture] | None = None) -> QuerySet[Fixture]:
+    """The fixtures (of ``queryset``, or all) whose results count, each annotated with
+    ``provisional``."""
+    fixtures = Fixture.objects.all() if queryset is None else queryset
+    return fixtures.filter(counts_q()).annotate(
+        provisional=ExpressionWrapper(is_provisional_q(), output_field=BooleanField())
+    )
+
+
+def fixtures_with_standing(queryset: QuerySet[Fixture]) -> QuerySet[Fixture]:
+    """Every fixture of ``queryset``, annotated with ``result_counts``, ``result_confirmed`` and
+    ``result_expunged`` for :func:`result_mark`."""
+    return queryset.annotate(
+        result_counts=ExpressionWrapper(counts_q(), output_field=BooleanField()),
+        result_confirmed=confirmed_exists(),
+        result_expunged=expunged_exists(),
+    )
+
+
+def result_mark(fixture: Fixture) -> str:
+    """How a listed fixture's result stands, in a word or two ("" when it simply counts or has
+    no result yet): "provisional", "awaiting confirmation", "expunged", or the kind ("cup")."""
+    if fixture.status not in RESULT_STATUSES:
+        return ""
+    result = getattr(fixture, "result", None)
+    if result is None or not result.is_final:
+        return ""
+    if fixture.kind != Fixture.Kind.LEAGUE:
+        return fixture.get_kind_display().lower()
+    if getattr(fixture, "result_expunged", False):
+        return "expunged"
+    if fixture.status == Fixture.Status.WALKOVER or getattr(fixture, "result_confirmed", True):
+        return ""
+    if fixture.division.season.league.show_provisional:
+        return "provisional"
+    return "awaiting confirmation"

@@ -1,0 +1,181 @@
+"""Starting the next season from a finished (or finishing) one.
+
+The proposal carries every division, team entry, captain, team name and squad over, with the
+final standings' promotion and relegation applied (``Division.promoted`` up from each division
+with one above, ``Division.relegated`` down from each with one below); withdrawn teams are left
+out. The secretary reviews it (and may place any team elsewhere, or leave it out) before
+``season_start_next`` saves it, every change audited.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from leagues.audit import audit_log
+from leagues.models import Division, Registration, Season, Team, TeamEntry
+from leagues.selectors.standings import division_standings
+from leagues.services.structure import division_create, season_create, team_enter
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser as User
+
+UP, DOWN, STAYS, OUT = "up", "down", "stays", "out"
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a team of the old season goes, and why."""
+
+    entry: TeamEntry
+    position: int
+    division: Division
+    """Its division in the old season."""
+    to_rank: int | None
+    """The rank of its division next season; None to leave it out."""
+    movement: str
+
+    @property
+    def team(self) -> Team:
+        return self.entry.team
+
+    @property
+    def why(self) -> str:
+        place = f"{self.position}{_suffix(self.position)} in {self.division.name}"
+        return {
+            UP: f"{place}: promoted",
+            DOWN: f"{place}: relegated",
+            STAYS: place,
+            OUT: f"{place}: withdrew, not carried over",
+        }[self.movement]
+
+
+def _suffix(n: int) -> str:
+    if 10 <= n % 100 <= 20:
+        return "th"
+    return {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+
+
+def next_season_placements(*, season: Season) -> list[Placement]:
+    """Each team of ``season``, placed for next season from its final standings."""
+    divisions = list(season.divisions.order_by("rank", "name"))
+    ranks = sorted({d.rank for d in divisions})
+    placements: list[Placement] = []
+    for division in divisions:
+        rows = division_standings(division=division).rows
+        playing = [row for row in rows if not row.withdrawn]
+        up = division.promoted if division.rank != ranks[0] else 0
+        down = division.relegated if division.rank != ranks[-1] else 0
+        up = min(up, len(playing))
+        down = min(down, max(0, len(playing) - up))
+        above = max((r for r in ranks if r < division.rank), default=division.rank)
+        below = min((r for r in ranks if r > division.rank), default=division.rank)
+        for index, row in enumerate(playing):
+            if index < up:
+                to_rank, movement = above, UP
+            elif index >= len(playing) - down:
+                to_rank, movement = below, DOWN
+            else:
+                to_rank, movement = division.rank, STAYS
+            placements.append(Placement(row.entry, row.position, division, to_rank, movement))
+        for row in rows:
+            if row.withdrawn:
+                placements.append(Placement(row.entry, row.position, division, None, OUT))
+    return placements
+
+
+@transaction.atomic
+def season_start_next(
+    *,
+    season: Season,
+    name: str,
+    starts_on: datetime.date,
+    ends_on: datetime.date | None = None,
+    placements: Mapping[int, int | None],
+    carry_squads: bool = True,
+    by: User | None = None,
+) -> Season:
+    """The next season: ``season``'s divisions again, each team of ``placements`` (team id ->
+    division rank, None to leave it out) entered with its captain, contact, name and (with
+    ``carry_squads``) its registered players. The new season takes the league's rules and
+    ``season``'s league night and venue capacity."""
+    league = season.league
+    if starts_on <= season.starts_on:
+        raise ValidationError(
+            {
+                "starts_on": f"The next season starts after {season.name} did "
+                f"({season.starts_on:%d %b %Y})."
+            }
+        )
+    old_divisions = list(season.divisions.order_by("rank", "name"))
+    by_rank = {d.rank: d for d in old_divisions}
+    entries = {
+        e.team_id: e
+        for e in TeamEntry.objects.filter(season=season).select_related("team", "captain")
+    }
+    unknown = [pk for pk in placements if pk not in entries]
+    if unknown:
+        raise ValidationError("Only teams of the season can be carried over.")
+    wrong = [rank for rank in placements.values() if rank is not None and rank not in by_rank]
+    if wrong:
+        raise ValidationError(f"There is no division ranked {wrong[0]} to place a team in.")
+    new = season_create(
+        league=league,
+        name=name,
+        starts_on=starts_on,
+        ends_on=ends_on,
+        league_night=season.league_night,
+        venue_capacity=season.venue_capacity,
+        by=by,
+    )
+    divisions = {
+        d.rank: division_create(season=new, name=d.name, slug=d.slug, rank=d.rank, by=by)
+        for d in old_divisions
+    }
+    for d in old_divisions:
+        Division.objects.filter(pk=divisions[d.rank].pk).update(
+            promoted=d.promoted, relegated=d.relegated
+        )
+    moves = []
+    for team_id, rank in placements.items():
+        if rank is None:
+            continue
+        old = entries[team_id]
+        entry = team_enter(team=old.team, division=divisions[rank], by=by)
+        entry.name = old.name or old.team.name
+        entry.captain_contact = old.captain_contact
+        entry.save(update_fields=["name", "captain_contact"])
+        if carry_squads:
+            Registration.objects.bulk_create(
+                Registration(player_id=player, team_id=team_id, season=new, registered_on=starts_on)
+                for player in Registration.objects.filter(
+                    season=season, team_id=team_id
+                ).values_list("player", flat=True)
+            )
+        if old.captain_id is not None and carry_squads:
+            # The captain is carried with the squad (a captain is one of the team's players).
+            TeamEntry.objects.filter(pk=entry.pk).update(captain=old.captain_id)
+        if rank != old.division.rank:
+            moves.append(f"{old.team}: {old.division.name} → {divisions[rank].name}")
+    left_out = [str(entries[pk].team) for pk, rank in placements.items() if rank is None]
+    audit_log(
+        league=league,
+        action="season_started_next",
+        subject=f"{new.name} started from {season.name}: {len(moves)} moved, "
+        f"{len(left_out)} left out",
+        before={"season": season.pk},
+        after={
+            "season": new.pk,
+            "moves": moves,
+            "left_out": left_out,
+            "squads_carried": carry_squads,
+            "placements": {str(k): v for k, v in placements.items()},
+        },
+        by=by,
+    )
+    return new

@@ -1,0 +1,169 @@
+"""A team withdrawing mid-season, and reinstating it while the season is still running.
+
+Two ways, chosen per case (the league's ``withdrawal`` setting is the default):
+
+- **results stand**: what it played counts; each of its remaining league fixtures is a walkover
+  to the opponent;
+- **expunge**: none of its results count (``leagues.selectors.counting`` leaves them out, so the
+  table, the chart and the statistics all lose them); its remaining fixtures are void.
+
+Its deductions are kept either way, and the table marks it withdrawn. The fixtures the
+withdrawal settled are remembered as they were, so that reinstating the team (until the season
+ends) puts them back.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import TYPE_CHECKING, Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from leagues.audit import audit_log
+from leagues.models import Fixture, TableGame, TeamEntry, Withdrawal
+from leagues.services.fixtures import REPLACEABLE
+from leagues.services.results import fixture_result_recompute
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser as User
+
+
+def _locked_entry(entry: TeamEntry) -> TeamEntry:
+    return (
+        TeamEntry.objects.select_for_update(of=("self",))
+        .select_related("season__league", "team", "division")
+        .get(pk=entry.pk)
+    )
+
+
+def _season_over(entry: TeamEntry) -> bool:
+    ends_on = entry.season.ends_on
+    return ends_on is not None and timezone.localdate() > ends_on
+
+
+def _remaining(entry: TeamEntry) -> list[Fixture]:
+    started = TableGame.objects.filter(table__fixture__division=entry.division).values(
+        "table__fixture"
+    )
+    return list(
+        Fixture.objects.select_for_update(of=("self",))
+        .filter(division=entry.division, kind=Fixture.Kind.LEAGUE, status__in=REPLACEABLE)
+        .filter(Q(home=entry.team) | Q(away=entry.team))
+        .exclude(pk__in=started)
+        .select_related("division__season__league", "home", "away")
+        .order_by("date", "pk")
+    )
+
+
+def _state(entry: TeamEntry) -> dict[str, Any]:
+    return {
+        "withdrawn_on": entry.withdrawn_on.isoformat() if entry.withdrawn_on else None,
+        "withdrawal": entry.withdrawal,
+        "reason": entry.withdrawal_reason,
+        "fixtures": [item["pk"] for item in entry.withdrawal_settled],
+    }
+
+
+@transaction.atomic
+def team_withdraw(
+    *,
+    entry: TeamEntry,
+    reason: str,
+    withdrawal: str | None = None,
+    on: datetime.date | None = None,
+    by: User | None = None,
+) -> TeamEntry:
+    """Withdraw the team from its season's division; its remaining fixtures are settled."""
+    entry = _locked_entry(entry)
+    league = entry.season.league
+    withdrawal = withdrawal or league.withdrawal
+    if withdrawal not in Withdrawal.values:
+        raise ValidationError(f"“{withdrawal}” is not a way to withdraw a team.")
+    if entry.is_withdrawn:
+        raise ValidationError(f"{entry.team} has already withdrawn from {entry.season.name}.")
+    if _season_over(entry):
+        raise ValidationError(f"{entry.season.name} has ended; its table is final.")
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError("Give the reason the team withdrew: the table's notes print it.")
+    before = _state(entry)
+    settled = []
+    for fixture in _remaining(entry):
+        settled.append(
+            {
+                "pk": fixture.pk,
+                "status": fixture.status,
+                "walkover_to": fixture.walkover_to,
+                "reason": fixture.reason,
+            }
+        )
+        if withdrawal == Withdrawal.STAND:
+            fixture.status = Fixture.Status.WALKOVER
+            fixture.walkover_to = (
+                Fixture.Side.AWAY if fixture.home_id == entry.team_id else Fixture.Side.HOME
+            )
+        else:
+            fixture.status = Fixture.Status.VOID
+            fixture.walkover_to = ""
+        fixture.reason = f"{entry.team} withdrew: {reason}"
+        fixture.save(update_fields=["status", "walkover_to", "reason", "updated_at"])
+        fixture_result_recompute(fixture=fixture, by=by)
+    entry.withdrawn_on = on or timezone.localdate()
+    entry.withdrawal = withdrawal
+    entry.withdrawal_reason = reason
+    entry.withdrawal_settled = settled
+    entry.save(
+        update_fields=["withdrawn_on", "withdrawal", "withdrawal_reason", "withdrawal_settled"]
+    )
+    audit_log(
+        league=league,
+        action="team_withdrawn",
+        subject=f"{entry.team} withdrew from {entry.division} "
+        f"({entry.get_withdrawal_display().lower()}): {reason}",
+        before=before,
+        after=_state(entry),
+        by=by,
+    )
+    return entry
+
+
+@transaction.atomic
+def team_reinstate(*, entry: TeamEntry, by: User | None = None) -> TeamEntry:
+    """Undo a withdrawal while the season runs: the fixtures it settled are put back as they
+    were (those changed since are left alone), and its results count again."""
+    entry = _locked_entry(entry)
+    if not entry.is_withdrawn:
+        raise ValidationError(f"{entry.team} has not withdrawn.")
+    if _season_over(entry):
+        raise ValidationError(f"{entry.season.name} has ended; the withdrawal stands.")
+    before = _state(entry)
+    given = Fixture.Status.WALKOVER if entry.withdrawal == Withdrawal.STAND else Fixture.Status.VOID
+    by_pk = {item["pk"]: item for item in entry.withdrawal_settled}
+    for fixture in Fixture.objects.select_for_update(of=("self",)).filter(
+        pk__in=by_pk, status=given
+    ):
+        was = by_pk[fixture.pk]
+        fixture.status = was["status"]
+        fixture.walkover_to = was["walkover_to"]
+        fixture.reason = was["reason"]
+        fixture.save(update_fields=["status", "walkover_to", "reason", "updated_at"])
+        fixture_result_recompute(fixture=fixture, by=by)
+    entry.withdrawn_on = None
+    entry.withdrawal = ""
+    entry.withdrawal_reason = ""
+    entry.withdrawal_settled = []
+    entry.save(
+        update_fields=["withdrawn_on", "withdrawal", "withdrawal_reason", "withdrawal_settled"]
+    )
+    audit_log(
+        league=entry.season.league,
+        action="team_reinstated",
+        subject=f"{entry.team} reinstated in {entry.division}",
+        before=before,
+        after=_state(entry),
+        by=by,
+    )
+    return entry

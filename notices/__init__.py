@@ -1,0 +1,1 @@
+"""Email notices to captains and secretaries about their fixtures and results."""

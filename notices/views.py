@@ -1,0 +1,28 @@
+"""The page an email's "To stop them" link opens: turn notices off (or on again)."""
+
+from __future__ import annotations
+
+from django.core import signing
+from django.core.exceptions import ObjectDoesNotExist
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from notices.models import OptOut
+from notices.notices import notices_off, notices_on, user_from_token
+
+
+def opt_out(request: HttpRequest, token: str) -> HttpResponse:
+    """GET shows the choice (a mail scanner following the link changes nothing); POST makes it."""
+    try:
+        user = user_from_token(token)
+    except (signing.BadSignature, ObjectDoesNotExist, KeyError, TypeError):
+        return render(request, "notices/opt_out_bad.html", status=400)
+    if request.method == "POST":
+        if request.POST.get("notices") == "on":
+            notices_on(user=user)
+        else:
+            notices_off(user=user)
+    off = OptOut.objects.filter(user=user).exists()
+    return render(
+        request, "notices/opt_out.html", {"off": off, "changed": request.method == "POST"}
+    )

@@ -1,0 +1,222 @@
+"""Scoring without a connection: the installable app (manifest, service worker) and the one
+endpoint the phone sends its kept hands to (`static/scoring/offline/`).
+
+The phone keeps each hand entered offline with its one-time key and expected hand number and
+sends it here when it can, oldest first. The services' one-time keys make a resend harmless; a
+game another phone moved on is refused (409) with the services' message and the game as it now
+is, and the phone keeps the hand beside that message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from typing import Any
+
+from django.contrib.staticfiles import finders
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.templatetags.static import static
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from scoring import permissions, selectors, services
+from scoring.models import Game, Hand
+from scoring.rules import InvalidFacts
+from scoring.services import GameMovedOn
+
+#: What a scoring page needs, besides the page itself, to work without a connection.
+STATIC_FILES = (
+    "site/site.css",
+    "site/favicon.svg",
+    "scoring/scoring.css",
+    "scoring/scoring.js",
+    "scoring/offline/offline.css",
+    "vendor/htmx-2.0.11.min.js",
+    "scoring/offline/icon.svg",
+    "scoring/offline/icon-192.png",
+    "scoring/offline/icon-512.png",
+)
+#: ES modules, fetched by their plain names (imports inside modules are relative).
+MODULES = (
+    "scoring/offline/page.mjs",
+    "scoring/offline/form.mjs",
+    "scoring/offline/preview.mjs",
+    "scoring/offline/sheet.mjs",
+    "scoring/offline/store.mjs",
+    "scoring/rules/cards.mjs",
+    "scoring/rules/engine.mjs",
+    "scoring/rules/errors.mjs",
+    "scoring/rules/facts.mjs",
+    "scoring/rules/generated.mjs",
+    "scoring/rules/pyvalue.mjs",
+    "scoring/rules/result.mjs",
+    "scoring/rules/ruleset.mjs",
+)
+OPS = ("record", "undo", "correct")
+
+
+def game_state(game: Game) -> dict[str, Any]:
+    """The game as the phone scores it: ruleset, sides, every hand's facts, and a version that
+    grows with every change (from the game's prefetched sides and hands: no extra query)."""
+    return {
+        "game": game.pk,
+        "version": int(game.updated_at.timestamp() * 1_000_000),
+        "status": game.status,
+        "ruleset": game.ruleset,
+        "sides": [
+            {"label": side.label, "name": side.name, "start": side.start_score}
+            for side in game.sides.all()
+        ],
+        "hands": [
+            {"number": hand.number, "facts": hand.facts, "revision": hand.revision}
+            for hand in game.hands.all()
+        ],
+    }
+
+
+def page_state(game: Game, *, can_score: bool) -> dict[str, Any]:
+    return {**game_state(game), "can_score": can_score}
+
+
+# --- the installable app ---------------------------------------------------------------------
+
+
+def _worker_source() -> str:
+    path = finders.find("scoring/offline/sw.js")
+    assert isinstance(path, str)
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker, served from /games/ so that its scope covers every game's pages."""
+    files = [static(name) for name in STATIC_FILES]
+    files += [static(name) for name in MODULES]
+    files += ["/static/" + name for name in MODULES if static(name) != "/static/" + name]
+    files.append(reverse("scoring:manifest"))
+    source = _worker_source()
+    # The version changes with any file the worker keeps, so a phone never runs stale rules.
+    digest = hashlib.sha256((source + "".join(files)).encode())
+    for name in (*STATIC_FILES, *MODULES):
+        path = finders.find(name)
+        if isinstance(path, str):
+            with open(path, "rb") as handle:
+                digest.update(handle.read())
+    version = digest.hexdigest()[:12]
+    text = f"const PRECACHE = {json.dumps(files)};\nconst VERSION = {json.dumps(version)};\n"
+    response = HttpResponse(text + source, content_type="text/javascript; charset=utf-8")
+    response["Service-Worker-Allowed"] = reverse("scoring:game_list")
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def manifest(request: HttpRequest) -> JsonResponse:
+    """The web app manifest: the scoring pages install as an app on the phone's home screen."""
+    data = {
+        "name": "All Fours scoring",
+        "short_name": "All Fours",
+        "description": "Score All Fours at the table, with or without a signal.",
+        "start_url": reverse("scoring:game_list"),
+        "scope": reverse("scoring:game_list"),
+        "display": "standalone",
+        "background_color": "#ffffff",
+        "theme_color": "#14321f",
+        "icons": [
+            {
+                "src": static("scoring/offline/icon-192.png"),
+                "sizes": "192x192",
+                "type": "image/png",
+            },
+            {
+                "src": static("scoring/offline/icon-512.png"),
+                "sizes": "512x512",
+                "type": "image/png",
+            },
+            {"src": static("scoring/offline/icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        ],
+    }
+    response = JsonResponse(data)
+    response["Content-Type"] = "application/manifest+json"
+    return response
+
+
+# --- the phone's kept hands ------------------------------------------------------------------
+
+
+@never_cache
+@require_GET
+def state(request: HttpRequest, pk: int) -> JsonResponse:
+    """The game as the phone scores it, fetched after each reply from the server."""
+    return JsonResponse(game_state(selectors.game_for_page(pk)))
+
+
+def _answer(game_pk: int, status: int, message: str = "") -> JsonResponse:
+    game = selectors.game_for_page(game_pk)
+    return JsonResponse({"message": message, "game": game_state(game)}, status=status)
+
+
+def _bad(message: str) -> JsonResponse:
+    return JsonResponse({"message": message}, status=400)
+
+
+@never_cache
+@require_POST
+def sync(request: HttpRequest, pk: int) -> JsonResponse:
+    """One kept hand, undo or correction from the phone: `{"op", "entry_key", "number",
+    "facts", "revision"}`. 200 with the game; 409 (moved on) or 422 (refused) with the message
+    and the game; 400 for a malformed request; 403 for a phone that may not score the game."""
+    game = selectors.game_with_sides(pk)
+    if not permissions.can_score(request, game):
+        return JsonResponse(
+            {"message": "This phone may no longer score this game (the link was re-issued, "
+             "revoked or closed). Nothing was saved."},
+            status=403,
+        )  # fmt: skip
+    try:
+        data = json.loads(request.body)
+    except (ValueError, RecursionError):
+        return _bad("The request is not JSON. Nothing was saved.")
+    if not isinstance(data, dict) or data.get("op") not in OPS:
+        return _bad(f"op must be one of {', '.join(OPS)}. Nothing was saved.")
+    try:
+        key = uuid.UUID(str(data.get("entry_key")))
+    except ValueError:
+        return _bad("entry_key must be a UUID. Nothing was saved.")
+    number = data.get("number")
+    if type(number) is not int or number < 1:
+        return _bad("number must be a hand number (1 or more). Nothing was saved.")
+    facts = data.get("facts")
+    if data["op"] != "undo" and not isinstance(facts, dict):
+        return _bad("facts must be one hand's facts (an object). Nothing was saved.")
+    context = permissions.audit_context(request, game)
+    try:
+        if data["op"] == "record":
+            services.hand_record(
+                game=game, facts=facts, entry_key=key, expected_number=number, **context
+            )
+        elif data["op"] == "undo":
+            services.hand_undo(game=game, expected_number=number, entry_key=key, **context)
+        else:
+            revision = data.get("revision")
+            hand = Hand.objects.filter(game=game, number=number).first()
+            if hand is None:
+                raise GameMovedOn(
+                    f"Hand {number} is no longer in this game (it was undone). Nothing was saved."
+                )
+            services.hand_correct(
+                hand=hand,
+                facts=facts,
+                entry_key=key,
+                expected_revision=revision if type(revision) is int else None,
+                reason="Corrected on the phone without a connection",
+                **context,
+            )
+    except GameMovedOn as exc:
+        return _answer(pk, 409, exc.message)
+    except InvalidFacts as exc:
+        return _answer(pk, 422, str(exc))
+    return _answer(pk, 200)

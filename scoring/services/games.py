@@ -1,0 +1,162 @@
+"""Starting and abandoning a game. One transaction each, each with its audit entry."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.models import (
+    SIDE_LABELS,
+    Game,
+    GameStatus,
+    HandRevision,
+    RevisionAction,
+    ScoringLink,
+    Side,
+)
+from scoring.rules import InvalidFacts, Ruleset, score_game
+from scoring.services.links import scoring_link_create
+from scoring.services.state import (
+    GameMovedOn,
+    account_of,
+    lock_game,
+    refuse_unless_in_progress,
+    scores_of,
+    sides_of,
+)
+from scoring.signals import game_changed
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+    User = AbstractBaseUser
+
+
+@transaction.atomic
+def game_start(
+    *,
+    ruleset: Ruleset,
+    sides: Sequence[tuple[str, Sequence[str]]],
+    first_dealer: str = "A",
+    start_scores: Mapping[str, int] | None = None,
+    title: str = "",
+    by: User | None = None,
+    scoring_link: ScoringLink | None = None,
+    ip: str | None = None,
+) -> Game:
+    """Start a game: `sides` are (name, players in seat order) in play order, labelled A, B, C.
+
+    The game is scored through `scoring_link` (a fixture table's link) or, without one, through
+    a new link of its own. The start is the first entry of the game's audit trail.
+    """
+    if not 2 <= len(sides) <= len(SIDE_LABELS):
+        raise InvalidFacts(None, "sides", f"a game here has 2 or 3 sides (got {len(sides)})")
+    labels = list(SIDE_LABELS[: len(sides)])
+    scores = {label: 0 for label in labels}
+    for label, value in (start_scores or {}).items():
+        if label not in scores:
+            raise InvalidFacts(None, "scores", f"{label!r} is not a side in this game")
+        scores[label] = value
+    if first_dealer not in labels:
+        raise InvalidFacts(
+            None, "dealer", f"the first dealer {first_dealer!r} is not a side in this game"
+        )
+    # Let the engine refuse a ruleset, side count or start score it cannot play.
+    score_game(ruleset=ruleset, sides=labels, hands=[], scores=scores)
+
+    if scoring_link is None:
+        scoring_link = scoring_link_create(label=title.strip(), by=by)
+    game = Game.objects.create(
+        title=title.strip(),
+        ruleset=ruleset.to_spec(),
+        variant=ruleset.name,
+        first_dealer=first_dealer,
+        next_dealer=first_dealer,
+        created_by=by,
+        scoring_link=scoring_link,
+    )
+    stored = Side.objects.bulk_create(
+        Side(
+            game=game,
+            label=label,
+            name=(name.strip() or f"Side {label}"),
+            players=[player.strip() for player in players if player.strip()],
+            position=position,
+            start_score=scores[label],
+            score=scores[label],
+        )
+        for position, (label, (name, players)) in enumerate(zip(labels, sides, strict=True))
+    )
+    HandRevision.objects.create(
+        game=game,
+        hand_number=None,
+        action=RevisionAction.START,
+        # The sides as stored (a blank name becomes "Side A", blank players are dropped).
+        after={
+            "title": game.title,
+            "variant": game.variant,
+            "first_dealer": first_dealer,
+            "sides": [
+                {"label": side.label, "name": side.name, "players": list(side.players)}
+                for side in stored
+            ],
+        },
+        scores_after=scores,
+        by=account_of(by),
+        ip=ip or None,
+    )
+    game_changed.send(sender=Game, game=game)
+    return game
+
+
+@transaction.atomic
+def game_abandon(
+    *,
+    game: Game,
+    by: User | None = None,
+    reason: str = "",
+    link: ScoringLink | None = None,
+    ip: str | None = None,
+) -> Game:
+    """Stop a game in progress for good; its hands and scores are kept as they are."""
+    game = lock_game(game)
+    refuse_unless_in_progress(game)
+    scores = scores_of(sides_of(game))
+    game.status = GameStatus.ABANDONED
+    game.ended_at = timezone.now()
+    game.save(update_fields=["status", "ended_at", "updated_at"])
+    HandRevision.objects.create(
+        game=game,
+        hand_number=None,
+        action=RevisionAction.ABANDON,
+        scores_before=scores,
+        scores_after=scores,
+        by=by,
+        link=link,
+        ip=ip or None,
+        reason=reason.strip(),
+    )
+    game_changed.send(sender=Game, game=game)
+    return game
+
+
+@transaction.atomic
+def game_play_again(*, game: Game, by: User | None = None, ip: str | None = None) -> Game:
+    """A new game after a won one: the same sides, players and ruleset, on the same scoring link,
+    and the deal passing on as the variant says (the engine's next dealer after the last hand)."""
+    game = lock_game(game)
+    if game.status != GameStatus.WON:
+        raise GameMovedOn("Only a finished game can be played again.", game=game)
+    sides = sides_of(game)
+    return game_start(
+        ruleset=game.rules,
+        sides=[(side.name, list(side.players)) for side in sides],
+        first_dealer=game.next_dealer or game.first_dealer,
+        title=game.title,
+        by=by,
+        scoring_link=game.scoring_link,
+        ip=ip,
+    )

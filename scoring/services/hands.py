@@ -1,0 +1,341 @@
+"""Recording, correcting and undoing hands. One transaction each, each with its audit entry.
+
+Two safeguards make a hand impossible to lose or double:
+
+- the one-time `entry_key` every form carries: a resubmitted form (double tap, retry after a
+  dropped connection) finds the write it already made and returns its result again;
+- `expected_number` (and for corrections `expected_revision`): a form rendered before another
+  phone changed the game is refused with `GameMovedOn`, never applied over the newer state.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from scoring.models import (
+    Award,
+    Game,
+    GameStatus,
+    Hand,
+    HandRevision,
+    RevisionAction,
+    ScoringLink,
+    Side,
+)
+from scoring.rules import InvalidFacts, score_game
+from scoring.services.state import (
+    GameMovedOn,
+    NotAllowed,
+    Scorer,
+    already_done,
+    hands_of,
+    lock_for_entry,
+    lock_game,
+    refuse_unless_in_progress,
+    score_facts,
+    scores_of,
+    sides_of,
+    store_derived,
+    store_game_reopened,
+    store_game_state,
+)
+from scoring.signals import game_changed
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+    User = AbstractBaseUser
+
+
+def _scorer_audit(scorer: Scorer, game: Game) -> tuple[Any, Any, Any]:
+    """Under the game's row lock: `NotAllowed` unless `scorer` may still score (a link revoked
+    a moment ago records nothing), else the audit's `by`, `link` and `ip`."""
+    if not scorer.may_score(game):
+        raise NotAllowed(game)
+    audit = scorer.audit(game)
+    return audit["by"], audit["link"], audit["ip"]
+
+
+@transaction.atomic
+def hand_record(
+    *,
+    game: Game | int,
+    facts: Mapping[str, Any] | Callable[[Game, list[Side]], Mapping[str, Any]],
+    entry_key: uuid.UUID,
+    expected_number: int,
+    by: User | None = None,
+    link: ScoringLink | None = None,
+    ip: str | None = None,
+    scorer: Scorer | None = None,
+) -> Hand:
+    """Record the next hand. A resubmitted form (same `entry_key`) returns the hand it recorded.
+
+    `scorer` (a request's) is asked under the game's row lock whether it may score, and for the
+    audit's `by`, `link` and `ip`: `NotAllowed` if not. `facts` may be a function of the locked
+    game and its sides (a form read against them); what it raises is passed on, nothing saved.
+    The game is read once, with its sides and
+    hand count; the engine scores the new hand alone from the current scores (the state a game
+    carries from hand to hand). The returned hand has `game`, `sides` and `new_awards` set, for
+    the reply that shows only what changed.
+    """
+    game, sides, count = lock_for_entry(game)
+    if scorer is not None:
+        by, link, ip = _scorer_audit(scorer, game)
+    if expected_number != count + 1:
+        done = already_done(entry_key, game, RevisionAction.RECORD)
+        if done is not None:
+            hand = Hand.objects.filter(entry_key=entry_key).first()
+            if hand is None:
+                raise GameMovedOn(
+                    f"Hand {done.hand_number} from this form was recorded and has since been "
+                    "undone. Nothing was saved: here is the game as it is now.",
+                    game=game,
+                )
+            hand.game = game
+            return hand
+    refuse_unless_in_progress(game)
+    if expected_number != count + 1:
+        raise GameMovedOn(
+            f"This form was for hand {expected_number}, but the game has moved on: "
+            f"{count} hand{'s' if count != 1 else ''} recorded now. Nothing was "
+            "saved; check the score sheet and enter the hand again if it is still missing.",
+            game=game,
+        )
+    facts = dict(facts(game, sides) if callable(facts) else facts)
+    scores_before = scores_of(sides)
+    result = score_game(
+        ruleset=game.rules,
+        sides=[side.label for side in sides],
+        hands=[facts],
+        scores=scores_before,
+        first_number=expected_number,
+    )
+    scored = result.hands[0]
+    try:
+        hand = Hand.objects.create(
+            game=game,
+            number=expected_number,
+            facts=facts,
+            dealer=scored.dealer,
+            trump=scored.trump or "",
+            outcome=scored.outcome,
+            all_fours=scored.all_fours or "",
+            scores=dict(scored.scores),
+            entry_key=entry_key,
+            entered_by=by,
+        )
+        awards = [
+            Award(
+                game=game,
+                hand=hand,
+                position=position,
+                side=award.side,
+                category=str(award.category),
+                points=award.points,
+                detail=award.detail or "",
+                counted=award.counted,
+            )
+            for position, award in enumerate(scored.awards)
+        ]
+        if awards:
+            Award.objects.bulk_create(awards)
+        changed = [side for side in sides if side.score != result.scores[side.label]]
+        for side in changed:
+            side.score = result.scores[side.label]
+        if changed:
+            Side.objects.bulk_update(changed, ["score"])
+        store_game_state(game, result)
+        HandRevision.objects.create(
+            game=game,
+            hand_number=hand.number,
+            action=RevisionAction.RECORD,
+            before=None,
+            after=facts,
+            scores_before=scores_before,
+            scores_after=scores_of(sides),
+            by=by,
+            link=link,
+            ip=ip or None,
+            entry_key=entry_key,
+        )
+    except IntegrityError as exc:
+        # Under the lock only the one-time key can clash: this form was used before (its hand
+        # since undone), or for something else. The transaction is rolled back.
+        raise GameMovedOn(
+            f"Hand {expected_number} from this form was already recorded and has since been "
+            "undone, or the form was used for something else. Nothing was saved: here is the "
+            "game as it is now.",
+            game=game,
+        ) from exc
+    game_changed.send(sender=Game, game=game)
+    hand.game = game
+    hand.sides = sides  # type: ignore[attr-defined]
+    hand.new_awards = awards  # type: ignore[attr-defined]
+    return hand
+
+
+@transaction.atomic
+def hand_correct(
+    *,
+    hand: Hand,
+    facts: Mapping[str, Any],
+    entry_key: uuid.UUID,
+    by: User | None = None,
+    reason: str = "",
+    expected_revision: int | None = None,
+    link: ScoringLink | None = None,
+    ip: str | None = None,
+    scorer: Scorer | None = None,
+) -> Hand:
+    """Replace a hand's facts and re-score the game from its facts.
+
+    The correction may change the winner, or un-win the game. It is refused (`InvalidFacts`) when
+    it would end the game before hands that follow it. `expected_revision` (the hand's `revision`
+    when the form was rendered) refuses a correction made against facts another phone has since
+    changed.
+    """
+    game = lock_game(hand.game_id)
+    if scorer is not None:
+        by, link, ip = _scorer_audit(scorer, game)
+    done = already_done(entry_key, game, RevisionAction.CORRECT)
+    if done is not None:
+        again = Hand.objects.filter(game=game, number=done.hand_number).first()
+        if again is None:
+            raise GameMovedOn(
+                f"Hand {done.hand_number} was corrected and has since been undone. Nothing was "
+                "saved: here is the game as it is now.",
+                game=game,
+            )
+        return again
+    if game.status == GameStatus.ABANDONED:
+        refuse_unless_in_progress(game)
+    hands = hands_of(game)
+    current = next((h for h in hands if h.number == hand.number), None)
+    if current is None:
+        raise GameMovedOn(
+            f"Hand {hand.number} is no longer in this game (it was undone). Nothing was saved.",
+            game=game,
+        )
+    if expected_revision is not None and current.revision != expected_revision:
+        raise GameMovedOn(
+            f"Hand {hand.number} was changed on another phone after this form was opened. "
+            "Nothing was saved: here is the hand as it is now.",
+            game=game,
+        )
+    sides = sides_of(game)
+    facts = dict(facts)
+    all_facts = [facts if h.number == current.number else h.facts for h in hands]
+    try:
+        result = score_facts(game, sides, all_facts)
+    except InvalidFacts as exc:
+        if exc.hand is not None and exc.hand > current.number:
+            # The corrected hand is fine alone but ends the game too soon (or breaks a later hand).
+            raise InvalidFacts(
+                current.number,
+                "hands",
+                f"with this correction, hand {exc.hand} is refused: {exc.message}. "
+                f"Undo the hands after hand {current.number} first if this correction is right.",
+            ) from exc
+        raise
+    scores_before = scores_of(sides)
+    before = current.facts
+
+    current.facts = facts
+    current.revision += 1
+    current.corrected_at = timezone.now()
+    current.save(update_fields=["facts", "revision", "corrected_at"])
+    store_derived(game, sides, hands, result, start=current.number)
+    HandRevision.objects.create(
+        game=game,
+        hand_number=current.number,
+        action=RevisionAction.CORRECT,
+        before=before,
+        after=facts,
+        scores_before=scores_before,
+        scores_after=scores_of(sides),
+        by=by,
+        link=link,
+        ip=ip or None,
+        entry_key=entry_key,
+        reason=reason.strip(),
+    )
+    game_changed.send(sender=Game, game=game)
+    current.game = game
+    return current
+
+
+@transaction.atomic
+def hand_undo(
+    *,
+    game: Game | int,
+    expected_number: int,
+    by: User | None = None,
+    entry_key: uuid.UUID | None = None,
+    reason: str = "",
+    link: ScoringLink | None = None,
+    ip: str | None = None,
+    scorer: Scorer | None = None,
+) -> Game:
+    """Take back the last hand (`expected_number` is its number). Its facts stay in the audit.
+
+    The game goes back to where it stood before that hand: the scores after the hand before it
+    (or the start scores), its dealer to deal again, and in progress if that hand won it. Returns
+    the game with `sides` set, for the reply.
+    """
+    game, sides, count = lock_for_entry(game)
+    if scorer is not None:
+        by, link, ip = _scorer_audit(scorer, game)
+    # A second tap on the same undo form finds the undo it already made.
+    undone = count != expected_number and entry_key is not None
+    if undone and entry_key is not None and already_done(entry_key, game, RevisionAction.UNDO):
+        game.sides_in_order = sides  # type: ignore[attr-defined]
+        return game
+    if game.status == GameStatus.ABANDONED:
+        refuse_unless_in_progress(game)
+    if count == 0:
+        raise GameMovedOn("There is no hand to undo. Nothing was changed.", game=game)
+    if count != expected_number:
+        raise GameMovedOn(
+            f"This undo was for hand {expected_number}, but the last hand is now hand "
+            f"{count}. Nothing was undone: check the score sheet.",
+            game=game,
+        )
+    last_two = list(Hand.objects.filter(game=game).order_by("-number")[:2])
+    last = last_two[0]
+    before = last_two[1].scores if len(last_two) > 1 else None
+    scores_before = scores_of(sides)
+    for side in sides:
+        side.score = before.get(side.label, 0) if before is not None else side.start_score
+    Hand.objects.filter(pk=last.pk).delete()  # and its awards
+    Side.objects.bulk_update(sides, ["score"])
+    store_game_reopened(game, next_dealer=last.dealer)
+    try:
+        revision = HandRevision(
+            game=game,
+            hand_number=last.number,
+            action=RevisionAction.UNDO,
+            before=last.facts,
+            after=None,
+            scores_before=scores_before,
+            scores_after=scores_of(sides),
+            by=by,
+            link=link,
+            ip=ip or None,
+            entry_key=entry_key,
+            reason=reason.strip(),
+        )
+        revision.save()
+    except IntegrityError as exc:
+        raise GameMovedOn(
+            "This undo form was already used for something else. Nothing was undone: here is "
+            "the game as it is now.",
+            game=game,
+        ) from exc
+    game_changed.send(sender=Game, game=game)
+    game.sides_in_order = sides  # type: ignore[attr-defined]
+    return game

@@ -1,0 +1,137 @@
+"""Scoring links: create, revoke, re-issue, close and reopen; a game's link re-issued or revoked
+with an entry in each of its games' audit trails."""
+
+from __future__ import annotations
+
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.models import Game, HandRevision, RevisionAction, ScoringLink
+from scoring.services.state import GameMovedOn, account_of, lock_game, scores_of, sides_of
+from scoring.signals import scoring_link_reissued
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+    User = AbstractBaseUser
+
+
+def _new_key() -> str:
+    # 32 random bytes: 43 URL-safe characters, far beyond guessing.
+    return secrets.token_urlsafe(32)
+
+
+def scoring_link_create(
+    *, label: str = "", next_url: str = "", by: User | None = None
+) -> ScoringLink:
+    """A new live link; attach games to it (`game_start(scoring_link=...)`)."""
+    return ScoringLink.objects.create(
+        key=_new_key(), label=label[:160], next_url=next_url, created_by=account_of(by)
+    )
+
+
+@transaction.atomic
+def scoring_link_revoke(*, link: ScoringLink, by: User | None = None) -> ScoringLink:
+    """Stop a link working at once: phones holding it can no longer score."""
+    link = ScoringLink.objects.select_for_update().get(pk=link.pk)
+    if link.revoked_at is None:
+        link.revoked_at = timezone.now()
+        link.save(update_fields=["revoked_at"])
+    return link
+
+
+@transaction.atomic
+def scoring_link_reissue(*, link: ScoringLink, by: User | None = None) -> ScoringLink:
+    """Revoke `link` and move its games to a new link under a new key (a lost or leaked card)."""
+    old = scoring_link_revoke(link=link, by=by)
+    new = ScoringLink.objects.create(
+        key=_new_key(),
+        label=old.label,
+        next_url=old.next_url,
+        created_by=account_of(by),
+        closed_at=old.closed_at,
+    )
+    Game.objects.filter(scoring_link=old).update(scoring_link=new)
+    scoring_link_reissued.send(sender=ScoringLink, old=old, new=new, by=account_of(by))
+    return new
+
+
+def _link_state(link: ScoringLink) -> dict[str, Any]:
+    # The link's number and state, never its key: the audit trail must not hand out the key.
+    return {"link": link.pk, "state": link.state}
+
+
+def _link_revision(
+    game: Game, action: str, before: dict[str, Any], by: User | None, ip: str | None
+) -> HandRevision:
+    link = ScoringLink.objects.get(pk=game.scoring_link_id)
+    scores = scores_of(sides_of(game))
+    return HandRevision.objects.create(
+        game=game,
+        hand_number=None,
+        action=action,
+        before=before,
+        after=_link_state(link),
+        scores_before=scores,
+        scores_after=scores,
+        by=account_of(by),
+        ip=ip or None,
+    )
+
+
+def _game_link(game: Game) -> tuple[Game, ScoringLink]:
+    game = lock_game(game)
+    if game.scoring_link_id is None:
+        raise GameMovedOn("This game has no scoring link.", game=game)
+    return game, ScoringLink.objects.get(pk=game.scoring_link_id)
+
+
+@transaction.atomic
+def game_link_reissue(*, game: Game, by: User | None = None, ip: str | None = None) -> ScoringLink:
+    """A new key for the game's link (a lost or leaked phone): the old key stops working at once.
+
+    Every game sharing the link (a fixture table's games) moves to the new key; each one's audit
+    trail records it. Works on a revoked link too, to let scoring resume.
+    """
+    game, old = _game_link(game)
+    before = _link_state(old)
+    new = scoring_link_reissue(link=old, by=by)
+    for each in Game.objects.filter(scoring_link=new).order_by("pk"):
+        _link_revision(each, RevisionAction.REISSUE, before, by, ip)
+    return new
+
+
+@transaction.atomic
+def game_link_revoke(*, game: Game, by: User | None = None, ip: str | None = None) -> ScoringLink:
+    """Stop the game's link working, with no replacement (re-issue to let scoring resume)."""
+    game, link = _game_link(game)
+    if link.revoked_at is not None:
+        return link
+    before = _link_state(link)
+    link = scoring_link_revoke(link=link, by=by)
+    for each in Game.objects.filter(scoring_link=link).order_by("pk"):
+        _link_revision(each, RevisionAction.REVOKE, before, by, ip)
+    return link
+
+
+@transaction.atomic
+def scoring_link_close(*, link: ScoringLink) -> ScoringLink:
+    """Close a link because its games' result is confirmed: from now on only a secretary scores."""
+    link = ScoringLink.objects.select_for_update().get(pk=link.pk)
+    if link.closed_at is None:
+        link.closed_at = timezone.now()
+        link.save(update_fields=["closed_at"])
+    return link
+
+
+@transaction.atomic
+def scoring_link_reopen(*, link: ScoringLink) -> ScoringLink:
+    """Open a closed link again (a confirmed result sent back for play to continue)."""
+    link = ScoringLink.objects.select_for_update().get(pk=link.pk)
+    if link.closed_at is not None:
+        link.closed_at = None
+        link.save(update_fields=["closed_at"])
+    return link

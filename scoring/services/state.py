@@ -1,0 +1,235 @@
+"""What every write to a game shares: the row lock, the engine run over the stored facts, storing
+what the engine derived, the one-time form keys, and `GameMovedOn` for a form that is out of date.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from scoring.models import Award, Game, GameStatus, Hand, HandRevision, Side
+from scoring.rules import GameScore, score_game
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+    User = AbstractBaseUser
+
+
+class GameMovedOn(Exception):
+    """The form was filled in against a state of the game that is no longer current.
+
+    Another phone recorded, corrected or undid a hand, or the game was won or abandoned, after the
+    form was rendered. Nothing was saved; show the message and the game as it is now.
+    """
+
+    def __init__(self, message: str, *, game: Game | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.game = game
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def lock_game(game: Game | int) -> Game:
+    """The game, its row locked until the transaction ends: every write starts here."""
+    pk = game if isinstance(game, int) else game.pk
+    return Game.objects.select_for_update().get(pk=pk)
+
+
+def sides_of(game: Game) -> list[Side]:
+    return list(Side.objects.filter(game=game).order_by("position"))
+
+
+def hands_of(game: Game) -> list[Hand]:
+    return list(Hand.objects.filter(game=game).order_by("number"))
+
+
+def score_facts(game: Game, sides: Sequence[Side], facts: Sequence[Mapping[str, Any]]) -> GameScore:
+    return score_game(
+        ruleset=game.rules,
+        sides=[side.label for side in sides],
+        hands=[dict(f) for f in facts],
+        scores={side.label: side.start_score for side in sides},
+    )
+
+
+def scores_of(sides: Sequence[Side]) -> dict[str, int]:
+    return {side.label: side.score for side in sides}
+
+
+def store_derived(
+    game: Game, sides: Sequence[Side], hands: Sequence[Hand], result: GameScore, *, start: int
+) -> None:
+    """Write what the engine derived: hands numbered `start` and later get fresh awards."""
+    changed = [hand for hand in hands if hand.number >= start]
+    Award.objects.filter(game=game, hand__number__gte=start).delete()
+    awards: list[Award] = []
+    for hand in changed:
+        scored = result.hands[hand.number - 1]
+        hand.dealer = scored.dealer
+        hand.trump = scored.trump or ""
+        hand.outcome = scored.outcome
+        hand.all_fours = scored.all_fours or ""
+        hand.scores = dict(scored.scores)
+        awards.extend(
+            Award(
+                game=game,
+                hand=hand,
+                position=position,
+                side=award.side,
+                category=str(award.category),
+                points=award.points,
+                detail=award.detail or "",
+                counted=award.counted,
+            )
+            for position, award in enumerate(scored.awards)
+        )
+    if changed:
+        Hand.objects.bulk_update(changed, ["dealer", "trump", "outcome", "all_fours", "scores"])
+    Award.objects.bulk_create(awards)
+
+    for side in sides:
+        side.score = result.scores[side.label]
+    Side.objects.bulk_update(sides, ["score"])
+
+    store_game_state(game, result)
+
+
+def already_done(entry_key: uuid.UUID, game: Game, action: str) -> HandRevision | None:
+    """The revision an earlier submission of the same form made, if any."""
+    revision = HandRevision.objects.filter(entry_key=entry_key).first()
+    if revision is None:
+        return None
+    if revision.game_id != game.pk or revision.action != action:
+        # A key is minted per rendered form; reusing it elsewhere is a forged or broken form.
+        raise GameMovedOn(
+            "This form was already used for something else. Nothing was saved: "
+            "here is the game as it is now.",
+            game=game,
+        )
+    return revision
+
+
+def refuse_unless_in_progress(game: Game) -> None:
+    if game.status == GameStatus.WON:
+        raise GameMovedOn(
+            f"The game is already won (on hand {game.decided_hand}), so no more hands can be "
+            "recorded. Nothing was saved.",
+            game=game,
+        )
+    if game.status == GameStatus.ABANDONED:
+        raise GameMovedOn(
+            "The game was abandoned, so it can no longer be changed. Nothing was saved.",
+            game=game,
+        )
+
+
+def account_of(by: User | None) -> User | None:
+    return by if by is not None and getattr(by, "is_authenticated", False) else None
+
+
+class NotAllowed(Exception):
+    """Whoever sent the form may not change this game (checked under the game's row lock)."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__("You may not change this game.")
+        self.game = game
+
+
+class Scorer(Protocol):
+    """Who is writing: asked under the game's row lock, so a link revoked a moment ago counts."""
+
+    def may_score(self, game: Game) -> bool: ...
+
+    def audit(self, game: Game) -> dict[str, Any]:
+        """`by`, `link` and `ip` for the audit trail."""
+        ...
+
+
+def _attached() -> list[str]:
+    """The rows other apps attach to a game one-to-one (a league table's game, a cup tie's
+    game), read with the locked game so that the apps' receivers need no query of their own to
+    learn whether the game is theirs."""
+    return [
+        f"game__{relation.get_accessor_name()}"
+        for relation in Game._meta.related_objects
+        if relation.one_to_one
+    ]
+
+
+def lock_for_entry(game: Game | int) -> tuple[Game, list[Side], int]:
+    """The game (with its scoring link and what other apps attach to it), its sides in play order
+    and how many hands it has, in one query that locks the game's row until the transaction
+    ends."""
+    pk = game if isinstance(game, int) else game.pk
+    count = (
+        Hand.objects.filter(game=OuterRef("game"))
+        .order_by()
+        .values("game")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    rows = list(
+        Side.objects.filter(game_id=pk)
+        .select_related("game", "game__scoring_link", *_attached())
+        .select_for_update(of=("game",))
+        .annotate(hand_count=Coalesce(Subquery(count), 0))
+        .order_by("position")
+    )
+    if not rows:
+        raise Game.DoesNotExist(f"no game {pk}")
+    locked = rows[0].game
+    for side in rows:
+        side.game = locked
+    return locked, rows, int(rows[0].hand_count)  # type: ignore[attr-defined]
+
+
+def store_game_state(game: Game, result: GameScore) -> None:
+    """The game's next dealer and, from the engine's result, whether (and how) it is won."""
+    game.next_dealer = result.next_dealer or game.first_dealer
+    if result.winner is not None and result.decided_by is not None:
+        if game.status != GameStatus.WON:
+            game.ended_at = timezone.now()
+        game.status = GameStatus.WON
+        game.winner = result.winner
+        game.decided_hand = result.decided_by.hand
+        game.decided_category = str(result.decided_by.category)
+    else:
+        _reopen(game)
+    save_game_state(game)
+
+
+def _reopen(game: Game) -> None:
+    game.status = GameStatus.IN_PROGRESS
+    game.winner = ""
+    game.decided_hand = None
+    game.decided_category = ""
+    game.ended_at = None
+
+
+def store_game_reopened(game: Game, *, next_dealer: str) -> None:
+    """The game back in progress (its winning hand undone), with who deals next."""
+    game.next_dealer = next_dealer
+    _reopen(game)
+    save_game_state(game)
+
+
+def save_game_state(game: Game) -> None:
+    game.save(
+        update_fields=[
+            "next_dealer",
+            "status",
+            "winner",
+            "decided_hand",
+            "decided_category",
+            "ended_at",
+            "updated_at",
+        ]
+    )

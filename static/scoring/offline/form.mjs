@@ -1,0 +1,206 @@
+// The hand form on the phone: its answers as one hand's facts (the same mapping as
+// scoring/forms/facts.py, which the server applies to the same form), and a hand's facts put
+// back into the form (to fix a hand not sent yet, or to enter a kept hand again).
+import { parseCard } from "../rules/cards.mjs";
+import { parseRank } from "../rules/cards.mjs";
+
+const NONE = "none";
+
+export function splitCards(text) {
+  return text
+    .trim()
+    .split(/[\s,;]+/)
+    .filter(Boolean)
+    .map((token) => token.toUpperCase());
+}
+
+function value(form, name) {
+  const field = form.elements.namedItem(name);
+  if (!field) return null;
+  if (field instanceof RadioNodeList) return field.value || "";
+  return field.value;
+}
+
+function whole(form, name) {
+  const text = value(form, name);
+  if (text === null || text.trim() === "") return null;
+  const number = Number(text);
+  return Number.isInteger(number) ? number : NaN;
+}
+
+function penaltyKinds(ruleset, sides) {
+  const kinds = ["renege"];
+  if (sides === 2) kinds.push("renege_top_trump");
+  kinds.push("under_trump");
+  if (ruleset.trumps === "pitch") kinds.push("early_look");
+  kinds.push("points");
+  return kinds;
+}
+
+/**
+ * {facts, errors: [[field, message]]} from the form's answers, as the server reads them
+ * (scoring/forms/facts.py facts_from_fields). `submitter` is the button tapped: a game button
+ * records the hand with that side.
+ */
+export function factsFromForm(form, { ruleset, labels, submitter = null }) {
+  const errors = [];
+  const facts = { dealer: value(form, "dealer") };
+  if (!facts.dealer) errors.push(["dealer", "Tap who dealt."]);
+  const outcome = value(form, "outcome") || "played";
+  const beg = value(form, "beg") || "stand";
+  const misdeal = outcome === "misdeal";
+  if (ruleset.trumps === "turn_up" && !misdeal) {
+    const cards = splitCards(value(form, "turn_ups") || "");
+    if (cards.length) facts.turn_ups = cards;
+    else errors.push(["turn_ups", "Tap the card turned up for trumps."]);
+  }
+  if (ruleset.trumps === "turn_up" && ruleset.begging && !misdeal) facts.beg = beg;
+  if (outcome !== "played") facts.outcome = outcome;
+  const played =
+    outcome === "played" &&
+    !(ruleset.trumps === "turn_up" && beg === "take_one" && ruleset.gift_ends_hand);
+  if (played && ruleset.captures) {
+    const captures = capturesOf(value(form, "captures") || "", facts.turn_ups || [], errors);
+    if (captures.length) facts.captures = captures;
+  } else if (played) {
+    const tapped = submitter && submitter.name === "game" ? submitter.value : value(form, "game_kept");
+    playFacts(form, facts, labels, tapped, errors);
+  }
+  const penalties = penaltiesOf(form, ruleset, labels, errors);
+  if (penalties.length) facts.penalties = penalties;
+  return { facts, errors };
+}
+
+function playFacts(form, facts, labels, tapped, errors) {
+  const asked = {
+    high: "Tap who held high (or “No trump in play”).",
+    low: "Tap who took low (or “No trump in play”).",
+    jack: "Tap where the jack went (or “Not out”).",
+  };
+  for (const name of ["high", "low"]) {
+    const answer = value(form, name);
+    if (answer && answer !== NONE) facts[name] = answer;
+    else if (answer === NONE) facts[name] = null;
+    else errors.push([name, asked[name]]);
+  }
+  const jack = value(form, "jack");
+  if (jack && jack !== NONE) {
+    const cut = jack.indexOf("-");
+    facts.jack = { held_by: jack.slice(0, cut), won_by: jack.slice(cut + 1) };
+  } else if (jack === NONE) facts.jack = null;
+  else errors.push(["jack", asked.jack]);
+
+  const given = {};
+  for (const label of labels) {
+    const count = whole(form, `game_${label}`);
+    if (count !== null) given[label] = count;
+  }
+  const count = Object.keys(given).length;
+  if (count && tapped) errors.push(["game", "Tap a side or tie, or enter the card points: not both."]);
+  else if (count && count !== labels.length) {
+    const missing = labels.filter((label) => !(label in given)).join(", ");
+    errors.push(["game", `Enter the card points for every side (missing: ${missing}).`]);
+  } else if (count) facts.game = given;
+  else if (tapped) facts.game = tapped;
+  else errors.push(["game", "Tap who made game, tap tie, or enter the card points."]);
+}
+
+function capturesOf(text, turnUps, errors) {
+  const last = turnUps.length ? turnUps[turnUps.length - 1] : "";
+  const trump = last ? last[last.length - 1] : "";
+  const captures = [];
+  splitCards(text).forEach((token, index) => {
+    const colon = token.indexOf(":");
+    const side = colon < 0 ? token : token.slice(0, colon);
+    let card = colon < 0 ? "" : token.slice(colon + 1);
+    if (colon < 0 || !side || !card) {
+      errors.push([
+        "captures",
+        `Capture ${index + 1} is “${token}”: write the side, a colon, then the card, ` +
+          "e.g. A:10 or A:10H.",
+      ]);
+      return;
+    }
+    if (parseCard(card) === null && parseRank(card) !== null && trump) card += trump;
+    captures.push({ card, side });
+  });
+  return captures;
+}
+
+/** The penalties the form carries (`renege:B points:A:2`) as facts (penalties_from_tokens). */
+function penaltiesOf(form, ruleset, labels, errors) {
+  const penalties = [];
+  const kinds = penaltyKinds(ruleset, labels.length);
+  const note = (value(form, "penalty_note") || "").trim();
+  const tokens = (value(form, "penalties") || "").split(/\s+/).filter(Boolean);
+  tokens.forEach((token, offset) => {
+    const index = offset + 1;
+    const [kind, ...rest] = token.split(":");
+    if (!kinds.includes(kind)) {
+      errors.push(["penalties", `Penalty ${index}: “${kind}” is not a penalty in ${ruleset.label}.`]);
+    } else if (!rest.length || !labels.includes(rest[0])) {
+      errors.push(["penalties", `Penalty ${index}: which side?`]);
+    } else if (kind === "points") {
+      const given = rest.length > 1 ? rest[1] : "";
+      if (given === "" || given === "0") errors.push(["penalties", `Penalty ${index}: how many points?`]);
+      else if (!/^[0-9]+$/.test(given) || Number(given) < 1 || Number(given) > 100) {
+        errors.push([
+          "penalties",
+          `Penalty ${index}: the points must be a whole number from 1 to 100 (got ${given}).`,
+        ]);
+      } else {
+        const entry = { kind: "points", to: rest[0], points: Number(given) };
+        if (note) entry.note = note;
+        penalties.push(entry);
+      }
+    } else penalties.push({ kind, side: rest[0] });
+  });
+  return penalties;
+}
+
+function check(form, name, wanted) {
+  const field = form.elements.namedItem(name);
+  if (!field) return;
+  if (field instanceof RadioNodeList) {
+    for (const radio of field) radio.checked = radio.value === wanted;
+  } else field.value = wanted ?? "";
+}
+
+/** Put a hand's facts back into the form (scoring/forms/facts.py fields_from_facts). */
+export function fillForm(form, facts) {
+  check(form, "dealer", facts.dealer);
+  check(form, "beg", facts.beg || "stand");
+  const outcome = facts.outcome || "played";
+  check(form, "outcome", outcome);
+  check(form, "turn_ups", (facts.turn_ups || []).join(" "));
+  const played = outcome === "played";
+  for (const name of ["high", "low"]) {
+    if (facts[name]) check(form, name, facts[name]);
+    else check(form, name, played && name in facts ? NONE : "");
+  }
+  const jack = facts.jack;
+  if (jack) check(form, "jack", `${jack.held_by || jack.won_by}-${jack.won_by}`);
+  else check(form, "jack", played && "jack" in facts ? NONE : "");
+  const game = facts.game;
+  for (const field of form.querySelectorAll("[data-game-count]")) field.value = "";
+  let kept = form.querySelector("input[name=game_kept]");
+  if (!kept) {
+    kept = document.createElement("input");
+    kept.type = "hidden";
+    kept.name = "game_kept";
+    form.append(kept);
+  }
+  if (game && typeof game === "object") {
+    kept.value = "";
+    for (const [label, total] of Object.entries(game)) check(form, `game_${label}`, String(total));
+  } else kept.value = game || "";
+  check(form, "captures", (facts.captures || []).map((c) => `${c.side}:${c.card}`).join(" "));
+  const penalties = facts.penalties || [];
+  const tokens = penalties.map((p) => (p.kind === "points" ? `points:${p.to}:${p.points}` : `${p.kind}:${p.side}`));
+  check(form, "penalties", tokens.join(" "));
+  const note = penalties.find((p) => p.note);
+  check(form, "penalty_note", note ? note.note : "");
+  if (penalties.length) form.querySelector("#penalties")?.setAttribute("open", "");
+  if (outcome !== "played" || facts.beg && facts.beg !== "stand") form.querySelector("#more")?.setAttribute("open", "");
+  form.dispatchEvent(new Event("input", { bubbles: true }));
+}

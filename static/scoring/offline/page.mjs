@@ -1,0 +1,544 @@
+// Offline scoring on every page of a game (/games/<pk>/...): installs the service worker, keeps
+// each hand recorded without a connection in IndexedDB (with its one-time key and expected hand
+// number), shows it as "not sent yet", and sends the waiting hands in order as soon as the
+// server answers. Without a connection the page scores with the browser-side rules.
+//
+// Online, with nothing waiting, the page works exactly as the server renders it (scoring.js and
+// htmx); this module steps in only when a hand cannot be sent.
+import { rulesetFromSpec } from "../rules/ruleset.mjs";
+import { factsFromForm, fillForm } from "./form.mjs";
+import { previewLines } from "./preview.mjs";
+import { InvalidFacts, drawGame, effectiveHands, score } from "./sheet.mjs";
+import * as store from "./store.mjs";
+
+const match = location.pathname.match(/^\/games\/(\d+)\//);
+const pk = match ? Number(match[1]) : null;
+let flushing = false;
+let editing = null; // {kind: "unsent", key} | {kind: "sent", number, revision}
+
+/** Keep this page (and where its scoring link leads) for the next time without a connection. */
+async function keepThisPage() {
+  if (!navigator.onLine || !("caches" in window)) return;
+  try {
+    await (await caches.open("allfours-pages")).add(location.pathname);
+    const link = document.querySelector("[data-testid=scoring-link-url]");
+    if (link) {
+      const links = await caches.open("allfours-links");
+      await links.put(new URL(link.href).pathname, new Response(location.pathname));
+    }
+  } catch {
+    // The connection went: the page kept last time stays.
+  }
+}
+
+/** Whether the page kept for offline use is this one as the server last sent it. */
+async function keptIsCurrent() {
+  if (!("caches" in window)) return true;
+  const kept = await caches.match(location.pathname, { ignoreVary: true });
+  if (!kept) return false;
+  const node = document.getElementById("offline-state");
+  if (!node) return true;
+  const html = await kept.text();
+  const match = html.match(/"version": (\d+)/);
+  return !!match && Number(match[1]) >= JSON.parse(node.textContent).version;
+}
+
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker
+    .register("/games/sw.js", { scope: "/games/" })
+    .then(() => navigator.serviceWorker.ready)
+    .then((registration) => {
+      if (!navigator.serviceWorker.controller) registration.active.postMessage("claim");
+      return keptIsCurrent();
+    })
+    .then((current) => {
+      if (!current) keepThisPage();
+    })
+    .catch(() => {});
+}
+
+function csrfToken() {
+  const input = document.querySelector("input[name=csrfmiddlewaretoken]");
+  if (input) return input.value;
+  try {
+    return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+  } catch {
+    return "";
+  }
+}
+
+function pageState() {
+  const node = document.getElementById("offline-state");
+  return node ? JSON.parse(node.textContent) : null;
+}
+
+/** The server's latest state of the game: the page's, or a newer one the phone was sent. */
+async function baseState() {
+  const page = pageState();
+  const kept = await store.snapshotOf(pk);
+  if (page && (!kept || page.version >= kept.version)) return { state: page, fromPage: true };
+  return { state: kept, fromPage: false };
+}
+
+function gameOf(state) {
+  const ruleset = rulesetFromSpec(state.ruleset);
+  return {
+    ...state,
+    ruleset,
+    target: ruleset.target,
+    labels: state.sides.map((side) => side.label),
+  };
+}
+
+function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+function drawCount(ops) {
+  const main = document.getElementById("main") || document.body;
+  let banner = document.getElementById("unsent-banner");
+  const waiting = ops.filter((op) => op.state !== "conflict");
+  const kept = ops.filter((op) => op.state === "conflict");
+  if (!ops.length) {
+    banner?.remove();
+    return;
+  }
+  if (!banner) {
+    banner = document.createElement("p");
+    banner.id = "unsent-banner";
+    banner.className = "unsent-banner";
+    banner.setAttribute("role", "status");
+    banner.dataset.testid = "unsent-count";
+    main.prepend(banner);
+  }
+  const hands = waiting.filter((op) => op.op === "record").length;
+  const others = waiting.length - hands;
+  const parts = [];
+  if (hands) parts.push(plural(hands, "hand"));
+  if (others) parts.push(plural(others, "change"));
+  let text = parts.length ? `${parts.join(" and ")} not sent yet` : "";
+  if (kept.length) {
+    text += `${text ? "; " : ""}${plural(kept.length, "hand")} kept on this phone: the game moved on`;
+  }
+  banner.textContent = `${text}.`;
+  banner.dataset.count = String(waiting.length + kept.length);
+}
+
+function drawConflicts(root, game, ops) {
+  let panel = root.querySelector("#offline-conflict");
+  const kept = ops.filter((op) => op.state === "conflict");
+  if (!kept.length) {
+    panel?.remove();
+    return;
+  }
+  if (!panel) {
+    panel = document.createElement("section");
+    panel.id = "offline-conflict";
+    panel.className = "card-panel conflict";
+    panel.setAttribute("role", "alert");
+    panel.dataset.testid = "offline-conflict";
+    root.querySelector("#scoreboard")?.after(panel);
+  }
+  const op = kept[0];
+  const what = { record: `hand ${op.number}`, undo: `the undo of hand ${op.number}`, correct: `the correction of hand ${op.number}` }[op.op];
+  const heading = document.createElement("h2");
+  heading.textContent = `Not sent: ${what}, kept on this phone`;
+  const message = document.createElement("p");
+  message.textContent = op.message;
+  message.dataset.testid = "conflict-message";
+  const facts = document.createElement("pre");
+  facts.className = "kept-facts";
+  facts.textContent = op.facts ? JSON.stringify(op.facts) : "";
+  const buttons = document.createElement("div");
+  buttons.className = "button-row";
+  if (op.op === "record") {
+    const again = document.createElement("button");
+    again.type = "button";
+    again.className = "primary";
+    again.dataset.offlineReenter = op.key;
+    again.dataset.testid = "conflict-reenter";
+    again.textContent = "Enter it again";
+    buttons.append(again);
+  }
+  const discard = document.createElement("button");
+  discard.type = "button";
+  discard.className = "danger";
+  discard.dataset.offlineDiscard = op.key;
+  discard.dataset.testid = "conflict-discard";
+  discard.textContent = "Discard it";
+  buttons.append(discard);
+  panel.replaceChildren(heading, message, facts, buttons);
+}
+
+let view = null; // {game, hands, ops, fromPage}
+
+async function refresh() {
+  if (pk === null) return;
+  const ops = await store.opsOf(pk);
+  drawCount(ops);
+  const root = document.getElementById("game");
+  const { state, fromPage } = await baseState();
+  if (!root || !state) {
+    view = null;
+    return;
+  }
+  const game = gameOf(state);
+  const { hands } = effectiveHands(state, ops);
+  view = { game, hands, ops, fromPage };
+  drawConflicts(root, game, ops);
+  if (ops.length || !fromPage) {
+    drawGame(root, game, hands, score(game, hands));
+  }
+  drawPreview();
+}
+
+function drawPreview() {
+  const form = document.getElementById("hand-form");
+  if (!form || !view) return;
+  let box = form.querySelector("#hand-preview");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "hand-preview";
+    box.className = "hand-preview";
+    box.setAttribute("aria-live", "polite");
+    box.dataset.testid = "hand-preview";
+    // Where the eye is before the last tap: after the game buttons (which record the hand).
+    const game = form.querySelector("#fs-game + .hint") || form.querySelector("#fs-game");
+    if (game) game.after(box);
+    else form.querySelector(".submit-bar")?.before(box);
+  }
+  const hands = editing ? view.hands.slice(0, editingNumber() - 1) : view.hands;
+  let lines;
+  try {
+    lines = previewLines(form, view.game, hands);
+  } catch {
+    lines = [];
+  }
+  box.replaceChildren(
+    ...lines.map((line) => {
+      const p = document.createElement("p");
+      p.textContent = line.text;
+      if (line.refused) p.className = "refused";
+      if (line.winner) p.className = "would-win";
+      return p;
+    }),
+  );
+}
+
+function editingNumber() {
+  if (!editing) return view.hands.length + 1;
+  return editing.number;
+}
+
+function mustKeepOnPhone() {
+  // The page's own form is out of date when the phone holds a newer state of the game.
+  const stale = view && !view.fromPage;
+  return !navigator.onLine || stale || (view && view.ops.length > 0) || editing !== null;
+}
+
+function showError(form, message) {
+  let box = form.querySelector("#offline-error");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "offline-error";
+    box.className = "form-errors";
+    box.setAttribute("role", "alert");
+    box.dataset.testid = "offline-error";
+    form.prepend(box);
+  }
+  const p = document.createElement("p");
+  p.textContent = `Nothing was kept. ${message}`;
+  box.replaceChildren(p);
+}
+
+function clearForm(form) {
+  form.querySelector("#offline-error")?.remove();
+  for (const radio of form.querySelectorAll("input[type=radio]")) {
+    radio.checked = ["stand", "played"].includes(radio.value) && radio.defaultChecked;
+  }
+  const fields = "input[type=text], input[type=number], select, input[name=game_kept], [data-penalties], [data-pending-rank]";
+  for (const field of form.querySelectorAll(fields)) field.value = "";
+  form.querySelector("[data-called]")?.replaceChildren();
+  const kick = form.querySelector("#kick-hint");
+  if (kick) kick.textContent = "";
+  delete form.dataset.touched;
+  form.dispatchEvent(new Event("input", { bubbles: true }));
+}
+
+async function nextSeq() {
+  const ops = await store.opsOf(pk);
+  return ops.length ? ops[ops.length - 1].seq + 1 : Date.now();
+}
+
+/** Keep the form's hand on the phone (checked by the rules first); true when kept. */
+async function keepHand(form, { key, number, submitter = null } = {}) {
+  if (!view) await refresh();
+  if (!view) return false;
+  const { facts, errors } = factsFromForm(form, {
+    ruleset: view.game.ruleset,
+    labels: view.game.labels,
+    submitter,
+  });
+  if (errors.length) {
+    showError(form, errors.map(([, message]) => message).join(" "));
+    return false;
+  }
+  const target = editing ? editing.number : view.hands.length + 1;
+  const trialHands = view.hands.slice();
+  trialHands[target - 1] = { facts };
+  try {
+    score(view.game, trialHands);
+  } catch (error) {
+    if (error instanceof InvalidFacts) {
+      showError(form, error.detail);
+      return false;
+    }
+    throw error;
+  }
+  if (editing && editing.kind === "unsent") {
+    const op = view.ops.find((o) => o.key === editing.key);
+    if (op) await store.putOp({ ...op, facts });
+  } else if (editing && editing.kind === "sent") {
+    await store.putOp({ key: store.newKey(), game: pk, seq: await nextSeq(), op: "correct", number: editing.number, revision: editing.revision, facts, state: "unsent" });
+  } else {
+    const expected = number || target;
+    await store.putOp({ key: key || store.newKey(), game: pk, seq: await nextSeq(), op: "record", number: expected, facts, state: "unsent" });
+  }
+  stopEditing();
+  clearForm(form);
+  await refresh();
+  flush();
+  return true;
+}
+
+function stopEditing() {
+  editing = null;
+  document.getElementById("offline-correcting")?.remove();
+}
+
+async function undoLast() {
+  if (!view) return;
+  const last = view.hands[view.hands.length - 1];
+  if (!last) return;
+  if (last.state === "unsent") await store.deleteOp(last.key);
+  else await store.putOp({ key: store.newKey(), game: pk, seq: await nextSeq(), op: "undo", number: last.number, state: "unsent" });
+  await refresh();
+  flush();
+}
+
+function startFix(number) {
+  const form = document.getElementById("hand-form");
+  const hand = view && view.hands[number - 1];
+  if (!form || !hand) return;
+  editing = hand.state === "unsent" ? { kind: "unsent", key: hand.key, number } : { kind: "sent", number, revision: hand.revision };
+  fillForm(form, hand.facts);
+  let note = document.getElementById("offline-correcting");
+  if (!note) {
+    note = document.createElement("p");
+    note.id = "offline-correcting";
+    note.className = "notice";
+    note.dataset.testid = "offline-correcting";
+    form.prepend(note);
+  }
+  note.textContent = `Correcting hand ${number}: tap Record hand to keep the correction.`;
+  form.scrollIntoView({ block: "start" });
+}
+
+// --- sending ---------------------------------------------------------------------------------
+
+function payload(op) {
+  return { op: op.op, entry_key: op.key, number: op.number, facts: op.facts ?? null, revision: op.revision ?? null };
+}
+
+/** Send what is waiting, oldest first; stop at the first refusal or failed connection. */
+async function flush() {
+  if (pk === null || flushing) return;
+  flushing = true;
+  let sent = 0;
+  let refused = false;
+  try {
+    for (;;) {
+      const [op] = await store.opsOf(pk);
+      if (!op || op.state === "conflict") break;
+      let response;
+      try {
+        response = await fetch(`/games/${pk}/sync/`, {
+          method: "POST",
+          credentials: "same-origin",
+          headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+          body: JSON.stringify(payload(op)),
+        });
+      } catch {
+        break; // no connection: try again later
+      }
+      let data = null;
+      try {
+        data = await response.json();
+      } catch {
+        break; // not the server's answer (a portal, a proxy): try again later
+      }
+      if (data.game) await store.putSnapshot(data.game);
+      if (response.ok) {
+        await store.deleteOp(op.key);
+        sent += 1;
+        continue;
+      }
+      if (response.status === 409 || response.status === 422) {
+        await store.putOp({ ...op, state: "conflict", message: data.message });
+        refused = true;
+      }
+      break;
+    }
+  } finally {
+    flushing = false;
+  }
+  await refresh();
+  // Show the server's page again once nothing waits to be sent (a kept hand stays beside it).
+  if ((sent || refused) && view && !view.ops.some((op) => op.state !== "conflict")) {
+    await reloadGame();
+  }
+}
+
+/** Everything sent: show the server's page again, and keep it for the next time offline. */
+async function reloadGame() {
+  try {
+    const response = await fetch(location.pathname, { credentials: "same-origin", cache: "no-store" });
+    if (!response.ok) return;
+    const html = await response.text();
+    const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("game");
+    const current = document.getElementById("game");
+    if (fresh && current) {
+      current.replaceWith(document.importNode(fresh, true));
+      if (window.htmx) window.htmx.process(document.getElementById("game"));
+    }
+    await refresh();
+    await keepThisPage();
+  } catch {
+    // Offline again: the phone's view stays.
+  }
+}
+
+// --- wiring ----------------------------------------------------------------------------------
+
+document.addEventListener(
+  "submit",
+  (event) => {
+    const form = event.target;
+    const submitter = event.submitter;
+    if (form.id === "hand-form" && document.getElementById("game")) {
+      if (submitter && submitter.name && submitter.name !== "game") {
+        if (!navigator.onLine) event.preventDefault(); // the picker works by script offline
+        return;
+      }
+      if (!mustKeepOnPhone()) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      keepHand(form, { submitter });
+    } else if (form.id === "undo-form" && mustKeepOnPhone()) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      undoLast();
+    }
+  },
+  true,
+);
+
+// A hand sent while the connection dropped: keep it with the same one-time key, send it again.
+let lastSubmitter = null;
+document.addEventListener(
+  "click",
+  (event) => {
+    const button = event.target.closest && event.target.closest("#hand-form button[type=submit]");
+    if (button) lastSubmitter = button;
+  },
+  true,
+);
+function keepFailed(event) {
+  const form = event.detail && event.detail.elt;
+  if (!form || form.id !== "hand-form") return;
+  const key = form.querySelector("input[name=entry_key]")?.value;
+  const number = Number(form.querySelector("input[name=expected_number]")?.value);
+  keepHand(form, { key, number, submitter: lastSubmitter });
+}
+document.addEventListener("htmx:sendError", keepFailed);
+document.addEventListener("htmx:timeout", keepFailed);
+
+document.addEventListener("click", async (event) => {
+  const fix = event.target.closest("[data-offline-fix], a.fix");
+  if (fix && view) {
+    if (fix.matches("a.fix") && !mustKeepOnPhone()) return;
+    event.preventDefault();
+    const number = Number(fix.dataset.offlineFix || fix.closest("tr")?.id.replace("hand-", ""));
+    startFix(number);
+    return;
+  }
+  if (event.target.closest("[data-offline-undo]")) {
+    undoLast();
+    return;
+  }
+  const reenter = event.target.closest("[data-offline-reenter]");
+  if (reenter) {
+    const op = view.ops.find((o) => o.key === reenter.dataset.offlineReenter);
+    await store.deleteOp(op.key);
+    await refresh();
+    const form = document.getElementById("hand-form");
+    if (form) {
+      fillForm(form, op.facts);
+      form.dataset.touched = "1";
+      form.scrollIntoView({ block: "start" });
+      drawPreview();
+    }
+    return;
+  }
+  const discard = event.target.closest("[data-offline-discard]");
+  if (discard) {
+    await store.deleteOp(discard.dataset.offlineDiscard);
+    await refresh();
+    flush();
+  }
+});
+
+document.addEventListener("input", (event) => {
+  const form = event.target.closest && event.target.closest("#hand-form");
+  if (!form) return;
+  if (event.isTrusted) form.dataset.touched = "1";
+  drawPreview();
+});
+document.addEventListener("change", (event) => {
+  if (event.target.closest && event.target.closest("#hand-form")) drawPreview();
+});
+document.addEventListener("click", (event) => {
+  if (event.target.closest && event.target.closest("#hand-form button, #hand-form label")) {
+    setTimeout(drawPreview, 0);
+  }
+});
+
+/** After a reply from the server: the game's state as it now is, for the next time offline. */
+async function followServer() {
+  stopEditing();
+  try {
+    const response = await fetch(`/games/${pk}/state/`, { credentials: "same-origin", cache: "no-store" });
+    if (response.ok) {
+      const state = await response.json();
+      const node = document.getElementById("offline-state");
+      if (node) {
+        const page = JSON.parse(node.textContent);
+        node.textContent = JSON.stringify({ ...state, can_score: page.can_score });
+      }
+      await store.putSnapshot(state);
+    }
+  } catch {
+    // No connection: the phone's state stays as it was.
+  }
+  await refresh();
+  keepThisPage();
+}
+document.addEventListener("htmx:afterSettle", () => {
+  if (pk !== null) followServer();
+});
+window.addEventListener("online", flush);
+setInterval(() => {
+  if (view && view.ops.some((op) => op.state !== "conflict")) flush();
+}, 5000);
+
+refresh().then(flush);

@@ -1,0 +1,245 @@
+// The game as the phone sees it: the server's hands, then what is waiting on the phone, scored
+// by the browser-side rules and drawn over the server's score sheet (scoring/_sheet.html's rows).
+import { InvalidFacts } from "../rules/errors.mjs";
+import { scoreGame } from "../rules/engine.mjs";
+
+const SUITS = { C: ["♣", "clubs"], D: ["♦", "diamonds"], H: ["♥", "hearts"], S: ["♠", "spades"] };
+const NOTES = { pack_exhausted: "pack ran out: redeal", bunch: "bunch: redeal", misdeal: "misdeal" };
+
+function cardLabel(text) {
+  const suit = text[text.length - 1];
+  return SUITS[suit] ? text.slice(0, -1) + SUITS[suit][0] : text;
+}
+
+const PENALTY_WORDS = {
+  renege: "Renege",
+  renege_top_trump: "Renege holding a top trump",
+  under_trump: "Under-trump",
+  early_look: "Early look",
+  misdeal: "Misdeal",
+  points: "Points",
+};
+
+/** `high`, `kick J♥`, `penalty renege`, `game 27-19` (scoring/sheet.py award_label). */
+export function awardLabel(award) {
+  const label = award.category === "hang_jack" ? "hang jack" : award.category;
+  let detail = award.detail;
+  if ((award.category === "kick" || award.category === "capture") && detail) detail = cardLabel(detail);
+  else if (award.category === "penalty" && detail) {
+    const cut = detail.indexOf(": ");
+    const kind = cut < 0 ? detail : detail.slice(0, cut);
+    const note = cut < 0 ? "" : detail.slice(cut + 2);
+    detail = (PENALTY_WORDS[kind] || kind).toLowerCase() + (note ? ` (${note})` : "");
+  }
+  return detail ? `${label} ${detail}` : label;
+}
+
+function penaltyPoints(ruleset, kind) {
+  const points = {
+    renege: ruleset.renege_points,
+    under_trump: ruleset.under_trump_points,
+    misdeal: ruleset.misdeal_points,
+    early_look: ruleset.early_look_points,
+  }[kind];
+  return points === undefined ? null : points;
+}
+
+/** The offending side of each penalty award, in award order (scoring/sheet.py). */
+function penaltyOffenders(ruleset, facts, labels) {
+  const penalties = [...(facts.penalties || [])];
+  if (facts.outcome === "misdeal" && !penalties.some((p) => p.kind === "misdeal")) {
+    penalties.unshift({ kind: "misdeal", side: facts.dealer });
+  }
+  const offenders = [];
+  for (const penalty of penalties) {
+    if (penalty.kind === "points") {
+      offenders.push("");
+      continue;
+    }
+    if (!labels.includes(penalty.side)) continue;
+    if (penaltyPoints(ruleset, penalty.kind) === 0) continue;
+    for (let i = 1; i < labels.length; i += 1) offenders.push(penalty.side);
+  }
+  return offenders;
+}
+
+function isTie(game) {
+  if (game === "tie") return true;
+  if (game && typeof game === "object") {
+    const values = Object.values(game);
+    if (!values.length) return false;
+    const top = Math.max(...values);
+    return values.filter((v) => v === top).length > 1;
+  }
+  return false;
+}
+
+function tied(game, sides) {
+  if (game && typeof game === "object") {
+    return "game tied " + sides.map((side) => String(game[side.label] ?? 0)).join("–");
+  }
+  return "game tied";
+}
+
+/** What the sheet shows for each award of a hand: "Reds high +1", "Blues renege → Reds +1". */
+export function awardTexts(game, facts, awards, names) {
+  const offenders = penaltyOffenders(game.ruleset, facts, game.labels);
+  return awards.map((award) => {
+    const offender = award.category === "penalty" && offenders.length ? offenders.shift() : null;
+    if (offender && award.detail.split(":")[0] !== "points") {
+      const kind = (PENALTY_WORDS[award.detail] || award.detail).toLowerCase();
+      return `${names[offender]} ${kind} → ${names[award.side]} +${award.points}`;
+    }
+    if (award.category === "game" && isTie(facts.game)) {
+      return `${tied(facts.game, game.sides)} to ${names[award.side]}, non-dealer +${award.points}`;
+    }
+    return `${names[award.side]} ${awardLabel(award)} +${award.points}`;
+  });
+}
+
+/**
+ * The hands in order with where each stands: {number, facts, revision, state} where state is
+ * "sent", "unsent" (recorded on the phone), "correction" (a sent hand corrected on the phone),
+ * and the undos waiting to be sent. Ops in conflict are left out (shown beside the message).
+ */
+export function effectiveHands(base, ops) {
+  const hands = base.hands.map((hand) => ({ ...hand, state: "sent" }));
+  let undos = 0;
+  for (const op of ops) {
+    if (op.state === "conflict") break;
+    if (op.op === "record") hands.push({ number: hands.length + 1, facts: op.facts, state: "unsent", key: op.key });
+    else if (op.op === "undo") {
+      hands.pop();
+      undos += 1;
+    } else if (op.op === "correct") {
+      const hand = hands[op.number - 1];
+      if (hand) Object.assign(hand, { facts: op.facts, state: hand.state === "unsent" ? "unsent" : "correction", key: op.key });
+    }
+  }
+  return { hands, undos };
+}
+
+export function score(game, hands) {
+  return scoreGame({
+    ruleset: game.ruleset,
+    sides: game.sides.map((side) => side.label),
+    scores: Object.fromEntries(game.sides.map((side) => [side.label, side.start])),
+    hands: hands.map((hand) => hand.facts),
+  });
+}
+
+function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value !== null && value !== undefined && value !== false) node.setAttribute(name, value);
+  }
+  node.append(...children.filter((child) => child !== null && child !== undefined));
+  return node;
+}
+
+function row(game, hand, scored, result, names) {
+  const side = (label) => label.toLowerCase();
+  const decided = result.decided_by && result.decided_by.hand === hand.number;
+  const deal = element(
+    "div",
+    { class: "deal" },
+    element("span", { class: `side-${side(scored.dealer)}` }, `${names[scored.dealer]} dealt`),
+    " ",
+  );
+  if (scored.trump) {
+    const [symbol, name] = SUITS[scored.trump];
+    deal.append(element("span", { class: `trump${"HD".includes(scored.trump) ? " red" : ""}`, title: `trumps: ${name}` }, symbol), " ");
+  }
+  if (NOTES[scored.outcome]) deal.append(element("span", { class: "muted note" }, NOTES[scored.outcome]));
+  const awards = element("div", { class: "awards" });
+  const counted = scored.awards.filter((a) => a.counted && a.side === result.winner);
+  const deciding = decided ? counted[counted.length - 1] : null;
+  const texts = awardTexts(game, hand.facts, scored.awards, names);
+  scored.awards.forEach((award, index) => {
+    const classes = ["award", `side-${side(award.side)}`];
+    if (!award.counted) classes.push("not-counted");
+    if (award === deciding) classes.push("deciding");
+    const hidden = (text) => element("span", { class: "visually-hidden" }, text);
+    awards.append(
+      element(
+        "span",
+        { class: classes.join(" "), "data-award": `${award.side} ${award.category} ${award.points} ${award.counted}` },
+        texts[index],
+        award.counted ? null : hidden(" (not counted)"),
+        award === deciding ? hidden(" (reached the target)") : null,
+      ),
+      " ",
+    );
+  });
+  const tie = isTie(hand.facts.game) && !scored.awards.some((a) => a.category === "game");
+  if (!scored.awards.length && !tie) awards.append(element("span", { class: "muted" }, "no points"));
+  if (tie) awards.append(element("span", { class: "award tie" }, `${tied(hand.facts.game, game.sides)}: nobody`));
+  if (scored.all_fours) awards.append(element("span", { class: "all-fours" }, `all fours: ${names[scored.all_fours]}`));
+  const state = {
+    unsent: "not sent yet",
+    correction: "correction not sent yet",
+  }[hand.state];
+  if (state) awards.append(" ", element("span", { class: "unsent-mark", "data-testid": `unsent-${hand.number}` }, state));
+  const number = element("td", { class: "num hand-number" }, String(hand.number));
+  if (game.can_score && game.status !== "abandoned") {
+    number.append(
+      element("button", { type: "button", class: "fix link", "data-offline-fix": String(hand.number), "data-testid": `correct-${hand.number}`, "aria-label": `Correct hand ${hand.number}` }, "Fix"),
+    );
+  }
+  const classes = [decided ? "decided" : "", hand.state !== "sent" ? "unsent" : ""].filter(Boolean).join(" ");
+  const totals = game.sides.map((s) => String(scored.scores.get(s.label)));
+  return element(
+    "tr",
+    { id: `hand-${hand.number}`, "data-testid": `hand-row-${hand.number}`, "data-state": hand.state, "data-number": String(hand.number), "data-totals": totals.join(","), class: classes || null },
+    number,
+    element("td", { class: "hand" }, deal, awards),
+    ...totals.map((total) => element("td", { class: "num total" }, total)),
+  );
+}
+
+/** Redraw the scoreboard, the sheet and the hand form's number from the phone's view. */
+export function drawGame(root, game, hands, result) {
+  const names = Object.fromEntries(game.sides.map((side) => [side.label, side.name]));
+  for (const side of game.sides) {
+    const value = root.querySelector(`[data-testid="score-value-${side.label}"]`);
+    if (value) value.textContent = String(result.scores.get(side.label));
+    root.querySelector(`#score-${CSS.escape(side.label)}`)?.classList.toggle("winner", result.winner === side.label);
+  }
+  const next = hands.length + 1;
+  const dealer = root.querySelector("#next-dealer");
+  if (dealer && result.next_dealer) {
+    dealer.replaceChildren(`Hand ${next} · deals: `, element("strong", {}, names[result.next_dealer]));
+  }
+  const form = root.querySelector("#hand-form");
+  if (form && result.next_dealer && !form.dataset.touched) {
+    for (const radio of form.querySelectorAll("input[name=dealer]")) radio.checked = radio.value === result.next_dealer;
+  }
+
+  const body = root.querySelector("#sheet-rows");
+  if (!body) return;
+  const start = body.querySelector("tr.start");
+  body.replaceChildren(...[start, ...hands.map((hand, index) => row(game, hand, result.hands[index], result, names))].filter(Boolean));
+  if (hands.length) root.querySelector("#no-hands")?.remove();
+  const last = body.querySelector('tr:last-child[data-state="unsent"] td.hand-number');
+  if (last) {
+    last.append(element("button", { type: "button", class: "fix link", "data-offline-undo": "1", "data-testid": "undo-unsent" }, "Undo"));
+  }
+
+  let banner = root.querySelector("#offline-winner");
+  if (result.winner && !root.querySelector("#winner-banner")) {
+    if (!banner) {
+      banner = element("section", { id: "offline-winner", class: "banner won", role: "status", "data-testid": "offline-winner" });
+      root.querySelector("#scoreboard")?.after(banner);
+    }
+    const decided = result.decided_by;
+    const category = decided.category === "hang_jack" ? "hang jack" : decided.category;
+    banner.replaceChildren(element("h2", {}, `${names[result.winner]} reached ${game.target} on hand ${decided.hand} with ${category} (on this phone: not sent yet).`));
+  } else banner?.remove();
+  const undo = root.querySelector("[data-testid=undo]");
+  if (undo) undo.textContent = `Undo hand ${hands.length}…`;
+  const confirm = root.querySelector("#undo-button");
+  if (confirm) confirm.textContent = `Yes, undo hand ${hands.length}`;
+  root.querySelector("#game-actions .undo")?.toggleAttribute("hidden", !hands.length);
+}
+
+export { InvalidFacts };

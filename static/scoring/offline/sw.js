@@ -1,0 +1,112 @@
+// The service worker for the scoring pages (scope /games/), served by scoring.offline's view,
+// which writes PRECACHE (the static files a scoring page needs) and VERSION above this line.
+//
+// Static files: from the cache first. Pages: from the network, each kept as it comes, so that a
+// scoring link opened once loads without a connection after a reload or a restart of the browser.
+/* global PRECACHE, VERSION */
+const STATIC = `allfours-static-${VERSION}`;
+const PAGES = "allfours-pages";
+const LINKS = "allfours-links";
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches
+      .open(STATIC)
+      .then((cache) => cache.addAll(PRECACHE))
+      .then(() => self.skipWaiting()),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) =>
+        Promise.all(
+          names
+            .filter((name) => name.startsWith("allfours-static-") && name !== STATIC)
+            .map((name) => caches.delete(name)),
+        ),
+      )
+      .then(() => self.clients.claim()),
+  );
+});
+
+// A page loaded while this worker was being installed asks to be taken in hand.
+self.addEventListener("message", (event) => {
+  if (event.data === "claim") event.waitUntil(self.clients.claim());
+});
+
+function isPage(request, url) {
+  return (
+    url.pathname.startsWith("/games/") &&
+    !url.pathname.endsWith(".json") &&
+    !url.pathname.endsWith("/state/") &&
+    !request.headers.has("HX-Request") &&
+    (request.mode === "navigate" || (request.headers.get("Accept") || "").includes("text/html") || request.destination === "")
+  );
+}
+
+async function fromNetworkKeeping(request) {
+  const response = await fetch(request);
+  if (response.ok && response.type === "basic") {
+    const copy = response.clone();
+    const url = new URL(request.url);
+    const final = new URL(response.url || request.url);
+    const pages = await caches.open(PAGES);
+    if (final.pathname !== url.pathname) {
+      // A scoring link redirects to its game: remember where, and keep the game's page.
+      await (await caches.open(LINKS)).put(url.pathname, new Response(final.pathname));
+      await pages.put(final.pathname, new Response(await copy.text(), { headers: { "Content-Type": "text/html; charset=utf-8" } }));
+    } else {
+      await pages.put(url.pathname, copy);
+    }
+  }
+  return response;
+}
+
+async function fromCache(request) {
+  const url = new URL(request.url);
+  const link = await (await caches.open(LINKS)).match(url.pathname);
+  if (link) {
+    const target = await link.text();
+    if (request.mode === "navigate") return Response.redirect(target, 302);
+    return (await caches.open(PAGES)).match(target, { ignoreVary: true });
+  }
+  return (await caches.open(PAGES)).match(url.pathname, { ignoreVary: true, ignoreSearch: true });
+}
+
+function offlinePage() {
+  const html =
+    '<!doctype html><html lang="en-GB"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+    "<title>No connection · All Fours</title><main><h1>No connection</h1>" +
+    "<p>This page was not opened on this phone before, so it cannot be shown without a connection. " +
+    "A scoring link opened once works offline: go back to the game.</p></main></html>";
+  return new Response(html, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (PRECACHE.includes(url.pathname) || url.pathname.startsWith("/static/")) {
+    event.respondWith(
+      caches.match(request, { ignoreSearch: true }).then(
+        (cached) =>
+          cached ||
+          fetch(request).then((response) => {
+            if (response.ok) {
+              const copy = response.clone();
+              caches.open(STATIC).then((cache) => cache.put(request, copy));
+            }
+            return response;
+          }),
+      ),
+    );
+    return;
+  }
+  if (!isPage(request, url)) return;
+  event.respondWith(
+    fromNetworkKeeping(request).catch(async () => (await fromCache(request)) || offlinePage()),
+  );
+});

@@ -1,0 +1,220 @@
+"""The read-only API: every endpoint answered and checked against its own OpenAPI schema, the
+results that count, pagination, bad input, what it never says, and its cost in queries."""
+
+from __future__ import annotations
+
+import datetime
+import json
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from openapi_core import OpenAPI
+from openapi_core.contrib.django import DjangoOpenAPIRequest, DjangoOpenAPIResponse
+
+from leagues.models import TeamEntry
+from leagues.selectors.standings import division_standings
+from leagues.services import confirmation
+from scoring.models import ScoringLink
+from tests.factories.leagues import FixtureFactory
+from tests.leagues.test_access import build
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def world():
+    """Black Bull beat Old Hall (confirmed); Old Hall v Royal Oak to come; captains with
+    accounts and contacts."""
+    world = build(played=True)
+    submission = confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    confirmation.result_confirm(submission=submission, by=world.users["away_captain"])
+    TeamEntry.objects.update(captain_contact="07700 900123 captain@example.org")
+    division = world.fixture.division
+    royal_oak = division.entries.get(team__name="Royal Oak").team
+    world.later = FixtureFactory(
+        division=division, home=world.fixture.away, away=royal_oak, date=datetime.date(2025, 9, 16)
+    )
+    return world
+
+
+@pytest.fixture(scope="module")
+def openapi():
+    return OpenAPI.from_dict(json.loads(Client().get("/api/openapi.json").content))
+
+
+def urls(world) -> dict[str, list[str]]:
+    """Each path of the schema with the requests that exercise it (good and bad)."""
+    slug = world.league.slug
+    division = world.fixture.division_id
+    season = world.fixture.division.season_id
+    team = world.fixture.home_id
+    return {
+        "/api/leagues": ["/api/leagues", "/api/leagues?page=0"],
+        "/api/leagues/{slug}": [f"/api/leagues/{slug}", "/api/leagues/no-such-league"],
+        "/api/leagues/{slug}/seasons": [f"/api/leagues/{slug}/seasons"],
+        "/api/leagues/{slug}/teams": [f"/api/leagues/{slug}/teams?page_size=2"],
+        "/api/leagues/{slug}/fixtures": [
+            f"/api/leagues/{slug}/fixtures",
+            f"/api/leagues/{slug}/fixtures?season={season}&status=played&team={team}",
+            f"/api/leagues/{slug}/fixtures?date_from=2025-09-10&date_to=2025-12-31&kind=league",
+            f"/api/leagues/{slug}/fixtures?status=bogus",
+            f"/api/leagues/{slug}/fixtures?season=999999",
+        ],
+        "/api/divisions/{division_id}": [f"/api/divisions/{division}", "/api/divisions/999999"],
+        "/api/divisions/{division_id}/standings": [f"/api/divisions/{division}/standings"],
+        "/api/divisions/{division_id}/teams": [f"/api/divisions/{division}/teams"],
+        "/api/divisions/{division_id}/fixtures": [
+            f"/api/divisions/{division}/fixtures",
+            f"/api/divisions/{division}/fixtures?team=999999",
+        ],
+        "/api/divisions/{division_id}/players": [f"/api/divisions/{division}/players"],
+        "/api/teams/{team_id}": [f"/api/teams/{team}", "/api/teams/999999"],
+        "/api/teams/{team_id}/fixtures": [
+            f"/api/teams/{team}/fixtures",
+            f"/api/teams/{team}/fixtures?date_from=nonsense",
+        ],
+        "/api/teams/{team_id}/players": [
+            f"/api/teams/{team}/players",
+            f"/api/teams/{team}/players?season={season}",
+        ],
+        "/api/fixtures/{fixture_id}": [
+            f"/api/fixtures/{world.fixture.pk}",
+            f"/api/fixtures/{world.later.pk}",
+        ],
+    }
+
+
+def test_every_endpoint_answers_as_its_schema_says(world, openapi):
+    schema = json.loads(Client().get("/api/openapi.json").content)
+    exercised = urls(world)
+    assert set(exercised) == set(schema["paths"]), "every endpoint is exercised here"
+    client = Client()
+    statuses = set()
+    for path_urls in exercised.values():
+        for url in path_urls:
+            response = client.get(url)
+            assert response.status_code in (200, 400, 404), (url, response.status_code)
+            statuses.add(response.status_code)
+            if response.status_code != 400:
+                # A 400 answers a request the schema itself refuses.
+                openapi.validate_request(DjangoOpenAPIRequest(response.wsgi_request))
+            openapi.validate_response(
+                DjangoOpenAPIRequest(response.wsgi_request), DjangoOpenAPIResponse(response)
+            )
+    assert statuses == {200, 400, 404}
+
+
+def test_bad_input_is_a_clear_4xx(world):
+    client = Client()
+    slug = world.league.slug
+    assert client.get("/api/leagues/no-such-league").json() == {
+        "detail": "No league no-such-league."
+    }
+    bad = client.get(f"/api/leagues/{slug}/fixtures?status=bogus&date_to=31/12/2025")
+    assert bad.status_code == 400
+    assert bad.json()["detail"].startswith("status: Input should be 'scheduled'")
+    assert "date_to:" in bad.json()["detail"]
+    assert client.get("/api/leagues?page=0").json()["detail"].startswith("page:")
+    elsewhere = build(played=False).fixture.home_id
+    response = client.get(f"/api/leagues/{slug}/fixtures?team={elsewhere}")
+    assert response.status_code == 404
+    assert "team in" in response.json()["detail"]
+
+
+def test_a_result_is_given_only_once_it_counts(world):
+    client = Client()
+    fixtures = client.get(f"/api/divisions/{world.fixture.division_id}/fixtures").json()
+    by_id = {item["id"]: item for item in fixtures["items"]}
+    played = by_id[world.fixture.pk]
+    assert played["result"]["outcome"] == "home"
+    assert played["result"]["provisional"] is False
+    assert by_id[world.later.pk]["result"] is None
+    confirmation.result_reopen(
+        fixture=world.fixture, reason="Wrong pair", by=world.users["secretary"]
+    )
+    again = client.get(f"/api/fixtures/{world.fixture.pk}").json()
+    assert again["status"] == "played"
+    assert again["result"] is None
+
+
+def test_the_standings_are_the_pages_standings(world):
+    data = Client().get(f"/api/divisions/{world.fixture.division_id}/standings").json()
+    table = division_standings(division=world.fixture.division_id)
+    assert [(r["team"]["name"], r["points"], r["position"]) for r in data["rows"]] == [
+        (row.team.name, row.points, row.position) for row in table.rows
+    ]
+    assert data["rows"][0]["team"]["name"] == "Black Bull"
+    assert data["rows"][0]["played"] == 1
+
+
+def test_lists_are_paginated(world):
+    client = Client()
+    slug = world.league.slug
+    first = client.get(f"/api/leagues/{slug}/teams?page_size=2").json()
+    assert first["count"] == 3
+    assert [t["name"] for t in first["items"]] == ["Black Bull", "Old Hall"]
+    second = client.get(f"/api/leagues/{slug}/teams?page_size=2&page=2").json()
+    assert [t["name"] for t in second["items"]] == ["Royal Oak"]
+    players = client.get(f"/api/divisions/{world.fixture.division_id}/players?page_size=1").json()
+    assert players["count"] == 4
+    assert len(players["items"]) == 1
+    assert players["items"][0]["games_won"] == 1
+
+
+def test_it_never_says_a_key_a_contact_or_an_account_name(world):
+    client = Client()
+    bodies = "".join(
+        client.get(url).content.decode() for path in urls(world).values() for url in path
+    )
+    bodies += client.get("/api/openapi.json").content.decode()
+    assert ScoringLink.objects.exists()
+    for key in ScoringLink.objects.values_list("key", flat=True):
+        assert key not in bodies
+    assert "07700" not in bodies and "captain@example.org" not in bodies
+    assert "captain_contact" not in bodies and "username" not in bodies
+    for username in get_user_model().objects.values_list("username", flat=True):
+        assert f'"{username}"' not in bodies
+
+
+QUERIES = {
+    "/api/leagues": 2,
+    "/api/leagues/{slug}": 1,
+    "/api/leagues/{slug}/seasons": 4,
+    "/api/leagues/{slug}/teams": 3,
+    "/api/leagues/{slug}/fixtures": 3,
+    "/api/divisions/{division_id}": 1,
+    "/api/divisions/{division_id}/standings": 5,
+    "/api/divisions/{division_id}/teams": 3,
+    "/api/divisions/{division_id}/fixtures": 3,
+    "/api/divisions/{division_id}/players": 5,
+    "/api/teams/{team_id}": 1,
+    "/api/teams/{team_id}/fixtures": 3,
+    "/api/teams/{team_id}/players": 5,
+    "/api/fixtures/{fixture_id}": 1,
+}
+
+
+def test_each_endpoint_costs_a_fixed_number_of_queries(world, django_assert_num_queries):
+    for _ in range(3):
+        FixtureFactory(division=world.fixture.division)
+    client = Client()
+    for path, [url, *_] in urls(world).items():
+        with django_assert_num_queries(QUERIES[path]):
+            assert client.get(url).status_code == 200, url
+
+
+def test_the_docs_page_uses_only_our_own_files():
+    response = Client().get("/api/docs")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "/static/ninja/swagger-ui-bundle.js" in html
+    assert "https://" not in html and "http://" not in html
+    csp = response["Content-Security-Policy"]
+    assert "script-src 'self'" in csp
+    assert response["X-Frame-Options"] == "DENY"
+
+
+def test_the_leagues_page_links_the_api_docs():
+    html = Client().get("/leagues/").content.decode()
+    assert 'href="/api/docs"' in html

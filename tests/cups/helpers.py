@@ -1,0 +1,87 @@
+"""Small cup worlds for tests: a one-table league with teams and registered players."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from cups.models import Competition, Tie
+from cups.services.competitions import (
+    competition_create,
+    entrant_add_players,
+    entrant_add_team,
+)
+from leagues.formats import STYLE_PRESETS
+from leagues.models import League, Season, Team, TeamEntry
+from tests.factories.leagues import DivisionFactory, LeagueFactory, PlayerFactory
+from tests.factories.scoring import UserFactory
+from tests.leagues.helpers import entered_teams, squad, win_game
+
+
+@dataclass
+class CupWorld:
+    league: League
+    season: Season
+    teams: list[Team]
+    users: dict[str, Any] = field(default_factory=dict)
+
+
+def cup_world(teams: int = 4, *, players: int = 2, venues_shared: bool = False) -> CupWorld:
+    league = LeagueFactory(
+        match_format=STYLE_PRESETS["yorkshire"].match_format.with_options(tables=1).to_spec()
+    )
+    division = DivisionFactory(season__league=league)
+    made = entered_teams(division, [f"Team {chr(65 + i)}" for i in range(teams)], players=players)
+    users = {"secretary": UserFactory(), "other_secretary": UserFactory()}
+    league.secretaries.add(users["secretary"])
+    LeagueFactory().secretaries.add(users["other_secretary"])
+    for role, team in (("home_captain", made[0]), ("away_captain", made[1])):
+        users[role] = UserFactory()
+        captain = PlayerFactory(name=f"{team} captain", user=users[role])
+        TeamEntry.objects.filter(team=team).update(captain=captain)
+    users["stranger"] = UserFactory()
+    users["superuser"] = UserFactory(is_superuser=True)
+    return CupWorld(league=league, season=division.season, teams=made, users=users)
+
+
+def team_cup(world: CupWorld, **options: Any) -> Competition:
+    cup = competition_create(
+        league=world.league,
+        season=world.season,
+        name=options.pop("name", "League Cup"),
+        by=world.users["secretary"],
+        **options,
+    )
+    for team in world.teams:
+        entrant_add_team(competition=cup, team=team, by=world.users["secretary"])
+    return cup
+
+
+def pairs_cup(world: CupWorld, *, best_of: int = 7, **options: Any) -> Competition:
+    cup = competition_create(
+        league=world.league,
+        season=world.season,
+        name=options.pop("name", "Pairs Knock-out"),
+        entrant_kind=Competition.EntrantKind.PAIRS,
+        best_of=best_of,
+        by=world.users["secretary"],
+        **options,
+    )
+    for team in world.teams:
+        entrant_add_players(
+            competition=cup, players=squad(team, world.season)[:2], by=world.users["secretary"]
+        )
+    return cup
+
+
+def current(tie: Tie):
+    tie.refresh_from_db()
+    return tie.games.order_by("-number").first().game
+
+
+def play_race(tie: Tie, winners: str) -> Tie:
+    """Play the tie's games in order: "AABAB…" (A home, B away) as each game's winner."""
+    for w in winners:
+        win_game(current(tie), w, 2)
+    tie.refresh_from_db()
+    return tie

@@ -1,0 +1,176 @@
+"""The cup pages: public ones need no account; every secretary's write is refused to everyone
+but the league's secretaries and the site operator (as for league fixtures); bad input is a
+message, never a 500."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from cups.models import Competition, Tie
+from cups.services.draws import draw_make
+from tests.cups.helpers import cup_world, pairs_cup, play_race, team_cup
+
+pytestmark = pytest.mark.django_db
+
+ROLES = [
+    "anonymous",
+    "stranger",
+    "home_captain",
+    "away_captain",
+    "other_secretary",
+    "secretary",
+    "superuser",
+]
+ALLOWED = {"secretary", "superuser"}
+
+
+def client_for(world, role: str) -> Client:
+    client = Client()
+    if role in world.users:
+        client.force_login(world.users[role])
+    return client
+
+
+def refused(response) -> bool:
+    if response.status_code == 403:
+        return True
+    return response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+@pytest.fixture
+def drawn():
+    world = cup_world(4)
+    cup = pairs_cup(world, best_of=3)
+    draw_make(competition=cup, seed=3, by=world.users["secretary"])
+    return world, cup
+
+
+def test_public_pages_need_no_account(drawn):
+    world, cup = drawn
+    tie = cup.ties.filter(round__number=1).first()
+    play_race(tie, "AA")
+    client = Client()
+    page = client.get(cup.get_absolute_url()).content.decode()
+    assert "seed <strong>3</strong>" in page and 'data-testid="bracket"' in page
+    assert "Semi-finals" in page and "Final" in page
+    page = client.get(tie.get_absolute_url()).content.decode()
+    assert "2–0" in page and "Game 1" in page and "goes through" in page
+    assert "private scoring link" not in page  # never shown to the public
+    assert client.get(reverse("cups:honours", args=[cup.pk])).status_code == 200
+    assert cup.name in client.get(world.league.get_absolute_url()).content.decode()
+    assert client.get(reverse("cups:competition", args=[999999])).status_code == 404
+    assert client.get(cup.get_absolute_url() + "?round=banana").status_code == 200
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_who_may_create_a_cup(role):
+    world = cup_world(2)
+    response = client_for(world, role).post(
+        reverse("cups:create", args=[world.league.slug]),
+        {
+            "season": world.season.pk,
+            "name": "Charity Shield",
+            "format": "knockout",
+            "entrant_kind": "teams",
+            "best_of": 3,
+            "decider": "pegs",
+            "draw_method": "random",
+            "qualifiers": 2,
+        },
+    )
+    made = Competition.objects.filter(name="Charity Shield").exists()
+    assert made == (role in ALLOWED)
+    if role not in ALLOWED:
+        assert refused(response)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_who_may_enter_and_draw(role):
+    world = cup_world(2)
+    cup = team_cup(world)
+    client = client_for(world, role)
+    url = reverse("cups:manage", args=[cup.pk])
+    response = client.post(url, {"action": "draw", "draw-seed": "11", "draw-byes": "on"})
+    cup.refresh_from_db()
+    assert (cup.stage == Competition.Stage.KNOCKOUT) == (role in ALLOWED)
+    if role not in ALLOWED:
+        assert refused(response) and not cup.ties.exists()
+    else:
+        assert cup.draw_seed == 11
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("action", ["walkover", "postpone", "settle", "reverse", "dates"])
+def test_who_may_decide_a_tie(drawn, role, action):
+    world, cup = drawn
+    tie = cup.ties.filter(round__number=1).first()
+    if action == "reverse":
+        play_race(tie, "AA")
+    client = client_for(world, role)
+    if action == "dates":
+        rnd = tie.round
+        response = client.post(
+            reverse("cups:manage", args=[cup.pk]),
+            {"action": "dates", "round": rnd.pk, "date": "2025-10-07"},
+        )
+        rnd.refresh_from_db()
+        changed = rnd.date is not None
+    else:
+        before = (tie.status, tie.winner)
+        response = client.post(
+            reverse("cups:tie_manage", args=[tie.pk]),
+            {"action": action, "to": "home", "home": 2, "away": 1, "reason": "Agreed"},
+        )
+        tie.refresh_from_db()
+        changed = (tie.status, tie.winner) != before
+    assert changed == (role in ALLOWED), response
+    if role not in ALLOWED:
+        assert refused(response)
+
+
+def test_bad_input_over_the_pages_is_a_message_and_changes_nothing(drawn):
+    world, cup = drawn
+    client = client_for(world, "secretary")
+    final = cup.ties.get(round__number=2)
+    response = client.post(
+        reverse("cups:tie_manage", args=[final.pk]),
+        {"action": "settle", "home": 2, "away": 0, "reason": "x"},
+        follow=True,
+    )
+    assert "not known yet" in response.content.decode()
+    final.refresh_from_db()
+    assert final.status == Tie.Status.WAITING and not final.winner
+    response = client.post(
+        reverse("cups:tie_manage", args=[final.pk]), {"action": "explode"}, follow=True
+    )
+    assert response.status_code == 200 and "Choose what to do" in response.content.decode()
+    # Entries are closed once drawn; a second draw is refused.
+    response = client.post(
+        reverse("cups:manage", args=[cup.pk]), {"action": "draw", "draw-seed": "1"}, follow=True
+    )
+    assert "already been made" in response.content.decode()
+
+
+def test_a_pair_from_two_teams_is_refused_on_the_page():
+    world = cup_world(2)
+    cup = pairs_cup(world, best_of=3, name="Open Pairs")
+    cup.entrants.all().delete()
+    from tests.leagues.helpers import squad
+
+    a = squad(world.teams[0], world.season)[0]
+    b = squad(world.teams[1], world.season)[0]
+    response = client_for(world, "secretary").post(
+        reverse("cups:manage", args=[cup.pk]),
+        {"action": "enter", "player_1": a.pk, "player_2": b.pk},
+        follow=True,
+    )
+    assert "a pair is two players of one team" in response.content.decode()
+    assert not cup.entrants.exists()
+    response = client_for(world, "secretary").post(
+        reverse("cups:manage", args=[cup.pk]),
+        {"action": "draw", "draw-seed": "1", "draw-byes": ""},
+        follow=True,
+    )
+    assert "at least 2 entrants" in response.content.decode()

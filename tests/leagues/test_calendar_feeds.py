@@ -1,0 +1,160 @@
+"""The iCalendar feeds of a league, a division and a team, read back as a calendar would."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from icalendar import Calendar
+
+from leagues.services import confirmation
+from leagues.services.fixtures import fixture_postpone, fixture_rearrange, fixture_void
+from tests.factories.leagues import FixtureFactory, TeamEntryFactory, VenueFactory
+from tests.leagues.test_access import build
+
+pytestmark = pytest.mark.django_db
+
+
+def feed(url: str) -> dict[str, dict]:
+    """The feed at ``url`` parsed back: its events by UID, each with the properties we read."""
+    response = Client().get(url)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/calendar; charset=utf-8"
+    calendar = Calendar.from_ical(response.content)
+    assert calendar["VERSION"] == "2.0"
+    assert calendar["PRODID"]
+    events = {}
+    for event in calendar.walk("VEVENT"):
+        events[str(event["UID"])] = {
+            "summary": str(event["SUMMARY"]),
+            "start": event.decoded("DTSTART"),
+            "end": event.decoded("DTEND"),
+            "sequence": int(event.get("SEQUENCE", 0)),
+            "location": str(event.get("LOCATION", "")),
+            "status": str(event.get("STATUS", "")),
+            "description": str(event.get("DESCRIPTION", "")),
+            "url": str(event.get("URL", "")),
+        }
+    return events
+
+
+@pytest.fixture
+def world():
+    """Black Bull v Old Hall played (not yet confirmed); Old Hall v Royal Oak to come."""
+    world = build(played=True)
+    old_hall = world.fixture.away
+    royal_oak = world.fixture.division.entries.get(team__name="Royal Oak").team
+    world.later = FixtureFactory(
+        division=world.fixture.division,
+        home=old_hall,
+        away=royal_oak,
+        date=datetime.date(2025, 9, 16),
+        time=datetime.time(20, 30),
+    )
+    return world
+
+
+def division_url(world) -> str:
+    return reverse("leagues:division_calendar", kwargs={"pk": world.fixture.division_id})
+
+
+def uid_of(fixture) -> str:
+    return f"fixture-{fixture.pk}@allfours"
+
+
+def test_the_division_feed_has_one_event_a_fixture_at_the_venue_and_local_time(world):
+    events = feed(division_url(world))
+    assert set(events) == {uid_of(world.fixture), uid_of(world.later)}
+    later = events[uid_of(world.later)]
+    assert later["summary"] == "Old Hall v Royal Oak"
+    assert later["start"].isoformat() == "2025-09-16T20:30:00+01:00"
+    assert later["end"] - later["start"] == datetime.timedelta(hours=3)
+    assert later["location"].startswith(world.later.venue.name)
+    assert later["status"] == "CONFIRMED"
+    assert later["url"].endswith(world.later.get_absolute_url())
+
+
+def test_a_result_is_described_only_once_it_counts(world):
+    uid = uid_of(world.fixture)
+    before = feed(division_url(world))[uid]
+    assert "Result" not in before["description"]
+    submission = confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    confirmation.result_confirm(submission=submission, by=world.users["away_captain"])
+    after = feed(division_url(world))[uid]
+    assert "Result: Black Bull 4–0 Old Hall." in after["description"]
+    assert after["summary"] == "Black Bull 4–0 Old Hall"
+    assert after["sequence"] > before["sequence"]
+
+
+def test_postponing_and_rearranging_keep_the_uid_and_raise_the_sequence(world):
+    uid = uid_of(world.later)
+    first = feed(division_url(world))[uid]
+    fixture_postpone(fixture=world.later, reason="Pub flooded", by=world.users["secretary"])
+    postponed = feed(division_url(world))[uid]
+    assert postponed["status"] == "TENTATIVE"
+    assert postponed["summary"] == "Postponed: Old Hall v Royal Oak"
+    assert "Pub flooded" in postponed["description"]
+    assert postponed["sequence"] > first["sequence"]
+    fixture_rearrange(
+        fixture=world.later,
+        date=datetime.date(2025, 10, 7),
+        outside_calendar=True,
+        reason="Agreed",
+        by=world.users["secretary"],
+    )
+    moved = feed(division_url(world))[uid]
+    assert moved["start"].date() == datetime.date(2025, 10, 7)
+    assert moved["status"] == "CONFIRMED"
+    assert moved["sequence"] > postponed["sequence"]
+    # Reading the feed again changes nothing: the sequence is stored data, not the clock.
+    assert feed(division_url(world))[uid]["sequence"] == moved["sequence"]
+
+
+def test_a_void_fixture_is_cancelled(world):
+    fixture_void(fixture=world.later, reason="Royal Oak folded", by=world.users["secretary"])
+    event = feed(division_url(world))[uid_of(world.later)]
+    assert event["status"] == "CANCELLED"
+    assert "Royal Oak folded" in event["description"]
+
+
+def test_the_team_feed_has_only_its_fixtures_and_the_league_feed_all(world):
+    royal_oak = world.later.away
+    team_events = feed(reverse("leagues:team_calendar", kwargs={"pk": royal_oak.pk}))
+    assert set(team_events) == {uid_of(world.later)}
+    other = FixtureFactory(venue=VenueFactory(address="1 Market St\nBatley"))
+    league_events = feed(reverse("leagues:league_calendar", kwargs={"slug": world.league.slug}))
+    assert set(league_events) == {uid_of(world.fixture), uid_of(world.later)}
+    elsewhere = feed(
+        reverse("leagues:league_calendar", kwargs={"slug": other.division.season.league.slug})
+    )
+    assert "1 Market St Batley" in elsewhere[uid_of(other)]["location"]
+
+
+def test_unknown_league_division_or_team_is_a_404():
+    client = Client()
+    assert client.get("/leagues/no-such-league/calendar.ics").status_code == 404
+    assert client.get("/leagues/division/999999/calendar.ics").status_code == 404
+    assert client.get("/leagues/team/999999/calendar.ics").status_code == 404
+
+
+def test_division_team_and_league_pages_link_add_to_calendar(world):
+    client = Client()
+    for page, feed_name, kwargs in (
+        ("leagues:division", "leagues:division_calendar", {"pk": world.fixture.division_id}),
+        ("leagues:team", "leagues:team_calendar", {"pk": world.later.away_id}),
+        ("leagues:league", "leagues:league_calendar", {"slug": world.league.slug}),
+    ):
+        html = client.get(reverse(page, kwargs=kwargs)).content.decode()
+        assert f'href="{reverse(feed_name, kwargs=kwargs)}"' in html
+        assert "Add to calendar" in html
+
+
+def test_the_feed_costs_a_fixed_number_of_queries(world, django_assert_num_queries):
+    for _ in range(3):
+        TeamEntryFactory(division=world.fixture.division)
+        FixtureFactory(division=world.fixture.division)
+    client = Client()
+    with django_assert_num_queries(2):
+        client.get(division_url(world))

@@ -1,0 +1,227 @@
+"""One truth for every figure: the standings, the points chart, the player and pair statistics,
+the league, team and player pages and every CSV count the same results.
+
+One season holds each thing that must not count, or must count in its own way: a void fixture,
+an unconfirmed result, a game in progress, a cup tie, a walkover, a deduction and a team that
+withdrew with its results expunged.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+
+import pytest
+from django.urls import reverse
+
+from leagues.formats import YORKSHIRE_FORMAT
+from leagues.models import Fixture, Withdrawal
+from leagues.selectors.counting import counted_fixtures
+from leagues.selectors.standings import division_standings
+from leagues.selectors.statistics import pair_statistics, player_leaderboard, player_statistics
+from leagues.services.adjustments import points_adjust
+from leagues.services.fixtures import fixture_add, fixture_void, fixture_walkover
+from leagues.services.withdrawal import team_reinstate, team_withdraw
+from leagues.views.charts import progression_chart
+from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory
+from tests.leagues.helpers import confirm, entered_teams, hand, record, squad, start_fixture
+from tests.leagues.helpers import win_game as win
+
+pytestmark = pytest.mark.django_db
+
+DAY = datetime.date(2025, 9, 2)
+NAMES = ("Alpha", "Bravo", "Charlie", "Delta", "Woolpack")
+
+
+def play(fixture: Fixture, winner: str, loser_points: int = 3) -> Fixture:
+    (table_game,) = start_fixture(fixture)
+    win(table_game.game, winner, loser_points)
+    fixture.refresh_from_db()
+    return fixture
+
+
+@pytest.fixture
+def season():
+    league = LeagueFactory(match_format=YORKSHIRE_FORMAT.with_options(tables=1).to_spec())
+    division = DivisionFactory(season__league=league, name="Premier")
+    teams = dict(zip(NAMES, entered_teams(division, NAMES, players=2), strict=True))
+
+    def fixture(home: str, away: str, week: int, **kwargs) -> Fixture:
+        return FixtureFactory(
+            division=division,
+            home=teams[home],
+            away=teams[away],
+            date=DAY + datetime.timedelta(weeks=week),
+            **kwargs,
+        )
+
+    counted = confirm(play(fixture("Alpha", "Bravo", 1), "A"))
+    void = confirm(play(fixture("Charlie", "Delta", 1), "A"))
+    fixture_void(fixture=void, reason="Played with an unregistered player")
+    unconfirmed = play(fixture("Delta", "Alpha", 2), "A")
+    in_progress = fixture("Bravo", "Charlie", 2)
+    (table_game,) = start_fixture(in_progress)
+    record(
+        table_game.game,
+        [
+            hand(
+                table_game.game,
+                "A",
+                dict.fromkeys(("high", "low"), "A") | {"jack": "B", "game": "B"},
+            )
+        ],
+    )
+    walkover = fixture("Charlie", "Alpha", 3)
+    fixture_walkover(fixture=walkover, to="home", reason="Alpha could not raise a team")
+    cup = confirm(play(fixture("Bravo", "Delta", 3, kind=Fixture.Kind.CUP), "B"))
+    expunged = confirm(play(fixture("Woolpack", "Delta", 0), "A"))
+    remaining = fixture("Alpha", "Woolpack", 4)
+    entry = division.entries.get(team=teams["Alpha"])
+    points_adjust(entry=entry, points=-2, reason="Fielded an unregistered player")
+    woolpack = division.entries.get(team=teams["Woolpack"])
+    points_adjust(entry=woolpack, points=-1, reason="Late result card")
+    team_withdraw(entry=woolpack, withdrawal=Withdrawal.EXPUNGE, reason="The pub closed")
+    return {
+        "league": league,
+        "division": division,
+        "teams": teams,
+        "counted": counted,
+        "void": void,
+        "unconfirmed": unconfirmed,
+        "in_progress": in_progress,
+        "walkover": walkover,
+        "cup": cup,
+        "expunged": expunged,
+        "remaining": remaining,
+    }
+
+
+def rows_of(client, name: str, pk: int) -> list[dict[str, str]]:
+    response = client.get(reverse(f"leagues:{name}", args=[pk]))
+    assert response.status_code == 200
+    return list(csv.DictReader(io.StringIO(response.content.decode())))
+
+
+def test_only_confirmed_league_results_and_walkovers_count(season):
+    division = season["division"]
+    counted = set(counted_fixtures(Fixture.objects.filter(division=division)))
+    assert counted == {season["counted"], season["walkover"]}
+    season["remaining"].refresh_from_db()
+    assert season["remaining"].status == Fixture.Status.VOID, "an expunged team's rest are void"
+
+
+def test_standings_chart_statistics_and_csvs_agree_on_every_figure(client, season):
+    division = season["division"]
+    standings = division_standings(division=division)
+    table = {row.team.name: row for row in standings.rows}
+    # Alpha: won the counted fixture (2 for the table, 2 for the aggregate), lost a walkover
+    # (nothing), deducted 2. Charlie: the walkover's 4. Bravo lost the counted fixture.
+    assert {name: (row.played, row.points) for name, row in table.items()} == {
+        "Alpha": (2, 2),
+        "Bravo": (1, 0),
+        "Charlie": (1, 4),
+        "Delta": (0, 0),
+        "Woolpack": (0, -1),
+    }
+    assert standings.rows[-1].team.name == "Woolpack" and standings.rows[-1].withdrawn
+
+    chart = progression_chart(
+        division=division, rows=standings.rows, adjustments=standings.adjustments
+    )
+    assert chart is not None
+    assert {line.team: line.total for line in chart.lines} == {
+        name: row.points for name, row in table.items()
+    }
+
+    standings_csv = rows_of(client, "division_standings_csv", division.pk)
+    assert {
+        row["Team"].removesuffix(" (withdrawn)"): (int(row["Played"]), int(row["Points"]))
+        for row in standings_csv
+    } == {name: (row.played, row.points) for name, row in table.items()}
+    assert "Woolpack (withdrawn)" in {row["Team"] for row in standings_csv}
+
+    # Only the counted fixture's game is in the statistics: one game for each of its players.
+    board = player_leaderboard(division=division)
+    alpha, bravo = (squad(season["teams"][name], division.season) for name in ("Alpha", "Bravo"))
+    assert {row.player for row in board} == set(alpha + bravo)
+    assert {(row.games_played, row.games_won) for row in board if row.player in alpha} == {(1, 1)}
+    assert {(row.games_played, row.games_won) for row in board if row.player in bravo} == {(1, 0)}
+    players_csv = rows_of(client, "division_players_csv", division.pk)
+    assert {(row["Player"], int(row["Games played"])) for row in players_csv} == {
+        (row.player.name, row.games_played) for row in board
+    }
+    pairs = pair_statistics(division=division)
+    assert sorted(p.games_played for p in pairs) == [1, 1]
+    for name in ("Charlie", "Delta", "Woolpack"):
+        for player in squad(season["teams"][name], division.season):
+            assert player_statistics(player=player).games_played == 0, player
+
+    # Standings games for/against agree with the statistics' games won.
+    assert table["Alpha"].games_for == sum(r.games_won for r in board if r.player in alpha) // 2
+
+
+def test_lists_and_csvs_mark_what_does_not_count(client, season):
+    division = season["division"]
+    fixtures = {
+        (row["Home"], row["Away"]): row
+        for row in rows_of(client, "division_fixtures_csv", division.pk)
+    }
+    assert fixtures["Delta", "Alpha"]["Status"] == "Played (awaiting confirmation)"
+    assert fixtures["Delta", "Alpha"]["Result"].endswith("awaiting confirmation")
+    assert fixtures["Charlie", "Delta"]["Status"] == "Void"
+    assert (fixtures["Bravo", "Charlie"]["Result"], fixtures["Bravo", "Charlie"]["Status"]) == (
+        "v",
+        "Scheduled",
+    )
+    assert fixtures["Bravo", "Delta"]["Status"] == "Cup: Played"
+    assert fixtures["Woolpack", "Delta"]["Status"] == "Played (expunged)"
+    assert fixtures["Charlie", "Alpha"]["Status"] == "Walkover to Charlie"
+    assert fixtures["Alpha", "Bravo"]["Status"] == "Played"
+
+    season["league"].show_provisional = True
+    season["league"].save()
+    fixtures = {
+        (row["Home"], row["Away"]): row
+        for row in rows_of(client, "division_fixtures_csv", division.pk)
+    }
+    assert fixtures["Delta", "Alpha"]["Status"] == "Played (provisional)"
+    table = {row.team.name: row for row in division_standings(division=division).rows}
+    assert (table["Delta"].played, table["Delta"].provisional) == (1, 1)
+
+    page = client.get(reverse("leagues:league", args=[season["league"].slug])).content.decode()
+    assert season["counted"].get_absolute_url() in page
+    assert season["void"].get_absolute_url() not in page
+    assert season["cup"].get_absolute_url() not in page
+
+
+def test_reinstating_the_team_puts_its_results_and_fixtures_back(season):
+    division = season["division"]
+    woolpack = division.entries.get(team=season["teams"]["Woolpack"])
+    team_reinstate(entry=woolpack)
+    season["remaining"].refresh_from_db()
+    assert season["remaining"].status == Fixture.Status.SCHEDULED
+    table = {row.team.name: row for row in division_standings(division=division).rows}
+    assert (table["Woolpack"].played, table["Woolpack"].points) == (1, 4 - 1)
+    assert not table["Woolpack"].withdrawn
+
+
+def test_a_pair_meets_in_the_league_only_as_often_as_the_format_allows(season):
+    division = season["division"]
+    teams = season["teams"]
+    fixture_add(division=division, home=teams["Bravo"], away=teams["Alpha"], date=DAY)
+    with pytest.raises(Exception, match="choose its kind"):
+        fixture_add(
+            division=division,
+            home=teams["Alpha"],
+            away=teams["Bravo"],
+            date=DAY + datetime.timedelta(weeks=8),
+        )
+    playoff = fixture_add(
+        division=division,
+        home=teams["Alpha"],
+        away=teams["Bravo"],
+        date=DAY + datetime.timedelta(weeks=8),
+        kind=Fixture.Kind.PLAYOFF,
+    )
+    assert playoff.kind == Fixture.Kind.PLAYOFF

@@ -1,0 +1,169 @@
+"""A division's table at a glance: the last five results, who can still win it (from the stored
+fixtures left), and the points chart that picks out a few teams and ends on the table's figures."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from leagues.models import Fixture, PointAdjustment
+from leagues.selectors.race import division_race
+from leagues.selectors.standings import division_standings
+from leagues.views.charts import PENS, progression_chart
+from tests.factories.leagues import (
+    DivisionFactory,
+    FixtureFactory,
+    FixtureResultFactory,
+    LeagueFactory,
+    PlayerFactory,
+    TeamEntryFactory,
+)
+
+pytestmark = pytest.mark.django_db
+
+DAY = datetime.date(2025, 9, 2)
+
+
+def make_division(*names, **league):
+    league = LeagueFactory(**league)
+    division = DivisionFactory(season__league=league)
+    teams = {name: TeamEntryFactory(division=division, team__name=name).team for name in names}
+    return division, teams
+
+
+def play(division, home, away, home_points, away_points, week, **kwargs):
+    outcome = (
+        "home" if home_points > away_points else "away" if away_points > home_points else "draw"
+    )
+    fixture = FixtureFactory(
+        division=division, home=home, away=away, date=DAY + datetime.timedelta(weeks=week)
+    )
+    return FixtureResultFactory(
+        fixture=fixture,
+        outcome=outcome,
+        home_points=home_points,
+        away_points=away_points,
+        home_match_points=home_points,
+        away_match_points=away_points,
+        **kwargs,
+    )
+
+
+def to_play(division, home, away, week):
+    return FixtureFactory(
+        division=division, home=home, away=away, date=DAY + datetime.timedelta(weeks=week)
+    )
+
+
+def test_last_five_are_the_latest_results_oldest_first():
+    division, t = make_division("Anchor", "Crown")
+    scores = [(10, 0), (0, 10), (5, 5), (10, 0), (10, 0), (0, 10)]  # Anchor's view, week by week
+    for week, (home, away) in enumerate(scores):
+        play(division, t["Anchor"], t["Crown"], home, away, week)
+    rows = {row.team.name: row for row in division_standings(division=division).rows}
+    assert [line.result for line in rows["Anchor"].last_five] == ["L", "D", "W", "W", "L"]
+    assert [line.result for line in rows["Crown"].last_five] == ["W", "D", "L", "L", "W"]
+
+
+def test_race_marks_a_champion_nobody_can_catch_and_counts_unconfirmed_results_as_left():
+    division, t = make_division("Anchor", "Bay Horse", "Crown", "Drop Inn")
+    play(division, t["Anchor"], t["Bay Horse"], 10, 0, 0)
+    play(division, t["Anchor"], t["Crown"], 10, 0, 1)
+    play(division, t["Anchor"], t["Drop Inn"], 10, 0, 2)
+    to_play(division, t["Bay Horse"], t["Crown"], 3)
+    # Played but not confirmed: not in the table, so still a result to come.
+    play(division, t["Crown"], t["Drop Inn"], 10, 0, 3, confirmed=False)
+    race = division_race(standings=division_standings(division=division))
+    assert race.remaining == 2
+    anchor = race.outlooks[t["Anchor"].pk]
+    assert anchor.champions and (anchor.best, anchor.worst) == (1, 1)
+    crown = race.outlooks[t["Crown"].pk]
+    assert (crown.best, crown.worst) == (2, 4) and not crown.champions
+
+
+def test_void_and_cup_fixtures_are_not_left_to_play():
+    division, t = make_division("Anchor", "Bay Horse")
+    play(division, t["Anchor"], t["Bay Horse"], 6, 4, 0)
+    void = to_play(division, t["Bay Horse"], t["Anchor"], 1)
+    Fixture.objects.filter(pk=void.pk).update(status=Fixture.Status.VOID)
+    cup = to_play(division, t["Bay Horse"], t["Anchor"], 2)
+    Fixture.objects.filter(pk=cup.pk).update(kind=Fixture.Kind.CUP)
+    race = division_race(standings=division_standings(division=division))
+    assert race.remaining == 0
+    assert race.outlooks[t["Anchor"].pk].champions
+
+
+def test_standings_page_marks_champions_and_names_the_title_race(client):
+    division, t = make_division("Anchor", "Bay Horse", "Crown")
+    play(division, t["Anchor"], t["Bay Horse"], 10, 0, 0)
+    play(division, t["Anchor"], t["Crown"], 10, 0, 1)
+    to_play(division, t["Bay Horse"], t["Crown"], 2)
+    page = client.get(reverse("leagues:division", args=[division.pk])).content.decode()
+    assert '<abbr class="badge badge-champions" title="Champions">C</abbr>' in page
+    assert "Who can still win it" in page
+    assert "<strong>Anchor</strong> are certain to finish top" in page
+    assert "Can finish 2nd to 3rd" in page
+
+
+def chart_world():
+    names = ("Anchor", "Bay Horse", "Crown", "Drop Inn", "Eagle", "Fox")
+    division, t = make_division(*names)
+    week = 0
+    for i, home in enumerate(names):
+        for away in names[i + 1 :]:
+            play(division, t[home], t[away], 6 + (i % 3), 4 - (i % 3), week % 4)
+            week += 1
+    entry = division.entries.get(team=t["Fox"])
+    PointAdjustment.objects.create(entry=entry, points=-3, reason="Late start")
+    return division, t
+
+
+def test_chart_lines_end_on_the_tables_points_and_only_a_few_stand_out():
+    division, t = chart_world()
+    standings = division_standings(division=division)
+    chart = progression_chart(
+        division=division,
+        rows=standings.rows,
+        adjustments=standings.adjustments,
+        yours=[t["Drop Inn"].pk],
+        chosen=t["Fox"].pk,
+    )
+    assert chart is not None
+    points = {row.team.name: row.points for row in standings.rows}
+    assert {line.team: line.total for line in chart.lines} == points
+    out = {line.team: line.why for line in chart.standing_out}
+    leader = standings.rows[0].team.name
+    assert out == {leader: "leader", "Drop Inn": "your team", "Fox": "chosen"}
+    assert len(chart.standing_out) <= len(PENS)
+    # Each picked-out line differs from the others without colour: dash or marker.
+    drawn = [(line.pen.dash, line.pen.marker) for line in chart.standing_out]
+    assert len(set(drawn)) == len(drawn) and len({m for _, m in drawn}) == len(drawn)
+    assert chart.label_size >= 12
+
+
+def test_chart_picks_out_the_tapped_team_and_the_captains_own(client):
+    division, t = chart_world()
+    url = reverse("leagues:division", args=[division.pk])
+    client.get(url)  # the anonymous page, cached
+    page = client.get(url, {"team": t["Crown"].pk}).content.decode()
+    assert f'<g class="standout" data-team="{t["Crown"].pk}">' in page
+    assert "chosen" in page
+    # A team's captain sees their own team picked out.
+    user = get_user_model().objects.create_user("eagle-captain", password="x-long-password-1")
+    entry = division.entries.get(team=t["Eagle"])
+    entry.captain = PlayerFactory(user=user)
+    entry.save()
+    client.force_login(user)
+    page = client.get(url).content.decode()
+    assert f'<g class="standout" data-team="{t["Eagle"].pk}">' in page
+    assert "your team" in page
+    # The captain's page is not the one everyone else is served from the cache.
+    client.logout()
+    page = client.get(url).content.decode()
+    assert "your team" not in page
+    assert f'<g class="standout" data-team="{t["Eagle"].pk}">' not in page
+    # Nonsense in ?team= is ignored.
+    assert client.get(url, {"team": "x' or 1=1"}).status_code == 200

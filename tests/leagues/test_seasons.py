@@ -1,0 +1,332 @@
+"""Seasons follow one another: each keeps its own rules, team names, tables and statistics."""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from leagues.selectors.standings import division_standings
+from leagues.services.seasons import next_season_placements
+from leagues.services.structure import season_create, team_enter, team_update
+from tests.factories.leagues import (
+    DivisionFactory,
+    FixtureFactory,
+    FixtureResultFactory,
+    LeagueFactory,
+    PlayerFactory,
+    RegistrationFactory,
+    SeasonFactory,
+    TeamEntryFactory,
+    VenueFactory,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_renamed_team_keeps_its_old_name_in_past_seasons(client):
+    league = LeagueFactory()
+    past = DivisionFactory(
+        season__league=league,
+        season__starts_on=datetime.date(2024, 9, 3),
+        season__ends_on=datetime.date(2025, 5, 27),
+    )
+    woolpack = TeamEntryFactory(division=past, team__name="Woolpack", name="Woolpack").team
+    other = TeamEntryFactory(division=past, team__name="Crown", name="Crown").team
+    FixtureResultFactory(fixture=FixtureFactory(division=past, home=woolpack, away=other))
+    current = season_create(league=league, name="2025–26", starts_on=datetime.date(2025, 9, 2))
+    division = DivisionFactory(season=current)
+    team_enter(team=woolpack, division=division)
+
+    team_update(team=woolpack, name="The New Woolpack", home_venue=woolpack.home_venue)
+
+    past_names = [row.entry.display_name for row in division_standings(division=past).rows]
+    assert "Woolpack" in past_names and "The New Woolpack" not in past_names
+    now = [row.entry.display_name for row in division_standings(division=division).rows]
+    assert now == ["The New Woolpack"]
+    response = client.get(reverse("leagues:division_fixtures_csv", args=[past.pk]))
+    (row,) = csv.DictReader(io.StringIO(response.content.decode()))
+    assert row["Home"] == "Woolpack"
+    page = client.get(reverse("leagues:division", args=[past.pk])).content.decode()
+    assert "Woolpack" in page and "The New Woolpack" not in page
+
+
+# --- the season's calendar --------------------------------------------------------------------
+
+import pytest as _pytest  # noqa: E402
+from django.core.exceptions import ValidationError  # noqa: E402
+
+from leagues.models import AuditEntry, Fixture, Registration, TeamEntry  # noqa: E402
+from leagues.services.fixtures import (  # noqa: E402
+    fixture_postpone,
+    fixture_rearrange,
+    fixtures_generate,
+    fixtures_plan,
+)
+from tests.leagues.helpers import entered_teams  # noqa: E402
+
+TUESDAY = datetime.date(2025, 9, 2)
+
+
+def calendar_division(names=("Alma", "Bull", "Crown", "Dog"), **season):
+    league = LeagueFactory(league_night=1)
+    division = DivisionFactory(
+        season__league=league,
+        season__starts_on=TUESDAY,
+        **{f"season__{k}": v for k, v in season.items()},
+    )
+    entered_teams(division, list(names), players=2)
+    return division
+
+
+def test_generation_keeps_to_the_stored_calendar():
+    christmas = datetime.date(2025, 9, 16)
+    division = calendar_division(exclusions=[christmas.isoformat()])
+    fixtures_generate(division=division, legs=1)
+    dates = sorted({f.date for f in Fixture.objects.filter(division=division)})
+    assert christmas not in dates and all(d.weekday() == 1 for d in dates)
+    assert dates[0] == TUESDAY
+
+
+def test_generation_past_the_end_date_is_refused_and_says_how_far():
+    division = calendar_division(ends_on=datetime.date(2025, 9, 20))
+    with _pytest.raises(ValidationError, match="after the season ends"):
+        fixtures_generate(division=division, legs=2)
+    assert not Fixture.objects.filter(division=division).exists()
+
+
+def test_impossible_venue_sharing_is_refused_naming_the_venue():
+    division = calendar_division(names=())
+    venue = VenueFactory(name="The Crown")
+    for i in range(8):
+        TeamEntryFactory(division=division, team__name=f"Crown {i}", team__home_venue=venue)
+    with _pytest.raises(ValidationError, match="The Crown.* is the home of 8 teams"):
+        fixtures_plan(division=division, legs=2)
+
+
+def test_regeneration_previews_keeps_the_postponement_and_changes_nothing_until_confirmed():
+    division = calendar_division()
+    fixtures_generate(division=division, legs=1)
+    first = Fixture.objects.filter(division=division).order_by("date", "pk").first()
+    fixture_postpone(fixture=first, reason="Burst pipe")
+    before = sorted(Fixture.objects.filter(division=division).values_list("pk", "date", "status"))
+    exclusion = datetime.date(2025, 9, 9)
+    plan = fixtures_plan(division=division, legs=1, exclusions=[exclusion])
+    assert plan.postponed == (first,)
+    assert plan.moved and not plan.created
+    assert (
+        sorted(Fixture.objects.filter(division=division).values_list("pk", "date", "status"))
+        == before
+    ), "a preview changes nothing"
+    with _pytest.raises(ValidationError, match="changed since the preview"):
+        fixtures_generate(division=division, legs=1, exclusions=[exclusion], token="stale")
+    fixtures_generate(division=division, legs=1, exclusions=[exclusion], token=plan.token)
+    first.refresh_from_db()
+    assert first.status == Fixture.Status.POSTPONED and first.reason == "Burst pipe"
+    assert not Fixture.objects.filter(division=division, date=exclusion).exists()
+    division.season.refresh_from_db()
+    assert division.season.exclusions == [exclusion.isoformat()], "the calendar is stored"
+
+
+def test_rearranging_outside_the_calendar_needs_an_override_with_a_reason():
+    division = calendar_division(exclusions=["2099-12-29"], ends_on=datetime.date(2100, 6, 1))
+    Season = type(division.season)
+    Season.objects.filter(pk=division.season_id).update(starts_on=datetime.date(2099, 12, 1))
+    fixture = FixtureFactory(
+        division=division,
+        home=division.entries.all()[0].team,
+        away=division.entries.all()[1].team,
+        date=datetime.date(2099, 12, 22),
+    )
+    with _pytest.raises(ValidationError, match="no league"):
+        fixture_rearrange(fixture=fixture, date=datetime.date(2099, 12, 29))
+    with _pytest.raises(ValidationError, match="before the season starts"):
+        fixture_rearrange(fixture=fixture, date=datetime.date(2099, 11, 24))
+    with _pytest.raises(ValidationError, match="give the reason"):
+        fixture_rearrange(fixture=fixture, date=datetime.date(2099, 12, 29), outside_calendar=True)
+    moved = fixture_rearrange(fixture=fixture)
+    assert moved.date == datetime.date(2100, 1, 5), "the excluded night is skipped"
+    fixture_rearrange(
+        fixture=moved,
+        date=datetime.date(2099, 12, 29),
+        outside_calendar=True,
+        reason="Both captains asked for it",
+    )
+    entry = AuditEntry.objects.filter(action="fixture_rearranged").first()
+    assert entry.after["outside_calendar"].endswith("is a night with no league")
+
+
+# --- the next season -------------------------------------------------------------------------
+
+
+def finished_season():
+    """Two divisions of four, every team played once (stored results): the top division's
+    order Alma, Bull, Crown, Dog; the second's Elm, Fox, Gate, Hart."""
+    league = LeagueFactory()
+    season = SeasonFactory(
+        league=league, starts_on=datetime.date(2025, 1, 7), ends_on=datetime.date(2025, 5, 27)
+    )
+    top = DivisionFactory(season=season, name="Premier", rank=1, promoted=1, relegated=1)
+    second = DivisionFactory(season=season, name="First", rank=2, promoted=1, relegated=1)
+    teams = {}
+    for division, names in ((top, "Alma Bull Crown Dog"), (second, "Elm Fox Gate Hart")):
+        for name in names.split():
+            team = TeamEntryFactory(division=division, team__name=name, name=name).team
+            teams[name] = team
+        ordered = [teams[n] for n in names.split()]
+        for i, home in enumerate(ordered):
+            for away in ordered[i + 1 :]:
+                FixtureResultFactory(
+                    fixture=FixtureFactory(division=division, home=home, away=away), home_win=True
+                )
+    captain = PlayerFactory(name="Captain Alma")
+    Registration.objects.create(player=captain, team=teams["Alma"], season=season)
+    TeamEntry.objects.filter(team=teams["Alma"], season=season).update(captain=captain)
+    return season, teams
+
+
+def test_start_next_season_applies_promotion_and_relegation_and_carries_everything(
+    client, django_user_model
+):
+    season, teams = finished_season()
+    placements = {
+        p.team.name: (p.to_rank, p.movement) for p in next_season_placements(season=season)
+    }
+    assert placements["Dog"] == (2, "down") and placements["Elm"] == (1, "up")
+    assert placements["Alma"] == (1, "stays") and placements["Hart"] == (2, "stays")
+
+    user = django_user_model.objects.create_user("sec", password="pw-sec-123456")
+    season.league.secretaries.add(user)
+    client.force_login(user)
+    url = reverse("leagues:manage_season_next", args=[season.league.slug, season.pk])
+    page = client.get(url).content.decode()
+    assert "4th in Premier: relegated" in page and "1st in First: promoted" in page
+    data = {"name": "2025–26", "starts_on": "2025-09-02", "ends_on": "", "carry_squads": "on"}
+    for name, team in teams.items():
+        data[f"team_{team.pk}"] = str(placements[name][0])
+    data[f"team_{teams['Hart'].pk}"] = ""  # the secretary leaves Hart out
+    data[f"team_{teams['Gate'].pk}"] = "1"  # and overrides: Gate goes up too
+    response = client.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    new = season.league.seasons.get(name="2025–26")
+    entries = {
+        e.team.name: e
+        for e in TeamEntry.objects.filter(season=new).select_related("team", "division")
+    }
+    assert {n: e.division.name for n, e in entries.items()} == {
+        "Alma": "Premier",
+        "Bull": "Premier",
+        "Crown": "Premier",
+        "Elm": "Premier",
+        "Gate": "Premier",
+        "Dog": "First",
+        "Fox": "First",
+    }
+    assert entries["Alma"].captain.name == "Captain Alma"
+    assert Registration.objects.filter(season=new, team=teams["Alma"]).count() == 1
+    assert AuditEntry.objects.filter(action="season_started_next").exists()
+    # The old season is untouched.
+    assert TeamEntry.objects.filter(season=season).count() == 8
+
+
+# --- withdrawal and squads through the pages -------------------------------------------------
+
+
+def test_secretary_withdraws_a_team_and_reinstates_it(client, django_user_model):
+    division = calendar_division()
+    fixtures_generate(division=division, legs=1)
+    user = django_user_model.objects.create_user("sec", password="pw-sec-123456")
+    division.season.league.secretaries.add(user)
+    client.force_login(user)
+    team = division.entries.get(team__name="Dog").team
+    url = reverse("leagues:manage_team_withdraw", args=[division.season.league.slug, team.pk])
+    client.post(
+        url,
+        {
+            "season": division.season_id,
+            "withdraw-withdrawal": "stand",
+            "withdraw-reason": "Pub shut",
+        },
+    )
+    mine = Fixture.objects.filter(division=division).filter(home=team) | Fixture.objects.filter(
+        division=division, away=team
+    )
+    assert {f.status for f in mine} == {Fixture.Status.WALKOVER}
+    assert all((f.walkover_to == "home") == (f.away_id == team.pk) for f in mine), (
+        "each walkover goes to the opponent"
+    )
+    page = client.get(reverse("leagues:division", args=[division.pk])).content.decode()
+    assert "(withdrawn)" in page
+    client.post(url, {"season": division.season_id, "reinstate": "1"})
+    assert {f.status for f in mine.all()} == {Fixture.Status.SCHEDULED}
+
+
+def test_a_squad_registered_at_once_from_the_leagues_players_names_and_a_csv(
+    client, django_user_model
+):
+    division = calendar_division(names=("Alma", "Bull"))
+    league = division.season.league
+    outsider = PlayerFactory(name="Someone Elsewhere")
+    RegistrationFactory(player=outsider)  # registered in another league
+    ours = PlayerFactory(name="Old Stager")
+    Registration.objects.create(
+        player=ours, team=division.entries.first().team, season=SeasonFactory(league=league)
+    )
+    user = django_user_model.objects.create_user("sec", password="pw-sec-123456")
+    league.secretaries.add(user)
+    client.force_login(user)
+    team = division.entries.get(team__name="Bull").team
+    url = (
+        reverse("leagues:manage_squad", args=[league.slug, team.pk])
+        + f"?season={division.season_id}"
+    )
+    page = client.get(url).content.decode()
+    assert "Old Stager" in page and "Someone Elsewhere" not in page
+    upload = SimpleUploadedFile("squad.csv", b"name\nCsv One\nCsv Two\n", content_type="text/csv")
+    response = client.post(
+        url,
+        {
+            "season": division.season_id,
+            "players": [ours.pk],
+            "names": "Typed One\n",
+            "csv_file": upload,
+        },
+    )
+    assert response.status_code == 302
+    names = set(
+        Registration.objects.filter(team=team, season=division.season).values_list(
+            "player__name", flat=True
+        )
+    )
+    assert {"Old Stager", "Typed One", "Csv One", "Csv Two"} <= names
+
+
+def test_regenerating_home_and_away_after_a_withdrawal_and_a_postponement():
+    """The demo's case: a list made once, a team withdrawn (walkovers), a fixture postponed,
+    then the list generated again home and away: kept, moved and new fixtures never share a
+    team's round, and the postponement stays."""
+    from leagues.services.withdrawal import team_withdraw
+
+    division = calendar_division(names=("Alma", "Bull", "Crown", "Dog", "Elm", "Fox"))
+    fixtures_generate(division=division, legs=1)
+    first = Fixture.objects.filter(division=division).order_by("date", "pk")
+    Fixture.objects.filter(pk__in=[f.pk for f in first[:3]]).update(status="played")
+    team_withdraw(entry=division.entries.get(team__name="Fox"), reason="Pub closed")
+    later = Fixture.objects.filter(division=division, status="scheduled").order_by("date").first()
+    fixture_postpone(fixture=later, reason="Burst pipe")
+    plan = fixtures_plan(division=division, legs=2, exclusions=[datetime.date(2025, 12, 23)])
+    fixtures_generate(
+        division=division, legs=2, exclusions=[datetime.date(2025, 12, 23)], token=plan.token
+    )
+    later.refresh_from_db()
+    assert later.status == Fixture.Status.POSTPONED
+    rounds = list(
+        Fixture.objects.filter(division=division, round__isnull=False).values_list(
+            "round", "home", "away"
+        )
+    )
+    assert len({(r, h) for r, h, _ in rounds}) == len(rounds)

@@ -1,0 +1,204 @@
+"""Email notices, read from Django's locmem outbox: who is told what, with which links, after
+the change commits, once per event and person; and the opt-out link."""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+import pytest
+from django.core import mail
+from django.db import transaction
+from django.test import Client
+from django.urls import reverse
+
+from leagues.models import AuditEntry
+from leagues.services import confirmation
+from leagues.services.fixtures import fixture_postpone, fixture_rearrange
+from notices.models import Notice, OptOut
+from notices.notices import notices_send, opt_out_url
+from tests.leagues.test_access import build
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def site_url(settings):
+    settings.SITE_URL = "http://testserver"
+
+
+@pytest.fixture
+def world():
+    world = build(played=True)
+    for role, user in world.users.items():
+        user.email = f"{role}@example.org"
+        user.save(update_fields=["email"])
+    return world
+
+
+def addressees() -> list[set[str]]:
+    return [set(message.to) for message in mail.outbox]
+
+
+def link_in(body: str, label: str) -> str:
+    match = re.search(rf"^{label}: (\S+)$", body, re.M)
+    assert match, body
+    return match.group(1)
+
+
+def test_a_submitted_result_tells_the_other_captain_after_the_commit(
+    world, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+        assert mail.outbox == []  # nothing before the commit
+    assert addressees() == [{"away_captain@example.org"}]
+    message = mail.outbox[0]
+    assert message.subject == f"Result to confirm: {world.fixture}"
+    assert message.content_subtype == "plain"
+    url = reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk})
+    assert link_in(message.body, "Confirm it or dispute it") == f"http://testserver{url}"
+    assert message.extra_headers["List-Unsubscribe"].startswith("<http://testserver/notices/")
+
+
+def test_a_result_submitted_from_the_table_tells_both_captains(
+    world, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmation.result_submit(fixture=world.fixture, link=world.table.scoring_link)
+    assert sorted(map(sorted, addressees())) == [
+        ["away_captain@example.org"],
+        ["home_captain@example.org"],
+    ]
+
+
+def test_a_dispute_and_its_settlement_tell_both_captains_and_the_secretaries(
+    world, django_capture_on_commit_callbacks
+):
+    submission = confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmation.result_dispute(
+            submission=submission, reason="Table 1 was 11-9", by=world.users["away_captain"]
+        )
+    # The disputing captain knows; the other captain and the secretary are told.
+    assert sorted(map(sorted, addressees())) == [
+        ["home_captain@example.org"],
+        ["secretary@example.org"],
+    ]
+    assert "Table 1 was 11-9" in mail.outbox[0].body
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmation.result_settle(
+            submission=submission, uphold=True, note="Sheets checked", by=world.users["secretary"]
+        )
+    assert sorted(map(sorted, addressees())) == [
+        ["away_captain@example.org"],
+        ["home_captain@example.org"],
+    ]
+    assert "the submitted result stands. Sheets checked" in mail.outbox[0].body
+
+
+def test_postponing_and_rearranging_tell_both_captains(world, django_capture_on_commit_callbacks):
+    fixture = world.fixture
+    fixture.status = "scheduled"
+    fixture.save(update_fields=["status"])
+    with django_capture_on_commit_callbacks(execute=True):
+        fixture_postpone(fixture=fixture, reason="Pub flooded", by=world.users["secretary"])
+    assert sorted(map(sorted, addressees())) == [
+        ["away_captain@example.org"],
+        ["home_captain@example.org"],
+    ]
+    assert mail.outbox[0].subject == f"Postponed: {fixture}"
+    assert "Pub flooded" in mail.outbox[0].body
+    url = f"http://testserver{fixture.get_absolute_url()}"
+    assert link_in(mail.outbox[0].body, "See the fixture") == url
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        fixture_rearrange(
+            fixture=fixture,
+            date=datetime.date(2025, 10, 14),
+            outside_calendar=True,
+            reason="Agreed",
+            by=world.users["secretary"],
+        )
+    assert len(mail.outbox) == 2
+    assert "Re-arranged from Tue 9 Sep 2025 to Tue 14 Oct 2025" in mail.outbox[0].body
+
+
+def test_nothing_is_sent_when_the_change_is_rolled_back(world, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        try:
+            with transaction.atomic():
+                confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+                raise RuntimeError("the request failed after the service")
+        except RuntimeError:
+            pass
+    assert not any("on_audit_entry" in repr(callback) for callback in callbacks)
+    assert mail.outbox == []
+    assert not Notice.objects.exists()
+
+
+def test_never_twice_for_one_event(world, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    entry = AuditEntry.objects.get(action="result_submitted")
+    assert notices_send(entry_id=entry.pk) == 0
+    assert len(mail.outbox) == 1
+    assert Notice.objects.filter(entry=entry).count() == 1
+
+
+def test_the_opt_out_link_turns_notices_off_and_on(world, django_capture_on_commit_callbacks):
+    captain = world.users["away_captain"]
+    url = opt_out_url(captain)
+    client = Client()
+    page = client.get(url)
+    assert page.status_code == 200
+    assert not OptOut.objects.exists()  # following the link alone changes nothing
+    assert b"Turn them off" in page.content
+    assert b"Done: you will get no more emails" in client.post(url, {"notices": "off"}).content
+    assert OptOut.objects.filter(user=captain).exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    assert mail.outbox == []
+    client.post(url, {"notices": "on"})
+    assert not OptOut.objects.exists()
+
+
+def test_a_tampered_opt_out_link_is_a_400(world):
+    url = opt_out_url(world.users["away_captain"])
+    response = Client().get(url[:-3] + "xyz/")
+    assert response.status_code == 400
+    assert b"copy the whole link" in response.content
+    assert not OptOut.objects.exists()
+
+
+def test_a_mail_server_that_is_down_does_not_undo_or_break_the_change(
+    world, django_capture_on_commit_callbacks, monkeypatch
+):
+    def down(*args, **kwargs):
+        raise ConnectionRefusedError("no mail server")
+
+    monkeypatch.setattr("django.core.mail.EmailMessage.send", down)
+    with django_capture_on_commit_callbacks(execute=True):
+        submission = confirmation.result_submit(
+            fixture=world.fixture, by=world.users["home_captain"]
+        )
+    assert submission.pk is not None
+    assert not Notice.objects.exists()
+    monkeypatch.undo()
+    entry = AuditEntry.objects.get(action="result_submitted")
+    assert notices_send(entry_id=entry.pk) == 1
+    assert addressees() == [{"away_captain@example.org"}]
+
+
+def test_a_captain_submitting_on_the_result_page_emails_the_other_captain(
+    world, django_capture_on_commit_callbacks
+):
+    client = Client()
+    client.force_login(world.users["home_captain"])
+    url = reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk})
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, {"action": "submit"})
+    assert response.status_code in (200, 302)
+    assert addressees() == [{"away_captain@example.org"}]
+    assert f"http://testserver{url}" in mail.outbox[0].body

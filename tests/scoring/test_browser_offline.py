@@ -1,0 +1,235 @@
+"""No signal in the back room: the scoring page offline, in headless Chromium at 390×844.
+
+The service worker keeps the page; IndexedDB keeps each hand entered offline with its one-time
+key and expected number; the phone sends them in order when the connection returns. What the
+database holds is checked directly: every hand exactly once, with the server's awards equal to
+what the phone showed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from scoring.models import Award, Game, Hand, HandRevision, RevisionAction
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
+from tests.factories.scoring import GameFactory, play_plain_hands
+from tests.scoring.test_browser import GAME, HIGH, NOT_OUT, PATEL, SMITH, Scorer
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+KEPT = "() => caches.match(location.pathname).then(page => !!page)"
+
+
+def open_for_offline(scorer: Scorer, game: Game) -> None:
+    """Open the scoring link online, as scanning its QR code does, and wait until the phone has
+    kept the page and the service worker runs it."""
+    scorer.scan(game)
+    scorer.page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    scorer.page.wait_for_function(KEPT)
+
+
+def keep(scorer: Scorer, number: int) -> None:
+    """Tap who made game (it records the hand) with no connection: the hand is kept on the
+    phone, not sent."""
+    button = scorer.page.get_by_role("button", name="Record hand", exact=True)
+    if scorer.pending_game:
+        group = scorer.page.get_by_role("group", name=GAME, exact=True)
+        button = group.get_by_role("button", name=scorer.pending_game, exact=True)
+        scorer.pending_game = None
+    scorer.tap(button)
+    expect(scorer.page.get_by_test_id(f"unsent-{number}")).to_have_text("not sent yet")
+
+
+def awards_shown(page: Page, count: int) -> list[list[str]]:
+    """Each hand's awards as the sheet shows them, e.g. `A kick J♥ +3`."""
+    return [
+        page.locator(f"#hand-{number} .award").evaluate_all(
+            "spans => spans.map(span => span.firstChild.textContent.trim())"
+        )
+        for number in range(1, count + 1)
+    ]
+
+
+def awards_computed(page: Page, count: int) -> list[list[str]]:
+    """Each hand's awards as the phone's rules gave them: side, category, points, counted."""
+    return [
+        page.locator(f"#hand-{number} .award[data-award]").evaluate_all(
+            "spans => spans.map(span => span.dataset.award)"
+        )
+        for number in range(1, count + 1)
+    ]
+
+
+def awards_stored(game: Game) -> list[list[str]]:
+    return [
+        [
+            f"{a.side} {a.category} {a.points} {str(a.counted).lower()}"
+            for a in Award.objects.filter(hand=hand).order_by("position")
+        ]
+        for hand in Hand.objects.filter(game=game).order_by("number")
+    ]
+
+
+def unsent(page: Page) -> Any:
+    return page.get_by_test_id("unsent-count")
+
+
+@pytest.fixture
+def offline_scorer(browser: Browser, live_server: Any) -> Iterator[Scorer]:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield Scorer(page, live_server.url)
+    context.close()
+
+
+def test_five_hands_offline_survive_a_reload_and_are_stored_once(
+    offline_scorer: Scorer,
+) -> None:
+    game = GameFactory(trinidad=True)
+    scorer, page = offline_scorer, offline_scorer.page
+    open_for_offline(scorer, game)
+    page.context.set_offline(True)
+
+    # A turned jack: the preview shows the dealer's kick before anything else is tapped.
+    scorer.card("JH")
+    expect(page.get_by_test_id("hand-preview")).to_contain_text(f"{SMITH} kick J♥ +3")
+    expect(page.get_by_test_id("hand-preview")).to_contain_text(f"{SMITH} 3, {PATEL} 0")
+    scorer.enter(high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
+    keep(scorer, 1)
+    # Take one: Smith & Jones (dealing now is Patel & Brown's turn) get the gift.
+    scorer.enter(card="9C", beg="Beg → take one", high=PATEL, low=PATEL, jack=NOT_OUT, game="Tie")
+    keep(scorer, 2)
+    # Running the pack: a second card turned makes it a run.
+    scorer.enter(card="4S", high=SMITH, low=SMITH, jack=NOT_OUT, game=PATEL)
+    scorer.card("KD")
+    keep(scorer, 3)
+    scorer.enter(
+        card="5C", high=PATEL, low=SMITH, jack=f"{SMITH} hangs (+3) {PATEL}'s jack", game=PATEL
+    )
+    keep(scorer, 4)
+    scorer.enter(card="8H", high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
+    keep(scorer, 5)
+    expect(unsent(page)).to_have_text("5 hands not sent yet.")
+    expect(page.get_by_test_id("offline-winner")).to_contain_text(f"{SMITH} reached 14 on hand 5")
+    shown = awards_shown(page, 5)
+    computed = awards_computed(page, 5)
+    scores = (scorer.score("A").inner_text(), scorer.score("B").inner_text())
+    assert Hand.objects.filter(game=game).count() == 0
+
+    page.reload()
+    expect(unsent(page)).to_have_text("5 hands not sent yet.")
+    assert awards_shown(page, 5) == shown
+    assert (scorer.score("A").inner_text(), scorer.score("B").inner_text()) == scores
+
+    page.context.set_offline(False)
+    expect(unsent(page)).to_have_count(0)
+    expect(page.get_by_test_id("unsent-1")).to_have_count(0)  # the server's sheet again
+    assert Hand.objects.filter(game=game).count() == 5
+    assert HandRevision.objects.filter(game=game, action=RevisionAction.RECORD).count() == 5
+    assert awards_stored(game) == computed
+    game.refresh_from_db()
+    assert [str(s.score) for s in game.sides.order_by("position")] == list(scores)
+    assert awards_shown(page, 5) == shown
+
+
+def test_a_hand_whose_answer_is_lost_is_sent_again_and_stored_once(
+    offline_scorer: Scorer,
+) -> None:
+    game = GameFactory(trinidad=True)
+    scorer, page = offline_scorer, offline_scorer.page
+    open_for_offline(scorer, game)
+
+    def reach_server_then_drop(route: Any) -> None:
+        route.fetch()  # the server records the hand ...
+        route.abort("connectionreset")  # ... and the answer never reaches the phone
+
+    page.route(f"**{game.get_absolute_url()}hands/", reach_server_then_drop)
+    scorer.enter(card="4H", high=SMITH, low=PATEL, jack=NOT_OUT)
+    page.get_by_role("group", name=GAME, exact=True).get_by_role("button", name=SMITH).tap()
+    # Kept with the same one-time key, sent again at once: the server finds the hand it stored.
+    expect(unsent(page)).to_have_count(0)
+    expect(scorer.score("A")).to_have_text("2")
+    assert Hand.objects.filter(game=game).count() == 1
+    assert HandRevision.objects.filter(game=game, action=RevisionAction.RECORD).count() == 1
+
+
+def test_a_hand_kept_while_another_phone_moved_the_game_on_waits_beside_the_message(
+    offline_scorer: Scorer,
+) -> None:
+    game = GameFactory(trinidad=True, hands=2)
+    scorer, page = offline_scorer, offline_scorer.page
+    open_for_offline(scorer, game)
+    page.context.set_offline(True)
+    scorer.enter(card="4H", high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
+    keep(scorer, 3)
+
+    # The other phone at the table records hand 3 meanwhile.
+    play_plain_hands(game, 1)
+
+    page.context.set_offline(False)
+    conflict = page.get_by_test_id("offline-conflict")
+    expect(conflict).to_contain_text("This form was for hand 3, but the game has moved on")
+    expect(unsent(page)).to_have_text("1 hand kept on this phone: the game moved on.")
+    assert Hand.objects.filter(game=game).count() == 3  # nothing overwritten
+    # Every page of the game says so.
+    page.goto(scorer.base_url + reverse("scoring:game_audit", kwargs={"pk": game.pk}))
+    expect(unsent(page)).to_have_text("1 hand kept on this phone: the game moved on.")
+    page.go_back()
+
+    # Entered again, it becomes hand 4.
+    page.get_by_test_id("conflict-reenter").tap()
+    expect(
+        page.get_by_role("group", name=HIGH, exact=True).get_by_role("radio", name=SMITH)
+    ).to_be_checked()
+    page.get_by_role("button", name="Record hand", exact=True).tap()
+    expect(page.get_by_test_id("hand-row-4")).to_be_visible()
+    expect(conflict).to_have_count(0)
+    expect(unsent(page)).to_have_count(0)
+    assert Hand.objects.filter(game=game).count() == 4
+    assert Hand.objects.get(game=game, number=4).facts["turn_ups"] == ["4H"]
+
+
+def test_a_phone_closed_with_unsent_hands_sends_them_when_opened_again(
+    browser: Browser, tmp_path: Path, live_server: Any
+) -> None:
+    game = GameFactory(trinidad=True)
+    profile = tmp_path / "phone"
+
+    def launch() -> BrowserContext:
+        context = browser.browser_type.launch_persistent_context(
+            str(profile),
+            executable_path=CHROMIUM,
+            headless=True,
+            args=CHROMIUM_ARGS,
+            viewport=PHONE,
+            is_mobile=True,
+            has_touch=True,
+        )
+        context.set_default_timeout(10_000)
+        return context
+
+    context = launch()
+    scorer = Scorer(context.pages[0], live_server.url)
+    open_for_offline(scorer, game)
+    context.set_offline(True)
+    scorer.enter(card="4H", high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
+    keep(scorer, 1)
+    context.close()  # the browser is closed, with the hand on the phone
+
+    context = launch()
+    context.set_offline(True)
+    page = context.pages[0]
+    page.goto(live_server.url + game.get_absolute_url())
+    expect(unsent(page)).to_have_text("1 hand not sent yet.")
+    expect(page.get_by_test_id("unsent-1")).to_be_visible()
+    context.set_offline(False)
+    expect(unsent(page)).to_have_count(0)
+    context.close()
+    assert Hand.objects.filter(game=game).count() == 1

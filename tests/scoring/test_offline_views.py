@@ -1,0 +1,131 @@
+"""The offline seams with the Django client: the service worker, the manifest, the game's state
+in the page, and the endpoint the phone sends its kept hands to."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from scoring.models import Game, Hand, HandRevision, RevisionAction
+from tests.factories.scoring import GameFactory, plain_hand
+
+pytestmark = pytest.mark.django_db
+
+
+def sync(client: Any, game: Game, body: Any) -> Any:
+    return client.post(
+        reverse("scoring:sync", kwargs={"pk": game.pk}),
+        data=body if isinstance(body, str) else json.dumps(body),
+        content_type="application/json",
+    )
+
+
+def kept(game: Game, number: int, **extra: Any) -> dict[str, Any]:
+    return {
+        "op": "record",
+        "entry_key": str(uuid.uuid4()),
+        "number": number,
+        "facts": plain_hand("trinidad", "A" if number % 2 else "B", number),
+        **extra,
+    }
+
+
+@pytest.fixture
+def game(client: Any) -> Game:
+    game = GameFactory(trinidad=True)
+    assert client.get(game.scoring_link.get_absolute_url()).status_code == 302
+    return game
+
+
+def test_the_service_worker_covers_the_games_pages(client: Any) -> None:
+    response = client.get("/games/sw.js")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/javascript")
+    assert response["Service-Worker-Allowed"] == "/games/"
+    text = response.content.decode()
+    assert '"/static/scoring/offline/page.mjs"' in text
+    assert '"/static/scoring/rules/engine.mjs"' in text
+
+
+def test_the_manifest_makes_the_scoring_pages_installable(client: Any) -> None:
+    data = json.loads(client.get("/games/manifest.webmanifest").content)
+    assert data["display"] == "standalone"
+    assert data["scope"] == data["start_url"] == "/games/"
+    assert {icon["sizes"] for icon in data["icons"]} >= {"192x192", "512x512"}
+
+
+def test_the_game_page_carries_its_state_and_says_offline_needs_javascript(
+    client: Any, game: Game
+) -> None:
+    html = client.get(game.get_absolute_url()).content.decode()
+    assert 'rel="manifest"' in html
+    assert 'type="module"' in html
+    assert "Scoring without a connection needs JavaScript" in html
+    state = json.loads(html.split('id="offline-state" type="application/json">')[1].split("<")[0])
+    assert state["ruleset"] == game.ruleset
+    assert [side["label"] for side in state["sides"]] == ["A", "B"]
+
+
+def test_a_kept_hand_is_recorded_once_however_often_it_is_sent(client: Any, game: Game) -> None:
+    body = kept(game, 1)
+    first, again = sync(client, game, body), sync(client, game, body)
+    assert first.status_code == again.status_code == 200
+    assert Hand.objects.filter(game=game).count() == 1
+    assert HandRevision.objects.filter(game=game, action=RevisionAction.RECORD).count() == 1
+    assert [hand["number"] for hand in again.json()["game"]["hands"]] == [1]
+
+
+def test_a_kept_hand_for_a_game_that_moved_on_is_refused_with_the_message(
+    client: Any, game: Game
+) -> None:
+    assert sync(client, game, kept(game, 1)).status_code == 200
+    response = sync(client, game, kept(game, 1))
+    assert response.status_code == 409
+    assert "the game has moved on" in response.json()["message"]
+    assert len(response.json()["game"]["hands"]) == 1
+    assert Hand.objects.filter(game=game).count() == 1
+
+
+def test_kept_undo_and_correction_are_applied_in_order(client: Any, game: Game) -> None:
+    sync(client, game, kept(game, 1))
+    sync(client, game, kept(game, 2))
+    facts = {**plain_hand("trinidad", "A", 1), "game": "A"}
+    fix = {"op": "correct", "entry_key": str(uuid.uuid4()), "number": 1, "facts": facts}
+    revision = Hand.objects.get(game=game, number=1).revision
+    assert sync(client, game, {**fix, "revision": revision + 1}).status_code == 409  # stale
+    assert sync(client, game, {**fix, "revision": revision}).status_code == 200
+    undo = {"op": "undo", "entry_key": str(uuid.uuid4()), "number": 2}
+    assert sync(client, game, undo).status_code == 200
+    assert list(Hand.objects.filter(game=game).values_list("number", "facts")) == [(1, facts)]
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        ("not json", 400),
+        ([], 400),
+        ({"op": "delete"}, 400),
+        ({"op": "record", "entry_key": "x", "number": 1, "facts": {}}, 400),
+        ({"op": "record", "entry_key": str(uuid.uuid4()), "number": "1", "facts": {}}, 400),
+        ({"op": "record", "entry_key": str(uuid.uuid4()), "number": 1, "facts": []}, 400),
+        ({"op": "record", "entry_key": str(uuid.uuid4()), "number": 1, "facts": {"x": 1}}, 422),
+    ],
+)
+def test_a_malformed_or_refused_request_changes_nothing(
+    client: Any, game: Game, body: Any, status: int
+) -> None:
+    response = sync(client, game, body)
+    assert response.status_code == status
+    assert response.json()["message"]
+    assert not Hand.objects.filter(game=game).exists()
+
+
+def test_a_phone_without_the_link_may_not_send(client: Any) -> None:
+    game = GameFactory(trinidad=True)
+    response = sync(client, game, kept(game, 1))
+    assert response.status_code == 403
+    assert not Hand.objects.filter(game=game).exists()

@@ -1,0 +1,186 @@
+"""The table page's words, its light reply and playing again, through the Django client."""
+
+from __future__ import annotations
+
+import gzip
+import re
+import uuid
+
+import pytest
+from django.urls import reverse
+
+from scoring import views
+from scoring.models import Game, GameStatus
+from scoring.rules import PRESETS, Category, questions
+from tests.factories.scoring import GameFactory, record_hands
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+REDS = (("Reds", ("Ann", "Ben")), ("Blues", ("Cy", "Di")))
+
+
+def _game(**kwargs) -> Game:
+    names, players = zip(*REDS, strict=True)
+    return GameFactory(side_names=names, players=players, **kwargs)
+
+
+def _page(client, game: Game) -> str:
+    client.get(game.scoring_link.get_absolute_url())
+    return client.get(game.get_absolute_url()).content.decode()
+
+
+def _row(page: str, number: int) -> str:
+    match = re.search(rf'<tr id="hand-{number}".*?</tr>', page, re.S)
+    assert match is not None
+    return match.group(0)
+
+
+def _plain(dealer: str, **facts) -> dict:
+    return {"dealer": dealer, "turn_ups": ["5H"], "beg": "stand", "high": "A", "low": "B",
+            "jack": None, "game": "B"} | facts  # fmt: skip
+
+
+def test_sheet_columns_and_penalties_read_as_a_player_says_them(client):
+    game = _game()
+    record_hands(game, [_plain("A", penalties=[{"kind": "renege", "side": "B"}])])
+    page = _page(client, game)
+    assert re.search(r'data-testid="sheet-head-A">Reds<', page)
+    assert re.search(r'data-testid="sheet-head-B">Blues<', page)
+    row = _row(page, 1)
+    assert "Blues renege → Reds +1" in row
+    assert "Reds high +1" in row
+    assert "penalty renege" not in row
+
+
+def test_a_tied_game_shows_as_the_variant_scores_it(client):
+    trinidad = _game()
+    record_hands(trinidad, [_plain("A", game={"A": 20, "B": 20})])
+    assert "game tied 20–20: nobody" in _row(_page(client, trinidad), 1)
+
+    seven_up = GameFactory(seven_up=True)  # a tie goes to the first tied side after the dealer
+    record_hands(seven_up, [_plain("A", game="tie")])
+    assert "game tied to Bob, non-dealer +1" in _row(_page(client, seven_up), 1)
+
+
+def test_the_win_banner_cites_only_categories_the_variant_has(client):
+    game = GameFactory(west_yorkshire=True, start_scores={"A": 10})
+    record_hands(game, [{"dealer": "A", "high": "A", "low": "B", "jack": None, "game": "B"}])
+    banner = re.search(r'data-testid="winner-banner">(.*?)</section>', _page(client, game), re.S)
+    assert banner is not None
+    text = banner.group(1)
+    assert "(strict order: penalties, high, low, jack, game)" in text
+    assert "kick" not in text and "gift" not in text and "hang" not in text
+
+
+def test_possessives_and_no_engine_words(client):
+    game = _game()
+    page = _page(client, game)
+    assert "Reds hangs (+3) Blues&#x27; jack" in page
+    assert "s&#x27;s" not in page
+    data = {
+        "entry_key": str(uuid.uuid4()),
+        "expected_number": "1",
+        "dealer": "A",
+        "outcome": "played",
+        "beg": "stand",
+        "turn_ups": "JH",
+        "high": "A",
+        "low": "A",
+        "jack": "A-A",
+        "game": "A",
+    }
+    refused = client.post(reverse("scoring:hand_record", kwargs={"pk": game.pk}), data)
+    assert refused.status_code == 422
+    errors = re.search(r'id="errors-jack".*?</ul>', refused.content.decode(), re.S)
+    assert errors is not None
+    assert "null" not in errors.group(0)
+    assert "“Not out”" in errors.group(0)
+
+
+@pytest.mark.parametrize("hands", [0, 59], ids=["hand 1", "hand 60"])
+def test_the_reply_to_a_hand_is_light_and_does_not_grow(client, hands):
+    game = GameFactory(hands=hands, overrides={"target": 500})
+    client.get(game.scoring_link.get_absolute_url())
+    data = {
+        "entry_key": str(uuid.uuid4()),
+        "expected_number": str(hands + 1),
+        "dealer": game.next_dealer,
+        "outcome": "played",
+        "beg": "stand",
+        "turn_ups": "5H",
+        "high": "A",
+        "low": "B",
+        "jack": "none",
+        "game": "B",
+    }
+    response = client.post(
+        reverse("scoring:hand_record", kwargs={"pk": game.pk}),
+        data,
+        HTTP_ACCEPT_ENCODING="gzip",
+        **HTMX,
+    )
+    assert response.status_code == 200
+    assert response["Content-Encoding"] == "gzip"
+    assert len(response.content) <= 6000, len(response.content)
+    body = gzip.decompress(response.content).decode()
+    assert body.count('<tr id="hand-') == 1  # the new row only, not the sheet
+    assert 'id="score-chart"' not in body and 'id="scoring-link' not in body
+
+
+def test_the_qr_code_is_made_once_per_link_key(client):
+    game = GameFactory()
+    views.qr_svg.cache_clear()
+    _page(client, game)
+    client.get(game.get_absolute_url())
+    info = views.qr_svg.cache_info()
+    assert (info.misses, info.hits) == (1, 1)
+
+
+def test_undo_asks_before_it_acts(client):
+    game = GameFactory(hands=2)
+    page = _page(client, game)
+    assert re.search(r"<summary[^>]*data-testid=\"undo\">Undo hand 2…</summary>", page)
+    assert "Yes, undo hand 2" in page
+
+
+def test_play_again_keeps_sides_players_and_rules_and_passes_the_deal(client):
+    game = _game(won=True)
+    assert game.status == GameStatus.WON
+    page = _page(client, game)
+    assert 'data-testid="play-again"' in page
+    response = client.post(reverse("scoring:game_again", kwargs={"pk": game.pk}))
+    again = Game.objects.exclude(pk=game.pk).get()
+    assert response.status_code == 302 and response["Location"] == again.get_absolute_url()
+    assert again.ruleset == game.ruleset
+    assert again.scoring_link_id == game.scoring_link_id
+    assert [(s.name, s.players) for s in again.sides.order_by("position")] == [
+        (s.name, s.players) for s in game.sides.order_by("position")
+    ]
+    # The engine's next dealer after the last hand deals first.
+    assert again.first_dealer == game.next_dealer
+    assert again.status == GameStatus.IN_PROGRESS and not again.hands.exists()
+
+
+def test_play_again_refuses_a_game_in_progress(client):
+    game = GameFactory(hands=1)
+    client.get(game.scoring_link.get_absolute_url())
+    client.post(reverse("scoring:game_again", kwargs={"pk": game.pk}))
+    assert Game.objects.count() == 1
+
+
+def test_the_engine_answers_the_rules_questions():
+    trinidad, yorkshire = PRESETS["trinidad"], PRESETS["west_yorkshire"]
+    original = PRESETS["original"]
+    asked = ("dealer", "outcome", "high", "low", "jack", "game", "penalties")
+    assert questions.hand_questions(yorkshire) == asked
+    assert "early_look" in questions.penalty_kinds(yorkshire, 2)
+    assert "early_look" not in questions.penalty_kinds(trinidad, 2)
+    assert "renege_top_trump" not in questions.penalty_kinds(yorkshire, 3)
+    assert Category.KICK not in questions.categories(yorkshire)
+    assert Category.HANG_JACK in questions.categories(trinidad)
+    # A take one that ends the hand: the same dealer deals again (the demo asks this too).
+    take_one = {"dealer": "A", "outcome": "played", "beg": "take_one"}
+    assert questions.next_dealer(original, "AB", **take_one) == "A"
+    assert questions.next_dealer(trinidad, "AB", **take_one) == "B"
+    assert not questions.hand_is_played(original, outcome="played", beg="take_one")

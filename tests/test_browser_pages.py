@@ -1,0 +1,465 @@
+"""Every page type, as a player at the bar, a captain and a secretary would meet it: axe-core
+(installed from npm by ``make test``, see ``tests/axe/``) finds no serious or critical
+violation at 390×844 or at desktop width; no page scrolls sideways at 360 px (nor at 390); every
+link or button a thumb needs is at least 44×44 px; the header keeps to one line; forms work
+from the keyboard alone, with the focus visible.
+
+Fast by design: one live server and one small world for the module, one browser context per
+role, every page loaded once and measured at each width by resizing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from playwright.sync_api import Browser, Page
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("pages")]
+
+AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+PHONE = {"width": 390, "height": 844}
+NARROW = {"width": 360, "height": 780}
+DESKTOP = {"width": 1280, "height": 900}
+TAP = 44
+
+#: Pages that are not HTML for a person, or only answer a POST (their forms are on the pages
+#: covered), or belong to Django's admin and password e-mails.
+NOT_PAGES = {
+    "admin",
+    "logout",
+    "password_reset_confirm",
+    "scoring:hand_record",
+    "scoring:hand_undo",
+    "scoring:game_link",
+    "scoring:game_replay",
+    "scoring:game_again",
+    "scoring:sync",
+    "scoring:state",
+    "cups:tie_manage",
+    "leagues:manage_team_withdraw",
+    "scoring:link_open",
+    "leagues:manage_adjustment_withdraw",
+}
+NOT_PAGE_ENDINGS = (".csv", ".ics", ".json", ".xml", ".js", ".webmanifest")
+
+#: What a thumb needs: links, buttons, disclosure summaries and the form controls one taps.
+TARGETS = (
+    "a[href], button, summary, select, input[type=submit], input[type=button],"
+    " [role=button], [role=link]"
+)
+
+#: Each role's pages, by URL name: the public ones as anyone, a captain's, a secretary's.
+PAGES: dict[str, list[str]] = {
+    "anonymous": [
+        "home",
+        "login",
+        "password_reset",
+        "password_reset_done",
+        "password_reset_complete",
+        "scoring:game_list",
+        "scoring:game_new",
+        "scoring:game",
+        "scoring:game_audit",
+        "scoring:link_open",
+        "leagues:league_list",
+        "leagues:league",
+        "leagues:division",
+        "leagues:division_fixtures",
+        "leagues:division_players",
+        "leagues:fixture",
+        "leagues:team",
+        "leagues:player",
+        "leagues:division_grid",
+        "leagues:division_embed",
+        "cups:competition",
+        "cups:honours",
+        "cups:tie",
+        "notices:opt_out",
+    ],
+    "captain": [
+        "leagues:my_fixtures",
+        "leagues:fixture_result",
+        "leagues:league",
+        "password_change",
+        "password_change_done",
+    ],
+    "secretary": [
+        "leagues:manage_league_create",
+        "leagues:manage_league",
+        "leagues:manage_league_audit",
+        "leagues:manage_league_edit",
+        "leagues:manage_season_create",
+        "leagues:manage_season_edit",
+        "leagues:manage_division_create",
+        "leagues:manage_season_next",
+        "leagues:manage_season_rules",
+        "leagues:manage_division_edit",
+        "leagues:manage_venues",
+        "leagues:manage_venue_create",
+        "leagues:manage_venue_edit",
+        "leagues:manage_team_create",
+        "leagues:manage_team",
+        "leagues:manage_team_edit",
+        "leagues:manage_squad",
+        "leagues:manage_captain_account",
+        "leagues:manage_register",
+        "leagues:manage_secretaries",
+        "leagues:manage_fixtures_generate",
+        "leagues:manage_adjustments",
+        "leagues:manage_fixture_add",
+        "leagues:manage_fixture",
+        "leagues:manage_fixture_card",
+        "leagues:manage_fixture_audit",
+        "leagues:manage_fixture_tables",
+        "leagues:fixture_result",
+        "leagues:division",
+        "leagues:fixture",
+        "scoring:game_abandon",
+        "scoring:hand_correct",
+        "leagues:manage_league_embed",
+        "cups:create",
+        "cups:manage",
+        "cups:tie",
+    ],
+}
+
+
+@dataclass
+class Site:
+    url: str
+    pages: dict[str, list[tuple[str, str]]]
+    """Per role: (URL name, path) of each page to visit."""
+    cookies: dict[str, str] = field(default_factory=dict)
+    """Per role: the session cookie of its account."""
+
+
+def _all_page_names() -> set[str]:
+    names: set[str] = set()
+
+    def walk(resolver: URLResolver, namespace: str, prefix: str) -> None:
+        for entry in resolver.url_patterns:
+            if isinstance(entry, URLResolver):
+                inner = ":".join(filter(None, [namespace, entry.namespace or ""]))
+                walk(entry, inner, prefix + str(entry.pattern))
+            elif isinstance(entry, URLPattern) and entry.name:
+                name = f"{namespace}:{entry.name}" if namespace else entry.name
+                route = prefix + str(entry.pattern)
+                if route.startswith("admin/") or route.endswith(NOT_PAGE_ENDINGS):
+                    continue
+                if name not in NOT_PAGES and not route.startswith("api/"):
+                    names.add(name)
+
+    walk(get_resolver(), "", "")
+    return names
+
+
+def _build(url: str) -> Site:
+    from django.contrib.auth.models import Permission
+
+    from leagues.models import PointAdjustment, Venue
+    from leagues.services import confirmation
+    from tests.factories.leagues import FixtureFactory
+    from tests.factories.scoring import GameFactory
+    from tests.leagues.test_access import build
+
+    world = build(played=True)
+    league, fixture = world.league, world.fixture
+    division = fixture.division
+    season = division.season
+    confirmation.result_submit(fixture=fixture, by=world.users["home_captain"])
+    later = FixtureFactory(
+        division=division, home=fixture.away, away=fixture.home, date=fixture.date.replace(day=28)
+    )
+    entry = division.entries.first()
+    PointAdjustment.objects.create(entry=entry, points=-1, reason="Late start")
+    team = entry.team
+    player = team.registrations.first().player
+    venue = Venue.objects.filter(home_teams__league=league).first()
+    game = GameFactory(west_yorkshire=True, hands=2)
+    link_game = GameFactory(west_yorkshire=True, hands=1)
+    from scoring.services.links import game_link_reissue
+
+    link = game_link_reissue(game=link_game)
+    from cups.services.competitions import competition_create, entrant_add_team
+    from cups.services.draws import draw_make
+    from notices.notices import opt_out_token
+
+    secretary = world.users["secretary"]
+    cup = competition_create(league=league, season=season, name="League Cup", by=secretary)
+    for entered in division.entries.all():
+        entrant_add_team(competition=cup, team=entered.team, by=secretary)
+    draw_make(competition=cup, seed=3, by=secretary)
+    tie = cup.ties.order_by("pk").first()
+
+    def page(name: str, *args: Any) -> tuple[str, str]:
+        return name, reverse(name, args=args)
+
+    public = [
+        page("home"),
+        page("login"),
+        page("password_reset"),
+        page("password_reset_done"),
+        page("password_reset_complete"),
+        page("scoring:game_list"),
+        page("scoring:game_new"),
+        page("scoring:game", game.pk),
+        page("scoring:game_audit", game.pk),
+        ("scoring:link_open", link.get_absolute_url()),
+        page("leagues:league_list"),
+        page("leagues:league", league.slug),
+        page("leagues:division", division.pk),
+        page("leagues:division_fixtures", division.pk),
+        page("leagues:division_players", division.pk),
+        page("leagues:fixture", fixture.pk),
+        page("leagues:team", team.pk),
+        page("leagues:player", player.pk),
+        page("leagues:division_grid", division.pk),
+        page("leagues:division_embed", division.pk),
+        page("cups:competition", cup.pk),
+        page("cups:honours", cup.pk),
+        page("cups:tie", tie.pk),
+        page("notices:opt_out", opt_out_token(world.users["home_captain"])),
+    ]
+    captain = [
+        page("leagues:my_fixtures"),
+        page("leagues:fixture_result", fixture.pk),
+        page("leagues:league", league.slug),
+        page("password_change"),
+        page("password_change_done"),
+    ]
+    secretary = [
+        page("leagues:manage_league_create"),
+        page("leagues:manage_league", league.slug),
+        page("leagues:manage_league_audit", league.slug),
+        page("leagues:manage_league_edit", league.slug),
+        page("leagues:manage_season_create", league.slug),
+        page("leagues:manage_season_edit", league.slug, season.pk),
+        page("leagues:manage_division_create", league.slug, season.pk),
+        page("leagues:manage_season_next", league.slug, season.pk),
+        page("leagues:manage_season_rules", league.slug, season.pk),
+        page("leagues:manage_division_edit", league.slug, division.pk),
+        page("leagues:manage_venues", league.slug),
+        page("leagues:manage_venue_create", league.slug),
+        page("leagues:manage_venue_edit", league.slug, venue.pk),
+        page("leagues:manage_team_create", league.slug),
+        page("leagues:manage_team", league.slug, team.pk),
+        page("leagues:manage_team_edit", league.slug, team.pk),
+        (
+            "leagues:manage_squad",
+            reverse("leagues:manage_squad", args=[league.slug, team.pk]) + f"?season={season.pk}",
+        ),
+        page("leagues:manage_captain_account", league.slug, team.pk),
+        page("leagues:manage_register", league.slug),
+        page("leagues:manage_secretaries", league.slug),
+        page("leagues:manage_fixtures_generate", division.pk),
+        page("leagues:manage_adjustments", division.pk),
+        page("leagues:manage_fixture_add", division.pk),
+        page("leagues:manage_fixture", fixture.pk),
+        page("leagues:manage_fixture_card", fixture.pk),
+        page("leagues:manage_fixture_audit", fixture.pk),
+        page("leagues:manage_fixture_tables", later.pk),
+        page("leagues:fixture_result", fixture.pk),
+        page("leagues:division", division.pk),
+        page("leagues:fixture", fixture.pk),
+        page("scoring:game_abandon", world.game().pk),
+        page("scoring:hand_correct", world.game().pk, 1),
+        page("leagues:manage_league_embed", league.slug),
+        page("cups:create", league.slug),
+        page("cups:manage", cup.pk),
+        page("cups:tie", tie.pk),
+    ]
+    cookies = {}
+    # This secretary may also start a league (the "New league" page).
+    world.users["secretary"].user_permissions.add(Permission.objects.get(codename="add_league"))
+    for role, user in (("captain", "away_captain"), ("secretary", "secretary")):
+        client = Client()
+        client.force_login(world.users[user])
+        cookies[role] = client.cookies["sessionid"].value
+    return Site(
+        url=url,
+        pages={"anonymous": public, "captain": captain, "secretary": secretary},
+        cookies=cookies,
+    )
+
+
+def open_role(browser: Browser, site: Site, role: str) -> Page:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    if role in site.cookies:
+        context.add_cookies([{"name": "sessionid", "value": site.cookies[role], "url": site.url}])
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    return page
+
+
+def axe_problems(page: Page, axe_source: str) -> list[str]:
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(axe_source)
+    found = page.evaluate(
+        """async () => {
+            const result = await axe.run(document, {resultTypes: ['violations']});
+            return result.violations
+              .filter(v => v.impact === 'serious' || v.impact === 'critical')
+              .map(v => ({id: v.id, impact: v.impact,
+                          nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
+        }"""
+    )
+    return [f"{v['id']} ({v['impact']}): {', '.join(v['nodes'])}" for v in found]
+
+
+SMALL_TARGETS = """(tap) => {
+    const targets = %s;
+    const small = [];
+    for (const el of document.querySelectorAll(targets)) {
+        const box = el.getBoundingClientRect();
+        const style = getComputedStyle(el);
+        if (box.width === 0 || box.height === 0 || style.visibility === 'hidden') continue;
+        // A visually hidden control (a no-JavaScript fallback) is not a thumb's target.
+        if (el.closest('.visually-hidden, svg') || (box.width <= 1 && box.height <= 1)) continue;
+        if (box.width < tap - 0.5 || box.height < tap - 0.5) {
+            const text = (el.innerText || el.value || '').trim().slice(0, 30);
+            const size = `${Math.round(box.width)}x${Math.round(box.height)}`;
+            small.push(`${el.tagName.toLowerCase()} "${text}" ${size}`);
+        }
+    }
+    return small;
+}""".replace("%s", json.dumps(TARGETS))
+
+
+def layout_problems(page: Page, where: str) -> list[str]:
+    problems = []
+    wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    if wide > 0:
+        problems.append(f"{where}: scrolls sideways by {wide} px")
+    header = page.evaluate(
+        """() => { const h = document.querySelector('.site-header');
+                   if (!h) return 99;
+                   const kids = [...h.querySelectorAll('a, button')].filter(e => e.offsetWidth);
+                   const tops = kids.map(e => Math.round(e.getBoundingClientRect().top));
+                   return new Set(tops).size; }"""
+    )
+    if header == 99:
+        # The embed page sits inside another site's page: it has no header of its own.
+        if "embed" not in where:
+            problems.append(f"{where}: not the site's page (no site header)")
+    elif header > 1:
+        problems.append(f"{where}: the header takes {header} lines")
+    problems += [f"{where}: {t}" for t in page.evaluate(SMALL_TARGETS, TAP)]
+    # The lists a player reads on a phone fit without scrolling even inside their box.
+    tables = page.evaluate(
+        """() => [...document.querySelectorAll('.standings, .fixtures, .games')]
+                 .map(t => [t.className, t.parentElement.scrollWidth - t.parentElement.clientWidth])
+                 .filter(([_, over]) => over > 0)"""
+    )
+    problems += [
+        f"{where}: the {name} table scrolls sideways by {over} px" for name, over in tables
+    ]
+    return problems
+
+
+def check_role(browser: Browser, site: Site, role: str, axe_source: str) -> list[str]:
+    page = open_role(browser, site, role)
+    problems: list[str] = []
+    try:
+        for name, path in site.pages[role]:
+            page.set_viewport_size(PHONE)
+            response = page.goto(site.url + path)
+            if response is None or response.status != 200:
+                problems.append(f"{role} {name}: answered {response and response.status}")
+                continue
+            where = f"{role} {name} ({path})"
+            problems += [f"{where} at 390: {p}" for p in axe_problems(page, axe_source)]
+            problems += layout_problems(page, f"{where} at 390")
+            page.set_viewport_size(NARROW)
+            problems += layout_problems(page, f"{where} at 360")
+            page.set_viewport_size(DESKTOP)
+            problems += [f"{where} at desktop: {p}" for p in axe_problems(page, axe_source)]
+            wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            if wide > 0:
+                problems.append(f"{where} at desktop: scrolls sideways by {wide} px")
+    finally:
+        page.context.close()
+    return problems
+
+
+def test_every_page_type_is_covered() -> None:
+    """A page added to the app is checked here too: name it in ``PAGES`` and in ``_build``."""
+    covered = {name for names in PAGES.values() for name in names}
+    assert _all_page_names() - covered == set()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_page_type_as_each_role(browser: Browser, live_server: Any) -> None:
+    """axe-core at 390×844 and at desktop width, no sideways scroll at 390 and 360 px, 44 px
+    targets and a one-line header, for each role's pages; then the keyboard-only forms."""
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: `make test` installs it (npm ci --prefix tests/axe)")
+    site = _build(live_server.url)
+    assert {role: [name for name, _ in pages] for role, pages in site.pages.items()} == PAGES
+    axe_source = AXE.read_text()
+    problems: list[str] = []
+    for role in PAGES:
+        problems += check_role(browser, site, role, axe_source)
+    assert problems == [], "\n".join(problems)
+    keyboard_only_forms(browser, site)
+
+
+def focus_is_visible(page: Page) -> bool:
+    return page.evaluate(
+        """() => { const el = document.activeElement; if (!el || el === document.body) return false;
+                   const s = getComputedStyle(el);
+                   return (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0)
+                          || s.boxShadow !== 'none'; }"""
+    )
+
+
+def keyboard_only_forms(browser: Browser, site: Site) -> None:
+    """Log in with Tab, typing and Enter only; then the secretary adds a venue the same way.
+    Every stop of the focus is visibly marked."""
+    page = open_role(browser, site, "anonymous")
+    try:
+        login = dict(site.pages["anonymous"])["login"]
+        page.goto(site.url + login)
+        page.locator(".brand").focus()  # from the top of the page, not the autofocus
+        assert focus_is_visible(page)
+        page.keyboard.press("Tab")
+        stops = 0
+        while page.evaluate("document.activeElement.id") != "id_username" and stops < 20:
+            assert focus_is_visible(page), page.evaluate("document.activeElement.outerHTML")
+            page.keyboard.press("Tab")
+            stops += 1
+        assert focus_is_visible(page)
+        page.keyboard.type("nobody-at-all")
+        page.keyboard.press("Tab")
+        assert focus_is_visible(page)
+        page.keyboard.type("not-the-password")
+        with page.expect_navigation():
+            page.keyboard.press("Enter")
+        assert re.search(r"(?i)correct username and password|didn.t match", page.content())
+    finally:
+        page.context.close()
+
+    page = open_role(browser, site, "secretary")
+    try:
+        venues = dict(site.pages["secretary"])["leagues:manage_venue_create"]
+        page.goto(site.url + venues)
+        page.locator(".brand").focus()
+        page.keyboard.press("Tab")
+        stops = 0
+        while page.evaluate("document.activeElement.tagName") not in ("INPUT", "TEXTAREA"):
+            assert focus_is_visible(page), page.evaluate("document.activeElement.outerHTML")
+            page.keyboard.press("Tab")
+            stops += 1
+            assert stops < 40, "the form's first field is never reached by Tab"
+        page.keyboard.type("The Keyboard Arms")
+        with page.expect_navigation():
+            page.keyboard.press("Enter")
+        assert "The Keyboard Arms" in page.content()
+    finally:
+        page.context.close()

@@ -1,0 +1,146 @@
+"""The client's address behind proxies, and the log-in limit shared by every process."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.test import Client, RequestFactory
+from django.urls import reverse
+
+from config import login
+from config.addresses import client_address, parse_trusted_proxies
+from tests.login_worker import fail_logins
+
+PASSWORD = "a-long-Passphrase-42"
+
+
+def address(settings, proxies: str, remote: str, forwarded: str | None = None) -> str:
+    settings.TRUSTED_PROXIES = parse_trusted_proxies(proxies)
+    meta = {"REMOTE_ADDR": remote}
+    if forwarded is not None:
+        meta["HTTP_X_FORWARDED_FOR"] = forwarded
+    return client_address(RequestFactory().get("/", **meta))
+
+
+def test_without_trusted_proxies_the_header_is_ignored(settings):
+    assert address(settings, "", "203.0.113.9", "198.51.100.1") == "203.0.113.9"
+
+
+def test_a_count_of_proxies_takes_the_entry_the_nearest_proxy_appended(settings):
+    # One proxy: the caller's own "X-Forwarded-For: 1.2.3.4" is to the left of the real entry.
+    assert address(settings, "1", "10.0.0.2", "1.2.3.4, 203.0.113.9") == "203.0.113.9"
+    assert address(settings, "2", "10.0.0.2", "1.2.3.4, 203.0.113.9, 10.0.0.1") == "203.0.113.9"
+    assert address(settings, "1", "10.0.0.2") == "10.0.0.2"  # no header: the connection's
+
+
+def test_a_list_of_proxies_skips_only_trusted_hops(settings):
+    proxies = "10.0.0.0/8, 192.0.2.7"
+    assert address(settings, proxies, "10.0.0.2", "1.2.3.4, 203.0.113.9, 192.0.2.7") == (
+        "203.0.113.9"
+    )
+    # Not from a trusted proxy: the header is the caller's own and means nothing.
+    assert address(settings, proxies, "203.0.113.50", "1.2.3.4") == "203.0.113.50"
+
+
+@pytest.mark.parametrize("garbage", ["not-an-ip", "999.999.1.1", "", " , ,", "1.2.3.4\x00", "²"])
+def test_an_invalid_address_is_ignored_never_an_error(settings, garbage):
+    assert address(settings, "1", "10.0.0.2", garbage) == "10.0.0.2"
+    assert address(settings, "", garbage) == ""
+
+
+@pytest.mark.django_db
+def test_a_garbled_forwarded_address_never_gives_a_500_on_a_write(settings):
+    """A hand recorded with a garbled X-Forwarded-For is recorded, audited without an address."""
+    from scoring.models import HandRevision
+    from tests.leagues.test_access import build, record_hand
+
+    settings.TRUSTED_PROXIES = 1
+    world = build(played=False)
+    phone = Client(HTTP_X_FORWARDED_FOR="not-an-ip", REMOTE_ADDR="999.999.1.1")
+    phone.get(world.table.scoring_link.get_absolute_url())
+    response, recorded = record_hand(world, phone)
+    assert recorded, response.status_code
+    assert HandRevision.objects.filter(game=world.game()).latest("pk").ip is None
+
+
+# --- the log-in limit -----------------------------------------------------------------------
+
+
+@pytest.fixture
+def account(db):
+    cache.clear()
+    yield get_user_model().objects.create_user("cap11", password=PASSWORD)
+    cache.clear()
+
+
+def _try(ip: str, password: str, username: str = "cap11") -> int:
+    return (
+        Client(REMOTE_ADDR=ip)
+        .post(reverse("login"), {"username": username, "password": password})
+        .status_code
+    )
+
+
+def test_no_one_can_lock_a_captain_out_from_another_address(account, settings):
+    settings.LOGIN_SLOW_AFTER = 100
+    for _ in range(settings.LOGIN_FAILURE_LIMIT + 3):
+        _try("198.51.100.66", "wrong")
+    assert _try("198.51.100.66", PASSWORD) == 429  # the failing address is stopped
+    assert _try("203.0.113.5", PASSWORD) == 302  # the captain, elsewhere, logs in
+
+
+def test_failures_slow_down_before_they_lock(account, settings, monkeypatch):
+    now = [1_000_000.0]
+    monkeypatch.setattr(login, "now", lambda: now[0])
+    for _ in range(settings.LOGIN_SLOW_AFTER):
+        assert _try("198.51.100.7", "wrong") == 200
+    assert _try("198.51.100.7", "wrong") == 429  # too soon: wait a second
+    now[0] += 1.5
+    assert _try("198.51.100.7", "wrong") == 200
+    now[0] += 1.5
+    assert _try("198.51.100.7", "wrong") == 429  # now two seconds
+    now[0] += 1
+    assert _try("198.51.100.7", PASSWORD) == 302
+
+
+def test_an_address_guessing_many_usernames_is_stopped(account, settings):
+    settings.LOGIN_SLOW_AFTER = 1000
+    settings.LOGIN_ADDRESS_FAILURE_LIMIT = 6
+    for i in range(6):
+        _try("198.51.100.8", "wrong", username=f"user{i}")
+    assert _try("198.51.100.8", PASSWORD) == 429
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_limit_is_shared_by_every_process(settings, monkeypatch):
+    """Two worker processes failing against the shared database cache count together."""
+    from django.db import connection
+
+    if connection.vendor == "sqlite" and connection.settings_dict["NAME"].startswith(
+        "file:memorydb"
+    ):
+        pytest.skip("an in-memory test database is not shared with other processes")
+    cache.clear()
+    get_user_model().objects.create_user("cap11", password=PASSWORD)
+    settings.LOGIN_SLOW_AFTER = 100
+    monkeypatch.setenv("LOGIN_SLOW_AFTER", "100")  # the other processes read the environment
+    half = settings.LOGIN_FAILURE_LIMIT // 2 + 1
+    context = multiprocessing.get_context("spawn")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    workers = [
+        context.Process(
+            target=fail_logins, args=(connection.settings_dict["NAME"], half, "198.51.100.99")
+        )
+        for _ in range(2)
+    ]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(60)
+    assert _try("198.51.100.99", PASSWORD) == 429
+    assert _try("203.0.113.5", PASSWORD) == 302
+    cache.clear()

@@ -1,0 +1,59 @@
+"""The production set-up: compressed pages, the cache chosen by the environment, gunicorn's
+settings read from the environment."""
+
+import gzip
+import os
+import runpy
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.django_db
+def test_html_pages_are_gzipped_for_a_client_that_accepts_it(client):
+    """A page asked for with Accept-Encoding: gzip comes compressed and decompresses to the page."""
+    plain = client.get(reverse("home"))
+    packed = client.get(reverse("home"), HTTP_ACCEPT_ENCODING="gzip, br")
+    assert "Content-Encoding" not in plain.headers
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in packed.headers["Vary"]
+    body = gzip.decompress(packed.content).decode()
+    assert "All Fours" in body
+    assert len(packed.content) < len(body) / 2
+
+
+def _settings_under(env: dict[str, str]) -> str:
+    """The cache backend the settings choose under ``env``, read in a fresh interpreter."""
+    code = (
+        "import django; from django.conf import settings; django.setup(); "
+        "print(settings.CACHES['default']['BACKEND'], settings.CACHES['default']['LOCATION'])"
+    )
+    clean = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    clean.update(env, DJANGO_SETTINGS_MODULE="config.settings")
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+    return run.stdout.strip()
+
+
+def test_the_cache_is_the_database_unless_redis_is_named():
+    assert _settings_under({}) == "django.core.cache.backends.db.DatabaseCache django_cache"
+    assert _settings_under({"REDIS_URL": "redis://127.0.0.1:6379/3"}) == (
+        "django.core.cache.backends.redis.RedisCache redis://127.0.0.1:6379/3"
+    )
+
+
+def test_gunicorn_listens_where_the_environment_says(monkeypatch):
+    monkeypatch.setenv("PORT", "8123")
+    monkeypatch.setenv("WEB_CONCURRENCY", "3")
+    monkeypatch.delenv("HOST", raising=False)
+    conf = runpy.run_path(str(ROOT / "config" / "gunicorn.py"))
+    assert conf["bind"] == "127.0.0.1:8123"
+    assert conf["workers"] == 3
+    assert conf["worker_class"] == "gthread"
