@@ -1,9 +1,13 @@
 """Project-wide fixtures: a phone-sized page in headless Debian Chromium for browser tests."""
 
 import os
+import threading
+import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
+from django.core.servers.basehttp import WSGIServer
 
 # Playwright's sync API runs an event loop in the test thread; the ORM calls made by the test
 # itself (setting up data, checking results) are still synchronous and safe.
@@ -19,6 +23,40 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 PHONE = {"width": 390, "height": 844}
+
+
+class _OneRequestAtATime(WSGIServer):
+    """Django's plain WSGI server, answering in the live server's own thread (which already uses
+    the test's connections); it closes each connection after its answer, so none waits."""
+
+    def __init__(self, *args: Any, connections_override: object = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+
+
+@pytest.fixture(scope="session")
+def live_server(request: pytest.FixtureRequest) -> Iterator[object]:
+    """pytest-django's live server; on SQLite it answers one request at a time.
+
+    The test database on SQLite lives in memory, and the server's threads all share the test's
+    one connection: two requests at once (a double tap, a sync beside a page load) would run on
+    the same connection and fail with "database table is locked", which a real SQLite file with
+    its own connections per request never does. On PostgreSQL each request has its own
+    connection and the server stays threaded, so real concurrent requests are tested there.
+    """
+    from django.db import connection
+    from pytest_django.live_server_helper import LiveServer
+
+    address = (
+        request.config.getvalue("liveserver")
+        or os.environ.get("DJANGO_LIVE_TEST_SERVER_ADDRESS")
+        or "localhost"
+    )
+    server = LiveServer(address, start=False)
+    if connection.vendor == "sqlite":
+        server.thread.server_class = _OneRequestAtATime  # type: ignore[misc]
+    server.start()
+    yield server
+    server.stop()
 
 
 @pytest.fixture(autouse=True)
@@ -50,3 +88,30 @@ def phone(browser: object) -> Iterator[object]:
     page.set_default_timeout(10_000)
     yield page
     context.close()
+
+
+def _request_threads() -> list[threading.Thread]:
+    """The live server's threads still answering a request (socketserver names them so)."""
+    return [
+        thread
+        for thread in threading.enumerate()
+        if thread.name.endswith("(process_request_thread)") and thread.is_alive()
+    ]
+
+
+@pytest.fixture(autouse=True)
+def _live_server_quiet_before_flush(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Let the live server finish what the browser asked before the database is emptied.
+
+    A page closed at the end of a test may leave a request in flight (a service worker's
+    precache, a sync on close). On SQLite the server shares the test's connection, and its open
+    statement makes the teardown's flush fail with "database table is locked". This fixture is
+    set up after pytest-django's database fixtures, so it is torn down, and waits, before them;
+    the browser contexts of the test are closed by then.
+    """
+    yield
+    if "live_server" not in request.fixturenames:
+        return
+    deadline = time.monotonic() + 15
+    while (busy := _request_threads()) and time.monotonic() < deadline:
+        busy[0].join(timeout=0.1)
