@@ -2,7 +2,6 @@
 
 import os
 import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -29,8 +28,14 @@ class _OneRequestAtATime(WSGIServer):
     """Django's plain WSGI server, answering in the live server's own thread (which already uses
     the test's connections); it closes each connection after its answer, so none waits."""
 
+    answering = threading.Lock()
+
     def __init__(self, *args: Any, connections_override: object = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self.answering:
+            super().process_request(request, client_address)
 
 
 @pytest.fixture(scope="session")
@@ -90,28 +95,16 @@ def phone(browser: object) -> Iterator[object]:
     context.close()
 
 
-def _request_threads() -> list[threading.Thread]:
-    """The live server's threads still answering a request (socketserver names them so)."""
-    return [
-        thread
-        for thread in threading.enumerate()
-        if thread.name.endswith("(process_request_thread)") and thread.is_alive()
-    ]
-
-
 @pytest.fixture(autouse=True)
 def _live_server_quiet_before_flush(request: pytest.FixtureRequest) -> Iterator[None]:
     """Let the live server finish what the browser asked before the database is emptied.
 
     A page closed at the end of a test may leave a request in flight (a service worker's
-    precache, a sync on close). On SQLite the server shares the test's connection, and its open
-    statement makes the teardown's flush fail with "database table is locked". This fixture is
-    set up after pytest-django's database fixtures, so it is torn down, and waits, before them;
-    the browser contexts of the test are closed by then.
+    precache, a sync on close); on SQLite its open statement on the shared connection would make
+    the teardown's flush fail with "database table is locked". This fixture is set up after
+    pytest-django's database fixtures, so it is torn down, and waits, before them; the browser
+    contexts of the test are closed by then, so no new request comes.
     """
     yield
-    if "live_server" not in request.fixturenames:
-        return
-    deadline = time.monotonic() + 15
-    while (busy := _request_threads()) and time.monotonic() < deadline:
-        busy[0].join(timeout=0.1)
+    if "live_server" in request.fixturenames and _OneRequestAtATime.answering.acquire(timeout=15):
+        _OneRequestAtATime.answering.release()
