@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.core.servers.basehttp import WSGIServer
 
 # Playwright's sync API runs an event loop in the test thread; the ORM calls made by the test
 # itself (setting up data, checking results) are still synchronous and safe.
@@ -24,30 +23,49 @@ CHROMIUM_ARGS = [
 PHONE = {"width": 390, "height": 844}
 
 
-class _OneRequestAtATime(WSGIServer):
-    """Django's plain WSGI server, answering in the live server's own thread (which already uses
-    the test's connections); it closes each connection after its answer, so none waits."""
+class _TestsApp:
+    """The live server's app, open only while a test that uses it runs.
 
-    answering = threading.Lock()
+    Between tests (a page's late request after its test ended, a service worker's fetch) it
+    answers 503 without touching the database, which is then being emptied or not allowed. On
+    SQLite it also lets one request at a time into the app: the in-memory test database is one
+    connection shared by the server's threads, and two requests at once on it fail with
+    "database table is locked", which a real SQLite file (a connection per request) never does.
+    The server keeps its threads, so a connection a browser opened and left idle blocks nothing.
+    """
 
-    def __init__(self, *args: Any, connections_override: object = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    lock = threading.Lock()
+    open = False
+    one_at_a_time = False
 
-    def process_request(self, request: Any, client_address: Any) -> None:
-        with self.answering:
-            super().process_request(request, client_address)
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        if not self.one_at_a_time:
+            if not self.open:
+                return self.closed(start_response)
+            return self.app(environ, start_response)
+        with self.lock:
+            if not self.open:
+                return self.closed(start_response)
+            response = self.app(environ, start_response)
+            try:
+                return [b"".join(response)]
+            finally:
+                if hasattr(response, "close"):
+                    response.close()
+
+    @staticmethod
+    def closed(start_response: Any) -> list[bytes]:
+        start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
+        return [b"Between tests."]
 
 
 @pytest.fixture(scope="session")
 def live_server(request: pytest.FixtureRequest) -> Iterator[object]:
-    """pytest-django's live server; on SQLite it answers one request at a time.
-
-    The test database on SQLite lives in memory, and the server's threads all share the test's
-    one connection: two requests at once (a double tap, a sync beside a page load) would run on
-    the same connection and fail with "database table is locked", which a real SQLite file with
-    its own connections per request never does. On PostgreSQL each request has its own
-    connection and the server stays threaded, so real concurrent requests are tested there.
-    """
+    """pytest-django's live server, its app wrapped in `_TestsApp`."""
+    from django.contrib.staticfiles.handlers import StaticFilesHandler
     from django.db import connection
     from pytest_django.live_server_helper import LiveServer
 
@@ -56,9 +74,9 @@ def live_server(request: pytest.FixtureRequest) -> Iterator[object]:
         or os.environ.get("DJANGO_LIVE_TEST_SERVER_ADDRESS")
         or "localhost"
     )
+    _TestsApp.one_at_a_time = connection.vendor == "sqlite"
     server = LiveServer(address, start=False)
-    if connection.vendor == "sqlite":
-        server.thread.server_class = _OneRequestAtATime  # type: ignore[misc]
+    server.thread.static_handler = lambda app: _TestsApp(StaticFilesHandler(app))
     server.start()
     yield server
     server.stop()
@@ -96,15 +114,13 @@ def phone(browser: object) -> Iterator[object]:
 
 
 @pytest.fixture(autouse=True)
-def _live_server_quiet_before_flush(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Let the live server finish what the browser asked before the database is emptied.
-
-    A page closed at the end of a test may leave a request in flight (a service worker's
-    precache, a sync on close); on SQLite its open statement on the shared connection would make
-    the teardown's flush fail with "database table is locked". This fixture is set up after
-    pytest-django's database fixtures, so it is torn down, and waits, before them; the browser
-    contexts of the test are closed by then, so no new request comes.
-    """
+def _live_server_open_during_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Open the live server's app for a test that uses it, and close it before the database is
+    emptied: set up after pytest-django's database fixtures, so torn down before them. Closing
+    waits for an answer in progress on SQLite, where answers are taken in turn."""
+    uses_server = "live_server" in request.fixturenames
+    _TestsApp.open = uses_server
     yield
-    if "live_server" in request.fixturenames and _OneRequestAtATime.answering.acquire(timeout=15):
-        _OneRequestAtATime.answering.release()
+    if uses_server:
+        with _TestsApp.lock:
+            _TestsApp.open = False
