@@ -22,6 +22,7 @@ from tests.leagues.helpers import (
     start_fixture,
     win_game,
 )
+from tests.worlds import world_per_module
 
 START = datetime.date(2025, 9, 2)
 
@@ -63,9 +64,13 @@ def build_league(style: str, names: tuple[str, ...] = ()) -> Played:
     return Played(league, division, teams, fixture, games, adjustment)
 
 
-@pytest.fixture(params=["yorkshire", "trinidad"])
-def played(request, db) -> Played:
-    return build_league(request.param)
+world = world_per_module(build_league, params=["yorkshire", "trinidad"])
+
+
+@pytest.fixture
+def played(world: Played, db) -> Played:
+    """The module's league (read only: the tests fetch pages)."""
+    return world
 
 
 def get(client, name: str, *args, **query) -> str:
