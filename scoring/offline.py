@@ -22,7 +22,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring import permissions, selectors, services
-from scoring.models import Game, Hand
+from scoring.models import Game
 from scoring.rules import InvalidFacts
 from scoring.services import GameMovedOn
 
@@ -202,13 +202,9 @@ def sync(request: HttpRequest, pk: int) -> JsonResponse:
             services.hand_undo(game=game, expected_number=number, entry_key=key, **context)
         else:
             revision = data.get("revision")
-            hand = Hand.objects.filter(game=game, number=number).first()
-            if hand is None:
-                raise GameMovedOn(
-                    f"Hand {number} is no longer in this game (it was undone). Nothing was saved."
-                )
             services.hand_correct(
-                hand=hand,
+                game=game,
+                number=number,
                 facts=facts,
                 entry_key=key,
                 expected_revision=revision if type(revision) is int else None,

@@ -152,10 +152,38 @@ def _render_game(
     return response
 
 
+def _moved_on(request: HttpRequest, pk: int, exc: GameMovedOn) -> HttpResponse:
+    """A form out of date (409): the game as it is now, and why nothing was saved."""
+    return _render_game(
+        request,
+        selectors.game_for_page(pk),
+        notice=exc.message,
+        notice_kind="error",
+        status=CONFLICT,
+    )
+
+
 def _may_play_again(game: Game) -> bool:
     """A stand-alone game, once won: a fixture table's games follow the match instead."""
     link = game.scoring_link
     return game.status == GameStatus.WON and (link is None or not link.next_url)
+
+
+def _reply_context(game: Game, sides: list[Side], *, count: int, notice: str) -> dict[str, Any]:
+    """What every light reply shows: the scoreboard with its notice and who deals next, and a
+    fresh hand form for the hand after `count` (or, once the game is won, Play again)."""
+    by_label = {side.label: side for side in sides}
+    return {
+        "game": game,
+        "sides": sides,
+        "can_score": True,
+        "can_play_again": _may_play_again(game),
+        "form": _fresh_hand_form(game, sides, count + 1),
+        "notice": notice,
+        "notice_kind": "success",
+        "next_number": count + 1,
+        "next_dealer": by_label.get(game.next_dealer),
+    }
 
 
 def _reply(
@@ -171,19 +199,9 @@ def _reply(
 ) -> HttpResponse:
     """The light reply to a recorded or undone hand: the scoreboard, the sheet rows from
     `from_number` on, a fresh form and the undo button; never the whole sheet or chart."""
-    by_label = {side.label: side for side in sides}
-    context = {
-        "game": game,
-        "sides": sides,
-        "can_score": True,
-        "can_play_again": _may_play_again(game),
-        "form": _fresh_hand_form(game, sides, count + 1),
-        "notice": notice,
-        "notice_kind": "success",
+    context = _reply_context(game, sides, count=count, notice=notice) | {
         "undo_key": uuid.uuid4(),
         "last_number": count or None,
-        "next_number": count + 1,
-        "next_dealer": by_label.get(game.next_dealer),
         "rows": rows,
         "from_number": from_number,
         "page": {"verdict": verdict_text, "target": game.rules.target, "sides": sides},
@@ -333,13 +351,7 @@ def hand_record(request: HttpRequest, pk: int) -> HttpResponse:
         read["form"].add_fact_error(exc)
         return _refused(request, pk, read["form"])
     except GameMovedOn as exc:
-        return _render_game(
-            request,
-            selectors.game_for_page(pk),
-            notice=exc.message,
-            notice_kind="error",
-            status=CONFLICT,
-        )
+        return _moved_on(request, pk, exc)
     notice = f"Hand {hand.number} recorded."
     if not _is_htmx(request):
         _success_once(request, notice)
@@ -428,13 +440,7 @@ def hand_undo(request: HttpRequest, pk: int) -> HttpResponse:
     except services.NotAllowed as exc:
         return _forbidden(request, exc.game)
     except GameMovedOn as exc:
-        return _render_game(
-            request,
-            selectors.game_for_page(pk),
-            notice=exc.message,
-            notice_kind="error",
-            status=CONFLICT,
-        )
+        return _moved_on(request, pk, exc)
     notice = f"Hand {number} undone. Its facts are kept in the audit trail."
     if not _is_htmx(request):
         _success_once(request, notice)
@@ -469,67 +475,127 @@ def game_again(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    """Correct any hand: the game is re-scored from its facts (the winner may change)."""
-    hand = selectors.hand_for_correction(pk, number)
-    game = hand.game
-    if not permissions.can_score(request, game):
-        return _forbidden(request, game)
-    sides = list(game.sides.all())
-    if request.method == "GET" or _form_actions(request):
-        if request.method == "GET":
-            form = HandForm(
-                initial=fields_from_facts(
-                    ruleset=game.rules,
-                    facts=hand.facts,
-                    dealer=hand.dealer,
-                    number=hand.number,
-                    revision=hand.revision,
-                ),
-                ruleset=game.rules,
-                sides=sides,
-                correcting=True,
-            )
-        else:
-            data = _edited_data(request, _form_actions(request) or "")
+    """Correct any hand: the game is re-scored from its facts (the winner may change).
+
+    Without JavaScript: a page of its own, then PRG back to the game. With htmx the form opens
+    in place on the game page (`#correction`) and a saved correction answers with only what
+    changed (`_correct_reply`); a refused one comes back as the form with its errors (422)."""
+    action = _form_actions(request)
+    if request.method == "GET" or action:
+        hand = selectors.hand_for_correction(pk, number)
+        game = hand.game
+        if not permissions.can_score(request, game):
+            return _forbidden(request, game)
+        sides = list(game.sides.all())
+        if action:
+            data = _edited_data(request, action)
             form = HandForm(data, ruleset=game.rules, sides=sides, correcting=True)
             form.errors.clear()
-        return _render_correct(request, hand, form)
-    form = HandForm(request.POST, ruleset=game.rules, sides=sides, correcting=True)
-    if not form.is_valid():
-        return _render_correct(request, hand, form, status=UNPROCESSABLE)
-    if game.status == GameStatus.ABANDONED:
-        messages.error(request, "The game was abandoned, so it can no longer be changed.")
-        return redirect(game)
+        else:
+            initial = fields_from_facts(
+                ruleset=game.rules,
+                facts=hand.facts,
+                dealer=hand.dealer,
+                number=hand.number,
+                revision=hand.revision,
+            )
+            form = HandForm(initial=initial, ruleset=game.rules, sides=sides, correcting=True)
+        return _render_correct(request, game, number, form)
+    entry_key = _posted_uuid(request, "entry_key")
+    revision = strict_id(request.POST.get("expected_revision"))
+    read: dict[str, Any] = {}
+
+    def facts_for(game: Game, sides: list[Side]) -> dict[str, Any]:
+        """The posted form, read against the locked game: refused forms raise `FormRefused`."""
+        read["game"] = game
+        form = read["form"] = HandForm(
+            request.POST, ruleset=game.rules, sides=sides, correcting=True
+        )
+        if not form.is_valid() or entry_key is None or revision is None:
+            raise FormRefused
+        return form.facts
+
     try:
-        services.hand_correct(
-            hand=hand,
-            facts=form.facts,
-            entry_key=form.cleaned_data["entry_key"],
-            expected_revision=form.cleaned_data.get("expected_revision"),
-            reason=form.cleaned_data.get("reason") or "",
+        hand = services.hand_correct(
+            game=pk,
+            number=number,
+            facts=facts_for,
+            entry_key=entry_key or uuid.uuid4(),
+            expected_revision=revision,
+            reason=lambda: read["form"].cleaned_data.get("reason") or "",
             scorer=permissions.RequestScorer(request),
         )
-    except services.NotAllowed:
-        return _forbidden(request, game)
+    except Game.DoesNotExist as exc:
+        raise Http404("No such game.") from exc
+    except services.NotAllowed as exc:
+        return _forbidden(request, exc.game)
+    except FormRefused:
+        return _render_correct(request, read["game"], number, read["form"], status=UNPROCESSABLE)
     except InvalidFacts as exc:
-        form.add_fact_error(exc)
-        return _render_correct(request, hand, form, status=UNPROCESSABLE)
+        read["form"].add_fact_error(exc)
+        return _render_correct(request, read["game"], number, read["form"], status=UNPROCESSABLE)
     except GameMovedOn as exc:
-        messages.error(request, exc.message)
-        return redirect(game)
-    messages.success(request, f"Hand {number} corrected; the game was re-scored.")
-    return redirect(game)
+        if not _is_htmx(request):
+            messages.error(request, exc.message)
+            return redirect("scoring:game", pk=pk)
+        return _moved_on(request, pk, exc)
+    notice = f"Hand {number} corrected; the game was re-scored."
+    if not _is_htmx(request):
+        _success_once(request, notice)
+        return redirect("scoring:game", pk=pk)
+    if getattr(hand, "awards_of", None) is None or hand.status_changed:  # type: ignore[attr-defined]
+        # A resubmitted form (its correction was made before), or a correction that changed who
+        # won or whether the game is over: the banner, the form, the actions and the struck-out
+        # points all change, so the whole game is the answer.
+        return _render_game(request, selectors.game_for_page(pk), notice=notice)
+    return _correct_reply(request, hand, notice)
+
+
+def _posted_uuid(request: HttpRequest, name: str) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(request.POST.get(name, ""))
+    except ValueError:
+        return None
+
+
+def _correct_reply(request: HttpRequest, hand: Hand, notice: str) -> HttpResponse:
+    """The light reply to a correction that left the game's status and winner as they were: the
+    corrected row in full, the later rows' running totals as numbers only (a correction moves
+    them and nothing else of theirs, unless the game is won: then the deciding row comes in
+    full too, with the banner), the scoreboard and a fresh hand form. Its size does not grow with
+    the hand number."""
+    game = hand.game
+    sides: list[Side] = hand.sides  # type: ignore[attr-defined]
+    later: list[Hand] = hand.later  # type: ignore[attr-defined]
+    awards_of: dict[int, list[Any]] = hand.awards_of  # type: ignore[attr-defined]
+    full = [hand] + [h for h in later if h.number == game.decided_hand]
+    count = hand.number + len(later)
+    by_label = {side.label: side for side in sides}
+    decided = full[-1] if game.status == GameStatus.WON else None
+    context = _reply_context(game, sides, count=count, notice=notice) | {
+        "rows": build_rows(game, sides, [(h, awards_of[h.number]) for h in full]),
+        "totals_from": hand.number + 1,
+        "later_totals": ";".join(
+            ",".join(str(h.scores.get(side.label, 0)) for side in sides) for h in later
+        ),
+        "page": {
+            "verdict": verdict(game, decided, awards_of.get(game.decided_hand or 0, []), by_label)
+            if decided
+            else "",
+            "target": game.rules.target,
+            "sides": sides,
+        },
+    }
+    return render(request, "scoring/_correct_reply.html", context)
 
 
 def _render_correct(
-    request: HttpRequest, hand: Hand, form: HandForm, status: int = 200
+    request: HttpRequest, game: Game, number: int, form: HandForm, status: int = 200
 ) -> HttpResponse:
-    return render(
-        request,
-        "scoring/hand_correct.html",
-        {"hand": hand, "game": hand.game, "form": form},
-        status=status,
-    )
+    """The correction form: in place on the game page (htmx), else a page of its own."""
+    context = {"game": game, "number": number, "form": form, "in_place": _is_htmx(request)}
+    template = "scoring/_correct.html" if _is_htmx(request) else "scoring/hand_correct.html"
+    return render(request, template, context, status=status)
 
 
 @require_http_methods(["GET", "POST"])

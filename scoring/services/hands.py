@@ -27,22 +27,18 @@ from scoring.models import (
     ScoringLink,
     Side,
 )
-from scoring.rules import InvalidFacts, score_game
+from scoring.rules import GameScore, HandScore, InvalidFacts, score_game
 from scoring.services.state import (
     GameMovedOn,
     NotAllowed,
     Scorer,
     already_done,
-    hands_of,
     lock_for_entry,
-    lock_game,
     refuse_unless_in_progress,
-    score_facts,
     scores_of,
-    sides_of,
-    store_derived,
     store_game_reopened,
     store_game_state,
+    store_scores,
 )
 from scoring.signals import game_changed
 
@@ -121,34 +117,14 @@ def hand_record(
             game=game,
             number=expected_number,
             facts=facts,
-            dealer=scored.dealer,
-            trump=scored.trump or "",
-            outcome=scored.outcome,
-            all_fours=scored.all_fours or "",
-            scores=dict(scored.scores),
             entry_key=entry_key,
             entered_by=by,
+            **_derived(scored),
         )
-        awards = [
-            Award(
-                game=game,
-                hand=hand,
-                position=position,
-                side=award.side,
-                category=str(award.category),
-                points=award.points,
-                detail=award.detail or "",
-                counted=award.counted,
-            )
-            for position, award in enumerate(scored.awards)
-        ]
+        awards = _awards(game, hand, scored)
         if awards:
             Award.objects.bulk_create(awards)
-        changed = [side for side in sides if side.score != result.scores[side.label]]
-        for side in changed:
-            side.score = result.scores[side.label]
-        if changed:
-            Side.objects.bulk_update(changed, ["score"])
+        store_scores(sides, result)
         store_game_state(game, result)
         HandRevision.objects.create(
             game=game,
@@ -182,77 +158,88 @@ def hand_record(
 @transaction.atomic
 def hand_correct(
     *,
-    hand: Hand,
-    facts: Mapping[str, Any],
+    game: Game | int,
+    number: int,
+    facts: Mapping[str, Any] | Callable[[Game, list[Side]], Mapping[str, Any]],
     entry_key: uuid.UUID,
     by: User | None = None,
-    reason: str = "",
+    reason: str | Callable[[], str] = "",
     expected_revision: int | None = None,
     link: ScoringLink | None = None,
     ip: str | None = None,
     scorer: Scorer | None = None,
 ) -> Hand:
-    """Replace a hand's facts and re-score the game from its facts.
+    """Replace hand `number`'s facts and re-score the game from that hand on.
 
     The correction may change the winner, or un-win the game. It is refused (`InvalidFacts`) when
     it would end the game before hands that follow it. `expected_revision` (the hand's `revision`
     when the form was rendered) refuses a correction made against facts another phone has since
-    changed.
+    changed. `facts` (and `reason`) may be functions, read against the locked game as in
+    `hand_record`. The game is read once, with its sides and hand count; the engine scores from
+    the corrected hand on, starting from the scores after the hand before it; a later hand's
+    row and awards are written only where the engine's answer differs from what is stored.
+
+    The returned hand has `game`, `sides`, `later` (the hands after it, re-scored), `awards_of`
+    (each re-scored hand's awards by number) and `status_changed` (whether the game's status or
+    winner changed) set, for the reply that shows only what changed.
     """
-    game = lock_game(hand.game_id)
+    game, sides, count = lock_for_entry(game)
     if scorer is not None:
         by, link, ip = _scorer_audit(scorer, game)
-    done = already_done(entry_key, game, RevisionAction.CORRECT)
-    if done is not None:
-        again = Hand.objects.filter(game=game, number=done.hand_number).first()
-        if again is None:
-            raise GameMovedOn(
-                f"Hand {done.hand_number} was corrected and has since been undone. Nothing was "
-                "saved: here is the game as it is now.",
-                game=game,
-            )
-        return again
+    if expected_revision is None or not 1 <= number <= count:
+        again = _corrected_before(entry_key, game)
+        if again is not None:
+            return again
     if game.status == GameStatus.ABANDONED:
         refuse_unless_in_progress(game)
-    hands = hands_of(game)
-    current = next((h for h in hands if h.number == hand.number), None)
-    if current is None:
+    if not 1 <= number <= count:
         raise GameMovedOn(
-            f"Hand {hand.number} is no longer in this game (it was undone). Nothing was saved.",
+            f"Hand {number} is no longer in this game (it was undone). Nothing was saved.",
             game=game,
         )
+    hands = list(Hand.objects.filter(game=game, number__gte=number - 1).order_by("number"))
+    previous = hands.pop(0) if number > 1 else None
+    current = hands[0]
     if expected_revision is not None and current.revision != expected_revision:
+        again = _corrected_before(entry_key, game)
+        if again is not None:
+            return again
         raise GameMovedOn(
-            f"Hand {hand.number} was changed on another phone after this form was opened. "
+            f"Hand {number} was changed on another phone after this form was opened. "
             "Nothing was saved: here is the hand as it is now.",
             game=game,
         )
-    sides = sides_of(game)
-    facts = dict(facts)
-    all_facts = [facts if h.number == current.number else h.facts for h in hands]
+    facts = dict(facts(game, sides) if callable(facts) else facts)
+    start = previous.scores if previous is not None else {s.label: s.start_score for s in sides}
     try:
-        result = score_facts(game, sides, all_facts)
+        result = score_game(
+            ruleset=game.rules,
+            sides=[side.label for side in sides],
+            hands=[facts, *(hand.facts for hand in hands[1:])],
+            scores=start,
+            first_number=number,
+        )
     except InvalidFacts as exc:
-        if exc.hand is not None and exc.hand > current.number:
+        if exc.hand is not None and exc.hand > number:
             # The corrected hand is fine alone but ends the game too soon (or breaks a later hand).
             raise InvalidFacts(
-                current.number,
+                number,
                 "hands",
                 f"with this correction, hand {exc.hand} is refused: {exc.message}. "
-                f"Undo the hands after hand {current.number} first if this correction is right.",
+                f"Undo the hands after hand {number} first if this correction is right.",
             ) from exc
         raise
     scores_before = scores_of(sides)
+    status_before = (game.status, game.winner)
     before = current.facts
-
     current.facts = facts
     current.revision += 1
     current.corrected_at = timezone.now()
-    current.save(update_fields=["facts", "revision", "corrected_at"])
-    store_derived(game, sides, hands, result, start=current.number)
+    awards_of = _store_rescored(game, sides, hands, result)
+    store_game_state(game, result)
     HandRevision.objects.create(
         game=game,
-        hand_number=current.number,
+        hand_number=number,
         action=RevisionAction.CORRECT,
         before=before,
         after=facts,
@@ -262,11 +249,104 @@ def hand_correct(
         link=link,
         ip=ip or None,
         entry_key=entry_key,
-        reason=reason.strip(),
+        reason=(reason() if callable(reason) else reason).strip(),
     )
     game_changed.send(sender=Game, game=game)
     current.game = game
+    current.sides = sides  # type: ignore[attr-defined]
+    current.later = hands[1:]  # type: ignore[attr-defined]
+    current.awards_of = awards_of  # type: ignore[attr-defined]
+    current.status_changed = status_before != (game.status, game.winner)  # type: ignore[attr-defined]
     return current
+
+
+def _corrected_before(entry_key: uuid.UUID, game: Game) -> Hand | None:
+    """The hand an earlier submission of the same correction form corrected, if any."""
+    done = already_done(entry_key, game, RevisionAction.CORRECT)
+    if done is None:
+        return None
+    again = Hand.objects.filter(game=game, number=done.hand_number).first()
+    if again is None:
+        raise GameMovedOn(
+            f"Hand {done.hand_number} was corrected and has since been undone. Nothing was "
+            "saved: here is the game as it is now.",
+            game=game,
+        )
+    again.game = game
+    return again
+
+
+#: What the engine derives for a hand and the hand's row stores.
+DERIVED = ("dealer", "trump", "outcome", "all_fours", "scores")
+
+
+def _store_rescored(
+    game: Game, sides: list[Side], hands: list[Hand], result: GameScore
+) -> dict[int, list[Award]]:
+    """Store a correction: the corrected hand (`hands[0]`, its facts already set) and what the
+    engine derived for it and the hands after it, the sides' scores. A later hand is written only
+    where the engine's answer differs from its stored row and awards: a correction usually
+    moves the later running totals (one statement for all of them) and nothing else."""
+    stored: dict[int, list[Award]] = {hand.pk: [] for hand in hands}
+    for award in Award.objects.filter(hand_id__in=list(stored)).order_by("hand_id", "position"):
+        stored[award.hand_id].append(award)
+    awards_of: dict[int, list[Award]] = {}
+    rewritten: list[Award] = []
+    moved: list[Hand] = []
+    fields: set[str] = set()
+    for hand, scored in zip(hands, result.hands, strict=True):
+        derived = _derived(scored)
+        changed = {name for name, value in derived.items() if getattr(hand, name) != value}
+        for name in changed:
+            setattr(hand, name, derived[name])
+        if hand is not hands[0] and changed:
+            moved.append(hand)
+            fields |= changed
+        fresh = _awards(game, hand, scored)
+        if [_award_key(a) for a in fresh] == [_award_key(a) for a in stored[hand.pk]]:
+            awards_of[hand.number] = stored[hand.pk]
+        else:
+            awards_of[hand.number] = fresh
+            rewritten.extend(fresh)
+    hands[0].save(update_fields=["facts", "revision", "corrected_at", *DERIVED])
+    if moved:
+        Hand.objects.bulk_update(moved, sorted(fields))
+    if rewritten:
+        Award.objects.filter(hand_id__in={award.hand_id for award in rewritten}).delete()
+        Award.objects.bulk_create(rewritten)
+    store_scores(sides, result)
+    return awards_of
+
+
+def _derived(scored: HandScore) -> dict[str, Any]:
+    return {
+        "dealer": scored.dealer,
+        "trump": scored.trump or "",
+        "outcome": scored.outcome,
+        "all_fours": scored.all_fours or "",
+        "scores": dict(scored.scores),
+    }
+
+
+def _awards(game: Game, hand: Hand, scored: HandScore) -> list[Award]:
+    """The rows of the awards the engine gave `hand`, in strict order."""
+    return [
+        Award(
+            game=game,
+            hand=hand,
+            position=position,
+            side=award.side,
+            category=str(award.category),
+            points=award.points,
+            detail=award.detail or "",
+            counted=award.counted,
+        )
+        for position, award in enumerate(scored.awards)
+    ]
+
+
+def _award_key(award: Award) -> tuple[Any, ...]:
+    return (award.position, award.side, award.category, award.points, award.detail, award.counted)
 
 
 @transaction.atomic

@@ -5,15 +5,15 @@ what the engine derived, the one-time form keys, and `GameMovedOn` for a form th
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from scoring.models import Award, Game, GameStatus, Hand, HandRevision, Side
-from scoring.rules import GameScore, score_game
+from scoring.models import Game, GameStatus, Hand, HandRevision, Side
+from scoring.rules import GameScore
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -47,59 +47,17 @@ def sides_of(game: Game) -> list[Side]:
     return list(Side.objects.filter(game=game).order_by("position"))
 
 
-def hands_of(game: Game) -> list[Hand]:
-    return list(Hand.objects.filter(game=game).order_by("number"))
-
-
-def score_facts(game: Game, sides: Sequence[Side], facts: Sequence[Mapping[str, Any]]) -> GameScore:
-    return score_game(
-        ruleset=game.rules,
-        sides=[side.label for side in sides],
-        hands=[dict(f) for f in facts],
-        scores={side.label: side.start_score for side in sides},
-    )
-
-
 def scores_of(sides: Sequence[Side]) -> dict[str, int]:
     return {side.label: side.score for side in sides}
 
 
-def store_derived(
-    game: Game, sides: Sequence[Side], hands: Sequence[Hand], result: GameScore, *, start: int
-) -> None:
-    """Write what the engine derived: hands numbered `start` and later get fresh awards."""
-    changed = [hand for hand in hands if hand.number >= start]
-    Award.objects.filter(game=game, hand__number__gte=start).delete()
-    awards: list[Award] = []
-    for hand in changed:
-        scored = result.hands[hand.number - 1]
-        hand.dealer = scored.dealer
-        hand.trump = scored.trump or ""
-        hand.outcome = scored.outcome
-        hand.all_fours = scored.all_fours or ""
-        hand.scores = dict(scored.scores)
-        awards.extend(
-            Award(
-                game=game,
-                hand=hand,
-                position=position,
-                side=award.side,
-                category=str(award.category),
-                points=award.points,
-                detail=award.detail or "",
-                counted=award.counted,
-            )
-            for position, award in enumerate(scored.awards)
-        )
-    if changed:
-        Hand.objects.bulk_update(changed, ["dealer", "trump", "outcome", "all_fours", "scores"])
-    Award.objects.bulk_create(awards)
-
-    for side in sides:
+def store_scores(sides: Sequence[Side], result: GameScore) -> None:
+    """The sides' scores as the engine left them: only those that changed are written."""
+    changed = [side for side in sides if side.score != result.scores[side.label]]
+    for side in changed:
         side.score = result.scores[side.label]
-    Side.objects.bulk_update(sides, ["score"])
-
-    store_game_state(game, result)
+    if changed:
+        Side.objects.bulk_update(changed, ["score"])
 
 
 def already_done(entry_key: uuid.UUID, game: Game, action: str) -> HandRevision | None:

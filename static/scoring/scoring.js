@@ -164,20 +164,79 @@
     if (event.target.form && event.target.matches("input[name=dealer]")) showKicks(event.target.form);
   });
 
-  /* The light reply: put the changed score-sheet rows in place and redraw the chart. */
+  /* The light reply: put the changed score-sheet rows in place and redraw the chart. A recorded
+   * or undone hand replaces the rows from its number on; a correction replaces its own row (and
+   * a deciding one) and sends the later rows' running totals as numbers only. */
   function applySheetUpdate() {
     var update = document.getElementById("sheet-update");
     var body = document.getElementById("sheet-rows");
     if (!update || !body) return;
-    var from = parseInt(update.dataset.from, 10);
-    Array.prototype.slice.call(body.querySelectorAll("tr[data-number]")).forEach(function (row) {
-      if (parseInt(row.dataset.number, 10) >= from) row.remove();
-    });
-    body.appendChild(update.content.cloneNode(true));
+    if (update.hasAttribute("data-replace")) {
+      Array.prototype.forEach.call(update.content.querySelectorAll("tr[id]"), function (row) {
+        var old = document.getElementById(row.id);
+        if (old) old.replaceWith(document.importNode(row, true));
+      });
+      var first = parseInt(update.dataset.totalsFrom, 10);
+      update.dataset.totals.split(";").filter(Boolean).forEach(function (totals, index) {
+        var row = document.getElementById("hand-" + (first + index));
+        if (!row) return;
+        row.dataset.totals = totals;
+        var cells = row.querySelectorAll("td.total");
+        totals.split(",").forEach(function (total, side) {
+          if (cells[side]) cells[side].textContent = total;
+        });
+      });
+    } else {
+      var from = parseInt(update.dataset.from, 10);
+      Array.prototype.slice.call(body.querySelectorAll("tr[data-number]")).forEach(function (row) {
+        if (parseInt(row.dataset.number, 10) >= from) row.remove();
+      });
+      body.appendChild(update.content.cloneNode(true));
+    }
     update.remove();
     var empty = document.getElementById("no-hands");
     if (empty && body.querySelectorAll("tr[data-number]").length > 1) empty.remove();
     redrawChart(body);
+  }
+
+  /* Correcting a hand in place: "Fix" opens the correction form where the hand form was. The
+   * hand form waits, detached (so no id is on the page twice), until Cancel puts it back without
+   * asking the server, or a reply brings a fresh one. Without htmx "Fix" is a plain link. */
+  var keptForm = null;
+
+  document.addEventListener("click", function (event) {
+    var box = document.getElementById("correction");
+    if (!box || event.defaultPrevented) return;
+    var fix = event.target.closest("a.fix");
+    if (fix && window.htmx) {
+      event.preventDefault();
+      window.htmx.ajax("GET", fix.getAttribute("href"), { target: box, swap: "innerHTML" });
+      return;
+    }
+    var cancel = event.target.closest("[data-cancel-correction]");
+    if (cancel && box.contains(cancel)) {
+      event.preventDefault();
+      box.replaceChildren();
+      var entry = document.getElementById("entry");
+      if (keptForm && entry) entry.appendChild(keptForm);
+      keptForm = null;
+      (entry || box).scrollIntoView({ block: "start" });
+    }
+  });
+
+  function followCorrection() {
+    var box = document.getElementById("correction");
+    var fixing = box && box.querySelector("form");
+    if (!fixing) {
+      keptForm = null;
+      return;
+    }
+    var form = document.getElementById("hand-form");
+    if (form) {
+      keptForm = form;
+      form.remove();
+    }
+    box.scrollIntoView({ block: "start" });
   }
 
   function redrawChart(body) {
@@ -228,15 +287,16 @@
 
   function settle() {
     applySheetUpdate();
+    followCorrection();
     // A message from an earlier page (say "Hand 2 corrected") must not outlive its action.
     document.querySelectorAll("body > .messages").forEach(function (list) { list.remove(); });
     var undo = document.getElementById("undo");
     if (undo) undo.open = false;
-    document.querySelectorAll("#hand-form").forEach(markPicked);
+    document.querySelectorAll(".hand-form").forEach(markPicked);
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    document.querySelectorAll("#hand-form").forEach(markPicked);
+    document.querySelectorAll(".hand-form").forEach(markPicked);
   });
   document.addEventListener("htmx:afterSettle", settle);
 })();

@@ -582,29 +582,43 @@ def test_double_tap_on_undo_takes_back_one_hand(any_scorer: Scorer) -> None:
     expect(scorer.page.get_by_test_id("undo")).to_contain_text("Undo hand 2")
 
 
-def test_correct_a_hand_rescores_the_game_and_is_audited(scorer: Scorer) -> None:
+def test_correct_a_hand_rescores_the_game_and_is_audited(any_scorer: Scorer) -> None:
     """Fix hand 1 after hand 2: the game is re-scored from the facts; the audit trail shows who,
-    when, why, and the facts before and after."""
+    when, why, and the facts before and after. With JavaScript the form opens in place and the
+    reply changes the scores and the totals without loading the page; without it, the form is a
+    page of its own."""
+    scorer = any_scorer
     game = GameFactory()
     user = log_in(scorer.page, scorer.base_url, "desmond")
     scorer.scan(game)
     scorer.play(1, card="4H", high=SMITH, low=SMITH, jack=SMITH, game=SMITH)
     scorer.play(2, card="5D", high=PATEL, low=SMITH, jack=PATEL, game=PATEL)
     scorer.expect_scores(5, 3)
+    scorer.page.evaluate("window.__sameDocument = 1")
 
-    with scorer.page.expect_navigation():
-        scorer.page.get_by_role("link", name="Fix hand 1").tap()
+    fix = scorer.page.get_by_role("link", name="Fix hand 1")
+    if scorer.js:
+        fix.tap()
+    else:
+        with scorer.page.expect_navigation():
+            fix.tap()
     expect(scorer.page.get_by_role("heading", name=re.compile("Correct hand 1"))).to_be_visible()
     # The form holds hand 1's facts; change who made game.
     game_group = scorer.page.get_by_role("group", name=GAME, exact=True)
     expect(game_group.get_by_role("button", name=SMITH)).to_have_attribute("aria-pressed", "true")
     scorer.page.get_by_label("Why the correction (optional)").fill("game was Patel's, 44-36")
-    with scorer.page.expect_navigation():
-        game_group.get_by_role("button", name=PATEL).tap()  # the game button saves
+    scorer.pending_game = PATEL
+    scorer.record()  # the game button saves
 
     expect(scorer.page.get_by_text("Hand 1 corrected; the game was re-scored.")).to_be_visible()
     scorer.expect_scores(4, 4)
     expect(scorer.sheet_row(1)).to_contain_text(f"{PATEL} game +1")
+    expect(scorer.sheet_row(1).locator("td.total")).to_have_text(["3", "1"])
+    expect(scorer.sheet_row(2).locator("td.total")).to_have_text(["4", "4"])
+    assert (scorer.page.evaluate("window.__sameDocument") == 1) is scorer.js
+    # The hand form is back for hand 3, the correction form gone.
+    expect(scorer.page.get_by_test_id("correct-form")).to_have_count(0)
+    expect(scorer.page.get_by_test_id("next-dealer")).to_contain_text("Hand 3")
     assert facts_of(game)[0]["game"] == "B"
     assert hand_count(game) == 2
 
@@ -617,6 +631,63 @@ def test_correct_a_hand_rescores_the_game_and_is_audited(scorer: Scorer) -> None
     expect(entry.locator("time")).to_have_attribute("datetime", re.compile(r"^\d{4}-\d\d-\d\dT"))
     expect(entry.locator(".facts").filter(has_text="before")).to_contain_text('"game": "A"')
     expect(entry.locator(".facts").filter(has_text="after")).to_contain_text('"game": "B"')
+
+
+def test_a_correction_in_place_changes_the_totals_and_cancel_needs_no_request(
+    scorer: Scorer,
+) -> None:
+    """At 390×844 with JavaScript: Cancel puts the hand form back (with what was tapped) without
+    asking the server; a correction of hand 2 of 6 moves every later total and the chart without
+    loading the page; its message goes with the next hand."""
+    game = GameFactory(hands=6, overrides={"target": 61})
+    scorer.scan(game)
+    scorer.page.evaluate("window.__sameDocument = 1")
+    totals = scorer.page.locator("#hand-6 td.total")
+    before = [int(t) for t in totals.all_inner_texts()]
+    chart = scorer.page.get_by_test_id("chart-line-A")
+    line = chart.get_attribute("points")
+
+    scorer.choose(HIGH, SMITH)  # a tap on the next hand, kept through Cancel
+    with scorer.page.expect_response(lambda r: "/correct/" in r.url):
+        scorer.page.get_by_role("link", name="Fix hand 2").tap()
+    scorer.settled()
+    expect(scorer.page.get_by_test_id("correct-form")).to_be_in_viewport()
+    expect(scorer.page.get_by_test_id("hand-form")).to_have_count(0)
+    # htmx asks with XMLHttpRequest, a page load is a document (the offline module's own
+    # fetches, keeping the page for use without a connection, are neither).
+    requests: list[str] = []
+    scorer.page.on(
+        "request",
+        lambda request: (
+            requests.append(request.url) if request.resource_type in ("xhr", "document") else None
+        ),
+    )
+    scorer.page.get_by_test_id("cancel-correction").tap()
+    expect(scorer.page.get_by_test_id("correct-form")).to_have_count(0)
+    expect(scorer.page.get_by_test_id("hand-form")).to_be_visible()
+    high = scorer.page.get_by_role("group", name=HIGH, exact=True)
+    expect(high.get_by_role("radio", name=SMITH, exact=True)).to_be_checked()
+    assert requests == []
+    assert scorer.page.evaluate("window.__sameDocument") == 1
+
+    scorer.page.get_by_role("link", name="Fix hand 2").tap()
+    scorer.settled()
+    hand = Hand.objects.get(game=game, number=2)
+    moved = PATEL if hand.facts["high"] == "A" else SMITH
+    scorer.choose(HIGH, moved)
+    response = scorer.record(button="Save correction")
+    assert response is not None and response.status == 200
+
+    expect(scorer.page.get_by_text("Hand 2 corrected")).to_be_visible()
+    step = 1 if moved == PATEL else -1
+    expect(totals).to_have_text([str(before[0] - step), str(before[1] + step)])
+    expect(scorer.page.locator("#hand-3 td.total").first).not_to_have_text("")
+    assert chart.get_attribute("points") != line
+    assert scorer.page.evaluate("window.__sameDocument") == 1
+    scorer.expect_scores(before[0] - step, before[1] + step)
+
+    scorer.play(7, card="4H", high=SMITH, low=SMITH, jack=SMITH, game=SMITH)
+    expect(scorer.page.get_by_text("Hand 2 corrected")).to_have_count(0)
 
 
 # --- double submit and two phones ------------------------------------------------------------

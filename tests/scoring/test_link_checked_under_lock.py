@@ -48,11 +48,12 @@ def test_a_correction_in_flight_when_the_link_is_revoked_is_not_made(monkeypatch
     request = RequestFactory().post("/")
     request.session = {SESSION_KEY: [world.table.scoring_link_id]}
     request.user = world.users["stranger"]
-    _revoke_before(monkeypatch, "lock_game", world.table.scoring_link)
+    _revoke_before(monkeypatch, "lock_for_entry", world.table.scoring_link)
     revisions = HandRevision.objects.filter(game=game).count()
     with pytest.raises(services.NotAllowed):
         services.hand_correct(
-            hand=hand,
+            game=hand.game_id,
+            number=hand.number,
             facts=dict(hand.facts, high="B"),
             entry_key=uuid.uuid4(),
             scorer=RequestScorer(request),

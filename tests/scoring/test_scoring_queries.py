@@ -21,6 +21,15 @@ RECORD_QUERIES = 7
 #: Undoing the last hand: the session; the locked read; the last two hands; the hand collected,
 #: its awards and it deleted; the sides' scores, the game's state and the audit entry.
 UNDO_QUERIES = 9
+#: Correcting a hand with hands after it, answered with only what changed: the session; the game
+#: with its link, sides, hand count and what other apps attach to it, read once under its row
+#: lock; the hand before it (its totals start the re-scoring) and the hands from it on; their
+#: awards (a later hand is rewritten only where the engine's answer differs); the corrected hand;
+#: the later hands' running totals, one statement however many; its awards deleted and written
+#: again; the sides' scores, the game's state and the audit entry.
+CORRECT_QUERIES = 11
+#: Correcting the last hand: no later running totals to move.
+CORRECT_LAST_QUERIES = CORRECT_QUERIES - 1
 #: The service's transaction: BEGIN and COMMIT are logged as statements too.
 TRANSACTION = 2
 
@@ -79,6 +88,29 @@ def test_recording_and_undoing_a_hand_run_exactly_their_queries(client, django_a
             )
         assert response.status_code == 200
         assert game.hands.count() == hands
+
+
+@pytest.mark.django_db(transaction=True)
+def test_correcting_a_hand_runs_exactly_its_queries(client, django_assert_num_queries):
+    """As in production: correcting hand 1 of a 60-hand game runs exactly CORRECT_QUERIES
+    (the same for a 10-hand game: the later totals are one statement), the last hand
+    CORRECT_LAST_QUERIES."""
+    for hands in (10, 60):
+        game = GameFactory(hands=hands, overrides={"target": 500})
+        client.get(game.scoring_link.get_absolute_url())
+        for number, queries in ((1, CORRECT_QUERIES), (hands, CORRECT_LAST_QUERIES)):
+            hand = game.hands.get(number=number)
+            data = _hand_data(game, number) | {
+                "dealer": hand.facts["dealer"],
+                "high": "B" if hand.facts["high"] == "A" else "A",
+                "expected_revision": "0",
+            }
+            url = reverse("scoring:hand_correct", kwargs={"pk": game.pk, "number": number})
+            with django_assert_num_queries(queries + TRANSACTION):
+                response = client.post(url, data, HTTP_HX_REQUEST="true")
+            assert response.status_code == 200, response.content.decode()[:2000]
+            assert f"Hand {number} corrected" in response.content.decode()
+            assert game.hands.get(number=number).revision == 1
 
 
 def test_the_correction_page_runs_a_fixed_number_of_queries(

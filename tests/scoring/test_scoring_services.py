@@ -230,7 +230,8 @@ def test_a_correction_rescores_the_game_and_can_change_the_winner(changes):
     assert game.winner == "A"
     user = UserFactory()
     corrected = services.hand_correct(
-        hand=hand,
+        game=hand.game_id,
+        number=hand.number,
         facts=plain_hand("trinidad", "A", 1, winner="B"),
         entry_key=uuid.uuid4(),
         by=user,
@@ -260,7 +261,9 @@ def test_a_correction_rewrites_the_awards_of_every_later_hand():
     game = GameFactory(hands=3)
     first = game.hands.get(number=1)
     facts = first.facts | {"turn_ups": ["AD"]}  # an ace kicked: 1 more to the dealer's side
-    services.hand_correct(hand=first, facts=facts, entry_key=uuid.uuid4())
+    services.hand_correct(
+        game=first.game_id, number=first.number, facts=facts, entry_key=uuid.uuid4()
+    )
     totals = list(game.hands.order_by("number").values_list("scores", flat=True))
     assert totals == [{"A": 3, "B": 2}, {"A": 5, "B": 4}, {"A": 7, "B": 6}]
     game.refresh_from_db()
@@ -272,7 +275,8 @@ def test_a_correction_can_undo_a_win():
     game = GameFactory(start_scores={"A": 13, "B": 0})
     hand = record(game, plain_hand("trinidad", "A", 1, winner="A"))
     services.hand_correct(
-        hand=hand,
+        game=hand.game_id,
+        number=hand.number,
         facts=plain_hand("trinidad", "A", 1, winner="B"),
         entry_key=uuid.uuid4(),
     )
@@ -288,7 +292,8 @@ def test_a_correction_that_would_end_the_game_early_is_refused():
     record(game, plain_hand("trinidad", "B", 2, winner="B"))
     with pytest.raises(InvalidFacts) as exc:
         services.hand_correct(
-            hand=first,
+            game=first.game_id,
+            number=first.number,
             facts=plain_hand("trinidad", "A", 1, winner="A"),
             entry_key=uuid.uuid4(),
         )
@@ -300,10 +305,20 @@ def test_a_correction_against_a_changed_hand_is_refused():
     """Two phones correcting the same hand: the second, made against old facts, is refused."""
     game = GameFactory(hands=2)
     hand = game.hands.get(number=1)
-    services.hand_correct(hand=hand, facts=hand.facts, entry_key=uuid.uuid4(), expected_revision=0)
+    services.hand_correct(
+        game=hand.game_id,
+        number=hand.number,
+        facts=hand.facts,
+        entry_key=uuid.uuid4(),
+        expected_revision=0,
+    )
     with pytest.raises(services.GameMovedOn, match="another phone"):
         services.hand_correct(
-            hand=hand, facts=hand.facts, entry_key=uuid.uuid4(), expected_revision=0
+            game=hand.game_id,
+            number=hand.number,
+            facts=hand.facts,
+            entry_key=uuid.uuid4(),
+            expected_revision=0,
         )
 
 
@@ -313,8 +328,12 @@ def test_a_correction_submitted_twice_is_applied_once():
     hand = game.hands.get(number=2)
     key = uuid.uuid4()
     new = plain_hand("trinidad", "B", 2, winner="B")
-    services.hand_correct(hand=hand, facts=new, entry_key=key, expected_revision=0)
-    again = services.hand_correct(hand=hand, facts=new, entry_key=key, expected_revision=0)
+    services.hand_correct(
+        game=hand.game_id, number=hand.number, facts=new, entry_key=key, expected_revision=0
+    )
+    again = services.hand_correct(
+        game=hand.game_id, number=hand.number, facts=new, entry_key=key, expected_revision=0
+    )
     assert again.revision == 1
     assert HandRevision.objects.filter(action=RevisionAction.CORRECT).count() == 1
 

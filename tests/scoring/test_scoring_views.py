@@ -434,7 +434,13 @@ def test_the_audit_trail_shows_records_corrections_and_undos(client):
     hand = game.hands.get(number=1)
     from scoring import services
 
-    services.hand_correct(hand=hand, facts=hand.facts, entry_key=uuid.uuid4(), reason="checked")
+    services.hand_correct(
+        game=hand.game_id,
+        number=hand.number,
+        facts=hand.facts,
+        entry_key=uuid.uuid4(),
+        reason="checked",
+    )
     services.hand_undo(game=game, expected_number=2)
     body = client.get(reverse("scoring:game_audit", kwargs={"pk": game.pk})).content.decode()
     for testid in ("audit-record-1", "audit-record-2", "audit-correct-1", "audit-undo-2"):

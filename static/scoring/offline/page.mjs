@@ -463,15 +463,22 @@ function keepFailed(event) {
 document.addEventListener("htmx:sendError", keepFailed);
 document.addEventListener("htmx:timeout", keepFailed);
 
-document.addEventListener("click", async (event) => {
-  const fix = event.target.closest("[data-offline-fix], a.fix");
-  if (fix && view) {
+// Before scoring.js, which opens the server's correction form in place: a fix made while hands
+// wait to be sent (or without a connection) is kept on the phone instead.
+document.addEventListener(
+  "click",
+  (event) => {
+    const fix = event.target.closest && event.target.closest("[data-offline-fix], a.fix");
+    if (!fix || !view) return;
     if (fix.matches("a.fix") && !mustKeepOnPhone()) return;
     event.preventDefault();
     const number = Number(fix.dataset.offlineFix || fix.closest("tr")?.id.replace("hand-", ""));
     startFix(number);
-    return;
-  }
+  },
+  true,
+);
+
+document.addEventListener("click", async (event) => {
   if (event.target.closest("[data-offline-undo]")) {
     undoLast();
     return;
