@@ -7,12 +7,13 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from cups.models import Competition, Tie
+from cups.models import Competition, Tie, TieResult
 from cups.services.competitions import (
     competition_create,
     entrant_add_players,
     entrant_add_team,
 )
+from cups.services.confirmation import tie_result_confirm
 from cups.services.draws import draw_make
 from cups.services.ties import round_set_dates, tie_walkover
 from leagues.models import Fixture, League, Player, Season
@@ -74,9 +75,13 @@ def _pairs_knockout(
     to_play = list(
         cup.ties.filter(round__number=1, status=Tie.Status.SCHEDULED).order_by("position")
     )
-    # Three ties played out, one part played (two games), one walked over; the rest to come.
-    for tie in to_play[:3]:
+    # Three ties played out (two confirmed by the secretary, one waiting for both pairs to
+    # agree), one part played (two games), one walked over; the rest to come.
+    for index, tie in enumerate(to_play[:3]):
         _play_race(builder, tie, games=7)
+        result = TieResult.objects.filter(tie=tie, status=TieResult.Status.SUBMITTED).first()
+        if result is not None and index < 2:
+            tie_result_confirm(result=result, by=secretary)
     for tie in to_play[3:4]:
         _play_race(builder, tie, games=2)
     for tie in to_play[4:5]:
@@ -91,7 +96,7 @@ def _pairs_knockout(
 def _play_race(builder: Any, tie: Tie, *, games: int) -> None:
     for _ in range(games):
         tie.refresh_from_db()
-        if tie.winner:
+        if tie.results.exists():
             return
         current = tie.games.select_related("game").order_by("-number").first()
         if current is None or current.game.status != GameStatus.IN_PROGRESS:

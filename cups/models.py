@@ -4,7 +4,9 @@ A competition has entrants (teams, pairs of registered players, or single player
 date or a deadline, and ties between two entrants.  A tie between teams in the league's match
 format is played as a ``leagues.Fixture`` of kind "cup" (its tables, scoring links, confirmation
 by both captains, walkover, postponement and audit are the league fixture's); a tie between pairs
-or players is a race of games (best of N), each game scored through the tie's own scoring link.
+or players is a race of games (best of N), each game scored through the tie's own scoring link;
+its result (``TieResult``) counts once both sides agreed, or a secretary confirmed or settled
+it, by the league's own rules (``leagues.services.agreement``).
 The draw is made by ``cups.draw`` (pure) through ``cups.services.draws``; writes go through
 ``cups.services``, reads through ``cups.selectors``.
 """
@@ -17,7 +19,16 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
-from leagues.models import Fixture, League, Player, Season, Team, Venue
+from leagues.models import (
+    Fixture,
+    League,
+    Player,
+    ResultAgreement,
+    Season,
+    Team,
+    Venue,
+    agreement_constraints,
+)
 
 
 class Competition(models.Model):
@@ -340,3 +351,19 @@ class TieGame(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tie}, game {self.number}"
+
+
+class TieResult(ResultAgreement):
+    """A race tie's result: put forward by the tie's scoring link when the deciding game is won
+    (or by a side or a secretary), agreed by each side in turn, or disputed for a secretary to
+    settle. A player of the pair (their own account) or the captain of the pair's team that
+    season agrees for the pair, as a team's captain signs for its pairs in a league."""
+
+    tie = models.ForeignKey(Tie, on_delete=models.CASCADE, related_name="results")
+
+    class Meta:
+        ordering = ["tie", "-submitted_at", "-pk"]
+        constraints = agreement_constraints("tie_result", "tie")
+
+    def __str__(self) -> str:
+        return f"{self.tie}: {self.get_status_display()}"

@@ -2,15 +2,17 @@
 
 A team tie is a league fixture of kind "cup": its captains and table links act on it exactly as
 on a league fixture (``leagues.permissions``). A race tie's games are scored through the tie's
-own scoring link.
+own scoring link, and its result is agreed for each side by a player of the pair (their own
+account) or by the captain of the pair's team that season: most pub players have no account,
+and a league's captain signs for the team's pairs as for its tables.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from cups.models import Competition
-from leagues.models import League
+from cups.models import Competition, Entrant, Tie
+from leagues.models import League, TeamEntry
 from leagues.permissions import can_manage_league
 
 
@@ -22,3 +24,46 @@ def can_score_cup_game(user: Any, game: Any) -> bool:
     """Registered with ``scoring.permissions``: a league's secretaries may score its cup games."""
     league = League.objects.filter(competitions__ties__games__game=game).first()
     return league is not None and can_manage_league(user, league)
+
+
+def speaks_for(user: Any, entrant: Entrant | None, season_id: int) -> bool:
+    """Whether ``user`` agrees a result for ``entrant`` (a pair or a single player): one of its
+    players, or the captain of its team in the competition's season."""
+    if entrant is None or not getattr(user, "is_authenticated", False) or not user.is_active:
+        return False
+    if user.pk in {p.user_id for p in entrant.players if p.user_id is not None}:
+        return True
+    return (
+        entrant.team_id is not None
+        and TeamEntry.objects.filter(
+            season_id=season_id, team_id=entrant.team_id, captain__user=user
+        ).exists()
+    )
+
+
+def tie_sides(user: Any, tie: Tie) -> set[str]:
+    """The sides of a race tie ("home", "away") that ``user`` agrees its result for."""
+    season = tie.competition.season_id
+    return {
+        side
+        for side, entrant in (("home", tie.home), ("away", tie.away))
+        if speaks_for(user, entrant, season)
+    }
+
+
+def tie_role(user: Any, tie: Tie) -> str:
+    """Who acted on a race tie's result, by role, as the public reads it ("one of Ann & Bob",
+    "Reds' captain", "secretary", "site operator"); never an account name."""
+    if user is None:
+        return "the tie's scoring link"
+    for entrant in (tie.home, tie.away):
+        if entrant is not None and user.pk in {p.user_id for p in entrant.players}:
+            return f"one of {entrant}"
+    for entrant in (tie.home, tie.away):
+        if speaks_for(user, entrant, tie.competition.season_id):
+            return f"{entrant.team}'s captain"  # type: ignore[union-attr]
+    if getattr(user, "is_superuser", False):
+        return "site operator"
+    if tie.competition.league.secretaries.filter(pk=user.pk).exists():
+        return "secretary"
+    return "a former player or captain"

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 
-from cups.models import Competition, Entrant, Group, Round, Tie, TieGame
+from cups.models import Competition, Entrant, Group, Round, Tie, TieGame, TieResult
 from leagues.models import League, Player
 from leagues.selectors.statistics import CATEGORY_FIGURE, OTHER, PlayFigures
 from scoring.models import Award, GameStatus, Hand
@@ -131,6 +131,17 @@ def tie_detail(*, pk: int) -> Tie:
             )
         )
         .get(pk=pk)
+    )
+
+
+def tie_current_result(*, tie: Tie) -> TieResult | None:
+    """A race tie's result as it stands: open (submitted or disputed) or counted; none before
+    the deciding game is won or after it was withdrawn."""
+    return (
+        TieResult.objects.filter(tie=tie)
+        .exclude(status=TieResult.Status.WITHDRAWN)
+        .select_related("submitted_by", "submitted_by_link", "confirmed_by", "settled_by")
+        .first()
     )
 
 

@@ -8,6 +8,7 @@ urlpatterns = [
     path("<int:pk>/", views.competition_detail, name="competition"),
     path("<int:pk>/honours/", views.roll_of_honour, name="honours"),
     path("tie/<int:pk>/", views.tie_detail, name="tie"),
+    path("tie/<int:pk>/result/", views.tie_result, name="tie_result"),
     # The secretary's pages.
     path("new/<slug:slug>/", views.competition_create, name="create"),
     path("<int:pk>/manage/", views.competition_manage, name="manage"),

@@ -1,7 +1,9 @@
-"""Cup pages: public (competition and bracket, tie, roll of honour) and the secretary's (create,
-entrants, draw, round dates, a tie's walkover, postponement, settlement and reversal).  Reads
-through ``cups.selectors``, writes through ``cups.services``; who may do what is asked of
-``cups.permissions`` inside the services, and the views refuse strangers early."""
+"""Cup pages: public (competition and bracket, tie, roll of honour), a race tie's result (agreed
+by both sides, disputed, confirmed, settled or reopened by a secretary) and the secretary's
+(create, entrants, draw, round dates, a tie's walkover, postponement, settlement and
+reversal).  Reads through ``cups.selectors``, writes through ``cups.services``; who may do
+what is asked of ``cups.permissions`` inside the services, and the views refuse strangers
+early."""
 
 from __future__ import annotations
 
@@ -15,13 +17,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from config.inputs import clean_text
 from cups import forms, selectors
-from cups.models import Competition, Entrant, Round, Tie
-from cups.permissions import can_manage_competition
-from cups.services import competitions, draws, ties
+from cups.models import Competition, Entrant, Round, Tie, TieResult
+from cups.permissions import can_manage_competition, tie_role
+from cups.services import competitions, confirmation, draws, ties
 from leagues.forms import add_service_error
 from leagues.selectors import fixtures as league_selectors
-from leagues.views.common import found, require_manager
+from leagues.views.common import found, require_manager, user_or_none
 
 
 def _current_round(rounds: list[Any]) -> int:
@@ -76,18 +79,120 @@ def tie_detail(request: HttpRequest, pk: int) -> HttpResponse:
     tie = found(selectors.tie_detail, pk=pk)
     competition = tie.competition
     can_manage = can_manage_competition(request.user, competition)
-    return render(
-        request,
-        "cups/tie.html",
-        {
-            "league": competition.league,
-            "competition": competition,
-            "tie": tie,
-            "games": list(tie.games.all()),
-            "can_manage": can_manage,
-            "form": forms.TieActionForm() if can_manage else None,
-        },
+    context: dict[str, Any] = {
+        "league": competition.league,
+        "competition": competition,
+        "tie": tie,
+        "games": list(tie.games.all()),
+        "can_manage": can_manage,
+        "form": forms.TieActionForm() if can_manage else None,
+    }
+    if competition.tie_format == Competition.TieFormat.RACE:
+        context |= _result_context(request, tie, can_manage)
+    return render(request, "cups/tie.html", context)
+
+
+def _result_context(request: HttpRequest, tie: Tie, names: bool) -> dict[str, Any]:
+    """Where a race tie's result stands, who acted (by role; account names for secretaries)
+    and the steps this viewer may take."""
+    user = user_or_none(request)
+    result = selectors.tie_current_result(tie=tie)
+
+    def who(account: Any) -> str:
+        role = tie_role(account, tie)
+        return f"{account.get_username()} ({role})" if names and account is not None else role
+
+    submitted = result is not None and result.status == TieResult.Status.SUBMITTED
+    decided_elsewhere = tie.status in (Tie.Status.WALKOVER, Tie.Status.BYE) or (
+        tie.decided_by == ties.SETTLED
     )
+    return {
+        "result": result,
+        "actors": {
+            "submitted": who(result.submitted_by),
+            "confirmed": who(result.confirmed_by) if result.confirmed_by else "",
+            "disputed": who(result.disputed_by) if result.disputed_by else "",
+            "settled": who(result.settled_by) if result.settled_by else "",
+        }
+        if result is not None
+        else {},
+        "may_submit": result is None
+        and not decided_elsewhere
+        and bool(tie.home_id and tie.away_id)
+        and tie.home_score != tie.away_score
+        and max(tie.home_score, tie.away_score) >= tie.competition.games_to_win
+        and confirmation.can_submit(tie=tie, by=user),
+        "may_confirm": submitted and confirmation.can_confirm(result=result, by=user),
+        "may_dispute": submitted and confirmation.can_dispute(result=result, by=user),
+        "may_settle": result is not None
+        and result.status == TieResult.Status.DISPUTED
+        and confirmation.can_settle(result=result, by=user),
+        "may_reopen": result is not None
+        and result.is_confirmed
+        and confirmation.can_settle(result=result, by=user),
+    }
+
+
+@require_POST
+def tie_result(request: HttpRequest, pk: int) -> HttpResponse:
+    """A race tie's result: submit, agree (confirm), dispute, settle (uphold or reject) or
+    reopen; one service call each. The services refuse whoever may not (a 403)."""
+    tie = found(selectors.tie_detail, pk=pk)
+    user = user_or_none(request)
+    here = reverse("cups:tie", kwargs={"pk": tie.pk}) + "#result"
+    if user is None:
+        raise PermissionDenied("Log in to agree or dispute a tie's result.")
+    action = request.POST.get("action", "")
+    try:
+        text = clean_text(request.POST.get("reason", "")[:2000], multiline=True)
+    except ValidationError as exc:
+        messages.error(request, f"The reason: {' '.join(exc.messages)} Nothing was changed.")
+        return redirect(here)
+    result = selectors.tie_current_result(tie=tie)
+    if action not in ("submit", "confirm", "dispute", "uphold", "reject", "reopen"):
+        messages.error(request, "That is not something this page does. Nothing was changed.")
+        return redirect(here)
+    if action != "submit" and result is None:
+        messages.error(request, "There is no result to act on yet. Nothing was changed.")
+        return redirect(here)
+    try:
+        if action == "submit":
+            confirmation.tie_result_submit(tie=tie, by=user)
+            done = "Result submitted: it counts once both sides have agreed (or a secretary)."
+        elif action == "confirm":
+            assert result is not None
+            agreed = confirmation.tie_result_confirm(result=result, by=user)
+            done = (
+                "Result confirmed: it counts, and the winner goes through."
+                if agreed.is_confirmed
+                else "Your side's agreement is recorded: the other side (or a secretary) "
+                "confirms it next."
+            )
+        elif action == "dispute":
+            assert result is not None
+            confirmation.tie_result_dispute(result=result, reason=text, by=user)
+            done = "Result disputed: the secretary will settle it."
+        elif action in ("uphold", "reject"):
+            assert result is not None
+            confirmation.tie_result_settle(
+                result=result, uphold=action == "uphold", note=text, by=user
+            )
+            done = (
+                "Dispute settled: the result counts, and the winner goes through."
+                if action == "uphold"
+                else "Result rejected: correct the games at the table, or settle the score."
+            )
+        else:
+            confirmation.tie_result_reopen(tie=tie, reason=text, by=user)
+            done = "Result reopened: it no longer counts."
+    except ValidationError as exc:
+        said = " ".join(exc.messages)
+        messages.error(
+            request, said if "Nothing was changed" in said else f"{said} Nothing was changed."
+        )
+    else:
+        messages.success(request, done)
+    return redirect(here)
 
 
 # --- the secretary's pages -------------------------------------------------------------------

@@ -719,70 +719,53 @@ class SubmissionStatus(models.TextChoices):
 
 class ConfirmedAs(models.TextChoices):
     CAPTAINS = "captains", "Agreed by both captains"
+    SIDES = "sides", "Agreed by both sides"
     SECRETARY = "secretary", "Confirmed by a secretary"
 
 
-class ResultSubmission(models.Model):
-    """A fixture's result put forward by one side and confirmed (or disputed) by the other.
+class ResultAgreement(models.Model):
+    """A result put forward by one side (or the table) and agreed by both sides, or confirmed
+    or settled by a secretary: the one shape of a league fixture's submission
+    (``ResultSubmission``) and a cup race tie's (``cups.TieResult``). Their rules are one
+    service, ``leagues.services.agreement``; their database rules are ``agreement_constraints``.
 
-    A result counts only when both teams agreed: a captain's submission is their team's
-    agreement, a table link's (or a secretary's) belongs to neither team, and each side's
-    captain agrees in turn; or a secretary who did not submit it confirms (or settles) it. The
-    database holds these rules: the confirmer (and the secretary who settles a dispute) is never
-    the submitter, a result agreed by the captains has both sides' agreement from two accounts,
-    and a fixture has at most one confirmed result.
-    ``figures`` is the result as submitted; confirming checks it still matches the tables.
+    A result counts only when both sides agreed (``home_agreed_by`` and ``away_agreed_by``, two
+    accounts), or a secretary who did not submit it confirmed or settled it. ``figures`` is the
+    result as submitted; agreeing checks it still matches the games.
     """
 
     Status = SubmissionStatus
     ConfirmedAs = ConfirmedAs
 
-    #: The statuses that make a result count in the standings.
+    #: The statuses that make a result count.
     CONFIRMED_STATUSES = (Status.CONFIRMED, Status.SETTLED)
     #: The statuses still waiting for someone.
     OPEN_STATUSES = (Status.SUBMITTED, Status.DISPUTED)
 
-    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="submissions")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SUBMITTED)
     figures = models.JSONField(default=dict, help_text="The result as submitted.")
     submitted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="results_submitted",
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     submitted_by_link = models.ForeignKey(
         "scoring.ScoringLink",
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
-        related_name="results_submitted",
+        related_name="+",
     )
     submitted_at = models.DateTimeField(default=timezone.now)
     confirmed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="results_confirmed",
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     confirmed_at = models.DateTimeField(null=True, blank=True)
-    # Each team's agreement: its captain's account (the submitter's own side when a captain
-    # submits; a table link's or a secretary's submission belongs to neither team).
+    # Each side's agreement: the account that agreed for it (the submitter's own side when one
+    # side submits; a table link's or a secretary's submission belongs to neither side).
     home_agreed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="results_agreed_home",
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     away_agreed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="results_agreed_away",
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     confirmed_as = models.CharField(
         max_length=10,
@@ -792,82 +775,15 @@ class ResultSubmission(models.Model):
     )
     dispute_reason = models.TextField(blank=True)
     disputed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="results_disputed",
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     settled_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="results_settled",
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     settlement = models.TextField(blank=True, help_text="How the secretary settled the dispute.")
 
     class Meta:
-        ordering = ["fixture", "-submitted_at", "-pk"]
-        constraints = [
-            models.CheckConstraint(
-                name="submission_status_valid", condition=Q(status__in=SubmissionStatus.values)
-            ),
-            models.CheckConstraint(
-                name="submission_has_submitter",
-                condition=Q(submitted_by__isnull=False) | Q(submitted_by_link__isnull=False),
-            ),
-            models.CheckConstraint(
-                name="submission_confirmer_not_submitter",
-                condition=Q(confirmed_by__isnull=True)
-                | Q(submitted_by__isnull=True)
-                | ~Q(confirmed_by=F("submitted_by")),
-            ),
-            models.CheckConstraint(
-                name="submission_settler_not_submitter",
-                condition=Q(settled_by__isnull=True)
-                | Q(submitted_by__isnull=True)
-                | ~Q(settled_by=F("submitted_by")),
-            ),
-            models.CheckConstraint(
-                name="submission_confirmed_has_confirmer",
-                condition=~Q(status__in=["confirmed", "settled"])
-                | Q(confirmed_by__isnull=False, confirmed_at__isnull=False),
-            ),
-            models.CheckConstraint(
-                name="submission_confirmed_says_how",
-                condition=~Q(status__in=["confirmed", "settled"]) | ~Q(confirmed_as=""),
-            ),
-            models.CheckConstraint(
-                name="submission_captains_both_agreed",
-                condition=~Q(confirmed_as="captains")
-                | (
-                    Q(home_agreed_by__isnull=False, away_agreed_by__isnull=False)
-                    & ~Q(home_agreed_by=F("away_agreed_by"))
-                ),
-            ),
-            models.CheckConstraint(
-                name="submission_settled_by_secretary",
-                condition=~Q(status="settled") | Q(confirmed_as="secretary"),
-            ),
-            models.CheckConstraint(
-                name="submission_dispute_has_reason",
-                condition=~Q(status="disputed") | ~Q(dispute_reason=""),
-            ),
-            models.UniqueConstraint(
-                fields=["fixture"],
-                condition=Q(status__in=["confirmed", "settled"]),
-                name="submission_one_confirmed_a_fixture",
-            ),
-            models.UniqueConstraint(
-                fields=["fixture"],
-                condition=Q(status__in=["submitted", "disputed"]),
-                name="submission_one_open_a_fixture",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.fixture}: {self.get_status_display()}"
+        abstract = True
 
     @property
     def is_confirmed(self) -> bool:
@@ -878,6 +794,85 @@ class ResultSubmission(models.Model):
         if self.submitted_by is not None:
             return self.submitted_by.get_username()
         return f"scoring link “{self.submitted_by_link}”"
+
+
+def agreement_constraints(prefix: str, owner: str) -> list[models.BaseConstraint]:
+    """The database's rules for a ``ResultAgreement`` about ``owner`` (its foreign key's name):
+    the confirmer (and the secretary who settles a dispute) is never the submitter, a counted
+    result says how it came to count, one agreed by both sides has two accounts' agreement, and
+    an owner has at most one counted and one open result."""
+    counted = ["confirmed", "settled"]
+    return [
+        models.CheckConstraint(
+            name=f"{prefix}_status_valid", condition=Q(status__in=SubmissionStatus.values)
+        ),
+        models.CheckConstraint(
+            name=f"{prefix}_has_submitter",
+            condition=Q(submitted_by__isnull=False) | Q(submitted_by_link__isnull=False),
+        ),
+        models.CheckConstraint(
+            name=f"{prefix}_confirmer_not_submitter",
+            condition=Q(confirmed_by__isnull=True)
+            | Q(submitted_by__isnull=True)
+            | ~Q(confirmed_by=F("submitted_by")),
+        ),
+        models.CheckConstraint(
+            name=f"{prefix}_settler_not_submitter",
+            condition=Q(settled_by__isnull=True)
+            | Q(submitted_by__isnull=True)
+            | ~Q(settled_by=F("submitted_by")),
+        ),
+        models.CheckConstraint(
+            name=f"{prefix}_confirmed_has_confirmer",
+            condition=~Q(status__in=counted)
+            | Q(confirmed_by__isnull=False, confirmed_at__isnull=False),
+        ),
+        models.CheckConstraint(
+            name=f"{prefix}_confirmed_says_how",
+            condition=~Q(status__in=counted) | Q(confirmed_as__in=ConfirmedAs.values),
+        ),
+        models.CheckConstraint(
+            name=f"{prefix}_both_sides_agreed",
+            condition=Q(confirmed_as__in=["", ConfirmedAs.SECRETARY])
+            | (
+                Q(home_agreed_by__isnull=False, away_agreed_by__isnull=False)
+                & ~Q(home_agreed_by=F("away_agreed_by"))
+            ),
+        ),
+        models.CheckConstraint(
+            name=f"{prefix}_settled_by_secretary",
+            condition=~Q(status="settled") | Q(confirmed_as=ConfirmedAs.SECRETARY),
+        ),
+        models.CheckConstraint(
+            name=f"{prefix}_dispute_has_reason",
+            condition=~Q(status="disputed") | ~Q(dispute_reason=""),
+        ),
+        models.UniqueConstraint(
+            fields=[owner],
+            condition=Q(status__in=counted),
+            name=f"{prefix}_one_confirmed_a_{owner}",
+        ),
+        models.UniqueConstraint(
+            fields=[owner],
+            condition=Q(status__in=["submitted", "disputed"]),
+            name=f"{prefix}_one_open_a_{owner}",
+        ),
+    ]
+
+
+class ResultSubmission(ResultAgreement):
+    """A league fixture's result: a captain's submission is their team's agreement, a table
+    link's (or a secretary's) belongs to neither team, and each side's captain agrees in turn;
+    or a secretary who did not submit it confirms (or settles) it."""
+
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="submissions")
+
+    class Meta:
+        ordering = ["fixture", "-submitted_at", "-pk"]
+        constraints = agreement_constraints("submission", "fixture")
+
+    def __str__(self) -> str:
+        return f"{self.fixture}: {self.get_status_display()}"
 
 
 class AuditEntry(models.Model):

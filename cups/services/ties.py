@@ -5,8 +5,10 @@ A team tie is played as a ``leagues.Fixture`` of kind "cup": ``tie_fixture_chang
 status, result and confirmation (a result counts once both sides agreed, or as a walkover). A
 race tie (pairs or players, best of N) is played game by game through the tie's scoring link:
 ``tie_game_changed`` counts the games won and starts the next game until one side has
-⌈N/2⌉.  A drawn team match goes to the competition's decider (aggregate pegs, then hang jacks,
-then a play-off game).
+⌈N/2⌉; then the tie's link puts the result forward (a ``TieResult``) and it counts once both
+sides agreed or a secretary confirmed it (``cups.services.confirmation``), by the league's
+own rules.  A drawn team match goes to the competition's decider (aggregate pegs, then hang
+jacks, then a play-off game).
 
 The winner goes through as soon as the result counts.  A later change of winner is refused
 once the next round's tie has started (a game begun at it), unless the secretary reverses that
@@ -23,8 +25,9 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from cups.models import Competition, Entrant, Round, Tie, TieGame
+from cups.models import Competition, Entrant, Round, Tie, TieGame, TieResult
 from cups.permissions import can_manage_competition
+from cups.services.results import TieTerms, race_figures
 from leagues.audit import audit_log
 from leagues.fragments import invalidate_league
 from leagues.models import (
@@ -35,6 +38,7 @@ from leagues.models import (
     TableGame,
     TeamEntry,
 )
+from leagues.services import agreement
 from scoring.models import GameStatus, Hand
 from scoring.services import GameMovedOn
 
@@ -67,7 +71,8 @@ def tie_state(tie: Tie) -> dict[str, Any]:
     }
 
 
-def _lock(tie: Tie | int) -> Tie:
+def lock_tie(tie: Tie | int) -> Tie:
+    """The tie, locked for the change (its row only), with what the services read of it."""
     pk = tie if isinstance(tie, int) else tie.pk
     return (
         Tie.objects.select_for_update(of=("self",))
@@ -234,7 +239,7 @@ def _next_tie(tie: Tie) -> tuple[Tie, str] | None:
     )
     if nxt is None:
         return None
-    return _lock(nxt), HOME if tie.position % 2 == 0 else AWAY
+    return lock_tie(nxt), HOME if tie.position % 2 == 0 else AWAY
 
 
 def _round_name(tie: Tie) -> str:
@@ -334,15 +339,10 @@ def _team_outcome(tie: Tie) -> tuple[str, str, int, int]:
 
 
 def _race_outcome(tie: Tie) -> tuple[str, int, int]:
-    games = [tg for tg in tie.games.select_related("game") if not tg.is_playoff]
-    home = sum(1 for tg in games if tg.game.status == GameStatus.WON and tg.game.winner == "A")
-    away = sum(1 for tg in games if tg.game.status == GameStatus.WON and tg.game.winner == "B")
-    need = tie.competition.games_to_win
-    if home >= need:
-        return HOME, home, away
-    if away >= need:
-        return AWAY, home, away
-    return "", home, away
+    """(winner, home games, away games): the winner only once its result counts."""
+    figures = race_figures(tie)
+    counts = TieResult.objects.filter(tie=tie, status__in=TieResult.CONFIRMED_STATUSES).exists()
+    return figures["winner"] if counts else "", figures["home"], figures["away"]
 
 
 def _apply(tie: Tie, *, winner: str, status: str, home: int, away: int, how: str, by: Any) -> bool:
@@ -404,12 +404,38 @@ def _refresh(tie: Tie, *, by: Any = None, link: Any = None) -> None:
 
 
 @transaction.atomic
+def tie_result_counted(*, tie: Tie, by: Any = None) -> None:
+    """A race tie's result came to count or stopped counting (``cups.services.confirmation``):
+    its winner goes through, or comes back (refused once the next tie has started)."""
+    _refresh(lock_tie(tie), by=by)
+
+
+def _race_result_follows(tie: Tie, *, by: Any, link: Any) -> dict[str, Any]:
+    """The tie's games changed: an open result that no longer describes them is withdrawn (a
+    counted one changed by a secretary keeps counting, logged), and once one side has enough
+    games the tie's scoring link puts the result forward for both sides to agree."""
+    terms = TieTerms(tie)
+    figures = race_figures(tie)
+    results = TieResult.objects.filter(tie=tie).exclude(status=TieResult.Status.WITHDRAWN)
+    current = results.first()
+    if current is not None and current.figures != figures:
+        agreement.result_changed(terms, before=current.figures, after=figures, by=by, link=link)
+    if figures["winner"] and not results.exists():
+        user = agreement.account(by)
+        if tie.scoring_link is not None:
+            agreement.submit(terms, link=tie.scoring_link)
+        elif user is not None:
+            agreement.submit(terms, by=user)
+    return figures
+
+
+@transaction.atomic
 def tie_fixture_changed(*, fixture_id: int) -> None:
     """A cup fixture's status, result or confirmation changed: its tie follows."""
     tie_id = Tie.objects.filter(fixture_id=fixture_id).values_list("pk", flat=True).first()
     if tie_id is None:
         return
-    _refresh(_lock(tie_id))
+    _refresh(lock_tie(tie_id))
 
 
 def tie_game_changed(*, game: Any) -> None:
@@ -424,14 +450,18 @@ def tie_game_changed(*, game: Any) -> None:
 
 @transaction.atomic
 def _tie_game_changed(tie_id: int, game: Any) -> None:
-    tie = _lock(tie_id)
+    tie = lock_tie(tie_id)
     from scoring.models import HandRevision
 
     revision = HandRevision.objects.filter(game=game).order_by("-pk").first()
     by = revision.by if revision else None
     link = revision.link if revision else None
+    race = tie.competition.tie_format == Competition.TieFormat.RACE
+    # A walkover or a secretary's settlement decides the tie, not its games.
+    by_games = race and tie.status != Status.WALKOVER and tie.decided_by != SETTLED
+    figures = _race_result_follows(tie, by=by, link=link) if by_games else {}
     _refresh(tie, by=by, link=link)
-    if tie.competition.tie_format != Competition.TieFormat.RACE or tie.winner:
+    if not by_games or figures["winner"]:
         return
     if game.status == GameStatus.WON and tie.status in (Status.SCHEDULED, Status.POSTPONED):
         latest = tie.games.order_by("-number").first()
@@ -445,7 +475,7 @@ def _tie_game_changed(tie_id: int, game: Any) -> None:
 @transaction.atomic
 def tie_walkover(*, tie: Tie, to: str, reason: str, by: Any) -> Tie:
     """Give the tie to ``to`` ("home" or "away") without play; the winner goes through."""
-    tie = _lock(tie)
+    tie = lock_tie(tie)
     _require_manager(tie, by)
     _require_entrants(tie)
     if to not in (HOME, AWAY):
@@ -459,7 +489,7 @@ def tie_walkover(*, tie: Tie, to: str, reason: str, by: Any) -> Tie:
         from leagues.services.fixtures import fixture_walkover
 
         fixture_walkover(fixture=tie.fixture, to=to, reason=reason, by=by)
-        return _lock(tie)
+        return lock_tie(tie)
     if tie_started(tie):
         raise ValidationError(f"Games have been played in {tie}; settle it or reverse it.")
     before = tie_state(tie)
@@ -473,7 +503,7 @@ def tie_walkover(*, tie: Tie, to: str, reason: str, by: Any) -> Tie:
 @transaction.atomic
 def tie_postpone(*, tie: Tie, reason: str, by: Any) -> Tie:
     """Put a tie off; the round's date or deadline still stands for the others."""
-    tie = _lock(tie)
+    tie = lock_tie(tie)
     _require_manager(tie, by)
     _require_entrants(tie)
     reason = reason.strip()
@@ -483,9 +513,13 @@ def tie_postpone(*, tie: Tie, reason: str, by: Any) -> Tie:
         from leagues.services.fixtures import fixture_postpone
 
         fixture_postpone(fixture=tie.fixture, reason=reason, by=by)
-        return _lock(tie)
+        return lock_tie(tie)
     if tie.status != Status.SCHEDULED:
         raise ValidationError(f"Only a tie still to play is postponed; {tie} is {tie.status}.")
+    if TieResult.objects.filter(tie=tie, status__in=TieResult.OPEN_STATUSES).exists():
+        raise ValidationError(
+            f"{tie} has been played: its result is waiting for both sides' agreement."
+        )
     before = tie_state(tie)
     tie.status = Status.POSTPONED
     tie.reason = reason
@@ -498,7 +532,7 @@ def tie_postpone(*, tie: Tie, reason: str, by: Any) -> Tie:
 def tie_settle(*, tie: Tie, home: int, away: int, note: str, by: Any) -> Tie:
     """The secretary decides a race tie's score (games played away from the app, a dispute):
     one side has ⌈N/2⌉ games, the other fewer.  A team tie is settled on its fixture's page."""
-    tie = _lock(tie)
+    tie = lock_tie(tie)
     _require_manager(tie, by)
     _require_entrants(tie)
     if tie.fixture is not None:
@@ -515,7 +549,15 @@ def tie_settle(*, tie: Tie, home: int, away: int, note: str, by: Any) -> Tie:
     note = note.strip()
     if not note:
         raise ValidationError("Say how the tie was settled: both sides read it.")
+    if TieResult.objects.filter(tie=tie, status__in=TieResult.CONFIRMED_STATUSES).exists():
+        raise ValidationError(
+            f"The result of {tie} counts already (agreed or confirmed): reopen it first, "
+            "or reverse the tie."
+        )
     before = tie_state(tie)
+    agreement.withdraw_open(
+        TieTerms(tie), why="the secretary settled the tie", after=None, by=by, link=None
+    )
     tie.reason = note
     tie.save(update_fields=["reason"])
     _apply(
@@ -532,14 +574,14 @@ def tie_settle(*, tie: Tie, home: int, away: int, note: str, by: Any) -> Tie:
 
         game_abandon(game=tie_game.game, by=by)
     _audit(tie, "cup_settled", f"{tie} settled {home}–{away}: {note}", before, by)
-    return _lock(tie)
+    return lock_tie(tie)
 
 
 @transaction.atomic
 def tie_reverse(*, tie: Tie, reason: str, by: Any) -> Tie:
     """Take a tie back to the start (its games set aside, its fixture voided), so that a
     corrected result of an earlier round can change who plays in it."""
-    tie = _lock(tie)
+    tie = lock_tie(tie)
     _require_manager(tie, by)
     reason = reason.strip()
     if not reason:
@@ -563,6 +605,15 @@ def tie_reverse(*, tie: Tie, reason: str, by: Any) -> Tie:
     for tie_game in tie.games.select_related("game"):
         if tie_game.game.status == GameStatus.IN_PROGRESS:
             game_abandon(game=tie_game.game, by=by)
+    # Its result stops counting (or waiting): the tie is to be played again.
+    agreement.withdraw_open(
+        TieTerms(tie),
+        why="the tie was reversed",
+        after=None,
+        by=by,
+        link=None,
+        statuses=(*TieResult.OPEN_STATUSES, *TieResult.CONFIRMED_STATUSES),
+    )
     # The games stay on record (and in the audit) as games of their own, no longer the tie's.
     tie.games.all().delete()
     if tie.scoring_link is not None:
@@ -574,7 +625,7 @@ def tie_reverse(*, tie: Tie, reason: str, by: Any) -> Tie:
     if tie.home_id is not None and tie.away_id is not None:
         _ready(tie, by=by)
     _audit(tie, "cup_reversed", f"{tie} reversed: {reason}", before, by)
-    return _lock(tie)
+    return lock_tie(tie)
 
 
 @transaction.atomic

@@ -11,6 +11,7 @@ from cups.services.competitions import (
     entrant_add_players,
     entrant_add_team,
 )
+from cups.services.confirmation import tie_result_confirm
 from leagues.formats import STYLE_PRESETS
 from leagues.models import League, Season, Team, TeamEntry
 from tests.factories.leagues import DivisionFactory, LeagueFactory, PlayerFactory
@@ -79,9 +80,48 @@ def current(tie: Tie):
     return tie.games.order_by("-number").first().game
 
 
-def play_race(tie: Tie, winners: str) -> Tie:
-    """Play the tie's games in order: "AABAB…" (A home, B away) as each game's winner."""
+def play_race(tie: Tie, winners: str, *, agree: bool = True) -> Tie:
+    """Play the tie's games in order: "AABAB…" (A home, B away) as each game's winner; once
+    one side has enough, the league's secretary confirms the result (unless ``agree`` is
+    false: then it waits for both sides)."""
     for w in winners:
         win_game(current(tie), w, 2)
+    result = tie.results.filter(status="submitted").first()
+    if agree and result is not None:
+        secretary = tie.competition.league.secretaries.order_by("pk").first()
+        tie_result_confirm(result=result, by=secretary)
     tie.refresh_from_db()
     return tie
+
+
+def pair_player(tie: Tie, side: str) -> Any:
+    """The account of the first player of the tie's ``side`` pair (made if they have none)."""
+    entrant = tie.home if side == "home" else tie.away
+    player = entrant.player_1
+    if player.user is None:
+        player.user = UserFactory(username=f"{side}-player-{player.pk}")
+        player.save(update_fields=["user"])
+    return player.user
+
+
+def pair_captain(world: CupWorld, tie: Tie, side: str) -> Any:
+    """The account of the captain of the ``side`` pair's team this season (made if needed)."""
+    entrant = tie.home if side == "home" else tie.away
+    entry = TeamEntry.objects.get(team=entrant.team, season=world.season)
+    if entry.captain is None or entry.captain.user is None:
+        user = UserFactory(username=f"{side}-captain-{entry.pk}")
+        entry.captain = PlayerFactory(name=f"{entrant.team} captain", user=user)
+        entry.save(update_fields=["captain"])
+        return user
+    return entry.captain.user
+
+
+def teammate(world: CupWorld, tie: Tie) -> Any:
+    """The account of a player of the home pair's team who is not in the pair (or either)."""
+    entrant = tie.home
+    players = {p.pk for p in (*tie.home.players, *tie.away.players)}
+    other = next(p for p in squad(entrant.team, world.season) if p.pk not in players)
+    if other.user is None:
+        other.user = UserFactory(username=f"teammate-{other.pk}")
+        other.save(update_fields=["user"])
+    return other.user

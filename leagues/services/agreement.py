@@ -1,0 +1,359 @@
+"""The one set of rules for agreeing a result (``ResultAgreement``): a league fixture's and a
+cup race tie's. Submitted by one side (its agreement), by a table's link or by a secretary
+(neither side's); each side agrees in turn, or disputes it for a secretary to settle; it counts
+once both sides agreed, or a secretary who did not submit it confirms or settles it; a
+secretary may reopen a counted result. Every step writes the same audit entries
+(``result_submitted``, ``result_agreed``, ``result_confirmed``, ``result_disputed``,
+``result_settled``, ``result_rejected``, ``result_reopened``, ``submission_withdrawn``,
+``confirmed_result_changed``).
+
+What differs between a fixture and a tie is a ``Terms``: who speaks for each side, the figures
+the games give now, the scoring links to close, where the audit entry points. The callers lock
+the fixture or tie (and the submission) first and own the transaction; the database constraints
+(``agreement_constraints``) refuse what slips past.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from leagues.models import League, ResultAgreement
+from leagues.permissions import can_manage_league
+from scoring.models import ScoringLink
+
+Status = ResultAgreement.Status
+OPEN = tuple(ResultAgreement.OPEN_STATUSES)
+CONFIRMED = tuple(ResultAgreement.CONFIRMED_STATUSES)
+SIDES = ("home", "away")
+
+
+class Terms(ABC):
+    """What a result is agreed about (a locked fixture or tie), as the shared rules need it."""
+
+    league: League
+    #: How a result both sides agreed to is recorded (``ConfirmedAs``).
+    agreed_as: str
+    #: Who agrees for a side, in the refusals: "captain of a team", "player of a pair".
+    agreer: str
+
+    @abstractmethod
+    def sides_of(self, user: Any) -> set[str]:
+        """The sides ("home", "away") that ``user`` (an account) speaks for."""
+
+    @abstractmethod
+    def side_label(self, side: str) -> str:
+        """Who agreed for ``side``, in the audit trail: "Reds' captain", "Ann and Bob"."""
+
+    @abstractmethod
+    def figures(self) -> dict[str, Any]:
+        """The result as the games give it now (what a submission carries)."""
+
+    @abstractmethod
+    def submissions(self) -> QuerySet[Any]:
+        """The subject's submissions."""
+
+    @abstractmethod
+    def create(self, **fields: Any) -> Any:
+        """A new submission of the subject."""
+
+    @abstractmethod
+    def links(self) -> QuerySet[ScoringLink]:
+        """The scoring links its games are played through (closed while a result counts)."""
+
+    @abstractmethod
+    def audit(
+        self, *, action: str, subject: str, before: Any, after: Any, by: Any, link: Any
+    ) -> None:
+        """Write one audit entry about the subject."""
+
+    @abstractmethod
+    def __str__(self) -> str:
+        """The subject in words, for the audit trail: "Reds v Blues, Tue 07 Oct 2025"."""
+
+
+def account(by: Any) -> Any:
+    return by if by is not None and getattr(by, "is_authenticated", False) else None
+
+
+def _agreed(submission: ResultAgreement) -> dict[str, Any]:
+    return {"home": submission.home_agreed_by_id, "away": submission.away_agreed_by_id}
+
+
+def waiting_sides(submission: ResultAgreement) -> list[str]:
+    """The sides ("home", "away") that have not agreed to the submission yet."""
+    return [side for side, user in _agreed(submission).items() if user is None]
+
+
+def sides_to_agree(terms: Terms, submission: ResultAgreement, by: Any) -> list[str]:
+    """The sides still to agree that ``by`` speaks for; never the submitter's, and one account
+    agrees for one side only."""
+    user = account(by)
+    if user is None or submission.submitted_by_id == user.pk:
+        return []
+    if user.pk in _agreed(submission).values():
+        return []
+    sides = terms.sides_of(user)
+    return [side for side in waiting_sides(submission) if side in sides]
+
+
+def is_secretary(terms: Terms, by: Any) -> bool:
+    return can_manage_league(by, terms.league)
+
+
+def can_confirm(terms: Terms, submission: ResultAgreement, by: Any) -> bool:
+    """A side that has not agreed yet, or a secretary who did not submit it."""
+    user = account(by)
+    if user is None or submission.submitted_by_id == user.pk:
+        return False
+    return is_secretary(terms, user) or bool(sides_to_agree(terms, submission, user))
+
+
+def can_dispute(terms: Terms, submission: ResultAgreement, by: Any) -> bool:
+    return bool(sides_to_agree(terms, submission, by))
+
+
+def can_settle(terms: Terms, submission: ResultAgreement, by: Any) -> bool:
+    user = account(by)
+    if user is None or submission.submitted_by_id == user.pk:
+        return False
+    return is_secretary(terms, user)
+
+
+def _state(submission: ResultAgreement) -> dict[str, Any]:
+    return {
+        "status": submission.status,
+        "figures": submission.figures,
+        "agreed": [side for side, user in _agreed(submission).items() if user is not None],
+    }
+
+
+def _close_links(terms: Terms) -> None:
+    from scoring.services import scoring_link_close
+
+    for link in terms.links().filter(closed_at__isnull=True):
+        scoring_link_close(link=link)
+
+
+def _reopen_links(terms: Terms) -> None:
+    from scoring.services import scoring_link_reopen
+
+    for link in terms.links().filter(closed_at__isnull=False, revoked_at__isnull=True):
+        scoring_link_reopen(link=link)
+
+
+def _require_open(submission: ResultAgreement, status: str) -> None:
+    if submission.status != status:
+        raise ValidationError(f"This result is {submission.get_status_display().lower()}.")
+
+
+def submit(terms: Terms, *, by: Any = None, link: ScoringLink | None = None) -> Any:
+    """Put the result the games give forward; the submitter's side (if it speaks for exactly
+    one) has agreed. The caller checked the submitter may and the games are finished."""
+    existing = terms.submissions().filter(status__in=[*OPEN, *CONFIRMED]).first()
+    if existing is not None:
+        raise ValidationError(f"The result is already {existing.get_status_display().lower()}.")
+    user = account(by)
+    sides = terms.sides_of(user) if user is not None else set()
+    submission = terms.create(
+        figures=terms.figures(),
+        submitted_by=user,
+        submitted_by_link=link if user is None else None,
+        home_agreed_by=user if sides == {"home"} else None,
+        away_agreed_by=user if sides == {"away"} else None,
+    )
+    terms.audit(
+        action="result_submitted",
+        subject=f"Result of {terms} submitted",
+        before=None,
+        after=_state(submission),
+        by=by,
+        link=link,
+    )
+    return submission
+
+
+def confirm(terms: Terms, submission: ResultAgreement, *, by: Any) -> ResultAgreement:
+    """A side that has not agreed yet agrees; once both have (or a secretary who did not submit
+    it confirms) the result counts and the scoring links close. ``submission.status`` says
+    which: still submitted, or confirmed."""
+    if not can_confirm(terms, submission, by):
+        raise PermissionDenied(
+            f"Only a {terms.agreer} that has not agreed yet, or a secretary, confirms; "
+            "never the submitter."
+        )
+    _require_open(submission, Status.SUBMITTED)
+    if terms.figures() != submission.figures:
+        raise ValidationError(
+            "The games changed after this result was submitted: it must be submitted again."
+        )
+    before = _state(submission)
+    sides = sides_to_agree(terms, submission, by)
+    if sides:
+        setattr(submission, f"{sides[0]}_agreed_by", by)
+    if not waiting_sides(submission):
+        submission.confirmed_as = terms.agreed_as
+    elif is_secretary(terms, by):
+        submission.confirmed_as = ResultAgreement.ConfirmedAs.SECRETARY
+    fields = ["home_agreed_by", "away_agreed_by"]
+    if submission.confirmed_as:
+        submission.status = Status.CONFIRMED
+        submission.confirmed_by = by
+        submission.confirmed_at = timezone.now()
+        fields += ["status", "confirmed_by", "confirmed_at", "confirmed_as"]
+    submission.save(update_fields=fields)
+    if submission.is_confirmed:
+        _close_links(terms)
+        action, subject = "result_confirmed", f"Result of {terms} confirmed"
+    else:
+        action, subject = (
+            "result_agreed",
+            f"Result of {terms} agreed by {terms.side_label(sides[0])}",
+        )
+    terms.audit(
+        action=action, subject=subject, before=before, after=_state(submission), by=by, link=None
+    )
+    return submission
+
+
+def dispute(terms: Terms, submission: ResultAgreement, *, reason: str, by: Any) -> ResultAgreement:
+    """A side that has not agreed says it is wrong: a secretary settles it."""
+    if not can_dispute(terms, submission, by):
+        raise PermissionDenied(f"Only a {terms.agreer} that has not agreed disputes a result.")
+    _require_open(submission, Status.SUBMITTED)
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError("Say why the result is wrong: the secretary reads it.")
+    before = _state(submission)
+    submission.status = Status.DISPUTED
+    submission.dispute_reason = reason
+    submission.disputed_by = by
+    submission.save(update_fields=["status", "dispute_reason", "disputed_by"])
+    terms.audit(
+        action="result_disputed",
+        subject=f"Result of {terms} disputed: {reason}",
+        before=before,
+        after=_state(submission) | {"reason": reason},
+        by=by,
+        link=None,
+    )
+    return submission
+
+
+def settle(
+    terms: Terms, submission: ResultAgreement, *, uphold: bool, note: str, by: Any
+) -> ResultAgreement:
+    """A secretary decides a dispute: uphold the submitted result (it counts, as settled), or
+    reject it (withdrawn: the games are corrected and the result submitted again)."""
+    if not can_settle(terms, submission, by):
+        raise PermissionDenied("Only a secretary of the league settles a dispute.")
+    _require_open(submission, Status.DISPUTED)
+    note = note.strip()
+    if not note:
+        raise ValidationError("Say how the dispute was settled: both sides read it.")
+    if uphold and terms.figures() != submission.figures:
+        raise ValidationError(
+            "The games changed after this result was submitted: reject it and let it be "
+            "submitted again."
+        )
+    before = _state(submission)
+    submission.settled_by = by
+    submission.settlement = note
+    if uphold:
+        submission.status = Status.SETTLED
+        submission.confirmed_as = ResultAgreement.ConfirmedAs.SECRETARY
+        submission.confirmed_by = by
+        submission.confirmed_at = timezone.now()
+    else:
+        submission.status = Status.WITHDRAWN
+    submission.save()
+    if uphold:
+        _close_links(terms)
+    terms.audit(
+        action="result_settled" if uphold else "result_rejected",
+        subject=f"Dispute over {terms} settled: {note}",
+        before=before,
+        after=_state(submission) | {"settlement": note},
+        by=by,
+        link=None,
+    )
+    return submission
+
+
+def reopen(terms: Terms, *, reason: str, by: Any) -> ResultAgreement:
+    """A secretary takes back a counted result (a mistake found later): it stops counting and
+    the scoring links open again."""
+    if not is_secretary(terms, by):
+        raise PermissionDenied("Only a secretary of the league reopens a confirmed result.")
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError("Say why the confirmed result is reopened.")
+    confirmed = terms.submissions().filter(status__in=CONFIRMED).first()
+    if confirmed is None:
+        raise ValidationError("There is no confirmed result to reopen.")
+    before = _state(confirmed)
+    confirmed.status = Status.WITHDRAWN
+    confirmed.save(update_fields=["status"])
+    _reopen_links(terms)
+    terms.audit(
+        action="result_reopened",
+        subject=f"Confirmed result of {terms} reopened: {reason}",
+        before=before,
+        after=_state(confirmed) | {"reason": reason},
+        by=by,
+        link=None,
+    )
+    return confirmed
+
+
+def withdraw_open(
+    terms: Terms,
+    *,
+    why: str,
+    after: Any,
+    by: Any,
+    link: Any,
+    statuses: tuple[str, ...] = OPEN,
+) -> int:
+    """Withdraw the open submission (it no longer describes the games, or the secretary decided
+    the result another way), and with ``statuses`` also a counted one (the games are set aside).
+    Returns how many were withdrawn."""
+    withdrawn = 0
+    for submission in terms.submissions().filter(status__in=statuses):
+        before = {"status": submission.status, "figures": submission.figures}
+        submission.status = Status.WITHDRAWN
+        submission.save(update_fields=["status"])
+        terms.audit(
+            action="submission_withdrawn",
+            subject=f"Submitted result of {terms} withdrawn: {why}",
+            before=before,
+            after={"status": "withdrawn", "figures": after},
+            by=by,
+            link=link,
+        )
+        withdrawn += 1
+    return withdrawn
+
+
+def result_changed(
+    terms: Terms, *, before: dict[str, Any], after: dict[str, Any], by: Any, link: Any
+) -> None:
+    """The figures the games give changed: an open submission is withdrawn, to be submitted
+    again; a counted result changed (by a secretary: the links are closed) keeps counting, and
+    the change is logged."""
+    if before == after:
+        return
+    withdraw_open(terms, why="the games changed", after=after, by=by, link=link)
+    if terms.submissions().filter(status__in=CONFIRMED).exists():
+        terms.audit(
+            action="confirmed_result_changed",
+            subject=f"Confirmed result of {terms} changed",
+            before=before,
+            after=after,
+            by=by,
+            link=link,
+        )

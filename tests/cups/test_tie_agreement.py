@@ -1,0 +1,370 @@
+"""A pairs tie's result is agreed as a league fixture's is: the tie's scoring link puts it
+forward when the deciding game is won, a player of each pair (or the pair's team captain)
+agrees or disputes it, a secretary confirms, settles or reopens it; the winner goes through
+only once it counts, and a reopened result is refused once the next round's tie has started
+unless that tie is reversed first. The same audit entries and database rules as the league's."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import escape
+
+from cups.models import Tie, TieResult
+from cups.services.confirmation import (
+    tie_result_confirm,
+    tie_result_dispute,
+    tie_result_reopen,
+    tie_result_settle,
+    tie_result_submit,
+)
+from cups.services.draws import draw_make
+from cups.services.ties import tie_reverse, tie_settle
+from leagues.models import AuditEntry
+from tests.cups.helpers import (
+    cup_world,
+    current,
+    pair_captain,
+    pair_player,
+    pairs_cup,
+    play_race,
+    team_cup,
+    teammate,
+)
+from tests.leagues.helpers import hand, record
+
+pytestmark = pytest.mark.django_db
+
+Status = TieResult.Status
+
+
+def ties(cup, number: int) -> list[Tie]:
+    return list(cup.ties.filter(round__number=number).order_by("position"))
+
+
+def actions(*names: str) -> list[str]:
+    return list(AuditEntry.objects.filter(action__in=names).values_list("action", flat=True))
+
+
+def test_a_best_of_7_decided_4_3_goes_through_once_both_pairs_agree():
+    world = cup_world(4)
+    cup = pairs_cup(world, best_of=7)
+    draw_make(competition=cup, seed=2024, by=world.users["secretary"])
+    semi, _ = ties(cup, 1)
+    semi = play_race(semi, "AABBABB", agree=False)
+    # Decided at the table, 3–4: put forward by the tie's link, not yet counting.
+    assert (semi.home_score, semi.away_score, semi.winner) == (3, 4, "")
+    assert semi.games.count() == 7  # no eighth game is started
+    result = semi.results.get()
+    assert result.status == Status.SUBMITTED and result.submitted_by_link == semi.scoring_link
+    assert result.figures["winner"] == "away" and len(result.figures["games"]) == 7
+    final = ties(cup, 2)[0]
+    assert final.home_id is None
+    # The home pair agrees: still waiting for the away pair.
+    home, away = pair_player(semi, "home"), pair_player(semi, "away")
+    tie_result_confirm(result=result, by=home)
+    result.refresh_from_db()
+    assert result.status == Status.SUBMITTED and result.home_agreed_by == home
+    final.refresh_from_db()
+    assert final.home_id is None
+    with pytest.raises(PermissionDenied):  # one account agrees for one side only
+        tie_result_confirm(result=result, by=home)
+    # The away pair agrees: it counts, the winner goes through, the link closes.
+    tie_result_confirm(result=result, by=away)
+    result.refresh_from_db()
+    semi.refresh_from_db()
+    final.refresh_from_db()
+    assert result.status == Status.CONFIRMED and result.confirmed_as == "sides"
+    assert semi.winner == "away" and semi.status == Tie.Status.PLAYED
+    assert final.home_id == semi.away_id
+    assert semi.scoring_link.closed_at is not None
+    assert actions("result_submitted", "result_agreed", "result_confirmed", "cup_tie_decided") == [
+        "cup_tie_decided",
+        "result_confirmed",
+        "result_agreed",
+        "result_submitted",
+    ]
+    page = Client().get(semi.get_absolute_url()).content.decode()
+    assert "(agreed by both sides)" in page and f"✓ {escape(semi.home.name)} agreed" in page
+
+
+def test_the_pairs_team_captain_agrees_for_a_pair_without_an_account():
+    world = cup_world(2)
+    cup = pairs_cup(world, best_of=3)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    final = play_race(ties(cup, 1)[0], "BB", agree=False)
+    result = final.results.get()
+    tie_result_confirm(result=result, by=pair_captain(world, final, "home"))
+    tie_result_confirm(result=result, by=pair_player(final, "away"))
+    final.refresh_from_db()
+    cup.refresh_from_db()
+    assert final.winner == "away" and cup.winner_id == final.away_id
+
+
+def test_a_dispute_waits_for_the_secretary_who_upholds_or_rejects_it():
+    world = cup_world(4)
+    cup = pairs_cup(world, best_of=3)
+    sec = world.users["secretary"]
+    draw_make(competition=cup, seed=5, by=sec)
+    semi_1, semi_2 = ties(cup, 1)
+    semi_1 = play_race(semi_1, "AA", agree=False)
+    result = semi_1.results.get()
+    away = pair_player(semi_1, "away")
+    with pytest.raises(ValidationError, match="Say why"):
+        tie_result_dispute(result=result, reason="  ", by=away)
+    tie_result_dispute(result=result, reason="Game 2 was 14–12 to us", by=away)
+    result.refresh_from_db()
+    assert result.status == Status.DISPUTED and result.disputed_by == away
+    with pytest.raises(ValidationError, match="disputed"):
+        tie_result_confirm(result=result, by=pair_player(semi_1, "home"))
+    semi_1.refresh_from_db()
+    assert semi_1.winner == "" and ties(cup, 2)[0].home_id is None
+    with pytest.raises(PermissionDenied):
+        tie_result_settle(result=result, uphold=True, note="x", by=away)
+    tie_result_settle(result=result, uphold=True, note="Score sheet checked", by=sec)
+    result.refresh_from_db()
+    semi_1.refresh_from_db()
+    assert result.status == Status.SETTLED and result.confirmed_as == "secretary"
+    assert semi_1.winner == "home" and ties(cup, 2)[0].home_id == semi_1.home_id
+    # The other semi: disputed, rejected, and the secretary settles the score instead.
+    semi_2 = play_race(semi_2, "ABB", agree=False)
+    result = semi_2.results.get()
+    tie_result_dispute(result=result, reason="Wrong pair", by=pair_player(semi_2, "home"))
+    tie_result_settle(result=result, uphold=False, note="Replay agreed", by=sec)
+    result.refresh_from_db()
+    semi_2.refresh_from_db()
+    assert result.status == Status.WITHDRAWN and semi_2.winner == ""
+    tie_settle(tie=semi_2, home=2, away=1, note="Replayed at the Oval", by=sec)
+    semi_2.refresh_from_db()
+    assert semi_2.winner == "home" and ties(cup, 2)[0].away_id == semi_2.home_id
+    assert actions("result_disputed", "result_settled", "result_rejected", "cup_settled") == [
+        "cup_settled",
+        "result_rejected",
+        "result_disputed",
+        "result_settled",
+        "result_disputed",
+    ]
+
+
+def test_a_walkover_counts_without_agreement():
+    world = cup_world(2)
+    cup = pairs_cup(world, best_of=3)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    from cups.services.ties import tie_walkover
+
+    final = tie_walkover(
+        tie=ties(cup, 1)[0], to="home", reason="Away pair absent", by=world.users["secretary"]
+    )
+    cup.refresh_from_db()
+    assert final.winner == "home" and cup.winner_id == final.home_id
+    assert not final.results.exists()
+    with pytest.raises(ValidationError, match="secretary decided this tie"):
+        tie_result_submit(tie=final, by=pair_player(final, "home"))
+    page = Client().get(final.get_absolute_url()).content.decode()
+    assert "it counts as it is" in page and "agree-tie-result" not in page
+
+
+def test_a_reopened_result_is_refused_once_the_next_tie_started_unless_it_is_reversed():
+    world = cup_world(4)
+    cup = pairs_cup(world, best_of=1)
+    sec = world.users["secretary"]
+    draw_make(competition=cup, seed=9, by=sec)
+    semi_1, semi_2 = ties(cup, 1)
+    for semi, winner in ((semi_1, "A"), (semi_2, "B")):
+        play_race(semi, winner, agree=False)
+        result = semi.results.get()
+        tie_result_confirm(result=result, by=pair_player(semi, "home"))
+        tie_result_confirm(result=result, by=pair_player(semi, "away"))
+    final = ties(cup, 2)[0]
+    assert (final.home_id, final.away_id) == (semi_1.home_id, semi_2.away_id)
+    game = current(final)
+    record(game, [hand(game, "A", {"high": "A", "low": "B", "jack": "A", "game": "B"})])
+    with pytest.raises(ValidationError, match="reverses that tie first"):
+        tie_result_reopen(tie=semi_1, reason="Wrong pair entered", by=sec)
+    semi_1.refresh_from_db()
+    final.refresh_from_db()
+    assert semi_1.winner == "home" and final.home_id == semi_1.home_id
+    assert semi_1.results.get().status == Status.CONFIRMED
+    # Over the page: a message, nothing changed.
+    client = Client()
+    client.force_login(sec)
+    response = client.post(
+        reverse("cups:tie_result", args=[semi_1.pk]),
+        {"action": "reopen", "reason": "Wrong pair entered"},
+        follow=True,
+    )
+    page = response.content.decode()
+    assert response.status_code == 200 and "reverses that tie first" in page
+    assert page.count("Nothing was changed") == 1
+    assert semi_1.results.get().status == Status.CONFIRMED
+    # The final reversed first: the result reopens, the winner comes back, the link works.
+    tie_reverse(tie=final, reason="Semi-final in question", by=sec)
+    tie_result_reopen(tie=semi_1, reason="Wrong pair entered", by=sec)
+    semi_1.refresh_from_db()
+    final.refresh_from_db()
+    assert semi_1.winner == "" and final.home_id is None
+    assert semi_1.scoring_link.closed_at is None
+    assert actions("result_reopened") == ["result_reopened"]
+
+
+def test_a_reversed_tie_sets_its_result_aside():
+    world = cup_world(2)
+    cup = pairs_cup(world, best_of=3)
+    sec = world.users["secretary"]
+    draw_make(competition=cup, seed=1, by=sec)
+    final = play_race(ties(cup, 1)[0], "AA")
+    assert final.winner == "home"
+    tie_reverse(tie=final, reason="Wrong pair", by=sec)
+    final.refresh_from_db()
+    assert final.winner == "" and final.status == Tie.Status.SCHEDULED
+    assert list(final.results.values_list("status", flat=True)) == [Status.WITHDRAWN]
+    play_race(final, "BB", agree=False)
+    assert final.results.filter(status=Status.SUBMITTED).count() == 1
+
+
+def test_a_correction_withdraws_the_result_waiting_for_agreement():
+    world = cup_world(2)
+    cup = pairs_cup(world, best_of=1)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    final = play_race(ties(cup, 1)[0], "A", agree=False)
+    first = final.results.get()
+    from scoring import services as scoring_services
+
+    game = final.games.get().game
+    last = game.hands.order_by("-number").first()
+    scoring_services.hand_undo(game=game, expected_number=last.number)
+    first.refresh_from_db()
+    assert first.status == Status.WITHDRAWN
+    assert actions("submission_withdrawn") == ["submission_withdrawn"]
+    with pytest.raises(ValidationError, match="Neither side has 1 games yet"):
+        tie_result_submit(tie=final, by=world.users["secretary"])
+
+
+ROLES = [
+    "anonymous",
+    "stranger",
+    "teammate",
+    "home_player",
+    "away_player",
+    "home_captain",
+    "other_secretary",
+    "secretary",
+    "superuser",
+]
+ALLOWED = {
+    "agree": {"home_player", "away_player", "home_captain", "secretary", "superuser"},
+    "dispute": {"home_player", "away_player", "home_captain"},
+    "uphold": {"secretary", "superuser"},
+    "reopen": {"secretary", "superuser"},
+}
+
+
+def _user(world, tie, role):
+    if role == "anonymous":
+        return None
+    if role == "teammate":
+        return teammate(world, tie)
+    if role in ("home_player", "away_player"):
+        return pair_player(tie, role.split("_")[0])
+    if role == "home_captain":
+        return pair_captain(world, tie, "home")
+    return world.users[role]
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("action", sorted(ALLOWED))
+def test_who_may_agree_dispute_settle_and_reopen_a_pairs_tie(role, action):
+    world = cup_world(2, players=4)
+    cup = pairs_cup(world, best_of=3)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    tie = play_race(ties(cup, 1)[0], "AA", agree=False)
+    result = tie.results.get()
+    if action == "uphold":
+        tie_result_dispute(result=result, reason="Wrong score", by=pair_player(tie, "away"))
+    if action == "reopen":
+        tie_result_confirm(result=result, by=world.users["superuser"])
+    user = _user(world, tie, role)
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    page = client.get(tie.get_absolute_url()).content.decode()
+    offered = f'data-testid="{"agree" if action == "agree" else action}-tie-result"' in page
+    allowed = role in ALLOWED[action]
+    assert offered == allowed
+    result.refresh_from_db()
+    before = (result.status, result.home_agreed_by_id, result.away_agreed_by_id)
+    response = client.post(
+        reverse("cups:tie_result", args=[tie.pk]),
+        {"action": "confirm" if action == "agree" else action, "reason": "Checked"},
+    )
+    result.refresh_from_db()
+    changed = (result.status, result.home_agreed_by_id, result.away_agreed_by_id) != before
+    assert changed == allowed, (role, action, response.status_code)
+    if not allowed:
+        assert response.status_code == 403
+
+
+def test_bad_input_is_a_message_and_changes_nothing():
+    world = cup_world(2)
+    cup = pairs_cup(world, best_of=3)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    tie = ties(cup, 1)[0]
+    client = Client()
+    client.force_login(pair_player(tie, "home"))
+    url = reverse("cups:tie_result", args=[tie.pk])
+    response = client.post(url, {"action": "confirm"}, follow=True)
+    assert response.status_code == 200 and "no result to act on yet" in response.content.decode()
+    play_race(tie, "AA", agree=False)
+    response = client.post(url, {"action": "explode"}, follow=True)
+    assert "not something this page does" in response.content.decode()
+    client.force_login(pair_player(tie, "away"))
+    response = client.post(url, {"action": "dispute", "reason": ""}, follow=True)
+    assert "Say why the result is wrong" in response.content.decode()
+    response = client.post(url, {"action": "dispute", "reason": "bad\x00"}, follow=True)
+    assert response.status_code == 200 and "The reason:" in response.content.decode()
+    assert client.post(reverse("cups:tie_result", args=[999999]), {}).status_code == 404
+    assert client.get(url).status_code == 405
+    assert tie.results.get().status == Status.SUBMITTED
+    # A team tie's result is agreed on its fixture's pages.
+    teams = team_cup(world, name="Team Cup")
+    draw_make(competition=teams, seed=1, by=world.users["secretary"])
+    team_tie = ties(teams, 1)[0]
+    client.force_login(world.users["secretary"])
+    response = client.post(
+        reverse("cups:tie_result", args=[team_tie.pk]), {"action": "submit"}, follow=True
+    )
+    assert "agreed on its fixture" in response.content.decode()
+
+
+def test_the_database_refuses_a_counted_result_that_does_not_say_how():
+    world = cup_world(2)
+    cup = pairs_cup(world, best_of=1)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    tie = play_race(ties(cup, 1)[0], "A", agree=False)
+    tie.results.all().delete()
+    home = pair_player(tie, "home")
+
+    def counted(**kwargs):
+        return TieResult.objects.create(
+            tie=tie,
+            submitted_by_link=tie.scoring_link,
+            confirmed_by=home,
+            confirmed_at=timezone.now(),
+            status=Status.CONFIRMED,
+            **kwargs,
+        )
+
+    for kwargs in (
+        {},
+        {"confirmed_as": "sides", "home_agreed_by": home},
+        {"confirmed_as": "sides", "home_agreed_by": home, "away_agreed_by": home},
+    ):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            counted(**kwargs)
+    counted(confirmed_as="sides", home_agreed_by=home, away_agreed_by=pair_player(tie, "away"))
+    with pytest.raises(IntegrityError), transaction.atomic():
+        counted(confirmed_as="secretary")  # a second counted result
