@@ -240,9 +240,8 @@ class Tie(models.Model):
         WALKOVER = "walkover", "Walkover"
         BYE = "bye", "Bye"
 
-    class Side(models.TextChoices):
-        HOME = "home", "Home"
-        AWAY = "away", "Away"
+    #: A side of a tie is a side of a fixture.
+    Side = Fixture.Side
 
     #: The statuses of a tie whose winner goes through.
     DECIDED = (Status.PLAYED, Status.WALKOVER, Status.BYE)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, F, Prefetch, Q, QuerySet
 
 from cups.models import Competition, Entrant, Group, Round, Tie, TieGame, TieResult
 from leagues.models import League, Player
@@ -311,3 +311,59 @@ def bracket(rounds: list[Any]) -> Bracket:
         connectors=tuple(connectors),
         headings=tuple(headings),
     )
+
+
+@dataclass(frozen=True)
+class MyTie:
+    """A race tie on a player's "My fixtures" page and the step they can take."""
+
+    tie: Tie
+    result: TieResult | None
+    action: str  # "agree" (agree or dispute), "wait" (for the other side), or ""
+
+
+def my_ties(*, user: Any) -> list[MyTie]:
+    """The race ties to play, waiting for agreement or decided, of the pairs ``user`` plays in
+    or captains the team of, in competitions not yet finished, by round."""
+    from cups.services.results import TieTerms
+    from leagues.services import agreement
+
+    if not getattr(user, "is_authenticated", False):
+        return []
+    mine = Q()
+    for side in ("home", "away"):
+        mine |= Q(**{f"{side}__player_1__user": user}) | Q(**{f"{side}__player_2__user": user})
+        mine |= Q(
+            **{
+                f"{side}__team__entries__captain__user": user,
+                f"{side}__team__entries__season": F("competition__season"),
+            }
+        )
+    open_or_counted = TieResult.objects.exclude(status=TieResult.Status.WITHDRAWN)
+    ties = list(
+        Tie.objects.filter(mine, competition__tie_format=Competition.TieFormat.RACE)
+        .exclude(competition__stage=Competition.Stage.FINISHED)
+        .filter(status__in=[Tie.Status.SCHEDULED, Tie.Status.POSTPONED, Tie.Status.PLAYED])
+        .select_related(
+            "competition__league",
+            "competition__season",
+            "round",
+            "group",
+            "home__player_1",
+            "home__player_2",
+            "away__player_1",
+            "away__player_2",
+        )
+        .prefetch_related(Prefetch("results", queryset=open_or_counted, to_attr="live_results"))
+        .distinct()
+        .order_by("competition", "round__number", "position")
+    )
+    rows = []
+    for tie in ties:
+        result = next(iter(tie.live_results), None)
+        action = ""
+        if result is not None and result.status == TieResult.Status.SUBMITTED:
+            mine_to_agree = agreement.sides_to_agree(TieTerms(tie), result, user)
+            action = "agree" if mine_to_agree else "wait"
+        rows.append(MyTie(tie=tie, result=result, action=action))
+    return rows

@@ -43,6 +43,7 @@ NOT_PAGES = {
     "scoring:sync",
     "scoring:state",
     "cups:tie_manage",
+    "cups:tie_result",
     "leagues:manage_team_withdraw",
     "scoring:link_open",
     "leagues:manage_adjustment_withdraw",

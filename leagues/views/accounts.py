@@ -150,6 +150,10 @@ def captain_account(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @login_required
 def my_fixtures(request: HttpRequest) -> HttpResponse:
     """The fixtures of the teams this account captains this season, with the step it can take
-    on each: submit the result, confirm or dispute the other side's."""
+    on each: submit the result, confirm or dispute the other side's; and the cup pairs ties of
+    the pairs it plays in (or captains the team of), to agree or dispute their results."""
+    from cups.selectors import my_ties
+
     rows = account_selectors.captain_fixtures(user=request.user)
-    return render(request, "leagues/my_fixtures.html", {"rows": rows})
+    ties = my_ties(user=request.user)
+    return render(request, "leagues/my_fixtures.html", {"rows": rows, "ties": ties})

@@ -71,3 +71,59 @@ def test_secretary_draws_a_pairs_cup_and_a_player_reads_the_bracket(
         assert width <= 390
     finally:
         context.close()
+
+
+def _log_in(page: Page, base: str, user: Any, then: str) -> None:
+    page.goto(base + "/accounts/login/?next=" + then)
+    page.get_by_label("Username").fill(user.username)
+    page.get_by_label("Password").fill("a-long-test-password")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Log in").tap()
+
+
+def test_both_pairs_agree_a_tie_on_their_phones_and_the_winner_goes_through(
+    live_server: Any, phone: Page, browser: Any
+) -> None:
+    from cups.services.draws import draw_make
+    from tests.cups.helpers import pair_player, pairs_cup, play_race
+
+    world = cup_world(4)
+    cup = pairs_cup(world, best_of=7)
+    draw_make(competition=cup, seed=2024, by=world.users["secretary"])
+    semi = cup.ties.filter(round__number=1).order_by("position").first()
+    semi = play_race(semi, "AABBABA", agree=False)  # 4–3 to the home pair
+    home, away = pair_player(semi, "home"), pair_player(semi, "away")
+    base = live_server.url
+
+    # The home pair's player, from "My fixtures": agree.
+    _log_in(phone, base, home, "/leagues/my-fixtures/")
+    card = phone.get_by_test_id(f"my-tie-{semi.pk}")
+    expect(card).to_contain_text("4–3 in games: agree, or dispute it.")
+    with phone.expect_navigation():
+        card.get_by_role("button", name="Agree").tap()
+    expect(phone.locator(".messages")).to_contain_text("Your side's agreement is recorded")
+    expect(phone.get_by_test_id("agreement-home")).to_contain_text("agreed")
+    expect(phone.get_by_test_id("agreement-away")).to_contain_text("Waiting for")
+    expect(phone.get_by_test_id("agree-tie-result")).to_have_count(0)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+    # The away pair's player, on another phone, on the tie's page: agree; it counts.
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    try:
+        other = context.new_page()
+        _log_in(other, base, away, semi.get_absolute_url())
+        expect(other.get_by_test_id("tie-score")).to_contain_text("waiting for both sides")
+        button = other.get_by_test_id("agree-tie-result")
+        box = button.bounding_box()
+        assert box is not None and box["height"] >= 44
+        with other.expect_navigation():
+            button.tap()
+        expect(other.locator(".messages")).to_contain_text("the winner goes through")
+        expect(other.get_by_test_id("result-status")).to_contain_text("agreed by both sides")
+        expect(other.locator(".winner-banner")).to_contain_text("goes through")
+    finally:
+        context.close()
+    final = cup.ties.get(round__number=2)
+    assert final.home_id == semi.home_id

@@ -368,3 +368,29 @@ def test_the_database_refuses_a_counted_result_that_does_not_say_how():
     counted(confirmed_as="sides", home_agreed_by=home, away_agreed_by=pair_player(tie, "away"))
     with pytest.raises(IntegrityError), transaction.atomic():
         counted(confirmed_as="secretary")  # a second counted result
+
+
+def test_my_fixtures_offers_a_pair_player_the_agreement():
+    world = cup_world(2)
+    cup = pairs_cup(world, best_of=3)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    tie = ties(cup, 1)[0]
+    home, away = pair_player(tie, "home"), pair_player(tie, "away")
+    client = Client()
+    client.force_login(home)
+    url = reverse("leagues:my_fixtures")
+    page = client.get(url).content.decode()
+    assert f'data-testid="my-tie-{tie.pk}" data-action=""' in page
+    assert 'data-testid="my-fixtures-empty"' not in page
+    play_race(tie, "AA", agree=False)
+    page = client.get(url).content.decode()
+    assert f'data-testid="my-agree-{tie.pk}"' in page
+    client.post(reverse("cups:tie_result", args=[tie.pk]), {"action": "confirm"})
+    page = client.get(url).content.decode()
+    assert f'data-testid="my-tie-{tie.pk}" data-action="wait"' in page
+    client.force_login(away)
+    client.post(reverse("cups:tie_result", args=[tie.pk]), {"action": "confirm"})
+    tie.refresh_from_db()
+    cup.refresh_from_db()
+    assert tie.winner == "home" and cup.stage == "finished"
+    assert f"my-tie-{tie.pk}" not in client.get(url).content.decode()  # the cup is over
