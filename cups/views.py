@@ -155,6 +155,16 @@ def tie_result(request: HttpRequest, pk: int) -> HttpResponse:
     if action != "submit" and result is None:
         messages.error(request, "There is no result to act on yet. Nothing was changed.")
         return redirect(here)
+    # A double tap, or a second phone: what was asked is done already (the status is public).
+    if action in ("confirm", "dispute") and result is not None:
+        if result.status != TieResult.Status.SUBMITTED:
+            messages.info(request, f"This result is {result.get_status_display().lower()}.")
+            return redirect(here)
+        if action == "confirm" and user.pk in {result.home_agreed_by_id, result.away_agreed_by_id}:
+            messages.info(
+                request, "Your agreement is recorded already: it waits for the other side."
+            )
+            return redirect(here)
     try:
         if action == "submit":
             confirmation.tie_result_submit(tie=tie, by=user)

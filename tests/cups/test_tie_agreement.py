@@ -329,6 +329,14 @@ def test_bad_input_is_a_message_and_changes_nothing():
     assert client.post(reverse("cups:tie_result", args=[999999]), {}).status_code == 404
     assert client.get(url).status_code == 405
     assert tie.results.get().status == Status.SUBMITTED
+    # A double tap: the second agreement is a message, not a refusal.
+    client.post(url, {"action": "confirm"})
+    response = client.post(url, {"action": "confirm"}, follow=True)
+    assert response.status_code == 200 and "recorded already" in response.content.decode()
+    client.force_login(pair_player(tie, "home"))
+    client.post(url, {"action": "confirm"})
+    response = client.post(url, {"action": "confirm"}, follow=True)
+    assert response.status_code == 200 and "This result is confirmed." in response.content.decode()
     # A team tie's result is agreed on its fixture's pages.
     teams = team_cup(world, name="Team Cup")
     draw_make(competition=teams, seed=1, by=world.users["secretary"])
