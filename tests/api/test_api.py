@@ -18,12 +18,12 @@ from leagues.services import confirmation
 from scoring.models import ScoringLink
 from tests.factories.leagues import FixtureFactory
 from tests.leagues.test_access import build
+from tests.worlds import world_per_module
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def world():
+def build_world(_param: object = None):
     """Black Bull beat Old Hall (confirmed); Old Hall v Royal Oak to come; captains with
     accounts and contacts."""
     world = build(played=True)
@@ -36,6 +36,10 @@ def world():
         division=division, home=world.fixture.away, away=royal_oak, date=datetime.date(2025, 9, 16)
     )
     return world
+
+
+world = world_per_module(build_world)
+"""The module's world, built once (the API only reads)."""
 
 
 @pytest.fixture(scope="module")
