@@ -30,13 +30,23 @@ def league_competitions(*, league: League) -> QuerySet[Competition]:
     return Competition.objects.filter(league=league).select_related("season", "winner")
 
 
+#: Each tie's result still waiting for the sides (``tie.open_results``): played, to agree.
+OPEN_RESULTS = Prefetch(
+    "results",
+    queryset=TieResult.objects.filter(status__in=TieResult.OPEN_STATUSES),
+    to_attr="open_results",
+)
+
+
 def competition_rounds(*, competition: Competition) -> list[Round]:
     """The knock-out rounds, each with its ties in bracket order (``round.tie_list``)."""
     rounds = list(
         Round.objects.filter(competition=competition).prefetch_related(
             Prefetch(
                 "ties",
-                queryset=Tie.objects.select_related(*TIE_RELATED).order_by("position"),
+                queryset=Tie.objects.select_related(*TIE_RELATED)
+                .prefetch_related(OPEN_RESULTS)
+                .order_by("position"),
                 to_attr="tie_list",
             )
         )
@@ -75,9 +85,9 @@ def group_tables(*, competition: Competition) -> list[GroupTable]:
     (games in a race, match points in a team match); then the name."""
     groups = list(Group.objects.filter(competition=competition).prefetch_related("entrants"))
     ties = list(
-        Tie.objects.filter(competition=competition, group__isnull=False).select_related(
-            *TIE_RELATED
-        )
+        Tie.objects.filter(competition=competition, group__isnull=False)
+        .select_related(*TIE_RELATED)
+        .prefetch_related(OPEN_RESULTS)
     )
     tables = []
     for group in groups:

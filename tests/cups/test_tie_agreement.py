@@ -23,7 +23,7 @@ from cups.services.confirmation import (
     tie_result_submit,
 )
 from cups.services.draws import draw_make
-from cups.services.ties import tie_reverse, tie_settle
+from cups.services.ties import tie_postpone, tie_reverse, tie_settle
 from leagues.models import AuditEntry
 from tests.cups.helpers import (
     cup_world,
@@ -319,6 +319,8 @@ def test_bad_input_is_a_message_and_changes_nothing():
     response = client.post(url, {"action": "confirm"}, follow=True)
     assert response.status_code == 200 and "no result to act on yet" in response.content.decode()
     play_race(tie, "AA", agree=False)
+    with pytest.raises(ValidationError, match="waiting for both sides' agreement"):
+        tie_postpone(tie=tie, reason="Rain", by=world.users["secretary"])
     response = client.post(url, {"action": "explode"}, follow=True)
     assert "not something this page does" in response.content.decode()
     client.force_login(pair_player(tie, "away"))
@@ -402,3 +404,16 @@ def test_my_fixtures_offers_a_pair_player_the_agreement():
     cup.refresh_from_db()
     assert tie.winner == "home" and cup.stage == "finished"
     assert f"my-tie-{tie.pk}" not in client.get(url).content.decode()  # the cup is over
+
+
+def test_the_bracket_marks_a_tie_played_and_waiting_for_agreement():
+    world = cup_world(4)
+    cup = pairs_cup(world, best_of=3)
+    draw_make(competition=cup, seed=3, by=world.users["secretary"])
+    semi_1, semi_2 = ties(cup, 1)
+    play_race(semi_1, "AA", agree=False)
+    play_race(semi_2, "BAB", agree=False)
+    result = semi_2.results.get()
+    tie_result_dispute(result=result, reason="Game 3 misdealt", by=pair_player(semi_2, "home"))
+    page = Client().get(cup.get_absolute_url() + "?round=1").content.decode()
+    assert "Played, to agree" in page and "Played, disputed" in page
