@@ -25,6 +25,7 @@ from django.http import (
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.inputs import clean_text, strict_id
@@ -35,6 +36,7 @@ from scoring.forms import (
     NewGameForm,
     fields_from_facts,
 )
+from scoring.fresh_form import fresh_form_html
 from scoring.models import Game, GameStatus, Hand, ScoringLink, Side
 from scoring.rules import InvalidFacts
 from scoring.services import GameMovedOn
@@ -88,19 +90,13 @@ def _is_htmx(request: HttpRequest) -> bool:
     return bool(getattr(request, "htmx", False))
 
 
-def _fresh_hand_form(game: Game, sides: list[Side], number: int) -> HandForm | None:
+def _fresh_form(
+    request: HttpRequest, game: Game, sides: list[Side], number: int
+) -> SafeString | None:
+    """The hand form for hand `number`, nothing tapped (none once the game is over)."""
     if game.status != GameStatus.IN_PROGRESS:
         return None
-    return HandForm(
-        initial=fields_from_facts(
-            ruleset=game.rules,
-            facts=None,
-            dealer=game.next_dealer or game.first_dealer,
-            number=number,
-        ),
-        ruleset=game.rules,
-        sides=sides,
-    )
+    return fresh_form_html(request, game=game, sides=sides, number=number)
 
 
 def _render_game(
@@ -124,8 +120,9 @@ def _render_game(
     page = build_page(game)
     may_score = permissions.can_score(request, game)
     user = permissions.request_user(request)
+    fresh = None
     if may_score and form is None:
-        form = _fresh_hand_form(game, page.sides, page.next_number)
+        fresh = _fresh_form(request, game, page.sides, page.next_number)
     context = {
         "page": page,
         "game": game,
@@ -135,6 +132,7 @@ def _render_game(
         "can_manage_link": user is not None and permissions.can_manage_link(user, game),
         "can_play_again": may_score and _may_play_again(game),
         "form": form if may_score else None,
+        "fresh_form": fresh,
         "notice": notice,
         "notice_kind": notice_kind,
         "messages_shown": True,
@@ -169,7 +167,9 @@ def _may_play_again(game: Game) -> bool:
     return game.status == GameStatus.WON and (link is None or not link.next_url)
 
 
-def _reply_context(game: Game, sides: list[Side], *, count: int, notice: str) -> dict[str, Any]:
+def _reply_context(
+    request: HttpRequest, game: Game, sides: list[Side], *, count: int, notice: str
+) -> dict[str, Any]:
     """What every light reply shows: the scoreboard with its notice and who deals next, and a
     fresh hand form for the hand after `count` (or, once the game is won, Play again)."""
     by_label = {side.label: side for side in sides}
@@ -178,7 +178,7 @@ def _reply_context(game: Game, sides: list[Side], *, count: int, notice: str) ->
         "sides": sides,
         "can_score": True,
         "can_play_again": _may_play_again(game),
-        "form": _fresh_hand_form(game, sides, count + 1),
+        "fresh_form": _fresh_form(request, game, sides, count + 1),
         "notice": notice,
         "notice_kind": "success",
         "next_number": count + 1,
@@ -199,7 +199,7 @@ def _reply(
 ) -> HttpResponse:
     """The light reply to a recorded or undone hand: the scoreboard, the sheet rows from
     `from_number` on, a fresh form and the undo button; never the whole sheet or chart."""
-    context = _reply_context(game, sides, count=count, notice=notice) | {
+    context = _reply_context(request, game, sides, count=count, notice=notice) | {
         "undo_key": uuid.uuid4(),
         "last_number": count or None,
         "rows": rows,
@@ -572,7 +572,7 @@ def _correct_reply(request: HttpRequest, hand: Hand, notice: str) -> HttpRespons
     count = hand.number + len(later)
     by_label = {side.label: side for side in sides}
     decided = full[-1] if game.status == GameStatus.WON else None
-    context = _reply_context(game, sides, count=count, notice=notice) | {
+    context = _reply_context(request, game, sides, count=count, notice=notice) | {
         "rows": build_rows(game, sides, [(h, awards_of[h.number]) for h in full]),
         "totals_from": hand.number + 1,
         "later_totals": ";".join(

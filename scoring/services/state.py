@@ -4,11 +4,12 @@ what the engine derived, the one-time form keys, and `GameMovedOn` for a form th
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from django.db.models import Count, OuterRef, Subquery
+from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -127,6 +128,19 @@ def lock_for_entry(game: Game | int) -> tuple[Game, list[Side], int]:
     and how many hands it has, in one query that locks the game's row until the transaction
     ends."""
     pk = game if isinstance(game, int) else game.pk
+    rows = list(_entry_rows().filter(game_id=pk))
+    if not rows:
+        raise Game.DoesNotExist(f"no game {pk}")
+    locked = rows[0].game
+    for side in rows:
+        side.game = locked
+    return locked, rows, int(rows[0].hand_count)  # type: ignore[attr-defined]
+
+
+@functools.cache
+def _entry_rows() -> QuerySet[Side]:
+    """The locked read of every hand entry, built once per process (building it, its joins and
+    its hand count, costs about as much as running it); each use narrows it to one game."""
     count = (
         Hand.objects.filter(game=OuterRef("game"))
         .order_by()
@@ -134,19 +148,12 @@ def lock_for_entry(game: Game | int) -> tuple[Game, list[Side], int]:
         .annotate(n=Count("pk"))
         .values("n")
     )
-    rows = list(
-        Side.objects.filter(game_id=pk)
-        .select_related("game", "game__scoring_link", *_attached())
+    return (
+        Side.objects.select_related("game", "game__scoring_link", *_attached())
         .select_for_update(of=("game",))
         .annotate(hand_count=Coalesce(Subquery(count), 0))
         .order_by("position")
     )
-    if not rows:
-        raise Game.DoesNotExist(f"no game {pk}")
-    locked = rows[0].game
-    for side in rows:
-        side.game = locked
-    return locked, rows, int(rows[0].hand_count)  # type: ignore[attr-defined]
 
 
 def store_game_state(game: Game, result: GameScore) -> None:

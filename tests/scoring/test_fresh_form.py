@@ -1,0 +1,65 @@
+"""The fresh hand form kept per process (scoring/fresh_form.py) is the template's own output."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.template.loader import get_template
+from django.test import RequestFactory
+from django.urls import reverse
+
+from scoring import fresh_form
+from scoring.models import Game
+from tests.factories.scoring import GameFactory
+
+pytestmark = pytest.mark.django_db
+
+#: What differs per request and per form: the masked CSRF token and the one-time key.
+PER_REQUEST = re.compile(r'(name="(?:csrfmiddlewaretoken|entry_key)" value=")[^"]*"')
+
+
+def rendered(game: Game, number: int) -> str:
+    """The hand form rendered from the template, as it was before it was kept."""
+    sides = list(game.sides.order_by("position"))
+    dealer = game.next_dealer or game.first_dealer
+    context = {
+        "form": fresh_form.hand_form(game, sides, dealer=dealer, number=number),
+        "action": reverse("scoring:hand_record", kwargs={"pk": game.pk}),
+        "submit_label": "Record hand",
+        "htmx": True,
+    }
+    return get_template("scoring/_hand_form.html").render(context, RequestFactory().get("/"))
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [{}, {"west_yorkshire": True}, {"all_fives": True}, {"seven_up": True}],
+    ids=["trinidad", "west yorkshire", "all fives", "seven up"],
+)
+def test_the_kept_form_is_byte_for_byte_the_rendered_one(kind):
+    game = GameFactory(hands=0 if kind.get("all_fives") else 3, **kind)
+    sides = list(game.sides.order_by("position"))
+    fresh_form._kept.clear()
+    for _ in range(2):  # rendered, then kept
+        kept = fresh_form.fresh_form_html(
+            RequestFactory().get("/"), game=game, sides=sides, number=4
+        )
+        assert PER_REQUEST.sub(r"\1…", kept) == PER_REQUEST.sub(r"\1…", rendered(game, 4))
+    assert 'name="expected_number" value="4"' in kept
+    assert re.search(rf'name="dealer" value="{game.next_dealer}"[^>]*checked', kept)
+
+
+def test_each_form_gets_its_own_key_and_token_and_the_dealer_of_its_hand():
+    game = GameFactory(hands=1)
+    sides = list(game.sides.order_by("position"))
+    first, second = (
+        fresh_form.fresh_form_html(RequestFactory().get("/"), game=game, sides=sides, number=2)
+        for _ in range(2)
+    )
+    keys = [re.search(r'name="entry_key" value="([^"]+)"', html) for html in (first, second)]
+    assert keys[0] and keys[1] and keys[0].group(1) != keys[1].group(1)
+    assert fresh_form.CSRF not in first and fresh_form.ENTRY_KEY not in first
+    game.next_dealer = "B" if game.next_dealer == "A" else "A"
+    other = fresh_form.fresh_form_html(RequestFactory().get("/"), game=game, sides=sides, number=2)
+    assert re.search(rf'name="dealer" value="{game.next_dealer}"[^>]*checked', other)
