@@ -338,11 +338,17 @@ def _team_outcome(tie: Tie) -> tuple[str, str, int, int]:
     return winner, how, home_score, away_score
 
 
-def _race_outcome(tie: Tie) -> tuple[str, int, int]:
+#: A race tie's figures as its games give them, and whether its result counts.
+RaceState = tuple[dict[str, Any], bool]
+
+
+def _race_outcome(tie: Tie, race: RaceState | None) -> tuple[str, int, int]:
     """(winner, home games, away games): the winner only once its result counts."""
-    figures = race_figures(tie)
-    counts = TieResult.objects.filter(tie=tie, status__in=TieResult.CONFIRMED_STATUSES).exists()
-    return figures["winner"] if counts else "", figures["home"], figures["away"]
+    if race is None:
+        counts = TieResult.objects.filter(tie=tie, status__in=TieResult.CONFIRMED_STATUSES)
+        race = race_figures(tie), counts.exists()
+    figures, counted = race
+    return figures["winner"] if counted else "", figures["home"], figures["away"]
 
 
 def _apply(tie: Tie, *, winner: str, status: str, home: int, away: int, how: str, by: Any) -> bool:
@@ -361,7 +367,7 @@ def _apply(tie: Tie, *, winner: str, status: str, home: int, away: int, how: str
     return True
 
 
-def _refresh(tie: Tie, *, by: Any = None, link: Any = None) -> None:
+def _refresh(tie: Tie, *, by: Any = None, link: Any = None, race: RaceState | None = None) -> None:
     if tie.status == Status.BYE:
         return
     if tie.competition.tie_format == Competition.TieFormat.MATCH:
@@ -381,7 +387,7 @@ def _refresh(tie: Tie, *, by: Any = None, link: Any = None) -> None:
     else:
         if tie.status == Status.WALKOVER or tie.decided_by == SETTLED:
             return
-        winner, home, away = _race_outcome(tie)
+        winner, home, away = _race_outcome(tie, race)
         how = ""
         if winner:
             status = Status.PLAYED
@@ -410,23 +416,23 @@ def tie_result_counted(*, tie: Tie, by: Any = None) -> None:
     _refresh(lock_tie(tie), by=by)
 
 
-def _race_result_follows(tie: Tie, *, by: Any, link: Any) -> dict[str, Any]:
+def _race_result_follows(tie: Tie, *, by: Any, link: Any) -> RaceState:
     """The tie's games changed: an open result that no longer describes them is withdrawn (a
     counted one changed by a secretary keeps counting, logged), and once one side has enough
     games the tie's scoring link puts the result forward for both sides to agree."""
     terms = TieTerms(tie)
     figures = race_figures(tie)
-    results = TieResult.objects.filter(tie=tie).exclude(status=TieResult.Status.WITHDRAWN)
-    current = results.first()
-    if current is not None and current.figures != figures:
-        agreement.result_changed(terms, before=current.figures, after=figures, by=by, link=link)
-    if figures["winner"] and not results.exists():
+    results = list(TieResult.objects.filter(tie=tie).exclude(status=TieResult.Status.WITHDRAWN))
+    if results and results[0].figures != figures:
+        agreement.result_changed(terms, before=results[0].figures, after=figures, by=by, link=link)
+    if figures["winner"] and not results:
         user = agreement.account(by)
         if tie.scoring_link is not None:
             agreement.submit(terms, link=tie.scoring_link)
         elif user is not None:
             agreement.submit(terms, by=user)
-    return figures
+    # Withdrawing an open result (the games changed) never touches a counted one.
+    return figures, any(result.is_confirmed for result in results)
 
 
 @transaction.atomic
@@ -459,9 +465,9 @@ def _tie_game_changed(tie_id: int, game: Any) -> None:
     race = tie.competition.tie_format == Competition.TieFormat.RACE
     # A walkover or a secretary's settlement decides the tie, not its games.
     by_games = race and tie.status != Status.WALKOVER and tie.decided_by != SETTLED
-    figures = _race_result_follows(tie, by=by, link=link) if by_games else {}
-    _refresh(tie, by=by, link=link)
-    if not by_games or figures["winner"]:
+    race = _race_result_follows(tie, by=by, link=link) if by_games else None
+    _refresh(tie, by=by, link=link, race=race)
+    if race is None or race[0]["winner"]:
         return
     if game.status == GameStatus.WON and tie.status in (Status.SCHEDULED, Status.POSTPONED):
         latest = tie.games.order_by("-number").first()
