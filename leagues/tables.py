@@ -6,10 +6,13 @@ columns come first so that a phone shows them without scrolling sideways.
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import django_tables2 as tables
-from django.utils.html import format_html, format_html_join
+from django.utils.formats import date_format
+from django.utils.html import escape, format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 from config.tables import BaseTable
 from leagues.models import Fixture, FixtureResult, League
@@ -66,21 +69,19 @@ def standings_columns(
     return columns
 
 
+MARK_HTML = {
+    mark: format_html('<abbr class="mark mark-{}" title="{}">{}</abbr>', mark.lower(), name, mark)
+    for mark, name in MARK_NAMES.items()
+}
+"""Each mark's HTML, made once (a table of 100 teams shows 500)."""
+
+
 def result_marks(record: StandingRow) -> Any:
     """The last five results as W/D/L marks, each with its word for screen readers."""
     if not record.last_five:
         return format_html('<span class="muted">{}</span>', "—")
-    return format_html(
-        '<span class="marks">{}</span>',
-        format_html_join(
-            "",
-            '<abbr class="mark mark-{}" title="{}">{}</abbr>',
-            (
-                (line.result.lower(), MARK_NAMES[line.result], line.result)
-                for line in record.last_five
-            ),
-        ),
-    )
+    marks = "".join(MARK_HTML[line.result] for line in record.last_five)
+    return mark_safe(f'<span class="marks">{marks}</span>')  # made of MARK_HTML only
 
 
 class StandingsTable(BaseTable):
@@ -117,6 +118,7 @@ class StandingsTable(BaseTable):
     ) -> None:
         self.metrics = metrics
         self.style = style
+        self._figure_labels = [(escape(metric.label_for(style)), metric.key) for metric in metrics]
         self.race = race
         self.chart_links = not compact
         if compact:
@@ -149,13 +151,12 @@ class StandingsTable(BaseTable):
                 "(provisional: {})</span>",
                 record.provisional,
             )
-        figures = format_html_join(
-            "",
-            "<div><dt>{}</dt><dd>{}</dd></div>",
-            (
-                (metric.label_for(self.style), self._figure(record, metric.key))
-                for metric in self.metrics
-            ),
+        # The labels are escaped once per table; the figures are numbers.
+        figures = mark_safe(
+            "".join(
+                f"<div><dt>{label}</dt><dd>{self._figure(record, key)}</dd></div>"
+                for label, key in self._figure_labels
+            )
         )
         places = self.race.places(record) if self.race is not None else ""
         return format_html(
@@ -252,15 +253,16 @@ class FixturesTable(BaseTable):
     date = tables.DateColumn(
         format="D j M", order_by=("date", "time", "pk"), attrs={"td": {"class": "when"}}
     )
-    home = tables.Column(linkify=True, order_by=("home__name",), attrs={"td": {"class": "home"}})
+    # The columns make their own links (render_home, render_score, render_away), as linkify
+    # would: a team's URL is worked out once per table, not once per fixture it plays in.
+    home = tables.Column(order_by=("home__name",), attrs={"td": {"class": "home"}})
     score = tables.Column(
         accessor="pk",
         verbose_name="Result",
         orderable=False,
-        linkify=lambda record: record.get_absolute_url(),
         attrs={"td": {"class": "score"}, "th": {"class": "score"}},
     )
-    away = tables.Column(linkify=True, order_by=("away__name",), attrs={"td": {"class": "away"}})
+    away = tables.Column(order_by=("away__name",), attrs={"td": {"class": "away"}})
     venue = tables.Column(order_by=("venue__name",), attrs={"td": {"class": "venue"}})
     status = tables.Column(attrs={"td": {"class": "status"}})
 
@@ -272,19 +274,36 @@ class FixturesTable(BaseTable):
         empty_text = "No fixtures yet."
         order_by = ("date",)
 
-    def render_home(self, record: Fixture) -> str:
-        return getattr(record, "home_name", None) or record.home.name
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._team_urls: dict[int, str] = {}
+
+    def _team_link(self, team: Any, name: str) -> Any:
+        url = self._team_urls.get(team.pk)
+        if url is None:
+            url = self._team_urls[team.pk] = team.get_absolute_url()
+        return format_html('<a href="{}">{}</a>', url, name)
+
+    def render_home(self, record: Fixture) -> Any:
+        return self._team_link(record.home, self.value_home(record))
 
     def value_home(self, record: Fixture) -> str:
-        return self.render_home(record)
+        return getattr(record, "home_name", None) or record.home.name
 
-    def render_away(self, record: Fixture) -> str:
-        return getattr(record, "away_name", None) or record.away.name
+    def render_away(self, record: Fixture) -> Any:
+        return self._team_link(record.away, self.value_away(record))
 
     def value_away(self, record: Fixture) -> str:
-        return self.render_away(record)
+        return getattr(record, "away_name", None) or record.away.name
 
-    def render_score(self, record: Fixture) -> str:
+    def render_date(self, value: datetime.date) -> str:
+        # What the DateColumn's template ({{ value|date:"D j M" }}) writes, without a template.
+        return date_format(value, "D j M")
+
+    def render_score(self, record: Fixture) -> Any:
+        return format_html('<a href="{}">{}</a>', record.get_absolute_url(), fixture_score(record))
+
+    def value_score(self, record: Fixture) -> str:
         return fixture_score(record)
 
     def render_venue(self, record: Fixture) -> str:

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import django_tables2 as tables
+from django.utils.html import format_html
 
 from config.tables import BaseTable
 from scoring.models import Game
 
 
 class GameTable(BaseTable):
-    game = tables.Column(
-        accessor="pk", verbose_name="Game", linkify=lambda record: record.get_absolute_url()
-    )
+    # render_game makes the link, as linkify would, without working out its arguments per row.
+    game = tables.Column(accessor="pk", verbose_name="Game")
     sides = tables.Column(accessor="pk", verbose_name="Sides and score")
     variant = tables.Column(verbose_name="Variant")
     hand_count = tables.Column(verbose_name="Hands", attrs={"td": {"class": "num"}})
@@ -26,7 +28,10 @@ class GameTable(BaseTable):
         orderable = False
         attrs = {"class": "data-table games", "id": "game-list"}
 
-    def render_game(self, record: Game) -> str:
+    def render_game(self, record: Game) -> Any:
+        return format_html('<a href="{}">{}</a>', record.get_absolute_url(), str(record))
+
+    def value_game(self, record: Game) -> str:
         return str(record)
 
     def render_sides(self, record: Game) -> str:
