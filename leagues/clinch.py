@@ -265,7 +265,14 @@ def outlook(
     if not fixtures:
         choices = [(0, 0)]
     span = None
-    if len(fixtures) <= len(teams):
+    if not fixtures:
+        # Nothing left to play: each place is the one the table gives (what the search finds,
+        # without a search per team).
+        points = {c.team: c.points for c in teams}
+        span = {
+            c.team: _places(c, points, [o for o in teams if o is not c], complete) for c in teams
+        }
+    elif len(fixtures) <= len(teams):
         # More than about two rounds left would go past the budget anyway.
         try:
             span = _exact(teams, fixtures, choices, complete)

@@ -21,7 +21,17 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet
+from django.db.models import (
+    BooleanField,
+    Case,
+    Exists,
+    ExpressionWrapper,
+    OuterRef,
+    Q,
+    QuerySet,
+    Value,
+    When,
+)
 
 from leagues.models import Fixture, ResultSubmission, TeamEntry, Withdrawal
 
@@ -95,6 +105,16 @@ def counted_fixtures(queryset: QuerySet[Fixture] | None = None) -> QuerySet[Fixt
     fixtures = Fixture.objects.all() if queryset is None else queryset
     return fixtures.filter(counts_q()).annotate(
         provisional=ExpressionWrapper(is_provisional_q(), output_field=BooleanField())
+    )
+
+
+def fixtures_with_counts(queryset: QuerySet[Fixture]) -> QuerySet[Fixture]:
+    """Every fixture of ``queryset``, annotated with ``counts`` (True or False: whether its
+    result counts, as :func:`counted_fixtures` has it; a fixture with no result is False, not
+    NULL) and ``provisional``."""
+    return queryset.annotate(
+        counts=Case(When(counts_q(), then=Value(True)), default=Value(False)),
+        provisional=ExpressionWrapper(is_provisional_q(), output_field=BooleanField()),
     )
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable
 
 from django.db.models import (
     BooleanField,
+    Count,
     ExpressionWrapper,
     OuterRef,
     Prefetch,
@@ -104,6 +106,27 @@ def fixture_list(
 
 def division_fixtures(*, division: Division) -> QuerySet[Fixture]:
     return fixture_list(division=division)
+
+
+def division_status_counts(*, division: Division) -> dict[str, int]:
+    """How many of the division's fixtures have each status (one query, no annotations)."""
+    return dict(
+        Fixture.objects.filter(division=division)
+        .order_by()
+        .values_list("status")
+        .annotate(n=Count("pk"))
+        .values_list("status", "n")
+    )
+
+
+def division_weeks(*, division: Division) -> list[datetime.date]:
+    """The division's league nights: the dates of its fixtures, in order (one query)."""
+    return list(
+        Fixture.objects.filter(division=division)
+        .order_by("date")
+        .values_list("date", flat=True)
+        .distinct()
+    )
 
 
 def counted_results(

@@ -1,17 +1,19 @@
 """Who can still win it: a division's table and its fixtures left, through ``leagues.clinch``.
 
-Two queries: the division's fixtures still to count (every league fixture that is not void and
-whose result the table does not count yet, a played one waiting for confirmation included) and the
-ranks of the season's divisions (which say whether places go up or down).
+The fixtures still to count come with the standings (``Standings.remaining``: every league
+fixture that is not void and whose result the table does not count yet, a played one waiting for
+confirmation included); one query, the ranks of the season's divisions (which say whether places
+go up or down), unless the caller has them (the league's home, for all its divisions at once).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from leagues.clinch import Contender, Outlook, outlook
-from leagues.models import Division, Fixture
+from leagues.models import Division
 from leagues.selectors.standings import StandingRow, Standings
 from leagues.tiebreaks import METRICS
 
@@ -83,27 +85,27 @@ def ordinal(number: int) -> str:
     return f"{number}{suffix}"
 
 
-def moving_places(division: Division, size: int) -> tuple[int, int]:
-    """Places promoted and relegated: only with a division above, and one below."""
-    ranks = list(
-        Division.objects.filter(season_id=division.season_id).values_list("rank", flat=True)
-    )
+def moving_places(
+    division: Division, size: int, ranks: Sequence[int] | None = None
+) -> tuple[int, int]:
+    """Places promoted and relegated: only with a division above, and one below. ``ranks``:
+    those of every division of the season, looked up when not given."""
+    if ranks is None:
+        ranks = list(
+            Division.objects.filter(season_id=division.season_id).values_list("rank", flat=True)
+        )
     up = min(division.promoted, size) if any(rank < division.rank for rank in ranks) else 0
     down = min(division.relegated, size - up) if any(rank > division.rank for rank in ranks) else 0
     return up, down
 
 
-def division_race(*, standings: Standings) -> Race:
-    """Where each team of the table can still finish, from the fixtures left."""
+def division_race(*, standings: Standings, ranks: Sequence[int] | None = None) -> Race:
+    """Where each team of the table can still finish, from the fixtures left. ``ranks``: those
+    of every division of the season (``moving_places``)."""
     division = standings.division
     teams = {row.team.pk for row in standings.rows}
     remaining = [
-        (home, away)
-        for home, away in Fixture.objects.filter(division=division, kind=Fixture.Kind.LEAGUE)
-        .exclude(status=Fixture.Status.VOID)
-        .exclude(pk__in=standings.counted)
-        .values_list("home_id", "away_id")
-        if home in teams and away in teams
+        (home, away) for home, away in standings.remaining if home in teams and away in teams
     ]
     keys = standings.tiebreaks[1:]
     complete = "head_to_head" not in keys
@@ -120,7 +122,7 @@ def division_race(*, standings: Standings) -> Race:
             row.metric(key) if METRICS[key].higher_is_better else -row.metric(key) for key in keys
         )
 
-    up, down = moving_places(division, len(standings.rows))
+    up, down = moving_places(division, len(standings.rows), ranks)
     outlooks = outlook(
         [Contender(row.team.pk, row.points, settled(row)) for row in standings.rows],
         remaining,

@@ -1,8 +1,11 @@
 """A division's league table, from stored results and adjustments (never by replaying hands).
 
-Four queries whatever the size of the division: the division, its entries, the results that
-count (``leagues.selectors.counting``, the one definition the chart, the statistics and every
-list share), and its adjustments. A league with ``show_provisional`` counts unconfirmed results
+Four queries whatever the size of the division: the division, its entries, its league
+fixtures (not void) each marked whether its result counts (``leagues.selectors.counting``, the
+one definition the chart, the statistics and every list share: the counted ones make the table
+and the chart, the others are the race's fixtures left), and its adjustments. A season's
+divisions together (``divisions_standings``, the league's home) take three queries, however
+many divisions there are. A league with ``show_provisional`` counts unconfirmed results
 too and the rows say how many. A withdrawn team is marked and placed below the others.
 The order follows the league's tie-break list, a precedence of metric keys from
 ``leagues.tiebreaks.METRICS``; each key splits the teams still level on every key before it.
@@ -13,9 +16,11 @@ against each other only) before the next key.
 
 from __future__ import annotations
 
+import datetime
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from leagues.models import (
     Division,
@@ -25,7 +30,7 @@ from leagues.models import (
     Team,
     TeamEntry,
 )
-from leagues.selectors.counting import counted_fixtures
+from leagues.selectors.counting import fixtures_with_counts
 from leagues.tiebreaks import METRICS, Metric, tiebreak_rule_text
 
 #: Columns shown for each style, in order (the points column last).
@@ -69,6 +74,8 @@ class MatchLine:
     result: str = ""
     """"W", "D" or "L"."""
     fixture_id: int = 0
+    date: datetime.date | None = None
+    """The fixture's date: the chart adds the points on that league night."""
 
 
 @dataclass
@@ -137,6 +144,9 @@ class Standings:
     """Every adjustment in the division, for the notes under the table."""
     counted: set[int] = field(default_factory=set)
     """The fixtures whose results the table counts."""
+    remaining: list[tuple[int, int]] = field(default_factory=list)
+    """The league fixtures, not void, whose results it does not count yet, as (home team id,
+    away team id): the ones left to play or to confirm (``leagues.selectors.race``)."""
 
     @property
     def column_keys(self) -> list[str]:
@@ -200,6 +210,9 @@ def rank_rows(rows: Iterable[StandingRow], tiebreaks: Sequence[str]) -> list[Sta
 
 
 RESULT_FIELDS = (
+    "pk",
+    "date",
+    "provisional",
     "home_id",
     "away_id",
     "result__outcome",
@@ -216,66 +229,152 @@ RESULT_FIELDS = (
     "result__home_points",
     "result__away_points",
 )
+FIXTURE_FIELDS = (*RESULT_FIELDS, "counts", "division_id")
+"""A league fixture as the table reads it, a tuple (a 100-team division has 9,900): its result's
+figures, whether the result counts, its division."""
 
 
-def _count(
-    rows: dict[int, StandingRow], result: dict, side: str, other: str, provisional: bool
+def _add(
+    row: StandingRow,
+    line: MatchLine,
+    figures: tuple[int, int, int, int, int, int, int, int],
+    provisional: bool,
 ) -> None:
-    row = rows.get(result[f"{side}_id"])
-    if row is None:
-        # A team moved out of the division keeps its results off this table.
-        return
+    """One result, from ``row``'s side: ``figures`` are its games for and against, tables won,
+    pegs for and against, hang jacks for and against, and match points."""
+    games_for, games_against, tables_won, pegs_for, pegs_against, hj_for, hj_against, mp = figures
     row.played += 1
-    if result["result__outcome"] == "draw":
-        row.drawn += 1
-        mark = "D"
-    elif result["result__outcome"] == side:
+    if line.result == "W":
         row.won += 1
-        mark = "W"
+    elif line.result == "D":
+        row.drawn += 1
     else:
         row.lost += 1
-        mark = "L"
-    row.games_for += result[f"result__{side}_games"]
-    row.games_against += result[f"result__{other}_games"]
-    row.tables_won += result[f"result__{side}_tables"]
-    row.pegs_for += result[f"result__{side}_pegs"]
-    row.pegs_against += result[f"result__{other}_pegs"]
-    row.hang_jacks_for += result[f"result__{side}_hang_jacks"]
-    row.hang_jacks_against += result[f"result__{other}_hang_jacks"]
-    row.match_points += result[f"result__{side}_match_points"]
-    row.result_points += result[f"result__{side}_points"]
-    row.matches.append(
-        MatchLine(result[f"{other}_id"], result[f"result__{side}_points"], mark, result["pk"])
-    )
+    row.games_for += games_for
+    row.games_against += games_against
+    row.tables_won += tables_won
+    row.pegs_for += pegs_for
+    row.pegs_against += pegs_against
+    row.hang_jacks_for += hj_for
+    row.hang_jacks_against += hj_against
+    row.match_points += mp
+    row.result_points += line.points
+    row.matches.append(line)
     if provisional:
         row.provisional += 1
+
+
+def _count_results(rows: dict[int, StandingRow], results: Iterable[tuple[Any, ...]]) -> set[int]:
+    """Add each result (``FIXTURE_FIELDS``, in date order) to both teams' rows; the fixtures
+    counted. A team moved out of the division keeps its results off this table."""
+    counted: set[int] = set()
+    for (
+        pk,
+        day,
+        provisional,
+        home_id,
+        away_id,
+        outcome,
+        home_tables,
+        away_tables,
+        home_games,
+        away_games,
+        home_pegs,
+        away_pegs,
+        home_hj,
+        away_hj,
+        home_mp,
+        away_mp,
+        home_points,
+        away_points,
+        _counts,
+        _division,
+    ) in results:
+        counted.add(pk)
+        for row, side, opponent, points, figures in (
+            (
+                rows.get(home_id),
+                "home",
+                away_id,
+                home_points,
+                (home_games, away_games, home_tables, home_pegs, away_pegs, home_hj, away_hj)
+                + (home_mp,),
+            ),
+            (
+                rows.get(away_id),
+                "away",
+                home_id,
+                away_points,
+                (away_games, home_games, away_tables, away_pegs, home_pegs, away_hj, home_hj)
+                + (away_mp,),
+            ),
+        ):
+            if row is not None:
+                mark = "D" if outcome == "draw" else "W" if outcome == side else "L"
+                _add(row, MatchLine(opponent, points, mark, pk, day), figures, provisional)
+    return counted
 
 
 def division_standings(*, division: Division | int) -> Standings:
     """The league table of a division, ordered by the league's tie-breaks."""
     division_id = division if isinstance(division, int) else division.pk
     division = Division.objects.select_related("season__league").get(pk=division_id)
-    league = division.season.league
-    entries = TeamEntry.objects.filter(division=division).select_related(
+    return divisions_standings(divisions=[division])[0]
+
+
+def divisions_standings(*, divisions: Sequence[Division]) -> list[Standings]:
+    """The league tables of the divisions (each with its season and league loaded), in their
+    order: three queries however many there are."""
+    ids = [division.pk for division in divisions]
+    rows: dict[int, dict[int, StandingRow]] = {pk: {} for pk in ids}
+    for entry in TeamEntry.objects.filter(division__in=ids).select_related(
         "team__home_venue", "captain"
-    )
-    rows = {entry.team_id: StandingRow(entry=entry, team=entry.team) for entry in entries}
-
-    counted = counted_fixtures(Fixture.objects.filter(division=division))
-    counted_ids: set[int] = set()
-    # In date order, so that each team's results end with its latest.
-    for result in counted.order_by("date", "time", "pk").values(
-        *RESULT_FIELDS, "pk", "provisional"
     ):
-        counted_ids.add(result["pk"])
-        _count(rows, result, "home", "away", result["provisional"])
-        _count(rows, result, "away", "home", result["provisional"])
+        rows[entry.division_id][entry.team_id] = StandingRow(entry=entry, team=entry.team)
 
-    adjustments = list(
-        PointAdjustment.objects.filter(entry__division=division)
+    results: dict[int, list[tuple[Any, ...]]] = {pk: [] for pk in ids}
+    remaining: dict[int, list[tuple[int, int]]] = {pk: [] for pk in ids}
+    fixtures = fixtures_with_counts(
+        Fixture.objects.filter(division__in=ids, kind=Fixture.Kind.LEAGUE).exclude(
+            status=Fixture.Status.VOID
+        )
+    )
+    # In date order, so that each team's results end with its latest.
+    for fixture in fixtures.order_by("date", "time", "pk").values_list(*FIXTURE_FIELDS):
+        if fixture[-2]:
+            results[fixture[-1]].append(fixture)
+        else:
+            remaining[fixture[-1]].append((fixture[3], fixture[4]))
+
+    adjustments: dict[int, list[PointAdjustment]] = {pk: [] for pk in ids}
+    for adjustment in (
+        PointAdjustment.objects.filter(entry__division__in=ids)
         .select_related("entry__team", "fixture")
         .order_by("made_at", "pk")
-    )
+    ):
+        adjustments[adjustment.entry.division_id].append(adjustment)
+
+    return [
+        _standings(
+            division,
+            rows[division.pk],
+            results[division.pk],
+            remaining[division.pk],
+            adjustments[division.pk],
+        )
+        for division in divisions
+    ]
+
+
+def _standings(
+    division: Division,
+    rows: dict[int, StandingRow],
+    results: list[tuple[Any, ...]],
+    remaining: list[tuple[int, int]],
+    adjustments: list[PointAdjustment],
+) -> Standings:
+    league = division.season.league
+    counted_ids = _count_results(rows, results)
     for adjustment in adjustments:
         row = rows.get(adjustment.entry.team_id)
         if row is not None:
@@ -291,4 +390,5 @@ def division_standings(*, division: Division | int) -> Standings:
         columns=[METRICS[key] for key in COLUMNS[league.style]],
         adjustments=adjustments,
         counted=counted_ids,
+        remaining=remaining,
     )

@@ -234,10 +234,28 @@ def player_statistics(
     """One player's figures over every league game they played (or one season's); ``kinds``
     takes in cup ties played as fixtures too (``Fixture.Kind``)."""
     pairs = _fold(_seat_rows(player=player, season=season, kinds=kinds), team=None)
+    return _player_figures(pairs, player)
+
+
+def _player_figures(pairs: dict[tuple[int, ...], PlayFigures], player: Player) -> PlayerStatistics:
     # Only the sides the player sat on: pairs without them are their opponents.
     mine = {pair: figures for pair, figures in pairs.items() if player.pk in pair}
     figures = _by_player(mine).get(player.pk, PlayFigures())
     return _as(PlayerStatistics, figures, player=player)
+
+
+def player_with_pairs(
+    *, player: Player, kinds: Collection[str] = LEAGUE_ONLY
+) -> tuple[PlayerStatistics, list[PairStatistics]]:
+    """A player's page: their figures over ``kinds`` (``player_statistics``) and the pairs they
+    sat in for league games (``pair_statistics``). The same seats serve both when ``kinds`` are
+    the league's own: three queries for the figures and one for the partners' names."""
+    league = _fold(_seat_rows(player=player), team=None)
+    if set(kinds) == set(LEAGUE_ONLY):
+        figures = league
+    else:
+        figures = _fold(_seat_rows(player=player, kinds=kinds), team=None)
+    return _player_figures(figures, player), _pair_rows(league, player=player)
 
 
 def player_leaderboard(
@@ -267,6 +285,12 @@ def pair_statistics(
     With ``player``: the pairs that player was part of.
     """
     pairs = _fold(_seat_rows(season=season, division=division, team=team, player=player), team=team)
+    return _pair_rows(pairs, player=player)
+
+
+def _pair_rows(
+    pairs: dict[tuple[int, ...], PlayFigures], *, player: Player | None
+) -> list[PairStatistics]:
     if player is not None:
         pairs = {pair: figures for pair, figures in pairs.items() if player.pk in pair}
     players = Player.objects.in_bulk({pk for pair in pairs for pk in pair})

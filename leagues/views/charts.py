@@ -10,11 +10,9 @@ import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db.models import Q
 from django.utils import timezone
 
-from leagues.models import Division, Fixture, PointAdjustment
-from leagues.selectors.counting import counted_fixtures
+from leagues.models import PointAdjustment
 from leagues.selectors.standings import StandingRow
 
 
@@ -121,36 +119,34 @@ def _ticks(low: int, top: int) -> list[int]:
 
 def progression_chart(
     *,
-    division: Division,
     rows: Sequence[StandingRow],
     adjustments: Sequence[PointAdjustment] = (),
     yours: Sequence[int] = (),
     chosen: int | None = None,
 ) -> Chart | None:
     """Cumulative points after each league night, every team in grey but the few picked out
-    (``picked_out``); one query.
+    (``picked_out``); no query.
 
-    The results are the ones the table counts (``leagues.selectors.counting``) and each
-    adjustment is added on the day it was made, so every line ends on the team's points in the
-    table. None before any result or adjustment is in.
+    The results are the table's own (each row's ``matches``: the ones
+    ``leagues.selectors.counting`` counts) and each adjustment is added on the day it was made,
+    so every line ends on the team's points in the table. None before any result or adjustment
+    is in.
     """
     shown = list(rows)
     if not shown:
         return None
     ids = [row.team.pk for row in shown]
-    results = list(
-        counted_fixtures(Fixture.objects.filter(division=division))
-        .filter(Q(home__in=ids) | Q(away__in=ids))
-        .order_by("date")
-        .values_list("date", "home_id", "away_id", "result__home_points", "result__away_points")
-    )
-    changes: list[tuple[datetime.date, int, int]] = []
-    for day, home, away, home_points, away_points in results:
-        changes += [(day, home, home_points), (day, away, away_points)]
+    changes: list[tuple[datetime.date, int, int]] = [
+        (line.date, row.team.pk, line.points)
+        for row in shown
+        for line in row.matches
+        if line.date is not None
+    ]
     for adjustment in adjustments:
         made_on = timezone.localdate(adjustment.made_at)
         changes.append((made_on, adjustment.entry.team_id, adjustment.points))
-    changes = [change for change in changes if change[1] in ids]
+    shown_ids = set(ids)
+    changes = [change for change in changes if change[1] in shown_ids]
     if not changes:
         return None
     dates = sorted({day for day, _, _ in changes})

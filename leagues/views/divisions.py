@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
@@ -154,12 +153,7 @@ class StandingsView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateVie
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         standings = self.standings
-        counts = dict(
-            fixture_selectors.division_fixtures(division=self.division)
-            .order_by()
-            .values_list("status")
-            .annotate(n=Count("pk"))
-        )
+        counts = fixture_selectors.division_status_counts(division=self.division)
         total = sum(counts.values())
         settled = sum(counts.get(status, 0) for status in SETTLED)
         context.update(
@@ -175,7 +169,6 @@ class StandingsView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateVie
             race_contenders=self.race.title_race(standings.rows),
             markers=MARKERS,
             chart=progression_chart(
-                division=self.division,
                 rows=standings.rows,
                 adjustments=standings.adjustments,
                 yours=self.yours,
@@ -214,12 +207,7 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
 
     @cached_property
     def weeks(self) -> list[datetime.date]:
-        return list(
-            fixture_selectors.division_fixtures(division=self.division)
-            .order_by("date")
-            .values_list("date", flat=True)
-            .distinct()
-        )
+        return fixture_selectors.division_weeks(division=self.division)
 
     @cached_property
     def week(self) -> datetime.date | None:

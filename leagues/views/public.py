@@ -15,12 +15,11 @@ from leagues.models import Fixture, ResultSubmission
 from leagues.permissions import can_manage_league
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.race import MARKERS, division_race
-from leagues.selectors.standings import division_standings
+from leagues.selectors.standings import divisions_standings
 from leagues.selectors.statistics import (
     add_figures,
-    pair_statistics,
     player_leaderboard,
-    player_statistics,
+    player_with_pairs,
 )
 from leagues.tables import (
     DATE_FIRST,
@@ -55,9 +54,13 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             )
         tables = []
         if current is not None:
-            for division in current.divisions.all():
-                standings = division_standings(division=division)
-                race = division_race(standings=standings)
+            # Every division's table at once: a fixed number of queries however many there are.
+            divisions = list(current.divisions.all())
+            ranks = [division.rank for division in divisions]
+            for division, standings in zip(
+                divisions, divisions_standings(divisions=divisions), strict=True
+            ):
+                race = division_race(standings=standings, ranks=ranks)
                 table = StandingsTable(
                     standings.rows,
                     metrics=standings.columns,
@@ -212,13 +215,14 @@ FIGURE_KINDS = {
 }
 
 
-def _player_figures(player: Any, scope: str) -> Any:
-    stats = player_statistics(player=player, kinds=FIGURE_KINDS[scope])
+def _player_figures(player: Any, scope: str) -> tuple[Any, Any]:
+    """The player's figures in the scope, and their pairs' (league games)."""
+    stats, pairs = player_with_pairs(player=player, kinds=FIGURE_KINDS[scope])
     if scope != "league":
         from cups.selectors import player_race_figures
 
         add_figures(stats, player_race_figures(player=player))
-    return stats
+    return stats, pairs
 
 
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -245,13 +249,14 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
                     "games": list(table.games.all()),
                 }
             )
+        stats, pairs = _player_figures(player, scope)
         return {
             "player": player,
             "registrations": list(selectors.player_registrations(player=player)),
-            "stats": _player_figures(player, scope),
+            "stats": stats,
             "scope": scope,
             "scopes": FIGURE_SCOPES,
-            "pairs": pair_statistics(player=player),
+            "pairs": pairs,
             "seats": seats,
         }
 

@@ -35,9 +35,10 @@ release; and the read that found nothing."""
 
 # page: (queries rendered, queries served from the cache)
 QUERIES = {
-    # The division, then: entries, results, adjustments, fixture counts (provisional note),
-    # the chart's results, the fixtures left and the season's division ranks (the race).
-    "standings": (9 + CACHE_WRITE, 2),
+    # The division, then: entries, league fixtures (the counted results make the table and
+    # the chart, the others are the race's fixtures left), adjustments, fixture counts
+    # (provisional note) and the season's division ranks (the race).
+    "standings": (7 + CACHE_WRITE, 2),
     # The division, its entries (the team chooser), its weeks, the week's or team's fixtures.
     "fixtures by week": (4 + CACHE_WRITE, 2),
     "fixtures by team": (4 + CACHE_WRITE, 2),
@@ -46,11 +47,12 @@ QUERIES = {
     "fixture": (5 + CACHE_WRITE, 2),
     # The team, then its seasons, fixtures, squad, players' figures (and their games).
     "team": (7 + CACHE_WRITE, 2),
-    # The player, then registrations, tables, figures and partners.
-    "player": (9 + CACHE_WRITE, 2),
-    # The league and its seasons, then each division's standings, latest and next fixtures,
-    # the league's cups.
-    "league home": (12 + CACHE_WRITE, 4),
+    # The player, then registrations, tables, figures (the same three queries give the
+    # partners' figures) and the partners' names.
+    "player": (6 + CACHE_WRITE, 2),
+    # The league and its seasons (with their divisions), then the latest and next fixtures,
+    # every division's entries, league fixtures and adjustments at once, the league's cups.
+    "league home": (9 + CACHE_WRITE, 4),
 }
 
 
@@ -97,6 +99,28 @@ def test_each_page_runs_a_fixed_number_of_queries(client, django_assert_num_quer
         assert first.status_code == second.status_code == 200, page
         if "fragment" in first.context:
             assert first.context["fragment"] == second.context["fragment"], page
+
+
+def test_the_league_home_runs_the_same_queries_whatever_the_number_of_divisions(
+    client, django_assert_num_queries
+):
+    """Each division's table on the league's home is read with all the others: three
+    divisions cost what one does."""
+    division = division_of(4, "yorkshire")
+    season = division.season
+    for rank in (2, 3):
+        other = DivisionFactory(season=season, rank=rank)
+        for _ in range(4):
+            TeamEntryFactory(division=other)
+        fixtures_generate(division=other, start=datetime.date(2025, 9, 2), legs=2)
+        for fixture in Fixture.objects.filter(division=other)[:4]:
+            FixtureResultFactory(fixture=fixture, home_win=True)
+    url = pages_of(division)["league home"]
+    client.get(url)
+    invalidate_league(season.league_id)
+    with django_assert_num_queries(QUERIES["league home"][0]):
+        page = client.get(url).content.decode()
+    assert page.count('class="division-glance"') == 3
 
 
 @pytest.mark.parametrize("style", ["yorkshire", "trinidad"])

@@ -125,7 +125,6 @@ def test_chart_lines_end_on_the_tables_points_and_only_a_few_stand_out():
     division, t = chart_world()
     standings = division_standings(division=division)
     chart = progression_chart(
-        division=division,
         rows=standings.rows,
         adjustments=standings.adjustments,
         yours=[t["Drop Inn"].pk],
