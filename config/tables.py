@@ -106,35 +106,20 @@ class _CellPlan:
         return self.choices[kind]
 
     def _call(self, row: BoundRow, value: Any = None) -> Any:
-        record = row.record
-        if not self.callable:
-            content = None
-        else:
-            offered = {
-                "value": value,
-                "record": record,
-                "column": self.column,
-                "bound_column": self.bound_column,
-                "bound_row": row,
-                "table": row.table,
-            }
-            if self.names is None:
-                content = self.render(**offered)
-            else:
-                content = self.render(**{name: offered[name] for name in self.names})
-            if self.link:
-                return self.link(content, **offered)
-        if self.link:
-            return self.link(
-                content,
-                value=value,
-                record=record,
-                column=self.column,
-                bound_column=self.bound_column,
-                bound_row=row,
-                table=row.table,
-            )
-        return content
+        """The render method's content, linked when the column links (``BoundRow._call_render``)."""
+        offered = {
+            "value": value,
+            "record": row.record,
+            "column": self.column,
+            "bound_column": self.bound_column,
+            "bound_row": row,
+            "table": row.table,
+        }
+        content = None
+        if self.callable:
+            wanted = offered if self.names is None else {name: offered[name] for name in self.names}
+            content = self.render(**wanted)
+        return self.link(content, **offered) if self.link else content
 
     def cell(self, row: BoundRow) -> Any:
         """The cell's content, as ``BoundRow.get_cell`` gives it."""
