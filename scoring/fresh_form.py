@@ -16,8 +16,6 @@ import threading
 import uuid
 from collections.abc import Sequence
 
-from django.http import HttpRequest
-from django.middleware.csrf import get_token
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
@@ -36,9 +34,11 @@ _lock = threading.Lock()
 
 
 def fresh_form_html(
-    request: HttpRequest, *, game: Game, sides: Sequence[Side], number: int
+    *, csrf_token: str, game: Game, sides: Sequence[Side], number: int
 ) -> SafeString:
-    """The fresh form for hand `number` of `game`, with the dealer the game suggests."""
+    """The fresh form for hand `number` of `game`, with the dealer the game suggests.
+    `csrf_token` is the one the rest of the page carries (one random string, not two: the
+    compressed reply stays small)."""
     dealer = game.next_dealer or game.first_dealer
     key = (
         game.pk,
@@ -54,7 +54,7 @@ def fresh_form_html(
                 _kept.pop(next(iter(_kept)))
             _kept[key] = html
     filled = (
-        html.replace(CSRF, get_token(request))
+        html.replace(CSRF, csrf_token)
         .replace(ENTRY_KEY, str(uuid.uuid4()))
         .replace(NUMBER, str(number))
     )

@@ -23,9 +23,9 @@ from django.http import (
     HttpResponseRedirect,
     JsonResponse,
 )
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.inputs import clean_text, strict_id
@@ -90,13 +90,14 @@ def _is_htmx(request: HttpRequest) -> bool:
     return bool(getattr(request, "htmx", False))
 
 
-def _fresh_form(
-    request: HttpRequest, game: Game, sides: list[Side], number: int
-) -> SafeString | None:
-    """The hand form for hand `number`, nothing tapped (none once the game is over)."""
+def _fresh_form(request: HttpRequest, game: Game, sides: list[Side], number: int) -> dict[str, Any]:
+    """The hand form for hand `number`, nothing tapped (none once the game is over), and the
+    CSRF token it carries, for the rest of the page to carry the same."""
     if game.status != GameStatus.IN_PROGRESS:
-        return None
-    return fresh_form_html(request, game=game, sides=sides, number=number)
+        return {"fresh_form": None}
+    token = get_token(request)
+    html = fresh_form_html(csrf_token=token, game=game, sides=sides, number=number)
+    return {"fresh_form": html, "csrf_token": token}
 
 
 def _render_game(
@@ -120,7 +121,7 @@ def _render_game(
     page = build_page(game)
     may_score = permissions.can_score(request, game)
     user = permissions.request_user(request)
-    fresh = None
+    fresh: dict[str, Any] = {}
     if may_score and form is None:
         fresh = _fresh_form(request, game, page.sides, page.next_number)
     context = {
@@ -132,7 +133,7 @@ def _render_game(
         "can_manage_link": user is not None and permissions.can_manage_link(user, game),
         "can_play_again": may_score and _may_play_again(game),
         "form": form if may_score else None,
-        "fresh_form": fresh,
+        **fresh,
         "notice": notice,
         "notice_kind": notice_kind,
         "messages_shown": True,
@@ -178,7 +179,7 @@ def _reply_context(
         "sides": sides,
         "can_score": True,
         "can_play_again": _may_play_again(game),
-        "fresh_form": _fresh_form(request, game, sides, count + 1),
+        **_fresh_form(request, game, sides, count + 1),
         "notice": notice,
         "notice_kind": "success",
         "next_number": count + 1,

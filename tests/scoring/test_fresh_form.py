@@ -42,9 +42,7 @@ def test_the_kept_form_is_byte_for_byte_the_rendered_one(kind):
     sides = list(game.sides.order_by("position"))
     fresh_form._kept.clear()
     for _ in range(2):  # rendered, then kept
-        kept = fresh_form.fresh_form_html(
-            RequestFactory().get("/"), game=game, sides=sides, number=4
-        )
+        kept = fresh_form.fresh_form_html(csrf_token="t0ken", game=game, sides=sides, number=4)
         assert PER_REQUEST.sub(r"\1…", kept) == PER_REQUEST.sub(r"\1…", rendered(game, 4))
     assert 'name="expected_number" value="4"' in kept
     assert re.search(rf'name="dealer" value="{game.next_dealer}"[^>]*checked', kept)
@@ -54,12 +52,28 @@ def test_each_form_gets_its_own_key_and_token_and_the_dealer_of_its_hand():
     game = GameFactory(hands=1)
     sides = list(game.sides.order_by("position"))
     first, second = (
-        fresh_form.fresh_form_html(RequestFactory().get("/"), game=game, sides=sides, number=2)
+        fresh_form.fresh_form_html(csrf_token="t0ken", game=game, sides=sides, number=2)
         for _ in range(2)
     )
     keys = [re.search(r'name="entry_key" value="([^"]+)"', html) for html in (first, second)]
     assert keys[0] and keys[1] and keys[0].group(1) != keys[1].group(1)
     assert fresh_form.CSRF not in first and fresh_form.ENTRY_KEY not in first
     game.next_dealer = "B" if game.next_dealer == "A" else "A"
-    other = fresh_form.fresh_form_html(RequestFactory().get("/"), game=game, sides=sides, number=2)
+    other = fresh_form.fresh_form_html(csrf_token="t0ken", game=game, sides=sides, number=2)
     assert re.search(rf'name="dealer" value="{game.next_dealer}"[^>]*checked', other)
+
+
+def test_a_reply_carries_one_csrf_token_for_all_its_forms(client):
+    """The hand form and the undo form carry the same token: one random string compresses once."""
+    game = GameFactory(hands=2)
+    client.get(game.scoring_link.get_absolute_url())
+    for page in (
+        client.get(game.get_absolute_url()),
+        client.post(
+            reverse("scoring:hand_undo", kwargs={"pk": game.pk}),
+            {"expected_number": "2", "entry_key": "1f0e7b3c-2c1a-4d5e-9f00-0a1b2c3d4e5f"},
+            HTTP_HX_REQUEST="true",
+        ),
+    ):
+        tokens = re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.content.decode())
+        assert len(tokens) >= 2 and len(set(tokens)) == 1, tokens
