@@ -14,6 +14,7 @@ from typing import Any
 from cups.models import Competition, Entrant, Tie
 from leagues.models import League, TeamEntry
 from leagues.permissions import can_manage_league
+from scoring.forms.words import possessive
 
 
 def can_manage_competition(user: Any, competition: Competition) -> bool:
@@ -61,7 +62,7 @@ def tie_role(user: Any, tie: Tie) -> str:
             return f"one of {entrant}"
     for entrant in (tie.home, tie.away):
         if speaks_for(user, entrant, tie.competition.season_id):
-            return f"{entrant.team}'s captain"  # type: ignore[union-attr]
+            return f"{possessive(str(entrant.team))} captain"  # type: ignore[union-attr]
     if getattr(user, "is_superuser", False):
         return "site operator"
     if tie.competition.league.secretaries.filter(pk=user.pk).exists():

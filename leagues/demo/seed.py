@@ -57,6 +57,7 @@ from leagues.services.structure import (
 )
 from leagues.services.withdrawal import team_withdraw
 from scoring import services as scoring_services
+from scoring.forms.words import possessive
 from scoring.models import Game, GameStatus
 from scoring.rules import questions
 
@@ -504,7 +505,7 @@ class _Builder:
         if upcoming is not None:
             fixture_rearrange(
                 fixture=upcoming,
-                reason=f"{upcoming.home.name}'s room is booked for a wedding that night.",
+                reason=f"{possessive(upcoming.home.name)} room is booked for a wedding that night.",
             )
         played = (
             Fixture.objects.filter(division=top, status="played").order_by("date", "pk").first()
@@ -519,7 +520,7 @@ class _Builder:
             team_withdraw(
                 entry=leaving,
                 withdrawal=Withdrawal.STAND,
-                reason=f"{leaving.team.name}'s pub has closed.",
+                reason=f"{possessive(leaving.team.name)} pub has closed.",
             )
 
     def _cup(self, league: League, season: Season) -> None:

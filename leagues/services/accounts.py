@@ -18,6 +18,7 @@ from django.db import transaction
 from leagues.audit import audit_log
 from leagues.models import League, Player, TeamEntry
 from leagues.permissions import account_is_free, can_manage_league, player_is_free
+from scoring.forms.words import possessive
 
 
 def _require_manager(league: League, by: Any) -> None:
@@ -77,7 +78,7 @@ def secretary_add(*, league: League, user: Any, by: Any) -> League:
     _require_manager(league, by)
     league = _lock_league(league)
     if not user.is_active:
-        raise ValidationError({"username": f"{user.get_username()}'s account is closed."})
+        raise ValidationError({"username": f"{possessive(user.get_username())} account is closed."})
     if league.secretaries.filter(pk=user.pk).exists():
         raise ValidationError(
             {"username": f"{user.get_username()} is already a secretary of {league}."}
@@ -189,7 +190,7 @@ def captain_account_link(*, entry: TeamEntry, user: Any, by: Any) -> Player:
     _require_manager(entry.season.league, by)
     captain = _captain(entry, by)
     if not user.is_active:
-        raise ValidationError({"username": f"{user.get_username()}'s account is closed."})
+        raise ValidationError({"username": f"{possessive(user.get_username())} account is closed."})
     if not account_is_free(by, entry.season.league, user):
         raise ValidationError(
             {
@@ -230,7 +231,7 @@ def captain_account_create(
     audit_log(
         league=entry.season.league,
         action="account_created",
-        subject=f"Account {user.get_username()} created for {entry.team}'s captain",
+        subject=f"Account {user.get_username()} created for {possessive(str(entry.team))} captain",
         after=_account_state(user),
         by=by,
     )

@@ -20,6 +20,7 @@ from leagues.audit import audit_log
 from leagues.models import ConfirmedAs, Fixture, FixtureResult, ResultSubmission
 from leagues.permissions import can_manage_league, captained_sides, fixture_links
 from leagues.services import agreement
+from scoring.forms.words import possessive
 from scoring.models import ScoringLink
 
 Status = ResultSubmission.Status
@@ -67,7 +68,7 @@ class FixtureTerms(agreement.Terms):
 
     def side_label(self, side: str) -> str:
         team = self.fixture.home if side == "home" else self.fixture.away
-        return f"{team}'s captain"
+        return f"{possessive(str(team))} captain"
 
     def figures(self) -> dict[str, Any]:
         return result_figures(FixtureResult.objects.filter(fixture=self.fixture).first())

@@ -31,6 +31,7 @@ from leagues.models import (
 from leagues.permissions import player_is_free, venue_is_kept_by
 from leagues.services.fixtures import REPLACEABLE
 from leagues.tiebreaks import validate_tiebreaks
+from scoring.forms.words import possessive
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -311,7 +312,9 @@ def entry_set_captain(
     _audit(
         league=entry.season.league,
         action="captain_changed",
-        subject=f"{entry.team}'s captain for {entry.season.name}: {captain or 'none'}",
+        subject=(
+            f"{possessive(str(entry.team))} captain for {entry.season.name}: {captain or 'none'}"
+        ),
         before=before,
         after=_entry_state(entry),
         by=by,
@@ -729,7 +732,7 @@ def entry_set_contact(*, entry: TeamEntry, contact: str, by: User | None = None)
     _audit(
         league=entry.season.league,
         action="captain_contact_changed",
-        subject=f"{entry.team}'s captain's contact for {entry.season.name} changed",
+        subject=f"{possessive(str(entry.team))} captain's contact for {entry.season.name} changed",
         before=before,
         after=_entry_state(entry),
         by=by,

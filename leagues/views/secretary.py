@@ -23,6 +23,7 @@ from leagues.permissions import can_create_league
 from leagues.selectors import fixtures as selectors
 from leagues.services import registrations, seasons, structure, withdrawal
 from leagues.views.common import found, require_manager
+from scoring.forms.words import possessive
 
 
 def _league(request: HttpRequest, slug: str) -> Any:
@@ -491,7 +492,9 @@ def team_manage(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 forms.add_service_error(form, exc, "captain")
             else:
                 note = f" {removed} unplayed fixtures removed." if removed else ""
-                messages.success(request, f"{team}'s {season.name} season saved.{note}")
+                messages.success(
+                    request, f"{possessive(str(team))} {season.name} season saved.{note}"
+                )
                 return redirect(
                     f"{reverse('leagues:manage_team', args=[league.slug, team.pk])}"
                     f"?season={season.pk}"

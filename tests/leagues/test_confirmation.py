@@ -435,3 +435,26 @@ def test_the_database_refuses_a_captains_result_without_both_agreements(world):
     counted(
         confirmed_as="captains", home_agreed_by=home, away_agreed_by=world.users["away_captain"]
     )
+
+
+def test_a_team_whose_name_ends_in_s_is_written_kings_captain(world):
+    """"Belmont Kings' captain", never "Belmont Kings's captain", on the result page."""
+    away = world.fixture.away
+    away.name = "Belmont Kings"
+    away.save()
+    phone = Client()
+    url = reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk})
+    phone.get(world.table.scoring_link.get_absolute_url())
+    phone.post(url, {"action": "submit"})
+    page = phone.get(url).content.decode()
+    assert "waiting for Belmont Kings' captain" in page
+    assert "Kings's" not in page
+
+
+def test_the_possessive_filter_escapes_the_name_and_not_its_apostrophe():
+    from django.template import Context, Template
+
+    written = Template("{% load words %}{{ name|possessive }} captain").render(
+        Context({"name": "<b>Smith & Jones</b>s"})
+    )
+    assert written == "&lt;b&gt;Smith &amp; Jones&lt;/b&gt;s' captain"

@@ -1,0 +1,21 @@
+"""``{{ team.name|possessive }}``: "Belmont Kings'", "Old Hall's" (``scoring.forms.words``)."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+
+from scoring.forms.words import possessive as _possessive
+
+register = template.Library()
+
+
+@register.filter(needs_autoescape=True)
+def possessive(name: object, autoescape: bool = True) -> SafeString | str:
+    """The name escaped as any other, then its apostrophe written as it is."""
+    text = str(name)
+    ending = _possessive(text)[len(text) :]
+    if not autoescape:
+        return text + ending
+    return mark_safe(f"{conditional_escape(text)}{ending}")  # noqa: S308 - the name is escaped
