@@ -438,7 +438,7 @@ def test_the_database_refuses_a_captains_result_without_both_agreements(world):
 
 
 def test_a_team_whose_name_ends_in_s_is_written_kings_captain(world):
-    """"Belmont Kings' captain", never "Belmont Kings's captain", on the result page."""
+    """ "Belmont Kings' captain", never "Belmont Kings's captain", on the result page."""
     away = world.fixture.away
     away.name = "Belmont Kings"
     away.save()
