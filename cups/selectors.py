@@ -9,9 +9,9 @@ from typing import Any
 from django.db.models import Count, F, Prefetch, Q, QuerySet
 
 from cups.models import Competition, Entrant, Group, Round, Tie, TieGame, TieResult
-from leagues.models import League, Player
+from leagues.models import AuditEntry, League, Player
 from leagues.selectors.statistics import CATEGORY_FIGURE, OTHER, PlayFigures
-from scoring.models import Award, GameStatus, Hand
+from scoring.models import Award, GameStatus, Hand, HandRevision
 
 TIE_RELATED = (
     "home",
@@ -377,3 +377,23 @@ def my_ties(*, user: Any) -> list[MyTie]:
             action = "agree" if mine_to_agree else "wait"
         rows.append(MyTie(tie=tie, result=result, action=action))
     return rows
+
+
+def tie_audit(*, tie: Tie) -> tuple[list[AuditEntry], list[HandRevision]]:
+    """A tie's audit trail, newest first: the league's entries about it (a race tie's names it
+    in ``after``, see ``cups.services.results.about_tie``; a team tie's are its fixture's) and
+    every hand-level change to its games."""
+    about = Q(after__tie=tie.pk)
+    games = Q(game__cup_game__tie=tie)
+    if tie.fixture_id is not None:
+        about |= Q(fixture_id=tie.fixture_id)
+        games |= Q(game__league_game__table__fixture_id=tie.fixture_id)
+    entries = AuditEntry.objects.filter(about, league=tie.competition.league_id).select_related(
+        "by", "link"
+    )
+    hands = (
+        HandRevision.objects.filter(games)
+        .select_related("by", "link", "game")
+        .order_by("-at", "-pk")
+    )
+    return list(entries), list(hands)

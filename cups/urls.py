@@ -13,4 +13,5 @@ urlpatterns = [
     path("new/<slug:slug>/", views.competition_create, name="create"),
     path("<int:pk>/manage/", views.competition_manage, name="manage"),
     path("tie/<int:pk>/manage/", views.tie_manage, name="tie_manage"),
+    path("tie/<int:pk>/manage/audit/", views.tie_audit, name="tie_audit"),
 ]

@@ -92,6 +92,26 @@ def tie_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "cups/tie.html", context)
 
 
+@login_required
+def tie_audit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every change to the tie: walkover, postponement, settlement, reversal, its result's
+    agreement, and each hand of its games (the league's secretaries)."""
+    tie = found(selectors.tie_detail, pk=pk)
+    require_manager(request, tie.competition.league)
+    entries, hands = selectors.tie_audit(tie=tie)
+    return render(
+        request,
+        "leagues/manage/audit.html",
+        {
+            "subject": f"{tie.competition.name}: {tie.home_name} v {tie.away_name}",
+            "back": tie,
+            "league": tie.competition.league,
+            "entries": entries,
+            "hands": hands,
+        },
+    )
+
+
 def _result_context(request: HttpRequest, tie: Tie, names: bool) -> dict[str, Any]:
     """Where a race tie's result stands, who acted (by role; account names for secretaries)
     and the steps this viewer may take."""

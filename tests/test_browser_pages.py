@@ -128,6 +128,7 @@ PAGES: dict[str, list[str]] = {
         "cups:create",
         "cups:manage",
         "cups:tie",
+        "cups:tie_audit",
     ],
 }
 
@@ -275,6 +276,7 @@ def _build(url: str) -> Site:
         page("cups:create", league.slug),
         page("cups:manage", cup.pk),
         page("cups:tie", tie.pk),
+        page("cups:tie_audit", tie.pk),
     ]
     cookies = {}
     # This secretary may also start a league (the "New league" page).

@@ -36,6 +36,14 @@ def race_figures(tie: Tie) -> dict[str, Any]:
     return {"home": home, "away": away, "winner": str(winner), "games": played}
 
 
+def about_tie(tie: Tie, after: Any) -> dict[str, Any]:
+    """An audit entry's ``after`` naming its tie (``"tie": pk``), as ``tie_state`` does: the
+    tie's audit page (``cups.selectors.tie_audit``) finds its entries by it."""
+    if isinstance(after, dict):
+        return {"tie": tie.pk} | after
+    return {"tie": tie.pk} if after is None else {"tie": tie.pk, "state": after}
+
+
 class TieTerms(agreement.Terms):
     """A race tie, for the shared rules: a player of each side (or its team's captain) agrees
     for it; the tie's scoring link closes while its result counts."""
@@ -76,7 +84,7 @@ class TieTerms(agreement.Terms):
             action=action,
             subject=subject,
             before=before,
-            after=after,
+            after=about_tie(self.tie, after),
             by=by,
             link=link,
         )

@@ -61,7 +61,9 @@ class WinnerLocked(GameMovedOn, ValidationError):
 
 
 def tie_state(tie: Tie) -> dict[str, Any]:
+    """The tie as its audit entries record it; ``tie`` is how the tie's audit page finds them."""
     return {
+        "tie": tie.pk,
         "home": tie.home_id,
         "away": tie.away_id,
         "status": tie.status,

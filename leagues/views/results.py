@@ -171,6 +171,8 @@ def fixture_card(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "leagues/manage/fixture_card.html",
         {
+            "subject": f"{fixture.home.name} v {fixture.away.name}",
+            "back": fixture,
             "fixture": fixture,
             "league": fixture.division.season.league,
             "division": fixture.division,
@@ -212,6 +214,8 @@ def fixture_audit(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "leagues/manage/audit.html",
         {
+            "subject": f"{fixture.home.name} v {fixture.away.name}",
+            "back": fixture,
             "fixture": fixture,
             "league": fixture.division.season.league,
             "division": fixture.division,

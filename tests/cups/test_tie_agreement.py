@@ -417,3 +417,39 @@ def test_the_bracket_marks_a_tie_played_and_waiting_for_agreement():
     tie_result_dispute(result=result, reason="Game 3 misdealt", by=pair_player(semi_2, "home"))
     page = Client().get(cup.get_absolute_url() + "?round=1").content.decode()
     assert "Played, to agree" in page and "Played, disputed" in page
+
+
+def test_a_ties_audit_trail_shows_its_own_entries_and_hands_to_its_secretaries_only():
+    """The tie's page links its audit trail: its walkover or result and agreement entries and
+    each hand of its games, not another tie's; the league's secretaries only."""
+    world = cup_world(4)
+    cup = pairs_cup(world, best_of=3)
+    draw_make(competition=cup, seed=2024, by=world.users["secretary"])
+    first, second = ties(cup, 1)
+    first = play_race(first, "AA", agree=False)
+    result = first.results.get()
+    tie_result_confirm(result=result, by=pair_player(first, "home"))
+    tie_postpone(tie=second, reason="Their room is booked", by=world.users["secretary"])
+    url = reverse("cups:tie_audit", kwargs={"pk": first.pk})
+
+    secretary = Client()
+    secretary.force_login(world.users["secretary"])
+    tie_page = secretary.get(first.get_absolute_url()).content.decode()
+    assert url in tie_page
+    page = secretary.get(url)
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert 'data-testid="audit-result_submitted"' in text
+    assert 'data-testid="audit-result_agreed"' in text
+    assert "Their room is booked" not in text  # the other tie's postponement
+    hands = first.games.count()
+    assert hands == 2 and text.count("hand 1") >= hands  # each game's first hand
+    second_page = secretary.get(reverse("cups:tie_audit", kwargs={"pk": second.pk}))
+    assert "Their room is booked" in second_page.content.decode()
+
+    assert Client().get(url).status_code == 302  # to the log-in page
+    for role in ("other_secretary", "stranger", "home_captain"):
+        someone = Client()
+        someone.force_login(world.users[role])
+        assert someone.get(url).status_code == 403, role
+        assert url not in someone.get(first.get_absolute_url()).content.decode(), role
