@@ -4,8 +4,9 @@ violation at 390×844 or at desktop width; no page scrolls sideways at 360 px (n
 link or button a thumb needs is at least 44×44 px; the header keeps to one line; forms work
 from the keyboard alone, with the focus visible.
 
-Fast by design: one live server and one small world for the module, one browser context per
-role, every page loaded once and measured at each width by resizing.
+Fast by design: one small world per test, one browser context per role, every page loaded once
+and measured at each width by resizing; a role's pages are checked in parts of at most
+``PART`` pages, which the test workers share out.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from playwright.sync_api import Browser, Page
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("pages")]
+pytestmark = pytest.mark.browser
 
 AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 PHONE = {"width": 390, "height": 844}
@@ -366,11 +367,13 @@ def layout_problems(page: Page, where: str) -> list[str]:
     return problems
 
 
-def check_role(browser: Browser, site: Site, role: str, axe_source: str) -> list[str]:
+def check_pages(
+    browser: Browser, site: Site, role: str, pages: list[tuple[str, str]], axe_source: str
+) -> list[str]:
     page = open_role(browser, site, role)
     problems: list[str] = []
     try:
-        for name, path in site.pages[role]:
+        for name, path in pages:
             page.set_viewport_size(PHONE)
             response = page.goto(site.url + path)
             if response is None or response.status != 200:
@@ -391,6 +394,11 @@ def check_role(browser: Browser, site: Site, role: str, axe_source: str) -> list
     return problems
 
 
+#: At most this many pages a test: the parts of a role run side by side on the test workers.
+PART = 10
+PARTS = [(role, start) for role, names in PAGES.items() for start in range(0, len(names), PART)]
+
+
 def test_every_page_type_is_covered() -> None:
     """A page added to the app is checked here too: name it in ``PAGES`` and in ``_build``."""
     covered = {name for names in PAGES.values() for name in names}
@@ -398,19 +406,25 @@ def test_every_page_type_is_covered() -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_every_page_type_as_each_role(browser: Browser, live_server: Any) -> None:
+@pytest.mark.parametrize(("role", "start"), PARTS, ids=[f"{r}-{s // PART + 1}" for r, s in PARTS])
+def test_every_page_type_as_each_role(
+    browser: Browser, live_server: Any, role: str, start: int
+) -> None:
     """axe-core at 390×844 and at desktop width, no sideways scroll at 390 and 360 px, 44 px
-    targets and a one-line header, for each role's pages; then the keyboard-only forms."""
+    targets and a one-line header, for each role's pages (a part of them per test)."""
     if not AXE.exists():
         pytest.fail(f"{AXE} is missing: `make test` installs it (npm ci --prefix tests/axe)")
     site = _build(live_server.url)
-    assert {role: [name for name, _ in pages] for role, pages in site.pages.items()} == PAGES
-    axe_source = AXE.read_text()
-    problems: list[str] = []
-    for role in PAGES:
-        problems += check_role(browser, site, role, axe_source)
+    assert {who: [name for name, _ in its] for who, its in site.pages.items()} == PAGES
+    part = site.pages[role][start : start + PART]
+    problems = check_pages(browser, site, role, part, AXE.read_text())
     assert problems == [], "\n".join(problems)
-    keyboard_only_forms(browser, site)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_forms_work_from_the_keyboard_alone(browser: Browser, live_server: Any) -> None:
+    """Logging in and adding a venue take Tab, typing and Enter only, the focus always marked."""
+    keyboard_only_forms(browser, _build(live_server.url))
 
 
 def focus_is_visible(page: Page) -> bool:

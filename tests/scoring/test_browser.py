@@ -604,7 +604,9 @@ def test_correct_a_hand_rescores_the_game_and_is_audited(any_scorer: Scorer) -> 
             fix.tap()
     expect(scorer.page.get_by_role("heading", name=re.compile("Correct hand 1"))).to_be_visible()
     # The form holds hand 1's facts; change who made game.
-    game_group = scorer.page.get_by_role("group", name=GAME, exact=True)
+    game_group = scorer.page.get_by_test_id("correct-form").get_by_role(
+        "group", name=GAME, exact=True
+    )
     expect(game_group.get_by_role("button", name=SMITH)).to_have_attribute("aria-pressed", "true")
     scorer.page.get_by_label("Why the correction (optional)").fill("game was Patel's, 44-36")
     scorer.pending_game = PATEL
