@@ -60,7 +60,7 @@ def test_a_renamed_team_keeps_its_old_name_in_past_seasons(client):
 import pytest as _pytest  # noqa: E402
 from django.core.exceptions import ValidationError  # noqa: E402
 
-from leagues.models import AuditEntry, Fixture, Registration, TeamEntry  # noqa: E402
+from leagues.models import AuditEntry, Fixture, Player, Registration, TeamEntry  # noqa: E402
 from leagues.services.fixtures import (  # noqa: E402
     fixture_postpone,
     fixture_rearrange,
@@ -303,6 +303,15 @@ def test_a_squad_registered_at_once_from_the_leagues_players_names_and_a_csv(
         )
     )
     assert {"Old Stager", "Typed One", "Csv One", "Csv Two"} <= names
+
+    players, registrations = Player.objects.count(), Registration.objects.count()
+    too_long = "Fred " + "x" * 120
+    response = client.post(url, {"season": division.season_id, "names": f"New One\n{too_long}"})
+    assert response.status_code == 200
+    assert (
+        "is 125 characters long: a player&#x27;s name has at most 120" in response.content.decode()
+    )
+    assert (Player.objects.count(), Registration.objects.count()) == (players, registrations)
 
 
 def test_regenerating_home_and_away_after_a_withdrawal_and_a_postponement():

@@ -123,6 +123,27 @@ def test_start_refuses_a_named_third_side_that_is_not_ticked(client):
     assert not Game.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("side_b_player_1", "Ann\u0008"), ("side_a_name", "x" * 500), ("side_c_player_2", "Ann\x00")],
+)
+def test_a_refused_name_says_why_next_to_its_field(client, field, value):
+    """A side's name or player refused by the form is told by its field (the field points to
+    the message), not left marked invalid with nothing said; the third side's panel opens."""
+    data = {"variant": "seven_up", "first_dealer": "A", field: value}
+    if field.startswith("side_c"):
+        data["three_sides"] = "on"
+    response = client.post(reverse("scoring:game_new"), data)
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert f'aria-describedby="id_{field}_error"' in page
+    message = re.search(rf'<ul class="errorlist" id="id_{field}_error">(.*?)</ul>', page, re.S)
+    assert message and "<li>" in message.group(1), page
+    if field.startswith("side_c"):
+        assert '<details class="card-panel side-fields side-c" open>' in page
+    assert not Game.objects.exists()
+
+
 def test_a_third_side_plays_when_ticked(client):
     client.post(
         reverse("scoring:game_new"),
