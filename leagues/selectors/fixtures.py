@@ -7,7 +7,6 @@ from collections.abc import Iterable
 
 from django.db.models import (
     BooleanField,
-    Count,
     ExpressionWrapper,
     OuterRef,
     Prefetch,
@@ -106,17 +105,6 @@ def fixture_list(
 
 def division_fixtures(*, division: Division) -> QuerySet[Fixture]:
     return fixture_list(division=division)
-
-
-def division_status_counts(*, division: Division) -> dict[str, int]:
-    """How many of the division's fixtures have each status (one query, no annotations)."""
-    return dict(
-        Fixture.objects.filter(division=division)
-        .order_by()
-        .values_list("status")
-        .annotate(n=Count("pk"))
-        .values_list("status", "n")
-    )
 
 
 def division_weeks(*, division: Division) -> list[datetime.date]:

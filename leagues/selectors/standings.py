@@ -29,6 +29,7 @@ from leagues.models import (
     PointAdjustment,
     Team,
     TeamEntry,
+    Withdrawal,
 )
 from leagues.selectors.counting import fixtures_with_counts
 from leagues.tiebreaks import METRICS, Metric, tiebreak_rule_text
@@ -331,6 +332,13 @@ def divisions_standings(*, divisions: Sequence[Division]) -> list[Standings]:
         "team__home_venue", "captain"
     ):
         rows[entry.division_id][entry.team_id] = StandingRow(entry=entry, team=entry.team)
+    # A team withdrawn with its results expunged: its fixtures never count, so none is left.
+    expunged = {
+        (pk, team)
+        for pk, division_rows in rows.items()
+        for team, row in division_rows.items()
+        if row.entry.withdrawal == Withdrawal.EXPUNGE
+    }
 
     results: dict[int, list[tuple[Any, ...]]] = {pk: [] for pk in ids}
     remaining: dict[int, list[tuple[int, int]]] = {pk: [] for pk in ids}
@@ -341,10 +349,11 @@ def divisions_standings(*, divisions: Sequence[Division]) -> list[Standings]:
     )
     # In date order, so that each team's results end with its latest.
     for fixture in fixtures.order_by("date", "time", "pk").values_list(*FIXTURE_FIELDS):
+        division, home, away = fixture[-1], fixture[3], fixture[4]
         if fixture[-2]:
-            results[fixture[-1]].append(fixture)
-        else:
-            remaining[fixture[-1]].append((fixture[3], fixture[4]))
+            results[division].append(fixture)
+        elif (division, home) not in expunged and (division, away) not in expunged:
+            remaining[division].append((home, away))
 
     adjustments: dict[int, list[PointAdjustment]] = {pk: [] for pk in ids}
     for adjustment in (

@@ -21,7 +21,7 @@ from django_tables2 import SingleTableMixin
 from config.inputs import strict_id
 from config.tables import CSVExportMixin
 from leagues.fragments import cached_fragment, request_params
-from leagues.models import Division, Fixture, Team
+from leagues.models import Division, Team
 from leagues.permissions import can_manage_league
 from leagues.selectors import fixtures as fixture_selectors
 from leagues.selectors.accounts import viewer_teams
@@ -31,8 +31,6 @@ from leagues.selectors.statistics import player_leaderboard
 from leagues.tables import DATE_FIRST, FixturesTable, PlayerStatisticsTable, StandingsTable
 from leagues.views.charts import progression_chart
 from leagues.views.common import found
-
-SETTLED = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
 
 
 class DivisionMixin:
@@ -153,14 +151,14 @@ class StandingsView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateVie
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         standings = self.standings
-        counts = fixture_selectors.division_status_counts(division=self.division)
-        total = sum(counts.values())
-        settled = sum(counts.get(status, 0) for status in SETTLED)
+        # The league fixtures (not void) the table counts, and those it will: the same two
+        # figures the race below reads ("16 fixtures left to count").
+        counted, left = len(standings.counted), len(standings.remaining)
         context.update(
             standings=standings,
-            fixtures_total=total,
-            fixtures_settled=settled,
-            provisional=settled < total - counts.get(Fixture.Status.VOID, 0),
+            fixtures_counted=counted,
+            fixtures_total=counted + left,
+            provisional=left > 0,
             legend=[
                 (column.abbr_for(standings.league.style), column.label_for(standings.league.style))
                 for column in standings.columns

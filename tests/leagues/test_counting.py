@@ -159,6 +159,22 @@ def test_standings_chart_statistics_and_csvs_agree_on_every_figure(client, seaso
     assert table["Alpha"].games_for == sum(r.games_won for r in board if r.player in alpha) // 2
 
 
+def test_the_standings_note_and_the_race_count_the_same_fixtures(client, season):
+    """Of the league fixtures, not void: the counted (Alpha v Bravo, the walkover) and those
+    left to count (the unconfirmed, the one in progress). Neither the cup tie, the void fixture
+    nor the expunged team's played one is in either figure."""
+    standings = division_standings(division=season["division"])
+    assert standings.counted == {season["counted"].pk, season["walkover"].pk}
+    teams = {team.pk: name for name, team in season["teams"].items()}
+    assert sorted((teams[home], teams[away]) for home, away in standings.remaining) == [
+        ("Bravo", "Charlie"),
+        ("Delta", "Alpha"),
+    ]
+    page = client.get(reverse("leagues:division", args=[season["division"].pk])).content.decode()
+    assert "Provisional: 2 of 4 league fixtures counted so far." in page
+    assert "2 fixtures left to count." in page
+
+
 def test_lists_and_csvs_mark_what_does_not_count(client, season):
     division = season["division"]
     fixtures = {
