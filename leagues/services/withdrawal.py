@@ -23,7 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from leagues.audit import audit_log
-from leagues.models import Fixture, TableGame, TeamEntry, Withdrawal
+from leagues.models import Fixture, League, TableGame, TeamEntry, Withdrawal
 from leagues.services.fixtures import REPLACEABLE
 from leagues.services.results import fixture_result_recompute
 
@@ -67,6 +67,42 @@ def _state(entry: TeamEntry) -> dict[str, Any]:
     }
 
 
+def _fixture_state(fixture: Fixture) -> dict[str, Any]:
+    return {
+        "pk": fixture.pk,
+        "status": fixture.status,
+        "walkover_to": fixture.walkover_to,
+        "reason": fixture.reason,
+    }
+
+
+def _audit_fixture(
+    fixture: Fixture,
+    before: dict[str, Any],
+    *,
+    league: League,
+    by: User | None,
+    reinstated: Any = None,
+) -> None:
+    """Each fixture a withdrawal settles (or a reinstatement puts back) has its own entry, so
+    its audit page tells it and its calendar event is seen to change."""
+    if reinstated is not None:
+        subject = f"{fixture}: back as it was, {reinstated} reinstated"
+    elif fixture.status == Fixture.Status.WALKOVER:
+        subject = f"Walkover to {fixture.walkover_to} in {fixture}: {fixture.reason}"
+    else:
+        subject = f"{fixture} voided: {fixture.reason}"
+    audit_log(
+        league=league,
+        fixture=fixture,
+        action="fixture_settled_by_withdrawal" if reinstated is None else "fixture_reinstated",
+        subject=subject,
+        before=before,
+        after=_fixture_state(fixture),
+        by=by,
+    )
+
+
 @transaction.atomic
 def team_withdraw(
     *,
@@ -92,14 +128,7 @@ def team_withdraw(
     before = _state(entry)
     settled = []
     for fixture in _remaining(entry):
-        settled.append(
-            {
-                "pk": fixture.pk,
-                "status": fixture.status,
-                "walkover_to": fixture.walkover_to,
-                "reason": fixture.reason,
-            }
-        )
+        settled.append(_fixture_state(fixture))
         if withdrawal == Withdrawal.STAND:
             fixture.status = Fixture.Status.WALKOVER
             fixture.walkover_to = (
@@ -111,6 +140,7 @@ def team_withdraw(
         fixture.reason = f"{entry.team} withdrew: {reason}"
         fixture.save(update_fields=["status", "walkover_to", "reason", "updated_at"])
         fixture_result_recompute(fixture=fixture, by=by)
+        _audit_fixture(fixture, settled[-1], league=league, by=by)
     entry.withdrawn_on = on or timezone.localdate()
     entry.withdrawal = withdrawal
     entry.withdrawal_reason = reason
@@ -142,15 +172,21 @@ def team_reinstate(*, entry: TeamEntry, by: User | None = None) -> TeamEntry:
     before = _state(entry)
     given = Fixture.Status.WALKOVER if entry.withdrawal == Withdrawal.STAND else Fixture.Status.VOID
     by_pk = {item["pk"]: item for item in entry.withdrawal_settled}
-    for fixture in Fixture.objects.select_for_update(of=("self",)).filter(
-        pk__in=by_pk, status=given
+    for fixture in (
+        Fixture.objects.select_for_update(of=("self",))
+        .filter(pk__in=by_pk, status=given)
+        .select_related("home", "away")
     ):
         was = by_pk[fixture.pk]
+        before_fixture = _fixture_state(fixture)
         fixture.status = was["status"]
         fixture.walkover_to = was["walkover_to"]
         fixture.reason = was["reason"]
         fixture.save(update_fields=["status", "walkover_to", "reason", "updated_at"])
         fixture_result_recompute(fixture=fixture, by=by)
+        _audit_fixture(
+            fixture, before_fixture, league=entry.season.league, by=by, reinstated=entry.team
+        )
     entry.withdrawn_on = None
     entry.withdrawal = ""
     entry.withdrawal_reason = ""

@@ -261,8 +261,20 @@ def test_secretary_withdraws_a_team_and_reinstates_it(client, django_user_model)
     )
     page = client.get(reverse("leagues:division", args=[division.pk])).content.decode()
     assert "(withdrawn)" in page
+    # Each fixture settled has its own audit entry: its audit page tells it, and its calendar
+    # event's SEQUENCE (the count of its entries) moves on, so calendars update it.
+    first = mine.order_by("date", "pk").first()
+    audit = reverse("leagues:manage_fixture_audit", args=[first.pk])
+    assert "Pub shut" in client.get(audit).content.decode()
+    assert {f.pk: [e.action for e in f.audit_entries.order_by("pk")] for f in mine.all()} == {
+        f.pk: ["fixture_settled_by_withdrawal"] for f in mine.all()
+    }
     client.post(url, {"season": division.season_id, "reinstate": "1"})
     assert {f.status for f in mine.all()} == {Fixture.Status.SCHEDULED}
+    assert {f.pk: [e.action for e in f.audit_entries.order_by("pk")] for f in mine.all()} == {
+        f.pk: ["fixture_settled_by_withdrawal", "fixture_reinstated"] for f in mine.all()
+    }
+    assert "Dog reinstated" in client.get(audit).content.decode()
 
 
 def test_a_squad_registered_at_once_from_the_leagues_players_names_and_a_csv(
