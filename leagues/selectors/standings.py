@@ -27,6 +27,7 @@ from leagues.models import (
     Fixture,
     League,
     PointAdjustment,
+    Season,
     Team,
     TeamEntry,
     Withdrawal,
@@ -321,6 +322,13 @@ def division_standings(*, division: Division | int) -> Standings:
     division_id = division if isinstance(division, int) else division.pk
     division = Division.objects.select_related("season__league").get(pk=division_id)
     return divisions_standings(divisions=[division])[0]
+
+
+def season_fixtures_left(*, season: Season) -> int:
+    """How many of the season's league fixtures (not void) have a result that does not count
+    yet: 0 once its tables are final."""
+    divisions = list(season.divisions.select_related("season__league"))
+    return sum(len(standings.remaining) for standings in divisions_standings(divisions=divisions))
 
 
 def divisions_standings(*, divisions: Sequence[Division]) -> list[Standings]:

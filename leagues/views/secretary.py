@@ -21,6 +21,7 @@ from leagues import forms
 from leagues.models import Division, Fixture, Team, TeamEntry
 from leagues.permissions import can_create_league
 from leagues.selectors import fixtures as selectors
+from leagues.selectors.standings import season_fixtures_left
 from leagues.services import registrations, seasons, structure, withdrawal
 from leagues.views.common import found, require_manager
 from scoring.forms.words import possessive
@@ -227,7 +228,12 @@ def season_start_next(request: HttpRequest, slug: str, season: int) -> HttpRespo
     return render(
         request,
         "leagues/manage/season_next.html",
-        {"league": league, "season": old, "form": form},
+        {
+            "league": league,
+            "season": old,
+            "form": form,
+            "fixtures_left": season_fixtures_left(season=old),
+        },
     )
 
 

@@ -189,6 +189,25 @@ def finished_season():
     return season, teams
 
 
+def test_starting_next_season_from_one_not_over_says_the_places_are_not_final(
+    client, django_user_model
+):
+    season, teams = finished_season()
+    FixtureFactory(
+        division=season.divisions.get(name="First"), home=teams["Hart"], away=teams["Elm"]
+    )
+    user = django_user_model.objects.create_user("sec", password="pw-sec-123456")
+    season.league.secretaries.add(user)
+    client.force_login(user)
+    url = reverse("leagues:manage_season_next", args=[season.league.slug, season.pk])
+    page = client.get(url).content.decode()
+    assert (
+        f"{season.name} is not over: 1 league fixture still to count, so the places below are"
+        " from the table as it stands, not the final one." in page
+    )
+    assert "final table" not in page
+
+
 def test_start_next_season_applies_promotion_and_relegation_and_carries_everything(
     client, django_user_model
 ):
@@ -205,6 +224,7 @@ def test_start_next_season_applies_promotion_and_relegation_and_carries_everythi
     url = reverse("leagues:manage_season_next", args=[season.league.slug, season.pk])
     page = client.get(url).content.decode()
     assert "4th in Premier: relegated" in page and "1st in First: promoted" in page
+    assert "final table" in page and "is not over" not in page
     data = {"name": "2025–26", "starts_on": "2025-09-02", "ends_on": "", "carry_squads": "on"}
     for name, team in teams.items():
         data[f"team_{team.pk}"] = str(placements[name][0])
