@@ -718,16 +718,23 @@ def fixture_walkover(*, fixture: Fixture, to: str, reason: str, by: User | None 
     fixture.reason = reason.strip()
     fixture.save(update_fields=["status", "walkover_to", "reason", "updated_at"])
     fixture_result_recompute(fixture=fixture, by=by)
-    _audit_status(fixture, "walkover", f"Walkover to {to} in {fixture}: {fixture.reason}", by)
+    _audit_status(fixture, "walkover", by)
     return fixture
 
 
-def _audit_status(fixture: Fixture, action: str, subject: str, by: User | None) -> None:
+def status_subject(fixture: Fixture) -> str:
+    """A fixture given as a walkover or voided, in the audit trail's words."""
+    if fixture.status == Fixture.Status.WALKOVER:
+        return f"Walkover to {fixture.walkover_to} in {fixture}: {fixture.reason}"
+    return f"{fixture} voided: {fixture.reason}"
+
+
+def _audit_status(fixture: Fixture, action: str, by: User | None) -> None:
     audit_log(
         league=fixture.division.season.league,
         fixture=fixture,
         action=action,
-        subject=subject,
+        subject=status_subject(fixture),
         after={"status": fixture.status, "walkover_to": fixture.walkover_to},
         by=by,
     )
@@ -745,5 +752,5 @@ def fixture_void(*, fixture: Fixture, reason: str, by: User | None = None) -> Fi
     fixture.reason = reason.strip()
     fixture.save(update_fields=["status", "walkover_to", "reason", "updated_at"])
     fixture_result_recompute(fixture=fixture, by=by)
-    _audit_status(fixture, "void", f"{fixture} voided: {fixture.reason}", by)
+    _audit_status(fixture, "void", by)
     return fixture

@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from leagues.audit import audit_log
 from leagues.models import Fixture, League, TableGame, TeamEntry, Withdrawal
-from leagues.services.fixtures import REPLACEABLE
+from leagues.services.fixtures import REPLACEABLE, status_subject
 from leagues.services.results import fixture_result_recompute
 
 if TYPE_CHECKING:
@@ -81,21 +81,16 @@ def _audit_fixture(
     before: dict[str, Any],
     *,
     league: League,
+    action: str,
+    subject: str,
     by: User | None,
-    reinstated: Any = None,
 ) -> None:
     """Each fixture a withdrawal settles (or a reinstatement puts back) has its own entry, so
     its audit page tells it and its calendar event is seen to change."""
-    if reinstated is not None:
-        subject = f"{fixture}: back as it was, {reinstated} reinstated"
-    elif fixture.status == Fixture.Status.WALKOVER:
-        subject = f"Walkover to {fixture.walkover_to} in {fixture}: {fixture.reason}"
-    else:
-        subject = f"{fixture} voided: {fixture.reason}"
     audit_log(
         league=league,
         fixture=fixture,
-        action="fixture_settled_by_withdrawal" if reinstated is None else "fixture_reinstated",
+        action=action,
         subject=subject,
         before=before,
         after=_fixture_state(fixture),
@@ -140,7 +135,14 @@ def team_withdraw(
         fixture.reason = f"{entry.team} withdrew: {reason}"
         fixture.save(update_fields=["status", "walkover_to", "reason", "updated_at"])
         fixture_result_recompute(fixture=fixture, by=by)
-        _audit_fixture(fixture, settled[-1], league=league, by=by)
+        _audit_fixture(
+            fixture,
+            settled[-1],
+            league=league,
+            action="fixture_settled_by_withdrawal",
+            subject=status_subject(fixture),
+            by=by,
+        )
     entry.withdrawn_on = on or timezone.localdate()
     entry.withdrawal = withdrawal
     entry.withdrawal_reason = reason
@@ -185,7 +187,12 @@ def team_reinstate(*, entry: TeamEntry, by: User | None = None) -> TeamEntry:
         fixture.save(update_fields=["status", "walkover_to", "reason", "updated_at"])
         fixture_result_recompute(fixture=fixture, by=by)
         _audit_fixture(
-            fixture, before_fixture, league=entry.season.league, by=by, reinstated=entry.team
+            fixture,
+            before_fixture,
+            league=entry.season.league,
+            action="fixture_reinstated",
+            subject=f"{fixture}: back as it was, {entry.team} reinstated",
+            by=by,
         )
     entry.withdrawn_on = None
     entry.withdrawal = ""
