@@ -135,16 +135,15 @@ def squad_register(
     own = {p.name.casefold(): p for p in league_players(league=season.league)}
     chosen: list[Player] = list(players)
     longest = Player._meta.get_field("name").max_length or 0
-    names = [" ".join(name.split()) for name in names]
     for name in names:
+        name = " ".join(name.split())
+        if not name:
+            continue
         if len(name) > longest:
             raise ValidationError(
                 f"“{name[:30]}…” is {len(name)} characters long: a player's name has at most "
                 f"{longest}. Nothing was registered."
             )
-    for name in names:
-        if not name:
-            continue
         player = own.get(name.casefold())
         if player is None:
             player = Player.objects.create(name=name)
