@@ -324,11 +324,11 @@ def division_standings(*, division: Division | int) -> Standings:
     return divisions_standings(divisions=[division])[0]
 
 
-def season_fixtures_left(*, season: Season) -> int:
-    """How many of the season's league fixtures (not void) have a result that does not count
-    yet: 0 once its tables are final."""
-    divisions = list(season.divisions.select_related("season__league"))
-    return sum(len(standings.remaining) for standings in divisions_standings(divisions=divisions))
+def season_standings(*, season: Season) -> list[Standings]:
+    """The tables of the season's divisions, top division first (three queries); their
+    ``remaining`` together are the league fixtures still to count."""
+    divisions = season.divisions.select_related("season__league").order_by("rank", "name")
+    return divisions_standings(divisions=list(divisions))
 
 
 def divisions_standings(*, divisions: Sequence[Division]) -> list[Standings]:

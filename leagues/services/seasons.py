@@ -10,7 +10,7 @@ out. The secretary reviews it (and may place any team elsewhere, or leave it out
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -19,7 +19,7 @@ from django.db import transaction
 
 from leagues.audit import audit_log
 from leagues.models import Division, Registration, Season, Team, TeamEntry
-from leagues.selectors.standings import division_standings
+from leagues.selectors.standings import Standings, season_standings
 from leagues.services.structure import division_create, season_create, team_enter
 
 if TYPE_CHECKING:
@@ -61,13 +61,17 @@ def _suffix(n: int) -> str:
     return {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
 
 
-def next_season_placements(*, season: Season) -> list[Placement]:
-    """Each team of ``season``, placed for next season from its final standings."""
-    divisions = list(season.divisions.order_by("rank", "name"))
-    ranks = sorted({d.rank for d in divisions})
+def next_season_placements(
+    *, season: Season, standings: Sequence[Standings] | None = None
+) -> list[Placement]:
+    """Each team of ``season``, placed for next season from its final standings
+    (``season_standings``, read here unless the caller has them)."""
+    if standings is None:
+        standings = season_standings(season=season)
+    ranks = sorted({table.division.rank for table in standings})
     placements: list[Placement] = []
-    for division in divisions:
-        rows = division_standings(division=division).rows
+    for table in standings:
+        division, rows = table.division, table.rows
         playing = [row for row in rows if not row.withdrawn]
         up = division.promoted if division.rank != ranks[0] else 0
         down = division.relegated if division.rank != ranks[-1] else 0

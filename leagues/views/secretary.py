@@ -21,7 +21,7 @@ from leagues import forms
 from leagues.models import Division, Fixture, Team, TeamEntry
 from leagues.permissions import can_create_league
 from leagues.selectors import fixtures as selectors
-from leagues.selectors.standings import season_fixtures_left
+from leagues.selectors.standings import season_standings
 from leagues.services import registrations, seasons, structure, withdrawal
 from leagues.views.common import found, require_manager
 from scoring.forms.words import possessive
@@ -191,7 +191,8 @@ def season_start_next(request: HttpRequest, slug: str, season: int) -> HttpRespo
     promotion and relegation, for the secretary to review (and change) before saving."""
     league = _league(request, slug)
     old = get_object_or_404(league.seasons.select_related("league"), pk=season)
-    placements = seasons.next_season_placements(season=old)
+    standings = season_standings(season=old)
+    placements = seasons.next_season_placements(season=old, standings=standings)
     divisions = list(old.divisions.order_by("rank", "name"))
     start = (old.ends_on or old.starts_on) + datetime.timedelta(days=7)
     form = forms.NextSeasonForm(
@@ -232,7 +233,7 @@ def season_start_next(request: HttpRequest, slug: str, season: int) -> HttpRespo
             "league": league,
             "season": old,
             "form": form,
-            "fixtures_left": season_fixtures_left(season=old),
+            "fixtures_left": sum(len(table.remaining) for table in standings),
         },
     )
 
