@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,19 @@ def _value(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_value(item) for item in value]
     return value
+
+
+def es_module(source: str, constants: Mapping[str, Any], rows: Mapping[str, Iterable[Any]]) -> str:
+    """An ES module of JSON data: each of ``constants`` on one line, each of ``rows`` a list
+    written one item a line. ``source`` is where it is generated from."""
+    lines = [f"// Generated from {source} by `manage.py export_rules`: do not edit by hand.", ""]
+    for name, value in constants.items():
+        lines.append(f"export const {name} = {json.dumps(value, ensure_ascii=False)};")
+    for name, items in rows.items():
+        lines.append(f"export const {name} = [")
+        lines.extend(f"  {json.dumps(item, ensure_ascii=False)}," for item in items)
+        lines.append("];")
+    return "\n".join(lines) + "\n"
 
 
 def render() -> str:
@@ -44,14 +58,4 @@ def render() -> str:
         "GAME_TIE_RULES": GAME_TIE_RULES,
         "KICKS_ON": KICKS_ON,
     }
-    lines = [
-        "// Generated from scoring/rules by `manage.py export_rules`: do not edit by hand.",
-        "",
-    ]
-    for name, value in constants.items():
-        lines.append(f"export const {name} = {json.dumps(list(value))};")
-    lines.append("export const PRESET_FIELDS = [")
-    for preset in presets:
-        lines.append(f"  {json.dumps(preset, ensure_ascii=False)},")
-    lines.append("];")
-    return "\n".join(lines) + "\n"
+    return es_module("scoring/rules", constants, {"PRESET_FIELDS": presets})

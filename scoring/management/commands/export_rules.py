@@ -1,30 +1,41 @@
-"""``manage.py export_rules``: write the presets and option names for the browser-side rules."""
+"""``manage.py export_rules``: write the rules' data and the page's words for the browser."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from scoring.rules.export import GENERATED, render
+from scoring.forms import export as words
+from scoring.rules import export as rules
+
+#: Each generated file and what writes its text.
+FILES = ((rules.GENERATED, rules.render), (words.GENERATED, words.render))
 
 
 class Command(BaseCommand):
-    help = "Write static/scoring/rules/generated.mjs from scoring/rules (presets, options)."
+    help = (
+        "Write static/scoring/rules/generated.mjs from scoring/rules (presets, options) and "
+        "static/scoring/offline/words.mjs from scoring/forms/words.py (the page's words)."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument(
-            "--check", action="store_true", help="exit 1 if the file is out of date"
-        )
+        parser.add_argument("--check", action="store_true", help="exit 1 if a file is out of date")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        text = render()
-        current = GENERATED.read_text(encoding="utf-8") if GENERATED.exists() else ""
+        stale = [path for path, render in FILES if _current(path) != render()]
         if options["check"]:
-            if current != text:
-                self.stderr.write(f"{GENERATED} is out of date: run manage.py export_rules")
+            for path in stale:
+                self.stderr.write(f"{path} is out of date: run manage.py export_rules")
+            if stale:
                 raise SystemExit(1)
             return
-        if current != text:
-            GENERATED.write_text(text, encoding="utf-8")
-        self.stdout.write(f"wrote {GENERATED}")
+        for path, render in FILES:
+            if path in stale:
+                path.write_text(render(), encoding="utf-8")
+            self.stdout.write(f"wrote {path}")
+
+
+def _current(path: Path) -> str:
+    return path.read_text(encoding="utf-8") if path.exists() else ""

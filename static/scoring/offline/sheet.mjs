@@ -2,23 +2,15 @@
 // by the browser-side rules and drawn over the server's score sheet (scoring/_sheet.html's rows).
 import { InvalidFacts } from "../rules/errors.mjs";
 import { scoreGame } from "../rules/engine.mjs";
+import { PENALTY_WORDS } from "./words.mjs";
 
 const SUITS = { C: ["♣", "clubs"], D: ["♦", "diamonds"], H: ["♥", "hearts"], S: ["♠", "spades"] };
 const NOTES = { pack_exhausted: "pack ran out: redeal", bunch: "bunch: redeal", misdeal: "misdeal" };
 
-function cardLabel(text) {
+export function cardLabel(text) {
   const suit = text[text.length - 1];
   return SUITS[suit] ? text.slice(0, -1) + SUITS[suit][0] : text;
 }
-
-const PENALTY_WORDS = {
-  renege: "Renege",
-  renege_top_trump: "Renege holding a top trump",
-  under_trump: "Under-trump",
-  early_look: "Early look",
-  misdeal: "Misdeal",
-  points: "Points",
-};
 
 /** `high`, `kick J♥`, `penalty renege`, `game 27-19` (scoring/sheet.py award_label). */
 export function awardLabel(award) {
