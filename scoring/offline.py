@@ -22,6 +22,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring import permissions, selectors, services
+from scoring.forms.words import plain_message
 from scoring.models import Game
 from scoring.rules import InvalidFacts
 from scoring.services import GameMovedOn
@@ -43,8 +44,10 @@ MODULES = (
     "scoring/offline/page.mjs",
     "scoring/offline/form.mjs",
     "scoring/offline/preview.mjs",
+    "scoring/offline/refusals.mjs",
     "scoring/offline/sheet.mjs",
     "scoring/offline/store.mjs",
+    "scoring/offline/words.mjs",
     "scoring/rules/cards.mjs",
     "scoring/rules/engine.mjs",
     "scoring/rules/errors.mjs",
@@ -159,6 +162,14 @@ def _answer(game_pk: int, status: int, message: str = "") -> JsonResponse:
     return JsonResponse({"message": message, "game": game_state(game)}, status=status)
 
 
+def _refusal(game: Game, exc: InvalidFacts) -> str:
+    """The rules' refusal of a kept hand in the page's words, naming the hand: the phone shows it
+    beside the hand it keeps."""
+    names = {side.label: side.name for side in game.sides.all()}
+    words = plain_message(exc.message, exc.fact, names)
+    return words if exc.hand is None else f"Hand {exc.hand}: {words}"
+
+
 def _bad(message: str) -> JsonResponse:
     return JsonResponse({"message": message}, status=400)
 
@@ -214,5 +225,5 @@ def sync(request: HttpRequest, pk: int) -> JsonResponse:
     except GameMovedOn as exc:
         return _answer(pk, 409, exc.message)
     except InvalidFacts as exc:
-        return _answer(pk, 422, str(exc))
+        return _answer(pk, 422, _refusal(game, exc))
     return _answer(pk, 200)

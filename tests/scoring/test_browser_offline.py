@@ -139,6 +139,31 @@ def test_five_hands_offline_survive_a_reload_and_are_stored_once(
     assert awards_shown(page, 5) == shown
 
 
+def test_a_hand_refused_offline_says_why_in_the_pages_words_beside_the_record_button(
+    offline_scorer: Scorer,
+) -> None:
+    """The phone's rules refuse a turned jack in play: the preview says so as it is tapped, and
+    the refusal, with the card still picked, shows by the record button, far below the card
+    picker with "Dealer, beg, redeal" and the card points open; nothing is kept."""
+    game = GameFactory(trinidad=True)
+    scorer, page = offline_scorer, offline_scorer.page
+    open_for_offline(scorer, game)
+    page.context.set_offline(True)
+    scorer.enter(card="JH", high=SMITH, low=SMITH, jack=SMITH, dealer=SMITH, counts=(50, 30))
+    words = "JH was turned up, so the jack of trumps was not in play: tap “Not out”."
+    expect(page.get_by_test_id("hand-preview")).to_have_text(words)
+
+    scorer.tap(page.get_by_role("button", name="Record hand", exact=True))
+    expect(page.get_by_test_id("card-picker")).not_to_be_in_viewport()
+    error = page.get_by_test_id("offline-error")
+    expect(error).to_contain_text(f"Nothing was kept. {words}")
+    expect(error).to_be_in_viewport()
+    expect(page.get_by_test_id("offline-error-cards")).to_have_text(
+        "Turned up so far: J♥ (⌫ takes the last card back)."
+    )
+    expect(unsent(page)).to_have_count(0)
+
+
 def test_a_hand_whose_answer_is_lost_is_sent_again_and_stored_once(
     offline_scorer: Scorer,
 ) -> None:

@@ -4,13 +4,16 @@ in the page, and the endpoint the phone sends its kept hands to."""
 from __future__ import annotations
 
 import json
+import re
 import uuid
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
 from django.urls import reverse
 
 from scoring.models import Game, Hand, HandRevision, RevisionAction
+from scoring.offline import MODULES
 from tests.factories.scoring import GameFactory, plain_hand
 
 pytestmark = pytest.mark.django_db
@@ -49,6 +52,34 @@ def test_the_service_worker_covers_the_games_pages(client: Any) -> None:
     text = response.content.decode()
     assert '"/static/scoring/offline/page.mjs"' in text
     assert '"/static/scoring/rules/engine.mjs"' in text
+
+
+def test_the_service_worker_keeps_every_module_the_page_imports() -> None:
+    """Offline, a module missing from the precache fails the whole page: every module page.mjs
+    imports, and each of theirs, is kept."""
+    static = Path(__file__).resolve().parents[2] / "static"
+    wanted, seen = ["scoring/offline/page.mjs"], set()
+    while wanted:
+        name = wanted.pop()
+        seen.add(name)
+        text = (static / name).read_text(encoding="utf-8")
+        for found in re.findall(r'from "(\.{1,2}/[^"]+)"', text):
+            path = PurePosixPath(name).parent / found
+            imported = str(PurePosixPath(*_resolved(path.parts)))
+            if imported not in seen:
+                wanted.append(imported)
+    assert seen <= set(MODULES), sorted(seen - set(MODULES))
+
+
+def _resolved(parts: tuple[str, ...]) -> list[str]:
+    """A path's parts with each `..` and `.` applied."""
+    kept: list[str] = []
+    for part in parts:
+        if part == "..":
+            kept.pop()
+        elif part != ".":
+            kept.append(part)
+    return kept
 
 
 def test_the_manifest_makes_the_scoring_pages_installable(client: Any) -> None:
@@ -122,6 +153,16 @@ def test_a_malformed_or_refused_request_changes_nothing(
     assert response.status_code == status
     assert response.json()["message"]
     assert not Hand.objects.filter(game=game).exists()
+
+
+def test_a_kept_hand_the_rules_refuse_is_named_in_the_pages_words(client: Any, game: Game) -> None:
+    facts = {**plain_hand("trinidad", "A", 1), "outcome": "pack_exhausted"}
+    response = sync(client, game, {**kept(game, 1), "facts": facts})
+    assert response.status_code == 422
+    assert response.json()["message"] == (
+        "Hand 1: “Pack ran out (redeal)” needs “Beg → run the pack”, not “Stand”: the pack runs "
+        "out only when it is run."
+    )
 
 
 def test_a_phone_without_the_link_may_not_send(client: Any) -> None:

@@ -6,9 +6,10 @@
 // Online, with nothing waiting, the page works exactly as the server renders it (scoring.js and
 // htmx); this module steps in only when a hand cannot be sent.
 import { rulesetFromSpec } from "../rules/ruleset.mjs";
-import { factsFromForm, fillForm } from "./form.mjs";
+import { factsFromForm, fillForm, splitCards } from "./form.mjs";
 import { previewLines } from "./preview.mjs";
-import { InvalidFacts, drawGame, effectiveHands, score } from "./sheet.mjs";
+import { plainMessage, refusalWords, sideNames } from "./refusals.mjs";
+import { InvalidFacts, cardLabel, drawGame, effectiveHands, score } from "./sheet.mjs";
 import * as store from "./store.mjs";
 
 const match = location.pathname.match(/^\/games\/(\d+)\//);
@@ -236,6 +237,9 @@ function mustKeepOnPhone() {
   return !navigator.onLine || stale || (view && view.ops.length > 0) || editing !== null;
 }
 
+/** Why nothing was kept, beside the record button (the top of the form may be far up the page,
+ * above the open "Dealer, beg, redeal"), with the cards still picked: the next card tapped would
+ * join them and make the hand a run. */
 function showError(form, message) {
   let box = form.querySelector("#offline-error");
   if (!box) {
@@ -244,11 +248,32 @@ function showError(form, message) {
     box.className = "form-errors";
     box.setAttribute("role", "alert");
     box.dataset.testid = "offline-error";
-    form.prepend(box);
   }
+  const bar = form.querySelector(".submit-bar");
+  if (bar) bar.before(box);
+  else form.append(box);
   const p = document.createElement("p");
   p.textContent = `Nothing was kept. ${message}`;
-  box.replaceChildren(p);
+  const lines = [p];
+  const cards = splitCards(form.elements.namedItem("turn_ups")?.value || "");
+  if (cards.length) {
+    const picked = document.createElement("p");
+    picked.dataset.testid = "offline-error-cards";
+    picked.textContent = `Turned up so far: ${cards.map(cardLabel).join(", ")} (⌫ takes the last card back).`;
+    lines.push(picked);
+  }
+  box.replaceChildren(...lines);
+  box.scrollIntoView({ block: "nearest" });
+}
+
+/** The rules' refusal in the page's words. A correction that breaks a hand after it is worded
+ * as the server words it (scoring/services/hands.py hand_correct). */
+function refusalText(error, number) {
+  if (!(error.hand > number)) return refusalWords(error, view.game);
+  const detail =
+    `with this correction, hand ${error.hand} is refused: ${error.detail}. ` +
+    `Undo the hands after hand ${number} first if this correction is right.`;
+  return plainMessage(detail, "hands", sideNames(view.game));
 }
 
 function clearForm(form) {
@@ -290,7 +315,7 @@ async function keepHand(form, { key, number, submitter = null } = {}) {
     score(view.game, trialHands);
   } catch (error) {
     if (error instanceof InvalidFacts) {
-      showError(form, error.detail);
+      showError(form, refusalText(error, target));
       return false;
     }
     throw error;

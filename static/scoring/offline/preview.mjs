@@ -4,6 +4,7 @@
 import { InvalidFacts } from "../rules/errors.mjs";
 import { awardLabel, score } from "./sheet.mjs";
 import { factsFromForm } from "./form.mjs";
+import { refusalWords, sideNames } from "./refusals.mjs";
 
 function trial(facts, errors) {
   const missing = new Set(errors.map(([field]) => field));
@@ -24,12 +25,12 @@ export function previewLines(form, game, hands) {
   const { facts, errors } = factsFromForm(form, { ruleset: game.ruleset, labels: game.labels });
   const attempt = trial(facts, errors);
   if (!attempt) return [];
-  const names = Object.fromEntries(game.sides.map((side) => [side.label, side.name]));
+  const names = sideNames(game);
   let result;
   try {
     result = score(game, [...hands, { facts: attempt.hand }]);
   } catch (error) {
-    if (error instanceof InvalidFacts) return [{ text: error.detail, refused: true }];
+    if (error instanceof InvalidFacts) return [{ text: refusalWords(error, game), refused: true }];
     throw error;
   }
   const scored = result.hands[result.hands.length - 1];
