@@ -35,6 +35,7 @@ from scoring.services.state import (
     already_done,
     lock_for_entry,
     refuse_unless_in_progress,
+    save_scores,
     scores_of,
     store_game_reopened,
     store_game_state,
@@ -392,7 +393,7 @@ def hand_undo(
     for side in sides:
         side.score = before.get(side.label, 0) if before is not None else side.start_score
     Hand.objects.filter(pk=last.pk).delete()  # and its awards
-    Side.objects.bulk_update(sides, ["score"])
+    save_scores(sides)
     store_game_reopened(game, next_dealer=last.dealer)
     try:
         revision = HandRevision(

@@ -4,17 +4,18 @@ what the engine derived, the one-time form keys, and `GameMovedOn` for a form th
 
 from __future__ import annotations
 
-import functools
 import uuid
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
+from django.db import connection
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from scoring.models import Game, GameStatus, Hand, HandRevision, Side
 from scoring.rules import GameScore
+from scoring.services.compiled import CompiledRead
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -57,8 +58,23 @@ def store_scores(sides: Sequence[Side], result: GameScore) -> None:
     changed = [side for side in sides if side.score != result.scores[side.label]]
     for side in changed:
         side.score = result.scores[side.label]
-    if changed:
-        Side.objects.bulk_update(changed, ["score"])
+    save_scores(changed)
+
+
+def save_scores(sides: Sequence[Side]) -> None:
+    """Write these sides' scores, in one statement. (The ORM's `bulk_update` builds the same
+    CASE statement at about fifteen times the cost of running it, on every hand.)"""
+    if not sides:
+        return
+    quote = connection.ops.quote_name
+    meta = Side._meta
+    pk, score = quote(meta.pk.column), quote(meta.get_field("score").column)
+    cases = " ".join("WHEN %s THEN %s" for _ in sides)
+    ids = ", ".join("%s" for _ in sides)
+    sql = f"UPDATE {quote(meta.db_table)} SET {score} = CASE {pk} {cases} END WHERE {pk} IN ({ids})"
+    params = [value for side in sides for value in (side.pk, side.score)]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, *(side.pk for side in sides)])
 
 
 def already_done(entry_key: uuid.UUID, game: Game, action: str) -> HandRevision | None:
@@ -128,7 +144,7 @@ def lock_for_entry(game: Game | int) -> tuple[Game, list[Side], int]:
     and how many hands it has, in one query that locks the game's row until the transaction
     ends."""
     pk = game if isinstance(game, int) else game.pk
-    rows = list(_entry_rows().filter(game_id=pk))
+    rows = _entry_rows.rows(pk)
     if not rows:
         raise Game.DoesNotExist(f"no game {pk}")
     locked = rows[0].game
@@ -137,10 +153,9 @@ def lock_for_entry(game: Game | int) -> tuple[Game, list[Side], int]:
     return locked, rows, int(rows[0].hand_count)  # type: ignore[attr-defined]
 
 
-@functools.cache
-def _entry_rows() -> QuerySet[Side]:
-    """The locked read of every hand entry, built once per process (building it, its joins and
-    its hand count, costs about as much as running it); each use narrows it to one game."""
+def _entry_shape(pk: int) -> QuerySet[Side]:
+    """The locked read of every hand entry: a game's sides, with the game, its scoring link,
+    what other apps attach to it and its hand count."""
     count = (
         Hand.objects.filter(game=OuterRef("game"))
         .order_by()
@@ -152,8 +167,13 @@ def _entry_rows() -> QuerySet[Side]:
         Side.objects.select_related("game", "game__scoring_link", *_attached())
         .select_for_update(of=("game",))
         .annotate(hand_count=Coalesce(Subquery(count), 0))
+        .filter(game_id=pk)
         .order_by("position")
     )
+
+
+#: Built once per connection (building it costs about ten times running it).
+_entry_rows = CompiledRead(_entry_shape)
 
 
 def store_game_state(game: Game, result: GameScore) -> None:
