@@ -172,7 +172,7 @@ def penalties_from_tokens(
             given = rest[1] if len(rest) > 1 else ""
             if given in ("", "0"):
                 errors.append(("penalties", f"Penalty {index}: how many points?"))
-            elif not given.isdigit() or not 1 <= int(given) <= 100:
+            elif not (given.isascii() and given.isdigit()) or not 1 <= int(given) <= 100:
                 errors.append(
                     (
                         "penalties",

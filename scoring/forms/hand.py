@@ -258,7 +258,12 @@ class HandForm(forms.Form):
         called = []
         for index, token in enumerate(penalty_tokens(self.value_of("penalties"))):
             parts = token.split(":")
-            if parts[0] == "points" and len(parts) == 3 and parts[2].isdigit():
+            if (
+                parts[0] == "points"
+                and len(parts) == 3
+                and parts[2].isascii()
+                and parts[2].isdigit()
+            ):
                 text = self.penalty_text("points", parts[1], int(parts[2]))
             elif len(parts) == 2 and parts[1] in self.names and parts[0] in PENALTY_WORDS:
                 text = self.penalty_text(parts[0], parts[1])
@@ -340,8 +345,9 @@ class HandForm(forms.Form):
         return data
 
     def add_fact_error(self, exc: InvalidFacts) -> None:
-        """Show the engine's refusal next to the fact it names, in the page's words."""
-        message = plain_message(exc.message, exc.fact)
+        """Show the engine's refusal next to the fact it names, in the page's words (sides by
+        name)."""
+        message = plain_message(exc.message, exc.fact, self.names)
         if exc.fact in self.asks and exc.fact in self.fields:
             self.add_error(exc.fact, message)
         elif exc.fact == "penalties":

@@ -562,11 +562,16 @@ def test_a_refused_card_point_total_is_named_with_the_game_question(client, coun
             "Penalty 1: the points must be a whole number from 1 to 100 (got abc)",
         ),
         (
+            # A digit to Python's str.isdigit() that int() refuses: once a 500.
+            {"penalties": "points:A:²"},
+            "Penalty 1: the points must be a whole number from 1 to 100 (got ²)",
+        ),
+        (
             {"penalties": "bogus:A"},
             "Penalty 1: “bogus” is not a penalty in Trinidad",
         ),
     ],
-    ids=["negative points", "points not a number", "unknown kind"],
+    ids=["negative points", "points not a number", "superscript digit", "unknown kind"],
 )
 def test_a_refused_penalty_row_is_shown_in_the_open_penalties(client, row, shown):
     """A bad penalty row shows its error in the penalties section, opened; nothing is saved."""
@@ -667,7 +672,7 @@ def test_a_form_button_on_a_finished_game_shows_no_hand_form(client, button):
         ("garbage", "Capture 1 is “GARBAGE”: write the side, a colon, then the card"),
         ("A:10 A:", "Capture 2 is “A:”: write the side, a colon, then the card"),
         (":5", "Capture 1 is “:5”: write the side, a colon, then the card"),
-        ("A:ZZ", "&#x27;ZZ&#x27; is not a card"),
+        ("A:ZZ", "“ZZ” is not a card"),
     ],
     ids=["no colon", "no card", "no side", "not a rank"],
 )
