@@ -394,6 +394,7 @@ def tie_audit(*, tie: Tie) -> tuple[list[AuditEntry], list[HandRevision]]:
     hands = (
         HandRevision.objects.filter(games)
         .select_related("by", "link", "game")
+        .prefetch_related("game__sides")
         .order_by("-at", "-pk")
     )
     return list(entries), list(hands)

@@ -10,7 +10,6 @@ game is scored from its table's scoring link (or by its creator, or a secretary 
 from __future__ import annotations
 
 import functools
-import json
 import uuid
 from typing import Any
 
@@ -649,8 +648,6 @@ def game_audit(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "who": who(revision),
             "revision": revision,
-            "before": json.dumps(revision.before, ensure_ascii=False) if revision.before else "",
-            "after": json.dumps(revision.after, ensure_ascii=False) if revision.after else "",
             "scores_before": _score_text(game, revision.scores_before),
             "scores_after": _score_text(game, revision.scores_after),
         }

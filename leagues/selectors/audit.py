@@ -41,7 +41,8 @@ def _league_revisions(league: League) -> Any:
 
 def league_audit_page(*, league: League, page: Any, per_page: int = 100) -> tuple[Page, list]:
     """The page ``page`` (a number; out of range gives the last) of the merged trail and its
-    rows: four queries whatever the page (count, keys of the page, entries, revisions)."""
+    rows: five queries whatever the page (count, keys of the page, entries, revisions and
+    their games' sides)."""
     kind = CharField(max_length=6)
     entries = (
         AuditEntry.objects.filter(league=league)
@@ -67,11 +68,15 @@ def league_audit_page(*, league: League, page: Any, per_page: int = 100) -> tupl
         ):
             found[(LEAGUE, entry.pk)] = entry
     if wanted[HAND]:
-        for revision in HandRevision.objects.filter(pk__in=wanted[HAND]).select_related(
-            "by",
-            "link",
-            "game__league_game__table__fixture__home",
-            "game__league_game__table__fixture__away",
+        for revision in (
+            HandRevision.objects.filter(pk__in=wanted[HAND])
+            .select_related(
+                "by",
+                "link",
+                "game__league_game__table__fixture__home",
+                "game__league_game__table__fixture__away",
+            )
+            .prefetch_related("game__sides")
         ):
             found[(HAND, revision.pk)] = revision
     rows = [AuditRow(k, found[(k, pk)]) for _, pk, k in keys if (k, pk) in found]

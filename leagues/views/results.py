@@ -208,6 +208,7 @@ def fixture_audit(request: HttpRequest, pk: int) -> HttpResponse:
     hands = (
         HandRevision.objects.filter(game__league_game__table__fixture=fixture)
         .select_related("by", "link", "game")
+        .prefetch_related("game__sides")
         .order_by("-at", "-pk")
     )
     return render(

@@ -1,0 +1,123 @@
+"""Every audit page (a league's, a fixture's, a tie's, a game's) shows what an entry changed as
+words, a line per field ("Status: scheduled → postponed"), sides by name and cards with suit
+symbols: never the stored JSON."""
+
+from __future__ import annotations
+
+import html
+import re
+import uuid
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from cups.services.draws import draw_make
+from cups.services.ties import tie_walkover
+from leagues.services.fixtures import fixture_postpone
+from leagues.templatetags.audit_words import Change, changes
+from scoring import services as scoring_services
+from tests.cups.helpers import cup_world, pairs_cup
+from tests.factories.scoring import GameFactory, plain_hand
+from tests.leagues.test_access import build
+from tests.leagues.test_audit_trail import spare_fixture
+
+pytestmark = pytest.mark.django_db
+
+SIDES = {"A": "Smith & Jones", "B": "Patel & Brown"}
+#: A plain hand: A deals, turns up the five of diamonds, takes high and the jack; B low and game.
+HAND = plain_hand("trinidad", "A", 1)
+
+
+def test_a_change_reads_field_before_and_after_in_words():
+    before = {"date": "2025-10-07", "status": "scheduled", "reason": "", "venue": 3}
+    after = {**before, "status": "postponed", "reason": "Pub flooded"}
+    assert changes(before, after) == [
+        Change("Status", "scheduled", "postponed"),
+        Change("Reason", "—", "Pub flooded"),
+    ]
+    assert changes({"score": [0, 0], "winner": ""}, {"score": [2, 1], "winner": "home"}) == [
+        Change("Score", "0, 0", "2, 1"),
+        Change("Winner", "—", "home"),
+    ]
+
+
+def test_a_hand_reads_with_the_sides_names_and_the_cards_suits():
+    corrected = {
+        **HAND,
+        "beg": "take_one",
+        "jack": {"held_by": "A", "won_by": "B"},
+        "outcome": "pack_exhausted",
+        "penalties": [{"kind": "renege", "side": "B"}],
+    }
+    assert changes(HAND, corrected, SIDES) == [
+        Change("Beg", "stand", "take one"),
+        Change("Jack won by", "Smith & Jones", "Patel & Brown"),
+        Change("Outcome", "—", "Pack ran out (redeal)"),
+        Change("Penalties", "—", "Renege (side Patel & Brown)"),
+    ]
+    recorded = changes(None, HAND, SIDES)
+    assert Change("Dealer", None, "Smith & Jones") in recorded
+    assert Change("Cards turned up", None, "5♦") in recorded
+    assert Change("Jack held by", None, "Smith & Jones") in recorded
+    assert [line.field for line in changes(HAND, None, SIDES)][:2] == ["Dealer", "Cards turned up"]
+    assert changes(HAND, dict(HAND), SIDES) == []
+
+
+def region(body: str, testid: str, end: str) -> str:
+    start = body.index(f'data-testid="{testid}"')
+    return body[start : body.index(end, start)]
+
+
+def shown_as_words(part: str) -> str:
+    assert "{" not in part and "}" not in part and "&quot;" not in part and "&#x27;" not in part
+    assert "<code>" not in part
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", part)).split())
+
+
+def test_the_league_and_fixture_audit_pages_show_what_changed():
+    world = build(played=True)
+    spare = spare_fixture(world)
+    fixture_postpone(fixture=spare, reason="Pub flooded", by=world.users["secretary"])
+    client = Client()
+    client.force_login(world.users["secretary"])
+    page = client.get(reverse("leagues:manage_fixture_audit", args=[spare.pk])).content.decode()
+    entries = shown_as_words(region(page, "audit-entries", "</table>"))
+    assert "Status: scheduled → postponed" in entries and "Reason: — → Pub flooded" in entries
+    assert "<th>What changed</th>" in page and "<th>Before</th>" not in page
+    played = world.fixture
+    page = client.get(reverse("leagues:manage_fixture_audit", args=[played.pk])).content.decode()
+    hands = shown_as_words(region(page, "audit-hands", "</table>"))
+    sides = {side.name for side in world.table.games.first().game.sides.all()}
+    assert any(f"Dealer: {name}" in hands for name in sides), hands[:2000]
+    slug = world.league.slug
+    page = client.get(reverse("leagues:manage_league_audit", args=[slug])).content.decode()
+    rows = shown_as_words(region(page, "audit-entries", "</table>"))
+    assert "Status: scheduled → postponed" in rows
+    assert any(f"Dealer: {name}" in rows for name in sides)
+
+
+def test_the_tie_audit_page_shows_what_changed():
+    world = cup_world(4)
+    cup = pairs_cup(world, best_of=3)
+    draw_make(competition=cup, seed=5, by=world.users["secretary"])
+    tie = cup.ties.filter(round__number=1).first()
+    tie_walkover(tie=tie, to="away", reason="No pair", by=world.users["secretary"])
+    client = Client()
+    client.force_login(world.users["secretary"])
+    page = client.get(reverse("cups:tie_audit", args=[tie.pk])).content.decode()
+    entries = shown_as_words(region(page, "audit-entries", "</table>"))
+    assert "Status: scheduled → walkover" in entries and "Winner: — → away" in entries
+
+
+def test_the_game_audit_page_shows_what_changed():
+    game = GameFactory(hands=2, west_yorkshire=True)
+    hand = game.hands.get(number=1)
+    facts = {**hand.facts, "dealer": "B"}
+    scoring_services.hand_correct(
+        game=game.pk, number=1, facts=facts, entry_key=uuid.uuid4(), reason="checked"
+    )
+    page = Client().get(reverse("scoring:game_audit", args=[game.pk])).content.decode()
+    trail = shown_as_words(region(page, "audit-trail", "</ol>"))
+    assert "Dealer: Smith & Jones → Patel & Brown" in trail
+    assert "Sides: Smith & Jones (players Smith, Jones), Patel & Brown" in trail  # its start
