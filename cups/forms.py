@@ -127,6 +127,9 @@ class RoundDatesForm(forms.Form):
 
 
 class TieActionForm(forms.Form):
+    """A secretary's decision on a tie. Shown with the actions ``offered`` for the tie only;
+    posted, any action is taken to the services, which refuse by name what does not apply."""
+
     ACTIONS = [
         ("walkover", "Walkover"),
         ("postpone", "Postpone"),
@@ -134,7 +137,31 @@ class TieActionForm(forms.Form):
         ("reverse", "Reverse"),
     ]
     action = forms.ChoiceField(choices=ACTIONS)
-    to = forms.ChoiceField(choices=Tie.Side.choices, required=False)
+    to = forms.ChoiceField(choices=Tie.Side.choices, required=False, label="Walkover to")
     home = forms.IntegerField(min_value=0, max_value=15, required=False)
     away = forms.IntegerField(min_value=0, max_value=15, required=False)
-    reason = forms.CharField(max_length=500, required=False)
+    reason = forms.CharField(max_length=500, required=False, label="Reason (both sides read it)")
+
+    def __init__(
+        self, *args: Any, tie: Tie, offered: list[str] | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["home"].label = f"Settle: {tie.home_name} games"
+        self.fields["away"].label = f"Settle: {tie.away_name} games"
+        if offered is None:
+            return
+        action = self.fields["action"]
+        assert isinstance(action, forms.ChoiceField)
+        action.choices = [(value, label) for value, label in self.ACTIONS if value in offered]
+        if "walkover" not in offered:
+            del self.fields["to"]
+        if "settle" not in offered:
+            del self.fields["home"], self.fields["away"]
+
+    def problems(self) -> str:
+        """What was wrong with the posted decision, each field named as the page names it."""
+        if "action" in self.errors:
+            return "Choose what to do with the tie."
+        return " ".join(
+            f"{self.fields[name].label}: {' '.join(errors)}" for name, errors in self.errors.items()
+        )

@@ -85,7 +85,9 @@ def tie_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "tie": tie,
         "games": list(tie.games.all()),
         "can_manage": can_manage,
-        "form": forms.TieActionForm() if can_manage else None,
+        "form": forms.TieActionForm(tie=tie, offered=ties.offered_actions(tie))
+        if can_manage
+        else None,
     }
     if competition.tie_format == Competition.TieFormat.RACE:
         context |= _result_context(request, tie, can_manage)
@@ -347,24 +349,20 @@ def tie_manage(request: HttpRequest, pk: int) -> HttpResponse:
     tie = get_object_or_404(Tie.objects.select_related("competition__league"), pk=pk)
     if not can_manage_competition(request.user, tie.competition):
         raise PermissionDenied(f"Only the secretaries of {tie.competition.league} run its cups.")
-    form = forms.TieActionForm(request.POST)
+    form = forms.TieActionForm(request.POST, tie=tie)
     if not form.is_valid():
-        messages.error(request, "Choose what to do with the tie.")
+        messages.error(request, f"{form.problems()} Nothing was changed.")
         return redirect(tie)
     data = form.cleaned_data
     reason = data["reason"] or ""
     try:
         if data["action"] == "walkover":
-            if not data["to"]:
-                raise ValidationError("Say which side the walkover goes to.")
             ties.tie_walkover(tie=tie, to=data["to"], reason=reason, by=request.user)
             messages.success(request, "Walkover given: the winner goes through.")
         elif data["action"] == "postpone":
             ties.tie_postpone(tie=tie, reason=reason, by=request.user)
             messages.success(request, "Tie postponed.")
         elif data["action"] == "settle":
-            if data["home"] is None or data["away"] is None:
-                raise ValidationError("Give both sides' games.")
             ties.tie_settle(
                 tie=tie, home=data["home"], away=data["away"], note=reason, by=request.user
             )

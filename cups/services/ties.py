@@ -112,11 +112,22 @@ def _audit(tie: Tie, action: str, subject: str, before: Any, by: Any, link: Any 
     )
 
 
-def _require_entrants(tie: Tie) -> None:
-    if tie.home_id is None or tie.away_id is None or tie.status == Status.BYE:
+def entrants_known(tie: Tie) -> bool:
+    """Whether the tie has two entrants to play: not a bye, and neither still to come."""
+    return tie.status != Status.BYE and tie.home_id is not None and tie.away_id is not None
+
+
+def _require_entrants(tie: Tie, doing: str) -> None:
+    """Refuse ``doing`` (say "postpone") for a bye or a tie whose entrants are still to come."""
+    if tie.status == Status.BYE:
         raise ValidationError(
-            f"The entrants of this tie ({tie.home_name} v {tie.away_name}) are not known yet: "
-            "there is no result to record until both are through."
+            f"Cannot {doing}: {tie.home_name} has a bye into the next round, so there is no "
+            "tie to play. Nothing was changed."
+        )
+    if not entrants_known(tie):
+        raise ValidationError(
+            f"Cannot {doing}: the entrants of this tie ({tie.home_name} v {tie.away_name}) are "
+            "not known yet; it waits for the winners of the earlier ties. Nothing was changed."
         )
 
 
@@ -132,6 +143,24 @@ def tie_started(tie: Tie) -> bool:
             or TableGame.objects.filter(table__fixture=fixture).exists()
         )
     return Hand.objects.filter(game__cup_game__tie=tie).exists()
+
+
+def offered_actions(tie: Tie) -> list[str]:
+    """The secretary's decisions the tie's page offers, each one the services can take now: none
+    for a bye or a tie still to come; a walkover while undecided, a postponement while still to
+    play, a settlement for a race tie only (a team tie is settled on its fixture), a reversal
+    once play began."""
+    actions = []
+    if entrants_known(tie):
+        if not tie.is_decided:
+            actions.append("walkover")
+        if tie.status == Status.SCHEDULED:
+            actions.append("postpone")
+        if tie.fixture_id is None:
+            actions.append("settle")
+    if tie.status != Status.BYE and (tie.is_decided or tie_started(tie)):
+        actions.append("reverse")
+    return actions
 
 
 # --- readying a tie --------------------------------------------------------------------------
@@ -485,9 +514,9 @@ def tie_walkover(*, tie: Tie, to: str, reason: str, by: Any) -> Tie:
     """Give the tie to ``to`` ("home" or "away") without play; the winner goes through."""
     tie = lock_tie(tie)
     _require_manager(tie, by)
-    _require_entrants(tie)
+    _require_entrants(tie, "give a walkover")
     if to not in (HOME, AWAY):
-        raise ValidationError('A walkover goes to "home" or "away".')
+        raise ValidationError("Say which side the walkover goes to.")
     reason = reason.strip()
     if not reason:
         raise ValidationError("Give the reason for the walkover.")
@@ -513,7 +542,7 @@ def tie_postpone(*, tie: Tie, reason: str, by: Any) -> Tie:
     """Put a tie off; the round's date or deadline still stands for the others."""
     tie = lock_tie(tie)
     _require_manager(tie, by)
-    _require_entrants(tie)
+    _require_entrants(tie, "postpone")
     reason = reason.strip()
     if not reason:
         raise ValidationError("Give the reason for the postponement.")
@@ -537,16 +566,19 @@ def tie_postpone(*, tie: Tie, reason: str, by: Any) -> Tie:
 
 
 @transaction.atomic
-def tie_settle(*, tie: Tie, home: int, away: int, note: str, by: Any) -> Tie:
+def tie_settle(*, tie: Tie, home: int | None, away: int | None, note: str, by: Any) -> Tie:
     """The secretary decides a race tie's score (games played away from the app, a dispute):
     one side has ⌈N/2⌉ games, the other fewer.  A team tie is settled on its fixture's page."""
     tie = lock_tie(tie)
     _require_manager(tie, by)
-    _require_entrants(tie)
+    _require_entrants(tie, "settle the score")
     if tie.fixture is not None:
         raise ValidationError(
-            "A team tie's result is settled on its fixture's pages, as in the league."
+            "A team tie's score is not settled here: settle it on its fixture's result page, "
+            "as in the league. Nothing was changed."
         )
+    if home is None or away is None:
+        raise ValidationError("Give both sides' games.")
     need = tie.competition.games_to_win
     valid = isinstance(home, int) and isinstance(away, int) and min(home, away) >= 0
     if not valid or max(home, away) != need or min(home, away) >= need:
