@@ -222,3 +222,10 @@ def test_the_docs_page_uses_only_our_own_files():
 def test_the_leagues_page_links_the_api_docs():
     html = Client().get("/leagues/").content.decode()
     assert 'href="/api/docs"' in html
+
+
+def test_the_docs_page_fits_a_phone():
+    """Our own ninja/swagger.html: the page django-ninja ships, with a viewport."""
+    html = Client().get("/api/docs").content.decode()
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
+    assert 'id="swagger-ui"' in html and "/static/ninja/swagger-ui-init.js" in html
