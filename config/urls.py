@@ -8,6 +8,7 @@ from config.password_reset import PasswordResetView
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("games/", include("scoring.urls")),
     path("leagues/", include("leagues.urls")),
     path("cups/", include("cups.urls")),

@@ -49,7 +49,7 @@ NOT_PAGES = {
     "scoring:link_open",
     "leagues:manage_adjustment_withdraw",
 }
-NOT_PAGE_ENDINGS = (".csv", ".ics", ".json", ".xml", ".js", ".webmanifest")
+NOT_PAGE_ENDINGS = (".csv", ".ics", ".json", ".xml", ".js", ".webmanifest", ".ico")
 
 #: What a thumb needs: links, buttons, disclosure summaries and the form controls one taps.
 TARGETS = (

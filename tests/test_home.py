@@ -19,3 +19,15 @@ def test_pages_carry_a_content_security_policy(client):
     policy = response.headers["Content-Security-Policy"]
     assert "script-src 'self'" in policy
     assert "default-src 'self'" in policy
+
+
+@pytest.mark.django_db
+def test_favicon_ico_leads_to_the_site_icon(client):
+    """A browser asks for /favicon.ico on a page naming no icon: it gets the site's, no 404."""
+    from django.contrib.staticfiles import finders
+    from django.templatetags.static import static
+
+    response = client.get("/favicon.ico")
+    assert response.status_code == 302
+    assert response["Location"] == static("site/favicon.svg")
+    assert finders.find("site/favicon.svg")

@@ -6,7 +6,9 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.core.exceptions import ValidationError
+from django.templatetags.static import static
 from django.test import Client
 from django.urls import reverse
 
@@ -54,6 +56,15 @@ def test_the_embed_page_may_be_framed_only_by_the_listed_sites(world):
     page = Client().get(world.fixture.division.get_absolute_url())
     assert page["X-Frame-Options"] == "DENY"
     assert directives(page)["frame-ancestors"] == "'none'"
+
+
+def test_the_embed_pages_name_the_site_icon_so_no_favicon_ico_is_asked_for(world):
+    icon = f'<link rel="icon" href="{static("site/favicon.svg")}" type="image/svg+xml">'
+    assert finders.find("site/favicon.svg")
+    assert icon in Client().get(embed_url(world)).content.decode()
+    framed = {"HTTP_SEC_FETCH_DEST": "iframe", "HTTP_SEC_FETCH_SITE": "cross-site"}
+    refused = Client().get(embed_url(world), HTTP_REFERER="https://elsewhere.example/", **framed)
+    assert refused.status_code == 403 and icon in refused.content.decode()
 
 
 def test_a_league_listing_no_site_lets_nobody_frame_it(world):
