@@ -34,6 +34,7 @@ from leagues.models import (
 )
 from leagues.selectors.fixtures import league_players_available, league_venues
 from leagues.tiebreaks import METRICS, validate_tiebreaks
+from scoring.sheet import join_words
 
 TIEBREAK_SLOTS = 7
 """Tie-breaks after points a secretary can list (there are more metrics than anyone uses)."""
@@ -713,7 +714,7 @@ class FixtureTablesForm(forms.Form):
                     seated = initial_pairs[board - 1][0 if side == "home" else 1]
                 for seat in (1, 2):
                     name = f"board_{board}_{side}_{seat}"
-                    self.seat_names[name] = f"table {board}, {side}"
+                    self.seat_names[name] = f"{side} player {seat} at table {board}"
                     self.fields[name] = forms.TypedChoiceField(
                         label="Player 1" if seat == 1 else "Player 2 (blank if playing alone)",
                         choices=choices,
@@ -735,15 +736,21 @@ class FixtureTablesForm(forms.Form):
         ]
 
     def clean(self) -> dict[str, Any]:
+        """A player chosen for more than one seat is named once, with every seat chosen, at the
+        first seat that repeats them."""
         cleaned = super().clean()
-        seen: dict[int, str] = {}
-        for name in list(self.fields):
-            pk = cleaned.get(name)
-            if pk is None:
-                continue
-            if pk in seen:
-                self.add_error(name, f"{self.players[pk]} is already seated ({seen[pk]}).")
-            seen[pk] = self.seat_names[name]
+        seats: dict[int, list[str]] = {}
+        for name in self.fields:
+            if cleaned.get(name) is not None:
+                seats.setdefault(cleaned[name], []).append(name)
+        for pk, names in seats.items():
+            if len(names) > 1:
+                where = join_words([self.seat_names[name] for name in names])
+                self.add_error(
+                    names[1],
+                    f"{self.players[pk]} is chosen for {len(names)} seats ({where}): "
+                    "a player sits at one seat only.",
+                )
         return cleaned
 
     def pairs(self) -> list[tuple[list[Player], list[Player]]]:

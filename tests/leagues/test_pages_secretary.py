@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import html
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -311,7 +312,7 @@ def test_seat_the_tables_and_start_the_games(client, secretary, fixture):
     clash = {**form, "board_2_home_1": home[0].pk}
     response = client.post(url, {**clash, "start": "1"})
     assert response.status_code == 200
-    assert "is already seated" in response.content.decode()
+    assert "is chosen for 2 seats" in response.content.decode()
     assert not TableGame.objects.filter(table__fixture=fixture).exists()
 
     response = client.post(url, {**form, "start": "1"})
@@ -323,6 +324,30 @@ def test_seat_the_tables_and_start_the_games(client, secretary, fixture):
         assert table_game.game.get_absolute_url() in page
     page = client.get(url).content.decode()
     assert "Games have started" in page
+
+
+def test_a_player_chosen_for_several_seats_is_named_once_with_every_seat(
+    client, secretary, fixture
+):
+    season = fixture.division.season
+    home, away = squad(fixture.home, season), squad(fixture.away, season)
+    form = {}
+    for board in range(1, 5):
+        form[f"board_{board}_home_1"] = home[2 * board - 2].pk
+        form[f"board_{board}_away_1"] = away[2 * board - 2].pk
+    twice = home[0]
+    form |= {"board_1_home_2": twice.pk, "board_3_home_1": twice.pk}
+    url = reverse("leagues:manage_fixture_tables", args=[fixture.pk])
+    response = client.post(url, {**form, "save": "1"})
+    assert response.status_code == 200
+    page = html.unescape(response.content.decode())
+    said = (
+        f"{twice.name} is chosen for 3 seats (home player 1 at table 1, home player 2 at "
+        "table 1 and home player 1 at table 3): a player sits at one seat only."
+    )
+    assert page.count(said) == 1
+    assert page.count(twice.name + " is") == 1
+    assert not fixture.tables.exists()
 
 
 def test_walkover_and_void(client, secretary, fixture):
