@@ -31,6 +31,35 @@ def test_standings_sort_links_are_44px_targets(phone: Page, live_server: Any) ->
     assert small_targets(phone, ".standings thead th a") == []
 
 
+#: Each sorted header of the standings: (its words, the gap before its sort mark, the gap from
+#: the mark to the next header's words), in px. The mark is the link's ::after: its place is
+#: the end of the link's words, then the gap between flex items, its margin and its padding.
+SORT_MARK_GAPS = """() => [...document.querySelectorAll('.standings thead th')].flatMap((th) => {
+  const link = th.querySelector('a');
+  const mark = link && getComputedStyle(link, '::after');
+  if (!mark || mark.content === 'none') return [];
+  const px = (value) => parseFloat(value) || 0;
+  const words = document.createRange();
+  words.selectNodeContents(link);
+  const before = px(getComputedStyle(link).columnGap) + px(mark.marginLeft) + px(mark.paddingLeft);
+  const markWidth = px(mark.width) + px(mark.paddingRight);
+  const markEnd = words.getBoundingClientRect().right + before + markWidth;
+  const next = th.nextElementSibling;
+  const following = document.createRange();
+  following.selectNodeContents(next.querySelector('a') || next);
+  return [[link.textContent, before, following.getBoundingClientRect().left - markEnd]];
+})"""
+
+
+def test_standings_sort_marks_stand_apart_from_the_headers(phone: Page, live_server: Any) -> None:
+    """The sort mark stands apart: "Pos ▲ Team", never "Pos▲Team"."""
+    played = build_league("yorkshire")
+    phone.goto(live_server.url + played.division.get_absolute_url())
+    gaps = phone.evaluate(SORT_MARK_GAPS)
+    assert [words for words, _, _ in gaps] == ["Pos"]
+    assert all(before >= 3 and after >= 6 for _, before, after in gaps), gaps
+
+
 def test_league_home_result_links_are_44px_targets(phone: Page, live_server: Any) -> None:
     """The latest results' team names and scores are 44 px targets (they were 26 px tall)."""
     played = build_league("yorkshire")
