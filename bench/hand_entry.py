@@ -1,6 +1,7 @@
-"""How long recording a hand takes, against the app's cheapest page, under concurrent scorers.
+"""How long recording a hand takes, against the app's cheapest page.
 
-    .venv/bin/python bench/hand_entry.py [--clients 2] [--hands-per-game 60] [--time-limit 300]
+    .venv/bin/python bench/hand_entry.py [--games 3] [--clients 2] [--hands-per-game 60]
+                                         [--time-limit 300]
 
 Runs the app as in production: the production settings (`DJANGO_DEBUG=0`, a secret key, the
 hosts allowed, compressed collected static files) under gunicorn with `config/gunicorn.py`, as
@@ -8,17 +9,24 @@ hosts allowed, compressed collected static files) under gunicorn with `config/gu
 folder (or the database in DATABASE_URL, if set). Requests say they came through the TLS proxy
 (`X-Forwarded-Proto: https`) and accept gzip, as a phone behind the proxy does.
 
-Each client starts a Trinidad game to 500 through the start form (following the game's scoring
-link, which lets that phone score it) and records plain hands over HTTP until its game reaches
-hand `--hands-per-game` (60), as phones with JavaScript do: one POST per hand, carrying the form's
-CSRF token, one-time key and expected hand number, answered with only what changed (htmx). After
-each hand the client fetches the cheapest page, named in the output (the candidate with the
-lowest median in a warm-up), so both are timed under the same load in the same run.
+A scorer's phone starts a Trinidad game to 500 through the start form (following the game's
+scoring link, which lets that phone score it) and records plain hands over HTTP until its game
+reaches hand `--hands-per-game` (60), as phones with JavaScript do: one POST per hand, carrying
+the form's CSRF token, one-time key and expected hand number, answered with only what changed
+(htmx). After each hand it fetches the cheapest page, named in the output (the candidate with the
+lowest median in a warm-up), with the same cookies, so both are timed in the same run.
 
-Prints per hand: the median and 95th percentile, the ratio to the cheapest page (R), the bytes
-sent per reply (compressed, B), the growth (G: the median of hands 40–60 over hands 1–10), and
-the queries one recorded hand runs (Q, counted in-process on the same settings and database at
-hands 1 and 60; the transaction's BEGIN and COMMIT are not queries). The last line:
+First one scorer alone plays `--games` (3) games one after another: a hand's cost against the
+page's with nothing else running, which is what R, p95 and G report. Then `--clients` (2)
+scorers play a game each at the same time, for one line on the shared machine: hands per
+second, and the hand's median against the page's under that load (on SQLite, one scorer's hand
+waits for the other's write; on 2 cores the two also share the processors).
+
+Prints per hand (the lone scorer): the median and 95th percentile, the ratio to the cheapest
+page (R), the bytes sent per reply (compressed, B), the growth (G: the median of hands 40–60
+over hands 1–10), and the queries one recorded hand runs (Q, counted in-process on the same
+settings and database at hands 1 and 60; the transaction's BEGIN and COMMIT are not queries).
+The last line:
 
     hand entry: median X ms = R× cheapest page, p95 Y ms, Q queries/hand, B bytes/hand, growth G×
 
@@ -181,48 +189,87 @@ class Tally:
     games: list[int] = field(default_factory=list)
 
 
-def client(index: int, port: int, tally: Tally, per_game: int, deadline: float, page: str) -> None:
+def play(
+    session: Session,
+    title: str,
+    index: int,
+    tally: Tally,
+    per_game: int,
+    deadline: float,
+    page: str,
+) -> bool:
+    """One game to hand `per_game`, the cheapest page fetched after each hand; False on a
+    failure (recorded in the tally)."""
+    game, html = start_game(session, title)
+    with tally.lock:
+        tally.games.append(game)
+    dealer = next_dealer(html)
+    fields = form_fields(html, "hand-form")
+    while time.monotonic() < deadline and fields:
+        number = int(fields["expected_number"])
+        if number > per_game:
+            break
+        data = plain_hand(fields, dealer, number)
+        began = time.perf_counter()
+        status, _, reply, size = session.request(
+            "POST", f"/games/{game}/hands/", data, headers={"HX-Request": "true"}
+        )
+        took = time.perf_counter() - began
+        if status == 200 and f"Hand {number} recorded." in reply:
+            with tally.lock:
+                tally.hands.append((number, took, size))
+            fields = form_fields(reply, "hand-form")
+            dealer = next_dealer(reply)
+        else:
+            error = re.search(r'role="alert"[^>]*>(.*?)<', reply, re.S)
+            with tally.lock:
+                tally.failures.append(
+                    f"client {index}, game {game}, hand {number}: HTTP {status} "
+                    f"{error.group(1).strip() if error else reply[:200]!r}"
+                )
+            return False
+        began = time.perf_counter()
+        status, _, _, _ = session.request("GET", page)
+        took = time.perf_counter() - began
+        with tally.lock:
+            if status == 200:
+                tally.pages.append(took)
+            else:
+                tally.failures.append(f"client {index}: {page} answered HTTP {status}")
+    return True
+
+
+def client(
+    index: int, port: int, tally: Tally, per_game: int, deadline: float, page: str, games: int = 1
+) -> None:
     session = Session(port)
     try:
-        game, html = start_game(session, f"bench {index}")
-        with tally.lock:
-            tally.games.append(game)
-        dealer = next_dealer(html)
-        fields = form_fields(html, "hand-form")
-        while time.monotonic() < deadline and fields:
-            number = int(fields["expected_number"])
-            if number > per_game:
-                break
-            data = plain_hand(fields, dealer, number)
-            began = time.perf_counter()
-            status, _, reply, size = session.request(
-                "POST", f"/games/{game}/hands/", data, headers={"HX-Request": "true"}
-            )
-            took = time.perf_counter() - began
-            if status == 200 and f"Hand {number} recorded." in reply:
-                with tally.lock:
-                    tally.hands.append((number, took, size))
-                fields = form_fields(reply, "hand-form")
-                dealer = next_dealer(reply)
-            else:
-                error = re.search(r'role="alert"[^>]*>(.*?)<', reply, re.S)
-                with tally.lock:
-                    tally.failures.append(
-                        f"client {index}, game {game}, hand {number}: HTTP {status} "
-                        f"{error.group(1).strip() if error else reply[:200]!r}"
-                    )
+        for number in range(games):
+            if time.monotonic() >= deadline or not play(
+                session, f"bench {index}.{number + 1}", index, tally, per_game, deadline, page
+            ):
                 return
-            began = time.perf_counter()
-            status, _, _, _ = session.request("GET", page)
-            took = time.perf_counter() - began
-            with tally.lock:
-                if status == 200:
-                    tally.pages.append(took)
-                else:
-                    tally.failures.append(f"client {index}: {page} answered HTTP {status}")
     except Exception as exc:  # a broken client is a failed run, reported below
         with tally.lock:
             tally.failures.append(f"client {index}: {type(exc).__name__}: {exc}")
+
+
+def run(port: int, page: str, clients: int, games: int, per_game: int, deadline: float) -> Tally:
+    """`clients` scorers at once, each playing `games` games one after another."""
+    tally = Tally()
+    threads = [
+        threading.Thread(
+            target=client,
+            args=(i + 1, port, tally, per_game, deadline, page, games),
+            daemon=True,
+        )
+        for i in range(clients)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(max(1.0, deadline - time.monotonic() + 60))
+    return tally
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -340,14 +387,19 @@ print(json.dumps(counts))
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--clients", type=int, default=2, help="concurrent scorers (2)")
+    parser.add_argument(
+        "--games", type=int, default=3, help="games the lone scorer plays one after another (3)"
+    )
+    parser.add_argument(
+        "--clients", type=int, default=2, help="scorers at once in the second run (2; 0: none)"
+    )
     parser.add_argument(
         "--hands-per-game", type=int, default=60, help="hands each client records (60)"
     )
     parser.add_argument("--time-limit", type=float, default=300, help="seconds (300)")
     args = parser.parse_args(argv)
-    if args.clients < 1 or args.hands_per_game < 60:
-        parser.error("--clients must be at least 1 and --hands-per-game at least 60")
+    if args.games < 1 or args.clients < 0 or args.hands_per_game < 60:
+        parser.error("--games must be at least 1, --clients 0 or more, --hands-per-game 60 or more")
 
     with tempfile.TemporaryDirectory(prefix="allfours-bench-") as tmp:
         port = free_port()
@@ -382,43 +434,47 @@ def main(argv: list[str] | None = None) -> int:
         try:
             wait_until_up(port, server, log)
             page, medians = cheapest_page(port)
-            tally = Tally()
             deadline = time.monotonic() + args.time_limit
-            threads = [
-                threading.Thread(
-                    target=client,
-                    args=(i, port, tally, args.hands_per_game, deadline, page),
-                    daemon=True,
-                )
-                for i in range(args.clients)
-            ]
             began = time.perf_counter()
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join(args.time_limit + 60)
+            tally = run(port, page, 1, args.games, args.hands_per_game, deadline)
             wall = time.perf_counter() - began
+            crowd = Tally()
+            if args.clients > 1:
+                began = time.perf_counter()
+                crowd = run(port, page, args.clients, 1, args.hands_per_game, deadline)
+                crowd_wall = time.perf_counter() - began
         finally:
             stop(server)
-        stored = hands_in_database(env, tally.games) if tally.games else 0
+        games = tally.games + crowd.games
+        stored = hands_in_database(env, games) if games else 0
         queries = json.loads(manage(env, "shell", "-c", QUERY_COUNT).strip().splitlines()[-1])
 
     print(f"database: {database}; server: gunicorn (config/gunicorn.py), DJANGO_DEBUG=0")
+    recorded = len(tally.hands) + len(crowd.hands)
     print(
-        f"clients: {args.clients}; games: {len(tally.games)}; hands recorded: {len(tally.hands)}"
-        f" in {wall:.1f} s; hands in the database: {stored}"
+        f"one scorer: {len(tally.games)} games, {len(tally.hands)} hands in {wall:.1f} s; "
+        f"hands in the database: {stored} of {recorded} recorded"
     )
     print("warm-up medians: " + ", ".join(f"{p} {ms(t).strip()}" for p, t in medians.items()))
-    for failure in tally.failures[:20]:
+    failures = tally.failures + crowd.failures
+    for failure in failures[:20]:
         print("FAILED", failure, file=sys.stderr)
-    if stored != len(tally.hands):
+    if stored != recorded:
         print(
-            f"FAILED the database holds {stored} hands, the clients recorded {len(tally.hands)}",
+            f"FAILED the database holds {stored} hands, the clients recorded {recorded}",
             file=sys.stderr,
         )
         return 1
-    if tally.failures or not tally.hands or not tally.pages:
+    if failures or not tally.hands or not tally.pages:
         return 1
+    if crowd.hands and crowd.pages:
+        crowd_times = [took for _, took, _ in crowd.hands]
+        crowd_hand, crowd_page = percentile(crowd_times, 50), percentile(crowd.pages, 50)
+        print(
+            f"{args.clients} scorers at once: {len(crowd.hands) / crowd_wall:.0f} hands/s, "
+            f"hand median {ms(crowd_hand).strip()} (p95 {ms(percentile(crowd_times, 95)).strip()})"
+            f" = {crowd_hand / crowd_page:.2f}× the page's {ms(crowd_page).strip()} then"
+        )
     times = [took for _, took, _ in tally.hands]
     early = [took for number, took, _ in tally.hands if number <= 10]
     late = [took for number, took, _ in tally.hands if 40 <= number <= 60]
