@@ -141,9 +141,18 @@ def _attached() -> list[str]:
 
 def lock_for_entry(game: Game | int) -> tuple[Game, list[Side], int]:
     """The game (with its scoring link and what other apps attach to it), its sides in play order
-    and how many hands it has, in one query that locks the game's row until the transaction
-    ends."""
+    and how many hands it has, its row locked until the transaction ends.
+
+    One query on SQLite, whose transactions here begin IMMEDIATE: one writer at a time from its
+    BEGIN, so the read sees every write committed before. Two on a database with row locks
+    (PostgreSQL): the game's row is locked first and read after, because a read that waits for
+    a row lock sees that row as committed but the rest (the sides' scores, the hand count) as
+    they were when it began waiting: a second tap on Record would count the hands without the
+    first tap's, and a hand entered during a correction would start from the old scores."""
     pk = game if isinstance(game, int) else game.pk
+    if connection.features.has_select_for_update:
+        with connection.cursor() as cursor:
+            cursor.execute(_LOCK_SQL, [pk])
     rows = _entry_rows.rows(pk)
     if not rows:
         raise Game.DoesNotExist(f"no game {pk}")
@@ -153,9 +162,16 @@ def lock_for_entry(game: Game | int) -> tuple[Game, list[Side], int]:
     return locked, rows, int(rows[0].hand_count)  # type: ignore[attr-defined]
 
 
+_quote = connection.ops.quote_name
+_LOCK_SQL = (
+    f"SELECT 1 FROM {_quote(Game._meta.db_table)} WHERE {_quote(Game._meta.pk.column)} = %s"
+    " FOR UPDATE"
+)
+
+
 def _entry_shape(pk: int) -> QuerySet[Side]:
-    """The locked read of every hand entry: a game's sides, with the game, its scoring link,
-    what other apps attach to it and its hand count."""
+    """The read of every hand entry: a game's sides, with the game, its scoring link, what
+    other apps attach to it and its hand count."""
     count = (
         Hand.objects.filter(game=OuterRef("game"))
         .order_by()
@@ -165,7 +181,6 @@ def _entry_shape(pk: int) -> QuerySet[Side]:
     )
     return (
         Side.objects.select_related("game", "game__scoring_link", *_attached())
-        .select_for_update(of=("game",))
         .annotate(hand_count=Coalesce(Subquery(count), 0))
         .filter(game_id=pk)
         .order_by("position")
