@@ -29,6 +29,9 @@ from scoring.models import (
 )
 from scoring.rules import GameScore, HandScore, InvalidFacts, score_game
 from scoring.services.state import (
+    AWARDS,
+    HANDS,
+    REVISIONS,
     GameMovedOn,
     NotAllowed,
     Scorer,
@@ -114,7 +117,7 @@ def hand_record(
     )
     scored = result.hands[0]
     try:
-        hand = Hand.objects.create(
+        hand = Hand(
             game=game,
             number=expected_number,
             facts=facts,
@@ -122,12 +125,12 @@ def hand_record(
             entered_by=by,
             **_derived(scored),
         )
+        HANDS.insert([hand])
         awards = _awards(game, hand, scored)
-        if awards:
-            Award.objects.bulk_create(awards)
+        AWARDS.insert(awards)
         store_scores(sides, result)
         store_game_state(game, result)
-        HandRevision.objects.create(
+        _revision(
             game=game,
             hand_number=hand.number,
             action=RevisionAction.RECORD,
@@ -238,7 +241,7 @@ def hand_correct(
     current.corrected_at = timezone.now()
     awards_of = _store_rescored(game, sides, hands, result)
     store_game_state(game, result)
-    HandRevision.objects.create(
+    _revision(
         game=game,
         hand_number=number,
         action=RevisionAction.CORRECT,
@@ -314,7 +317,7 @@ def _store_rescored(
         Hand.objects.bulk_update(moved, sorted(fields))
     if rewritten:
         Award.objects.filter(hand_id__in={award.hand_id for award in rewritten}).delete()
-        Award.objects.bulk_create(rewritten)
+        AWARDS.insert(rewritten)
     store_scores(sides, result)
     return awards_of
 
@@ -344,6 +347,11 @@ def _awards(game: Game, hand: Hand, scored: HandScore) -> list[Award]:
         )
         for position, award in enumerate(scored.awards)
     ]
+
+
+def _revision(**fields: Any) -> None:
+    """Write the hand's audit entry."""
+    REVISIONS.insert([HandRevision(**fields)])
 
 
 def _award_key(award: Award) -> tuple[Any, ...]:
@@ -396,7 +404,7 @@ def hand_undo(
     save_scores(sides)
     store_game_reopened(game, next_dealer=last.dealer)
     try:
-        revision = HandRevision(
+        _revision(
             game=game,
             hand_number=last.number,
             action=RevisionAction.UNDO,
@@ -410,7 +418,6 @@ def hand_undo(
             entry_key=entry_key,
             reason=reason.strip(),
         )
-        revision.save()
     except IntegrityError as exc:
         raise GameMovedOn(
             "This undo form was already used for something else. Nothing was undone: here is "

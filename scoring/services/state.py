@@ -13,9 +13,9 @@ from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from scoring.models import Game, GameStatus, Hand, HandRevision, Side
+from scoring.models import Award, Game, GameStatus, Hand, HandRevision, Side
 from scoring.rules import GameScore
-from scoring.services.compiled import CompiledRead
+from scoring.services.compiled import CompiledRead, CompiledWrite
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -222,14 +222,22 @@ def store_game_reopened(game: Game, *, next_dealer: str) -> None:
 
 
 def save_game_state(game: Game) -> None:
-    game.save(
-        update_fields=[
-            "next_dealer",
-            "status",
-            "winner",
-            "decided_hand",
-            "decided_category",
-            "ended_at",
-            "updated_at",
-        ]
-    )
+    _GAME_STATE.update(game)
+
+
+_GAME_STATE = CompiledWrite(
+    Game,
+    update_fields=[
+        "next_dealer",
+        "status",
+        "winner",
+        "decided_hand",
+        "decided_category",
+        "ended_at",
+        "updated_at",
+    ],
+)
+#: The rows a hand writes: `insert` them as `bulk_create` would (services/compiled.py).
+HANDS = CompiledWrite(Hand)
+AWARDS = CompiledWrite(Award)
+REVISIONS = CompiledWrite(HandRevision)
