@@ -30,6 +30,7 @@ from cups.permissions import can_manage_competition
 from cups.services.results import TieTerms, race_figures
 from leagues.audit import audit_log
 from leagues.fragments import invalidate_league
+from leagues.locks import lock_rows
 from leagues.models import (
     Fixture,
     FixtureResult,
@@ -74,24 +75,25 @@ def tie_state(tie: Tie) -> dict[str, Any]:
 
 
 def lock_tie(tie: Tie | int) -> Tie:
-    """The tie, locked for the change (its row only), with what the services read of it."""
+    """The tie, locked for the change (its row only), with what the services read of it.
+
+    The row is locked first and read after (``leagues.locks`` says why): a winner sent through
+    by another tie a moment ago is then read with its entrant, where a read that waited for
+    the lock would see the new entrant's id but not the entrant."""
     pk = tie if isinstance(tie, int) else tie.pk
-    return (
-        Tie.objects.select_for_update(of=("self",))
-        .select_related(
-            "competition__league",
-            "competition__season",
-            "round",
-            "home__team",
-            "away__team",
-            "home__player_1",
-            "home__player_2",
-            "away__player_1",
-            "away__player_2",
-            "fixture",
-        )
-        .get(pk=pk)
-    )
+    lock_rows(Tie.objects.filter(pk=pk))
+    return Tie.objects.select_related(
+        "competition__league",
+        "competition__season",
+        "round",
+        "home__team",
+        "away__team",
+        "home__player_1",
+        "home__player_2",
+        "away__player_1",
+        "away__player_2",
+        "fixture",
+    ).get(pk=pk)
 
 
 def _require_manager(tie: Tie, by: Any) -> None:
