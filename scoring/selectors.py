@@ -51,17 +51,20 @@ def game_audit(game: Game) -> QuerySet[HandRevision]:
 
 
 def recent_games(limit: int = 50) -> list[Game]:
-    """The most recent games with their sides and number of hands, for the list page.
+    """The most recent games, each with `sides_in_order` and `hand_count`, for the list page.
 
-    Newest first by the ``(created_at, id)`` index; the hands are counted for the games shown
-    only (one grouped query over their ids), never across the whole table of hands."""
-    games = list(Game.objects.prefetch_related(_sides()).order_by("-created_at", "-pk")[:limit])
+    Newest first by the ``(created_at, id)`` index; the sides and the hands are read for the
+    games shown only (the hands counted in one grouped query over their ids, never across the
+    whole table of hands): three queries, with no per-game querysets to build."""
+    games = list(Game.objects.order_by("-created_at", "-pk")[:limit])
+    ids = [game.pk for game in games]
+    sides: dict[int, list[Side]] = {pk: [] for pk in ids}
+    for side in Side.objects.filter(game_id__in=ids).order_by("game_id", "position"):
+        sides[side.game_id].append(side)
     counts = dict(
-        Hand.objects.filter(game__in=[game.pk for game in games])
-        .order_by()
-        .values_list("game")
-        .annotate(n=Count("pk"))
+        Hand.objects.filter(game__in=ids).order_by().values_list("game").annotate(n=Count("pk"))
     )
     for game in games:
-        game.hand_count = counts.get(game.pk, 0)
+        game.sides_in_order = sides[game.pk]  # type: ignore[attr-defined]
+        game.hand_count = counts.get(game.pk, 0)  # type: ignore[attr-defined]
     return games
