@@ -23,6 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from leagues.audit import audit_log
+from leagues.locks import lock_rows
 from leagues.models import Fixture, League, TableGame, TeamEntry, Withdrawal
 from leagues.services.fixtures import REPLACEABLE, status_subject
 from leagues.services.results import fixture_result_recompute
@@ -32,11 +33,10 @@ if TYPE_CHECKING:
 
 
 def _locked_entry(entry: TeamEntry) -> TeamEntry:
-    return (
-        TeamEntry.objects.select_for_update(of=("self",))
-        .select_related("season__league", "team", "division")
-        .get(pk=entry.pk)
-    )
+    """The entry, its row locked first and read after (``leagues.locks`` says why): an entry
+    moved to another division a moment ago is read with its new division."""
+    lock_rows(TeamEntry.objects.filter(pk=entry.pk))
+    return TeamEntry.objects.select_related("season__league", "team", "division").get(pk=entry.pk)
 
 
 def _season_over(entry: TeamEntry) -> bool:
@@ -45,13 +45,19 @@ def _season_over(entry: TeamEntry) -> bool:
 
 
 def _remaining(entry: TeamEntry) -> list[Fixture]:
+    """The team's league fixtures still to play, none of their games begun, locked.
+
+    They are locked first and read after (``leagues.locks`` says why): a fixture whose games
+    began a moment ago, while this waited for its lock, is then seen to have begun."""
+    fixtures = Fixture.objects.filter(
+        division=entry.division, kind=Fixture.Kind.LEAGUE, status__in=REPLACEABLE
+    ).filter(Q(home=entry.team) | Q(away=entry.team))
+    lock_rows(fixtures)
     started = TableGame.objects.filter(table__fixture__division=entry.division).values(
         "table__fixture"
     )
     return list(
-        Fixture.objects.select_for_update(of=("self",))
-        .filter(division=entry.division, kind=Fixture.Kind.LEAGUE, status__in=REPLACEABLE)
-        .filter(Q(home=entry.team) | Q(away=entry.team))
+        fixtures.select_for_update(of=("self",))  # one put back to play meanwhile, if any
         .exclude(pk__in=started)
         .select_related("division__season__league", "home", "away")
         .order_by("date", "pk")

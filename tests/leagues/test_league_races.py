@@ -1,0 +1,75 @@
+"""Two league changes at the same moment: the second waits for the first's row lock and then
+decides from everything the first wrote, never from the rows as they were when it began
+waiting."""
+
+from __future__ import annotations
+
+import pytest
+
+from leagues.formats import YORKSHIRE_FORMAT
+from leagues.models import Fixture, Withdrawal
+from leagues.services.structure import entry_move
+from leagues.services.withdrawal import team_withdraw
+from tests.factories.leagues import (
+    DivisionFactory,
+    FixtureFactory,
+    LeagueFactory,
+)
+from tests.leagues.helpers import entered_teams, start_fixture
+from tests.races import (
+    CACHE_OUTSIDE_THE_DATABASE,
+    both_finish,
+    holding_the_locks,
+    meanwhile,
+    race,
+)
+
+pytestmark = race
+
+
+@pytest.fixture(autouse=True)
+def _cache_as_in_production(settings):
+    settings.CACHES = CACHE_OUTSIDE_THE_DATABASE
+
+
+@pytest.fixture
+def division():
+    league = LeagueFactory(match_format=YORKSHIRE_FORMAT.with_options(tables=1).to_spec())
+    division = DivisionFactory(season__league=league)
+    entered_teams(division, ["Alpha", "Bravo"], players=2)
+    return division
+
+
+def test_a_team_withdrawing_as_its_fixture_starts_leaves_the_started_fixture_alone(division):
+    alpha, bravo = (entry.team for entry in division.entries.order_by("team__name"))
+    fixture = FixtureFactory(division=division, home=alpha, away=bravo)
+
+    release, first = holding_the_locks(lambda: start_fixture(fixture))
+    second, outcome = meanwhile(
+        lambda: team_withdraw(
+            entry=division.entries.get(team=alpha),
+            withdrawal=Withdrawal.STAND,
+            reason="The pub closed",
+        )
+    )
+    both_finish(release, first, second)
+    assert "error" not in outcome, outcome.get("error")
+    # Its games began before the withdrawal went through: the fixture is played out, not given
+    # away as a walkover with a game in progress.
+    fixture.refresh_from_db()
+    assert fixture.status == Fixture.Status.SCHEDULED
+    assert outcome["value"].withdrawal_settled == []
+
+
+def test_a_team_withdrawing_as_it_moves_division_withdraws_from_its_new_division(division):
+    entry = division.entries.order_by("team__name").first()
+    lower = DivisionFactory(season=division.season, name="Lower")
+
+    release, first = holding_the_locks(lambda: entry_move(entry=entry, division=lower))
+    second, outcome = meanwhile(
+        lambda: team_withdraw(entry=entry, withdrawal=Withdrawal.STAND, reason="The pub closed")
+    )
+    both_finish(release, first, second)
+    assert "error" not in outcome, outcome.get("error")
+    entry.refresh_from_db()
+    assert entry.division == lower and entry.is_withdrawn
