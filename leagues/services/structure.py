@@ -17,6 +17,7 @@ from django.utils.text import slugify
 
 from leagues.audit import audit_log
 from leagues.formats import STYLE_PRESETS, MatchFormat
+from leagues.locks import lock_rows
 from leagues.models import (
     Division,
     Fixture,
@@ -689,9 +690,10 @@ def entry_move(*, entry: TeamEntry, division: Division, by: User | None = None) 
     Its fixtures still to play in the old division go with it (they are deleted; generate the
     new division's list again). Returns how many were deleted.
     """
-    entry = (
-        TeamEntry.objects.select_for_update().select_related("team", "division").get(pk=entry.pk)
-    )
+    # Locked first and read after (``leagues.locks`` says why): a move posted twice finds the
+    # entry already moved, where a read that waited for the lock would find no entry at all.
+    lock_rows(TeamEntry.objects.filter(pk=entry.pk))
+    entry = TeamEntry.objects.select_related("team", "division").get(pk=entry.pk)
     if division.season_id != entry.season_id:
         raise ValidationError({"division": "A team can only move within the same season."})
     if division.pk == entry.division_id:

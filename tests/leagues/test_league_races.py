@@ -73,3 +73,16 @@ def test_a_team_withdrawing_as_it_moves_division_withdraws_from_its_new_division
     assert "error" not in outcome, outcome.get("error")
     entry.refresh_from_db()
     assert entry.division == lower and entry.is_withdrawn
+
+
+def test_a_move_posted_twice_moves_the_team_once_and_answers_both(division):
+    entry = division.entries.order_by("team__name").first()
+    lower = DivisionFactory(season=division.season, name="Lower")
+
+    release, first = holding_the_locks(lambda: entry_move(entry=entry, division=lower))
+    second, outcome = meanwhile(lambda: entry_move(entry=entry, division=lower))
+    both_finish(release, first, second)
+    assert "error" not in outcome, outcome.get("error")
+    assert outcome["value"] == 0  # already there: nothing more to do
+    entry.refresh_from_db()
+    assert entry.division == lower
