@@ -18,6 +18,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from leagues.audit import audit_log
+from leagues.locks import lock_rows
 from leagues.models import Division, Fixture, Season, TableGame, Team, TeamEntry, Venue
 from leagues.permissions import venue_is_kept_by
 from leagues.schedule import (
@@ -597,11 +598,11 @@ def fixture_rearrange(
     excluded night) is refused unless ``outside_calendar`` is set with a ``reason``; the audit
     entry records the override.
     """
-    fixture = (
-        Fixture.objects.select_for_update(of=("self",))
-        .select_related("division__season__league", "venue")
-        .get(pk=fixture.pk)
-    )
+    # Locked first and read after (``leagues.locks`` says why): a re-arrangement to another pub
+    # posted twice finds the fixture at its new pub, where a read that waited for the lock would
+    # find no fixture at all.
+    lock_rows(Fixture.objects.filter(pk=fixture.pk))
+    fixture = Fixture.objects.select_related("division__season__league", "venue").get(pk=fixture.pk)
     if fixture.status not in REPLACEABLE:
         raise ValidationError(
             f"Only a scheduled or postponed fixture can be re-arranged; this one is "

@@ -4,10 +4,13 @@ waiting."""
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 
 from leagues.formats import YORKSHIRE_FORMAT
 from leagues.models import Fixture, Withdrawal
+from leagues.services.fixtures import fixture_rearrange
 from leagues.services.structure import entry_move
 from leagues.services.withdrawal import team_withdraw
 from tests.factories.leagues import (
@@ -86,3 +89,24 @@ def test_a_move_posted_twice_moves_the_team_once_and_answers_both(division):
     assert outcome["value"] == 0  # already there: nothing more to do
     entry.refresh_from_db()
     assert entry.division == lower
+
+
+def test_a_re_arrangement_to_another_pub_posted_twice_is_made_and_answered_twice(division):
+    alpha, bravo = (entry.team for entry in division.entries.order_by("team__name"))
+    fixture = FixtureFactory(division=division, home=alpha, away=bravo)
+
+    def rearrange() -> Fixture:
+        return fixture_rearrange(
+            fixture=fixture,
+            date=datetime.date(2025, 9, 16),
+            venue=bravo.home_venue,
+            reason="Alpha's pub is closed for a wedding",
+            outside_calendar=True,
+        )
+
+    release, first = holding_the_locks(rearrange)
+    second, outcome = meanwhile(rearrange)
+    both_finish(release, first, second)
+    assert "error" not in outcome, outcome.get("error")
+    fixture.refresh_from_db()
+    assert fixture.venue == bravo.home_venue and fixture.date == datetime.date(2025, 9, 16)
