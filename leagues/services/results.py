@@ -19,6 +19,7 @@ from django.urls import reverse
 
 from leagues.formats import MatchFormat
 from leagues.fragments import invalidate_league
+from leagues.locks import lock_rows
 from leagues.models import (
     Fixture,
     FixtureResult,
@@ -134,20 +135,20 @@ def table_game_start(*, table: FixtureTable, by: User | None = None) -> TableGam
     """
     from scoring.services import game_start
 
-    table = (
-        FixtureTable.objects.select_related(
-            "scoring_link",
-            "fixture__division__season__league",
-            "fixture__home",
-            "fixture__away",
-            "home_player_1",
-            "home_player_2",
-            "away_player_1",
-            "away_player_2",
-        )
-        .select_for_update(of=("self",))
-        .get(pk=table.pk)
-    )
+    # Locked first and read after (``leagues.locks`` says why): a link re-issued a moment ago is
+    # read with the table, where a read that waited for the lock would see none and start the
+    # game on a link of its own that the table's players do not hold.
+    lock_rows(FixtureTable.objects.filter(pk=table.pk))
+    table = FixtureTable.objects.select_related(
+        "scoring_link",
+        "fixture__division__season__league",
+        "fixture__home",
+        "fixture__away",
+        "home_player_1",
+        "home_player_2",
+        "away_player_1",
+        "away_player_2",
+    ).get(pk=table.pk)
     fixture = table.fixture
     match_format = fixture.division.season.get_match_format()
     if table.outcome:
@@ -434,13 +435,13 @@ def table_link_reissue(*, table: FixtureTable, by: User | None = None) -> Fixtur
     from leagues.audit import audit_log
     from scoring.services import scoring_link_create, scoring_link_reissue
 
-    table = (
-        FixtureTable.objects.select_for_update(of=("self",))
-        .select_related(
-            "scoring_link", "fixture__division__season__league", "fixture__home", "fixture__away"
-        )
-        .get(pk=table.pk)
-    )
+    # Locked first and read after (``leagues.locks`` says why): a re-issue posted twice
+    # re-issues the link the first one made, where a read that waited for the lock would see no
+    # link and make another, leaving the first one's working.
+    lock_rows(FixtureTable.objects.filter(pk=table.pk))
+    table = FixtureTable.objects.select_related(
+        "scoring_link", "fixture__division__season__league", "fixture__home", "fixture__away"
+    ).get(pk=table.pk)
     fixture = table.fixture
     if table.scoring_link is None:
         table.scoring_link = scoring_link_create(

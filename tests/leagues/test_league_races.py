@@ -11,8 +11,11 @@ import pytest
 from leagues.formats import YORKSHIRE_FORMAT
 from leagues.models import Fixture, Withdrawal
 from leagues.services.fixtures import fixture_rearrange
+from leagues.services.results import table_game_start, table_link_reissue
 from leagues.services.structure import entry_move
 from leagues.services.withdrawal import team_withdraw
+from scoring.models import ScoringLink
+from scoring.services import game_abandon
 from tests.factories.leagues import (
     DivisionFactory,
     FixtureFactory,
@@ -110,3 +113,33 @@ def test_a_re_arrangement_to_another_pub_posted_twice_is_made_and_answered_twice
     assert "error" not in outcome, outcome.get("error")
     fixture.refresh_from_db()
     assert fixture.venue == bravo.home_venue and fixture.date == datetime.date(2025, 9, 16)
+
+
+def _table(division):
+    alpha, bravo = (entry.team for entry in division.entries.order_by("team__name"))
+    (table_game,) = start_fixture(FixtureFactory(division=division, home=alpha, away=bravo))
+    return table_game.table
+
+
+def test_a_link_re_issue_posted_twice_leaves_the_table_one_working_link(division):
+    table = _table(division)
+
+    release, first = holding_the_locks(lambda: table_link_reissue(table=table))
+    second, outcome = meanwhile(lambda: table_link_reissue(table=table))
+    both_finish(release, first, second)
+    assert "error" not in outcome, outcome.get("error")
+    table.refresh_from_db()
+    working = ScoringLink.objects.filter(revoked_at__isnull=True, label__contains="table")
+    assert list(working) == [table.scoring_link]
+
+
+def test_a_game_started_as_the_table_link_is_re_issued_is_scored_through_the_new_link(division):
+    table = _table(division)
+    game_abandon(game=table.games.get().game, reason="The pub's power went off")
+
+    release, first = holding_the_locks(lambda: table_link_reissue(table=table))
+    second, outcome = meanwhile(lambda: table_game_start(table=table))
+    both_finish(release, first, second)
+    assert "error" not in outcome, outcome.get("error")
+    table.refresh_from_db()
+    assert outcome["value"].game.scoring_link_id == table.scoring_link_id
