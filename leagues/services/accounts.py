@@ -16,6 +16,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from leagues.audit import audit_log
+from leagues.locks import lock_rows
 from leagues.models import League, Player, TeamEntry
 from leagues.permissions import account_is_free, can_manage_league, player_is_free
 from scoring.forms.words import possessive
@@ -30,8 +31,13 @@ def _secretary_names(league: League) -> list[str]:
     return sorted(league.secretaries.values_list("username", flat=True))
 
 
-def _lock_league(league: League) -> League:
-    return League.objects.select_for_update().get(pk=league.pk)
+def _lock_league(league: League, by: Any) -> League:
+    """The league, its row locked until the transaction ends, once ``by`` is found to be one of
+    its secretaries after the lock is held: a secretary removed while their own change waited
+    for the lock no longer makes it."""
+    league = League.objects.select_for_update().get(pk=league.pk)
+    _require_manager(league, by)
+    return league
 
 
 def _new_account(*, username: str, email: str, password: str) -> Any:
@@ -75,8 +81,7 @@ def account_find(*, username: str) -> Any:
 @transaction.atomic
 def secretary_add(*, league: League, user: Any, by: Any) -> League:
     """Make an existing, active account a secretary of ``league``."""
-    _require_manager(league, by)
-    league = _lock_league(league)
+    league = _lock_league(league, by)
     if not user.is_active:
         raise ValidationError({"username": f"{possessive(user.get_username())} account is closed."})
     if league.secretaries.filter(pk=user.pk).exists():
@@ -116,8 +121,7 @@ def secretary_create(*, league: League, username: str, email: str, password: str
 def secretary_remove(*, league: League, user: Any, by: Any) -> League:
     """Take ``user``'s secretary's rights away. A league always keeps at least one secretary,
     so the last one cannot be removed (not even by themselves)."""
-    _require_manager(league, by)
-    league = _lock_league(league)
+    league = _lock_league(league, by)
     if not league.secretaries.filter(pk=user.pk).exists():
         raise ValidationError(f"{user.get_username()} is not a secretary of {league}.")
     before = _secretary_names(league)
@@ -141,25 +145,23 @@ def secretary_remove(*, league: League, user: Any, by: Any) -> League:
 
 
 def _lock_entry(entry: TeamEntry) -> TeamEntry:
-    return (
-        TeamEntry.objects.select_for_update(of=("self",))
-        .select_related("season__league", "team", "captain__user")
-        .get(pk=entry.pk)
-    )
+    """The entry, its row locked first and read after (``leagues.locks`` says why): a captain
+    chosen a moment ago is the captain read."""
+    lock_rows(TeamEntry.objects.filter(pk=entry.pk))
+    return TeamEntry.objects.select_related("season__league", "team").get(pk=entry.pk)
 
 
 def _captain(entry: TeamEntry, by: Any) -> Player:
-    """The entry's captain, locked; refused when they are in a league ``by`` does not run."""
-    if entry.captain is None:
+    """The entry's captain, locked; refused when they are in a league ``by`` does not run.
+
+    The player's row is locked first and read after, with their account: an account linked or
+    unlinked a moment ago (through another season's entry) is the one read."""
+    if entry.captain_id is None:
         raise ValidationError(
             f"{entry.team} has no captain for {entry.season.name}: choose the captain first."
         )
-    # Lock the player row only: PostgreSQL cannot lock the nullable side of the join.
-    captain = (
-        Player.objects.select_for_update(of=("self",))
-        .select_related("user")
-        .get(pk=entry.captain_id)
-    )
+    lock_rows(Player.objects.filter(pk=entry.captain_id))
+    captain = Player.objects.select_related("user").get(pk=entry.captain_id)
     if not player_is_free(by, entry.season.league, captain):
         raise ValidationError(
             {

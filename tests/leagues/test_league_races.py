@@ -7,12 +7,19 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.core.exceptions import PermissionDenied
 
 from leagues.formats import YORKSHIRE_FORMAT
-from leagues.models import Fixture, Withdrawal
+from leagues.models import Fixture, TeamEntry, Withdrawal
+from leagues.services.accounts import (
+    captain_account_link,
+    captain_account_unlink,
+    secretary_add,
+    secretary_remove,
+)
 from leagues.services.fixtures import fixture_rearrange
 from leagues.services.results import table_game_start, table_link_reissue
-from leagues.services.structure import entry_move
+from leagues.services.structure import entry_move, entry_set_captain
 from leagues.services.withdrawal import team_withdraw
 from scoring.models import ScoringLink
 from scoring.services import game_abandon
@@ -20,8 +27,11 @@ from tests.factories.leagues import (
     DivisionFactory,
     FixtureFactory,
     LeagueFactory,
+    PlayerFactory,
+    SeasonFactory,
 )
-from tests.leagues.helpers import entered_teams, start_fixture
+from tests.factories.scoring import UserFactory
+from tests.leagues.helpers import entered_teams, squad, start_fixture
 from tests.races import (
     CACHE_OUTSIDE_THE_DATABASE,
     both_finish,
@@ -143,3 +153,67 @@ def test_a_game_started_as_the_table_link_is_re_issued_is_scored_through_the_new
     assert "error" not in outcome, outcome.get("error")
     table.refresh_from_db()
     assert outcome["value"].game.scoring_link_id == table.scoring_link_id
+
+
+def test_a_secretary_removed_a_moment_ago_can_no_longer_add_one(division):
+    league = division.season.league
+    staying, leaving = UserFactory(), UserFactory()
+    league.secretaries.add(staying, leaving)
+
+    release, first = holding_the_locks(
+        lambda: secretary_remove(league=league, user=leaving, by=staying)
+    )
+    second, outcome = meanwhile(
+        lambda: secretary_add(league=league, user=UserFactory(), by=leaving)
+    )
+    both_finish(release, first, second)
+    assert isinstance(outcome.get("error"), PermissionDenied), outcome
+    assert set(league.secretaries.all()) == {staying}
+
+
+def test_an_account_linked_as_the_captain_changes_goes_to_the_new_captain(division):
+    league = division.season.league
+    secretary = UserFactory()
+    league.secretaries.add(secretary)
+    entry = division.entries.order_by("team__name").first()
+    new_captain = squad(entry.team, division.season)[0]
+    account = UserFactory()
+
+    release, first = holding_the_locks(
+        lambda: entry_set_captain(entry=entry, captain=new_captain, by=secretary)
+    )
+    second, outcome = meanwhile(
+        lambda: captain_account_link(entry=entry, user=account, by=secretary)
+    )
+    both_finish(release, first, second)
+    assert "error" not in outcome, outcome.get("error")
+    new_captain.refresh_from_db()
+    assert new_captain.user == account
+
+
+def test_a_captains_account_unlinked_in_one_season_as_linked_in_another_is_unlinked(division):
+    league = division.season.league
+    secretary = UserFactory()
+    league.secretaries.add(secretary)
+    entry = division.entries.order_by("team__name").first()
+    captain = PlayerFactory(name="Captain of two seasons")
+    next_season = SeasonFactory(league=league)
+    later = TeamEntry.objects.create(
+        team=entry.team,
+        season=next_season,
+        division=DivisionFactory(season=next_season),
+        name=entry.team.name,
+        captain=captain,
+    )
+    TeamEntry.objects.filter(pk=entry.pk).update(captain=captain)
+    entry.refresh_from_db()
+    account = UserFactory()
+
+    release, first = holding_the_locks(
+        lambda: captain_account_link(entry=entry, user=account, by=secretary)
+    )
+    second, outcome = meanwhile(lambda: captain_account_unlink(entry=later, by=secretary))
+    both_finish(release, first, second)
+    assert "error" not in outcome, outcome.get("error")
+    captain.refresh_from_db()
+    assert captain.user is None
