@@ -82,6 +82,15 @@ def live_server(request: pytest.FixtureRequest) -> Iterator[object]:
     server.stop()
 
 
+@pytest.fixture
+def cache_outside_the_database(settings):
+    """Page fragments cached outside the database, as Redis does in production (tests/races.py
+    says why the race tests need it)."""
+    from tests.races import CACHE_OUTSIDE_THE_DATABASE
+
+    settings.CACHES = CACHE_OUTSIDE_THE_DATABASE
+
+
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     """Hash test passwords cheaply: the production hasher is deliberately slow."""

@@ -20,8 +20,12 @@ from typing import Any
 import pytest
 from django.db import connection, transaction
 
-#: The mark of a test module that needs two connections waiting on each other's row locks.
-race = [pytest.mark.django_db(transaction=True)]
+#: The mark of a test module that needs two connections waiting on each other's row locks, with
+#: the page fragments cached outside the database (`cache_outside_the_database`, in conftest).
+race = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("cache_outside_the_database"),
+]
 
 if connection.vendor == "sqlite":
     race.append(

@@ -3,14 +3,11 @@ everything the first wrote, never the tie as it was when it began waiting."""
 
 from __future__ import annotations
 
-import pytest
-
 from cups.models import Tie
 from cups.services.draws import draw_make
 from cups.services.ties import tie_walkover
 from tests.cups.helpers import cup_world, pairs_cup
 from tests.races import (
-    CACHE_OUTSIDE_THE_DATABASE,
     both_finish,
     holding_the_locks,
     meanwhile,
@@ -18,11 +15,6 @@ from tests.races import (
 )
 
 pytestmark = race
-
-
-@pytest.fixture(autouse=True)
-def _cache_as_in_production(settings):
-    settings.CACHES = CACHE_OUTSIDE_THE_DATABASE
 
 
 def test_both_semi_finals_decided_at_once_put_both_winners_in_the_final_and_start_it():

@@ -33,7 +33,6 @@ from tests.factories.leagues import (
 from tests.factories.scoring import UserFactory
 from tests.leagues.helpers import entered_teams, squad, start_fixture
 from tests.races import (
-    CACHE_OUTSIDE_THE_DATABASE,
     both_finish,
     holding_the_locks,
     meanwhile,
@@ -41,11 +40,6 @@ from tests.races import (
 )
 
 pytestmark = race
-
-
-@pytest.fixture(autouse=True)
-def _cache_as_in_production(settings):
-    settings.CACHES = CACHE_OUTSIDE_THE_DATABASE
 
 
 @pytest.fixture
