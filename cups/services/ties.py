@@ -25,12 +25,12 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from config.locks import lock_rows
 from cups.models import Competition, Entrant, Round, Tie, TieGame, TieResult
 from cups.permissions import can_manage_competition
 from cups.services.results import TieTerms, race_figures
 from leagues.audit import audit_log
 from leagues.fragments import invalidate_league
-from leagues.locks import lock_rows
 from leagues.models import (
     Fixture,
     FixtureResult,
@@ -77,7 +77,7 @@ def tie_state(tie: Tie) -> dict[str, Any]:
 def lock_tie(tie: Tie | int) -> Tie:
     """The tie, locked for the change (its row only), with what the services read of it.
 
-    The row is locked first and read after (``leagues.locks`` says why): a winner sent through
+    The row is locked first and read after (``config.locks`` says why): a winner sent through
     by another tie a moment ago is then read with its entrant, where a read that waited for
     the lock would see the new entrant's id but not the entrant."""
     pk = tie if isinstance(tie, int) else tie.pk

@@ -15,8 +15,8 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
+from config.locks import lock_rows
 from leagues.audit import audit_log
-from leagues.locks import lock_rows
 from leagues.models import League, Player, TeamEntry
 from leagues.permissions import account_is_free, can_manage_league, player_is_free
 from scoring.forms.words import possessive
@@ -145,7 +145,7 @@ def secretary_remove(*, league: League, user: Any, by: Any) -> League:
 
 
 def _lock_entry(entry: TeamEntry) -> TeamEntry:
-    """The entry, its row locked first and read after (``leagues.locks`` says why): a captain
+    """The entry, its row locked first and read after (``config.locks`` says why): a captain
     chosen a moment ago is the captain read."""
     lock_rows(TeamEntry.objects.filter(pk=entry.pk))
     return TeamEntry.objects.select_related("season__league", "team").get(pk=entry.pk)

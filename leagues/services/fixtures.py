@@ -17,8 +17,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from config.locks import lock_rows
 from leagues.audit import audit_log
-from leagues.locks import lock_rows
 from leagues.models import Division, Fixture, Season, TableGame, Team, TeamEntry, Venue
 from leagues.permissions import venue_is_kept_by
 from leagues.schedule import (
@@ -598,7 +598,7 @@ def fixture_rearrange(
     excluded night) is refused unless ``outside_calendar`` is set with a ``reason``; the audit
     entry records the override.
     """
-    # Locked first and read after (``leagues.locks`` says why): a re-arrangement to another pub
+    # Locked first and read after (``config.locks`` says why): a re-arrangement to another pub
     # posted twice finds the fixture at its new pub, where a read that waited for the lock would
     # find no fixture at all.
     lock_rows(Fixture.objects.filter(pk=fixture.pk))

@@ -17,9 +17,9 @@ from django.db import transaction
 from django.db.models import Count, Prefetch
 from django.urls import reverse
 
+from config.locks import lock_rows
 from leagues.formats import MatchFormat
 from leagues.fragments import invalidate_league
-from leagues.locks import lock_rows
 from leagues.models import (
     Fixture,
     FixtureResult,
@@ -135,7 +135,7 @@ def table_game_start(*, table: FixtureTable, by: User | None = None) -> TableGam
     """
     from scoring.services import game_start
 
-    # Locked first and read after (``leagues.locks`` says why): a link re-issued a moment ago is
+    # Locked first and read after (``config.locks`` says why): a link re-issued a moment ago is
     # read with the table, where a read that waited for the lock would see none and start the
     # game on a link of its own that the table's players do not hold.
     lock_rows(FixtureTable.objects.filter(pk=table.pk))
@@ -435,7 +435,7 @@ def table_link_reissue(*, table: FixtureTable, by: User | None = None) -> Fixtur
     from leagues.audit import audit_log
     from scoring.services import scoring_link_create, scoring_link_reissue
 
-    # Locked first and read after (``leagues.locks`` says why): a re-issue posted twice
+    # Locked first and read after (``config.locks`` says why): a re-issue posted twice
     # re-issues the link the first one made, where a read that waited for the lock would see no
     # link and make another, leaving the first one's working.
     lock_rows(FixtureTable.objects.filter(pk=table.pk))

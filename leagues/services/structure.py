@@ -15,9 +15,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.text import slugify
 
+from config.locks import lock_rows
 from leagues.audit import audit_log
 from leagues.formats import STYLE_PRESETS, MatchFormat
-from leagues.locks import lock_rows
 from leagues.models import (
     Division,
     Fixture,
@@ -690,7 +690,7 @@ def entry_move(*, entry: TeamEntry, division: Division, by: User | None = None) 
     Its fixtures still to play in the old division go with it (they are deleted; generate the
     new division's list again). Returns how many were deleted.
     """
-    # Locked first and read after (``leagues.locks`` says why): a move posted twice finds the
+    # Locked first and read after (``config.locks`` says why): a move posted twice finds the
     # entry already moved, where a read that waited for the lock would find no entry at all.
     lock_rows(TeamEntry.objects.filter(pk=entry.pk))
     entry = TeamEntry.objects.select_related("team", "division").get(pk=entry.pk)

@@ -22,8 +22,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from config.locks import lock_rows
 from leagues.audit import audit_log
-from leagues.locks import lock_rows
 from leagues.models import Fixture, League, TableGame, TeamEntry, Withdrawal
 from leagues.services.fixtures import REPLACEABLE, status_subject
 from leagues.services.results import fixture_result_recompute
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 
 def _locked_entry(entry: TeamEntry) -> TeamEntry:
-    """The entry, its row locked first and read after (``leagues.locks`` says why): an entry
+    """The entry, its row locked first and read after (``config.locks`` says why): an entry
     moved to another division a moment ago is read with its new division."""
     lock_rows(TeamEntry.objects.filter(pk=entry.pk))
     return TeamEntry.objects.select_related("season__league", "team", "division").get(pk=entry.pk)
@@ -47,7 +47,7 @@ def _season_over(entry: TeamEntry) -> bool:
 def _remaining(entry: TeamEntry) -> list[Fixture]:
     """The team's league fixtures still to play, none of their games begun, locked.
 
-    They are locked first and read after (``leagues.locks`` says why): a fixture whose games
+    They are locked first and read after (``config.locks`` says why): a fixture whose games
     began a moment ago, while this waited for its lock, is then seen to have begun."""
     fixtures = Fixture.objects.filter(
         division=entry.division, kind=Fixture.Kind.LEAGUE, status__in=REPLACEABLE

@@ -13,6 +13,7 @@ from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from config.locks import lock_rows
 from scoring.models import Award, Game, GameStatus, Hand, HandRevision, Side
 from scoring.rules import GameScore
 from scoring.services.compiled import CompiledRead, CompiledWrite
@@ -143,16 +144,12 @@ def lock_for_entry(game: Game | int) -> tuple[Game, list[Side], int]:
     """The game (with its scoring link and what other apps attach to it), its sides in play order
     and how many hands it has, its row locked until the transaction ends.
 
-    One query on SQLite, whose transactions here begin IMMEDIATE: one writer at a time from its
-    BEGIN, so the read sees every write committed before. Two on a database with row locks
-    (PostgreSQL): the game's row is locked first and read after, because a read that waits for
-    a row lock sees that row as committed but the rest (the sides' scores, the hand count) as
-    they were when it began waiting: a second tap on Record would count the hands without the
-    first tap's, and a hand entered during a correction would start from the old scores."""
+    One query on SQLite; two on PostgreSQL, where the game's row is locked first and read after
+    (`config.locks` says why): a read that waited for the lock would see the sides' scores and
+    the hand count as they were before, so a second tap on Record would count the hands without
+    the first tap's, and a hand entered during a correction would start from the old scores."""
     pk = game if isinstance(game, int) else game.pk
-    if connection.features.has_select_for_update:
-        with connection.cursor() as cursor:
-            cursor.execute(_LOCK_SQL, [pk])
+    lock_rows(Game.objects.filter(pk=pk))
     rows = _entry_rows.rows(pk)
     if not rows:
         raise Game.DoesNotExist(f"no game {pk}")
@@ -160,13 +157,6 @@ def lock_for_entry(game: Game | int) -> tuple[Game, list[Side], int]:
     for side in rows:
         side.game = locked
     return locked, rows, int(rows[0].hand_count)  # type: ignore[attr-defined]
-
-
-_quote = connection.ops.quote_name
-_LOCK_SQL = (
-    f"SELECT 1 FROM {_quote(Game._meta.db_table)} WHERE {_quote(Game._meta.pk.column)} = %s"
-    " FOR UPDATE"
-)
 
 
 def _entry_shape(pk: int) -> QuerySet[Side]:
