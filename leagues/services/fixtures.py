@@ -553,9 +553,19 @@ def _refuse_clash(
         )
 
 
+def _locked_fixture(fixture: Fixture) -> Fixture:
+    """The fixture, its row locked first and read after (``config.locks`` says why): a fixture
+    played, postponed, walked over or voided a moment ago, while this waited for its lock (or
+    while the secretary's page was open), is seen as it now is, not as the caller's copy says."""
+    lock_rows(Fixture.objects.filter(pk=fixture.pk))
+    related = ("division__season__league", "home", "away", "venue")
+    return Fixture.objects.select_related(*related).get(pk=fixture.pk)
+
+
 @transaction.atomic
 def fixture_postpone(*, fixture: Fixture, reason: str, by: User | None = None) -> Fixture:
     """Postpone a fixture not yet played; the rest of the list stays as it is."""
+    fixture = _locked_fixture(fixture)
     if fixture.status != Fixture.Status.SCHEDULED:
         raise ValidationError(
             f"Only a scheduled fixture can be postponed; this one is "
@@ -707,6 +717,7 @@ def fixture_walkover(*, fixture: Fixture, to: str, reason: str, by: User | None 
     """Award the fixture to ``to`` ("home" or "away"): the format's walkover score."""
     if to not in Fixture.Side.values:
         raise ValidationError('A walkover goes to "home" or "away".')
+    fixture = _locked_fixture(fixture)
     if fixture.status not in REPLACEABLE:
         raise ValidationError(
             f"Only a fixture not yet played can be given as a walkover; this one is "
@@ -744,6 +755,7 @@ def _audit_status(fixture: Fixture, action: str, by: User | None) -> None:
 @transaction.atomic
 def fixture_void(*, fixture: Fixture, reason: str, by: User | None = None) -> Fixture:
     """Void a fixture: it stays on the list with its reason and gives nobody any points."""
+    fixture = _locked_fixture(fixture)
     if fixture.status == Fixture.Status.VOID:
         raise ValidationError("This fixture is already void.")
     if not reason.strip():

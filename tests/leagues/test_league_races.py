@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 
 from leagues.formats import YORKSHIRE_FORMAT
 from leagues.models import Fixture, TeamEntry, Withdrawal
@@ -17,7 +17,12 @@ from leagues.services.accounts import (
     secretary_add,
     secretary_remove,
 )
-from leagues.services.fixtures import fixture_rearrange
+from leagues.services.fixtures import (
+    fixture_postpone,
+    fixture_rearrange,
+    fixture_void,
+    fixture_walkover,
+)
 from leagues.services.results import table_game_start, table_link_reissue
 from leagues.services.structure import entry_move, entry_set_captain
 from leagues.services.withdrawal import team_withdraw
@@ -31,7 +36,7 @@ from tests.factories.leagues import (
     SeasonFactory,
 )
 from tests.factories.scoring import UserFactory
-from tests.leagues.helpers import entered_teams, squad, start_fixture
+from tests.leagues.helpers import entered_teams, squad, start_fixture, win_game
 from tests.races import (
     both_finish,
     holding_the_locks,
@@ -211,3 +216,61 @@ def test_a_captains_account_unlinked_in_one_season_as_linked_in_another_is_unlin
     assert "error" not in outcome, outcome.get("error")
     captain.refresh_from_db()
     assert captain.user is None
+
+
+def _last_game_won(division):
+    """A fixture on the secretary's page while its last game is being won: the page's copy says
+    scheduled, and the win (holding the fixture's lock) makes it played."""
+    alpha, bravo = (entry.team for entry in division.entries.order_by("team__name"))
+    fixture = FixtureFactory(division=division, home=alpha, away=bravo)
+    (table_game,) = start_fixture(fixture)
+    on_the_page = Fixture.objects.get(pk=fixture.pk)
+    return on_the_page, lambda: win_game(table_game.game, "A", 0)
+
+
+def test_a_walkover_given_as_the_last_game_is_won_is_refused_and_the_result_stands(division):
+    fixture, win = _last_game_won(division)
+
+    release, first = holding_the_locks(win)
+    second, outcome = meanwhile(
+        lambda: fixture_walkover(fixture=fixture, to="away", reason="Alpha could not raise a side")
+    )
+    both_finish(release, first, second)
+    assert isinstance(outcome.get("error"), ValidationError), outcome
+    assert "not yet played" in str(outcome["error"]) and "played" in str(outcome["error"])
+    fixture.refresh_from_db()
+    assert fixture.status == Fixture.Status.PLAYED and fixture.walkover_to == ""
+    assert not fixture.result.is_walkover and fixture.result.outcome == "home"
+    assert not fixture.audit_entries.filter(action="walkover").exists()
+
+
+def test_a_postponement_posted_as_the_last_game_is_won_is_refused(division):
+    fixture, win = _last_game_won(division)
+
+    release, first = holding_the_locks(win)
+    second, outcome = meanwhile(lambda: fixture_postpone(fixture=fixture, reason="Pub flooded"))
+    both_finish(release, first, second)
+    assert isinstance(outcome.get("error"), ValidationError), outcome
+    assert "Only a scheduled fixture can be postponed; this one is played" in str(outcome["error"])
+    fixture.refresh_from_db()
+    assert fixture.status == Fixture.Status.PLAYED and fixture.reason == ""
+    assert fixture.result.is_final
+    assert not fixture.audit_entries.filter(action="fixture_postponed").exists()
+
+
+def test_a_void_posted_twice_voids_the_fixture_once(division):
+    alpha, bravo = (entry.team for entry in division.entries.order_by("team__name"))
+    fixture = FixtureFactory(division=division, home=alpha, away=bravo)
+
+    release, first = holding_the_locks(
+        lambda: fixture_void(fixture=Fixture.objects.get(pk=fixture.pk), reason="Team withdrew")
+    )
+    second, outcome = meanwhile(
+        lambda: fixture_void(fixture=Fixture.objects.get(pk=fixture.pk), reason="Again")
+    )
+    both_finish(release, first, second)
+    assert isinstance(outcome.get("error"), ValidationError), outcome
+    assert "already void" in str(outcome["error"])
+    fixture.refresh_from_db()
+    assert fixture.status == Fixture.Status.VOID and fixture.reason == "Team withdrew"
+    assert fixture.audit_entries.filter(action="void").count() == 1
