@@ -40,6 +40,13 @@ LEADERS = 2
 two are the only teams shown."""
 WIDTH, HEIGHT = 340, 230
 LEFT, RIGHT, TOP, BOTTOM = 34, 12, 12, 30
+BAND_ABOVE = 20
+"""In a division of more teams than this, the teams not picked out are drawn as one grey band,
+from the lowest to the highest of their points each week: a hundred grey lines are a tangle
+no one can follow, and most of a page's weight."""
+MARK_GAP = 12
+"""A picked-out line's markers stand at least this far apart (in the drawing's units): with
+many weeks, a marker on every week would overlap into a solid band."""
 LABEL_SIZE = 13
 """Label size in the drawing's units: at least 12 px wherever the chart is 314 px wide or more
 (a 360 px phone gives it 334 px)."""
@@ -77,6 +84,11 @@ class Chart:
     teams: list[tuple[int, str]]
     """Every team, for the chooser."""
     chosen: int | None = None
+    band: str = ""
+    """SVG ``points`` of the grey band standing for the teams not picked out, in a division of
+    more than ``BAND_ABOVE`` teams (their lines are then not drawn)."""
+    banded: int = 0
+    """How many teams the band stands for."""
     width: int = WIDTH
     height: int = HEIGHT
     left: int = LEFT
@@ -89,8 +101,9 @@ class Chart:
         return [line for line in self.lines if line.pen is not None]
 
     @property
-    def others(self) -> list[Line]:
-        return [line for line in self.lines if line.pen is None]
+    def others(self) -> int:
+        """How many teams are drawn in grey, as lines or as the band."""
+        return self.banded or sum(1 for line in self.lines if line.pen is None)
 
 
 def picked_out(
@@ -174,10 +187,28 @@ def progression_chart(
 
     picked = picked_out(shown, yours=yours, chosen=chosen)
     pens = dict(zip(picked, PENS, strict=False))
+    banded = [row.team.pk for row in shown if row.team.pk not in pens]
+    band = ""
+    if len(shown) > BAND_ABOVE and banded:
+        highest = [max(running[pk][w] for pk in banded) for w in range(len(dates))]
+        lowest = [min(running[pk][w] for pk in banded) for w in range(len(dates))]
+        edge = [f"{x(w)},{y(p)}" for w, p in enumerate(highest)]
+        edge += [f"{x(w)},{y(p)}" for w, p in reversed(list(enumerate(lowest)))]
+        band = " ".join(edge)
+        shown_lines = [row for row in shown if row.team.pk in pens]
+    else:
+        banded, shown_lines = [], shown
+    every = max(1, -(-len(dates) * MARK_GAP // plot_w))
     lines = []
-    for row in shown:
+    for row in shown_lines:
         series = running[row.team.pk]
         pen = pens.get(row.team.pk)
+        marked = list(range(0, len(series), every))
+        last = len(series) - 1
+        if marked[-1] != last:
+            if last - marked[-1] < every:
+                marked.pop()  # too close to the last week, which is always marked
+            marked.append(last)
         lines.append(
             Line(
                 team=row.entry.display_name,
@@ -187,7 +218,7 @@ def progression_chart(
                 total=series[-1],
                 pen=pen,
                 why=picked.get(row.team.pk, ""),
-                marks=tuple(Point(x(w), y(p)) for w, p in enumerate(series)) if pen else (),
+                marks=tuple(Point(x(w), y(series[w])) for w in marked) if pen else (),
             )
         )
     grey = [line for line in lines if line.pen is None]
@@ -207,4 +238,6 @@ def progression_chart(
             for row in sorted(shown, key=lambda r: r.team.name)
         ],
         chosen=chosen if chosen in ids else None,
+        band=band,
+        banded=len(banded),
     )

@@ -4,6 +4,7 @@ fixtures left), and the points chart that picks out a few teams and ends on the 
 from __future__ import annotations
 
 import datetime
+from types import SimpleNamespace
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -12,7 +13,7 @@ from django.urls import reverse
 from leagues.models import Fixture, PointAdjustment
 from leagues.selectors.race import division_race
 from leagues.selectors.standings import division_standings
-from leagues.views.charts import PENS, progression_chart
+from leagues.views.charts import BAND_ABOVE, MARK_GAP, PENS, progression_chart
 from tests.factories.leagues import (
     DivisionFactory,
     FixtureFactory,
@@ -166,3 +167,53 @@ def test_chart_picks_out_the_tapped_team_and_the_captains_own(client):
     assert f'<g class="standout" data-team="{t["Eagle"].pk}">' not in page
     # Nonsense in ?team= is ignored.
     assert client.get(url, {"team": "x' or 1=1"}).status_code == 200
+
+
+def _rows(teams: int, weeks: int) -> list[SimpleNamespace]:
+    """Standing rows as the chart reads them: team k scores k % 4 points each league night."""
+    start = datetime.date(2026, 9, 1)
+    rows = []
+    for k in range(teams):
+        matches = [
+            SimpleNamespace(date=start + datetime.timedelta(days=7 * w), points=k % 4)
+            for w in range(weeks)
+        ]
+        rows.append(
+            SimpleNamespace(
+                team=SimpleNamespace(pk=k + 1, name=f"Team {k:03}"),
+                entry=SimpleNamespace(display_name=f"Team {k:03}"),
+                position=k + 1,
+                matches=matches,
+            )
+        )
+    return sorted(rows, key=lambda row: -(row.team.pk - 1) % 4)
+
+
+def test_a_big_division_draws_the_teams_not_picked_out_as_one_band():
+    rows = _rows(BAND_ABOVE + 1, 30)
+    chart = progression_chart(rows=rows, chosen=5)
+    assert chart is not None
+    assert [line.why for line in chart.lines] == ["chosen", "leader"]
+    assert chart.others == BAND_ABOVE - 1
+    edge = chart.band.split(" ")
+    assert len(edge) == 2 * 30
+    # The band's top is the best of the others each week, its bottom the worst (no points).
+    ys = [float(point.split(",")[1]) for point in edge]
+    assert ys[:30] == sorted(ys[:30], reverse=True) and len(set(ys[30:])) == 1
+    assert max(ys) == ys[30]
+
+
+def test_a_small_division_draws_every_team_as_a_line():
+    chart = progression_chart(rows=_rows(BAND_ABOVE, 30))
+    assert chart is not None and chart.band == "" and chart.banded == 0
+    assert len(chart.lines) == BAND_ABOVE and chart.others == BAND_ABOVE - 1
+
+
+def test_a_picked_out_lines_markers_do_not_overlap_in_a_long_season():
+    chart = progression_chart(rows=_rows(4, 198))
+    assert chart is not None
+    marks = [mark.x for mark in chart.standing_out[0].marks]
+    assert all(b - a >= MARK_GAP for a, b in zip(marks, marks[1:], strict=False))
+    assert marks[-1] == chart.right_x  # the last week is always marked
+    few = progression_chart(rows=_rows(4, 18))
+    assert few is not None and len(few.standing_out[0].marks) == 18
