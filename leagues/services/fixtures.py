@@ -290,6 +290,14 @@ def fixtures_generate(
     """
     division = Division.objects.select_related("season__league").get(pk=division.pk)
     season = Season.objects.select_for_update().get(pk=division.season_id)
+    # The fixtures the list may move or remove are locked too, and the plan read after
+    # (``config.locks`` says why): starting a fixture's games, or postponing, walking over or
+    # voiding it, locks the fixture, not the season, and a plan read before that committed
+    # would still see it scheduled and not started, and move or remove it. Season first, then
+    # fixtures: nothing that locks a fixture goes on to lock its season.
+    lock_rows(
+        Fixture.objects.filter(division=division, kind=Fixture.Kind.LEAGUE, status__in=REPLACEABLE)
+    )
     plan = fixtures_plan(
         division=division, start=start, league_night=league_night, legs=legs, exclusions=exclusions
     )

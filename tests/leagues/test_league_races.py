@@ -22,6 +22,8 @@ from leagues.services.fixtures import (
     fixture_rearrange,
     fixture_void,
     fixture_walkover,
+    fixtures_generate,
+    fixtures_plan,
 )
 from leagues.services.results import table_game_start, table_link_reissue
 from leagues.services.structure import entry_move, entry_set_captain
@@ -274,3 +276,42 @@ def test_a_void_posted_twice_voids_the_fixture_once(division):
     fixture.refresh_from_db()
     assert fixture.status == Fixture.Status.VOID and fixture.reason == "Team withdrew"
     assert fixture.audit_entries.filter(action="void").count() == 1
+
+
+def _previewed_move(division):
+    """A generated list, and the preview of generating it again on another night: it moves the
+    division's one fixture."""
+    fixtures_generate(division=division)
+    (fixture,) = division.fixtures.all()
+    night = (division.season.night + 1) % 7
+    plan = fixtures_plan(division=division, league_night=night)
+    assert [move.fixture.pk for move in plan.moved] == [fixture.pk]
+    return fixture, lambda: fixtures_generate(
+        division=division, league_night=night, token=plan.token
+    )
+
+
+def test_a_list_generated_again_as_a_fixtures_games_start_leaves_that_fixture_alone(division):
+    fixture, generate = _previewed_move(division)
+
+    release, first = holding_the_locks(lambda: start_fixture(fixture))
+    second, outcome = meanwhile(generate)
+    both_finish(release, first, second)
+    assert isinstance(outcome.get("error"), ValidationError), outcome
+    assert "changed since the preview" in str(outcome["error"])
+    moved = Fixture.objects.get(pk=fixture.pk)
+    assert moved.date == fixture.date and moved.tables.get().games.exists()
+
+
+def test_a_list_generated_again_as_a_fixture_is_walked_over_keeps_the_walkover(division):
+    fixture, generate = _previewed_move(division)
+
+    release, first = holding_the_locks(
+        lambda: fixture_walkover(fixture=fixture, to="home", reason="Bravo conceded")
+    )
+    second, outcome = meanwhile(generate)
+    both_finish(release, first, second)
+    assert isinstance(outcome.get("error"), ValidationError), outcome
+    assert "changed since the preview" in str(outcome["error"])
+    walked_over = Fixture.objects.get(pk=fixture.pk)
+    assert walked_over.date == fixture.date and walked_over.status == Fixture.Status.WALKOVER
