@@ -642,8 +642,12 @@ def test_a_correction_in_place_changes_the_totals_and_cancel_needs_no_request(
 ) -> None:
     """At 390×844 with JavaScript: Cancel puts the hand form back (with what was tapped) without
     asking the server; a correction of hand 2 of 6 moves every later total and the chart without
-    loading the page; its message goes with the next hand."""
+    loading the page; its message goes with the next hand. No script error or CSP violation on
+    the way."""
     game = GameFactory(hands=6, overrides={"target": 61})
+    errors: list[str] = []
+    scorer.page.on("pageerror", lambda exc: errors.append(str(exc)))
+    scorer.page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     scorer.scan(game)
     scorer.page.evaluate("window.__sameDocument = 1")
     totals = scorer.page.locator("#hand-6 td.total")
@@ -692,6 +696,7 @@ def test_a_correction_in_place_changes_the_totals_and_cancel_needs_no_request(
 
     scorer.play(7, card="4H", high=SMITH, low=SMITH, jack=SMITH, game=SMITH)
     expect(scorer.page.get_by_text("Hand 2 corrected")).to_have_count(0)
+    assert errors == [], "script errors or CSP violations while correcting in place"
 
 
 # --- double submit and two phones ------------------------------------------------------------
