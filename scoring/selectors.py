@@ -50,13 +50,22 @@ def game_audit(game: Game) -> QuerySet[HandRevision]:
     )
 
 
-def recent_games(limit: int = 50) -> list[Game]:
-    """The most recent games, each with `sides_in_order` and `hand_count`, for the list page.
+#: Games a page of the list shows: a phone's screenful or two.
+GAMES_A_PAGE = 25
+
+
+def recent_games(page: int = 1) -> tuple[list[Game], bool]:
+    """Page `page` of the games, newest first, each with `sides_in_order` and `hand_count`, and
+    whether older games follow.
 
     Newest first by the ``(created_at, id)`` index; the sides and the hands are read for the
     games shown only (the hands counted in one grouped query over their ids, never across the
-    whole table of hands): three queries, with no per-game querysets to build."""
-    games = list(Game.objects.order_by("-created_at", "-pk")[:limit])
+    whole table of hands): three queries, with no per-game querysets to build and no count of
+    all the games (one game more than a page is read to know whether there are older ones)."""
+    start = (page - 1) * GAMES_A_PAGE
+    games = list(Game.objects.order_by("-created_at", "-pk")[start : start + GAMES_A_PAGE + 1])
+    older = len(games) > GAMES_A_PAGE
+    games = games[:GAMES_A_PAGE]
     ids = [game.pk for game in games]
     sides: dict[int, list[Side]] = {pk: [] for pk in ids}
     for side in Side.objects.filter(game_id__in=ids).order_by("game_id", "position"):
@@ -67,4 +76,4 @@ def recent_games(limit: int = 50) -> list[Game]:
     for game in games:
         game.sides_in_order = sides[game.pk]  # type: ignore[attr-defined]
         game.hand_count = counts.get(game.pk, 0)  # type: ignore[attr-defined]
-    return games
+    return games, older

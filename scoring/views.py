@@ -212,11 +212,24 @@ def _reply(
 # --- list and start ------------------------------------------------------------------------
 
 
+#: No list has this many pages (a larger number would overflow the database's offset).
+MAX_PAGE = 10**9
+
+
 @require_GET
 def game_list(request: HttpRequest) -> HttpResponse:
-    """Recent games, newest first."""
-    table = GameTable(selectors.recent_games())
-    return render(request, "scoring/game_list.html", {"table": table})
+    """Recent games, newest first, a page at a time (``?page=2`` the older ones; a page number
+    that is not one shows the first page, a page after the last is not found)."""
+    page = strict_id(request.GET.get("page")) or 1
+    games, older = selectors.recent_games(page) if page <= MAX_PAGE else ([], False)
+    if page > 1 and not games:
+        raise Http404("No such page of games.")
+    context = {
+        "table": GameTable(games),
+        "newer": page - 1 if page > 1 else None,
+        "older": page + 1 if older else None,
+    }
+    return render(request, "scoring/game_list.html", context)
 
 
 @require_http_methods(["GET", "POST"])

@@ -768,3 +768,23 @@ def test_a_played_hand_can_be_corrected_into_a_misdeal(client):
     response = client.post(url, data)
     assert response.status_code == 302
     assert game.hands.get(number=2).facts == {"dealer": "B", "outcome": "misdeal"}
+
+
+def test_the_game_list_shows_a_page_of_games_and_leads_to_the_older_ones(client):
+    from scoring.selectors import GAMES_A_PAGE
+
+    games = [GameFactory(title=f"Night {n:02}") for n in range(GAMES_A_PAGE + 2)]
+    url = reverse("scoring:game_list")
+    first = client.get(url).content.decode()
+    assert f"Night {GAMES_A_PAGE + 1:02}" in first and "Night 01" not in first
+    assert 'href="/games/?page=2"' in first and "Newer games" not in first
+    second = client.get(url, {"page": "2"}).content.decode()
+    assert "Night 00" in second and "Night 01" in second and "Night 02" not in second
+    assert "Older games" not in second and f'href="{url}" rel="prev"' in second
+    assert len(games) == GAMES_A_PAGE + 2
+    # A page number that is not one shows the first page; a page after the last is not found.
+    garbled = client.get(url, {"page": "²"})
+    assert garbled.status_code == 200
+    assert f"Night {GAMES_A_PAGE + 1:02}" in garbled.content.decode()
+    assert client.get(url, {"page": "3"}).status_code == 404
+    assert client.get(url, {"page": "9" * 18}).status_code == 404
