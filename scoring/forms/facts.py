@@ -12,6 +12,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from config.inputs import strict_id
 from scoring.forms.cards import split_cards
 from scoring.rules import Ruleset, parse_card, questions
 from scoring.rules.cards import parse_rank
@@ -170,9 +171,10 @@ def penalties_from_tokens(
             errors.append(("penalties", f"Penalty {index}: which side?"))
         elif kind == "points":
             given = rest[1] if len(rest) > 1 else ""
+            points = strict_id(given)
             if given in ("", "0"):
                 errors.append(("penalties", f"Penalty {index}: how many points?"))
-            elif not (given.isascii() and given.isdigit()) or not 1 <= int(given) <= 100:
+            elif points is None or not 1 <= points <= 100:
                 errors.append(
                     (
                         "penalties",
@@ -181,7 +183,7 @@ def penalties_from_tokens(
                     )
                 )
             else:
-                entry: dict[str, Any] = {"kind": "points", "to": rest[0], "points": int(given)}
+                entry: dict[str, Any] = {"kind": "points", "to": rest[0], "points": points}
                 if note:
                     entry["note"] = note
                 penalties.append(entry)

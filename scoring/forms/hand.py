@@ -15,7 +15,7 @@ from typing import Any
 
 from django import forms
 
-from config.inputs import TextField
+from config.inputs import TextField, strict_id
 from scoring.forms.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, card_label, split_cards
 from scoring.forms.facts import (
     NONE,
@@ -258,13 +258,9 @@ class HandForm(forms.Form):
         called = []
         for index, token in enumerate(penalty_tokens(self.value_of("penalties"))):
             parts = token.split(":")
-            if (
-                parts[0] == "points"
-                and len(parts) == 3
-                and parts[2].isascii()
-                and parts[2].isdigit()
-            ):
-                text = self.penalty_text("points", parts[1], int(parts[2]))
+            points = strict_id(parts[2]) if parts[0] == "points" and len(parts) == 3 else None
+            if points is not None:
+                text = self.penalty_text("points", parts[1], points)
             elif len(parts) == 2 and parts[1] in self.names and parts[0] in PENALTY_WORDS:
                 text = self.penalty_text(parts[0], parts[1])
             else:
