@@ -24,16 +24,17 @@ class Command(BaseCommand):
         parser.add_argument("--check", action="store_true", help="exit 1 if a file is out of date")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        stale = [path for path, render in FILES if _current(path) != render()]
+        texts = [(path, render()) for path, render in FILES]
+        stale = [(path, text) for path, text in texts if _current(path) != text]
         if options["check"]:
-            for path in stale:
+            for path, _ in stale:
                 self.stderr.write(f"{path} is out of date: run manage.py export_rules")
             if stale:
                 raise SystemExit(1)
             return
-        for path, render in FILES:
-            if path in stale:
-                path.write_text(render(), encoding="utf-8")
+        for path, text in stale:
+            path.write_text(text, encoding="utf-8")
+        for path, _ in texts:
             self.stdout.write(f"wrote {path}")
 
 
