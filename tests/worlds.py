@@ -22,12 +22,13 @@ def world_per_module(
 ) -> Any:
     """A module-scoped fixture giving `build(param)`, built once per module and parameter."""
 
-    @pytest.fixture(scope="module", params=list(params), ids=list(ids) or None)
     def world(
         request: pytest.FixtureRequest, django_db_setup: None, django_db_blocker: Any
     ) -> Iterator[Any]:
         with django_db_blocker.unblock(), transaction.atomic():
-            yield build(request.param)
+            yield build(getattr(request, "param", None))
             transaction.set_rollback(True)
 
-    return world
+    if list(params) == [None]:
+        return pytest.fixture(scope="module")(world)  # one world: no parameter in the test ids
+    return pytest.fixture(scope="module", params=list(params), ids=list(ids) or None)(world)

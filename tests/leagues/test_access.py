@@ -7,8 +7,10 @@ and captains' accounts.
 
 Roles: an anonymous visitor, a logged-in stranger, a phone holding the table's live scoring link,
 one holding a revoked link, the home and away captains, a captain of another team, a secretary
-of another league, the league's secretary and the site operator. Each case starts from a fresh
-league: a refused action must leave the database as it was, an allowed one must change it.
+of another league, the league's secretary and the site operator. Each case starts from the same
+league as it was built (two leagues, a fixture started and one played, built once per module and
+each test rolled back: ``tests/worlds.py``), read afresh: a refused action must leave the
+database as it was, an allowed one must change it.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
@@ -45,6 +48,7 @@ from tests.factories.leagues import (
 )
 from tests.factories.scoring import UserFactory
 from tests.leagues.helpers import current_game, entered_teams, start_fixture, win_game
+from tests.worlds import world_per_module
 
 pytestmark = pytest.mark.django_db
 
@@ -98,6 +102,28 @@ def build(*, played: bool) -> World:
         win_game(table_game.game, "A", 3)
     fixture.refresh_from_db()
     return World(league, fixture, FixtureTable.objects.get(fixture=fixture), users)
+
+
+started_world = world_per_module(lambda _: build(played=False))
+played_world = world_per_module(lambda _: build(played=True))
+
+
+@pytest.fixture
+def worlds(started_world: World, played_world: World) -> dict[bool, World]:
+    """Both leagues, by whether their fixture is played; each test reads its own copy."""
+    return {False: started_world, True: played_world}
+
+
+def fresh(world: World) -> World:
+    """The world read again from the database: a test's changes to its copy (a link re-issued,
+    a fixture refreshed) stay with that test."""
+    users = get_user_model().objects.in_bulk([user.pk for user in world.users.values()])
+    return World(
+        League.objects.get(pk=world.league.pk),
+        Fixture.objects.get(pk=world.fixture.pk),
+        FixtureTable.objects.get(pk=world.table.pk),
+        {role: users[user.pk] for role, user in world.users.items()},
+    )
 
 
 def client_for(world: World, role: str) -> Client:
@@ -254,25 +280,26 @@ def _captain_url(world: World) -> str:
     )
 
 
-def _home_captain() -> Any:
-    return TeamEntry.objects.select_related("captain__user").get(team__name="Black Bull").captain
+def _home_captain(world: World) -> Any:
+    entry = TeamEntry.objects.select_related("captain__user").get(team=world.fixture.home_id)
+    return entry.captain
 
 
 def link_captain(world: World, client: Client):
     UserFactory(username="bull-captain")
     response = client.post(_captain_url(world), {"action": "link", "link-username": "bull-captain"})
-    return response, _home_captain().user.username == "bull-captain"
+    return response, _home_captain(world).user.username == "bull-captain"
 
 
 def create_captain(world: World, client: Client):
     data = {"action": "create", "new-username": "bull-new", "new-password": STRONG}
     response = client.post(_captain_url(world), data)
-    return response, _home_captain().user.username == "bull-new"
+    return response, _home_captain(world).user.username == "bull-new"
 
 
 def unlink_captain(world: World, client: Client):
     response = client.post(_captain_url(world), {"action": "unlink"})
-    return response, _home_captain().user is None
+    return response, _home_captain(world).user is None
 
 
 # --- the game page's scoring link ---------------------------------------------------------------
@@ -452,11 +479,11 @@ ACTIONS = {
 
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("action", list(ACTIONS))
-def test_permission_matrix(action: str, role: str) -> None:
+def test_permission_matrix(action: str, role: str, worlds: dict[bool, World]) -> None:
     """Each role may do exactly the actions its row allows; everything else is refused and
     changes nothing."""
     function, played, allowed = ACTIONS[action]
-    world = build(played=played)
+    world = fresh(worlds[played])
     client = client_for(world, role)
     response, took_effect = function(world, client)
     if role in allowed:
@@ -467,17 +494,21 @@ def test_permission_matrix(action: str, role: str) -> None:
         assert refused(response), (action, role, response.status_code)
 
 
-def test_the_matrix_covers_every_role_and_the_refusals_name_the_reason() -> None:
+def test_the_matrix_covers_every_role_and_the_refusals_name_the_reason(
+    started_world: World,
+) -> None:
     """The scorer's refusal page says how to get the right to score."""
-    world = build(played=False)
+    world = fresh(started_world)
     response, _ = record_hand(world, Client())
     assert "scoring link" in response.content.decode()
     assert set(ROLES) >= set().union(*(allowed for _, _, allowed in ACTIONS.values()))
 
 
-def test_a_league_games_link_reissued_from_the_game_page_moves_the_table_with_it() -> None:
+def test_a_league_games_link_reissued_from_the_game_page_moves_the_table_with_it(
+    started_world: World,
+) -> None:
     """The fixture card and the table follow the new key; the old key is refused at once."""
-    world = build(played=False)
+    world = fresh(started_world)
     phone = client_for(world, "live_link")
     old = world.table.scoring_link
     secretary = client_for(world, "secretary")
@@ -508,15 +539,16 @@ class Raid:
     client: Client  # league 2's secretary
 
 
-def raid() -> Raid:
-    world = build(played=True)
+@pytest.fixture
+def raid(played_world: World) -> Raid:
+    world = fresh(played_world)
     other = League.objects.get(secretaries=world.users["other_secretary"])
     division = DivisionFactory(season__league=other)
     (team,) = entered_teams(division, ["Raiders"], players=2)
     entry = TeamEntry.objects.get(team=team)
     client = client_for(world, "other_secretary")
     _submitted(world)  # league 1's home captain has submitted; the away side has not agreed
-    return Raid(world, team, entry, _home_captain(), client)
+    return Raid(world, team, entry, _home_captain(world), client)
 
 
 def _smuggle_registration(r: Raid) -> None:
@@ -644,10 +676,10 @@ CHAINS = {
 
 
 @pytest.mark.parametrize("chain", list(CHAINS))
-def test_another_leagues_secretary_cannot_reach_into_the_league(chain: str) -> None:
+def test_another_leagues_secretary_cannot_reach_into_the_league(chain: str, raid: Raid) -> None:
     """Every step of the cross-league chains is refused and changes nothing in either league;
     league 1's audit trail is untouched."""
-    r = raid()
+    r = raid
     audited = AuditEntry.objects.filter(league=r.world.league).count()
     response, took_effect = CHAINS[chain](r)
     assert not took_effect, chain
@@ -655,9 +687,9 @@ def test_another_leagues_secretary_cannot_reach_into_the_league(chain: str) -> N
     assert AuditEntry.objects.filter(league=r.world.league).count() == audited
 
 
-def test_the_services_refuse_the_chains_without_the_views() -> None:
+def test_the_services_refuse_the_chains_without_the_views(raid: Raid) -> None:
     """The services check ownership themselves: a view that forgot would still be refused."""
-    r = raid()
+    r = raid
     by = r.world.users["other_secretary"]
     with pytest.raises(ValidationError, match="another league"):
         registrations.player_register(player=r.target, team=r.team, season=r.entry.season, by=by)
@@ -677,8 +709,8 @@ def test_the_services_refuse_the_chains_without_the_views() -> None:
         structure.team_update(team=r.team, name=r.team.name, home_venue=venue, by=by)
 
 
-def test_the_site_operator_may_register_a_player_in_a_second_league() -> None:
-    r = raid()
+def test_the_site_operator_may_register_a_player_in_a_second_league(raid: Raid) -> None:
+    r = raid
     registrations.player_register(
         player=r.target, team=r.team, season=r.entry.season, by=r.world.users["superuser"]
     )
