@@ -89,7 +89,8 @@ class StandingsTable(BaseTable):
 
     On a phone it is compact (position, team, played, points, last five); tapping a team opens
     its full figures. A wide screen shows every column. ``compact=True`` (the league's home)
-    leaves the other figures out altogether and does not sort.
+    leaves the other figures out altogether, on a phone too (a team's name is the link to its
+    page: the division's full table is a tap away), and does not sort.
     """
 
     position = tables.Column(
@@ -120,9 +121,10 @@ class StandingsTable(BaseTable):
         self.style = style
         self._figure_labels = [(escape(metric.label_for(style)), metric.key) for metric in metrics]
         self.race = race
-        self.chart_links = not compact
+        self.compact = compact
         if compact:
             kwargs.setdefault("orderable", False)
+            kwargs.setdefault("attrs", {"class": "data-table standings compact"})
         super().__init__(
             data, extra_columns=standings_columns(metrics, style, compact=compact), **kwargs
         )
@@ -151,6 +153,14 @@ class StandingsTable(BaseTable):
                 "(provisional: {})</span>",
                 record.provisional,
             )
+        if self.compact:
+            return format_html(
+                '<a class="team-link" href="{}">{}</a>{}{}',
+                record.team.get_absolute_url(),
+                record.entry.display_name,
+                badges,
+                provisional,
+            )
         # The labels are escaped once per table; the figures are numbers.
         figures = mark_safe(
             "".join(
@@ -168,9 +178,7 @@ class StandingsTable(BaseTable):
             chart=format_html(
                 '<a class="chart-link" href="?team={}#chart">Pick out on the chart</a>',
                 record.team.pk,
-            )
-            if self.chart_links
-            else "",
+            ),
             name=record.entry.display_name,
             badges=badges,
             provisional=provisional,

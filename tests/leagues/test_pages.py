@@ -92,17 +92,18 @@ def test_league_home_lists_divisions_results_and_next_fixtures(client, played):
 
 def test_league_home_starts_with_each_divisions_compact_table(client, played):
     """Before anything else: the division's table (position, team, played, points, last five),
-    then the latest results, then the next fixtures; the other figures stay on its own page."""
+    then the latest results, then the next fixtures; the other figures stay on its own page,
+    on a phone too (each team's name leads to its page, no disclosure of figures)."""
     page = get(client, "league", played.league.slug)
-    table = page.index('class="data-table standings"')
+    table = page.index('class="data-table standings compact"')
     assert table < page.index("Latest results") < page.index("Next fixtures")
     assert table < page.index("How matches are scored")
     compact = page[table : page.index("</table>", table)]
     for heading in ('title="Position"', 'title="Played"', 'title="Points"', "Last 5"):
         assert heading in compact
-    assert 'title="Pegs for"' not in compact
+    assert 'title="Pegs for"' not in compact and "row-figures" not in compact
     for team in played.teams:
-        assert team.name in compact
+        assert f'<a class="team-link" href="{team.get_absolute_url()}">{team.name}</a>' in compact
 
 
 def test_standings_show_teams_figures_adjustment_and_rule(client, played):
