@@ -15,7 +15,7 @@ from leagues.models import Fixture, ResultSubmission
 from leagues.permissions import can_manage_league
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.race import MARKERS, division_race
-from leagues.selectors.standings import divisions_standings
+from leagues.selectors.standings import StandingRow, Standings, divisions_standings
 from leagues.selectors.statistics import (
     add_figures,
     player_leaderboard,
@@ -31,6 +31,17 @@ from leagues.tables import (
 from leagues.views.common import found
 
 LATEST = 8
+GLANCE_TABLES = 12
+"""Up to this many divisions the league's home shows each one's compact table; a season of more
+divisions lists them with their leaders (a hundred tables are no glance on a phone)."""
+
+
+def division_leaders(standings: Standings) -> list[StandingRow]:
+    """The team or teams top of the division (level on every tie-break: they share the place),
+    none before any result counts."""
+    if not any(row.played for row in standings.rows):
+        return []
+    return [row for row in standings.rows if row.position == 1 and not row.withdrawn]
 
 
 def league_list(request: HttpRequest) -> HttpResponse:
@@ -52,7 +63,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
                     season=current, statuses=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED]
                 ).filter(date__gte=timezone.localdate())[:LATEST]
             )
-        tables = []
+        tables, leaders = [], []
         if current is not None:
             # Every division's table at once: a fixed number of queries however many there are.
             divisions = list(current.divisions.all())
@@ -60,19 +71,22 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             for division, standings in zip(
                 divisions, divisions_standings(divisions=divisions), strict=True
             ):
-                race = division_race(standings=standings, ranks=ranks)
+                if len(divisions) > GLANCE_TABLES:
+                    leaders.append((division, division_leaders(standings)))
+                    continue
                 table = StandingsTable(
                     standings.rows,
                     metrics=standings.columns,
                     style=league.style,
-                    race=race,
+                    race=division_race(standings=standings, ranks=ranks),
                     compact=True,
                     prefix=f"d{division.pk}-",
                 )
-                tables.append((division, table, race, race.title_race(standings.rows)))
+                tables.append((division, table))
         return {
             "league": league,
             "tables": tables,
+            "leaders": leaders,
             "markers": MARKERS,
             "seasons": seasons,
             "current": current,

@@ -308,3 +308,44 @@ def test_secretary_sets_the_tiebreaks():
     league_set_tiebreaks(league=league, tiebreaks=["points", "pegs_diff", "head_to_head"])
     league.refresh_from_db()
     assert league.get_tiebreaks() == ["points", "pegs_diff", "head_to_head"]
+
+
+def test_a_league_of_many_divisions_lists_each_with_its_leaders_on_its_home(client):
+    """Past GLANCE_TABLES divisions the league's home names each division's leader (teams level
+    on every tie-break share the top), not a hundred tables; a division with no result yet says
+    so; every division and leader links to its page."""
+    from django.urls import reverse
+
+    from leagues.views.public import GLANCE_TABLES
+
+    division, teams = make_division("Alma", "Zetland", "Crown")
+    play(division, teams["Alma"], teams["Crown"], home_points=4, away_points=0)
+    season = division.season
+    level = DivisionFactory(season=season, name="Level pegging", rank=2)
+    tied = {n: TeamEntryFactory(division=level, team__name=n).team for n in ("Bull", "Oak", "Ash")}
+    play(level, tied["Bull"], tied["Ash"], home_points=4, away_points=0)
+    play(level, tied["Oak"], tied["Ash"], home_points=4, away_points=0)
+    quiet = [
+        DivisionFactory(season=season, name=f"Division {n}", rank=n)
+        for n in range(3, GLANCE_TABLES + 2)
+    ]
+    page = client.get(reverse("leagues:league", args=[season.league.slug])).content.decode()
+    assert 'class="data-table standings' not in page
+    leaders = page[
+        page.index('class="division-leaders"') : page.index(
+            "</ul>", page.index('class="division-leaders"')
+        )
+    ]
+    assert leaders.count("<li>") == GLANCE_TABLES + 1
+    assert (
+        f'<a href="{teams["Alma"].get_absolute_url()}">Alma</a> <span class="muted">4 pts</span>'
+        in leaders
+    )
+    assert "Zetland" not in leaders and "Crown" not in leaders
+    assert (
+        f'>Bull</a>, <a href="{tied["Oak"].get_absolute_url()}">Oak</a> '
+        '<span class="muted">4 pts, level</span>' in leaders
+    )
+    for other in quiet:
+        assert f'<a href="{other.get_absolute_url()}">{other.name}</a>' in leaders
+    assert leaders.count("no results yet") == len(quiet)
