@@ -101,35 +101,6 @@ def test_who_may_enter_and_draw(role):
         assert cup.draw_seed == 11
 
 
-@pytest.mark.parametrize("role", ROLES)
-@pytest.mark.parametrize("action", ["walkover", "postpone", "settle", "reverse", "dates"])
-def test_who_may_decide_a_tie(drawn, role, action):
-    world, cup = drawn
-    tie = cup.ties.filter(round__number=1).first()
-    if action == "reverse":
-        play_race(tie, "AA")
-    client = client_for(world, role)
-    if action == "dates":
-        rnd = tie.round
-        response = client.post(
-            reverse("cups:manage", args=[cup.pk]),
-            {"action": "dates", "round": rnd.pk, "date": "2025-10-07"},
-        )
-        rnd.refresh_from_db()
-        changed = rnd.date is not None
-    else:
-        before = (tie.status, tie.winner)
-        response = client.post(
-            reverse("cups:tie_manage", args=[tie.pk]),
-            {"action": action, "to": "home", "home": 2, "away": 1, "reason": "Agreed"},
-        )
-        tie.refresh_from_db()
-        changed = (tie.status, tie.winner) != before
-    assert changed == (role in ALLOWED), response
-    if role not in ALLOWED:
-        assert refused(response)
-
-
 def test_bad_input_over_the_pages_is_a_message_and_changes_nothing(drawn):
     world, cup = drawn
     client = client_for(world, "secretary")
