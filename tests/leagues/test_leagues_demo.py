@@ -76,9 +76,10 @@ def counts() -> dict[str, int]:
 
 @pytest.fixture
 def small_plans(monkeypatch):
-    """Each demo league with every division cut to four teams (and their venues): the same code
-    paths, promotion and relegation between the Yorkshire league's two divisions included, in a
-    fraction of the time. (`make run` and CI's smoke test build the whole demo.)"""
+    """Each demo league with every division cut to four teams (and their venues) and its matches
+    to one table: the same code paths, promotion and relegation between the Yorkshire league's
+    two divisions included, in a fraction of the time. (`make run` and CI's smoke test build
+    the whole demo, its matches of three and four tables.)"""
     plans = []
     for plan in demo.PLANS:
         divisions = tuple(
@@ -90,6 +91,7 @@ def small_plans(monkeypatch):
                 plan,
                 divisions=divisions,
                 venues={name: plan.venues[name] for name in sorted(venues)},
+                match_format=plan.match_format.with_options(tables=1),
             )
         )
     plans = tuple(plans)
