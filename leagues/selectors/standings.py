@@ -317,6 +317,14 @@ def _count_results(rows: dict[int, StandingRow], results: Iterable[tuple[Any, ..
     return counted
 
 
+def division_leaders(standings: Standings) -> list[StandingRow]:
+    """The team or teams top of the division (level on every tie-break: they share the place),
+    none before any result counts."""
+    if not any(row.played for row in standings.rows):
+        return []
+    return [row for row in standings.rows if row.position == 1 and not row.withdrawn]
+
+
 def division_standings(*, division: Division | int) -> Standings:
     """The league table of a division, ordered by the league's tie-breaks."""
     division_id = division if isinstance(division, int) else division.pk

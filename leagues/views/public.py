@@ -15,7 +15,7 @@ from leagues.models import Fixture, ResultSubmission
 from leagues.permissions import can_manage_league
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.race import MARKERS, division_race
-from leagues.selectors.standings import StandingRow, Standings, divisions_standings
+from leagues.selectors.standings import division_leaders, divisions_standings
 from leagues.selectors.statistics import (
     add_figures,
     player_leaderboard,
@@ -34,14 +34,6 @@ LATEST = 8
 GLANCE_TABLES = 12
 """Up to this many divisions the league's home shows each one's compact table; a season of more
 divisions lists them with their leaders (a hundred tables are no glance on a phone)."""
-
-
-def division_leaders(standings: Standings) -> list[StandingRow]:
-    """The team or teams top of the division (level on every tie-break: they share the place),
-    none before any result counts."""
-    if not any(row.played for row in standings.rows):
-        return []
-    return [row for row in standings.rows if row.position == 1 and not row.withdrawn]
 
 
 def league_list(request: HttpRequest) -> HttpResponse:
