@@ -59,22 +59,27 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         if current is not None:
             # Every division's table at once: a fixed number of queries however many there are.
             divisions = list(current.divisions.all())
-            ranks = [division.rank for division in divisions]
-            for division, standings in zip(
-                divisions, divisions_standings(divisions=divisions), strict=True
-            ):
-                if len(divisions) > GLANCE_TABLES:
-                    leaders.append((division, division_leaders(standings)))
-                    continue
-                table = StandingsTable(
-                    standings.rows,
-                    metrics=standings.columns,
-                    style=league.style,
-                    race=division_race(standings=standings, ranks=ranks),
-                    compact=True,
-                    prefix=f"d{division.pk}-",
-                )
-                tables.append((division, table))
+            by_division = zip(divisions, divisions_standings(divisions=divisions), strict=True)
+            if len(divisions) > GLANCE_TABLES:
+                leaders = [
+                    (division, division_leaders(standings)) for division, standings in by_division
+                ]
+            else:
+                ranks = [division.rank for division in divisions]
+                tables = [
+                    (
+                        division,
+                        StandingsTable(
+                            standings.rows,
+                            metrics=standings.columns,
+                            style=league.style,
+                            race=division_race(standings=standings, ranks=ranks),
+                            compact=True,
+                            prefix=f"d{division.pk}-",
+                        ),
+                    )
+                    for division, standings in by_division
+                ]
         return {
             "league": league,
             "tables": tables,
