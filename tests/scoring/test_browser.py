@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.urls import reverse
 from playwright.sync_api import Browser, Locator, Page, Response, expect
 
 from scoring.models import Game, GameStatus, Hand, HandRevision
@@ -350,11 +351,31 @@ def test_hand_is_recorded_in_place_with_javascript(scorer: Scorer) -> None:
         lambda frame: navigations.append(frame.url) if frame.parent_frame is None else None,
     )
     scorer.page.evaluate("window.__sameDocument = 'still here'")
+    requests: list[str] = []
+    scorer.page.on("request", lambda r: requests.append(f"{r.method} {r.url}"))
+    # A phone new to the game keeps its page for offline use once it has loaded: wait for that.
+    for _ in range(100):
+        if f"GET {url}" in requests:
+            break
+        scorer.page.wait_for_timeout(50)
+    requests.clear()
 
     scorer.play(1, card="4H", high=SMITH, low=SMITH, jack=NOT_OUT, game=SMITH)
     scorer.play(2, card="5C", high=PATEL, low=PATEL, jack=NOT_OUT, game=PATEL)
     scorer.undo(2)
     expect(scorer.sheet_row(2)).to_have_count(0)
+
+    # Each answer is followed by one fetch of the game's state and one of its page (kept for
+    # offline use), however many parts of the page the answer swapped.
+    state = f"GET {scorer.base_url}{reverse('scoring:state', args=[game.pk])}"
+    page = f"GET {url}"
+    for _ in range(100):
+        if requests.count(state) >= 3 and requests.count(page) >= 3:
+            break
+        scorer.page.wait_for_timeout(50)
+    scorer.page.wait_for_timeout(300)  # time for any further fetch to be asked for
+    assert (requests.count(state), requests.count(page)) == (3, 3), requests
+    assert sum(r.startswith("POST") for r in requests) == 3, requests
 
     assert scorer.page.evaluate("window.__sameDocument") == "still here"
     assert navigations == []

@@ -565,8 +565,17 @@ async function followServer() {
   await refresh();
   keepThisPage();
 }
+// A reply swaps several parts of the page (the form, the scores, the sheet's row, the message)
+// and htmx says each has settled: the game's state and page are fetched once a reply, not once
+// a part.
+let following = false;
 document.addEventListener("htmx:afterSettle", () => {
-  if (pk !== null) followServer();
+  if (pk === null || following) return;
+  following = true;
+  setTimeout(() => {
+    following = false;
+    followServer();
+  }, 0);
 });
 window.addEventListener("online", flush);
 setInterval(() => {
