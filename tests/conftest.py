@@ -24,12 +24,18 @@ PHONE = {"width": 390, "height": 844}
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """The tests never read collected static files: WhiteNoise's middleware, made again for
-    every test client, would otherwise list every file `make serve` or a bench collected into
-    ``staticfiles/`` (some 900 files, tens of milliseconds a client, over a minute a run)."""
+    """Two settings for the whole run, module-wide worlds included (built before any test's
+    ``settings`` fixture applies):
+
+    - the tests never read collected static files: WhiteNoise's middleware, made again for
+      every test client, would otherwise list every file `make serve` or a bench collected into
+      ``staticfiles/`` (some 900 files, tens of milliseconds a client, over a minute a run);
+    - test passwords are hashed cheaply: the production hasher is deliberately slow (some
+      twenty seconds a run in the worlds' accounts alone)."""
     from django.conf import settings
 
     settings.STATIC_ROOT = os.path.join(os.path.dirname(__file__), "no-collected-static")
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 class _TestsApp:
@@ -98,12 +104,6 @@ def cache_outside_the_database(settings):
     from tests.races import CACHE_OUTSIDE_THE_DATABASE
 
     settings.CACHES = CACHE_OUTSIDE_THE_DATABASE
-
-
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    """Hash test passwords cheaply: the production hasher is deliberately slow."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(scope="session")
