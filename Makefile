@@ -12,11 +12,16 @@ $(PY):
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 
-install: $(PY)
+## Installed again only when pyproject.toml changes (the stamp files say when it last was)
+install: $(VENV)/.installed
+$(VENV)/.installed: pyproject.toml | $(PY)
 	$(PIP) install --quiet -e .
+	@touch $@
 
-install-test: $(PY)
+install-test: $(VENV)/.installed-test
+$(VENV)/.installed-test: pyproject.toml | $(PY)
 	$(PIP) install --quiet -e ".[test]"
+	@touch $@ $(VENV)/.installed
 
 migrate: install
 	$(PY) manage.py migrate --noinput
