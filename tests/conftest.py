@@ -109,10 +109,11 @@ def cache_outside_the_database(settings):
 @pytest.fixture(scope="session", autouse=True)
 def _emptied_by_delete_on_postgresql() -> Iterator[None]:
     """After each test that commits (the browser tests' live server), Django empties every table
-    with one TRUNCATE; on PostgreSQL that makes new files for every one of some forty tables and
-    their indexes, about 0.2 s a test, where deleting the few rows a test wrote takes 0.02 s. Foreign keys are
-    deferred (Django makes them so), so the tables are emptied in any order. Sequences are
-    left as TRUNCATE leaves them unless a reset is asked for, which still truncates."""
+    with one TRUNCATE; on PostgreSQL that makes new files for each of some forty tables and
+    their indexes, about 0.2 s a test, where deleting the few rows a test wrote takes 0.02 s.
+    Foreign keys are deferred (Django makes them so), so the tables are emptied in any order.
+    Sequences are left as TRUNCATE leaves them unless a reset is asked for, which still
+    truncates."""
     from django.db.backends.postgresql.operations import DatabaseOperations
 
     truncate = DatabaseOperations.sql_flush
