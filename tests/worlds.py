@@ -31,4 +31,4 @@ def world_per_module(
 
     if list(params) == [None]:
         return pytest.fixture(scope="module")(world)  # one world: no parameter in the test ids
-    return pytest.fixture(scope="module", params=list(params), ids=list(ids) or None)(world)
+    return pytest.fixture(scope="module", params=params, ids=ids or None)(world)

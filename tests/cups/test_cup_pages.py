@@ -11,6 +11,7 @@ from django.urls import reverse
 from cups.models import Competition, Tie
 from cups.services.draws import draw_make
 from tests.cups.helpers import cup_world, pairs_cup, play_race, team_cup
+from tests.leagues.helpers import refused
 
 pytestmark = pytest.mark.django_db
 
@@ -31,12 +32,6 @@ def client_for(world, role: str) -> Client:
     if role in world.users:
         client.force_login(world.users[role])
     return client
-
-
-def refused(response) -> bool:
-    if response.status_code == 403:
-        return True
-    return response.status_code == 302 and "/accounts/login/" in response["Location"]
 
 
 @pytest.fixture

@@ -12,7 +12,8 @@ from django.urls import reverse
 from cups.models import Competition
 from cups.services.draws import draw_make
 from tests.cups.helpers import cup_world, pairs_cup, play_race
-from tests.cups.test_cup_pages import ALLOWED, ROLES, client_for, refused
+from tests.cups.test_cup_pages import ALLOWED, ROLES, client_for
+from tests.leagues.helpers import refused
 from tests.worlds import world_per_module
 
 pytestmark = pytest.mark.django_db

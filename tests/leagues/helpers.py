@@ -111,3 +111,10 @@ def confirm(fixture: Fixture) -> Fixture:
     assert fixture.result.is_final, "only a final result can be confirmed"
     confirm_result(fixture.result)
     return fixture
+
+
+def refused(response: Any) -> bool:
+    """403, or (for a secretary's page) the log-in page for an anonymous visitor."""
+    if response.status_code == 403:
+        return True
+    return response.status_code == 302 and "/accounts/login/" in response["Location"]

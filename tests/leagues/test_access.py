@@ -47,7 +47,13 @@ from tests.factories.leagues import (
     PlayerFactory,
 )
 from tests.factories.scoring import UserFactory
-from tests.leagues.helpers import current_game, entered_teams, start_fixture, win_game
+from tests.leagues.helpers import (
+    current_game,
+    entered_teams,
+    refused,
+    start_fixture,
+    win_game,
+)
 from tests.worlds import world_per_module
 
 pytestmark = pytest.mark.django_db
@@ -135,13 +141,6 @@ def client_for(world: World, role: str) -> Client:
     if role == "revoked_link":
         world.table = table_link_reissue(table=world.table, by=world.users["secretary"])
     return client
-
-
-def refused(response) -> bool:
-    """403, or (for a secretary's page) the log-in page for an anonymous visitor."""
-    if response.status_code == 403:
-        return True
-    return response.status_code == 302 and "/accounts/login/" in response["Location"]
 
 
 # --- the write actions: each returns (response, whether it took effect) ---------------------
