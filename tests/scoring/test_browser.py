@@ -8,7 +8,7 @@ sees). Whole games are played through the UI from the start page to the winner b
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -177,6 +177,15 @@ class Scorer:
 
     def sheet_row(self, number: int) -> Locator:
         return self.page.get_by_role("table").locator(f"#hand-{number}")
+
+
+def wait_until(page: Page, condition: Callable[[], bool]) -> None:
+    """Give something the page cannot wait for itself (the requests it made, as the test
+    listens to them) up to 5 s, asking every 50 ms; the test's assertions say what was seen."""
+    for _ in range(100):
+        if condition():
+            return
+        page.wait_for_timeout(50)
 
 
 def hangs(winner: str, loser: str, points: int = 3) -> str:
@@ -354,10 +363,7 @@ def test_hand_is_recorded_in_place_with_javascript(scorer: Scorer) -> None:
     requests: list[str] = []
     scorer.page.on("request", lambda r: requests.append(f"{r.method} {r.url}"))
     # A phone new to the game keeps its page for offline use once it has loaded: wait for that.
-    for _ in range(100):
-        if f"GET {url}" in requests:
-            break
-        scorer.page.wait_for_timeout(50)
+    wait_until(scorer.page, lambda: f"GET {url}" in requests)
     requests.clear()
 
     scorer.play(1, card="4H", high=SMITH, low=SMITH, jack=NOT_OUT, game=SMITH)
@@ -369,10 +375,7 @@ def test_hand_is_recorded_in_place_with_javascript(scorer: Scorer) -> None:
     # offline use), however many parts of the page the answer swapped.
     state = f"GET {scorer.base_url}{reverse('scoring:state', args=[game.pk])}"
     page = f"GET {url}"
-    for _ in range(100):
-        if requests.count(state) >= 3 and requests.count(page) >= 3:
-            break
-        scorer.page.wait_for_timeout(50)
+    wait_until(scorer.page, lambda: requests.count(state) >= 3 and requests.count(page) >= 3)
     scorer.page.wait_for_timeout(300)  # time for any further fetch to be asked for
     assert (requests.count(state), requests.count(page)) == (3, 3), requests
     assert sum(r.startswith("POST") for r in requests) == 3, requests
