@@ -6,6 +6,11 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
+# Python keeps its compiled modules, and pytest its rewritten test modules, in __pycache__ even
+# where the environment says not to (PYTHONDONTWRITEBYTECODE=1): compiling them again on every
+# run costs each test worker about six seconds, and each server or command the tests start more.
+unexport PYTHONDONTWRITEBYTECODE
+
 .PHONY: run serve smoke test install install-test migrate demo lint format typecheck browser node bench clean
 
 $(PY):
