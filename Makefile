@@ -53,11 +53,14 @@ smoke: install-test
 	$(PY) .ci/smoke.py
 
 ## Install what the tests need (Python packages, Debian's chromium) and run the whole suite
+## (--dist worksteal: a worker that runs out takes half of another's queue; by plain load
+## scheduling the slow browser tests, last in the collection, queued on one worker for a minute
+## while the other stood idle)
 test: install-test browser node axe
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
-	$(PY) -m pytest -n auto
+	$(PY) -m pytest -n auto --dist worksteal
 
 ## Debian's chromium for the Playwright tests (Playwright's own browser download cannot work here)
 browser:
