@@ -7,6 +7,7 @@ Writes go through `scoring.services`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -195,6 +196,12 @@ class Side(models.Model):
         if players and players != self.name:
             return f"{self.name} ({players})"
         return self.name
+
+
+def names_by_label(sides: Iterable[Side]) -> dict[str, str]:
+    """The sides' names by their label (``{"A": "The Fleece", "B": ...}``): how the rules'
+    refusals and the audit trail name the sides in the page's words."""
+    return {side.label: side.name for side in sides}
 
 
 class Hand(models.Model):

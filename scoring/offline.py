@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scoring import permissions, selectors, services
 from scoring.forms.words import plain_message
-from scoring.models import Game
+from scoring.models import Game, names_by_label
 from scoring.rules import InvalidFacts
 from scoring.services import GameMovedOn
 
@@ -165,8 +165,7 @@ def _answer(game_pk: int, status: int, message: str = "") -> JsonResponse:
 def _refusal(game: Game, exc: InvalidFacts) -> str:
     """The rules' refusal of a kept hand in the page's words, naming the hand: the phone shows it
     beside the hand it keeps."""
-    names = {side.label: side.name for side in game.sides.all()}
-    words = plain_message(exc.message, exc.fact, names)
+    words = plain_message(exc.message, exc.fact, names_by_label(game.sides.all()))
     return words if exc.hand is None else f"Hand {exc.hand}: {words}"
 
 

@@ -15,6 +15,7 @@ from django import template
 
 from scoring.forms.cards import card_label
 from scoring.forms.words import KEY_WORDS, OUTCOME_WORDS, PENALTY_WORDS
+from scoring.models import names_by_label
 
 register = template.Library()
 
@@ -101,5 +102,5 @@ def changes(before: Any, after: Any, names: dict[str, str] | None = None) -> lis
 
 @register.inclusion_tag("leagues/_audit_changes.html")
 def audit_changes(before: Any, after: Any, game: Any = None) -> dict[str, Any]:
-    names = {side.label: side.name for side in game.sides.all()} if game is not None else {}
+    names = names_by_label(game.sides.all()) if game is not None else {}
     return {"lines": changes(before, after, names)}

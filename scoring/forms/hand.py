@@ -34,7 +34,7 @@ from scoring.forms.words import (
     plain_message,
     possessive,
 )
-from scoring.models import Side
+from scoring.models import Side, names_by_label
 from scoring.rules import InvalidFacts, Ruleset, parse_card, questions
 
 #: Form fields that are not facts: where the form's own errors go.
@@ -62,7 +62,7 @@ class HandForm(forms.Form):
         self.ruleset = ruleset
         self.sides = list(sides)
         self.labels = [side.label for side in self.sides]
-        self.names = {side.label: side.name for side in self.sides}
+        self.names = names_by_label(self.sides)
         self.correcting = correcting
         self.asks = questions.hand_questions(ruleset)
         self.penalty_errors: list[str] = []
