@@ -13,6 +13,11 @@ The version is bumped at once and again when the writing transaction commits, so
 rendered from the data before the commit, and stored under the version bumped at once (Redis
 is outside the transaction), is not served either.
 
+A hand in a game still in progress at a fixture's table changes no result: it bumps only the
+league's **live** version (``invalidate_live``), which only the pages that show games as they
+stand check (a fixture's, and the players'), so on a league night, hands coming in from every
+table, the tables, fixture lists, team pages and the league's home stay cached.
+
 Only requests whose query string holds nothing but the page's own parameters are cached (any
 other parameter would be echoed into links), and a page that depends on today's date puts the
 date in its key.
@@ -46,16 +51,30 @@ def _league_key(league_id: int) -> str:
     return f"fragments:version:league:{league_id}"
 
 
+def _live_key(league_id: int) -> str:
+    return f"fragments:version:live:{league_id}"
+
+
 def _bump(key: str) -> None:
     cache.set(key, uuid.uuid4().hex, None)
 
 
-def invalidate_league(league_id: int) -> None:
-    """Every cached fragment of the league is out of date from now on (and again at commit)."""
-    keys = [_league_key(league_id), _league_key(PLAYERS)]
+def _bump_now_and_at_commit(keys: list[str]) -> None:
     for key in keys:
         _bump(key)
     transaction.on_commit(lambda: [_bump(key) for key in keys])
+
+
+def invalidate_league(league_id: int) -> None:
+    """Every cached fragment of the league is out of date from now on (and again at commit)."""
+    _bump_now_and_at_commit([_league_key(league_id), _league_key(PLAYERS)])
+
+
+def invalidate_live(league_id: int) -> None:
+    """A game in progress at one of the league's tables changed: the fragments that show games
+    as they stand (``live=True``: a fixture's page) and the player pages are out of date from
+    now on (and again at commit); the league's others are not."""
+    _bump_now_and_at_commit([_live_key(league_id), _league_key(PLAYERS)])
 
 
 def invalidate_all() -> None:
@@ -85,24 +104,29 @@ def request_params(request: HttpRequest, allowed: Iterable[str]) -> list[str] | 
 
 
 def cached_fragment(
-    *, league_id: int, parts: Iterable[Any] | None, render: Callable[[], str]
+    *,
+    league_id: int,
+    parts: Iterable[Any] | None,
+    render: Callable[[], str],
+    live: bool = False,
 ) -> SafeString:
-    """The fragment named by ``parts`` for the league's current version: from the cache, or
-    rendered by ``render()`` and stored. ``parts`` None: rendered and not stored."""
+    """The fragment named by ``parts`` for the league's current version (and its live version
+    too with ``live``: the fragment shows games in progress): from the cache, or rendered by
+    ``render()`` and stored. ``parts`` None: rendered and not stored."""
     if parts is None:
         return mark_safe(render())
     name = ":".join(str(part) for part in parts)
     key = f"fragments:{league_id}:{hashlib.sha256(name.encode()).hexdigest()[:32]}"
-    league_key = _league_key(league_id)
-    found = cache.get_many([league_key, ALL, key])
+    version_keys = [_league_key(league_id), ALL] + ([_live_key(league_id)] if live else [])
+    found = cache.get_many([*version_keys, key])
     stored = found.get(key)
-    versions = (found.get(league_key), found.get(ALL))
-    if None not in versions and stored is not None and tuple(stored[:2]) == versions:
-        return mark_safe(stored[2])
-    if versions[0] is None:
-        versions = (_version(league_key), versions[1])
-    if versions[1] is None:
-        versions = (versions[0], _version(ALL))
+    versions = tuple(found.get(version_key) for version_key in version_keys)
+    if None not in versions and stored is not None and tuple(stored[:-1]) == versions:
+        return mark_safe(stored[-1])
+    versions = tuple(
+        _version(version_key) if version is None else version
+        for version_key, version in zip(version_keys, versions, strict=True)
+    )
     html = str(render())
     cache.set(key, (*versions, html), settings.FRAGMENT_CACHE_SECONDS)
     return mark_safe(html)
@@ -116,13 +140,15 @@ def page_fragment(
     params: Iterable[str],
     template: str,
     context: Callable[[], dict[str, Any]],
+    live: bool = False,
 ) -> SafeString:
     """A function view's cached fragment: ``template`` rendered with ``context()`` on a miss;
-    cached per ``name`` and the request's ``params`` (not cached with any other parameter)."""
+    cached per ``name`` and the request's ``params`` (not cached with any other parameter).
+    ``live``: it shows games in progress (``cached_fragment``)."""
     found = request_params(request, params)
 
     def render() -> str:
         return render_to_string(template, context(), request=request)
 
     parts = None if found is None else [template, *name, *found]
-    return cached_fragment(league_id=league_id, parts=parts, render=render)
+    return cached_fragment(league_id=league_id, parts=parts, render=render, live=live)

@@ -19,7 +19,7 @@ from django.urls import reverse
 
 from config.locks import lock_rows
 from leagues.formats import MatchFormat
-from leagues.fragments import invalidate_league
+from leagues.fragments import invalidate_league, invalidate_live
 from leagues.models import (
     Fixture,
     FixtureResult,
@@ -206,11 +206,14 @@ def fixture_game_changed(*, game: Game) -> None:
     if table_game is None:
         return
     table = table_game.table
-    # The fixture and player pages show the table's games as they stand.
-    invalidate_league(table.fixture.division.season.league_id)
+    league_id = table.fixture.division.season.league_id
     counted = table.home_games + table.away_games >= table_game.number
     if game.status == GameStatus.IN_PROGRESS and not counted:
+        # No result changes: only the pages that show the games as they stand (the fixture's,
+        # its players') are out of date, not the tables, lists and team pages.
+        invalidate_live(league_id)
         return
+    invalidate_league(league_id)
     _fixture_game_roll_up(game=game, table_game=table_game)
 
 

@@ -145,6 +145,7 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
         params=(),
         template="leagues/_fixture_body.html",
         context=context,
+        live=True,  # each table's games as they stand
     )
     head, _, rest = fragment.partition(SECRETARY)
     return render(

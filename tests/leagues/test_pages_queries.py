@@ -20,12 +20,14 @@ from leagues.models import Fixture
 from leagues.services.fixtures import fixture_walkover, fixtures_generate
 from tests.factories.leagues import (
     DivisionFactory,
+    FixtureFactory,
     FixtureResultFactory,
     LeagueFactory,
     PointAdjustmentFactory,
     RegistrationFactory,
     TeamEntryFactory,
 )
+from tests.leagues.helpers import current_game, entered_teams, hand, record, start_fixture
 
 pytestmark = pytest.mark.django_db
 
@@ -88,7 +90,7 @@ def pages_of(division) -> dict[str, str]:
 def test_each_page_runs_a_fixed_number_of_queries(client, django_assert_num_queries, size):
     division = division_of(size, "yorkshire")
     pages = pages_of(division)
-    client.get(pages["standings"])  # the cache's versions exist from here on
+    client.get(pages["fixture"])  # the cache's versions (the live one too) exist from here on
     for page, url in pages.items():
         rendered, cached = QUERIES[page]
         invalidate_league(division.season.league_id)
@@ -161,6 +163,40 @@ def test_a_result_changed_shows_at_once_on_every_cached_page(client):
     assert "walkover" in week.lower()
     team = client.get(reverse("leagues:team", args=[fixture.home_id])).content.decode()
     assert "walkover" in team.lower()
+
+
+def test_a_hand_in_play_changes_the_fixture_page_and_no_other(client, django_assert_num_queries):
+    """On a league night hands come in from every table: each shows at once on its fixture's
+    page (the games as they stand), while the table, the week's fixtures, the team pages and
+    the league's home, which count only results, stay cached."""
+    league = LeagueFactory()
+    division = DivisionFactory(season__league=league)
+    home, away = entered_teams(division, ["Black Bull", "Old Hall"])
+    fixture = FixtureFactory(division=division, home=home, away=away)
+    game = current_game(start_fixture(fixture)[0])
+    fixtures = reverse("leagues:division_fixtures", args=[division.pk])
+    cached = {
+        "standings": reverse("leagues:division", args=[division.pk]),
+        "fixtures by week": f"{fixtures}?week={fixture.date.isoformat()}",
+        "team": reverse("leagues:team", args=[home.pk]),
+        "league home": reverse("leagues:league", args=[league.slug]),
+    }
+    live = reverse("leagues:fixture", args=[fixture.pk])
+
+    def words(url: str) -> str:
+        return " ".join(client.get(url).content.decode().split())
+
+    before = {page: client.get(url).context["fragment"] for page, url in cached.items()}
+    assert "Game 1</a>: 0–0" in words(live)
+
+    record(game, [hand(game, "A", {"high": "A", "low": "B", "jack": "A", "game": "A"})])
+    score = "–".join(str(side.score) for side in game.sides.order_by("label"))
+    assert score != "0–0"
+
+    for page, url in cached.items():
+        with django_assert_num_queries(QUERIES[page][1]):  # served from the cache
+            assert client.get(url).context["fragment"] == before[page], page
+    assert f"Game 1</a>: {score}" in words(live)
 
 
 def test_a_page_with_another_parameter_is_not_cached(client, django_assert_num_queries):
