@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 
-def on_game_changed(sender: Any, *, game: Any, **kwargs: Any) -> None:
+def on_game_changed(sender: Any, *, game: Any, was: str | None, **kwargs: Any) -> None:
     """A scored game changed: if it is a game of a cup tie, roll the tie up again."""
     from cups.services.ties import tie_game_changed
 
-    tie_game_changed(game=game)
+    tie_game_changed(game=game, was=was)
 
 
 def on_fixture_saved(sender: Any, *, instance: Any, raw: bool = False, **kwargs: Any) -> None:

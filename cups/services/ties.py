@@ -477,11 +477,14 @@ def tie_fixture_changed(*, fixture_id: int) -> None:
     _refresh(lock_tie(tie_id))
 
 
-def tie_game_changed(*, game: Any) -> None:
+def tie_game_changed(*, game: Any, was: str | None) -> None:
     """A game of a race tie (or a team tie's play-off) changed: count the games again and,
     when a game was won and the tie is not decided, start the next one.  (One query for any
     other game not read by the scoring service's locked read, none for one that was: this runs
-    on every hand recorded anywhere.)"""
+    on every hand recorded anywhere.) A tie counts won games only: a hand in the middle of a
+    game (in progress before and after, ``was``) changes nothing of it."""
+    if was == game.status == GameStatus.IN_PROGRESS:
+        return
     cup_game = getattr(game, "cup_game", None)
     if cup_game is not None:
         _tie_game_changed(cup_game.tie_id, game)

@@ -108,7 +108,7 @@ def game_start(
         by=account_of(by),
         ip=ip or None,
     )
-    game_changed.send(sender=Game, game=game)
+    game_changed.send(sender=Game, game=game, was=None)
     return game
 
 
@@ -139,7 +139,7 @@ def game_abandon(
         ip=ip or None,
         reason=reason.strip(),
     )
-    game_changed.send(sender=Game, game=game)
+    game_changed.send(sender=Game, game=game, was=GameStatus.IN_PROGRESS)
     return game
 
 

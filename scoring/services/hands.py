@@ -84,6 +84,7 @@ def hand_record(
     the reply that shows only what changed.
     """
     game, sides, count = lock_for_entry(game)
+    was = game.status
     if scorer is not None:
         by, link, ip = _scorer_audit(scorer, game)
     if expected_number != count + 1:
@@ -152,7 +153,7 @@ def hand_record(
             "game as it is now.",
             game=game,
         ) from exc
-    game_changed.send(sender=Game, game=game)
+    game_changed.send(sender=Game, game=game, was=was)
     hand.game = game
     hand.sides = sides  # type: ignore[attr-defined]
     hand.new_awards = awards  # type: ignore[attr-defined]
@@ -188,6 +189,7 @@ def hand_correct(
     winner changed) set, for the reply that shows only what changed.
     """
     game, sides, count = lock_for_entry(game)
+    was = game.status
     if scorer is not None:
         by, link, ip = _scorer_audit(scorer, game)
     if expected_revision is None or not 1 <= number <= count:
@@ -255,7 +257,7 @@ def hand_correct(
         entry_key=entry_key,
         reason=(reason() if callable(reason) else reason).strip(),
     )
-    game_changed.send(sender=Game, game=game)
+    game_changed.send(sender=Game, game=game, was=was)
     current.game = game
     current.sides = sides  # type: ignore[attr-defined]
     current.later = hands[1:]  # type: ignore[attr-defined]
@@ -377,6 +379,7 @@ def hand_undo(
     the game with `sides` set, for the reply.
     """
     game, sides, count = lock_for_entry(game)
+    was = game.status
     if scorer is not None:
         by, link, ip = _scorer_audit(scorer, game)
     # A second tap on the same undo form finds the undo it already made.
@@ -424,6 +427,6 @@ def hand_undo(
             "the game as it is now.",
             game=game,
         ) from exc
-    game_changed.send(sender=Game, game=game)
+    game_changed.send(sender=Game, game=game, was=was)
     game.sides_in_order = sides  # type: ignore[attr-defined]
     return game

@@ -3,8 +3,12 @@ ties played as league fixtures (confirmed by both sides), walkovers, reversals, 
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from cups.models import Competition, Tie
 from cups.services.competitions import entrant_add_players, entrant_add_team
@@ -19,8 +23,10 @@ from cups.services.ties import (
 from leagues.models import AuditEntry, Fixture, ResultSubmission
 from leagues.selectors.standings import division_standings
 from leagues.services import confirmation
+from scoring import services as scoring_services
 from tests.cups.helpers import cup_world, current, pairs_cup, play_race, team_cup
-from tests.leagues.helpers import squad, start_fixture, win_game
+from tests.factories.scoring import GameFactory
+from tests.leagues.helpers import hand, squad, start_fixture, win_game
 
 pytestmark = pytest.mark.django_db
 
@@ -51,6 +57,36 @@ def test_a_pairs_knock_out_best_of_7_runs_to_a_winner_with_a_tie_decided_4_3():
     cup.refresh_from_db()
     assert cup.winner_id == semi_2.home_id and cup.stage == Competition.Stage.FINISHED
     assert AuditEntry.objects.filter(action="cup_drawn", subject__contains="seed 2024").exists()
+
+
+def test_a_hand_in_the_middle_of_a_cup_game_costs_what_a_friendly_hand_does():
+    """A tie counts won games only: a hand that wins or loses no game asks nothing of the tie
+    (its lock, games and result are read again only when a game is won, or a won one undone
+    or corrected); the hand that wins a game still sends the tie on."""
+    world = cup_world(2)
+    cup = pairs_cup(world, best_of=3)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    tie = ties(cup, 1)[0]
+
+    def queries_of_a_hand(game) -> int:
+        facts = hand(game, game.next_dealer, {"high": "A", "low": "B", "jack": "A", "game": "B"})
+        number = game.hands.count() + 1
+        with CaptureQueriesContext(connection) as captured:
+            scoring_services.hand_record(
+                game=game, facts=facts, entry_key=uuid.uuid4(), expected_number=number
+            )
+        return len(captured)
+
+    game = current(tie)
+    assert queries_of_a_hand(game) == queries_of_a_hand(GameFactory())
+    while game.status != "won":
+        facts = hand(game, game.next_dealer, dict.fromkeys(("high", "low", "jack", "game"), "A"))
+        scoring_services.hand_record(
+            game=game, facts=facts, entry_key=uuid.uuid4(), expected_number=game.hands.count() + 1
+        )
+        game.refresh_from_db()
+    tie.refresh_from_db()
+    assert (tie.home_score, tie.away_score, tie.games.count()) == (1, 0, 2)
 
 
 def test_the_same_seed_gives_the_same_draw_in_the_database():

@@ -32,11 +32,11 @@ def record(game: Game, facts: dict, **kwargs) -> Hand:
 
 @pytest.fixture
 def changes():
-    """Every game_changed signal sent, as the game's status at the time."""
-    sent: list[tuple[int, str]] = []
+    """Every game_changed signal sent: the game, its status before the change and after."""
+    sent: list[tuple[int, str | None, str]] = []
 
-    def receiver(sender, *, game, **kwargs):
-        sent.append((game.pk, game.status))
+    def receiver(sender, *, game, was, **kwargs):
+        sent.append((game.pk, was, game.status))
 
     game_changed.connect(receiver)
     yield sent
@@ -69,7 +69,7 @@ def test_game_start_freezes_the_ruleset_and_seats_the_sides(changes):
         ("B", "Stars", ["Cy", "Di"], 1),
     ]
     assert scores(game) == {"A": 3, "B": 0}
-    assert changes == [(game.pk, "in_progress")]
+    assert changes == [(game.pk, None, "in_progress")]
 
 
 def test_game_start_refuses_what_the_variant_cannot_play():
@@ -125,7 +125,7 @@ def test_record_stores_facts_awards_and_the_running_score(changes):
         facts,
         user,
     )
-    assert changes[-1] == (game.pk, "in_progress")
+    assert changes[-1] == (game.pk, "in_progress", "in_progress")
 
 
 def test_the_winner_is_declared_on_the_exact_point():
@@ -253,7 +253,7 @@ def test_a_correction_rescores_the_game_and_can_change_the_winner(changes):
     assert (revision.by, revision.reason) == (user, "B held high, not A")
     assert revision.scores_before == {"A": 14, "B": 13}
     assert revision.scores_after == {"A": 13, "B": 14}
-    assert changes[-1] == (game.pk, "won")
+    assert changes[-1] == (game.pk, "won", "won")
 
 
 def test_a_correction_rewrites_the_awards_of_every_later_hand():
@@ -353,7 +353,7 @@ def test_undo_takes_back_the_last_hand_and_keeps_its_facts(changes):
     assert game.next_dealer == "A"
     revision = HandRevision.objects.get(action=RevisionAction.UNDO)
     assert (revision.hand_number, revision.before, revision.after) == (3, last.facts, None)
-    assert changes[-1] == (game.pk, "in_progress")
+    assert changes[-1] == (game.pk, "in_progress", "in_progress")
 
 
 def test_undo_of_the_winning_hand_reopens_the_game():
@@ -395,7 +395,7 @@ def test_abandon_stops_the_game_for_good(changes):
     assert game.hands.count() == 2
     revision = HandRevision.objects.get(action=RevisionAction.ABANDON)
     assert (revision.by, revision.reason) == (user, "pub closing")
-    assert changes[-1] == (game.pk, "abandoned")
+    assert changes[-1] == (game.pk, "in_progress", "abandoned")
     with pytest.raises(services.GameMovedOn, match="abandoned"):
         record(game, plain_hand("trinidad", "A", 3))
     with pytest.raises(services.GameMovedOn, match="abandoned"):
