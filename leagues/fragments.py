@@ -55,32 +55,31 @@ def _live_key(league_id: int) -> str:
     return f"fragments:version:live:{league_id}"
 
 
-def _bump(key: str) -> None:
-    cache.set(key, uuid.uuid4().hex, None)
+def _bump(*keys: str) -> None:
+    """New versions for ``keys``, in one write (one round trip to Redis)."""
+    cache.set_many({key: uuid.uuid4().hex for key in keys}, None)
 
 
-def _bump_now_and_at_commit(keys: list[str]) -> None:
-    for key in keys:
-        _bump(key)
-    transaction.on_commit(lambda: [_bump(key) for key in keys])
+def _bump_now_and_at_commit(*keys: str) -> None:
+    _bump(*keys)
+    transaction.on_commit(lambda: _bump(*keys))
 
 
 def invalidate_league(league_id: int) -> None:
     """Every cached fragment of the league is out of date from now on (and again at commit)."""
-    _bump_now_and_at_commit([_league_key(league_id), _league_key(PLAYERS)])
+    _bump_now_and_at_commit(_league_key(league_id), _league_key(PLAYERS))
 
 
 def invalidate_live(league_id: int) -> None:
     """A game in progress at one of the league's tables changed: the fragments that show games
     as they stand (``live=True``: a fixture's page) and the player pages are out of date from
     now on (and again at commit); the league's others are not."""
-    _bump_now_and_at_commit([_live_key(league_id), _league_key(PLAYERS)])
+    _bump_now_and_at_commit(_live_key(league_id), _league_key(PLAYERS))
 
 
 def invalidate_all() -> None:
     """Every cached fragment of every league is out of date (a change made in the admin)."""
-    _bump(ALL)
-    transaction.on_commit(lambda: _bump(ALL))
+    _bump_now_and_at_commit(ALL)
 
 
 def _version(key: str) -> str:
