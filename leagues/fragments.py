@@ -11,7 +11,9 @@ bypasses the services: it bumps the version every fragment carries (``invalidate
 
 The version is bumped at once and again when the writing transaction commits, so a page
 rendered from the data before the commit, and stored under the version bumped at once (Redis
-is outside the transaction), is not served either.
+is outside the transaction), is not served either. The database cache needs no second bump:
+its version is a row written inside the writing transaction, seen by every other request at
+the moment the change is, and rolled back with it.
 
 A hand in a game still in progress at a fixture's table changes no result: it bumps only the
 league's **live** version (``invalidate_live``), which only the pages that show games as they
@@ -32,7 +34,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.db import DatabaseCache
 from django.db import transaction
 from django.http import HttpRequest
 from django.template.loader import render_to_string
@@ -62,7 +65,8 @@ def _bump(*keys: str) -> None:
 
 def _bump_now_and_at_commit(*keys: str) -> None:
     _bump(*keys)
-    transaction.on_commit(lambda: _bump(*keys))
+    if not isinstance(caches["default"], DatabaseCache):  # outside the transaction
+        transaction.on_commit(lambda: _bump(*keys))
 
 
 def invalidate_league(league_id: int) -> None:

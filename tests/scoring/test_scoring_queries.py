@@ -7,6 +7,8 @@ from django.db import connection
 from django.urls import reverse
 
 from tests.factories.scoring import GameFactory, plain_hand
+from tests.leagues.helpers import current_game, start_fixture
+from tests.leagues.test_leagues_results import make_fixture
 
 pytestmark = pytest.mark.django_db
 
@@ -35,6 +37,11 @@ CORRECT_LAST_QUERIES = CORRECT_QUERIES - 1
 #: row locks (PostgreSQL) the game's row is locked in a statement of its own before it is read
 #: (services/state.py lock_for_entry says why), on SQLite the BEGIN takes the write lock.
 TRANSACTION = 2 + (1 if connection.features.has_select_for_update else 0)
+#: A hand at a league fixture's table (a game in progress, no result changed) adds the table it
+#: is played at and the league's live and players' page versions (``leagues/fragments.py``),
+#: written once inside the hand's transaction: in the database cache a count (for culling), a
+#: savepoint, a look-up, the write and the release, for each of the two.
+FIXTURE_TABLE_QUERIES = 1 + 2 * 5
 
 
 @pytest.fixture(params=[1, 59], ids=["hand 1", "hand 60"])
@@ -91,6 +98,34 @@ def test_recording_and_undoing_a_hand_run_exactly_their_queries(client, django_a
             )
         assert response.status_code == 200
         assert game.hands.count() == hands
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_hand_at_a_fixture_table_runs_exactly_its_queries(client, django_assert_num_queries):
+    """As in production, a hand in a game in progress at a league fixture's table: its page
+    versions are written once (the database cache commits them with the hand), and no result is
+    recounted."""
+    fixture = make_fixture()
+    game = current_game(start_fixture(fixture)[0])
+    game.refresh_from_db()
+    client.get(game.scoring_link.get_absolute_url())
+    data = {
+        "entry_key": str(uuid.uuid4()),
+        "expected_number": "1",
+        "outcome": "played",
+        "beg": "stand",
+        "dealer": game.next_dealer,
+        "turn_ups": "5C",
+        "high": "A",
+        "low": "B",
+        "jack": "none",
+        "game": "A",
+    }
+    url = reverse("scoring:hand_record", kwargs={"pk": game.pk})
+    with django_assert_num_queries(RECORD_QUERIES + FIXTURE_TABLE_QUERIES + TRANSACTION):
+        response = client.post(url, data, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200, response.content.decode()[:2000]
+    assert game.hands.count() == 1
 
 
 @pytest.mark.django_db(transaction=True)
