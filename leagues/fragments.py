@@ -64,20 +64,21 @@ def _bump(*keys: str) -> None:
 
 
 def _bump_now_and_at_commit(*keys: str) -> None:
+    """Bump at once, and again at commit unless the cache is the database's (module doc)."""
     _bump(*keys)
     if not isinstance(caches["default"], DatabaseCache):  # outside the transaction
         transaction.on_commit(lambda: _bump(*keys))
 
 
 def invalidate_league(league_id: int) -> None:
-    """Every cached fragment of the league is out of date from now on (and again at commit)."""
+    """Every cached fragment of the league is out of date from now on."""
     _bump_now_and_at_commit(_league_key(league_id), _league_key(PLAYERS))
 
 
 def invalidate_live(league_id: int) -> None:
     """A game in progress at one of the league's tables changed: the fragments that show games
     as they stand (``live=True``: a fixture's page) and the player pages are out of date from
-    now on (and again at commit); the league's others are not."""
+    now on; the league's others are not."""
     _bump_now_and_at_commit(_live_key(league_id), _league_key(PLAYERS))
 
 
