@@ -48,12 +48,16 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
     def context() -> dict[str, Any]:
         results = upcoming = []
+        today = timezone.localdate()
         if current is not None:
-            results = list(selectors.counted_results(season=current)[:LATEST])
+            # Up to today: a walkover given ahead of its night is listed from that night on.
+            results = list(
+                selectors.counted_results(season=current).filter(date__lte=today)[:LATEST]
+            )
             upcoming = list(
                 selectors.fixture_list(
                     season=current, statuses=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED]
-                ).filter(date__gte=timezone.localdate())[:LATEST]
+                ).filter(date__gte=today)[:LATEST]
             )
         tables, leaders = [], []
         if current is not None:
@@ -100,7 +104,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "league": league,
             "current": current,
             "can_manage": can_manage_league(request.user, league),
-            # The next fixtures are those from today on: the date is part of the key.
+            # The results up to today and the fixtures from today on: the date is in the key.
             "fragment": page_fragment(
                 request,
                 league_id=league.pk,

@@ -8,13 +8,20 @@ from dataclasses import dataclass
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from leagues.formats import TRINIDAD_FORMAT
+from leagues.fragments import invalidate_league
 from leagues.models import Division, Fixture, League, PointAdjustment, Team
 from leagues.services.adjustments import points_adjust
-from leagues.services.fixtures import fixtures_generate
+from leagues.services.fixtures import fixture_walkover, fixtures_generate
 from scoring.models import Game
-from tests.factories.leagues import DivisionFactory, LeagueFactory
+from tests.factories.leagues import (
+    DivisionFactory,
+    FixtureFactory,
+    LeagueFactory,
+    TeamEntryFactory,
+)
 from tests.leagues.helpers import (
     confirm,
     current_game,
@@ -78,6 +85,23 @@ def get(client, name: str, *args, **query) -> str:
     response = client.get(url, query)
     assert response.status_code == 200, f"{url} answered {response.status_code}"
     return response.content.decode()
+
+
+def test_a_walkover_given_ahead_of_its_night_is_not_a_latest_result_until_then(client, db):
+    """Latest results run up to today: a walkover given for next week's fixture (it counts in
+    the table at once) leads the list only from its night on."""
+    division = DivisionFactory()
+    home, away = (TeamEntryFactory(division=division).team for _ in range(2))
+    today = timezone.localdate()
+    ahead = FixtureFactory(
+        division=division, home=home, away=away, date=today + datetime.timedelta(days=7)
+    )
+    fixture_walkover(fixture=ahead, to="home", reason="The away team has folded")
+    url = reverse("leagues:league", args=[division.season.league.slug])
+    assert ahead.get_absolute_url() not in client.get(url).content.decode()
+    Fixture.objects.filter(pk=ahead.pk).update(date=today)
+    invalidate_league(division.season.league_id)
+    assert ahead.get_absolute_url() in client.get(url).content.decode()
 
 
 def test_league_home_lists_divisions_results_and_next_fixtures(client, played):
