@@ -104,6 +104,21 @@ def test_a_walkover_given_ahead_of_its_night_is_not_a_latest_result_until_then(c
     assert ahead.get_absolute_url() in client.get(url).content.decode()
 
 
+def test_a_fixture_in_play_says_so_and_gives_no_league_points_yet(client, db):
+    """One table finished of several: the fixture's page reads "In play" (not "Scheduled")
+    and shows the figures so far without a league points row of noughts."""
+    division = DivisionFactory()
+    home, away = entered_teams(division, ["Black Bull", "Old Hall"])
+    fixture = FixtureFactory(division=division, home=home, away=away)
+    tables = start_fixture(fixture)
+    assert len(tables) > 1
+    win_game(current_game(tables[0]), "A", 5)
+    page = " ".join(get(client, "fixture", fixture.pk).split())
+    assert "· In play" in page and "· Scheduled" not in page
+    assert "Match points" in page and "League points" not in page
+    assert "In play: the figures so far" in page
+
+
 def test_league_home_lists_divisions_results_and_next_fixtures(client, played):
     """The league home shows the season's divisions, the played fixture and fixtures to come."""
     page = get(client, "league", played.league.slug)
