@@ -59,6 +59,17 @@ def test_public_pages_need_no_account(drawn):
     assert client.get(cup.get_absolute_url() + "?round=banana").status_code == 200
 
 
+def test_a_tie_with_a_game_won_reads_in_play_on_its_page_and_in_the_bracket(drawn):
+    """1–0 in games with the next game to play: "In play", not "To play"."""
+    _, cup = drawn
+    tie = cup.ties.filter(round__number=1).first()
+    play_race(tie, "A")
+    client = Client()
+    page = " ".join(client.get(tie.get_absolute_url()).content.decode().split())
+    assert "1–0</strong> in games (first to 2) · In play" in page
+    assert "In play" in client.get(cup.get_absolute_url()).content.decode()  # its card
+
+
 @pytest.mark.parametrize("role", ROLES)
 def test_who_may_create_a_cup(role):
     world = cup_world(2)
