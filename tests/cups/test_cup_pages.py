@@ -52,6 +52,7 @@ def test_public_pages_need_no_account(drawn):
     assert "Semi-finals" in page and "Final" in page
     page = client.get(tie.get_absolute_url()).content.decode()
     assert "2–0" in page and "Game 1" in page and "goes through" in page
+    assert "<strong>Confirmed by a secretary</strong>." in page  # not "Confirmed (confirmed…"
     assert "private scoring link" not in page  # never shown to the public
     assert client.get(reverse("cups:honours", args=[cup.pk])).status_code == 200
     assert cup.name in client.get(world.league.get_absolute_url()).content.decode()

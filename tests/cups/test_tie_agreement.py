@@ -88,7 +88,8 @@ def test_a_best_of_7_decided_4_3_goes_through_once_both_pairs_agree():
         "result_submitted",
     ]
     page = Client().get(semi.get_absolute_url()).content.decode()
-    assert "(agreed by both sides)" in page and f"✓ {escape(semi.home.name)} agreed" in page
+    assert "<strong>Agreed by both sides</strong>." in page
+    assert f"✓ {escape(semi.home.name)} agreed" in page
 
 
 def test_the_pairs_team_captain_agrees_for_a_pair_without_an_account():
