@@ -71,6 +71,18 @@ def test_a_tie_with_a_game_won_reads_in_play_on_its_page_and_in_the_bracket(draw
     assert "In play" in client.get(cup.get_absolute_url()).content.decode()  # its card
 
 
+def test_a_tie_games_page_leads_its_scorer_back_to_the_tie(drawn):
+    """The phone that holds the tie's link finds the way back to the tie's page from a game
+    it has finished."""
+    _, cup = drawn
+    tie = play_race(cup.ties.filter(round__number=1).first(), "A")
+    client = Client()
+    client.get(tie.scoring_link.get_absolute_url())
+    page = client.get(tie.games.get(number=1).game.get_absolute_url()).content.decode()
+    link = f'href="{tie.get_absolute_url()}" data-testid="next-link">The match' + "'s result"
+    assert link in page
+
+
 @pytest.mark.parametrize("role", ROLES)
 def test_who_may_create_a_cup(role):
     world = cup_world(2)
