@@ -26,7 +26,7 @@ from leagues.services import confirmation
 from scoring import services as scoring_services
 from tests.cups.helpers import cup_world, current, pairs_cup, play_race, team_cup
 from tests.factories.scoring import GameFactory
-from tests.leagues.helpers import hand, squad, start_fixture, win_game
+from tests.leagues.helpers import CATEGORIES, hand, record, squad, start_fixture, win_game
 
 pytestmark = pytest.mark.django_db
 
@@ -80,11 +80,7 @@ def test_a_hand_in_the_middle_of_a_cup_game_costs_what_a_friendly_hand_does():
     game = current(tie)
     assert queries_of_a_hand(game) == queries_of_a_hand(GameFactory())
     while game.status != "won":
-        facts = hand(game, game.next_dealer, dict.fromkeys(("high", "low", "jack", "game"), "A"))
-        scoring_services.hand_record(
-            game=game, facts=facts, entry_key=uuid.uuid4(), expected_number=game.hands.count() + 1
-        )
-        game.refresh_from_db()
+        record(game, [hand(game, game.next_dealer, dict.fromkeys(CATEGORIES, "A"))])
     tie.refresh_from_db()
     assert (tie.home_score, tie.away_score, tie.games.count()) == (1, 0, 2)
 

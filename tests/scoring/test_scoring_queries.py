@@ -109,21 +109,9 @@ def test_a_hand_at_a_fixture_table_runs_exactly_its_queries(client, django_asser
     game = current_game(start_fixture(fixture)[0])
     game.refresh_from_db()
     client.get(game.scoring_link.get_absolute_url())
-    data = {
-        "entry_key": str(uuid.uuid4()),
-        "expected_number": "1",
-        "outcome": "played",
-        "beg": "stand",
-        "dealer": game.next_dealer,
-        "turn_ups": "5C",
-        "high": "A",
-        "low": "B",
-        "jack": "none",
-        "game": "A",
-    }
     url = reverse("scoring:hand_record", kwargs={"pk": game.pk})
     with django_assert_num_queries(RECORD_QUERIES + FIXTURE_TABLE_QUERIES + TRANSACTION):
-        response = client.post(url, data, HTTP_HX_REQUEST="true")
+        response = client.post(url, _hand_data(game, 1), HTTP_HX_REQUEST="true")
     assert response.status_code == 200, response.content.decode()[:2000]
     assert game.hands.count() == 1
 
