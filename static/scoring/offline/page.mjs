@@ -15,6 +15,7 @@ import * as store from "./store.mjs";
 const match = location.pathname.match(/^\/games\/(\d+)\//);
 const pk = match ? Number(match[1]) : null;
 let flushing = false;
+let flushAgain = false;
 let editing = null; // {kind: "unsent", key} | {kind: "sent", number, revision}
 
 /** Keep this page (and where its scoring link leads) for the next time without a connection. */
@@ -375,10 +376,17 @@ function payload(op) {
   return { op: op.op, entry_key: op.key, number: op.number, facts: op.facts ?? null, revision: op.revision ?? null };
 }
 
-/** Send what is waiting, oldest first; stop at the first refusal or failed connection. */
+/** Send what is waiting, oldest first; stop at the first refusal or failed connection. A call
+ * while a send is under way (the connection back while the last try was failing) sends again
+ * after it, rather than waiting for the next tick. */
 async function flush() {
-  if (pk === null || flushing) return;
+  if (pk === null) return;
+  if (flushing) {
+    flushAgain = true;
+    return;
+  }
   flushing = true;
+  flushAgain = false;
   let sent = 0;
   let refused = false;
   try {
@@ -422,6 +430,7 @@ async function flush() {
   if ((sent || refused) && view && !view.ops.some((op) => op.state !== "conflict")) {
     await reloadGame();
   }
+  if (flushAgain) await flush();
 }
 
 /** Everything sent: show the server's page again, and keep it for the next time offline. */
