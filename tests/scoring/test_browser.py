@@ -979,6 +979,37 @@ def test_score_sheet_fits_a_phone_without_scrolling_sideways(scorer: Scorer) -> 
     assert sideways <= 0
 
 
+#: The words of an element's text that the browser laid out over more than one line.
+BROKEN_WORDS = """el => {
+  const text = el.firstChild, broken = [];
+  for (const match of text.data.matchAll(/\\S+/g)) {
+    const range = document.createRange();
+    range.setStart(text, match.index);
+    range.setEnd(text, match.index + match[0].length);
+    if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) {
+      broken.push(match[0]);
+    }
+  }
+  return broken;
+}"""
+
+
+def test_a_pub_name_heads_the_score_sheet_in_whole_words(scorer: Scorer) -> None:
+    """Two sides named after their pubs: each name wraps between its words on a phone, not
+    inside one ("Shoulder of Mutton", not "Should/er of/Mutto/n"), and the sheet still fits."""
+    game = GameFactory(side_names=("Shoulder of Mutton", "Black Bull Liversedge"))
+    record_hands(
+        game,
+        [{"dealer": "A", "turn_ups": ["4H"], "high": "A", "low": "B", "jack": None, "game": "A"}],
+    )
+    scorer.scan(game)
+    sheet = scorer.page.get_by_test_id("score-sheet")
+    sheet.scroll_into_view_if_needed()
+    for label in "AB":
+        assert scorer.page.get_by_test_id(f"sheet-head-{label}").evaluate(BROKEN_WORDS) == []
+    assert sheet.locator(".table-wrap").evaluate("el => el.scrollWidth - el.clientWidth") <= 0
+
+
 def test_every_link_in_the_site_header_is_a_44px_target(scorer: Scorer) -> None:
     """The header's links (the site's name included) are tap targets of at least 44 px."""
     scorer.open("/games/")
