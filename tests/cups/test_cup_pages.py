@@ -11,7 +11,7 @@ from django.urls import reverse
 from cups.models import Competition, Tie
 from cups.services.draws import draw_make
 from tests.cups.helpers import cup_world, pairs_cup, play_race, team_cup
-from tests.leagues.helpers import refused
+from tests.leagues.helpers import page_words, refused
 
 pytestmark = pytest.mark.django_db
 
@@ -66,7 +66,7 @@ def test_a_tie_with_a_game_won_reads_in_play_on_its_page_and_in_the_bracket(draw
     tie = cup.ties.filter(round__number=1).first()
     play_race(tie, "A")
     client = Client()
-    page = " ".join(client.get(tie.get_absolute_url()).content.decode().split())
+    page = page_words(client.get(tie.get_absolute_url()))
     assert "1–0</strong> in games (first to 2) · In play" in page
     assert "In play" in client.get(cup.get_absolute_url()).content.decode()  # its card
 

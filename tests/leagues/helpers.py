@@ -118,3 +118,10 @@ def refused(response: Any) -> bool:
     if response.status_code == 403:
         return True
     return response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def page_words(response: Any) -> str:
+    """A page's HTML with each run of whitespace one space: what a reader sees of a sentence
+    that the templates break over lines."""
+    content = response if isinstance(response, str) else response.content.decode()
+    return " ".join(content.split())

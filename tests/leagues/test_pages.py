@@ -26,6 +26,7 @@ from tests.leagues.helpers import (
     confirm,
     current_game,
     entered_teams,
+    page_words,
     start_fixture,
     win_game,
 )
@@ -113,7 +114,7 @@ def test_a_fixture_in_play_says_so_and_gives_no_league_points_yet(client, db):
     tables = start_fixture(fixture)
     assert len(tables) > 1
     win_game(current_game(tables[0]), "A", 5)
-    page = " ".join(get(client, "fixture", fixture.pk).split())
+    page = page_words(get(client, "fixture", fixture.pk))
     assert "· In play" in page and "· Scheduled" not in page
     assert "Match points" in page and "League points" not in page
     assert "In play: the figures so far" in page

@@ -27,7 +27,14 @@ from tests.factories.leagues import (
     RegistrationFactory,
     TeamEntryFactory,
 )
-from tests.leagues.helpers import current_game, entered_teams, hand, record, start_fixture
+from tests.leagues.helpers import (
+    current_game,
+    entered_teams,
+    hand,
+    page_words,
+    record,
+    start_fixture,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -184,7 +191,7 @@ def test_a_hand_in_play_changes_the_fixture_page_and_no_other(client, django_ass
     live = reverse("leagues:fixture", args=[fixture.pk])
 
     def words(url: str) -> str:
-        return " ".join(client.get(url).content.decode().split())
+        return page_words(client.get(url))
 
     before = {page: client.get(url).context["fragment"] for page, url in cached.items()}
     assert "Game 1</a>: 0–0" in words(live)
