@@ -18,6 +18,7 @@ record when they are callables), so the HTML is the one django-tables2's templat
 from __future__ import annotations
 
 import csv
+import html
 import io
 from typing import Any
 
@@ -91,6 +92,22 @@ class _CellPlan:
         if not (_has_callable(table.attrs) or _has_callable(column.attrs)):
             self.td = bound_column.attrs["td"].as_html()
         self.choices: dict[type, bool] = {}
+        # An accessor of one name ("status", "pk") on a record that has no items (a model
+        # instance, a standings row) is an attribute, as ``Accessor.resolve`` finds it after
+        # an item lookup fails: looked up directly, without splitting the path or failing first.
+        self.name = None
+        if self.accessor and self.accessor.SEPARATOR not in self.accessor:
+            self.name = str(self.accessor)
+        self.itemless: dict[type, bool] = {}
+
+    def _direct(self, record: Any) -> bool:
+        """Whether ``record``'s one-name accessor is looked up directly (``self.name``)."""
+        if self.name is None:
+            return False
+        kind = type(record)
+        if kind not in self.itemless:
+            self.itemless[kind] = not hasattr(kind, "__getitem__")
+        return self.itemless[kind]
 
     def _has_choices(self, record: Any, penultimate: Any, remainder: str) -> bool:
         """Whether the accessor ends on a model field with choices (shown by its label)."""
@@ -121,11 +138,30 @@ class _CellPlan:
             content = self.render(**wanted)
         return self.link(content, **offered) if self.link else content
 
+    def _resolve(self, record: Any) -> Any:
+        """``Accessor.resolve(record)``, its one attribute looked up directly where it can be."""
+        if not self._direct(record):
+            return self.accessor.resolve(record)
+        try:
+            current = getattr(record, str(self.name))
+        except AttributeError as exc:
+            raise ValueError(f"no {self.name} on {type(record).__name__}") from exc
+        if callable(current):
+            if getattr(current, "alters_data", False):
+                raise ValueError(f"{self.name}() alters data")
+            if not getattr(current, "do_not_call_in_templates", False):
+                accessor = self.accessor
+                current = current(*accessor.callable_args, **accessor.callable_kwargs)
+        return current
+
     def cell(self, row: BoundRow) -> Any:
         """The cell's content, as ``BoundRow.get_cell`` gives it."""
         record = row.record
         value = None
-        penultimate, remainder = self.accessor.penultimate(record)
+        if self._direct(record):
+            penultimate, remainder = record, self.name
+        else:
+            penultimate, remainder = self.accessor.penultimate(record)
         if (
             isinstance(penultimate, models.Model)
             and remainder
@@ -135,7 +171,7 @@ class _CellPlan:
             remainder = None
         if remainder:
             try:
-                value = self.accessor.resolve(record)
+                value = self._resolve(record)
             except Exception:
                 if self.text_link:
                     return self._call(row)
@@ -146,8 +182,13 @@ class _CellPlan:
     def html(self, row: BoundRow) -> str:
         """The ``<td>`` element, as the template writes it."""
         content = self.cell(row)
-        if type(content) is int and not settings.USE_THOUSAND_SEPARATOR:
+        kind = type(content)
+        if kind is int and not settings.USE_THOUSAND_SEPARATOR:
             text = str(content)  # what localize() makes of a whole number without grouping
+        elif kind is str and self.localize is None:
+            text = html.escape(content)  # what localize() and conditional_escape() make of text
+        elif kind is SafeString and self.localize is None:
+            text = content
         else:
             if self.localize is not None:
                 content = localize(content, use_l10n=self.localize)

@@ -1,4 +1,5 @@
-"""The standings, fixtures and player tables: sorting with ``?sort=`` and CSV downloads."""
+"""The standings, fixtures and player tables: sorting with ``?sort=`` and CSV downloads; every
+table's rows as django-tables2 would write them."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from leagues.models import Fixture
 from leagues.selectors.race import division_race
 from leagues.selectors.standings import division_standings
 from leagues.tables import FixturesTable, PlayerStatisticsTable, StandingsTable
+from scoring.selectors import recent_games
+from scoring.tables import GameTable
 from tests.factories.leagues import (
     DivisionFactory,
     FixtureFactory,
@@ -24,6 +27,7 @@ from tests.factories.leagues import (
     PointAdjustmentFactory,
     TeamEntryFactory,
 )
+from tests.factories.scoring import GameFactory, record_hands
 
 pytestmark = pytest.mark.django_db
 
@@ -160,14 +164,32 @@ def tbody(html: str) -> str:
     return re.sub(r">\s+<", "><", body).strip()
 
 
-@pytest.mark.parametrize("make", ["standings", "fixtures", "probe"])
+@pytest.mark.parametrize("make", ["standings", "fixtures", "probe", "games"])
 def test_rows_are_the_ones_django_tables2_would_write(rf, division, make):
     """``BaseTable.rendered_rows`` writes, cell for cell, what django-tables2's own template
     writes for the same table."""
     fixtures = Fixture.objects.filter(division=division).select_related(
         "home", "away", "venue", "division__season__league"
     )
-    if make == "standings":
+    if make == "games":
+        # Names that need escaping, a game with a hand and one without.
+        played = GameFactory(side_names=("Ann & <b>Bob</b>", 'The "Swan"'))
+        record_hands(
+            played,
+            [
+                {
+                    "dealer": "A",
+                    "turn_ups": ["4H"],
+                    "high": "A",
+                    "low": "B",
+                    "jack": None,
+                    "game": "A",
+                }
+            ],
+        )
+        GameFactory(title="Friday <night>")
+        table = GameTable(recent_games()[0])
+    elif make == "standings":
         standings = division_standings(division=division)
         table = StandingsTable(
             standings.rows,
