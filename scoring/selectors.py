@@ -52,6 +52,9 @@ def game_audit(game: Game) -> QuerySet[HandRevision]:
 
 #: Games a page of the list shows: a phone's screenful or two.
 GAMES_A_PAGE = 25
+#: What the list shows of a game and of its sides (``scoring.tables.GameTable``).
+LISTED_GAME = ("title", "ruleset", "variant", "status", "winner", "created_at")
+LISTED_SIDE = ("game_id", "label", "name", "score", "position")
 
 
 def recent_games(page: int = 1) -> tuple[list[Game], bool]:
@@ -63,12 +66,17 @@ def recent_games(page: int = 1) -> tuple[list[Game], bool]:
     whole table of hands): three queries, with no per-game querysets to build and no count of
     all the games (one game more than a page is read to know whether there are older ones)."""
     start = (page - 1) * GAMES_A_PAGE
-    games = list(Game.objects.order_by("-created_at", "-pk")[start : start + GAMES_A_PAGE + 1])
+    games = list(
+        Game.objects.only(*LISTED_GAME).order_by("-created_at", "-pk")[
+            start : start + GAMES_A_PAGE + 1
+        ]
+    )
     older = len(games) > GAMES_A_PAGE
     games = games[:GAMES_A_PAGE]
     ids = [game.pk for game in games]
     sides: dict[int, list[Side]] = {pk: [] for pk in ids}
-    for side in Side.objects.filter(game_id__in=ids).order_by("game_id", "position"):
+    listed_sides = Side.objects.only(*LISTED_SIDE).filter(game_id__in=ids)
+    for side in listed_sides.order_by("game_id", "position"):
         sides[side.game_id].append(side)
     counts = dict(
         Hand.objects.filter(game__in=ids).order_by().values_list("game").annotate(n=Count("pk"))

@@ -53,8 +53,8 @@ class GameTable(BaseTable):
     def render_variant(self, record: Game) -> str:
         return record.rules.label
 
-    def render_status(self, record: Game) -> str:
+    def render_status(self, record: Game, value: str) -> str:
         if record.winner:
             winner = next((s for s in record.sides_in_order if s.label == record.winner), None)
             return f"Won by {winner.name if winner else record.winner}"
-        return record.get_status_display()
+        return value  # the status's label
