@@ -218,10 +218,21 @@ class BaseTable(tables.Table):
     def rendered_rows(self) -> list[SafeString]:
         """The body's rows (the current page's), each one ``<tr>`` of HTML."""
         plans = [_CellPlan(self, bound_column) for bound_column in self.columns]
-        return [
-            mark_safe(f"<tr {row.attrs.as_html()}>{''.join(plan.html(row) for plan in plans)}</tr>")
-            for row in self.paginated_rows
-        ]
+        # A row's attributes are the same for every odd and every even row unless a row_attrs
+        # value is computed from the record: then they are worked out for each row.
+        each_row = _has_callable(self.row_attrs)
+        shared: dict[tuple[type, int], str] = {}
+        rows = []
+        for row in self.paginated_rows:
+            if each_row:
+                attrs = row.attrs.as_html()
+            else:
+                kind = (type(row), row.row_counter % 2)
+                if kind not in shared:
+                    shared[kind] = row.attrs.as_html()
+                attrs = shared[kind]
+            rows.append(mark_safe(f"<tr {attrs}>{''.join(plan.html(row) for plan in plans)}</tr>"))
+        return rows
 
     def as_csv(self, exclude_columns: tuple[str, ...] = ()) -> str:
         """The table's rows, in the order shown, as CSV text with a header row.

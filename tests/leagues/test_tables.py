@@ -150,13 +150,17 @@ def test_csv_cells_that_look_like_formulas_are_quoted():
 
 class ProbeTable(BaseTable):
     """Each way django-tables2 fills a cell: a choices field shown by its label, a link, a date
-    by its template, a default for an empty value, attributes computed from the record."""
+    by its template, a default for an empty value, attributes computed from the record (a
+    cell's and a row's)."""
 
     status = tables.Column(attrs={"td": {"data-status": lambda record: record.status}})
     home = tables.Column(linkify=True)
     date = tables.DateColumn(format="j M")
     original_date = tables.Column(default="never moved")
     round = tables.Column()
+
+    class Meta(BaseTable.Meta):
+        row_attrs = {"data-fixture": lambda record: record.pk}
 
 
 def tbody(html: str) -> str:
