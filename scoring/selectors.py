@@ -52,7 +52,7 @@ def game_audit(game: Game) -> QuerySet[HandRevision]:
 
 
 #: Games a page of the list shows: a phone's screenful or two.
-GAMES_A_PAGE = 25
+GAMES_A_PAGE = 20
 #: What the list shows of a game and of its sides (``scoring.tables.GameTable``).
 LISTED_GAME = ("title", "ruleset", "variant", "status", "winner", "created_at")
 LISTED_SIDE = ("game_id", "label", "name", "score", "position")
