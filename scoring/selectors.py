@@ -93,6 +93,7 @@ def recent_games(page: int = 1) -> tuple[list[Game], bool]:
     for side in listed_sides:
         sides[side.game_id].append(side)
     for game in games:
-        game.sides_in_order = sides[game.pk]  # type: ignore[attr-defined]
-        game.hand_count = sides[game.pk][0].hand_count if sides[game.pk] else 0  # type: ignore[attr-defined]
+        listed = sides[game.pk]
+        game.sides_in_order = listed  # type: ignore[attr-defined]
+        game.hand_count = listed[0].hand_count if listed else 0  # type: ignore[attr-defined]
     return games, older
