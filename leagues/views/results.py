@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods
 
 from config.inputs import clean_text, strict_id
 from leagues.models import AuditEntry, FixtureTable, League, ResultSubmission
-from leagues.permissions import can_manage_league, fixture_links, fixture_role
+from leagues.permissions import can_manage_league, captained_sides, fixture_links, fixture_role
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.audit import league_audit_page
 from leagues.services import confirmation, results
@@ -83,6 +83,14 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         "may_submit": current is None
         and fixture.status == fixture.Status.PLAYED
         and confirmation.can_submit(fixture=fixture, by=user, link=link),
+        # A secretary who is neither side's captain and submits cannot confirm it too: say so
+        # before, and after (the page would otherwise wait on a captain who may have no account).
+        "as_secretary": user is not None
+        and can_manage_league(user, league)
+        and not captained_sides(user, fixture),
+        "you_submitted": current is not None
+        and user is not None
+        and current.submitted_by_id == user.pk,
         "may_confirm": current is not None
         and current.status == ResultSubmission.Status.SUBMITTED
         and confirmation.can_confirm(submission=current, by=user),

@@ -18,6 +18,7 @@ from leagues.services import confirmation
 from scoring import services as scoring_services
 from tests.factories.leagues import FixtureFactory
 from tests.factories.scoring import UserFactory
+from tests.leagues.helpers import page_words
 from tests.leagues.test_access import build
 
 pytestmark = pytest.mark.django_db
@@ -277,6 +278,30 @@ def test_the_result_page_offers_each_viewer_their_step(world):
     assert 'data-testid="confirm-result"' in body and 'data-testid="dispute-result"' in body
     assert 'data-testid="confirm-result"' not in Client().get(url).content.decode()
 
+
+
+def test_a_secretary_is_told_before_and_after_submitting_that_someone_else_confirms(world):
+    """A secretary who is neither team's captain and submits cannot confirm it too (four eyes):
+    the page says so before the tap, with the way round (a table's link submits, the secretary
+    confirms), and after it says who it waits for, rather than "the other team's captain"."""
+    url = reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk})
+    secretary = Client()
+    secretary.force_login(world.users["secretary"])
+    before = page_words(secretary.get(url))
+    assert 'data-testid="secretary-submits"' in before
+    assert "a result you submit waits for both captains, or for another secretary" in before
+    assert reverse("leagues:manage_fixture_card", kwargs={"pk": world.fixture.pk}) in before
+    captain = Client()
+    captain.force_login(world.users["home_captain"])
+    assert 'data-testid="secretary-submits"' not in captain.get(url).content.decode()
+
+    secretary.post(url, {"action": "submit"})
+    after = page_words(secretary.get(url))
+    assert 'data-testid="confirm-result"' not in after
+    assert "You submitted it as secretary, so you do not confirm it too" in after
+    other = Client()
+    other.force_login(world.users["home_captain"])
+    assert "You submitted it as secretary" not in other.get(url).content.decode()
 
 def test_the_fixture_card_shows_each_tables_qr_and_link_to_secretaries_only(world):
     url = reverse("leagues:manage_fixture_card", kwargs={"pk": world.fixture.pk})
