@@ -105,6 +105,21 @@ def test_a_walkover_given_ahead_of_its_night_is_not_a_latest_result_until_then(c
     assert ahead.get_absolute_url() in client.get(url).content.decode()
 
 
+
+def test_a_cup_tie_among_the_next_fixtures_is_named_a_cup_tie_not_a_division(client, db):
+    """A team cup's tie is a fixture of kind cup in a division's table of fixtures: the league
+    home's line names it by its kind, where a league fixture names its division."""
+    division = DivisionFactory(name="First Division")
+    home, away = (TeamEntryFactory(division=division).team for _ in range(2))
+    week = timezone.localdate() + datetime.timedelta(days=7)
+    FixtureFactory(division=division, home=home, away=away, date=week)
+    FixtureFactory(division=division, home=away, away=home, date=week, kind=Fixture.Kind.CUP)
+    page = page_words(get(client, "league", division.season.league.slug))
+    lines = page[page.index("Next fixtures") :].split('<li class="fixture-line">')[1:]
+    assert len(lines) == 2
+    wheres = sorted(line.split('<span class="where muted">')[1].split(" ·")[0] for line in lines)
+    assert wheres == ["Cup", "First Division"]
+
 def test_a_fixture_in_play_says_so_and_gives_no_league_points_yet(client, db):
     """One table finished of several: the fixture's page reads "In play" (not "Scheduled")
     and shows the figures so far without a league points row of noughts."""
