@@ -120,6 +120,19 @@ def test_a_cup_tie_among_the_next_fixtures_is_named_a_cup_tie_not_a_division(cli
     wheres = sorted(line.split('<span class="where muted">')[1].split(" ·")[0] for line in lines)
     assert wheres == ["Cup", "First Division"]
 
+
+def test_a_walkovers_page_shows_no_pegs_and_says_why_there_are_no_tables(client, db):
+    """A walkover was never played: no "Points pegged 0 0", and no "pairs not seated yet"."""
+    division = DivisionFactory()
+    home, away = (TeamEntryFactory(division=division).team for _ in range(2))
+    fixture = FixtureFactory(division=division, home=home, away=away)
+    before = page_words(get(client, "fixture", fixture.pk))
+    assert "The pairs are not seated yet." in before
+    fixture_walkover(fixture=fixture, to="home", reason="The away team has folded")
+    page = page_words(get(client, "fixture", fixture.pk))
+    assert "Match points" in page and "Points pegged" not in page
+    assert "No games: a walkover." in page and "not seated yet" not in page
+
 def test_a_fixture_in_play_says_so_and_gives_no_league_points_yet(client, db):
     """One table finished of several: the fixture's page reads "In play" (not "Scheduled")
     and shows the figures so far without a league points row of noughts."""
