@@ -119,6 +119,14 @@ class Competition(models.Model):
         return reverse("cups:competition", kwargs={"pk": self.pk})
 
     @property
+    def stage_words(self) -> str:
+        """Where it stands, in the words of the league's list of cups beside its format ("a
+        knock-out · under way", not "knock-out · knock-out")."""
+        if self.stage == self.Stage.KNOCKOUT:
+            return "under way" if self.format == self.Format.KNOCKOUT else "knock-out stage"
+        return self.get_stage_display().lower()
+
+    @property
     def games_to_win(self) -> int:
         return self.best_of // 2 + 1
 
