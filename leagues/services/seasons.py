@@ -94,6 +94,22 @@ def next_season_placements(
 
 
 @transaction.atomic
+def season_after(season: Season) -> Season | None:
+    """The league's season that follows ``season`` (the next one to start), if any."""
+    return (
+        Season.objects.filter(league_id=season.league_id, starts_on__gt=season.starts_on)
+        .order_by("starts_on")
+        .first()
+    )
+
+
+def season_after_message(season: Season, following: Season) -> str:
+    return (
+        f"{following.name} already follows {season.name}: the next season starts from "
+        "the latest one."
+    )
+
+
 def season_start_next(
     *,
     season: Season,
@@ -109,6 +125,9 @@ def season_start_next(
     ``carry_squads``) its registered players. The new season takes the league's rules and
     ``season``'s league night and venue capacity."""
     league = season.league
+    following = season_after(season)
+    if following is not None:
+        raise ValidationError(season_after_message(season, following))
     if starts_on <= season.starts_on:
         raise ValidationError(
             {

@@ -191,6 +191,10 @@ def season_start_next(request: HttpRequest, slug: str, season: int) -> HttpRespo
     promotion and relegation, for the secretary to review (and change) before saving."""
     league = _league(request, slug)
     old = get_object_or_404(league.seasons.select_related("league"), pk=season)
+    following = seasons.season_after(old)
+    if following is not None:
+        messages.info(request, seasons.season_after_message(old, following))
+        return redirect(_manage_url(league))
     standings = season_standings(season=old)
     placements = seasons.next_season_placements(season=old, standings=standings)
     divisions = list(old.divisions.order_by("rank", "name"))

@@ -11,7 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from leagues.selectors.standings import division_standings
-from leagues.services.seasons import next_season_placements
+from leagues.services.seasons import next_season_placements, season_start_next
 from leagues.services.structure import season_create, team_enter, team_update
 from tests.factories.leagues import (
     DivisionFactory,
@@ -251,6 +251,32 @@ def test_start_next_season_applies_promotion_and_relegation_and_carries_everythi
     assert AuditEntry.objects.filter(action="season_started_next").exists()
     # The old season is untouched.
     assert TeamEntry.objects.filter(season=season).count() == 8
+
+
+def test_only_the_latest_season_starts_a_next_one(client, django_user_model):
+    """Once 2025–26 follows 2024–25, the desk offers "start the next season" on 2025–26 only;
+    the old season's page sends the secretary back with why, and the service refuses too."""
+    season, teams = finished_season()
+    following = season_create(
+        league=season.league, name="2025–26", starts_on=datetime.date(2025, 9, 2)
+    )
+    user = django_user_model.objects.create_user("sec", password="pw-sec-123456")
+    season.league.secretaries.add(user)
+    client.force_login(user)
+    desk = client.get(reverse("leagues:manage_league", args=[season.league.slug]))
+    old_next = reverse("leagues:manage_season_next", args=[season.league.slug, season.pk])
+    new_next = reverse("leagues:manage_season_next", args=[season.league.slug, following.pk])
+    assert new_next in desk.content.decode() and old_next not in desk.content.decode()
+    response = client.get(old_next, follow=True)
+    assert f"2025–26 already follows {season.name}" in response.content.decode()
+    with pytest.raises(ValidationError, match="already follows"):
+        season_start_next(
+            season=season,
+            name="2025–26 again",
+            starts_on=datetime.date(2025, 10, 7),
+            placements={},
+        )
+    assert season.league.seasons.count() == 2
 
 
 # --- withdrawal and squads through the pages -------------------------------------------------
