@@ -23,13 +23,19 @@ from leagues.models import (
     Player,
     PointAdjustment,
     Registration,
+    ResultSubmission,
     Season,
     TableGame,
     Team,
     TeamEntry,
     Venue,
 )
-from leagues.selectors.counting import counts_q, fixtures_with_standing, is_provisional_q
+from leagues.selectors.counting import (
+    confirmed_exists,
+    counts_q,
+    fixtures_with_standing,
+    is_provisional_q,
+)
 from scoring.models import Side
 
 FIXTURE_RELATED = ("home", "away", "venue", "result", "division__season__league")
@@ -130,6 +136,26 @@ def counted_results(
 
 #: Fixtures a re-generation keeps whatever happens: their result or decision is stored.
 KEPT = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER, Fixture.Status.VOID)
+
+
+def results_to_see_to(*, league: League) -> list[Fixture]:
+    """The league's fixtures played to the end whose result is not confirmed yet, oldest first,
+    each with ``open_status``: its open submission's ("submitted", "disputed"), or None when
+    nobody has submitted it. What the secretary's desk lists."""
+    open_submission = ResultSubmission.objects.filter(
+        fixture=OuterRef("pk"), status__in=ResultSubmission.OPEN_STATUSES
+    ).order_by("-pk")
+    return list(
+        Fixture.objects.filter(
+            division__season__league=league,
+            status=Fixture.Status.PLAYED,
+            result__is_final=True,
+        )
+        .exclude(confirmed_exists())
+        .annotate(open_status=Subquery(open_submission.values("status")[:1]))
+        .select_related("home", "away", "division")
+        .order_by("date", "time", "pk")
+    )
 
 
 def division_kept_count(*, division: Division) -> int:

@@ -279,7 +279,6 @@ def test_the_result_page_offers_each_viewer_their_step(world):
     assert 'data-testid="confirm-result"' not in Client().get(url).content.decode()
 
 
-
 def test_a_secretary_is_told_before_and_after_submitting_that_someone_else_confirms(world):
     """A secretary who is neither team's captain and submits cannot confirm it too (four eyes):
     the page says so before the tap, with the way round (a table's link submits, the secretary
@@ -302,6 +301,36 @@ def test_a_secretary_is_told_before_and_after_submitting_that_someone_else_confi
     other = Client()
     other.force_login(world.users["home_captain"])
     assert "You submitted it as secretary" not in other.get(url).content.decode()
+
+
+def test_the_desk_lists_each_result_to_see_to_until_it_is_confirmed(world):
+    """A finished fixture is on the secretary's desk, linked to its result page, as it stands:
+    not submitted, waiting to be confirmed, disputed, then off the list once it counts."""
+    desk_url = reverse("leagues:manage_league", args=[world.league.slug])
+    result_url = reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk})
+    secretary = Client()
+    secretary.force_login(world.users["secretary"])
+
+    def line() -> str:
+        page = page_words(secretary.get(desk_url))
+        start = page.find(f'<a href="{result_url}">')
+        return "" if start < 0 else page[start : page.index("</li>", start)]
+
+    assert "every table finished, not submitted yet" in line()
+    submission = confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    assert "submitted, waiting to be confirmed" in line()
+    confirmation.result_dispute(
+        submission=submission, reason="Table 1 was 11-9", by=world.users["away_captain"]
+    )
+    assert "disputed: settle it" in line()
+    confirmation.result_settle(
+        submission=submission, uphold=True, note="Checked", by=world.users["secretary"]
+    )
+    assert line() == ""
+    assert "None: every finished fixture's result is confirmed." in page_words(
+        secretary.get(desk_url)
+    )
+
 
 def test_the_fixture_card_shows_each_tables_qr_and_link_to_secretaries_only(world):
     url = reverse("leagues:manage_fixture_card", kwargs={"pk": world.fixture.pk})
