@@ -60,12 +60,12 @@ def test_public_pages_need_no_account(drawn):
     assert client.get(cup.get_absolute_url() + "?round=banana").status_code == 200
 
 
-
 def test_the_league_lists_a_drawn_knock_out_as_under_way(drawn):
     """The league's list of cups gives a cup's format and where it stands, each once."""
     world, cup = drawn
     page = page_words(Client().get(world.league.get_absolute_url()))
     assert "knock-out · under way" in page and "knock-out · knock-out" not in page
+
 
 def test_a_tie_with_a_game_won_reads_in_play_on_its_page_and_in_the_bracket(drawn):
     """1–0 in games with the next game to play: "In play", not "To play"."""

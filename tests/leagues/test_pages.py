@@ -105,7 +105,6 @@ def test_a_walkover_given_ahead_of_its_night_is_not_a_latest_result_until_then(c
     assert ahead.get_absolute_url() in client.get(url).content.decode()
 
 
-
 def test_a_cup_tie_among_the_next_fixtures_is_named_a_cup_tie_not_a_division(client, db):
     """A team cup's tie is a fixture of kind cup in a division's table of fixtures: the league
     home's line names it by its kind, where a league fixture names its division."""
@@ -132,6 +131,7 @@ def test_a_walkovers_page_shows_no_pegs_and_says_why_there_are_no_tables(client,
     page = page_words(get(client, "fixture", fixture.pk))
     assert "Match points" in page and "Points pegged" not in page
     assert "No games: a walkover." in page and "not seated yet" not in page
+
 
 def test_a_fixture_in_play_says_so_and_gives_no_league_points_yet(client, db):
     """One table finished of several: the fixture's page reads "In play" (not "Scheduled")

@@ -1010,7 +1010,6 @@ def test_a_pub_name_heads_the_score_sheet_in_whole_words(scorer: Scorer) -> None
     assert sheet.locator(".table-wrap").evaluate("el => el.scrollWidth - el.clientWidth") <= 0
 
 
-
 def test_a_third_side_deals_first_only_once_a_game_has_one(scorer: Scorer) -> None:
     """Starting a game of two sides offers no "Side C" to deal first; asking for a third side
     does."""
@@ -1021,6 +1020,7 @@ def test_a_third_side_deals_first_only_once_a_game_has_one(scorer: Scorer) -> No
     page.locator("details.side-c > summary").click()
     page.locator("input[name=three_sides]").check()
     expect(page.get_by_test_id("first_dealer-C")).to_be_visible()
+
 
 def test_every_link_in_the_site_header_is_a_44px_target(scorer: Scorer) -> None:
     """The header's links (the site's name included) are tap targets of at least 44 px."""
