@@ -1022,6 +1022,28 @@ def test_a_third_side_deals_first_only_once_a_game_has_one(scorer: Scorer) -> No
     expect(page.get_by_test_id("first_dealer-C")).to_be_visible()
 
 
+def test_the_score_bar_shows_a_pub_name_whole_in_the_height_of_a_short_one(scorer: Scorer) -> None:
+    """The sticky score at the top: "Shoulder of Mutton" on two lines, not "Shoulder of M…",
+    and the bar no taller than for "Smith & Jones" (it stays over the form as the scorer
+    scrolls)."""
+    heights = []
+    for names in (
+        ("Smith & Jones", "Patel & Brown"),
+        ("Shoulder of Mutton", "Black Bull Liversedge"),
+    ):
+        scorer.scan(GameFactory(side_names=names))
+        bar = scorer.page.get_by_test_id("scoreboard")
+        box = bar.bounding_box()
+        assert box is not None
+        heights.append(box["height"])
+        clipped = bar.locator(".score-name").evaluate_all(
+            "names => names.filter(n => n.scrollHeight > n.clientHeight + 1"
+            " || n.scrollWidth > n.clientWidth + 1).map(n => n.textContent)"
+        )
+        assert clipped == [], names
+    assert abs(heights[0] - heights[1]) <= 1, heights
+
+
 def test_every_link_in_the_site_header_is_a_44px_target(scorer: Scorer) -> None:
     """The header's links (the site's name included) are tap targets of at least 44 px."""
     scorer.open("/games/")
