@@ -93,7 +93,6 @@ def next_season_placements(
     return placements
 
 
-@transaction.atomic
 def season_after(season: Season) -> Season | None:
     """The league's season that follows ``season`` (the next one to start), if any."""
     return (
@@ -110,6 +109,7 @@ def season_after_message(season: Season, following: Season) -> str:
     )
 
 
+@transaction.atomic
 def season_start_next(
     *,
     season: Season,

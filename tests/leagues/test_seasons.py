@@ -279,6 +279,25 @@ def test_only_the_latest_season_starts_a_next_one(client, django_user_model):
     assert season.league.seasons.count() == 2
 
 
+def test_a_next_season_that_fails_half_way_leaves_nothing_behind(monkeypatch):
+    """Starting the next season is one transaction: a failure after the season row is written
+    (here, its first division) leaves no season."""
+    season, teams = finished_season()
+
+    def refuse(**kwargs):
+        raise ValidationError("no divisions today")
+
+    monkeypatch.setattr("leagues.services.seasons.division_create", refuse)
+    with pytest.raises(ValidationError, match="no divisions today"):
+        season_start_next(
+            season=season,
+            name="2025–26",
+            starts_on=datetime.date(2025, 9, 2),
+            placements={team.pk: 1 for team in teams.values()},
+        )
+    assert list(season.league.seasons.values_list("name", flat=True)) == [season.name]
+
+
 # --- withdrawal and squads through the pages -------------------------------------------------
 
 
