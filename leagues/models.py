@@ -514,6 +514,14 @@ class Fixture(models.Model):
         return reverse("leagues:fixture", kwargs={"pk": self.pk})
 
     @property
+    def listed_under(self) -> str:
+        """What a list of fixtures names it by: a league fixture's division, else its kind
+        ("Cup": a cup tie is a fixture of its teams' division, but not the division's match)."""
+        if self.kind == self.Kind.LEAGUE:
+            return self.division.name
+        return self.get_kind_display()
+
+    @property
     def is_settled(self) -> bool:
         """Whether its result is final: played to the end or given as a walkover."""
         return self.status in (self.Status.PLAYED, self.Status.WALKOVER)
