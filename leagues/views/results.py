@@ -54,11 +54,11 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         return _act(request, fixture, current, user, link)
     league = fixture.division.season.league
     # Account names are personal: the public reads who acted by role.
-    names = can_manage_league(request.user, league)
+    secretary = can_manage_league(request.user, league)
 
     def who(account: Any) -> str:
         role = fixture_role(account, fixture)
-        return f"{account.get_username()} ({role})" if names and account is not None else role
+        return f"{account.get_username()} ({role})" if secretary and account is not None else role
 
     actors = (
         {
@@ -85,9 +85,7 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         and confirmation.can_submit(fixture=fixture, by=user, link=link),
         # A secretary who is neither side's captain and submits cannot confirm it too: say so
         # before, and after (the page would otherwise wait on a captain who may have no account).
-        "as_secretary": user is not None
-        and can_manage_league(user, league)
-        and not captained_sides(user, fixture),
+        "as_secretary": secretary and not captained_sides(user, fixture),
         "you_submitted": current is not None
         and user is not None
         and current.submitted_by_id == user.pk,
