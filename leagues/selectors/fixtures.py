@@ -30,12 +30,7 @@ from leagues.models import (
     TeamEntry,
     Venue,
 )
-from leagues.selectors.counting import (
-    confirmed_exists,
-    counts_q,
-    fixtures_with_standing,
-    is_provisional_q,
-)
+from leagues.selectors.counting import counts_q, fixtures_with_standing, is_provisional_q
 from scoring.models import Side
 
 FIXTURE_RELATED = ("home", "away", "venue", "result", "division__season__league")
@@ -147,11 +142,8 @@ def results_to_see_to(*, league: League) -> list[Fixture]:
     ).order_by("-pk")
     return list(
         Fixture.objects.filter(
-            division__season__league=league,
-            status=Fixture.Status.PLAYED,
-            result__is_final=True,
+            is_provisional_q(), division__season__league=league, result__is_final=True
         )
-        .exclude(confirmed_exists())
         .annotate(open_status=Subquery(open_submission.values("status")[:1]))
         .select_related("home", "away", "division")
         .order_by("date", "time", "pk")
