@@ -134,6 +134,17 @@ def test_kept_undo_and_correction_are_applied_in_order(client: Any, game: Game) 
     assert list(Hand.objects.filter(game=game).values_list("number", "facts")) == [(1, facts)]
 
 
+def test_a_kept_correction_reusing_a_used_key_is_a_409_with_words(client: Any, game: Game) -> None:
+    record = kept(game, 1)
+    sync(client, game, record)
+    facts = {**plain_hand("trinidad", "A", 1), "game": "A"}
+    fix = {"op": "correct", "entry_key": record["entry_key"], "number": 1, "facts": facts}
+    response = sync(client, game, {**fix, "revision": 0})
+    assert response.status_code == 409
+    assert "already used for something else" in response.json()["message"]
+    assert Hand.objects.get(game=game, number=1).revision == 0
+
+
 @pytest.mark.parametrize(
     ("body", "status"),
     [
