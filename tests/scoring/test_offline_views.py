@@ -10,6 +10,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.urls import reverse
 
 from scoring.models import Game, Hand, HandRevision, RevisionAction
@@ -87,6 +88,11 @@ def test_the_manifest_makes_the_scoring_pages_installable(client: Any) -> None:
     assert data["display"] == "standalone"
     assert data["scope"] == data["start_url"] == "/games/"
     assert {icon["sizes"] for icon in data["icons"]} >= {"192x192", "512x512"}
+    assert data["id"] == "/games/"
+    maskable = [icon for icon in data["icons"] if icon.get("purpose") == "maskable"]
+    assert {icon["sizes"] for icon in maskable} == {"192x192", "512x512"}
+    for icon in data["icons"]:
+        assert finders.find(icon["src"].removeprefix("/static/")), icon["src"]
 
 
 def test_the_game_page_carries_its_state_and_says_offline_needs_javascript(
