@@ -1,19 +1,21 @@
 """A league night watched live: 40 tables scoring while 500 phones follow the pages.
 
-    .venv/bin/python bench/live_night.py [--tables 40] [--spectators 500] [--seconds 30]
+    .venv/bin/python bench/live_night.py [--tables 40] [--rate 1] [--spectators 500] [--seconds 30]
 
 Runs the app as in production, as `bench/hand_entry.py` does (production settings under
 gunicorn with `config/gunicorn.py`, requests as through the TLS proxy, gzip), on the database
 in DATABASE_URL and the cache in REDIS_URL (PostgreSQL and Redis are what the figures are for;
 a throwaway SQLite database and the database cache without them).
 
-The night: a Trinidad-style league (games to 500, so no game ends during the run) with
-`--tables` / 4 fixtures tonight, four tables each, every table's pairs seated and its game
-started. Then, timed:
+The night: a Yorkshire-style league (four tables a match) playing Trinidad's turn-up rules to
+500 (so no game ends during the run) with `--tables` / 4 fixtures tonight, every table's pairs
+seated and its game started. Then, timed:
 
 1. one scorer alone records 30 hands at one table over HTTP (each hand one POST, as the phone
    with JavaScript sends it): the hand's median and 95th percentile alone;
-2. for `--seconds`, every table's scorer records a hand a second, while `--spectators` phones
+2. for `--seconds`, the tables' scorers record `--rate` hands a second between them (each
+   table in turn: at 40 tables and 1 a second, a hand every 40 s a table, faster than a real
+   table's one or two minutes), while `--spectators` phones
    each poll their page every 10 seconds with the ETag they last saw, as `static/leagues/live.js`
    does: four in five a fixture's page (`/leagues/live/<league>/fixture/<pk>/`), one in five the
    league night's (`/leagues/live/<league>/`); and a probe fetches the cheapest page (the start
@@ -67,7 +69,7 @@ from leagues.models import League
 from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory
 from tests.leagues.helpers import entered_teams, start_fixture
 fixtures = {fixtures}
-league = LeagueFactory(trinidad=True, name="Bench Night League", slug="bench-night",
+league = LeagueFactory(name="Bench Night League", slug="bench-night",
                        ruleset={{"preset": "trinidad", "target": 500}})
 division = DivisionFactory(season__league=league, name="Premier")
 teams = entered_teams(division, [f"Team {{n}}" for n in range(2 * fixtures)])
@@ -137,13 +139,13 @@ def record(table: Table, tally: Tally) -> None:
             tally.failures.append(f"game {table.game}, hand {number}: HTTP {status}")
 
 
-def scorer(table: Table, tally: Tally, until: float) -> None:
-    """A hand a second until ``until`` (the next one starts a second after the last began)."""
-    began = time.monotonic() + random.random()
+def scorer(table: Table, tally: Tally, until: float, every: float) -> None:
+    """A hand every ``every`` seconds until ``until``, from a random start."""
+    began = time.monotonic() + random.random() * every
     while began < until:
         time.sleep(max(0.0, began - time.monotonic()))
         record(table, tally)
-        began += 1.0
+        began += every
 
 
 def spectators(port: int, urls: list[str], tally: Tally, until: float, workers: int) -> None:
@@ -214,11 +216,16 @@ def hands_in_database(env: dict[str, str], games: list[int]) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=40, help="tables scoring (40; 4 a match)")
+    parser.add_argument(
+        "--rate", type=float, default=1.0, help="hands a second, all tables together (1)"
+    )
     parser.add_argument("--spectators", type=int, default=500, help="phones polling (500)")
     parser.add_argument("--seconds", type=float, default=30, help="how long the load runs (30)")
     args = parser.parse_args(argv)
     if args.tables < 4 or args.tables % 4 or args.spectators < 1 or args.seconds < 5:
         parser.error("--tables a multiple of 4, --spectators 1 or more, --seconds 5 or more")
+    if not 0 < args.rate <= args.tables:
+        parser.error("--rate is more than 0 and at most a hand a second a table")
 
     with tempfile.TemporaryDirectory(prefix="allfours-bench-") as tmp:
         port = free_port()
@@ -245,10 +252,11 @@ def main(argv: list[str] | None = None) -> int:
         made = json.loads(manage(env, "shell", "-c", setup).strip().splitlines()[-1])
         league = made["league"]
         links = [link for fixture in made["night"] for link in fixture["links"]]
+        fixtures = [fixture["fixture"] for fixture in made["night"]]
         polled = [
             f"/leagues/live/{league}/"
             if n % 5 == 4
-            else f"/leagues/live/{league}/fixture/{made['night'][n % len(made['night'])]['fixture']}/"
+            else f"/leagues/live/{league}/fixture/{fixtures[n % len(fixtures)]}/"
             for n in range(args.spectators)
         ]
 
@@ -271,8 +279,9 @@ def main(argv: list[str] | None = None) -> int:
                 record(tables[0], alone)
             night = Tally()
             until = time.monotonic() + args.seconds
+            every = len(tables) / args.rate
             threads = [
-                threading.Thread(target=scorer, args=(t, night, until), daemon=True)
+                threading.Thread(target=scorer, args=(t, night, until, every), daemon=True)
                 for t in tables
             ]
             threads.append(threading.Thread(target=probe, args=(port, page, night, until)))
@@ -296,7 +305,9 @@ def main(argv: list[str] | None = None) -> int:
     for failure in (alone.failures + night.failures)[:20]:
         print("FAILED", failure, file=sys.stderr)
     if stored != recorded:
-        print(f"FAILED the database holds {stored} hands, {recorded} were recorded", file=sys.stderr)
+        print(
+            f"FAILED the database holds {stored} hands, {recorded} were recorded", file=sys.stderr
+        )
         return 1
     if alone.failures or night.failures or not alone.hands or not night.hands:
         return 1
