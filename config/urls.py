@@ -9,6 +9,8 @@ from config.password_reset import PasswordResetView
 urlpatterns = [
     path("", views.home, name="home"),
     path("favicon.ico", views.favicon, name="favicon"),
+    path("robots.txt", views.robots, name="robots"),
+    path("apple-touch-icon.png", views.apple_touch_icon, name="apple_touch_icon"),
     path("games/", include("scoring.urls")),
     path("leagues/", include("leagues.urls")),
     path("cups/", include("cups.urls")),

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 
 RESERVED_SLUGS = frozenset(
-    {"new", "division", "fixture", "team", "player", "manage", "my-fixtures"}
+    {"new", "division", "fixture", "team", "player", "manage", "my-fixtures", "live"}
 )
 """Words the leagues' own addresses start with (``leagues/urls.py``): no league may take one,
 or its pages and ours would share an address."""

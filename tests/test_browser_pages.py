@@ -48,8 +48,10 @@ NOT_PAGES = {
     "leagues:manage_team_withdraw",
     "scoring:link_open",
     "leagues:manage_adjustment_withdraw",
+    "leagues:fixture_live",
+    "leagues:league_live_poll",
 }
-NOT_PAGE_ENDINGS = (".csv", ".ics", ".json", ".xml", ".js", ".webmanifest", ".ico")
+NOT_PAGE_ENDINGS = (".csv", ".ics", ".json", ".xml", ".js", ".webmanifest", ".ico", ".txt", ".png")
 
 #: What a thumb needs: links, buttons, disclosure summaries and the form controls one taps.
 TARGETS = (
@@ -72,6 +74,7 @@ PAGES: dict[str, list[str]] = {
         "scoring:link_open",
         "leagues:league_list",
         "leagues:league",
+        "leagues:league_live",
         "leagues:division",
         "leagues:division_fixtures",
         "leagues:division_players",
@@ -217,6 +220,7 @@ def _build(url: str) -> Site:
         ("scoring:link_open", link.get_absolute_url()),
         page("leagues:league_list"),
         page("leagues:league", league.slug),
+        page("leagues:league_live", league.slug),
         page("leagues:division", division.pk),
         page("leagues:division_fixtures", division.pk),
         page("leagues:division_players", division.pk),

@@ -23,6 +23,9 @@ def test_a_reset_link_is_mailed_to_the_account(client):
     assert response.status_code == 302
     assert len(mail.outbox) == 1
     assert "/accounts/reset/" in mail.outbox[0].body
+    sent = mail.outbox[0].message()
+    assert sent["Auto-Submitted"] == "auto-generated"
+    assert not sent["Message-ID"].endswith("@localhost>")
 
 
 def test_a_mail_server_that_is_down_is_reported_not_a_server_error(client, settings):

@@ -210,7 +210,7 @@ def fixture_game_changed(*, game: Game) -> None:
     if game.status == GameStatus.IN_PROGRESS and not counted:
         # No result changes: only the pages that show the games as they stand (the fixture's,
         # its players') are out of date, not the tables, lists and team pages.
-        invalidate_live(league_id)
+        invalidate_live(league_id, table.fixture_id)
         return
     invalidate_league(league_id)
     _fixture_game_roll_up(game=game, table_game=table_game)
