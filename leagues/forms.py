@@ -17,7 +17,8 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 
 from config.inputs import SaneDateField, TextField
-from leagues.formats import FIRST_TO, FIXED, SINGLE, STYLE_PRESETS
+from leagues.formats import STYLE_PRESETS
+from leagues.match import FIRST_TO, FIXED, SINGLE, FormatError
 from leagues.models import (
     Division,
     Fixture,
@@ -280,7 +281,7 @@ class LeagueEditForm(TiebreakMixin):
                 options["games"] = 1
             try:
                 cleaned["match_format"] = self.current_format.with_options(**options)
-            except ValidationError as exc:
+            except FormatError as exc:
                 for message in exc.messages:
                     self.add_error("games" if "games" in message else None, message)
         return cleaned

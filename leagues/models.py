@@ -18,7 +18,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from leagues.embed import parse_sites, validate_embed_sites
-from leagues.formats import STYLE_PRESETS, MatchFormat
+from leagues.formats import STYLE_PRESETS
+from leagues.match import MatchFormat
 from leagues.tiebreaks import games_word, tiebreak_rule_text, validate_tiebreaks
 
 if TYPE_CHECKING:
