@@ -106,7 +106,10 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (!isPage(request, url)) return;
+  // The server up but its database not (a 503): the page as kept, as without a connection.
   event.respondWith(
-    fromNetworkKeeping(request).catch(async () => (await fromCache(request)) || offlinePage()),
+    fromNetworkKeeping(request)
+      .then(async (response) => (response.status === 503 && (await fromCache(request))) || response)
+      .catch(async () => (await fromCache(request)) || offlinePage()),
   );
 });
