@@ -98,6 +98,7 @@ typecheck:
 bench: install-test
 	$(PY) bench/hand_entry.py
 	$(PY) bench/standings.py
+	$(PY) bench/live_night.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache tests/axe/node_modules

@@ -14,6 +14,8 @@ from django.forms import Form
 from django.http import HttpResponse
 from django.template import loader
 
+from config.mail import site_headers
+
 logger = logging.getLogger(__name__)
 
 NOT_SENT = (
@@ -36,7 +38,9 @@ class PasswordResetForm(auth_forms.PasswordResetForm):
     ) -> None:
         subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
         body = loader.render_to_string(email_template_name, context)
-        message = EmailMultiAlternatives(subject, body, from_email, [to_email])
+        message = EmailMultiAlternatives(
+            subject, body, from_email, [to_email], headers=site_headers()
+        )
         if html_email_template_name is not None:
             html = loader.render_to_string(html_email_template_name, context)
             message.attach_alternative(html, "text/html")

@@ -184,6 +184,11 @@ LOGIN_FAILURE_WINDOW = int(os.environ.get("LOGIN_FAILURE_WINDOW", "900"))
 TRUSTED_PROXIES = parse_trusted_proxies(
     os.environ.get("TRUSTED_PROXIES", "1" if env_bool("USE_X_FORWARDED_FOR", False) else "")
 )
+# Getting in (config/signup.py, leagues/services/invitations.py). OPEN_SIGNUP=0: anyone may still
+# sign up, but a league they start waits for the operator's approval (/leagues/requests/).
+OPEN_SIGNUP = env_bool("OPEN_SIGNUP", True)
+SIGNUP_CONFIRM_DAYS = int(os.environ.get("SIGNUP_CONFIRM_DAYS", "3"))
+INVITATION_DAYS = int(os.environ.get("INVITATION_DAYS", "14"))
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 

@@ -22,6 +22,31 @@ def favicon(request: HttpRequest) -> HttpResponse:
     return redirect(static("site/favicon.svg"))
 
 
+#: What search engines may index: the public league pages, not accounts, secretaries' pages,
+#: scoring links and games, e-mail links or the API.
+ROBOTS = """User-agent: *
+Disallow: /admin/
+Disallow: /accounts/
+Disallow: /notices/
+Disallow: /games/
+Disallow: /api/
+Disallow: /leagues/*/manage/
+Disallow: /leagues/new/
+Allow: /
+"""
+
+
+def robots(request: HttpRequest) -> HttpResponse:
+    """``/robots.txt``."""
+    return HttpResponse(ROBOTS, content_type="text/plain; charset=utf-8")
+
+
+def apple_touch_icon(request: HttpRequest) -> HttpResponse:
+    """``/apple-touch-icon.png``, which iOS asks for when a page is added to the home screen
+    without naming one."""
+    return redirect(static("scoring/offline/apple-touch-icon.png"))
+
+
 DATABASE_DOWN = (
     "The league's records cannot be reached just now, so this page cannot be shown. "
     "Try again in a minute or two."

@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import Count, F, Prefetch, Q, QuerySet
 
 from cups.models import Competition, Entrant, Group, Round, Tie, TieGame, TieResult
+from leagues import match
 from leagues.models import AuditEntry, League, Player
 from leagues.selectors.statistics import CATEGORY_FIGURE, OTHER, PlayFigures
 from scoring.models import Award, GameStatus, Hand, HandRevision
@@ -66,7 +67,7 @@ class GroupRow:
 
     @property
     def points(self) -> int:
-        return self.won * 2 + self.drawn
+        return match.group_points(self.won, self.drawn)
 
     @property
     def difference(self) -> int:
@@ -114,7 +115,7 @@ def group_tables(*, competition: Competition) -> list[GroupTable]:
                     row.lost += 1
         ordered = sorted(
             rows.values(),
-            key=lambda r: (-r.points, -r.difference, -r.score_for, r.entrant.name),
+            key=lambda r: match.group_order(r.points, r.score_for, r.score_against, r.entrant.name),
         )
         tables.append(GroupTable(group=group, rows=ordered, ties=group_ties))
     return tables

@@ -3,6 +3,7 @@
 from django.contrib import admin
 
 from leagues import models
+from leagues.services.results import TABLE_FIGURES
 
 
 class SeasonInline(admin.TabularInline):
@@ -86,15 +87,7 @@ class FixtureTableInline(admin.TabularInline):
     model = models.FixtureTable
     extra = 0
     raw_id_fields = ["home_player_1", "home_player_2", "away_player_1", "away_player_2"]
-    readonly_fields = [
-        "home_games",
-        "away_games",
-        "home_pegs",
-        "away_pegs",
-        "home_hang_jacks",
-        "away_hang_jacks",
-        "outcome",
-    ]
+    readonly_fields = list(TABLE_FIGURES)  # the match engine's, stored by the roll-up
 
 
 @admin.register(models.Fixture)

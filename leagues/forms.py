@@ -17,7 +17,8 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 
 from config.inputs import SaneDateField, TextField
-from leagues.formats import FIRST_TO, FIXED, SINGLE, STYLE_PRESETS
+from leagues.formats import STYLE_PRESETS
+from leagues.match import FIRST_TO, FIXED, SINGLE, FormatError
 from leagues.models import (
     Division,
     Fixture,
@@ -280,7 +281,7 @@ class LeagueEditForm(TiebreakMixin):
                 options["games"] = 1
             try:
                 cleaned["match_format"] = self.current_format.with_options(**options)
-            except ValidationError as exc:
+            except FormatError as exc:
                 for message in exc.messages:
                     self.add_error("games" if "games" in message else None, message)
         return cleaned
@@ -804,14 +805,29 @@ class UsernameForm(forms.Form):
     username = TextField(max_length=150, label="Username of an existing account")
 
 
-class AccountForm(forms.Form):
-    """A new account. The service checks the username and runs Django's password validators;
-    its refusals come back next to these fields."""
+class InviteForm(forms.Form):
+    """Whom to invite: the e-mail the invitation's link goes to."""
 
-    username = TextField(max_length=150)
-    email = forms.EmailField(required=False)
+    email = forms.EmailField(label="Their e-mail", help_text="The invitation's link goes to it.")
+
+
+class InvitationAccountForm(forms.Form):
+    """The invited person's own new account (the e-mail is the invited one). The service checks
+    the username and runs Django's password validators; its refusals come back here."""
+
+    username = TextField(max_length=150, help_text="What you log in with.")
     password = forms.CharField(
-        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
         strip=False,
         help_text="At least 8 characters, not too common, not all digits, not like the username.",
     )
+    password_again = forms.CharField(
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        strip=False,
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if cleaned.get("password") != cleaned.get("password_again"):
+            self.add_error("password_again", "The two passwords differ.")
+        return cleaned

@@ -16,9 +16,12 @@ its version is a row written inside the writing transaction, seen by every other
 the moment the change is, and rolled back with it.
 
 A hand in a game still in progress at a fixture's table changes no result: it bumps only the
-league's **live** version (``invalidate_live``), which only the pages that show games as they
-stand check (a fixture's, and the players'), so on a league night, hands coming in from every
-table, the tables, fixture lists, team pages and the league's home stay cached.
+league's **live** version and that fixture's (``invalidate_live``), which only the pages that
+show games as they stand check (the league night's, that fixture's, and the players'), so on a
+league night, hands coming in from every table, the tables, fixture lists, team pages, the
+league's home and the other fixtures' pages stay cached. ``versions_tag`` turns the versions a
+fragment depends on into an ETag, so that a poll of an unchanged page is answered ``304 Not
+Modified`` from one cache read.
 
 Only requests whose query string holds nothing but the page's own parameters are cached (any
 other parameter would be echoed into links), and a page that depends on today's date puts the
@@ -58,6 +61,10 @@ def _live_key(league_id: int) -> str:
     return f"fragments:version:live:{league_id}"
 
 
+def _fixture_live_key(fixture_id: int) -> str:
+    return f"fragments:version:fixture-live:{fixture_id}"
+
+
 def _bump(*keys: str) -> None:
     """New versions for ``keys``, in one write (one round trip to Redis)."""
     cache.set_many({key: uuid.uuid4().hex for key in keys}, None)
@@ -75,11 +82,15 @@ def invalidate_league(league_id: int) -> None:
     _bump_now_and_at_commit(_league_key(league_id), _league_key(PLAYERS))
 
 
-def invalidate_live(league_id: int) -> None:
+def invalidate_live(league_id: int, fixture_id: int | None = None) -> None:
     """A game in progress at one of the league's tables changed: the fragments that show games
-    as they stand (``live=True``: a fixture's page) and the player pages are out of date from
-    now on; the league's others are not."""
-    _bump_now_and_at_commit(_live_key(league_id), _league_key(PLAYERS))
+    as they stand (``live=True``: the league night's page; ``fixture=``: that fixture's page)
+    and the player pages are out of date from now on; the league's others are not, nor the
+    pages of the league's other fixtures."""
+    keys = [_live_key(league_id), _league_key(PLAYERS)]
+    if fixture_id is not None:
+        keys.append(_fixture_live_key(fixture_id))
+    _bump_now_and_at_commit(*keys)
 
 
 def invalidate_all() -> None:
@@ -107,6 +118,69 @@ def request_params(request: HttpRequest, allowed: Iterable[str]) -> list[str] | 
     return parts
 
 
+def _version_keys(league_id: int, *, live: bool, fixture: int | None) -> list[str]:
+    """What a fragment depends on: its league, every league (the admin), and with ``live``
+    the games in progress at the league's tables, or with ``fixture`` at that fixture's."""
+    keys = [_league_key(league_id), ALL]
+    if live:
+        keys.append(_live_key(league_id))
+    if fixture is not None:
+        keys.append(_fixture_live_key(fixture))
+    return keys
+
+
+def _tag(league_id: int, fixture: int | None, day: str, versions: Iterable[Any]) -> str:
+    digest = hashlib.sha256(
+        ":".join([str(league_id), str(fixture), day, *map(str, versions)]).encode()
+    )
+    return f'"{digest.hexdigest()[:32]}"'
+
+
+def versions_tag(
+    *, league_id: int, live: bool = False, fixture: int | None = None, day: str = ""
+) -> str:
+    """A strong ETag for what a fragment of these versions (and of ``day``, for a page that
+    depends on the date) shows, from one cache read: a poll whose ``If-None-Match`` holds it
+    has seen every change there is to see."""
+    keys = _version_keys(league_id, live=live, fixture=fixture)
+    found = cache.get_many(keys)
+    return _tag(league_id, fixture, day, [found.get(key) or _version(key) for key in keys])
+
+
+def cached_fragment_tagged(
+    *,
+    league_id: int,
+    parts: Iterable[Any] | None,
+    render: Callable[[], str],
+    live: bool = False,
+    fixture: int | None = None,
+    day: str = "",
+) -> tuple[SafeString, str]:
+    """The fragment named by ``parts`` for the league's current version (and its live version
+    too with ``live``: the fragment shows the league's games in progress; or that fixture's
+    with ``fixture``): from the cache, or rendered by ``render()`` and stored; and its
+    ``versions_tag`` (of the versions read with it: no second read). ``parts`` None: rendered
+    and not stored."""
+    if parts is None:
+        tag = versions_tag(league_id=league_id, live=live, fixture=fixture, day=day)
+        return mark_safe(render()), tag
+    name = ":".join(str(part) for part in parts)
+    key = f"fragments:{league_id}:{hashlib.sha256(name.encode()).hexdigest()[:32]}"
+    version_keys = _version_keys(league_id, live=live, fixture=fixture)
+    found = cache.get_many([*version_keys, key])
+    stored = found.get(key)
+    versions = tuple(found.get(version_key) for version_key in version_keys)
+    if None not in versions and stored is not None and tuple(stored[:-1]) == versions:
+        return mark_safe(stored[-1]), _tag(league_id, fixture, day, versions)
+    versions = tuple(
+        _version(version_key) if version is None else version
+        for version_key, version in zip(version_keys, versions, strict=True)
+    )
+    html = str(render())
+    cache.set(key, (*versions, html), settings.FRAGMENT_CACHE_SECONDS)
+    return mark_safe(html), _tag(league_id, fixture, day, versions)
+
+
 def cached_fragment(
     *,
     league_id: int,
@@ -114,26 +188,10 @@ def cached_fragment(
     render: Callable[[], str],
     live: bool = False,
 ) -> SafeString:
-    """The fragment named by ``parts`` for the league's current version (and its live version
-    too with ``live``: the fragment shows games in progress): from the cache, or rendered by
-    ``render()`` and stored. ``parts`` None: rendered and not stored."""
+    """``cached_fragment_tagged``'s fragment alone."""
     if parts is None:
         return mark_safe(render())
-    name = ":".join(str(part) for part in parts)
-    key = f"fragments:{league_id}:{hashlib.sha256(name.encode()).hexdigest()[:32]}"
-    version_keys = [_league_key(league_id), ALL] + ([_live_key(league_id)] if live else [])
-    found = cache.get_many([*version_keys, key])
-    stored = found.get(key)
-    versions = tuple(found.get(version_key) for version_key in version_keys)
-    if None not in versions and stored is not None and tuple(stored[:-1]) == versions:
-        return mark_safe(stored[-1])
-    versions = tuple(
-        _version(version_key) if version is None else version
-        for version_key, version in zip(version_keys, versions, strict=True)
-    )
-    html = str(render())
-    cache.set(key, (*versions, html), settings.FRAGMENT_CACHE_SECONDS)
-    return mark_safe(html)
+    return cached_fragment_tagged(league_id=league_id, parts=parts, render=render, live=live)[0]
 
 
 def page_fragment(
@@ -148,11 +206,42 @@ def page_fragment(
 ) -> SafeString:
     """A function view's cached fragment: ``template`` rendered with ``context()`` on a miss;
     cached per ``name`` and the request's ``params`` (not cached with any other parameter).
-    ``live``: it shows games in progress (``cached_fragment``)."""
+    ``live``: it shows the league's games in progress (``cached_fragment_tagged``)."""
+    parts, render = _page(request, name=name, params=params, template=template, context=context)
+    return cached_fragment(league_id=league_id, parts=parts, render=render, live=live)
+
+
+def _page(
+    request: HttpRequest,
+    *,
+    name: Iterable[Any],
+    params: Iterable[str],
+    template: str,
+    context: Callable[[], dict[str, Any]],
+) -> tuple[list[Any] | None, Callable[[], str]]:
+    """A page fragment's key parts (None: not cached) and how it is rendered."""
     found = request_params(request, params)
 
     def render() -> str:
         return render_to_string(template, context(), request=request)
 
-    parts = None if found is None else [template, *name, *found]
-    return cached_fragment(league_id=league_id, parts=parts, render=render, live=live)
+    return (None if found is None else [template, *name, *found]), render
+
+
+def page_fragment_tagged(
+    request: HttpRequest,
+    *,
+    league_id: int,
+    name: Iterable[Any],
+    params: Iterable[str],
+    template: str,
+    context: Callable[[], dict[str, Any]],
+    live: bool = False,
+    fixture: int | None = None,
+    day: str = "",
+) -> tuple[SafeString, str]:
+    """``page_fragment`` with its ETag (``cached_fragment_tagged``), for a page that is polled."""
+    parts, render = _page(request, name=name, params=params, template=template, context=context)
+    return cached_fragment_tagged(
+        league_id=league_id, parts=parts, render=render, live=live, fixture=fixture, day=day
+    )

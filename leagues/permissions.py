@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Q
 
 from leagues.models import Fixture, League, Registration, Team, TeamEntry, Venue
@@ -99,10 +100,20 @@ def venue_is_kept_by(venue: Venue, league: League) -> bool:
 
 
 def can_create_league(user: Any) -> bool:
-    """Whether ``user`` may start a new league (and so become its first secretary)."""
+    """Whether ``user`` may start a new league at once (and so become its first secretary):
+    anyone with an account while sign-up is open (``settings.OPEN_SIGNUP``); otherwise only the
+    site's operator and accounts given "Can add league" (the others ask, and the operator
+    approves: ``leagues.services.league_requests``)."""
     if not _active(user):
         return False
+    if settings.OPEN_SIGNUP:
+        return True
     return user.is_superuser or user.has_perm("leagues.add_league")
+
+
+def can_approve_leagues(user: Any) -> bool:
+    """Whether ``user`` decides the leagues asked for while sign-up is closed: the operator."""
+    return _active(user) and bool(user.is_superuser)
 
 
 def can_captain(user: Any, entry: TeamEntry) -> bool:

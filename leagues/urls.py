@@ -6,6 +6,8 @@ from leagues.views import (
     embed,
     feeds,
     grid,
+    invitations,
+    live,
     manage_fixtures,
     public,
     results,
@@ -17,6 +19,7 @@ app_name = "leagues"
 urlpatterns = [
     path("", public.league_list, name="league_list"),
     path("new/", secretary.league_create, name="manage_league_create"),
+    path("requests/", invitations.league_request_list, name="league_requests"),
     path("my-fixtures/", accounts.my_fixtures, name="my_fixtures"),
     # Public pages.
     path("division/<int:pk>/", divisions.StandingsView.as_view(), name="division"),
@@ -45,6 +48,9 @@ urlpatterns = [
     path("division/<int:pk>/embed/", embed.division_embed, name="division_embed"),
     path("division/<int:pk>/grid/", grid.division_grid, name="division_grid"),
     path("fixture/<int:pk>/", public.fixture_detail, name="fixture"),
+    # What the pages that follow a league night poll (leagues/views/live.py).
+    path("live/<int:league>/", live.league_live_poll, name="league_live_poll"),
+    path("live/<int:league>/fixture/<int:pk>/", live.fixture_live, name="fixture_live"),
     path("team/<int:pk>/", public.team_detail, name="team"),
     path("team/<int:pk>/calendar.ics", feeds.team_calendar, name="team_calendar"),
     path("player/<int:pk>/", public.player_detail, name="player"),
@@ -81,6 +87,7 @@ urlpatterns = [
     # A league's home and the secretary's pages for its structure.
     path("<slug:slug>/", public.league_detail, name="league"),
     path("<slug:slug>/calendar.ics", feeds.league_calendar, name="league_calendar"),
+    path("<slug:slug>/live/", live.league_live, name="league_live"),
     path("<slug:slug>/manage/", secretary.league_manage, name="manage_league"),
     path("<slug:slug>/manage/audit/", results.league_audit, name="manage_league_audit"),
     path("<slug:slug>/manage/settings/", secretary.league_edit, name="manage_league_edit"),
@@ -134,4 +141,9 @@ urlpatterns = [
     ),
     path("<slug:slug>/manage/players/new/", secretary.player_register, name="manage_register"),
     path("<slug:slug>/manage/secretaries/", accounts.secretaries, name="manage_secretaries"),
+    path(
+        "<slug:slug>/manage/invitations/<int:pk>/",
+        invitations.invitation_change,
+        name="manage_invitation",
+    ),
 ]

@@ -27,6 +27,7 @@ from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
+from config.mail import site_headers
 from leagues.models import AuditEntry, Fixture, TeamEntry
 from notices.models import Notice, OptOut
 
@@ -112,12 +113,25 @@ def _detail(entry: AuditEntry) -> str:
     after = entry.after if isinstance(entry.after, dict) else {}
     if entry.action == "fixture_rearranged":
         # "Re-arranged from Tue 9 Sep 2025 to Tue 14 Oct 2025: reason", then where and when.
-        line = entry.subject.split(": ", 1)[-1]
-        return f"{line} Now at {after.get('time', '')}, {after.get('venue_name', '')}.".strip()
+        line = entry.subject.split(": ", 1)[-1].strip()
+        where = ", ".join(
+            str(part) for part in (after.get("time"), after.get("venue_name")) if part
+        )
+        return " ".join(
+            part
+            for part in (_sentence(line), _sentence(f"Now at {where}") if where else "")
+            if part
+        )
     for key in ("reason", "settlement"):
         if after.get(key):
             return str(after[key])
     return ""
+
+
+def _sentence(text: str) -> str:
+    """``text`` ending as a sentence ends: "New date agreed" -> "New date agreed."."""
+    text = text.strip()
+    return text if not text or text.endswith((".", "!", "?")) else f"{text}."
 
 
 def _captains(fixture: Fixture) -> dict[str, Any]:
@@ -183,7 +197,13 @@ def message(entry: AuditEntry, user: Any) -> EmailMessage:
         subject=event.subject.format(**words),
         body=body,
         to=[user.email],
-        headers={"List-Unsubscribe": f"<{unsubscribe}>"},
+        # RFC 8058: a mail client's "Unsubscribe" button POSTs
+        # "List-Unsubscribe=One-Click" to the link, which turns notices off at once.
+        headers={
+            **site_headers(),
+            "List-Unsubscribe": f"<{unsubscribe}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
     )
 
 

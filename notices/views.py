@@ -6,13 +6,20 @@ from django.core import signing
 from django.core.exceptions import ObjectDoesNotExist
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.views.decorators.csrf import csrf_exempt
 
 from notices.models import OptOut
 from notices.notices import notices_off, notices_on, user_from_token
 
 
+@csrf_exempt
 def opt_out(request: HttpRequest, token: str) -> HttpResponse:
-    """GET shows the choice (a mail scanner following the link changes nothing); POST makes it."""
+    """GET shows the choice (a mail scanner following the link changes nothing); POST makes it.
+
+    A mail client's one-click unsubscribe (RFC 8058) POSTs ``List-Unsubscribe=One-Click`` here
+    with no cookie and no CSRF token, so the view is exempt from the CSRF check: the signed
+    token in the address is what authorises the change, and only the person it names (who got
+    the e-mail) has it."""
     try:
         user = user_from_token(token)
     except (signing.BadSignature, ObjectDoesNotExist, KeyError, TypeError):

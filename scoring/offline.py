@@ -38,6 +38,9 @@ STATIC_FILES = (
     "scoring/offline/icon.svg",
     "scoring/offline/icon-192.png",
     "scoring/offline/icon-512.png",
+    "scoring/offline/icon-maskable-192.png",
+    "scoring/offline/icon-maskable-512.png",
+    "scoring/offline/apple-touch-icon.png",
 )
 #: ES modules, fetched by their plain names (imports inside modules are relative).
 MODULES = (
@@ -123,6 +126,8 @@ def manifest(request: HttpRequest) -> JsonResponse:
         "name": "All Fours scoring",
         "short_name": "All Fours",
         "description": "Score All Fours at the table, with or without a signal.",
+        # The app's identity stays the same if its start page ever moves.
+        "id": reverse("scoring:game_list"),
         "start_url": reverse("scoring:game_list"),
         "scope": reverse("scoring:game_list"),
         "display": "standalone",
@@ -140,6 +145,19 @@ def manifest(request: HttpRequest) -> JsonResponse:
                 "type": "image/png",
             },
             {"src": static("scoring/offline/icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+            # Full bleed, the card inside the circle every launcher's mask keeps.
+            {
+                "src": static("scoring/offline/icon-maskable-192.png"),
+                "sizes": "192x192",
+                "type": "image/png",
+                "purpose": "maskable",
+            },
+            {
+                "src": static("scoring/offline/icon-maskable-512.png"),
+                "sizes": "512x512",
+                "type": "image/png",
+                "purpose": "maskable",
+            },
         ],
     }
     response = JsonResponse(data)

@@ -131,6 +131,7 @@ def _render_game(
         "link_panel": _scoring_link_panel(request, game) if may_score else None,
         "can_manage_link": user is not None and permissions.can_manage_link(user, game),
         "can_play_again": may_score and _may_play_again(game),
+        "next_game": _next_game(game) if may_score else None,
         "form": form if may_score else None,
         **fresh,
         "notice": notice,
@@ -161,6 +162,24 @@ def _moved_on(request: HttpRequest, pk: int, exc: GameMovedOn) -> HttpResponse:
     )
 
 
+def _next_game(game: Game) -> Game | None:
+    """Once a game played under a match's or a tie's scoring link is won, the game its link
+    started next (a pairs tie's next game, a table's second game), for the scorer to go on
+    to from the same page: one query, only once the game is won."""
+    if game.status != GameStatus.WON or game.scoring_link_id is None:
+        return None
+    return (
+        Game.objects.filter(
+            scoring_link_id=game.scoring_link_id,
+            status=GameStatus.IN_PROGRESS,
+            pk__gt=game.pk,
+        )
+        .order_by("pk")
+        .only("pk", "title")
+        .first()
+    )
+
+
 def _may_play_again(game: Game) -> bool:
     """A stand-alone game, once won: a fixture table's games follow the match instead."""
     link = game.scoring_link
@@ -178,6 +197,7 @@ def _reply_context(
         "sides": sides,
         "can_score": True,
         "can_play_again": _may_play_again(game),
+        "next_game": _next_game(game),
         **_fresh_form(request, game, sides, count + 1),
         "notice": notice,
         "notice_kind": "success",

@@ -31,3 +31,38 @@ def test_favicon_ico_leads_to_the_site_icon(client):
     assert response.status_code == 302
     assert response["Location"] == static("site/favicon.svg")
     assert finders.find("site/favicon.svg")
+
+
+def test_robots_txt_opens_the_public_pages_and_closes_the_private_ones(client):
+    response = client.get("/robots.txt")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/plain")
+    rules = [line.split(": ", 1) for line in response.content.decode().splitlines() if ": " in line]
+    assert ["User-agent", "*"] in rules
+    closed = {path for field, path in rules if field == "Disallow"}
+    assert {"/admin/", "/accounts/", "/games/", "/notices/", "/leagues/*/manage/"} <= closed
+    assert ["Allow", "/"] in rules
+
+
+@pytest.mark.django_db
+def test_pages_carry_a_description_and_a_home_screen_icon(client):
+    """Search results and shared links read the description; iOS's home screen the icon."""
+    import re
+
+    from django.contrib.staticfiles import finders
+    from django.templatetags.static import static
+
+    from tests.factories.leagues import LeagueFactory
+
+    league = LeagueFactory(name="Spen Valley League")
+    for url, says in (
+        (reverse("home"), "All Fours"),
+        (league.get_absolute_url(), "Spen Valley League: All Fours league tables"),
+    ):
+        page = client.get(url).content.decode()
+        description = re.search(r'<meta name="description" content="([^"]+)">', page)
+        assert description and says in description.group(1), url
+        icon = static("scoring/offline/apple-touch-icon.png")
+        assert f'<link rel="apple-touch-icon" href="{icon}">' in page
+    assert finders.find("scoring/offline/apple-touch-icon.png")
+    assert client.get("/apple-touch-icon.png")["Location"] == icon

@@ -11,6 +11,7 @@ from django.db.models import QuerySet
 
 from cups.models import Tie, TieResult
 from cups.permissions import tie_sides
+from leagues import match
 from leagues.audit import audit_log
 from leagues.models import ConfirmedAs
 from leagues.services import agreement
@@ -27,8 +28,7 @@ def race_figures(tie: Tie) -> dict[str, Any]:
     ]
     home = sum(1 for tg in games if tg.game.winner == "A")
     away = sum(1 for tg in games if tg.game.winner == "B")
-    need = tie.competition.games_to_win
-    winner = Tie.Side.HOME if home >= need else Tie.Side.AWAY if away >= need else ""
+    winner = match.race_winner(home, away, tie.competition.games_to_win)
     played = []
     for tg in sorted(games, key=lambda tg: tg.number):
         scores = {side.label: side.score for side in tg.game.sides.all()}

@@ -29,6 +29,7 @@ from config.locks import lock_rows
 from cups.models import Competition, Entrant, Round, Tie, TieGame, TieResult
 from cups.permissions import can_manage_competition
 from cups.services.results import TieTerms, race_figures
+from leagues import match
 from leagues.audit import audit_log
 from leagues.fragments import invalidate_league
 from leagues.models import (
@@ -323,22 +324,21 @@ def _send_through(tie: Tie, *, by: Any = None) -> None:
 
 
 def _decide_drawn_match(tie: Tie, result: FixtureResult) -> tuple[str, str]:
-    """The competition's decider for a drawn team match: (winner or "", how)."""
-    decider = tie.competition.decider
-    if decider == Competition.Decider.PEGS and result.home_pegs != result.away_pegs:
-        side = HOME if result.home_pegs > result.away_pegs else AWAY
-        return side, f"aggregate pegs {result.home_pegs}–{result.away_pegs}"
-    jacks_count = decider in (Competition.Decider.PEGS, Competition.Decider.HANG_JACKS)
-    if jacks_count and result.home_hang_jacks != result.away_hang_jacks:
-        side = HOME if result.home_hang_jacks > result.away_hang_jacks else AWAY
-        return side, f"hang jacks {result.home_hang_jacks}–{result.away_hang_jacks}"
+    """The competition's decider for a drawn team match (the match engine's): (winner or "",
+    how). A play-off game is started when the decider comes to one and none is under way."""
     playoff = tie.games.filter(is_playoff=True).select_related("game").first()
-    if playoff is not None and playoff.game.status == GameStatus.WON:
-        side = HOME if playoff.game.winner == "A" else AWAY
-        return side, "a play-off game"
-    if playoff is None or playoff.game.status == GameStatus.ABANDONED:
+    playoff_won = playoff is not None and playoff.game.status == GameStatus.WON
+    decision = match.decide_drawn_match(
+        tie.competition.decider,
+        pegs=(result.home_pegs, result.away_pegs),
+        hang_jacks=(result.home_hang_jacks, result.away_hang_jacks),
+        playoff_winner=(match.HOME if playoff.game.winner == "A" else match.AWAY)
+        if playoff is not None and playoff_won
+        else None,
+    )
+    if decision.playoff_needed and (playoff is None or playoff.game.status == GameStatus.ABANDONED):
         _race_game_start(tie, playoff=True)
-    return "", "a play-off game to come"
+    return decision.winner, decision.how
 
 
 def _team_outcome(tie: Tie) -> tuple[str, str, int, int]:

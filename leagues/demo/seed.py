@@ -21,7 +21,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from leagues.demo.deal import deal_hand
-from leagues.formats import STYLE_PRESETS, MatchFormat
+from leagues.formats import STYLE_PRESETS
+from leagues.match import MatchFormat
 from leagues.models import (
     Division,
     Fixture,

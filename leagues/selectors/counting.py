@@ -108,12 +108,16 @@ def counted_fixtures(queryset: QuerySet[Fixture] | None = None) -> QuerySet[Fixt
     )
 
 
-def fixtures_with_counts(queryset: QuerySet[Fixture]) -> QuerySet[Fixture]:
+def fixtures_with_counts(
+    queryset: QuerySet[Fixture], *, provisional: bool | None = None
+) -> QuerySet[Fixture]:
     """Every fixture of ``queryset``, annotated with ``counts`` (True or False: whether its
-    result counts, as :func:`counted_fixtures` has it; a fixture with no result is False, not
-    NULL) and ``provisional``."""
+    result counts, as :func:`counted_fixtures` has it, ``provisional`` as :func:`counts_q`
+    takes it; a fixture with no result is False, not NULL) and ``provisional``."""
     return queryset.annotate(
-        counts=Case(When(counts_q(), then=Value(True)), default=Value(False)),
+        counts=Case(
+            When(counts_q(provisional=provisional), then=Value(True)), default=Value(False)
+        ),
         provisional=ExpressionWrapper(is_provisional_q(), output_field=BooleanField()),
     )
 

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from django.db.models import (
     BooleanField,
+    Count,
     ExpressionWrapper,
     OuterRef,
     Prefetch,
@@ -43,6 +44,11 @@ def league_list() -> QuerySet[League]:
 def league_get(*, slug: str) -> League:
     """The league with this slug; raises ``League.DoesNotExist``."""
     return League.objects.get(slug=slug)
+
+
+def league_get_by_pk(*, pk: int) -> League:
+    """The league with this id; raises ``League.DoesNotExist``."""
+    return League.objects.get(pk=pk)
 
 
 def league_seasons(*, league: League) -> QuerySet[Season]:
@@ -175,19 +181,35 @@ def fixture_get(*, pk: int) -> Fixture:
     return Fixture.objects.select_related(*FIXTURE_RELATED).get(pk=pk)
 
 
-def fixture_detail(*, pk: int) -> Fixture:
-    """A fixture with its result, tables and pairs, games with their sides, and adjustments:
-    five queries."""
-    games = TableGame.objects.select_related("game").prefetch_related(
-        Prefetch("game__sides", queryset=Side.objects.order_by("position"))
+def table_games() -> QuerySet[TableGame]:
+    """A table's games in order, with their sides in seat order and each game's number of
+    ``hands`` (one query for every table's games, one for their sides)."""
+    return (
+        TableGame.objects.select_related("game")
+        .annotate(hands=Count("game__hands"))
+        .prefetch_related(Prefetch("game__sides", queryset=Side.objects.order_by("position")))
+        .order_by("number")
     )
-    tables = FixtureTable.objects.select_related(
-        "home_player_1", "home_player_2", "away_player_1", "away_player_2"
-    ).prefetch_related(Prefetch("games", queryset=games))
+
+
+def fixture_tables() -> QuerySet[FixtureTable]:
+    """A fixture's tables in board order, with the pairs and ``table_games``."""
+    return (
+        FixtureTable.objects.select_related(
+            "home_player_1", "home_player_2", "away_player_1", "away_player_2"
+        )
+        .prefetch_related(Prefetch("games", queryset=table_games()))
+        .order_by("board")
+    )
+
+
+def fixture_detail(*, pk: int) -> Fixture:
+    """A fixture with its result, tables and pairs, games with their sides and hands, and
+    adjustments: five queries."""
     return (
         Fixture.objects.select_related(*FIXTURE_RELATED)
         .prefetch_related(
-            Prefetch("tables", queryset=tables.order_by("board")),
+            Prefetch("tables", queryset=fixture_tables()),
             Prefetch("adjustments"),
         )
         .get(pk=pk)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from leagues.clinch import Contender, Outlook, outlook
+from leagues.match import possible_points
 from leagues.models import Division
 from leagues.selectors.standings import StandingRow, Standings
 from leagues.tiebreaks import METRICS
@@ -126,7 +127,7 @@ def division_race(*, standings: Standings, ranks: Sequence[int] | None = None) -
     outlooks = outlook(
         [Contender(row.team.pk, row.points, settled(row)) for row in standings.rows],
         remaining,
-        standings.division.season.get_match_format().possible_points(),
+        possible_points(standings.division.season.get_match_format()),
         complete=complete or not remaining,
         promoted=up,
         relegated=down,

@@ -339,9 +339,12 @@ def season_standings(*, season: Season) -> list[Standings]:
     return divisions_standings(divisions=list(divisions))
 
 
-def divisions_standings(*, divisions: Sequence[Division]) -> list[Standings]:
+def divisions_standings(
+    *, divisions: Sequence[Division], provisional: bool | None = None
+) -> list[Standings]:
     """The league tables of the divisions (each with its season and league loaded), in their
-    order: three queries however many there are."""
+    order: three queries however many there are. ``provisional=True``: as they would stand if
+    every result played to the end counted, confirmed or not (the league night's table)."""
     ids = [division.pk for division in divisions]
     rows: dict[int, dict[int, StandingRow]] = {pk: {} for pk in ids}
     for entry in TeamEntry.objects.filter(division__in=ids).select_related(
@@ -361,7 +364,8 @@ def divisions_standings(*, divisions: Sequence[Division]) -> list[Standings]:
     fixtures = fixtures_with_counts(
         Fixture.objects.filter(division__in=ids, kind=Fixture.Kind.LEAGUE).exclude(
             status=Fixture.Status.VOID
-        )
+        ),
+        provisional=provisional,
     )
     # In date order, so that each team's results end with its latest.
     for fixture in fixtures.order_by("date", "time", "pk").values_list(*FIXTURE_FIELDS):

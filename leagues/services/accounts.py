@@ -2,8 +2,9 @@
 
 Only a secretary of the league (or the site's operator) gives or takes these rights. Every
 change is in the league's audit trail with who, when, from where, before and after; a password
-never is. New accounts are checked by Django's username rules and password validators, and a
-refusal names the field it is about.
+never is. A secretary never types a password for someone else: new people come in by invitation
+(``leagues.services.invitations``) and set their own. New accounts are checked by Django's
+username rules and password validators, and a refusal names the field it is about.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ def _require_manager(league: League, by: Any) -> None:
         raise PermissionDenied(f"Only the secretaries of {league} can do that.")
 
 
-def _secretary_names(league: League) -> list[str]:
+def secretary_names(league: League) -> list[str]:
     return sorted(league.secretaries.values_list("username", flat=True))
 
 
@@ -40,7 +41,7 @@ def _lock_league(league: League, by: Any) -> League:
     return league
 
 
-def _new_account(*, username: str, email: str, password: str) -> Any:
+def new_account(*, username: str, email: str, password: str) -> Any:
     """A new, active account; ``ValidationError`` by field (username, email, password)."""
     user = get_user_model()(username=username.strip(), email=email.strip())
     errors: dict[str, list[str]] = {}
@@ -62,7 +63,7 @@ def _new_account(*, username: str, email: str, password: str) -> Any:
     return user
 
 
-def _account_state(user: Any) -> dict[str, Any]:
+def account_state(user: Any) -> dict[str, Any]:
     # What identifies the account, never its password.
     return {"user": user.pk, "username": user.get_username(), "email": user.email}
 
@@ -88,33 +89,17 @@ def secretary_add(*, league: League, user: Any, by: Any) -> League:
         raise ValidationError(
             {"username": f"{user.get_username()} is already a secretary of {league}."}
         )
-    before = _secretary_names(league)
+    before = secretary_names(league)
     league.secretaries.add(user)
     audit_log(
         league=league,
         action="secretary_added",
         subject=f"{user.get_username()} made a secretary",
         before={"secretaries": before},
-        after={"secretaries": _secretary_names(league)},
+        after={"secretaries": secretary_names(league)},
         by=by,
     )
     return league
-
-
-@transaction.atomic
-def secretary_create(*, league: League, username: str, email: str, password: str, by: Any) -> Any:
-    """A new account, made a secretary of ``league`` at once. Returns the account."""
-    _require_manager(league, by)
-    user = _new_account(username=username, email=email, password=password)
-    audit_log(
-        league=league,
-        action="account_created",
-        subject=f"Account {user.get_username()} created for a secretary",
-        after=_account_state(user),
-        by=by,
-    )
-    secretary_add(league=league, user=user, by=by)
-    return user
 
 
 @transaction.atomic
@@ -124,7 +109,7 @@ def secretary_remove(*, league: League, user: Any, by: Any) -> League:
     league = _lock_league(league, by)
     if not league.secretaries.filter(pk=user.pk).exists():
         raise ValidationError(f"{user.get_username()} is not a secretary of {league}.")
-    before = _secretary_names(league)
+    before = secretary_names(league)
     if len(before) <= 1:
         raise ValidationError(
             f"{user.get_username()} is the league's only secretary: add another secretary first."
@@ -135,7 +120,7 @@ def secretary_remove(*, league: League, user: Any, by: Any) -> League:
         action="secretary_removed",
         subject=f"{user.get_username()} is no longer a secretary",
         before={"secretaries": before},
-        after={"secretaries": _secretary_names(league)},
+        after={"secretaries": secretary_names(league)},
         by=by,
     )
     return league
@@ -219,26 +204,6 @@ def captain_account_link(*, entry: TeamEntry, user: Any, by: Any) -> Player:
         by=by,
     )
     return captain
-
-
-@transaction.atomic
-def captain_account_create(
-    *, entry: TeamEntry, username: str, email: str, password: str, by: Any
-) -> Any:
-    """A new account for the season's captain of ``entry``. Returns the account."""
-    entry = _lock_entry(entry)
-    _require_manager(entry.season.league, by)
-    _captain(entry, by)
-    user = _new_account(username=username, email=email, password=password)
-    audit_log(
-        league=entry.season.league,
-        action="account_created",
-        subject=f"Account {user.get_username()} created for {possessive(str(entry.team))} captain",
-        after=_account_state(user),
-        by=by,
-    )
-    captain_account_link(entry=entry, user=user, by=by)
-    return user
 
 
 @transaction.atomic

@@ -18,13 +18,12 @@ from django.db.models import Count, Prefetch
 from django.urls import reverse
 
 from config.locks import lock_rows
-from leagues.formats import MatchFormat
+from leagues import match
 from leagues.fragments import invalidate_league, invalidate_live
 from leagues.models import (
     Fixture,
     FixtureResult,
     FixtureTable,
-    Outcome,
     Player,
     Registration,
     TableGame,
@@ -211,7 +210,7 @@ def fixture_game_changed(*, game: Game) -> None:
     if game.status == GameStatus.IN_PROGRESS and not counted:
         # No result changes: only the pages that show the games as they stand (the fixture's,
         # its players') are out of date, not the tables, lists and team pages.
-        invalidate_live(league_id)
+        invalidate_live(league_id, table.fixture_id)
         return
     invalidate_league(league_id)
     _fixture_game_roll_up(game=game, table_game=table_game)
@@ -236,15 +235,18 @@ def _fixture_game_roll_up(*, game: Game, table_game: TableGame) -> None:
         table_game_start(table=table, by=game.created_by)
 
 
-def _table_figures(fixture: Fixture, match_format: MatchFormat) -> list[FixtureTable]:
-    """Recount every table of the fixture from its finished games (a fixed number of queries)."""
+def _table_cards(fixture: Fixture) -> list[tuple[FixtureTable, match.TableCard]]:
+    """Each table of the fixture with its card: the games finished at it, in order (a fixed
+    number of queries)."""
     tables = list(
-        fixture.tables.prefetch_related(
+        fixture.tables.order_by("board").prefetch_related(
             Prefetch(
                 "games",
-                queryset=TableGame.objects.select_related("game").prefetch_related(
+                queryset=TableGame.objects.select_related("game")
+                .prefetch_related(
                     Prefetch("game__sides", queryset=Side.objects.only("game", "label", "score"))
-                ),
+                )
+                .order_by("number"),
             )
         )
     )
@@ -259,91 +261,46 @@ def _table_figures(fixture: Fixture, match_format: MatchFormat) -> list[FixtureT
         .values("game__league_game__table", "side")
         .annotate(n=Count("id"))
     }
-    figures = (
-        "home_games",
-        "away_games",
-        "home_pegs",
-        "away_pegs",
-        "home_hang_jacks",
-        "away_hang_jacks",
-        "outcome",
-    )
+    cards = []
     for table in tables:
-        before = [getattr(table, name) for name in figures]
-        games = {HOME: 0, AWAY: 0}
-        pegs = {HOME: 0, AWAY: 0}
+        games = []
         for table_game in table.games.all():
             if table_game.game.status != GameStatus.WON:
                 continue
-            games[table_game.game.winner] = games.get(table_game.game.winner, 0) + 1
-            for side in table_game.game.sides.all():
-                pegs[side.label] = pegs.get(side.label, 0) + side.score
-        table.home_games, table.away_games = games[HOME], games[AWAY]
-        table.home_pegs, table.away_pegs = pegs[HOME], pegs[AWAY]
-        table.home_hang_jacks = hang_jacks.get((table.pk, HOME), 0)
-        table.away_hang_jacks = hang_jacks.get((table.pk, AWAY), 0)
-        if match_format.table_decided(table.home_games, table.away_games):
-            if table.home_games > table.away_games:
-                table.outcome = FixtureTable.TableOutcome.HOME
-            elif table.away_games > table.home_games:
-                table.outcome = FixtureTable.TableOutcome.AWAY
-            else:
-                table.outcome = FixtureTable.TableOutcome.HALVED
-        else:
-            table.outcome = ""
-        if [getattr(table, name) for name in figures] != before:
+            pegs = {side.label: side.score for side in table_game.game.sides.all()}
+            winner = match.HOME if table_game.game.winner == HOME else match.AWAY
+            games.append(match.Game(pegs.get(HOME, 0), pegs.get(AWAY, 0), winner))
+        card = match.TableCard(
+            games=tuple(games),
+            hang_jacks=(hang_jacks.get((table.pk, HOME), 0), hang_jacks.get((table.pk, AWAY), 0)),
+        )
+        cards.append((table, card))
+    return cards
+
+
+#: A table's figures as the engine gives them and the stored ``FixtureTable`` keeps them.
+TABLE_FIGURES = (
+    "home_games",
+    "away_games",
+    "home_pegs",
+    "away_pegs",
+    "home_hang_jacks",
+    "away_hang_jacks",
+    "outcome",
+)
+
+
+def _store_tables(tables: Sequence[FixtureTable], result: match.MatchResult) -> None:
+    """Store each table's figures where the engine's differ from those kept."""
+    for table, outcome in zip(tables, result.tables, strict=True):
+        after = {name: getattr(outcome, name) for name in TABLE_FIGURES}
+        if any(getattr(table, name) != value for name, value in after.items()):
             # Usually one table changes at a time: a plain update beats a bulk CASE update.
-            FixtureTable.objects.filter(pk=table.pk).update(
-                **{name: getattr(table, name) for name in figures}
-            )
-    return tables
+            FixtureTable.objects.filter(pk=table.pk).update(**after)
 
 
-def _points(match_format: MatchFormat, outcome: str, match_points: int, side: str) -> int:
-    result = "draw" if outcome == Outcome.DRAW else "win" if outcome == side else "loss"
-    return match_format.points(result, match_points)
-
-
-def _outcome(home: int, away: int) -> str:
-    if home > away:
-        return Outcome.HOME
-    if away > home:
-        return Outcome.AWAY
-    return Outcome.DRAW
-
-
-def _walkover_result(fixture: Fixture, match_format: MatchFormat) -> FixtureResult:
-    home_wins = fixture.walkover_to == Fixture.Side.HOME
-    tables = match_format.tables
-    games = match_format.tables * match_format.games_to_win_table
-    points = match_format.walkover_points
-    outcome = Outcome.HOME if home_wins else Outcome.AWAY
-    result = FixtureResult(
-        fixture=fixture,
-        is_final=True,
-        is_walkover=True,
-        outcome=outcome,
-        home_tables=tables if home_wins else 0,
-        away_tables=0 if home_wins else tables,
-        home_games=games if home_wins else 0,
-        away_games=0 if home_wins else games,
-        home_match_points=points if home_wins else 0,
-        away_match_points=0 if home_wins else points,
-    )
-    result.home_points = _points(match_format, outcome, result.home_match_points, Outcome.HOME)
-    result.away_points = _points(match_format, outcome, result.away_match_points, Outcome.AWAY)
-    return result
-
-
-def _save_result(fixture: Fixture, result: FixtureResult) -> FixtureResult:
-    fields = [
-        f.name
-        for f in FixtureResult._meta.concrete_fields
-        if f.name not in ("id", "fixture", "computed_at")
-    ]
-    stored, _ = FixtureResult.objects.update_or_create(
-        fixture=fixture, defaults={name: getattr(result, name) for name in fields}
-    )
+def _save_result(fixture: Fixture, result: match.MatchResult) -> FixtureResult:
+    stored, _ = FixtureResult.objects.update_or_create(fixture=fixture, defaults=result.figures())
     invalidate_league(fixture.division.season.league_id)
     return stored
 
@@ -373,59 +330,21 @@ def _recompute(fixture: Fixture) -> FixtureResult | None:
         FixtureResult.objects.filter(fixture=fixture).delete()
         return None
     if fixture.status == Fixture.Status.WALKOVER:
-        return _save_result(fixture, _walkover_result(fixture, match_format))
+        to = match.HOME if fixture.walkover_to == Fixture.Side.HOME else match.AWAY
+        return _save_result(fixture, match.walkover_result(match_format, to))
 
-    tables = _table_figures(fixture, match_format)
+    tables = _table_cards(fixture)
     if not tables:
         FixtureResult.objects.filter(fixture=fixture).delete()
         return None
-    final = len(tables) == match_format.tables and all(t.outcome for t in tables)
-    result = FixtureResult(
-        fixture=fixture,
-        is_final=final,
-        home_tables=sum(1 for t in tables if t.outcome == FixtureTable.TableOutcome.HOME),
-        away_tables=sum(1 for t in tables if t.outcome == FixtureTable.TableOutcome.AWAY),
-        tables_halved=sum(1 for t in tables if t.outcome == FixtureTable.TableOutcome.HALVED),
-        home_games=sum(t.home_games for t in tables),
-        away_games=sum(t.away_games for t in tables),
-        home_pegs=sum(t.home_pegs for t in tables),
-        away_pegs=sum(t.away_pegs for t in tables),
-        home_hang_jacks=sum(t.home_hang_jacks for t in tables),
-        away_hang_jacks=sum(t.away_hang_jacks for t in tables),
-    )
-    halved = result.tables_halved * match_format.points_per_table_halved
-    result.home_match_points = (
-        result.home_tables * match_format.points_per_table
-        + halved
-        + result.home_games * match_format.points_per_game
-    )
-    result.away_match_points = (
-        result.away_tables * match_format.points_per_table
-        + halved
-        + result.away_games * match_format.points_per_game
-    )
-    if final:
-        # The aggregate bonus is only known once every table has finished.
-        if result.home_pegs > result.away_pegs:
-            result.home_match_points += match_format.aggregate_bonus
-        elif result.away_pegs > result.home_pegs:
-            result.away_match_points += match_format.aggregate_bonus
-        else:
-            result.home_match_points += match_format.aggregate_bonus_shared
-            result.away_match_points += match_format.aggregate_bonus_shared
-        result.outcome = _outcome(result.home_match_points, result.away_match_points)
-        result.home_points = _points(
-            match_format, result.outcome, result.home_match_points, Outcome.HOME
-        )
-        result.away_points = _points(
-            match_format, result.outcome, result.away_match_points, Outcome.AWAY
-        )
+    result = match.match_result([card for _, card in tables], match_format)
+    _store_tables([table for table, _ in tables], result)
     stored = _save_result(fixture, result)
 
-    if final and fixture.status in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED):
+    if result.is_final and fixture.status in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED):
         fixture.status = Fixture.Status.PLAYED
         fixture.save(update_fields=["status", "updated_at"])
-    elif not final and fixture.status == Fixture.Status.PLAYED:
+    elif not result.is_final and fixture.status == Fixture.Status.PLAYED:
         fixture.status = Fixture.Status.SCHEDULED
         fixture.save(update_fields=["status", "updated_at"])
     return stored

@@ -17,7 +17,8 @@ from django.utils.text import slugify
 
 from config.locks import lock_rows
 from leagues.audit import audit_log
-from leagues.formats import STYLE_PRESETS, MatchFormat
+from leagues.formats import STYLE_PRESETS
+from leagues.match import MatchFormat
 from leagues.models import (
     Division,
     Fixture,

@@ -47,13 +47,16 @@ def division_embed(request: HttpRequest, pk: int) -> HttpResponse:
     policy = {"frame-ancestors": allowed or ["'none'"], "script-src": ["'none'"]}
     origin = _framing_origin(request)
     if origin is not None and origin not in allowed:
+        # The refusal itself may be framed by the site that asked (it holds nothing but the
+        # refusal), so the pub's page shows the app's own words, not the browser's grey
+        # "refused to connect".
         response = render(
             request,
             "leagues/embed_refused.html",
             {"league": league, "division": division, "origin": origin},
             status=403,
         )
-        response._csp_replace = policy  # type: ignore[attr-defined]
+        response._csp_replace = {**policy, "frame-ancestors": [origin]}  # type: ignore[attr-defined]
         return response
     standings = division_standings(division=division.pk)
     today = timezone.localdate()

@@ -6,14 +6,16 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 from django_tables2 import RequestConfig
 
-from leagues.fragments import PLAYERS, page_fragment
+from leagues.fragments import PLAYERS, page_fragment, page_fragment_tagged
 from leagues.models import Fixture, ResultSubmission
 from leagues.permissions import can_manage_league
 from leagues.selectors import fixtures as selectors
+from leagues.selectors.live import last_change
 from leagues.selectors.race import MARKERS, division_race
 from leagues.selectors.standings import division_leaders, divisions_standings
 from leagues.selectors.statistics import (
@@ -93,6 +95,8 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "current": current,
             "results": [(f, fixture_score(f)) for f in results],
             "upcoming": upcoming,
+            # A league night: a fixture of today's still to be finished, or a result of today's.
+            "tonight": any(fixture.date == today for fixture in [*upcoming, *results]),
             "match_format": (current or league).get_match_format().describe(),
             "ruleset": (current or league).get_ruleset(),
         }
@@ -122,8 +126,32 @@ SECRETARY = "<!-- the secretary's links -->"
 
 
 def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """A fixture: its result, and each table's pairs and games with links to the score sheets."""
+    """A fixture: its result, and each table's pairs and games with links to the score sheets;
+    while it is played, the page follows the tables (``leagues.views.live``)."""
     fixture = found(selectors.fixture_get, pk=pk)
+    league = fixture.division.season.league
+    fragment, tag = fixture_fragment(request, fixture)
+    head, _, rest = fragment.partition(SECRETARY)
+    return render(
+        request,
+        "leagues/fixture_detail.html",
+        {
+            "fixture": fixture,
+            "league": league,
+            "can_manage": can_manage_league(request.user, league),
+            # The two halves of the fragment, rendered and escaped already.
+            "head": mark_safe(head),
+            "rest": mark_safe(rest),
+            "live_url": reverse("leagues:fixture_live", args=[league.pk, fixture.pk]),
+            "live_tag": tag,
+        },
+    )
+
+
+def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString, str]:
+    """The fixture's page below its heading, cached until the league or one of the fixture's
+    games changes (``SECRETARY`` marks where a secretary's links go), and its ETag."""
+    pk = fixture.pk
     league = fixture.division.season.league
 
     def context() -> dict[str, Any]:
@@ -140,29 +168,17 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "confirmed": detail.submissions.filter(
                 status__in=ResultSubmission.CONFIRMED_STATUSES
             ).exists(),
+            "last_change": last_change([detail]),
         }
 
-    fragment = page_fragment(
+    return page_fragment_tagged(
         request,
         league_id=league.pk,
         name=[fixture.pk],
         params=(),
         template="leagues/_fixture_body.html",
         context=context,
-        live=True,  # each table's games as they stand
-    )
-    head, _, rest = fragment.partition(SECRETARY)
-    return render(
-        request,
-        "leagues/fixture_detail.html",
-        {
-            "fixture": fixture,
-            "league": league,
-            "can_manage": can_manage_league(request.user, league),
-            # The two halves of the fragment, rendered and escaped already.
-            "head": mark_safe(head),
-            "rest": mark_safe(rest),
-        },
+        fixture=fixture.pk,  # each table's games as they stand
     )
 
 

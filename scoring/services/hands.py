@@ -243,20 +243,30 @@ def hand_correct(
     current.corrected_at = timezone.now()
     awards_of = _store_rescored(game, sides, hands, result)
     store_game_state(game, result)
-    _revision(
-        game=game,
-        hand_number=number,
-        action=RevisionAction.CORRECT,
-        before=before,
-        after=facts,
-        scores_before=scores_before,
-        scores_after=scores_of(sides),
-        by=by,
-        link=link,
-        ip=ip or None,
-        entry_key=entry_key,
-        reason=(reason() if callable(reason) else reason).strip(),
-    )
+    try:
+        _revision(
+            game=game,
+            hand_number=number,
+            action=RevisionAction.CORRECT,
+            before=before,
+            after=facts,
+            scores_before=scores_before,
+            scores_after=scores_of(sides),
+            by=by,
+            link=link,
+            ip=ip or None,
+            entry_key=entry_key,
+            reason=(reason() if callable(reason) else reason).strip(),
+        )
+    except IntegrityError as exc:
+        # Under the lock only the one-time key can clash: another revision (a hand recorded,
+        # undone or corrected) already used it. The transaction, the re-scoring too, is rolled
+        # back.
+        raise GameMovedOn(
+            f"This correction form of hand {number} was already used for something else. "
+            "Nothing was saved: here is the game as it is now.",
+            game=game,
+        ) from exc
     game_changed.send(sender=Game, game=game, was=was)
     current.game = game
     current.sides = sides  # type: ignore[attr-defined]

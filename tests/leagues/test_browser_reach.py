@@ -67,15 +67,14 @@ def test_a_pub_website_shows_the_table_only_when_the_league_lists_it(
     statuses: dict[str, int] = {}
     phone.on("response", lambda r: statuses.update({r.url: r.status}) if "/embed/" in r.url else 0)
 
-    # Not listed: the app refuses the frame with a 403 and the browser shows nothing of it.
+    # Not listed: the app refuses with a 403, and the frame shows the app's own words (no
+    # table), not the browser's grey "refused to connect".
     phone.goto(origin + "/index.html")
     phone.wait_for_load_state("load")
     assert statuses[embed] == 403
-    assert (
-        "Black Bull" not in phone.frame_locator("#table").locator("body").inner_text(timeout=2_000)
-        if phone.frames[1].url != "about:blank" and False
-        else True
-    )
+    refused = phone.frame_locator("#table").get_by_test_id("embed-refused")
+    expect(refused).to_contain_text(f"has not listed {origin}")
+    assert "Black Bull" not in phone.frame_locator("#table").locator("body").inner_text()
 
     # Listed: the table appears in the frame, light and readable at 300 px.
     world.league.embed_sites = origin

@@ -82,6 +82,8 @@ def test_a_frame_from_an_unlisted_site_is_refused_with_a_403_naming_it(world):
     )
     assert refused.status_code == 403
     assert "has not listed https://elsewhere.example" in refused.content.decode()
+    # Only the site that asked may show the refusal (the app's words inside its frame).
+    assert directives(refused)["frame-ancestors"] == "https://elsewhere.example"
     allowed = Client().get(
         embed_url(world), HTTP_REFERER="https://www.royal-oak.example/league", **framed
     )

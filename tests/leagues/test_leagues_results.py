@@ -4,7 +4,8 @@ services exactly as a scorer would (side A the home pair, side B the away pair).
 import pytest
 from django.core.exceptions import ValidationError
 
-from leagues.formats import FIRST_TO, TRINIDAD_FORMAT, YORKSHIRE_FORMAT
+from leagues.formats import TRINIDAD_FORMAT, YORKSHIRE_FORMAT
+from leagues.match import FIRST_TO
 from leagues.models import Fixture, FixtureResult, FixtureTable
 from leagues.services.fixtures import fixture_void, fixture_walkover
 from leagues.services.results import fixture_tables_set, table_game_start

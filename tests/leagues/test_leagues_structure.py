@@ -8,7 +8,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
-from leagues.formats import FIXED, STYLE_PRESETS, MatchFormat
+from leagues.formats import STYLE_PRESETS
+from leagues.match import FIXED, FormatError, MatchFormat
 from leagues.models import RESERVED_SLUGS, League, Registration
 from leagues.services.registrations import player_register, registration_cancel
 from leagues.services.structure import (
@@ -75,11 +76,11 @@ def test_match_format_presets_and_validation():
     trinidad = STYLE_PRESETS["trinidad"].match_format
     assert trinidad.games_mode == FIXED and trinidad.points_per_game == 1
     assert MatchFormat.from_spec(trinidad.to_spec()) == trinidad
-    with pytest.raises(ValidationError, match="unknown match format"):
+    with pytest.raises(FormatError, match="unknown match format"):
         MatchFormat.from_spec({"tabels": 4})
-    with pytest.raises(ValidationError, match="games must be 1"):
+    with pytest.raises(FormatError, match="games must be 1"):
         MatchFormat(games=3)
-    with pytest.raises(ValidationError, match="no match points"):
+    with pytest.raises(FormatError, match="no match points"):
         MatchFormat(points_per_table=0, points_per_game=0, aggregate_bonus=0)
     assert "4 tables, one game per table" in yorkshire.describe()
 

@@ -123,6 +123,42 @@ def test_postponing_and_rearranging_tell_both_captains(world, django_capture_on_
         )
     assert len(mail.outbox) == 2
     assert "Re-arranged from Tue 9 Sep 2025 to Tue 14 Oct 2025" in mail.outbox[0].body
+    # Two sentences, not "Agreed Now at 19:45".
+    says = mail.outbox[0].body.split("\n")[2]
+    assert re.fullmatch(
+        r"\S.* to Tue 14 Oct 2025: Agreed \(.*\)\. Now at \d\d:\d\d, \S.*\.", says
+    ), says
+
+
+def test_a_notice_carries_the_headers_mail_clients_and_robots_read(
+    world, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    sent = mail.outbox[0].message()
+    assert sent["Auto-Submitted"] == "auto-generated"
+    assert re.fullmatch(r"<\S+@testserver>", sent["Message-ID"]), sent["Message-ID"]
+    assert sent["List-Unsubscribe"] == f"<{opt_out_url(world.users['away_captain'])}>"
+    assert sent["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+
+
+def test_one_click_unsubscribe_by_post_turns_notices_off(world):
+    """RFC 8058: the mail client POSTs "List-Unsubscribe=One-Click" with no cookie and no CSRF
+    token; the signed link alone authorises it."""
+    captain = world.users["away_captain"]
+    response = Client(enforce_csrf_checks=True).post(
+        opt_out_url(captain),
+        "List-Unsubscribe=One-Click",
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert response.status_code == 200
+    assert OptOut.objects.filter(user=captain).exists()
+    forged = Client(enforce_csrf_checks=True).post(
+        opt_out_url(captain)[:-3] + "xyz/",
+        "List-Unsubscribe=One-Click",
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert forged.status_code == 400
 
 
 def test_nothing_is_sent_when_the_change_is_rolled_back(world, django_capture_on_commit_callbacks):

@@ -251,7 +251,14 @@ def test_a_phone_closed_with_unsent_hands_sends_them_when_opened_again(
     context = launch()
     context.set_offline(True)
     page = context.pages[0]
-    page.goto(live_server.url + game.get_absolute_url())
+    # The installed app opens on its start URL: with no connection it lists the games kept on
+    # the phone, and each leads to its game.
+    page.goto(live_server.url + "/games/")
+    kept_games = page.get_by_test_id("kept-games")
+    expect(kept_games.get_by_role("listitem")).to_have_count(1)
+    expect(kept_games).to_contain_text("1 hand not sent yet")
+    kept_games.get_by_role("link").click()
+    page.wait_for_url(live_server.url + game.get_absolute_url())
     expect(unsent(page)).to_have_text("1 hand not sent yet.")
     expect(page.get_by_test_id("unsent-1")).to_be_visible()
     context.set_offline(False)

@@ -10,6 +10,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.urls import reverse
 
 from scoring.models import Game, Hand, HandRevision, RevisionAction
@@ -87,6 +88,11 @@ def test_the_manifest_makes_the_scoring_pages_installable(client: Any) -> None:
     assert data["display"] == "standalone"
     assert data["scope"] == data["start_url"] == "/games/"
     assert {icon["sizes"] for icon in data["icons"]} >= {"192x192", "512x512"}
+    assert data["id"] == "/games/"
+    maskable = [icon for icon in data["icons"] if icon.get("purpose") == "maskable"]
+    assert {icon["sizes"] for icon in maskable} == {"192x192", "512x512"}
+    for icon in data["icons"]:
+        assert finders.find(icon["src"].removeprefix("/static/")), icon["src"]
 
 
 def test_the_game_page_carries_its_state_and_says_offline_needs_javascript(
@@ -132,6 +138,17 @@ def test_kept_undo_and_correction_are_applied_in_order(client: Any, game: Game) 
     undo = {"op": "undo", "entry_key": str(uuid.uuid4()), "number": 2}
     assert sync(client, game, undo).status_code == 200
     assert list(Hand.objects.filter(game=game).values_list("number", "facts")) == [(1, facts)]
+
+
+def test_a_kept_correction_reusing_a_used_key_is_a_409_with_words(client: Any, game: Game) -> None:
+    record = kept(game, 1)
+    sync(client, game, record)
+    facts = {**plain_hand("trinidad", "A", 1), "game": "A"}
+    fix = {"op": "correct", "entry_key": record["entry_key"], "number": 1, "facts": facts}
+    response = sync(client, game, {**fix, "revision": 0})
+    assert response.status_code == 409
+    assert "already used for something else" in response.json()["message"]
+    assert Hand.objects.get(game=game, number=1).revision == 0
 
 
 @pytest.mark.parametrize(

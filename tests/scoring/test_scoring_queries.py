@@ -38,10 +38,11 @@ CORRECT_LAST_QUERIES = CORRECT_QUERIES - 1
 #: (services/state.py lock_for_entry says why), on SQLite the BEGIN takes the write lock.
 TRANSACTION = 2 + (1 if connection.features.has_select_for_update else 0)
 #: A hand at a league fixture's table (a game in progress, no result changed) adds the table it
-#: is played at and the league's live and players' page versions (``leagues/fragments.py``),
-#: written once inside the hand's transaction: in the database cache a count (for culling), a
-#: savepoint, a look-up, the write and the release, for each of the two.
-FIXTURE_TABLE_QUERIES = 1 + 2 * 5
+#: is played at and the league's live, the fixture's live and the players' page versions
+#: (``leagues/fragments.py``), written once inside the hand's transaction: in the database
+#: cache a count (for culling), a savepoint, a look-up, the write and the release, for each of
+#: the three (with Redis, one round trip for all three).
+FIXTURE_TABLE_QUERIES = 1 + 3 * 5
 
 
 @pytest.fixture(params=[1, 59], ids=["hand 1", "hand 60"])

@@ -338,6 +338,26 @@ def test_a_correction_submitted_twice_is_applied_once():
     assert HandRevision.objects.filter(action=RevisionAction.CORRECT).count() == 1
 
 
+def test_a_correction_reusing_another_revisions_key_is_refused_and_saves_nothing():
+    """A correction form whose one-time key a recorded hand already used: a clear refusal (the
+    phone's 409), not a database error, and the hand, scores and audit are as they were."""
+    game = GameFactory(hands=2)
+    hand = game.hands.get(number=1)
+    scores_before = scores(game)
+    with pytest.raises(services.GameMovedOn, match="already used for something else"):
+        services.hand_correct(
+            game=hand.game_id,
+            number=1,
+            facts=plain_hand("trinidad", "B", 1, winner="B"),
+            entry_key=game.hands.get(number=2).entry_key,
+            expected_revision=0,
+        )
+    hand.refresh_from_db()
+    assert hand.revision == 0
+    assert scores(game) == scores_before
+    assert not HandRevision.objects.filter(action=RevisionAction.CORRECT).exists()
+
+
 # --- undo and abandon ----------------------------------------------------------------------------
 
 

@@ -76,6 +76,65 @@ async function fromCache(request) {
   return (await caches.open(PAGES)).match(url.pathname, { ignoreVary: true, ignoreSearch: true });
 }
 
+// The installed app's start URL (the manifest's start_url): with no connection it lists the games
+// kept on this phone, with how many of each game's hands wait to be sent.
+const START = "/games/";
+
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function unsentByGame() {
+  // The page's store (store.mjs): the "ops" not yet accepted by the server, by game.
+  return new Promise((resolve) => {
+    const request = indexedDB.open("allfours-offline");
+    request.onupgradeneeded = () => request.transaction.abort();
+    request.onerror = () => resolve({});
+    request.onsuccess = () => {
+      const db = request.result;
+      if (!db.objectStoreNames.contains("ops")) return resolve({});
+      const all = db.transaction("ops", "readonly").objectStore("ops").getAll();
+      all.onerror = () => resolve({});
+      all.onsuccess = () => {
+        const counts = {};
+        for (const op of all.result) counts[op.game] = (counts[op.game] || 0) + 1;
+        resolve(counts);
+      };
+    };
+  });
+}
+
+async function keptGamesPage() {
+  const pages = await caches.open(PAGES);
+  const unsent = await unsentByGame();
+  const games = [];
+  for (const request of await pages.keys()) {
+    const path = new URL(request.url).pathname;
+    const match = /^\/games\/(\d+)\/$/.exec(path);
+    if (!match) continue;
+    const html = await (await pages.match(request)).text();
+    const title = (/<title>([^<]*)<\/title>/.exec(html) || [, `Game ${match[1]}`])[1];
+    games.push({ path, number: Number(match[1]), title: title.replace(/ · All Fours$/, "") });
+  }
+  games.sort((a, b) => b.number - a.number);
+  const css = PRECACHE.find((name) => name.includes("site/site") && name.endsWith(".css"));
+  const items = games
+    .map((game) => {
+      const count = unsent[game.number] || 0;
+      const note = count ? ` <span data-testid="kept-unsent">${count} ${count === 1 ? "hand" : "hands"} not sent yet</span>` : "";
+      return `<li><a href="${game.path}">${escapeHtml(game.title)}</a>${note}</li>`;
+    })
+    .join("");
+  const body = games.length
+    ? `<p>No connection: these are the games kept on this phone. Hands entered now are sent when the connection is back.</p><ul data-testid="kept-games">${items}</ul>`
+    : "<p>No connection, and no game is kept on this phone yet: a game opened once (its scoring link) can be scored here without a connection.</p>";
+  const html =
+    '<!doctype html><html lang="en-GB"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+    (css ? `<link rel="stylesheet" href="${css}">` : "") +
+    `<title>Games on this phone · All Fours</title><main id="main"><h1>Games on this phone</h1>${body}</main></html>`;
+  return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+}
+
 function offlinePage() {
   const html =
     '<!doctype html><html lang="en-GB"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
@@ -107,6 +166,14 @@ self.addEventListener("fetch", (event) => {
   }
   if (!isPage(request, url)) return;
   // The server up but its database not (a 503): the page as kept, as without a connection.
+  if (url.pathname === START && request.mode === "navigate") {
+    event.respondWith(
+      fromNetworkKeeping(request)
+        .then((response) => (response.status === 503 ? keptGamesPage() : response))
+        .catch(() => keptGamesPage()),
+    );
+    return;
+  }
   event.respondWith(
     fromNetworkKeeping(request)
       .then(async (response) => (response.status === 503 && (await fromCache(request))) || response)

@@ -1,0 +1,130 @@
+"""The match engine: a league or cup match's arithmetic, pure Python, no Django.
+
+Nothing else in the app adds up tables, match points, the aggregate bonus, league points or a
+cup's deciders: the result roll-up (``leagues.services.results``), "who can still win it"
+(``leagues.clinch`` via ``leagues.selectors.race``), the cups' ties and group tables
+(``cups.services.ties``, ``cups.selectors``) and score-card entry all ask it. Public API::
+
+    from leagues.match import (
+        MatchFormat, FormatError,                  # the format (leagues store it as JSON)
+        Game, TableCard, CardError,                # what a table gives (hands or a score card)
+        TableOutcome, MatchResult,                 # what the engine says it adds up to
+        table_outcome, match_result, walkover_result, card_problems, match_problems,
+        possible_points,                           # every result a match can end with
+        race_winner, decide_drawn_match, Decision, group_points, group_order,
+        HOME, AWAY, HALVED, DRAW,
+    )
+
+A table is a :class:`TableCard`, filled alike from games scored hand by hand and from a paper
+card::
+
+    fmt = MatchFormat(tables=4)                        # Yorkshire: one game a table
+    cards = [TableCard.of_games([(11, 7)]), TableCard.of_games([(9, 11)]), ...]
+    result = match_result(cards, fmt)                  # MatchResult
+    result.home_tables, result.home_bonus, result.home_match_points, result.outcome
+
+    # Trinidad card with bullseyes and hang jacks only:
+    TableCard(bullseyes=(2, 0), hang_jacks=(1, 0))
+
+    card_problems(card, fmt, target=11)                # [] or what the card gets wrong
+    match_problems(cards, fmt, target=11)              # the same for every table, by board
+
+``match_result`` is final (``is_final``) once every table of the format is decided; only then
+are the bonus, the outcome ("home", "away", "draw") and the league points set. The engine takes
+the games as given (hands scored at a table are what they are); a typed card is checked with
+``card_problems``/``match_problems`` before it is stored.
+
+Modules: ``format`` (the :class:`MatchFormat` value), ``tables`` (cards → table outcomes → the
+match result), ``outlook`` (every possible result), ``cup`` (race ties, deciders, groups).
+"""
+
+from .cup import (
+    GROUP_DRAW,
+    GROUP_WIN,
+    HANG_JACKS,
+    PEGS,
+    PLAYOFF,
+    Decider,
+    Decision,
+    decide_drawn_match,
+    group_order,
+    group_points,
+    race_winner,
+)
+from .format import (
+    FIRST_TO,
+    FIXED,
+    GAMES_PER_TABLE_MODES,
+    SINGLE,
+    FormatError,
+    MatchFormat,
+)
+from .outlook import decided_tables, possible_points
+from .tables import (
+    AWAY,
+    DRAW,
+    HALVED,
+    HOME,
+    CardError,
+    Game,
+    MatchResult,
+    MatchVerdict,
+    Side,
+    TableCard,
+    TableOutcome,
+    TableVerdict,
+    aggregate_bonus,
+    card_problems,
+    league_points,
+    match_problems,
+    match_result,
+    match_verdict,
+    table_outcome,
+    table_points,
+    table_verdict,
+    walkover_result,
+)
+
+__all__ = [
+    "AWAY",
+    "DRAW",
+    "FIRST_TO",
+    "FIXED",
+    "GAMES_PER_TABLE_MODES",
+    "GROUP_DRAW",
+    "GROUP_WIN",
+    "HALVED",
+    "HANG_JACKS",
+    "HOME",
+    "PEGS",
+    "PLAYOFF",
+    "SINGLE",
+    "CardError",
+    "Decider",
+    "Decision",
+    "FormatError",
+    "Game",
+    "MatchFormat",
+    "MatchResult",
+    "MatchVerdict",
+    "Side",
+    "TableCard",
+    "TableOutcome",
+    "TableVerdict",
+    "aggregate_bonus",
+    "card_problems",
+    "decide_drawn_match",
+    "decided_tables",
+    "group_order",
+    "group_points",
+    "league_points",
+    "match_problems",
+    "match_result",
+    "match_verdict",
+    "possible_points",
+    "race_winner",
+    "table_outcome",
+    "table_points",
+    "table_verdict",
+    "walkover_result",
+]

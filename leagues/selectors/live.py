@@ -1,0 +1,94 @@
+"""A league night as it stands: each fixture's tables with the game in play (score, hand,
+who deals), and the divisions' tables as they would stand if every result played to the end
+counted. Read by the fixture page and the league night's page (``leagues.views.live``)."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch
+
+from leagues.models import Division, Fixture, League, Season
+from leagues.selectors.counting import fixtures_with_standing
+from leagues.selectors.fixtures import FIXTURE_RELATED, fixture_tables, league_current_season
+from leagues.selectors.standings import Standings, divisions_standings
+
+#: The fixtures a league night shows: those to be played or played that night.
+ON_THE_NIGHT = (Fixture.Status.SCHEDULED, Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
+
+
+def last_change(fixtures: Iterable[Fixture]) -> datetime.datetime | None:
+    """When anything shown of ``fixtures`` last changed: a hand at one of their tables, or a
+    result worked out (from their prefetched tables, games and results)."""
+    moments: list[datetime.datetime] = []
+    for fixture in fixtures:
+        result = getattr(fixture, "result", None)
+        if result is not None:
+            moments.append(result.computed_at)
+        for table in fixture.tables.all():
+            moments.extend(table_game.game.updated_at for table_game in table.games.all())
+    return max(moments, default=None)
+
+
+def night_of(*, league: League, today: datetime.date) -> datetime.date | None:
+    """``today`` when the league's current season has a fixture that night, else None."""
+    season = league_current_season(league=league)
+    if season is None:
+        return None
+    tonight = Fixture.objects.filter(division__season=season, date=today, status__in=ON_THE_NIGHT)
+    return today if tonight.exists() else None
+
+
+@dataclass
+class Night:
+    """What the league night's page shows."""
+
+    league: League
+    season: Season | None
+    date: datetime.date
+    fixtures: list[Fixture]
+    standings: list[Standings] = field(default_factory=list)
+    last_change: datetime.datetime | None = None
+
+    @property
+    def in_play(self) -> int:
+        """How many of the night's fixtures are not finished yet."""
+        return sum(
+            1
+            for fixture in self.fixtures
+            if fixture.status == Fixture.Status.SCHEDULED
+            and not getattr(getattr(fixture, "result", None), "is_final", False)
+        )
+
+
+def league_night(*, league: League, date: datetime.date) -> Night:
+    """The league's fixtures on ``date`` (its current season), each with its tables and games,
+    and the tables of their divisions as they would stand: four queries for the fixtures and
+    three for the tables, however many there are."""
+    season = league_current_season(league=league)
+    if season is None:
+        return Night(league=league, season=None, date=date, fixtures=[])
+    fixtures = list(
+        fixtures_with_standing(
+            Fixture.objects.filter(division__season=season, date=date, status__in=ON_THE_NIGHT)
+        )
+        .select_related(*FIXTURE_RELATED)
+        .prefetch_related(Prefetch("tables", queryset=fixture_tables()))
+        .order_by("division__rank", "division__name", "time", "pk")
+    )
+    ids = {fixture.division_id for fixture in fixtures if fixture.kind == Fixture.Kind.LEAGUE}
+    divisions = list(
+        Division.objects.filter(pk__in=ids)
+        .select_related("season__league")
+        .order_by("rank", "name")
+    )
+    return Night(
+        league=league,
+        season=season,
+        date=date,
+        fixtures=fixtures,
+        standings=divisions_standings(divisions=divisions, provisional=True),
+        last_change=last_change(fixtures),
+    )

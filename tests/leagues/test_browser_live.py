@@ -1,0 +1,57 @@
+"""Watching a league night on a phone, in headless Chromium at 390×844: the fixture page and
+the league night's page follow a hand at a table within ten seconds, with no reload and no
+console error (the pages' Content-Security-Policy allows no inline style or script)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+from playwright.sync_api import Page, expect
+
+from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory
+from tests.leagues.helpers import current_game, entered_teams, hand, record, start_fixture
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_the_fixture_page_and_the_night_follow_a_hand_without_a_reload(
+    live_server: Any, phone: Page
+) -> None:
+    league = LeagueFactory(name="Spen Valley League")
+    division = DivisionFactory(season__league=league)
+    home, away = entered_teams(division, ["Black Bull", "Old Hall"])
+    fixture = FixtureFactory(division=division, home=home, away=away, date=timezone.localdate())
+    game = current_game(start_fixture(fixture)[0])
+    problems: list[str] = []
+    phone.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    phone.on("pageerror", lambda e: problems.append(str(e)))
+    loads: list[str] = []
+    phone.on("load", lambda page: loads.append(page.url))
+
+    for url, shown in (
+        (fixture.get_absolute_url(), phone.get_by_test_id("table-1-hand")),
+        (
+            reverse("leagues:league_live", args=[league.slug]),
+            phone.get_by_test_id(f"live-table-{fixture.pk}-1"),
+        ),
+    ):
+        phone.goto(live_server.url + url)
+        count = game.hands.count()
+        expect(shown).to_contain_text(f"after hand {count}" if count else "no hand yet")
+        loads.clear()
+        record(
+            game,
+            [
+                hand(
+                    game,
+                    game.next_dealer or "A",
+                    {"high": "A", "low": "B", "jack": "A", "game": "A"},
+                )
+            ],
+        )
+        expect(shown).to_contain_text(f"after hand {count + 1}", timeout=12_000)
+        assert loads == []  # no reload: the poll swapped the tables in
+    assert problems == []

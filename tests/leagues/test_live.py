@@ -1,0 +1,149 @@
+"""Following a league night: the fixture page and the league night's page show each table's
+game as it stands (score, hand, who deals) and say when they last changed; a poll of an
+unchanged page is a 304 from one cache read, and a hand changes only its own fixture's tag."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from leagues.models import Fixture
+from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory
+from tests.leagues.helpers import (
+    current_game,
+    entered_teams,
+    hand,
+    page_words,
+    record,
+    start_fixture,
+)
+
+pytestmark = pytest.mark.django_db
+
+A_HAND = {"high": "A", "low": "B", "jack": "A", "game": "A"}
+
+
+@pytest.fixture
+def night():
+    """Tonight: two fixtures of one division, the first under way (one hand at table 1)."""
+    league = LeagueFactory(name="Spen Valley League")
+    division = DivisionFactory(season__league=league, name="First Division")
+    bull, hall, oak, crown = entered_teams(
+        division, ["Black Bull", "Old Hall", "Royal Oak", "Crown"]
+    )
+    today = timezone.localdate()
+    first = FixtureFactory(division=division, home=bull, away=hall, date=today)
+    second = FixtureFactory(division=division, home=oak, away=crown, date=today)
+    game = current_game(start_fixture(first)[0])
+    record(game, [hand(game, "A", A_HAND)])
+    other = current_game(start_fixture(second)[0])
+    return league, division, first, second, game, other
+
+
+def poll(client, url, tag=None):
+    headers = {"HTTP_IF_NONE_MATCH": tag} if tag else {}
+    return client.get(url, **headers)
+
+
+def test_the_fixture_page_shows_each_table_as_it_stands_and_when_it_changed(client, night):
+    league, _, fixture, _, game, _ = night
+    page = client.get(fixture.get_absolute_url())
+    words = page_words(page)
+    dealer = game.sides.get(label=game.next_dealer).name
+    assert f"after hand 1</span> · {dealer} to deal" in words
+    assert "no hand yet" in words  # the other tables
+    assert 'data-testid="last-change"' in words
+    live_url = reverse("leagues:fixture_live", args=[league.pk, fixture.pk])
+    assert f'data-live-url="{live_url}"' in words
+    assert 'data-live-tag="&quot;' in words or 'data-live-tag="' in words
+
+
+def test_an_unchanged_poll_is_a_304_from_one_cache_read(client, night, django_assert_num_queries):
+    league, _, fixture, _, _, _ = night
+    url = reverse("leagues:fixture_live", args=[league.pk, fixture.pk])
+    first = poll(client, url)
+    assert first.status_code == 200 and first["ETag"]
+    assert "after hand 1" in page_words(first)
+    with django_assert_num_queries(1):  # the database cache's read of the versions; no other
+        again = poll(client, url, first["ETag"])
+    assert again.status_code == 304 and again["ETag"] == first["ETag"]
+    # GZip makes a sent tag weak: the same tag, weak, is the same page.
+    assert poll(client, url, "W/" + first["ETag"]).status_code == 304
+    assert client.head(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+
+
+def test_a_hand_changes_its_own_fixtures_tag_and_not_the_others(client, night):
+    league, _, fixture, second, game, other = night
+    url = reverse("leagues:fixture_live", args=[league.pk, fixture.pk])
+    other_url = reverse("leagues:fixture_live", args=[league.pk, second.pk])
+    tag, other_tag = poll(client, url)["ETag"], poll(client, other_url)["ETag"]
+
+    record(game, [hand(game, game.next_dealer, A_HAND)])
+    changed = poll(client, url, tag)
+    assert changed.status_code == 200 and changed["ETag"] != tag
+    assert "after hand 2" in page_words(changed)
+    assert poll(client, other_url, other_tag).status_code == 304
+
+    record(other, [hand(other, other.next_dealer or "A", A_HAND)])
+    assert poll(client, other_url, other_tag).status_code == 200
+    assert poll(client, url, changed["ETag"]).status_code == 304
+
+
+def test_a_poll_for_a_fixture_of_another_league_is_refused(client, night):
+    _, _, fixture, _, _, _ = night
+    elsewhere = LeagueFactory(name="Port of Spain League")
+    for url in (
+        reverse("leagues:fixture_live", args=[elsewhere.pk, fixture.pk]),
+        reverse("leagues:fixture_live", args=[elsewhere.pk, 999_999]),
+        reverse("leagues:league_live_poll", args=[999_999]),
+    ):
+        response = client.get(url)
+        assert response.status_code == 404, url
+    assert (
+        client.post(reverse("leagues:fixture_live", args=[elsewhere.pk, fixture.pk])).status_code
+        == 405
+    )
+
+
+def test_the_league_night_page_shows_every_match_and_the_provisional_table(client, night):
+    league, division, fixture, second, game, _ = night
+    home = page_words(client.get(league.get_absolute_url()))
+    live_page = reverse("leagues:league_live", args=[league.slug])
+    assert f'href="{live_page}"' in home and "follow tonight's matches live" in home
+
+    response = client.get(live_page)
+    words = page_words(response)
+    assert response.status_code == 200
+    assert "Tonight's matches" in words and "2 matches still in play" in words
+    assert "Black Bull" in words and "Royal Oak" in words
+    score = "–".join(str(side.score) for side in game.sides.order_by("position"))
+    assert f"Table 1, game 1: {score}" in words and "after hand 1" in words
+    assert "The tables as they would stand" in words and "Provisional" in words
+    assert division.name in words
+    assert 'data-testid="last-change"' in words
+
+    url = reverse("leagues:league_live_poll", args=[league.pk])
+    first = poll(client, url)
+    assert first.status_code == 200 and "Tonight's matches" in page_words(first)
+    assert poll(client, url, first["ETag"]).status_code == 304
+    record(game, [hand(game, game.next_dealer, A_HAND)])
+    assert poll(client, url, first["ETag"]).status_code == 200
+
+
+def test_a_night_without_fixtures_says_so_and_names_the_next(client):
+    league = LeagueFactory()
+    division = DivisionFactory(season__league=league)
+    home, away = entered_teams(division, ["Black Bull", "Old Hall"], players=2)
+    next_week = timezone.localdate() + timezone.timedelta(days=7)
+    FixtureFactory(division=division, home=home, away=away, date=next_week)
+    words = page_words(client.get(reverse("leagues:league_live", args=[league.slug])))
+    assert "No league fixtures tonight." in words
+    assert f"The next league night is {next_week:%A} {next_week.day} {next_week:%B}" in words
+    assert "follow tonight's matches live" not in page_words(client.get(league.get_absolute_url()))
+
+
+def test_a_finished_fixture_page_does_not_poll(client, night):
+    _, _, fixture, _, _, _ = night
+    Fixture.objects.filter(pk=fixture.pk).update(status=Fixture.Status.VOID)
+    assert "data-live-url" not in client.get(fixture.get_absolute_url()).content.decode()
