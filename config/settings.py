@@ -115,11 +115,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 # The database cache needs no extra server (``manage.py createcachetable`` makes its table; the
 # test databases get it on creation); Redis is shared by every worker and faster when
-# ``REDIS_URL`` is set (``redis://host:6379/0``).
+# ``REDIS_URL`` is set (``redis://host:6379/0``): while it cannot be reached the pages are
+# rendered without it (``config/cache.py``).
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        {"BACKEND": "config.cache.ResilientRedisCache", "LOCATION": REDIS_URL}
         if REDIS_URL
         else {
             "BACKEND": "django.core.cache.backends.db.DatabaseCache",

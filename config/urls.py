@@ -26,3 +26,6 @@ urlpatterns = [
     path("api/", api.urls),
     path("notices/", include("notices.urls")),
 ]
+
+# The database unreachable is a 503 in the app's words, not a bare 500 (config/views.py).
+handler500 = "config.views.server_error"
