@@ -115,11 +115,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 # The database cache needs no extra server (``manage.py createcachetable`` makes its table; the
 # test databases get it on creation); Redis is shared by every worker and faster when
-# ``REDIS_URL`` is set (``redis://host:6379/0``).
+# ``REDIS_URL`` is set (``redis://host:6379/0``): while it cannot be reached the pages are
+# rendered without it (``config/cache.py``).
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        {"BACKEND": "config.cache.ResilientRedisCache", "LOCATION": REDIS_URL}
         if REDIS_URL
         else {
             "BACKEND": "django.core.cache.backends.db.DatabaseCache",
@@ -191,6 +192,11 @@ LOGIN_FAILURE_WINDOW = int(os.environ.get("LOGIN_FAILURE_WINDOW", "900"))
 TRUSTED_PROXIES = parse_trusted_proxies(
     os.environ.get("TRUSTED_PROXIES", "1" if env_bool("USE_X_FORWARDED_FOR", False) else "")
 )
+# Getting in (config/signup.py, leagues/services/invitations.py). OPEN_SIGNUP=0: anyone may still
+# sign up, but a league they start waits for the operator's approval (/leagues/requests/).
+OPEN_SIGNUP = env_bool("OPEN_SIGNUP", True)
+SIGNUP_CONFIRM_DAYS = int(os.environ.get("SIGNUP_CONFIRM_DAYS", "3"))
+INVITATION_DAYS = int(os.environ.get("INVITATION_DAYS", "14"))
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 

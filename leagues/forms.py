@@ -805,14 +805,29 @@ class UsernameForm(forms.Form):
     username = TextField(max_length=150, label="Username of an existing account")
 
 
-class AccountForm(forms.Form):
-    """A new account. The service checks the username and runs Django's password validators;
-    its refusals come back next to these fields."""
+class InviteForm(forms.Form):
+    """Whom to invite: the e-mail the invitation's link goes to."""
 
-    username = TextField(max_length=150)
-    email = forms.EmailField(required=False)
+    email = forms.EmailField(label="Their e-mail", help_text="The invitation's link goes to it.")
+
+
+class InvitationAccountForm(forms.Form):
+    """The invited person's own new account (the e-mail is the invited one). The service checks
+    the username and runs Django's password validators; its refusals come back here."""
+
+    username = TextField(max_length=150, help_text="What you log in with.")
     password = forms.CharField(
-        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
         strip=False,
         help_text="At least 8 characters, not too common, not all digits, not like the username.",
     )
+    password_again = forms.CharField(
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        strip=False,
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if cleaned.get("password") != cleaned.get("password_again"):
+            self.add_error("password_again", "The two passwords differ.")
+        return cleaned

@@ -6,6 +6,7 @@ from leagues.views import (
     embed,
     feeds,
     grid,
+    invitations,
     live,
     manage_fixtures,
     public,
@@ -18,6 +19,7 @@ app_name = "leagues"
 urlpatterns = [
     path("", public.league_list, name="league_list"),
     path("new/", secretary.league_create, name="manage_league_create"),
+    path("requests/", invitations.league_request_list, name="league_requests"),
     path("my-fixtures/", accounts.my_fixtures, name="my_fixtures"),
     # Public pages.
     path("division/<int:pk>/", divisions.StandingsView.as_view(), name="division"),
@@ -139,4 +141,9 @@ urlpatterns = [
     ),
     path("<slug:slug>/manage/players/new/", secretary.player_register, name="manage_register"),
     path("<slug:slug>/manage/secretaries/", accounts.secretaries, name="manage_secretaries"),
+    path(
+        "<slug:slug>/manage/invitations/<int:pk>/",
+        invitations.invitation_change,
+        name="manage_invitation",
+    ),
 ]

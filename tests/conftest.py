@@ -164,6 +164,58 @@ def phone(browser: object) -> Iterator[object]:
     context.close()
 
 
+#: Console errors that are a page working as meant: a refused request's status (a 409, 422 or
+#: 403 the page shows in its own words; htmx logs each), a request with no connection or whose
+#: answer was lost (the offline tests; htmx logs the failed send). Anything else (a
+#: Content-Security-Policy violation, an uncaught error) fails the test.
+EXPECTED_CONSOLE_ERRORS = (
+    "Failed to load resource",
+    "Response Status Error Code",
+    "net::ERR_INTERNET_DISCONNECTED",
+    "htmx:sendError",
+    "htmx:afterRequest",
+)
+
+
+def _console_problem(message: Any) -> str | None:
+    if message.type != "error":
+        return None
+    text = message.text
+    return None if any(known in text for known in EXPECTED_CONSOLE_ERRORS) else text
+
+
+@pytest.fixture(autouse=True)
+def _no_console_errors(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
+    """A browser test fails on any console error a page logs (a style or script the pages'
+    Content-Security-Policy refuses, an uncaught error), in every context it opens."""
+    if "browser" not in request.fixturenames and "phone" not in request.fixturenames:
+        yield
+        return
+    from playwright.sync_api import Browser, BrowserContext, BrowserType
+
+    problems: list[str] = []
+
+    def watch(context: BrowserContext) -> BrowserContext:
+        context.on("console", lambda m: problems.append(p) if (p := _console_problem(m)) else None)
+        context.on("weberror", lambda e: problems.append(f"uncaught: {e.error}"))
+        return context
+
+    new_context = Browser.new_context
+    persistent = BrowserType.launch_persistent_context
+    monkeypatch.setattr(
+        Browser, "new_context", lambda self, *a, **k: watch(new_context(self, *a, **k))
+    )
+    monkeypatch.setattr(
+        BrowserType,
+        "launch_persistent_context",
+        lambda self, *a, **k: watch(persistent(self, *a, **k)),
+    )
+    yield
+    assert problems == [], f"the pages logged console errors: {problems}"
+
+
 @pytest.fixture(autouse=True)
 def _live_server_open_during_test(request: pytest.FixtureRequest) -> Iterator[None]:
     """Open the live server's app for a test that uses it, and close it before the database is

@@ -8,6 +8,7 @@ import uuid
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from cups.models import Competition, Tie
@@ -130,6 +131,7 @@ def test_a_team_tie_is_a_cup_fixture_that_counts_once_confirmed_and_never_in_the
 def _drawn(world, tie, home_pegs, away_pegs):
     """Give the tie's fixture a confirmed drawn result with these pegs (the decider's input)."""
     from leagues.models import FixtureResult, Outcome
+    from leagues.services.rollup import FixtureChanged, roll_up
 
     fixture = tie.fixture
     FixtureResult.objects.create(
@@ -150,6 +152,8 @@ def _drawn(world, tie, home_pegs, away_pegs):
         confirmed_as=ResultSubmission.ConfirmedAs.SECRETARY,
         status=ResultSubmission.Status.CONFIRMED,
     )
+    # Written straight to the database: the roll-up's later steps follow, as after a service.
+    roll_up(FixtureChanged(fixture=fixture, recount=False))
     tie.refresh_from_db()
     return tie
 
@@ -393,3 +397,23 @@ def test_groups_then_knock_out_crossed():
     groups_finish(competition=cup, by=sec)
     semis = [(t.home.seed, t.away.seed) for t in ties(cup, 1)]
     assert semis == [(1, 3), (2, 4)]  # A1 v B2, B1 v A2
+
+
+def test_the_scorer_of_a_won_pairs_game_goes_on_to_the_next_game_from_its_page(client):
+    """A tie's scoring link plays game after game: the won game's page leads to the next game,
+    so the scorer need not open the link again; the last game of the tie leads to none."""
+    world = cup_world(2)
+    cup = pairs_cup(world, best_of=3)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    tie = ties(cup, 1)[0]
+    first = current(tie)
+    assert client.get(first.scoring_link.get_absolute_url()).status_code == 302
+    win_game(first, "A", 2)
+    second = current(tie)
+    assert second.pk != first.pk and second.status == "in_progress"
+    page = client.get(first.get_absolute_url()).content.decode()
+    assert f'href="{second.get_absolute_url()}" data-testid="next-game"' in page
+    # Anyone without the link reads the won game, with no way into the next one from here.
+    assert 'data-testid="next-game"' not in Client().get(first.get_absolute_url()).content.decode()
+    win_game(second, "A", 2)
+    assert 'data-testid="next-game"' not in client.get(second.get_absolute_url()).content.decode()

@@ -165,11 +165,18 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (!isPage(request, url)) return;
+  // The server up but its database not (a 503): the page as kept, as without a connection.
   if (url.pathname === START && request.mode === "navigate") {
-    event.respondWith(fromNetworkKeeping(request).catch(() => keptGamesPage()));
+    event.respondWith(
+      fromNetworkKeeping(request)
+        .then((response) => (response.status === 503 ? keptGamesPage() : response))
+        .catch(() => keptGamesPage()),
+    );
     return;
   }
   event.respondWith(
-    fromNetworkKeeping(request).catch(async () => (await fromCache(request)) || offlinePage()),
+    fromNetworkKeeping(request)
+      .then(async (response) => (response.status === 503 && (await fromCache(request))) || response)
+      .catch(async () => (await fromCache(request)) || offlinePage()),
   );
 });
