@@ -133,7 +133,8 @@ CACHES = {
 }
 # Sessions are kept in the database; with Redis they are read from it (a scorer's phone reads its
 # session, the scoring links it opened, on every hand: a Redis read, not a database query) and
-# written to both, so a flushed Redis loses none.
+# written to both, so a flushed Redis loses none (and with Redis away they are read from the
+# database: config/cache.py answers a miss).
 SESSION_ENGINE = (
     "django.contrib.sessions.backends.cached_db"
     if REDIS_URL
