@@ -22,6 +22,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring import permissions, selectors, services
+from scoring.actors import Actor
 from scoring.forms.words import plain_message
 from scoring.models import Game, names_by_label
 from scoring.rules import InvalidFacts
@@ -220,14 +221,14 @@ def sync(request: HttpRequest, pk: int) -> JsonResponse:
     facts = data.get("facts")
     if data["op"] != "undo" and not isinstance(facts, dict):
         return _bad("facts must be one hand's facts (an object). Nothing was saved.")
-    context = permissions.audit_context(request, game)
+    actor = Actor.of_request(request)
     try:
         if data["op"] == "record":
             services.hand_record(
-                game=game, facts=facts, entry_key=key, expected_number=number, **context
+                game=game, facts=facts, entry_key=key, expected_number=number, actor=actor
             )
         elif data["op"] == "undo":
-            services.hand_undo(game=game, expected_number=number, entry_key=key, **context)
+            services.hand_undo(game=game, expected_number=number, entry_key=key, actor=actor)
         else:
             revision = data.get("revision")
             services.hand_correct(
@@ -237,8 +238,14 @@ def sync(request: HttpRequest, pk: int) -> JsonResponse:
                 entry_key=key,
                 expected_revision=revision if type(revision) is int else None,
                 reason="Corrected on the phone without a connection",
-                **context,
+                actor=actor,
             )
+    except services.NotAllowed:
+        return JsonResponse(
+            {"message": "This phone may no longer score this game (the link was re-issued, "
+             "revoked or closed). Nothing was saved."},
+            status=403,
+        )  # fmt: skip
     except GameMovedOn as exc:
         return _answer(pk, 409, exc.message)
     except InvalidFacts as exc:

@@ -613,7 +613,7 @@ class _Builder:
                 facts=facts,
                 entry_key=uuid.UUID(int=self.rng.getrandbits(128)),
                 expected_number=number,
-            )
+            ).hand
             scores = dict(hand.scores)
             # Who deals next is the engine's answer (a take one may end the hand: same dealer).
             dealer = questions.next_dealer(

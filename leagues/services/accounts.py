@@ -20,10 +20,11 @@ from config.locks import lock_rows
 from leagues.audit import audit_log
 from leagues.models import League, Player, TeamEntry
 from leagues.permissions import account_is_free, can_manage_league, player_is_free
+from scoring.actors import Account
 from scoring.forms.words import possessive
 
 
-def _require_manager(league: League, by: Any) -> None:
+def _require_manager(league: League, by: Account) -> None:
     if not can_manage_league(by, league):
         raise PermissionDenied(f"Only the secretaries of {league} can do that.")
 
@@ -32,7 +33,7 @@ def secretary_names(league: League) -> list[str]:
     return sorted(league.secretaries.values_list("username", flat=True))
 
 
-def _lock_league(league: League, by: Any) -> League:
+def _lock_league(league: League, by: Account) -> League:
     """The league, its row locked until the transaction ends, once ``by`` is found to be one of
     its secretaries after the lock is held: a secretary removed while their own change waited
     for the lock no longer makes it."""
@@ -63,7 +64,7 @@ def new_account(*, username: str, email: str, password: str) -> Any:
     return user
 
 
-def account_state(user: Any) -> dict[str, Any]:
+def account_state(user: Account) -> dict[str, Any]:
     # What identifies the account, never its password.
     return {"user": user.pk, "username": user.get_username(), "email": user.email}
 
@@ -80,7 +81,7 @@ def account_find(*, username: str) -> Any:
 
 
 @transaction.atomic
-def secretary_add(*, league: League, user: Any, by: Any) -> League:
+def secretary_add(*, league: League, user: Account, by: Account) -> League:
     """Make an existing, active account a secretary of ``league``."""
     league = _lock_league(league, by)
     if not user.is_active:
@@ -103,7 +104,7 @@ def secretary_add(*, league: League, user: Any, by: Any) -> League:
 
 
 @transaction.atomic
-def secretary_remove(*, league: League, user: Any, by: Any) -> League:
+def secretary_remove(*, league: League, user: Account, by: Account) -> League:
     """Take ``user``'s secretary's rights away. A league always keeps at least one secretary,
     so the last one cannot be removed (not even by themselves)."""
     league = _lock_league(league, by)
@@ -136,7 +137,7 @@ def _lock_entry(entry: TeamEntry) -> TeamEntry:
     return TeamEntry.objects.select_related("season__league", "team").get(pk=entry.pk)
 
 
-def _captain(entry: TeamEntry, by: Any) -> Player:
+def _captain(entry: TeamEntry, by: Account) -> Player:
     """The entry's captain, locked; refused when they are in a league ``by`` does not run.
 
     The player's row is locked first and read after, with their account: an account linked or
@@ -168,7 +169,7 @@ def _captain_state(player: Player) -> dict[str, Any]:
 
 
 @transaction.atomic
-def captain_account_link(*, entry: TeamEntry, user: Any, by: Any) -> Player:
+def captain_account_link(*, entry: TeamEntry, user: Account, by: Account) -> Player:
     """Let the season's captain of ``entry`` log in as ``user`` (an existing, active account).
 
     An account belongs to one player: one already linked to another player is refused.
@@ -207,7 +208,7 @@ def captain_account_link(*, entry: TeamEntry, user: Any, by: Any) -> Player:
 
 
 @transaction.atomic
-def captain_account_unlink(*, entry: TeamEntry, by: Any) -> Player:
+def captain_account_unlink(*, entry: TeamEntry, by: Account) -> Player:
     """The captain's player no longer logs in with the account (the account itself stays)."""
     entry = _lock_entry(entry)
     _require_manager(entry.season.league, by)

@@ -29,7 +29,7 @@ from leagues.schedule import (
     occupancy,
     round_robin,
 )
-from leagues.services.results import fixture_result_recompute
+from leagues.services.rollup import FixtureChanged, roll_up
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -586,6 +586,7 @@ def fixture_postpone(*, fixture: Fixture, reason: str, by: User | None = None) -
     fixture.original_date = fixture.original_date or fixture.date
     fixture.reason = reason.strip()
     fixture.save(update_fields=["status", "original_date", "reason", "updated_at"])
+    roll_up(FixtureChanged(fixture=fixture, by=by, recount=False))
     audit_log(
         league=fixture.division.season.league,
         fixture=fixture,
@@ -708,6 +709,7 @@ def fixture_rearrange(
         line += f" (outside the calendar: {override})"
     fixture.note = f"{fixture.note}\n{line}".strip()
     fixture.save()
+    roll_up(FixtureChanged(fixture=fixture, by=by, recount=False))
     audit_log(
         league=season.league,
         fixture=fixture,
@@ -737,7 +739,7 @@ def fixture_walkover(*, fixture: Fixture, to: str, reason: str, by: User | None 
     fixture.walkover_to = to
     fixture.reason = reason.strip()
     fixture.save(update_fields=["status", "walkover_to", "reason", "updated_at"])
-    fixture_result_recompute(fixture=fixture, by=by)
+    roll_up(FixtureChanged(fixture=fixture, by=by))
     _audit_status(fixture, "walkover", by)
     return fixture
 
@@ -772,6 +774,6 @@ def fixture_void(*, fixture: Fixture, reason: str, by: User | None = None) -> Fi
     fixture.walkover_to = ""
     fixture.reason = reason.strip()
     fixture.save(update_fields=["status", "walkover_to", "reason", "updated_at"])
-    fixture_result_recompute(fixture=fixture, by=by)
+    roll_up(FixtureChanged(fixture=fixture, by=by))
     _audit_status(fixture, "void", by)
     return fixture

@@ -27,6 +27,7 @@ from leagues.audit import audit_log
 from leagues.models import Invitation, League, Player, TeamEntry
 from leagues.permissions import can_manage_league, player_is_free
 from leagues.services.accounts import account_state, new_account, secretary_names
+from scoring.actors import Account
 
 _SALT = "leagues.invitation"
 
@@ -96,7 +97,7 @@ def _send(invitation: Invitation) -> None:
     )
 
 
-def _require_manager(league: League, by: Any) -> None:
+def _require_manager(league: League, by: Account) -> None:
     if not can_manage_league(by, league):
         raise PermissionDenied(f"Only the secretaries of {league} can do that.")
 
@@ -111,7 +112,7 @@ def _clean_email(email: str) -> str:
 
 
 @transaction.atomic
-def secretary_invite(*, league: League, email: str, by: Any) -> Invitation:
+def secretary_invite(*, league: League, email: str, by: Account) -> Invitation:
     """Invite ``email`` to become a secretary of ``league``; the mail goes now."""
     lock_rows(League.objects.filter(pk=league.pk))
     _require_manager(league, by)
@@ -132,7 +133,7 @@ def secretary_invite(*, league: League, email: str, by: Any) -> Invitation:
 
 
 @transaction.atomic
-def captain_invite(*, entry: TeamEntry, email: str, by: Any) -> Invitation:
+def captain_invite(*, entry: TeamEntry, email: str, by: Account) -> Invitation:
     """Invite the season's captain of ``entry`` to log in with their own account."""
     lock_rows(TeamEntry.objects.filter(pk=entry.pk))
     entry = TeamEntry.objects.select_related("season__league", "team", "captain").get(pk=entry.pk)
@@ -168,7 +169,7 @@ def captain_invite(*, entry: TeamEntry, email: str, by: Any) -> Invitation:
     return invitation
 
 
-def _lock_open(invitation: Invitation, league: League, by: Any) -> Invitation:
+def _lock_open(invitation: Invitation, league: League, by: Account) -> Invitation:
     lock_rows(Invitation.objects.filter(pk=invitation.pk))
     invitation = Invitation.objects.select_related("league", "player", "team").get(pk=invitation.pk)
     if invitation.league_id != league.pk:
@@ -182,7 +183,7 @@ def _lock_open(invitation: Invitation, league: League, by: Any) -> Invitation:
 
 
 @transaction.atomic
-def invitation_resend(*, invitation: Invitation, league: League, by: Any) -> Invitation:
+def invitation_resend(*, invitation: Invitation, league: League, by: Account) -> Invitation:
     """Send the invitation again with a new link and a new expiry; the old link stops working."""
     invitation = _lock_open(invitation, league, by)
     before = _state(invitation)
@@ -199,7 +200,7 @@ def invitation_resend(*, invitation: Invitation, league: League, by: Any) -> Inv
 
 
 @transaction.atomic
-def invitation_withdraw(*, invitation: Invitation, league: League, by: Any) -> Invitation:
+def invitation_withdraw(*, invitation: Invitation, league: League, by: Account) -> Invitation:
     """End the invitation: its link no longer works."""
     invitation = _lock_open(invitation, league, by)
     before = _state(invitation)
@@ -217,7 +218,7 @@ def invitation_withdraw(*, invitation: Invitation, league: League, by: Any) -> I
 
 @transaction.atomic
 def invitation_accept(
-    *, token: str, user: Any = None, username: str = "", password: str = ""
+    *, token: str, user: Account = None, username: str = "", password: str = ""
 ) -> Any:
     """Accept the invitation a link names: as ``user`` (an account the person is logged in
     with), or with a new account of ``username`` and ``password`` (its e-mail the invited one,

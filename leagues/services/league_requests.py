@@ -16,15 +16,16 @@ from config.mail import absolute, send_templated
 from leagues.models import League, LeagueRequest
 from leagues.permissions import can_approve_leagues
 from leagues.services.structure import league_create
+from scoring.actors import Account
 
 
-def _require_operator(by: Any) -> None:
+def _require_operator(by: Account) -> None:
     if not can_approve_leagues(by):
         raise PermissionDenied("Only the site's operator approves new leagues.")
 
 
 @transaction.atomic
-def league_request_create(*, name: str, form_data: dict[str, Any], by: Any) -> LeagueRequest:
+def league_request_create(*, name: str, form_data: dict[str, Any], by: Account) -> LeagueRequest:
     """Ask for a league (``form_data``: the league's form as sent, checked again on approval)."""
     if not (getattr(by, "is_authenticated", False) and by.is_active):
         raise PermissionDenied("Log in to ask for a league.")
@@ -33,7 +34,7 @@ def league_request_create(*, name: str, form_data: dict[str, Any], by: Any) -> L
     return LeagueRequest.objects.create(name=name.strip(), form_data=form_data, asked_by=by)
 
 
-def _lock_waiting(league_request: LeagueRequest, by: Any) -> LeagueRequest:
+def _lock_waiting(league_request: LeagueRequest, by: Account) -> LeagueRequest:
     _require_operator(by)
     lock_rows(LeagueRequest.objects.filter(pk=league_request.pk))
     league_request = LeagueRequest.objects.select_related("asked_by").get(pk=league_request.pk)
@@ -53,7 +54,7 @@ def _tell(league_request: LeagueRequest, **context: Any) -> None:
 
 @transaction.atomic
 def league_request_approve(
-    *, league_request: LeagueRequest, league_kwargs: dict[str, Any], by: Any
+    *, league_request: LeagueRequest, league_kwargs: dict[str, Any], by: Account
 ) -> League:
     """Start the league asked for (``league_kwargs``: ``league_create``'s arguments from the
     request's form, checked again now) with its asker as first secretary."""
@@ -72,7 +73,9 @@ def league_request_approve(
 
 
 @transaction.atomic
-def league_request_refuse(*, league_request: LeagueRequest, reason: str, by: Any) -> LeagueRequest:
+def league_request_refuse(
+    *, league_request: LeagueRequest, reason: str, by: Account
+) -> LeagueRequest:
     """Refuse the request, saying why (the asker is told)."""
     league_request = _lock_waiting(league_request, by)
     if not reason.strip():

@@ -26,7 +26,7 @@ from config.locks import lock_rows
 from leagues.audit import audit_log
 from leagues.models import Fixture, League, TableGame, TeamEntry, Withdrawal
 from leagues.services.fixtures import REPLACEABLE, status_subject
-from leagues.services.results import fixture_result_recompute
+from leagues.services.rollup import FixtureChanged, roll_up
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -140,7 +140,7 @@ def team_withdraw(
             fixture.walkover_to = ""
         fixture.reason = f"{entry.team} withdrew: {reason}"
         fixture.save(update_fields=["status", "walkover_to", "reason", "updated_at"])
-        fixture_result_recompute(fixture=fixture, by=by)
+        roll_up(FixtureChanged(fixture=fixture, by=by))
         _audit_fixture(
             fixture,
             settled[-1],
@@ -191,7 +191,7 @@ def team_reinstate(*, entry: TeamEntry, by: User | None = None) -> TeamEntry:
         fixture.walkover_to = was["walkover_to"]
         fixture.reason = was["reason"]
         fixture.save(update_fields=["status", "walkover_to", "reason", "updated_at"])
-        fixture_result_recompute(fixture=fixture, by=by)
+        roll_up(FixtureChanged(fixture=fixture, by=by))
         _audit_fixture(
             fixture,
             before_fixture,

@@ -11,7 +11,6 @@ from django.utils import timezone
 
 from scoring.models import Game, HandRevision, RevisionAction, ScoringLink
 from scoring.services.state import GameMovedOn, account_of, lock_game, scores_of, sides_of
-from scoring.signals import scoring_link_reissued
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -55,7 +54,10 @@ def scoring_link_reissue(*, link: ScoringLink, by: User | None = None) -> Scorin
         closed_at=old.closed_at,
     )
     Game.objects.filter(scoring_link=old).update(scoring_link=new)
-    scoring_link_reissued.send(sender=ScoringLink, old=old, new=new, by=account_of(by))
+    # A fixture table that held the old link follows it (leagues.services.results).
+    from leagues.services.results import table_link_follow
+
+    table_link_follow(old=old, new=new)
     return new
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 
 from django.db import connection
 from django.db.models import Count, OuterRef, QuerySet, Subquery
@@ -117,16 +117,6 @@ class NotAllowed(Exception):
     def __init__(self, game: Game) -> None:
         super().__init__("You may not change this game.")
         self.game = game
-
-
-class Scorer(Protocol):
-    """Who is writing: asked under the game's row lock, so a link revoked a moment ago counts."""
-
-    def may_score(self, game: Game) -> bool: ...
-
-    def audit(self, game: Game) -> dict[str, Any]:
-        """`by`, `link` and `ip` for the audit trail."""
-        ...
 
 
 def _attached() -> list[str]:
