@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "leagues",
     "cups",
     "notices",
+    "logins",
 ]
 
 MIDDLEWARE = [
@@ -181,8 +182,9 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 
 LOGIN_URL = "login"
-# Failed log-ins (config/login.py), counted in the shared cache per (username, address) and per
-# address: slower after LOGIN_SLOW_AFTER, refused after the limits, for LOGIN_FAILURE_WINDOW s.
+# Failed log-ins (config/login.py), counted in the database (logins.LoginTries) per
+# (username, address) and per address: slower after LOGIN_SLOW_AFTER, refused after the limits,
+# for LOGIN_FAILURE_WINDOW s.
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", "30"))
 LOGIN_SLOW_AFTER = int(os.environ.get("LOGIN_SLOW_AFTER", "3"))
