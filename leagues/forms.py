@@ -647,9 +647,33 @@ class FixtureGenerateForm(forms.Form):
         label="Nights with no league",
         help_text="One date a line, e.g. 2025-12-23 (Christmas, bank holidays, cup nights).",
     )
+    rest_every = forms.IntegerField(
+        min_value=1,
+        max_value=52,
+        required=False,
+        label="A week off every … rounds",
+        help_text="Blank: no week off. 4 gives a free league night after every four rounds.",
+    )
+    end_by = SaneDateField(
+        widget=DATE_INPUT,
+        required=False,
+        label="Spread the rounds to end by",
+        help_text="Blank: the rounds are played on the first league nights. A date (the "
+        "season's end, say) spreads them evenly up to it, the nights between free.",
+    )
 
     def clean_exclusions(self) -> list[datetime.date]:
         return parse_dates(self.cleaned_data.get("exclusions") or "")
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if cleaned.get("rest_every") and cleaned.get("end_by"):
+            self.add_error(
+                "end_by",
+                "Choose one way to spread the rounds: a week off every few rounds, or an end "
+                "date, not both.",
+            )
+        return cleaned
 
 
 class FixtureRearrangeForm(forms.Form):
