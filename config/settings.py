@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "leagues",
     "cups",
     "notices",
+    "logins",
 ]
 
 MIDDLEWARE = [
@@ -131,6 +132,15 @@ CACHES = {
         }
     )
 }
+# Sessions are kept in the database; with Redis they are read from it (a scorer's phone reads its
+# session, the scoring links it opened, on every hand: a Redis read, not a database query) and
+# written to both, so a flushed Redis loses none (and with Redis away they are read from the
+# database: config/cache.py answers a miss).
+SESSION_ENGINE = (
+    "django.contrib.sessions.backends.cached_db"
+    if REDIS_URL
+    else "django.contrib.sessions.backends.db"
+)
 # How long a league page fragment is kept (leagues/fragments.py): a change of the league
 # replaces it at once; this only bounds how long an unvisited one takes space.
 FRAGMENT_CACHE_SECONDS = int(os.environ.get("FRAGMENT_CACHE_SECONDS", str(60 * 60 * 24)))
@@ -172,8 +182,9 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 
 LOGIN_URL = "login"
-# Failed log-ins (config/login.py), counted in the shared cache per (username, address) and per
-# address: slower after LOGIN_SLOW_AFTER, refused after the limits, for LOGIN_FAILURE_WINDOW s.
+# Failed log-ins (config/login.py), counted in the database (logins.LoginTries) per
+# (username, address) and per address: slower after LOGIN_SLOW_AFTER, refused after the limits,
+# for LOGIN_FAILURE_WINDOW s.
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", "30"))
 LOGIN_SLOW_AFTER = int(os.environ.get("LOGIN_SLOW_AFTER", "3"))

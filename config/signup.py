@@ -22,7 +22,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from config.login import record_failure, refusal
+from config.login import admit, record_failure
 from config.mail import MAIL_ERRORS, absolute, send_templated
 
 logger = logging.getLogger(__name__)
@@ -65,7 +65,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     status = 200
     if request.method == "POST":
-        reason = refusal(request)
+        reason = admit(request)
         if reason:
             context = {"form": SignupForm(), "refused": reason}
             return render(request, "registration/signup.html", context, status=429)

@@ -34,6 +34,12 @@ from tests.leagues.test_pages import (  # noqa: F401
     test_team_page_shows_squad_fixtures_and_players,
     world,
 )
+from tests.test_client_address_and_login import (  # noqa: F401
+    account,
+    test_an_address_guessing_many_usernames_is_stopped,
+    test_failures_slow_down_before_they_lock,
+    test_no_one_can_lock_a_captain_out_from_another_address,
+)
 
 
 def closed_port() -> int:

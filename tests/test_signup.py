@@ -9,7 +9,6 @@ import smtplib
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
-from django.core.cache import cache
 from django.core.mail.backends.base import BaseEmailBackend
 from django.test import Client
 from django.urls import reverse
@@ -33,13 +32,6 @@ LEAGUE = {
 class BrokenBackend(BaseEmailBackend):
     def send_messages(self, email_messages):
         raise smtplib.SMTPServerDisconnected("mail server went away")
-
-
-@pytest.fixture(autouse=True)
-def _counts():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def sign_up(client: Client, username: str = "linda", **extra: str):
