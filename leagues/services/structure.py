@@ -33,6 +33,7 @@ from leagues.models import (
 from leagues.permissions import player_is_free, venue_is_kept_by
 from leagues.services.fixtures import REPLACEABLE
 from leagues.tiebreaks import validate_tiebreaks
+from leagues.zones import site_time_zone
 from scoring.forms.words import possessive
 
 if TYPE_CHECKING:
@@ -50,13 +51,14 @@ def league_create(
     tiebreaks: Sequence[str] | None = None,
     league_night: int = 1,
     start_time: datetime.time = datetime.time(20, 0),
+    time_zone: str = "",
     description: str = "",
     by: User | None = None,
 ) -> League:
     """A new league of ``style`` ("yorkshire" or "trinidad"), starting from the style's preset.
 
     ``ruleset`` is a spec such as ``{"preset": "west_yorkshire", "target": 15}``; the creator
-    becomes one of its secretaries.
+    becomes one of its secretaries. ``time_zone`` blank: the site's.
     """
     preset = STYLE_PRESETS[style]
     league = League(
@@ -68,6 +70,7 @@ def league_create(
         tiebreaks=list(tiebreaks or preset.tiebreaks),
         league_night=league_night,
         start_time=start_time,
+        time_zone=time_zone or site_time_zone(),
         description=description,
     )
     league.full_clean()
@@ -350,6 +353,7 @@ def _league_state(league: League) -> dict[str, Any]:
         "description": league.description,
         "league_night": league.league_night,
         "start_time": str(league.start_time)[:5],
+        "time_zone": league.time_zone,
         "ruleset": league.ruleset,
         "match_format": league.match_format,
         "tiebreaks": league.tiebreaks,
@@ -500,6 +504,7 @@ def league_update(
     league_night: int,
     start_time: datetime.time,
     target: int | None,
+    time_zone: str | None = None,
     match_format: MatchFormat,
     tiebreaks: Sequence[str],
     show_provisional: bool | None = None,
@@ -527,6 +532,8 @@ def league_update(
     league.description = description
     league.league_night = league_night
     league.start_time = start_time
+    if time_zone:
+        league.time_zone = time_zone
     league.ruleset = ruleset
     league.match_format = spec
     league.tiebreaks = tiebreaks
