@@ -132,6 +132,15 @@ CACHES = {
         }
     )
 }
+# Sessions are kept in the database; with Redis they are read from it (a scorer's phone reads its
+# session, the scoring links it opened, on every hand: a Redis read, not a database query) and
+# written to both, so a flushed Redis loses none (and with Redis away they are read from the
+# database: config/cache.py answers a miss).
+SESSION_ENGINE = (
+    "django.contrib.sessions.backends.cached_db"
+    if REDIS_URL
+    else "django.contrib.sessions.backends.db"
+)
 # How long a league page fragment is kept (leagues/fragments.py): a change of the league
 # replaces it at once; this only bounds how long an unvisited one takes space.
 FRAGMENT_CACHE_SECONDS = int(os.environ.get("FRAGMENT_CACHE_SECONDS", str(60 * 60 * 24)))

@@ -71,10 +71,15 @@ def _scoring_link_panel(request: HttpRequest, game: Game) -> dict[str, Any] | No
 @functools.lru_cache(maxsize=512)
 def qr_svg(url: str) -> str:
     """An inline SVG QR code for `url` (no script, no style: the CSP stays strict). Made once
-    per link key (the key is in the URL), not once per page."""
+    per link key (the key is in the URL), not once per page.
+
+    With one fixed mask pattern: trying all eight for the "best" (fewest look-alike patterns)
+    is four fifths of the work, some 10 ms on the page of every game just started, and any of
+    them scans; for these links segno's pick is this one anyway."""
     import segno
 
-    return segno.make(url, error="m").svg_inline(scale=4, omitsize=True, dark="#000", light="#fff")
+    code = segno.make(url, error="m", mask=0)
+    return code.svg_inline(scale=4, omitsize=True, dark="#000", light="#fff")
 
 
 def _success_once(request: HttpRequest, text: str) -> None:

@@ -71,6 +71,8 @@ class GenerationPlan:
     exclusions: tuple[datetime.date, ...]
     last: datetime.date | None
     """The last night of the list."""
+    clashes: tuple[str, ...] = ()
+    """Venue clashes no pairing could avoid, each with why (shown before saving)."""
 
     @property
     def token(self) -> str:
@@ -157,6 +159,8 @@ def fixtures_plan(
     league_night: int | None = None,
     legs: int | None = None,
     exclusions: Collection[datetime.date] = (),
+    rest_every: int | None = None,
+    end_by: datetime.date | None = None,
 ) -> GenerationPlan:
     """What generating the division's list would do; changes nothing.
 
@@ -164,6 +168,11 @@ def fixtures_plan(
     exclusion dates (plus ``exclusions``), its venue capacity, its start and its end. Played,
     walked-over, void and started fixtures are kept as they are; postponed ones too (their
     meeting is not planned again); only scheduled fixtures may move or be replaced.
+
+    Teams of one pub get paired numbers, within the division and against the other divisions'
+    stored lists, so that they are never at home on the same night where a pairing can do it.
+    ``rest_every`` (a week off after every so many rounds) or ``end_by`` (the rounds spread
+    evenly up to that date) spread the list over the calendar instead of packing it.
     """
     division = Division.objects.select_related("season__league").get(pk=division.pk)
     season = division.season
@@ -206,15 +215,33 @@ def fixtures_plan(
         for f in postponed
         if f.home_id in ids and f.away_id in ids
     ]
+    if end_by is not None and season.ends_on is not None and end_by > season.ends_on:
+        raise ValidationError(
+            {
+                "end_by": f"{_day(end_by)} is after the season ends ({_day(season.ends_on)}): "
+                "spread the rounds to a date within the season."
+            }
+        )
+    taken = _venues_taken(division, teams, season.venue_capacity)
     try:
         schedule = round_robin(
-            teams=[TeamSlot(key=t.pk, venue=venue_key[t.pk], name=t.name) for t in teams],
+            teams=[
+                TeamSlot(
+                    key=t.pk,
+                    venue=venue_key[t.pk],
+                    name=t.name,
+                    taken=taken.get(t.home_venue_id, frozenset()),
+                )
+                for t in teams
+            ],
             start=start,
             league_night=night,
             legs=legs,
             exclusions=excluded,
             keep=keep,
             pending=pending,
+            rest_every=rest_every,
+            end_by=end_by,
         )
     except ScheduleError as exc:
         raise ValidationError(str(exc)) from exc
@@ -267,7 +294,30 @@ def fixtures_plan(
         legs=legs,
         exclusions=tuple(sorted(excluded)),
         last=max((f.date for f in planned), default=None),
+        clashes=schedule.clashes,
     )
+
+
+def _venues_taken(
+    division: Division, teams: Sequence[Team], capacity: int
+) -> dict[int, frozenset[datetime.date]]:
+    """Per venue of the division's teams, the nights other divisions of the season already
+    fill it (``capacity`` home matches): the planner pairs the division's teams against them."""
+    hosting: dict[tuple[int, datetime.date], int] = {}
+    for venue, day in (
+        Fixture.objects.filter(
+            division__season=division.season_id, venue__in={t.home_venue_id for t in teams}
+        )
+        .exclude(division=division)
+        .exclude(status=Fixture.Status.VOID)
+        .values_list("venue", "date")
+    ):
+        hosting[(venue, day)] = hosting.get((venue, day), 0) + 1
+    taken: dict[int, set[datetime.date]] = {}
+    for (venue, day), count in hosting.items():
+        if count >= capacity:
+            taken.setdefault(venue, set()).add(day)
+    return {venue: frozenset(days) for venue, days in taken.items()}
 
 
 @transaction.atomic
@@ -278,6 +328,8 @@ def fixtures_generate(
     league_night: int | None = None,
     legs: int | None = None,
     exclusions: Collection[datetime.date] = (),
+    rest_every: int | None = None,
+    end_by: datetime.date | None = None,
     token: str | None = None,
     by: User | None = None,
 ) -> GenerationReport:
@@ -299,7 +351,13 @@ def fixtures_generate(
         Fixture.objects.filter(division=division, kind=Fixture.Kind.LEAGUE, status__in=REPLACEABLE)
     )
     plan = fixtures_plan(
-        division=division, start=start, league_night=league_night, legs=legs, exclusions=exclusions
+        division=division,
+        start=start,
+        league_night=league_night,
+        legs=legs,
+        exclusions=exclusions,
+        rest_every=rest_every,
+        end_by=end_by,
     )
     if token is not None and token != plan.token:
         raise ValidationError(
