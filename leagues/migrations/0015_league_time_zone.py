@@ -14,7 +14,7 @@ def trinidad_demo_in_port_of_spain(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0013_invitations_league_requests'),
+        ('leagues', '0014_imported_results'),
     ]
 
     operations = [
