@@ -44,7 +44,6 @@ NOT_PAGES = {
     "scoring:game_replay",
     "scoring:game_again",
     "scoring:sync",
-    "scoring:state",
     "cups:tie_manage",
     "cups:tie_result",
     "leagues:manage_team_withdraw",
