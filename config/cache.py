@@ -1,7 +1,8 @@
 """Redis as the shared cache, and the pages without it when it cannot be reached.
 
-The cache holds only what can be made again (the page fragments of ``leagues/fragments.py``),
-so losing Redis must lose nothing but speed. ``ResilientRedisCache`` is Django's Redis backend
+The cache holds only what can be made again (the page fragments of ``leagues/fragments.py``,
+and copies of the sessions, which are kept in the database: ``SESSION_ENGINE``), so losing Redis
+must lose nothing but speed. ``ResilientRedisCache`` is Django's Redis backend
 that answers a read Redis cannot serve as a miss (the page is rendered) and drops a write
 (nothing is stored), instead of raising. Its connections give up after ``SOCKET_TIMEOUT``
 seconds (a host that has gone silent), and once Redis has failed the backend leaves it alone

@@ -863,3 +863,42 @@ class InvitationAccountForm(forms.Form):
         if cleaned.get("password") != cleaned.get("password_again"):
             self.add_error("password_again", "The two passwords differ.")
         return cleaned
+
+
+class ImportForm(forms.Form):
+    """The spreadsheet to import: one row a player, and optionally the fixtures; into one of
+    the league's seasons or a new one."""
+
+    season = forms.ChoiceField(label="Into the season")
+    season_name = TextField(
+        max_length=60, required=False, label="New season's name", help_text='e.g. "2025–26".'
+    )
+    season_starts = SaneDateField(widget=DATE_INPUT, required=False, label="New season starts on")
+    people = forms.FileField(
+        label="Teams and players (CSV or XLSX)",
+        help_text="One row a player; columns division, team, venue, player, captain, email.",
+    )
+    fixtures = forms.FileField(
+        required=False,
+        label="Fixtures (optional, CSV or XLSX)",
+        help_text="Columns date, time, division, home, away, venue, home_score, away_score; "
+        "or the people's XLSX file's second sheet.",
+    )
+
+    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        seasons = list(league.seasons.order_by("-starts_on"))
+        self.seasons = {str(s.pk): s for s in seasons}
+        self.fields["season"].choices = [(str(s.pk), s.name) for s in seasons] + [
+            ("new", "A new season")
+        ]
+        self.fields["season"].initial = str(seasons[0].pk) if seasons else "new"
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if cleaned.get("season") == "new":
+            if not cleaned.get("season_name"):
+                self.add_error("season_name", "Name the new season.")
+            if not cleaned.get("season_starts"):
+                self.add_error("season_starts", "When does the new season start?")
+        return cleaned

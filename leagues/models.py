@@ -755,6 +755,7 @@ class ConfirmedAs(models.TextChoices):
     CAPTAINS = "captains", "Agreed by both captains"
     SIDES = "sides", "Agreed by both sides"
     SECRETARY = "secretary", "Confirmed by a secretary"
+    IMPORTED = "imported", "Imported from the league's own records"
 
 
 class ResultAgreement(models.Model):
@@ -842,7 +843,9 @@ def agreement_constraints(prefix: str, owner: str) -> list[models.BaseConstraint
         ),
         models.CheckConstraint(
             name=f"{prefix}_has_submitter",
-            condition=Q(submitted_by__isnull=False) | Q(submitted_by_link__isnull=False),
+            condition=Q(submitted_by__isnull=False)
+            | Q(submitted_by_link__isnull=False)
+            | Q(confirmed_as=ConfirmedAs.IMPORTED),
         ),
         models.CheckConstraint(
             name=f"{prefix}_confirmer_not_submitter",
@@ -859,7 +862,8 @@ def agreement_constraints(prefix: str, owner: str) -> list[models.BaseConstraint
         models.CheckConstraint(
             name=f"{prefix}_confirmed_has_confirmer",
             condition=~Q(status__in=counted)
-            | Q(confirmed_by__isnull=False, confirmed_at__isnull=False),
+            | Q(confirmed_by__isnull=False, confirmed_at__isnull=False)
+            | Q(confirmed_as=ConfirmedAs.IMPORTED, confirmed_at__isnull=False),
         ),
         models.CheckConstraint(
             name=f"{prefix}_confirmed_says_how",
@@ -867,7 +871,7 @@ def agreement_constraints(prefix: str, owner: str) -> list[models.BaseConstraint
         ),
         models.CheckConstraint(
             name=f"{prefix}_both_sides_agreed",
-            condition=Q(confirmed_as__in=["", ConfirmedAs.SECRETARY])
+            condition=Q(confirmed_as__in=["", ConfirmedAs.SECRETARY, ConfirmedAs.IMPORTED])
             | (
                 Q(home_agreed_by__isnull=False, away_agreed_by__isnull=False)
                 & ~Q(home_agreed_by=F("away_agreed_by"))

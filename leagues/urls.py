@@ -7,6 +7,7 @@ from leagues.views import (
     embed,
     feeds,
     grid,
+    imports,
     invitations,
     live,
     manage_fixtures,
@@ -147,6 +148,7 @@ urlpatterns = [
     ),
     path("<slug:slug>/manage/players/new/", secretary.player_register, name="manage_register"),
     path("<slug:slug>/manage/secretaries/", accounts.secretaries, name="manage_secretaries"),
+    path("<slug:slug>/manage/import/", imports.league_import_page, name="manage_import"),
     path(
         "<slug:slug>/manage/invitations/<int:pk>/",
         invitations.invitation_change,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.staticfiles import finders
@@ -24,7 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring import permissions, selectors, services
 from scoring.actors import Actor
 from scoring.forms.words import plain_message
-from scoring.models import Game, names_by_label
+from scoring.models import Game, Hand, names_by_label
 from scoring.rules import InvalidFacts
 from scoring.services import GameMovedOn
 
@@ -69,7 +70,7 @@ def game_state(game: Game) -> dict[str, Any]:
     grows with every change (from the game's prefetched sides and hands: no extra query)."""
     return {
         "game": game.pk,
-        "version": int(game.updated_at.timestamp() * 1_000_000),
+        "version": _version(game),
         "status": game.status,
         "ruleset": game.ruleset,
         "sides": [
@@ -81,6 +82,28 @@ def game_state(game: Game) -> dict[str, Any]:
             for hand in game.hands.all()
         ],
     }
+
+
+def state_change(game: Game, *, count: int, hands: Sequence[Hand]) -> dict[str, Any]:
+    """What a light reply changed of the game as the phone keeps it (`game_state`): its new
+    version and status, how many hands it has now (`count`: later ones are gone) and the hands
+    recorded or corrected (their facts and revision). The phone updates its kept state from
+    this, with no request of its own (static/scoring/offline/page.mjs)."""
+    return {
+        "game": game.pk,
+        "version": _version(game),
+        "status": game.status,
+        "count": count,
+        "hands": [
+            {"number": hand.number, "facts": hand.facts, "revision": hand.revision}
+            for hand in hands
+        ],
+    }
+
+
+def _version(game: Game) -> int:
+    """Grows with every change of the game (its `updated_at`, in microseconds)."""
+    return int(game.updated_at.timestamp() * 1_000_000)
 
 
 def page_state(game: Game, *, can_score: bool) -> dict[str, Any]:
@@ -167,13 +190,6 @@ def manifest(request: HttpRequest) -> JsonResponse:
 
 
 # --- the phone's kept hands ------------------------------------------------------------------
-
-
-@never_cache
-@require_GET
-def state(request: HttpRequest, pk: int) -> JsonResponse:
-    """The game as the phone scores it, fetched after each reply from the server."""
-    return JsonResponse(game_state(selectors.game_for_page(pk)))
 
 
 def _answer(game_pk: int, status: int, message: str = "") -> JsonResponse:

@@ -29,7 +29,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from config.inputs import clean_text, strict_id
 from config.login import client_address
-from scoring import permissions, selectors, services
+from scoring import offline, permissions, selectors, services
 from scoring.actors import Actor
 from scoring.changes import HandCorrected
 from scoring.forms import (
@@ -38,7 +38,7 @@ from scoring.forms import (
     fields_from_facts,
 )
 from scoring.fresh_form import fresh_form_html
-from scoring.models import Game, GameStatus, ScoringLink, Side
+from scoring.models import Game, GameStatus, Hand, ScoringLink, Side
 from scoring.rules import InvalidFacts
 from scoring.services import GameMovedOn
 from scoring.sheet import build_page, build_rows, verdict
@@ -71,10 +71,15 @@ def _scoring_link_panel(request: HttpRequest, game: Game) -> dict[str, Any] | No
 @functools.lru_cache(maxsize=512)
 def qr_svg(url: str) -> str:
     """An inline SVG QR code for `url` (no script, no style: the CSP stays strict). Made once
-    per link key (the key is in the URL), not once per page."""
+    per link key (the key is in the URL), not once per page.
+
+    With one fixed mask pattern: trying all eight for the "best" (fewest look-alike patterns)
+    is four fifths of the work, some 10 ms on the page of every game just started, and any of
+    them scans; for these links segno's pick is this one anyway."""
     import segno
 
-    return segno.make(url, error="m").svg_inline(scale=4, omitsize=True, dark="#000", light="#fff")
+    code = segno.make(url, error="m", mask=0)
+    return code.svg_inline(scale=4, omitsize=True, dark="#000", light="#fff")
 
 
 def _success_once(request: HttpRequest, text: str) -> None:
@@ -218,10 +223,14 @@ def _reply(
     from_number: int,
     notice: str,
     verdict_text: str = "",
+    recorded: Hand | None = None,
 ) -> HttpResponse:
-    """The light reply to a recorded or undone hand: the scoreboard, the sheet rows from
-    `from_number` on, a fresh form and the undo button; never the whole sheet or chart."""
+    """The light reply to a recorded (`recorded`) or undone hand: the scoreboard, the sheet rows
+    from `from_number` on, a fresh form and the undo button, and what changed of the game the
+    phone keeps offline; never the whole sheet or chart."""
+    changed = [recorded] if recorded is not None else []
     context = _reply_context(request, game, sides, count=count, notice=notice) | {
+        "offline_update": offline.state_change(game, count=count, hands=changed),
         "undo_key": uuid.uuid4(),
         "last_number": count or None,
         "rows": rows,
@@ -399,6 +408,7 @@ def hand_record(request: HttpRequest, pk: int) -> HttpResponse:
         from_number=hand.number,
         notice=notice,
         verdict_text=verdict(game, hand, awards, by_label) if game.status == "won" else "",
+        recorded=hand,
     )
 
 
@@ -483,11 +493,9 @@ def game_again(request: HttpRequest, pk: int) -> HttpResponse:
     if not permissions.can_score(request, game):
         return _forbidden(request, game)
     try:
-        again = services.game_play_again(
-            game=game,
-            by=permissions.request_user(request),
-            ip=client_address(request) or None,
-        )
+        again = services.game_play_again(game=game, actor=Actor.of_request(request))
+    except services.NotAllowed as exc:
+        return _forbidden(request, exc.game)
     except GameMovedOn as exc:
         messages.error(request, exc.message)
         return redirect(game)
@@ -588,6 +596,7 @@ def _correct_reply(request: HttpRequest, corrected: HandCorrected, notice: str) 
     by_label = {side.label: side for side in sides}
     decided = full[-1] if game.status == GameStatus.WON else None
     context = _reply_context(request, game, sides, count=count, notice=notice) | {
+        "offline_update": offline.state_change(game, count=count, hands=[hand]),
         "rows": build_rows(game, sides, [(h, awards_of[h.number]) for h in full]),
         "totals_from": hand.number + 1,
         "later_totals": ";".join(

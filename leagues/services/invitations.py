@@ -80,11 +80,17 @@ def what(invitation: Invitation) -> str:
     return f"a secretary of {invitation.league}"
 
 
-def _send(invitation: Invitation) -> None:
+def _send(invitation: Invitation, *, mail: bool = True) -> None:
     invitation.nonce = secrets.token_hex(16)
     invitation.sent_at = timezone.now()
     invitation.expires_at = invitation.sent_at + datetime.timedelta(days=settings.INVITATION_DAYS)
     invitation.save()
+    if mail:
+        invitation_mail(invitation)
+
+
+def invitation_mail(invitation: Invitation) -> None:
+    """Mail the invitation's current link (raises one of ``config.mail.MAIL_ERRORS``)."""
     send_templated(
         to=invitation.email,
         template="leagues/mail/invitation",
@@ -98,7 +104,8 @@ def _send(invitation: Invitation) -> None:
 
 
 def _require_manager(league: League, by: Account) -> None:
-    if not can_manage_league(by, league):
+    # ``by=None`` is the system itself (a management command), never a request.
+    if by is not None and not can_manage_league(by, league):
         raise PermissionDenied(f"Only the secretaries of {league} can do that.")
 
 
@@ -133,8 +140,9 @@ def secretary_invite(*, league: League, email: str, by: Account) -> Invitation:
 
 
 @transaction.atomic
-def captain_invite(*, entry: TeamEntry, email: str, by: Account) -> Invitation:
-    """Invite the season's captain of ``entry`` to log in with their own account."""
+def captain_invite(*, entry: TeamEntry, email: str, by: Account, send: bool = True) -> Invitation:
+    """Invite the season's captain of ``entry`` to log in with their own account (``send``
+    False: the caller mails it with ``invitation_mail`` once its own transaction is done)."""
     lock_rows(TeamEntry.objects.filter(pk=entry.pk))
     entry = TeamEntry.objects.select_related("season__league", "team", "captain").get(pk=entry.pk)
     league = entry.season.league
@@ -158,7 +166,7 @@ def captain_invite(*, entry: TeamEntry, email: str, by: Account) -> Invitation:
         league=league, role=Invitation.Role.CAPTAIN, player=captain, team=entry.team, email=email
     )
     invitation.invited_by = by
-    _send(invitation)
+    _send(invitation, mail=send)
     audit_log(
         league=league,
         action="invitation_sent",

@@ -86,7 +86,7 @@ def table_seat(
     side as it is). The table's scoring link opens at once; its first game starts as soon as
     both sides are seated. Refused for a side ``by`` may not seat, a fixture no longer to be
     played, a table from the score card, and once the table's first hand is recorded."""
-    from leagues.services.results import lock_fixture, new_table_link, table_game_start
+    from leagues.services.results import lock_fixture, new_table_link, table_open
     from scoring.services import game_players_set
 
     fixture = lock_fixture(fixture)
@@ -149,7 +149,7 @@ def table_seat(
     if after[0] and after[1]:
         game = table.games.select_related("game").order_by("-number").first()
         if game is None:
-            table_game_start(table=table, by=by if by and by.is_authenticated else None)
+            table_open(table=table, by=by)
         else:
             game_players_set(game=game.game, players={"A": _names(after[0]), "B": _names(after[1])})
     return table

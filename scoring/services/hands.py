@@ -30,6 +30,7 @@ from scoring.models import (
 )
 from scoring.permissions import may_score
 from scoring.rules import GameScore, HandScore, InvalidFacts, score_game
+from scoring.services.compiled import sent_together
 from scoring.services.state import (
     AWARDS,
     HANDS,
@@ -123,20 +124,21 @@ def hand_record(
         )
         HANDS.insert([hand])
         awards = _awards(game, hand, scored)
-        AWARDS.insert(awards)
-        store_scores(sides, result)
-        store_game_state(game, result)
-        _revision(
-            game=game,
-            hand_number=hand.number,
-            action=RevisionAction.RECORD,
-            before=None,
-            after=facts,
-            scores_before=scores_before,
-            scores_after=scores_of(sides),
-            entry_key=entry_key,
-            **audit,
-        )
+        with sent_together():  # one round trip on PostgreSQL
+            AWARDS.insert(awards)
+            store_scores(sides, result)
+            store_game_state(game, result)
+            _revision(
+                game=game,
+                hand_number=hand.number,
+                action=RevisionAction.RECORD,
+                before=None,
+                after=facts,
+                scores_before=scores_before,
+                scores_after=scores_of(sides),
+                entry_key=entry_key,
+                **audit,
+            )
     except IntegrityError as exc:
         # Under the lock only the one-time key can clash: this form was used before (its hand
         # since undone), or for something else. The transaction is rolled back.

@@ -534,6 +534,20 @@ def add_away_player(world: World, client: Client):
     return response, added.exists()
 
 
+def import_spreadsheet(world: World, client: Client):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    season = world.fixture.division.season
+    people = b"team,player\nBlack Bull,Imported Ivy\n"
+    data = {"season": str(season.pk), "people": SimpleUploadedFile("squads.csv", people)}
+    url = reverse("leagues:manage_import", args=[world.league.slug])
+    preview = client.post(url, data)
+    if preview.status_code != 200 or not preview.context.get("carried"):
+        return preview, Registration.objects.filter(player__name="Imported Ivy").exists()
+    response = client.post(url, dict(preview.context["carried"]) | {"action": "confirm"})
+    return response, Registration.objects.filter(player__name="Imported Ivy").exists()
+
+
 SECRETARIES = {"secretary", "superuser"}
 
 #: action: (function, needs a played fixture, the roles allowed)
@@ -577,6 +591,7 @@ ACTIONS = {
     "venue_edit": (venue_edit, False, SECRETARIES),
     "team_edit": (team_edit, False, SECRETARIES),
     "change_captain": (change_captain, False, SECRETARIES),
+    "import_spreadsheet": (import_spreadsheet, False, SECRETARIES),
 }
 
 

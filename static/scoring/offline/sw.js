@@ -41,7 +41,6 @@ function isPage(request, url) {
   return (
     url.pathname.startsWith("/games/") &&
     !url.pathname.endsWith(".json") &&
-    !url.pathname.endsWith("/state/") &&
     !request.headers.has("HX-Request") &&
     (request.mode === "navigate" || (request.headers.get("Accept") || "").includes("text/html") || request.destination === "")
   );

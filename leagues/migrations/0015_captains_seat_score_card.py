@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0013_invitations_league_requests'),
+        ('leagues', '0014_imported_results'),
         ('scoring', '0006_game_created_index'),
     ]
 
