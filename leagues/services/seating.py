@@ -6,7 +6,7 @@ link opens as soon as it has a pair on either side, and its first game starts on
 are seated, so the table's scorer can scan its QR code at once. A pair may change until the
 table's first hand is recorded: the game already open takes the new players' names. A captain
 adds a player to their own squad by name on the spot where the league allows it
-(``squad_add``).
+(``leagues.services.registrations.squad_add_on_the_night``).
 
 ``check_pairs`` is the one check of a fixture's seating (a player registered for their team
 that season, at one table only, one or two a side), for the secretary's seating, the captains'
@@ -22,7 +22,7 @@ from django.db import transaction
 
 from leagues.audit import audit_log
 from leagues.models import Fixture, FixtureTable, Player, Registration
-from leagues.permissions import seating_sides, squad_sides
+from leagues.permissions import seating_sides
 from scoring.actors import Account
 from scoring.models import Hand
 
@@ -153,31 +153,3 @@ def table_seat(
         else:
             game_players_set(game=game.game, players={"A": _names(after[0]), "B": _names(after[1])})
     return table
-
-
-@transaction.atomic
-def squad_add(*, fixture: Fixture, side: str, name: str, by: Account) -> Registration:
-    """Add a player by name to one side's squad for the fixture's season, on the night: a
-    captain's own side where the league lets captains register players, either for a
-    secretary. A name the league already knows is that player."""
-    from leagues.services.registrations import squad_register
-
-    if side not in SIDES:
-        raise ValidationError("Choose the home or the away side.")
-    if by is not None and side not in squad_sides(by, fixture):
-        raise PermissionDenied(
-            "Only that team's captain (where the league allows it) or a secretary adds a "
-            "player to its squad."
-        )
-    team = fixture.home if side == "home" else fixture.away
-    season = fixture.division.season
-    name = " ".join(name.split())
-    if not name:
-        raise ValidationError(f"Type the new player's name for {team}.")
-    known = Registration.objects.filter(
-        team=team, season=season, player__name__iexact=name
-    ).exists()
-    if known:
-        raise ValidationError(f"{name} is already in {team}'s squad: choose them at the table.")
-    (registration,) = squad_register(team=team, season=season, names=[name], by=by)
-    return registration

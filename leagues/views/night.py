@@ -21,7 +21,7 @@ from leagues.models import Fixture, FixtureTable
 from leagues.permissions import seating_sides, squad_sides
 from leagues.seating_forms import SIDES, SquadAddForm, TableSeatForm
 from leagues.selectors import fixtures as selectors
-from leagues.services import seating
+from leagues.services import registrations, seating
 from leagues.views.common import found
 from scoring.views import qr_svg
 
@@ -73,7 +73,7 @@ def fixture_night(request: HttpRequest, pk: int) -> HttpResponse:
     if action == "add" and add_form.is_valid():
         side = add_form.cleaned_data["side"]
         try:
-            registration = seating.squad_add(
+            registration = registrations.squad_add_on_the_night(
                 fixture=fixture, side=side, name=add_form.cleaned_data["name"], by=request.user
             )
         except ValidationError as exc:

@@ -10,7 +10,8 @@ from django.urls import reverse
 
 from leagues.formats import YORKSHIRE_FORMAT
 from leagues.models import AuditEntry, FixtureTable, League, Registration, TeamEntry
-from leagues.services.seating import squad_add, table_seat
+from leagues.services.registrations import squad_add_on_the_night as squad_add
+from leagues.services.seating import table_seat
 from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory, PlayerFactory
 from tests.factories.scoring import UserFactory
 from tests.leagues.helpers import entered_teams, hand, record, squad
