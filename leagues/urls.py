@@ -149,6 +149,7 @@ urlpatterns = [
     path("<slug:slug>/manage/players/new/", secretary.player_register, name="manage_register"),
     path("<slug:slug>/manage/secretaries/", accounts.secretaries, name="manage_secretaries"),
     path("<slug:slug>/manage/import/", imports.league_import_page, name="manage_import"),
+    path("<slug:slug>/manage/export/", imports.league_export_file, name="manage_export"),
     path(
         "<slug:slug>/manage/invitations/<int:pk>/",
         invitations.invitation_change,
