@@ -5,11 +5,27 @@ every field they give, so nothing else can leak out of a model.
 """
 
 import datetime
-from typing import Any
+from typing import Annotated, Any
 
-from ninja import Schema
+from ninja import Field, Schema
+from pydantic import WithJsonSchema
 
 from leagues.models import Fixture, FixtureResult
+from leagues.selectors.standings import COLUMNS
+
+LocalTime = Annotated[
+    datetime.time,
+    WithJsonSchema(
+        {
+            "type": "string",
+            "pattern": r"^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$",
+            "description": "A time of day on the league's clock, HH:MM:SS (no offset).",
+            "example": "20:00:00",
+        }
+    ),
+]
+"""A fixture's or league night's start: the wall-clock time the league plays at. JSON Schema's
+``format: time`` is RFC 3339's ``full-time``, which carries an offset; this has none."""
 
 
 class LeagueRef(Schema):
@@ -46,7 +62,12 @@ class LeagueOut(Schema):
     style: str
     description: str
     league_night: str
-    start_time: datetime.time
+    start_time: LocalTime
+    time_zone: str = Field(
+        description="Where the league plays (an IANA time zone, e.g. America/Port_of_Spain): "
+        "its fixtures' dates and times are local times there.",
+        examples=["Europe/London"],
+    )
     show_provisional: bool
     page: str
 
@@ -112,9 +133,11 @@ class StandingRowOut(Schema):
     lost: int
     games_for: int
     games_against: int
+    games_diff: int
     tables_won: int
     pegs_for: int
     pegs_against: int
+    pegs_diff: int
     hang_jacks_for: int
     hang_jacks_against: int
     adjustments: int
@@ -122,10 +145,22 @@ class StandingRowOut(Schema):
     provisional: int
 
 
+#: The figures a league's table can show (``columns`` names them; every row has each).
+Column = Annotated[
+    str,
+    WithJsonSchema(
+        {"type": "string", "enum": sorted({key for keys in COLUMNS.values() for key in keys})}
+    ),
+]
+
+
 class StandingsOut(Schema):
     division: DivisionRef
     rule_text: str
-    columns: list[str]
+    columns: list[Column] = Field(
+        description="The figures the league's table shows, in its order: each names a field "
+        "of every row (a Yorkshire league shows pegs, a Trinidad league hang jacks)."
+    )
     rows: list[StandingRowOut]
 
 
@@ -170,8 +205,17 @@ def result_out(fixture: Fixture) -> dict[str, Any] | None:
 class FixtureOut(Schema):
     id: int
     kind: str
-    date: datetime.date
-    time: datetime.time
+    date: datetime.date = Field(description="The date, local to the league (``time_zone``).")
+    time: LocalTime
+    starts_at: datetime.datetime = Field(
+        description="The start as ISO 8601 with its UTC offset in the league's zone "
+        "(2025-07-10T19:30:00-04:00 is 23:30 UTC).",
+        examples=["2025-07-10T19:30:00-04:00"],
+    )
+    time_zone: str = Field(
+        description="The league's IANA time zone, in which ``date`` and ``time`` are local.",
+        examples=["America/Port_of_Spain"],
+    )
     status: str
     round: int | None
     division: DivisionRef
@@ -187,6 +231,14 @@ class FixtureOut(Schema):
     @staticmethod
     def resolve_result(obj: Any) -> dict[str, Any] | None:
         return result_out(obj)
+
+    @staticmethod
+    def resolve_starts_at(obj: Any) -> datetime.datetime:
+        return obj.starts_at  # type: ignore[no-any-return]
+
+    @staticmethod
+    def resolve_time_zone(obj: Any) -> str:
+        return str(obj.division.season.league.time_zone)
 
     @staticmethod
     def resolve_page(obj: Any) -> str:

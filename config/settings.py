@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "csp",
     "ninja",
+    "corsheaders",
     "scoring",
     "leagues",
     "cups",
@@ -61,11 +62,15 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # First to answer a preflight, and to mark every /api/ answer (a 429 and a 304 too).
+    "corsheaders.middleware.CorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Below WhiteNoise, which serves its own pre-compressed static files and answers before it.
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # HEAD as GET, ETag, Last-Modified and 304s under /api/ (inside GZip: tags the plain body).
+    "api.http.ApiHttpMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "leagues.audit.AuditAddressMiddleware",
@@ -202,6 +207,18 @@ SIGNUP_CONFIRM_DAYS = int(os.environ.get("SIGNUP_CONFIRM_DAYS", "3"))
 INVITATION_DAYS = int(os.environ.get("INVITATION_DAYS", "14"))
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# The API (api/): any web page may read it from the browser (GET only; nothing under /api/
+# writes), and one address may make API_RATE_LIMIT requests a minute, counted in the shared
+# cache so that every server counts together (api/throttle.py); 0 turns the limit off.
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_METHODS = ["GET", "HEAD", "OPTIONS"]
+CORS_ALLOW_HEADERS = ["accept", "if-modified-since", "if-none-match"]
+CORS_EXPOSE_HEADERS = ["ETag", "Retry-After"]
+CORS_PREFLIGHT_MAX_AGE = 86400
+API_RATE_LIMIT = int(os.environ.get("API_RATE_LIMIT", "120"))
+API_RATE_WINDOW = 60
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/London")

@@ -1,7 +1,7 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 
-from api.views import api
+from api.views import api, not_found
 from config import views
 from config.login import LoginView
 from config.password_reset import PasswordResetView
@@ -23,7 +23,9 @@ urlpatterns = [
     path("accounts/invitation/<str:token>/", invitation_accept, name="invitation_accept"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
+    path("api/", not_found),  # before Ninja's root, an HTML 404
     path("api/", api.urls),
+    re_path(r"^api/(?P<path>.*)$", not_found),
     path("notices/", include("notices.urls")),
 ]
 

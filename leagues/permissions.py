@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 
 from leagues.models import Fixture, League, Registration, Team, TeamEntry, Venue
@@ -39,6 +40,15 @@ def can_manage_league(user: Account, league: League) -> bool:
     if user.is_superuser:
         return True
     return league.secretaries.filter(pk=user.pk).exists()
+
+
+def require_secretary(by: Account, league: League) -> None:
+    """Every write to a league's structure, fixtures, results or points asks this first, in its
+    service: refused (``PermissionDenied``, nothing changed) unless ``by`` is one of the league's
+    secretaries or the site's operator. ``None`` is the system itself (a management command, the
+    demo, a seed; no request stands behind it); views always pass the request's user."""
+    if by is not None and not can_manage_league(by, league):
+        raise PermissionDenied(f"Only the secretaries of {league} can do that.")
 
 
 def _runs_all(user: Account, league_ids: set[int]) -> bool:

@@ -493,11 +493,9 @@ def game_again(request: HttpRequest, pk: int) -> HttpResponse:
     if not permissions.can_score(request, game):
         return _forbidden(request, game)
     try:
-        again = services.game_play_again(
-            game=game,
-            by=permissions.request_user(request),
-            ip=client_address(request) or None,
-        )
+        again = services.game_play_again(game=game, actor=Actor.of_request(request))
+    except services.NotAllowed as exc:
+        return _forbidden(request, exc.game)
     except GameMovedOn as exc:
         messages.error(request, exc.message)
         return redirect(game)

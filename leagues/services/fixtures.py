@@ -22,7 +22,7 @@ from leagues.audit import audit_log
 from leagues.models import Division, Fixture, Season, TableGame, Team, TeamEntry, Venue
 from leagues.nights_off import NightsOff, NightsOffError, dates_off, ranges_of
 from leagues.nights_off import check as check_nights_off
-from leagues.permissions import venue_is_kept_by
+from leagues.permissions import require_secretary, venue_is_kept_by
 from leagues.schedule import (
     PlannedFixture,
     ScheduleError,
@@ -369,6 +369,7 @@ def fixtures_generate(
     A scheduled fixture the new list puts on another night is moved (it keeps its history),
     one it no longer has is removed, and the rest are created; nothing else is touched.
     """
+    require_secretary(by, division.season.league)
     division = Division.objects.select_related("season__league").get(pk=division.pk)
     season = Season.objects.select_for_update().get(pk=division.season_id)
     # The fixtures the list may move or remove are locked too, and the plan read after
@@ -567,6 +568,7 @@ def fixture_add(
     A league fixture is refused when the two teams have already met in the league as often as
     the season's format allows (``MatchFormat.meetings``): choose another kind.
     """
+    require_secretary(by, division.season.league)
     if kind not in Fixture.Kind.values:
         raise ValidationError(f"“{kind}” is not a kind of fixture.")
     ids = set(TeamEntry.objects.filter(division=division).values_list("team", flat=True))
@@ -660,6 +662,7 @@ def _locked_fixture(fixture: Fixture) -> Fixture:
 @transaction.atomic
 def fixture_postpone(*, fixture: Fixture, reason: str, by: User | None = None) -> Fixture:
     """Postpone a fixture not yet played; the rest of the list stays as it is."""
+    require_secretary(by, fixture.division.season.league)
     fixture = _locked_fixture(fixture)
     if fixture.status != Fixture.Status.SCHEDULED:
         raise ValidationError(
@@ -704,6 +707,7 @@ def fixture_rearrange(
     excluded night) is refused unless ``outside_calendar`` is set with a ``reason``; the audit
     entry records the override.
     """
+    require_secretary(by, fixture.division.season.league)
     # Locked first and read after (``config.locks`` says why): a re-arrangement to another pub
     # posted twice finds the fixture at its new pub, where a read that waited for the lock would
     # find no fixture at all.
@@ -812,6 +816,7 @@ def fixture_rearrange(
 @transaction.atomic
 def fixture_walkover(*, fixture: Fixture, to: str, reason: str, by: User | None = None) -> Fixture:
     """Award the fixture to ``to`` ("home" or "away"): the format's walkover score."""
+    require_secretary(by, fixture.division.season.league)
     if to not in Fixture.Side.values:
         raise ValidationError('A walkover goes to "home" or "away".')
     fixture = _locked_fixture(fixture)
@@ -852,6 +857,7 @@ def _audit_status(fixture: Fixture, action: str, by: User | None) -> None:
 @transaction.atomic
 def fixture_void(*, fixture: Fixture, reason: str, by: User | None = None) -> Fixture:
     """Void a fixture: it stays on the list with its reason and gives nobody any points."""
+    require_secretary(by, fixture.division.season.league)
     fixture = _locked_fixture(fixture)
     if fixture.status == Fixture.Status.VOID:
         raise ValidationError("This fixture is already void.")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
@@ -25,6 +25,7 @@ from leagues.models import ConfirmedAs, Fixture, FixtureResult, League, ResultSu
 from leagues.services.confirmation import result_figures
 from leagues.services.fixtures import fixture_add
 from leagues.sheets import Problem, Sheet, table
+from scoring.actors import Account
 
 if TYPE_CHECKING:
     from leagues.services.league_import import Plan as PeoplePlan
@@ -97,7 +98,7 @@ class FixturesImport:
     def plan(self, *, league: League, people: PeoplePlan, season: Season | None) -> FixturesPlan:
         return _plan(self.sheet, league, people, season)
 
-    def apply(self, plan: FixturesPlan, *, league: League, season: Season, by: Any) -> None:
+    def apply(self, plan: FixturesPlan, *, league: League, season: Season, by: Account) -> None:
         _apply(plan, league, season, by)
 
 
@@ -247,7 +248,7 @@ def _stored_score(fixture: Fixture | None) -> tuple[int, int] | None:
     return result.home_match_points, result.away_match_points
 
 
-def _apply(plan: FixturesPlan, league: League, season: Season, by: Any) -> None:
+def _apply(plan: FixturesPlan, league: League, season: Season, by: Account) -> None:
     divisions = {_key(d.name): d for d in season.divisions.all()}
     teams = {_key(t.name): t for t in league.teams.select_related("home_venue")}
     venues = {_key(v.name): v for v in league.venues.all()}
@@ -268,7 +269,7 @@ def _apply(plan: FixturesPlan, league: League, season: Season, by: Any) -> None:
             _save_result(fixture, match.points_result(fmt, *row.score), league, by)
 
 
-def _save_result(fixture: Fixture, result: match.MatchResult, league: League, by: Any) -> None:
+def _save_result(fixture: Fixture, result: match.MatchResult, league: League, by: Account) -> None:
     """The imported result, counted: the fixture played, the figures stored, a submission
     confirmed as imported (no captain or secretary agreed it here: the league's records did)."""
     stored, _ = FixtureResult.objects.update_or_create(fixture=fixture, defaults=result.figures())
@@ -294,3 +295,7 @@ def _save_result(fixture: Fixture, result: match.MatchResult, league: League, by
         after=result_figures(stored),
         by=by,
     )
+    # What follows a counted result (a cup tie, the standings, the cached pages), as for any.
+    from leagues.services.rollup import FixtureChanged, roll_up
+
+    roll_up(FixtureChanged(fixture=fixture, by=by, recount=False))

@@ -44,6 +44,7 @@ from leagues.selectors.people import latest_teams, person_label
 from leagues.services import invitations, registrations, structure
 from leagues.services.fixtures_import import FixturesImport, read_fixtures
 from leagues.sheets import MAX_BYTES, Problem, Sheet, read_sheets, table
+from scoring.actors import Account
 
 logger = logging.getLogger(__name__)
 
@@ -168,7 +169,7 @@ def _asked(plan: Plan, row: int) -> bool:
     return any(q.row == row for q in plan.questions)
 
 
-def _require(league: League, by: Any) -> None:
+def _require(league: League, by: Account) -> None:
     # ``by=None`` is the system (the ``import_league`` command), never a request.
     if by is not None and not can_manage_league(by, league):
         raise PermissionDenied(f"Only the secretaries of {league} can import into it.")
@@ -185,7 +186,7 @@ def people_plan(
     season_name: str,
     sheet: Sheet,
     answers: dict[str, str] | None = None,
-    by: Any = None,
+    by: Account = None,
 ) -> Plan:
     """What importing ``sheet`` into ``league``'s ``season`` (None: a new season called
     ``season_name``) would do. Reads only."""
@@ -293,7 +294,7 @@ def _plan_people(
     league: League,
     season: Season | None,
     answers: dict[str, str],
-    by: Any,
+    by: Account,
 ) -> None:
     league_people = list(
         Player.objects.filter(registrations__season__league=league)
@@ -477,7 +478,7 @@ def league_import(
     fixtures: FixturesImport | None = None,
     digest: str = "",
     source: str = "",
-    by: Any = None,
+    by: Account = None,
 ) -> Plan:
     """Carry out the plan for ``sheet`` (and ``fixtures``, a ``fixtures_import`` reader),
     planned again under the league's lock: all of it, or nothing when it has a problem, an
@@ -541,7 +542,7 @@ def league_import(
     return plan
 
 
-def _apply_people(plan: Plan, league: League, season: Season, by: Any) -> list[Invitation]:
+def _apply_people(plan: Plan, league: League, season: Season, by: Account) -> list[Invitation]:
     rank = max(season.divisions.values_list("rank", flat=True), default=0)
     divisions = {_key(d.name): d for d in season.divisions.all()}
     for name in plan.divisions:
@@ -640,7 +641,7 @@ def import_plan(
     sheet: Sheet,
     answers: dict[str, str] | None = None,
     fixtures: FixturesImport | None = None,
-    by: Any = None,
+    by: Account = None,
 ) -> Plan:
     """The people's plan, with the fixtures' (if any) joined to it. Reads only."""
     plan = people_plan(

@@ -59,7 +59,7 @@ def league_request_approve(
     """Start the league asked for (``league_kwargs``: ``league_create``'s arguments from the
     request's form, checked again now) with its asker as first secretary."""
     league_request = _lock_waiting(league_request, by)
-    league = league_create(**league_kwargs, by=league_request.asked_by)
+    league = league_create(**league_kwargs, by=league_request.asked_by, approved_by=by)
     league_request.status = LeagueRequest.Status.APPROVED
     league_request.league = league
     league_request.decided_by = by

@@ -28,6 +28,7 @@ from leagues.models import (
     Registration,
     TableGame,
 )
+from leagues.permissions import require_secretary
 from scoring.models import Award, Game, GameStatus, ScoringLink, Side
 
 if TYPE_CHECKING:
@@ -55,6 +56,7 @@ def fixture_tables_set(
     Every player must be registered to their team for the season and sit at one table only.
     Refused once a game has started at the fixture.
     """
+    require_secretary(by, fixture.division.season.league)
     fixture = lock_fixture(fixture)
     league = fixture.division.season.league
     match_format = fixture.division.season.get_match_format()
@@ -128,10 +130,17 @@ def fixture_tables_set(
 
 @transaction.atomic
 def table_game_start(*, table: FixtureTable, by: User | None = None) -> TableGame:
-    """Start the next game at a table under the league's ruleset (side A home, B away).
+    """Start the next game at a table under the league's ruleset (side A home, B away): a
+    secretary's restart of a table (a game abandoned). The roll-up starts a table's next game
+    itself (``table_next_game``).
 
     The deal starts with the home pair in odd-numbered games and the away pair in even ones.
     """
+    require_secretary(by, table.fixture.division.season.league)
+    return _table_game_start(table=table, by=by)
+
+
+def _table_game_start(*, table: FixtureTable, by: User | None) -> TableGame:
     from scoring.services import game_start
 
     # Locked first and read after (``config.locks`` says why): a link re-issued a moment ago is
@@ -183,8 +192,9 @@ def fixture_start(
     *, fixture: Fixture, pairs: Sequence[tuple[Pair, Pair]], by: User | None = None
 ) -> list[TableGame]:
     """Seat the pairs and start the first game at every table."""
+    require_secretary(by, fixture.division.season.league)
     tables = fixture_tables_set(fixture=fixture, pairs=pairs, by=by)
-    return [table_game_start(table=table, by=by) for table in tables]
+    return [_table_game_start(table=table, by=by) for table in tables]
 
 
 def _table_cards(fixture: Fixture) -> list[tuple[FixtureTable, match.TableCard]]:
@@ -277,7 +287,7 @@ def table_next_game(*, table_game: TableGame, fixture: Fixture) -> TableGame | N
     still_to_play = fixture.status in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED)
     if table.outcome or latest != table_game.number or not still_to_play:
         return None
-    return table_game_start(table=table, by=table_game.game.created_by)
+    return _table_game_start(table=table, by=table_game.game.created_by)
 
 
 def fixture_result_store(fixture: Fixture) -> FixtureResult | None:
@@ -317,6 +327,7 @@ def _recompute(fixture: Fixture) -> FixtureResult | None:
 def table_link_reissue(*, table: FixtureTable, by: User | None = None) -> FixtureTable:
     """A lost or leaked fixture card: the table's link is revoked and a new one issued; the
     table's games follow the new link."""
+    require_secretary(by, table.fixture.division.season.league)
     from leagues.audit import audit_log
     from scoring.services import scoring_link_create, scoring_link_reissue
 
@@ -355,6 +366,7 @@ def table_link_follow(*, old: ScoringLink, new: ScoringLink) -> int:
 @transaction.atomic
 def table_link_revoke(*, table: FixtureTable, by: User | None = None) -> FixtureTable:
     """Stop a table's link working without a replacement (re-issue when play resumes)."""
+    require_secretary(by, table.fixture.division.season.league)
     from leagues.audit import audit_log
     from scoring.services import scoring_link_revoke
 

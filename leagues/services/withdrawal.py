@@ -25,6 +25,7 @@ from django.utils import timezone
 from config.locks import lock_rows
 from leagues.audit import audit_log
 from leagues.models import Fixture, League, TableGame, TeamEntry, Withdrawal
+from leagues.permissions import require_secretary
 from leagues.services.fixtures import REPLACEABLE, status_subject
 from leagues.services.rollup import FixtureChanged, roll_up
 
@@ -114,6 +115,7 @@ def team_withdraw(
     by: User | None = None,
 ) -> TeamEntry:
     """Withdraw the team from its season's division; its remaining fixtures are settled."""
+    require_secretary(by, entry.season.league)
     entry = _locked_entry(entry)
     league = entry.season.league
     withdrawal = withdrawal or league.withdrawal
@@ -172,6 +174,7 @@ def team_withdraw(
 def team_reinstate(*, entry: TeamEntry, by: User | None = None) -> TeamEntry:
     """Undo a withdrawal while the season runs: the fixtures it settled are put back as they
     were (those changed since are left alone), and its results count again."""
+    require_secretary(by, entry.season.league)
     entry = _locked_entry(entry)
     if not entry.is_withdrawn:
         raise ValidationError(f"{entry.team} has not withdrawn.")

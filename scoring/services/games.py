@@ -144,10 +144,14 @@ def game_abandon(
 
 
 @transaction.atomic
-def game_play_again(*, game: Game, by: User | None = None, ip: str | None = None) -> Game:
+def game_play_again(*, game: Game, actor: Actor = SYSTEM) -> Game:
     """A new game after a won one: the same sides, players and ruleset, on the same scoring link,
-    and the deal passing on as the variant says (the engine's next dealer after the last hand)."""
+    and the deal passing on as the variant says (the engine's next dealer after the last hand).
+    Whoever may score the won game may start it (``NotAllowed`` otherwise)."""
+    from scoring.services.hands import _allowed
+
     game = lock_game(game)
+    _allowed(actor, game)
     if game.status != GameStatus.WON:
         raise GameMovedOn("Only a finished game can be played again.", game=game)
     sides = sides_of(game)
@@ -156,7 +160,7 @@ def game_play_again(*, game: Game, by: User | None = None, ip: str | None = None
         sides=[(side.name, list(side.players)) for side in sides],
         first_dealer=game.next_dealer or game.first_dealer,
         title=game.title,
-        by=by,
+        by=actor.user,
         scoring_link=game.scoring_link,
-        ip=ip,
+        ip=actor.ip,
     )
