@@ -249,6 +249,10 @@ class LeagueEditForm(TiebreakMixin):
         label="When a team withdraws",
         help_text="The usual choice; the secretary may choose the other for one team.",
     )
+    captains_register = forms.BooleanField(
+        required=False,
+        label="Captains may add a player to their squad by name on the night",
+    )
 
     def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
         self.tiebreak_style = league.style
@@ -262,6 +266,7 @@ class LeagueEditForm(TiebreakMixin):
             "target": league.get_ruleset().target,
             "show_provisional": league.show_provisional,
             "withdrawal": league.withdrawal,
+            "captains_register": league.captains_register,
             **{key: getattr(self.current_format, key) for key in self.FORMAT_FIELDS},
         }
         kwargs.setdefault("initial", initial)
@@ -280,6 +285,7 @@ class LeagueEditForm(TiebreakMixin):
                 "time_zone",
                 "show_provisional",
                 "withdrawal",
+                "captains_register",
             )
         ]
 
@@ -319,6 +325,7 @@ class LeagueEditForm(TiebreakMixin):
                 "tiebreaks",
                 "show_provisional",
                 "withdrawal",
+                "captains_register",
             )
         }
 
@@ -334,6 +341,7 @@ class SeasonRulesForm(LeagueEditForm):
         "time_zone",
         "show_provisional",
         "withdrawal",
+        "captains_register",
     )
 
     def __init__(self, *args: Any, season: Season, **kwargs: Any) -> None:

@@ -101,6 +101,11 @@ class League(models.Model):
         default=False,
         help_text="Show submitted results not yet confirmed in the tables, marked provisional.",
     )
+    captains_register = models.BooleanField(
+        default=True,
+        verbose_name="captains add players on the night",
+        help_text="A captain seating the pairs may add a player by name to their squad.",
+    )
     withdrawal = models.CharField(
         max_length=8,
         choices=Withdrawal.choices,
@@ -572,6 +577,10 @@ class FixtureTable(models.Model):
         AWAY = "away", "Away"
         HALVED = "halved", "Halved"
 
+    class Source(models.TextChoices):
+        HANDS = "hands", "scored hand by hand"
+        CARD = "card", "from the score card"
+
     fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="tables")
     board = models.PositiveSmallIntegerField()
     # The table's private scoring link: every game played at the table is attached to it.
@@ -594,7 +603,16 @@ class FixtureTable(models.Model):
     away_player_2 = models.ForeignKey(
         Player, on_delete=models.PROTECT, null=True, blank=True, related_name="away_seats_2"
     )
-    # Derived from the table's games by ``leagues.services.results``.
+    # Where the table's figures come from: its games scored hand by hand at the table, or the
+    # paper score card as typed (``card``: what the card says, ``leagues.services.cards``).
+    source = models.CharField(max_length=5, choices=Source.choices, default=Source.HANDS)
+    card = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='The score card as typed: {"games": [[11, 7]], "bullseyes": [2, 1], '
+        '"hang_jacks": [1, 0]}.',
+    )
+    # Derived from the table's games (or its card) by ``leagues.services.results``.
     home_games = models.PositiveSmallIntegerField(default=0)
     away_games = models.PositiveSmallIntegerField(default=0)
     home_pegs = models.PositiveIntegerField(default=0)
@@ -610,6 +628,9 @@ class FixtureTable(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["fixture", "board"], name="table_unique_board"),
             models.CheckConstraint(condition=Q(board__gte=1), name="table_board_from_one"),
+            models.CheckConstraint(
+                condition=Q(source__in=["hands", "card"]), name="table_source_valid"
+            ),
             models.CheckConstraint(
                 condition=Q(home_player_1__isnull=True)
                 | Q(home_player_2__isnull=True)
@@ -634,6 +655,10 @@ class FixtureTable(models.Model):
     @property
     def away_pair(self) -> list[Player]:
         return [p for p in (self.away_player_1, self.away_player_2) if p is not None]
+
+    @property
+    def from_card(self) -> bool:
+        return self.source == self.Source.CARD
 
 
 class TableGame(models.Model):

@@ -386,6 +386,7 @@ def _league_state(league: League) -> dict[str, Any]:
         "tiebreaks": league.tiebreaks,
         "show_provisional": league.show_provisional,
         "withdrawal": league.withdrawal,
+        "captains_register": league.captains_register,
     }
 
 
@@ -537,6 +538,7 @@ def league_update(
     tiebreaks: Sequence[str],
     show_provisional: bool | None = None,
     withdrawal: str | None = None,
+    captains_register: bool | None = None,
     by: User | None = None,
 ) -> League:
     """Everything a secretary can change about a running league, in one go.
@@ -570,6 +572,8 @@ def league_update(
         league.show_provisional = show_provisional
     if withdrawal is not None:
         league.withdrawal = withdrawal
+    if captains_register is not None:
+        league.captains_register = captains_register
     league.full_clean()
     league.save()
     # The league's rules are the default for seasons to come: a season not yet started takes
