@@ -114,23 +114,30 @@ function plural(count, word) {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
+/** A line at the top of the page (`role=status`) that says where the phone stands: made the
+ * first time, removed when there is nothing to say. */
+function statusLine(id, className, testid, shown) {
+  let line = document.getElementById(id);
+  if (!shown) {
+    line?.remove();
+    return null;
+  }
+  if (!line) {
+    line = document.createElement("p");
+    line.id = id;
+    line.className = className;
+    line.setAttribute("role", "status");
+    line.dataset.testid = testid;
+    (document.getElementById("main") || document.body).prepend(line);
+  }
+  return line;
+}
+
 function drawCount(ops) {
-  const main = document.getElementById("main") || document.body;
-  let banner = document.getElementById("unsent-banner");
   const waiting = ops.filter((op) => op.state !== "conflict");
   const kept = ops.filter((op) => op.state === "conflict");
-  if (!ops.length) {
-    banner?.remove();
-    return;
-  }
-  if (!banner) {
-    banner = document.createElement("p");
-    banner.id = "unsent-banner";
-    banner.className = "unsent-banner";
-    banner.setAttribute("role", "status");
-    banner.dataset.testid = "unsent-count";
-    main.prepend(banner);
-  }
+  const banner = statusLine("unsent-banner", "unsent-banner", "unsent-count", ops.length > 0);
+  if (!banner) return;
   const hands = waiting.filter((op) => op.op === "record").length;
   const others = waiting.length - hands;
   const parts = [];
@@ -167,20 +174,9 @@ function theirsFor(op, state) {
 let alreadyRecorded = [];
 
 function drawAlreadyRecorded() {
-  const main = document.getElementById("main") || document.body;
-  let note = document.getElementById("offline-dropped");
-  if (!alreadyRecorded.length) {
-    note?.remove();
-    return;
-  }
-  if (!note) {
-    note = document.createElement("p");
-    note.id = "offline-dropped";
-    note.className = "notice success";
-    note.setAttribute("role", "status");
-    note.dataset.testid = "already-recorded";
-    main.prepend(note);
-  }
+  const shown = alreadyRecorded.length > 0;
+  const note = statusLine("offline-dropped", "notice success", "already-recorded", shown);
+  if (!note) return;
   const numbers = alreadyRecorded.map(String);
   const which = numbers.length === 1 ? `Hand ${numbers[0]} was` : `Hands ${numbers.join(", ")} were`;
   note.textContent = `${which} already recorded on the other phone, exactly as kept here: kept once.`;
