@@ -20,6 +20,7 @@ from django.utils import timezone
 from leagues.embed import parse_sites, validate_embed_sites
 from leagues.formats import STYLE_PRESETS
 from leagues.match import MatchFormat
+from leagues.nights_off import NightsOff, dates_off
 from leagues.tiebreaks import games_word, tiebreak_rule_text, validate_tiebreaks
 from leagues.zones import site_time_zone, starts_at, validate_time_zone, zone_words
 
@@ -205,7 +206,8 @@ class Season(models.Model):
     exclusions = models.JSONField(
         default=list,
         blank=True,
-        help_text="Nights with no league (bank holidays, Christmas), as ISO dates.",
+        help_text="Nights with no league (bank holidays, Christmas): named ranges of dates, "
+        "those marked every year carried into the next season.",
     )
     venue_capacity = models.PositiveSmallIntegerField(
         default=1, help_text="Matches one venue can host on one night."
@@ -250,8 +252,13 @@ class Season(models.Model):
         return self.league.league_night if self.league_night is None else self.league_night
 
     @property
+    def nights_off(self) -> list[NightsOff]:
+        """The season's nights with no league, as ranges (``leagues.nights_off``)."""
+        return [NightsOff.from_json(value) for value in self.exclusions]
+
+    @property
     def excluded_dates(self) -> frozenset[datetime.date]:
-        return frozenset(datetime.date.fromisoformat(day) for day in self.exclusions)
+        return dates_off(self.nights_off)
 
     def calendar_problem(self, day: datetime.date) -> str:
         """Why ``day`` is outside the season's calendar ("" when it is a fine night)."""
@@ -259,8 +266,10 @@ class Season(models.Model):
             return f"{day:%a %d %b %Y} is before the season starts ({self.starts_on:%d %b %Y})"
         if self.ends_on is not None and day > self.ends_on:
             return f"{day:%a %d %b %Y} is after the season ends ({self.ends_on:%d %b %Y})"
-        if day in self.excluded_dates:
-            return f"{day:%a %d %b %Y} is a night with no league"
+        for nights in self.nights_off:
+            if nights.covers(day):
+                named = f" ({nights.name})" if nights.name else ""
+                return f"{day:%a %d %b %Y} is a night with no league{named}"
         return ""
 
 
