@@ -20,6 +20,7 @@ from leagues.audit import audit_log
 from leagues.models import ConfirmedAs, Fixture, FixtureResult, ResultSubmission
 from leagues.permissions import can_manage_league, captained_sides, fixture_links
 from leagues.services import agreement
+from leagues.services.standings import refresh_fixture_table
 from scoring.forms.words import possessive
 from scoring.models import ScoringLink
 
@@ -158,6 +159,7 @@ def result_confirm(*, submission: ResultSubmission, by: Any) -> ResultSubmission
     links close. ``submission.status`` says which: still submitted, or confirmed."""
     terms, submission = _lock_submission(submission)
     agreement.confirm(terms, submission, by=by)
+    refresh_fixture_table(fixture=terms.fixture)
     return submission
 
 
@@ -166,6 +168,7 @@ def result_dispute(*, submission: ResultSubmission, reason: str, by: Any) -> Res
     """The other side's captain does not agree: the secretary settles it."""
     terms, submission = _lock_submission(submission)
     agreement.dispute(terms, submission, reason=reason, by=by)
+    refresh_fixture_table(fixture=terms.fixture)
     return submission
 
 
@@ -177,6 +180,7 @@ def result_settle(
     reject it (withdrawn: the games are corrected and the result submitted again)."""
     terms, submission = _lock_submission(submission)
     agreement.settle(terms, submission, uphold=uphold, note=note, by=by)
+    refresh_fixture_table(fixture=terms.fixture)
     return submission
 
 
@@ -184,7 +188,9 @@ def result_settle(
 def result_reopen(*, fixture: Fixture, reason: str, by: Any) -> None:
     """A secretary takes back a confirmed result (a mistake found later): it stops counting,
     the tables' links open again, and the result is submitted afresh."""
-    agreement.reopen(FixtureTerms(_lock(fixture)), reason=reason, by=by)
+    terms = FixtureTerms(_lock(fixture))
+    agreement.reopen(terms, reason=reason, by=by)
+    refresh_fixture_table(fixture=terms.fixture)
 
 
 def result_changed(

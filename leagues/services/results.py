@@ -28,6 +28,7 @@ from leagues.models import (
     Registration,
     TableGame,
 )
+from leagues.services.standings import refresh_fixture_table
 from scoring.models import Award, Game, GameStatus, HandRevision, ScoringLink, Side
 
 if TYPE_CHECKING:
@@ -318,9 +319,16 @@ def fixture_result_recompute(
     from leagues.services.confirmation import result_changed, result_figures
 
     fixture = _fixture_for_update(fixture)
-    before = result_figures(FixtureResult.objects.filter(fixture=fixture).first())
+    previous = FixtureResult.objects.filter(fixture=fixture).first()
     stored = _recompute(fixture)
-    result_changed(fixture=fixture, before=before, after=result_figures(stored), by=by, link=link)
+    after = result_figures(stored)
+    result_changed(fixture=fixture, before=result_figures(previous), after=after, by=by, link=link)
+    if any(result is not None and result.is_final for result in (previous, stored)) or (
+        fixture.status == Fixture.Status.VOID
+    ):
+        # A result that counts (or may, once confirmed) moved, or a fixture left to play was
+        # voided: the division's stored table follows, in this transaction.
+        refresh_fixture_table(fixture=fixture)
     return stored
 
 

@@ -27,6 +27,7 @@ from leagues.audit import audit_log
 from leagues.models import Fixture, League, TableGame, TeamEntry, Withdrawal
 from leagues.services.fixtures import REPLACEABLE, status_subject
 from leagues.services.results import fixture_result_recompute
+from leagues.services.standings import refresh_division_table
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -156,6 +157,7 @@ def team_withdraw(
     entry.save(
         update_fields=["withdrawn_on", "withdrawal", "withdrawal_reason", "withdrawal_settled"]
     )
+    refresh_division_table(division=entry.division_id)
     audit_log(
         league=league,
         action="team_withdrawn",
@@ -207,6 +209,7 @@ def team_reinstate(*, entry: TeamEntry, by: User | None = None) -> TeamEntry:
     entry.save(
         update_fields=["withdrawn_on", "withdrawal", "withdrawal_reason", "withdrawal_settled"]
     )
+    refresh_division_table(division=entry.division_id)
     audit_log(
         league=entry.season.league,
         action="team_reinstated",
