@@ -5,11 +5,27 @@ every field they give, so nothing else can leak out of a model.
 """
 
 import datetime
-from typing import Any
+from typing import Annotated, Any
 
-from ninja import Schema
+from ninja import Field, Schema
+from pydantic import WithJsonSchema
 
 from leagues.models import Fixture, FixtureResult
+from leagues.selectors.standings import COLUMNS
+
+LocalTime = Annotated[
+    datetime.time,
+    WithJsonSchema(
+        {
+            "type": "string",
+            "pattern": r"^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$",
+            "description": "A time of day on the league's clock, HH:MM:SS (no offset).",
+            "example": "20:00:00",
+        }
+    ),
+]
+"""A fixture's or league night's start: the wall-clock time the league plays at. JSON Schema's
+``format: time`` is RFC 3339's ``full-time``, which carries an offset; this has none."""
 
 
 class LeagueRef(Schema):
@@ -46,7 +62,7 @@ class LeagueOut(Schema):
     style: str
     description: str
     league_night: str
-    start_time: datetime.time
+    start_time: LocalTime
     show_provisional: bool
     page: str
 
@@ -112,9 +128,11 @@ class StandingRowOut(Schema):
     lost: int
     games_for: int
     games_against: int
+    games_diff: int
     tables_won: int
     pegs_for: int
     pegs_against: int
+    pegs_diff: int
     hang_jacks_for: int
     hang_jacks_against: int
     adjustments: int
@@ -122,10 +140,22 @@ class StandingRowOut(Schema):
     provisional: int
 
 
+#: The figures a league's table can show (``columns`` names them; every row has each).
+Column = Annotated[
+    str,
+    WithJsonSchema(
+        {"type": "string", "enum": sorted({key for keys in COLUMNS.values() for key in keys})}
+    ),
+]
+
+
 class StandingsOut(Schema):
     division: DivisionRef
     rule_text: str
-    columns: list[str]
+    columns: list[Column] = Field(
+        description="The figures the league's table shows, in its order: each names a field "
+        "of every row (a Yorkshire league shows pegs, a Trinidad league hang jacks)."
+    )
     rows: list[StandingRowOut]
 
 
@@ -171,7 +201,7 @@ class FixtureOut(Schema):
     id: int
     kind: str
     date: datetime.date
-    time: datetime.time
+    time: LocalTime
     status: str
     round: int | None
     division: DivisionRef

@@ -1,16 +1,20 @@
 """The API's endpoints: thin reads through the leagues' selectors, every list paginated.
 
 A league is named by its slug, everything else by its id. An unknown one is a 404 naming what
-was asked for; a malformed query parameter a 422 naming the parameter.
+was asked for; a malformed or out-of-range parameter a 400 naming the parameter; any other path
+under ``/api/`` a JSON 404. Too many requests from one address are a 429 (``api/throttle.py``).
 """
 
 import datetime
-from typing import Any
+import math
+from typing import Annotated, Any
 
+from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Q, QuerySet
-from ninja import NinjaAPI, Query, Schema
-from ninja.errors import HttpError, ValidationError
+from django.http import HttpRequest, JsonResponse
+from ninja import Field, NinjaAPI, Path, Query, Schema
+from ninja.errors import HttpError, Throttled, ValidationError
 from ninja.pagination import PageNumberPagination, paginate
 
 from api.schemas import (
@@ -23,6 +27,7 @@ from api.schemas import (
     StandingsOut,
     TeamOut,
 )
+from api.throttle import AddressRate
 from leagues.models import Division, Fixture, League, Season, Team
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.standings import division_standings
@@ -32,13 +37,26 @@ api = NinjaAPI(
     title="All Fours leagues",
     version="1",
     description="Read-only: leagues, seasons, divisions, standings, fixtures with the results "
-    "that count, teams and player statistics. Lists are paginated (`page`, `page_size`).",
+    "that count, teams and player statistics. Lists are paginated (`page` from 1 to "
+    "1,000,000; `page_size` from 1 to 200, 50 by default). Any web page may read it (CORS, "
+    "GET and HEAD). Each answer has an `ETag` and a `Last-Modified`: ask again with "
+    "`If-None-Match` or `If-Modified-Since` and an unchanged answer is a bodiless 304. One "
+    "address may make a limited number of requests a minute; past it, a 429 whose "
+    "`Retry-After` says how many seconds to wait.",
     urls_namespace="api",
     docs_url="/docs",
     openapi_url="/openapi.json",
+    throttle=AddressRate(),
 )
 
-NOT_FOUND: dict[int, Any] = {400: ErrorOut, 404: ErrorOut}
+BAD_INPUT: dict[int, Any] = {400: ErrorOut, 429: ErrorOut}
+NOT_FOUND: dict[int, Any] = {**BAD_INPUT, 404: ErrorOut}
+
+#: The largest id there can be (a 64-bit key): a larger one is a 400, never a database error.
+MAX_ID = 2**63 - 1
+Id = Annotated[int, Field(ge=1, le=MAX_ID)]
+PathId = Annotated[int, Path(ge=1, le=MAX_ID)]
+Slug = Annotated[str, Path(min_length=1, max_length=100)]
 
 
 @api.exception_handler(ValidationError)
@@ -51,8 +69,32 @@ def bad_parameter(request: Any, exc: ValidationError) -> Any:
     return api.create_response(request, {"detail": "; ".join(problems)}, status=400)
 
 
+@api.exception_handler(Throttled)
+def too_many(request: Any, exc: Throttled) -> Any:
+    """Past the rate limit: 429 (Ninja adds ``Retry-After``)."""
+    seconds = max(1, math.ceil(exc.wait or 1))
+    detail = (
+        f"Too many requests from your address: at most {settings.API_RATE_LIMIT} a minute. "
+        f"Try again in {seconds} seconds."
+    )
+    return api.create_response(request, {"detail": detail}, status=429)
+
+
+def not_found(request: HttpRequest, path: str = "") -> JsonResponse:
+    """Any path under ``/api/`` that is not one of the API's: a JSON 404, whatever the method."""
+    return JsonResponse(
+        {"detail": f"No such API path: {request.path}. The paths are listed at /api/docs."},
+        status=404,
+    )
+
+
 class Page(PageNumberPagination):
-    """``page`` (from 1) and ``page_size`` (50 by default, at most 200)."""
+    """``page`` (from 1 to 1,000,000) and ``page_size`` (from 1 to 200, 50 by default):
+    anything else is a 400 naming the parameter, never a quiet clamp or a database error."""
+
+    class Input(Schema):
+        page: int = Field(1, ge=1, le=1_000_000, description="The page, from 1.")
+        page_size: int = Field(50, ge=1, le=200, description="Items a page, at most 200.")
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(page_size=50, max_page_size=200, **kwargs)
@@ -81,7 +123,7 @@ def _team(team_id: int) -> Team:
 class FixtureFilters(Schema):
     status: Fixture.Status | None = None
     kind: Fixture.Kind | None = None
-    team: int | None = None
+    team: Id | None = None
     date_from: datetime.date | None = None
     date_to: datetime.date | None = None
 
@@ -105,28 +147,48 @@ def _team_filter(fixtures: QuerySet[Fixture], team_id: int | None, league: Leagu
     return fixtures.filter(Q(home=team) | Q(away=team))
 
 
-@api.get("/leagues", response={200: list[LeagueOut], 400: ErrorOut}, tags=["leagues"])
+@api.get(
+    "/leagues",
+    response={200: list[LeagueOut], **BAD_INPUT},
+    tags=["leagues"],
+    operation_id="listLeagues",
+)
 @paginate(Page)
 def leagues(request: Any) -> QuerySet[League]:
     """Every league, by name."""
     return selectors.league_list()
 
 
-@api.get("/leagues/{slug}", response={200: LeagueOut, **NOT_FOUND}, tags=["leagues"])
-def league(request: Any, slug: str) -> League:
+@api.get(
+    "/leagues/{slug}",
+    response={200: LeagueOut, **NOT_FOUND},
+    tags=["leagues"],
+    operation_id="getLeague",
+)
+def league(request: Any, slug: Slug) -> League:
     return _league(slug)
 
 
-@api.get("/leagues/{slug}/seasons", response={200: list[SeasonOut], **NOT_FOUND}, tags=["leagues"])
+@api.get(
+    "/leagues/{slug}/seasons",
+    response={200: list[SeasonOut], **NOT_FOUND},
+    tags=["leagues"],
+    operation_id="listLeagueSeasons",
+)
 @paginate(Page)
-def seasons(request: Any, slug: str) -> QuerySet[Season]:
+def seasons(request: Any, slug: Slug) -> QuerySet[Season]:
     """The league's seasons, latest first, each with its divisions."""
     return selectors.league_seasons(league=_league(slug))
 
 
-@api.get("/leagues/{slug}/teams", response={200: list[TeamOut], **NOT_FOUND}, tags=["teams"])
+@api.get(
+    "/leagues/{slug}/teams",
+    response={200: list[TeamOut], **NOT_FOUND},
+    tags=["teams"],
+    operation_id="listLeagueTeams",
+)
 @paginate(Page)
-def league_teams(request: Any, slug: str) -> QuerySet[Team]:
+def league_teams(request: Any, slug: Slug) -> QuerySet[Team]:
     return (
         Team.objects.filter(league=_league(slug))
         .select_related("league", "home_venue")
@@ -135,11 +197,14 @@ def league_teams(request: Any, slug: str) -> QuerySet[Team]:
 
 
 @api.get(
-    "/leagues/{slug}/fixtures", response={200: list[FixtureOut], **NOT_FOUND}, tags=["fixtures"]
+    "/leagues/{slug}/fixtures",
+    response={200: list[FixtureOut], **NOT_FOUND},
+    tags=["fixtures"],
+    operation_id="listLeagueFixtures",
 )
 @paginate(Page)
 def league_fixtures(
-    request: Any, slug: str, filters: Query[FixtureFilters], season: int | None = None
+    request: Any, slug: Slug, filters: Query[FixtureFilters], season: Id | None = None
 ) -> QuerySet[Fixture]:
     """The league's fixtures in date order; a result is given once it counts."""
     league = _league(slug)
@@ -150,8 +215,13 @@ def league_fixtures(
     return _team_filter(_filtered(fixtures, filters), filters.team, league)
 
 
-@api.get("/divisions/{division_id}", response={200: DivisionOut, **NOT_FOUND}, tags=["divisions"])
-def division(request: Any, division_id: int) -> Division:
+@api.get(
+    "/divisions/{division_id}",
+    response={200: DivisionOut, **NOT_FOUND},
+    tags=["divisions"],
+    operation_id="getDivision",
+)
+def division(request: Any, division_id: PathId) -> Division:
     return _division(division_id)
 
 
@@ -159,8 +229,9 @@ def division(request: Any, division_id: int) -> Division:
     "/divisions/{division_id}/standings",
     response={200: StandingsOut, **NOT_FOUND},
     tags=["divisions"],
+    operation_id="getDivisionStandings",
 )
-def standings(request: Any, division_id: int) -> dict[str, Any]:
+def standings(request: Any, division_id: PathId) -> dict[str, Any]:
     """The league table, in the league's tie-break order, from the results that count."""
     table = division_standings(division=_division(division_id).pk)
     return {
@@ -172,10 +243,13 @@ def standings(request: Any, division_id: int) -> dict[str, Any]:
 
 
 @api.get(
-    "/divisions/{division_id}/teams", response={200: list[TeamOut], **NOT_FOUND}, tags=["teams"]
+    "/divisions/{division_id}/teams",
+    response={200: list[TeamOut], **NOT_FOUND},
+    tags=["teams"],
+    operation_id="listDivisionTeams",
 )
 @paginate(Page)
-def division_teams(request: Any, division_id: int) -> QuerySet[Team]:
+def division_teams(request: Any, division_id: PathId) -> QuerySet[Team]:
     return (
         Team.objects.filter(entries__division=_division(division_id))
         .select_related("league", "home_venue")
@@ -187,10 +261,11 @@ def division_teams(request: Any, division_id: int) -> QuerySet[Team]:
     "/divisions/{division_id}/fixtures",
     response={200: list[FixtureOut], **NOT_FOUND},
     tags=["fixtures"],
+    operation_id="listDivisionFixtures",
 )
 @paginate(Page)
 def division_fixtures(
-    request: Any, division_id: int, filters: Query[FixtureFilters]
+    request: Any, division_id: PathId, filters: Query[FixtureFilters]
 ) -> QuerySet[Fixture]:
     division = _division(division_id)
     fixtures = _filtered(selectors.fixture_list(division=division), filters)
@@ -201,23 +276,29 @@ def division_fixtures(
     "/divisions/{division_id}/players",
     response={200: list[PlayerStatisticsOut], **NOT_FOUND},
     tags=["players"],
+    operation_id="listDivisionPlayers",
 )
 @paginate(Page)
-def division_players(request: Any, division_id: int) -> list[Any]:
+def division_players(request: Any, division_id: PathId) -> list[Any]:
     """Each player's figures in the division, most games won first (results that count)."""
     return player_leaderboard(division=_division(division_id))
 
 
-@api.get("/teams/{team_id}", response={200: TeamOut, **NOT_FOUND}, tags=["teams"])
-def team(request: Any, team_id: int) -> Team:
+@api.get(
+    "/teams/{team_id}", response={200: TeamOut, **NOT_FOUND}, tags=["teams"], operation_id="getTeam"
+)
+def team(request: Any, team_id: PathId) -> Team:
     return _team(team_id)
 
 
 @api.get(
-    "/teams/{team_id}/fixtures", response={200: list[FixtureOut], **NOT_FOUND}, tags=["fixtures"]
+    "/teams/{team_id}/fixtures",
+    response={200: list[FixtureOut], **NOT_FOUND},
+    tags=["fixtures"],
+    operation_id="listTeamFixtures",
 )
 @paginate(Page)
-def team_fixtures(request: Any, team_id: int, filters: Query[FixtureFilters]) -> Any:
+def team_fixtures(request: Any, team_id: PathId, filters: Query[FixtureFilters]) -> Any:
     """The team's fixtures, every season, in date order."""
     return _filtered(selectors.fixture_list(team=_team(team_id)), filters)
 
@@ -226,9 +307,10 @@ def team_fixtures(request: Any, team_id: int, filters: Query[FixtureFilters]) ->
     "/teams/{team_id}/players",
     response={200: list[PlayerStatisticsOut], **NOT_FOUND},
     tags=["players"],
+    operation_id="listTeamPlayers",
 )
 @paginate(Page)
-def team_players(request: Any, team_id: int, season: int | None = None) -> list[Any]:
+def team_players(request: Any, team_id: PathId, season: Id | None = None) -> list[Any]:
     """Each player's figures for the team (one season with ``season``)."""
     team = _team(team_id)
     chosen = None
@@ -237,6 +319,11 @@ def team_players(request: Any, team_id: int, season: int | None = None) -> list[
     return player_leaderboard(team=team, season=chosen)
 
 
-@api.get("/fixtures/{fixture_id}", response={200: FixtureOut, **NOT_FOUND}, tags=["fixtures"])
-def fixture(request: Any, fixture_id: int) -> Fixture:
+@api.get(
+    "/fixtures/{fixture_id}",
+    response={200: FixtureOut, **NOT_FOUND},
+    tags=["fixtures"],
+    operation_id="getFixture",
+)
+def fixture(request: Any, fixture_id: PathId) -> Fixture:
     return _get(selectors.fixture_list(), "fixture", pk=fixture_id)

@@ -129,35 +129,68 @@ def form_fields(html: str, form_id: str) -> dict[str, str]:
     return fields
 
 
+class Timed:
+    """Requests timed by kind (thread-safe): the burst's figures."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.times: dict[str, list[float]] = {}
+
+    def request(
+        self,
+        session: Session,
+        kind: str,
+        method: str,
+        path: str,
+        data: dict[str, str] | None = None,
+    ) -> tuple[int, dict[str, str], str, int]:
+        began = time.perf_counter()
+        answer = session.request(method, path, data)
+        self.add(kind, time.perf_counter() - began)
+        return answer
+
+    def add(self, kind: str, seconds: float) -> None:
+        with self.lock:
+            self.times.setdefault(kind, []).append(seconds)
+
+
 def next_dealer(html: str) -> str:
     match = re.search(r'name="dealer" value="(\w)"[^>]*checked', html)
     return match.group(1) if match else "A"
 
 
-def start_game(session: Session, title: str) -> tuple[int, str]:
-    """Start a Trinidad game to 500 through the start form; return its id and its page."""
-    status, _, html, _ = session.request("GET", "/games/new/")
+def start_game(
+    session: Session,
+    title: str,
+    names: tuple[str, str] = ("Reds", "Blues"),
+    timed: Timed | None = None,
+) -> tuple[int, str]:
+    """Start a Trinidad game to 500 through the start form; return its id and its page. With
+    `timed`, its four requests (the start form, its post, the scoring link, the game page) are
+    timed into it."""
+    timed = timed if timed is not None else Timed()
+    status, _, html, _ = timed.request(session, "start form", "GET", "/games/new/")
     token = form_fields(html, "new-game-form").get("csrfmiddlewaretoken", "")
     data = {
         "csrfmiddlewaretoken": token,
         "variant": "trinidad",
         "target": str(TARGET),
         "title": title,
-        "side_a_name": "Reds",
-        "side_b_name": "Blues",
+        "side_a_name": names[0],
+        "side_b_name": names[1],
         "first_dealer": "A",
     }
-    status, headers, html, _ = session.request("POST", "/games/new/", data)
+    status, headers, html, _ = timed.request(session, "start (POST)", "POST", "/games/new/", data)
     link = headers.get("location", "")
     if status != 302 or "/games/s/" not in link:
         raise RuntimeError(f"could not start a game: HTTP {status}\n{html[:500]}")
     # The start form sends the phone through the game's scoring link, which lets it score.
-    status, headers, html, _ = session.request("GET", link)
+    status, headers, html, _ = timed.request(session, "scoring link", "GET", link)
     location = headers.get("location", "")
     match = re.search(r"/games/(\d+)/", location)
     if status != 302 or not match:
         raise RuntimeError(f"the scoring link did not open the game: HTTP {status}\n{html[:500]}")
-    status, _, html, _ = session.request("GET", location)
+    status, _, html, _ = timed.request(session, "game page", "GET", location)
     return int(match.group(1)), html
 
 
@@ -270,6 +303,94 @@ def run(port: int, page: str, clients: int, games: int, per_game: int, deadline:
     for thread in threads:
         thread.join(max(1.0, deadline - time.monotonic() + 60))
     return tally
+
+
+def saturation(port: int, page: str, clients: int, seconds: float) -> tuple[float, float]:
+    """Hands per second and the cheapest page's requests per second, each with `clients`
+    scorers (or readers) sending one request after another for `seconds`, as fast as the
+    server answers: what the server (and its database) does when it has no time to spare."""
+
+    def scorer(counts: list[int], stop_at: float) -> None:
+        session = Session(port)
+        while time.monotonic() < stop_at:
+            game, html = start_game(session, "saturation")
+            dealer, fields = next_dealer(html), form_fields(html, "hand-form")
+            while fields and time.monotonic() < stop_at:
+                number = int(fields["expected_number"])
+                data = plain_hand(fields, dealer, number)
+                status, _, reply, _ = session.request(
+                    "POST", f"/games/{game}/hands/", data, headers={"HX-Request": "true"}
+                )
+                if status != 200 or f"Hand {number} recorded." not in reply:
+                    raise RuntimeError(f"saturation: hand {number} of game {game}: HTTP {status}")
+                counts.append(number)
+                fields, dealer = form_fields(reply, "hand-form"), next_dealer(reply)
+
+    def reader(counts: list[int], stop_at: float) -> None:
+        session = Session(port)
+        while time.monotonic() < stop_at:
+            status, _, _, _ = session.request("GET", page)
+            if status != 200:
+                raise RuntimeError(f"saturation: {page} answered HTTP {status}")
+            counts.append(status)
+
+    rates = []
+    for work in (scorer, reader):
+        counts: list[int] = []
+        stop_at = time.monotonic() + seconds
+        threads = [
+            threading.Thread(target=work, args=(counts, stop_at), daemon=True)
+            for _ in range(clients)
+        ]
+        began = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(seconds + 60)
+        rates.append(len(counts) / (time.perf_counter() - began))
+    return rates[0], rates[1]
+
+
+def burst(port: int, page: str, starts: int, seconds: float) -> tuple[Timed, float]:
+    """`starts` games started within `seconds`, one every `seconds / starts`, each by its own
+    phone as a captain does at the table: the start form, its post, the scoring link it leads
+    to and the game page. The cheapest page is fetched every tenth of a second meanwhile. Each
+    side has its own name (every table plays its own teams). Returns the requests' times by
+    kind and the seconds until the last start was answered."""
+    timed = Timed()
+    began = time.monotonic()
+    done = threading.Event()
+    failures: list[str] = []
+
+    def start(index: int) -> None:
+        delay = began + index * seconds / starts - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        session = Session(port)
+        try:
+            start_game(session, f"table {index}", (f"Home {index}", f"Away {index}"), timed)
+        except Exception as exc:  # reported below: a start that failed is a failed run
+            failures.append(f"start {index}: {type(exc).__name__}: {exc}")
+
+    def watch() -> None:
+        session = Session(port)
+        while not done.is_set():
+            timed.request(session, "cheapest page", "GET", page)
+            time.sleep(0.1)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    threads = [threading.Thread(target=start, args=(i,), daemon=True) for i in range(starts)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(seconds + 120)
+    took = time.monotonic() - began
+    done.set()
+    watcher.join(5)
+    if failures:
+        raise RuntimeError("; ".join(failures[:5]))
+    return timed, took
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -397,6 +518,19 @@ def main(argv: list[str] | None = None) -> int:
         "--hands-per-game", type=int, default=60, help="hands each client records (60)"
     )
     parser.add_argument("--time-limit", type=float, default=300, help="seconds (300)")
+    parser.add_argument(
+        "--saturation", type=float, default=5, help="seconds of each saturation run (5; 0: none)"
+    )
+    parser.add_argument(
+        "--saturation-clients",
+        type=int,
+        default=8,
+        help="scorers (then readers) at once at saturation (8: the server's 2 workers × 4 threads)",
+    )
+    parser.add_argument("--burst", type=int, default=400, help="games started in the burst (400)")
+    parser.add_argument(
+        "--burst-seconds", type=float, default=10, help="seconds the burst is spread over (10)"
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or args.clients < 0 or args.hands_per_game < 60:
         parser.error("--games must be at least 1, --clients 0 or more, --hands-per-game 60 or more")
@@ -443,6 +577,12 @@ def main(argv: list[str] | None = None) -> int:
                 began = time.perf_counter()
                 crowd = run(port, page, args.clients, 1, args.hands_per_game, deadline)
                 crowd_wall = time.perf_counter() - began
+            rates = None
+            if args.saturation > 0 and not tally.failures and not crowd.failures:
+                rates = saturation(port, page, args.saturation_clients, args.saturation)
+            starts = None
+            if args.burst > 0 and not tally.failures and not crowd.failures:
+                starts = burst(port, page, args.burst, args.burst_seconds)
         finally:
             stop(server)
         games = tally.games + crowd.games
@@ -474,6 +614,22 @@ def main(argv: list[str] | None = None) -> int:
             f"{args.clients} scorers at once: {len(crowd.hands) / crowd_wall:.0f} hands/s, "
             f"hand median {ms(crowd_hand).strip()} (p95 {ms(percentile(crowd_times, 95)).strip()})"
             f" = {crowd_hand / crowd_page:.2f}× the page's {ms(crowd_page).strip()} then"
+        )
+    if rates is not None:
+        hands_rate, pages_rate = rates
+        print(
+            f"saturation ({args.saturation_clients} at once, {args.saturation:g} s each): "
+            f"{hands_rate:.0f} hands/s, {pages_rate:.0f} cheapest pages/s: "
+            f"hands/s = {hands_rate / pages_rate:.2f}× the page's requests/s"
+        )
+    if starts is not None:
+        timed, took = starts
+        p95s = {kind: percentile(times, 95) for kind, times in timed.times.items()}
+        print(
+            f"burst: {args.burst} game starts in {args.burst_seconds:g} s, the last answered after "
+            f"{took:.1f} s; p95 "
+            + ", ".join(f"{kind} {ms(p95).strip()}" for kind, p95 in p95s.items())
+            + f"; worst p95 {max(p95s.values()) * 1000:.0f} ms"
         )
     times = [took for _, took, _ in tally.hands]
     early = [took for number, took, _ in tally.hands if number <= 10]

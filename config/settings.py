@@ -52,19 +52,25 @@ INSTALLED_APPS = [
     "django_htmx",
     "csp",
     "ninja",
+    "corsheaders",
     "scoring",
     "leagues",
     "cups",
     "notices",
+    "logins",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # First to answer a preflight, and to mark every /api/ answer (a 429 and a 304 too).
+    "corsheaders.middleware.CorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Below WhiteNoise, which serves its own pre-compressed static files and answers before it.
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # HEAD as GET, ETag, Last-Modified and 304s under /api/ (inside GZip: tags the plain body).
+    "api.http.ApiHttpMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "leagues.audit.AuditAddressMiddleware",
@@ -115,11 +121,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 # The database cache needs no extra server (``manage.py createcachetable`` makes its table; the
 # test databases get it on creation); Redis is shared by every worker and faster when
-# ``REDIS_URL`` is set (``redis://host:6379/0``).
+# ``REDIS_URL`` is set (``redis://host:6379/0``): while it cannot be reached the pages are
+# rendered without it (``config/cache.py``).
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        {"BACKEND": "config.cache.ResilientRedisCache", "LOCATION": REDIS_URL}
         if REDIS_URL
         else {
             "BACKEND": "django.core.cache.backends.db.DatabaseCache",
@@ -130,6 +137,15 @@ CACHES = {
         }
     )
 }
+# Sessions are kept in the database; with Redis they are read from it (a scorer's phone reads its
+# session, the scoring links it opened, on every hand: a Redis read, not a database query) and
+# written to both, so a flushed Redis loses none (and with Redis away they are read from the
+# database: config/cache.py answers a miss).
+SESSION_ENGINE = (
+    "django.contrib.sessions.backends.cached_db"
+    if REDIS_URL
+    else "django.contrib.sessions.backends.db"
+)
 # How long a league page fragment is kept (leagues/fragments.py): a change of the league
 # replaces it at once; this only bounds how long an unvisited one takes space.
 FRAGMENT_CACHE_SECONDS = int(os.environ.get("FRAGMENT_CACHE_SECONDS", str(60 * 60 * 24)))
@@ -171,8 +187,9 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 
 LOGIN_URL = "login"
-# Failed log-ins (config/login.py), counted in the shared cache per (username, address) and per
-# address: slower after LOGIN_SLOW_AFTER, refused after the limits, for LOGIN_FAILURE_WINDOW s.
+# Failed log-ins (config/login.py), counted in the database (logins.LoginTries) per
+# (username, address) and per address: slower after LOGIN_SLOW_AFTER, refused after the limits,
+# for LOGIN_FAILURE_WINDOW s.
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", "30"))
 LOGIN_SLOW_AFTER = int(os.environ.get("LOGIN_SLOW_AFTER", "3"))
@@ -183,8 +200,25 @@ LOGIN_FAILURE_WINDOW = int(os.environ.get("LOGIN_FAILURE_WINDOW", "900"))
 TRUSTED_PROXIES = parse_trusted_proxies(
     os.environ.get("TRUSTED_PROXIES", "1" if env_bool("USE_X_FORWARDED_FOR", False) else "")
 )
+# Getting in (config/signup.py, leagues/services/invitations.py). OPEN_SIGNUP=0: anyone may still
+# sign up, but a league they start waits for the operator's approval (/leagues/requests/).
+OPEN_SIGNUP = env_bool("OPEN_SIGNUP", True)
+SIGNUP_CONFIRM_DAYS = int(os.environ.get("SIGNUP_CONFIRM_DAYS", "3"))
+INVITATION_DAYS = int(os.environ.get("INVITATION_DAYS", "14"))
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# The API (api/): any web page may read it from the browser (GET only; nothing under /api/
+# writes), and one address may make API_RATE_LIMIT requests a minute, counted in the shared
+# cache so that every server counts together (api/throttle.py); 0 turns the limit off.
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_METHODS = ["GET", "HEAD", "OPTIONS"]
+CORS_ALLOW_HEADERS = ["accept", "if-modified-since", "if-none-match"]
+CORS_EXPOSE_HEADERS = ["ETag", "Retry-After"]
+CORS_PREFLIGHT_MAX_AGE = 86400
+API_RATE_LIMIT = int(os.environ.get("API_RATE_LIMIT", "120"))
+API_RATE_WINDOW = 60
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/London")

@@ -14,20 +14,21 @@ from typing import Any
 from cups.models import Competition, Entrant, Tie
 from leagues.models import League, TeamEntry
 from leagues.permissions import can_manage_league
+from scoring.actors import Account
 from scoring.forms.words import possessive
 
 
-def can_manage_competition(user: Any, competition: Competition) -> bool:
+def can_manage_competition(user: Account, competition: Competition) -> bool:
     return can_manage_league(user, competition.league)
 
 
-def can_score_cup_game(user: Any, game: Any) -> bool:
+def can_score_cup_game(user: Account, game: Any) -> bool:
     """Registered with ``scoring.permissions``: a league's secretaries may score its cup games."""
     league = League.objects.filter(competitions__ties__games__game=game).first()
     return league is not None and can_manage_league(user, league)
 
 
-def speaks_for(user: Any, entrant: Entrant | None, season_id: int) -> bool:
+def speaks_for(user: Account, entrant: Entrant | None, season_id: int) -> bool:
     """Whether ``user`` agrees a result for ``entrant`` (a pair or a single player): one of its
     players, or the captain of its team in the competition's season."""
     if entrant is None or not getattr(user, "is_authenticated", False) or not user.is_active:
@@ -42,7 +43,7 @@ def speaks_for(user: Any, entrant: Entrant | None, season_id: int) -> bool:
     )
 
 
-def tie_sides(user: Any, tie: Tie) -> set[str]:
+def tie_sides(user: Account, tie: Tie) -> set[str]:
     """The sides of a race tie ("home", "away") that ``user`` agrees its result for."""
     season = tie.competition.season_id
     return {
@@ -52,7 +53,7 @@ def tie_sides(user: Any, tie: Tie) -> set[str]:
     }
 
 
-def tie_role(user: Any, tie: Tie) -> str:
+def tie_role(user: Account, tie: Tie) -> str:
     """Who acted on a race tie's result, by role, as the public reads it ("one of Ann & Bob",
     "Reds' captain", "secretary", "site operator"); never an account name."""
     if user is None:

@@ -12,6 +12,7 @@ from cups.models import Competition, Entrant, Group, Round, Tie, TieGame, TieRes
 from leagues import match
 from leagues.models import AuditEntry, League, Player
 from leagues.selectors.statistics import CATEGORY_FIGURE, OTHER, PlayFigures
+from scoring.actors import Account
 from scoring.models import Award, GameStatus, Hand, HandRevision
 
 TIE_RELATED = (
@@ -333,7 +334,7 @@ class MyTie:
     action: str  # "agree" (agree or dispute), "wait" (for the other side), or ""
 
 
-def my_ties(*, user: Any) -> list[MyTie]:
+def my_ties(*, user: Account) -> list[MyTie]:
     """The race ties to play, waiting for agreement or decided, of the pairs ``user`` plays in
     or captains the team of, in competitions not yet finished, by round."""
     from cups.services.results import TieTerms

@@ -16,6 +16,8 @@ from django.http import HttpRequest, HttpResponse
 from config.login import client_address
 from leagues.fragments import invalidate_league
 from leagues.models import AuditEntry, Fixture, League
+from scoring.actors import Account
+from scoring.models import ScoringLink
 
 _address: ContextVar[str | None] = ContextVar("audit_address", default=None)
 
@@ -34,7 +36,7 @@ class AuditAddressMiddleware:
             _address.reset(token)
 
 
-def _user(by: Any) -> Any:
+def _user(by: Account) -> Any:
     return by if by is not None and getattr(by, "is_authenticated", False) else None
 
 
@@ -46,14 +48,18 @@ def audit_log(
     fixture: Fixture | None = None,
     before: Any = None,
     after: Any = None,
-    by: Any = None,
-    link: Any = None,
+    by: Account = None,
+    link: ScoringLink | None = None,
 ) -> AuditEntry:
     """Record one change: what, before and after, by whom (user or scoring link), from where.
 
-    Every audited change is a change of the league: its cached page fragments go."""
+    Every audited change is a change of the league: its cached page fragments go. Whoever the
+    change concerns is emailed once it commits (``notices``: a result to confirm, a dispute, a
+    postponement)."""
+    from notices.notices import notices_after_commit
+
     invalidate_league(league.pk)
-    return AuditEntry.objects.create(
+    entry = AuditEntry.objects.create(
         league=league,
         fixture=fixture,
         action=action,
@@ -64,3 +70,5 @@ def audit_log(
         link=link,
         ip=_address.get(),
     )
+    notices_after_commit(entry=entry)
+    return entry

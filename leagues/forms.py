@@ -647,9 +647,33 @@ class FixtureGenerateForm(forms.Form):
         label="Nights with no league",
         help_text="One date a line, e.g. 2025-12-23 (Christmas, bank holidays, cup nights).",
     )
+    rest_every = forms.IntegerField(
+        min_value=1,
+        max_value=52,
+        required=False,
+        label="A week off every … rounds",
+        help_text="Blank: no week off. 4 gives a free league night after every four rounds.",
+    )
+    end_by = SaneDateField(
+        widget=DATE_INPUT,
+        required=False,
+        label="Spread the rounds to end by",
+        help_text="Blank: the rounds are played on the first league nights. A date (the "
+        "season's end, say) spreads them evenly up to it, the nights between free.",
+    )
 
     def clean_exclusions(self) -> list[datetime.date]:
         return parse_dates(self.cleaned_data.get("exclusions") or "")
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if cleaned.get("rest_every") and cleaned.get("end_by"):
+            self.add_error(
+                "end_by",
+                "Choose one way to spread the rounds: a week off every few rounds, or an end "
+                "date, not both.",
+            )
+        return cleaned
 
 
 class FixtureRearrangeForm(forms.Form):
@@ -805,14 +829,68 @@ class UsernameForm(forms.Form):
     username = TextField(max_length=150, label="Username of an existing account")
 
 
-class AccountForm(forms.Form):
-    """A new account. The service checks the username and runs Django's password validators;
-    its refusals come back next to these fields."""
+class InviteForm(forms.Form):
+    """Whom to invite: the e-mail the invitation's link goes to."""
 
-    username = TextField(max_length=150)
-    email = forms.EmailField(required=False)
+    email = forms.EmailField(label="Their e-mail", help_text="The invitation's link goes to it.")
+
+
+class InvitationAccountForm(forms.Form):
+    """The invited person's own new account (the e-mail is the invited one). The service checks
+    the username and runs Django's password validators; its refusals come back here."""
+
+    username = TextField(max_length=150, help_text="What you log in with.")
     password = forms.CharField(
-        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
         strip=False,
         help_text="At least 8 characters, not too common, not all digits, not like the username.",
     )
+    password_again = forms.CharField(
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        strip=False,
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if cleaned.get("password") != cleaned.get("password_again"):
+            self.add_error("password_again", "The two passwords differ.")
+        return cleaned
+
+
+class ImportForm(forms.Form):
+    """The spreadsheet to import: one row a player, and optionally the fixtures; into one of
+    the league's seasons or a new one."""
+
+    season = forms.ChoiceField(label="Into the season")
+    season_name = TextField(
+        max_length=60, required=False, label="New season's name", help_text='e.g. "2025–26".'
+    )
+    season_starts = SaneDateField(widget=DATE_INPUT, required=False, label="New season starts on")
+    people = forms.FileField(
+        label="Teams and players (CSV or XLSX)",
+        help_text="One row a player; columns division, team, venue, player, captain, email.",
+    )
+    fixtures = forms.FileField(
+        required=False,
+        label="Fixtures (optional, CSV or XLSX)",
+        help_text="Columns date, time, division, home, away, venue, home_score, away_score; "
+        "or the people's XLSX file's second sheet.",
+    )
+
+    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        seasons = list(league.seasons.order_by("-starts_on"))
+        self.seasons = {str(s.pk): s for s in seasons}
+        self.fields["season"].choices = [(str(s.pk), s.name) for s in seasons] + [
+            ("new", "A new season")
+        ]
+        self.fields["season"].initial = str(seasons[0].pk) if seasons else "new"
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if cleaned.get("season") == "new":
+            if not cleaned.get("season_name"):
+                self.add_error("season_name", "Name the new season.")
+            if not cleaned.get("season_starts"):
+                self.add_error("season_starts", "When does the new season start?")
+        return cleaned

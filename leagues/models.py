@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 
 RESERVED_SLUGS = frozenset(
-    {"new", "division", "fixture", "team", "player", "manage", "my-fixtures", "live"}
+    {"new", "division", "fixture", "team", "player", "manage", "my-fixtures", "live", "requests"}
 )
 """Words the leagues' own addresses start with (``leagues/urls.py``): no league may take one,
 or its pages and ours would share an address."""
@@ -805,6 +805,7 @@ class ConfirmedAs(models.TextChoices):
     CAPTAINS = "captains", "Agreed by both captains"
     SIDES = "sides", "Agreed by both sides"
     SECRETARY = "secretary", "Confirmed by a secretary"
+    IMPORTED = "imported", "Imported from the league's own records"
 
 
 class ResultAgreement(models.Model):
@@ -892,7 +893,9 @@ def agreement_constraints(prefix: str, owner: str) -> list[models.BaseConstraint
         ),
         models.CheckConstraint(
             name=f"{prefix}_has_submitter",
-            condition=Q(submitted_by__isnull=False) | Q(submitted_by_link__isnull=False),
+            condition=Q(submitted_by__isnull=False)
+            | Q(submitted_by_link__isnull=False)
+            | Q(confirmed_as=ConfirmedAs.IMPORTED),
         ),
         models.CheckConstraint(
             name=f"{prefix}_confirmer_not_submitter",
@@ -909,7 +912,8 @@ def agreement_constraints(prefix: str, owner: str) -> list[models.BaseConstraint
         models.CheckConstraint(
             name=f"{prefix}_confirmed_has_confirmer",
             condition=~Q(status__in=counted)
-            | Q(confirmed_by__isnull=False, confirmed_at__isnull=False),
+            | Q(confirmed_by__isnull=False, confirmed_at__isnull=False)
+            | Q(confirmed_as=ConfirmedAs.IMPORTED, confirmed_at__isnull=False),
         ),
         models.CheckConstraint(
             name=f"{prefix}_confirmed_says_how",
@@ -917,7 +921,7 @@ def agreement_constraints(prefix: str, owner: str) -> list[models.BaseConstraint
         ),
         models.CheckConstraint(
             name=f"{prefix}_both_sides_agreed",
-            condition=Q(confirmed_as__in=["", ConfirmedAs.SECRETARY])
+            condition=Q(confirmed_as__in=["", ConfirmedAs.SECRETARY, ConfirmedAs.IMPORTED])
             | (
                 Q(home_agreed_by__isnull=False, away_agreed_by__isnull=False)
                 & ~Q(home_agreed_by=F("away_agreed_by"))
@@ -1003,3 +1007,116 @@ class AuditEntry(models.Model):
         if self.link is not None:
             return f"scoring link “{self.link}”"
         return "the system"
+
+
+class Invitation(models.Model):
+    """An e-mail asking someone to become a secretary of a league, or to log in as a team's
+    captain: its link lets them set their own password (or use an account they have) until it
+    expires. Resending renews the link (the old one stops working); withdrawing ends it."""
+
+    class Role(models.TextChoices):
+        SECRETARY = "secretary", "Secretary"
+        CAPTAIN = "captain", "Captain"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="invitations")
+    role = models.CharField(max_length=10, choices=Role.choices)
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="invitations",
+        help_text="The captain invited (empty for a secretary).",
+    )
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, null=True, blank=True, related_name="invitations"
+    )
+    email = models.EmailField()
+    nonce = models.CharField(max_length=32, help_text="Changes on each sending: old links die.")
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="invitations_sent",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    sent_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="invitations_accepted",
+    )
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-sent_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(role="secretary", player__isnull=True)
+                | Q(role="captain", player__isnull=False, team__isnull=False),
+                name="invitation_captain_names_player",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_role_display()} of {self.league}: {self.email}"
+
+    @property
+    def is_open(self) -> bool:
+        return (
+            self.accepted_at is None
+            and self.withdrawn_at is None
+            and self.expires_at > timezone.now()
+        )
+
+    @property
+    def state(self) -> str:
+        if self.accepted_at is not None:
+            return "accepted"
+        if self.withdrawn_at is not None:
+            return "withdrawn"
+        if self.expires_at <= timezone.now():
+            return "expired"
+        return "waiting"
+
+
+class LeagueRequest(models.Model):
+    """A league someone asked to start while open sign-up is off: it waits for the site's
+    operator, who approves it (the league is created, its asker its first secretary) or
+    refuses it with a reason."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting"
+        APPROVED = "approved", "Approved"
+        REFUSED = "refused", "Refused"
+
+    name = models.CharField(max_length=120)
+    form_data = models.JSONField(help_text="The league's form as it was sent.")
+    asked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_requests"
+    )
+    asked_at = models.DateTimeField(default=timezone.now)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    league = models.ForeignKey(
+        League, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    reason = models.TextField(blank=True, help_text="Why it was refused.")
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-asked_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.get_status_display()})"

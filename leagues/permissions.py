@@ -21,16 +21,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 
 from leagues.models import Fixture, League, Registration, Team, TeamEntry, Venue
+from scoring.actors import Account
 
 
-def _active(user: Any) -> bool:
+def _active(user: Account) -> bool:
     return bool(getattr(user, "is_authenticated", False) and user.is_active)
 
 
-def can_manage_league(user: Any, league: League) -> bool:
+def can_manage_league(user: Account, league: League) -> bool:
     """Whether ``user`` may change ``league``: its structure, fixtures, results and points."""
     if not _active(user):
         return False
@@ -39,7 +42,16 @@ def can_manage_league(user: Any, league: League) -> bool:
     return league.secretaries.filter(pk=user.pk).exists()
 
 
-def _runs_all(user: Any, league_ids: set[int]) -> bool:
+def require_secretary(by: Account, league: League) -> None:
+    """Every write to a league's structure, fixtures, results or points asks this first, in its
+    service: refused (``PermissionDenied``, nothing changed) unless ``by`` is one of the league's
+    secretaries or the site's operator. ``None`` is the system itself (a management command, the
+    demo, a seed; no request stands behind it); views always pass the request's user."""
+    if by is not None and not can_manage_league(by, league):
+        raise PermissionDenied(f"Only the secretaries of {league} can do that.")
+
+
+def _runs_all(user: Account, league_ids: set[int]) -> bool:
     if user is None:
         return True
     if not _active(user):
@@ -65,7 +77,7 @@ def player_leagues(player: Any) -> set[int]:
     return leagues
 
 
-def account_leagues(user: Any) -> set[int]:
+def account_leagues(user: Account) -> set[int]:
     """The leagues an account is in: the ones it is a secretary of, and its player's."""
     leagues = set(League.objects.filter(secretaries=user).values_list("pk", flat=True))
     leagues |= set(
@@ -77,13 +89,13 @@ def account_leagues(user: Any) -> set[int]:
     return leagues
 
 
-def player_is_free(by: Any, league: League, player: Any) -> bool:
+def player_is_free(by: Account, league: League, player: Any) -> bool:
     """Whether ``by`` may register ``player`` in ``league``, make them a captain there or give
     them an account: they are in no other league, or ``by`` runs every other one they are in."""
     return _runs_all(by, player_leagues(player) - {league.pk})
 
 
-def account_is_free(by: Any, league: League, user: Any) -> bool:
+def account_is_free(by: Account, league: League, user: Account) -> bool:
     """Whether ``by`` may link ``user``'s account to a player of ``league``."""
     return _runs_all(by, account_leagues(user) - {league.pk})
 
@@ -98,21 +110,31 @@ def venue_is_kept_by(venue: Venue, league: League) -> bool:
     return not other_teams.exists() and not other_fixtures.exists()
 
 
-def can_create_league(user: Any) -> bool:
-    """Whether ``user`` may start a new league (and so become its first secretary)."""
+def can_create_league(user: Account) -> bool:
+    """Whether ``user`` may start a new league at once (and so become its first secretary):
+    anyone with an account while sign-up is open (``settings.OPEN_SIGNUP``); otherwise only the
+    site's operator and accounts given "Can add league" (the others ask, and the operator
+    approves: ``leagues.services.league_requests``)."""
     if not _active(user):
         return False
+    if settings.OPEN_SIGNUP:
+        return True
     return user.is_superuser or user.has_perm("leagues.add_league")
 
 
-def can_captain(user: Any, entry: TeamEntry) -> bool:
+def can_approve_leagues(user: Account) -> bool:
+    """Whether ``user`` decides the leagues asked for while sign-up is closed: the operator."""
+    return _active(user) and bool(user.is_superuser)
+
+
+def can_captain(user: Account, entry: TeamEntry) -> bool:
     """Whether ``user`` is the captain of this team entry (one team, one season)."""
     if not _active(user) or entry.captain_id is None:
         return False
     return entry.captain is not None and entry.captain.user_id == user.pk
 
 
-def captained_sides(user: Any, fixture: Fixture) -> set[str]:
+def captained_sides(user: Account, fixture: Fixture) -> set[str]:
     """The sides of ``fixture`` ("home", "away") whose team ``user`` captains this season."""
     if not _active(user):
         return set()
@@ -139,14 +161,14 @@ def fixture_links(fixture: Fixture) -> set[int]:
     )
 
 
-def can_score_league_game(user: Any, game: Any) -> bool:
+def can_score_league_game(user: Account, game: Any) -> bool:
     """Registered with ``scoring.permissions``: a league's secretaries may score its games
     (and are the only ones who may once the fixture's result is confirmed)."""
     league = League.objects.filter(seasons__divisions__fixtures__tables__games__game=game).first()
     return league is not None and can_manage_league(user, league)
 
 
-def fixture_role(user: Any, fixture: Fixture) -> str:
+def fixture_role(user: Account, fixture: Fixture) -> str:
     """Who acted on ``fixture``'s result, by role, as the public reads it ("captain of Reds",
     "secretary", "site operator"); never an account name."""
     if user is None:

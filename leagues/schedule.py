@@ -42,6 +42,7 @@ __all__ = [
     "league_nights",
     "next_free_night",
     "occupancy",
+    "round_dates",
     "round_robin",
 ]
 
@@ -62,6 +63,9 @@ class TeamSlot:
     key: Hashable
     venue: Hashable | None = None
     name: str = ""
+    taken: frozenset[date] = frozenset()
+    """Nights its home venue is already full with matches of other divisions (their lists are
+    fixed): the team's pairing number is chosen to be away on them where one can be."""
 
     @property
     def label(self) -> str:
@@ -96,6 +100,9 @@ class Schedule:
     fixtures: tuple[PlannedFixture, ...]
     byes: tuple[Bye, ...] = ()
     notes: tuple[str, ...] = ()
+    clashes: tuple[str, ...] = ()
+    """Each venue clash no pairing could avoid, and why, in plain words (empty when every team
+    sharing a venue is kept apart)."""
 
 
 def _day(d: date) -> str:
@@ -131,6 +138,56 @@ def league_nights(
         if night not in exclusions:
             yield night
         night += WEEK
+
+
+def round_dates(
+    *,
+    start: date,
+    league_night: int,
+    rounds: int,
+    exclusions: Collection[date] = (),
+    rest_every: int | None = None,
+    end_by: date | None = None,
+) -> list[date]:
+    """The league night of each of ``rounds`` rounds.
+
+    Packed (the default): the first ``rounds`` league nights on or after ``start`` that are not
+    excluded. ``rest_every=k``: a week off after every ``k`` rounds. ``end_by``: the rounds spread
+    evenly over the league nights from ``start`` to ``end_by`` (the first and the last used), the
+    free nights between them left for re-arrangements and venue moves."""
+    _check_date(start, "start")
+    _check_weekday(league_night)
+    nights = league_nights(start, league_night, exclusions)
+    if rest_every is not None and end_by is not None:
+        raise ScheduleError("choose one way to spread the rounds: a week off every few, or an end")
+    if rest_every is not None:
+        if isinstance(rest_every, bool) or not isinstance(rest_every, int) or rest_every < 1:
+            raise ScheduleError(
+                f"a week off every {rest_every!r} rounds: give a whole number from 1"
+            )
+        dates: list[date] = []
+        while len(dates) < rounds:
+            dates.append(next(nights))
+            if len(dates) % rest_every == 0 and len(dates) < rounds:
+                next(nights)
+        return dates
+    if end_by is None:
+        return [next(nights) for _ in range(rounds)]
+    _check_date(end_by, "end by")
+    available: list[date] = []
+    for night in nights:
+        if night > end_by:
+            break
+        available.append(night)
+    if len(available) < rounds:
+        raise ScheduleError(
+            f"the season is too short: {rounds} rounds need {rounds} league nights, but from "
+            f"{_day(start)} to {_day(end_by)} there are {len(available)}"
+        )
+    if rounds == 1:
+        return available[:1]
+    last = len(available) - 1
+    return [available[round(i * last / (rounds - 1))] for i in range(rounds)]
 
 
 def next_free_night(
@@ -309,8 +366,10 @@ class _Planner:
         league_night: int,
         legs: int,
         exclusions: frozenset[date],
+        dates: list[date],
     ) -> None:
         self.teams = teams
+        self.dates = dates
         self.n = len(teams)
         self.start = start
         self.league_night = league_night
@@ -329,51 +388,98 @@ class _Planner:
     # slot assignment ------------------------------------------------------------------------
 
     def assign_slots(self) -> list[int]:
-        """Team index -> slot.  Without shared venues team ``i`` takes slot ``i``; pairs of
-        sharers take slots that are never at home on the same night."""
+        """Team index -> slot (its pairing number).  Without shared venues (in the division or
+        with other divisions' fixed lists) team ``i`` takes slot ``i``; otherwise teams of one
+        venue take slots that are never at home on the same night, and a team whose venue is
+        taken on some nights takes a slot that is away on them, as far as any assignment can."""
         n = self.n
-        if not self.shared:
+        self.slot_clashes: dict[int, int] = {}
+        constrained = [t for t in range(n) if self.venue[t] in self.shared or self.teams[t].taken]
+        if not constrained:
             return list(range(n))
         homes = _slot_patterns(n, self.legs)
-        compatible = {
-            s: [t for t in range(n) if t != s and not homes[s] & homes[t]] for s in range(n)
-        }
+        home_dates = [frozenset(self.dates[r] for r in homes[s]) for s in range(n)]
+        # Biggest venue groups first, then the teams with the most taken nights.
+        group_size: dict[Hashable, int] = {}
+        for t in constrained:
+            group_size[self.venue[t]] = group_size.get(self.venue[t], 0) + 1
+        constrained.sort(
+            key=lambda t: (
+                -group_size[self.venue[t]],
+                str(self.venue[t]),
+                -len(self.teams[t].taken),
+                t,
+            )
+        )
+
+        def cost(team: int, slot: int, placed: dict[int, int]) -> int:
+            clash = len(home_dates[slot] & self.teams[team].taken)
+            for other, at in placed.items():
+                if self.venue[other] is not None and self.venue[other] == self.venue[team]:
+                    clash += len(homes[slot] & homes[at])
+            return clash
+
+        best: tuple[int, dict[int, int]] | None = None
+        nodes = 0
+
+        def search(i: int, placed: dict[int, int], total: int) -> None:
+            nonlocal best, nodes
+            nodes += 1
+            if best is not None and (total >= best[0] or nodes > 20000):
+                return
+            if i == len(constrained):
+                best = (total, dict(placed))
+                return
+            team = constrained[i]
+            used = set(placed.values())
+            options = sorted((cost(team, s, placed), s) for s in range(n) if s not in used)
+            for extra, slot in options:
+                placed[team] = slot
+                search(i + 1, placed, total + extra)
+                del placed[team]
+                if best is not None and best[0] == 0:
+                    return
+
+        search(0, {}, 0)
+        assert best is not None
+        slot_of = best[1]
+        for team, slot in slot_of.items():
+            self.slot_clashes[team] = len(home_dates[slot] & self.teams[team].taken)
+        free = sorted(set(range(n)) - set(slot_of.values()))
+        for team in range(n):
+            if team not in slot_of:
+                slot_of[team] = free.pop(0)
+        return [slot_of[t] for t in range(n)]
+
+    def clashes(self) -> list[str]:
+        """Why a clash remains, for each venue or team no pairing could keep apart."""
+        out = []
         groups: dict[Hashable, list[int]] = {}
         for team, v in enumerate(self.venue):
             if v in self.shared:
                 groups.setdefault(v, []).append(team)
-        slot_of: dict[int, int] = {}
-        free = set(range(n))
-        ordered = sorted(groups.values(), key=lambda g: (-len(g), g[0]))
-        for members in ordered:
-            for i in range(0, len(members) - 1, 2):
-                pair = self._free_pair(free, compatible)
-                if pair is None:
-                    break
-                slot_of[members[i]], slot_of[members[i + 1]] = pair
-                free -= set(pair)
-            for team in members:
-                if team in slot_of:
-                    continue
-                placed = [slot_of[t] for t in members if t in slot_of]
-                slot = min(free, key=lambda s: (sum(len(homes[s] & homes[p]) for p in placed), s))
-                slot_of[team] = slot
-                free.discard(slot)
-        for team in range(n):
-            if team not in slot_of:
-                slot = min(free)
-                slot_of[team] = slot
-                free.discard(slot)
-        return [slot_of[t] for t in range(n)]
-
-    @staticmethod
-    def _free_pair(free: set[int], compatible: dict[int, list[int]]) -> tuple[int, int] | None:
-        options = [(s, [t for t in compatible[s] if t in free]) for s in sorted(free)]
-        options = [(s, ts) for s, ts in options if ts]
-        if not options:
-            return None
-        s, ts = min(options, key=lambda o: (len(o[1]), o[0]))
-        return s, ts[0]
+        for members in groups.values():
+            if len(members) > 2:
+                names = ", ".join(self.label(t) for t in members[:-1])
+                out.append(
+                    f"{names} and {self.label(members[-1])} share a home venue: a fixture list "
+                    f"can keep two teams of one venue apart, not {len(members)}, so some of their "
+                    "home fixtures are swapped or moved to later nights"
+                )
+        for team, count in sorted(self.slot_clashes.items()):
+            if count:
+                out.append(
+                    f"{self.label(team)}'s home venue already hosts another division's matches on "
+                    f"{count} of the nights it would be at home: no pairing number in a division "
+                    f"of {self.n} is away on all of them"
+                    + (
+                        " alongside its venue's other teams"
+                        if self.venue[team] in self.shared
+                        else ""
+                    )
+                    + ", so those fixtures move to later nights"
+                )
+        return out
 
     # building the rounds --------------------------------------------------------------------
 
@@ -411,8 +517,6 @@ class _Planner:
             for r in range(turn):
                 for meeting, _ in self.games[r]:
                     self.games[leg2_round[r]].append((meeting, 1))
-        nights = league_nights(self.start, self.league_night, self.exclusions)
-        self.dates = [next(nights) for _ in range(turn * legs)]
         self.home_count = [0] * n  # first-leg home games
         for meeting in self.meetings:
             self.home_count[meeting.home] += 1
@@ -658,6 +762,8 @@ def round_robin(
     exclusions: Collection[date] = (),
     keep: Sequence[PlannedFixture] = (),
     pending: Sequence[PlannedFixture] = (),
+    rest_every: int | None = None,
+    end_by: date | None = None,
 ) -> Schedule:
     """The fixture list for a division.
 
@@ -677,6 +783,13 @@ def round_robin(
     hand): their meetings are not planned, their dates do not hold the rest back, and they are
     not returned.
 
+    ``rest_every`` and ``end_by`` spread the rounds over the calendar (see :func:`round_dates`):
+    a week off after every ``rest_every`` rounds, or the rounds spread evenly up to ``end_by``.
+
+    Teams of one venue (``TeamSlot.venue``) get paired numbers, never at home on the same night;
+    a team whose venue is taken on some nights (``TeamSlot.taken``) gets a number away on them.
+    Where no pairing can do it, ``Schedule.clashes`` says which clash remains and why.
+
     Raises :class:`ScheduleError` for fewer than 2 teams, a team listed twice, ``legs`` other than
     1 or 2, a league night that is not 0..6, a start that is not a date, and a ``keep`` list that
     does not fit: an unknown team, a team playing itself, a team twice on one night, or a pair
@@ -691,7 +804,16 @@ def round_robin(
     _check_weekday(league_night)
     excluded = frozenset(exclusions)
     keys = [s.key for s in slots]
-    planner = _Planner(slots, start, league_night, legs, excluded)
+    rounds = (len(slots) + len(slots) % 2 - 1) * legs
+    dates = round_dates(
+        start=start,
+        league_night=league_night,
+        rounds=rounds,
+        exclusions=excluded,
+        rest_every=rest_every,
+        end_by=end_by,
+    )
+    planner = _Planner(slots, start, league_night, legs, excluded, dates)
     kept = list(keep)
     owed = _owed(slots, legs, kept + list(pending))
     fixtures, byes = _fresh(planner)
@@ -701,6 +823,7 @@ def round_robin(
             fixtures=_sorted(rendered),
             byes=tuple(Bye(r + 1, d, keys[t]) for r, d, t in byes),
             notes=tuple(f.note for f in _sorted(rendered) if f.note),
+            clashes=tuple(planner.clashes()),
         )
     return _regenerate(planner, keys, fixtures, kept, owed)
 
@@ -774,7 +897,7 @@ def _regenerate(
     regular = [f for f in owed_fixtures if f.date > last_kept]
     overdue = [f for f in owed_fixtures if f.date <= last_kept]
     start = max(planner.start, last_kept + timedelta(days=1))
-    nights = league_nights(start, planner.league_night, planner.exclusions)
+    nights = _nights_from(planner, start)
     dates: list[date] = []
     playing: list[set[int]] = []
     hosting: list[dict[Hashable, int]] = []
@@ -826,4 +949,16 @@ def _regenerate(
         fixtures=fixtures,
         byes=tuple(byes),
         notes=tuple(f.note for f in fixtures if f.note),
+        clashes=tuple(planner.clashes()),
     )
+
+
+def _nights_from(planner: _Planner, start: date) -> Iterator[date]:
+    """The planned round nights from ``start`` on (keeping any spread), then every league
+    night after the last of them."""
+    last = start - timedelta(days=1)
+    for night in planner.dates:
+        if night >= start:
+            yield night
+            last = night
+    yield from league_nights(last + timedelta(days=1), planner.league_night, planner.exclusions)

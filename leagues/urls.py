@@ -6,6 +6,8 @@ from leagues.views import (
     embed,
     feeds,
     grid,
+    imports,
+    invitations,
     live,
     manage_fixtures,
     public,
@@ -18,6 +20,7 @@ app_name = "leagues"
 urlpatterns = [
     path("", public.league_list, name="league_list"),
     path("new/", secretary.league_create, name="manage_league_create"),
+    path("requests/", invitations.league_request_list, name="league_requests"),
     path("my-fixtures/", accounts.my_fixtures, name="my_fixtures"),
     # Public pages.
     path("division/<int:pk>/", divisions.StandingsView.as_view(), name="division"),
@@ -139,4 +142,10 @@ urlpatterns = [
     ),
     path("<slug:slug>/manage/players/new/", secretary.player_register, name="manage_register"),
     path("<slug:slug>/manage/secretaries/", accounts.secretaries, name="manage_secretaries"),
+    path("<slug:slug>/manage/import/", imports.league_import_page, name="manage_import"),
+    path(
+        "<slug:slug>/manage/invitations/<int:pk>/",
+        invitations.invitation_change,
+        name="manage_invitation",
+    ),
 ]

@@ -30,6 +30,7 @@ from django.urls import reverse
 from config.mail import site_headers
 from leagues.models import AuditEntry, Fixture, TeamEntry
 from notices.models import Notice, OptOut
+from scoring.actors import Account
 
 SALT = "notices.opt-out"
 
@@ -95,7 +96,7 @@ def site_url(path: str) -> str:
     return f"{settings.SITE_URL.rstrip('/')}{path}"
 
 
-def opt_out_token(user: Any) -> str:
+def opt_out_token(user: Account) -> str:
     return signing.dumps({"user": user.pk}, salt=SALT)
 
 
@@ -105,7 +106,7 @@ def user_from_token(token: str) -> Any:
     return get_user_model().objects.get(pk=data["user"])
 
 
-def opt_out_url(user: Any) -> str:
+def opt_out_url(user: Account) -> str:
     return site_url(reverse("notices:opt_out", kwargs={"token": opt_out_token(user)}))
 
 
@@ -169,7 +170,7 @@ def recipients(entry: AuditEntry) -> list[Any]:
     return list(chosen.values())
 
 
-def message(entry: AuditEntry, user: Any) -> EmailMessage:
+def message(entry: AuditEntry, user: Account) -> EmailMessage:
     event = EVENTS[entry.action]
     fixture = entry.fixture
     assert fixture is not None
@@ -237,20 +238,21 @@ def notices_send(*, entry_id: int) -> int:
     return sent
 
 
-def on_audit_entry(sender: Any, instance: AuditEntry, created: bool, **kwargs: Any) -> None:
-    """A change was recorded: once its transaction commits, tell whoever it concerns."""
-    if created and instance.action in EVENTS and instance.fixture_id is not None:
-        send: Callable[[], int] = lambda: notices_send(entry_id=instance.pk)  # noqa: E731
+def notices_after_commit(*, entry: AuditEntry) -> None:
+    """A change was recorded (``leagues.audit.audit_log``): once its transaction commits, tell
+    whoever it concerns; nothing if it concerns no one, or rolls back."""
+    if entry.action in EVENTS and entry.fixture_id is not None:
+        send: Callable[[], int] = lambda: notices_send(entry_id=entry.pk)  # noqa: E731
         transaction.on_commit(send)
 
 
 @transaction.atomic
-def notices_off(*, user: Any) -> OptOut:
+def notices_off(*, user: Account) -> OptOut:
     """``user`` wants no more notices."""
     opt_out, _ = OptOut.objects.get_or_create(user=user)
     return opt_out
 
 
 @transaction.atomic
-def notices_on(*, user: Any) -> None:
+def notices_on(*, user: Account) -> None:
     OptOut.objects.filter(user=user).delete()

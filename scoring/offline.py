@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.staticfiles import finders
@@ -22,8 +23,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring import permissions, selectors, services
+from scoring.actors import Actor
 from scoring.forms.words import plain_message
-from scoring.models import Game, names_by_label
+from scoring.models import Game, Hand, names_by_label
 from scoring.rules import InvalidFacts
 from scoring.services import GameMovedOn
 
@@ -68,7 +70,7 @@ def game_state(game: Game) -> dict[str, Any]:
     grows with every change (from the game's prefetched sides and hands: no extra query)."""
     return {
         "game": game.pk,
-        "version": int(game.updated_at.timestamp() * 1_000_000),
+        "version": _version(game),
         "status": game.status,
         "ruleset": game.ruleset,
         "sides": [
@@ -80,6 +82,28 @@ def game_state(game: Game) -> dict[str, Any]:
             for hand in game.hands.all()
         ],
     }
+
+
+def state_change(game: Game, *, count: int, hands: Sequence[Hand]) -> dict[str, Any]:
+    """What a light reply changed of the game as the phone keeps it (`game_state`): its new
+    version and status, how many hands it has now (`count`: later ones are gone) and the hands
+    recorded or corrected (their facts and revision). The phone updates its kept state from
+    this, with no request of its own (static/scoring/offline/page.mjs)."""
+    return {
+        "game": game.pk,
+        "version": _version(game),
+        "status": game.status,
+        "count": count,
+        "hands": [
+            {"number": hand.number, "facts": hand.facts, "revision": hand.revision}
+            for hand in hands
+        ],
+    }
+
+
+def _version(game: Game) -> int:
+    """Grows with every change of the game (its `updated_at`, in microseconds)."""
+    return int(game.updated_at.timestamp() * 1_000_000)
 
 
 def page_state(game: Game, *, can_score: bool) -> dict[str, Any]:
@@ -168,13 +192,6 @@ def manifest(request: HttpRequest) -> JsonResponse:
 # --- the phone's kept hands ------------------------------------------------------------------
 
 
-@never_cache
-@require_GET
-def state(request: HttpRequest, pk: int) -> JsonResponse:
-    """The game as the phone scores it, fetched after each reply from the server."""
-    return JsonResponse(game_state(selectors.game_for_page(pk)))
-
-
 def _answer(game_pk: int, status: int, message: str = "") -> JsonResponse:
     game = selectors.game_for_page(game_pk)
     return JsonResponse({"message": message, "game": game_state(game)}, status=status)
@@ -220,14 +237,14 @@ def sync(request: HttpRequest, pk: int) -> JsonResponse:
     facts = data.get("facts")
     if data["op"] != "undo" and not isinstance(facts, dict):
         return _bad("facts must be one hand's facts (an object). Nothing was saved.")
-    context = permissions.audit_context(request, game)
+    actor = Actor.of_request(request)
     try:
         if data["op"] == "record":
             services.hand_record(
-                game=game, facts=facts, entry_key=key, expected_number=number, **context
+                game=game, facts=facts, entry_key=key, expected_number=number, actor=actor
             )
         elif data["op"] == "undo":
-            services.hand_undo(game=game, expected_number=number, entry_key=key, **context)
+            services.hand_undo(game=game, expected_number=number, entry_key=key, actor=actor)
         else:
             revision = data.get("revision")
             services.hand_correct(
@@ -237,8 +254,14 @@ def sync(request: HttpRequest, pk: int) -> JsonResponse:
                 entry_key=key,
                 expected_revision=revision if type(revision) is int else None,
                 reason="Corrected on the phone without a connection",
-                **context,
+                actor=actor,
             )
+    except services.NotAllowed:
+        return JsonResponse(
+            {"message": "This phone may no longer score this game (the link was re-issued, "
+             "revoked or closed). Nothing was saved."},
+            status=403,
+        )  # fmt: skip
     except GameMovedOn as exc:
         return _answer(pk, 409, exc.message)
     except InvalidFacts as exc:

@@ -12,17 +12,16 @@ registered checks and by superusers: a confirmed result is the secretary's alone
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from django.http import HttpRequest
 
-from config.login import client_address
+from scoring.actors import Account, Actor
 from scoring.models import Game, ScoringLink
 
 #: Session key: the primary keys of the scoring links this browser has opened.
 SESSION_KEY = "scoring_links"
 
-ScorerCheck = Callable[[Any, Game], bool]
+ScorerCheck = Callable[[Account, Game], bool]
 _scorer_checks: dict[str, ScorerCheck] = {}
 
 
@@ -53,7 +52,7 @@ def granted_link(request: HttpRequest, game: Game) -> ScoringLink | None:
     return link
 
 
-def request_user(request: HttpRequest) -> Any:
+def request_user(request: HttpRequest) -> Account:
     """The logged-in, active user, or None."""
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated or not user.is_active:
@@ -61,7 +60,7 @@ def request_user(request: HttpRequest) -> Any:
     return user
 
 
-def can_oversee(user: Any, game: Game) -> bool:
+def can_oversee(user: Account, game: Game) -> bool:
     """Superusers and whoever a registered check names (a secretary of the game's league)."""
     if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
         return False
@@ -70,20 +69,29 @@ def can_oversee(user: Any, game: Game) -> bool:
     return any(check(user, game) for check in _scorer_checks.values())
 
 
-def can_score(request: HttpRequest, game: Game) -> bool:
-    """Whether this request may record, correct or undo hands of `game`, or abandon it."""
-    user = request_user(request)
+def may_score(actor: Actor, game: Game) -> bool:
+    """Whether ``actor`` may record, correct or undo hands of `game`, or abandon it. The
+    scoring services ask it under the game's row lock (a link revoked a moment ago counts);
+    the system (``SYSTEM``) may."""
+    if actor.system:
+        return True
+    user = actor.user
     if can_oversee(user, game):
         return True
     link = game.scoring_link
     if link is not None and link.closed_at is not None:
         return False
-    if granted_link(request, game) is not None:
+    if actor.link_for(game) is not None:
         return True
     return user is not None and game.created_by_id == user.pk
 
 
-def can_manage_link(user: Any, game: Game) -> bool:
+def can_score(request: HttpRequest, game: Game) -> bool:
+    """Whether this request may score `game` (what a page offers; the services decide)."""
+    return may_score(Actor.of_request(request), game)
+
+
+def can_manage_link(user: Account, game: Game) -> bool:
     """Whether `user` may re-issue or revoke the game's scoring link: the account that started
     the game, a superuser, or whoever a registered check names (a secretary of its league)."""
     if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
@@ -91,30 +99,7 @@ def can_manage_link(user: Any, game: Game) -> bool:
     return game.created_by_id == user.pk or can_oversee(user, game)
 
 
-def audit_context(request: HttpRequest, game: Game) -> dict[str, Any]:
-    """The `by`, `link` and `ip` a service records in the audit trail for this request."""
-    return {
-        "by": request_user(request),
-        "link": granted_link(request, game),
-        "ip": client_address(request) or None,
-    }
-
-
-class RequestScorer:
-    """A request as the scoring services ask about it, under the game's row lock: may it score
-    this game, and who (account, link, address) goes in the audit trail."""
-
-    def __init__(self, request: HttpRequest) -> None:
-        self.request = request
-
-    def may_score(self, game: Game) -> bool:
-        return can_score(self.request, game)
-
-    def audit(self, game: Game) -> dict[str, Any]:
-        return audit_context(self.request, game)
-
-
-def actor_role(user: Any, link: Any, game: Game) -> str:
+def actor_role(user: Account, link: ScoringLink | None, game: Game) -> str:
     """Who acted on ``game``, by role, as the public reads it: "scoring link", "secretary",
     "site operator", "the game's starter" or "scorer"; never an account name."""
     if user is None:

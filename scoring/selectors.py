@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Prefetch, QuerySet
 from django.db.models.expressions import RawSQL
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from scoring.models import Award, Game, Hand, HandRevision, Side
@@ -31,6 +32,16 @@ def game_with_sides(pk: int) -> Game:
     return get_object_or_404(
         Game.objects.select_related("scoring_link").prefetch_related(_sides()), pk=pk
     )
+
+
+def game_for_entry(pk: int) -> tuple[Game, list[Side]]:
+    """A game's ruleset and sides, to read a posted hand form against before the service takes
+    the game's lock: one query. Both are fixed once a game starts, so a read outside the lock is
+    as good as one under it; the scores and the hand count are read again under the lock."""
+    sides = list(Side.objects.select_related("game").filter(game_id=pk).order_by("position"))
+    if not sides:
+        raise Http404("No such game.")
+    return sides[0].game, sides
 
 
 def hand_for_correction(game_pk: int, number: int) -> Hand:

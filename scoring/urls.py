@@ -20,5 +20,4 @@ urlpatterns = [
     path("<int:pk>/link/", views.game_link, name="game_link"),
     path("<int:pk>/replay.json", views.game_replay, name="game_replay"),
     path("<int:pk>/sync/", offline.sync, name="sync"),
-    path("<int:pk>/state/", offline.state, name="state"),
 ]

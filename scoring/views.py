@@ -29,7 +29,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from config.inputs import clean_text, strict_id
 from config.login import client_address
-from scoring import permissions, selectors, services
+from scoring import offline, permissions, selectors, services
+from scoring.actors import Actor
+from scoring.changes import HandCorrected
 from scoring.forms import (
     HandForm,
     NewGameForm,
@@ -69,10 +71,15 @@ def _scoring_link_panel(request: HttpRequest, game: Game) -> dict[str, Any] | No
 @functools.lru_cache(maxsize=512)
 def qr_svg(url: str) -> str:
     """An inline SVG QR code for `url` (no script, no style: the CSP stays strict). Made once
-    per link key (the key is in the URL), not once per page."""
+    per link key (the key is in the URL), not once per page.
+
+    With one fixed mask pattern: trying all eight for the "best" (fewest look-alike patterns)
+    is four fifths of the work, some 10 ms on the page of every game just started, and any of
+    them scans; for these links segno's pick is this one anyway."""
     import segno
 
-    return segno.make(url, error="m").svg_inline(scale=4, omitsize=True, dark="#000", light="#fff")
+    code = segno.make(url, error="m", mask=0)
+    return code.svg_inline(scale=4, omitsize=True, dark="#000", light="#fff")
 
 
 def _success_once(request: HttpRequest, text: str) -> None:
@@ -216,10 +223,14 @@ def _reply(
     from_number: int,
     notice: str,
     verdict_text: str = "",
+    recorded: Hand | None = None,
 ) -> HttpResponse:
-    """The light reply to a recorded or undone hand: the scoreboard, the sheet rows from
-    `from_number` on, a fresh form and the undo button; never the whole sheet or chart."""
+    """The light reply to a recorded (`recorded`) or undone hand: the scoreboard, the sheet rows
+    from `from_number` on, a fresh form and the undo button, and what changed of the game the
+    phone keeps offline; never the whole sheet or chart."""
+    changed = [recorded] if recorded is not None else []
     context = _reply_context(request, game, sides, count=count, notice=notice) | {
+        "offline_update": offline.state_change(game, count=count, hands=changed),
         "undo_key": uuid.uuid4(),
         "last_number": count or None,
         "rows": rows,
@@ -357,44 +368,36 @@ def hand_record(request: HttpRequest, pk: int) -> HttpResponse:
             raise ValueError("expected_number")
     except ValueError:
         return _refused(request, pk, None)
-    read: dict[str, HandForm] = {}
-
-    def facts_for(game: Game, sides: list[Side]) -> dict[str, Any]:
-        """The posted form, read against the locked game: refused forms raise `FormRefused`."""
-        form = read["form"] = HandForm(request.POST, ruleset=game.rules, sides=sides)
-        if not form.is_valid():
-            raise FormRefused
-        return form.facts
-
+    game, sides = selectors.game_for_entry(pk)
+    form = HandForm(request.POST, ruleset=game.rules, sides=sides)
+    if not form.is_valid():
+        return _refused(request, pk, form)
     try:
-        hand = services.hand_record(
+        recorded = services.hand_record(
             game=pk,
-            facts=facts_for,
+            facts=form.facts,
             entry_key=entry_key,
             expected_number=expected_number,
-            scorer=permissions.RequestScorer(request),
+            actor=Actor.of_request(request),
         )
     except Game.DoesNotExist as exc:
         raise Http404("No such game.") from exc
     except services.NotAllowed as exc:
         return _forbidden(request, exc.game)
-    except FormRefused:
-        return _refused(request, pk, read["form"])
     except InvalidFacts as exc:
-        read["form"].add_fact_error(exc)
-        return _refused(request, pk, read["form"])
+        form.add_fact_error(exc)
+        return _refused(request, pk, form)
     except GameMovedOn as exc:
         return _moved_on(request, pk, exc)
+    hand = recorded.hand
     notice = f"Hand {hand.number} recorded."
     if not _is_htmx(request):
         _success_once(request, notice)
         return HttpResponseRedirect(reverse("scoring:game", kwargs={"pk": pk}) + "#game")
-    sides = getattr(hand, "sides", None)
-    awards = getattr(hand, "new_awards", None)
-    if sides is None or awards is None:
+    if recorded.change is None:
         # A resubmitted form: its hand was recorded before; show the game as it is.
         return _render_game(request, selectors.game_for_page(pk), notice=notice)
-    game = hand.game
+    game, sides, awards = recorded.game, recorded.sides, recorded.awards
     by_label = {side.label: side for side in sides}
     return _reply(
         request,
@@ -405,11 +408,8 @@ def hand_record(request: HttpRequest, pk: int) -> HttpResponse:
         from_number=hand.number,
         notice=notice,
         verdict_text=verdict(game, hand, awards, by_label) if game.status == "won" else "",
+        recorded=hand,
     )
-
-
-class FormRefused(Exception):
-    """The hand form has unanswered or malformed questions: nothing was saved."""
 
 
 def _refused(request: HttpRequest, pk: int, form: HandForm | None) -> HttpResponse:
@@ -462,11 +462,8 @@ def hand_undo(request: HttpRequest, pk: int) -> HttpResponse:
             status=400,
         )
     try:
-        game = services.hand_undo(
-            game=pk,
-            expected_number=number,
-            entry_key=key,
-            scorer=permissions.RequestScorer(request),
+        undone = services.hand_undo(
+            game=pk, expected_number=number, entry_key=key, actor=Actor.of_request(request)
         )
     except Game.DoesNotExist as exc:
         raise Http404("No such game.") from exc
@@ -478,9 +475,14 @@ def hand_undo(request: HttpRequest, pk: int) -> HttpResponse:
     if not _is_htmx(request):
         _success_once(request, notice)
         return redirect("scoring:game", pk=pk)
-    sides = game.sides_in_order  # type: ignore[attr-defined]
     return _reply(
-        request, game, sides, count=number - 1, rows=[], from_number=number, notice=notice
+        request,
+        undone.game,
+        undone.sides,
+        count=number - 1,
+        rows=[],
+        from_number=number,
+        notice=notice,
     )
 
 
@@ -491,11 +493,9 @@ def game_again(request: HttpRequest, pk: int) -> HttpResponse:
     if not permissions.can_score(request, game):
         return _forbidden(request, game)
     try:
-        again = services.game_play_again(
-            game=game,
-            by=permissions.request_user(request),
-            ip=client_address(request) or None,
-        )
+        again = services.game_play_again(game=game, actor=Actor.of_request(request))
+    except services.NotAllowed as exc:
+        return _forbidden(request, exc.game)
     except GameMovedOn as exc:
         messages.error(request, exc.message)
         return redirect(game)
@@ -536,37 +536,29 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         return _render_correct(request, game, number, form)
     entry_key = _posted_uuid(request, "entry_key")
     revision = strict_id(request.POST.get("expected_revision"))
-    read: dict[str, Any] = {}
-
-    def facts_for(game: Game, sides: list[Side]) -> dict[str, Any]:
-        """The posted form, read against the locked game: refused forms raise `FormRefused`."""
-        read["game"] = game
-        form = read["form"] = HandForm(
-            request.POST, ruleset=game.rules, sides=sides, correcting=True
-        )
-        if not form.is_valid() or entry_key is None or revision is None:
-            raise FormRefused
-        return form.facts
-
+    game, sides = selectors.game_for_entry(pk)
+    form = HandForm(request.POST, ruleset=game.rules, sides=sides, correcting=True)
+    if not form.is_valid() or entry_key is None or revision is None:
+        if not permissions.can_score(request, game):
+            return _forbidden(request, game)
+        return _render_correct(request, game, number, form, status=UNPROCESSABLE)
     try:
-        hand = services.hand_correct(
+        corrected = services.hand_correct(
             game=pk,
             number=number,
-            facts=facts_for,
-            entry_key=entry_key or uuid.uuid4(),
+            facts=form.facts,
+            entry_key=entry_key,
             expected_revision=revision,
-            reason=lambda: read["form"].cleaned_data.get("reason") or "",
-            scorer=permissions.RequestScorer(request),
+            reason=form.cleaned_data.get("reason") or "",
+            actor=Actor.of_request(request),
         )
     except Game.DoesNotExist as exc:
         raise Http404("No such game.") from exc
     except services.NotAllowed as exc:
         return _forbidden(request, exc.game)
-    except FormRefused:
-        return _render_correct(request, read["game"], number, read["form"], status=UNPROCESSABLE)
     except InvalidFacts as exc:
-        read["form"].add_fact_error(exc)
-        return _render_correct(request, read["game"], number, read["form"], status=UNPROCESSABLE)
+        form.add_fact_error(exc)
+        return _render_correct(request, game, number, form, status=UNPROCESSABLE)
     except GameMovedOn as exc:
         if not _is_htmx(request):
             messages.error(request, exc.message)
@@ -576,12 +568,12 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if not _is_htmx(request):
         _success_once(request, notice)
         return redirect("scoring:game", pk=pk)
-    if getattr(hand, "awards_of", None) is None or hand.status_changed:  # type: ignore[attr-defined]
+    if corrected.change is None or corrected.status_changed:
         # A resubmitted form (its correction was made before), or a correction that changed who
         # won or whether the game is over: the banner, the form, the actions and the struck-out
         # points all change, so the whole game is the answer.
         return _render_game(request, selectors.game_for_page(pk), notice=notice)
-    return _correct_reply(request, hand, notice)
+    return _correct_reply(request, corrected, notice)
 
 
 def _posted_uuid(request: HttpRequest, name: str) -> uuid.UUID | None:
@@ -591,21 +583,20 @@ def _posted_uuid(request: HttpRequest, name: str) -> uuid.UUID | None:
         return None
 
 
-def _correct_reply(request: HttpRequest, hand: Hand, notice: str) -> HttpResponse:
+def _correct_reply(request: HttpRequest, corrected: HandCorrected, notice: str) -> HttpResponse:
     """The light reply to a correction that left the game's status and winner as they were: the
     corrected row in full, the later rows' running totals as numbers only (a correction moves
     them and nothing else of theirs, unless the game is won: then the deciding row comes in
     full too, with the banner), the scoreboard and a fresh hand form. Its size does not grow with
     the hand number."""
-    game = hand.game
-    sides: list[Side] = hand.sides  # type: ignore[attr-defined]
-    later: list[Hand] = hand.later  # type: ignore[attr-defined]
-    awards_of: dict[int, list[Any]] = hand.awards_of  # type: ignore[attr-defined]
+    hand, game, sides = corrected.hand, corrected.game, corrected.sides
+    later, awards_of = corrected.later, corrected.awards_of
     full = [hand] + [h for h in later if h.number == game.decided_hand]
     count = hand.number + len(later)
     by_label = {side.label: side for side in sides}
     decided = full[-1] if game.status == GameStatus.WON else None
     context = _reply_context(request, game, sides, count=count, notice=notice) | {
+        "offline_update": offline.state_change(game, count=count, hands=[hand]),
         "rows": build_rows(game, sides, [(h, awards_of[h.number]) for h in full]),
         "totals_from": hand.number + 1,
         "later_totals": ";".join(
@@ -644,11 +635,9 @@ def game_abandon(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, f"The reason: {' '.join(exc.messages)} Nothing was changed.")
             return redirect(game)
         try:
-            services.game_abandon(
-                game=game,
-                reason=reason,
-                **permissions.audit_context(request, game),
-            )
+            services.game_abandon(game=game, reason=reason, actor=Actor.of_request(request))
+        except services.NotAllowed as exc:
+            return _forbidden(request, exc.game)
         except GameMovedOn as exc:
             messages.error(request, exc.message)
         else:
@@ -725,16 +714,16 @@ def game_link(request: HttpRequest, pk: int) -> HttpResponse:
     user = permissions.request_user(request)
     if user is None or not permissions.can_manage_link(user, game):
         return render(request, "scoring/link_forbidden.html", {"game": game}, status=FORBIDDEN)
-    context = permissions.audit_context(request, game)
+    ip = client_address(request) or None
     action = request.POST.get("action")
     try:
         if action == "revoke":
-            services.game_link_revoke(game=game, by=user, ip=context["ip"])
+            services.game_link_revoke(game=game, by=user, ip=ip)
             messages.success(
                 request, "The scoring link no longer works. Re-issue it to let scoring resume."
             )
         elif action == "reissue":
-            services.game_link_reissue(game=game, by=user, ip=context["ip"])
+            services.game_link_reissue(game=game, by=user, ip=ip)
             messages.success(
                 request, "The scoring link has a new key; the old one no longer works."
             )

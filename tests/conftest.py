@@ -24,18 +24,21 @@ PHONE = {"width": 390, "height": 844}
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Two settings for the whole run, module-wide worlds included (built before any test's
+    """Three settings for the whole run, module-wide worlds included (built before any test's
     ``settings`` fixture applies):
 
     - the tests never read collected static files: WhiteNoise's middleware, made again for
       every test client, would otherwise list every file `make serve` or a bench collected into
       ``staticfiles/`` (some 900 files, tens of milliseconds a client, over a minute a run);
     - test passwords are hashed cheaply: the production hasher is deliberately slow (some
-      twenty seconds a run in the worlds' accounts alone)."""
+      twenty seconds a run in the worlds' accounts alone);
+    - the API's rate limit is off: every test client is one address, and the whole run's
+      requests would be counted against it (tests/api/test_api_http.py turns it on)."""
     from django.conf import settings
 
     settings.STATIC_ROOT = os.path.join(os.path.dirname(__file__), "no-collected-static")
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.API_RATE_LIMIT = 0
 
 
 class _TestsApp:

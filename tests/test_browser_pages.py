@@ -16,8 +16,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from playwright.sync_api import Browser, Page
@@ -42,7 +44,6 @@ NOT_PAGES = {
     "scoring:game_replay",
     "scoring:game_again",
     "scoring:sync",
-    "scoring:state",
     "cups:tie_manage",
     "cups:tie_result",
     "leagues:manage_team_withdraw",
@@ -50,6 +51,7 @@ NOT_PAGES = {
     "leagues:manage_adjustment_withdraw",
     "leagues:fixture_live",
     "leagues:league_live_poll",
+    "leagues:manage_invitation",
 }
 NOT_PAGE_ENDINGS = (".csv", ".ics", ".json", ".xml", ".js", ".webmanifest", ".ico", ".txt", ".png")
 
@@ -87,6 +89,9 @@ PAGES: dict[str, list[str]] = {
         "cups:honours",
         "cups:tie",
         "notices:opt_out",
+        "signup",
+        "signup_confirm",
+        "invitation_accept",
     ],
     "captain": [
         "leagues:my_fixtures",
@@ -116,6 +121,7 @@ PAGES: dict[str, list[str]] = {
         "leagues:manage_captain_account",
         "leagues:manage_register",
         "leagues:manage_secretaries",
+        "leagues:manage_import",
         "leagues:manage_fixtures_generate",
         "leagues:manage_adjustments",
         "leagues:manage_fixture_add",
@@ -134,6 +140,7 @@ PAGES: dict[str, list[str]] = {
         "cups:tie",
         "cups:tie_audit",
     ],
+    "operator": ["leagues:league_requests"],
 }
 
 
@@ -204,6 +211,18 @@ def _build(url: str) -> Site:
     draw_make(competition=cup, seed=3, by=secretary)
     tie = cup.ties.order_by("pk").first()
 
+    from config.signup import confirmation_link
+    from leagues.services.invitations import invitation_link, secretary_invite
+    from leagues.services.league_requests import league_request_create
+
+    newcomer = get_user_model().objects.create_user("newcomer", "n@example.org", is_active=False)
+    signup_token = confirmation_link(newcomer).rstrip("/").rsplit("/", 1)[-1]
+    invited = secretary_invite(league=league, email="new@example.org", by=secretary)
+    invitation_path = urlsplit(invitation_link(invited)).path
+    league_request_create(
+        name="Calder Valley", form_data={"name": "Calder Valley"}, by=world.users["stranger"]
+    )
+
     def page(name: str, *args: Any) -> tuple[str, str]:
         return name, reverse(name, args=args)
 
@@ -233,6 +252,9 @@ def _build(url: str) -> Site:
         page("cups:honours", cup.pk),
         page("cups:tie", tie.pk),
         page("notices:opt_out", opt_out_token(world.users["home_captain"])),
+        page("signup"),
+        page("signup_confirm", signup_token),
+        ("invitation_accept", invitation_path),
     ]
     captain = [
         page("leagues:my_fixtures"),
@@ -265,6 +287,7 @@ def _build(url: str) -> Site:
         page("leagues:manage_captain_account", league.slug, team.pk),
         page("leagues:manage_register", league.slug),
         page("leagues:manage_secretaries", league.slug),
+        page("leagues:manage_import", league.slug),
         page("leagues:manage_fixtures_generate", division.pk),
         page("leagues:manage_adjustments", division.pk),
         page("leagues:manage_fixture_add", division.pk),
@@ -283,16 +306,26 @@ def _build(url: str) -> Site:
         page("cups:tie", tie.pk),
         page("cups:tie_audit", tie.pk),
     ]
+    operator = [page("leagues:league_requests")]
     cookies = {}
     # This secretary may also start a league (the "New league" page).
     world.users["secretary"].user_permissions.add(Permission.objects.get(codename="add_league"))
-    for role, user in (("captain", "away_captain"), ("secretary", "secretary")):
+    for role, user in (
+        ("captain", "away_captain"),
+        ("secretary", "secretary"),
+        ("operator", "superuser"),
+    ):
         client = Client()
         client.force_login(world.users[user])
         cookies[role] = client.cookies["sessionid"].value
     return Site(
         url=url,
-        pages={"anonymous": public, "captain": captain, "secretary": secretary},
+        pages={
+            "anonymous": public,
+            "captain": captain,
+            "secretary": secretary,
+            "operator": operator,
+        },
         cookies=cookies,
     )
 

@@ -1,5 +1,6 @@
 """Password reset mails the link, and says so plainly when the mail cannot be sent."""
 
+import re
 import smtplib
 
 import pytest
@@ -34,3 +35,24 @@ def test_a_mail_server_that_is_down_is_reported_not_a_server_error(client, setti
     response = client.post(reverse("password_reset"), {"email": "cap11@example.org"})
     assert response.status_code == 503
     assert "could not be sent just now" in response.content.decode()
+
+
+def test_the_log_in_page_links_to_a_reset_that_works_end_to_end(client):
+    """From the log-in page's link to a new password that logs in, following the sent mail."""
+    UserFactory(username="cap12", email="cap12@example.org", password="old-pass-word-9")
+    login_page = client.get(reverse("login")).content.decode()
+    assert f'href="{reverse("password_reset")}"' in login_page
+    client.post(reverse("password_reset"), {"email": "cap12@example.org"})
+    link = re.search(r"https?://\S+(/accounts/reset/\S+/)", mail.outbox[0].body).group(1)
+    form_page = client.get(link, follow=True)
+    assert form_page.status_code == 200 and "new_password1" in form_page.content.decode()
+    new = "heckmondwike-pitch-12"
+    done = client.post(
+        form_page.redirect_chain[-1][0], {"new_password1": new, "new_password2": new}
+    )
+    assert done.status_code == 302
+    client.logout()
+    assert client.login(username="cap12", password=new)
+    assert not client.login(username="cap12", password="old-pass-word-9")
+    # The link works once.
+    assert "new_password1" not in client.get(link, follow=True).content.decode()

@@ -45,7 +45,7 @@ def _settings_under(env: dict[str, str]) -> str:
 def test_the_cache_is_the_database_unless_redis_is_named():
     assert _settings_under({}) == "django.core.cache.backends.db.DatabaseCache django_cache"
     assert _settings_under({"REDIS_URL": "redis://127.0.0.1:6379/3"}) == (
-        "django.core.cache.backends.redis.RedisCache redis://127.0.0.1:6379/3"
+        "config.cache.ResilientRedisCache redis://127.0.0.1:6379/3"
     )
 
 

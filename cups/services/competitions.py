@@ -18,11 +18,12 @@ from cups.permissions import can_manage_competition
 from leagues.audit import audit_log
 from leagues.models import League, Player, Registration, Season, Team, TeamEntry
 from leagues.permissions import can_manage_league
+from scoring.actors import Account
 
 Kind = Competition.EntrantKind
 
 
-def require_manager(competition: Competition, by: Any) -> None:
+def require_manager(competition: Competition, by: Account) -> None:
     if not can_manage_competition(by, competition):
         raise PermissionDenied(f"Only the secretaries of {competition.league} run its cups.")
 
@@ -57,7 +58,7 @@ def competition_create(
     protect_clubs: bool = True,
     groups: int = 0,
     qualifiers: int = 2,
-    by: Any,
+    by: Account,
 ) -> Competition:
     """A new cup of ``league`` in ``season``: teams play the league's match format, pairs and
     single players a race of ``best_of`` games."""
@@ -145,7 +146,7 @@ def _seed(seed: int | None) -> int | None:
 
 @transaction.atomic
 def entrant_add_team(
-    *, competition: Competition, team: Team, seed: int | None = None, by: Any
+    *, competition: Competition, team: Team, seed: int | None = None, by: Account
 ) -> Entrant:
     """Enter a team of the league that plays this season."""
     competition = _lock(competition)
@@ -175,7 +176,7 @@ def entrant_add_team(
 
 @transaction.atomic
 def entrant_add_players(
-    *, competition: Competition, players: Sequence[Player], seed: int | None = None, by: Any
+    *, competition: Competition, players: Sequence[Player], seed: int | None = None, by: Account
 ) -> Entrant:
     """Enter a pair (or, one a side, a single player) registered to one team this season."""
     competition = _lock(competition)
@@ -224,7 +225,7 @@ def entrant_add_players(
     return entrant
 
 
-def _audit_entrant(competition: Competition, entrant: Entrant, by: Any) -> None:
+def _audit_entrant(competition: Competition, entrant: Entrant, by: Account) -> None:
     audit_log(
         league=competition.league,
         action="cup_entrant_added",
@@ -235,7 +236,7 @@ def _audit_entrant(competition: Competition, entrant: Entrant, by: Any) -> None:
 
 
 @transaction.atomic
-def entrant_remove(*, entrant: Entrant, by: Any) -> None:
+def entrant_remove(*, entrant: Entrant, by: Account) -> None:
     competition = _lock(entrant.competition)
     require_manager(competition, by)
     _taking_entries(competition)

@@ -10,8 +10,6 @@ A team tie's result is its fixture's (``leagues.services.confirmation``).
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
@@ -19,6 +17,7 @@ from cups.models import Competition, Tie, TieResult
 from cups.services import ties
 from cups.services.results import TieTerms, race_figures
 from leagues.services import agreement
+from scoring.actors import Account
 
 
 def _race(tie: Tie) -> TieTerms:
@@ -34,25 +33,25 @@ def _lock(result: TieResult) -> tuple[TieTerms, TieResult]:
     return _race(tie), TieResult.objects.select_for_update().get(pk=result.pk)
 
 
-def can_submit(*, tie: Tie, by: Any) -> bool:
+def can_submit(*, tie: Tie, by: Account) -> bool:
     terms = TieTerms(tie)
     return agreement.is_secretary(terms, by) or bool(terms.sides_of(agreement.account(by)))
 
 
-def can_confirm(*, result: TieResult, by: Any) -> bool:
+def can_confirm(*, result: TieResult, by: Account) -> bool:
     return agreement.can_confirm(TieTerms(result.tie), result, by)
 
 
-def can_dispute(*, result: TieResult, by: Any) -> bool:
+def can_dispute(*, result: TieResult, by: Account) -> bool:
     return agreement.can_dispute(TieTerms(result.tie), result, by)
 
 
-def can_settle(*, result: TieResult, by: Any) -> bool:
+def can_settle(*, result: TieResult, by: Account) -> bool:
     return agreement.can_settle(TieTerms(result.tie), result, by)
 
 
 @transaction.atomic
-def tie_result_submit(*, tie: Tie, by: Any) -> TieResult:
+def tie_result_submit(*, tie: Tie, by: Account) -> TieResult:
     """Put the result the tie's games give forward again (after a rejected one): a side's
     submission is its agreement."""
     tie = ties.lock_tie(tie)
@@ -71,7 +70,7 @@ def tie_result_submit(*, tie: Tie, by: Any) -> TieResult:
 
 
 @transaction.atomic
-def tie_result_confirm(*, result: TieResult, by: Any) -> TieResult:
+def tie_result_confirm(*, result: TieResult, by: Account) -> TieResult:
     """A side that has not agreed yet agrees; once both have (or a secretary who did not submit
     it confirms) it counts and the winner goes through."""
     terms, result = _lock(result)
@@ -82,7 +81,7 @@ def tie_result_confirm(*, result: TieResult, by: Any) -> TieResult:
 
 
 @transaction.atomic
-def tie_result_dispute(*, result: TieResult, reason: str, by: Any) -> TieResult:
+def tie_result_dispute(*, result: TieResult, reason: str, by: Account) -> TieResult:
     """A side that has not agreed says it is wrong: a secretary settles it."""
     terms, result = _lock(result)
     agreement.dispute(terms, result, reason=reason, by=by)
@@ -90,7 +89,7 @@ def tie_result_dispute(*, result: TieResult, reason: str, by: Any) -> TieResult:
 
 
 @transaction.atomic
-def tie_result_settle(*, result: TieResult, uphold: bool, note: str, by: Any) -> TieResult:
+def tie_result_settle(*, result: TieResult, uphold: bool, note: str, by: Account) -> TieResult:
     """A secretary decides a dispute: uphold the result (it counts; the winner goes through) or
     reject it (the games are corrected at the table, or the secretary settles the score)."""
     terms, result = _lock(result)
@@ -101,7 +100,7 @@ def tie_result_settle(*, result: TieResult, uphold: bool, note: str, by: Any) ->
 
 
 @transaction.atomic
-def tie_result_reopen(*, tie: Tie, reason: str, by: Any) -> TieResult:
+def tie_result_reopen(*, tie: Tie, reason: str, by: Account) -> TieResult:
     """A secretary takes a counted result back: the winner comes back out of the next round
     (refused once that tie has started: reverse it first) and the tie's link works again."""
     terms = _race(ties.lock_tie(tie))

@@ -19,6 +19,7 @@ from cups.services.competitions import require_manager
 from cups.services.ties import HOME, _ready, _send_through
 from leagues.audit import audit_log
 from leagues.schedule import ScheduleError, TeamSlot, round_robin
+from scoring.actors import Account
 
 Stage = Competition.Stage
 MAX_SEED = 2**62
@@ -41,7 +42,7 @@ def _slots(entrants: Sequence[Entrant]) -> list[drawing.Slot]:
     return [drawing.Slot(key=e.pk, club=e.club_id, name=e.name) for e in entrants]
 
 
-def _build_knockout(competition: Competition, made: drawing.Draw, *, by: Any) -> list[Tie]:
+def _build_knockout(competition: Competition, made: drawing.Draw, *, by: Account) -> list[Tie]:
     entrants = {e.pk: e for e in competition.entrants.all()}
     rounds = [
         Round.objects.create(
@@ -91,7 +92,7 @@ def _draw_record(made: drawing.Draw, entrants: dict[int, str]) -> dict[str, Any]
 
 @transaction.atomic
 def draw_make(
-    *, competition: Competition, seed: int | None = None, byes: bool = True, by: Any
+    *, competition: Competition, seed: int | None = None, byes: bool = True, by: Account
 ) -> Competition:
     """Make the draw.  A random draw uses ``seed`` (a new one when not given): the same seed and
     the same entrants give the same draw, and the seed is shown on the competition's page.
@@ -184,7 +185,7 @@ def _make_groups(
 
 
 @transaction.atomic
-def groups_finish(*, competition: Competition, by: Any) -> Competition:
+def groups_finish(*, competition: Competition, by: Account) -> Competition:
     """Every group tie decided: the top ``qualifiers`` of each group go into the knock-out,
     crossed (A1 v B2, B1 v A2 …), byes to the group winners."""
     competition = _lock(competition)

@@ -15,6 +15,7 @@ from leagues import match
 from leagues.audit import audit_log
 from leagues.models import ConfirmedAs
 from leagues.services import agreement
+from scoring.actors import Account
 from scoring.models import GameStatus, ScoringLink
 
 
@@ -58,7 +59,7 @@ class TieTerms(agreement.Terms):
     def __str__(self) -> str:
         return f"{self.tie.competition.name}: {self.tie.home_name} v {self.tie.away_name}"
 
-    def sides_of(self, user: Any) -> set[str]:
+    def sides_of(self, user: Account) -> set[str]:
         return tie_sides(user, self.tie)
 
     def side_label(self, side: str) -> str:
@@ -77,7 +78,14 @@ class TieTerms(agreement.Terms):
         return ScoringLink.objects.filter(pk=self.tie.scoring_link_id)
 
     def audit(
-        self, *, action: str, subject: str, before: Any, after: Any, by: Any, link: Any
+        self,
+        *,
+        action: str,
+        subject: str,
+        before: Any,
+        after: Any,
+        by: Account,
+        link: ScoringLink | None,
     ) -> None:
         audit_log(
             league=self.league,

@@ -41,7 +41,8 @@ from leagues.models import (
     TeamEntry,
 )
 from leagues.services import agreement
-from scoring.models import GameStatus, Hand
+from scoring.actors import Account, Actor
+from scoring.models import Game, GameStatus, Hand, ScoringLink
 from scoring.services import GameMovedOn
 
 Status = Tie.Status
@@ -97,12 +98,14 @@ def lock_tie(tie: Tie | int) -> Tie:
     ).get(pk=pk)
 
 
-def _require_manager(tie: Tie, by: Any) -> None:
+def _require_manager(tie: Tie, by: Account) -> None:
     if not can_manage_competition(by, tie.competition):
         raise PermissionDenied(f"Only the secretaries of {tie.competition.league} run its cups.")
 
 
-def _audit(tie: Tie, action: str, subject: str, before: Any, by: Any, link: Any = None) -> None:
+def _audit(
+    tie: Tie, action: str, subject: str, before: Any, by: Account, link: ScoringLink | None = None
+) -> None:
     audit_log(
         league=tie.competition.league,
         fixture=tie.fixture,
@@ -197,7 +200,7 @@ def _make_fixture(tie: Tie) -> Fixture:
     )
 
 
-def _race_game_start(tie: Tie, *, by: Any = None, playoff: bool = False) -> TieGame:
+def _race_game_start(tie: Tie, *, by: Account = None, playoff: bool = False) -> TieGame:
     from scoring.services import game_start, scoring_link_create
 
     competition = tie.competition
@@ -229,7 +232,7 @@ def _race_game_start(tie: Tie, *, by: Any = None, playoff: bool = False) -> TieG
     )
 
 
-def _ready(tie: Tie, *, by: Any = None) -> None:
+def _ready(tie: Tie, *, by: Account = None) -> None:
     """Both entrants known: the tie is to play (a cup fixture, or a race's first game)."""
     tie.status = Status.SCHEDULED
     tie.save(update_fields=["status", "updated_at"])
@@ -280,7 +283,7 @@ def _round_name(tie: Tie) -> str:
     return tie.round.name if tie.round else str(tie.group)
 
 
-def _send_through(tie: Tie, *, by: Any = None) -> None:
+def _send_through(tie: Tie, *, by: Account = None) -> None:
     """Put the tie's winner (or nobody, if undecided) into its place in the next round."""
     entrant = tie.winning_entrant
     found = _next_tie(tie)
@@ -384,7 +387,9 @@ def _race_outcome(tie: Tie, race: RaceState | None) -> tuple[str, int, int]:
     return figures["winner"] if counted else "", figures["home"], figures["away"]
 
 
-def _apply(tie: Tie, *, winner: str, status: str, home: int, away: int, how: str, by: Any) -> bool:
+def _apply(
+    tie: Tie, *, winner: str, status: str, home: int, away: int, how: str, by: Account
+) -> bool:
     """Store the tie's figures; send the winner through if it changed.  True if anything did."""
     before = (tie.winner, tie.status, tie.home_score, tie.away_score, tie.decided_by)
     after = (winner, status, home, away, how)
@@ -400,7 +405,9 @@ def _apply(tie: Tie, *, winner: str, status: str, home: int, away: int, how: str
     return True
 
 
-def _refresh(tie: Tie, *, by: Any = None, link: Any = None, race: RaceState | None = None) -> None:
+def _refresh(
+    tie: Tie, *, by: Account = None, link: ScoringLink | None = None, race: RaceState | None = None
+) -> None:
     if tie.status == Status.BYE:
         return
     if tie.competition.tie_format == Competition.TieFormat.MATCH:
@@ -443,13 +450,13 @@ def _refresh(tie: Tie, *, by: Any = None, link: Any = None, race: RaceState | No
 
 
 @transaction.atomic
-def tie_result_counted(*, tie: Tie, by: Any = None) -> None:
+def tie_result_counted(*, tie: Tie, by: Account = None) -> None:
     """A race tie's result came to count or stopped counting (``cups.services.confirmation``):
     its winner goes through, or comes back (refused once the next tie has started)."""
     _refresh(lock_tie(tie), by=by)
 
 
-def _race_result_follows(tie: Tie, *, by: Any, link: Any) -> RaceState:
+def _race_result_follows(tie: Tie, *, by: Account, link: ScoringLink | None) -> RaceState:
     """The tie's games changed: an open result that no longer describes them is withdrawn (a
     counted one changed by a secretary keeps counting, logged), and once one side has enough
     games the tie's scoring link puts the result forward for both sides to agree."""
@@ -477,27 +484,12 @@ def tie_fixture_changed(*, fixture_id: int) -> None:
     _refresh(lock_tie(tie_id))
 
 
-def tie_game_changed(*, game: Any, was: str | None) -> None:
-    """A game of a race tie (or a team tie's play-off) changed: count the games again and,
-    when a game was won and the tie is not decided, start the next one.  (One query for any
-    other game not read by the scoring service's locked read, none for one that was: this runs
-    on every hand recorded anywhere.) A tie counts won games only: a hand in the middle of a
-    game (in progress before and after, ``was``) changes nothing of it."""
-    if was == game.status == GameStatus.IN_PROGRESS:
-        return
-    cup_game = getattr(game, "cup_game", None)
-    if cup_game is not None:
-        _tie_game_changed(cup_game.tie_id, game)
-
-
 @transaction.atomic
-def _tie_game_changed(tie_id: int, game: Any) -> None:
-    tie = lock_tie(tie_id)
-    from scoring.models import HandRevision
-
-    revision = HandRevision.objects.filter(game=game).order_by("-pk").first()
-    by = revision.by if revision else None
-    link = revision.link if revision else None
+def tie_game_changed(*, game: Game, by: Account, link: ScoringLink | None) -> None:
+    """A finished game of a race tie (or a team tie's play-off) changed, by ``by`` or through
+    ``link`` (``leagues.services.rollup.game_changed``): count the games again and, when a game
+    was won and the tie is not decided, start the next one."""
+    tie = lock_tie(game.cup_game.tie_id)
     race = tie.competition.tie_format == Competition.TieFormat.RACE
     # A walkover or a secretary's settlement decides the tie, not its games.
     by_games = race and tie.status != Status.WALKOVER and tie.decided_by != SETTLED
@@ -515,7 +507,7 @@ def _tie_game_changed(tie_id: int, game: Any) -> None:
 
 
 @transaction.atomic
-def tie_walkover(*, tie: Tie, to: str, reason: str, by: Any) -> Tie:
+def tie_walkover(*, tie: Tie, to: str, reason: str, by: Account) -> Tie:
     """Give the tie to ``to`` ("home" or "away") without play; the winner goes through."""
     tie = lock_tie(tie)
     _require_manager(tie, by)
@@ -543,7 +535,7 @@ def tie_walkover(*, tie: Tie, to: str, reason: str, by: Any) -> Tie:
 
 
 @transaction.atomic
-def tie_postpone(*, tie: Tie, reason: str, by: Any) -> Tie:
+def tie_postpone(*, tie: Tie, reason: str, by: Account) -> Tie:
     """Put a tie off; the round's date or deadline still stands for the others."""
     tie = lock_tie(tie)
     _require_manager(tie, by)
@@ -571,7 +563,7 @@ def tie_postpone(*, tie: Tie, reason: str, by: Any) -> Tie:
 
 
 @transaction.atomic
-def tie_settle(*, tie: Tie, home: int | None, away: int | None, note: str, by: Any) -> Tie:
+def tie_settle(*, tie: Tie, home: int | None, away: int | None, note: str, by: Account) -> Tie:
     """The secretary decides a race tie's score (games played away from the app, a dispute):
     one side has ⌈N/2⌉ games, the other fewer.  A team tie is settled on its fixture's page."""
     tie = lock_tie(tie)
@@ -617,13 +609,13 @@ def tie_settle(*, tie: Tie, home: int | None, away: int | None, note: str, by: A
     for tie_game in tie.games.select_related("game").filter(game__status=GameStatus.IN_PROGRESS):
         from scoring.services import game_abandon
 
-        game_abandon(game=tie_game.game, by=by)
+        game_abandon(game=tie_game.game, actor=Actor.of(by))
     _audit(tie, "cup_settled", f"{tie} settled {home}–{away}: {note}", before, by)
     return lock_tie(tie)
 
 
 @transaction.atomic
-def tie_reverse(*, tie: Tie, reason: str, by: Any) -> Tie:
+def tie_reverse(*, tie: Tie, reason: str, by: Account) -> Tie:
     """Take a tie back to the start (its games set aside, its fixture voided), so that a
     corrected result of an earlier round can change who plays in it."""
     tie = lock_tie(tie)
@@ -649,7 +641,7 @@ def tie_reverse(*, tie: Tie, reason: str, by: Any) -> Tie:
 
     for tie_game in tie.games.select_related("game"):
         if tie_game.game.status == GameStatus.IN_PROGRESS:
-            game_abandon(game=tie_game.game, by=by)
+            game_abandon(game=tie_game.game, actor=Actor.of(by))
     # Its result stops counting (or waiting): the tie is to be played again.
     agreement.withdraw_open(
         TieTerms(tie),
@@ -679,7 +671,7 @@ def round_set_dates(
     round: Round,
     date: datetime.date | None,
     deadline: datetime.date | None,
-    by: Any,
+    by: Account,
 ) -> Round:
     """Set a round's night (or its deadline); its cup fixtures not yet played move with it."""
     rnd = Round.objects.select_for_update().select_related("competition__league").get(pk=round.pk)

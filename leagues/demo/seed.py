@@ -244,7 +244,6 @@ HECKMONDWIKE = LeaguePlan(
         "Brown Cow": "Mirfield",
         "Golden Fleece": "Dewsbury",
         "Royal Oak": "Gomersal",
-        "White Horse": "Birstall",
         "Flying Horse": "Ravensthorpe",
         "New Inn": "Roberttown",
         "Wellington": "Heckmondwike",
@@ -261,18 +260,18 @@ HECKMONDWIKE = LeaguePlan(
                 ("Woolpack", "Woolpack"),
                 ("Red Lion", "Red Lion"),
                 ("Brown Cow", "Brown Cow"),
-                ("Golden Fleece", "Golden Fleece"),
+                ("Golden Fleece A", "Golden Fleece"),
             ),
         ),
         DivisionPlan(
             "First Division",
             _teams(
                 ("Royal Oak", "Royal Oak"),
-                ("White Horse", "White Horse"),
                 ("Flying Horse", "Flying Horse"),
+                ("Swan", "Swan"),
                 ("New Inn", "New Inn"),
                 ("Wellington", "Wellington"),
-                ("Swan", "Swan"),
+                ("Golden Fleece B", "Golden Fleece"),
             ),
         ),
     ),
@@ -613,7 +612,7 @@ class _Builder:
                 facts=facts,
                 entry_key=uuid.UUID(int=self.rng.getrandbits(128)),
                 expected_number=number,
-            )
+            ).hand
             scores = dict(hand.scores)
             # Who deals next is the engine's answer (a take one may end the hand: same dealer).
             dealer = questions.next_dealer(

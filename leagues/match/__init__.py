@@ -10,7 +10,8 @@ cup's deciders: the result roll-up (``leagues.services.results``), "who can stil
         Game, TableCard, CardError,                # what a table gives (hands or a score card)
         TableOutcome, MatchResult,                 # what the engine says it adds up to
         table_outcome, match_result, walkover_result, card_problems, match_problems,
-        possible_points,                           # every result a match can end with
+        possible_points, possible_match_points,    # every result a match can end with
+        points_result,                             # a result known by its match points only
         race_winner, decide_drawn_match, Decision, group_points, group_order,
         HOME, AWAY, HALVED, DRAW,
     )
@@ -59,7 +60,7 @@ from .format import (
     FormatError,
     MatchFormat,
 )
-from .outlook import decided_tables, possible_points
+from .outlook import decided_tables, possible_match_points, possible_points
 from .tables import (
     AWAY,
     DRAW,
@@ -79,6 +80,7 @@ from .tables import (
     match_problems,
     match_result,
     match_verdict,
+    points_result,
     table_outcome,
     table_points,
     table_verdict,
@@ -121,6 +123,8 @@ __all__ = [
     "match_problems",
     "match_result",
     "match_verdict",
+    "points_result",
+    "possible_match_points",
     "possible_points",
     "race_winner",
     "table_outcome",

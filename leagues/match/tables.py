@@ -352,3 +352,39 @@ def walkover_result(fmt: MatchFormat, to: Side) -> MatchResult:
         home_points=league_points(fmt, to, HOME, points if home else 0),
         away_points=league_points(fmt, to, AWAY, 0 if home else points),
     )
+
+
+def points_result(fmt: MatchFormat, home_match_points: int, away_match_points: int) -> MatchResult:
+    """A finished match known only by its match points (a result from the league's own records,
+    before the app): the outcome and the league points follow from them as from a played match.
+    ``CardError`` when no match of the format can end with them
+    (:func:`leagues.match.outlook.possible_match_points`)."""
+    from .outlook import possible_match_points
+
+    if (home_match_points, away_match_points) not in possible_match_points(fmt):
+        raise CardError(
+            f"{home_match_points}–{away_match_points} is not a score a match can end with "
+            f"({fmt.describe()})."
+        )
+    verdict = match_verdict(home_match_points, away_match_points)
+    return MatchResult(
+        tables=(),
+        is_final=True,
+        is_walkover=False,
+        outcome=verdict,
+        home_tables=0,
+        away_tables=0,
+        tables_halved=0,
+        home_games=0,
+        away_games=0,
+        home_pegs=0,
+        away_pegs=0,
+        home_hang_jacks=0,
+        away_hang_jacks=0,
+        home_bonus=0,
+        away_bonus=0,
+        home_match_points=home_match_points,
+        away_match_points=away_match_points,
+        home_points=league_points(fmt, verdict, HOME, home_match_points),
+        away_points=league_points(fmt, verdict, AWAY, away_match_points),
+    )

@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import Prefetch, Q
 
 from leagues.models import Division, Fixture, ResultSubmission, Season, TeamEntry
+from scoring.actors import Account
 
 SUBMIT, CONFIRM, WAIT, NONE = "submit", "confirm", "wait", ""
 
@@ -36,7 +37,7 @@ def _current_seasons(entries: list[TeamEntry]) -> set[int]:
     return set(latest.values())
 
 
-def captain_fixtures(*, user: Any) -> list[CaptainFixture]:
+def captain_fixtures(*, user: Account) -> list[CaptainFixture]:
     """The fixtures of every team ``user`` captains in its league's current season, by date;
     four queries however many teams and fixtures."""
     entries = list(TeamEntry.objects.filter(captain__user=user).select_related("season", "team"))
@@ -77,7 +78,7 @@ def captain_fixtures(*, user: Any) -> list[CaptainFixture]:
 def _action(
     fixture: Fixture,
     submission: ResultSubmission | None,
-    user: Any,
+    user: Account,
     sides: set[int],
 ) -> str:
     if submission is None:
@@ -98,7 +99,7 @@ def _action(
     return CONFIRM if sides & waiting else WAIT
 
 
-def viewer_teams(*, user: Any, division: Division) -> list[int]:
+def viewer_teams(*, user: Account, division: Division) -> list[int]:
     """The teams of the division that the logged-in viewer captains or is registered with (for
     picking out "your team"); none for an anonymous visitor, without a query."""
     if not getattr(user, "is_authenticated", False):

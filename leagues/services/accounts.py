@@ -2,8 +2,9 @@
 
 Only a secretary of the league (or the site's operator) gives or takes these rights. Every
 change is in the league's audit trail with who, when, from where, before and after; a password
-never is. New accounts are checked by Django's username rules and password validators, and a
-refusal names the field it is about.
+never is. A secretary never types a password for someone else: new people come in by invitation
+(``leagues.services.invitations``) and set their own. New accounts are checked by Django's
+username rules and password validators, and a refusal names the field it is about.
 """
 
 from __future__ import annotations
@@ -19,19 +20,20 @@ from config.locks import lock_rows
 from leagues.audit import audit_log
 from leagues.models import League, Player, TeamEntry
 from leagues.permissions import account_is_free, can_manage_league, player_is_free
+from scoring.actors import Account
 from scoring.forms.words import possessive
 
 
-def _require_manager(league: League, by: Any) -> None:
+def _require_manager(league: League, by: Account) -> None:
     if not can_manage_league(by, league):
         raise PermissionDenied(f"Only the secretaries of {league} can do that.")
 
 
-def _secretary_names(league: League) -> list[str]:
+def secretary_names(league: League) -> list[str]:
     return sorted(league.secretaries.values_list("username", flat=True))
 
 
-def _lock_league(league: League, by: Any) -> League:
+def _lock_league(league: League, by: Account) -> League:
     """The league, its row locked until the transaction ends, once ``by`` is found to be one of
     its secretaries after the lock is held: a secretary removed while their own change waited
     for the lock no longer makes it."""
@@ -40,7 +42,7 @@ def _lock_league(league: League, by: Any) -> League:
     return league
 
 
-def _new_account(*, username: str, email: str, password: str) -> Any:
+def new_account(*, username: str, email: str, password: str) -> Any:
     """A new, active account; ``ValidationError`` by field (username, email, password)."""
     user = get_user_model()(username=username.strip(), email=email.strip())
     errors: dict[str, list[str]] = {}
@@ -62,7 +64,7 @@ def _new_account(*, username: str, email: str, password: str) -> Any:
     return user
 
 
-def _account_state(user: Any) -> dict[str, Any]:
+def account_state(user: Account) -> dict[str, Any]:
     # What identifies the account, never its password.
     return {"user": user.pk, "username": user.get_username(), "email": user.email}
 
@@ -79,7 +81,7 @@ def account_find(*, username: str) -> Any:
 
 
 @transaction.atomic
-def secretary_add(*, league: League, user: Any, by: Any) -> League:
+def secretary_add(*, league: League, user: Account, by: Account) -> League:
     """Make an existing, active account a secretary of ``league``."""
     league = _lock_league(league, by)
     if not user.is_active:
@@ -88,43 +90,27 @@ def secretary_add(*, league: League, user: Any, by: Any) -> League:
         raise ValidationError(
             {"username": f"{user.get_username()} is already a secretary of {league}."}
         )
-    before = _secretary_names(league)
+    before = secretary_names(league)
     league.secretaries.add(user)
     audit_log(
         league=league,
         action="secretary_added",
         subject=f"{user.get_username()} made a secretary",
         before={"secretaries": before},
-        after={"secretaries": _secretary_names(league)},
+        after={"secretaries": secretary_names(league)},
         by=by,
     )
     return league
 
 
 @transaction.atomic
-def secretary_create(*, league: League, username: str, email: str, password: str, by: Any) -> Any:
-    """A new account, made a secretary of ``league`` at once. Returns the account."""
-    _require_manager(league, by)
-    user = _new_account(username=username, email=email, password=password)
-    audit_log(
-        league=league,
-        action="account_created",
-        subject=f"Account {user.get_username()} created for a secretary",
-        after=_account_state(user),
-        by=by,
-    )
-    secretary_add(league=league, user=user, by=by)
-    return user
-
-
-@transaction.atomic
-def secretary_remove(*, league: League, user: Any, by: Any) -> League:
+def secretary_remove(*, league: League, user: Account, by: Account) -> League:
     """Take ``user``'s secretary's rights away. A league always keeps at least one secretary,
     so the last one cannot be removed (not even by themselves)."""
     league = _lock_league(league, by)
     if not league.secretaries.filter(pk=user.pk).exists():
         raise ValidationError(f"{user.get_username()} is not a secretary of {league}.")
-    before = _secretary_names(league)
+    before = secretary_names(league)
     if len(before) <= 1:
         raise ValidationError(
             f"{user.get_username()} is the league's only secretary: add another secretary first."
@@ -135,7 +121,7 @@ def secretary_remove(*, league: League, user: Any, by: Any) -> League:
         action="secretary_removed",
         subject=f"{user.get_username()} is no longer a secretary",
         before={"secretaries": before},
-        after={"secretaries": _secretary_names(league)},
+        after={"secretaries": secretary_names(league)},
         by=by,
     )
     return league
@@ -151,7 +137,7 @@ def _lock_entry(entry: TeamEntry) -> TeamEntry:
     return TeamEntry.objects.select_related("season__league", "team").get(pk=entry.pk)
 
 
-def _captain(entry: TeamEntry, by: Any) -> Player:
+def _captain(entry: TeamEntry, by: Account) -> Player:
     """The entry's captain, locked; refused when they are in a league ``by`` does not run.
 
     The player's row is locked first and read after, with their account: an account linked or
@@ -183,7 +169,7 @@ def _captain_state(player: Player) -> dict[str, Any]:
 
 
 @transaction.atomic
-def captain_account_link(*, entry: TeamEntry, user: Any, by: Any) -> Player:
+def captain_account_link(*, entry: TeamEntry, user: Account, by: Account) -> Player:
     """Let the season's captain of ``entry`` log in as ``user`` (an existing, active account).
 
     An account belongs to one player: one already linked to another player is refused.
@@ -222,27 +208,7 @@ def captain_account_link(*, entry: TeamEntry, user: Any, by: Any) -> Player:
 
 
 @transaction.atomic
-def captain_account_create(
-    *, entry: TeamEntry, username: str, email: str, password: str, by: Any
-) -> Any:
-    """A new account for the season's captain of ``entry``. Returns the account."""
-    entry = _lock_entry(entry)
-    _require_manager(entry.season.league, by)
-    _captain(entry, by)
-    user = _new_account(username=username, email=email, password=password)
-    audit_log(
-        league=entry.season.league,
-        action="account_created",
-        subject=f"Account {user.get_username()} created for {possessive(str(entry.team))} captain",
-        after=_account_state(user),
-        by=by,
-    )
-    captain_account_link(entry=entry, user=user, by=by)
-    return user
-
-
-@transaction.atomic
-def captain_account_unlink(*, entry: TeamEntry, by: Any) -> Player:
+def captain_account_unlink(*, entry: TeamEntry, by: Account) -> Player:
     """The captain's player no longer logs in with the account (the account itself stays)."""
     entry = _lock_entry(entry)
     _require_manager(entry.season.league, by)

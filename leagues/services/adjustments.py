@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from leagues.audit import audit_log
 from leagues.models import Fixture, PointAdjustment, TeamEntry
+from leagues.permissions import require_secretary
 from leagues.services.standings import refresh_division_table
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ def points_adjust(
 ) -> PointAdjustment:
     """Deduct (negative ``points``) or award points to a team's entry; the reason is shown on
     the table."""
+    require_secretary(by, entry.season.league)
     reason = reason.strip()
     if not reason:
         raise ValidationError("Give the reason: it is printed under the table.")
@@ -67,6 +69,7 @@ def points_adjust(
 @transaction.atomic
 def adjustment_withdraw(*, adjustment: PointAdjustment, by: User | None = None) -> None:
     """Withdraw an adjustment made in error."""
+    require_secretary(by, adjustment.entry.season.league)
     before = _state(adjustment)
     league, fixture = adjustment.entry.season.league, adjustment.fixture
     subject = f"{adjustment.entry.team}: {adjustment.points:+d} points withdrawn"

@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from leagues.models import League, ResultAgreement
 from leagues.permissions import can_manage_league
+from scoring.actors import Account
 from scoring.models import ScoringLink
 
 Status = ResultAgreement.Status
@@ -42,7 +43,7 @@ class Terms(ABC):
     agreer: str
 
     @abstractmethod
-    def sides_of(self, user: Any) -> set[str]:
+    def sides_of(self, user: Account) -> set[str]:
         """The sides ("home", "away") that ``user`` (an account) speaks for."""
 
     @abstractmethod
@@ -67,7 +68,14 @@ class Terms(ABC):
 
     @abstractmethod
     def audit(
-        self, *, action: str, subject: str, before: Any, after: Any, by: Any, link: Any
+        self,
+        *,
+        action: str,
+        subject: str,
+        before: Any,
+        after: Any,
+        by: Account,
+        link: ScoringLink | None,
     ) -> None:
         """Write one audit entry about the subject."""
 
@@ -76,7 +84,7 @@ class Terms(ABC):
         """The subject in words, for the audit trail: "Reds v Blues, Tue 07 Oct 2025"."""
 
 
-def account(by: Any) -> Any:
+def account(by: Account) -> Any:
     return by if by is not None and getattr(by, "is_authenticated", False) else None
 
 
@@ -89,7 +97,7 @@ def waiting_sides(submission: ResultAgreement) -> list[str]:
     return [side for side, user in _agreed(submission).items() if user is None]
 
 
-def sides_to_agree(terms: Terms, submission: ResultAgreement, by: Any) -> list[str]:
+def sides_to_agree(terms: Terms, submission: ResultAgreement, by: Account) -> list[str]:
     """The sides still to agree that ``by`` speaks for; never the submitter's, and one account
     agrees for one side only."""
     user = account(by)
@@ -101,11 +109,11 @@ def sides_to_agree(terms: Terms, submission: ResultAgreement, by: Any) -> list[s
     return [side for side in waiting_sides(submission) if side in sides]
 
 
-def is_secretary(terms: Terms, by: Any) -> bool:
+def is_secretary(terms: Terms, by: Account) -> bool:
     return can_manage_league(by, terms.league)
 
 
-def can_confirm(terms: Terms, submission: ResultAgreement, by: Any) -> bool:
+def can_confirm(terms: Terms, submission: ResultAgreement, by: Account) -> bool:
     """A side that has not agreed yet, or a secretary who did not submit it."""
     user = account(by)
     if user is None or submission.submitted_by_id == user.pk:
@@ -113,11 +121,11 @@ def can_confirm(terms: Terms, submission: ResultAgreement, by: Any) -> bool:
     return is_secretary(terms, user) or bool(sides_to_agree(terms, submission, user))
 
 
-def can_dispute(terms: Terms, submission: ResultAgreement, by: Any) -> bool:
+def can_dispute(terms: Terms, submission: ResultAgreement, by: Account) -> bool:
     return bool(sides_to_agree(terms, submission, by))
 
 
-def can_settle(terms: Terms, submission: ResultAgreement, by: Any) -> bool:
+def can_settle(terms: Terms, submission: ResultAgreement, by: Account) -> bool:
     user = account(by)
     if user is None or submission.submitted_by_id == user.pk:
         return False
@@ -151,7 +159,7 @@ def _require_open(submission: ResultAgreement, status: str) -> None:
         raise ValidationError(f"This result is {submission.get_status_display().lower()}.")
 
 
-def submit(terms: Terms, *, by: Any = None, link: ScoringLink | None = None) -> Any:
+def submit(terms: Terms, *, by: Account = None, link: ScoringLink | None = None) -> Any:
     """Put the result the games give forward; the submitter's side (if it speaks for exactly
     one) has agreed. The caller checked the submitter may and the games are finished."""
     existing = terms.submissions().filter(status__in=[*OPEN, *CONFIRMED]).first()
@@ -177,7 +185,7 @@ def submit(terms: Terms, *, by: Any = None, link: ScoringLink | None = None) -> 
     return submission
 
 
-def confirm(terms: Terms, submission: ResultAgreement, *, by: Any) -> ResultAgreement:
+def confirm(terms: Terms, submission: ResultAgreement, *, by: Account) -> ResultAgreement:
     """A side that has not agreed yet agrees; once both have (or a secretary who did not submit
     it confirms) the result counts and the scoring links close. ``submission.status`` says
     which: still submitted, or confirmed."""
@@ -220,7 +228,9 @@ def confirm(terms: Terms, submission: ResultAgreement, *, by: Any) -> ResultAgre
     return submission
 
 
-def dispute(terms: Terms, submission: ResultAgreement, *, reason: str, by: Any) -> ResultAgreement:
+def dispute(
+    terms: Terms, submission: ResultAgreement, *, reason: str, by: Account
+) -> ResultAgreement:
     """A side that has not agreed says it is wrong: a secretary settles it."""
     if not can_dispute(terms, submission, by):
         raise PermissionDenied(f"Only a {terms.agreer} that has not agreed disputes a result.")
@@ -245,7 +255,7 @@ def dispute(terms: Terms, submission: ResultAgreement, *, reason: str, by: Any) 
 
 
 def settle(
-    terms: Terms, submission: ResultAgreement, *, uphold: bool, note: str, by: Any
+    terms: Terms, submission: ResultAgreement, *, uphold: bool, note: str, by: Account
 ) -> ResultAgreement:
     """A secretary decides a dispute: uphold the submitted result (it counts, as settled), or
     reject it (withdrawn: the games are corrected and the result submitted again)."""
@@ -284,7 +294,7 @@ def settle(
     return submission
 
 
-def reopen(terms: Terms, *, reason: str, by: Any) -> ResultAgreement:
+def reopen(terms: Terms, *, reason: str, by: Account) -> ResultAgreement:
     """A secretary takes back a counted result (a mistake found later): it stops counting and
     the scoring links open again."""
     if not is_secretary(terms, by):
@@ -315,8 +325,8 @@ def withdraw_open(
     *,
     why: str,
     after: Any,
-    by: Any,
-    link: Any,
+    by: Account,
+    link: ScoringLink | None,
     statuses: tuple[str, ...] = OPEN,
 ) -> int:
     """Withdraw the open submission (it no longer describes the games, or the secretary decided
@@ -340,7 +350,12 @@ def withdraw_open(
 
 
 def result_changed(
-    terms: Terms, *, before: dict[str, Any], after: dict[str, Any], by: Any, link: Any
+    terms: Terms,
+    *,
+    before: dict[str, Any],
+    after: dict[str, Any],
+    by: Account,
+    link: ScoringLink | None,
 ) -> None:
     """The figures the games give changed: an open submission is withdrawn, to be submitted
     again; a counted result changed (by a secretary: the links are closed) keeps counting, and

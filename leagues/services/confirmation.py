@@ -20,7 +20,7 @@ from leagues.audit import audit_log
 from leagues.models import ConfirmedAs, Fixture, FixtureResult, ResultSubmission
 from leagues.permissions import can_manage_league, captained_sides, fixture_links
 from leagues.services import agreement
-from leagues.services.standings import refresh_fixture_table
+from scoring.actors import Account
 from scoring.forms.words import possessive
 from scoring.models import ScoringLink
 
@@ -64,7 +64,7 @@ class FixtureTerms(agreement.Terms):
     def __str__(self) -> str:
         return str(self.fixture)
 
-    def sides_of(self, user: Any) -> set[str]:
+    def sides_of(self, user: Account) -> set[str]:
         return captained_sides(user, self.fixture)
 
     def side_label(self, side: str) -> str:
@@ -84,7 +84,14 @@ class FixtureTerms(agreement.Terms):
         return ScoringLink.objects.filter(fixture_tables__fixture=self.fixture)
 
     def audit(
-        self, *, action: str, subject: str, before: Any, after: Any, by: Any, link: Any
+        self,
+        *,
+        action: str,
+        subject: str,
+        before: Any,
+        after: Any,
+        by: Account,
+        link: ScoringLink | None,
     ) -> None:
         audit_log(
             league=self.league,
@@ -117,29 +124,29 @@ def waiting_sides(submission: ResultSubmission) -> list[str]:
     return agreement.waiting_sides(submission)
 
 
-def can_submit(*, fixture: Fixture, by: Any = None, link: ScoringLink | None = None) -> bool:
+def can_submit(*, fixture: Fixture, by: Account = None, link: ScoringLink | None = None) -> bool:
     league = fixture.division.season.league
     if can_manage_league(by, league) or captained_sides(by, fixture):
         return True
     return link is not None and link.pk in fixture_links(fixture)
 
 
-def can_confirm(*, submission: ResultSubmission, by: Any) -> bool:
+def can_confirm(*, submission: ResultSubmission, by: Account) -> bool:
     """A captain of a side that has not agreed yet, or a secretary who did not submit it."""
     return agreement.can_confirm(FixtureTerms(submission.fixture), submission, by)
 
 
-def can_dispute(*, submission: ResultSubmission, by: Any) -> bool:
+def can_dispute(*, submission: ResultSubmission, by: Account) -> bool:
     return agreement.can_dispute(FixtureTerms(submission.fixture), submission, by)
 
 
-def can_settle(*, submission: ResultSubmission, by: Any) -> bool:
+def can_settle(*, submission: ResultSubmission, by: Account) -> bool:
     return agreement.can_settle(FixtureTerms(submission.fixture), submission, by)
 
 
 @transaction.atomic
 def result_submit(
-    *, fixture: Fixture, by: Any = None, link: ScoringLink | None = None
+    *, fixture: Fixture, by: Account = None, link: ScoringLink | None = None
 ) -> ResultSubmission:
     """Put the fixture's result forward for the other side to confirm."""
     fixture = _lock(fixture)
@@ -149,48 +156,57 @@ def result_submit(
     if result is None or not result.is_final or fixture.status != Fixture.Status.PLAYED:
         raise ValidationError("The fixture's games are not all finished: nothing to submit yet.")
     submission: ResultSubmission = agreement.submit(FixtureTerms(fixture), by=by, link=link)
+    _follow(fixture, by=by, link=link)
     return submission
 
 
 @transaction.atomic
-def result_confirm(*, submission: ResultSubmission, by: Any) -> ResultSubmission:
+def result_confirm(*, submission: ResultSubmission, by: Account) -> ResultSubmission:
     """A captain of a side that has not agreed yet agrees for it; once both teams have agreed
     (or a secretary who did not submit it confirms) the result counts and the fixture's scoring
     links close. ``submission.status`` says which: still submitted, or confirmed."""
     terms, submission = _lock_submission(submission)
     agreement.confirm(terms, submission, by=by)
-    refresh_fixture_table(fixture=terms.fixture)
+    _follow(terms.fixture, by=by)
     return submission
 
 
 @transaction.atomic
-def result_dispute(*, submission: ResultSubmission, reason: str, by: Any) -> ResultSubmission:
+def result_dispute(*, submission: ResultSubmission, reason: str, by: Account) -> ResultSubmission:
     """The other side's captain does not agree: the secretary settles it."""
     terms, submission = _lock_submission(submission)
     agreement.dispute(terms, submission, reason=reason, by=by)
-    refresh_fixture_table(fixture=terms.fixture)
+    _follow(terms.fixture, by=by)
     return submission
 
 
 @transaction.atomic
 def result_settle(
-    *, submission: ResultSubmission, uphold: bool, note: str, by: Any
+    *, submission: ResultSubmission, uphold: bool, note: str, by: Account
 ) -> ResultSubmission:
     """The secretary decides a dispute: uphold the submitted result (it counts, as settled), or
     reject it (withdrawn: the games are corrected and the result submitted again)."""
     terms, submission = _lock_submission(submission)
     agreement.settle(terms, submission, uphold=uphold, note=note, by=by)
-    refresh_fixture_table(fixture=terms.fixture)
+    _follow(terms.fixture, by=by)
     return submission
 
 
 @transaction.atomic
-def result_reopen(*, fixture: Fixture, reason: str, by: Any) -> None:
+def result_reopen(*, fixture: Fixture, reason: str, by: Account) -> None:
     """A secretary takes back a confirmed result (a mistake found later): it stops counting,
     the tables' links open again, and the result is submitted afresh."""
     terms = FixtureTerms(_lock(fixture))
     agreement.reopen(terms, reason=reason, by=by)
-    refresh_fixture_table(fixture=terms.fixture)
+    _follow(terms.fixture, by=by)
+
+
+def _follow(fixture: Fixture, *, by: Account, link: ScoringLink | None = None) -> None:
+    """The agreement changed, not the games: the roll-up's later steps follow (a cup tie, the
+    standings, the cached pages)."""
+    from leagues.services.rollup import FixtureChanged, roll_up
+
+    roll_up(FixtureChanged(fixture=fixture, by=by, link=link, recount=False))
 
 
 def result_changed(
@@ -198,10 +214,10 @@ def result_changed(
     fixture: Fixture,
     before: dict[str, Any],
     after: dict[str, Any],
-    by: Any = None,
+    by: Account = None,
     link: ScoringLink | None = None,
 ) -> None:
-    """Called by the result roll-up (inside its transaction) when a fixture's figures change.
+    """Step 3 of the result roll-up (``leagues.services.rollup``): a fixture's figures changed.
 
     An open submission no longer describes the games: it is withdrawn, to be submitted again.
     A confirmed result changed by a secretary keeps counting, and the change is logged.

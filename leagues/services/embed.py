@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
@@ -11,10 +9,11 @@ from leagues.audit import audit_log
 from leagues.embed import parse_sites
 from leagues.models import League
 from leagues.permissions import can_manage_league
+from scoring.actors import Account
 
 
 @transaction.atomic
-def league_embed_sites_update(*, league: League, sites: str, by: Any) -> League:
+def league_embed_sites_update(*, league: League, sites: str, by: Account) -> League:
     """Set the league's list (one origin a line, normalised); refuses a malformed address with
     a ``ValidationError`` naming it, and anyone but a secretary with ``PermissionDenied``."""
     league = League.objects.select_for_update().get(pk=league.pk)

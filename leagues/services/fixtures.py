@@ -20,7 +20,7 @@ from django.utils import timezone
 from config.locks import lock_rows
 from leagues.audit import audit_log
 from leagues.models import Division, Fixture, Season, TableGame, Team, TeamEntry, Venue
-from leagues.permissions import venue_is_kept_by
+from leagues.permissions import require_secretary, venue_is_kept_by
 from leagues.schedule import (
     PlannedFixture,
     ScheduleError,
@@ -29,7 +29,7 @@ from leagues.schedule import (
     occupancy,
     round_robin,
 )
-from leagues.services.results import fixture_result_recompute
+from leagues.services.rollup import FixtureChanged, roll_up
 from leagues.services.standings import refresh_division_table, refresh_fixture_table
 
 if TYPE_CHECKING:
@@ -72,6 +72,8 @@ class GenerationPlan:
     exclusions: tuple[datetime.date, ...]
     last: datetime.date | None
     """The last night of the list."""
+    clashes: tuple[str, ...] = ()
+    """Venue clashes no pairing could avoid, each with why (shown before saving)."""
 
     @property
     def token(self) -> str:
@@ -158,6 +160,8 @@ def fixtures_plan(
     league_night: int | None = None,
     legs: int | None = None,
     exclusions: Collection[datetime.date] = (),
+    rest_every: int | None = None,
+    end_by: datetime.date | None = None,
 ) -> GenerationPlan:
     """What generating the division's list would do; changes nothing.
 
@@ -165,6 +169,11 @@ def fixtures_plan(
     exclusion dates (plus ``exclusions``), its venue capacity, its start and its end. Played,
     walked-over, void and started fixtures are kept as they are; postponed ones too (their
     meeting is not planned again); only scheduled fixtures may move or be replaced.
+
+    Teams of one pub get paired numbers, within the division and against the other divisions'
+    stored lists, so that they are never at home on the same night where a pairing can do it.
+    ``rest_every`` (a week off after every so many rounds) or ``end_by`` (the rounds spread
+    evenly up to that date) spread the list over the calendar instead of packing it.
     """
     division = Division.objects.select_related("season__league").get(pk=division.pk)
     season = division.season
@@ -207,15 +216,33 @@ def fixtures_plan(
         for f in postponed
         if f.home_id in ids and f.away_id in ids
     ]
+    if end_by is not None and season.ends_on is not None and end_by > season.ends_on:
+        raise ValidationError(
+            {
+                "end_by": f"{_day(end_by)} is after the season ends ({_day(season.ends_on)}): "
+                "spread the rounds to a date within the season."
+            }
+        )
+    taken = _venues_taken(division, teams, season.venue_capacity)
     try:
         schedule = round_robin(
-            teams=[TeamSlot(key=t.pk, venue=venue_key[t.pk], name=t.name) for t in teams],
+            teams=[
+                TeamSlot(
+                    key=t.pk,
+                    venue=venue_key[t.pk],
+                    name=t.name,
+                    taken=taken.get(t.home_venue_id, frozenset()),
+                )
+                for t in teams
+            ],
             start=start,
             league_night=night,
             legs=legs,
             exclusions=excluded,
             keep=keep,
             pending=pending,
+            rest_every=rest_every,
+            end_by=end_by,
         )
     except ScheduleError as exc:
         raise ValidationError(str(exc)) from exc
@@ -268,7 +295,30 @@ def fixtures_plan(
         legs=legs,
         exclusions=tuple(sorted(excluded)),
         last=max((f.date for f in planned), default=None),
+        clashes=schedule.clashes,
     )
+
+
+def _venues_taken(
+    division: Division, teams: Sequence[Team], capacity: int
+) -> dict[int, frozenset[datetime.date]]:
+    """Per venue of the division's teams, the nights other divisions of the season already
+    fill it (``capacity`` home matches): the planner pairs the division's teams against them."""
+    hosting: dict[tuple[int, datetime.date], int] = {}
+    for venue, day in (
+        Fixture.objects.filter(
+            division__season=division.season_id, venue__in={t.home_venue_id for t in teams}
+        )
+        .exclude(division=division)
+        .exclude(status=Fixture.Status.VOID)
+        .values_list("venue", "date")
+    ):
+        hosting[(venue, day)] = hosting.get((venue, day), 0) + 1
+    taken: dict[int, set[datetime.date]] = {}
+    for (venue, day), count in hosting.items():
+        if count >= capacity:
+            taken.setdefault(venue, set()).add(day)
+    return {venue: frozenset(days) for venue, days in taken.items()}
 
 
 @transaction.atomic
@@ -279,6 +329,8 @@ def fixtures_generate(
     league_night: int | None = None,
     legs: int | None = None,
     exclusions: Collection[datetime.date] = (),
+    rest_every: int | None = None,
+    end_by: datetime.date | None = None,
     token: str | None = None,
     by: User | None = None,
 ) -> GenerationReport:
@@ -289,6 +341,7 @@ def fixtures_generate(
     A scheduled fixture the new list puts on another night is moved (it keeps its history),
     one it no longer has is removed, and the rest are created; nothing else is touched.
     """
+    require_secretary(by, division.season.league)
     division = Division.objects.select_related("season__league").get(pk=division.pk)
     season = Season.objects.select_for_update().get(pk=division.season_id)
     # The fixtures the list may move or remove are locked too, and the plan read after
@@ -300,7 +353,13 @@ def fixtures_generate(
         Fixture.objects.filter(division=division, kind=Fixture.Kind.LEAGUE, status__in=REPLACEABLE)
     )
     plan = fixtures_plan(
-        division=division, start=start, league_night=league_night, legs=legs, exclusions=exclusions
+        division=division,
+        start=start,
+        league_night=league_night,
+        legs=legs,
+        exclusions=exclusions,
+        rest_every=rest_every,
+        end_by=end_by,
     )
     if token is not None and token != plan.token:
         raise ValidationError(
@@ -482,6 +541,7 @@ def fixture_add(
     A league fixture is refused when the two teams have already met in the league as often as
     the season's format allows (``MatchFormat.meetings``): choose another kind.
     """
+    require_secretary(by, division.season.league)
     if kind not in Fixture.Kind.values:
         raise ValidationError(f"“{kind}” is not a kind of fixture.")
     ids = set(TeamEntry.objects.filter(division=division).values_list("team", flat=True))
@@ -576,6 +636,7 @@ def _locked_fixture(fixture: Fixture) -> Fixture:
 @transaction.atomic
 def fixture_postpone(*, fixture: Fixture, reason: str, by: User | None = None) -> Fixture:
     """Postpone a fixture not yet played; the rest of the list stays as it is."""
+    require_secretary(by, fixture.division.season.league)
     fixture = _locked_fixture(fixture)
     if fixture.status != Fixture.Status.SCHEDULED:
         raise ValidationError(
@@ -589,6 +650,7 @@ def fixture_postpone(*, fixture: Fixture, reason: str, by: User | None = None) -
     fixture.original_date = fixture.original_date or fixture.date
     fixture.reason = reason.strip()
     fixture.save(update_fields=["status", "original_date", "reason", "updated_at"])
+    roll_up(FixtureChanged(fixture=fixture, by=by, recount=False))
     audit_log(
         league=fixture.division.season.league,
         fixture=fixture,
@@ -619,6 +681,7 @@ def fixture_rearrange(
     excluded night) is refused unless ``outside_calendar`` is set with a ``reason``; the audit
     entry records the override.
     """
+    require_secretary(by, fixture.division.season.league)
     # Locked first and read after (``config.locks`` says why): a re-arrangement to another pub
     # posted twice finds the fixture at its new pub, where a read that waited for the lock would
     # find no fixture at all.
@@ -711,6 +774,7 @@ def fixture_rearrange(
         line += f" (outside the calendar: {override})"
     fixture.note = f"{fixture.note}\n{line}".strip()
     fixture.save()
+    roll_up(FixtureChanged(fixture=fixture, by=by, recount=False))
     audit_log(
         league=season.league,
         fixture=fixture,
@@ -726,6 +790,7 @@ def fixture_rearrange(
 @transaction.atomic
 def fixture_walkover(*, fixture: Fixture, to: str, reason: str, by: User | None = None) -> Fixture:
     """Award the fixture to ``to`` ("home" or "away"): the format's walkover score."""
+    require_secretary(by, fixture.division.season.league)
     if to not in Fixture.Side.values:
         raise ValidationError('A walkover goes to "home" or "away".')
     fixture = _locked_fixture(fixture)
@@ -740,7 +805,7 @@ def fixture_walkover(*, fixture: Fixture, to: str, reason: str, by: User | None 
     fixture.walkover_to = to
     fixture.reason = reason.strip()
     fixture.save(update_fields=["status", "walkover_to", "reason", "updated_at"])
-    fixture_result_recompute(fixture=fixture, by=by)
+    roll_up(FixtureChanged(fixture=fixture, by=by))
     _audit_status(fixture, "walkover", by)
     return fixture
 
@@ -766,6 +831,7 @@ def _audit_status(fixture: Fixture, action: str, by: User | None) -> None:
 @transaction.atomic
 def fixture_void(*, fixture: Fixture, reason: str, by: User | None = None) -> Fixture:
     """Void a fixture: it stays on the list with its reason and gives nobody any points."""
+    require_secretary(by, fixture.division.season.league)
     fixture = _locked_fixture(fixture)
     if fixture.status == Fixture.Status.VOID:
         raise ValidationError("This fixture is already void.")
@@ -775,6 +841,6 @@ def fixture_void(*, fixture: Fixture, reason: str, by: User | None = None) -> Fi
     fixture.walkover_to = ""
     fixture.reason = reason.strip()
     fixture.save(update_fields=["status", "walkover_to", "reason", "updated_at"])
-    fixture_result_recompute(fixture=fixture, by=by)
+    roll_up(FixtureChanged(fixture=fixture, by=by))
     _audit_status(fixture, "void", by)
     return fixture

@@ -12,7 +12,7 @@ from django.db.models import Q
 
 from leagues.audit import audit_log
 from leagues.models import FixtureTable, Player, Registration, Season, Team
-from leagues.permissions import player_is_free
+from leagues.permissions import player_is_free, require_secretary
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -36,6 +36,7 @@ def player_register(
     leagues), or the player is already registered to a team this season (the database
     constraint backs this up against a race).
     """
+    require_secretary(by, season.league)
     if team.league_id != season.league_id:
         raise ValidationError(f"{team} does not play in {season.league}.")
     if player is None:
@@ -85,6 +86,7 @@ def player_register(
 @transaction.atomic
 def registration_cancel(*, registration: Registration, by: User | None = None) -> None:
     """Withdraw a registration that has not yet been used at a table."""
+    require_secretary(by, registration.season.league)
     player, season = registration.player_id, registration.season_id
     seat = (
         Q(home_player_1=player)
@@ -130,6 +132,7 @@ def squad_register(
     league's own, and ``names`` (typed or from a CSV) — a name matching one of the league's
     players (letter case aside) is that player, any other is a new player. All or nothing: the
     first refusal names the player and nothing is registered."""
+    require_secretary(by, season.league)
     from leagues.selectors.fixtures import league_players
 
     own = {p.name.casefold(): p for p in league_players(league=season.league)}

@@ -1,16 +1,17 @@
-"""A fixture's tables, the games played at them, and the roll-up into the fixture's result.
+"""A fixture's tables, the games played at them, and its stored result.
 
-Side A of every league game is the home pair and side B the away pair. When a game at a table
-finishes (``scoring.signals.game_changed``), ``fixture_game_changed`` recomputes the table and
-the fixture's stored ``FixtureResult`` inside the same transaction, starts the table's next game
-when the format needs one, and marks the fixture played once every table is decided.
+Side A of every league game is the home pair and side B the away pair. ``fixture_result_store``
+reads each table's finished games into a card, asks the match engine (``leagues.match``) what
+they add up to, and stores the tables' figures, the fixture's ``FixtureResult`` and whether it is
+played; ``table_next_game`` starts a table's next game when the format needs one. Both are steps
+of the result roll-up (``leagues.services.rollup``), which calls them in order.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -19,7 +20,6 @@ from django.urls import reverse
 
 from config.locks import lock_rows
 from leagues import match
-from leagues.fragments import invalidate_league, invalidate_live
 from leagues.models import (
     Fixture,
     FixtureResult,
@@ -28,8 +28,8 @@ from leagues.models import (
     Registration,
     TableGame,
 )
-from leagues.services.standings import refresh_fixture_table
-from scoring.models import Award, Game, GameStatus, HandRevision, ScoringLink, Side
+from leagues.permissions import require_secretary
+from scoring.models import Award, Game, GameStatus, ScoringLink, Side
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -39,7 +39,7 @@ Pair = Sequence[Player]
 HOME, AWAY = "A", "B"
 
 
-def _fixture_for_update(fixture: Fixture) -> Fixture:
+def lock_fixture(fixture: Fixture) -> Fixture:
     return (
         Fixture.objects.select_for_update(of=("self",))
         .select_related("division__season__league", "home", "away")
@@ -56,7 +56,8 @@ def fixture_tables_set(
     Every player must be registered to their team for the season and sit at one table only.
     Refused once a game has started at the fixture.
     """
-    fixture = _fixture_for_update(fixture)
+    require_secretary(by, fixture.division.season.league)
+    fixture = lock_fixture(fixture)
     league = fixture.division.season.league
     match_format = fixture.division.season.get_match_format()
     if fixture.status not in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED):
@@ -129,10 +130,17 @@ def fixture_tables_set(
 
 @transaction.atomic
 def table_game_start(*, table: FixtureTable, by: User | None = None) -> TableGame:
-    """Start the next game at a table under the league's ruleset (side A home, B away).
+    """Start the next game at a table under the league's ruleset (side A home, B away): a
+    secretary's restart of a table (a game abandoned). The roll-up starts a table's next game
+    itself (``table_next_game``).
 
     The deal starts with the home pair in odd-numbered games and the away pair in even ones.
     """
+    require_secretary(by, table.fixture.division.season.league)
+    return _table_game_start(table=table, by=by)
+
+
+def _table_game_start(*, table: FixtureTable, by: User | None) -> TableGame:
     from scoring.services import game_start
 
     # Locked first and read after (``config.locks`` says why): a link re-issued a moment ago is
@@ -184,56 +192,9 @@ def fixture_start(
     *, fixture: Fixture, pairs: Sequence[tuple[Pair, Pair]], by: User | None = None
 ) -> list[TableGame]:
     """Seat the pairs and start the first game at every table."""
+    require_secretary(by, fixture.division.season.league)
     tables = fixture_tables_set(fixture=fixture, pairs=pairs, by=by)
-    return [table_game_start(table=table, by=by) for table in tables]
-
-
-def fixture_game_changed(*, game: Game) -> None:
-    """The receiver's entry point: a scored game changed; roll up its fixture if it matters.
-
-    Only a finished game, or a change to one that was already counted (a hand undone or
-    corrected after it was won), alters a table; hands in the middle of a game do not. Deciding
-    that is one query for a league game and none for any other game read by the scoring
-    service's locked read (it runs inside that transaction, once per hand).
-    """
-    if not hasattr(game, "league_game"):  # read with the locked game: no query when it is not
-        return
-    table_game = (
-        TableGame.objects.select_related("table__fixture__division__season")
-        .filter(game_id=game.pk)
-        .first()
-    )
-    if table_game is None:
-        return
-    table = table_game.table
-    league_id = table.fixture.division.season.league_id
-    counted = table.home_games + table.away_games >= table_game.number
-    if game.status == GameStatus.IN_PROGRESS and not counted:
-        # No result changes: only the pages that show the games as they stand (the fixture's,
-        # its players') are out of date, not the tables, lists and team pages.
-        invalidate_live(league_id, table.fixture_id)
-        return
-    invalidate_league(league_id)
-    _fixture_game_roll_up(game=game, table_game=table_game)
-
-
-@transaction.atomic
-def _fixture_game_roll_up(*, game: Game, table_game: TableGame) -> None:
-    table = table_game.table
-    fixture = _fixture_for_update(table.fixture)
-    revision = HandRevision.objects.filter(game=game).order_by("-pk").first()
-    fixture_result_recompute(
-        fixture=fixture,
-        by=revision.by if revision else None,
-        link=revision.link if revision else None,
-    )
-    if game.status != GameStatus.WON:
-        return
-    table.refresh_from_db()
-    latest = table.games.order_by("-number").values_list("number", flat=True).first()
-    still_to_play = fixture.status in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED)
-    if not table.outcome and latest == table_game.number and still_to_play:
-        table_game_start(table=table, by=game.created_by)
+    return [_table_game_start(table=table, by=by) for table in tables]
 
 
 def _table_cards(fixture: Fixture) -> list[tuple[FixtureTable, match.TableCard]]:
@@ -302,34 +263,38 @@ def _store_tables(tables: Sequence[FixtureTable], result: match.MatchResult) -> 
 
 def _save_result(fixture: Fixture, result: match.MatchResult) -> FixtureResult:
     stored, _ = FixtureResult.objects.update_or_create(fixture=fixture, defaults=result.figures())
-    invalidate_league(fixture.division.season.league_id)
     return stored
 
 
-@transaction.atomic
-def fixture_result_recompute(
-    *, fixture: Fixture, by: User | None = None, link: Any = None
-) -> FixtureResult | None:
-    """Derive and store the fixture's result from its tables (or its walkover); void: none.
+def table_game_of(game: Game) -> TableGame | None:
+    """The fixture table ``game`` is played at, with its fixture and season; None for a game
+    played elsewhere (no query for a game the scoring service's locked read found unattached)."""
+    if not hasattr(game, "league_game"):
+        return None
+    return (
+        TableGame.objects.select_related("table__fixture__division__season")
+        .filter(game_id=game.pk)
+        .first()
+    )
 
-    Marks the fixture played when every table is decided, and back to scheduled if a
-    correction reopens a table. A change to the figures withdraws a submitted result and is
-    logged when the result was confirmed (``confirmation.result_changed``).
-    """
-    from leagues.services.confirmation import result_changed, result_figures
 
-    fixture = _fixture_for_update(fixture)
-    previous = FixtureResult.objects.filter(fixture=fixture).first()
-    stored = _recompute(fixture)
-    after = result_figures(stored)
-    result_changed(fixture=fixture, before=result_figures(previous), after=after, by=by, link=link)
-    if any(result is not None and result.is_final for result in (previous, stored)) or (
-        fixture.status == Fixture.Status.VOID
-    ):
-        # A result that counts (or may, once confirmed) moved, or a fixture left to play was
-        # voided: the division's stored table follows, in this transaction.
-        refresh_fixture_table(fixture=fixture)
-    return stored
+def table_next_game(*, table_game: TableGame, fixture: Fixture) -> TableGame | None:
+    """After a game at the table was won: its next game, when the table is still undecided, the
+    won game was its latest, and the fixture is still to be played."""
+    table = table_game.table
+    table.refresh_from_db()
+    latest = table.games.order_by("-number").values_list("number", flat=True).first()
+    still_to_play = fixture.status in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED)
+    if table.outcome or latest != table_game.number or not still_to_play:
+        return None
+    return _table_game_start(table=table, by=table_game.game.created_by)
+
+
+def fixture_result_store(fixture: Fixture) -> FixtureResult | None:
+    """Steps 1 and 2 of the roll-up (``leagues.services.rollup``), on the locked fixture: the
+    match engine adds its tables up (or gives its walkover), and the result, each table's
+    figures and whether the fixture is played are stored. A void fixture has no result."""
+    return _recompute(fixture)
 
 
 def _recompute(fixture: Fixture) -> FixtureResult | None:
@@ -362,6 +327,7 @@ def _recompute(fixture: Fixture) -> FixtureResult | None:
 def table_link_reissue(*, table: FixtureTable, by: User | None = None) -> FixtureTable:
     """A lost or leaked fixture card: the table's link is revoked and a new one issued; the
     table's games follow the new link."""
+    require_secretary(by, table.fixture.division.season.league)
     from leagues.audit import audit_log
     from scoring.services import scoring_link_create, scoring_link_reissue
 
@@ -400,6 +366,7 @@ def table_link_follow(*, old: ScoringLink, new: ScoringLink) -> int:
 @transaction.atomic
 def table_link_revoke(*, table: FixtureTable, by: User | None = None) -> FixtureTable:
     """Stop a table's link working without a replacement (re-issue when play resumes)."""
+    require_secretary(by, table.fixture.division.season.league)
     from leagues.audit import audit_log
     from scoring.services import scoring_link_revoke
 

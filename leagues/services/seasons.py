@@ -19,6 +19,7 @@ from django.db import transaction
 
 from leagues.audit import audit_log
 from leagues.models import Division, Registration, Season, Team, TeamEntry
+from leagues.permissions import require_secretary
 from leagues.selectors.standings import Standings, season_standings
 from leagues.services.structure import division_create, season_create, team_enter
 
@@ -124,6 +125,7 @@ def season_start_next(
     division rank, None to leave it out) entered with its captain, contact, name and (with
     ``carry_squads``) its registered players. The new season takes the league's rules and
     ``season``'s league night and venue capacity."""
+    require_secretary(by, season.league)
     league = season.league
     following = season_after(season)
     if following is not None:

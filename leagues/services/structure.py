@@ -10,7 +10,7 @@ import datetime
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils.text import slugify
@@ -30,7 +30,13 @@ from leagues.models import (
     TeamEntry,
     Venue,
 )
-from leagues.permissions import player_is_free, venue_is_kept_by
+from leagues.permissions import (
+    can_approve_leagues,
+    can_create_league,
+    player_is_free,
+    require_secretary,
+    venue_is_kept_by,
+)
 from leagues.services.fixtures import REPLACEABLE
 from leagues.services.standings import (
     refresh_division_table,
@@ -39,6 +45,7 @@ from leagues.services.standings import (
     refresh_tables,
 )
 from leagues.tiebreaks import validate_tiebreaks
+from scoring.actors import Account
 from scoring.forms.words import possessive
 
 if TYPE_CHECKING:
@@ -58,12 +65,19 @@ def league_create(
     start_time: datetime.time = datetime.time(20, 0),
     description: str = "",
     by: User | None = None,
+    approved_by: Account = None,
 ) -> League:
     """A new league of ``style`` ("yorkshire" or "trinidad"), starting from the style's preset.
 
     ``ruleset`` is a spec such as ``{"preset": "west_yorkshire", "target": 15}``; the creator
-    becomes one of its secretaries.
+    becomes one of its secretaries. Refused unless ``by`` may start a league, or the site's
+    operator ``approved_by`` approved its request (None for both: the system).
     """
+    if approved_by is not None:
+        if not can_approve_leagues(approved_by):
+            raise PermissionDenied("Only the site's operator approves new leagues.")
+    elif by is not None and not can_create_league(by):
+        raise PermissionDenied("You may not start a league: ask the site's operator.")
     preset = STYLE_PRESETS[style]
     league = League(
         name=name.strip(),
@@ -97,6 +111,7 @@ def league_set_tiebreaks(
     *, league: League, tiebreaks: Sequence[str], by: User | None = None
 ) -> League:
     """The secretary's order of tie-breaks, e.g. ``["points", "games_for", "head_to_head"]``."""
+    require_secretary(by, league)
     tiebreaks = list(tiebreaks)
     validate_tiebreaks(tiebreaks)
     before = _league_state(league)
@@ -119,6 +134,7 @@ def league_set_match_format(
     *, league: League, match_format: MatchFormat, by: User | None = None
 ) -> League:
     """Change how matches are scored. Results already stored keep the figures they had."""
+    require_secretary(by, league)
     before = _league_state(league)
     league.match_format = match_format.to_spec()
     league.save(update_fields=["match_format"])
@@ -146,6 +162,7 @@ def season_create(
     venue_capacity: int = 1,
     by: User | None = None,
 ) -> Season:
+    require_secretary(by, league)
     season = Season(
         league=league,
         name=name,
@@ -177,6 +194,7 @@ def season_create(
 def division_create(
     *, season: Season, name: str, rank: int = 1, slug: str = "", by: User | None = None
 ) -> Division:
+    require_secretary(by, season.league)
     division = Division(season=season, name=name, slug=slug or slugify(name), rank=rank)
     division.full_clean()
     division.save()
@@ -202,6 +220,8 @@ def venue_create(
     by: User | None = None,
 ) -> Venue:
     """A new venue kept by ``league`` (``None``: the site operator's own)."""
+    if league is not None:
+        require_secretary(by, league)
     slug = slug or slugify(f"{name} {town}".strip())
     if league is not None and Venue.objects.filter(slug=slug).exists():
         slug = f"{slug}-{league.slug}"[:120]
@@ -233,6 +253,7 @@ def team_create(
 ) -> Team:
     """A new team of ``league`` at one of its venues, entered in ``division`` if given (all or
     nothing)."""
+    require_secretary(by, league)
     _require_venue(home_venue, league)
     team = Team(
         league=league,
@@ -273,6 +294,7 @@ def team_enter(
     by: User | None = None,
 ) -> TeamEntry:
     """Enter a team into a division for the division's season (one division a season)."""
+    require_secretary(by, division.season.league)
     season = division.season
     if team.league_id != season.league_id:
         raise ValidationError(f"{team} does not belong to {season.league}.")
@@ -300,6 +322,7 @@ def entry_set_captain(
 ) -> TeamEntry:
     """Make ``captain`` (registered to the team this season, and in no other league ``by``
     does not run) the team's captain."""
+    require_secretary(by, entry.season.league)
     league = entry.season.league
     changed = captain is not None and captain.pk != entry.captain_id
     if changed and captain is not None and not player_is_free(by, league, captain):
@@ -442,6 +465,7 @@ def season_rules_update(
 ) -> Season:
     """A season's target (``None``: the style's), match format and tie-breaks; refused once a
     fixture of the season is played."""
+    require_secretary(by, season.league)
     season = Season.objects.select_for_update().select_related("league").get(pk=season.pk)
     league = season.league
     before = _season_rules(season)
@@ -521,6 +545,7 @@ def league_update(
     defaults for new seasons; seasons not yet started take them too, while a season with a
     fixture played keeps the rules its results were scored with (``season_rules_update``).
     """
+    require_secretary(by, league)
     league = League.objects.select_for_update().get(pk=league.pk)
     before = _league_state(league)
     _pin_season_rules(league)
@@ -583,6 +608,7 @@ def season_update(
     """Rename or re-date a season, or change its calendar; its slug (and so its addresses)
     stays. Fixtures already listed stay where they are: generate again (after the preview)
     or re-arrange them."""
+    require_secretary(by, season.league)
     before = _season_state(season)
     season.name = name.strip()
     season.starts_on = starts_on
@@ -618,6 +644,7 @@ def season_update(
 def division_update(
     *, division: Division, name: str, rank: int, by: User | None = None
 ) -> Division:
+    require_secretary(by, division.season.league)
     before = _division_state(division)
     division.name = name.strip()
     division.rank = rank
@@ -646,6 +673,7 @@ def venue_update(
 ) -> Venue:
     """Rename or re-address a venue ``league`` keeps (no other league's team or fixture uses
     it); the change is in ``league``'s audit trail."""
+    require_secretary(by, league)
     _require_venue(venue, league, "name")
     before = _venue_state(venue)
     venue.name = name.strip()
@@ -674,6 +702,7 @@ def team_update(
     by: User | None = None,
 ) -> Team:
     """Rename a team or move its home; fixtures already made keep the venue they had."""
+    require_secretary(by, team.league)
     if home_venue.pk != team.home_venue_id:
         _require_venue(home_venue, team.league)
     before = _team_state(team)
@@ -705,6 +734,7 @@ def entry_move(*, entry: TeamEntry, division: Division, by: User | None = None) 
     Its fixtures still to play in the old division go with it (they are deleted; generate the
     new division's list again). Returns how many were deleted.
     """
+    require_secretary(by, entry.season.league)
     # Locked first and read after (``config.locks`` says why): a move posted twice finds the
     # entry already moved, where a read that waited for the lock would find no entry at all.
     lock_rows(TeamEntry.objects.filter(pk=entry.pk))
@@ -744,6 +774,7 @@ def entry_move(*, entry: TeamEntry, division: Division, by: User | None = None) 
 @transaction.atomic
 def entry_set_contact(*, entry: TeamEntry, contact: str, by: User | None = None) -> TeamEntry:
     """The captain's phone or email, for the secretary only (never on a public page)."""
+    require_secretary(by, entry.season.league)
     before = _entry_state(entry)
     entry.captain_contact = contact.strip()
     entry.full_clean()
@@ -772,6 +803,7 @@ def entry_save(
     """A team's season from the secretary's team page, all or nothing: enter it (or move it to
     ``division``), its captain and the captain's contact. Returns the entry and how many
     unplayed fixtures the move removed."""
+    require_secretary(by, season.league)
     if division.season_id != season.pk or team.league_id != season.league_id:
         raise ValidationError({"division": f"{division} is not in {team.league}'s {season.name}."})
     entry = TeamEntry.objects.filter(team=team, season=season).first()

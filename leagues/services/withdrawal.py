@@ -25,8 +25,9 @@ from django.utils import timezone
 from config.locks import lock_rows
 from leagues.audit import audit_log
 from leagues.models import Fixture, League, TableGame, TeamEntry, Withdrawal
+from leagues.permissions import require_secretary
 from leagues.services.fixtures import REPLACEABLE, status_subject
-from leagues.services.results import fixture_result_recompute
+from leagues.services.rollup import FixtureChanged, roll_up
 from leagues.services.standings import refresh_division_table
 
 if TYPE_CHECKING:
@@ -115,6 +116,7 @@ def team_withdraw(
     by: User | None = None,
 ) -> TeamEntry:
     """Withdraw the team from its season's division; its remaining fixtures are settled."""
+    require_secretary(by, entry.season.league)
     entry = _locked_entry(entry)
     league = entry.season.league
     withdrawal = withdrawal or league.withdrawal
@@ -141,7 +143,7 @@ def team_withdraw(
             fixture.walkover_to = ""
         fixture.reason = f"{entry.team} withdrew: {reason}"
         fixture.save(update_fields=["status", "walkover_to", "reason", "updated_at"])
-        fixture_result_recompute(fixture=fixture, by=by)
+        roll_up(FixtureChanged(fixture=fixture, by=by))
         _audit_fixture(
             fixture,
             settled[-1],
@@ -174,6 +176,7 @@ def team_withdraw(
 def team_reinstate(*, entry: TeamEntry, by: User | None = None) -> TeamEntry:
     """Undo a withdrawal while the season runs: the fixtures it settled are put back as they
     were (those changed since are left alone), and its results count again."""
+    require_secretary(by, entry.season.league)
     entry = _locked_entry(entry)
     if not entry.is_withdrawn:
         raise ValidationError(f"{entry.team} has not withdrawn.")
@@ -193,7 +196,7 @@ def team_reinstate(*, entry: TeamEntry, by: User | None = None) -> TeamEntry:
         fixture.walkover_to = was["walkover_to"]
         fixture.reason = was["reason"]
         fixture.save(update_fields=["status", "walkover_to", "reason", "updated_at"])
-        fixture_result_recompute(fixture=fixture, by=by)
+        roll_up(FixtureChanged(fixture=fixture, by=by))
         _audit_fixture(
             fixture,
             before_fixture,

@@ -1,10 +1,12 @@
-"""Accounts on real pages: a league's secretaries, each season's captain's log-in, and the
-captain's own "My fixtures". The services check who may do it and write the audit trail."""
+"""Accounts on real pages: a league's secretaries (and invitations to become one), each
+season's captain's log-in (or an invitation to make one), and the captain's own "My fixtures".
+The services check who may do it and write the audit trail."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -19,8 +21,9 @@ from leagues import forms
 from leagues.models import Team
 from leagues.selectors import accounts as account_selectors
 from leagues.selectors import fixtures as selectors
-from leagues.services import accounts
+from leagues.services import accounts, invitations
 from leagues.views.common import found, require_manager
+from leagues.views.invitations import invitation_sent
 
 
 def _league(request: HttpRequest, slug: str) -> Any:
@@ -36,7 +39,7 @@ def secretaries(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(request, slug)
     action = request.POST.get("action") if request.method == "POST" else None
     existing = forms.UsernameForm(request.POST if action == "add" else None, prefix="add")
-    new = forms.AccountForm(request.POST if action == "create" else None, prefix="new")
+    invite = forms.InviteForm(request.POST if action == "invite" else None, prefix="invite")
     if action == "remove":
         wanted = request.POST.get("user", "")
         user = get_object_or_404(get_user_model(), pk=strict_id(wanted) or 0)
@@ -58,19 +61,15 @@ def secretaries(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, f"{user.get_username()} is now a secretary of {league}.")
             return redirect("leagues:manage_secretaries", slug=league.slug)
-    if action == "create" and new.is_valid():
-        try:
-            user = accounts.secretary_create(league=league, **new.cleaned_data, by=request.user)
-        except ValidationError as exc:
-            forms.add_service_error(new, exc)
-        else:
-            messages.success(
-                request,
-                f"Account {user.get_username()} created; it is a secretary of {league}. "
-                "Give them the password in person.",
-            )
+    if action == "invite" and invite.is_valid():
+        email = invite.cleaned_data["email"]
+        if invitation_sent(
+            invite,
+            lambda: invitations.secretary_invite(league=league, email=email, by=request.user),
+        ):
+            messages.success(request, f"An invitation went to {email}.")
             return redirect("leagues:manage_secretaries", slug=league.slug)
-    status = 422 if action in ("add", "create") else 200
+    status = 422 if action in ("add", "invite") else 200
     return render(
         request,
         "leagues/manage/secretaries.html",
@@ -78,7 +77,11 @@ def secretaries(request: HttpRequest, slug: str) -> HttpResponse:
             "league": league,
             "secretaries": list(league.secretaries.order_by("username")),
             "existing": existing,
-            "new": new,
+            "invite": invite,
+            "invitation_days": settings.INVITATION_DAYS,
+            "invitations": list(
+                league.invitations.select_related("team", "player", "accepted_by")[:50]
+            ),
         },
         status=status,
     )
@@ -102,7 +105,7 @@ def captain_account(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     here = f"{reverse('leagues:manage_captain_account', args=[league.slug, team.pk])}"
     action = request.POST.get("action") if request.method == "POST" else None
     existing = forms.UsernameForm(request.POST if action == "link" else None, prefix="link")
-    new = forms.AccountForm(request.POST if action == "create" else None, prefix="new")
+    invite = forms.InviteForm(request.POST if action == "invite" else None, prefix="invite")
     if entry is not None and action:
         try:
             if action == "unlink":
@@ -112,23 +115,25 @@ def captain_account(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 user = accounts.account_find(username=existing.cleaned_data["username"])
                 accounts.captain_account_link(entry=entry, user=user, by=request.user)
                 done = f"The captain logs in as {user.get_username()}."
-            elif action == "create" and new.is_valid():
-                user = accounts.captain_account_create(
-                    entry=entry, **new.cleaned_data, by=request.user
+            elif action == "invite" and invite.is_valid():
+                email = invite.cleaned_data["email"]
+                sent = invitation_sent(
+                    invite,
+                    lambda: invitations.captain_invite(entry=entry, email=email, by=request.user),
                 )
-                done = f"Account {user.get_username()} created for the captain."
+                done = f"An invitation went to {email}." if sent else ""
             else:
                 done = ""
         except ValidationError as exc:
             if action == "unlink":
                 messages.error(request, " ".join(exc.messages))
                 return redirect(f"{here}?season={season.pk}")
-            forms.add_service_error(existing if action == "link" else new, exc, "username")
+            forms.add_service_error(existing, exc, "username")
         else:
             if done:
                 messages.success(request, done)
                 return redirect(f"{here}?season={season.pk}")
-    status = 422 if action in ("link", "create") else 200
+    status = 422 if action in ("link", "invite") else 200
     return render(
         request,
         "leagues/manage/captain_account.html",
@@ -140,7 +145,10 @@ def captain_account(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "entry": entry,
             "captain": entry.captain if entry else None,
             "existing": existing,
-            "new": new,
+            "invite": invite,
+            "invitations": list(team.invitations.filter(player=entry.captain))
+            if entry is not None and entry.captain_id
+            else [],
             "back": f"{back}?season={season.pk}" if season else back,
         },
         status=status,

@@ -66,6 +66,8 @@ def fixtures_generate(request: HttpRequest, pk: int) -> HttpResponse:
             "league_night": data["league_night"],
             "legs": data["legs"],
             "exclusions": data["exclusions"],
+            "rest_every": data["rest_every"],
+            "end_by": data["end_by"],
         }
         try:
             if request.POST.get("confirm"):

@@ -23,6 +23,7 @@ from leagues.selectors import fixtures as selectors
 from leagues.selectors.audit import league_audit_page
 from leagues.services import confirmation, results
 from leagues.views.common import found, require_manager
+from scoring.actors import Account
 from scoring.models import HandRevision, ScoringLink
 from scoring.permissions import SESSION_KEY
 from scoring.views import qr_svg
@@ -106,7 +107,7 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _act(
-    request: HttpRequest, fixture: Any, current: Any, user: Any, link: ScoringLink | None
+    request: HttpRequest, fixture: Any, current: Any, user: Account, link: ScoringLink | None
 ) -> HttpResponse:
     action = request.POST.get("action", "")
     try:

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -22,7 +22,7 @@ from leagues.models import Division, Fixture, Team, TeamEntry
 from leagues.permissions import can_create_league
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.standings import season_standings
-from leagues.services import registrations, seasons, structure, withdrawal
+from leagues.services import league_requests, registrations, seasons, structure, withdrawal
 from leagues.views.common import found, require_manager
 from scoring.forms.words import possessive
 
@@ -67,18 +67,37 @@ def _form_page(
 
 @login_required
 def league_create(request: HttpRequest) -> HttpResponse:
-    if not can_create_league(request.user):
-        raise PermissionDenied("Ask the site's operator to start a league for you.")
+    """Start a league, its creator its first secretary; while sign-up is closed (and the
+    account may not start one itself) the league is asked for, and waits for the operator."""
+    at_once = can_create_league(request.user)
     form = forms.LeagueCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            league = structure.league_create(**form.service_kwargs(), by=request.user)
+            if at_once:
+                league = structure.league_create(**form.service_kwargs(), by=request.user)
+            else:
+                data = {k: v for k, v in request.POST.lists() if k != "csrfmiddlewaretoken"}
+                asked = league_requests.league_request_create(
+                    name=form.cleaned_data["name"], form_data=_single(data), by=request.user
+                )
         except ValidationError as exc:
             forms.add_service_error(form, exc)
         else:
+            if not at_once:
+                messages.success(
+                    request,
+                    f"{asked.name} waits for the site's operator to approve it: "
+                    "you will hear by e-mail.",
+                )
+                return redirect("home")
             messages.success(request, f"{league} is set up. Add a season next.")
             return redirect(_manage_url(league))
-    return render(request, "leagues/manage/league_form.html", {"form": form})
+    return render(request, "leagues/manage/league_form.html", {"form": form, "at_once": at_once})
+
+
+def _single(data: dict[str, list[str]]) -> dict[str, Any]:
+    """A form's data as JSON keeps it: one value as itself, several as a list."""
+    return {k: v[0] if len(v) == 1 else v for k, v in data.items()}
 
 
 @login_required

@@ -1,8 +1,10 @@
 """Every write to a scored game and its scoring link, one transaction each.
 
 Each service locks the game row, runs the rules engine over the game's stored facts (cheap: a
-game has a few dozen hands), stores what the engine derived, writes the audit trail and sends
-`game_changed`. Reading a game never runs the engine.
+game has a few dozen hands), stores what the engine derived, writes the audit trail and hands
+the result roll-up what changed (``leagues.services.rollup.game_changed``), in the same
+transaction. Reading a game never runs the engine. Who writes is an ``Actor``
+(``scoring.actors``), asked under the game's row lock whether it may (``permissions.may_score``).
 
 Modules: `games` (start, abandon), `hands` (record, correct, undo), `links` (scoring links),
 `state` (the row lock, storing what the engine derived, the one-time form keys, `GameMovedOn`).
@@ -20,13 +22,12 @@ from scoring.services.links import (
     scoring_link_reopen,
     scoring_link_revoke,
 )
-from scoring.services.state import GameMovedOn, NotAllowed, Scorer
+from scoring.services.state import GameMovedOn, NotAllowed
 
 __all__ = [
     "GameMovedOn",
     "InvalidFacts",
     "NotAllowed",
-    "Scorer",
     "game_abandon",
     "game_link_reissue",
     "game_link_revoke",

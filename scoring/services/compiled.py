@@ -17,13 +17,17 @@ and the fields' own conversions. It sends no model signals: it is for models non
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Generic, TypeVar
 
 from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
+
+from config.locks import lock_rows
 
 M = TypeVar("M", bound=Model)
 
@@ -33,10 +37,19 @@ _MARK = -7_385_019
 
 class CompiledRead(Generic[M]):
     """`shape(game_id)` (a queryset of one model, with `select_related` and annotations),
-    compiled once per connection; `rows(game_id)` runs it."""
+    compiled once per connection; `rows(game_id)` runs it.
 
-    def __init__(self, shape: Callable[[int], QuerySet[M]]) -> None:
+    With `locking` (a model), `rows` first locks that model's row of the same id until the
+    transaction ends, in a statement of its own before the read (`config.locks` says why). On
+    PostgreSQL both statements go in one round trip: the read still starts once the lock is
+    held (in READ COMMITTED each statement of a request sees what was committed before it
+    began), and a hand's entry waits for the database one time fewer."""
+
+    def __init__(
+        self, shape: Callable[[int], QuerySet[M]], *, locking: type[Model] | None = None
+    ) -> None:
         self.shape = shape
+        self.locking = locking
         self._plans: weakref.WeakKeyDictionary[BaseDatabaseWrapper, _Plan[M]] = (
             weakref.WeakKeyDictionary()
         )
@@ -46,7 +59,23 @@ class CompiledRead(Generic[M]):
         plan = self._plans.get(connection)
         if plan is None:
             plan = self._plans[connection] = _Plan(self.shape(_MARK), using)
-        return plan.run(game_id, connection)
+        if self.locking is None or not connection.features.has_select_for_update:
+            return plan.run(game_id, connection)
+        if not _several_statements(connection):
+            lock_rows(self.locking._default_manager.filter(pk=game_id))
+            return plan.run(game_id, connection)
+        quote = connection.ops.quote_name
+        meta = self.locking._meta
+        lock = f"SELECT 1 FROM {quote(meta.db_table)} WHERE {quote(meta.pk.column)} = %s FOR UPDATE"
+        return plan.run(game_id, connection, after=(lock, [game_id]))
+
+
+def _several_statements(connection: BaseDatabaseWrapper) -> bool:
+    """Whether one `execute` may send several statements: PostgreSQL with psycopg's client-side
+    parameters (Django's default; not with the `server_side_binding` option)."""
+    return connection.vendor == "postgresql" and not connection.settings_dict.get(
+        "OPTIONS", {}
+    ).get("server_side_binding")
 
 
 class _Plan(Generic[M]):
@@ -73,11 +102,19 @@ class _Plan(Generic[M]):
         self.annotations = dict(compiler.annotation_col_map or {})
         self.using = using
 
-    def run(self, game_id: int, connection: Any) -> list[M]:
+    def run(
+        self, game_id: int, connection: Any, *, after: tuple[str, list[Any]] | None = None
+    ) -> list[M]:
+        """The rows, read in a statement sent after `after` (SQL and parameters; its result
+        is not read) in the same round trip."""
         params = list(self.params)
         params[self.slot] = game_id
         with connection.cursor() as cursor:
-            cursor.execute(self.sql, params)
+            if after is None:
+                cursor.execute(self.sql, params)
+            else:
+                cursor.execute(f"{after[0]}; {self.sql}", [*after[1], *params])
+                cursor.nextset()
             fetched = cursor.fetchall()
         converters = self.converters
         rows = self.compiler.apply_converters(fetched, converters) if converters else fetched
@@ -120,21 +157,21 @@ class CompiledWrite(Generic[M]):
             for obj in objs
             for field in self.inserted
         ]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            ids = [row[0] for row in cursor.fetchall()]
-        for obj, pk in zip(objs, ids, strict=True):
-            obj.pk = pk
-            obj._state.adding = False
-            obj._state.db = using
+
+        def stored(rows: list[tuple[Any, ...]]) -> None:
+            for obj, row in zip(objs, rows, strict=True):
+                obj.pk = row[0]
+                obj._state.adding = False
+                obj._state.db = using
+
+        execute(connection, sql, params, then=stored)
 
     def update(self, obj: M, *, using: str = "default") -> None:
         connection = connections[using]
         params = [
             field.get_db_prep_save(field.pre_save(obj, False), connection) for field in self.updated
         ]
-        with connection.cursor() as cursor:
-            cursor.execute(self._statement(connection, 0), [*params, obj.pk])
+        execute(connection, self._statement(connection, 0), [*params, obj.pk])
 
     def _statement(self, connection: BaseDatabaseWrapper, rows: int) -> str:
         """The UPDATE (`rows` 0) or the INSERT of `rows` rows, returning their ids."""
@@ -154,3 +191,62 @@ class CompiledWrite(Generic[M]):
                 sql = f"INSERT INTO {table} ({columns}) VALUES {values} {returning}"
             made[rows] = sql
         return sql
+
+
+# --- writes sent together --------------------------------------------------------------------
+
+#: A write waiting to be sent: its SQL, its parameters and what reads its rows.
+_Statement = tuple[str, Sequence[Any], Callable[[list[tuple[Any, ...]]], None] | None]
+#: The statements waiting to be sent together (`sent_together`), with their connection.
+_waiting: ContextVar[tuple[BaseDatabaseWrapper, list[_Statement]] | None] = ContextVar(
+    "compiled_waiting", default=None
+)
+
+
+@contextmanager
+def sent_together(*, using: str = "default") -> Iterator[None]:
+    """The writes made inside (`CompiledWrite`'s and `execute`'s) are sent in one round trip
+    when the block ends, in the order made, each one's result (a new row's id) read after; on
+    PostgreSQL. Elsewhere each is sent when it is made.
+
+    For writes no read in the block depends on: a read inside runs before them. An error of
+    any of them (a one-time key already used) is raised as the block ends, in the service's
+    transaction, which rolls back whole."""
+    connection = connections[using]
+    if not _several_statements(connection) or _waiting.get() is not None:
+        yield
+        return
+    batch: list[_Statement] = []
+    token = _waiting.set((connection, batch))
+    try:
+        yield
+    finally:
+        _waiting.reset(token)
+    if not batch:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("; ".join(sql for sql, _, _ in batch), [p for _, ps, _ in batch for p in ps])
+        for index, (_, _, then) in enumerate(batch):
+            if index:
+                cursor.nextset()
+            if then is not None:
+                then(cursor.fetchall())
+
+
+def execute(
+    connection: BaseDatabaseWrapper,
+    sql: str,
+    params: Sequence[Any],
+    *,
+    then: Callable[[list[tuple[Any, ...]]], None] | None = None,
+) -> None:
+    """Run a write now, or (inside `sent_together`) with the others at the end of the block;
+    `then` is given its rows (RETURNING)."""
+    waiting = _waiting.get()
+    if waiting is not None and waiting[0].alias == connection.alias:
+        waiting[1].append((sql, params, then))
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        if then is not None:
+            then(cursor.fetchall())

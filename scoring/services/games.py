@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 from django.utils import timezone
 
+from scoring.actors import SYSTEM, Actor
+from scoring.changes import GameChanged
 from scoring.models import (
     SIDE_LABELS,
     Game,
@@ -27,7 +29,6 @@ from scoring.services.state import (
     scores_of,
     sides_of,
 )
-from scoring.signals import game_changed
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -108,7 +109,6 @@ def game_start(
         by=account_of(by),
         ip=ip or None,
     )
-    game_changed.send(sender=Game, game=game, was=None)
     return game
 
 
@@ -116,13 +116,15 @@ def game_start(
 def game_abandon(
     *,
     game: Game,
-    by: User | None = None,
     reason: str = "",
-    link: ScoringLink | None = None,
-    ip: str | None = None,
+    actor: Actor = SYSTEM,
 ) -> Game:
-    """Stop a game in progress for good; its hands and scores are kept as they are."""
+    """Stop a game in progress for good; its hands and scores are kept as they are. `actor` is
+    asked under the game's row lock whether it may score the game; the result roll-up follows."""
+    from scoring.services.hands import _allowed, _follow
+
     game = lock_game(game)
+    audit = _allowed(actor, game)
     refuse_unless_in_progress(game)
     scores = scores_of(sides_of(game))
     game.status = GameStatus.ABANDONED
@@ -134,20 +136,22 @@ def game_abandon(
         action=RevisionAction.ABANDON,
         scores_before=scores,
         scores_after=scores,
-        by=by,
-        link=link,
-        ip=ip or None,
         reason=reason.strip(),
+        **audit,
     )
-    game_changed.send(sender=Game, game=game, was=GameStatus.IN_PROGRESS)
+    _follow(GameChanged(game=game, was=GameStatus.IN_PROGRESS, actor=actor, link=audit["link"]))
     return game
 
 
 @transaction.atomic
-def game_play_again(*, game: Game, by: User | None = None, ip: str | None = None) -> Game:
+def game_play_again(*, game: Game, actor: Actor = SYSTEM) -> Game:
     """A new game after a won one: the same sides, players and ruleset, on the same scoring link,
-    and the deal passing on as the variant says (the engine's next dealer after the last hand)."""
+    and the deal passing on as the variant says (the engine's next dealer after the last hand).
+    Whoever may score the won game may start it (``NotAllowed`` otherwise)."""
+    from scoring.services.hands import _allowed
+
     game = lock_game(game)
+    _allowed(actor, game)
     if game.status != GameStatus.WON:
         raise GameMovedOn("Only a finished game can be played again.", game=game)
     sides = sides_of(game)
@@ -156,7 +160,7 @@ def game_play_again(*, game: Game, by: User | None = None, ip: str | None = None
         sides=[(side.name, list(side.players)) for side in sides],
         first_dealer=game.next_dealer or game.first_dealer,
         title=game.title,
-        by=by,
+        by=actor.user,
         scoring_link=game.scoring_link,
-        ip=ip,
+        ip=actor.ip,
     )

@@ -11,12 +11,14 @@ Two safeguards make a hand impossible to lose or double:
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from scoring.actors import SYSTEM, Actor
+from scoring.changes import GameChanged, HandCorrected, HandRecorded, HandUndone
 from scoring.models import (
     Award,
     Game,
@@ -24,17 +26,17 @@ from scoring.models import (
     Hand,
     HandRevision,
     RevisionAction,
-    ScoringLink,
     Side,
 )
+from scoring.permissions import may_score
 from scoring.rules import GameScore, HandScore, InvalidFacts, score_game
+from scoring.services.compiled import sent_together
 from scoring.services.state import (
     AWARDS,
     HANDS,
     REVISIONS,
     GameMovedOn,
     NotAllowed,
-    Scorer,
     already_done,
     lock_for_entry,
     refuse_unless_in_progress,
@@ -44,49 +46,43 @@ from scoring.services.state import (
     store_game_state,
     store_scores,
 )
-from scoring.signals import game_changed
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
-
-    User = AbstractBaseUser
 
 
-def _scorer_audit(scorer: Scorer, game: Game) -> tuple[Any, Any, Any]:
-    """Under the game's row lock: `NotAllowed` unless `scorer` may still score (a link revoked
+def _allowed(actor: Actor, game: Game) -> dict[str, Any]:
+    """Under the game's row lock: `NotAllowed` unless `actor` may still score (a link revoked
     a moment ago records nothing), else the audit's `by`, `link` and `ip`."""
-    if not scorer.may_score(game):
+    if not may_score(actor, game):
         raise NotAllowed(game)
-    audit = scorer.audit(game)
-    return audit["by"], audit["link"], audit["ip"]
+    return {"by": actor.user, "link": actor.link or actor.link_for(game), "ip": actor.ip}
+
+
+def _follow(change: GameChanged) -> None:
+    """What follows in the same transaction: the fixture's or cup tie's roll-up."""
+    from leagues.services.rollup import game_changed
+
+    game_changed(change)
 
 
 @transaction.atomic
 def hand_record(
     *,
     game: Game | int,
-    facts: Mapping[str, Any] | Callable[[Game, list[Side]], Mapping[str, Any]],
+    facts: Mapping[str, Any],
     entry_key: uuid.UUID,
     expected_number: int,
-    by: User | None = None,
-    link: ScoringLink | None = None,
-    ip: str | None = None,
-    scorer: Scorer | None = None,
-) -> Hand:
-    """Record the next hand. A resubmitted form (same `entry_key`) returns the hand it recorded.
+    actor: Actor = SYSTEM,
+) -> HandRecorded:
+    """Record the next hand. A resubmitted form (same `entry_key`) returns the hand it recorded
+    (``change`` None: nothing changed now).
 
-    `scorer` (a request's) is asked under the game's row lock whether it may score, and for the
-    audit's `by`, `link` and `ip`: `NotAllowed` if not. `facts` may be a function of the locked
-    game and its sides (a form read against them); what it raises is passed on, nothing saved.
-    The game is read once, with its sides and
-    hand count; the engine scores the new hand alone from the current scores (the state a game
-    carries from hand to hand). The returned hand has `game`, `sides` and `new_awards` set, for
-    the reply that shows only what changed.
+    `actor` is asked under the game's row lock whether it may score (`NotAllowed` if not) and
+    goes in the audit trail. The game is read once, with its sides and hand count; the engine
+    scores the new hand alone from the current scores (the state a game carries from hand to
+    hand), and the result roll-up follows in the same transaction.
     """
     game, sides, count = lock_for_entry(game)
-    was = game.status
-    if scorer is not None:
-        by, link, ip = _scorer_audit(scorer, game)
+    was, winner_was = game.status, game.winner
+    audit = _allowed(actor, game)
     if expected_number != count + 1:
         done = already_done(entry_key, game, RevisionAction.RECORD)
         if done is not None:
@@ -98,7 +94,7 @@ def hand_record(
                     game=game,
                 )
             hand.game = game
-            return hand
+            return HandRecorded(hand=hand, change=None)
     refuse_unless_in_progress(game)
     if expected_number != count + 1:
         raise GameMovedOn(
@@ -107,7 +103,7 @@ def hand_record(
             "saved; check the score sheet and enter the hand again if it is still missing.",
             game=game,
         )
-    facts = dict(facts(game, sides) if callable(facts) else facts)
+    facts = dict(facts)
     scores_before = scores_of(sides)
     result = score_game(
         ruleset=game.rules,
@@ -123,27 +119,26 @@ def hand_record(
             number=expected_number,
             facts=facts,
             entry_key=entry_key,
-            entered_by=by,
+            entered_by=audit["by"],
             **_derived(scored),
         )
         HANDS.insert([hand])
         awards = _awards(game, hand, scored)
-        AWARDS.insert(awards)
-        store_scores(sides, result)
-        store_game_state(game, result)
-        _revision(
-            game=game,
-            hand_number=hand.number,
-            action=RevisionAction.RECORD,
-            before=None,
-            after=facts,
-            scores_before=scores_before,
-            scores_after=scores_of(sides),
-            by=by,
-            link=link,
-            ip=ip or None,
-            entry_key=entry_key,
-        )
+        with sent_together():  # one round trip on PostgreSQL
+            AWARDS.insert(awards)
+            store_scores(sides, result)
+            store_game_state(game, result)
+            _revision(
+                game=game,
+                hand_number=hand.number,
+                action=RevisionAction.RECORD,
+                before=None,
+                after=facts,
+                scores_before=scores_before,
+                scores_after=scores_of(sides),
+                entry_key=entry_key,
+                **audit,
+            )
     except IntegrityError as exc:
         # Under the lock only the one-time key can clash: this form was used before (its hand
         # since undone), or for something else. The transaction is rolled back.
@@ -153,11 +148,10 @@ def hand_record(
             "game as it is now.",
             game=game,
         ) from exc
-    game_changed.send(sender=Game, game=game, was=was)
+    change = GameChanged(game=game, was=was, winner_was=winner_was, actor=actor, link=audit["link"])
+    _follow(change)
     hand.game = game
-    hand.sides = sides  # type: ignore[attr-defined]
-    hand.new_awards = awards  # type: ignore[attr-defined]
-    return hand
+    return HandRecorded(hand=hand, change=change, sides=sides, awards=awards)
 
 
 @transaction.atomic
@@ -165,33 +159,26 @@ def hand_correct(
     *,
     game: Game | int,
     number: int,
-    facts: Mapping[str, Any] | Callable[[Game, list[Side]], Mapping[str, Any]],
+    facts: Mapping[str, Any],
     entry_key: uuid.UUID,
-    by: User | None = None,
-    reason: str | Callable[[], str] = "",
+    reason: str = "",
     expected_revision: int | None = None,
-    link: ScoringLink | None = None,
-    ip: str | None = None,
-    scorer: Scorer | None = None,
-) -> Hand:
+    actor: Actor = SYSTEM,
+) -> HandCorrected:
     """Replace hand `number`'s facts and re-score the game from that hand on.
 
     The correction may change the winner, or un-win the game. It is refused (`InvalidFacts`) when
     it would end the game before hands that follow it. `expected_revision` (the hand's `revision`
     when the form was rendered) refuses a correction made against facts another phone has since
-    changed. `facts` (and `reason`) may be functions, read against the locked game as in
-    `hand_record`. The game is read once, with its sides and hand count; the engine scores from
-    the corrected hand on, starting from the scores after the hand before it; a later hand's
-    row and awards are written only where the engine's answer differs from what is stored.
-
-    The returned hand has `game`, `sides`, `later` (the hands after it, re-scored), `awards_of`
-    (each re-scored hand's awards by number) and `status_changed` (whether the game's status or
-    winner changed) set, for the reply that shows only what changed.
+    changed. `actor` is asked under the game's row lock, as in `hand_record`. The game is read
+    once, with its sides and hand count; the engine scores from the corrected hand on, starting
+    from the scores after the hand before it; a later hand's row and awards are written only
+    where the engine's answer differs from what is stored. The result roll-up follows in the
+    same transaction.
     """
     game, sides, count = lock_for_entry(game)
-    was = game.status
-    if scorer is not None:
-        by, link, ip = _scorer_audit(scorer, game)
+    was, winner_was = game.status, game.winner
+    audit = _allowed(actor, game)
     if expected_revision is None or not 1 <= number <= count:
         again = _corrected_before(entry_key, game)
         if again is not None:
@@ -215,7 +202,7 @@ def hand_correct(
             "Nothing was saved: here is the hand as it is now.",
             game=game,
         )
-    facts = dict(facts(game, sides) if callable(facts) else facts)
+    facts = dict(facts)
     start = previous.scores if previous is not None else {s.label: s.start_score for s in sides}
     try:
         result = score_game(
@@ -236,7 +223,6 @@ def hand_correct(
             ) from exc
         raise
     scores_before = scores_of(sides)
-    status_before = (game.status, game.winner)
     before = current.facts
     current.facts = facts
     current.revision += 1
@@ -252,11 +238,9 @@ def hand_correct(
             after=facts,
             scores_before=scores_before,
             scores_after=scores_of(sides),
-            by=by,
-            link=link,
-            ip=ip or None,
             entry_key=entry_key,
-            reason=(reason() if callable(reason) else reason).strip(),
+            reason=reason.strip(),
+            **audit,
         )
     except IntegrityError as exc:
         # Under the lock only the one-time key can clash: another revision (a hand recorded,
@@ -267,16 +251,15 @@ def hand_correct(
             "Nothing was saved: here is the game as it is now.",
             game=game,
         ) from exc
-    game_changed.send(sender=Game, game=game, was=was)
+    change = GameChanged(game=game, was=was, winner_was=winner_was, actor=actor, link=audit["link"])
+    _follow(change)
     current.game = game
-    current.sides = sides  # type: ignore[attr-defined]
-    current.later = hands[1:]  # type: ignore[attr-defined]
-    current.awards_of = awards_of  # type: ignore[attr-defined]
-    current.status_changed = status_before != (game.status, game.winner)  # type: ignore[attr-defined]
-    return current
+    return HandCorrected(
+        hand=current, change=change, sides=sides, later=hands[1:], awards_of=awards_of
+    )
 
 
-def _corrected_before(entry_key: uuid.UUID, game: Game) -> Hand | None:
+def _corrected_before(entry_key: uuid.UUID, game: Game) -> HandCorrected | None:
     """The hand an earlier submission of the same correction form corrected, if any."""
     done = already_done(entry_key, game, RevisionAction.CORRECT)
     if done is None:
@@ -289,7 +272,7 @@ def _corrected_before(entry_key: uuid.UUID, game: Game) -> Hand | None:
             game=game,
         )
     again.game = game
-    return again
+    return HandCorrected(hand=again, change=None)
 
 
 #: What the engine derives for a hand and the hand's row stores.
@@ -375,28 +358,23 @@ def hand_undo(
     *,
     game: Game | int,
     expected_number: int,
-    by: User | None = None,
     entry_key: uuid.UUID | None = None,
     reason: str = "",
-    link: ScoringLink | None = None,
-    ip: str | None = None,
-    scorer: Scorer | None = None,
-) -> Game:
+    actor: Actor = SYSTEM,
+) -> HandUndone:
     """Take back the last hand (`expected_number` is its number). Its facts stay in the audit.
 
     The game goes back to where it stood before that hand: the scores after the hand before it
-    (or the start scores), its dealer to deal again, and in progress if that hand won it. Returns
-    the game with `sides` set, for the reply.
+    (or the start scores), its dealer to deal again, and in progress if that hand won it. The
+    result roll-up follows in the same transaction.
     """
     game, sides, count = lock_for_entry(game)
-    was = game.status
-    if scorer is not None:
-        by, link, ip = _scorer_audit(scorer, game)
+    was, winner_was = game.status, game.winner
+    audit = _allowed(actor, game)
     # A second tap on the same undo form finds the undo it already made.
     undone = count != expected_number and entry_key is not None
     if undone and entry_key is not None and already_done(entry_key, game, RevisionAction.UNDO):
-        game.sides_in_order = sides  # type: ignore[attr-defined]
-        return game
+        return HandUndone(game=game, number=expected_number, change=None, sides=sides)
     if game.status == GameStatus.ABANDONED:
         refuse_unless_in_progress(game)
     if count == 0:
@@ -425,11 +403,9 @@ def hand_undo(
             after=None,
             scores_before=scores_before,
             scores_after=scores_of(sides),
-            by=by,
-            link=link,
-            ip=ip or None,
             entry_key=entry_key,
             reason=reason.strip(),
+            **audit,
         )
     except IntegrityError as exc:
         raise GameMovedOn(
@@ -437,6 +413,6 @@ def hand_undo(
             "the game as it is now.",
             game=game,
         ) from exc
-    game_changed.send(sender=Game, game=game, was=was)
-    game.sides_in_order = sides  # type: ignore[attr-defined]
-    return game
+    change = GameChanged(game=game, was=was, winner_was=winner_was, actor=actor, link=audit["link"])
+    _follow(change)
+    return HandUndone(game=game, number=last.number, change=change, sides=sides)

@@ -10,8 +10,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from scoring.models import Game, HandRevision, RevisionAction, ScoringLink
-from scoring.services.state import GameMovedOn, account_of, lock_game, scores_of, sides_of
-from scoring.signals import scoring_link_reissued
+from scoring.services.state import (
+    GameMovedOn,
+    NotAllowed,
+    account_of,
+    lock_game,
+    scores_of,
+    sides_of,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -55,7 +61,10 @@ def scoring_link_reissue(*, link: ScoringLink, by: User | None = None) -> Scorin
         closed_at=old.closed_at,
     )
     Game.objects.filter(scoring_link=old).update(scoring_link=new)
-    scoring_link_reissued.send(sender=ScoringLink, old=old, new=new, by=account_of(by))
+    # A fixture table that held the old link follows it (leagues.services.results).
+    from leagues.services.results import table_link_follow
+
+    table_link_follow(old=old, new=new)
     return new
 
 
@@ -82,6 +91,15 @@ def _link_revision(
     )
 
 
+def _require_link_manager(game: Game, by: User | None) -> None:
+    """Whoever manages the game's link: its starter, a secretary of its league, the operator
+    (None: the system)."""
+    from scoring.permissions import can_manage_link
+
+    if by is not None and not can_manage_link(by, game):
+        raise NotAllowed(game)
+
+
 def _game_link(game: Game) -> tuple[Game, ScoringLink]:
     game = lock_game(game)
     if game.scoring_link_id is None:
@@ -96,6 +114,7 @@ def game_link_reissue(*, game: Game, by: User | None = None, ip: str | None = No
     Every game sharing the link (a fixture table's games) moves to the new key; each one's audit
     trail records it. Works on a revoked link too, to let scoring resume.
     """
+    _require_link_manager(game, by)
     game, old = _game_link(game)
     before = _link_state(old)
     new = scoring_link_reissue(link=old, by=by)
@@ -107,6 +126,7 @@ def game_link_reissue(*, game: Game, by: User | None = None, ip: str | None = No
 @transaction.atomic
 def game_link_revoke(*, game: Game, by: User | None = None, ip: str | None = None) -> ScoringLink:
     """Stop the game's link working, with no replacement (re-issue to let scoring resume)."""
+    _require_link_manager(game, by)
     game, link = _game_link(game)
     if link.revoked_at is not None:
         return link

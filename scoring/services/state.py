@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 
 from django.db import connection
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from config.locks import lock_rows
 from scoring.models import Award, Game, GameStatus, Hand, HandRevision, Side
 from scoring.rules import GameScore
-from scoring.services.compiled import CompiledRead, CompiledWrite
+from scoring.services.compiled import CompiledRead, CompiledWrite, execute
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -74,8 +73,7 @@ def save_scores(sides: Sequence[Side]) -> None:
     ids = ", ".join("%s" for _ in sides)
     sql = f"UPDATE {quote(meta.db_table)} SET {score} = CASE {pk} {cases} END WHERE {pk} IN ({ids})"
     params = [value for side in sides for value in (side.pk, side.score)]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, *(side.pk for side in sides)])
+    execute(connection, sql, [*params, *(side.pk for side in sides)])
 
 
 def already_done(entry_key: uuid.UUID, game: Game, action: str) -> HandRevision | None:
@@ -119,16 +117,6 @@ class NotAllowed(Exception):
         self.game = game
 
 
-class Scorer(Protocol):
-    """Who is writing: asked under the game's row lock, so a link revoked a moment ago counts."""
-
-    def may_score(self, game: Game) -> bool: ...
-
-    def audit(self, game: Game) -> dict[str, Any]:
-        """`by`, `link` and `ip` for the audit trail."""
-        ...
-
-
 def _attached() -> list[str]:
     """The rows other apps attach to a game one-to-one (a league table's game, a cup tie's
     game), read with the locked game so that the apps' receivers need no query of their own to
@@ -144,12 +132,12 @@ def lock_for_entry(game: Game | int) -> tuple[Game, list[Side], int]:
     """The game (with its scoring link and what other apps attach to it), its sides in play order
     and how many hands it has, its row locked until the transaction ends.
 
-    One query on SQLite; two on PostgreSQL, where the game's row is locked first and read after
-    (`config.locks` says why): a read that waited for the lock would see the sides' scores and
-    the hand count as they were before, so a second tap on Record would count the hands without
-    the first tap's, and a hand entered during a correction would start from the old scores."""
+    One query on SQLite; two on PostgreSQL, sent in one round trip, where the game's row is
+    locked first and read after (`config.locks` says why): a read that waited for the lock would
+    see the sides' scores and the hand count as they were before, so a second tap on Record
+    would count the hands without the first tap's, and a hand entered during a correction would
+    start from the old scores."""
     pk = game if isinstance(game, int) else game.pk
-    lock_rows(Game.objects.filter(pk=pk))
     rows = _entry_rows.rows(pk)
     if not rows:
         raise Game.DoesNotExist(f"no game {pk}")
@@ -178,7 +166,7 @@ def _entry_shape(pk: int) -> QuerySet[Side]:
 
 
 #: Built once per connection (building it costs about ten times running it).
-_entry_rows = CompiledRead(_entry_shape)
+_entry_rows = CompiledRead(_entry_shape, locking=Game)
 
 
 def store_game_state(game: Game, result: GameScore) -> None:

@@ -27,7 +27,7 @@ def test_a_reader_opens_the_docs_and_tries_the_leagues_endpoint(
     )
     phone.set_viewport_size({"width": 1200, "height": 900})
     phone.goto(live_server.url + "/api/docs")
-    operation = phone.locator("#operations-leagues-api_views_leagues")
+    operation = phone.locator("#operations-leagues-listLeagues")
     expect(operation).to_be_visible()
     operation.locator(".opblock-summary").click()
     phone.get_by_role("button", name="Try it out").click()

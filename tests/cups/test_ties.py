@@ -131,6 +131,7 @@ def test_a_team_tie_is_a_cup_fixture_that_counts_once_confirmed_and_never_in_the
 def _drawn(world, tie, home_pegs, away_pegs):
     """Give the tie's fixture a confirmed drawn result with these pegs (the decider's input)."""
     from leagues.models import FixtureResult, Outcome
+    from leagues.services.rollup import FixtureChanged, roll_up
 
     fixture = tie.fixture
     FixtureResult.objects.create(
@@ -151,6 +152,8 @@ def _drawn(world, tie, home_pegs, away_pegs):
         confirmed_as=ResultSubmission.ConfirmedAs.SECRETARY,
         status=ResultSubmission.Status.CONFIRMED,
     )
+    # Written straight to the database: the roll-up's later steps follow, as after a service.
+    roll_up(FixtureChanged(fixture=fixture, recount=False))
     tie.refresh_from_db()
     return tie
 

@@ -20,6 +20,7 @@ import factory
 from django.contrib.auth import get_user_model
 
 from scoring import services
+from scoring.actors import Actor
 from scoring.models import Game, Hand
 from scoring.rules import PRESETS
 
@@ -70,8 +71,8 @@ def record_hands(
                 facts=facts,
                 entry_key=uuid.uuid4(),
                 expected_number=number,
-                by=by,
-            )
+                actor=Actor.of(by),
+            ).hand
         )
     game.refresh_from_db()
     return recorded

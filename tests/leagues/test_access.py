@@ -3,7 +3,7 @@
 Actions: scoring a hand; submitting, confirming, disputing and settling a result; the table's
 and the game page's scoring link; fixtures (walkover, postpone, re-arrange, add, generate); points;
 registrations; the league's settings, seasons, divisions, venues, teams and captains; secretaries
-and captains' accounts.
+and captains' accounts and invitations; the operator's approval of leagues asked for.
 
 Roles: an anonymous visitor, a logged-in stranger, a phone holding the table's live scoring link,
 one holding a revoked link, the home and away captains, a captain of another team, a secretary
@@ -31,13 +31,21 @@ from leagues.models import (
     AuditEntry,
     Fixture,
     FixtureTable,
+    Invitation,
     League,
+    LeagueRequest,
     PointAdjustment,
     Registration,
     ResultSubmission,
     TeamEntry,
 )
-from leagues.services import accounts, confirmation, registrations, structure
+from leagues.services import (
+    confirmation,
+    invitations,
+    league_requests,
+    registrations,
+    structure,
+)
 from leagues.services.results import table_link_reissue
 from scoring.models import Game, Hand
 from tests.factories.leagues import (
@@ -243,8 +251,6 @@ def register(world: World, client: Client):
 
 # --- accounts ----------------------------------------------------------------------------------
 
-STRONG = "heckmondwike-pitch-11"
-
 
 def _secretaries_url(world: World) -> str:
     return reverse("leagues:manage_secretaries", kwargs={"slug": world.league.slug})
@@ -260,10 +266,58 @@ def add_secretary(world: World, client: Client):
     return response, newcomer.username in _usernames(world)
 
 
-def create_secretary(world: World, client: Client):
-    data = {"action": "create", "new-username": "fresh", "new-password": STRONG}
+def invite_secretary(world: World, client: Client):
+    data = {"action": "invite", "invite-email": "fresh@example.org"}
     response = client.post(_secretaries_url(world), data)
-    return response, "fresh" in _usernames(world)
+    return response, Invitation.objects.filter(email="fresh@example.org").exists()
+
+
+def _invitation(world: World) -> Invitation:
+    return invitations.secretary_invite(
+        league=world.league, email="waiting@example.org", by=world.users["secretary"]
+    )
+
+
+def resend_invitation(world: World, client: Client):
+    invitation = _invitation(world)
+    url = reverse("leagues:manage_invitation", args=[world.league.slug, invitation.pk])
+    response = client.post(url, {"action": "resend"})
+    return response, Invitation.objects.get(pk=invitation.pk).nonce != invitation.nonce
+
+
+def withdraw_invitation(world: World, client: Client):
+    invitation = _invitation(world)
+    url = reverse("leagues:manage_invitation", args=[world.league.slug, invitation.pk])
+    response = client.post(url, {"action": "withdraw"})
+    return response, Invitation.objects.get(pk=invitation.pk).withdrawn_at is not None
+
+
+def _asked(world: World) -> LeagueRequest:
+    return league_requests.league_request_create(
+        name="Calder Valley",
+        form_data={
+            "name": "Calder Valley",
+            "style": "yorkshire",
+            "league_night": "1",
+            "start_time": "20:00",
+        },
+        by=world.users["stranger"],
+    )
+
+
+def approve_league(world: World, client: Client):
+    asked = _asked(world)
+    url = reverse("leagues:league_requests")
+    response = client.post(url, {"request": asked.pk, "action": "approve"})
+    return response, League.objects.filter(name="Calder Valley").exists()
+
+
+def refuse_league(world: World, client: Client):
+    asked = _asked(world)
+    url = reverse("leagues:league_requests")
+    response = client.post(url, {"request": asked.pk, "action": "refuse", "reason": "Spam"})
+    asked.refresh_from_db()
+    return response, asked.status == LeagueRequest.Status.REFUSED
 
 
 def remove_secretary(world: World, client: Client):
@@ -290,10 +344,11 @@ def link_captain(world: World, client: Client):
     return response, _home_captain(world).user.username == "bull-captain"
 
 
-def create_captain(world: World, client: Client):
-    data = {"action": "create", "new-username": "bull-new", "new-password": STRONG}
+def invite_captain(world: World, client: Client):
+    TeamEntry.objects.filter(team=world.fixture.home_id).update(captain=PlayerFactory())
+    data = {"action": "invite", "invite-email": "bull@example.org"}
     response = client.post(_captain_url(world), data)
-    return response, _home_captain(world).user.username == "bull-new"
+    return response, Invitation.objects.filter(email="bull@example.org").exists()
 
 
 def unlink_captain(world: World, client: Client):
@@ -438,6 +493,20 @@ def change_captain(world: World, client: Client):
     return response, entry.captain_id == player.pk
 
 
+def import_spreadsheet(world: World, client: Client):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    season = world.fixture.division.season
+    people = b"team,player\nBlack Bull,Imported Ivy\n"
+    data = {"season": str(season.pk), "people": SimpleUploadedFile("squads.csv", people)}
+    url = reverse("leagues:manage_import", args=[world.league.slug])
+    preview = client.post(url, data)
+    if preview.status_code != 200 or not preview.context.get("carried"):
+        return preview, Registration.objects.filter(player__name="Imported Ivy").exists()
+    response = client.post(url, dict(preview.context["carried"]) | {"action": "confirm"})
+    return response, Registration.objects.filter(player__name="Imported Ivy").exists()
+
+
 SECRETARIES = {"secretary", "superuser"}
 
 #: action: (function, needs a played fixture, the roles allowed)
@@ -456,10 +525,14 @@ ACTIONS = {
     "adjust_points": (adjust, False, {"secretary", "superuser"}),
     "register_player": (register, False, {"secretary", "superuser"}),
     "add_secretary": (add_secretary, False, SECRETARIES),
-    "create_secretary_account": (create_secretary, False, SECRETARIES),
+    "invite_secretary": (invite_secretary, False, SECRETARIES),
+    "resend_invitation": (resend_invitation, False, SECRETARIES),
+    "withdraw_invitation": (withdraw_invitation, False, SECRETARIES),
+    "approve_league": (approve_league, False, {"superuser"}),
+    "refuse_league": (refuse_league, False, {"superuser"}),
     "remove_secretary": (remove_secretary, False, SECRETARIES),
     "link_captain_account": (link_captain, False, SECRETARIES),
-    "create_captain_account": (create_captain, False, SECRETARIES),
+    "invite_captain": (invite_captain, False, SECRETARIES),
     "unlink_captain_account": (unlink_captain, False, SECRETARIES),
     "reissue_game_link": (reissue_game_link, False, SECRETARIES),
     "revoke_game_link": (revoke_game_link, False, SECRETARIES),
@@ -473,6 +546,7 @@ ACTIONS = {
     "venue_edit": (venue_edit, False, SECRETARIES),
     "team_edit": (team_edit, False, SECRETARIES),
     "change_captain": (change_captain, False, SECRETARIES),
+    "import_spreadsheet": (import_spreadsheet, False, SECRETARIES),
 }
 
 
@@ -577,12 +651,11 @@ def _smuggle_captaincy(r: Raid) -> str:
     return reverse("leagues:manage_captain_account", args=[r.team.league.slug, r.team.pk])
 
 
-def chain_create_account(r: Raid):
+def chain_invite_their_player(r: Raid):
     url = _smuggle_captaincy(r)
-    data = {"action": "create", "new-username": "evilcap", "new-password": STRONG}
+    data = {"action": "invite", "invite-email": "evil@example.org"}
     response = r.client.post(url, data)
-    r.target.refresh_from_db()
-    return response, r.target.user.username == "evilcap"
+    return response, Invitation.objects.filter(player=r.target).exists()
 
 
 def chain_link_account(r: Raid):
@@ -663,7 +736,7 @@ def chain_venue_for_a_fixture(r: Raid):
 CHAINS = {
     "register_their_captain": chain_register,
     "make_their_player_captain": chain_captain,
-    "create_an_account_for_their_player": chain_create_account,
+    "invite_their_player_as_captain": chain_invite_their_player,
     "link_an_account_to_their_player": chain_link_account,
     "unlink_their_players_account": chain_unlink_account,
     "link_their_secretarys_account": chain_link_their_secretary,
@@ -698,9 +771,7 @@ def test_the_services_refuse_the_chains_without_the_views(raid: Raid) -> None:
     TeamEntry.objects.filter(pk=r.entry.pk).update(captain=r.target)
     r.entry.refresh_from_db()
     with pytest.raises(ValidationError, match="another league"):
-        accounts.captain_account_create(
-            entry=r.entry, username="evilcap", email="", password=STRONG, by=by
-        )
+        invitations.captain_invite(entry=r.entry, email="evil@example.org", by=by)
     venue = _their_venue(r)
     with pytest.raises(ValidationError):
         structure.venue_update(venue=venue, name="Renamed", league=r.team.league, by=by)

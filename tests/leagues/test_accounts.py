@@ -4,13 +4,12 @@ and the captain's "My fixtures"; every change audited, never with the password."
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from leagues.models import AuditEntry, League, Player, ResultSubmission, TeamEntry
-from leagues.services import accounts, confirmation
+from leagues.models import AuditEntry, Invitation, League, Player, ResultSubmission, TeamEntry
+from leagues.services import accounts, confirmation, invitations
 from tests.factories.scoring import UserFactory
 from tests.leagues.test_access import build
 
@@ -68,54 +67,6 @@ def test_an_unknown_username_is_refused_next_to_the_field(world):
     assert "There is no account called" in str(response.context["existing"].errors["username"])
 
 
-def test_a_new_secretary_account_is_checked_by_the_password_validators(world):
-    client = secretary_client(world)
-    data = {"action": "create", "new-username": "margaret", "new-email": "m@example.org"}
-    response = client.post(secretaries_url(world), data | {"new-password": "password"})
-    assert response.status_code == 422
-    errors = response.context["new"].errors
-    assert "too common" in str(errors["password"])
-    assert not get_user_model().objects.filter(username="margaret").exists()
-    response = client.post(secretaries_url(world), data | {"new-password": "margaret"})
-    assert "too similar" in str(response.context["new"].errors["password"])
-    taken = data | {"new-username": world.users["stranger"].username}
-    response = client.post(secretaries_url(world), taken | {"new-password": GOOD_PASSWORD})
-    assert "already exists" in str(response.context["new"].errors["username"])
-
-    response = client.post(secretaries_url(world), data | {"new-password": GOOD_PASSWORD})
-    assert response.status_code == 302
-    user = get_user_model().objects.get(username="margaret")
-    assert user.check_password(GOOD_PASSWORD) and user.email == "m@example.org"
-    assert "margaret" in names(world.league)
-    assert Client().login(username="margaret", password=GOOD_PASSWORD)
-    trail = AuditEntry.objects.filter(league=world.league, action__in=["account_created"])
-    assert trail.get().after["username"] == "margaret"
-
-
-def test_the_audit_never_holds_a_password(world):
-    secretary_client(world).post(
-        secretaries_url(world),
-        {
-            "action": "create",
-            "new-username": "margaret",
-            "new-email": "",
-            "new-password": GOOD_PASSWORD,
-        },
-    )
-    secretary_client(world).post(
-        captain_url(world, world.fixture.home),
-        {
-            "action": "create",
-            "new-username": "cap",
-            "new-email": "",
-            "new-password": GOOD_PASSWORD + "x",
-        },
-    )
-    dumped = [str(e.before) + str(e.after) + e.subject for e in AuditEntry.objects.all()]
-    assert dumped and not any(GOOD_PASSWORD in text for text in dumped)
-    assert not any("password" in text for text in dumped)
-
-
 def test_a_secretary_is_removed_but_never_the_last_one(world):
     client = secretary_client(world)
     me = world.users["secretary"]
@@ -161,19 +112,17 @@ def test_the_services_refuse_anyone_but_a_secretary(world, role):
     with pytest.raises(PermissionDenied):
         accounts.secretary_add(league=world.league, user=world.users["stranger"], by=by)
     with pytest.raises(PermissionDenied):
-        accounts.secretary_create(
-            league=world.league, username="x1", email="", password=GOOD_PASSWORD, by=by
-        )
+        invitations.secretary_invite(league=world.league, email="x1@example.org", by=by)
     entry = TeamEntry.objects.get(team=world.fixture.home)
     with pytest.raises(PermissionDenied):
         accounts.captain_account_unlink(entry=entry, by=by)
-    assert not get_user_model().objects.filter(username="x1").exists()
+    assert not Invitation.objects.exists()
 
 
 # --- the captain's account ---------------------------------------------------------------------
 
 
-def test_the_secretary_links_creates_and_unlinks_the_captains_account(world):
+def test_the_secretary_links_and_unlinks_the_captains_account(world):
     client = secretary_client(world)
     team = world.fixture.home
     captain = TeamEntry.objects.get(team=team).captain
@@ -188,14 +137,10 @@ def test_the_secretary_links_creates_and_unlinks_the_captains_account(world):
     assert entry.before["username"] == world.users["home_captain"].username
     assert entry.after["user"] is None
 
-    response = client.post(url, {"action": "create", "new-username": "bull", "new-password": "1"})
-    assert response.status_code == 422 and "password" in response.context["new"].errors
-    response = client.post(
-        url, {"action": "create", "new-username": "bull", "new-password": GOOD_PASSWORD}
-    )
-    assert response.status_code == 302
+    bull = UserFactory(username="bull")
+    assert client.post(url, {"action": "link", "link-username": "bull"}).status_code == 302
     captain.refresh_from_db()
-    assert captain.user.username == "bull"
+    assert captain.user == bull
 
     # An account already used by another player is refused; a free one is linked.
     taken = world.users["away_captain"].username
@@ -208,7 +153,7 @@ def test_the_secretary_links_creates_and_unlinks_the_captains_account(world):
     assert response.status_code == 302
     captain.refresh_from_db()
     assert captain.user == world.users["stranger"]
-    assert not Player.objects.filter(user__username="bull").exists()
+    assert not Player.objects.filter(user=bull).exists()
 
 
 def test_a_team_without_a_captain_is_told_to_choose_one_first(world):

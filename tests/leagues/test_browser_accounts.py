@@ -1,12 +1,14 @@
-"""Accounts on a phone, in headless Chromium: the secretary creates the home captain's account
-(a weak password is refused next to the field first), the captain logs in, finds the fixture in
-"My fixtures" and submits its result from there."""
+"""Accounts on a phone, in headless Chromium: the secretary invites the home captain by e-mail,
+the captain opens the mailed link and chooses their own password (a weak one is refused next to
+the field first), lands on "My fixtures" and submits the fixture's result from there."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
+from django.core import mail
 from playwright.sync_api import Browser, Page, expect
 
 from leagues.models import AuditEntry, ResultSubmission, TeamEntry
@@ -37,22 +39,27 @@ def test_the_secretary_gives_the_captain_an_account_and_the_captain_submits(
     phone.goto(base + f"/leagues/{world.league.slug}/manage/teams/{world.fixture.home_id}/")
     phone.get_by_role("link", name="The captain's account").tap()
     expect(phone.get_by_test_id("captain-username")).to_contain_text("No account yet")
-    form = phone.get_by_test_id("create-captain")
-    form.get_by_label("Username").fill("bullcaptain")
-    form.get_by_label("Password").fill("bullcaptain")
-    form.get_by_role("button", name="Create the account").tap()
-    expect(phone.get_by_test_id("create-captain")).to_contain_text("too similar to the username")
-    form = phone.get_by_test_id("create-captain")
-    form.get_by_label("Password").fill("heckmondwike-pitch-11")
-    form.get_by_role("button", name="Create the account").tap()
-    expect(phone.get_by_test_id("captain-username")).to_contain_text("Logs in as bullcaptain")
+    form = phone.get_by_test_id("invite-captain")
+    form.get_by_label("Their e-mail").fill("captain@example.org")
+    form.get_by_role("button", name="Send the invitation").tap()
+    expect(phone.get_by_test_id("invitations")).to_contain_text("captain@example.org")
+    link = re.search(r"https?://[^/\s]+(/accounts/invitation/\S+/)", mail.outbox[-1].body)
 
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     try:
         page = context.new_page()
         page.set_default_timeout(10_000)
-        log_in(page, base, "bullcaptain", "heckmondwike-pitch-11")
-        page.get_by_test_id("my-fixtures-link").tap()
+        page.goto(base + link.group(1))
+        form = page.get_by_test_id("invitation-account")
+        form.get_by_label("Username").fill("bullcaptain")
+        form.get_by_label("Password", exact=True).fill("bullcaptain")
+        form.get_by_label("Password again").fill("bullcaptain")
+        form.get_by_role("button", name="Make my account and accept").tap()
+        expect(page.get_by_test_id("invitation-account")).to_contain_text("too similar")
+        form = page.get_by_test_id("invitation-account")
+        form.get_by_label("Password", exact=True).fill("heckmondwike-pitch-11")
+        form.get_by_label("Password again").fill("heckmondwike-pitch-11")
+        form.get_by_role("button", name="Make my account and accept").tap()
         card = page.get_by_test_id(f"my-fixture-{world.fixture.pk}")
         expect(card).to_have_attribute("data-action", "submit")
         card.get_by_role("button", name="Submit the result").tap()
@@ -64,5 +71,6 @@ def test_the_secretary_gives_the_captain_an_account_and_the_captain_submits(
 
     submission = ResultSubmission.objects.get(fixture=world.fixture)
     assert submission.submitted_by.username == "bullcaptain"
-    created = AuditEntry.objects.get(action="account_created")
-    assert created.by == world.users["secretary"] and created.ip == "127.0.0.1"
+    invited = AuditEntry.objects.get(action="invitation_sent")
+    assert invited.by == world.users["secretary"] and invited.ip == "127.0.0.1"
+    assert AuditEntry.objects.get(action="account_created").by.username == "bullcaptain"

@@ -17,6 +17,7 @@ from leagues.selectors.standings import division_standings
 from leagues.services import confirmation
 from leagues.services.standings import refresh_league_tables
 from scoring import services as scoring_services
+from scoring.actors import Actor
 from tests.factories.leagues import FixtureFactory
 from tests.factories.scoring import UserFactory
 from tests.leagues.helpers import page_words
@@ -202,7 +203,9 @@ def test_a_correction_withdraws_a_submitted_result(world):
     submission = confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
     game = world.game()
     last = game.hands.order_by("-number").first()
-    scoring_services.hand_undo(game=game, expected_number=last.number, by=world.users["secretary"])
+    scoring_services.hand_undo(
+        game=game, expected_number=last.number, actor=Actor.of(world.users["secretary"])
+    )
     submission.refresh_from_db()
     assert submission.status == Status.WITHDRAWN
     entry = AuditEntry.objects.get(fixture=world.fixture, action="submission_withdrawn")

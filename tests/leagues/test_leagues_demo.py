@@ -2,6 +2,7 @@
 
 import dataclasses
 import random
+from collections import Counter
 
 import pytest
 from django.core.management import call_command
@@ -82,8 +83,14 @@ def small_plans(monkeypatch):
     the whole demo, its matches of three and four tables.)"""
     plans = []
     for plan in demo.PLANS:
+        hosts = Counter(team.venue for division in plan.divisions for team in division.teams)
         divisions = tuple(
-            dataclasses.replace(division, teams=division.teams[:4]) for division in plan.divisions
+            dataclasses.replace(
+                division,
+                # the pubs hosting two teams stay in, the rest cut to four a division
+                teams=tuple(sorted(division.teams, key=lambda t: hosts[t.venue] == 1)[:4]),
+            )
+            for division in plan.divisions
         )
         venues = {team.venue for division in divisions for team in division.teams}
         plans.append(
@@ -135,6 +142,26 @@ def test_seed_demo_builds_both_leagues_runs_twice_safely_and_resets(small_plans)
     assert now.filter(status="void").exists() and now.filter(status="postponed").exists()
     assert now.filter(status="scheduled", original_date__isnull=False).exists(), "re-arranged"
     assert TeamEntry.objects.filter(season=current, withdrawn_on__isnull=False).exists()
+
+    # Two pubs host two teams each, one pair within a division, one across the two: each pair
+    # is kept apart, and last season (no incidents) needed no extra night.
+    for season in (previous, current):
+        pubs: dict[int, set[int]] = {}
+        for entry in TeamEntry.objects.filter(season=season).select_related("team"):
+            pubs.setdefault(entry.team.home_venue_id, set()).add(entry.division.rank)
+        assert sorted(len(ranks) for ranks in pubs.values() if len(ranks) > 1) == [2]
+        hosting = Counter(
+            Fixture.objects.filter(division__season=season, kind="league")
+            .exclude(status="void")
+            .values_list("venue", "date")
+        )
+        assert max(hosting.values()) == 1
+    shared_pubs = Team.objects.filter(league=yorkshire).values("home_venue").annotate(n=Count("id"))
+    assert sorted(p["n"] for p in shared_pubs if p["n"] > 1) == [2, 2]
+    for division in previous.divisions.all():
+        n = division.entries.count()
+        league_nights = Fixture.objects.filter(division=division).dates("date", "day").count()
+        assert league_nights == (n - 1 + n % 2) * demo.HECKMONDWIKE.legs
 
     call_command("seed_demo", verbosity=0)
     assert counts() == built

@@ -15,6 +15,7 @@ from leagues.services.fixtures import (
     fixture_postpone,
     fixture_rearrange,
     fixtures_generate,
+    fixtures_plan,
 )
 from tests.factories.leagues import (
     DivisionFactory,
@@ -96,23 +97,64 @@ def test_teams_sharing_a_pub_are_never_both_at_home_on_one_night():
     assert at_pub and max(at_pub.values()) == 1
 
 
-def test_a_pub_shared_across_divisions_is_cleared_and_the_move_explained():
+def two_divisions_sharing_a_pub(first_size=4, premier_size=4):
     league = LeagueFactory(league_night=TUESDAY)
     premier = DivisionFactory(season__league=league, name="Premier")
     first = DivisionFactory(season=premier.season, name="First", rank=2)
     pub = VenueFactory(name="Woolpack")
-    for division, prefix in ((premier, "P"), (first, "F")):
-        TeamEntryFactory(division=division, team__name=f"Woolpack {prefix}", team__home_venue=pub)
-        for i in range(3):
+    for division, prefix, size in ((premier, "P", premier_size), (first, "F", first_size)):
+        # The pub's team sorts first in both: the same number unless the pairing moves it.
+        TeamEntryFactory(division=division, team__name=f"A Woolpack {prefix}", team__home_venue=pub)
+        for i in range(size - 1):
             TeamEntryFactory(division=division, team__name=f"{prefix} team {i}")
-    fixtures_generate(division=premier, start=START)
-    report = fixtures_generate(division=first, start=START)
+    return premier, first, pub
+
+
+@pytest.mark.parametrize("legs", [1, 2])
+def test_a_pub_shared_across_divisions_gets_paired_numbers_and_no_extra_night(legs):
+    premier, first, pub = two_divisions_sharing_a_pub()
+    fixtures_generate(division=premier, start=START, legs=legs)
+    plan = fixtures_plan(division=first, start=START, legs=legs)
+    assert plan.clashes == () and plan.notes == ()
+    fixtures_generate(division=first, start=START, legs=legs)
+    at_pub = Counter(f.date for f in Fixture.objects.filter(venue=pub))
+    assert max(at_pub.values()) == 1
+    for division in (premier, first):
+        assert division.fixtures.dates("date", "day").count() == 3 * legs
+        assert not division.fixtures.exclude(note="").exists()
+
+
+def test_a_clash_no_pairing_avoids_is_named_before_saving_and_the_move_explained():
+    premier, first, pub = two_divisions_sharing_a_pub(first_size=5, premier_size=6)
+    fixtures_generate(division=premier, start=START, legs=2)
+    plan = fixtures_plan(division=first, start=START, legs=2)
+    assert len(plan.clashes) == 1
+    assert plan.clashes[0].startswith(
+        "A Woolpack F's home venue already hosts another division's matches on "
+    )
+    assert "no pairing number in a division of 5 is away on all of them" in plan.clashes[0]
+    assert not first.fixtures.exists()  # the preview saved nothing
+    report = fixtures_generate(division=first, start=START, legs=2)
     at_pub = Counter(f.date for f in Fixture.objects.filter(venue=pub))
     assert max(at_pub.values()) == 1
     moved = first.fixtures.exclude(note="")
     assert moved.exists()
-    assert all("shares a home venue with Woolpack P" in f.note for f in moved)
+    assert all("shares a home venue with A Woolpack P" in f.note for f in moved)
     assert report.notes and all("moved from" in note for note in report.notes)
+
+
+def test_rounds_spread_to_the_season_end_or_with_a_week_off():
+    division, _ = division_of(4)
+    fixtures_generate(division=division, start=START, legs=2, rest_every=2)
+    nights = list(division.fixtures.dates("date", "day"))
+    assert [(b - a).days for a, b in zip(nights, nights[1:], strict=False)] == [7, 14, 7, 14, 7]
+    end = datetime.date(2025, 12, 16)
+    fixtures_generate(division=division, start=START, legs=2, end_by=end)
+    nights = list(division.fixtures.dates("date", "day"))
+    assert nights[0] == datetime.date(2025, 9, 2) and nights[-1] == end
+    with pytest.raises(ValidationError, match="the season is too short: 6 rounds need 6"):
+        fixtures_generate(division=division, start=START, legs=2, end_by=datetime.date(2025, 9, 30))
+    assert list(division.fixtures.dates("date", "day")) == nights  # nothing changed
 
 
 def test_regeneration_keeps_played_and_started_fixtures_and_replaces_the_rest():

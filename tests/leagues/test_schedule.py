@@ -16,6 +16,7 @@ from leagues.schedule import (
     league_nights,
     next_free_night,
     occupancy,
+    round_dates,
     round_robin,
 )
 
@@ -144,6 +145,99 @@ def test_three_teams_at_one_pub_forces_a_move_and_says_so():
     # the moved fixture keeps its round and is played after every regular round
     last_regular = max(f.date for f in schedule.fixtures if not f.note)
     assert all(f.date > last_regular for f in moved)
+    # and the plan says why no pairing could avoid it
+    assert schedule.clashes == (
+        "The As, The Bs and The Cs share a home venue: a fixture list can keep two teams of "
+        "one venue apart, not 3, so some of their home fixtures are swapped or moved to later "
+        "nights",
+    )
+
+
+def test_three_teams_at_one_pub_in_a_division_of_four_name_the_clash():
+    slots = teams("ABCD", "xxx.")
+    schedule = round_robin(teams=slots, start=JAN_6, league_night=TUE, legs=2)
+    assert len(schedule.clashes) == 1
+    assert schedule.clashes[0].startswith("A, B and C share a home venue")
+    crown = Counter(f.date for f in schedule.fixtures if f.home in "ABC")
+    assert max(crown.values()) == 1
+
+
+def test_a_team_is_paired_against_its_venue_s_nights_in_another_division():
+    # The Crown's team in division one is at home on its nights; the Crown's team in division
+    # two gets the pairing number away on every one of them: no move, no extra night.
+    one = round_robin(teams=teams("ABCDEF", "x....."), start=JAN_6, league_night=TUE, legs=2)
+    crown = frozenset(f.date for f in one.fixtures if f.home == "A")
+    two = round_robin(
+        teams=[
+            TeamSlot(k, "x" if k == "P" else None, taken=crown if k == "P" else frozenset())
+            for k in "PQRSTU"
+        ],
+        start=JAN_6,
+        league_night=TUE,
+        legs=2,
+    )
+    assert not {f.date for f in two.fixtures if f.home == "P"} & crown
+    assert len({f.date for f in two.fixtures}) == 10
+    assert two.notes == two.clashes == ()
+
+
+def test_a_clash_with_another_division_no_number_avoids_is_named():
+    one = round_robin(
+        teams=teams("ABCDEFGHIJ", "x........."), start=JAN_6, league_night=TUE, legs=2
+    )
+    crown = frozenset(f.date for f in one.fixtures if f.home == "A")
+    two = round_robin(
+        teams=[
+            TeamSlot(k, "x" if k == "P" else None, taken=crown if k == "P" else frozenset())
+            for k in "PQRSTUVWX"
+        ],
+        start=JAN_6,
+        league_night=TUE,
+        legs=2,
+    )
+    clashing = {f.date for f in two.fixtures if f.home == "P"} & crown
+    assert clashing
+    assert two.clashes == (
+        f"P's home venue already hosts another division's matches on {len(clashing)} of the "
+        "nights it would be at home: no pairing number in a division of 9 is away on all of "
+        "them, so those fixtures move to later nights",
+    )
+
+
+def test_rounds_packed_or_spread_over_the_calendar():
+    packed = round_dates(start=JAN_6, league_night=MON, rounds=6)
+    assert packed == [JAN_6 + timedelta(weeks=w) for w in range(6)]
+    rest = round_dates(start=JAN_6, league_night=MON, rounds=6, rest_every=2)
+    assert rest == [JAN_6 + timedelta(weeks=w) for w in (0, 1, 3, 4, 6, 7)]
+    end = JAN_6 + timedelta(weeks=10)
+    spread = round_dates(start=JAN_6, league_night=MON, rounds=6, end_by=end)
+    assert spread[0] == JAN_6 and spread[-1] == end
+    assert [(b - a).days for a, b in zip(spread, spread[1:], strict=False)] == [14] * 5
+    # the spread keeps to nights with no league
+    off = {JAN_6 + timedelta(weeks=2)}
+    assert (
+        not set(round_dates(start=JAN_6, league_night=MON, rounds=6, end_by=end, exclusions=off))
+        & off
+    )
+    schedule = round_robin(teams=teams("ABCD"), start=JAN_6, league_night=MON, legs=2, end_by=end)
+    assert sorted({f.date for f in schedule.fixtures}) == spread
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        (
+            {"end_by": JAN_6 + timedelta(weeks=4)},
+            "the season is too short: 6 rounds need 6 "
+            "league nights, but from Mon 6 Jan 2025 to Mon 3 Feb 2025 there are 5",
+        ),
+        ({"rest_every": 0}, "a week off every 0 rounds: give a whole number from 1"),
+        ({"rest_every": 2, "end_by": JAN_6 + timedelta(weeks=20)}, "choose one way to spread"),
+    ],
+)
+def test_spreading_refusals_name_what_is_wrong(kwargs, message):
+    with pytest.raises(ScheduleError, match=message):
+        round_robin(teams=teams("ABCD"), start=JAN_6, league_night=MON, legs=2, **kwargs)
 
 
 def test_teams_without_a_venue_never_clash():
@@ -447,6 +541,55 @@ def test_pairs_of_sharers_need_no_swaps_or_moves(division):
     breaks, worst = runs(schedule, [s.key for s in slots])
     assert worst == 1
     assert breaks == (0 if n % 2 else legs * (n - 2))
+
+
+@st.composite
+def leagues_with_shared_pubs(draw):
+    """Two divisions of one size, some pubs hosting a team in each, one pub maybe two teams in
+    the first division: the standard pairing keeps every pub's teams apart."""
+    n = draw(st.integers(2, 16))
+    legs = draw(st.sampled_from([1, 2]))
+    pubs = draw(st.integers(1, n // 2 if n > 3 else 1))
+    within = n >= 4 and pubs < n and draw(st.booleans())
+    night = draw(st.integers(0, 6))
+    start = draw(st.dates(date(2024, 1, 1), date(2027, 12, 31)))
+    return n, legs, pubs, within, night, start
+
+
+@PROPERTIES
+@given(leagues_with_shared_pubs())
+def test_teams_of_one_pub_across_divisions_never_at_home_together_and_no_extra_night(league):
+    n, legs, pubs, within, night, start = league
+    # Division one: pub p hosts team A<p>; "within": the last team shares pub 0 with A0.
+    one_slots = [TeamSlot(f"A{i}", f"pub{i}" if i < pubs else None) for i in range(n)]
+    if within:
+        one_slots[-1] = TeamSlot(f"A{n - 1}", "pub-pair")
+        one_slots[-2] = TeamSlot(f"A{n - 2}", "pub-pair")
+    one = round_robin(teams=one_slots, start=start, league_night=night, legs=legs)
+    venue = {s.key: s.venue for s in one_slots}
+    hosting: dict[object, set[date]] = defaultdict(set)
+    for f in one.fixtures:
+        if venue[f.home] is not None:
+            hosting[venue[f.home]].add(f.date)
+    # Division two: its pub teams listed last, to be moved onto the paired numbers.
+    two_slots = [
+        TeamSlot(f"B{i}", f"pub{n - 1 - i}", taken=frozenset(hosting[f"pub{n - 1 - i}"]))
+        if n - 1 - i < pubs
+        else TeamSlot(f"B{i}")
+        for i in range(n)
+    ]
+    two = round_robin(teams=two_slots, start=start, league_night=night, legs=legs)
+    for s in two_slots:
+        assert not {f.date for f in two.fixtures if f.home == s.key} & s.taken, s.key
+    nights = rounds_per_leg(n) * legs  # 2(n-1) for an even n, 2n for an odd one, when double
+    for schedule in (one, two):
+        assert len({f.date for f in schedule.fixtures}) == nights
+        assert schedule.notes == schedule.clashes == ()
+        breaks, worst = runs(
+            schedule, [f"{d}{i}" for i in range(n) for d in schedule.fixtures[0].home[0]]
+        )
+        assert worst == 1
+        assert breaks == (0 if n % 2 else legs * (n - 2))
 
 
 @PROPERTIES

@@ -37,6 +37,7 @@ from leagues.services import confirmation
 from leagues.services.adjustments import adjustment_withdraw, points_adjust
 from leagues.services.fixtures import fixture_void, fixture_walkover
 from leagues.services.withdrawal import team_reinstate, team_withdraw
+from scoring.actors import Actor
 from scoring.services import hand_undo
 from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory
 from tests.factories.scoring import UserFactory
@@ -117,7 +118,7 @@ def apply(world: dict[str, Any], step: tuple[str, int, int]) -> None:
         last = table_game and table_game.game.hands.order_by("-number").first()
         if last is None:
             raise ValidationError("no hand to undo")
-        hand_undo(game=table_game.game, expected_number=last.number, by=first)
+        hand_undo(game=table_game.game, expected_number=last.number, actor=Actor.of(first))
     elif kind == "walkover":
         fixture_walkover(fixture=fixture, to=("home", "away")[j % 2], reason="No team", by=first)
     elif kind == "void":

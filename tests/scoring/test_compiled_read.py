@@ -1,7 +1,7 @@
 """The locked read every hand entry starts with, compiled once per connection, gives what
 evaluating its queryset gives: the sides in play order, the game with its scoring link and what
-other apps attach to it (a league table's game), and the hand count, in one query (after the
-statement that locks the game's row, on PostgreSQL)."""
+other apps attach to it (a league table's game), and the hand count, in one query (on
+PostgreSQL sent in one round trip after the statement that locks the game's row)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,6 @@ from tests.factories.scoring import GameFactory, play_plain_hands
 from tests.leagues.test_access import build
 
 pytestmark = pytest.mark.django_db
-
-LOCK = 1 if connection.features.has_select_for_update else 0
 
 
 def _values(obj) -> dict[str, object] | None:
@@ -48,8 +46,10 @@ def test_the_compiled_read_gives_what_the_queryset_gives(where, django_assert_nu
         play_plain_hands(game, 4)
     with transaction.atomic():
         expected = list(_entry_shape(game.pk))
-        with django_assert_num_queries(LOCK + 1):
+        with django_assert_num_queries(1) as done:
             locked, sides, count = lock_for_entry(game.pk)
+        locks = connection.features.has_select_for_update
+        assert ("FOR UPDATE" in done.captured_queries[0]["sql"]) is locks
         # Twice on one connection: the second run reuses what the first worked out.
         again = lock_for_entry(game)[1]
     assert [_seen(side) for side in sides] == [_seen(side) for side in expected]

@@ -8,9 +8,11 @@ import datetime
 import uuid
 
 import pytest
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from scoring.models import Award, Game, Hand, HandRevision
+from scoring.services.compiled import sent_together
 from scoring.services.state import AWARDS, HANDS, REVISIONS, save_game_state
 from tests.factories.scoring import GameFactory
 
@@ -119,3 +121,35 @@ def test_the_game_state_is_stored_as_save_stores_it(django_assert_num_queries):
     assert stored.ended_at == game.ended_at
     assert stored.updated_at > before
     assert stored.title != game.title
+
+
+def test_writes_sent_together_are_one_round_trip_on_postgresql_with_their_ids_set(
+    django_assert_num_queries,
+):
+    """Inside ``sent_together`` the writes wait for the end of the block and go in one round
+    trip on PostgreSQL (each when made elsewhere), in order, each new row's id set as before."""
+    game = GameFactory()
+    hand = _hand(game, 1)
+    HANDS.insert([hand])
+    awards = _awards(hand)
+    revision = HandRevision(game=game, hand_number=1, action="record", entry_key=uuid.uuid4())
+    together = connection.vendor == "postgresql"
+    with django_assert_num_queries(1 if together else 3), sent_together():
+        AWARDS.insert(awards)
+        save_game_state(game)
+        REVISIONS.insert([revision])
+        assert (revision.pk is None) is together
+    assert [a.pk for a in awards] == list(
+        Award.objects.filter(hand=hand).order_by("position").values_list("pk", flat=True)
+    )
+    assert HandRevision.objects.filter(pk=revision.pk).exists()
+
+
+def test_a_write_refused_in_a_block_sent_together_is_raised_as_the_block_ends():
+    game = GameFactory()
+    taken = HandRevision(game=game, hand_number=1, action="record", entry_key=uuid.uuid4())
+    REVISIONS.insert([taken])
+    again = HandRevision(game=game, hand_number=2, action="record", entry_key=taken.entry_key)
+    with pytest.raises(IntegrityError), transaction.atomic(), sent_together():
+        REVISIONS.insert([again])
+    assert again.pk is None

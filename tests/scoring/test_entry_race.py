@@ -22,7 +22,9 @@ def test_a_double_tap_records_the_hand_once_and_answers_both_taps_with_it():
     facts = plain_hand("trinidad", game.next_dealer, 1)
 
     def record() -> Hand:
-        return services.hand_record(game=game.pk, facts=facts, entry_key=key, expected_number=1)
+        return services.hand_record(
+            game=game.pk, facts=facts, entry_key=key, expected_number=1
+        ).hand
 
     release, first = holding_the_locks(record)
     second, outcome = meanwhile(record)

@@ -48,6 +48,23 @@ def test_the_kept_form_is_byte_for_byte_the_rendered_one(kind):
     assert re.search(rf'name="dealer" value="{game.next_dealer}"[^>]*checked', kept)
 
 
+def test_games_of_one_ruleset_share_one_kept_form_with_their_own_names_and_address(monkeypatch):
+    """A league night's games (each table its own teams) render the form once between them,
+    and each still gets its own sides' names (escaped, possessive too) and its own address."""
+    fresh_form._kept.clear()
+    renders = []
+    render = fresh_form._render
+    monkeypatch.setattr(fresh_form, "_render", lambda *a, **k: renders.append(1) or render(*a, **k))
+    names = [("Reds", "Blues"), ("Patel & Sons", "Smith's <Arms>"), ("Bull", "O'Neills")]
+    for home, away in names:
+        game = GameFactory(hands=0, side_names=(home, away))
+        sides = list(game.sides.order_by("position"))
+        kept = fresh_form.fresh_form_html(csrf_token="t0ken", game=game, sides=sides, number=1)
+        assert PER_REQUEST.sub(r"\1…", kept) == PER_REQUEST.sub(r"\1…", rendered(game, 1))
+        assert f'action="/games/{game.pk}/hands/"' in kept
+    assert len(fresh_form._kept) == 1 and len(renders) == 1
+
+
 def test_each_form_gets_its_own_key_and_token_and_the_dealer_of_its_hand():
     game = GameFactory(hands=1)
     sides = list(game.sides.order_by("position"))

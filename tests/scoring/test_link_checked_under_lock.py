@@ -10,8 +10,9 @@ from django.test import RequestFactory
 from django.utils import timezone
 
 from scoring import services
+from scoring.actors import Actor
 from scoring.models import Hand, HandRevision, ScoringLink
-from scoring.permissions import SESSION_KEY, RequestScorer
+from scoring.permissions import SESSION_KEY
 from scoring.services import hands as hand_services
 from tests.leagues.test_access import build, client_for, record_hand
 
@@ -56,7 +57,7 @@ def test_a_correction_in_flight_when_the_link_is_revoked_is_not_made(monkeypatch
             number=hand.number,
             facts=dict(hand.facts, high="B"),
             entry_key=uuid.uuid4(),
-            scorer=RequestScorer(request),
+            actor=Actor.of_request(request),
         )
     assert Hand.objects.get(pk=hand.pk).facts == hand.facts
     assert HandRevision.objects.filter(game=game).count() == revisions

@@ -13,6 +13,7 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.urls import reverse
 
+from scoring.forms import fields_from_facts
 from scoring.models import Game, Hand, HandRevision, RevisionAction
 from scoring.offline import MODULES
 from tests.factories.scoring import GameFactory, plain_hand
@@ -187,3 +188,73 @@ def test_a_phone_without_the_link_may_not_send(client: Any) -> None:
     response = sync(client, game, kept(game, 1))
     assert response.status_code == 403
     assert not Hand.objects.filter(game=game).exists()
+
+
+def _update(response: Any) -> dict[str, Any]:
+    """What a light reply says changed of the game the phone keeps (#offline-update)."""
+    html = response.content.decode()
+    return json.loads(html.split('id="offline-update" type="application/json">')[1].split("<")[0])
+
+
+def _page_state(client: Any, game: Game) -> dict[str, Any]:
+    html = client.get(game.get_absolute_url()).content.decode()
+    return json.loads(html.split('id="offline-state" type="application/json">')[1].split("<")[0])
+
+
+def test_each_light_reply_says_what_changed_of_the_game_the_phone_keeps(
+    client: Any, game: Game
+) -> None:
+    """A hand recorded, corrected or undone online is one request: its reply carries the new
+    version and status, the hand count and the hands it brought, and the phone's kept state with
+    those changes is the page's state (so the phone asks for nothing more)."""
+    htmx = {"HTTP_HX_REQUEST": "true"}
+    kept_state = _page_state(client, game)
+
+    def follow(change: dict[str, Any]) -> None:
+        brought = {hand["number"] for hand in change["hands"]}
+        hands = [h for h in kept_state["hands"] if h["number"] <= change["count"]]
+        hands = [h for h in hands if h["number"] not in brought] + change["hands"]
+        kept_state.update(
+            version=change["version"],
+            status=change["status"],
+            hands=sorted(hands, key=lambda hand: hand["number"]),
+        )
+        assert kept_state == _page_state(client, game)
+
+    for number in (1, 2):
+        facts = plain_hand("trinidad", "A" if number % 2 else "B", number)
+        posted = {
+            "entry_key": str(uuid.uuid4()),
+            "expected_number": str(number),
+            **{k: v for k, v in facts.items() if k in ("dealer", "high", "low", "game")},
+            "turn_ups": " ".join(facts["turn_ups"]),
+            "beg": "stand",
+            "outcome": "played",
+            "jack": "none",
+        }
+        reply = client.post(reverse("scoring:hand_record", kwargs={"pk": game.pk}), posted, **htmx)
+        change = _update(reply)
+        assert (change["count"], [h["number"] for h in change["hands"]]) == (number, [number])
+        follow(change)
+
+    first = Hand.objects.get(game=game, number=1)
+    initial = fields_from_facts(
+        ruleset=game.rules,
+        facts=first.facts,
+        dealer=first.dealer,
+        number=1,
+        revision=first.revision,
+    )
+    posted = {key: str(value) for key, value in initial.items() if value not in (None, "")}
+    posted["high"] = "B" if first.facts["high"] == "A" else "A"
+    url = reverse("scoring:hand_correct", kwargs={"pk": game.pk, "number": 1})
+    change = _update(client.post(url, posted, **htmx))
+    assert change["count"] == 2 and change["hands"][0]["revision"] == first.revision + 1
+    follow(change)
+
+    undo = {"expected_number": "2", "entry_key": str(uuid.uuid4())}
+    change = _update(
+        client.post(reverse("scoring:hand_undo", kwargs={"pk": game.pk}), undo, **htmx)
+    )
+    assert (change["count"], change["hands"]) == (1, [])
+    follow(change)

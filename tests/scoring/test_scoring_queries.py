@@ -16,27 +16,32 @@ pytestmark = pytest.mark.django_db
 GAME_PAGE_QUERIES = 4
 #: A scorer's phone also reads its session once (the scoring link it opened).
 SESSION_QUERIES = 1
-#: Recording a hand, answered with only what changed: the session; the game with its link, sides,
-#: hand count and what the leagues and cups apps attach to it (so they ask nothing of a game that
-#: is not theirs), read once under its row lock; the new hand, its awards, the sides' scores, the
-#: game's state and the audit entry.
-RECORD_QUERIES = 7
+#: Recording a hand, answered with only what changed: the session; the game's ruleset and sides,
+#: which the view reads the posted form against (fixed once a game starts, so read before the
+#: lock: the service is given the hand's facts, not a callback into the form); the game with its
+#: link, sides, hand count and what the leagues and cups apps attach to it (so they ask nothing
+#: of a game that is not theirs), read once under its row lock; the new hand; its awards, the
+#: sides' scores, the game's state and the audit entry, on PostgreSQL sent together in one round
+#: trip (``compiled.sent_together``).
+RECORD_QUERIES = 5 if connection.vendor == "postgresql" else 8
 #: Undoing the last hand: the session; the locked read; the last two hands; the hand collected,
 #: its awards and it deleted; the sides' scores, the game's state and the audit entry.
 UNDO_QUERIES = 9
-#: Correcting a hand with hands after it, answered with only what changed: the session; the game
-#: with its link, sides, hand count and what other apps attach to it, read once under its row
-#: lock; the hand before it (its totals start the re-scoring) and the hands from it on; their
-#: awards (a later hand is rewritten only where the engine's answer differs); the corrected hand;
-#: the later hands' running totals, one statement however many; its awards deleted and written
-#: again; the sides' scores, the game's state and the audit entry.
-CORRECT_QUERIES = 11
+#: Correcting a hand with hands after it, answered with only what changed: the session; the
+#: game's ruleset and sides the form is read against (as for a hand recorded); the game with its
+#: link, sides, hand count and what other apps attach to it, read once under its row lock; the
+#: hand before it (its totals start the re-scoring) and the hands from it on; their awards (a
+#: later hand is rewritten only where the engine's answer differs); the corrected hand; the later
+#: hands' running totals, one statement however many; its awards deleted and written again; the
+#: sides' scores, the game's state and the audit entry.
+CORRECT_QUERIES = 12
 #: Correcting the last hand: no later running totals to move.
 CORRECT_LAST_QUERIES = CORRECT_QUERIES - 1
-#: The service's transaction: BEGIN and COMMIT are logged as statements too; on a database with
-#: row locks (PostgreSQL) the game's row is locked in a statement of its own before it is read
-#: (services/state.py lock_for_entry says why), on SQLite the BEGIN takes the write lock.
-TRANSACTION = 2 + (1 if connection.features.has_select_for_update else 0)
+#: The service's transaction: BEGIN and COMMIT are logged as statements too. On PostgreSQL the
+#: game's row is locked in a statement of its own before it is read (services/state.py
+#: lock_for_entry says why), sent with the read in one round trip, one query; on SQLite the
+#: BEGIN takes the write lock.
+TRANSACTION = 2
 #: A hand at a league fixture's table (a game in progress, no result changed) adds the table it
 #: is played at and the league's live, the fixture's live and the players' page versions
 #: (``leagues/fragments.py``), written once inside the hand's transaction: in the database

@@ -6,9 +6,10 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from scoring import services
+from scoring.actors import Actor
 from scoring.models import Award, Game, GameStatus, Hand, HandRevision, RevisionAction, Side
 from scoring.rules import PRESETS, InvalidFacts, score_game
-from scoring.signals import game_changed
+from scoring.services import hands as hand_services
 from tests.factories.scoring import (
     GameFactory,
     UserFactory,
@@ -24,23 +25,24 @@ def scores(game: Game) -> dict[str, int]:
     return {side.label: side.score for side in game.sides.all()}
 
 
-def record(game: Game, facts: dict, **kwargs) -> Hand:
+def record(game: Game, facts: dict, by=None, **kwargs) -> Hand:
     kwargs.setdefault("entry_key", uuid.uuid4())
     kwargs.setdefault("expected_number", game.hands.count() + 1)
-    return services.hand_record(game=game, facts=facts, **kwargs)
+    return services.hand_record(game=game, facts=facts, actor=Actor.of(by), **kwargs).hand
 
 
 @pytest.fixture
-def changes():
-    """Every game_changed signal sent: the game, its status before the change and after."""
+def changes(monkeypatch):
+    """Every change handed to the result roll-up: the game, its status before and after."""
     sent: list[tuple[int, str | None, str]] = []
+    follow = hand_services._follow
 
-    def receiver(sender, *, game, was, **kwargs):
-        sent.append((game.pk, was, game.status))
+    def noted(change):
+        sent.append((change.game.pk, change.was, change.game.status))
+        follow(change)
 
-    game_changed.connect(receiver)
-    yield sent
-    game_changed.disconnect(receiver)
+    monkeypatch.setattr(hand_services, "_follow", noted)
+    return sent
 
 
 # --- starting ------------------------------------------------------------------------------------
@@ -69,7 +71,7 @@ def test_game_start_freezes_the_ruleset_and_seats_the_sides(changes):
         ("B", "Stars", ["Cy", "Di"], 1),
     ]
     assert scores(game) == {"A": 3, "B": 0}
-    assert changes == [(game.pk, None, "in_progress")]
+    assert changes == []  # a game just started changes no result
 
 
 def test_game_start_refuses_what_the_variant_cannot_play():
@@ -90,8 +92,8 @@ def test_game_start_refuses_what_the_variant_cannot_play():
 
 def test_record_stores_facts_awards_and_the_running_score(changes):
     """Recording a hand stores the facts as entered and the engine's awards, in strict order."""
-    game = GameFactory()
     user = UserFactory()
+    game = GameFactory(by=user)  # the game's starter may score it
     facts = {
         "dealer": "A",
         "turn_ups": ["JH"],
@@ -165,12 +167,13 @@ def test_double_submit_with_the_same_key_records_once(changes):
     game = GameFactory()
     key = uuid.uuid4()
     facts = plain_hand("trinidad", "A", 1)
-    first = record(game, facts, entry_key=key, expected_number=1)
-    again = record(game, facts, entry_key=key, expected_number=1)
-    assert again.pk == first.pk
+    first = services.hand_record(game=game, facts=facts, entry_key=key, expected_number=1)
+    again = services.hand_record(game=game, facts=facts, entry_key=key, expected_number=1)
+    assert again.hand.pk == first.hand.pk
+    assert first.change is not None and again.change is None  # nothing changed the second time
     assert game.hands.count() == 1
     assert HandRevision.objects.filter(game=game, action=RevisionAction.RECORD).count() == 1
-    assert len(changes) == 2  # the start and one record, not two
+    assert len(changes) == 1  # one record handed to the roll-up, not two
 
 
 def test_a_key_reused_after_its_hand_was_undone_is_refused():
@@ -224,20 +227,20 @@ def test_no_hand_after_the_game_is_won():
 
 def test_a_correction_rescores_the_game_and_can_change_the_winner(changes):
     """Correcting the deciding hand so B takes the points makes B the winner instead."""
-    game = GameFactory(start_scores={"A": 13, "B": 13})
+    user = UserFactory()
+    game = GameFactory(start_scores={"A": 13, "B": 13}, by=user)
     hand = record(game, plain_hand("trinidad", "A", 1, winner="A"))
     game.refresh_from_db()
     assert game.winner == "A"
-    user = UserFactory()
     corrected = services.hand_correct(
         game=hand.game_id,
         number=hand.number,
         facts=plain_hand("trinidad", "A", 1, winner="B"),
         entry_key=uuid.uuid4(),
-        by=user,
+        actor=Actor.of(user),
         reason="B held high, not A",
         expected_revision=0,
-    )
+    ).hand
     game.refresh_from_db()
     assert (game.status, game.winner, game.decided_category) == (GameStatus.WON, "B", "high")
     assert scores(game) == {"A": 13, "B": 14}
@@ -333,7 +336,7 @@ def test_a_correction_submitted_twice_is_applied_once():
     )
     again = services.hand_correct(
         game=hand.game_id, number=hand.number, facts=new, entry_key=key, expected_revision=0
-    )
+    ).hand
     assert again.revision == 1
     assert HandRevision.objects.filter(action=RevisionAction.CORRECT).count() == 1
 
@@ -407,9 +410,9 @@ def test_undo_submitted_twice_undoes_one_hand():
 
 
 def test_abandon_stops_the_game_for_good(changes):
-    game = GameFactory(hands=2)
     user = UserFactory()
-    services.game_abandon(game=game, by=user, reason="pub closing")
+    game = GameFactory(hands=2, by=user)
+    services.game_abandon(game=game, actor=Actor.of(user), reason="pub closing")
     game.refresh_from_db()
     assert game.status == GameStatus.ABANDONED
     assert game.hands.count() == 2
@@ -528,3 +531,17 @@ def test_the_start_of_a_game_is_audited_with_the_sides_as_stored():
         {"label": "B", "name": "Side B", "players": []},
     ]
     assert start.after["sides"] == stored
+
+
+def test_only_who_may_score_a_game_writes_to_it():
+    """The service asks, under the game's lock, whether its actor may score: a stranger's
+    account is refused and nothing is saved; the game's starter and the system may."""
+    starter, stranger = UserFactory(), UserFactory()
+    game = GameFactory(by=starter)
+    with pytest.raises(services.NotAllowed):
+        record(game, plain_hand("trinidad", "A", 1), by=stranger)
+    with pytest.raises(services.NotAllowed):
+        services.game_abandon(game=game, actor=Actor.of(stranger))
+    assert game.hands.count() == 0
+    assert record(game, plain_hand("trinidad", "A", 1), by=starter).entered_by == starter
+    assert record(game, plain_hand("trinidad", "B", 2)).entered_by is None  # the system

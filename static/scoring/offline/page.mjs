@@ -4,7 +4,9 @@
 // server answers. Without a connection the page scores with the browser-side rules.
 //
 // Online, with nothing waiting, the page works exactly as the server renders it (scoring.js and
-// htmx); this module steps in only when a hand cannot be sent.
+// htmx); this module steps in only when a hand cannot be sent. A hand recorded online is one
+// request: its reply says what changed of the game, and this module keeps that (in IndexedDB and
+// in the copy of the page the service worker keeps) without asking the server anything more.
 import { rulesetFromSpec } from "../rules/ruleset.mjs";
 import { factsFromForm, fillForm, splitCards } from "./form.mjs";
 import { previewLines } from "./preview.mjs";
@@ -33,6 +35,22 @@ async function keepThisPage() {
   }
 }
 
+/** Keep the page as it now shows (after a reply swapped in what changed) for the next time
+ * without a connection, in place of the copy kept before: no request. The kept copy's headers
+ * (its content security policy) stay. */
+async function keepPageAsShown() {
+  if (!("caches" in window)) return;
+  try {
+    const pages = await caches.open("allfours-pages");
+    const kept = await pages.match(location.pathname, { ignoreVary: true });
+    const headers = kept ? kept.headers : { "Content-Type": "text/html; charset=utf-8" };
+    const html = `<!DOCTYPE html>\n${document.documentElement.outerHTML}`;
+    await pages.put(location.pathname, new Response(html, { headers }));
+  } catch {
+    // No room, or no cache in this browser: the copy kept before stays.
+  }
+}
+
 /** Whether the page kept for offline use is this one as the server last sent it. */
 async function keptIsCurrent() {
   if (!("caches" in window)) return true;
@@ -41,7 +59,7 @@ async function keptIsCurrent() {
   const node = document.getElementById("offline-state");
   if (!node) return true;
   const html = await kept.text();
-  const match = html.match(/"version": (\d+)/);
+  const match = html.match(/"version":\s*(\d+)/);
   return !!match && Number(match[1]) >= JSON.parse(node.textContent).version;
 }
 
@@ -554,29 +572,46 @@ document.addEventListener("click", (event) => {
   }
 });
 
-/** After a reply from the server: the game's state as it now is, for the next time offline. */
+/** The kept state of the game with a reply's changes (scoring/offline.py state_change): hands
+ * after its count are gone, the hands it brings replace theirs. */
+function withChanges(state, update) {
+  const brought = new Set(update.hands.map((hand) => hand.number));
+  const hands = state.hands.filter((hand) => hand.number <= update.count && !brought.has(hand.number));
+  hands.push(...update.hands);
+  hands.sort((a, b) => a.number - b.number);
+  return { ...state, version: update.version, status: update.status, hands };
+}
+
+/** JSON as the page carries it in a script element: nothing in it can end the element. */
+function scriptJson(value) {
+  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026");
+}
+
+/** After a reply from the server: the game's state as the reply says it now is, kept for the
+ * next time offline (the page's state, IndexedDB and the kept page), with no request. A light
+ * reply brings what changed (#offline-update); a whole game (a refused or stale form) brings
+ * its whole state (#offline-state). */
 async function followServer() {
   stopEditing();
-  try {
-    const response = await fetch(`/games/${pk}/state/`, { credentials: "same-origin", cache: "no-store" });
-    if (response.ok) {
-      const state = await response.json();
-      const node = document.getElementById("offline-state");
-      if (node) {
-        const page = JSON.parse(node.textContent);
-        node.textContent = JSON.stringify({ ...state, can_score: page.can_score });
-      }
-      await store.putSnapshot(state);
+  const node = document.getElementById("offline-state");
+  const updates = document.querySelectorAll("script#offline-update");
+  if (node) {
+    let state = JSON.parse(node.textContent);
+    for (const update of updates) {
+      const change = JSON.parse(update.textContent);
+      if (change.game === state.game && change.version >= state.version) state = withChanges(state, change);
     }
-  } catch {
-    // No connection: the phone's state stays as it was.
+    if (updates.length) node.textContent = scriptJson(state);
+    const { can_score: _, ...snapshot } = state;
+    await store.putSnapshot(snapshot);
   }
+  for (const update of updates) update.remove();
   await refresh();
-  keepThisPage();
+  await keepPageAsShown();
 }
 // A reply swaps several parts of the page (the form, the scores, the sheet's row, the message)
-// and htmx says each has settled: the game's state and page are fetched once a reply, not once
-// a part.
+// and htmx says each has settled: the game's state and page are kept once a reply, after
+// scoring.js has put the sheet's rows in place, not once a part.
 let following = false;
 document.addEventListener("htmx:afterSettle", () => {
   if (pk === null || following) return;

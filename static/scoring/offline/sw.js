@@ -41,7 +41,6 @@ function isPage(request, url) {
   return (
     url.pathname.startsWith("/games/") &&
     !url.pathname.endsWith(".json") &&
-    !url.pathname.endsWith("/state/") &&
     !request.headers.has("HX-Request") &&
     (request.mode === "navigate" || (request.headers.get("Accept") || "").includes("text/html") || request.destination === "")
   );
@@ -165,11 +164,18 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (!isPage(request, url)) return;
+  // The server up but its database not (a 503): the page as kept, as without a connection.
   if (url.pathname === START && request.mode === "navigate") {
-    event.respondWith(fromNetworkKeeping(request).catch(() => keptGamesPage()));
+    event.respondWith(
+      fromNetworkKeeping(request)
+        .then((response) => (response.status === 503 ? keptGamesPage() : response))
+        .catch(() => keptGamesPage()),
+    );
     return;
   }
   event.respondWith(
-    fromNetworkKeeping(request).catch(async () => (await fromCache(request)) || offlinePage()),
+    fromNetworkKeeping(request)
+      .then(async (response) => (response.status === 503 && (await fromCache(request))) || response)
+      .catch(async () => (await fromCache(request)) || offlinePage()),
   );
 });

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0012_result_agreement_shared'),
+        ('leagues', '0014_imported_results'),
     ]
 
     operations = [

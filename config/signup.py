@@ -1,0 +1,120 @@
+"""Sign-up: anyone makes an account (username, e-mail, a password Django's validators accept),
+confirms the e-mail by the signed link mailed to it, and is then logged in and sent to start a
+league. An account is closed (cannot log in) until its e-mail is confirmed.
+
+Sign-up is throttled like log-in and by the same counts (``config.login``): every try counts
+against its address, and an address log-in refuses is refused here too.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth.forms import UserCreationForm
+from django.core import signing
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from config.login import admit, record_failure
+from config.mail import MAIL_ERRORS, absolute, send_templated
+
+logger = logging.getLogger(__name__)
+
+_SALT = "config.signup"
+
+NOT_SENT = (
+    "The confirmation e-mail could not be sent just now, so no account was made. Try again in "
+    "a few minutes."
+)
+
+
+class SignupForm(UserCreationForm):  # type: ignore[type-arg]
+    email = forms.EmailField(
+        label="E-mail", help_text="The link that confirms your account goes to it."
+    )
+
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined,misc]
+        model = get_user_model()
+        fields = ("username", "email")
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"].strip()
+        if get_user_model().objects.filter(email__iexact=email, is_active=True).exists():
+            raise forms.ValidationError(
+                "An account has this e-mail already: log in, or reset its password."
+            )
+        return email
+
+
+def confirmation_link(user: Any) -> str:
+    token = signing.dumps(user.pk, salt=_SALT)
+    return absolute(reverse("signup_confirm", kwargs={"token": token}))
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("leagues:manage_league_create")
+    form = SignupForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        reason = admit(request)
+        if reason:
+            context = {"form": SignupForm(), "refused": reason}
+            return render(request, "registration/signup.html", context, status=429)
+        record_failure(request)
+        status = 422
+        if form.is_valid():
+            try:
+                with transaction.atomic():
+                    user = form.save(commit=False)
+                    user.is_active = False
+                    user.save()
+                    send_templated(
+                        to=user.email,
+                        template="registration/signup_mail",
+                        context={
+                            "user": user,
+                            "link": confirmation_link(user),
+                            "days": settings.SIGNUP_CONFIRM_DAYS,
+                        },
+                    )
+            except MAIL_ERRORS:
+                logger.exception("sign-up confirmation mail could not be sent")
+                form.add_error(None, NOT_SENT)
+                status = 503
+            else:
+                return render(request, "registration/signup_sent.html", {"email": user.email})
+    return render(request, "registration/signup.html", {"form": form}, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """The link from the mail: a button confirms (a mail scanner fetching the link does not)."""
+    max_age = settings.SIGNUP_CONFIRM_DAYS * 24 * 3600
+    try:
+        pk = signing.loads(token, salt=_SALT, max_age=max_age)
+        user = get_user_model().objects.get(pk=pk)
+    except signing.SignatureExpired:
+        return _dead(request, "This link has expired: sign up again.")
+    except (signing.BadSignature, get_user_model().DoesNotExist, TypeError, ValueError):
+        return _dead(request, "This link is not one of ours: check the address in the mail.")
+    if user.is_active or user.last_login is not None:
+        return _dead(request, "This account is confirmed already: log in.")
+    if request.method == "POST":
+        user.is_active = True
+        user.save(update_fields=["is_active"])
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect("leagues:manage_league_create")
+    return render(request, "registration/signup_confirm.html", {"account": user})
+
+
+def _dead(request: HttpRequest, why: str) -> HttpResponse:
+    return render(request, "registration/signup_dead.html", {"why": why}, status=410)

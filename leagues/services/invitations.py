@@ -1,0 +1,294 @@
+"""Invitations: a secretary asks someone by e-mail to become a secretary of the league, or to
+log in as a team's captain. The mail's link lets them set their own password (or accept with an
+account they have); the secretary never types a password for someone else.
+
+A link is signed and names the invitation and its current ``nonce``: resending gives a new
+nonce and a new expiry, so only the newest link works; withdrawing, accepting or expiry end it.
+Every step is in the league's audit trail; a mail that cannot be sent changes nothing.
+"""
+
+from __future__ import annotations
+
+import datetime
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.core import signing
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from config.locks import lock_rows
+from config.mail import absolute, send_templated
+from leagues.audit import audit_log
+from leagues.models import Invitation, League, Player, TeamEntry
+from leagues.permissions import can_manage_league, player_is_free
+from leagues.services.accounts import account_state, new_account, secretary_names
+from scoring.actors import Account
+
+_SALT = "leagues.invitation"
+
+
+def invitation_link(invitation: Invitation) -> str:
+    """The full address of the invitation's current link (what its mail carries)."""
+    token = signing.dumps({"i": invitation.pk, "n": invitation.nonce}, salt=_SALT)
+    return absolute(reverse("invitation_accept", kwargs={"token": token}))
+
+
+def invitation_from_token(token: str) -> Invitation:
+    """The invitation a link names; ``ValidationError`` saying why when it no longer works."""
+    try:
+        data = signing.loads(token, salt=_SALT)
+        invitation = Invitation.objects.select_related("league", "player", "team").get(
+            pk=int(data["i"])
+        )
+    except (signing.BadSignature, Invitation.DoesNotExist, KeyError, TypeError, ValueError):
+        raise ValidationError(
+            "This invitation link is not one of ours: check the address."
+        ) from None
+    if invitation.nonce != data.get("n"):
+        raise ValidationError("A newer invitation was sent since: use the link in the newest mail.")
+    if invitation.withdrawn_at is not None:
+        raise ValidationError(f"The secretary of {invitation.league} withdrew this invitation.")
+    if invitation.accepted_at is not None:
+        raise ValidationError("This invitation was accepted already: log in.")
+    if invitation.expires_at <= timezone.now():
+        raise ValidationError(
+            f"This invitation expired on {timezone.localtime(invitation.expires_at):%d %B %Y}: "
+            f"ask the secretary of {invitation.league} to send it again."
+        )
+    return invitation
+
+
+def _state(invitation: Invitation) -> dict[str, Any]:
+    return {
+        "invitation": invitation.pk,
+        "role": invitation.role,
+        "email": invitation.email,
+        "player": invitation.player_id,
+        "team": invitation.team_id,
+        "expires_at": invitation.expires_at.isoformat(),
+    }
+
+
+def what(invitation: Invitation) -> str:
+    if invitation.role == Invitation.Role.CAPTAIN:
+        return f"captain of {invitation.team}"
+    return f"a secretary of {invitation.league}"
+
+
+def _send(invitation: Invitation, *, mail: bool = True) -> None:
+    invitation.nonce = secrets.token_hex(16)
+    invitation.sent_at = timezone.now()
+    invitation.expires_at = invitation.sent_at + datetime.timedelta(days=settings.INVITATION_DAYS)
+    invitation.save()
+    if mail:
+        invitation_mail(invitation)
+
+
+def invitation_mail(invitation: Invitation) -> None:
+    """Mail the invitation's current link (raises one of ``config.mail.MAIL_ERRORS``)."""
+    send_templated(
+        to=invitation.email,
+        template="leagues/mail/invitation",
+        context={
+            "invitation": invitation,
+            "what": what(invitation),
+            "link": invitation_link(invitation),
+            "days": settings.INVITATION_DAYS,
+        },
+    )
+
+
+def _require_manager(league: League, by: Account) -> None:
+    # ``by=None`` is the system itself (a management command), never a request.
+    if by is not None and not can_manage_league(by, league):
+        raise PermissionDenied(f"Only the secretaries of {league} can do that.")
+
+
+def _clean_email(email: str) -> str:
+    email = email.strip()
+    try:
+        validate_email(email)
+    except ValidationError as exc:
+        raise ValidationError({"email": "Give the e-mail address the invitation goes to."}) from exc
+    return email
+
+
+@transaction.atomic
+def secretary_invite(*, league: League, email: str, by: Account) -> Invitation:
+    """Invite ``email`` to become a secretary of ``league``; the mail goes now."""
+    lock_rows(League.objects.filter(pk=league.pk))
+    _require_manager(league, by)
+    email = _clean_email(email)
+    if league.secretaries.filter(email__iexact=email).exists():
+        raise ValidationError({"email": f"{email} is already a secretary's address."})
+    invitation = Invitation(league=league, role=Invitation.Role.SECRETARY, email=email)
+    invitation.invited_by = by
+    _send(invitation)
+    audit_log(
+        league=league,
+        action="invitation_sent",
+        subject=f"{email} invited to be a secretary",
+        after=_state(invitation),
+        by=by,
+    )
+    return invitation
+
+
+@transaction.atomic
+def captain_invite(*, entry: TeamEntry, email: str, by: Account, send: bool = True) -> Invitation:
+    """Invite the season's captain of ``entry`` to log in with their own account (``send``
+    False: the caller mails it with ``invitation_mail`` once its own transaction is done)."""
+    lock_rows(TeamEntry.objects.filter(pk=entry.pk))
+    entry = TeamEntry.objects.select_related("season__league", "team", "captain").get(pk=entry.pk)
+    league = entry.season.league
+    _require_manager(league, by)
+    email = _clean_email(email)
+    captain = entry.captain
+    if captain is None:
+        raise ValidationError(
+            f"{entry.team} has no captain for {entry.season.name}: choose the captain first."
+        )
+    if not player_is_free(by, league, captain):
+        raise ValidationError(
+            {
+                "email": f"{captain} plays in another league too: only the site's operator can "
+                "give them an account."
+            }
+        )
+    if captain.user_id is not None:
+        raise ValidationError({"email": f"{captain} already has an account."})
+    invitation = Invitation(
+        league=league, role=Invitation.Role.CAPTAIN, player=captain, team=entry.team, email=email
+    )
+    invitation.invited_by = by
+    _send(invitation, mail=send)
+    audit_log(
+        league=league,
+        action="invitation_sent",
+        subject=f"{captain} ({entry.team} captain) invited at {email}",
+        after=_state(invitation),
+        by=by,
+    )
+    return invitation
+
+
+def _lock_open(invitation: Invitation, league: League, by: Account) -> Invitation:
+    lock_rows(Invitation.objects.filter(pk=invitation.pk))
+    invitation = Invitation.objects.select_related("league", "player", "team").get(pk=invitation.pk)
+    if invitation.league_id != league.pk:
+        raise PermissionDenied("That invitation is not this league's.")
+    _require_manager(invitation.league, by)
+    if invitation.accepted_at is not None:
+        raise ValidationError(f"{invitation.email} accepted the invitation already.")
+    if invitation.withdrawn_at is not None:
+        raise ValidationError(f"The invitation to {invitation.email} was withdrawn.")
+    return invitation
+
+
+@transaction.atomic
+def invitation_resend(*, invitation: Invitation, league: League, by: Account) -> Invitation:
+    """Send the invitation again with a new link and a new expiry; the old link stops working."""
+    invitation = _lock_open(invitation, league, by)
+    before = _state(invitation)
+    _send(invitation)
+    audit_log(
+        league=invitation.league,
+        action="invitation_resent",
+        subject=f"Invitation to {invitation.email} sent again",
+        before=before,
+        after=_state(invitation),
+        by=by,
+    )
+    return invitation
+
+
+@transaction.atomic
+def invitation_withdraw(*, invitation: Invitation, league: League, by: Account) -> Invitation:
+    """End the invitation: its link no longer works."""
+    invitation = _lock_open(invitation, league, by)
+    before = _state(invitation)
+    invitation.withdrawn_at = timezone.now()
+    invitation.save(update_fields=["withdrawn_at"])
+    audit_log(
+        league=invitation.league,
+        action="invitation_withdrawn",
+        subject=f"Invitation to {invitation.email} withdrawn",
+        before=before,
+        by=by,
+    )
+    return invitation
+
+
+@transaction.atomic
+def invitation_accept(
+    *, token: str, user: Account = None, username: str = "", password: str = ""
+) -> Any:
+    """Accept the invitation a link names: as ``user`` (an account the person is logged in
+    with), or with a new account of ``username`` and ``password`` (its e-mail the invited one,
+    so confirmed by the link itself). Returns the account."""
+    invitation = invitation_from_token(token)
+    lock_rows(Invitation.objects.filter(pk=invitation.pk))
+    invitation = invitation_from_token(token)
+    league = invitation.league
+    if user is None:
+        user = new_account(username=username, email=invitation.email, password=password)
+        audit_log(
+            league=league,
+            action="account_created",
+            subject=f"Account {user.get_username()} created from an invitation",
+            after=account_state(user),
+            by=user,
+        )
+    elif not user.is_active:
+        raise ValidationError("This account is closed.")
+    if invitation.role == Invitation.Role.SECRETARY:
+        if not league.secretaries.filter(pk=user.pk).exists():
+            before = secretary_names(league)
+            league.secretaries.add(user)
+            audit_log(
+                league=league,
+                action="secretary_added",
+                subject=f"{user.get_username()} made a secretary by invitation",
+                before={"secretaries": before},
+                after={
+                    "secretaries": sorted(league.secretaries.values_list("username", flat=True))
+                },
+                by=user,
+            )
+    else:
+        lock_rows(Player.objects.filter(pk=invitation.player_id))
+        player = Player.objects.get(pk=invitation.player_id)
+        if player.user_id is not None and player.user_id != user.pk:
+            raise ValidationError(f"{player} has an account already: log in with it.")
+        other = Player.objects.filter(user=user).exclude(pk=player.pk).first()
+        if other is not None:
+            raise ValidationError(
+                f"{user.get_username()} is already the account of {other}: log out and make a "
+                "new account for this invitation."
+            )
+        player.user = user
+        player.save(update_fields=["user"])
+        audit_log(
+            league=league,
+            action="captain_account_linked",
+            subject=f"{player} ({invitation.team} captain) logs in as {user.get_username()}",
+            before={"player": player.pk, "user": None},
+            after={"player": player.pk, "user": user.pk, "username": user.get_username()},
+            by=user,
+        )
+    invitation.accepted_at = timezone.now()
+    invitation.accepted_by = user
+    invitation.save(update_fields=["accepted_at", "accepted_by"])
+    audit_log(
+        league=league,
+        action="invitation_accepted",
+        subject=f"{invitation.email} accepted: {user.get_username()} is {what(invitation)}",
+        after=_state(invitation) | {"user": user.pk},
+        by=user,
+    )
+    return user

@@ -1,0 +1,654 @@
+"""Importing a league from the spreadsheet its secretary already has: one row per player with
+``division``, ``team``, ``venue``, ``player``, ``captain`` and ``email`` columns.
+
+``people_plan`` reads the file against the league as it is and says what an import would create
+or change (divisions, venues, teams and their entries, people and their registrations, captains,
+invitations to captains with an e-mail), every problem by row and column, and every question:
+a row naming someone who may be a person the league already has asks which, it never refuses
+the batch nor makes a second record by accident. ``league_import`` saves a plan with no problem
+and no open question, all or nothing, through the services that own each change (each audited),
+then mails the captains' invitations. Importing the same file again changes nothing.
+
+Fixtures (and results already played) come from ``leagues.services.fixtures_import``.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import logging
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+
+from config.mail import MAIL_ERRORS
+from leagues.audit import audit_log
+from leagues.models import (
+    Division,
+    Invitation,
+    League,
+    Player,
+    Registration,
+    Season,
+    Team,
+    TeamEntry,
+    Venue,
+)
+from leagues.permissions import can_manage_league, player_is_free
+from leagues.selectors.people import latest_teams, person_label
+from leagues.services import invitations, registrations, structure
+from leagues.services.fixtures_import import FixturesImport, read_fixtures
+from leagues.sheets import MAX_BYTES, Problem, Sheet, read_sheets, table
+from scoring.actors import Account
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["MAX_BYTES", "ImportRefused", "Plan", "import_plan", "league_import", "read_files"]
+
+PEOPLE_REQUIRED = ("team", "player")
+PEOPLE_OPTIONAL = ("division", "venue", "captain", "email")
+#: What an import creates, in the order a plan lists it.
+KINDS = (
+    "season",
+    "divisions",
+    "venues",
+    "teams",
+    "entries",
+    "people",
+    "registrations",
+    "captains",
+    "invitations",
+    "fixtures",
+    "results",
+)
+YES = {"yes", "y", "x", "1", "true", "captain", "c"}
+NO = {"", "no", "n", "0", "false", "-"}
+
+
+def _key(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+@dataclass
+class Question:
+    """A row naming someone the league may already have: which person is it?"""
+
+    row: int
+    name: str
+    team: str
+    choices: list[tuple[str, str]]
+    """(answer, label): a player's primary key, or "new" for a new person."""
+
+    @property
+    def field(self) -> str:
+        return f"person-{self.row}"
+
+
+@dataclass
+class Person:
+    """The person a row names: an existing player, or a new one (``player`` None)."""
+
+    row: int
+    name: str
+    team_key: str
+    player: Player | None = None
+    captain: bool = False
+    email: str = ""
+    open: bool = False
+    """Unanswered: the row asks which person it is."""
+
+
+@dataclass
+class TeamPlan:
+    name: str
+    division: str = ""
+    venue: str = ""
+    team: Team | None = None
+    entry: TeamEntry | None = None
+    rows: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Plan:
+    """What an import would do, its problems and its questions, in words a secretary reads."""
+
+    season_name: str
+    problems: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+    questions: list[Question] = field(default_factory=list)
+    create: dict[str, list[str]] = field(default_factory=lambda: {k: [] for k in KINDS})
+    change: list[str] = field(default_factory=list)
+    # What ``league_import`` needs to carry it out.
+    divisions: list[str] = field(default_factory=list)
+    venues: list[str] = field(default_factory=list)
+    teams: dict[str, TeamPlan] = field(default_factory=dict)
+    people: list[Person] = field(default_factory=list)
+    extra: Any = None
+    """The fixtures' plan, when a fixtures file came with the people's."""
+
+    def problem(self, sheet: Sheet, message: str, row: int | None = None, column: str = "") -> None:
+        """A problem in ``sheet``, by row and column (named as the file heads it)."""
+        where = sheet.column(column) if column else ""
+        self.problems.append(Problem(message, row, where, sheet.name))
+
+    @property
+    def ready(self) -> bool:
+        return not self.problems and not any(p.open for p in self.people)
+
+    @property
+    def changes(self) -> int:
+        return sum(len(v) for v in self.create.values()) + len(self.change)
+
+    def digest(self) -> str:
+        """A fingerprint of what the secretary was shown: confirming a different plan is
+        refused (the league changed between the preview and the confirmation)."""
+        # Who each asked-about row is depends on the answers given with the confirmation: the
+        # questions themselves are fingerprinted, not their answers.
+        shown = {
+            "create": {
+                k: v for k, v in sorted(self.create.items()) if k not in ("people", "registrations")
+            },
+            "change": self.change,
+            "problems": [str(p) for p in self.problems],
+            "questions": [q.row for q in self.questions],
+            "rows": [
+                (p.row, p.player.pk if p.player and p.player.pk else None)
+                for p in self.people
+                if not p.open and not _asked(self, p.row)
+            ],
+        }
+        return hashlib.sha256(json.dumps(shown, sort_keys=True).encode()).hexdigest()[:32]
+
+
+def _asked(plan: Plan, row: int) -> bool:
+    return any(q.row == row for q in plan.questions)
+
+
+def _require(league: League, by: Account) -> None:
+    # ``by=None`` is the system (the ``import_league`` command), never a request.
+    if by is not None and not can_manage_league(by, league):
+        raise PermissionDenied(f"Only the secretaries of {league} can import into it.")
+
+
+def read_people(rows: list[list[str]], *, name: str = "") -> Sheet:
+    return table(rows, name=name, required=PEOPLE_REQUIRED, optional=PEOPLE_OPTIONAL)
+
+
+def people_plan(
+    *,
+    league: League,
+    season: Season | None,
+    season_name: str,
+    sheet: Sheet,
+    answers: dict[str, str] | None = None,
+    by: Account = None,
+) -> Plan:
+    """What importing ``sheet`` into ``league``'s ``season`` (None: a new season called
+    ``season_name``) would do. Reads only."""
+    _require(league, by)
+    answers = answers or {}
+    plan = Plan(season_name=season.name if season else season_name)
+    plan.problems += sheet.problems
+    plan.warnings += sheet.warnings
+    if season is None:
+        plan.create["season"].append(season_name)
+    divisions = {_key(d.name): d for d in season.divisions.all()} if season else {}
+    venues = {_key(v.name): v for v in Venue.objects.filter(league=league)}
+    teams = {_key(t.name): t for t in league.teams.select_related("home_venue")}
+    entries = (
+        {e.team_id: e for e in season.entries.select_related("division", "captain__user")}
+        if season
+        else {}
+    )
+    _plan_teams(plan, sheet, divisions, venues, teams, entries)
+    _plan_people(plan, sheet, league, season, answers, by)
+    _plan_captains(plan, sheet, league)
+    return plan
+
+
+def _plan_teams(
+    plan: Plan,
+    sheet: Sheet,
+    divisions: dict[str, Division],
+    venues: dict[str, Venue],
+    teams: dict[str, Team],
+    entries: dict[int, TeamEntry],
+) -> None:
+    new_divisions: dict[str, str] = {}
+    new_venues: dict[str, str] = {}
+    for row in sheet.rows:
+        team_name = row["team"]
+        if not team_name:
+            plan.problem(sheet, "No team: every row names the player's team.", row.number, "team")
+            continue
+        if not row["player"]:
+            plan.problem(sheet, "No player: every row names one player.", row.number, "player")
+        key = _key(team_name)
+        team = plan.teams.get(key)
+        if team is None:
+            existing = teams.get(key)
+            team = plan.teams[key] = TeamPlan(name=existing.name if existing else team_name)
+            team.team = existing
+            team.entry = entries.get(existing.pk) if existing else None
+        team.rows.append(row.number)
+        for column in ("division", "venue"):
+            value = row[column]
+            current = getattr(team, column)
+            if value and current and _key(value) != _key(current):
+                plan.problem(
+                    sheet,
+                    f"{team.name} is in {current} on an earlier row; this row says {value}.",
+                    row.number,
+                    column,
+                )
+            elif value and not current:
+                setattr(team, column, value)
+    for team in plan.teams.values():
+        first = team.rows[0]
+        if team.entry is not None:
+            if team.division and _key(team.division) != _key(team.entry.division.name):
+                plan.problem(
+                    sheet,
+                    f"{team.name} plays in {team.entry.division.name} this season, not "
+                    f"{team.division}: move it on the team's page first.",
+                    first,
+                    "division",
+                )
+        elif not team.division:
+            plan.problem(
+                sheet,
+                f"{team.name} is not entered this season: give its division.",
+                first,
+                "division",
+            )
+        elif _key(team.division) not in divisions:
+            new_divisions.setdefault(_key(team.division), team.division)
+        if team.team is None:
+            if not team.venue:
+                plan.problem(sheet, f"{team.name} is a new team: give its venue.", first, "venue")
+            elif _key(team.venue) not in venues:
+                new_venues.setdefault(_key(team.venue), team.venue)
+            plan.create["teams"].append(team.name)
+        elif team.venue and _key(team.venue) != _key(team.team.home_venue.name):
+            if _key(team.venue) not in venues:
+                new_venues.setdefault(_key(team.venue), team.venue)
+            plan.change.append(
+                f"{team.name}'s home venue: {team.team.home_venue.name} → {team.venue}"
+            )
+        if team.entry is None and team.division:
+            plan.create["entries"].append(f"{team.name} in {team.division}")
+    plan.divisions = list(new_divisions.values())
+    plan.venues = list(new_venues.values())
+    plan.create["divisions"] += plan.divisions
+    plan.create["venues"] += plan.venues
+
+
+def _plan_people(
+    plan: Plan,
+    sheet: Sheet,
+    league: League,
+    season: Season | None,
+    answers: dict[str, str],
+    by: Account,
+) -> None:
+    league_people = list(
+        Player.objects.filter(registrations__season__league=league)
+        .select_related("user")
+        .distinct()
+        .order_by("pk")
+    )
+    by_name: dict[str, list[Player]] = defaultdict(list)
+    for player in league_people:
+        by_name[_key(player.name)].append(player)
+    by_email = {p.user.email.casefold(): p for p in league_people if p.user and p.user.email}
+    this_season: dict[int, tuple[int, str]] = {}  # player -> their team this season
+    if season is not None:
+        this_season = {
+            player: (team, team_name)
+            for player, team, team_name in Registration.objects.filter(season=season).values_list(
+                "player", "team", "team__name"
+            )
+        }
+    teams = latest_teams(league=league)
+    taken: set[int] = set()
+    for row in sheet.rows:
+        name, team_key = row["player"], _key(row["team"])
+        if not name or team_key not in plan.teams:
+            continue
+        team = plan.teams[team_key]
+        mark = row["captain"].casefold()
+        if mark not in YES | NO:
+            plan.problem(
+                sheet,
+                f"“{row['captain']}” in the captain column: mark the captain with yes, y, x or 1 "
+                "and leave the others empty.",
+                row.number,
+                "captain",
+            )
+        email = row["email"]
+        if email:
+            try:
+                validate_email(email)
+            except ValidationError:
+                plan.problem(sheet, f"“{email}” is not an e-mail address.", row.number, "email")
+                email = ""
+        person = Person(row.number, name, team_key, captain=mark in YES, email=email)
+        plan.people.append(person)
+        # The same person this season: registered to this team under this name.
+        if team.team is not None:
+            same = [
+                p
+                for p in by_name.get(_key(name), [])
+                if this_season.get(p.pk, (0, ""))[0] == team.team.pk and p.pk not in taken
+            ]
+            if same:
+                person.player = same[0]
+                taken.add(same[0].pk)
+                continue
+        known = by_email.get(email.casefold()) if email else None
+        if known is not None and known.pk not in taken:
+            if known.pk in this_season:
+                plan.problem(
+                    sheet,
+                    f"{email} is {known.name}'s, who plays for "
+                    f"{this_season[known.pk][1]} this season.",
+                    row.number,
+                    "email",
+                )
+                continue
+            person.player = known
+            taken.add(known.pk)
+            plan.create["registrations"].append(
+                f"{person_label(known, teams.get(known.pk))} for {team.name}"
+            )
+            continue
+        candidates = [
+            p for p in by_name.get(_key(name), []) if p.pk not in this_season and p.pk not in taken
+        ]
+        answer = answers.get(f"person-{row.number}", "")
+        sure = (
+            len(candidates) == 1
+            and team.team is not None
+            and teams.get(candidates[0].pk) == team.team.name
+        )
+        if candidates and not sure:
+            # It may be one of the league's people: ask (the other rows go on).
+            plan.questions.append(
+                Question(
+                    row.number,
+                    name,
+                    team.name,
+                    [(str(p.pk), person_label(p, teams.get(p.pk))) for p in candidates]
+                    + [("new", f"Someone new: a second {name}, for {team.name}")],
+                )
+            )
+        chosen = candidates[0] if sure else None
+        chosen = next((p for p in candidates if str(p.pk) == answer), chosen)
+        if chosen is not None and not (answer == "new" and not sure):
+            if by is not None and not player_is_free(by, league, chosen):
+                plan.problem(
+                    sheet,
+                    f"{chosen.name} plays in another league too: only the site's operator can "
+                    "register them here.",
+                    row.number,
+                    "player",
+                )
+            person.player = chosen
+            taken.add(chosen.pk)
+            plan.create["registrations"].append(
+                f"{person_label(chosen, teams.get(chosen.pk))} for {team.name}"
+            )
+        elif candidates and answer != "new":
+            person.open = True
+        else:
+            others = sorted(
+                team_name
+                for player, (_, team_name) in this_season.items()
+                if player in {p.pk for p in by_name.get(_key(name), [])}
+            )
+            note = f" (not the {name} of {', '.join(others)})" if others else ""
+            plan.create["people"].append(f"{name} for {team.name}{note}")
+
+
+def _plan_captains(plan: Plan, sheet: Sheet, league: League) -> None:
+    marked: dict[str, list[Person]] = defaultdict(list)
+    for person in plan.people:
+        if person.captain:
+            marked[person.team_key].append(person)
+    for team_key, people in marked.items():
+        team = plan.teams[team_key]
+        if len(people) > 1:
+            rows = ", ".join(str(p.row) for p in people)
+            for person in people[1:]:
+                plan.problem(
+                    sheet,
+                    f"{team.name} has a captain marked twice (rows {rows}): mark one.",
+                    person.row,
+                    "captain",
+                )
+            continue
+        person = people[0]
+        current = team.entry.captain if team.entry is not None else None
+        if person.player is not None and current is not None and current.pk == person.player.pk:
+            pass
+        elif current is not None:
+            plan.change.append(f"{team.name}'s captain: {current.name} → {person.name}")
+        else:
+            plan.create["captains"].append(f"{person.name} for {team.name}")
+        if person.email and not _has_account_or_invitation(person, league):
+            plan.create["invitations"].append(f"{person.name} ({team.name}) at {person.email}")
+
+
+def _has_account_or_invitation(person: Person, league: League) -> bool:
+    player = person.player
+    if player is None:
+        return False
+    if player.user_id is not None:
+        return True
+    return Invitation.objects.filter(
+        league=league,
+        player=player,
+        email__iexact=person.email,
+        accepted_at=None,
+        withdrawn_at=None,
+    ).exists()
+
+
+class ImportRefused(ValidationError):
+    """The plan has problems or open questions: nothing was saved."""
+
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+        super().__init__([str(p) for p in plan.problems] or ["Answer the questions first."])
+
+
+def league_import(
+    *,
+    league: League,
+    season: Season | None,
+    season_name: str,
+    season_starts: datetime.date | None = None,
+    sheet: Sheet,
+    answers: dict[str, str] | None = None,
+    fixtures: FixturesImport | None = None,
+    digest: str = "",
+    source: str = "",
+    by: Account = None,
+) -> Plan:
+    """Carry out the plan for ``sheet`` (and ``fixtures``, a ``fixtures_import`` reader),
+    planned again under the league's lock: all of it, or nothing when it has a problem, an
+    open question, or (with ``digest``) differs from the plan the secretary confirmed. The
+    captains' invitations are mailed once it is saved; one that cannot go is left to resend
+    (the plan's warnings say so)."""
+    sent: list[Invitation] = []
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league.pk)
+        if season is not None:
+            season = Season.objects.get(pk=season.pk, league=league)
+        plan = import_plan(
+            league=league,
+            season=season,
+            season_name=season_name,
+            sheet=sheet,
+            answers=answers,
+            fixtures=fixtures,
+            by=by,
+        )
+        if not plan.ready:
+            raise ImportRefused(plan)
+        if digest and digest != plan.digest():
+            plan.problems.append(
+                Problem("The league changed since the preview: check the new plan and confirm.")
+            )
+            raise ImportRefused(plan)
+        try:
+            season = season or structure.season_create(
+                league=league,
+                name=season_name,
+                starts_on=season_starts or datetime.date.today(),
+                by=by,
+            )
+            sent = _apply_people(plan, league, season, by)
+            if fixtures is not None and plan.extra is not None:
+                fixtures.apply(plan.extra, league=league, season=season, by=by)
+        except ValidationError as exc:
+            # Something only saving finds (a fixture clashing at a venue, a season's name
+            # taken): nothing is kept, and it is listed like any other problem.
+            plan.problems += [Problem(message) for message in exc.messages]
+            raise ImportRefused(plan) from exc
+        audit_log(
+            league=league,
+            action="league_imported",
+            subject=f"Imported {source or 'a spreadsheet'} into {season.name}"[:200],
+            after={k: len(v) for k, v in plan.create.items()} | {"changes": len(plan.change)},
+            by=by,
+        )
+    for invitation in sent:
+        try:
+            invitations.invitation_mail(invitation)
+        except MAIL_ERRORS:
+            logger.exception("imported captain's invitation could not be mailed")
+            plan.warnings.append(
+                Problem(
+                    f"The invitation to {invitation.email} could not be mailed just now: send it "
+                    "again from the secretaries' page."
+                )
+            )
+    return plan
+
+
+def _apply_people(plan: Plan, league: League, season: Season, by: Account) -> list[Invitation]:
+    rank = max(season.divisions.values_list("rank", flat=True), default=0)
+    divisions = {_key(d.name): d for d in season.divisions.all()}
+    for name in plan.divisions:
+        rank += 1
+        divisions[_key(name)] = structure.division_create(
+            season=season, name=name, rank=rank, by=by
+        )
+    venues = {_key(v.name): v for v in Venue.objects.filter(league=league)}
+    for name in plan.venues:
+        venues[_key(name)] = structure.venue_create(name=name, league=league, by=by)
+    entries: dict[str, TeamEntry] = {}
+    for key, team in plan.teams.items():
+        division = divisions.get(_key(team.division)) if team.division else None
+        if team.team is None:
+            team.team = structure.team_create(
+                league=league, name=team.name, home_venue=venues[_key(team.venue)], by=by
+            )
+        elif team.venue and _key(team.venue) != _key(team.team.home_venue.name):
+            structure.team_update(
+                team=team.team,
+                name=team.team.name,
+                short_name=team.team.short_name,
+                home_venue=venues[_key(team.venue)],
+                by=by,
+            )
+        entry = TeamEntry.objects.filter(team=team.team, season=season).first()
+        if entry is None and division is not None:
+            entry = structure.team_enter(team=team.team, division=division, by=by)
+        if entry is not None:
+            entries[key] = entry
+    sent: list[Invitation] = []
+    for person in plan.people:
+        team = plan.teams[person.team_key]
+        assert team.team is not None
+        registration = registrations.player_register(
+            player=person.player, name=person.name, team=team.team, season=season, by=by
+        )
+        person.player = registration.player
+    for person in plan.people:
+        entry = entries.get(person.team_key)
+        if not person.captain or entry is None:
+            continue
+        entry.refresh_from_db()
+        if entry.captain_id != person.player.pk:  # type: ignore[union-attr]
+            structure.entry_set_captain(entry=entry, captain=person.player, by=by)
+        if person.email and not _has_account_or_invitation(person, league):
+            sent.append(
+                invitations.captain_invite(entry=entry, email=person.email, by=by, send=False)
+            )
+    return sent
+
+
+def read_files(
+    *,
+    people: bytes,
+    people_name: str = "",
+    fixtures: bytes | None = None,
+    fixtures_name: str = "",
+    sizes: tuple[int, int] = (0, 0),
+) -> tuple[Sheet, Sheet | None]:
+    """The people's sheet and the fixtures' (a second file, or an XLSX file's second sheet);
+    a file that cannot be read is a sheet with that one problem."""
+    sheets, names, why = read_sheets(people, people_name, sizes[0])
+    if why:
+        return _unreadable(people_name, why), None
+    people_sheet = read_people(sheets[0], name=_label(people_name, names[0]))
+    if fixtures:
+        rows, fixture_names, why = read_sheets(fixtures, fixtures_name, sizes[1])
+        if why:
+            return people_sheet, _unreadable(fixtures_name, why)
+        return people_sheet, read_fixtures(rows[0], name=_label(fixtures_name, fixture_names[0]))
+    if len(sheets) > 1 and any(any(cell.strip() for cell in row) for row in sheets[1]):
+        return people_sheet, read_fixtures(sheets[1], name=_label(people_name, names[1]))
+    return people_sheet, None
+
+
+def _label(filename: str, sheet: str) -> str:
+    return f"{filename} ({sheet})" if sheet else filename
+
+
+def _unreadable(filename: str, why: str) -> Sheet:
+    sheet = Sheet(name=filename)
+    sheet.problems.append(Problem(why, sheet=filename))
+    return sheet
+
+
+def fixtures_reader(sheet: Sheet | None) -> FixturesImport | None:
+    return FixturesImport(sheet) if sheet is not None else None
+
+
+def import_plan(
+    *,
+    league: League,
+    season: Season | None,
+    season_name: str,
+    sheet: Sheet,
+    answers: dict[str, str] | None = None,
+    fixtures: FixturesImport | None = None,
+    by: Account = None,
+) -> Plan:
+    """The people's plan, with the fixtures' (if any) joined to it. Reads only."""
+    plan = people_plan(
+        league=league, season=season, season_name=season_name, sheet=sheet, answers=answers, by=by
+    )
+    if fixtures is not None:
+        plan.extra = fixtures.plan(league=league, people=plan, season=season)
+        plan.problems += plan.extra.problems
+        plan.create.update(plan.extra.create)
+    return plan

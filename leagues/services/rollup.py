@@ -1,0 +1,119 @@
+"""What follows a change to a fixture's games, status or agreement: one function, in order.
+
+::
+
+    hand recorded, corrected, undone    scoring.services.hands ─► GameChanged ─► game_changed
+    game abandoned                      scoring.services.games ─┘      │ a cup tie's game:
+                                                                        │   cups.services.ties
+    walkover, void, withdrawal          leagues.services.fixtures,     ▼
+    result submitted, agreed, settled   .withdrawal, .confirmation ─► roll_up(FixtureChanged)
+                                                                        1. match engine
+                                                                        2. stored result
+                                                                        3. agreement
+                                                                        4. the table's next game
+                                                                        5. cup tie progress
+                                                                        6. stored standings
+                                                                        7. cache versions
+                                                                        8. notices, after commit
+
+Each step is one call into the module that owns it; nothing here is done by a signal or a
+``save()``. Everything runs inside the caller's transaction, with the fixture's row locked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+
+from leagues.fragments import invalidate_league, invalidate_live
+from leagues.models import Fixture, FixtureResult, TableGame
+from leagues.services import confirmation, results, standings
+from scoring.actors import Account
+from scoring.changes import GameChanged
+
+if TYPE_CHECKING:
+    from scoring.models import ScoringLink
+
+
+@dataclass(frozen=True)
+class FixtureChanged:
+    """A fixture changed: ``recount`` when its games or its status did (the engine adds its
+    tables up again), not when only the agreement did; ``table_game`` the game at one of its
+    tables that was won (the table may start its next game); who acted: ``by`` (an account, or
+    None: the system) or ``link`` (a table's scoring link)."""
+
+    fixture: Fixture
+    by: Account = None
+    link: ScoringLink | None = None
+    recount: bool = True
+    table_game: TableGame | None = None
+
+
+def game_changed(change: GameChanged) -> None:
+    """A scored game changed (the scoring services call this inside their transaction): a game
+    at a fixture's table rolls its fixture up; a cup tie's game moves its tie on. A hand in the
+    middle of a game changes no result: only the pages that show games as they stand go."""
+    table_game = results.table_game_of(change.game)
+    if table_game is not None:
+        fixture = table_game.table.fixture
+        if not change.finished_game_changed:
+            invalidate_live(fixture.division.season.league_id, fixture.pk)
+            return
+        roll_up(
+            FixtureChanged(
+                fixture=fixture,
+                by=change.by,
+                link=change.link,
+                table_game=table_game if change.game.status == "won" else None,
+            )
+        )
+    elif change.finished_game_changed and hasattr(change.game, "cup_game"):
+        from cups.services.ties import tie_game_changed
+
+        tie_game_changed(game=change.game, by=change.by, link=change.link)
+
+
+@transaction.atomic
+def roll_up(change: FixtureChanged) -> FixtureResult | None:
+    """Everything a fixture's change moves, in this order. Returns the stored result."""
+    fixture = results.lock_fixture(change.fixture)
+    stored = FixtureResult.objects.filter(fixture=fixture).first()
+    was_final = stored is not None and stored.is_final
+    if change.recount:
+        before = confirmation.result_figures(stored)
+        # 1–2. The match engine adds the tables up; the result and the tables are stored.
+        stored = results.fixture_result_store(fixture)
+        # 3. An open submission that no longer describes the games is withdrawn; a counted
+        #    result a secretary changed keeps counting, logged.
+        confirmation.result_changed(
+            fixture=fixture,
+            before=before,
+            after=confirmation.result_figures(stored),
+            by=change.by,
+            link=change.link,
+        )
+        # 4. A table still undecided starts its next game.
+        if change.table_game is not None:
+            results.table_next_game(table_game=change.table_game, fixture=fixture)
+    # 5. A cup tie played as this fixture follows it (its winner goes through once it counts).
+    if fixture.kind == Fixture.Kind.CUP:
+        from cups.services.ties import tie_fixture_changed
+
+        tie_fixture_changed(fixture_id=fixture.pk)
+    # 6. Stored standings: the division's table follows, in this transaction, when what
+    #    counts may have moved (a result that is or was final, a fixture voided, or the
+    #    agreement or the status changed); a game won in a match still in play moves nothing.
+    if (
+        change.recount is False
+        or fixture.status == Fixture.Status.VOID
+        or was_final
+        or (stored is not None and stored.is_final)
+    ):
+        standings.refresh_fixture_table(fixture=fixture)
+    # 7. Every cached page of the league is out of date.
+    invalidate_league(fixture.division.season.league_id)
+    # 8. Notices: whoever an audit entry written above concerns is emailed once this
+    #    transaction commits (``leagues.audit.audit_log`` schedules it with the entry).
+    return stored

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class LoginsConfig(AppConfig):
+    name = "logins"
+    verbose_name = "Log-in limit"

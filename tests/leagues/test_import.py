@@ -1,0 +1,317 @@
+"""Import from a spreadsheet: the plan (what it creates or changes, problems by row and column,
+questions about people the league may already have), nothing saved until a clean file is
+confirmed, the same file again changes nothing; fixtures with results checked by the format."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core import mail
+from django.test import Client
+from django.urls import reverse
+
+from leagues.formats import YORKSHIRE_FORMAT
+from leagues.models import (
+    AuditEntry,
+    Division,
+    Fixture,
+    Invitation,
+    League,
+    Player,
+    Registration,
+    ResultSubmission,
+    Team,
+    TeamEntry,
+    Venue,
+)
+from leagues.selectors.counting import counts_q
+from tests.factories.leagues import LeagueFactory, SeasonFactory
+from tests.factories.scoring import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+PEOPLE = """Division,Team,Venue,Player,Captain,Email
+Premier,Black Bull,Black Bull Inn,Linda Dyson,yes,linda@example.org
+Premier,Black Bull,Black Bull Inn,Arthur Hirst,,
+Premier,Old Hall,Old Hall Club,Edna Sykes,x,
+Premier,Old Hall,Old Hall Club,Linda Dyson,,
+"""
+
+FIXTURES = """date;home;away;division;home_score;away_score
+2025-09-02;Black Bull;Old Hall;Premier;8;2
+2030-09-09;Old Hall;Black Bull;Premier;;
+"""
+
+
+@pytest.fixture
+def league():
+    league = LeagueFactory(match_format=YORKSHIRE_FORMAT.to_spec())
+    SeasonFactory(league=league, name="2025–26")
+    return league
+
+
+@pytest.fixture
+def secretary(league):
+    user = UserFactory()
+    league.secretaries.add(user)
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def upload(client, league, people: str | bytes, fixtures: str | bytes | None = None, **extra):
+    def file(content, name):
+        data = content.encode() if isinstance(content, str) else content
+        handle = io.BytesIO(data)
+        handle.name = name
+        return handle
+
+    season = league.seasons.order_by("starts_on").first()
+    data = {"season": str(season.pk), "people": file(people, "squads.csv")}
+    if fixtures is not None:
+        data["fixtures"] = file(fixtures, "fixtures.csv")
+    return client.post(reverse("leagues:manage_import", args=[league.slug]), data | extra)
+
+
+def confirm(client, league, preview, **answers):
+    data = dict(preview.context["carried"]) | {"action": "confirm"} | answers
+    return client.post(reverse("leagues:manage_import", args=[league.slug]), data)
+
+
+def test_the_plan_shows_everything_and_saves_nothing_until_confirmed(league, secretary):
+    preview = upload(secretary, league, PEOPLE, FIXTURES)
+    assert preview.status_code == 200, preview.context["plan"].problems
+    plan = preview.context["plan"]
+    assert plan.create["divisions"] == ["Premier"]
+    assert sorted(plan.create["venues"]) == ["Black Bull Inn", "Old Hall Club"]
+    assert sorted(plan.create["teams"]) == ["Black Bull", "Old Hall"]
+    assert len(plan.create["people"]) == 4
+    assert len(plan.create["captains"]) == 2
+    assert plan.create["invitations"] == ["Linda Dyson (Black Bull) at linda@example.org"]
+    assert len(plan.create["fixtures"]) == 2 and len(plan.create["results"]) == 1
+    assert not Team.objects.exists() and not Player.objects.exists()
+
+    response = confirm(secretary, league, preview)
+    assert response.status_code == 302
+    assert Team.objects.filter(league=league).count() == 2
+    # Two people called Linda Dyson: one a team.
+    lindas = Player.objects.filter(name="Linda Dyson")
+    assert lindas.count() == 2
+    assert {r.team.name for r in Registration.objects.filter(player__in=lindas)} == {
+        "Black Bull",
+        "Old Hall",
+    }
+    bull = TeamEntry.objects.get(team__name="Black Bull")
+    assert bull.captain.name == "Linda Dyson" and bull.division.name == "Premier"
+    invitation = Invitation.objects.get()
+    assert invitation.player == bull.captain and mail.outbox[-1].to == ["linda@example.org"]
+    played = Fixture.objects.get(date="2025-09-02")
+    assert played.status == Fixture.Status.PLAYED
+    assert Fixture.objects.filter(counts_q(provisional=False), pk=played.pk).exists()
+    result = played.result
+    assert (result.home_match_points, result.away_match_points) == (8, 2)
+    assert result.home_points > result.away_points
+    submission = ResultSubmission.objects.get(fixture=played)
+    assert submission.confirmed_as == "imported"
+    assert AuditEntry.objects.filter(action="result_imported", fixture=played).exists()
+    assert AuditEntry.objects.filter(action="league_imported").exists()
+
+    # The same files again change nothing; one more player adds one.
+    again = upload(secretary, league, PEOPLE, FIXTURES)
+    assert again.context["plan"].changes == 0, dict(again.context["plan"].create)
+    assert confirm(secretary, league, again).status_code == 302
+    assert Player.objects.count() == 4 and Fixture.objects.count() == 2
+    assert Invitation.objects.count() == 1 and len(mail.outbox) == 1
+    more = upload(secretary, league, PEOPLE + "Premier,Old Hall,,Walter Ackroyd,,\n")
+    assert more.context["plan"].create["people"] == ["Walter Ackroyd for Old Hall"]
+    confirm(secretary, league, more)
+    assert Player.objects.count() == 5
+
+
+BAD = """division,team,venue,player,captain
+Premier,Black Bull,Black Bull Inn,Linda Dyson,yes
+Premier,,Black Bull Inn,Arthur Hirst,
+Premier,Black Bull,Black Bull Inn,Walter Ackroyd,y
+Premier,Old Hall,,Edna Sykes,
+Premier,Royal Oak,Oak,=HYPERLINK("http://x"),
+Premier,Royal Oak,Oak,Sam Firth,maybe
+"""
+
+BAD_FIXTURES = """date,home,away,division,home_score,away_score
+2025-09-02,Black Bull,Old Hall,Championship,,
+2025-09-09,Black Bull,Nowhere,Premier,,
+2025-09-16,Black Bull,Royal Oak,Premier,8,3
+31/02/2025,Royal Oak,Black Bull,Premier,,
+"""
+
+
+def test_every_problem_is_listed_by_row_and_column_and_nothing_is_saved(league, secretary):
+    response = upload(secretary, league, BAD, BAD_FIXTURES)
+    assert response.status_code == 422
+    problems = [str(p) for p in response.context["plan"].problems]
+    text = "\n".join(problems)
+    assert "row 3, column team (B): No team" in text
+    assert "row 4, column captain (E)" in text and "captain marked twice" in text
+    assert "row 5, column venue (C): Old Hall is a new team: give its venue." in text
+    assert "row 6, column player (D)" in text and "formula" in text
+    assert "row 7, column captain (E)" in text
+    assert "row 2, column division (D): Unknown division “Championship”" in text
+    assert "row 3, column away (C): Unknown team “Nowhere”" in text
+    assert "8–3 is not a score" in text
+    assert "row 5, column date (A)" in text
+    assert response.context["carried"] is None, "no confirmation with problems"
+    assert not Team.objects.exists() and not Division.objects.exists()
+    assert not Venue.objects.exists() and not Player.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (b"\x89PNG\r\n\x1a\n\0\0\0binary", "not a CSV or XLSX"),
+        ("Division,Team\n".encode("utf-16"), "not a CSV or XLSX"),
+        ("team,player\nBlack Bull,Zoë\n".encode("latin-1"), "not UTF-8"),
+        (b"PK\x03\x04broken zip", "cannot be opened"),
+        (b"", "required"),
+        (b"a" * (10 * 1024 * 1024), "10.0 MB"),
+        (b"name,pub\nLinda,Bull\n", "No column is headed “team”"),
+    ],
+)
+def test_a_bad_file_gets_a_clear_problem_never_a_500(league, secretary, content, words):
+    response = upload(secretary, league, content)
+    assert response.status_code == 422
+    assert words in response.content.decode()
+    assert not Team.objects.exists()
+
+
+def test_csv_with_a_bom_and_semicolons_and_headers_in_any_case(league, secretary):
+    content = "\ufeffPLAYER;Team;VENUE;division;Shirt\nLinda Dyson;Black Bull;Bull;Premier;9\n"
+    response = upload(secretary, league, content.encode("utf-8"))
+    plan = response.context["plan"]
+    assert not plan.problems
+    assert plan.create["people"] == ["Linda Dyson for Black Bull"]
+    assert "“Shirt” is ignored" in str(plan.warnings[0])
+
+
+def test_xlsx_first_sheet_people_and_second_sheet_fixtures(league, secretary):
+    from openpyxl import Workbook
+
+    book = Workbook()
+    people = book.active
+    for row in PEOPLE.strip().splitlines():
+        people.append(row.split(","))
+    fixtures = book.create_sheet("Fixtures")
+    fixtures.append(["Date", "Home", "Away", "Division", "Home_score", "Away_score"])
+    import datetime
+
+    fixtures.append([datetime.datetime(2025, 9, 2), "Black Bull", "Old Hall", "Premier", 8, 2])
+    handle = io.BytesIO()
+    book.save(handle)
+    response = upload(secretary, league, handle.getvalue())
+    plan = response.context["plan"]
+    assert not plan.problems, plan.problems
+    assert len(plan.create["people"]) == 4 and len(plan.create["results"]) == 1
+    confirm(secretary, league, response)
+    assert Fixture.objects.get().result.home_match_points == 8
+
+
+def test_a_formula_in_an_xlsx_cell_is_a_problem(league, secretary):
+    from openpyxl import Workbook
+
+    book = Workbook()
+    book.active.append(["team", "player", "division", "venue"])
+    book.active.append(["Black Bull", "=A1", "Premier", "Bull"])
+    handle = io.BytesIO()
+    book.save(handle)
+    response = upload(secretary, league, handle.getvalue())
+    assert "row 2, column player (B)" in response.content.decode()
+    assert "is a formula" in response.content.decode()
+
+
+def test_a_name_the_league_has_asks_who_it_is_and_the_rest_goes_on(league, secretary):
+    preview = upload(secretary, league, PEOPLE)
+    confirm(secretary, league, preview)
+    # Next season: Linda Dyson of Black Bull turns out for Royal Oak.
+    season = SeasonFactory(league=league, name="2026–27", starts_on="2026-09-01")
+    rows = (
+        "division,team,venue,player\n"
+        "Premier,Royal Oak,Oak,Linda Dyson\n"
+        "Premier,Royal Oak,Oak,Sam Firth\n"
+        "Premier,Black Bull,,Arthur Hirst\n"
+    )
+    preview = upload(secretary, league, rows, season=str(season.pk))
+    plan = preview.context["plan"]
+    assert not plan.problems and not plan.ready
+    question = plan.questions[0]
+    labels = [label for _, label in question.choices]
+    assert labels[:2] == ["Linda Dyson (Black Bull)", "Linda Dyson (Old Hall)"]
+    # Arthur Hirst, last at Black Bull, is known for sure: no question.
+    assert len(plan.questions) == 1
+    body = preview.content.decode()
+    assert "Linda Dyson (Black Bull)" in body and "Someone new" in body
+    unanswered = confirm(secretary, league, preview)
+    assert unanswered.status_code != 302 and not Registration.objects.filter(season=season)
+    bull_linda = Player.objects.get(name="Linda Dyson", registrations__team__name="Black Bull")
+    answered = confirm(secretary, league, preview, **{question.field: str(bull_linda.pk)})
+    assert answered.status_code == 302
+    assert Registration.objects.get(season=season, player=bull_linda).team.name == "Royal Oak"
+    assert Player.objects.filter(name="Linda Dyson").count() == 2
+    arthur = Registration.objects.get(season=season, player__name="Arthur Hirst")
+    assert arthur.player.registrations.count() == 2
+
+
+def test_only_the_leagues_secretaries_import(league):
+    client = Client()
+    client.force_login(UserFactory())
+    response = upload(client, league, PEOPLE)
+    assert response.status_code == 403 and not Team.objects.exists()
+    assert League.objects.count() == 1
+
+
+def _command(tmp_path, people: str, *args: str, fixtures: str | None = None):
+    from django.core.management import call_command
+
+    path = tmp_path / "squads.csv"
+    path.write_text(people)
+    extra = list(args)
+    if fixtures is not None:
+        (tmp_path / "fixtures.csv").write_text(fixtures)
+        extra += ["--fixtures", str(tmp_path / "fixtures.csv")]
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        call_command("import_league", str(path), *extra, stdout=out, stderr=err)
+    except SystemExit as exit:
+        return exit.code, out.getvalue(), err.getvalue()
+    return 0, out.getvalue(), err.getvalue()
+
+
+def test_the_command_creates_the_league_and_prints_the_plan(tmp_path):
+    code, out, err = _command(
+        tmp_path, PEOPLE, "--league", "spen-valley", "--dry-run", fixtures=FIXTURES
+    )
+    assert code == 0, err
+    assert "Create 4 people" in out and "Dry run: nothing was saved." in out
+    assert not League.objects.exists() and not Player.objects.exists()
+    code, out, err = _command(
+        tmp_path, PEOPLE, "--league", "spen-valley", "--season", "2025–26", fixtures=FIXTURES
+    )
+    assert code == 0, err
+    league = League.objects.get(slug="spen-valley")
+    assert league.seasons.get().name == "2025–26"
+    assert Player.objects.count() == 4 and Fixture.objects.count() == 2
+    assert ResultSubmission.objects.get().confirmed_as == "imported"
+    code, out, _ = _command(tmp_path, PEOPLE, "--league", "spen-valley", fixtures=FIXTURES)
+    assert code == 0 and "Nothing to create or change." in out
+
+
+def test_the_command_exits_2_on_any_problem_and_saves_nothing(tmp_path):
+    code, out, err = _command(tmp_path, BAD, "--league", "spen-valley", fixtures=BAD_FIXTURES)
+    assert code == 2
+    assert "Problem: squads.csv, row 3, column team (B): No team" in err
+    assert "Problem: fixtures.csv, row 3, column away (C): Unknown team" in err
+    assert not League.objects.exists() and not Team.objects.exists()
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="No such file") as missing:
+        _command(tmp_path, PEOPLE, "--league", "x", "--fixtures", "/nonexistent.csv")
+    assert missing.value.returncode == 2
