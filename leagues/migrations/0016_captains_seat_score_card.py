@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0016_season_nights_off_ranges'),
+        ('leagues', '0015_league_time_zone'),
         ('scoring', '0006_game_created_index'),
     ]
 
