@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 import datetime
 import io
-import re
 from typing import Any
 
 from django import forms
@@ -17,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 
 from config.inputs import SaneDateField, TextField
+from leagues import nights_off
 from leagues.formats import STYLE_PRESETS
 from leagues.match import FIRST_TO, FIXED, SINGLE, FormatError
 from leagues.models import (
@@ -33,8 +33,10 @@ from leagues.models import (
     Withdrawal,
     validate_league_slug,
 )
+from leagues.nights_off import NightsOff
 from leagues.selectors.fixtures import league_players_available, league_venues
 from leagues.tiebreaks import METRICS, validate_tiebreaks
+from leagues.zones import site_time_zone, time_zone_names
 from scoring.sheet import join_words
 
 TIEBREAK_SLOTS = 7
@@ -42,6 +44,17 @@ TIEBREAK_SLOTS = 7
 
 DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 TIME_INPUT = forms.TimeInput(attrs={"type": "time"}, format="%H:%M")
+
+
+def time_zone_field() -> forms.ChoiceField:
+    """The league's time zone: its fixtures' times are wall-clock times there."""
+    return forms.ChoiceField(
+        choices=[(name, name.replace("_", " ")) for name in time_zone_names()],
+        initial=site_time_zone,
+        required=False,  # a league asked for before there were zones: the site's
+        help_text="Where the league plays. Fixture times are entered and shown as local times "
+        "there; calendars and the API give them with it.",
+    )
 
 
 def add_service_error(form: forms.Form, error: ValidationError, field: str | None = None) -> None:
@@ -129,6 +142,7 @@ class LeagueCreateForm(TiebreakMixin):
         choices=Weekday.choices, coerce=int, initial=Weekday.TUESDAY
     )
     start_time = forms.TimeField(initial=datetime.time(20, 0), widget=TIME_INPUT)
+    time_zone = time_zone_field()
     description = TextField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -162,6 +176,7 @@ class LeagueCreateForm(TiebreakMixin):
             "tiebreaks": data.get("tiebreaks"),
             "league_night": data["league_night"],
             "start_time": data["start_time"],
+            "time_zone": data.get("time_zone") or "",
             "description": data.get("description") or "",
         }
 
@@ -188,6 +203,7 @@ class LeagueEditForm(TiebreakMixin):
     description = TextField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
     league_night = forms.TypedChoiceField(choices=Weekday.choices, coerce=int)
     start_time = forms.TimeField(widget=TIME_INPUT)
+    time_zone = time_zone_field()
     target = forms.IntegerField(
         min_value=5, max_value=61, required=False, help_text="Points to win a game."
     )
@@ -233,6 +249,10 @@ class LeagueEditForm(TiebreakMixin):
         label="When a team withdraws",
         help_text="The usual choice; the secretary may choose the other for one team.",
     )
+    captains_register = forms.BooleanField(
+        required=False,
+        label="Captains may add a player to their squad by name on the night",
+    )
 
     def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
         self.tiebreak_style = league.style
@@ -242,9 +262,11 @@ class LeagueEditForm(TiebreakMixin):
             "description": league.description,
             "league_night": league.league_night,
             "start_time": league.start_time,
+            "time_zone": league.time_zone,
             "target": league.get_ruleset().target,
             "show_provisional": league.show_provisional,
             "withdrawal": league.withdrawal,
+            "captains_register": league.captains_register,
             **{key: getattr(self.current_format, key) for key in self.FORMAT_FIELDS},
         }
         kwargs.setdefault("initial", initial)
@@ -260,8 +282,10 @@ class LeagueEditForm(TiebreakMixin):
                 "description",
                 "league_night",
                 "start_time",
+                "time_zone",
                 "show_provisional",
                 "withdrawal",
+                "captains_register",
             )
         ]
 
@@ -295,11 +319,13 @@ class LeagueEditForm(TiebreakMixin):
                 "description",
                 "league_night",
                 "start_time",
+                "time_zone",
                 "target",
                 "match_format",
                 "tiebreaks",
                 "show_provisional",
                 "withdrawal",
+                "captains_register",
             )
         }
 
@@ -312,8 +338,10 @@ class SeasonRulesForm(LeagueEditForm):
         "description",
         "league_night",
         "start_time",
+        "time_zone",
         "show_provisional",
         "withdrawal",
+        "captains_register",
     )
 
     def __init__(self, *args: Any, season: Season, **kwargs: Any) -> None:
@@ -333,6 +361,12 @@ class SeasonRulesForm(LeagueEditForm):
         return {key: self.cleaned_data[key] for key in ("target", "match_format", "tiebreaks")}
 
 
+NIGHTS_OFF_HELP = (
+    "One night or range a line, then its name: 2025-12-23 to 2026-01-01 Christmas and New "
+    "Year, every year. Ranges marked every year are carried into the next season."
+)
+
+
 class SeasonForm(forms.Form):
     """A season's name and calendar: start, end, league night, nights off, venue capacity."""
 
@@ -349,7 +383,7 @@ class SeasonForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         required=False,
         label="Nights with no league",
-        help_text="One date a line, e.g. 2025-12-23 (Christmas, bank holidays, cup nights).",
+        help_text=NIGHTS_OFF_HELP,
     )
     venue_capacity = forms.IntegerField(
         min_value=1,
@@ -360,8 +394,8 @@ class SeasonForm(forms.Form):
         help_text="1 unless a pub has room for two matches at once.",
     )
 
-    def clean_exclusions(self) -> list[datetime.date]:
-        return parse_dates(self.cleaned_data.get("exclusions") or "")
+    def clean_exclusions(self) -> list[NightsOff]:
+        return parse_nights_off(self.cleaned_data.get("exclusions") or "")
 
     def clean_venue_capacity(self) -> int:
         return self.cleaned_data.get("venue_capacity") or 1
@@ -569,6 +603,9 @@ class FixtureAddForm(forms.Form):
         self.fields["home"].queryset = teams
         self.fields["away"].queryset = teams
         self.fields["venue"].queryset = league_venues(league=division.season.league)
+        self.fields[
+            "time"
+        ].help_text = f"{division.season.league.time_zone_words}; blank: the league's start time."
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -609,24 +646,12 @@ class PlayerRegisterForm(forms.Form):
         return cleaned
 
 
-def parse_dates(text: str) -> list[datetime.date]:
-    """Dates written one a line or separated by commas, as YYYY-MM-DD or DD/MM/YYYY."""
-    dates = []
-    for part in re.split(r"[\s,;]+", text.strip()):
-        if not part:
-            continue
-        for fmt in ("%Y-%m-%d", "%d/%m/%Y"):
-            try:
-                dates.append(datetime.datetime.strptime(part, fmt).date())
-                break
-            except ValueError:
-                continue
-        else:
-            raise ValidationError(
-                "%(part)s is not a date: write dates as 2025-12-23 or 23/12/2025.",
-                params={"part": part},
-            )
-    return sorted(set(dates))
+def parse_nights_off(text: str) -> list[NightsOff]:
+    """Nights with no league as the secretary writes them (``leagues.nights_off.parse``)."""
+    try:
+        return nights_off.parse(text)
+    except nights_off.NightsOffError as exc:
+        raise ValidationError(str(exc)) from exc
 
 
 class FixtureGenerateForm(forms.Form):
@@ -645,7 +670,7 @@ class FixtureGenerateForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         required=False,
         label="Nights with no league",
-        help_text="One date a line, e.g. 2025-12-23 (Christmas, bank holidays, cup nights).",
+        help_text=NIGHTS_OFF_HELP,
     )
     rest_every = forms.IntegerField(
         min_value=1,
@@ -662,8 +687,8 @@ class FixtureGenerateForm(forms.Form):
         "season's end, say) spreads them evenly up to it, the nights between free.",
     )
 
-    def clean_exclusions(self) -> list[datetime.date]:
-        return parse_dates(self.cleaned_data.get("exclusions") or "")
+    def clean_exclusions(self) -> list[NightsOff]:
+        return parse_nights_off(self.cleaned_data.get("exclusions") or "")
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -695,7 +720,9 @@ class FixtureRearrangeForm(forms.Form):
     def __init__(self, *args: Any, fixture: Fixture, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {"time": fixture.time, "venue": fixture.venue_id})
         super().__init__(*args, prefix="rearrange", **kwargs)
-        self.fields["venue"].queryset = league_venues(league=fixture.division.season.league)
+        league = fixture.division.season.league
+        self.fields["venue"].queryset = league_venues(league=league)
+        self.fields["time"].help_text = league.time_zone_words
 
 
 class ReasonForm(forms.Form):

@@ -30,6 +30,7 @@ from leagues.models import (
     TeamEntry,
     Venue,
 )
+from leagues.nights_off import NightsOff
 from leagues.permissions import (
     can_approve_leagues,
     can_create_league,
@@ -37,7 +38,7 @@ from leagues.permissions import (
     require_secretary,
     venue_is_kept_by,
 )
-from leagues.services.fixtures import REPLACEABLE
+from leagues.services.fixtures import REPLACEABLE, nights_off_checked
 from leagues.services.standings import (
     refresh_division_table,
     refresh_league_tables,
@@ -45,6 +46,7 @@ from leagues.services.standings import (
     refresh_tables,
 )
 from leagues.tiebreaks import validate_tiebreaks
+from leagues.zones import site_time_zone
 from scoring.actors import Account
 from scoring.forms.words import possessive
 
@@ -63,6 +65,7 @@ def league_create(
     tiebreaks: Sequence[str] | None = None,
     league_night: int = 1,
     start_time: datetime.time = datetime.time(20, 0),
+    time_zone: str = "",
     description: str = "",
     by: User | None = None,
     approved_by: Account = None,
@@ -71,7 +74,8 @@ def league_create(
 
     ``ruleset`` is a spec such as ``{"preset": "west_yorkshire", "target": 15}``; the creator
     becomes one of its secretaries. Refused unless ``by`` may start a league, or the site's
-    operator ``approved_by`` approved its request (None for both: the system).
+    operator ``approved_by`` approved its request (None for both: the system). ``time_zone``
+    blank: the site's.
     """
     if approved_by is not None:
         if not can_approve_leagues(approved_by):
@@ -88,6 +92,7 @@ def league_create(
         tiebreaks=list(tiebreaks or preset.tiebreaks),
         league_night=league_night,
         start_time=start_time,
+        time_zone=time_zone or site_time_zone(),
         description=description,
     )
     league.full_clean()
@@ -158,10 +163,12 @@ def season_create(
     ends_on: datetime.date | None = None,
     slug: str = "",
     league_night: int | None = None,
-    exclusions: Sequence[datetime.date] = (),
+    exclusions: Sequence[NightsOff | datetime.date] = (),
     venue_capacity: int = 1,
     by: User | None = None,
 ) -> Season:
+    """A new season with its calendar; its nights with no league are refused when they overlap
+    or run outside the season's dates."""
     require_secretary(by, league)
     season = Season(
         league=league,
@@ -174,7 +181,7 @@ def season_create(
         match_format=league.get_match_format().to_spec(),
         tiebreaks=league.get_tiebreaks(),
         league_night=league_night,
-        exclusions=sorted({day.isoformat() for day in exclusions}),
+        exclusions=nights_off_checked(exclusions, starts_on=starts_on, ends_on=ends_on),
         venue_capacity=venue_capacity,
     )
     season.full_clean()
@@ -381,11 +388,13 @@ def _league_state(league: League) -> dict[str, Any]:
         "description": league.description,
         "league_night": league.league_night,
         "start_time": str(league.start_time)[:5],
+        "time_zone": league.time_zone,
         "ruleset": league.ruleset,
         "match_format": league.match_format,
         "tiebreaks": league.tiebreaks,
         "show_provisional": league.show_provisional,
         "withdrawal": league.withdrawal,
+        "captains_register": league.captains_register,
     }
 
 
@@ -533,10 +542,12 @@ def league_update(
     league_night: int,
     start_time: datetime.time,
     target: int | None,
+    time_zone: str | None = None,
     match_format: MatchFormat,
     tiebreaks: Sequence[str],
     show_provisional: bool | None = None,
     withdrawal: str | None = None,
+    captains_register: bool | None = None,
     by: User | None = None,
 ) -> League:
     """Everything a secretary can change about a running league, in one go.
@@ -561,6 +572,8 @@ def league_update(
     league.description = description
     league.league_night = league_night
     league.start_time = start_time
+    if time_zone:
+        league.time_zone = time_zone
     league.ruleset = ruleset
     league.match_format = spec
     league.tiebreaks = tiebreaks
@@ -568,6 +581,8 @@ def league_update(
         league.show_provisional = show_provisional
     if withdrawal is not None:
         league.withdrawal = withdrawal
+    if captains_register is not None:
+        league.captains_register = captains_register
     league.full_clean()
     league.save()
     # The league's rules are the default for seasons to come: a season not yet started takes
@@ -601,7 +616,7 @@ def season_update(
     starts_on: datetime.date,
     ends_on: datetime.date | None = None,
     league_night: int | None = None,
-    exclusions: Sequence[datetime.date] | None = None,
+    exclusions: Sequence[NightsOff | datetime.date] | None = None,
     venue_capacity: int | None = None,
     by: User | None = None,
 ) -> Season:
@@ -614,8 +629,11 @@ def season_update(
     season.starts_on = starts_on
     season.ends_on = ends_on
     season.league_night = league_night
-    if exclusions is not None:
-        season.exclusions = sorted({day.isoformat() for day in exclusions})
+    season.exclusions = nights_off_checked(
+        season.nights_off if exclusions is None else exclusions,
+        starts_on=starts_on,
+        ends_on=ends_on,
+    )
     if venue_capacity is not None:
         season.venue_capacity = venue_capacity
     season.full_clean()

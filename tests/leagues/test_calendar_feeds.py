@@ -7,6 +7,7 @@ import datetime
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils.http import parse_http_date
 from icalendar import Calendar
 
 from leagues.services import confirmation
@@ -139,22 +140,113 @@ def test_unknown_league_division_or_team_is_a_404():
     assert client.get("/leagues/team/999999/calendar.ics").status_code == 404
 
 
-def test_division_team_and_league_pages_link_add_to_calendar(world):
+def test_division_team_and_league_pages_offer_subscription_address_and_download(world):
+    """Beside the download, a webcal:// subscription and the https address to add by URL,
+    each naming the host the page was asked of."""
     client = Client()
     for page, feed_name, kwargs in (
         ("leagues:division", "leagues:division_calendar", {"pk": world.fixture.division_id}),
         ("leagues:team", "leagues:team_calendar", {"pk": world.later.away_id}),
         ("leagues:league", "leagues:league_calendar", {"slug": world.league.slug}),
     ):
-        html = client.get(reverse(page, kwargs=kwargs)).content.decode()
-        assert f'href="{reverse(feed_name, kwargs=kwargs)}"' in html
-        assert "Add to calendar" in html
+        path = reverse(feed_name, kwargs=kwargs)
+        html = client.get(reverse(page, kwargs=kwargs), secure=True).content.decode()
+        assert f'href="webcal://testserver{path}"' in html
+        assert (
+            f'<input id="calendar-address" type="url" readonly value="https://testserver{path}"'
+            in html
+        )
+        assert f'href="{path}" type="text/calendar" download' in html
+        assert "Add to calendar" in html and "Or subscribe by URL" in html
+        assert "leagues/copy.js" in html
+        assert client.get(path).status_code == 200
 
 
-def test_the_feed_costs_a_fixed_number_of_queries(world, django_assert_num_queries):
+def test_an_unchanged_feed_is_a_304_and_a_changed_one_is_sent(world):
+    client = Client()
+    url = division_url(world)
+    first = client.get(url)
+    tag, modified = first["ETag"], first["Last-Modified"]
+    assert tag.startswith('"') and modified
+    again = client.get(url, HTTP_IF_NONE_MATCH=tag)
+    assert again.status_code == 304 and again.content == b""
+    assert again["ETag"] == tag
+    assert client.get(url, HTTP_IF_NONE_MATCH=f"W/{tag}").status_code == 304
+    assert client.get(url, HTTP_IF_MODIFIED_SINCE=modified).status_code == 304
+    fixture_postpone(fixture=world.later, reason="Pub flooded", by=world.users["secretary"])
+    changed = client.get(url, HTTP_IF_NONE_MATCH=tag)
+    assert changed.status_code == 200 and changed["ETag"] != tag
+    assert b"Pub flooded" in changed.content
+    assert client.get(url, HTTP_IF_MODIFIED_SINCE=modified).status_code == 200
+    assert parse_http_date(changed["Last-Modified"]) > parse_http_date(modified)
+
+
+def test_head_answers_as_get_without_a_body_and_nothing_else_is_allowed(world):
+    client = Client()
+    url = reverse("leagues:team_calendar", kwargs={"pk": world.later.away_id})
+    got, head = client.get(url), client.head(url)
+    assert head.status_code == 200 and head.content == b""
+    assert head["Content-Type"] == "text/calendar; charset=utf-8"
+    assert head["ETag"] == got["ETag"]
+    assert client.head(url, HTTP_IF_NONE_MATCH=got["ETag"]).status_code == 304
+    assert client.post(url).status_code == 405
+
+
+def test_the_feed_costs_a_fixed_number_of_queries(
+    world, django_assert_num_queries, cache_outside_the_database
+):
+    """Counted with the cache outside the database, as Redis is in production (the ETag's
+    date is kept there)."""
     for _ in range(3):
         TeamEntryFactory(division=world.fixture.division)
         FixtureFactory(division=world.fixture.division)
     client = Client()
     with django_assert_num_queries(2):
         client.get(division_url(world))
+
+
+# --- each league's time zone, read by a second, independent iCalendar library ---------------
+
+
+@pytest.fixture
+def port_of_spain():
+    """A Thursday 19:30 fixture of a league in Port of Spain (UTC-4, no summer time), and a
+    Yorkshire one in British Summer Time, on a site whose zone is Europe/London."""
+    from tests.factories.leagues import DivisionFactory
+
+    division = DivisionFactory(season__league__time_zone="America/Port_of_Spain")
+    trinidad = FixtureFactory(
+        division=division, date=datetime.date(2025, 7, 10), time=datetime.time(19, 30)
+    )
+    yorkshire = FixtureFactory(date=datetime.date(2025, 7, 8), time=datetime.time(20, 0))
+    return trinidad, yorkshire
+
+
+def test_a_port_of_spain_fixture_at_1930_is_2330_utc_in_two_calendar_libraries(port_of_spain):
+    import vobject
+
+    trinidad, _ = port_of_spain
+    url = reverse("leagues:division_calendar", kwargs={"pk": trinidad.division_id})
+    body = Client().get(url).content
+    assert b"DTSTART;TZID=America/Port_of_Spain:20250710T193000" in body
+    (zone,) = Calendar.from_ical(body).walk("VTIMEZONE")
+    assert str(zone["TZID"]) == "America/Port_of_Spain"
+
+    # vobject reads the VTIMEZONE the feed carries (not Python's zone database) to place it.
+    parsed = vobject.readOne(body.decode())
+    (event,) = parsed.vevent_list
+    start = event.dtstart.value
+    assert start.tzinfo is not None
+    utc = start.astimezone(datetime.UTC)
+    assert (utc.date(), utc.time()) == (datetime.date(2025, 7, 10), datetime.time(23, 30))
+    assert event.dtend.value.astimezone(datetime.UTC).time() == datetime.time(2, 30)
+
+
+def test_each_league_feed_is_in_its_own_zone(port_of_spain):
+    import vobject
+
+    _, yorkshire = port_of_spain
+    url = reverse("leagues:division_calendar", kwargs={"pk": yorkshire.division_id})
+    (event,) = vobject.readOne(Client().get(url).content.decode()).vevent_list
+    start = event.dtstart.value.astimezone(datetime.UTC)
+    assert start.time() == datetime.time(19, 0)  # 20:00 British Summer Time
