@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0014_imported_results'),
+        ('leagues', '0017_season_nights_off_ranges'),
     ]
 
     operations = [
