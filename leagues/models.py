@@ -22,7 +22,7 @@ from leagues.formats import STYLE_PRESETS
 from leagues.match import MatchFormat
 from leagues.nights_off import NightsOff, dates_off
 from leagues.tiebreaks import games_word, tiebreak_rule_text, validate_tiebreaks
-from leagues.zones import site_time_zone, starts_at, validate_time_zone, zone_words
+from leagues.zones import site_time_zone, starts_at, today_in, validate_time_zone, zone_words
 
 if TYPE_CHECKING:
     from scoring.rules import Ruleset
@@ -129,6 +129,11 @@ class League(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("leagues:league", kwargs={"slug": self.slug})
+
+    def today(self) -> datetime.date:
+        """Today where the league plays: what its pages take as today (tonight's fixtures,
+        the next league night, results up to today)."""
+        return today_in(self.time_zone)
 
     @property
     def time_zone_words(self) -> str:

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
 
 from config.locks import lock_rows
 from leagues.audit import audit_log
@@ -730,7 +729,7 @@ def fixture_rearrange(
         raise ValidationError({"venue": f"{venue} is not one of the league's venues."})
     venue_id = venue.pk if venue is not None else fixture.venue_id
     reason = reason.strip()
-    today = timezone.localdate()
+    today = season.league.today()
     override = ""
     override_checked = date is None
     if date is None:
