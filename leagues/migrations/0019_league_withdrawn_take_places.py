@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0017_season_nights_off_ranges'),
+        ('leagues', '0018_stored_standings'),
     ]
 
     operations = [
