@@ -39,6 +39,12 @@ from leagues.permissions import (
     venue_is_kept_by,
 )
 from leagues.services.fixtures import REPLACEABLE, nights_off_checked
+from leagues.services.standings import (
+    refresh_division_table,
+    refresh_league_tables,
+    refresh_season_tables,
+    refresh_tables,
+)
 from leagues.tiebreaks import validate_tiebreaks
 from leagues.zones import site_time_zone
 from scoring.actors import Account
@@ -124,6 +130,7 @@ def league_set_tiebreaks(
         after=_league_state(league),
         by=by,
     )
+    refresh_league_tables(league=league)
     return league
 
 
@@ -310,6 +317,7 @@ def team_enter(
         after=_entry_state(entry),
         by=by,
     )
+    refresh_division_table(division=division)
     if captain is not None:
         entry_set_captain(entry=entry, captain=captain, by=by)
     return entry
@@ -497,6 +505,7 @@ def season_rules_update(
         after=_season_rules(season),
         by=by,
     )
+    refresh_season_tables(season=season)
     return season
 
 
@@ -591,6 +600,11 @@ def league_update(
         after=_league_state(league),
         by=by,
     )
+    if before.get("tiebreaks") != league.tiebreaks or before.get("show_provisional") != (
+        league.show_provisional
+    ):
+        # What counts (a provisional result) or the order of the tables changed.
+        refresh_league_tables(league=league)
     return league
 
 
@@ -760,8 +774,10 @@ def entry_move(*, entry: TeamEntry, division: Division, by: User | None = None) 
         )
     before = _entry_state(entry)
     removed, _ = team_fixtures.delete()
+    left = entry.division_id
     entry.division = division
     entry.save(update_fields=["division"])
+    refresh_tables(divisions=[left, division])
     _audit(
         league=division.season.league,
         action="team_moved",
