@@ -63,6 +63,11 @@ class LeagueOut(Schema):
     description: str
     league_night: str
     start_time: LocalTime
+    time_zone: str = Field(
+        description="Where the league plays (an IANA time zone, e.g. America/Port_of_Spain): "
+        "its fixtures' dates and times are local times there.",
+        examples=["Europe/London"],
+    )
     show_provisional: bool
     page: str
 
@@ -200,8 +205,17 @@ def result_out(fixture: Fixture) -> dict[str, Any] | None:
 class FixtureOut(Schema):
     id: int
     kind: str
-    date: datetime.date
+    date: datetime.date = Field(description="The date, local to the league (``time_zone``).")
     time: LocalTime
+    starts_at: datetime.datetime = Field(
+        description="The start as ISO 8601 with its UTC offset in the league's zone "
+        "(2025-07-10T19:30:00-04:00 is 23:30 UTC).",
+        examples=["2025-07-10T19:30:00-04:00"],
+    )
+    time_zone: str = Field(
+        description="The league's IANA time zone, in which ``date`` and ``time`` are local.",
+        examples=["America/Port_of_Spain"],
+    )
     status: str
     round: int | None
     division: DivisionRef
@@ -217,6 +231,14 @@ class FixtureOut(Schema):
     @staticmethod
     def resolve_result(obj: Any) -> dict[str, Any] | None:
         return result_out(obj)
+
+    @staticmethod
+    def resolve_starts_at(obj: Any) -> datetime.datetime:
+        return obj.starts_at  # type: ignore[no-any-return]
+
+    @staticmethod
+    def resolve_time_zone(obj: Any) -> str:
+        return str(obj.division.season.league.time_zone)
 
     @staticmethod
     def resolve_page(obj: Any) -> str:

@@ -22,6 +22,17 @@ scorers play a game each at the same time, for one line on the shared machine: h
 second, and the hand's median against the page's under that load (on SQLite, one scorer's hand
 waits for the other's write; on 2 cores the two also share the processors).
 
+Then a scorer's phone in Chromium (Debian's, at 390×844, as the browser tests run it) starts a
+game through the start form and taps `--phone-hands` (60) hands on the page, with its
+JavaScript, htmx and service worker: every request the page and its service worker make for a
+hand is counted, with the bytes on the wire (received: headers and compressed body; sent), hand
+1 against hand 60. Then `--saturation-clients` (8) scorers at once post hands as fast as the
+server answers for `--saturation` (5) seconds, then as many readers fetch the cheapest page:
+hands/s against the page's requests/s. Last a burst: `--burst` (400) games started within
+`--burst-seconds` (10), each by its own phone (the start form, its post, the scoring link, the
+game page; each table its own side names), the cheapest page fetched meanwhile: each kind of
+request's 95th percentile.
+
 Prints per hand (the lone scorer): the median and 95th percentile, the ratio to the cheapest
 page (R), the bytes sent per reply (compressed, B), the growth (G: the median of hands 40–60
 over hands 1–10), and the queries one recorded hand runs (Q, counted in-process on the same
@@ -53,6 +64,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -305,6 +317,118 @@ def run(port: int, page: str, clients: int, games: int, per_game: int, deadline:
     return tally
 
 
+#: Debian's chromium, as the browser tests run it (tests/conftest.py).
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+#: The hands the phone keeps for offline use (IndexedDB, static/scoring/offline/store.mjs).
+KEPT_HANDS = """async (pk) => {
+  const db = await new Promise((ok, no) => {
+    const request = indexedDB.open("allfours-offline");
+    request.onsuccess = () => ok(request.result);
+    request.onerror = () => no(request.error);
+  });
+  if (!db.objectStoreNames.contains("games")) return 0;
+  return await new Promise((ok) => {
+    const get = db.transaction("games").objectStore("games").get(pk);
+    get.onsuccess = () => ok(get.result ? get.result.hands.length : 0);
+  });
+}"""
+
+
+@dataclass
+class PhoneHand:
+    """What the page did for one hand: its requests (method and path) and the bytes on the
+    wire, received (response headers and compressed body) and sent (request headers and body)."""
+
+    number: int
+    requests: list[str]
+    received: int
+    sent: int
+
+
+def phone(port: int, hands: int) -> list[PhoneHand]:
+    """A scorer's phone in Chromium at 390×844: starts a game to 500 through the start form and
+    taps `hands` plain hands (turn-up, high, low, jack not out, then the game button that
+    records the hand). After each, waits until the phone keeps the hand for offline use (its
+    IndexedDB snapshot) and no request follows for half a second, and counts every request the
+    page and its service worker made since the tap that began the hand."""
+    os.environ.setdefault("PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS", "1")
+    from playwright.sync_api import sync_playwright
+
+    base = f"http://{HOST}:{port}"
+    made: list[str] = []
+    sizes: list[tuple[int, int]] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            context = browser.new_context(viewport={"width": 390, "height": 844})
+            context.on("request", lambda r: made.append(f"{r.method} {r.url.removeprefix(base)}"))
+
+            def finished(request: Any) -> None:
+                size = request.sizes()
+                sizes.append(
+                    (
+                        size["responseHeadersSize"] + size["responseBodySize"],
+                        size["requestHeadersSize"] + size["requestBodySize"],
+                    )
+                )
+
+            context.on("requestfinished", finished)
+            page = context.new_page()
+            page.goto(base + "/games/new/")
+            page.fill("input[name=target]", str(TARGET))
+            page.fill("input[name=side_a_name]", "Reds")
+            page.fill("input[name=side_b_name]", "Blues")
+            page.get_by_test_id("start-game").click()
+            page.wait_for_url(re.compile(r".*/games/\d+/$"))
+            game = int(re.findall(r"/games/(\d+)/", page.url)[-1])
+            _quiet(page, made)
+            done = []
+            for number in range(1, hands + 1):
+                made.clear()
+                sizes.clear()
+                for tap in ("rank-5", f"suit-{'CDHS'[number % 4]}", "high-A", "low-B"):
+                    page.get_by_test_id(tap).click()
+                page.get_by_test_id("jack-none").click()
+                page.get_by_test_id("game-B").click()
+                page.get_by_text(f"Hand {number} recorded.").wait_for()
+                deadline = time.monotonic() + 10
+                while page.evaluate(KEPT_HANDS, game) != number:
+                    if time.monotonic() > deadline:
+                        raise RuntimeError(f"the phone did not keep hand {number} for offline use")
+                    page.wait_for_timeout(20)
+                _quiet(page, made)
+                done.append(
+                    PhoneHand(
+                        number,
+                        list(made),
+                        sum(received for received, _ in sizes),
+                        sum(sent for _, sent in sizes),
+                    )
+                )
+            return done
+        finally:
+            browser.close()
+
+
+def _quiet(page: Any, made: list[str], seconds: float = 0.5) -> None:
+    """Until no request has been made for `seconds`."""
+    count, since = len(made), time.monotonic()
+    while time.monotonic() - since < seconds:
+        page.wait_for_timeout(50)
+        if len(made) != count:
+            count, since = len(made), time.monotonic()
+
+
 def saturation(port: int, page: str, clients: int, seconds: float) -> tuple[float, float]:
     """Hands per second and the cheapest page's requests per second, each with `clients`
     scorers (or readers) sending one request after another for `seconds`, as fast as the
@@ -527,6 +651,12 @@ def main(argv: list[str] | None = None) -> int:
         default=8,
         help="scorers (then readers) at once at saturation (8: the server's 2 workers × 4 threads)",
     )
+    parser.add_argument(
+        "--phone-hands",
+        type=int,
+        default=60,
+        help="hands a phone in Chromium (390×844) records, each request counted (60; 0: none)",
+    )
     parser.add_argument("--burst", type=int, default=400, help="games started in the burst (400)")
     parser.add_argument(
         "--burst-seconds", type=float, default=10, help="seconds the burst is spread over (10)"
@@ -548,6 +678,10 @@ def main(argv: list[str] | None = None) -> int:
             "PORT": str(port),
             "WEB_CONCURRENCY": os.environ.get("WEB_CONCURRENCY", "2"),
             "GUNICORN_ACCESS_LOG": "/dev/null",
+            # Chromium talks plain HTTP to the server on the loopback (no TLS proxy here): its
+            # requests must not be sent on to https. The bench's own client says it came
+            # through the proxy (X-Forwarded-Proto), as before.
+            "SECURE_SSL_REDIRECT": "0",
         }
         if not env.get("DATABASE_URL"):
             env["DATABASE_URL"] = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
@@ -577,6 +711,7 @@ def main(argv: list[str] | None = None) -> int:
                 began = time.perf_counter()
                 crowd = run(port, page, args.clients, 1, args.hands_per_game, deadline)
                 crowd_wall = time.perf_counter() - began
+            taps = phone(port, args.phone_hands) if args.phone_hands > 0 else []
             rates = None
             if args.saturation > 0 and not tally.failures and not crowd.failures:
                 rates = saturation(port, page, args.saturation_clients, args.saturation)
@@ -614,6 +749,25 @@ def main(argv: list[str] | None = None) -> int:
             f"{args.clients} scorers at once: {len(crowd.hands) / crowd_wall:.0f} hands/s, "
             f"hand median {ms(crowd_hand).strip()} (p95 {ms(percentile(crowd_times, 95)).strip()})"
             f" = {crowd_hand / crowd_page:.2f}× the page's {ms(crowd_page).strip()} then"
+        )
+    if taps:
+        counts = sorted({len(hand.requests) for hand in taps})
+        others = sorted({r for hand in taps for r in hand.requests if not r.startswith("POST")})
+        wire = [hand.received + hand.sent for hand in taps]
+        first = [w for hand, w in zip(taps, wire, strict=True) if hand.number <= 10]
+        last = [w for hand, w in zip(taps, wire, strict=True) if 40 <= hand.number <= 60]
+        print(
+            f"phone (Chromium 390×844, {len(taps)} hands): requests a hand "
+            f"{counts[0] if len(counts) == 1 else f'{counts[0]}–{counts[-1]}'}"
+            f"{' (besides the post: ' + ', '.join(others) + ')' if others else ''}; "
+            f"bytes a hand (received + sent): hand 1 {taps[0].received} + {taps[0].sent}, "
+            f"hand {taps[-1].number} {taps[-1].received} + {taps[-1].sent}, "
+            f"median {int(statistics.median(wire))}"
+            + (
+                f", growth {statistics.median(last) / statistics.median(first):.2f}×"
+                if first and last
+                else ""
+            )
         )
     if rates is not None:
         hands_rate, pages_rate = rates

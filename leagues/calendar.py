@@ -3,16 +3,16 @@
 One event a fixture. Its UID never changes; its ``SEQUENCE`` is the fixture's revision (its
 audit entries), so a postponement, a re-arrangement or a result makes calendars update the event
 rather than add another. A void fixture is ``CANCELLED``; a postponed one ``TENTATIVE``, marked in
-its title. The result is in the description once it counts.
+its title. The result is in the description once it counts. Times are the league's local times
+with its zone (``DTSTART;TZID=America/Port_of_Spain:...``), the zone described in a
+``VTIMEZONE``, so every calendar shows them at the right instant wherever it is.
 """
 
 from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable
-from zoneinfo import ZoneInfo
 
-from django.conf import settings
 from icalendar import Calendar, Event
 
 from leagues.models import Fixture
@@ -67,8 +67,7 @@ def _description(fixture: Fixture, url: str) -> str:
 
 def fixture_event(fixture: Fixture, *, url: str) -> Event:
     """The fixture as one VEVENT; ``url`` is the fixture's page."""
-    zone = ZoneInfo(settings.TIME_ZONE)
-    start = datetime.datetime.combine(fixture.date, fixture.time, tzinfo=zone)
+    start = fixture.starts_at  # in the league's zone: DTSTART;TZID=America/Port_of_Spain:...
     return Event.new(
         uid=fixture_uid(fixture),
         sequence=getattr(fixture, "revision", 0),
@@ -86,7 +85,8 @@ def fixture_event(fixture: Fixture, *, url: str) -> Event:
 
 def fixtures_calendar(*, uid: str, name: str, fixtures: Iterable[Fixture], base_url: str) -> bytes:
     """The feed ``uid`` named ``name``; ``base_url`` (scheme and host) makes the fixture links
-    whole. The time zone is described for the years the fixtures span."""
+        whole. Each event's times carry its league's zone (``TZID``), and each zone is described
+    (``VTIMEZONE``) for the years the fixtures span."""
     calendar = Calendar.new(
         uid=f"{uid}@allfours", name=name, prodid="-//All Fours league//Fixtures//EN"
     )

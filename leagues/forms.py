@@ -35,6 +35,7 @@ from leagues.models import (
 )
 from leagues.selectors.fixtures import league_players_available, league_venues
 from leagues.tiebreaks import METRICS, validate_tiebreaks
+from leagues.zones import site_time_zone, time_zone_names
 from scoring.sheet import join_words
 
 TIEBREAK_SLOTS = 7
@@ -42,6 +43,17 @@ TIEBREAK_SLOTS = 7
 
 DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 TIME_INPUT = forms.TimeInput(attrs={"type": "time"}, format="%H:%M")
+
+
+def time_zone_field() -> forms.ChoiceField:
+    """The league's time zone: its fixtures' times are wall-clock times there."""
+    return forms.ChoiceField(
+        choices=[(name, name.replace("_", " ")) for name in time_zone_names()],
+        initial=site_time_zone,
+        required=False,  # a league asked for before there were zones: the site's
+        help_text="Where the league plays. Fixture times are entered and shown as local times "
+        "there; calendars and the API give them with it.",
+    )
 
 
 def add_service_error(form: forms.Form, error: ValidationError, field: str | None = None) -> None:
@@ -129,6 +141,7 @@ class LeagueCreateForm(TiebreakMixin):
         choices=Weekday.choices, coerce=int, initial=Weekday.TUESDAY
     )
     start_time = forms.TimeField(initial=datetime.time(20, 0), widget=TIME_INPUT)
+    time_zone = time_zone_field()
     description = TextField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -162,6 +175,7 @@ class LeagueCreateForm(TiebreakMixin):
             "tiebreaks": data.get("tiebreaks"),
             "league_night": data["league_night"],
             "start_time": data["start_time"],
+            "time_zone": data.get("time_zone") or "",
             "description": data.get("description") or "",
         }
 
@@ -188,6 +202,7 @@ class LeagueEditForm(TiebreakMixin):
     description = TextField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
     league_night = forms.TypedChoiceField(choices=Weekday.choices, coerce=int)
     start_time = forms.TimeField(widget=TIME_INPUT)
+    time_zone = time_zone_field()
     target = forms.IntegerField(
         min_value=5, max_value=61, required=False, help_text="Points to win a game."
     )
@@ -242,6 +257,7 @@ class LeagueEditForm(TiebreakMixin):
             "description": league.description,
             "league_night": league.league_night,
             "start_time": league.start_time,
+            "time_zone": league.time_zone,
             "target": league.get_ruleset().target,
             "show_provisional": league.show_provisional,
             "withdrawal": league.withdrawal,
@@ -260,6 +276,7 @@ class LeagueEditForm(TiebreakMixin):
                 "description",
                 "league_night",
                 "start_time",
+                "time_zone",
                 "show_provisional",
                 "withdrawal",
             )
@@ -295,6 +312,7 @@ class LeagueEditForm(TiebreakMixin):
                 "description",
                 "league_night",
                 "start_time",
+                "time_zone",
                 "target",
                 "match_format",
                 "tiebreaks",
@@ -312,6 +330,7 @@ class SeasonRulesForm(LeagueEditForm):
         "description",
         "league_night",
         "start_time",
+        "time_zone",
         "show_provisional",
         "withdrawal",
     )
@@ -569,6 +588,9 @@ class FixtureAddForm(forms.Form):
         self.fields["home"].queryset = teams
         self.fields["away"].queryset = teams
         self.fields["venue"].queryset = league_venues(league=division.season.league)
+        self.fields[
+            "time"
+        ].help_text = f"{division.season.league.time_zone_words}; blank: the league's start time."
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -695,7 +717,9 @@ class FixtureRearrangeForm(forms.Form):
     def __init__(self, *args: Any, fixture: Fixture, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {"time": fixture.time, "venue": fixture.venue_id})
         super().__init__(*args, prefix="rearrange", **kwargs)
-        self.fields["venue"].queryset = league_venues(league=fixture.division.season.league)
+        league = fixture.division.season.league
+        self.fields["venue"].queryset = league_venues(league=league)
+        self.fields["time"].help_text = league.time_zone_words
 
 
 class ReasonForm(forms.Form):

@@ -21,6 +21,7 @@ from leagues.embed import parse_sites, validate_embed_sites
 from leagues.formats import STYLE_PRESETS
 from leagues.match import MatchFormat
 from leagues.tiebreaks import games_word, tiebreak_rule_text, validate_tiebreaks
+from leagues.zones import site_time_zone, starts_at, validate_time_zone, zone_words
 
 if TYPE_CHECKING:
     from scoring.rules import Ruleset
@@ -84,6 +85,13 @@ class League(models.Model):
         choices=Weekday.choices, default=Weekday.TUESDAY
     )
     start_time = models.TimeField(default=datetime.time(20, 0))
+    time_zone = models.CharField(
+        max_length=64,
+        default=site_time_zone,
+        validators=[validate_time_zone],
+        help_text="Where the league plays: its fixtures' times are local times there "
+        "(Europe/London, America/Port_of_Spain).",
+    )
     description = models.TextField(blank=True)
     secretaries = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="leagues_as_secretary", blank=True
@@ -115,6 +123,11 @@ class League(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("leagues:league", kwargs={"slug": self.slug})
+
+    @property
+    def time_zone_words(self) -> str:
+        """ "Port of Spain time": how the pages and e-mails name the league's times."""
+        return zone_words(self.time_zone)
 
     def clean(self) -> None:
         from scoring.rules import ruleset_from_spec
@@ -469,7 +482,9 @@ class Fixture(models.Model):
         help_text="Only league fixtures count in the standings.",
     )
     date = models.DateField()
-    time = models.TimeField(default=datetime.time(20, 0), help_text="Local time at the venue.")
+    time = models.TimeField(
+        default=datetime.time(20, 0), help_text="Local time at the venue, in the league's zone."
+    )
     venue = models.ForeignKey(Venue, on_delete=models.RESTRICT, related_name="fixtures")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.SCHEDULED)
     walkover_to = models.CharField(
@@ -513,6 +528,12 @@ class Fixture(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("leagues:fixture", kwargs={"pk": self.pk})
+
+    @property
+    def starts_at(self) -> datetime.datetime:
+        """When it starts, as an instant: its date and time in its league's zone (read
+        through ``division__season__league``; select it with the fixture)."""
+        return starts_at(self.date, self.time, self.division.season.league.time_zone)
 
     @property
     def listed_under(self) -> str:

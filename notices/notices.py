@@ -115,9 +115,8 @@ def _detail(entry: AuditEntry) -> str:
     if entry.action == "fixture_rearranged":
         # "Re-arranged from Tue 9 Sep 2025 to Tue 14 Oct 2025: reason", then where and when.
         line = entry.subject.split(": ", 1)[-1].strip()
-        where = ", ".join(
-            str(part) for part in (after.get("time"), after.get("venue_name")) if part
-        )
+        when = f"{after['time']} {entry.league.time_zone_words}" if after.get("time") else ""
+        where = ", ".join(str(part) for part in (when, after.get("venue_name")) if part)
         return " ".join(
             part
             for part in (_sentence(line), _sentence(f"Now at {where}") if where else "")

@@ -221,6 +221,8 @@ class LeaguePlan:
     description: str
     match_format: MatchFormat
     history: bool = False
+    time_zone: str = ""
+    """Where it plays (blank: the site's zone)."""
     """Build a finished previous season first (promotion and relegation applied to this one)
     and give this season a re-arrangement, a void fixture and a withdrawn team."""
 
@@ -292,6 +294,7 @@ PORT_OF_SPAIN = LeaguePlan(
     style=League.Style.TRINIDAD,
     league_night=4,
     start_time=datetime.time(19, 30),
+    time_zone="America/Port_of_Spain",
     venues={
         "Belmont Sports Club": "Belmont",
         "Woodbrook Community Centre": "Woodbrook",
@@ -403,6 +406,7 @@ class _Builder:
             tiebreaks=preset.tiebreaks,
             league_night=plan.league_night,
             start_time=plan.start_time,
+            time_zone=plan.time_zone,
             description=plan.description,
         )
         # Start the season so that its first half lies before today.

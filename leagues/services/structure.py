@@ -39,6 +39,7 @@ from leagues.permissions import (
 )
 from leagues.services.fixtures import REPLACEABLE
 from leagues.tiebreaks import validate_tiebreaks
+from leagues.zones import site_time_zone
 from scoring.actors import Account
 from scoring.forms.words import possessive
 
@@ -57,6 +58,7 @@ def league_create(
     tiebreaks: Sequence[str] | None = None,
     league_night: int = 1,
     start_time: datetime.time = datetime.time(20, 0),
+    time_zone: str = "",
     description: str = "",
     by: User | None = None,
     approved_by: Account = None,
@@ -65,7 +67,8 @@ def league_create(
 
     ``ruleset`` is a spec such as ``{"preset": "west_yorkshire", "target": 15}``; the creator
     becomes one of its secretaries. Refused unless ``by`` may start a league, or the site's
-    operator ``approved_by`` approved its request (None for both: the system).
+    operator ``approved_by`` approved its request (None for both: the system). ``time_zone``
+    blank: the site's.
     """
     if approved_by is not None:
         if not can_approve_leagues(approved_by):
@@ -82,6 +85,7 @@ def league_create(
         tiebreaks=list(tiebreaks or preset.tiebreaks),
         league_night=league_night,
         start_time=start_time,
+        time_zone=time_zone or site_time_zone(),
         description=description,
     )
     league.full_clean()
@@ -373,6 +377,7 @@ def _league_state(league: League) -> dict[str, Any]:
         "description": league.description,
         "league_night": league.league_night,
         "start_time": str(league.start_time)[:5],
+        "time_zone": league.time_zone,
         "ruleset": league.ruleset,
         "match_format": league.match_format,
         "tiebreaks": league.tiebreaks,
@@ -524,6 +529,7 @@ def league_update(
     league_night: int,
     start_time: datetime.time,
     target: int | None,
+    time_zone: str | None = None,
     match_format: MatchFormat,
     tiebreaks: Sequence[str],
     show_provisional: bool | None = None,
@@ -552,6 +558,8 @@ def league_update(
     league.description = description
     league.league_night = league_night
     league.start_time = start_time
+    if time_zone:
+        league.time_zone = time_zone
     league.ruleset = ruleset
     league.match_format = spec
     league.tiebreaks = tiebreaks

@@ -233,3 +233,25 @@ def test_the_docs_page_fits_a_phone():
     html = Client().get("/api/docs").content.decode()
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
     assert 'id="swagger-ui"' in html and "/static/ninja/swagger-ui-init.js" in html
+
+
+def test_a_fixtures_time_carries_its_leagues_zone(db):
+    """``date`` and ``time`` stay the league's local ones; ``starts_at`` is the instant with
+    its offset, and the schema says so."""
+    from tests.factories.leagues import DivisionFactory
+
+    division = DivisionFactory(season__league__time_zone="America/Port_of_Spain")
+    fixture = FixtureFactory(
+        division=division, date=datetime.date(2025, 7, 10), time=datetime.time(19, 30)
+    )
+    body = Client().get(f"/api/fixtures/{fixture.pk}").json()
+    assert (body["date"], body["time"]) == ("2025-07-10", "19:30:00")
+    assert body["starts_at"] == "2025-07-10T19:30:00-04:00"
+    assert body["time_zone"] == "America/Port_of_Spain"
+    instant = datetime.datetime.fromisoformat(body["starts_at"]).astimezone(datetime.UTC)
+    assert instant == datetime.datetime(2025, 7, 10, 23, 30, tzinfo=datetime.UTC)
+    league = Client().get(f"/api/leagues/{division.season.league.slug}").json()
+    assert league["time_zone"] == "America/Port_of_Spain"
+    schema = json.loads(Client().get("/api/openapi.json").content)["components"]["schemas"]
+    starts_at = schema["FixtureOut"]["properties"]["starts_at"]
+    assert starts_at["format"] == "date-time" and "offset" in starts_at["description"]

@@ -158,3 +158,50 @@ def test_the_feed_costs_a_fixed_number_of_queries(world, django_assert_num_queri
     client = Client()
     with django_assert_num_queries(2):
         client.get(division_url(world))
+
+
+# --- each league's time zone, read by a second, independent iCalendar library ---------------
+
+
+@pytest.fixture
+def port_of_spain():
+    """A Thursday 19:30 fixture of a league in Port of Spain (UTC-4, no summer time), and a
+    Yorkshire one in British Summer Time, on a site whose zone is Europe/London."""
+    from tests.factories.leagues import DivisionFactory
+
+    division = DivisionFactory(season__league__time_zone="America/Port_of_Spain")
+    trinidad = FixtureFactory(
+        division=division, date=datetime.date(2025, 7, 10), time=datetime.time(19, 30)
+    )
+    yorkshire = FixtureFactory(date=datetime.date(2025, 7, 8), time=datetime.time(20, 0))
+    return trinidad, yorkshire
+
+
+def test_a_port_of_spain_fixture_at_1930_is_2330_utc_in_two_calendar_libraries(port_of_spain):
+    import vobject
+
+    trinidad, _ = port_of_spain
+    url = reverse("leagues:division_calendar", kwargs={"pk": trinidad.division_id})
+    body = Client().get(url).content
+    assert b"DTSTART;TZID=America/Port_of_Spain:20250710T193000" in body
+    (zone,) = Calendar.from_ical(body).walk("VTIMEZONE")
+    assert str(zone["TZID"]) == "America/Port_of_Spain"
+
+    # vobject reads the VTIMEZONE the feed carries (not Python's zone database) to place it.
+    parsed = vobject.readOne(body.decode())
+    (event,) = parsed.vevent_list
+    start = event.dtstart.value
+    assert start.tzinfo is not None
+    utc = start.astimezone(datetime.UTC)
+    assert (utc.date(), utc.time()) == (datetime.date(2025, 7, 10), datetime.time(23, 30))
+    assert event.dtend.value.astimezone(datetime.UTC).time() == datetime.time(2, 30)
+
+
+def test_each_league_feed_is_in_its_own_zone(port_of_spain):
+    import vobject
+
+    _, yorkshire = port_of_spain
+    url = reverse("leagues:division_calendar", kwargs={"pk": yorkshire.division_id})
+    (event,) = vobject.readOne(Client().get(url).content.decode()).vevent_list
+    start = event.dtstart.value.astimezone(datetime.UTC)
+    assert start.time() == datetime.time(19, 0)  # 20:00 British Summer Time

@@ -128,6 +128,9 @@ def test_seed_demo_builds_both_leagues_runs_twice_safely_and_resets(small_plans)
     shared = Team.objects.values("home_venue").order_by().annotate(n=Count("id")).filter(n__gt=1)
     assert shared.exists(), "a pub with two teams"
     yorkshire = League.objects.get(slug=demo.HECKMONDWIKE.slug)
+    assert yorkshire.time_zone == "Europe/London"  # the site's
+    trinidad = League.objects.get(slug=demo.PORT_OF_SPAIN.slug)
+    assert trinidad.time_zone == "America/Port_of_Spain"
     previous, current = yorkshire.seasons.order_by("starts_on")
     assert previous.ends_on is not None and previous.ends_on < current.starts_on
     assert not Fixture.objects.filter(division__season=previous).exclude(status="played").exists()

@@ -418,3 +418,32 @@ def test_a_team_not_in_the_division_cannot_be_chosen(client, secretary, league, 
     assert "Select a valid choice" in response.content.decode()
     assert not Fixture.objects.exists()
     assert Season.objects.count() == 1
+
+
+def test_the_secretary_sets_the_leagues_time_zone(client, secretary, league, division):
+    """A new league is in the site's zone; the settings page moves it to Port of Spain (the
+    audit trail says so) and its pages then name the times as Port of Spain time; a zone that
+    is not one is refused by name and changes nothing."""
+    from leagues.models import AuditEntry
+
+    assert league.time_zone == "Europe/London"
+    url = reverse("leagues:manage_league_edit", args=[league.slug])
+    response = client.post(url, league_data(league, time_zone="Europe/Atlantis"))
+    assert response.status_code == 200
+    assert "Europe/Atlantis is not one of the available choices" in response.content.decode()
+    league.refresh_from_db()
+    assert league.time_zone == "Europe/London"
+
+    response = client.post(url, league_data(league, time_zone="America/Port_of_Spain"))
+    assert response.status_code == 302
+    league.refresh_from_db()
+    assert league.time_zone == "America/Port_of_Spain"
+    entry = AuditEntry.objects.filter(league=league, action="league_updated").latest("pk")
+    assert (entry.before["time_zone"], entry.after["time_zone"]) == (
+        "Europe/London",
+        "America/Port_of_Spain",
+    )
+    page = client.get(league.get_absolute_url()).content.decode()
+    assert "Port of Spain time" in page
+    adding = client.get(reverse("leagues:manage_fixture_add", args=[division.pk]))
+    assert "Port of Spain time" in adding.content.decode()

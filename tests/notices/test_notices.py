@@ -126,7 +126,7 @@ def test_postponing_and_rearranging_tell_both_captains(world, django_capture_on_
     # Two sentences, not "Agreed Now at 19:45".
     says = mail.outbox[0].body.split("\n")[2]
     assert re.fullmatch(
-        r"\S.* to Tue 14 Oct 2025: Agreed \(.*\)\. Now at \d\d:\d\d, \S.*\.", says
+        r"\S.* to Tue 14 Oct 2025: Agreed \(.*\)\. Now at \d\d:\d\d London time, \S.*\.", says
     ), says
 
 

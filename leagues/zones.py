@@ -1,0 +1,52 @@
+"""Where a league plays, in time: its IANA time zone (``League.time_zone``).
+
+A fixture's date and time are the wall-clock time at its venue, entered and shown as such; the
+zone turns them into an instant for the calendar feeds (``TZID`` with a ``VTIMEZONE``), the API
+(ISO 8601 with the offset) and anyone reading from another zone.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import zoneinfo
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+
+
+@functools.cache
+def time_zone_names() -> tuple[str, ...]:
+    """Every zone a league may be in: the IANA names of places ("Europe/London"), and UTC."""
+    return tuple(
+        sorted(
+            name
+            for name in zoneinfo.available_timezones()
+            if "/" in name and not name.startswith(("Etc/", "SystemV/", "US/", "posix", "right"))
+        )
+    ) + ("UTC",)
+
+
+def site_time_zone() -> str:
+    """A new league's zone: the site's (``TIME_ZONE``)."""
+    return str(settings.TIME_ZONE)
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in time_zone_names():
+        raise ValidationError(
+            f"“{value}” is not a time zone: choose a place such as Europe/London or "
+            "America/Port_of_Spain."
+        )
+
+
+def zone_words(name: str) -> str:
+    """The zone as a reader says it: "America/Port_of_Spain" -> "Port of Spain time"."""
+    if name == "UTC":
+        return "UTC"
+    return f"{name.rsplit('/', 1)[-1].replace('_', ' ')} time"
+
+
+def starts_at(day: datetime.date, time: datetime.time, zone_name: str) -> datetime.datetime:
+    """The instant a fixture starts: its wall-clock date and time in its league's zone."""
+    return datetime.datetime.combine(day, time, tzinfo=zoneinfo.ZoneInfo(zone_name))
