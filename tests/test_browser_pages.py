@@ -32,8 +32,8 @@ NARROW = {"width": 360, "height": 780}
 DESKTOP = {"width": 1280, "height": 900}
 TAP = 44
 
-#: Pages that are not HTML for a person, or only answer a POST (their forms are on the pages
-#: covered), or belong to Django's admin and password e-mails.
+#: Pages that are not HTML for a person (a download), or only answer a POST (their forms are on
+#: the pages covered), or belong to Django's admin and password e-mails.
 NOT_PAGES = {
     "admin",
     "logout",
@@ -52,6 +52,7 @@ NOT_PAGES = {
     "leagues:fixture_live",
     "leagues:league_live_poll",
     "leagues:manage_invitation",
+    "leagues:manage_export",
 }
 NOT_PAGE_ENDINGS = (".csv", ".ics", ".json", ".xml", ".js", ".webmanifest", ".ico", ".txt", ".png")
 

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_http_methods
 from leagues import forms
 from leagues.selectors import fixtures as selectors
 from leagues.services import league_import
+from leagues.services.league_export import league_export
 from leagues.views.common import found, require_manager
 
 
@@ -141,6 +142,18 @@ def league_import_page(request: HttpRequest, slug: str) -> HttpResponse:
         context,
         status=200 if plan.ready or plan.questions and not plan.problems else 422,
     )
+
+
+@login_required
+def league_export_file(request: HttpRequest, slug: str) -> HttpResponse:
+    """The whole league in one file (``leagues.services.league_export``), for the secretary to
+    keep or to move the league to another site (``manage.py import_league FILE``)."""
+    league = found(selectors.league_get, slug=slug)
+    require_manager(request, league)
+    response = HttpResponse(league_export(league=league), content_type="application/json")
+    day = datetime.date.today().isoformat()
+    response["Content-Disposition"] = f'attachment; filename="{league.slug}-{day}.json"'
+    return response
 
 
 def _read(upload: Any) -> bytes:

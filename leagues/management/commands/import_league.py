@@ -14,11 +14,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from leagues.models import League
+from leagues.models import Fixture, League
 from leagues.services import league_import, structure
+from leagues.services.league_export import is_export, league_restore
 from leagues.sheets import MAX_BYTES
 
 
@@ -46,6 +48,9 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         people, people_size = _read(options["file"])
+        if is_export(people) or options["file"].suffix == ".json":
+            self._restore(options["file"], options)
+            return
         fixtures, fixtures_size = _read(options["fixtures"]) if options["fixtures"] else (None, 0)
         answers = {}
         for given in options["person"]:
@@ -73,6 +78,32 @@ class Command(BaseCommand):
             sys.exit(2)
         self._print(plan)
         self.stdout.write(self.style.SUCCESS(f"Saved into {plan.season_name}."))
+
+    def _restore(self, path: Path, options: dict[str, Any]) -> None:
+        """A whole league exported by ``export_league``: loaded as it was, or nothing."""
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise CommandError(f"{path}: {exc.strerror or exc}", returncode=2) from exc
+        try:
+            with transaction.atomic():
+                league = league_restore(data=data, slug=options["league"])
+                self.stdout.write(
+                    f"{league.name}: {league.seasons.count()} seasons, {league.teams.count()} "
+                    f"teams, {Fixture.objects.filter(division__season__league=league).count()} "
+                    "fixtures."
+                )
+                if options["dry_run"]:
+                    raise _DryRun
+        except _DryRun:
+            self.stdout.write("Dry run: nothing was saved.")
+            return
+        except ValidationError as exc:
+            for message in exc.messages:
+                self.stderr.write(f"Problem: {message}")
+            self.stderr.write("Nothing was saved.")
+            sys.exit(2)
+        self.stdout.write(self.style.SUCCESS("Saved."))
 
     def _run(self, options: dict[str, Any], sheet: Any, fixtures_sheet: Any, answers: Any) -> Any:
         slug = options["league"]
