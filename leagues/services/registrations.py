@@ -129,13 +129,9 @@ def squad_register(
     by: User | None = None,
 ) -> list[Registration]:
     """Register several players to ``team`` for ``season`` at once: ``players`` chosen from the
-    league's own, and ``names`` (typed or from a CSV) — a name matching one of the league's
-    players (letter case aside) is that player, any other is a new player. All or nothing: the
-    first refusal names the player and nothing is registered."""
-    require_secretary(by, season.league)
-    from leagues.selectors.fixtures import league_players
-
-    own = {p.name.casefold(): p for p in league_players(league=season.league)}
+    league's own, and ``names`` of new people (the caller has asked which names are people the
+    league already has: ``leagues.selectors.people.LeaguePeople``). All or nothing: the first
+    refusal names the player and nothing is registered."""
     chosen: list[Player] = list(players)
     longest = Player._meta.get_field("name").max_length or 0
     for name in names:
@@ -147,11 +143,7 @@ def squad_register(
                 f"“{name[:30]}…” is {len(name)} characters long: a player's name has at most "
                 f"{longest}. Nothing was registered."
             )
-        player = own.get(name.casefold())
-        if player is None:
-            player = Player.objects.create(name=name)
-            own[name.casefold()] = player
-        chosen.append(player)
+        chosen.append(Player.objects.create(name=name))
     if not chosen:
         raise ValidationError("Choose players or give their names: the squad is empty.")
     registrations = []
