@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 import datetime
 import io
-import re
 from typing import Any
 
 from django import forms
@@ -17,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 
 from config.inputs import SaneDateField, TextField
+from leagues import nights_off
 from leagues.formats import STYLE_PRESETS
 from leagues.match import FIRST_TO, FIXED, SINGLE, FormatError
 from leagues.models import (
@@ -33,6 +33,7 @@ from leagues.models import (
     Withdrawal,
     validate_league_slug,
 )
+from leagues.nights_off import NightsOff
 from leagues.selectors.fixtures import league_players, league_players_available, league_venues
 from leagues.tiebreaks import METRICS, validate_tiebreaks
 from leagues.zones import site_time_zone, time_zone_names
@@ -248,6 +249,10 @@ class LeagueEditForm(TiebreakMixin):
         label="When a team withdraws",
         help_text="The usual choice; the secretary may choose the other for one team.",
     )
+    captains_register = forms.BooleanField(
+        required=False,
+        label="Captains may add a player to their squad by name on the night",
+    )
 
     def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
         self.tiebreak_style = league.style
@@ -261,6 +266,7 @@ class LeagueEditForm(TiebreakMixin):
             "target": league.get_ruleset().target,
             "show_provisional": league.show_provisional,
             "withdrawal": league.withdrawal,
+            "captains_register": league.captains_register,
             **{key: getattr(self.current_format, key) for key in self.FORMAT_FIELDS},
         }
         kwargs.setdefault("initial", initial)
@@ -279,6 +285,7 @@ class LeagueEditForm(TiebreakMixin):
                 "time_zone",
                 "show_provisional",
                 "withdrawal",
+                "captains_register",
             )
         ]
 
@@ -318,6 +325,7 @@ class LeagueEditForm(TiebreakMixin):
                 "tiebreaks",
                 "show_provisional",
                 "withdrawal",
+                "captains_register",
             )
         }
 
@@ -333,6 +341,7 @@ class SeasonRulesForm(LeagueEditForm):
         "time_zone",
         "show_provisional",
         "withdrawal",
+        "captains_register",
     )
 
     def __init__(self, *args: Any, season: Season, **kwargs: Any) -> None:
@@ -352,6 +361,12 @@ class SeasonRulesForm(LeagueEditForm):
         return {key: self.cleaned_data[key] for key in ("target", "match_format", "tiebreaks")}
 
 
+NIGHTS_OFF_HELP = (
+    "One night or range a line, then its name: 2025-12-23 to 2026-01-01 Christmas and New "
+    "Year, every year. Ranges marked every year are carried into the next season."
+)
+
+
 class SeasonForm(forms.Form):
     """A season's name and calendar: start, end, league night, nights off, venue capacity."""
 
@@ -368,7 +383,7 @@ class SeasonForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         required=False,
         label="Nights with no league",
-        help_text="One date a line, e.g. 2025-12-23 (Christmas, bank holidays, cup nights).",
+        help_text=NIGHTS_OFF_HELP,
     )
     venue_capacity = forms.IntegerField(
         min_value=1,
@@ -379,8 +394,8 @@ class SeasonForm(forms.Form):
         help_text="1 unless a pub has room for two matches at once.",
     )
 
-    def clean_exclusions(self) -> list[datetime.date]:
-        return parse_dates(self.cleaned_data.get("exclusions") or "")
+    def clean_exclusions(self) -> list[NightsOff]:
+        return parse_nights_off(self.cleaned_data.get("exclusions") or "")
 
     def clean_venue_capacity(self) -> int:
         return self.cleaned_data.get("venue_capacity") or 1
@@ -668,24 +683,12 @@ class PlayerRegisterForm(forms.Form):
         return cleaned
 
 
-def parse_dates(text: str) -> list[datetime.date]:
-    """Dates written one a line or separated by commas, as YYYY-MM-DD or DD/MM/YYYY."""
-    dates = []
-    for part in re.split(r"[\s,;]+", text.strip()):
-        if not part:
-            continue
-        for fmt in ("%Y-%m-%d", "%d/%m/%Y"):
-            try:
-                dates.append(datetime.datetime.strptime(part, fmt).date())
-                break
-            except ValueError:
-                continue
-        else:
-            raise ValidationError(
-                "%(part)s is not a date: write dates as 2025-12-23 or 23/12/2025.",
-                params={"part": part},
-            )
-    return sorted(set(dates))
+def parse_nights_off(text: str) -> list[NightsOff]:
+    """Nights with no league as the secretary writes them (``leagues.nights_off.parse``)."""
+    try:
+        return nights_off.parse(text)
+    except nights_off.NightsOffError as exc:
+        raise ValidationError(str(exc)) from exc
 
 
 class FixtureGenerateForm(forms.Form):
@@ -704,7 +707,7 @@ class FixtureGenerateForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         required=False,
         label="Nights with no league",
-        help_text="One date a line, e.g. 2025-12-23 (Christmas, bank holidays, cup nights).",
+        help_text=NIGHTS_OFF_HELP,
     )
     rest_every = forms.IntegerField(
         min_value=1,
@@ -721,8 +724,8 @@ class FixtureGenerateForm(forms.Form):
         "season's end, say) spreads them evenly up to it, the nights between free.",
     )
 
-    def clean_exclusions(self) -> list[datetime.date]:
-        return parse_dates(self.cleaned_data.get("exclusions") or "")
+    def clean_exclusions(self) -> list[NightsOff]:
+        return parse_nights_off(self.cleaned_data.get("exclusions") or "")
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()

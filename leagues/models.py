@@ -20,8 +20,9 @@ from django.utils import timezone
 from leagues.embed import parse_sites, validate_embed_sites
 from leagues.formats import STYLE_PRESETS
 from leagues.match import MatchFormat
+from leagues.nights_off import NightsOff, dates_off
 from leagues.tiebreaks import games_word, tiebreak_rule_text, validate_tiebreaks
-from leagues.zones import site_time_zone, starts_at, validate_time_zone, zone_words
+from leagues.zones import site_time_zone, starts_at, today_in, validate_time_zone, zone_words
 
 if TYPE_CHECKING:
     from scoring.rules import Ruleset
@@ -100,6 +101,11 @@ class League(models.Model):
         default=False,
         help_text="Show submitted results not yet confirmed in the tables, marked provisional.",
     )
+    captains_register = models.BooleanField(
+        default=True,
+        verbose_name="captains add players on the night",
+        help_text="A captain seating the pairs may add a player by name to their squad.",
+    )
     withdrawal = models.CharField(
         max_length=8,
         choices=Withdrawal.choices,
@@ -123,6 +129,11 @@ class League(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("leagues:league", kwargs={"slug": self.slug})
+
+    def today(self) -> datetime.date:
+        """Today where the league plays: what its pages take as today (tonight's fixtures,
+        the next league night, results up to today)."""
+        return today_in(self.time_zone)
 
     @property
     def time_zone_words(self) -> str:
@@ -200,7 +211,8 @@ class Season(models.Model):
     exclusions = models.JSONField(
         default=list,
         blank=True,
-        help_text="Nights with no league (bank holidays, Christmas), as ISO dates.",
+        help_text="Nights with no league (bank holidays, Christmas): named ranges of dates, "
+        "those marked every year carried into the next season.",
     )
     venue_capacity = models.PositiveSmallIntegerField(
         default=1, help_text="Matches one venue can host on one night."
@@ -245,8 +257,13 @@ class Season(models.Model):
         return self.league.league_night if self.league_night is None else self.league_night
 
     @property
+    def nights_off(self) -> list[NightsOff]:
+        """The season's nights with no league, as ranges (``leagues.nights_off``)."""
+        return [NightsOff.from_json(value) for value in self.exclusions]
+
+    @property
     def excluded_dates(self) -> frozenset[datetime.date]:
-        return frozenset(datetime.date.fromisoformat(day) for day in self.exclusions)
+        return dates_off(self.nights_off)
 
     def calendar_problem(self, day: datetime.date) -> str:
         """Why ``day`` is outside the season's calendar ("" when it is a fine night)."""
@@ -254,8 +271,10 @@ class Season(models.Model):
             return f"{day:%a %d %b %Y} is before the season starts ({self.starts_on:%d %b %Y})"
         if self.ends_on is not None and day > self.ends_on:
             return f"{day:%a %d %b %Y} is after the season ends ({self.ends_on:%d %b %Y})"
-        if day in self.excluded_dates:
-            return f"{day:%a %d %b %Y} is a night with no league"
+        for nights in self.nights_off:
+            if nights.covers(day):
+                named = f" ({nights.name})" if nights.name else ""
+                return f"{day:%a %d %b %Y} is a night with no league{named}"
         return ""
 
 
@@ -563,6 +582,10 @@ class FixtureTable(models.Model):
         AWAY = "away", "Away"
         HALVED = "halved", "Halved"
 
+    class Source(models.TextChoices):
+        HANDS = "hands", "scored hand by hand"
+        CARD = "card", "from the score card"
+
     fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="tables")
     board = models.PositiveSmallIntegerField()
     # The table's private scoring link: every game played at the table is attached to it.
@@ -585,7 +608,16 @@ class FixtureTable(models.Model):
     away_player_2 = models.ForeignKey(
         Player, on_delete=models.PROTECT, null=True, blank=True, related_name="away_seats_2"
     )
-    # Derived from the table's games by ``leagues.services.results``.
+    # Where the table's figures come from: its games scored hand by hand at the table, or the
+    # paper score card as typed (``card``: what the card says, ``leagues.services.cards``).
+    source = models.CharField(max_length=5, choices=Source.choices, default=Source.HANDS)
+    card = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='The score card as typed: {"games": [[11, 7]], "bullseyes": [2, 1], '
+        '"hang_jacks": [1, 0]}.',
+    )
+    # Derived from the table's games (or its card) by ``leagues.services.results``.
     home_games = models.PositiveSmallIntegerField(default=0)
     away_games = models.PositiveSmallIntegerField(default=0)
     home_pegs = models.PositiveIntegerField(default=0)
@@ -601,6 +633,9 @@ class FixtureTable(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["fixture", "board"], name="table_unique_board"),
             models.CheckConstraint(condition=Q(board__gte=1), name="table_board_from_one"),
+            models.CheckConstraint(
+                condition=Q(source__in=["hands", "card"]), name="table_source_valid"
+            ),
             models.CheckConstraint(
                 condition=Q(home_player_1__isnull=True)
                 | Q(home_player_2__isnull=True)
@@ -625,6 +660,10 @@ class FixtureTable(models.Model):
     @property
     def away_pair(self) -> list[Player]:
         return [p for p in (self.away_player_1, self.away_player_2) if p is not None]
+
+    @property
+    def from_card(self) -> bool:
+        return self.source == self.Source.CARD
 
 
 class TableGame(models.Model):

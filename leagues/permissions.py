@@ -3,6 +3,10 @@
 - The site operator (superuser) and a league's secretaries (``League.secretaries``) run it.
 - A team's captain for a season (``TeamEntry.captain``, a player with an account) submits,
   confirms or disputes the results of that team's fixtures in that season.
+- On the night the home team's captain seats both sides' pairs, the away captain their own
+  (``seating_sides``); a captain adds a player to their own squad there where the league lets
+  captains register (``League.captains_register``). Either captain, or a secretary, enters the
+  result from the paper score card (``can_enter_card``).
 - A table's scoring link (no account) scores the table's games and may submit the result.
 - Everyone else reads the public pages.
 
@@ -150,6 +154,32 @@ def captained_sides(user: Account, fixture: Fixture) -> set[str]:
         for side, team in (("home", fixture.home_id), ("away", fixture.away_id))
         if team in teams
     }
+
+
+def seating_sides(user: Account, fixture: Fixture) -> set[str]:
+    """The sides of ``fixture`` whose pairs ``user`` may seat: both for a secretary and the
+    home team's captain (the home side sets the tables), the away captain's own side."""
+    if can_manage_league(user, fixture.division.season.league):
+        return {"home", "away"}
+    sides = captained_sides(user, fixture)
+    return {"home", "away"} if "home" in sides else sides
+
+
+def squad_sides(user: Account, fixture: Fixture) -> set[str]:
+    """The sides of ``fixture`` whose squad ``user`` may add a player to on the night: a
+    secretary's both; a captain's own, where the league lets captains register players."""
+    league = fixture.division.season.league
+    if can_manage_league(user, league):
+        return {"home", "away"}
+    return captained_sides(user, fixture) if league.captains_register else set()
+
+
+def can_enter_card(user: Account, fixture: Fixture) -> bool:
+    """Whether ``user`` may enter ``fixture``'s result from the paper score card: a captain of
+    either team that season, or a secretary."""
+    return can_manage_league(user, fixture.division.season.league) or bool(
+        captained_sides(user, fixture)
+    )
 
 
 def fixture_links(fixture: Fixture) -> set[int]:

@@ -2,6 +2,7 @@ from django.urls import path
 
 from leagues.views import (
     accounts,
+    cards,
     divisions,
     embed,
     feeds,
@@ -10,6 +11,7 @@ from leagues.views import (
     invitations,
     live,
     manage_fixtures,
+    night,
     public,
     results,
     secretary,
@@ -77,6 +79,10 @@ urlpatterns = [
         name="manage_fixture_add",
     ),
     path("fixture/<int:pk>/result/", results.fixture_result, name="fixture_result"),
+    # The captains' night: seat the pairs, show each table its QR code.
+    path("fixture/<int:pk>/night/", night.fixture_night, name="fixture_night"),
+    path("fixture/<int:pk>/night/table/<int:board>/", night.table_qr, name="table_qr"),
+    path("fixture/<int:pk>/score-card/", cards.score_card, name="score_card"),
     path("fixture/<int:pk>/manage/", manage_fixtures.fixture_manage, name="manage_fixture"),
     path("fixture/<int:pk>/manage/card/", results.fixture_card, name="manage_fixture_card"),
     path("fixture/<int:pk>/manage/audit/", results.fixture_audit, name="manage_fixture_audit"),

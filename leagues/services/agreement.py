@@ -294,6 +294,53 @@ def settle(
     return submission
 
 
+def settle_anew(
+    terms: Terms, *, replacing: ResultAgreement, note: str, by: Account
+) -> ResultAgreement:
+    """A secretary settles a dispute with the result as they entered it (the score card): the
+    disputed result gave way to it (withdrawn when the figures changed), and the result the
+    games now give counts, submitted as the disputed one was and settled by the secretary."""
+    if not can_settle(terms, replacing, by):
+        raise PermissionDenied("Only a secretary who did not submit it settles a dispute.")
+    note = note.strip()
+    if not note:
+        raise ValidationError("Say how the dispute was settled: both sides read it.")
+    replacing.refresh_from_db()
+    if replacing.status not in (Status.DISPUTED, Status.WITHDRAWN):
+        raise ValidationError(f"This result is {replacing.get_status_display().lower()}.")
+    before = _state(replacing)
+    if replacing.status == Status.DISPUTED:
+        replacing.status = Status.WITHDRAWN
+        replacing.save(update_fields=["status"])
+    now = timezone.now()
+    settled = terms.create(
+        figures=terms.figures(),
+        submitted_by=replacing.submitted_by,
+        submitted_by_link=replacing.submitted_by_link,
+        submitted_at=replacing.submitted_at,
+        home_agreed_by=replacing.home_agreed_by,
+        away_agreed_by=replacing.away_agreed_by,
+        dispute_reason=replacing.dispute_reason,
+        disputed_by=replacing.disputed_by,
+        status=Status.SETTLED,
+        confirmed_as=ResultAgreement.ConfirmedAs.SECRETARY,
+        confirmed_by=by,
+        confirmed_at=now,
+        settled_by=by,
+        settlement=note,
+    )
+    _close_links(terms)
+    terms.audit(
+        action="result_settled",
+        subject=f"Dispute over {terms} settled: {note}",
+        before=before,
+        after=_state(settled) | {"settlement": note},
+        by=by,
+        link=None,
+    )
+    return settled
+
+
 def reopen(terms: Terms, *, reason: str, by: Account) -> ResultAgreement:
     """A secretary takes back a counted result (a mistake found later): it stops counting and
     the scoring links open again."""

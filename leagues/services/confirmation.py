@@ -193,6 +193,18 @@ def result_settle(
 
 
 @transaction.atomic
+def result_settle_with_card(
+    *, replacing: ResultSubmission, note: str, by: Account
+) -> ResultSubmission:
+    """The secretary settled a dispute by entering the score card (``leagues.services.cards``):
+    the result the card gives counts, settled."""
+    terms = FixtureTerms(_lock(replacing.fixture))
+    settled: ResultSubmission = agreement.settle_anew(terms, replacing=replacing, note=note, by=by)
+    _follow(terms.fixture, by=by)
+    return settled
+
+
+@transaction.atomic
 def result_reopen(*, fixture: Fixture, reason: str, by: Account) -> None:
     """A secretary takes back a confirmed result (a mistake found later): it stops counting,
     the tables' links open again, and the result is submitted afresh."""

@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
 
 from config.locks import lock_rows
 from leagues.audit import audit_log
 from leagues.models import Division, Fixture, Season, TableGame, Team, TeamEntry, Venue
+from leagues.nights_off import NightsOff, NightsOffError, dates_off, ranges_of
+from leagues.nights_off import check as check_nights_off
 from leagues.permissions import require_secretary, venue_is_kept_by
 from leagues.schedule import (
     PlannedFixture,
@@ -68,7 +69,8 @@ class GenerationPlan:
     start: datetime.date
     league_night: int
     legs: int
-    exclusions: tuple[datetime.date, ...]
+    exclusions: tuple[NightsOff, ...]
+    """The season's nights with no league, as the list keeps to them (and saving stores)."""
     last: datetime.date | None
     """The last night of the list."""
     clashes: tuple[str, ...] = ()
@@ -104,6 +106,22 @@ class GenerationReport:
 
 def _day(value: datetime.date) -> str:
     return f"{value:%a} {value.day} {value:%b %Y}"
+
+
+def nights_off_checked(
+    values: Collection[NightsOff | datetime.date],
+    *,
+    starts_on: datetime.date,
+    ends_on: datetime.date | None,
+) -> list[dict[str, object]]:
+    """A season's nights with no league as stored, refused (naming the range) when two overlap
+    or one runs outside the season."""
+    ranges = ranges_of(values)
+    try:
+        check_nights_off(ranges, starts_on=starts_on, ends_on=ends_on)
+    except NightsOffError as exc:
+        raise ValidationError({"exclusions": str(exc)}) from exc
+    return [r.to_json() for r in ranges]
 
 
 def _locked(division: Division) -> list[Fixture]:
@@ -158,14 +176,16 @@ def fixtures_plan(
     start: datetime.date | None = None,
     league_night: int | None = None,
     legs: int | None = None,
-    exclusions: Collection[datetime.date] = (),
+    exclusions: Collection[NightsOff | datetime.date] | None = None,
     rest_every: int | None = None,
     end_by: datetime.date | None = None,
 ) -> GenerationPlan:
     """What generating the division's list would do; changes nothing.
 
     The season's calendar is kept: its league night (unless ``league_night`` is given), its
-    exclusion dates (plus ``exclusions``), its venue capacity, its start and its end. Played,
+    nights with no league (unless ``exclusions`` replaces them: ranges or single dates, refused
+    when they overlap or run outside the season), its venue capacity, its start and its end.
+    Played,
     walked-over, void and started fixtures are kept as they are; postponed ones too (their
     meeting is not planned again); only scheduled fixtures may move or be replaced.
 
@@ -179,7 +199,15 @@ def fixtures_plan(
     night = season.night if league_night is None else league_night
     legs = legs or 1
     start = start or season.starts_on
-    excluded = frozenset(exclusions) | season.excluded_dates
+    ranges = tuple(
+        NightsOff.from_json(value)
+        for value in nights_off_checked(
+            season.nights_off if exclusions is None else exclusions,
+            starts_on=season.starts_on,
+            ends_on=season.ends_on,
+        )
+    )
+    excluded = dates_off(ranges)
     first_night = start + datetime.timedelta(days=(night - start.weekday()) % 7)
     if first_night < season.starts_on:
         raise ValidationError(
@@ -292,7 +320,7 @@ def fixtures_plan(
         start=start,
         league_night=night,
         legs=legs,
-        exclusions=tuple(sorted(excluded)),
+        exclusions=ranges,
         last=max((f.date for f in planned), default=None),
         clashes=schedule.clashes,
     )
@@ -327,7 +355,7 @@ def fixtures_generate(
     start: datetime.date | None = None,
     league_night: int | None = None,
     legs: int | None = None,
-    exclusions: Collection[datetime.date] = (),
+    exclusions: Collection[NightsOff | datetime.date] | None = None,
     rest_every: int | None = None,
     end_by: datetime.date | None = None,
     token: str | None = None,
@@ -408,7 +436,7 @@ def fixtures_generate(
     )
     calendar_before = {"league_night": season.league_night, "exclusions": season.exclusions}
     season.league_night = plan.league_night
-    season.exclusions = [day.isoformat() for day in plan.exclusions]
+    season.exclusions = [nights.to_json() for nights in plan.exclusions]
     season.save(update_fields=["league_night", "exclusions"])
     report = GenerationReport(
         created=len(plan.created),
@@ -435,7 +463,7 @@ def fixtures_generate(
             "start": plan.start.isoformat(),
             "league_night": plan.league_night,
             "legs": plan.legs,
-            "exclusions": [day.isoformat() for day in plan.exclusions],
+            "exclusions": [nights.to_json() for nights in plan.exclusions],
             "last": plan.last.isoformat() if plan.last else None,
         },
         by=by,
@@ -698,7 +726,7 @@ def fixture_rearrange(
         raise ValidationError({"venue": f"{venue} is not one of the league's venues."})
     venue_id = venue.pk if venue is not None else fixture.venue_id
     reason = reason.strip()
-    today = timezone.localdate()
+    today = season.league.today()
     override = ""
     override_checked = date is None
     if date is None:

@@ -6,13 +6,14 @@ import datetime
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
 from leagues.audit import audit_log
-from leagues.models import FixtureTable, Player, Registration, Season, Team
-from leagues.permissions import player_is_free, require_secretary
+from leagues.models import Fixture, FixtureTable, Player, Registration, Season, Team
+from leagues.permissions import player_is_free, require_secretary, squad_sides
+from scoring.actors import Account
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -37,6 +38,21 @@ def player_register(
     constraint backs this up against a race).
     """
     require_secretary(by, season.league)
+    return _register(
+        player=player, name=name, team=team, season=season, registered_on=registered_on, by=by
+    )
+
+
+def _register(
+    *,
+    player: Player | None,
+    name: str,
+    team: Team,
+    season: Season,
+    registered_on: datetime.date | None,
+    by: Account,
+) -> Registration:
+    """``player_register`` once the caller has checked that ``by`` may register for ``team``."""
     if team.league_id != season.league_id:
         raise ValidationError(f"{team} does not play in {season.league}.")
     if player is None:
@@ -132,6 +148,14 @@ def squad_register(
     league's own, and ``names`` of new people (the caller has asked which names are people the
     league already has: ``leagues.selectors.people.LeaguePeople``). All or nothing: the first
     refusal names the player and nothing is registered."""
+    require_secretary(by, season.league)
+    return _squad(team=team, season=season, players=players, names=names, by=by)
+
+
+def _squad(
+    *, team: Team, season: Season, players: Sequence[Player], names: Sequence[str], by: Account
+) -> list[Registration]:
+    """``squad_register`` once the caller has checked that ``by`` may register for ``team``."""
     chosen: list[Player] = list(players)
     longest = Player._meta.get_field("name").max_length or 0
     for name in names:
@@ -153,7 +177,51 @@ def squad_register(
             continue
         seen.add(player.pk)
         try:
-            registrations.append(player_register(player=player, team=team, season=season, by=by))
+            registrations.append(
+                _register(
+                    player=player, name="", team=team, season=season, registered_on=None, by=by
+                )
+            )
         except ValidationError as exc:
             raise ValidationError(f"{player}: {' '.join(exc.messages)}") from exc
     return registrations
+
+
+@transaction.atomic
+def squad_add_on_the_night(*, fixture: Fixture, side: str, name: str, by: Account) -> Registration:
+    """Add a player by name to one side's squad for the fixture's season, on the night: a
+    captain's own side where the league lets captains register players
+    (``League.captains_register``), either side for a secretary. A name the league already
+    knows is that player."""
+    if side not in ("home", "away"):
+        raise ValidationError("Choose the home or the away side.")
+    if by is not None and side not in squad_sides(by, fixture):
+        raise PermissionDenied(
+            "Only that team's captain (where the league allows it) or a secretary adds a "
+            "player to its squad."
+        )
+    team = fixture.home if side == "home" else fixture.away
+    season = fixture.division.season
+    name = " ".join(name.split())
+    if not name:
+        raise ValidationError(f"Type the new player's name for {team}.")
+    if Registration.objects.filter(team=team, season=season, player__name__iexact=name).exists():
+        raise ValidationError(f"{name} is already in {team}'s squad: choose them at the table.")
+    # A name the league knows is that person: surely (``LeaguePeople``), or its only person of
+    # that name not playing this season; several who may be are chosen on the squad page.
+    from leagues.selectors.people import LeaguePeople
+
+    people = LeaguePeople(league=season.league, season=season)
+    found = people.match(name, team)
+    if found.player is None and len(found.candidates) == 1:
+        found.player = found.candidates[0]
+    if found.player is None and found.candidates:
+        named = " and ".join(people.label(p) for p in found.candidates)
+        raise ValidationError(
+            f"The league has {named}: register the right one from {team}'s squad page."
+        )
+    known = [found.player] if found.player is not None else []
+    (registration,) = _squad(
+        team=team, season=season, players=known, names=[] if known else [name], by=by
+    )
+    return registration

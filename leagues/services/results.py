@@ -9,7 +9,6 @@ of the result roll-up (``leagues.services.rollup``), which calls them in order.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -25,10 +24,10 @@ from leagues.models import (
     FixtureResult,
     FixtureTable,
     Player,
-    Registration,
     TableGame,
 )
 from leagues.permissions import require_secretary
+from scoring.actors import Account
 from scoring.models import Award, Game, GameStatus, ScoringLink, Side
 
 if TYPE_CHECKING:
@@ -37,6 +36,18 @@ if TYPE_CHECKING:
 Pair = Sequence[Player]
 
 HOME, AWAY = "A", "B"
+
+
+def new_table_link(fixture: Fixture, board: int, *, by: Account) -> ScoringLink:
+    """A table's private scoring link, shown as a QR code on the fixture card and on the
+    captain's phone; it leads to the fixture's result once the games are done."""
+    from scoring.services import scoring_link_create
+
+    return scoring_link_create(
+        label=f"{fixture.home} v {fixture.away}, table {board}",
+        next_url=reverse("leagues:fixture_result", kwargs={"pk": fixture.pk}),
+        by=by if by is not None and by.is_authenticated else None,
+    )
 
 
 def lock_fixture(fixture: Fixture) -> Fixture:
@@ -68,24 +79,12 @@ def fixture_tables_set(
         raise ValidationError(
             f"{league} plays {match_format.tables} tables a fixture (got {len(pairs)})."
         )
-    registered = defaultdict(set)
-    for team_id, player_id in Registration.objects.filter(
-        season=fixture.division.season_id, team__in=[fixture.home_id, fixture.away_id]
-    ).values_list("team", "player"):
-        registered[team_id].add(player_id)
-    seated: set[int] = set()
-    for home_pair, away_pair in pairs:
-        for team, pair in ((fixture.home, home_pair), (fixture.away, away_pair)):
-            if not 1 <= len(pair) <= 2:
-                raise ValidationError("Each side at a table is one or two players.")
-            for player in pair:
-                if player.pk not in registered[team.pk]:
-                    raise ValidationError(f"{player} is not registered for {team} this season.")
-                if player.pk in seated:
-                    raise ValidationError(f"{player} is seated at two tables.")
-                seated.add(player.pk)
+    if any(not pair for pairs_at_board in pairs for pair in pairs_at_board):
+        raise ValidationError("Each side at a table is one or two players.")
+    from leagues.services.seating import check_pairs
+    from scoring.services import scoring_link_revoke
 
-    from scoring.services import scoring_link_create, scoring_link_revoke
+    check_pairs(fixture, dict(enumerate(pairs, start=1)))
 
     for old in FixtureTable.objects.filter(fixture=fixture, scoring_link__isnull=False):
         scoring_link_revoke(link=old.scoring_link, by=by)
@@ -94,12 +93,7 @@ def fixture_tables_set(
         FixtureTable(
             fixture=fixture,
             board=board,
-            # Each table's private link, printed as a QR code on the fixture card.
-            scoring_link=scoring_link_create(
-                label=f"{fixture.home} v {fixture.away}, table {board}",
-                next_url=reverse("leagues:fixture_result", kwargs={"pk": fixture.pk}),
-                by=by,
-            ),
+            scoring_link=new_table_link(fixture, board, by=by),
             home_player_1=home_pair[0],
             home_player_2=home_pair[1] if len(home_pair) > 1 else None,
             away_player_1=away_pair[0],
@@ -138,6 +132,12 @@ def table_game_start(*, table: FixtureTable, by: User | None = None) -> TableGam
     """
     require_secretary(by, table.fixture.division.season.league)
     return _table_game_start(table=table, by=by)
+
+
+def table_open(*, table: FixtureTable, by: Account) -> TableGame:
+    """The first game at a table seated on the night (``leagues.services.seating``, which
+    checked who may seat it): its scorer can start at once."""
+    return _table_game_start(table=table, by=by if by is not None and by.is_authenticated else None)
 
 
 def _table_game_start(*, table: FixtureTable, by: User | None) -> TableGame:
@@ -199,7 +199,7 @@ def fixture_start(
 
 def _table_cards(fixture: Fixture) -> list[tuple[FixtureTable, match.TableCard]]:
     """Each table of the fixture with its card: the games finished at it, in order (a fixed
-    number of queries)."""
+    number of queries), or the score card typed for it."""
     tables = list(
         fixture.tables.order_by("board").prefetch_related(
             Prefetch(
@@ -225,6 +225,12 @@ def _table_cards(fixture: Fixture) -> list[tuple[FixtureTable, match.TableCard]]
     }
     cards = []
     for table in tables:
+        if table.from_card:
+            # Typed from the paper score card: the same engine adds it up.
+            from leagues.services.cards import table_card
+
+            cards.append((table, table_card(table.card)))
+            continue
         games = []
         for table_game in table.games.all():
             if table_game.game.status != GameStatus.WON:
@@ -329,7 +335,7 @@ def table_link_reissue(*, table: FixtureTable, by: User | None = None) -> Fixtur
     table's games follow the new link."""
     require_secretary(by, table.fixture.division.season.league)
     from leagues.audit import audit_log
-    from scoring.services import scoring_link_create, scoring_link_reissue
+    from scoring.services import scoring_link_reissue
 
     # Locked first and read after (``config.locks`` says why): a re-issue posted twice
     # re-issues the link the first one made, where a read that waited for the lock would see no
@@ -340,11 +346,7 @@ def table_link_reissue(*, table: FixtureTable, by: User | None = None) -> Fixtur
     ).get(pk=table.pk)
     fixture = table.fixture
     if table.scoring_link is None:
-        table.scoring_link = scoring_link_create(
-            label=f"{fixture.home} v {fixture.away}, table {table.board}",
-            next_url=reverse("leagues:fixture_result", kwargs={"pk": fixture.pk}),
-            by=by,
-        )
+        table.scoring_link = new_table_link(fixture, table.board, by=by)
     else:
         table.scoring_link = scoring_link_reissue(link=table.scoring_link, by=by)
     table.save(update_fields=["scoring_link"])

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from leagues import nights_off
 from leagues.audit import audit_log
 from leagues.models import Division, Registration, Season, Team, TeamEntry
 from leagues.permissions import require_secretary
@@ -155,6 +156,10 @@ def season_start_next(
         starts_on=starts_on,
         ends_on=ends_on,
         league_night=season.league_night,
+        # Nights with no league marked every year start the new calendar, on its dates.
+        exclusions=nights_off.carried(
+            season.nights_off, old_start=season.starts_on, new_start=starts_on, new_end=ends_on
+        ),
         venue_capacity=season.venue_capacity,
         by=by,
     )

@@ -30,6 +30,7 @@ from leagues.models import (
     TeamEntry,
     Venue,
 )
+from leagues.nights_off import NightsOff
 from leagues.permissions import (
     can_approve_leagues,
     can_create_league,
@@ -37,7 +38,7 @@ from leagues.permissions import (
     require_secretary,
     venue_is_kept_by,
 )
-from leagues.services.fixtures import REPLACEABLE
+from leagues.services.fixtures import REPLACEABLE, nights_off_checked
 from leagues.tiebreaks import validate_tiebreaks
 from leagues.zones import site_time_zone
 from scoring.actors import Account
@@ -155,10 +156,12 @@ def season_create(
     ends_on: datetime.date | None = None,
     slug: str = "",
     league_night: int | None = None,
-    exclusions: Sequence[datetime.date] = (),
+    exclusions: Sequence[NightsOff | datetime.date] = (),
     venue_capacity: int = 1,
     by: User | None = None,
 ) -> Season:
+    """A new season with its calendar; its nights with no league are refused when they overlap
+    or run outside the season's dates."""
     require_secretary(by, league)
     season = Season(
         league=league,
@@ -171,7 +174,7 @@ def season_create(
         match_format=league.get_match_format().to_spec(),
         tiebreaks=league.get_tiebreaks(),
         league_night=league_night,
-        exclusions=sorted({day.isoformat() for day in exclusions}),
+        exclusions=nights_off_checked(exclusions, starts_on=starts_on, ends_on=ends_on),
         venue_capacity=venue_capacity,
     )
     season.full_clean()
@@ -383,6 +386,7 @@ def _league_state(league: League) -> dict[str, Any]:
         "tiebreaks": league.tiebreaks,
         "show_provisional": league.show_provisional,
         "withdrawal": league.withdrawal,
+        "captains_register": league.captains_register,
     }
 
 
@@ -534,6 +538,7 @@ def league_update(
     tiebreaks: Sequence[str],
     show_provisional: bool | None = None,
     withdrawal: str | None = None,
+    captains_register: bool | None = None,
     by: User | None = None,
 ) -> League:
     """Everything a secretary can change about a running league, in one go.
@@ -567,6 +572,8 @@ def league_update(
         league.show_provisional = show_provisional
     if withdrawal is not None:
         league.withdrawal = withdrawal
+    if captains_register is not None:
+        league.captains_register = captains_register
     league.full_clean()
     league.save()
     # The league's rules are the default for seasons to come: a season not yet started takes
@@ -595,7 +602,7 @@ def season_update(
     starts_on: datetime.date,
     ends_on: datetime.date | None = None,
     league_night: int | None = None,
-    exclusions: Sequence[datetime.date] | None = None,
+    exclusions: Sequence[NightsOff | datetime.date] | None = None,
     venue_capacity: int | None = None,
     by: User | None = None,
 ) -> Season:
@@ -608,8 +615,11 @@ def season_update(
     season.starts_on = starts_on
     season.ends_on = ends_on
     season.league_night = league_night
-    if exclusions is not None:
-        season.exclusions = sorted({day.isoformat() for day in exclusions})
+    season.exclusions = nights_off_checked(
+        season.nights_off if exclusions is None else exclusions,
+        starts_on=starts_on,
+        ends_on=ends_on,
+    )
     if venue_capacity is not None:
         season.venue_capacity = venue_capacity
     season.full_clean()

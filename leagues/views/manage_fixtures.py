@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from leagues import forms
+from leagues import forms, nights_off
 from leagues.models import Fixture, PointAdjustment
 from leagues.selectors import fixtures as selectors
 from leagues.services import adjustments, fixtures, results
@@ -47,7 +47,7 @@ def fixtures_generate(request: HttpRequest, pk: int) -> HttpResponse:
             "start": season.starts_on,
             "league_night": season.night,
             "legs": min(2, season.get_match_format().meetings),
-            "exclusions": "\n".join(season.exclusions),
+            "exclusions": nights_off.text(season.nights_off),
         },
     )
     context: dict[str, Any] = {

@@ -7,13 +7,12 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django_tables2 import RequestConfig
 
 from leagues.fragments import PLAYERS, page_fragment, page_fragment_tagged
 from leagues.models import Fixture, ResultSubmission
-from leagues.permissions import can_manage_league
+from leagues.permissions import can_manage_league, captained_sides
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.live import last_change
 from leagues.selectors.race import MARKERS, division_race
@@ -50,7 +49,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
     def context() -> dict[str, Any]:
         results = upcoming = []
-        today = timezone.localdate()
+        today = league.today()
         if current is not None:
             # Up to today: a walkover given ahead of its night is listed from that night on.
             results = list(
@@ -112,7 +111,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "fragment": page_fragment(
                 request,
                 league_id=league.pk,
-                name=[league.pk, timezone.localdate().isoformat()],
+                name=[league.pk, league.today().isoformat()],
                 params=(),
                 template="leagues/_league_body.html",
                 context=context,
@@ -132,13 +131,18 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
     league = fixture.division.season.league
     fragment, tag = fixture_fragment(request, fixture)
     head, _, rest = fragment.partition(SECRETARY)
+    can_manage = can_manage_league(request.user, league)
     return render(
         request,
         "leagues/fixture_detail.html",
         {
             "fixture": fixture,
             "league": league,
-            "can_manage": can_manage_league(request.user, league),
+            "can_manage": can_manage,
+            # A captain of either team runs the night (asked only of a signed-in viewer).
+            "can_captain": not can_manage
+            and request.user.is_authenticated
+            and bool(captained_sides(request.user, fixture)),
             # The two halves of the fragment, rendered and escaped already.
             "head": mark_safe(head),
             "rest": mark_safe(rest),

@@ -21,7 +21,7 @@ from leagues.models import AuditEntry, FixtureTable, League, ResultSubmission
 from leagues.permissions import can_manage_league, captained_sides, fixture_links, fixture_role
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.audit import league_audit_page
-from leagues.services import confirmation, results
+from leagues.services import cards, confirmation, results
 from leagues.views.common import found, require_manager
 from scoring.actors import Account
 from scoring.models import HandRevision, ScoringLink
@@ -99,6 +99,8 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         "may_settle": current is not None
         and current.status == ResultSubmission.Status.DISPUTED
         and confirmation.can_settle(submission=current, by=user),
+        "tables": list(FixtureTable.objects.filter(fixture=fixture).order_by("board")),
+        "may_enter_card": user is not None and cards.may_enter_card(user, fixture),
         "may_reopen": current is not None
         and current.is_confirmed
         and confirmation.can_settle(submission=current, by=user),

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from config.inputs import strict_id
-from leagues import forms
+from leagues import forms, nights_off
 from leagues.models import Division, Fixture, Team, TeamEntry
 from leagues.permissions import can_create_league
 from leagues.selectors import fixtures as selectors
@@ -191,7 +191,7 @@ def season_edit(request: HttpRequest, slug: str, season: int) -> HttpResponse:
             "starts_on": season_obj.starts_on,
             "ends_on": season_obj.ends_on,
             "league_night": season_obj.league_night,
-            "exclusions": "\n".join(season_obj.exclusions),
+            "exclusions": nights_off.text(season_obj.nights_off),
             "venue_capacity": season_obj.venue_capacity,
         },
     )

@@ -171,6 +171,52 @@ class Ruleset:
         """The numbers of sides this ruleset allows with its players per side."""
         return self.player_options[self.players]
 
+    @property
+    def largest_award(self) -> int:
+        """The most points one award can give a side at once (a kick, the hang jack, game, a
+        gift or a penalty): the game's winner finishes at most this much less one past the
+        target, since the first side to reach it wins on that award (strict order)."""
+        values: list[int] = [
+            1,
+            self.game_point_value,
+            self.gift_points,
+            self.hang_jack_points or 0,
+            self.renege_points,
+            self.under_trump_points,
+            self.misdeal_points,
+            self.early_look_points,
+            *(self.kick_values.values() if self.trumps == "turn_up" else ()),
+            *(self.capture_values.values() if self.captures else ()),
+        ]
+        return max(values)
+
+    @property
+    def highest_final_score(self) -> int:
+        """The highest score a side can finish a game on."""
+        return self.target - 1 + self.largest_award
+
+    def final_score_problems(self, home: int, away: int) -> list[str]:
+        """What is wrong with a finished game's final scores under these rules (empty when
+        nothing): the winner reaches the target and the loser stops short of it (the first
+        side to reach it wins, so both never finish at or past it), and no side finishes
+        further past it than one award takes it."""
+        problems = []
+        if min(home, away) < 0:
+            problems.append("a score cannot be negative")
+        elif max(home, away) < self.target:
+            problems.append(f"neither side reached the target of {self.target}")
+        elif min(home, away) >= self.target:
+            problems.append(
+                f"both sides are at or past the target of {self.target}: the first to reach "
+                "it wins, so the other stops short"
+            )
+        elif max(home, away) > self.highest_final_score:
+            problems.append(
+                f"{max(home, away)} is past what a game to {self.target} can finish on "
+                f"(at most {self.highest_final_score})"
+            )
+        return problems
+
     def with_options(self, **options: Any) -> Ruleset:
         """A new ruleset with ``options`` overridden; refuses unknown options and bad values.
 

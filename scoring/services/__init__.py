@@ -11,7 +11,7 @@ Modules: `games` (start, abandon), `hands` (record, correct, undo), `links` (sco
 """
 
 from scoring.rules import InvalidFacts
-from scoring.services.games import game_abandon, game_play_again, game_start
+from scoring.services.games import game_abandon, game_play_again, game_players_set, game_start
 from scoring.services.hands import hand_correct, hand_record, hand_undo
 from scoring.services.links import (
     game_link_reissue,
@@ -32,6 +32,7 @@ __all__ = [
     "game_link_reissue",
     "game_link_revoke",
     "game_play_again",
+    "game_players_set",
     "game_start",
     "hand_correct",
     "hand_record",

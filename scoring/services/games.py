@@ -113,6 +113,21 @@ def game_start(
 
 
 @transaction.atomic
+def game_players_set(*, game: Game, players: Mapping[str, Sequence[str]]) -> Game:
+    """Name the players of a game's sides (``{"A": ["Ann", "Bob"]}``) before its first hand:
+    a league table's pair changed after its game was opened. Refused once a hand is recorded
+    (the players are then part of what was scored). The caller audits the change."""
+    game = lock_game(game)
+    if game.hands.exists():
+        raise InvalidFacts(None, "sides", "a hand has been recorded: the players are set")
+    for side in game.sides.all():
+        if side.label in players:
+            side.players = [name.strip() for name in players[side.label] if name.strip()]
+            side.save(update_fields=["players"])
+    return game
+
+
+@transaction.atomic
 def game_abandon(
     *,
     game: Game,

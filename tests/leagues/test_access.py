@@ -493,6 +493,47 @@ def change_captain(world: World, client: Client):
     return response, entry.captain_id == player.pk
 
 
+def _night_url(world: World) -> str:
+    return reverse("leagues:fixture_night", kwargs={"pk": world.fixture.pk})
+
+
+def _swapped(world: World, side: str) -> dict[str, Any]:
+    """The night page's form for table 1 with ``side``'s two players in the other order."""
+    pair = getattr(world.table, f"{side}_pair")
+    return {
+        "action": "seat",
+        "board": "1",
+        f"t1-{side}_1": pair[1].pk,
+        f"t1-{side}_2": pair[0].pk,
+    }
+
+
+def seat_home_pair(world: World, client: Client):
+    response = client.post(_night_url(world), _swapped(world, "home"))
+    before = world.table.home_player_1_id
+    return response, FixtureTable.objects.get(pk=world.table.pk).home_player_1_id != before
+
+
+def seat_away_pair(world: World, client: Client):
+    response = client.post(_night_url(world), _swapped(world, "away"))
+    before = world.table.away_player_1_id
+    return response, FixtureTable.objects.get(pk=world.table.pk).away_player_1_id != before
+
+
+def add_home_player(world: World, client: Client):
+    data = {"action": "add", "side": "home", "name": "Ena Sharples"}
+    response = client.post(_night_url(world), data)
+    added = Registration.objects.filter(player__name="Ena Sharples", team=world.fixture.home)
+    return response, added.exists()
+
+
+def add_away_player(world: World, client: Client):
+    data = {"action": "add", "side": "away", "name": "Ena Sharples"}
+    response = client.post(_night_url(world), data)
+    added = Registration.objects.filter(player__name="Ena Sharples", team=world.fixture.away)
+    return response, added.exists()
+
+
 def import_spreadsheet(world: World, client: Client):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -511,6 +552,10 @@ SECRETARIES = {"secretary", "superuser"}
 
 #: action: (function, needs a played fixture, the roles allowed)
 ACTIONS = {
+    "seat_home_pair": (seat_home_pair, False, {"home_captain", *SECRETARIES}),
+    "seat_away_pair": (seat_away_pair, False, {"home_captain", "away_captain", *SECRETARIES}),
+    "add_home_player_on_the_night": (add_home_player, False, {"home_captain", *SECRETARIES}),
+    "add_away_player_on_the_night": (add_away_player, False, {"away_captain", *SECRETARIES}),
     "record_hand": (record_hand, False, {"live_link", "secretary", "superuser"}),
     "submit_result": (
         submit,
@@ -733,7 +778,27 @@ def chain_venue_for_a_fixture(r: Raid):
     return response, Fixture.objects.filter(venue=venue, home=r.team).exists()
 
 
+def chain_seat_their_fixture(r: Raid):
+    """League 2's secretary seats a pair at league 1's (unplayed) fixture from the night page."""
+    fixture = FixtureFactory(
+        division=r.world.fixture.division, home=r.world.fixture.home, away=r.world.fixture.away
+    )
+    players = list(Registration.objects.filter(team=fixture.home).values_list("player", flat=True))
+    url = reverse("leagues:fixture_night", kwargs={"pk": fixture.pk})
+    data = {"action": "seat", "board": "1", "t1-home_1": players[0], "t1-home_2": players[1]}
+    response = r.client.post(url, data)
+    return response, FixtureTable.objects.filter(fixture=fixture).exists()
+
+
+def chain_add_to_their_squad(r: Raid):
+    url = reverse("leagues:fixture_night", kwargs={"pk": r.world.fixture.pk})
+    response = r.client.post(url, {"action": "add", "side": "home", "name": "Smuggled In"})
+    return response, Registration.objects.filter(player__name="Smuggled In").exists()
+
+
 CHAINS = {
+    "seat_their_fixture": chain_seat_their_fixture,
+    "add_to_their_squad": chain_add_to_their_squad,
     "register_their_captain": chain_register,
     "make_their_player_captain": chain_captain,
     "invite_their_player_as_captain": chain_invite_their_player,

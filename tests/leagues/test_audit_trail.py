@@ -105,7 +105,9 @@ def test_adding_and_generating_fixtures_are_audited(world, secretary):
     )
     generated = only("fixtures_generated")
     assert generated.after["start"] == "2026-01-06" and generated.after["legs"] == 1
-    assert generated.after["exclusions"] == ["2026-01-13"]
+    assert generated.after["exclusions"] == [
+        {"from": "2026-01-13", "to": "2026-01-13", "name": "", "every_year": False}
+    ]
     # Three teams, single round robin: the started Black Bull v Old Hall is kept.
     # The fixture added above is moved into the new list (or replaced), never lost silently.
     assert generated.after["created"] + len(generated.after["moved"]) == 2

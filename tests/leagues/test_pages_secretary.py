@@ -233,7 +233,7 @@ def test_bad_input_changes_nothing(client, secretary, league, division):
         {"start": "not a date", "league_night": "9", "legs": "3", "exclusions": "soon"},
     )
     assert response.status_code == 200
-    assert "is not a date" in response.content.decode()
+    assert "soon&quot; does not start with a date" in response.content.decode()
     assert not Fixture.objects.filter(division=division).exists()
 
 

@@ -10,6 +10,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from leagues.nights_off import NightsOff
 from leagues.selectors.standings import division_standings
 from leagues.services.seasons import next_season_placements, season_start_next
 from leagues.services.structure import season_create, team_enter, team_update
@@ -129,7 +130,7 @@ def test_regeneration_previews_keeps_the_postponement_and_changes_nothing_until_
     assert first.status == Fixture.Status.POSTPONED and first.reason == "Burst pipe"
     assert not Fixture.objects.filter(division=division, date=exclusion).exists()
     division.season.refresh_from_db()
-    assert division.season.exclusions == [exclusion.isoformat()], "the calendar is stored"
+    assert division.season.nights_off == [NightsOff(exclusion, exclusion)], "the calendar is stored"
 
 
 def test_rearranging_outside_the_calendar_needs_an_override_with_a_reason():

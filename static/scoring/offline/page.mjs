@@ -11,7 +11,7 @@ import { rulesetFromSpec } from "../rules/ruleset.mjs";
 import { factsFromForm, fillForm, splitCards } from "./form.mjs";
 import { previewLines } from "./preview.mjs";
 import { plainMessage, refusalWords, sideNames } from "./refusals.mjs";
-import { InvalidFacts, cardLabel, drawGame, effectiveHands, score } from "./sheet.mjs";
+import { InvalidFacts, cardLabel, describeHand, drawGame, effectiveHands, score } from "./sheet.mjs";
 import * as store from "./store.mjs";
 
 const match = location.pathname.match(/^\/games\/(\d+)\//);
@@ -114,23 +114,30 @@ function plural(count, word) {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
+/** A line at the top of the page (`role=status`) that says where the phone stands: made the
+ * first time, removed when there is nothing to say. */
+function statusLine(id, className, testid, shown) {
+  let line = document.getElementById(id);
+  if (!shown) {
+    line?.remove();
+    return null;
+  }
+  if (!line) {
+    line = document.createElement("p");
+    line.id = id;
+    line.className = className;
+    line.setAttribute("role", "status");
+    line.dataset.testid = testid;
+    (document.getElementById("main") || document.body).prepend(line);
+  }
+  return line;
+}
+
 function drawCount(ops) {
-  const main = document.getElementById("main") || document.body;
-  let banner = document.getElementById("unsent-banner");
   const waiting = ops.filter((op) => op.state !== "conflict");
   const kept = ops.filter((op) => op.state === "conflict");
-  if (!ops.length) {
-    banner?.remove();
-    return;
-  }
-  if (!banner) {
-    banner = document.createElement("p");
-    banner.id = "unsent-banner";
-    banner.className = "unsent-banner";
-    banner.setAttribute("role", "status");
-    banner.dataset.testid = "unsent-count";
-    main.prepend(banner);
-  }
+  const banner = statusLine("unsent-banner", "unsent-banner", "unsent-count", ops.length > 0);
+  if (!banner) return;
   const hands = waiting.filter((op) => op.op === "record").length;
   const others = waiting.length - hands;
   const parts = [];
@@ -144,10 +151,66 @@ function drawCount(ops) {
   banner.dataset.count = String(waiting.length + kept.length);
 }
 
-function drawConflicts(root, game, ops) {
+/** The same facts, whatever order their keys were written in. */
+function canonical(value) {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical(value[key])]));
+  }
+  return value;
+}
+
+function sameFacts(a, b) {
+  return JSON.stringify(canonical(a ?? null)) === JSON.stringify(canonical(b ?? null));
+}
+
+/** The server's hand at the kept hand's number, when the other phone recorded one there. */
+function theirsFor(op, state) {
+  if (op.op !== "record" || op.append || !state) return null;
+  return state.hands.find((hand) => hand.number === op.number) || null;
+}
+
+/** Hands the other phone recorded just as this one kept them: said once, above the sheet. */
+let alreadyRecorded = [];
+
+function drawAlreadyRecorded() {
+  const shown = alreadyRecorded.length > 0;
+  const note = statusLine("offline-dropped", "notice success", "already-recorded", shown);
+  if (!note) return;
+  const numbers = alreadyRecorded.map(String);
+  const which = numbers.length === 1 ? `Hand ${numbers[0]} was` : `Hands ${numbers.join(", ")} were`;
+  note.textContent = `${which} already recorded on the other phone, exactly as kept here: kept once.`;
+}
+
+function button(label, data, kind = "") {
+  const node = document.createElement("button");
+  node.type = "button";
+  if (kind) node.className = kind;
+  for (const [name, value] of Object.entries(data)) node.dataset[name] = value;
+  node.textContent = label;
+  return node;
+}
+
+function keptRow(label, cell) {
+  const row = document.createElement("tr");
+  const head = document.createElement("th");
+  head.scope = "row";
+  head.textContent = label;
+  row.append(head, cell);
+  return row;
+}
+
+/**
+ * The hands kept on this phone that the game moved past (another phone recorded hands
+ * meanwhile), each beside the server's hand at its number in the sheet's own words, with one
+ * tap each to keep theirs, replace theirs with this phone's (a correction) or add this phone's
+ * after theirs; the kept hands waiting behind them are listed too, so that nothing kept is out
+ * of sight until it is settled. Just above the score sheet.
+ */
+function drawConflicts(root, game, ops, state) {
   let panel = root.querySelector("#offline-conflict");
-  const kept = ops.filter((op) => op.state === "conflict");
-  if (!kept.length) {
+  const first = ops.findIndex((op) => op.state === "conflict");
+  if (first < 0) {
     panel?.remove();
     return;
   }
@@ -157,37 +220,66 @@ function drawConflicts(root, game, ops) {
     panel.className = "card-panel conflict";
     panel.setAttribute("role", "alert");
     panel.dataset.testid = "offline-conflict";
-    root.querySelector("#scoreboard")?.after(panel);
+    const sheet = root.querySelector("#score-sheet");
+    if (sheet) sheet.before(panel);
+    else root.querySelector("#scoreboard")?.after(panel);
   }
-  const op = kept[0];
-  const what = { record: `hand ${op.number}`, undo: `the undo of hand ${op.number}`, correct: `the correction of hand ${op.number}` }[op.op];
   const heading = document.createElement("h2");
-  heading.textContent = `Not sent: ${what}, kept on this phone`;
-  const message = document.createElement("p");
-  message.textContent = op.message;
-  message.dataset.testid = "conflict-message";
-  const facts = document.createElement("pre");
-  facts.className = "kept-facts";
-  facts.textContent = op.facts ? JSON.stringify(op.facts) : "";
-  const buttons = document.createElement("div");
-  buttons.className = "button-row";
-  if (op.op === "record") {
-    const again = document.createElement("button");
-    again.type = "button";
-    again.className = "primary";
-    again.dataset.offlineReenter = op.key;
-    again.dataset.testid = "conflict-reenter";
-    again.textContent = "Enter it again";
-    buttons.append(again);
+  heading.textContent = "Kept on this phone: the other phone recorded hands meanwhile";
+  const parts = [heading];
+  const before = state ? state.hands : [];
+  for (const op of ops.slice(first)) {
+    const item = document.createElement("article");
+    item.className = "kept-hand";
+    item.dataset.testid = `kept-${op.number}`;
+    const title = document.createElement("h3");
+    const theirs = op.state === "conflict" ? theirsFor(op, state) : null;
+    if (op.op !== "record") {
+      const what = op.op === "undo" ? `The undo of hand ${op.number}` : `The correction of hand ${op.number}`;
+      title.textContent = `${what}, kept on this phone`;
+      const message = document.createElement("p");
+      message.textContent = op.message || "";
+      message.dataset.testid = "conflict-message";
+      const row = document.createElement("div");
+      row.className = "button-row";
+      row.append(button("Discard it", { offlineDiscard: op.key, testid: "conflict-discard" }, "danger"));
+      item.append(title, message, row);
+    } else if (theirs) {
+      title.textContent = `Hand ${op.number}: both phones recorded it, differently`;
+      const table = document.createElement("table");
+      table.className = "sheet kept-sheet";
+      const body = document.createElement("tbody");
+      body.append(
+        keptRow("On the sheet (the other phone)", describeHand(game, before, op.number, theirs.facts)),
+        keptRow("Kept on this phone", describeHand(game, before, op.number, op.facts)),
+      );
+      table.append(body);
+      const row = document.createElement("div");
+      row.className = "button-row";
+      row.append(
+        button("Keep theirs", { keepTheirs: op.key, testid: `keep-theirs-${op.number}` }),
+        button("Replace theirs with mine (a correction)", { replaceTheirs: op.key, testid: `replace-theirs-${op.number}` }),
+        button("Add mine after theirs", { addAfter: op.key, testid: `add-after-${op.number}` }, "primary"),
+      );
+      item.append(title, table, row);
+    } else {
+      title.textContent = op.append
+        ? "A hand kept on this phone, to follow the sheet's last hand"
+        : `Hand ${op.number}, kept on this phone: sent once the hands above are settled`;
+      const table = document.createElement("table");
+      table.className = "sheet kept-sheet";
+      const body = document.createElement("tbody");
+      const at = op.append ? before.length + 1 : op.number;
+      body.append(keptRow("Kept on this phone", describeHand(game, before, at, op.facts)));
+      table.append(body);
+      const row = document.createElement("div");
+      row.className = "button-row";
+      row.append(button("Discard it", { offlineDiscard: op.key, testid: "conflict-discard" }, "danger"));
+      item.append(title, table, row);
+    }
+    parts.push(item);
   }
-  const discard = document.createElement("button");
-  discard.type = "button";
-  discard.className = "danger";
-  discard.dataset.offlineDiscard = op.key;
-  discard.dataset.testid = "conflict-discard";
-  discard.textContent = "Discard it";
-  buttons.append(discard);
-  panel.replaceChildren(heading, message, facts, buttons);
+  panel.replaceChildren(...parts);
 }
 
 let view = null; // {game, hands, ops, fromPage}
@@ -204,8 +296,9 @@ async function refresh() {
   }
   const game = gameOf(state);
   const { hands } = effectiveHands(state, ops);
-  view = { game, hands, ops, fromPage };
-  drawConflicts(root, game, ops);
+  view = { game, hands, ops, fromPage, state };
+  drawConflicts(root, game, ops, state);
+  drawAlreadyRecorded();
   if (ops.length || !fromPage) {
     drawGame(root, game, hands, score(game, hands));
   }
@@ -390,8 +483,29 @@ function startFix(number) {
 
 // --- sending ---------------------------------------------------------------------------------
 
-function payload(op) {
-  return { op: op.op, entry_key: op.key, number: op.number, facts: op.facts ?? null, revision: op.revision ?? null };
+function payload(op, state) {
+  // A hand to follow the sheet's last hand goes after the hands the server has now.
+  const number = op.append ? state.hands.length + 1 : op.number;
+  return { op: op.op, entry_key: op.key, number, facts: op.facts ?? null, revision: op.revision ?? null };
+}
+
+/** A kept hand the server already has at its number, exactly: dropped, said once. */
+async function droppedAsRecorded(op, state) {
+  const theirs = theirsFor(op, state);
+  if (!theirs || !sameFacts(theirs.facts, op.facts)) return false;
+  await store.deleteOp(op.key);
+  if (!alreadyRecorded.includes(op.number)) alreadyRecorded.push(op.number);
+  return true;
+}
+
+/** The game moved past a kept hand: every kept hand the server has another at is set aside
+ * for the scorer to settle (the ones it has exactly are dropped). */
+async function setAside(ops, state, message) {
+  for (const op of ops) {
+    if (op.op !== "record" || op.append) continue;
+    if (await droppedAsRecorded(op, state)) continue;
+    if (theirsFor(op, state)) await store.putOp({ ...op, state: "conflict", message });
+  }
 }
 
 /** Send what is waiting, oldest first; stop at the first refusal or failed connection. A call
@@ -409,15 +523,18 @@ async function flush() {
   let refused = false;
   try {
     for (;;) {
-      const [op] = await store.opsOf(pk);
+      const waiting = await store.opsOf(pk);
+      const [op] = waiting;
       if (!op || op.state === "conflict") break;
+      const { state } = await baseState();
+      if (await droppedAsRecorded(op, state)) continue;
       let response;
       try {
         response = await fetch(`/games/${pk}/sync/`, {
           method: "POST",
           credentials: "same-origin",
           headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-          body: JSON.stringify(payload(op)),
+          body: JSON.stringify(payload(op, state)),
         });
       } catch {
         break; // no connection: try again later
@@ -434,7 +551,11 @@ async function flush() {
         sent += 1;
         continue;
       }
-      if (response.status === 409 || response.status === 422) {
+      if (response.status === 409 && op.op === "record" && !op.append && data.game) {
+        await setAside(waiting, data.game, data.message);
+        if (!(await store.opsOf(pk)).some((kept) => kept.state === "conflict")) continue;
+        refused = true;
+      } else if (response.status === 409 || response.status === 422) {
         await store.putOp({ ...op, state: "conflict", message: data.message });
         refused = true;
       }
@@ -535,23 +656,26 @@ document.addEventListener("click", async (event) => {
     undoLast();
     return;
   }
-  const reenter = event.target.closest("[data-offline-reenter]");
-  if (reenter) {
-    const op = view.ops.find((o) => o.key === reenter.dataset.offlineReenter);
-    await store.deleteOp(op.key);
-    await refresh();
-    const form = document.getElementById("hand-form");
-    if (form) {
-      fillForm(form, op.facts);
-      form.dataset.touched = "1";
-      form.scrollIntoView({ block: "start" });
-      drawPreview();
-    }
-    return;
-  }
   const discard = event.target.closest("[data-offline-discard]");
   if (discard) {
     await store.deleteOp(discard.dataset.offlineDiscard);
+    await refresh();
+    flush();
+    return;
+  }
+  const decision = event.target.closest("[data-keep-theirs], [data-replace-theirs], [data-add-after]");
+  if (decision && view) {
+    const key = decision.dataset.keepTheirs || decision.dataset.replaceTheirs || decision.dataset.addAfter;
+    const op = view.ops.find((o) => o.key === key);
+    const theirs = op && theirsFor(op, view.state);
+    if (!op) return;
+    await store.deleteOp(op.key);
+    if (decision.dataset.replaceTheirs && theirs) {
+      // A correction of the server's hand, made against the revision this phone was shown.
+      await store.putOp({ ...op, key: store.newKey(), op: "correct", revision: theirs.revision, state: "unsent", message: undefined });
+    } else if (decision.dataset.addAfter) {
+      await store.putOp({ ...op, key: store.newKey(), append: true, state: "unsent", message: undefined });
+    }
     await refresh();
     flush();
   }

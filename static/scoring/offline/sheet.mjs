@@ -2,6 +2,7 @@
 // by the browser-side rules and drawn over the server's score sheet (scoring/_sheet.html's rows).
 import { InvalidFacts } from "../rules/errors.mjs";
 import { scoreGame } from "../rules/engine.mjs";
+import { refusalWords } from "./refusals.mjs";
 import { PENALTY_WORDS } from "./words.mjs";
 
 const SUITS = { C: ["♣", "clubs"], D: ["♦", "diamonds"], H: ["♥", "hearts"], S: ["♠", "spades"] };
@@ -129,7 +130,9 @@ function element(tag, attributes = {}, ...children) {
   return node;
 }
 
-function row(game, hand, scored, result, names) {
+/** A hand's cell of the score sheet (who dealt, trumps, the awards in the sheet's words), and
+ * where it stands on this phone. */
+function handCell(game, hand, scored, result, names) {
   const side = (label) => label.toLowerCase();
   const decided = result.decided_by && result.decided_by.hand === hand.number;
   const deal = element(
@@ -172,6 +175,11 @@ function row(game, hand, scored, result, names) {
     correction: "correction not sent yet",
   }[hand.state];
   if (state) awards.append(" ", element("span", { class: "unsent-mark", "data-testid": `unsent-${hand.number}` }, state));
+  return element("td", { class: "hand" }, deal, awards);
+}
+
+function row(game, hand, scored, result, names) {
+  const decided = result.decided_by && result.decided_by.hand === hand.number;
   const number = element("td", { class: "num hand-number" }, String(hand.number));
   if (game.can_score && game.status !== "abandoned") {
     number.append(
@@ -184,9 +192,30 @@ function row(game, hand, scored, result, names) {
     "tr",
     { id: `hand-${hand.number}`, "data-testid": `hand-row-${hand.number}`, "data-state": hand.state, "data-number": String(hand.number), "data-totals": totals.join(","), class: classes || null },
     number,
-    element("td", { class: "hand" }, deal, awards),
+    handCell(game, hand, scored, result, names),
     ...totals.map((total) => element("td", { class: "num total" }, total)),
   );
+}
+
+/**
+ * A hand as the sheet words it, had it been hand `number` after the hands `before` (the
+ * server's): the cell of the sheet's row, for a hand kept on this phone shown beside the
+ * server's. A hand the rules refuse there reads as the refusal.
+ */
+export function describeHand(game, before, number, facts) {
+  const names = Object.fromEntries(game.sides.map((side) => [side.label, side.name]));
+  const hands = [...before.slice(0, number - 1), { number, facts }];
+  try {
+    const result = score(game, hands);
+    const cell = handCell(game, { number, facts, state: "sent" }, result.hands[number - 1], result, names);
+    // Two versions of one hand are told apart by the cards turned up, too.
+    const cards = (facts.turn_ups || []).map(cardLabel);
+    if (cards.length) cell.querySelector(".deal")?.append(element("span", { class: "turned" }, `turned ${cards.join(", ")}`));
+    return cell;
+  } catch (error) {
+    if (!(error instanceof InvalidFacts)) throw error;
+    return element("td", { class: "hand refused" }, `Refused there: ${refusalWords(error, game)}`);
+  }
 }
 
 /** Redraw the scoreboard, the sheet and the hand form's number from the phone's view. */

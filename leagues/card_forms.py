@@ -1,0 +1,181 @@
+"""The score card form: one form for the whole fixture, a block per table.
+
+What each table asks for follows the season's match format and ruleset: each game's final
+pegs (as many games as a table plays), the games (bullseyes) won where a table plays more than
+one, hang jacks where the variant scores them; the ranges come from the ruleset (the highest
+score a game can finish on). Each field's refusal names the table, the game and the figure.
+The card's own checks (the winner at the target, the table decided) are the service's
+(``leagues.services.cards``), asked of the engines, not repeated here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from leagues import match
+from leagues.models import Fixture, FixtureTable, Player
+from leagues.services.cards import CardTable
+from scoring.rules import Ruleset
+
+SIDES = ("home", "away")
+#: The most hang jacks a side is asked for at one table.
+MOST_HANG_JACKS = 99
+
+
+def _figure(label: str, *, most: int) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label,
+        required=False,
+        min_value=0,
+        max_value=most,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*"}),
+        error_messages={
+            "invalid": f"{label}: give a whole number.",
+            "min_value": f"{label}: cannot be less than %(limit_value)s.",
+            "max_value": f"{label}: cannot be more than %(limit_value)s.",
+        },
+    )
+
+
+class ScoreCardForm(forms.Form):
+    """Every table of ``fixture`` that takes a card (``editable``): its pairs and figures."""
+
+    settlement = forms.CharField(
+        label="How the dispute is settled (both captains read it)",
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+    def __init__(
+        self,
+        *args: Any,
+        fixture: Fixture,
+        fmt: match.MatchFormat,
+        ruleset: Ruleset,
+        squads: dict[str, list[Player]],
+        tables: dict[int, FixtureTable],
+        editable: list[int],
+        settling: bool,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.fixture, self.fmt, self.settling = fixture, fmt, settling
+        self.editable = editable
+        self.players = {p.pk: p for squad in squads.values() for p in squad}
+        self.names = {"home": fixture.home.name, "away": fixture.away.name}
+        self.games = fmt.max_games_per_table
+        self.asks_bullseyes = self.games > 1
+        self.asks_hang_jacks = ruleset.hang_jack_points is not None
+        if not settling:
+            del self.fields["settlement"]
+        else:
+            self.fields["settlement"].required = True
+        for board in editable:
+            table = tables.get(board)
+            card = table.card if table is not None and table.from_card else {}
+            for side in SIDES:
+                pair = getattr(table, f"{side}_pair") if table is not None else []
+                choices = [("", "not recorded")] + [(str(p.pk), p.name) for p in squads[side]]
+                for seat in (1, 2):
+                    self.fields[f"t{board}_{side}_{seat}"] = forms.TypedChoiceField(
+                        label=f"{self.names[side]} player {seat}",
+                        choices=choices,
+                        coerce=int,
+                        required=False,
+                        empty_value=None,
+                        initial=pair[seat - 1].pk if len(pair) >= seat else "",
+                    )
+            typed_games = card.get("games", [])
+            for number in range(1, self.games + 1):
+                for index, side in enumerate(SIDES):
+                    label = f"Table {board}, game {number}: {self.names[side]}"
+                    field = _figure(label, most=ruleset.highest_final_score)
+                    if number <= len(typed_games):
+                        field.initial = typed_games[number - 1][index]
+                    self.fields[f"t{board}_g{number}_{side}"] = field
+            for index, side in enumerate(SIDES):
+                if self.asks_bullseyes:
+                    label = f"Table {board}: {self.names[side]}'s games won"
+                    field = _figure(label, most=fmt.max_games_won_at_table)
+                    if card.get("bullseyes"):
+                        field.initial = card["bullseyes"][index]
+                    self.fields[f"t{board}_bull_{side}"] = field
+                if self.asks_hang_jacks:
+                    label = f"Table {board}: {self.names[side]}'s hang jacks"
+                    field = _figure(label, most=MOST_HANG_JACKS)
+                    field.initial = card.get("hang_jacks", [0, 0])[index]
+                    self.fields[f"t{board}_hj_{side}"] = field
+
+    def blocks(self) -> list[dict[str, Any]]:
+        """Each editable table's fields, grouped for the page."""
+        return [
+            {
+                "board": board,
+                "pairs": {side: [self[f"t{board}_{side}_{s}"] for s in (1, 2)] for side in SIDES},
+                "games": [
+                    (number, [self[f"t{board}_g{number}_{side}"] for side in SIDES])
+                    for number in range(1, self.games + 1)
+                ],
+                "bullseyes": [self[f"t{board}_bull_{side}"] for side in SIDES]
+                if self.asks_bullseyes
+                else [],
+                "hang_jacks": [self[f"t{board}_hj_{side}"] for side in SIDES]
+                if self.asks_hang_jacks
+                else [],
+            }
+            for board in self.editable
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        for board in self.editable:
+            for number in range(1, self.games + 1):
+                home, away = (cleaned.get(f"t{board}_g{number}_{side}") for side in SIDES)
+                named = [f"t{board}_g{number}_{side}" for side in SIDES]
+                if (home is None) != (away is None) and not any(n in self.errors for n in named):
+                    missing = named[0] if home is None else named[1]
+                    self.add_error(
+                        missing,
+                        f"Table {board}, game {number}: give both sides' pegs, "
+                        f"{self.names['home']} and {self.names['away']}.",
+                    )
+        return cleaned
+
+    def card_tables(self) -> list[CardTable]:
+        """The typed tables, for ``fixture_card_enter``. A settling secretary's table left
+        blank stays as it was scored."""
+        data = self.cleaned_data
+        tables = []
+        for board in self.editable:
+            games = []
+            for number in range(1, self.games + 1):
+                home, away = (data.get(f"t{board}_g{number}_{side}") for side in SIDES)
+                if home is not None and away is not None:
+                    games.append((home, away))
+            bulls = [data.get(f"t{board}_bull_{side}") for side in SIDES]
+            bullseyes = None if bulls == [None, None] else (bulls[0] or 0, bulls[1] or 0)
+            hang = [data.get(f"t{board}_hj_{side}") or 0 for side in SIDES]
+            pairs = {
+                side: [
+                    self.players[data[f"t{board}_{side}_{seat}"]]
+                    for seat in (1, 2)
+                    if data.get(f"t{board}_{side}_{seat}") is not None
+                ]
+                for side in SIDES
+            }
+            if self.settling and not games and bullseyes is None:
+                continue
+            tables.append(
+                CardTable(
+                    board=board,
+                    home=pairs["home"],
+                    away=pairs["away"],
+                    games=tuple(games),
+                    bullseyes=bullseyes,
+                    hang_jacks=(hang[0], hang[1]),
+                )
+            )
+        return tables

@@ -1,0 +1,263 @@
+"""A fixture's result from the paper score card, typed in one go on a phone.
+
+Per table: the pair each side fielded (or not recorded) and what the table gave, in the terms
+of the season's match format. A Yorkshire table: each game's final pegs. A Trinidad table: the
+games (bullseyes) each side won and the hang jacks, and each game's score where the card has
+it. The card is checked by the format (``leagues.match.card_problems``: no more games than the
+table plays, the table decided) and by the ruleset (``Ruleset.final_score_problems``: a game's
+winner at the target, the loser short of it), every refusal naming the table, the game and the
+figure; nothing is stored until the whole card is right.
+
+The card's tables are stored as typed (``FixtureTable.source`` "card") and the result roll-up
+adds them up through the match engine exactly as it adds up tables scored hand by hand; a
+fixture may mix both. Entering the card submits the result, as a captain's or a secretary's
+submission: the other captain confirms it or disputes it. A secretary settles a disputed
+result by entering the card. Two people entering the same fixture at once are taken one after
+the other (the fixture's row lock): the second is refused, since the first one's result is
+already waiting to be confirmed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+
+from leagues import match
+from leagues.audit import audit_log
+from leagues.models import Fixture, FixtureTable, Player, ResultSubmission
+from leagues.permissions import can_enter_card, can_manage_league
+from leagues.services import agreement, confirmation
+from leagues.services.seating import check_pairs, table_has_hands
+from scoring.actors import Account
+from scoring.rules import Ruleset
+
+Status = ResultSubmission.Status
+#: The statuses a fixture takes a score card in.
+OPEN_FOR_CARD = (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED, Fixture.Status.PLAYED)
+
+
+@dataclass(frozen=True)
+class CardTable:
+    """One table as the score card gives it. ``home``/``away``: the pair (empty: not
+    recorded); ``games``: each game's final pegs (home, away), in order; ``bullseyes``: games
+    won per side when the card gives no game scores; ``hang_jacks`` per side."""
+
+    board: int
+    home: Sequence[Player] = ()
+    away: Sequence[Player] = ()
+    games: tuple[tuple[int, int], ...] = ()
+    bullseyes: tuple[int, int] | None = None
+    hang_jacks: tuple[int, int] = (0, 0)
+
+    def stored(self) -> dict[str, Any]:
+        """What ``FixtureTable.card`` keeps."""
+        card: dict[str, Any] = {"games": [list(g) for g in self.games]}
+        if not self.games and self.bullseyes is not None:
+            card["bullseyes"] = list(self.bullseyes)
+        card["hang_jacks"] = list(self.hang_jacks)
+        return card
+
+
+def table_card(stored: dict[str, Any]) -> match.TableCard:
+    """The match engine's card for a table entered from the score card."""
+    games = tuple(match.Game(int(h), int(a)) for h, a in stored.get("games", ()))
+    bullseyes = stored.get("bullseyes")
+    return match.TableCard(
+        games=games,
+        bullseyes=(int(bullseyes[0]), int(bullseyes[1])) if bullseyes and not games else None,
+        hang_jacks=tuple(stored.get("hang_jacks", (0, 0))),  # type: ignore[arg-type]
+    )
+
+
+def card_problems(
+    tables: Sequence[CardTable], fmt: match.MatchFormat, ruleset: Ruleset
+) -> list[str]:
+    """Everything wrong with the typed tables, each naming the table, the game and the figure
+    (empty when the card is right). The rules are the engines': the format's and the
+    ruleset's."""
+    problems: list[str] = []
+    for table in tables:
+        where = f"Table {table.board}"
+        for number, (home, away) in enumerate(table.games, start=1):
+            problems += [
+                f"{where}, game {number} ({home}–{away}): {p}"
+                for p in ruleset.final_score_problems(home, away)
+            ]
+        if any(n < 0 for n in (*table.hang_jacks, *(table.bullseyes or ()))):
+            problems.append(f"{where}: figures cannot be negative.")
+            continue
+        if table.games and table.bullseyes is not None:
+            card = match.TableCard.of_games(table.games)
+            if card.games_won != table.bullseyes:
+                problems.append(
+                    f"{where}: the game scores give {card.games_won[0]}–{card.games_won[1]} in "
+                    f"games, the card says {table.bullseyes[0]}–{table.bullseyes[1]}."
+                )
+                continue
+        if not table.games and table.bullseyes is None:
+            problems.append(f"{where}: give the table's games.")
+            continue
+        if any(p.startswith(where) for p in problems):
+            continue
+        card = table_card(CardTable.stored(table))
+        found = match.card_problems(card, fmt)
+        problems += [f"{where}: {p}." for p in found]
+        if not found and not match.table_verdict(fmt, *card.games_won):
+            home, away = card.games_won
+            problems.append(
+                f"{where}: {home}–{away} in games does not finish the table "
+                f"(it plays {_games_words(fmt)})."
+            )
+    return problems
+
+
+def _games_words(fmt: match.MatchFormat) -> str:
+    if fmt.games_mode == match.FIRST_TO:
+        return f"first to {fmt.games} games"
+    return f"{fmt.games} game{'s' if fmt.games != 1 else ''}"
+
+
+def _card_state(table: FixtureTable) -> dict[str, Any]:
+    return {
+        "source": table.source,
+        "card": table.card,
+        "home": [p.pk for p in table.home_pair],
+        "away": [p.pk for p in table.away_pair],
+    }
+
+
+@transaction.atomic
+def fixture_card_enter(
+    *, fixture: Fixture, tables: Sequence[CardTable], settlement: str = "", by: Account
+) -> ResultSubmission:
+    """Store the score card's tables (the others stay as scored hand by hand), add the match
+    up and submit the result for the other side to confirm; with ``settlement`` a secretary
+    settles a disputed result with the card instead, and it counts. Refused, naming the table,
+    the game and the figure, unless the whole card is right; nothing is stored then."""
+    from leagues.services.results import lock_fixture
+    from leagues.services.rollup import FixtureChanged, roll_up
+    from scoring.services import scoring_link_revoke
+
+    fixture = lock_fixture(fixture)
+    league = fixture.division.season.league
+    if by is not None and not can_enter_card(by, fixture):
+        raise PermissionDenied(
+            "Only a captain of one of the two teams or a secretary enters the score card."
+        )
+    if fixture.status not in OPEN_FOR_CARD:
+        raise ValidationError(f"{fixture} is {fixture.get_status_display().lower()}.")
+    current = (
+        ResultSubmission.objects.select_for_update()
+        .filter(fixture=fixture, status__in=[*agreement.OPEN, *agreement.CONFIRMED])
+        .first()
+    )
+    settling = bool(settlement.strip())
+    if settling:
+        if current is None or current.status != Status.DISPUTED:
+            raise ValidationError("There is no disputed result to settle.")
+        if not confirmation.can_settle(submission=current, by=by):
+            raise PermissionDenied("Only a secretary who did not submit it settles a dispute.")
+    elif current is not None:
+        raise ValidationError(
+            f"The result is already {current.get_status_display().lower()}: "
+            + (
+                "a secretary settles a dispute."
+                if current.status == Status.DISPUTED
+                else "confirm it or dispute it on the result page."
+                if current.status == Status.SUBMITTED
+                else "a secretary reopens it first."
+            )
+        )
+    season = fixture.division.season
+    fmt = season.get_match_format()
+    existing = {
+        t.board: t
+        for t in FixtureTable.objects.select_for_update(of=("self",))
+        .filter(fixture=fixture)
+        .select_related(
+            "scoring_link", "home_player_1", "home_player_2", "away_player_1", "away_player_2"
+        )
+    }
+    boards = [t.board for t in tables]
+    problems = []
+    if len(set(boards)) != len(boards) or not all(1 <= b <= fmt.tables for b in boards):
+        problems.append(f"The match is played on tables 1 to {fmt.tables}, each once.")
+    for board in boards:
+        table = existing.get(board)
+        if table is not None and not settling and not table.from_card and table_has_hands(table):
+            problems.append(
+                f"Table {board} was scored hand by hand at the table: its games stand "
+                "(a secretary settling a dispute may replace them with the card)."
+            )
+    for board, table in sorted(existing.items()):
+        if board not in boards and not table.outcome:
+            problems.append(
+                f"Table {board} is still being played at the table: give its card, or let it "
+                "finish."
+            )
+    missing = sorted(set(range(1, fmt.tables + 1)) - set(boards) - set(existing))
+    if missing:
+        problems.append(
+            "Give every table: "
+            + ", ".join(f"table {b}" for b in missing)
+            + " has no card and was not scored at the table."
+        )
+    problems += card_problems(tables, fmt, season.get_ruleset())
+    if problems:
+        raise ValidationError(problems)
+    seats = {b: (t.home_pair, t.away_pair) for b, t in existing.items()}
+    seats.update({t.board: (list(t.home), list(t.away)) for t in tables})
+    check_pairs(fixture, seats)
+
+    before = {b: _card_state(t) for b, t in existing.items() if b in boards}
+    for typed in tables:
+        table = existing.get(typed.board) or FixtureTable(fixture=fixture, board=typed.board)
+        if table.scoring_link is not None and table.scoring_link.is_live:
+            # The table is not scored on a phone: its link stops working.
+            scoring_link_revoke(link=table.scoring_link, by=by)
+        table.source = FixtureTable.Source.CARD
+        table.card = typed.stored()
+        for side, pair in (("home", typed.home), ("away", typed.away)):
+            setattr(table, f"{side}_player_1", pair[0] if pair else None)
+            setattr(table, f"{side}_player_2", pair[1] if len(pair) > 1 else None)
+        table.save()
+        existing[typed.board] = table
+    audit_log(
+        league=league,
+        fixture=fixture,
+        action="card_entered",
+        subject=f"Score card of {fixture} entered ({len(tables)} "
+        f"table{'s' if len(tables) != 1 else ''})",
+        before=before or None,
+        after={t.board: _card_state(existing[t.board]) for t in tables},
+        by=by,
+    )
+    roll_up(FixtureChanged(fixture=fixture, by=by))
+    fixture.refresh_from_db()
+    if fixture.status != Fixture.Status.PLAYED:
+        raise ValidationError("Every table must be finished for the card to give a result.")
+    if settling:
+        assert current is not None
+        return confirmation.result_settle_with_card(replacing=current, note=settlement, by=by)
+    return confirmation.result_submit(fixture=fixture, by=by)
+
+
+def may_enter_card(by: Account, fixture: Fixture) -> bool:
+    """Whether ``by`` is offered the score card: a captain of either team or a secretary,
+    while the fixture has no result waiting or counting (a secretary also while disputed)."""
+    if not can_enter_card(by, fixture):
+        return False
+    if fixture.status not in OPEN_FOR_CARD:
+        return False
+    current = ResultSubmission.objects.filter(
+        fixture=fixture, status__in=[*agreement.OPEN, *agreement.CONFIRMED]
+    ).first()
+    if current is None:
+        return True
+    return current.status == Status.DISPUTED and can_manage_league(
+        by, fixture.division.season.league
+    )

@@ -1,0 +1,155 @@
+"""Seating the pairs on the night, table by table, from a captain's phone.
+
+The home team's captain seats both sides (the home side sets the tables), the away captain
+their own side, a secretary either (``leagues.permissions.seating_sides``). A table's scoring
+link opens as soon as it has a pair on either side, and its first game starts once both sides
+are seated, so the table's scorer can scan its QR code at once. A pair may change until the
+table's first hand is recorded: the game already open takes the new players' names. A captain
+adds a player to their own squad by name on the spot where the league allows it
+(``leagues.services.registrations.squad_add_on_the_night``).
+
+``check_pairs`` is the one check of a fixture's seating (a player registered for their team
+that season, at one table only, one or two a side), for the secretary's seating, the captains'
+and the score card's pairs alike; its refusals name the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+
+from leagues.audit import audit_log
+from leagues.models import Fixture, FixtureTable, Player, Registration
+from leagues.permissions import seating_sides
+from scoring.actors import Account
+from scoring.models import Hand
+
+Pair = Sequence[Player]
+#: The statuses a fixture's tables may still be seated in.
+PLAYABLE = (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED)
+SIDES = ("home", "away")
+
+
+def check_pairs(fixture: Fixture, seats: Mapping[int, tuple[Pair, Pair]]) -> None:
+    """Refuse a seating of ``fixture`` (board: (home pair, away pair); a pair may be empty when
+    it is not seated or not recorded) naming the table: a player not registered for their
+    team that season, at two tables or on both sides, or more than two players a side."""
+    registered: dict[int, set[int]] = {fixture.home_id: set(), fixture.away_id: set()}
+    for team_id, player_id in Registration.objects.filter(
+        season=fixture.division.season_id, team__in=[fixture.home_id, fixture.away_id]
+    ).values_list("team", "player"):
+        registered[team_id].add(player_id)
+    seated: dict[int, int] = {}
+    for board in sorted(seats):
+        for team, pair in zip((fixture.home, fixture.away), seats[board], strict=True):
+            if len(pair) > 2:
+                raise ValidationError(f"Table {board}: each side is one or two players.")
+            if len(pair) == 2 and pair[0].pk == pair[1].pk:
+                raise ValidationError(f"Table {board}: {pair[0]} is chosen twice in one pair.")
+            for player in pair:
+                if player.pk not in registered[team.pk]:
+                    raise ValidationError(
+                        f"Table {board}: {player} is not registered for {team} this season."
+                    )
+                if player.pk in seated:
+                    raise ValidationError(
+                        f"Table {board}: {player} is already seated at table {seated[player.pk]}."
+                    )
+                seated[player.pk] = board
+
+
+def table_has_hands(table: FixtureTable) -> bool:
+    """Whether a hand has been recorded at the table (its pairs are then set)."""
+    return Hand.objects.filter(game__league_game__table=table).exists()
+
+
+def _pair_state(pair: Pair) -> list[dict[str, object]]:
+    return [{"id": p.pk, "name": p.name} for p in pair]
+
+
+def _names(pair: Pair) -> list[str]:
+    return [p.name for p in pair]
+
+
+@transaction.atomic
+def table_seat(
+    *,
+    fixture: Fixture,
+    board: int,
+    home: Pair | None = None,
+    away: Pair | None = None,
+    by: Account,
+) -> FixtureTable:
+    """Seat (or change) the home and/or away pair at one table of ``fixture`` (None leaves a
+    side as it is). The table's scoring link opens at once; its first game starts as soon as
+    both sides are seated. Refused for a side ``by`` may not seat, a fixture no longer to be
+    played, a table from the score card, and once the table's first hand is recorded."""
+    from leagues.services.results import lock_fixture, new_table_link, table_open
+    from scoring.services import game_players_set
+
+    fixture = lock_fixture(fixture)
+    asked = {side for side, pair in zip(SIDES, (home, away), strict=True) if pair is not None}
+    if not asked:
+        raise ValidationError(f"Table {board}: choose the players to seat.")
+    allowed = set(SIDES) if by is None else seating_sides(by, fixture)
+    if not asked <= allowed:
+        raise PermissionDenied(
+            "Only the home team's captain (either side), the away captain (their own side) "
+            "or a secretary seats the pairs."
+        )
+    if fixture.status not in PLAYABLE:
+        raise ValidationError(f"{fixture} is {fixture.get_status_display().lower()}.")
+    boards = fixture.division.season.get_match_format().tables
+    if not 1 <= board <= boards:
+        raise ValidationError(f"There is no table {board}: the match is played on {boards}.")
+    tables = {
+        t.board: t
+        for t in FixtureTable.objects.select_for_update()
+        .filter(fixture=fixture)
+        .select_related(
+            "scoring_link", "home_player_1", "home_player_2", "away_player_1", "away_player_2"
+        )
+    }
+    table = tables.get(board)
+    if table is not None and table.from_card:
+        raise ValidationError(f"Table {board} is entered from the score card.")
+    if table is not None and table_has_hands(table):
+        raise ValidationError(
+            f"Table {board} has played its first hand: its pairs are set for the night."
+        )
+    seats = {b: (t.home_pair, t.away_pair) for b, t in tables.items()}
+    before = seats.get(board, ([], []))
+    after = (
+        list(home) if home is not None else before[0],
+        list(away) if away is not None else before[1],
+    )
+    seats[board] = (after[0], after[1])
+    check_pairs(fixture, seats)
+
+    if table is None:
+        table = FixtureTable(fixture=fixture, board=board)
+    if table.scoring_link is None:
+        table.scoring_link = new_table_link(fixture, board, by=by)
+    for side, pair in zip(SIDES, after, strict=True):
+        setattr(table, f"{side}_player_1", pair[0] if pair else None)
+        setattr(table, f"{side}_player_2", pair[1] if len(pair) > 1 else None)
+    table.save()
+    audit_log(
+        league=fixture.division.season.league,
+        fixture=fixture,
+        action="table_seated",
+        subject=f"Table {board}: {' & '.join(_names(after[0])) or '—'} v "
+        f"{' & '.join(_names(after[1])) or '—'}",
+        before={"home": _pair_state(before[0]), "away": _pair_state(before[1])},
+        after={"home": _pair_state(after[0]), "away": _pair_state(after[1])},
+        by=by,
+    )
+    if after[0] and after[1]:
+        game = table.games.select_related("game").order_by("-number").first()
+        if game is None:
+            table_open(table=table, by=by)
+        else:
+            game_players_set(game=game.game, players={"A": _names(after[0]), "B": _names(after[1])})
+    return table

@@ -1,0 +1,99 @@
+"""The result from the paper score card: one form on a phone for a captain of either team or a
+secretary (and a secretary's settlement of a disputed result). Thin: the service
+(``leagues.services.cards``) checks who may, and the card, and stores it whole or not at all."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from leagues.card_forms import ScoreCardForm
+from leagues.forms import add_service_error
+from leagues.models import FixtureTable, ResultSubmission
+from leagues.permissions import can_enter_card
+from leagues.selectors import fixtures as selectors
+from leagues.services import cards
+from leagues.services.seating import table_has_hands
+from leagues.views.common import found
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def score_card(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every table's pair and figures from the card; the tables scored hand by hand stand."""
+    fixture = found(selectors.fixture_detail, pk=pk)
+    if not can_enter_card(request.user, fixture):
+        raise PermissionDenied(
+            "Only a captain of one of the two teams or a secretary enters the score card."
+        )
+    season = fixture.division.season
+    fmt = season.get_match_format()
+    disputed = ResultSubmission.objects.filter(
+        fixture=fixture, status=ResultSubmission.Status.DISPUTED
+    ).exists()
+    settling = disputed
+    tables = {
+        t.board: t
+        for t in FixtureTable.objects.filter(fixture=fixture).select_related(
+            "home_player_1", "home_player_2", "away_player_1", "away_player_2"
+        )
+    }
+    played = {
+        board for board, table in tables.items() if not table.from_card and table_has_hands(table)
+    }
+    editable = [b for b in range(1, fmt.tables + 1) if settling or b not in played]
+    squads = {
+        side: [r.player for r in selectors.team_squad(team=team, season=season)]
+        for side, team in (("home", fixture.home), ("away", fixture.away))
+    }
+    form = ScoreCardForm(
+        request.POST or None,
+        fixture=fixture,
+        fmt=fmt,
+        ruleset=season.get_ruleset(),
+        squads=squads,
+        tables=tables,
+        editable=editable,
+        settling=settling,
+    )
+    open_for_card = cards.may_enter_card(request.user, fixture)
+    if request.method == "POST" and open_for_card and form.is_valid():
+        try:
+            submission = cards.fixture_card_enter(
+                fixture=fixture,
+                tables=form.card_tables(),
+                settlement=form.cleaned_data.get("settlement", ""),
+                by=request.user,
+            )
+        except ValidationError as exc:
+            add_service_error(form, exc)
+        else:
+            messages.success(request, _done(submission))
+            return redirect("leagues:fixture_result", pk=fixture.pk)
+    context: dict[str, Any] = {
+        "fixture": fixture,
+        "league": season.league,
+        "division": fixture.division,
+        "form": form,
+        "blocks": form.blocks(),
+        "played": [tables[b] for b in sorted(played) if b not in editable],
+        "open": open_for_card,
+        "settling": settling,
+        "fmt": fmt,
+    }
+    return render(request, "leagues/score_card.html", context, status=200)
+
+
+def _done(submission: ResultSubmission) -> str:
+    if submission.is_confirmed:
+        return "Dispute settled with the score card: the result counts."
+    return (
+        "Result from the score card submitted: it counts once the other team's captain "
+        "confirms it (or a secretary does)."
+    )

@@ -1,0 +1,211 @@
+"""A result from the paper score card: checked by the format and the ruleset, added up by the
+same match engine as tables scored hand by hand, and agreed like any other result."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.test import Client
+from django.urls import reverse
+
+from leagues.formats import TRINIDAD_FORMAT, YORKSHIRE_FORMAT
+from leagues.models import AuditEntry, FixtureResult, FixtureTable, ResultSubmission, TeamEntry
+from leagues.services import confirmation
+from leagues.services.cards import CardTable, fixture_card_enter
+from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory, PlayerFactory
+from tests.factories.scoring import UserFactory
+from tests.leagues.helpers import entered_teams, squad, start_fixture, win_game
+
+pytestmark = pytest.mark.django_db
+
+
+def _league(style: str):
+    if style == "yorkshire":
+        return LeagueFactory(style="yorkshire", match_format=YORKSHIRE_FORMAT.to_spec())
+    return LeagueFactory(
+        style="trinidad",
+        ruleset={"preset": "trinidad", "target": 14},
+        match_format=TRINIDAD_FORMAT.with_options(tables=2).to_spec(),
+    )
+
+
+def _fixture(style: str = "yorkshire"):
+    league = _league(style)
+    division = DivisionFactory(season__league=league)
+    home, away = entered_teams(division, ["Black Bull", "Old Hall"], players=8)
+    users = {"home": UserFactory(), "away": UserFactory(), "secretary": UserFactory()}
+    league.secretaries.add(users["secretary"])
+    for side, team in (("home", home), ("away", away)):
+        TeamEntry.objects.filter(team=team).update(
+            captain=PlayerFactory(name=f"{team} captain", user=users[side])
+        )
+    return FixtureFactory(division=division, home=home, away=away), users
+
+
+def _yorkshire_card(scores=((11, 7), (9, 11), (11, 4), (11, 10))):
+    return [CardTable(board=b, games=(s,)) for b, s in enumerate(scores, start=1)]
+
+
+def test_a_yorkshire_card_is_added_up_by_the_match_engine_and_submitted() -> None:
+    fixture, users = _fixture()
+    submission = fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+    result = FixtureResult.objects.get(fixture=fixture)
+    # Tables 3–1 (6 match points) and the aggregate 42–32 (2): 8–2.
+    assert (result.home_tables, result.away_tables) == (3, 1)
+    assert (result.home_pegs, result.away_pegs) == (42, 32)
+    assert (result.home_match_points, result.away_match_points) == (8, 2)
+    assert submission.status == ResultSubmission.Status.SUBMITTED
+    assert submission.home_agreed_by == users["home"] and submission.away_agreed_by is None
+    tables = FixtureTable.objects.filter(fixture=fixture)
+    assert {t.source for t in tables} == {"card"}
+    assert AuditEntry.objects.filter(fixture=fixture, action="card_entered").exists()
+    confirmation.result_confirm(submission=submission, by=users["away"])
+    submission.refresh_from_db()
+    assert submission.is_confirmed
+
+
+@pytest.mark.parametrize(
+    ("scores", "message"),
+    [
+        (((11, 7), (9, 10), (11, 4), (11, 10)), r"Table 2, game 1 \(9–10\): neither side reached"),
+        (((11, 7), (11, 12), (11, 4), (11, 10)), r"Table 2, game 1 \(11–12\): both sides"),
+        (((11, 7), (25, 3), (11, 4), (11, 10)), r"Table 2, game 1 \(25–3\): 25 is past"),
+    ],
+)
+def test_a_wrong_card_is_refused_naming_table_game_and_figure(scores, message) -> None:
+    fixture, users = _fixture()
+    with pytest.raises(ValidationError, match=message):
+        fixture_card_enter(fixture=fixture, tables=_yorkshire_card(scores), by=users["home"])
+    assert not FixtureTable.objects.filter(fixture=fixture).exists()
+    assert not FixtureResult.objects.filter(fixture=fixture).exists()
+
+
+def test_a_table_cannot_have_more_games_than_the_format_plays() -> None:
+    fixture, users = _fixture()
+    tables = _yorkshire_card()
+    tables[2] = CardTable(board=3, games=((11, 4), (11, 2)))
+    with pytest.raises(ValidationError, match="Table 3: game 2 was played after"):
+        fixture_card_enter(fixture=fixture, tables=tables, by=users["home"])
+
+
+def test_a_player_cannot_sit_at_two_tables_or_play_for_the_other_side() -> None:
+    fixture, users = _fixture()
+    season = fixture.division.season
+    home, away = squad(fixture.home, season), squad(fixture.away, season)
+    tables = _yorkshire_card()
+    tables[0] = CardTable(board=1, home=home[:2], away=away[:2], games=((11, 7),))
+    tables[1] = CardTable(board=2, home=[home[1], home[2]], games=((9, 11),))
+    with pytest.raises(ValidationError, match="Table 2: .* already seated at table 1"):
+        fixture_card_enter(fixture=fixture, tables=tables, by=users["home"])
+    tables[1] = CardTable(board=2, home=[away[5]], games=((9, 11),))
+    with pytest.raises(ValidationError, match="Table 2: .* not registered for Black Bull"):
+        fixture_card_enter(fixture=fixture, tables=tables, by=users["home"])
+    assert not FixtureTable.objects.filter(fixture=fixture).exists()
+
+
+def test_a_trinidad_card_of_bullseyes_and_hang_jacks_and_game_scores() -> None:
+    fixture, users = _fixture("trinidad")
+    tables = [
+        CardTable(board=1, bullseyes=(2, 0), hang_jacks=(1, 0)),
+        CardTable(board=2, games=((14, 9), (6, 14)), bullseyes=(1, 1), hang_jacks=(0, 2)),
+    ]
+    fixture_card_enter(fixture=fixture, tables=tables, by=users["away"])
+    result = FixtureResult.objects.get(fixture=fixture)
+    assert (result.home_games, result.away_games) == (3, 1)
+    assert (result.home_hang_jacks, result.away_hang_jacks) == (1, 2)
+    assert (result.home_points, result.away_points) == (2, 0)
+
+
+def test_a_trinidad_card_whose_scores_and_bullseyes_disagree_is_refused() -> None:
+    fixture, users = _fixture("trinidad")
+    tables = [
+        CardTable(board=1, bullseyes=(2, 0)),
+        CardTable(board=2, games=((14, 9), (6, 14)), bullseyes=(2, 0)),
+    ]
+    with pytest.raises(ValidationError, match="Table 2: the game scores give 1–1"):
+        fixture_card_enter(fixture=fixture, tables=tables, by=users["away"])
+    with pytest.raises(ValidationError, match="Table 1: 1–0 in games does not finish"):
+        fixture_card_enter(
+            fixture=fixture,
+            tables=[CardTable(board=1, bullseyes=(1, 0)), tables[0]],
+            by=users["away"],
+        )
+
+
+def test_a_fixture_mixes_phone_tables_and_card_tables() -> None:
+    fixture, users = _fixture()
+    for table_game in start_fixture(fixture)[:2]:
+        win_game(table_game.game, "A", 5)
+    tables = [CardTable(board=3, games=((4, 11),)), CardTable(board=4, games=((11, 9),))]
+    fixture_card_enter(fixture=fixture, tables=tables, by=users["home"])
+    sources = dict(FixtureTable.objects.filter(fixture=fixture).values_list("board", "source"))
+    assert sources == {1: "hands", 2: "hands", 3: "card", 4: "card"}
+    result = FixtureResult.objects.get(fixture=fixture)
+    assert (result.home_tables, result.away_tables) == (3, 1)
+    page = Client().get(reverse("leagues:fixture", kwargs={"pk": fixture.pk})).content.decode()
+    assert "from the score card" in page and "scored hand by hand" in page
+
+
+def test_phone_scored_tables_stand_against_a_captains_card() -> None:
+    fixture, users = _fixture()
+    for table_game in start_fixture(fixture):
+        win_game(table_game.game, "A", 5)
+    with pytest.raises(ValidationError, match="Table 1 was scored hand by hand"):
+        fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+
+
+def test_only_its_captains_and_secretaries_enter_a_card() -> None:
+    fixture, users = _fixture()
+    other, _ = _fixture()
+    for by in (UserFactory(), users["home"]):
+        with pytest.raises(PermissionDenied):
+            fixture_card_enter(fixture=other, tables=_yorkshire_card(), by=by)
+    assert not FixtureTable.objects.filter(fixture=other).exists()
+
+
+def test_the_second_of_two_captains_entering_at_once_is_refused() -> None:
+    """Taken one after the other under the fixture's lock: one result, the second refused."""
+    fixture, users = _fixture()
+    fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+    with pytest.raises(ValidationError, match="already submitted"):
+        fixture_card_enter(
+            fixture=fixture, tables=_yorkshire_card(((11, 2),) * 4), by=users["away"]
+        )
+    assert ResultSubmission.objects.filter(fixture=fixture).count() == 1
+    assert FixtureResult.objects.get(fixture=fixture).home_pegs == 42
+
+
+def test_a_secretary_settles_a_dispute_by_entering_the_card() -> None:
+    fixture, users = _fixture()
+    submission = fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+    confirmation.result_dispute(submission=submission, reason="Table 4 was 10-11", by=users["away"])
+    tables = [CardTable(board=4, games=((10, 11),))]
+    settled = fixture_card_enter(
+        fixture=fixture, tables=tables, settlement="Card checked: 10–11", by=users["secretary"]
+    )
+    assert settled.status == ResultSubmission.Status.SETTLED and settled.is_confirmed
+    result = FixtureResult.objects.get(fixture=fixture)
+    assert (result.home_tables, result.away_tables) == (2, 2)
+    assert ResultSubmission.objects.filter(fixture=fixture, status="settled").count() == 1
+
+
+def test_the_phone_form_keeps_what_was_typed_and_names_the_figure() -> None:
+    fixture, users = _fixture()
+    client = Client()
+    client.force_login(users["home"])
+    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    data = {"t1_g1_home": "11", "t1_g1_away": "7", "t2_g1_home": "9", "t2_g1_away": "10"}
+    data |= {"t3_g1_home": "11", "t3_g1_away": "4", "t4_g1_home": "11", "t4_g1_away": "x"}
+    response = client.post(url, data)
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "Table 4, game 1: Old Hall: give a whole number." in body
+    assert 'value="9"' in body and 'value="10"' in body
+    data["t4_g1_away"] = "10"
+    body = client.post(url, data).content.decode()
+    assert "Table 2, game 1 (9–10): neither side reached the target of 11" in body
+    assert not FixtureTable.objects.filter(fixture=fixture).exists()
+    data["t2_g1_away"] = "11"
+    response = client.post(url, data)
+    assert response.status_code == 302
+    assert ResultSubmission.objects.filter(fixture=fixture).exists()

@@ -1,0 +1,155 @@
+"""Captains seat their own night: table by table from a phone, a player added on the spot,
+a pair changed until the table's first hand, each table's QR code full-screen."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.test import Client
+from django.urls import reverse
+
+from leagues.formats import YORKSHIRE_FORMAT
+from leagues.models import AuditEntry, FixtureTable, League, Registration, TeamEntry
+from leagues.services.registrations import squad_add_on_the_night as squad_add
+from leagues.services.seating import table_seat
+from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory, PlayerFactory
+from tests.factories.scoring import UserFactory
+from tests.leagues.helpers import entered_teams, hand, record, squad
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def night():
+    league = LeagueFactory(match_format=YORKSHIRE_FORMAT.with_options(tables=2).to_spec())
+    division = DivisionFactory(season__league=league)
+    home, away = entered_teams(division, ["Black Bull", "Old Hall"], players=4)
+    users = {"home": UserFactory(), "away": UserFactory(), "secretary": UserFactory()}
+    league.secretaries.add(users["secretary"])
+    for side, team in (("home", home), ("away", away)):
+        captain = PlayerFactory(name=f"{team} captain", user=users[side])
+        TeamEntry.objects.filter(team=team).update(captain=captain)
+    fixture = FixtureFactory(division=division, home=home, away=away)
+    season = division.season
+    return fixture, users, squad(home, season), squad(away, season)
+
+
+def test_the_home_captain_seats_both_sides_and_the_table_opens_at_once(night) -> None:
+    fixture, users, home, away = night
+    table = table_seat(fixture=fixture, board=1, home=home[:2], away=away[:2], by=users["home"])
+    assert table.scoring_link.is_live
+    assert table.games.count() == 1  # the first game is open: the scorer can start at once
+    game = table.games.get().game
+    assert [s.players for s in game.sides.order_by("label")] == [
+        [p.name for p in home[:2]],
+        [p.name for p in away[:2]],
+    ]
+    assert AuditEntry.objects.filter(fixture=fixture, action="table_seated").count() == 1
+
+
+def test_the_away_captain_seats_only_their_own_side(night) -> None:
+    fixture, users, home, away = night
+    table = table_seat(fixture=fixture, board=2, away=away[2:4], by=users["away"])
+    assert table.away_pair == away[2:4] and table.home_pair == []
+    assert table.scoring_link.is_live and table.games.count() == 0  # waits for the home pair
+    with pytest.raises(PermissionDenied):
+        table_seat(fixture=fixture, board=2, home=home[:2], by=users["away"])
+    table = table_seat(fixture=fixture, board=2, home=home[:2], by=users["home"])
+    assert table.games.count() == 1
+
+
+def test_a_pair_changes_until_the_first_hand_then_is_set(night) -> None:
+    fixture, users, home, away = night
+    table = table_seat(fixture=fixture, board=1, home=home[:2], away=away[:2], by=users["home"])
+    table = table_seat(fixture=fixture, board=1, home=home[2:4], by=users["home"])
+    game = table.games.get().game
+    assert game.sides.get(label="A").players == [p.name for p in home[2:4]]
+    record(game, [hand(game, "A", {"high": "A", "low": "A", "jack": "A", "game": "A"})])
+    with pytest.raises(ValidationError, match="Table 1 has played its first hand"):
+        table_seat(fixture=fixture, board=1, home=home[:2], by=users["home"])
+
+
+def test_a_refusal_names_the_table_and_changes_nothing(night) -> None:
+    fixture, users, home, away = night
+    table_seat(fixture=fixture, board=1, home=home[:2], away=away[:2], by=users["home"])
+    with pytest.raises(ValidationError, match=r"Table 2: .* already seated at table 1"):
+        table_seat(fixture=fixture, board=2, home=[home[0], home[3]], by=users["home"])
+    with pytest.raises(ValidationError, match=r"Table 2: .* not registered for Black Bull"):
+        table_seat(fixture=fixture, board=2, home=[away[3]], by=users["home"])
+    assert not FixtureTable.objects.filter(fixture=fixture, board=2).exists()
+
+
+def test_captains_of_other_fixtures_and_strangers_cannot_seat(night) -> None:
+    fixture, users, home, away = night
+    for by in (UserFactory(), _other_captain(fixture)):
+        with pytest.raises(PermissionDenied):
+            table_seat(fixture=fixture, board=1, home=home[:2], away=away[:2], by=by)
+    assert not FixtureTable.objects.filter(fixture=fixture).exists()
+
+
+def _other_captain(fixture):
+    (other,) = entered_teams(fixture.division, ["Royal Oak"], players=2)
+    user = UserFactory()
+    TeamEntry.objects.filter(team=other).update(captain=PlayerFactory(user=user))
+    return user
+
+
+def test_a_captain_adds_a_player_to_their_own_squad_where_the_league_allows(night) -> None:
+    fixture, users, home, away = night
+    registration = squad_add(fixture=fixture, side="away", name=" Ena  Sharples ", by=users["away"])
+    assert registration.team == fixture.away and registration.player.name == "Ena Sharples"
+    with pytest.raises(PermissionDenied):
+        squad_add(fixture=fixture, side="away", name="Len Fairclough", by=users["home"])
+    with pytest.raises(ValidationError, match="already in Old Hall's squad"):
+        squad_add(fixture=fixture, side="away", name="ena sharples", by=users["away"])
+    League.objects.filter(pk=fixture.division.season.league_id).update(captains_register=False)
+    fixture.refresh_from_db()
+    with pytest.raises(PermissionDenied):
+        squad_add(fixture=fixture, side="away", name="Len Fairclough", by=users["away"])
+    assert not Registration.objects.filter(player__name="Len Fairclough").exists()
+
+
+def test_the_phone_page_seats_a_table_and_shows_its_qr_full_screen(night) -> None:
+    fixture, users, home, away = night
+    client = Client()
+    client.force_login(users["home"])
+    url = reverse("leagues:fixture_night", kwargs={"pk": fixture.pk})
+    page = client.get(url).content.decode()
+    assert 'data-testid="night-seat-1"' in page and 'data-testid="night-qr-1"' not in page
+    data = {"action": "seat", "board": "1", "t1-home_1": home[0].pk, "t1-home_2": home[1].pk}
+    data |= {"t1-away_1": away[0].pk, "t1-away_2": away[1].pk}
+    response = client.post(url, data)
+    assert response.status_code == 302
+    page = client.get(url).content.decode()
+    assert 'data-testid="night-qr-1"' in page
+    qr = client.get(reverse("leagues:table_qr", kwargs={"pk": fixture.pk, "board": 1}))
+    table = FixtureTable.objects.get(fixture=fixture, board=1)
+    body = qr.content.decode()
+    assert qr.status_code == 200 and "<svg" in body
+    assert table.scoring_link.get_absolute_url() in body
+
+
+def test_the_phone_page_keeps_what_was_chosen_on_a_refusal(night) -> None:
+    fixture, users, home, away = night
+    client = Client()
+    client.force_login(users["home"])
+    url = reverse("leagues:fixture_night", kwargs={"pk": fixture.pk})
+    data = {"action": "seat", "board": "2", "t2-home_1": home[0].pk, "t2-home_2": home[0].pk}
+    response = client.post(url, data)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "Table 2:" in body and "chosen twice" in body
+    assert f'<option value="{home[0].pk}" selected>' in body
+    assert not FixtureTable.objects.filter(fixture=fixture).exists()
+
+
+def test_the_night_page_is_refused_to_anyone_but_its_captains_and_secretaries(night) -> None:
+    fixture, users, home, away = night
+    url = reverse("leagues:fixture_night", kwargs={"pk": fixture.pk})
+    stranger = Client()
+    stranger.force_login(UserFactory())
+    assert stranger.get(url).status_code == 403
+    for role in ("home", "away", "secretary"):
+        client = Client()
+        client.force_login(users[role])
+        assert client.get(url).status_code == 200

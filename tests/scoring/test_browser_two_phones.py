@@ -1,0 +1,116 @@
+"""Two phones at one table, in headless Chromium at 390×844: phone A keeps hands with no
+connection while phone B records hands online; when A is back, each kept hand is settled
+without entering it again. A hand B recorded exactly as A kept it is dropped as already
+recorded; the others are shown beside B's in the sheet's words (cards, sides' names, never the
+replay format's keys) with one tap each to keep theirs, replace theirs with mine (a correction)
+or add mine after theirs. The database holds each hand once."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from scoring.models import Hand, HandRevision, RevisionAction
+from tests.conftest import PHONE
+from tests.factories.scoring import GameFactory
+from tests.scoring.test_browser import NOT_OUT, PATEL, SMITH, Scorer
+from tests.scoring.test_browser_offline import keep, open_for_offline, unsent
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def phones(browser: Browser, live_server: Any) -> Iterator[tuple[Scorer, Scorer]]:
+    """Phone A (it will lose its connection) and phone B, each its own browser."""
+    contexts = [
+        browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True) for _ in range(2)
+    ]
+    scorers = []
+    for context in contexts:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        scorers.append(Scorer(page, live_server.url))
+    yield scorers[0], scorers[1]
+    for context in contexts:
+        context.close()
+
+
+def turned(game, number: int) -> list[str]:
+    return Hand.objects.get(game=game, number=number).facts["turn_ups"]
+
+
+def kept_offline(a: Scorer, hands: list[dict[str, str]]) -> None:
+    a.page.context.set_offline(True)
+    for number, facts in enumerate(hands, start=1):
+        a.enter(**facts)
+        keep(a, number)
+
+
+HAND_1 = {"card": "4H", "high": SMITH, "low": PATEL, "jack": NOT_OUT, "game": SMITH}
+HAND_2 = {"card": "5C", "high": PATEL, "low": SMITH, "jack": NOT_OUT, "game": PATEL}
+
+
+def test_a_hand_both_phones_recorded_alike_is_kept_once_and_theirs_can_be_kept(
+    phones: tuple[Scorer, Scorer],
+) -> None:
+    a, b = phones
+    game = GameFactory(trinidad=True)
+    open_for_offline(a, game)
+    b.scan(game)
+    kept_offline(a, [HAND_1, HAND_2])
+    b.play(1, **HAND_1)  # exactly as A kept it
+    b.play(2, card="6D", high=SMITH, low=SMITH, jack=NOT_OUT, game=SMITH)
+
+    a.page.context.set_offline(False)
+    page = a.page
+    expect(page.get_by_test_id("already-recorded")).to_have_text(
+        "Hand 1 was already recorded on the other phone, exactly as kept here: kept once."
+    )
+    kept = page.get_by_test_id("kept-2")
+    expect(kept).to_contain_text("Hand 2: both phones recorded it, differently")
+    expect(kept).to_contain_text("On the sheet (the other phone)")
+    expect(kept).to_contain_text(f"{SMITH} high +1")  # theirs, in the sheet's words
+    expect(kept).to_contain_text(f"{PATEL} high +1")  # mine
+    words = kept.inner_text()
+    assert "{" not in words and "turn_ups" not in words and "null" not in words
+    expect(unsent(page)).to_have_text("1 hand kept on this phone: the game moved on.")
+
+    page.get_by_test_id("keep-theirs-2").tap()
+    expect(page.get_by_test_id("offline-conflict")).to_have_count(0)
+    expect(unsent(page)).to_have_count(0)
+    assert Hand.objects.filter(game=game).count() == 2
+    assert (turned(game, 1), turned(game, 2)) == (["4H"], ["6D"])
+    assert HandRevision.objects.filter(game=game, action=RevisionAction.RECORD).count() == 2
+    assert not HandRevision.objects.filter(game=game, action=RevisionAction.CORRECT).exists()
+
+
+def test_a_kept_hand_replaces_theirs_or_follows_it(phones: tuple[Scorer, Scorer]) -> None:
+    a, b = phones
+    game = GameFactory(trinidad=True)
+    open_for_offline(a, game)
+    b.scan(game)
+    kept_offline(a, [HAND_1, HAND_2])
+    b.play(1, card="7S", high=SMITH, low=SMITH, jack=NOT_OUT, game=SMITH)
+    b.play(2, card="8H", high=PATEL, low=PATEL, jack=NOT_OUT, game=PATEL)
+
+    a.page.context.set_offline(False)
+    page = a.page
+    expect(page.get_by_test_id("kept-1")).to_contain_text("7♠")  # theirs: the card as shown
+    expect(page.get_by_test_id("kept-1")).to_contain_text("4♥")  # mine
+    expect(page.get_by_test_id("kept-2")).to_be_visible()  # every kept hand in sight
+
+    page.get_by_test_id("replace-theirs-1").tap()
+    expect(page.get_by_test_id("kept-1")).to_have_count(0)
+    page.get_by_test_id("add-after-2").tap()
+    expect(page.get_by_test_id("offline-conflict")).to_have_count(0)
+    expect(unsent(page)).to_have_count(0)
+    expect(page.get_by_test_id("hand-row-3")).to_be_visible()
+
+    assert Hand.objects.filter(game=game).count() == 3
+    assert [turned(game, n) for n in (1, 2, 3)] == [["4H"], ["8H"], ["5C"]]
+    assert Hand.objects.get(game=game, number=1).revision == 1  # mine, as a correction
+    assert HandRevision.objects.filter(game=game, action=RevisionAction.RECORD).count() == 3
+    assert HandRevision.objects.filter(game=game, action=RevisionAction.CORRECT).count() == 1
