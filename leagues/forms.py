@@ -249,6 +249,12 @@ class LeagueEditForm(TiebreakMixin):
         label="When a team withdraws",
         help_text="The usual choice; the secretary may choose the other for one team.",
     )
+    withdrawn_take_places = forms.BooleanField(
+        required=False,
+        label="A withdrawn team takes one of the relegation places",
+        help_text="A withdrawn team always goes down first. Unticked, the teams still playing "
+        "lose as many places as ever; ticked, one fewer of them goes down.",
+    )
     captains_register = forms.BooleanField(
         required=False,
         label="Captains may add a player to their squad by name on the night",
@@ -266,6 +272,7 @@ class LeagueEditForm(TiebreakMixin):
             "target": league.get_ruleset().target,
             "show_provisional": league.show_provisional,
             "withdrawal": league.withdrawal,
+            "withdrawn_take_places": league.withdrawn_take_places,
             "captains_register": league.captains_register,
             **{key: getattr(self.current_format, key) for key in self.FORMAT_FIELDS},
         }
@@ -285,6 +292,7 @@ class LeagueEditForm(TiebreakMixin):
                 "time_zone",
                 "show_provisional",
                 "withdrawal",
+                "withdrawn_take_places",
                 "captains_register",
             )
         ]
@@ -325,6 +333,7 @@ class LeagueEditForm(TiebreakMixin):
                 "tiebreaks",
                 "show_provisional",
                 "withdrawal",
+                "withdrawn_take_places",
                 "captains_register",
             )
         }
@@ -341,6 +350,7 @@ class SeasonRulesForm(LeagueEditForm):
         "time_zone",
         "show_provisional",
         "withdrawal",
+        "withdrawn_take_places",
         "captains_register",
     )
 

@@ -217,6 +217,13 @@ def season_start_next(request: HttpRequest, slug: str, season: int) -> HttpRespo
         messages.info(request, seasons.season_after_message(old, following))
         return redirect(_manage_url(league))
     standings = season_standings(season=old)
+    refusal = seasons.placements_refusal(old, standings)
+    if refusal:
+        return render(
+            request,
+            "leagues/manage/season_next.html",
+            {"league": league, "season": old, "refusal": refusal},
+        )
     placements = seasons.next_season_placements(season=old, standings=standings)
     divisions = list(old.divisions.order_by("rank", "name"))
     start = (old.ends_on or old.starts_on) + datetime.timedelta(days=7)
@@ -258,7 +265,6 @@ def season_start_next(request: HttpRequest, slug: str, season: int) -> HttpRespo
             "league": league,
             "season": old,
             "form": form,
-            "fixtures_left": sum(len(table.remaining) for table in standings),
         },
     )
 
