@@ -7,7 +7,6 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django_tables2 import RequestConfig
 
@@ -50,7 +49,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
     def context() -> dict[str, Any]:
         results = upcoming = []
-        today = timezone.localdate()
+        today = league.today()
         if current is not None:
             # Up to today: a walkover given ahead of its night is listed from that night on.
             results = list(
@@ -112,7 +111,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "fragment": page_fragment(
                 request,
                 league_id=league.pk,
-                name=[league.pk, timezone.localdate().isoformat()],
+                name=[league.pk, league.today().isoformat()],
                 params=(),
                 template="leagues/_league_body.html",
                 context=context,
