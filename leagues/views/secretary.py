@@ -21,6 +21,7 @@ from leagues import forms, nights_off
 from leagues.models import Division, Fixture, Team, TeamEntry
 from leagues.permissions import can_create_league
 from leagues.selectors import fixtures as selectors
+from leagues.selectors.people import LeaguePeople
 from leagues.selectors.standings import season_standings
 from leagues.services import league_requests, registrations, seasons, structure, withdrawal
 from leagues.views.common import found, require_manager
@@ -468,26 +469,59 @@ def team_squad(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     form = forms.SquadForm(
         request.POST or None, request.FILES or None, league=league, season=season
     )
+    questions: list[dict[str, Any]] = []
     if request.method == "POST" and form.is_valid():
-        try:
-            done = registrations.squad_register(
-                team=team,
-                season=season,
-                players=list(form.cleaned_data["players"]),
-                names=form.cleaned_data["all_names"],
-                by=request.user,
-            )
-        except ValidationError as exc:
-            forms.add_service_error(form, exc)
+        # Each name is someone the league has, someone new, or asks which (nothing is
+        # registered until every name is answered).
+        people = LeaguePeople(league=league, season=season)
+        known, new = [], []
+        for index, name in enumerate(form.cleaned_data["all_names"]):
+            found = people.match(name, team)
+            answer = request.POST.get(f"person-{index}", "")
+            if found.asks:
+                chosen = next((p for p in found.candidates if str(p.pk) == answer), None)
+                if chosen is None and answer != "new":
+                    questions.append(
+                        {
+                            "field": f"person-{index}",
+                            "name": name,
+                            "choices": [(str(p.pk), people.label(p)) for p in found.candidates]
+                            + [("new", f"Someone new: a second {name}")],
+                        }
+                    )
+                found.player = chosen
+            if found.player is not None:
+                people.take(found.player)
+                known.append(found.player)
+            else:
+                new.append(name)
+        if questions:
+            # Asked on the same page, the names (the CSV's too) kept in the box.
+            form.data = form.data.copy()
+            form.data["names"] = "\n".join(form.cleaned_data["all_names"])
         else:
-            messages.success(request, f"{len(done)} players registered for {team} ({season.name}).")
-            return redirect(
-                f"{reverse('leagues:manage_team', args=[league.slug, team.pk])}?season={season.pk}"
-            )
+            try:
+                done = registrations.squad_register(
+                    team=team,
+                    season=season,
+                    players=list(form.cleaned_data["players"]) + known,
+                    names=new,
+                    by=request.user,
+                )
+            except ValidationError as exc:
+                forms.add_service_error(form, exc)
+            else:
+                messages.success(
+                    request, f"{len(done)} players registered for {team} ({season.name})."
+                )
+                return redirect(
+                    f"{reverse('leagues:manage_team', args=[league.slug, team.pk])}"
+                    f"?season={season.pk}"
+                )
     return render(
         request,
         "leagues/manage/squad.html",
-        {"league": league, "team": team, "season": season, "form": form},
+        {"league": league, "team": team, "season": season, "form": form, "questions": questions},
     )
 
 
