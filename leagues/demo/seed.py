@@ -398,6 +398,8 @@ class _Builder:
         self.log = log
         self.used_names: set[str] = set()
         self.mixed_played = False
+        # The cards' own figures: the games played on phones keep the demo's usual deals.
+        self.card_rng = random.Random(f"{plan.slug} score cards")
 
     def build(self) -> None:
         plan = self.plan
@@ -573,8 +575,10 @@ class _Builder:
                 # One fixture mixes phones and paper: half its tables scored on phones.
                 self.mixed_played = True
                 self._from_card(fixture, pairs, on_phones=len(pairs) // 2)
-            elif index % 4 == 3:
-                # A league moving to phones: every fourth night still comes from the card.
+            elif current and index % 4 == 3:
+                # A league moving to phones: every fourth night this season still comes from
+                # the card (last season's were all played on phones: its final tables, and so
+                # this season's divisions, stay as the demo always had them).
                 self._from_card(fixture, pairs, on_phones=0)
             else:
                 for table_game in fixture_start(fixture=fixture, pairs=pairs):
@@ -594,7 +598,7 @@ class _Builder:
             )
         boards = range(on_phones + 1, len(pairs) + 1)
         tables = card_tables(
-            self.rng,
+            self.card_rng,
             ruleset=season.get_ruleset(),
             fmt=season.get_match_format(),
             boards=boards,
