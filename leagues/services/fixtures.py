@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
 
 from config.locks import lock_rows
 from leagues.audit import audit_log
@@ -32,6 +31,7 @@ from leagues.schedule import (
     round_robin,
 )
 from leagues.services.rollup import FixtureChanged, roll_up
+from leagues.services.standings import refresh_division_table, refresh_fixture_table
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -469,6 +469,7 @@ def fixtures_generate(
         },
         by=by,
     )
+    refresh_division_table(division=division)
     return report
 
 
@@ -607,6 +608,7 @@ def fixture_add(
         after={**fixture_state(fixture), "kind": fixture.kind},
         by=by,
     )
+    refresh_fixture_table(fixture=fixture)
     return fixture
 
 
@@ -727,7 +729,7 @@ def fixture_rearrange(
         raise ValidationError({"venue": f"{venue} is not one of the league's venues."})
     venue_id = venue.pk if venue is not None else fixture.venue_id
     reason = reason.strip()
-    today = timezone.localdate()
+    today = season.league.today()
     override = ""
     override_checked = date is None
     if date is None:
