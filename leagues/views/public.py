@@ -295,6 +295,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "scopes": FIGURE_SCOPES,
             "pairs": pairs,
             "seats": seats,
+            # A card has no hands: the figures above leave its tables out, and say so.
+            "card_tables": sum(1 for seat in seats if seat["table"].from_card),
         }
 
     return render(
