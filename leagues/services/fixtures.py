@@ -31,6 +31,7 @@ from leagues.schedule import (
     round_robin,
 )
 from leagues.services.rollup import FixtureChanged, roll_up
+from leagues.services.standings import refresh_division_table, refresh_fixture_table
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -468,6 +469,7 @@ def fixtures_generate(
         },
         by=by,
     )
+    refresh_division_table(division=division)
     return report
 
 
@@ -606,6 +608,7 @@ def fixture_add(
         after={**fixture_state(fixture), "kind": fixture.kind},
         by=by,
     )
+    refresh_fixture_table(fixture=fixture)
     return fixture
 
 

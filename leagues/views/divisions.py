@@ -152,7 +152,7 @@ class StandingsView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateVie
         standings = self.standings
         # The league fixtures (not void) the table counts, and those it will: the same two
         # figures the race below reads ("16 fixtures left to count").
-        counted, left = len(standings.counted), len(standings.remaining)
+        counted, left = standings.counted, len(standings.remaining)
         context.update(
             standings=standings,
             fixtures_counted=counted,
