@@ -113,6 +113,12 @@ class League(models.Model):
         verbose_name="when a team withdraws",
         help_text="The usual choice; the secretary may choose the other for one team.",
     )
+    withdrawn_take_places = models.BooleanField(
+        default=False,
+        verbose_name="a withdrawn team takes a relegation place",
+        help_text="A withdrawn team always goes down first; ticked, it is one of the division's "
+        "relegation places (one fewer playing team goes down), otherwise it goes down as well.",
+    )
     embed_sites = models.TextField(
         blank=True,
         validators=[validate_embed_sites],

@@ -394,6 +394,7 @@ def _league_state(league: League) -> dict[str, Any]:
         "tiebreaks": league.tiebreaks,
         "show_provisional": league.show_provisional,
         "withdrawal": league.withdrawal,
+        "withdrawn_take_places": league.withdrawn_take_places,
         "captains_register": league.captains_register,
     }
 
@@ -547,6 +548,7 @@ def league_update(
     tiebreaks: Sequence[str],
     show_provisional: bool | None = None,
     withdrawal: str | None = None,
+    withdrawn_take_places: bool | None = None,
     captains_register: bool | None = None,
     by: User | None = None,
 ) -> League:
@@ -581,6 +583,8 @@ def league_update(
         league.show_provisional = show_provisional
     if withdrawal is not None:
         league.withdrawal = withdrawal
+    if withdrawn_take_places is not None:
+        league.withdrawn_take_places = withdrawn_take_places
     if captains_register is not None:
         league.captains_register = captains_register
     league.full_clean()
