@@ -24,6 +24,7 @@ against each other only) before the next key.
 from __future__ import annotations
 
 import datetime
+import functools
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -356,21 +357,24 @@ def season_standings(*, season: Season) -> list[Standings]:
 
 
 def divisions_standings(
-    *, divisions: Sequence[Division], provisional: bool | None = None
+    *, divisions: Sequence[Division], provisional: bool | None = None, nights: bool = True
 ) -> list[Standings]:
     """The league tables of the divisions (each with its season and league loaded), in their
     order: three queries however many there are. Stored, unless ``provisional=True``: as they
     would stand if every result played to the end counted, confirmed or not (the league
-    night's table, worked out)."""
+    night's table, worked out). ``nights=False``: without the points per league night (only
+    the chart reads them; the league's home has none)."""
     if provisional:
         return worked_out_standings(divisions=divisions, provisional=True)
     ids = [division.pk for division in divisions]
     tables = {table.pk: table for table in DivisionTable.objects.filter(division__in=ids)}
     rows: dict[int, list[StandingRow]] = {pk: [] for pk in ids}
-    for stored in TableRow.objects.filter(table__in=ids).select_related(
+    stored_rows = TableRow.objects.filter(table__in=ids).select_related(
         "entry__team__home_venue", "entry__captain"
-    ):
-        rows[stored.table_id].append(_row(stored))
+    )
+    day = functools.cache(datetime.date.fromisoformat)  # a season has a few dozen nights
+    for stored in stored_rows if nights else stored_rows.defer("nights"):
+        rows[stored.table_id].append(_row(stored, day if nights else None))
     adjustments = _adjustments(ids)
     standings = []
     for division in divisions:
@@ -417,12 +421,12 @@ STORED_FIGURES = (
 )
 
 
-def _row(stored: TableRow) -> StandingRow:
+def _row(stored: TableRow, day: Callable[[str], datetime.date] | None) -> StandingRow:
     entry = stored.entry
     return StandingRow(
         entry=entry,
         team=entry.team,
-        nights=[(datetime.date.fromisoformat(day), points) for day, points in stored.nights],
+        nights=[(day(night), points) for night, points in stored.nights] if day else [],
         **{name: getattr(stored, name) for name in STORED_FIGURES},
     )
 

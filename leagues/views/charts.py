@@ -150,7 +150,7 @@ def progression_chart(
         return None
     ids = [row.team.pk for row in shown]
     changes: list[tuple[datetime.date, int, int]] = [
-        (day, row.team.pk, points) for row in shown for day, points in row.nights
+        (day, pk, points) for pk, row in zip(ids, shown, strict=True) for day, points in row.nights
     ]
     for adjustment in adjustments:
         made_on = timezone.localdate(adjustment.made_at)

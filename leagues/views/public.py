@@ -64,7 +64,8 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         if current is not None:
             # Every division's table at once: a fixed number of queries however many there are.
             divisions = list(current.divisions.all())
-            by_division = zip(divisions, divisions_standings(divisions=divisions), strict=True)
+            stored = divisions_standings(divisions=divisions, nights=False)
+            by_division = zip(divisions, stored, strict=True)
             if len(divisions) > GLANCE_TABLES:
                 leaders = [
                     (division, division_leaders(standings)) for division, standings in by_division
@@ -294,6 +295,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "scopes": FIGURE_SCOPES,
             "pairs": pairs,
             "seats": seats,
+            # A card has no hands: the figures above leave its tables out, and say so.
+            "card_tables": sum(1 for seat in seats if seat["table"].from_card),
         }
 
     return render(
