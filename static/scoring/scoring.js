@@ -220,7 +220,7 @@
       var entry = document.getElementById("entry");
       if (keptForm && entry) entry.appendChild(keptForm);
       keptForm = null;
-      (entry || box).scrollIntoView({ block: "start" });
+      showFirstKey();
     }
   });
 
@@ -285,9 +285,29 @@
     if (target) { target.setAttribute("y1", y(+box.target)); target.setAttribute("y2", y(+box.target)); }
   }
 
-  function settle() {
+  /* After any answer to the hand form, an undo or a correction, the next hand starts where the
+   * thumb is: the hand form's first key in view, below the sticky score bar (the page may have
+   * been scrolled down to a card-points box, a refusal or the sheet). */
+  function showFirstKey() {
+    var form = document.getElementById("hand-form");
+    var box = document.getElementById("correction");
+    if (!form || (box && box.querySelector("form"))) return;
+    var key = form.querySelector("button:not([hidden]), input:not([type=hidden]):not([hidden])");
+    if (!key) return;
+    var bar = document.getElementById("scoreboard");
+    var top = bar ? bar.getBoundingClientRect().bottom : 0;
+    var place = key.getBoundingClientRect();
+    if (place.top >= top && place.bottom <= window.innerHeight) return;
+    window.scrollBy(0, place.top - top - 8);
+  }
+  // The offline page (static/scoring/offline/page.mjs) says so when it kept a hand or an undo.
+  document.addEventListener("allfours:hand-done", showFirstKey);
+
+  function settle(event) {
     applySheetUpdate();
     followCorrection();
+    var config = event && event.detail && event.detail.requestConfig;
+    if (config && config.verb === "post") showFirstKey();
     // A message from an earlier page (say "Hand 2 corrected") must not outlive its action.
     document.querySelectorAll("body > .messages").forEach(function (list) { list.remove(); });
     var undo = document.getElementById("undo");

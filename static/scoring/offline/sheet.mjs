@@ -260,7 +260,13 @@ export function drawGame(root, game, hands, result) {
   if (undo) undo.textContent = `Undo hand ${hands.length}…`;
   const confirm = root.querySelector("#undo-button");
   if (confirm) confirm.textContent = `Yes, undo hand ${hands.length}`;
-  root.querySelector("#game-actions .undo")?.toggleAttribute("hidden", !hands.length);
+  root.querySelector("#scoreboard .undo")?.toggleAttribute("hidden", !hands.length);
+  const fix = root.querySelector("[data-testid=fix-last]");
+  if (fix) {
+    fix.dataset.offlineFix = String(hands.length);
+    fix.textContent = `Fix hand ${hands.length}`;
+    fix.toggleAttribute("hidden", !hands.length);
+  }
 }
 
 export { InvalidFacts };
