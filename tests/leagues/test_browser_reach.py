@@ -169,3 +169,28 @@ def test_the_fixture_card_the_grid_and_the_standings_print_dark_on_white(
         assert "The Shoulder of Mutton 12" in text
     finally:
         context.close()
+
+
+def test_a_captain_copies_the_team_calendars_address(live_server: Any, browser: Browser) -> None:
+    """The team page's Copy button puts the feed's address on the clipboard, and that address
+    is the feed (a calendar that adds one by URL fetches just that)."""
+    world = build(played=False)
+    team = world.fixture.home
+    context = browser.new_context(viewport={"width": 360, "height": 780})
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server.url}/leagues/team/{team.pk}/")
+        address = page.get_by_test_id("calendar-address")
+        feed = f"{live_server.url}/leagues/team/{team.pk}/calendar.ics"
+        expect(address).to_have_value(feed)
+        subscribe = page.get_by_test_id("calendar-subscribe")
+        expect(subscribe).to_have_attribute("href", "webcal://" + feed.split("://", 1)[1])
+        page.get_by_role("button", name="Copy").click()
+        expect(page.get_by_role("button", name="Copied")).to_be_visible()
+        assert page.evaluate("navigator.clipboard.readText()") == feed
+        response = page.request.get(feed)
+        assert response.status == 200 and "BEGIN:VCALENDAR" in response.text()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        context.close()

@@ -7,6 +7,7 @@ import datetime
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils.http import parse_http_date
 from icalendar import Calendar
 
 from leagues.services import confirmation
@@ -139,19 +140,63 @@ def test_unknown_league_division_or_team_is_a_404():
     assert client.get("/leagues/team/999999/calendar.ics").status_code == 404
 
 
-def test_division_team_and_league_pages_link_add_to_calendar(world):
+def test_division_team_and_league_pages_offer_subscription_address_and_download(world):
+    """Beside the download, a webcal:// subscription and the https address to add by URL,
+    each naming the host the page was asked of."""
     client = Client()
     for page, feed_name, kwargs in (
         ("leagues:division", "leagues:division_calendar", {"pk": world.fixture.division_id}),
         ("leagues:team", "leagues:team_calendar", {"pk": world.later.away_id}),
         ("leagues:league", "leagues:league_calendar", {"slug": world.league.slug}),
     ):
-        html = client.get(reverse(page, kwargs=kwargs)).content.decode()
-        assert f'href="{reverse(feed_name, kwargs=kwargs)}"' in html
-        assert "Add to calendar" in html
+        path = reverse(feed_name, kwargs=kwargs)
+        html = client.get(reverse(page, kwargs=kwargs), secure=True).content.decode()
+        assert f'href="webcal://testserver{path}"' in html
+        assert (
+            f'<input id="calendar-address" type="url" readonly value="https://testserver{path}"'
+            in html
+        )
+        assert f'href="{path}" type="text/calendar" download' in html
+        assert "Add to calendar" in html and "Or subscribe by URL" in html
+        assert "leagues/copy.js" in html
+        assert client.get(path).status_code == 200
 
 
-def test_the_feed_costs_a_fixed_number_of_queries(world, django_assert_num_queries):
+def test_an_unchanged_feed_is_a_304_and_a_changed_one_is_sent(world):
+    client = Client()
+    url = division_url(world)
+    first = client.get(url)
+    tag, modified = first["ETag"], first["Last-Modified"]
+    assert tag.startswith('"') and modified
+    again = client.get(url, HTTP_IF_NONE_MATCH=tag)
+    assert again.status_code == 304 and again.content == b""
+    assert again["ETag"] == tag
+    assert client.get(url, HTTP_IF_NONE_MATCH=f"W/{tag}").status_code == 304
+    assert client.get(url, HTTP_IF_MODIFIED_SINCE=modified).status_code == 304
+    fixture_postpone(fixture=world.later, reason="Pub flooded", by=world.users["secretary"])
+    changed = client.get(url, HTTP_IF_NONE_MATCH=tag)
+    assert changed.status_code == 200 and changed["ETag"] != tag
+    assert b"Pub flooded" in changed.content
+    assert client.get(url, HTTP_IF_MODIFIED_SINCE=modified).status_code == 200
+    assert parse_http_date(changed["Last-Modified"]) > parse_http_date(modified)
+
+
+def test_head_answers_as_get_without_a_body_and_nothing_else_is_allowed(world):
+    client = Client()
+    url = reverse("leagues:team_calendar", kwargs={"pk": world.later.away_id})
+    got, head = client.get(url), client.head(url)
+    assert head.status_code == 200 and head.content == b""
+    assert head["Content-Type"] == "text/calendar; charset=utf-8"
+    assert head["ETag"] == got["ETag"]
+    assert client.head(url, HTTP_IF_NONE_MATCH=got["ETag"]).status_code == 304
+    assert client.post(url).status_code == 405
+
+
+def test_the_feed_costs_a_fixed_number_of_queries(
+    world, django_assert_num_queries, cache_outside_the_database
+):
+    """Counted with the cache outside the database, as Redis is in production (the ETag's
+    date is kept there)."""
     for _ in range(3):
         TeamEntryFactory(division=world.fixture.division)
         FixtureFactory(division=world.fixture.division)

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0015_league_time_zone'),
+        ('leagues', '0016_captains_seat_score_card'),
     ]
 
     operations = [
