@@ -285,6 +285,17 @@
     if (target) { target.setAttribute("y1", y(+box.target)); target.setAttribute("y2", y(+box.target)); }
   }
 
+  /* The first key a thumb taps in the hand form: the first button or label that shows (a radio
+   * itself is hidden behind its label). */
+  function firstKey(form) {
+    var keys = form.querySelectorAll("button, label");
+    for (var i = 0; i < keys.length; i += 1) {
+      var place = keys[i].getBoundingClientRect();
+      if (place.width >= 20 && place.height >= 20) return keys[i];
+    }
+    return null;
+  }
+
   /* After any answer to the hand form, an undo or a correction, the next hand starts where the
    * thumb is: the hand form's first key in view, below the sticky score bar (the page may have
    * been scrolled down to a card-points box, a refusal or the sheet). */
@@ -292,7 +303,7 @@
     var form = document.getElementById("hand-form");
     var box = document.getElementById("correction");
     if (!form || (box && box.querySelector("form"))) return;
-    var key = form.querySelector("button:not([hidden]), input:not([type=hidden]):not([hidden])");
+    var key = firstKey(form);
     if (!key) return;
     var bar = document.getElementById("scoreboard");
     var top = bar ? bar.getBoundingClientRect().bottom : 0;
