@@ -30,6 +30,7 @@ $(VENV)/.installed-test: pyproject.toml | $(PY)
 
 migrate: install
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py rebuild_standings --missing
 
 demo: migrate
 	$(PY) manage.py seed_demo
@@ -45,6 +46,7 @@ serve: install
 	$(PY) manage.py check --deploy --fail-level WARNING
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py rebuild_standings --missing
 	exec $(VENV)/bin/gunicorn --config config/gunicorn.py config.wsgi
 
 ## The production server on PostgreSQL and Redis with the demo, every public page type fetched

@@ -9,12 +9,13 @@ hosts allowed, compressed collected static files) under gunicorn with `config/gu
 folder (or the database in DATABASE_URL, if set). Requests say they came through the TLS proxy
 (`X-Forwarded-Proto: https`) and accept gzip, as a phone behind the proxy does.
 
-A scorer's phone starts a Trinidad game to 500 through the start form (following the game's
-scoring link, which lets that phone score it) and records plain hands over HTTP until its game
-reaches hand `--hands-per-game` (60), as phones with JavaScript do: one POST per hand, carrying
-the form's CSRF token, one-time key and expected hand number, answered with only what changed
-(htmx). After each hand it fetches the cheapest page, named in the output (the candidate with the
-lowest median in a warm-up), with the same cookies, so both are timed in the same run.
+A scorer's phone starts a Trinidad game to 500 through the start form (which sends it to the
+game, holding the game's scoring link: that phone may score it) and records plain hands over
+HTTP until its game reaches hand `--hands-per-game` (60), as phones with JavaScript do: one
+POST per hand, carrying the form's CSRF token, one-time key and expected hand number, answered
+with only what changed (htmx). After each hand it fetches the cheapest page, named in the output
+(the candidate with the lowest median in a warm-up), with the same cookies, so both are timed in
+the same run.
 
 First one scorer alone plays `--games` (3) games one after another: a hand's cost against the
 page's with nothing else running, which is what R, p95 and G report. Then `--clients` (2)
@@ -29,8 +30,8 @@ hand is counted, with the bytes on the wire (received: headers and compressed bo
 1 against hand 60. Then `--saturation-clients` (8) scorers at once post hands as fast as the
 server answers for `--saturation` (5) seconds, then as many readers fetch the cheapest page:
 hands/s against the page's requests/s. Last a burst: `--burst` (400) games started within
-`--burst-seconds` (10), each by its own phone (the start form, its post, the scoring link, the
-game page; each table its own side names), the cheapest page fetched meanwhile: each kind of
+`--burst-seconds` (10), each by its own phone (the start form, its post, the game page; each
+table its own side names), the cheapest page fetched meanwhile: each kind of
 request's 95th percentile.
 
 Prints per hand (the lone scorer): the median and 95th percentile, the ratio to the cheapest
@@ -178,8 +179,7 @@ def start_game(
     timed: Timed | None = None,
 ) -> tuple[int, str]:
     """Start a Trinidad game to 500 through the start form; return its id and its page. With
-    `timed`, its four requests (the start form, its post, the scoring link, the game page) are
-    timed into it."""
+    `timed`, its three requests (the start form, its post, the game page) are timed into it."""
     timed = timed if timed is not None else Timed()
     status, _, html, _ = timed.request(session, "start form", "GET", "/games/new/")
     token = form_fields(html, "new-game-form").get("csrfmiddlewaretoken", "")
@@ -193,15 +193,11 @@ def start_game(
         "first_dealer": "A",
     }
     status, headers, html, _ = timed.request(session, "start (POST)", "POST", "/games/new/", data)
-    link = headers.get("location", "")
-    if status != 302 or "/games/s/" not in link:
-        raise RuntimeError(f"could not start a game: HTTP {status}\n{html[:500]}")
-    # The start form sends the phone through the game's scoring link, which lets it score.
-    status, headers, html, _ = timed.request(session, "scoring link", "GET", link)
+    # The start form sends the phone to the game, holding its scoring link (which lets it score).
     location = headers.get("location", "")
-    match = re.search(r"/games/(\d+)/", location)
+    match = re.search(r"/games/(\d+)/$", location)
     if status != 302 or not match:
-        raise RuntimeError(f"the scoring link did not open the game: HTTP {status}\n{html[:500]}")
+        raise RuntimeError(f"could not start a game: HTTP {status}\n{html[:500]}")
     status, _, html, _ = timed.request(session, "game page", "GET", location)
     return int(match.group(1)), html
 
@@ -477,8 +473,8 @@ def saturation(port: int, page: str, clients: int, seconds: float) -> tuple[floa
 
 def burst(port: int, page: str, starts: int, seconds: float) -> tuple[Timed, float]:
     """`starts` games started within `seconds`, one every `seconds / starts`, each by its own
-    phone as a captain does at the table: the start form, its post, the scoring link it leads
-    to and the game page. The cheapest page is fetched every tenth of a second meanwhile. Each
+    phone as a captain does at the table: the start form, its post and the game page it leads
+    to. The cheapest page is fetched every tenth of a second meanwhile. Each
     side has its own name (every table plays its own teams). Returns the requests' times by
     kind and the seconds until the last start was answered."""
     timed = Timed()

@@ -169,6 +169,7 @@ def build_league(teams: int, rng: random.Random) -> Sample:
         TeamEntry,
         Venue,
     )
+    from leagues.services.standings import rebuild_tables
 
     began = time.perf_counter()
     size = teams if teams <= 100 else 10
@@ -257,6 +258,9 @@ def build_league(teams: int, rng: random.Random) -> Sample:
         Registration.objects.bulk_create(
             Registration(player=p, team=team, season=season) for p in players
         )
+    # The results were stored around the services: their tables are worked out once, as
+    # ``manage.py rebuild_standings`` does.
+    rebuild_tables(leagues=[league])
     fixture = next(f for f in fixtures if f.division_id == division.pk)
     fixtures_url = reverse("leagues:division_fixtures", args=[division.pk])
     label = f"{teams} teams" if teams <= 100 else f"{teams:,} teams ({len(divisions)} divisions)"
@@ -424,14 +428,20 @@ def count_queries(pages: list[tuple[str, str, int | None]], cold: bool) -> dict[
 
 
 def report(
-    title: str, pages: list[tuple[str, str, int | None]], times: dict[str, float], queries
+    title: str,
+    pages: list[tuple[str, str, int | None]],
+    times: dict[str, float],
+    queries,
+    budget: float,
 ) -> None:
+    """Each page's median against the cheapest, flagged over ``budget`` (2× as served, 3×
+    fresh)."""
     cheapest = min(times.values())
     cheapest_name = min(times, key=times.__getitem__)
     print(f"\n{title} (cheapest page: {cheapest_name}, {cheapest:.2f} ms)")
     for name, _, _ in pages:
         ratio = times[name] / cheapest
-        flag = "" if ratio <= 3 else "   over 3×"
+        flag = "" if ratio <= budget else f"   over {budget:g}×"
         print(
             f"{name}: median {times[name]:.2f} ms = {ratio:.1f}× cheapest page, "
             f"{queries[name]} queries{flag}",
@@ -479,10 +489,14 @@ def main() -> None:
                 flush=True,
             )
             warm = time_pages(port, pages, args.runs, cold=False)
-            report("As served", pages, warm, count_queries(pages, cold=False))
+            report("As served", pages, warm, count_queries(pages, cold=False), budget=2)
             cold = time_pages(port, pages, max(5, args.runs // 3), cold=True)
             report(
-                "Fragments cleared before each fetch", pages, cold, count_queries(pages, cold=True)
+                "Fragments cleared before each fetch",
+                pages,
+                cold,
+                count_queries(pages, cold=True),
+                budget=3,
             )
         finally:
             os.killpg(server.pid, signal.SIGTERM)

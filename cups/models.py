@@ -128,7 +128,9 @@ class Competition(models.Model):
 
     @property
     def games_to_win(self) -> int:
-        return self.best_of // 2 + 1
+        from leagues.match import games_to_win
+
+        return games_to_win(self.best_of)
 
 
 class Group(models.Model):

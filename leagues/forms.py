@@ -34,7 +34,7 @@ from leagues.models import (
     validate_league_slug,
 )
 from leagues.nights_off import NightsOff
-from leagues.selectors.fixtures import league_players_available, league_venues
+from leagues.selectors.fixtures import league_players, league_players_available, league_venues
 from leagues.tiebreaks import METRICS, validate_tiebreaks
 from leagues.zones import site_time_zone, time_zone_names
 from scoring.sheet import join_words
@@ -249,6 +249,12 @@ class LeagueEditForm(TiebreakMixin):
         label="When a team withdraws",
         help_text="The usual choice; the secretary may choose the other for one team.",
     )
+    withdrawn_take_places = forms.BooleanField(
+        required=False,
+        label="A withdrawn team takes one of the relegation places",
+        help_text="A withdrawn team always goes down first. Unticked, the teams still playing "
+        "lose as many places as ever; ticked, one fewer of them goes down.",
+    )
     captains_register = forms.BooleanField(
         required=False,
         label="Captains may add a player to their squad by name on the night",
@@ -266,6 +272,7 @@ class LeagueEditForm(TiebreakMixin):
             "target": league.get_ruleset().target,
             "show_provisional": league.show_provisional,
             "withdrawal": league.withdrawal,
+            "withdrawn_take_places": league.withdrawn_take_places,
             "captains_register": league.captains_register,
             **{key: getattr(self.current_format, key) for key in self.FORMAT_FIELDS},
         }
@@ -285,6 +292,7 @@ class LeagueEditForm(TiebreakMixin):
                 "time_zone",
                 "show_provisional",
                 "withdrawal",
+                "withdrawn_take_places",
                 "captains_register",
             )
         ]
@@ -325,6 +333,7 @@ class LeagueEditForm(TiebreakMixin):
                 "tiebreaks",
                 "show_provisional",
                 "withdrawal",
+                "withdrawn_take_places",
                 "captains_register",
             )
         }
@@ -341,6 +350,7 @@ class SeasonRulesForm(LeagueEditForm):
         "time_zone",
         "show_provisional",
         "withdrawal",
+        "withdrawn_take_places",
         "captains_register",
     )
 
@@ -450,6 +460,22 @@ class NextSeasonForm(SeasonForm):
         return {p.team.pk: self.cleaned_data[f"team_{p.team.pk}"] for p in self.placements}
 
 
+def _label_people(field: forms.ModelChoiceField, league: League) -> None:  # type: ignore[type-arg]
+    """A picker of players names each with their latest team in the league, so two people of
+    one name are told apart: "Linda Dyson (Black Bull)"."""
+    from leagues.selectors.people import latest_teams, person_label
+
+    teams: dict[int, str] | None = None
+
+    def label(player: Player) -> str:
+        nonlocal teams
+        if teams is None:  # one query, when the picker is drawn
+            teams = latest_teams(league=league)
+        return person_label(player, teams.get(player.pk))
+
+    field.label_from_instance = label
+
+
 class SquadForm(forms.Form):
     """A squad at once: ticked from the league's own players, typed one a line, or a CSV file
     of names (the first column; a "name" heading is skipped)."""
@@ -477,6 +503,7 @@ class SquadForm(forms.Form):
 
         taken = Registration.objects.filter(season=season).values("player")
         self.fields["players"].queryset = league_players(league=league).exclude(pk__in=taken)
+        _label_people(self.fields["players"], league)
 
     def clean_csv_file(self) -> list[str]:
         upload = self.cleaned_data.get("csv_file")
@@ -578,6 +605,7 @@ class TeamEntryForm(forms.Form):
         self.fields["captain"].queryset = Player.objects.filter(
             registrations__team=team, registrations__season=season
         ).order_by("name")
+        _label_people(self.fields["captain"], season.league)
 
 
 class FixtureAddForm(forms.Form):
@@ -626,12 +654,19 @@ class PlayerRegisterForm(forms.Form):
         help_text="Someone already on the books, or leave it and give a new name.",
     )
     name = TextField(max_length=120, required=False, label="New player's name")
+    someone_new = forms.BooleanField(
+        required=False,
+        label="Someone new",
+        help_text="Tick when the league has someone of this name who is another person.",
+    )
     team = forms.ModelChoiceField(queryset=Team.objects.none())
     season = forms.ModelChoiceField(queryset=Season.objects.none(), empty_label=None)
 
     def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.league = league
         self.fields["player"].queryset = league_players_available(league=league)
+        _label_people(self.fields["player"], league)
         self.fields["team"].queryset = league.teams.order_by("name")
         self.fields["season"].queryset = league.seasons.order_by("-starts_on")
 
@@ -642,6 +677,18 @@ class PlayerRegisterForm(forms.Form):
             self.add_error("name", "Choose a player or give a new player's name.")
         if player is not None and name:
             self.add_error("name", "Either choose a player or give a new name, not both.")
+        if player is None and name and not cleaned.get("someone_new"):
+            # Someone the league has is picked, never a second record by accident.
+            from leagues.selectors.people import people_labels
+
+            namesakes = league_players(league=self.league).filter(name__iexact=name)
+            if namesakes.exists():
+                labels = people_labels(league=self.league, players=namesakes)
+                self.add_error(
+                    "name",
+                    f"The league has {' and '.join(sorted(labels.values()))}: choose them in "
+                    "the list above, or tick “someone new” for another person of that name.",
+                )
         cleaned["name"] = name
         return cleaned
 

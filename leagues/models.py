@@ -22,7 +22,7 @@ from leagues.formats import STYLE_PRESETS
 from leagues.match import MatchFormat
 from leagues.nights_off import NightsOff, dates_off
 from leagues.tiebreaks import games_word, tiebreak_rule_text, validate_tiebreaks
-from leagues.zones import site_time_zone, starts_at, validate_time_zone, zone_words
+from leagues.zones import site_time_zone, starts_at, today_in, validate_time_zone, zone_words
 
 if TYPE_CHECKING:
     from scoring.rules import Ruleset
@@ -113,6 +113,12 @@ class League(models.Model):
         verbose_name="when a team withdraws",
         help_text="The usual choice; the secretary may choose the other for one team.",
     )
+    withdrawn_take_places = models.BooleanField(
+        default=False,
+        verbose_name="a withdrawn team takes a relegation place",
+        help_text="A withdrawn team always goes down first; ticked, it is one of the division's "
+        "relegation places (one fewer playing team goes down), otherwise it goes down as well.",
+    )
     embed_sites = models.TextField(
         blank=True,
         validators=[validate_embed_sites],
@@ -129,6 +135,11 @@ class League(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("leagues:league", kwargs={"slug": self.slug})
+
+    def today(self) -> datetime.date:
+        """Today where the league plays: what its pages take as today (tonight's fixtures,
+        the next league night, results up to today)."""
+        return today_in(self.time_zone)
 
     @property
     def time_zone_words(self) -> str:
@@ -771,6 +782,81 @@ class PointAdjustment(models.Model):
     def __str__(self) -> str:
         kind = "deduction" if self.points < 0 else "award"
         return f"{self.entry.team}: {self.points:+d} ({kind}) — {self.reason}"
+
+
+class DivisionTable(models.Model):
+    """A division's league table as its results stand, stored: kept in step by
+    ``leagues.services.standings.refresh_division_table`` in the transaction of every change to
+    what counts (``leagues.selectors.counting``), so that a page reads it instead of adding up
+    every result. ``manage.py rebuild_standings`` works every table out again from the results.
+    """
+
+    division = models.OneToOneField(
+        Division, on_delete=models.CASCADE, primary_key=True, related_name="table"
+    )
+    counted = models.PositiveIntegerField(default=0, help_text="League fixtures that count.")
+    remaining = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The league fixtures (not void) still to count, as [home team id, away team "
+        "id] pairs: who can still win it reads them.",
+    )
+    refreshed_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"Table of {self.division}"
+
+
+class TableRow(models.Model):
+    """One team's line of a stored division table: every figure its tie-breaks and pages
+    read, its place (the league's tie-breaks applied, head-to-head included), its last five
+    results and the points it gained on each league night (the chart)."""
+
+    table = models.ForeignKey(DivisionTable, on_delete=models.CASCADE, related_name="rows")
+    entry = models.OneToOneField(TeamEntry, on_delete=models.CASCADE, related_name="table_row")
+    position = models.PositiveIntegerField()
+    tied = models.BooleanField(default=False)
+    played = models.PositiveIntegerField(default=0)
+    won = models.PositiveIntegerField(default=0)
+    drawn = models.PositiveIntegerField(default=0)
+    lost = models.PositiveIntegerField(default=0)
+    games_for = models.PositiveIntegerField(default=0)
+    games_against = models.PositiveIntegerField(default=0)
+    tables_won = models.PositiveIntegerField(default=0)
+    pegs_for = models.PositiveIntegerField(default=0)
+    pegs_against = models.PositiveIntegerField(default=0)
+    hang_jacks_for = models.PositiveIntegerField(default=0)
+    hang_jacks_against = models.PositiveIntegerField(default=0)
+    match_points = models.PositiveIntegerField(default=0)
+    result_points = models.IntegerField(default=0)
+    adjustments = models.IntegerField(default=0)
+    head_to_head = models.IntegerField(
+        null=True, blank=True, help_text="Points against the teams it was level with, if needed."
+    )
+    provisional = models.PositiveIntegerField(default=0)
+    form = models.CharField(max_length=5, blank=True, help_text="Last five results, oldest first.")
+    nights = models.JSONField(
+        default=list, blank=True, help_text="[date, points gained] per league night, in order."
+    )
+
+    class Meta:
+        ordering = ["table", "position", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(played=F("won") + F("drawn") + F("lost")),
+                name="table_row_played_is_won_drawn_lost",
+            ),
+            models.CheckConstraint(condition=Q(position__gte=1), name="table_row_position"),
+            models.CheckConstraint(
+                condition=Q(provisional__lte=F("played")), name="table_row_provisional_played"
+            ),
+            models.CheckConstraint(
+                condition=Q(form__regex=r"^[WDL]{0,5}$"), name="table_row_form_marks"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table.division}: {self.position}. {self.entry}"
 
 
 class SubmissionStatus(models.TextChoices):

@@ -58,7 +58,7 @@ def standings_columns(
         (
             "form",
             tables.Column(
-                accessor="last_five",
+                accessor="form",
                 verbose_name="Last 5",
                 orderable=False,
                 attrs={"th": {"class": "form", "title": FORM_TITLE}, "td": {"class": "form"}},
@@ -78,9 +78,9 @@ MARK_HTML = {
 
 def result_marks(record: StandingRow) -> Any:
     """The last five results as W/D/L marks, each with its word for screen readers."""
-    if not record.last_five:
+    if not record.form:
         return format_html('<span class="muted">{}</span>', "—")
-    marks = "".join(MARK_HTML[line.result] for line in record.last_five)
+    marks = "".join(MARK_HTML[mark] for mark in record.form)
     return mark_safe(f'<span class="marks">{marks}</span>')  # made of MARK_HTML only
 
 
@@ -205,7 +205,7 @@ class StandingsTable(BaseTable):
         return result_marks(record)
 
     def value_form(self, record: StandingRow) -> str:
-        return "".join(line.result for line in record.last_five)
+        return record.form
 
     def render_adjustments(self, value: int) -> str:
         return f"{value:+d}" if value else "—"

@@ -47,6 +47,12 @@ def zone_words(name: str) -> str:
     return f"{name.rsplit('/', 1)[-1].replace('_', ' ')} time"
 
 
+def today_in(zone_name: str) -> datetime.date:
+    """Today's date where the league plays (a league night in Port of Spain runs past
+    midnight in London)."""
+    return datetime.datetime.now(zoneinfo.ZoneInfo(zone_name)).date()
+
+
 def starts_at(day: datetime.date, time: datetime.time, zone_name: str) -> datetime.datetime:
     """The instant a fixture starts: its wall-clock date and time in its league's zone."""
     return datetime.datetime.combine(day, time, tzinfo=zoneinfo.ZoneInfo(zone_name))

@@ -282,8 +282,10 @@ def game_new(request: HttpRequest) -> HttpResponse:
             field = {"sides": "three_sides", "dealer": "first_dealer"}.get(exc.fact)
             form.add_error(field, exc.message)
         else:
-            # The phone that started the game holds its scoring link from now on.
-            return redirect(game.scoring_link)
+            # The phone that started the game holds its scoring link from now on, and goes
+            # straight to the game (one request, not two by the link, when 8 pm starts them all).
+            permissions.grant(request, game.scoring_link)
+            return redirect(game)
     status = UNPROCESSABLE if request.method == "POST" else 200
     return render(request, "scoring/game_new.html", {"form": form}, status=status)
 

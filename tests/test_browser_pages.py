@@ -96,6 +96,9 @@ PAGES: dict[str, list[str]] = {
     ],
     "captain": [
         "leagues:my_fixtures",
+        "leagues:fixture_night",
+        "leagues:table_qr",
+        "leagues:score_card",
         "leagues:fixture_result",
         "leagues:league",
         "password_change",
@@ -259,6 +262,9 @@ def _build(url: str) -> Site:
     ]
     captain = [
         page("leagues:my_fixtures"),
+        page("leagues:fixture_night", later.pk),
+        page("leagues:table_qr", fixture.pk, 1),
+        page("leagues:score_card", later.pk),
         page("leagues:fixture_result", fixture.pk),
         page("leagues:league", league.slug),
         page("password_change"),

@@ -577,8 +577,8 @@ def tie_settle(*, tie: Tie, home: int | None, away: int | None, note: str, by: A
     if home is None or away is None:
         raise ValidationError("Give both sides' games.")
     need = tie.competition.games_to_win
-    valid = isinstance(home, int) and isinstance(away, int) and min(home, away) >= 0
-    if not valid or max(home, away) != need or min(home, away) >= need:
+    valid = isinstance(home, int) and isinstance(away, int)
+    if not valid or not match.race_final_score(home, away, need):
         raise ValidationError(
             f"A best of {tie.competition.best_of} tie ends when one side has {need} games and "
             f"the other fewer; {home}–{away} is not such a score."

@@ -20,6 +20,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from leagues.demo.cards import card_tables
 from leagues.demo.deal import deal_hand
 from leagues.formats import STYLE_PRESETS
 from leagues.match import MatchFormat
@@ -35,6 +36,7 @@ from leagues.models import (
     Withdrawal,
 )
 from leagues.services.adjustments import points_adjust
+from leagues.services.cards import fixture_card_enter
 from leagues.services.confirmation import result_confirm, result_submit
 from leagues.services.fixtures import (
     fixture_postpone,
@@ -46,6 +48,7 @@ from leagues.services.fixtures import (
 from leagues.services.registrations import player_register
 from leagues.services.results import fixture_start
 from leagues.services.seasons import next_season_placements, season_start_next
+from leagues.services.seating import table_seat
 from leagues.services.structure import (
     division_create,
     entry_set_captain,
@@ -334,6 +337,7 @@ class SeedReport:
     leagues: list[str]
     skipped: list[str]
     fixtures_played: int = 0
+    card_fixtures: int = 0
     hands: int = 0
 
 
@@ -393,6 +397,9 @@ class _Builder:
         self.report = report
         self.log = log
         self.used_names: set[str] = set()
+        self.mixed_played = False
+        # The cards' own figures: the games played on phones keep the demo's usual deals.
+        self.card_rng = random.Random(f"{plan.slug} score cards")
 
     def build(self) -> None:
         plan = self.plan
@@ -554,7 +561,8 @@ class _Builder:
             .order_by("date", "pk")
         )
         season = division.season
-        for fixture in fixtures:
+        current = season.ends_on is None or season.ends_on >= self.today
+        for index, fixture in enumerate(fixtures):
             pairs = [
                 (home_pair, away_pair)
                 for home_pair, away_pair in zip(
@@ -563,10 +571,44 @@ class _Builder:
                     strict=True,
                 )
             ]
-            for table_game in fixture_start(fixture=fixture, pairs=pairs):
-                self._play_table(table_game.table)
-            self._confirm(fixture)
+            if current and index == 1 and not self.mixed_played:
+                # One fixture mixes phones and paper: half its tables scored on phones.
+                self.mixed_played = True
+                self._from_card(fixture, pairs, on_phones=len(pairs) // 2)
+            elif current and index % 4 == 3:
+                # A league moving to phones: every fourth night this season still comes from
+                # the card (last season's were all played on phones: its final tables, and so
+                # this season's divisions, stay as the demo always had them).
+                self._from_card(fixture, pairs, on_phones=0)
+            else:
+                for table_game in fixture_start(fixture=fixture, pairs=pairs):
+                    self._play_table(table_game.table)
+                self._confirm(fixture)
             self.report.fixtures_played += 1
+
+    def _from_card(
+        self, fixture: Fixture, pairs: list[tuple[list[Player], list[Player]]], on_phones: int
+    ) -> None:
+        """The first ``on_phones`` tables seated and scored hand by hand, the rest typed from
+        the score card by one secretary and confirmed by the other."""
+        season = fixture.division.season
+        for board, (home, away) in enumerate(pairs[:on_phones], start=1):
+            self._play_table(
+                table_seat(fixture=fixture, board=board, home=home, away=away, by=None)
+            )
+        boards = range(on_phones + 1, len(pairs) + 1)
+        tables = card_tables(
+            self.card_rng,
+            ruleset=season.get_ruleset(),
+            fmt=season.get_match_format(),
+            boards=boards,
+            pairs=dict(enumerate(pairs, start=1)),
+        )
+        league = season.league
+        clerk = self._secretary(league, username="demo-results-secretary")
+        submission = fixture_card_enter(fixture=fixture, tables=tables, by=clerk)
+        result_confirm(submission=submission, by=self._secretary(league))
+        self.report.card_fixtures += 1
 
     def _confirm(self, fixture: Fixture) -> None:
         """Submitted from table 1's scoring link and confirmed by the league's demo secretary."""
@@ -577,9 +619,9 @@ class _Builder:
         submission = result_submit(fixture=fixture, link=link)
         result_confirm(submission=submission, by=self._secretary(fixture.division.season.league))
 
-    def _secretary(self, league: League) -> Any:
-        """The demo secretary: an account nobody can log in to (no usable password)."""
-        user, created = get_user_model().objects.get_or_create(username="demo-secretary")
+    def _secretary(self, league: League, username: str = "demo-secretary") -> Any:
+        """A demo secretary: an account nobody can log in to (no usable password)."""
+        user, created = get_user_model().objects.get_or_create(username=username)
         if created:
             user.set_unusable_password()
             user.save(update_fields=["password"])

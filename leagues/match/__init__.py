@@ -12,7 +12,8 @@ cup's deciders: the result roll-up (``leagues.services.results``), "who can stil
         table_outcome, match_result, walkover_result, card_problems, match_problems,
         possible_points, possible_match_points,    # every result a match can end with
         points_result,                             # a result known by its match points only
-        race_winner, decide_drawn_match, Decision, group_points, group_order,
+        games_to_win, race_winner, race_final_score, decide_drawn_match, Decision,
+        group_points, group_order,
         HOME, AWAY, HALVED, DRAW,
     )
 
@@ -48,8 +49,10 @@ from .cup import (
     Decider,
     Decision,
     decide_drawn_match,
+    games_to_win,
     group_order,
     group_points,
+    race_final_score,
     race_winner,
 )
 from .format import (
@@ -117,6 +120,7 @@ __all__ = [
     "card_problems",
     "decide_drawn_match",
     "decided_tables",
+    "games_to_win",
     "group_order",
     "group_points",
     "league_points",
@@ -126,6 +130,7 @@ __all__ = [
     "points_result",
     "possible_match_points",
     "possible_points",
+    "race_final_score",
     "race_winner",
     "table_outcome",
     "table_points",

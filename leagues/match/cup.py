@@ -1,7 +1,8 @@
 """A cup's match arithmetic: a race tie's winner, a drawn team match's decider, group points.
 
-A race tie (pairs or players, best of N games) goes to the first side with ``games_to_win``
-games (:func:`race_winner`). A knock-out team match that ends drawn goes to the competition's
+A race tie (pairs or players, best of N games) goes to the first side with
+:func:`games_to_win` games (:func:`race_winner`; a settled score must be a
+:func:`race_final_score`). A knock-out team match that ends drawn goes to the competition's
 decider (:func:`decide_drawn_match`): "pegs" (aggregate pegs, then hang jacks, then a play-off
 game), "hang_jacks" (hang jacks, then a play-off game) or "playoff" (a play-off game). A group
 table gives :data:`GROUP_WIN` points a win and :data:`GROUP_DRAW` a draw (:func:`group_points`)
@@ -22,6 +23,18 @@ PLAYOFF: Decider = "playoff"
 
 GROUP_WIN = 2
 GROUP_DRAW = 1
+
+
+def games_to_win(best_of: int) -> int:
+    """Games a side needs in a race tie of ``best_of`` games: more than half."""
+    return best_of // 2 + 1
+
+
+def race_final_score(home_games: int, away_games: int, games_to_win: int) -> bool:
+    """Whether a race tie can end with these games: one side has exactly enough, the other
+    fewer (a score the secretary settles must be one)."""
+    low, high = sorted((home_games, away_games))
+    return 0 <= low < games_to_win == high
 
 
 def race_winner(home_games: int, away_games: int, games_to_win: int) -> Side | Literal[""]:

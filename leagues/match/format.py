@@ -94,7 +94,9 @@ class MatchFormat:
             type(self.walkover_match_points) is not int or self.walkover_match_points < 0
         ):
             errors.append("walkover_match_points must be a whole number of 0 or more, or null")
-        if not errors and self.max_match_points == 0:
+        if not errors and not (
+            self.points_per_table or self.points_per_game or self.aggregate_bonus
+        ):
             errors.append(
                 "the format gives no match points (tables, games or aggregate), "
                 "so no match could be won"
@@ -139,19 +141,14 @@ class MatchFormat:
         return self.games
 
     @property
-    def max_games_won_at_table(self) -> int:
-        """The most games one side can win at a table: every game of a fixed number, the
-        games needed in a race."""
-        return self.games
-
-    @property
     def max_match_points(self) -> int:
-        """The most match points one side can take from a match."""
-        return (
-            self.tables * self.points_per_table
-            + self.tables * self.max_games_won_at_table * self.points_per_game
-            + self.aggregate_bonus
-        )
+        """The most match points one side can take from a match: its best table every time
+        (won outright, or halved where that pays more, with its games) and the bonus."""
+        from .outlook import decided_tables
+        from .tables import table_points
+
+        best_table = max(table_points(self, *games)[0] for games in decided_tables(self))
+        return self.tables * best_table + max(self.aggregate_bonus, self.aggregate_bonus_shared)
 
     @property
     def walkover_points(self) -> int:

@@ -15,12 +15,9 @@ from typing import Any
 from leagues.clinch import Contender, Outlook, outlook
 from leagues.match import possible_points
 from leagues.models import Division
+from leagues.movement import DOWN, MovingPlaces, moving_places
 from leagues.selectors.standings import StandingRow, Standings
 from leagues.tiebreaks import METRICS
-
-#: Places that go up to the division above and down to the one below, when there is one
-#: (a third of a small division at most).
-MOVING_PLACES = 2
 
 
 @dataclass(frozen=True)
@@ -47,8 +44,12 @@ class Race:
     relegated: int
     remaining: int
     """Fixtures left to count."""
+    withdrawn_down: bool = False
+    """Withdrawn teams go down (a division is below): each is marked relegated."""
 
     def markers(self, row: StandingRow) -> list[Marker]:
+        if row.withdrawn:
+            return [RELEGATED] if self.withdrawn_down else []
         view = self.outlooks.get(row.team.pk)
         if view is None:
             return []
@@ -75,7 +76,11 @@ class Race:
 
     def title_race(self, rows: list[StandingRow]) -> list[StandingRow]:
         """The teams that can still finish first."""
-        return [row for row in rows if self.outlooks[row.team.pk].best == 1]
+        return [
+            row
+            for row in rows
+            if (view := self.outlooks.get(row.team.pk)) is not None and view.best == 1
+        ]
 
 
 def ordinal(number: int) -> str:
@@ -86,25 +91,34 @@ def ordinal(number: int) -> str:
     return f"{number}{suffix}"
 
 
-def moving_places(
-    division: Division, size: int, ranks: Sequence[int] | None = None
-) -> tuple[int, int]:
-    """Places promoted and relegated: only with a division above, and one below. ``ranks``:
-    those of every division of the season, looked up when not given."""
+def division_places(
+    division: Division, standings: Standings, ranks: Sequence[int] | None = None
+) -> MovingPlaces:
+    """The division's moving places by the one promotion and relegation rule
+    (``leagues.movement``): only with a division above, and one below, withdrawn teams going
+    down first. ``ranks``: those of every division of the season, looked up when not given."""
     if ranks is None:
         ranks = list(
             Division.objects.filter(season_id=division.season_id).values_list("rank", flat=True)
         )
-    up = min(division.promoted, size) if any(rank < division.rank for rank in ranks) else 0
-    down = min(division.relegated, size - up) if any(rank > division.rank for rank in ranks) else 0
-    return up, down
+    withdrawn = sum(1 for row in standings.rows if row.withdrawn)
+    return moving_places(
+        playing=len(standings.rows) - withdrawn,
+        withdrawn=withdrawn,
+        promoted=division.promoted,
+        relegated=division.relegated,
+        above=any(rank < division.rank for rank in ranks),
+        below=any(rank > division.rank for rank in ranks),
+        withdrawn_take_places=division.season.league.withdrawn_take_places,
+    )
 
 
 def division_race(*, standings: Standings, ranks: Sequence[int] | None = None) -> Race:
     """Where each team of the table can still finish, from the fixtures left. ``ranks``: those
     of every division of the season (``moving_places``)."""
     division = standings.division
-    teams = {row.team.pk for row in standings.rows}
+    playing = [row for row in standings.rows if not row.withdrawn]
+    teams = {row.team.pk for row in playing}
     remaining = [
         (home, away) for home, away in standings.remaining if home in teams and away in teams
     ]
@@ -123,18 +137,21 @@ def division_race(*, standings: Standings, ranks: Sequence[int] | None = None) -
             row.metric(key) if METRICS[key].higher_is_better else -row.metric(key) for key in keys
         )
 
-    up, down = moving_places(division, len(standings.rows), ranks)
+    places = division_places(division, standings, ranks)
+    # Withdrawn teams are placed below the others whatever their points: the race is between
+    # the teams still playing, and a withdrawn team goes down first (``leagues.movement``).
     outlooks = outlook(
-        [Contender(row.team.pk, row.points, settled(row)) for row in standings.rows],
+        [Contender(row.team.pk, row.points, settled(row)) for row in playing],
         remaining,
         possible_points(standings.division.season.get_match_format()),
         complete=complete or not remaining,
-        promoted=up,
-        relegated=down,
+        promoted=places.up,
+        relegated=places.down,
     )
     return Race(
         outlooks=dict(outlooks),
-        promoted=up,
-        relegated=down,
+        promoted=places.up,
+        relegated=places.down,
         remaining=len(remaining),
+        withdrawn_down=places.withdrawn == DOWN,
     )

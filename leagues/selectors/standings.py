@@ -1,12 +1,19 @@
-"""A division's league table, from stored results and adjustments (never by replaying hands).
+"""A division's league table: read as stored, or worked out from the results that count.
 
-Four queries whatever the size of the division: the division, its entries, its league
-fixtures (not void) each marked whether its result counts (``leagues.selectors.counting``, the
-one definition the chart, the statistics and every list share: the counted ones make the table
-and the chart, the others are the race's fixtures left), and its adjustments. A season's
-divisions together (``divisions_standings``, the league's home) take three queries, however
-many divisions there are. A league with ``show_provisional`` counts unconfirmed results
-too and the rows say how many. A withdrawn team is marked and placed below the others.
+The pages read the **stored** table (``DivisionTable`` and its ``TableRow``s, kept in step with
+every change to what counts by ``leagues.services.standings.refresh_division_table``): four
+queries whatever the size of the division (the division, its table, its rows with their
+teams, its adjustments), and no result added up on a render. A season's divisions together
+(``divisions_standings``, the league's home) take three, however many divisions there are.
+
+``worked_out_standings`` is the table from scratch, which the refresh stores: the division's
+entries, its league fixtures (not void) each marked whether its result counts
+(``leagues.selectors.counting``, the one definition the chart, the statistics and every list
+share: the counted ones make the table and the chart, the others are the race's fixtures
+left), and its adjustments. The league night's page asks it for the table as it would stand
+if every result played to the end counted (``provisional=True``), which is never stored.
+A league with ``show_provisional`` counts unconfirmed results too and the rows say how many.
+A withdrawn team is marked and placed below the others.
 The order follows the league's tie-break list, a precedence of metric keys from
 ``leagues.tiebreaks.METRICS``; each key splits the teams still level on every key before it.
 ``head_to_head`` is a mini-table: the points the tied teams took from their matches against
@@ -17,6 +24,7 @@ against each other only) before the next key.
 from __future__ import annotations
 
 import datetime
+import functools
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -24,10 +32,12 @@ from typing import Any
 
 from leagues.models import (
     Division,
+    DivisionTable,
     Fixture,
     League,
     PointAdjustment,
     Season,
+    TableRow,
     Team,
     TeamEntry,
     Withdrawal,
@@ -107,6 +117,11 @@ class StandingRow:
     matches: list[MatchLine] = field(default_factory=list, repr=False)
     provisional: int = 0
     """Results counted that are not yet confirmed (only when the league shows them)."""
+    form: str = ""
+    """The last five counted results as marks ("W", "D", "L"), oldest first."""
+    nights: list[tuple[datetime.date, int]] = field(default_factory=list, repr=False)
+    """The points gained on each league night with a counted result, in date order (the
+    chart)."""
 
     @property
     def withdrawn(self) -> bool:
@@ -115,11 +130,6 @@ class StandingRow:
     @property
     def points(self) -> int:
         return self.result_points + self.adjustments
-
-    @property
-    def last_five(self) -> list[MatchLine]:
-        """The team's last five counted results, oldest first."""
-        return self.matches[-5:]
 
     @property
     def games_diff(self) -> int:
@@ -144,8 +154,8 @@ class Standings:
     columns: list[Metric]
     adjustments: list[PointAdjustment]
     """Every adjustment in the division, for the notes under the table."""
-    counted: set[int] = field(default_factory=set)
-    """The fixtures whose results the table counts."""
+    counted: int = 0
+    """How many league fixtures the table counts."""
     remaining: list[tuple[int, int]] = field(default_factory=list)
     """The league fixtures, not void, whose results it does not count yet, as (home team id,
     away team id): the ones left to play or to confirm (``leagues.selectors.race``)."""
@@ -314,6 +324,13 @@ def _count_results(rows: dict[int, StandingRow], results: Iterable[tuple[Any, ..
             if row is not None:
                 mark = "D" if outcome == "draw" else "W" if outcome == side else "L"
                 _add(row, MatchLine(opponent, points, mark, pk, day), figures, provisional)
+    for row in rows.values():
+        row.form = "".join(line.result for line in row.matches[-5:])
+        nights: dict[datetime.date, int] = {}
+        for line in row.matches:
+            if line.date is not None:
+                nights[line.date] = nights.get(line.date, 0) + line.points
+        row.nights = sorted(nights.items())
     return counted
 
 
@@ -326,7 +343,7 @@ def division_leaders(standings: Standings) -> list[StandingRow]:
 
 
 def division_standings(*, division: Division | int) -> Standings:
-    """The league table of a division, ordered by the league's tie-breaks."""
+    """The league table of a division as stored, ordered by the league's tie-breaks."""
     division_id = division if isinstance(division, int) else division.pk
     division = Division.objects.select_related("season__league").get(pk=division_id)
     return divisions_standings(divisions=[division])[0]
@@ -340,11 +357,104 @@ def season_standings(*, season: Season) -> list[Standings]:
 
 
 def divisions_standings(
-    *, divisions: Sequence[Division], provisional: bool | None = None
+    *, divisions: Sequence[Division], provisional: bool | None = None, nights: bool = True
 ) -> list[Standings]:
     """The league tables of the divisions (each with its season and league loaded), in their
-    order: three queries however many there are. ``provisional=True``: as they would stand if
-    every result played to the end counted, confirmed or not (the league night's table)."""
+    order: three queries however many there are. Stored, unless ``provisional=True``: as they
+    would stand if every result played to the end counted, confirmed or not (the league
+    night's table, worked out). ``nights=False``: without the points per league night (only
+    the chart reads them; the league's home has none)."""
+    if provisional:
+        return worked_out_standings(divisions=divisions, provisional=True)
+    ids = [division.pk for division in divisions]
+    tables = {table.pk: table for table in DivisionTable.objects.filter(division__in=ids)}
+    rows: dict[int, list[StandingRow]] = {pk: [] for pk in ids}
+    stored_rows = TableRow.objects.filter(table__in=ids).select_related(
+        "entry__team__home_venue", "entry__captain"
+    )
+    day = functools.cache(datetime.date.fromisoformat)  # a season has a few dozen nights
+    for stored in stored_rows if nights else stored_rows.defer("nights"):
+        rows[stored.table_id].append(_row(stored, day if nights else None))
+    adjustments = _adjustments(ids)
+    standings = []
+    for division in divisions:
+        table = tables.get(division.pk)
+        league = division.season.league
+        tiebreaks = division.season.get_tiebreaks()
+        standings.append(
+            Standings(
+                division=division,
+                league=league,
+                rows=sorted(rows[division.pk], key=lambda row: (row.position, row.team.name)),
+                tiebreaks=tiebreaks,
+                rule_text=tiebreak_rule_text(tiebreaks, league.style),
+                columns=[METRICS[key] for key in COLUMNS[league.style]],
+                adjustments=adjustments[division.pk],
+                counted=table.counted if table else 0,
+                remaining=[(home, away) for home, away in table.remaining] if table else [],
+            )
+        )
+    return standings
+
+
+#: The figures a ``TableRow`` stores, as ``StandingRow`` has them.
+STORED_FIGURES = (
+    "position",
+    "tied",
+    "played",
+    "won",
+    "drawn",
+    "lost",
+    "games_for",
+    "games_against",
+    "tables_won",
+    "pegs_for",
+    "pegs_against",
+    "hang_jacks_for",
+    "hang_jacks_against",
+    "match_points",
+    "result_points",
+    "adjustments",
+    "head_to_head",
+    "provisional",
+    "form",
+)
+
+
+def _row(stored: TableRow, day: Callable[[str], datetime.date] | None) -> StandingRow:
+    entry = stored.entry
+    return StandingRow(
+        entry=entry,
+        team=entry.team,
+        nights=[(day(night), points) for night, points in stored.nights] if day else [],
+        **{name: getattr(stored, name) for name in STORED_FIGURES},
+    )
+
+
+def stored_figures(row: StandingRow) -> dict[str, Any]:
+    """What a ``TableRow`` stores of ``row`` (the refresh writes it, the tests compare it)."""
+    figures = {name: getattr(row, name) for name in STORED_FIGURES}
+    figures["nights"] = [[day.isoformat(), points] for day, points in row.nights]
+    return figures
+
+
+def _adjustments(ids: Sequence[int]) -> dict[int, list[PointAdjustment]]:
+    adjustments: dict[int, list[PointAdjustment]] = {pk: [] for pk in ids}
+    for adjustment in (
+        PointAdjustment.objects.filter(entry__division__in=ids)
+        .select_related("entry__team", "fixture")
+        .order_by("made_at", "pk")
+    ):
+        adjustments[adjustment.entry.division_id].append(adjustment)
+    return adjustments
+
+
+def worked_out_standings(
+    *, divisions: Sequence[Division], provisional: bool | None = None
+) -> list[Standings]:
+    """The league tables of the divisions worked out from the results that count (what
+    ``divisions_standings`` reads as stored): four queries however many there are.
+    ``provisional`` as ``counting.counts_q`` takes it."""
     ids = [division.pk for division in divisions]
     rows: dict[int, dict[int, StandingRow]] = {pk: {} for pk in ids}
     for entry in TeamEntry.objects.filter(division__in=ids).select_related(
@@ -375,14 +485,7 @@ def divisions_standings(
         elif (division, home) not in expunged and (division, away) not in expunged:
             remaining[division].append((home, away))
 
-    adjustments: dict[int, list[PointAdjustment]] = {pk: [] for pk in ids}
-    for adjustment in (
-        PointAdjustment.objects.filter(entry__division__in=ids)
-        .select_related("entry__team", "fixture")
-        .order_by("made_at", "pk")
-    ):
-        adjustments[adjustment.entry.division_id].append(adjustment)
-
+    adjustments = _adjustments(ids)
     return [
         _standings(
             division,
@@ -418,6 +521,6 @@ def _standings(
         rule_text=tiebreak_rule_text(tiebreaks, league.style),
         columns=[METRICS[key] for key in COLUMNS[league.style]],
         adjustments=adjustments,
-        counted=counted_ids,
+        counted=len(counted_ids),
         remaining=remaining,
     )

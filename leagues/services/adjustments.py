@@ -11,6 +11,7 @@ from django.utils import timezone
 from leagues.audit import audit_log
 from leagues.models import Fixture, PointAdjustment, TeamEntry
 from leagues.permissions import require_secretary
+from leagues.services.standings import refresh_division_table
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -61,6 +62,7 @@ def points_adjust(
         after=_state(adjustment),
         by=by,
     )
+    refresh_division_table(division=entry.division_id)
     return adjustment
 
 
@@ -71,7 +73,9 @@ def adjustment_withdraw(*, adjustment: PointAdjustment, by: User | None = None) 
     before = _state(adjustment)
     league, fixture = adjustment.entry.season.league, adjustment.fixture
     subject = f"{adjustment.entry.team}: {adjustment.points:+d} points withdrawn"
+    division = adjustment.entry.division_id
     adjustment.delete()
+    refresh_division_table(division=division)
     audit_log(
         league=league,
         fixture=fixture,

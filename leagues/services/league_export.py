@@ -31,6 +31,7 @@ from django.db import DEFAULT_DB_ALIAS, connection, models, transaction
 from leagues.audit import audit_log
 from leagues.fragments import invalidate_league
 from leagues.models import League
+from leagues.services.standings import rebuild_tables
 
 FORMAT = "allfours-league"
 VERSION = 1
@@ -216,6 +217,8 @@ def league_restore(*, data: bytes, slug: str = "") -> League:
         for sql in connection.ops.sequence_reset_sql(no_style(), list(taken)):
             cursor.execute(sql)
     league = League.objects.get(pk=league_item.object.pk)
+    # The stored tables are worked out again from the results loaded (``rebuild_standings``).
+    rebuild_tables(leagues=[league])
     audit_log(
         league=league,
         action="league_restored",

@@ -33,14 +33,13 @@ from leagues.models import (
     Invitation,
     League,
     Player,
-    Registration,
     Season,
     Team,
     TeamEntry,
     Venue,
 )
 from leagues.permissions import can_manage_league, player_is_free
-from leagues.selectors.people import latest_teams, person_label
+from leagues.selectors.people import LeaguePeople
 from leagues.services import invitations, registrations, structure
 from leagues.services.fixtures_import import FixturesImport, read_fixtures
 from leagues.sheets import MAX_BYTES, Problem, Sheet, read_sheets, table
@@ -296,26 +295,13 @@ def _plan_people(
     answers: dict[str, str],
     by: Account,
 ) -> None:
-    league_people = list(
-        Player.objects.filter(registrations__season__league=league)
-        .select_related("user")
-        .distinct()
-        .order_by("pk")
-    )
-    by_name: dict[str, list[Player]] = defaultdict(list)
-    for player in league_people:
-        by_name[_key(player.name)].append(player)
-    by_email = {p.user.email.casefold(): p for p in league_people if p.user and p.user.email}
-    this_season: dict[int, tuple[int, str]] = {}  # player -> their team this season
-    if season is not None:
-        this_season = {
-            player: (team, team_name)
-            for player, team, team_name in Registration.objects.filter(season=season).values_list(
-                "player", "team", "team__name"
-            )
-        }
-    teams = latest_teams(league=league)
-    taken: set[int] = set()
+    people = LeaguePeople(league=league, season=season)
+    by_email = {
+        p.user.email.casefold(): p
+        for named in people.by_name.values()
+        for p in named
+        if p.user and p.user.email
+    }
     for row in sheet.rows:
         name, team_key = row["player"], _key(row["team"])
         if not name or team_key not in plan.teams:
@@ -339,57 +325,40 @@ def _plan_people(
                 email = ""
         person = Person(row.number, name, team_key, captain=mark in YES, email=email)
         plan.people.append(person)
-        # The same person this season: registered to this team under this name.
-        if team.team is not None:
-            same = [
-                p
-                for p in by_name.get(_key(name), [])
-                if this_season.get(p.pk, (0, ""))[0] == team.team.pk and p.pk not in taken
-            ]
-            if same:
-                person.player = same[0]
-                taken.add(same[0].pk)
-                continue
+        found = people.match(name, team.team)
         known = by_email.get(email.casefold()) if email else None
-        if known is not None and known.pk not in taken:
-            if known.pk in this_season:
+        if found.player is None and known is not None and known.pk not in people.taken:
+            # The e-mail of one of the league's people: them.
+            if known.pk in people.this_season:
                 plan.problem(
                     sheet,
                     f"{email} is {known.name}'s, who plays for "
-                    f"{this_season[known.pk][1]} this season.",
+                    f"{people.this_season[known.pk][1]} this season.",
                     row.number,
                     "email",
                 )
                 continue
-            person.player = known
-            taken.add(known.pk)
-            plan.create["registrations"].append(
-                f"{person_label(known, teams.get(known.pk))} for {team.name}"
-            )
-            continue
-        candidates = [
-            p for p in by_name.get(_key(name), []) if p.pk not in this_season and p.pk not in taken
-        ]
+            found.player, found.candidates = known, []
         answer = answers.get(f"person-{row.number}", "")
-        sure = (
-            len(candidates) == 1
-            and team.team is not None
-            and teams.get(candidates[0].pk) == team.team.name
-        )
-        if candidates and not sure:
+        chosen = found.player
+        if found.asks:
             # It may be one of the league's people: ask (the other rows go on).
             plan.questions.append(
                 Question(
                     row.number,
                     name,
                     team.name,
-                    [(str(p.pk), person_label(p, teams.get(p.pk))) for p in candidates]
+                    [(str(p.pk), people.label(p)) for p in found.candidates]
                     + [("new", f"Someone new: a second {name}, for {team.name}")],
                 )
             )
-        chosen = candidates[0] if sure else None
-        chosen = next((p for p in candidates if str(p.pk) == answer), chosen)
-        if chosen is not None and not (answer == "new" and not sure):
+            chosen = next((p for p in found.candidates if str(p.pk) == answer), None)
+            person.open = chosen is None and answer != "new"
+        if chosen is not None:
+            people.take(chosen)
+            person.player = chosen
+            if people.this_season.get(chosen.pk, (0, ""))[0] == getattr(team.team, "pk", None):
+                continue  # registered to this team this season already
             if by is not None and not player_is_free(by, league, chosen):
                 plan.problem(
                     sheet,
@@ -398,20 +367,10 @@ def _plan_people(
                     row.number,
                     "player",
                 )
-            person.player = chosen
-            taken.add(chosen.pk)
-            plan.create["registrations"].append(
-                f"{person_label(chosen, teams.get(chosen.pk))} for {team.name}"
-            )
-        elif candidates and answer != "new":
-            person.open = True
-        else:
-            others = sorted(
-                team_name
-                for player, (_, team_name) in this_season.items()
-                if player in {p.pk for p in by_name.get(_key(name), [])}
-            )
-            note = f" (not the {name} of {', '.join(others)})" if others else ""
+            plan.create["registrations"].append(f"{people.label(chosen)} for {team.name}")
+        elif not person.open:
+            others = ", ".join(found.namesakes)
+            note = f" (not the {name} of {others})" if others else ""
             plan.create["people"].append(f"{name} for {team.name}{note}")
 
 

@@ -145,9 +145,9 @@ def squad_register(
     by: User | None = None,
 ) -> list[Registration]:
     """Register several players to ``team`` for ``season`` at once: ``players`` chosen from the
-    league's own, and ``names`` (typed or from a CSV) — a name matching one of the league's
-    players (letter case aside) is that player, any other is a new player. All or nothing: the
-    first refusal names the player and nothing is registered."""
+    league's own, and ``names`` of new people (the caller has asked which names are people the
+    league already has: ``leagues.selectors.people.LeaguePeople``). All or nothing: the first
+    refusal names the player and nothing is registered."""
     require_secretary(by, season.league)
     return _squad(team=team, season=season, players=players, names=names, by=by)
 
@@ -156,9 +156,6 @@ def _squad(
     *, team: Team, season: Season, players: Sequence[Player], names: Sequence[str], by: Account
 ) -> list[Registration]:
     """``squad_register`` once the caller has checked that ``by`` may register for ``team``."""
-    from leagues.selectors.fixtures import league_players
-
-    own = {p.name.casefold(): p for p in league_players(league=season.league)}
     chosen: list[Player] = list(players)
     longest = Player._meta.get_field("name").max_length or 0
     for name in names:
@@ -170,11 +167,7 @@ def _squad(
                 f"“{name[:30]}…” is {len(name)} characters long: a player's name has at most "
                 f"{longest}. Nothing was registered."
             )
-        player = own.get(name.casefold())
-        if player is None:
-            player = Player.objects.create(name=name)
-            own[name.casefold()] = player
-        chosen.append(player)
+        chosen.append(Player.objects.create(name=name))
     if not chosen:
         raise ValidationError("Choose players or give their names: the squad is empty.")
     registrations = []
@@ -214,5 +207,21 @@ def squad_add_on_the_night(*, fixture: Fixture, side: str, name: str, by: Accoun
         raise ValidationError(f"Type the new player's name for {team}.")
     if Registration.objects.filter(team=team, season=season, player__name__iexact=name).exists():
         raise ValidationError(f"{name} is already in {team}'s squad: choose them at the table.")
-    (registration,) = _squad(team=team, season=season, players=(), names=[name], by=by)
+    # A name the league knows is that person: surely (``LeaguePeople``), or its only person of
+    # that name not playing this season; several who may be are chosen on the squad page.
+    from leagues.selectors.people import LeaguePeople
+
+    people = LeaguePeople(league=season.league, season=season)
+    found = people.match(name, team)
+    if found.player is None and len(found.candidates) == 1:
+        found.player = found.candidates[0]
+    if found.player is None and found.candidates:
+        named = " and ".join(people.label(p) for p in found.candidates)
+        raise ValidationError(
+            f"The league has {named}: register the right one from {team}'s squad page."
+        )
+    known = [found.player] if found.player is not None else []
+    (registration,) = _squad(
+        team=team, season=season, players=known, names=[] if known else [name], by=by
+    )
     return registration

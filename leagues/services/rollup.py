@@ -29,7 +29,7 @@ from django.db import transaction
 
 from leagues.fragments import invalidate_league, invalidate_live
 from leagues.models import Fixture, FixtureResult, TableGame
-from leagues.services import confirmation, results
+from leagues.services import confirmation, results, standings
 from scoring.actors import Account
 from scoring.changes import GameChanged
 
@@ -80,6 +80,7 @@ def roll_up(change: FixtureChanged) -> FixtureResult | None:
     """Everything a fixture's change moves, in this order. Returns the stored result."""
     fixture = results.lock_fixture(change.fixture)
     stored = FixtureResult.objects.filter(fixture=fixture).first()
+    was_final = stored is not None and stored.is_final
     if change.recount:
         before = confirmation.result_figures(stored)
         # 1–2. The match engine adds the tables up; the result and the tables are stored.
@@ -101,8 +102,16 @@ def roll_up(change: FixtureChanged) -> FixtureResult | None:
         from cups.services.ties import tie_fixture_changed
 
         tie_fixture_changed(fixture_id=fixture.pk)
-    # 6. Stored standings: the division's stored table is brought up to date here, in this
-    #    transaction (until it is stored, pages add the standings up from the results).
+    # 6. Stored standings: the division's table follows, in this transaction, when what
+    #    counts may have moved (a result that is or was final, a fixture voided, or the
+    #    agreement or the status changed); a game won in a match still in play moves nothing.
+    if (
+        change.recount is False
+        or fixture.status == Fixture.Status.VOID
+        or was_final
+        or (stored is not None and stored.is_final)
+    ):
+        standings.refresh_fixture_table(fixture=fixture)
     # 7. Every cached page of the league is out of date.
     invalidate_league(fixture.division.season.league_id)
     # 8. Notices: whoever an audit entry written above concerns is emailed once this

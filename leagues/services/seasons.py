@@ -1,10 +1,11 @@
 """Starting the next season from a finished (or finishing) one.
 
 The proposal carries every division, team entry, captain, team name and squad over, with the
-final standings' promotion and relegation applied (``Division.promoted`` up from each division
-with one above, ``Division.relegated`` down from each with one below); withdrawn teams are left
-out. The secretary reviews it (and may place any team elsewhere, or leave it out) before
-``season_start_next`` saves it, every change audited.
+final standings' promotion and relegation applied by the one rule the table's marks use
+(``leagues.movement``): ``Division.promoted`` up from each division with one above,
+``Division.relegated`` down from each with one below, withdrawn teams down first (left out of
+the lowest division). The secretary reviews it (and may place any team elsewhere, or leave it
+out) before ``season_start_next`` saves it, every change audited.
 """
 
 from __future__ import annotations
@@ -20,14 +21,14 @@ from django.db import transaction
 from leagues import nights_off
 from leagues.audit import audit_log
 from leagues.models import Division, Registration, Season, Team, TeamEntry
+from leagues.movement import DOWN, OUT, STAYS, UP, moves
 from leagues.permissions import require_secretary
+from leagues.selectors.race import division_places
 from leagues.selectors.standings import Standings, season_standings
 from leagues.services.structure import division_create, season_create, team_enter
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
-
-UP, DOWN, STAYS, OUT = "up", "down", "stays", "out"
 
 
 @dataclass(frozen=True)
@@ -49,11 +50,15 @@ class Placement:
     @property
     def why(self) -> str:
         place = f"{self.position}{_suffix(self.position)} in {self.division.name}"
+        if self.entry.is_withdrawn:
+            if self.movement == DOWN:
+                return f"{place}: withdrew, relegated"
+            return f"{place}: withdrew, not carried over"
         return {
             UP: f"{place}: promoted",
             DOWN: f"{place}: relegated",
             STAYS: place,
-            OUT: f"{place}: withdrew, not carried over",
+            OUT: f"{place}: not carried over",
         }[self.movement]
 
 
@@ -63,35 +68,61 @@ def _suffix(n: int) -> str:
     return {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
 
 
+def placements_refusal(season: Season, standings: Sequence[Standings]) -> str:
+    """Why no placements can be proposed from ``season`` yet ("" when its tables are final):
+    a league fixture still to count (to play, postponed, or played and not confirmed), or a
+    division with no result at all."""
+    left = [(table.division.name, len(table.remaining)) for table in standings if table.remaining]
+    if left:
+        count = sum(n for _, n in left)
+        where = ", ".join(f"{n} in {name}" for name, n in left)
+        return (
+            f"{season.name} is not settled: {count} league fixture{'s' if count != 1 else ''} "
+            f"still to count ({where}): to play, postponed, or played and waiting for "
+            "confirmation. Promotion and relegation come from the final tables: settle every "
+            "fixture (play, confirm, award a walkover or void it), then start the next season."
+        )
+    unplayed = [
+        table.division.name
+        for table in standings
+        if len(table.rows) > 1 and not any(row.played for row in table.rows)
+    ]
+    if unplayed:
+        return (
+            f"{season.name} has no result in {', '.join(unplayed)}: there is no final table to "
+            "place its teams from. Play the season's fixtures first."
+        )
+    return ""
+
+
 def next_season_placements(
     *, season: Season, standings: Sequence[Standings] | None = None
 ) -> list[Placement]:
     """Each team of ``season``, placed for next season from its final standings
-    (``season_standings``, read here unless the caller has them)."""
+    (``season_standings``, read here unless the caller has them), by the promotion and
+    relegation rule the table's marks use (``leagues.selectors.race.division_places``).
+    Refused (``placements_refusal`` says why) while any table is not final."""
     if standings is None:
         standings = season_standings(season=season)
+    refusal = placements_refusal(season, standings)
+    if refusal:
+        raise ValidationError(refusal)
     ranks = sorted({table.division.rank for table in standings})
     placements: list[Placement] = []
     for table in standings:
         division, rows = table.division, table.rows
-        playing = [row for row in rows if not row.withdrawn]
-        up = division.promoted if division.rank != ranks[0] else 0
-        down = division.relegated if division.rank != ranks[-1] else 0
-        up = min(up, len(playing))
-        down = min(down, max(0, len(playing) - up))
+        places = division_places(division, table, ranks)
         above = max((r for r in ranks if r < division.rank), default=division.rank)
         below = min((r for r in ranks if r > division.rank), default=division.rank)
-        for index, row in enumerate(playing):
-            if index < up:
-                to_rank, movement = above, UP
-            elif index >= len(playing) - down:
-                to_rank, movement = below, DOWN
-            else:
-                to_rank, movement = division.rank, STAYS
-            placements.append(Placement(row.entry, row.position, division, to_rank, movement))
-        for row in rows:
-            if row.withdrawn:
-                placements.append(Placement(row.entry, row.position, division, None, OUT))
+        playing = [row for row in rows if not row.withdrawn]
+        withdrawn = [row for row in rows if row.withdrawn]
+        movement = moves(
+            [row.team.pk for row in playing], [row.team.pk for row in withdrawn], places
+        )
+        to_rank = {UP: above, DOWN: below, STAYS: division.rank, OUT: None}
+        for row in playing + withdrawn:
+            move = movement[row.team.pk]
+            placements.append(Placement(row.entry, row.position, division, to_rank[move], move))
     return placements
 
 

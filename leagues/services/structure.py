@@ -39,6 +39,12 @@ from leagues.permissions import (
     venue_is_kept_by,
 )
 from leagues.services.fixtures import REPLACEABLE, nights_off_checked
+from leagues.services.standings import (
+    refresh_division_table,
+    refresh_league_tables,
+    refresh_season_tables,
+    refresh_tables,
+)
 from leagues.tiebreaks import validate_tiebreaks
 from leagues.zones import site_time_zone
 from scoring.actors import Account
@@ -124,6 +130,7 @@ def league_set_tiebreaks(
         after=_league_state(league),
         by=by,
     )
+    refresh_league_tables(league=league)
     return league
 
 
@@ -310,6 +317,7 @@ def team_enter(
         after=_entry_state(entry),
         by=by,
     )
+    refresh_division_table(division=division)
     if captain is not None:
         entry_set_captain(entry=entry, captain=captain, by=by)
     return entry
@@ -386,6 +394,7 @@ def _league_state(league: League) -> dict[str, Any]:
         "tiebreaks": league.tiebreaks,
         "show_provisional": league.show_provisional,
         "withdrawal": league.withdrawal,
+        "withdrawn_take_places": league.withdrawn_take_places,
         "captains_register": league.captains_register,
     }
 
@@ -497,6 +506,7 @@ def season_rules_update(
         after=_season_rules(season),
         by=by,
     )
+    refresh_season_tables(season=season)
     return season
 
 
@@ -538,6 +548,7 @@ def league_update(
     tiebreaks: Sequence[str],
     show_provisional: bool | None = None,
     withdrawal: str | None = None,
+    withdrawn_take_places: bool | None = None,
     captains_register: bool | None = None,
     by: User | None = None,
 ) -> League:
@@ -572,6 +583,8 @@ def league_update(
         league.show_provisional = show_provisional
     if withdrawal is not None:
         league.withdrawal = withdrawal
+    if withdrawn_take_places is not None:
+        league.withdrawn_take_places = withdrawn_take_places
     if captains_register is not None:
         league.captains_register = captains_register
     league.full_clean()
@@ -591,6 +604,11 @@ def league_update(
         after=_league_state(league),
         by=by,
     )
+    if before.get("tiebreaks") != league.tiebreaks or before.get("show_provisional") != (
+        league.show_provisional
+    ):
+        # What counts (a provisional result) or the order of the tables changed.
+        refresh_league_tables(league=league)
     return league
 
 
@@ -760,8 +778,10 @@ def entry_move(*, entry: TeamEntry, division: Division, by: User | None = None) 
         )
     before = _entry_state(entry)
     removed, _ = team_fixtures.delete()
+    left = entry.division_id
     entry.division = division
     entry.save(update_fields=["division"])
+    refresh_tables(divisions=[left, division])
     _audit(
         league=division.season.league,
         action="team_moved",

@@ -140,7 +140,7 @@ def progression_chart(
     """Cumulative points after each league night, every team in grey but the few picked out
     (``picked_out``); no query.
 
-    The results are the table's own (each row's ``matches``: the ones
+    The results are the table's own (each row's ``nights``, from the ones
     ``leagues.selectors.counting`` counts) and each adjustment is added on the day it was made,
     so every line ends on the team's points in the table. None before any result or adjustment
     is in.
@@ -150,10 +150,7 @@ def progression_chart(
         return None
     ids = [row.team.pk for row in shown]
     changes: list[tuple[datetime.date, int, int]] = [
-        (line.date, row.team.pk, line.points)
-        for row in shown
-        for line in row.matches
-        if line.date is not None
+        (day, pk, points) for pk, row in zip(ids, shown, strict=True) for day, points in row.nights
     ]
     for adjustment in adjustments:
         made_on = timezone.localdate(adjustment.made_at)

@@ -13,7 +13,6 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
-from django.utils import timezone
 from django.utils.functional import cached_property
 from django.views.generic import TemplateView
 from django_tables2 import SingleTableMixin
@@ -153,7 +152,7 @@ class StandingsView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateVie
         standings = self.standings
         # The league fixtures (not void) the table counts, and those it will: the same two
         # figures the race below reads ("16 fixtures left to count").
-        counted, left = len(standings.counted), len(standings.remaining)
+        counted, left = standings.counted, len(standings.remaining)
         context.update(
             standings=standings,
             fixtures_counted=counted,
@@ -190,7 +189,7 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
     def fragment_parts(self) -> list[Any] | None:
         # Without ?week= the page shows the next league night: it depends on today.
         parts = super().fragment_parts()
-        return None if parts is None else [*parts, timezone.localdate().isoformat()]
+        return None if parts is None else [*parts, self.division.season.league.today().isoformat()]
 
     @cached_property
     def entries(self) -> list[Any]:
@@ -218,7 +217,7 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
             return chosen
         if self.export or not self.weeks:
             return None
-        today = timezone.localdate()
+        today = self.division.season.league.today()
         return next((day for day in self.weeks if day >= today), self.weeks[-1])
 
     def get_table_kwargs(self) -> dict[str, Any]:

@@ -12,7 +12,6 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.clickjacking import xframe_options_exempt
 
 from leagues.models import Fixture
@@ -59,7 +58,7 @@ def division_embed(request: HttpRequest, pk: int) -> HttpResponse:
         response._csp_replace = {**policy, "frame-ancestors": [origin]}  # type: ignore[attr-defined]
         return response
     standings = division_standings(division=division.pk)
-    today = timezone.localdate()
+    today = division.season.league.today()
     upcoming = selectors.fixture_list(
         division=division, statuses=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED]
     ).filter(date__gte=today)[:SHOWN]

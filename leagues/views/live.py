@@ -12,7 +12,6 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.http import parse_etags
 from django.views.decorators.http import require_safe
 
@@ -120,7 +119,7 @@ def league_live(request: HttpRequest, slug: str) -> HttpResponse:
     """The league night's page: every fixture of the night with its tables, and the divisions'
     tables as they would stand (provisional)."""
     league = found(selectors.league_get, slug=slug)
-    fragment, tag = _night_fragment(request, league, timezone.localdate())
+    fragment, tag = _night_fragment(request, league, league.today())
     return render(
         request,
         "leagues/league_live.html",
@@ -137,10 +136,10 @@ def league_live(request: HttpRequest, slug: str) -> HttpResponse:
 @require_safe
 def league_live_poll(request: HttpRequest, league: int) -> HttpResponse:
     """The league night's page below its heading as it stands now (what the page polls)."""
-    today = timezone.localdate()
+    found_league = found(selectors.league_get_by_pk, pk=league)
+    today = found_league.today()  # the league's night: in Port of Spain it runs past midnight
     tag = versions_tag(league_id=league, live=True, day=today.isoformat())
     if _seen(request, tag):
         return _not_modified(tag)
-    found_league = found(selectors.league_get_by_pk, pk=league)
     fragment, tag = _night_fragment(request, found_league, today)
     return _answer(request, tag, fragment)

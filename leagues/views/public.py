@@ -7,7 +7,6 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django_tables2 import RequestConfig
 
@@ -50,7 +49,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
     def context() -> dict[str, Any]:
         results = upcoming = []
-        today = timezone.localdate()
+        today = league.today()
         if current is not None:
             # Up to today: a walkover given ahead of its night is listed from that night on.
             results = list(
@@ -65,7 +64,8 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         if current is not None:
             # Every division's table at once: a fixed number of queries however many there are.
             divisions = list(current.divisions.all())
-            by_division = zip(divisions, divisions_standings(divisions=divisions), strict=True)
+            stored = divisions_standings(divisions=divisions, nights=False)
+            by_division = zip(divisions, stored, strict=True)
             if len(divisions) > GLANCE_TABLES:
                 leaders = [
                     (division, division_leaders(standings)) for division, standings in by_division
@@ -112,7 +112,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "fragment": page_fragment(
                 request,
                 league_id=league.pk,
-                name=[league.pk, timezone.localdate().isoformat()],
+                name=[league.pk, league.today().isoformat()],
                 params=(),
                 template="leagues/_league_body.html",
                 context=context,
@@ -295,6 +295,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "scopes": FIGURE_SCOPES,
             "pairs": pairs,
             "seats": seats,
+            # A card has no hands: the figures above leave its tables out, and say so.
+            "card_tables": sum(1 for seat in seats if seat["table"].from_card),
         }
 
     return render(

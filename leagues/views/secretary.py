@@ -21,6 +21,7 @@ from leagues import forms, nights_off
 from leagues.models import Division, Fixture, Team, TeamEntry
 from leagues.permissions import can_create_league
 from leagues.selectors import fixtures as selectors
+from leagues.selectors.people import LeaguePeople
 from leagues.selectors.standings import season_standings
 from leagues.services import league_requests, registrations, seasons, structure, withdrawal
 from leagues.views.common import found, require_manager
@@ -216,6 +217,13 @@ def season_start_next(request: HttpRequest, slug: str, season: int) -> HttpRespo
         messages.info(request, seasons.season_after_message(old, following))
         return redirect(_manage_url(league))
     standings = season_standings(season=old)
+    refusal = seasons.placements_refusal(old, standings)
+    if refusal:
+        return render(
+            request,
+            "leagues/manage/season_next.html",
+            {"league": league, "season": old, "refusal": refusal},
+        )
     placements = seasons.next_season_placements(season=old, standings=standings)
     divisions = list(old.divisions.order_by("rank", "name"))
     start = (old.ends_on or old.starts_on) + datetime.timedelta(days=7)
@@ -257,7 +265,6 @@ def season_start_next(request: HttpRequest, slug: str, season: int) -> HttpRespo
             "league": league,
             "season": old,
             "form": form,
-            "fixtures_left": sum(len(table.remaining) for table in standings),
         },
     )
 
@@ -462,26 +469,59 @@ def team_squad(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     form = forms.SquadForm(
         request.POST or None, request.FILES or None, league=league, season=season
     )
+    questions: list[dict[str, Any]] = []
     if request.method == "POST" and form.is_valid():
-        try:
-            done = registrations.squad_register(
-                team=team,
-                season=season,
-                players=list(form.cleaned_data["players"]),
-                names=form.cleaned_data["all_names"],
-                by=request.user,
-            )
-        except ValidationError as exc:
-            forms.add_service_error(form, exc)
+        # Each name is someone the league has, someone new, or asks which (nothing is
+        # registered until every name is answered).
+        people = LeaguePeople(league=league, season=season)
+        known, new = [], []
+        for index, name in enumerate(form.cleaned_data["all_names"]):
+            found = people.match(name, team)
+            answer = request.POST.get(f"person-{index}", "")
+            if found.asks:
+                chosen = next((p for p in found.candidates if str(p.pk) == answer), None)
+                if chosen is None and answer != "new":
+                    questions.append(
+                        {
+                            "field": f"person-{index}",
+                            "name": name,
+                            "choices": [(str(p.pk), people.label(p)) for p in found.candidates]
+                            + [("new", f"Someone new: a second {name}")],
+                        }
+                    )
+                found.player = chosen
+            if found.player is not None:
+                people.take(found.player)
+                known.append(found.player)
+            else:
+                new.append(name)
+        if questions:
+            # Asked on the same page, the names (the CSV's too) kept in the box.
+            form.data = form.data.copy()
+            form.data["names"] = "\n".join(form.cleaned_data["all_names"])
         else:
-            messages.success(request, f"{len(done)} players registered for {team} ({season.name}).")
-            return redirect(
-                f"{reverse('leagues:manage_team', args=[league.slug, team.pk])}?season={season.pk}"
-            )
+            try:
+                done = registrations.squad_register(
+                    team=team,
+                    season=season,
+                    players=list(form.cleaned_data["players"]) + known,
+                    names=new,
+                    by=request.user,
+                )
+            except ValidationError as exc:
+                forms.add_service_error(form, exc)
+            else:
+                messages.success(
+                    request, f"{len(done)} players registered for {team} ({season.name})."
+                )
+                return redirect(
+                    f"{reverse('leagues:manage_team', args=[league.slug, team.pk])}"
+                    f"?season={season.pk}"
+                )
     return render(
         request,
         "leagues/manage/squad.html",
-        {"league": league, "team": team, "season": season, "form": form},
+        {"league": league, "team": team, "season": season, "form": form, "questions": questions},
     )
 
 

@@ -33,6 +33,7 @@ from leagues.models import (
     TeamEntry,
     Venue,
 )
+from leagues.services.standings import refresh_division_table, refresh_fixture_table
 
 YORKSHIRE = STYLE_PRESETS["yorkshire"]
 TRINIDAD = STYLE_PRESETS["trinidad"]
@@ -111,12 +112,19 @@ class TeamFactory(factory.django.DjangoModelFactory):
 class TeamEntryFactory(factory.django.DjangoModelFactory):
     """A team entered in a division; the team belongs to the division's league."""
 
-    class Meta:
-        model = TeamEntry
-
     division = factory.SubFactory(DivisionFactory)
     season = factory.SelfAttribute("division.season")
     team = factory.SubFactory(TeamFactory, league=factory.SelfAttribute("..season.league"))
+
+    class Meta:
+        model = TeamEntry
+        skip_postgeneration_save = True
+
+    @factory.post_generation
+    def table(obj, create, extracted, **kwargs):  # noqa: N805
+        """The division's stored table has the team, as ``team_enter`` leaves it."""
+        if create:
+            refresh_division_table(division=obj.division_id)
 
 
 class RegistrationFactory(factory.django.DjangoModelFactory):
@@ -129,9 +137,6 @@ class RegistrationFactory(factory.django.DjangoModelFactory):
 
 
 class FixtureFactory(factory.django.DjangoModelFactory):
-    class Meta:
-        model = Fixture
-
     division = factory.SubFactory(DivisionFactory)
     home = factory.LazyAttribute(lambda o: TeamEntryFactory(division=o.division).team)
     away = factory.LazyAttribute(lambda o: TeamEntryFactory(division=o.division).team)
@@ -141,6 +146,16 @@ class FixtureFactory(factory.django.DjangoModelFactory):
 
     class Params:
         played = factory.Trait(status=Fixture.Status.PLAYED)
+
+    class Meta:
+        model = Fixture
+        skip_postgeneration_save = True
+
+    @factory.post_generation
+    def table(obj, create, extracted, **kwargs):  # noqa: N805
+        """The fixture is among the stored table's fixtures left, as ``fixture_add`` leaves it."""
+        if create:
+            refresh_fixture_table(fixture=obj)
 
 
 class FixtureResultFactory(factory.django.DjangoModelFactory):
@@ -192,6 +207,12 @@ class FixtureResultFactory(factory.django.DjangoModelFactory):
         if create and extracted is not False:
             confirm_result(obj)
 
+    @factory.post_generation
+    def table(obj, create, extracted, **kwargs):  # noqa: N805
+        """The division's stored table counts it, as the result services leave it."""
+        if create:
+            refresh_fixture_table(fixture=obj.fixture)
+
 
 def confirm_result(result: FixtureResult) -> ResultSubmission:
     """A confirmed submission of ``result``: submitted from a table link, confirmed by a
@@ -212,9 +233,16 @@ def confirm_result(result: FixtureResult) -> ResultSubmission:
 
 
 class PointAdjustmentFactory(factory.django.DjangoModelFactory):
-    class Meta:
-        model = PointAdjustment
-
     entry = factory.SubFactory(TeamEntryFactory)
     points = -2
     reason = "Fielded an unregistered player"
+
+    class Meta:
+        model = PointAdjustment
+        skip_postgeneration_save = True
+
+    @factory.post_generation
+    def table(obj, create, extracted, **kwargs):  # noqa: N805
+        """The stored table has it, as ``points_adjust`` leaves it."""
+        if create:
+            refresh_division_table(division=obj.entry.division_id)

@@ -548,10 +548,18 @@ def import_spreadsheet(world: World, client: Client):
     return response, Registration.objects.filter(player__name="Imported Ivy").exists()
 
 
+def enter_card(world: World, client: Client):
+    """The score card of the one-table fixture (its table opened on a phone, no hand yet)."""
+    url = reverse("leagues:score_card", kwargs={"pk": world.fixture.pk})
+    response = client.post(url, {"t1_g1_home": "11", "t1_g1_away": "7"})
+    return response, FixtureTable.objects.filter(pk=world.table.pk, source="card").exists()
+
+
 SECRETARIES = {"secretary", "superuser"}
 
 #: action: (function, needs a played fixture, the roles allowed)
 ACTIONS = {
+    "enter_score_card": (enter_card, False, {"home_captain", "away_captain", *SECRETARIES}),
     "seat_home_pair": (seat_home_pair, False, {"home_captain", *SECRETARIES}),
     "seat_away_pair": (seat_away_pair, False, {"home_captain", "away_captain", *SECRETARIES}),
     "add_home_player_on_the_night": (add_home_player, False, {"home_captain", *SECRETARIES}),
@@ -796,7 +804,18 @@ def chain_add_to_their_squad(r: Raid):
     return response, Registration.objects.filter(player__name="Smuggled In").exists()
 
 
+def chain_enter_their_card(r: Raid):
+    """League 2's secretary types a score card for league 1's fixture."""
+    fixture = FixtureFactory(
+        division=r.world.fixture.division, home=r.world.fixture.home, away=r.world.fixture.away
+    )
+    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    response = r.client.post(url, {"t1_g1_home": "11", "t1_g1_away": "7"})
+    return response, FixtureTable.objects.filter(fixture=fixture).exists()
+
+
 CHAINS = {
+    "enter_their_score_card": chain_enter_their_card,
     "seat_their_fixture": chain_seat_their_fixture,
     "add_to_their_squad": chain_add_to_their_squad,
     "register_their_captain": chain_register,

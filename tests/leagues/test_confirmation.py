@@ -15,6 +15,7 @@ from django.utils import timezone
 from leagues.models import AuditEntry, ResultSubmission
 from leagues.selectors.standings import division_standings
 from leagues.services import confirmation
+from leagues.services.standings import refresh_league_tables
 from scoring import services as scoring_services
 from scoring.actors import Actor
 from tests.factories.leagues import FixtureFactory
@@ -249,6 +250,7 @@ def test_a_league_showing_provisional_results_counts_and_marks_them(world, clien
     confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
     world.league.show_provisional = True
     world.league.save(update_fields=["show_provisional"])
+    refresh_league_tables(league=world.league)  # as league_update does
     assert points(world)["Black Bull"][::2] == (1, 1)
     page = client.get(world.fixture.division.get_absolute_url()).content.decode()
     assert "provisional: 1" in page

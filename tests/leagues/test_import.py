@@ -26,7 +26,7 @@ from leagues.models import (
     Venue,
 )
 from leagues.selectors.counting import counts_q
-from tests.factories.leagues import LeagueFactory, SeasonFactory
+from tests.factories.leagues import DivisionFactory, LeagueFactory, SeasonFactory
 from tests.factories.scoring import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -315,3 +315,53 @@ def test_the_command_exits_2_on_any_problem_and_saves_nothing(tmp_path):
     with pytest.raises(CommandError, match="No such file") as missing:
         _command(tmp_path, PEOPLE, "--league", "x", "--fixtures", "/nonexistent.csv")
     assert missing.value.returncode == 2
+
+
+def test_a_squad_list_naming_someone_the_league_has_asks_and_refuses_nobody(league, secretary):
+    """Linda Dyson of Black Bull does not block another Linda Dyson at Old Hall, and a name the
+    league has from last season asks which person it is; nothing is registered till answered."""
+    confirm(secretary, league, upload(secretary, league, PEOPLE))
+    old_season = league.seasons.get()
+    bull = Team.objects.get(name="Black Bull")
+    url = reverse("leagues:manage_squad", args=[league.slug, bull.pk]) + f"?season={old_season.pk}"
+    # This season a third Linda Dyson for Black Bull? The two registered are at their teams:
+    # the one of Black Bull is this team's (already), so the list is hers, not a refusal.
+    response = secretary.post(url, {"season": old_season.pk, "names": "Linda Dyson\nNew Face"})
+    assert response.status_code == 302
+    assert Player.objects.filter(name="Linda Dyson").count() == 2
+    assert Registration.objects.filter(team=bull, player__name="New Face").exists()
+
+    season = SeasonFactory(league=league, name="2026–27", starts_on="2026-09-01")
+    hall = Team.objects.get(name="Old Hall")
+    TeamEntry.objects.create(team=hall, season=season, division=DivisionFactory(season=season))
+    url = reverse("leagues:manage_squad", args=[league.slug, hall.pk]) + f"?season={season.pk}"
+    response = secretary.post(url, {"season": season.pk, "names": "Linda Dyson\nEdna Sykes"})
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "Linda Dyson (Black Bull)" in body and "Linda Dyson (Old Hall)" in body
+    assert not Registration.objects.filter(season=season).exists()
+    question = response.context["questions"][0]["field"]
+    bull_linda = Player.objects.get(name="Linda Dyson", registrations__team=bull)
+    response = secretary.post(
+        url, {"season": season.pk, "names": "Linda Dyson\nEdna Sykes", question: bull_linda.pk}
+    )
+    assert response.status_code == 302
+    registered = Registration.objects.filter(season=season, team=hall)
+    assert {r.player_id for r in registered} >= {bull_linda.pk}
+    # Edna Sykes, the league's only one, last at Old Hall: surely her, no second record.
+    assert Player.objects.filter(name="Edna Sykes").count() == 1
+
+
+def test_registering_a_name_the_league_has_means_picking_that_person(league, secretary):
+    confirm(secretary, league, upload(secretary, league, PEOPLE))
+    season = league.seasons.get()
+    url = reverse("leagues:manage_register", args=[league.slug])
+    page = secretary.get(url).content.decode()
+    assert "Linda Dyson (Black Bull)" in page and "Linda Dyson (Old Hall)" in page
+    hall = Team.objects.get(name="Old Hall")
+    data = {"name": "linda dyson", "team": hall.pk, "season": season.pk}
+    response = secretary.post(url, data)
+    assert "The league has Linda Dyson (Black Bull) and Linda Dyson (Old Hall)" in (
+        response.content.decode().replace("&quot;", '"')
+    )
+    assert Player.objects.filter(name__iexact="Linda Dyson").count() == 2

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from leagues.models import Fixture, FixtureResult
 from leagues.selectors.standings import division_standings
 from leagues.services.adjustments import points_adjust
+from leagues.services.standings import refresh_division_table
 from leagues.services.structure import league_set_tiebreaks
 from leagues.tiebreaks import METRICS, tiebreak_rule_text, validate_tiebreaks
 from tests.factories.leagues import (
@@ -236,6 +237,7 @@ def test_only_final_results_of_played_or_walked_over_fixtures_count():
     FixtureResult.objects.filter(pk=unfinished.pk).update(is_final=False, outcome="")
     void = play(division, teams["Zetland"], teams["Alma"], home_points=10, away_points=0)
     Fixture.objects.filter(pk=void.fixture_id).update(status=Fixture.Status.VOID)
+    refresh_division_table(division=division)
     rows = division_standings(division=division).rows
     assert [(r.played, r.points) for r in rows] == [(0, 0), (0, 0)]
 

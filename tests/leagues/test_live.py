@@ -147,3 +147,22 @@ def test_a_finished_fixture_page_does_not_poll(client, night):
     _, _, fixture, _, _, _ = night
     Fixture.objects.filter(pk=fixture.pk).update(status=Fixture.Status.VOID)
     assert "data-live-url" not in client.get(fixture.get_absolute_url()).content.decode()
+
+
+@pytest.mark.parametrize(
+    "zone, tonight", [("Pacific/Kiritimati", True), ("Pacific/Pago_Pago", False)]
+)
+def test_tonight_is_the_leagues_own_night(client, zone, tonight):
+    """A league night is tonight where the league plays: a fixture dated today on Kiritimati
+    (UTC+14) is tonight for a league there and never for one on Pago Pago (UTC-11), whose
+    date is always a day or two behind, whatever the site's zone."""
+    from leagues.zones import today_in
+
+    league = LeagueFactory(time_zone=zone)
+    division = DivisionFactory(season__league=league)
+    home, away = entered_teams(division, ["Black Bull", "Old Hall"], players=2)
+    FixtureFactory(division=division, home=home, away=away, date=today_in("Pacific/Kiritimati"))
+    words = page_words(client.get(reverse("leagues:league_live", args=[league.slug])))
+    assert ("No league fixtures tonight." not in words) is tonight
+    poll = client.get(reverse("leagues:league_live_poll", args=[league.pk]))
+    assert ("No league fixtures tonight." not in page_words(poll)) is tonight

@@ -209,3 +209,30 @@ def test_the_phone_form_keeps_what_was_typed_and_names_the_figure() -> None:
     response = client.post(url, data)
     assert response.status_code == 302
     assert ResultSubmission.objects.filter(fixture=fixture).exists()
+
+
+def test_card_results_count_as_phone_results_and_player_figures_say_cards_have_no_hands() -> None:
+    """Two fixtures giving the same tables, one scored on phones, one from the card: the
+    standings and team figures take them alike; a player's page says a card has no hands."""
+    from leagues.selectors.standings import division_standings
+
+    fixture, users = _fixture()
+    phone = FixtureFactory(division=fixture.division, home=fixture.away, away=fixture.home)
+    for table_game in start_fixture(phone):
+        win_game(table_game.game, "A", 7)
+    submission = confirmation.result_submit(fixture=phone, by=users["home"])
+    confirmation.result_confirm(submission=submission, by=users["away"])
+    season = fixture.division.season
+    card = _yorkshire_card(((11, 7),) * 4)
+    home = squad(fixture.home, season)
+    card[0] = CardTable(board=1, home=home[:2], games=((11, 7),))
+    submission = fixture_card_enter(fixture=fixture, tables=card, by=users["away"])
+    confirmation.result_confirm(submission=submission, by=users["home"])
+    by_phone = FixtureResult.objects.get(fixture=phone)
+    by_card = FixtureResult.objects.get(fixture=fixture)
+    assert confirmation.result_figures(by_phone) == confirmation.result_figures(by_card)
+    rows = {r.team.name: r for r in division_standings(division=fixture.division).rows}
+    assert rows["Black Bull"].points == rows["Old Hall"].points == by_card.home_points
+    assert rows["Black Bull"].played == rows["Old Hall"].played == 2
+    page = Client().get(home[0].get_absolute_url()).content.decode()
+    assert 'data-testid="card-tables-note"' in page and "no hands recorded" in page

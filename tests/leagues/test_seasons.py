@@ -190,9 +190,7 @@ def finished_season():
     return season, teams
 
 
-def test_starting_next_season_from_one_not_over_says_the_places_are_not_final(
-    client, django_user_model
-):
+def test_next_season_from_one_not_settled_is_refused_and_says_why(client, django_user_model):
     season, teams = finished_season()
     FixtureFactory(
         division=season.divisions.get(name="First"), home=teams["Hart"], away=teams["Elm"]
@@ -203,10 +201,30 @@ def test_starting_next_season_from_one_not_over_says_the_places_are_not_final(
     url = reverse("leagues:manage_season_next", args=[season.league.slug, season.pk])
     page = client.get(url).content.decode()
     assert (
-        f"{season.name} is not over: 1 league fixture still to count, so the places below are"
-        " from the table as it stands, not the final one." in page
+        f"{season.name} is not settled: 1 league fixture still to count (1 in First): to play, "
+        "postponed, or played and waiting for confirmation." in page
     )
-    assert "final table" not in page
+    assert "final table," not in page and "promoted" not in page and 'name="team_' not in page
+    before = season.league.seasons.count()
+    response = client.post(url, {"name": "Next", "starts_on": "2025-09-02"})
+    assert response.status_code == 200 and season.league.seasons.count() == before
+    with _pytest.raises(ValidationError, match="is not settled"):
+        next_season_placements(season=season)
+
+
+def test_next_season_from_one_with_no_result_is_refused(client, django_user_model):
+    league = LeagueFactory()
+    season = SeasonFactory(league=league, starts_on=datetime.date(2025, 1, 7))
+    division = DivisionFactory(season=season, name="Premier")
+    for name in ("Alma", "Bull", "Crown"):
+        TeamEntryFactory(division=division, team__name=name)
+    user = django_user_model.objects.create_user("sec", password="pw-sec-123456")
+    league.secretaries.add(user)
+    client.force_login(user)
+    url = reverse("leagues:manage_season_next", args=[league.slug, season.pk])
+    page = client.get(url).content.decode()
+    assert f"{season.name} has no result in Premier: there is no final table" in page
+    assert "final table," not in page and 'name="team_' not in page
 
 
 def test_start_next_season_applies_promotion_and_relegation_and_carries_everything(

@@ -24,11 +24,13 @@ from leagues.match import (
     TableCard,
     card_problems,
     decide_drawn_match,
+    games_to_win,
     group_order,
     group_points,
     match_problems,
     match_result,
     possible_points,
+    race_final_score,
     race_winner,
     table_outcome,
     walkover_result,
@@ -201,6 +203,9 @@ def test_race_ties_and_group_tables() -> None:
     assert race_winner(2, 1, 2) == "home"
     assert race_winner(1, 3, 3) == "away"
     assert race_winner(1, 1, 2) == ""
+    assert [games_to_win(n) for n in (1, 3, 5, 7)] == [1, 2, 3, 4]
+    assert race_final_score(3, 1, 3) and race_final_score(0, 2, 2)
+    assert not any(race_final_score(*s, 2) for s in [(2, 2), (3, 0), (1, 1), (-1, 2)])
     assert group_points(won=2, drawn=1) == 5
     rows = [("Bell", 4, 10, 6), ("Anchor", 4, 10, 6), ("Crown", 4, 12, 7), ("Dog", 5, 0, 9)]
     ordered = sorted(rows, key=lambda r: group_order(r[1], r[2], r[3], r[0]))

@@ -38,6 +38,7 @@ class Command(BaseCommand):
             self.stdout.write(self.style.SUCCESS(f"{name}: created."))
         if report.leagues:
             self.stdout.write(
-                f"{report.fixtures_played} fixtures played, {report.hands} hands recorded "
+                f"{report.fixtures_played} fixtures played ({report.card_fixtures} from the "
+                f"score card), {report.hands} hands recorded "
                 f"in {time.monotonic() - started:.1f} s."
             )

@@ -20,16 +20,26 @@ let flushing = false;
 let flushAgain = false;
 let editing = null; // {kind: "unsent", key} | {kind: "sent", number, revision}
 
+/** Remember where this game's scoring link leads, so that the link opens the kept page without
+ * a connection (the phone that started the game came here straight from the start form, not
+ * by the link). No request. */
+async function keepLink() {
+  const link = document.querySelector("[data-testid=scoring-link-url]");
+  if (!link || !("caches" in window)) return;
+  try {
+    const links = await caches.open("allfours-links");
+    await links.put(new URL(link.href).pathname, new Response(location.pathname));
+  } catch {
+    // No room: the link works online only.
+  }
+}
+
 /** Keep this page (and where its scoring link leads) for the next time without a connection. */
 async function keepThisPage() {
   if (!navigator.onLine || !("caches" in window)) return;
   try {
     await (await caches.open("allfours-pages")).add(location.pathname);
-    const link = document.querySelector("[data-testid=scoring-link-url]");
-    if (link) {
-      const links = await caches.open("allfours-links");
-      await links.put(new URL(link.href).pathname, new Response(location.pathname));
-    }
+    await keepLink();
   } catch {
     // The connection went: the page kept last time stays.
   }
@@ -71,9 +81,7 @@ if ("serviceWorker" in navigator) {
       if (!navigator.serviceWorker.controller) registration.active.postMessage("claim");
       return keptIsCurrent();
     })
-    .then((current) => {
-      if (!current) keepThisPage();
-    })
+    .then((current) => (current ? keepLink() : keepThisPage()))
     .catch(() => {});
 }
 

@@ -1,0 +1,132 @@
+"""The stored league tables, kept in step with the results that count.
+
+``refresh_division_table`` works a division's table out from its results
+(``leagues.selectors.standings.worked_out_standings``, through the one definition of what
+counts) and stores it: each team's figures, place (head-to-head included), last five and
+points per league night, the fixtures counted and those left. It runs inside the transaction
+of every change to what counts (a result stored, confirmed, settled, reopened or corrected; a
+walkover, a void; an adjustment made or withdrawn; a team withdrawn, reinstated, entered or
+moved; the tie-breaks, the match format or the provisional setting changed), after the
+change, holding the table's lock, so two changes in one division one after the other each
+see the other's. Only the rows whose figures moved are written.
+
+``rebuild_tables`` (``manage.py rebuild_standings``) does it for every division.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from leagues.models import Division, DivisionTable, Fixture, League, Season, TableRow
+from leagues.selectors.standings import stored_figures, worked_out_standings
+
+
+def _locked_table(division: Division) -> DivisionTable:
+    """The division's stored table, created if it has none yet, locked for this transaction."""
+    try:
+        return DivisionTable.objects.select_for_update().get(pk=division.pk)
+    except DivisionTable.DoesNotExist:
+        pass
+    try:
+        with transaction.atomic():
+            DivisionTable.objects.create(division=division)
+    except IntegrityError:  # another transaction made it first
+        pass
+    return DivisionTable.objects.select_for_update().get(pk=division.pk)
+
+
+@transaction.atomic
+def refresh_division_table(*, division: Division | int) -> DivisionTable:
+    """Store the division's table as its results now stand (see the module's doc)."""
+    division_id = division if isinstance(division, int) else division.pk
+    division = Division.objects.select_related("season__league").get(pk=division_id)
+    table = _locked_table(division)
+    standings = worked_out_standings(divisions=[division])[0]
+
+    wanted = {row.entry.pk: stored_figures(row) for row in standings.rows}
+    existing = {
+        row.entry_id: row
+        for row in TableRow.objects.filter(Q(table=table) | Q(entry__in=list(wanted)))
+    }
+    TableRow.objects.filter(table=table).exclude(entry__in=list(wanted)).delete()
+    changed: list[TableRow] = []
+    fields: set[str] = set()
+    new: list[TableRow] = []
+    for entry_id, figures in wanted.items():
+        row = existing.get(entry_id)
+        if row is None:
+            new.append(TableRow(table=table, entry_id=entry_id, **figures))
+            continue
+        moved = _differences(row, table, figures)
+        if moved:
+            for name in moved:
+                setattr(row, name, table if name == "table" else figures[name])
+            fields.update(moved)
+            changed.append(row)
+    if changed:
+        TableRow.objects.bulk_update(changed, sorted(fields))
+    if new:
+        TableRow.objects.bulk_create(new)
+
+    remaining = [[home, away] for home, away in standings.remaining]
+    if table.counted != standings.counted or table.remaining != remaining or changed or new:
+        table.counted = standings.counted
+        table.remaining = remaining
+        table.refreshed_at = timezone.now()
+        table.save(update_fields=["counted", "remaining", "refreshed_at"])
+    return table
+
+
+def _differences(row: TableRow, table: DivisionTable, figures: dict[str, Any]) -> list[str]:
+    moved = [name for name, value in figures.items() if getattr(row, name) != value]
+    if row.table_id != table.pk:  # the team moved here from another division
+        moved.append("table")
+    return moved
+
+
+def refresh_tables(*, divisions: Iterable[Division | int | None]) -> None:
+    """``refresh_division_table`` for each of the divisions (once each, None skipped)."""
+    seen: set[int] = set()
+    for division in divisions:
+        pk = division if isinstance(division, int) or division is None else division.pk
+        if pk is not None and pk not in seen:
+            seen.add(pk)
+            refresh_division_table(division=pk)
+
+
+def refresh_fixture_table(*, fixture: Fixture) -> None:
+    """The table a league fixture's result counts in (a cup tie's fixture counts in none)."""
+    if fixture.kind == Fixture.Kind.LEAGUE and fixture.division_id is not None:
+        refresh_division_table(division=fixture.division_id)
+
+
+def refresh_season_tables(*, season: Season | int) -> None:
+    """Every division's table of the season (its tie-breaks or match format changed)."""
+    refresh_tables(divisions=Division.objects.filter(season=season).values_list("pk", flat=True))
+
+
+def refresh_league_tables(*, league: League | int) -> None:
+    """Every division's table of the league (its tie-breaks, match format or provisional
+    setting changed)."""
+    refresh_tables(
+        divisions=Division.objects.filter(season__league=league).values_list("pk", flat=True)
+    )
+
+
+def rebuild_tables(*, leagues: Iterable[League] | None = None, missing: bool = False) -> int:
+    """Work every division's table (of ``leagues``, or all; only those with none stored yet
+    when ``missing``) out again from its results; the number of divisions."""
+    divisions = Division.objects.all()
+    if leagues is not None:
+        divisions = divisions.filter(season__league__in=list(leagues))
+    if missing:
+        divisions = divisions.filter(table__isnull=True)
+    pks = list(divisions.order_by("pk").values_list("pk", flat=True))
+    for pk in pks:
+        refresh_division_table(division=pk)
+    return len(pks)

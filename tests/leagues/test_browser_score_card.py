@@ -1,0 +1,115 @@
+"""A captain enters a night's result from the paper score card on a 390×844 phone, counting
+every tap: from *My fixtures* to the submitted result in at most 40 taps and the typed figures.
+And the captain seats a table on the night and holds up its QR code full-screen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from playwright.sync_api import Locator, Page, expect
+
+from leagues.formats import YORKSHIRE_FORMAT
+from leagues.models import FixtureResult, FixtureTable, ResultSubmission, TeamEntry
+from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory, PlayerFactory
+from tests.factories.scoring import UserFactory
+from tests.leagues.helpers import entered_teams
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+MOST_TAPS = 40
+#: A Yorkshire night of four tables as the card has it: (home pegs, away pegs) a table.
+CARD = ((11, 7), (9, 11), (11, 4), (11, 10))
+
+
+class Thumb:
+    """Taps on the phone, counted."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.taps = 0
+
+    def tap(self, target: Locator) -> None:
+        target.tap()
+        self.taps += 1
+
+    def type_into(self, target: Locator, figure: int) -> None:
+        self.tap(target)
+        target.press_sequentially(str(figure))
+
+
+def _captains_night() -> tuple[Any, Any]:
+    league = LeagueFactory(match_format=YORKSHIRE_FORMAT.to_spec())
+    division = DivisionFactory(season__league=league)
+    home, away = entered_teams(division, ["Black Bull", "Old Hall"], players=8)
+    captain = UserFactory()
+    TeamEntry.objects.filter(team=home).update(
+        captain=PlayerFactory(name="Black Bull captain", user=captain)
+    )
+    return FixtureFactory(division=division, home=home, away=away), captain
+
+
+def _logged_in(page: Page, live_server: Any, user: Any) -> None:
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    page.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
+
+
+def test_a_captain_enters_the_score_card_in_at_most_40_taps(phone: Page, live_server: Any) -> None:
+    fixture, captain = _captains_night()
+    _logged_in(phone, live_server, captain)
+    phone.goto(live_server.url + "/leagues/my-fixtures/")
+    thumb = Thumb(phone)
+    thumb.tap(phone.get_by_test_id(f"my-card-{fixture.pk}"))
+    for board, (home, away) in enumerate(CARD, start=1):
+        thumb.type_into(phone.locator(f"#id_t{board}_g1_home"), home)
+        thumb.type_into(phone.locator(f"#id_t{board}_g1_away"), away)
+    thumb.tap(phone.get_by_test_id("card-save"))
+    expect(phone.get_by_test_id("submission-status")).to_have_attribute("data-status", "submitted")
+    assert thumb.taps <= MOST_TAPS, thumb.taps
+    result = FixtureResult.objects.get(fixture=fixture)
+    assert (result.home_match_points, result.away_match_points) == (8, 2)
+    assert ResultSubmission.objects.get(fixture=fixture).submitted_by == captain
+    # Nothing scrolls sideways: the card fits the phone.
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_a_refused_card_keeps_every_figure_and_names_the_table(
+    phone: Page, live_server: Any
+) -> None:
+    fixture, captain = _captains_night()
+    _logged_in(phone, live_server, captain)
+    phone.goto(live_server.url + f"/leagues/fixture/{fixture.pk}/score-card/")
+    thumb = Thumb(phone)
+    for board, (home, away) in enumerate(((11, 7), (9, 10), (11, 4), (11, 10)), start=1):
+        thumb.type_into(phone.locator(f"#id_t{board}_g1_home"), home)
+        thumb.type_into(phone.locator(f"#id_t{board}_g1_away"), away)
+    thumb.tap(phone.get_by_test_id("card-save"))
+    expect(phone.get_by_test_id("card-errors")).to_contain_text(
+        "Table 2, game 1 (9–10): neither side reached the target of 11"
+    )
+    expect(phone.locator("#id_t4_g1_away")).to_have_value("10")
+    assert not FixtureTable.objects.filter(fixture=fixture).exists()
+
+
+def test_the_captain_seats_a_table_and_shows_its_qr_full_screen(
+    phone: Page, live_server: Any
+) -> None:
+    fixture, captain = _captains_night()
+    _logged_in(phone, live_server, captain)
+    phone.goto(live_server.url + f"/leagues/fixture/{fixture.pk}/night/")
+    table = phone.get_by_test_id("night-table-1")
+    for side, seat, index in (("home", 1, 1), ("home", 2, 2), ("away", 1, 1), ("away", 2, 2)):
+        table.locator(f"#id_t1-{side}_{seat}").select_option(index=index)
+    phone.get_by_test_id("night-seat-1").tap()
+    phone.get_by_test_id("night-qr-1").tap()
+    qr = phone.get_by_test_id("table-qr-code").locator("svg")
+    box = qr.bounding_box()
+    assert box is not None and box["width"] >= 0.9 * 390 - 1, box
+    link = FixtureTable.objects.get(fixture=fixture, board=1).scoring_link
+    expect(phone.get_by_test_id("table-qr-link")).to_have_attribute(
+        "href", live_server.url + link.get_absolute_url()
+    )
