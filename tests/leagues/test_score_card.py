@@ -236,3 +236,30 @@ def test_card_results_count_as_phone_results_and_player_figures_say_cards_have_n
     assert rows["Black Bull"].played == rows["Old Hall"].played == 2
     page = Client().get(home[0].get_absolute_url()).content.decode()
     assert 'data-testid="card-tables-note"' in page and "no hands recorded" in page
+
+
+def test_the_desk_lists_past_nights_without_a_result_for_the_secretary_to_enter() -> None:
+    """A night of cards as the secretary: the desk lists each past fixture with no result,
+    the card goes back to the desk, and the fixture leaves the list."""
+    import datetime
+
+    fixture, users = _fixture()
+    fixture.date = datetime.date.today() - datetime.timedelta(days=2)
+    fixture.save(update_fields=["date"])
+    client = Client()
+    client.force_login(users["secretary"])
+    desk = reverse("leagues:manage_league", kwargs={"slug": fixture.division.season.league.slug})
+    page = client.get(desk).content.decode()
+    assert f'data-testid="missing-{fixture.pk}"' in page
+    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk}) + "?from=desk"
+    data = {
+        f"t{b}_g1_{side}": str(s[i])
+        for b, s in enumerate(CARD_SCORES, start=1)
+        for i, side in enumerate(("home", "away"))
+    }
+    response = client.post(url, data)
+    assert response.status_code == 302 and response["Location"] == desk
+    assert f'data-testid="missing-{fixture.pk}"' not in client.get(desk).content.decode()
+
+
+CARD_SCORES = ((11, 7), (9, 11), (11, 4), (11, 10))
