@@ -134,10 +134,16 @@ def test_a_trinidad_card_whose_scores_and_bullseyes_disagree_is_refused() -> Non
 
 def test_a_fixture_mixes_phone_tables_and_card_tables() -> None:
     fixture, users = _fixture()
-    for table_game in start_fixture(fixture)[:2]:
+    started = start_fixture(fixture)
+    for table_game in started[:2]:
         win_game(table_game.game, "A", 5)
     tables = [CardTable(board=3, games=((4, 11),)), CardTable(board=4, games=((11, 9),))]
     fixture_card_enter(fixture=fixture, tables=tables, by=users["home"])
+    # The games opened on phones at tables 3 and 4 are abandoned, their links revoked.
+    for table_game in started[2:]:
+        table_game.game.refresh_from_db()
+        assert table_game.game.status == "abandoned"
+        assert not FixtureTable.objects.get(pk=table_game.table_id).scoring_link.is_live
     sources = dict(FixtureTable.objects.filter(fixture=fixture).values_list("board", "source"))
     assert sources == {1: "hands", 2: "hands", 3: "card", 4: "card"}
     result = FixtureResult.objects.get(fixture=fixture)
