@@ -4,7 +4,8 @@
   their confirmation;
 - ``result_disputed``, ``result_settled``, ``result_rejected``: both captains and the league's
   secretaries;
-- ``fixture_postponed``, ``fixture_rearranged``: both teams' captains.
+- ``fixture_postponed``, ``fixture_rearranged``, ``fixture_undone`` (a postponement, walkover
+  or void undone): both teams' captains.
 
 The one who made the change is not told about it. Each notice is a plain-text email with the
 link to act on and a link to turn notices off. It is sent after the change's transaction
@@ -80,6 +81,12 @@ EVENTS: dict[str, Event] = {
     "fixture_postponed": Event(
         subject="Postponed: {fixture}",
         says="{fixture} is postponed: {detail}",
+        act="See the fixture",
+        link="leagues:fixture",
+    ),
+    "fixture_undone": Event(
+        subject="Back on the list: {fixture}",
+        says="{fixture}: {detail}",
         act="See the fixture",
         link="leagues:fixture",
     ),

@@ -8,6 +8,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from scoring.models import Award, Game, Hand, HandRevision, Side
+from scoring.services.compiled import CompiledRead
 
 
 def _sides() -> Prefetch[Side]:
@@ -34,13 +35,24 @@ def game_with_sides(pk: int) -> Game:
     )
 
 
+def _entry_sides(pk: int) -> QuerySet[Side]:
+    return Side.objects.select_related("game").filter(game_id=pk).order_by("position")
+
+
+#: Built once per connection, as the service's locked read is (services/compiled.py): on every
+#: hand, building this query cost the ORM more than the database takes to answer it.
+_entry_read = CompiledRead(_entry_sides)
+
+
 def game_for_entry(pk: int) -> tuple[Game, list[Side]]:
     """A game's ruleset and sides, to read a posted hand form against before the service takes
     the game's lock: one query. Both are fixed once a game starts, so a read outside the lock is
     as good as one under it; the scores and the hand count are read again under the lock."""
-    sides = list(Side.objects.select_related("game").filter(game_id=pk).order_by("position"))
+    sides = _entry_read.rows(pk)
     if not sides:
         raise Http404("No such game.")
+    for side in sides[1:]:
+        side.game = sides[0].game
     return sides[0].game, sides
 
 

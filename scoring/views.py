@@ -210,6 +210,9 @@ def _reply_context(
         "notice_kind": "success",
         "next_number": count + 1,
         "next_dealer": by_label.get(game.next_dealer),
+        # The score bar's Undo and "Fix hand N" for the last hand.
+        "undo_key": uuid.uuid4(),
+        "last_number": count or None,
     }
 
 
@@ -231,8 +234,6 @@ def _reply(
     changed = [recorded] if recorded is not None else []
     context = _reply_context(request, game, sides, count=count, notice=notice) | {
         "offline_update": offline.state_change(game, count=count, hands=changed),
-        "undo_key": uuid.uuid4(),
-        "last_number": count or None,
         "rows": rows,
         "from_number": from_number,
         "page": {"verdict": verdict_text, "target": game.rules.target, "sides": sides},

@@ -32,12 +32,15 @@ from leagues.schedule import (
 )
 from leagues.services.rollup import FixtureChanged, roll_up
 from leagues.services.standings import refresh_division_table, refresh_fixture_table
+from scoring.forms.words import possessive
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
 
 #: Fixtures not yet played: a re-arrangement may move them, a walkover or void settle them.
 REPLACEABLE = (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED)
+#: What a secretary can undo (``fixture_undo``): a postponement, a walkover, a void.
+UNDOABLE = (Fixture.Status.POSTPONED, Fixture.Status.WALKOVER, Fixture.Status.VOID)
 
 
 @dataclass(frozen=True)
@@ -871,4 +874,64 @@ def fixture_void(*, fixture: Fixture, reason: str, by: User | None = None) -> Fi
     fixture.save(update_fields=["status", "walkover_to", "reason", "updated_at"])
     roll_up(FixtureChanged(fixture=fixture, by=by))
     _audit_status(fixture, "void", by)
+    return fixture
+
+
+def undo_words(fixture: Fixture) -> str:
+    """What undoing the fixture's status would undo, in words ("the walkover to Crown")."""
+    if fixture.status == Fixture.Status.WALKOVER:
+        winner = fixture.home if fixture.walkover_to == Fixture.Side.HOME else fixture.away
+        return f"the walkover to {winner}"
+    if fixture.status == Fixture.Status.POSTPONED:
+        return "the postponement"
+    return "the void"
+
+
+@transaction.atomic
+def fixture_undo(*, fixture: Fixture, reason: str, by: User | None = None) -> Fixture:
+    """Undo a postponement, a walkover or a void: the fixture is back on the list as it was
+    (scheduled on its night, or played when its tables had finished before it was voided),
+    the table follows, the change is audited and both captains are told."""
+    require_secretary(by, fixture.division.season.league)
+    fixture = _locked_fixture(fixture)
+    if fixture.status not in UNDOABLE:
+        raise ValidationError(
+            "Only a postponement, a walkover or a void can be undone; this fixture is "
+            f"{fixture.get_status_display().lower()}."
+        )
+    if not reason.strip():
+        raise ValidationError("Give the reason for undoing it.")
+    withdrawn = TeamEntry.objects.filter(
+        season_id=fixture.division.season_id, withdrawn_on__isnull=False
+    ).select_related("team")
+    for entry in withdrawn:
+        if any(item.get("pk") == fixture.pk for item in entry.withdrawal_settled):
+            raise ValidationError(
+                f"This fixture was settled by {possessive(entry.team.name)} withdrawal: "
+                "reinstate the team to undo it."
+            )
+    undone = undo_words(fixture)
+    before = {**fixture_state(fixture), "walkover_to": fixture.walkover_to}
+    if fixture.status == Fixture.Status.POSTPONED and fixture.original_date == fixture.date:
+        fixture.original_date = None
+    fixture.status = Fixture.Status.SCHEDULED
+    fixture.walkover_to = ""
+    fixture.reason = ""
+    fixture.save(update_fields=["status", "walkover_to", "reason", "original_date", "updated_at"])
+    roll_up(FixtureChanged(fixture=fixture, by=by))
+    fixture.refresh_from_db(fields=["status"])
+    audit_log(
+        league=fixture.division.season.league,
+        fixture=fixture,
+        action="fixture_undone",
+        subject=f"{fixture}: {undone} undone: {reason.strip()}",
+        before=before,
+        after={
+            **fixture_state(fixture),
+            "walkover_to": "",
+            "undone": undone,
+            "reason": f"{undone[0].upper()}{undone[1:]} is undone: {reason.strip()}",
+        },
+        by=by,
+    )
     return fixture

@@ -128,7 +128,14 @@ def fixture_manage(request: HttpRequest, pk: int) -> HttpResponse:
     postpone = forms.ReasonForm(data if action == "postpone" else None, prefix="postpone")
     walkover = forms.WalkoverForm(data if action == "walkover" else None, fixture=fixture)
     void = forms.ReasonForm(data if action == "void" else None, prefix="void")
-    sent = {"rearrange": rearrange, "postpone": postpone, "walkover": walkover, "void": void}
+    undo = forms.ReasonForm(data if action == "undo" else None, prefix="undo")
+    sent = {
+        "rearrange": rearrange,
+        "postpone": postpone,
+        "walkover": walkover,
+        "void": void,
+        "undo": undo,
+    }
     form = sent.get(action or "")
     if form is not None and form.is_valid():
         values = form.cleaned_data
@@ -152,6 +159,10 @@ def fixture_manage(request: HttpRequest, pk: int) -> HttpResponse:
                     fixture=fixture, to=values["to"], reason=values["reason"], by=request.user
                 )
                 done = "Walkover given"
+            elif action == "undo":
+                undone = fixtures.undo_words(fixture)
+                fixtures.fixture_undo(fixture=fixture, reason=values["reason"], by=request.user)
+                done = f"{undone[0].upper()}{undone[1:]} undone"
             else:
                 fixtures.fixture_void(fixture=fixture, reason=values["reason"], by=request.user)
                 done = "Voided"
@@ -170,6 +181,7 @@ def fixture_manage(request: HttpRequest, pk: int) -> HttpResponse:
             "forms": sent,
             "posted": form,
             "open": fixture.status in fixtures.REPLACEABLE,
+            "undo": fixtures.undo_words(fixture) if fixture.status in fixtures.UNDOABLE else "",
         },
     )
 

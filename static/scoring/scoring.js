@@ -220,7 +220,7 @@
       var entry = document.getElementById("entry");
       if (keptForm && entry) entry.appendChild(keptForm);
       keptForm = null;
-      (entry || box).scrollIntoView({ block: "start" });
+      showFirstKey();
     }
   });
 
@@ -285,9 +285,40 @@
     if (target) { target.setAttribute("y1", y(+box.target)); target.setAttribute("y2", y(+box.target)); }
   }
 
-  function settle() {
+  /* The first key a thumb taps in the hand form: the first button or label that shows (a radio
+   * itself is hidden behind its label). */
+  function firstKey(form) {
+    var keys = form.querySelectorAll("button, label");
+    for (var i = 0; i < keys.length; i += 1) {
+      var place = keys[i].getBoundingClientRect();
+      if (place.width >= 20 && place.height >= 20) return keys[i];
+    }
+    return null;
+  }
+
+  /* After any answer to the hand form, an undo or a correction, the next hand starts where the
+   * thumb is: the hand form's first key in view, below the sticky score bar (the page may have
+   * been scrolled down to a card-points box, a refusal or the sheet). */
+  function showFirstKey() {
+    var form = document.getElementById("hand-form");
+    var box = document.getElementById("correction");
+    if (!form || (box && box.querySelector("form"))) return;
+    var key = firstKey(form);
+    if (!key) return;
+    var bar = document.getElementById("scoreboard");
+    var top = bar ? bar.getBoundingClientRect().bottom : 0;
+    var place = key.getBoundingClientRect();
+    if (place.top >= top && place.bottom <= window.innerHeight) return;
+    window.scrollBy(0, place.top - top - 8);
+  }
+  // The offline page (static/scoring/offline/page.mjs) says so when it kept a hand or an undo.
+  document.addEventListener("allfours:hand-done", showFirstKey);
+
+  function settle(event) {
     applySheetUpdate();
     followCorrection();
+    var config = event && event.detail && event.detail.requestConfig;
+    if (config && config.verb === "post") showFirstKey();
     // A message from an earlier page (say "Hand 2 corrected") must not outlive its action.
     document.querySelectorAll("body > .messages").forEach(function (list) { list.remove(); });
     var undo = document.getElementById("undo");

@@ -20,7 +20,7 @@ import factory
 from django.contrib.auth import get_user_model
 
 from scoring import services
-from scoring.actors import Actor
+from scoring.actors import Account, Actor
 from scoring.models import Game, Hand
 from scoring.rules import PRESETS
 
@@ -59,7 +59,7 @@ def plain_hand(
 
 
 def record_hands(
-    game: Game, facts_list: Iterable[Mapping[str, Any]], *, by: Any = None
+    game: Game, facts_list: Iterable[Mapping[str, Any]], *, by: Account = None
 ) -> list[Hand]:
     """Record each hand through the service, as a scorer would, and return them."""
     recorded = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import html
 import re
 import uuid
 
@@ -140,8 +141,15 @@ def test_the_qr_code_is_made_once_per_link_key(client):
 def test_undo_asks_before_it_acts(client):
     game = GameFactory(hands=2)
     page = _page(client, game)
-    assert re.search(r"<summary[^>]*data-testid=\"undo\">Undo hand 2…</summary>", page)
-    assert "Yes, undo hand 2" in page
+    # On the score bar: "Undo…" (to a screen reader "Undo hand 2…") opens the question.
+    summary = re.search(r"<summary[^>]*data-testid=\"undo\">(.*?)</summary>", page)
+    assert summary and re.sub(r"<[^>]+>", "", summary.group(1)) == "Undo hand 2…"
+    assert html.unescape(re.sub(r"<[^>]+>", "", page)).count("Yes, undo hand\xa02") == 1
+    fix = re.search(
+        r'<a class="button fix" href="([^"]+)"[^>]*data-testid="fix-last">(.*?)</a>', page
+    )
+    assert fix and fix.group(1).endswith("/hands/2/correct/")
+    assert re.sub(r"<[^>]+>", "", fix.group(2)) == "Fix hand 2"
 
 
 def test_play_again_keeps_sides_players_and_rules_and_passes_the_deal(client):

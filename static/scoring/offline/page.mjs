@@ -452,6 +452,7 @@ async function keepHand(form, { key, number, submitter = null } = {}) {
   stopEditing();
   clearForm(form);
   await refresh();
+  document.dispatchEvent(new Event("allfours:hand-done"));
   flush();
   return true;
 }
@@ -468,6 +469,9 @@ async function undoLast() {
   if (last.state === "unsent") await store.deleteOp(last.key);
   else await store.putOp({ key: store.newKey(), game: pk, seq: await nextSeq(), op: "undo", number: last.number, state: "unsent" });
   await refresh();
+  const undo = document.getElementById("undo");
+  if (undo) undo.open = false;
+  document.dispatchEvent(new Event("allfours:hand-done"));
   flush();
 }
 

@@ -256,11 +256,11 @@ export function drawGame(root, game, hands, result) {
     const category = decided.category === "hang_jack" ? "hang jack" : decided.category;
     banner.replaceChildren(element("h2", {}, `${names[result.winner]} reached ${game.target} on hand ${decided.hand} with ${category} (on this phone: not sent yet).`));
   } else banner?.remove();
-  const undo = root.querySelector("[data-testid=undo]");
-  if (undo) undo.textContent = `Undo hand ${hands.length}…`;
-  const confirm = root.querySelector("#undo-button");
-  if (confirm) confirm.textContent = `Yes, undo hand ${hands.length}`;
-  root.querySelector("#game-actions .undo")?.toggleAttribute("hidden", !hands.length);
+  // The score bar's Undo and Fix act on the phone's last hand.
+  for (const number of root.querySelectorAll("#scoreboard [data-last-number]")) number.textContent = String(hands.length);
+  root.querySelector("#scoreboard .bar-actions")?.toggleAttribute("hidden", !hands.length);
+  const fix = root.querySelector("[data-testid=fix-last]");
+  if (fix) fix.dataset.offlineFix = String(hands.length);
 }
 
 export { InvalidFacts };

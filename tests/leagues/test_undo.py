@@ -1,0 +1,110 @@
+"""A secretary undoes a walkover, a void or a postponement: audited, the table follows, both
+captains told; what cannot be undone is refused in words."""
+
+from __future__ import annotations
+
+import pytest
+from django.core import mail
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from leagues.models import AuditEntry
+from leagues.selectors.standings import division_standings
+from leagues.services.fixtures import fixture_postpone, fixture_undo, fixture_void, fixture_walkover
+from leagues.services.standings import refresh_division_table
+from tests.leagues.helpers import confirm
+from tests.leagues.test_access import build
+from tests.leagues.test_audit_trail import spare_fixture
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def world(settings):
+    settings.SITE_URL = "http://testserver"
+    world = build(played=True)
+    for role, user in world.users.items():
+        user.email = f"{role}@example.org"
+        user.save(update_fields=["email"])
+    return world
+
+
+def points(fixture):
+    rows = division_standings(division=fixture.division).rows
+    return {row.team.pk: (row.played, row.points) for row in rows}
+
+
+def scheduled(fixture):
+    """The return fixture, not yet played."""
+    return spare_fixture(type("World", (), {"fixture": fixture}))
+
+
+@pytest.mark.parametrize("kind", ["walkover", "postponement"])
+def test_a_walkover_or_a_postponement_undone_puts_the_fixture_back(
+    world, kind, django_capture_on_commit_callbacks
+):
+    secretary = world.users["secretary"]
+    fixture = scheduled(world.fixture)
+    before = points(fixture)
+    if kind == "walkover":
+        fixture_walkover(fixture=fixture, to="home", reason="No show", by=secretary)
+        assert points(fixture) != before
+    else:
+        fixture_postpone(fixture=fixture, reason="Pub flooded", by=secretary)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        fixture_undo(fixture=fixture, reason="Given in error", by=secretary)
+    fixture.refresh_from_db()
+    assert (fixture.status, fixture.walkover_to, fixture.reason) == ("scheduled", "", "")
+    assert fixture.original_date is None
+    assert points(fixture) == before
+    entry = AuditEntry.objects.get(action="fixture_undone")
+    assert entry.by == secretary and entry.fixture == fixture
+    what = f"the walkover to {fixture.home}" if kind == "walkover" else "the postponement"
+    assert entry.subject == f"{fixture}: {what} undone: Given in error"
+    assert sorted(m.to[0] for m in mail.outbox) == [
+        "away_captain@example.org",
+        "home_captain@example.org",
+    ]
+    assert mail.outbox[0].subject == f"Back on the list: {fixture}"
+    assert f"{what[0].upper()}{what[1:]} is undone: Given in error" in mail.outbox[0].body
+
+
+def test_a_void_played_fixture_undone_counts_again(world):
+    secretary = world.users["secretary"]
+    fixture = confirm(world.fixture)
+    refresh_division_table(division=fixture.division_id)
+    before = points(fixture)
+    assert sum(played for played, _ in before.values()) == 2
+    fixture_void(fixture=fixture, reason="Wrong venue", by=secretary)
+    assert points(fixture) != before
+    fixture_undo(fixture=fixture, reason="Venue was agreed after all", by=secretary)
+    fixture.refresh_from_db()
+    assert fixture.status == "played"
+    assert points(fixture) == before
+
+
+def test_undo_is_refused_for_a_scheduled_fixture_without_a_reason_or_by_a_captain(world):
+    fixture = scheduled(world.fixture)
+    with pytest.raises(ValidationError, match="Only a postponement, a walkover or a void"):
+        fixture_undo(fixture=fixture, reason="x", by=world.users["secretary"])
+    fixture_void(fixture=fixture, reason="Wrong venue", by=world.users["secretary"])
+    with pytest.raises(ValidationError, match="Give the reason for undoing it"):
+        fixture_undo(fixture=fixture, reason=" ", by=world.users["secretary"])
+    with pytest.raises(Exception, match="Only the secretaries"):
+        fixture_undo(fixture=fixture, reason="Mine", by=world.users["home_captain"])
+    fixture.refresh_from_db()
+    assert fixture.status == "void"
+
+
+def test_the_secretary_undoes_a_walkover_from_the_fixture_page(client, world):
+    fixture = scheduled(world.fixture)
+    fixture_walkover(fixture=fixture, to="away", reason="No show", by=world.users["secretary"])
+    client.force_login(world.users["secretary"])
+    url = reverse("leagues:manage_fixture", args=[fixture.pk])
+    page = client.get(url).content.decode()
+    assert f"Undo the walkover to {fixture.away}" in page
+    response = client.post(url, {"action": "undo", "undo-reason": "Wrong team"})
+    assert response.status_code == 302
+    fixture.refresh_from_db()
+    assert fixture.status == "scheduled"
