@@ -97,7 +97,12 @@ class Competition(models.Model):
     class Meta:
         ordering = ["league", "-season__starts_on", "name"]
         constraints = [
-            models.UniqueConstraint(fields=["season", "slug"], name="competition_unique_slug"),
+            models.UniqueConstraint(
+                fields=["season", "slug"],
+                name="competition_unique_slug",
+                violation_error_message="The season already has a competition of that name (or "
+                "one at the same address): choose another name.",
+            ),
             models.CheckConstraint(
                 condition=Q(best_of__gte=1, best_of__lte=15) & Q(best_of__in=range(1, 16, 2)),
                 name="competition_best_of_odd",

@@ -15,7 +15,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
 
 from config.inputs import clean_text
 from cups import forms, selectors
@@ -24,7 +23,7 @@ from cups.permissions import can_manage_competition, tie_role
 from cups.services import competitions, confirmation, draws, ties
 from leagues.forms import add_service_error
 from leagues.selectors import fixtures as league_selectors
-from leagues.views.common import found, require_manager, user_or_none
+from leagues.views.common import found, post_action, require_manager, user_or_none
 
 
 def _current_round(rounds: list[Any]) -> int:
@@ -155,7 +154,7 @@ def _result_context(request: HttpRequest, tie: Tie, names: bool) -> dict[str, An
     }
 
 
-@require_POST
+@post_action(lambda pk: reverse("cups:tie", args=[pk]) + "#result")
 def tie_result(request: HttpRequest, pk: int) -> HttpResponse:
     """A race tie's result: submit, agree (confirm), dispute, settle (uphold or reject) or
     reopen; one service call each. The services refuse whoever may not (a 403)."""
@@ -343,7 +342,7 @@ def competition_manage(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_action(lambda pk: reverse("cups:tie", args=[pk]))
 def tie_manage(request: HttpRequest, pk: int) -> HttpResponse:
     """A tie's walkover, postponement, settlement or reversal: one service call each."""
     tie = get_object_or_404(Tie.objects.select_related("competition__league"), pk=pk)

@@ -227,7 +227,12 @@ class Season(models.Model):
     class Meta:
         ordering = ["league", "-starts_on"]
         constraints = [
-            models.UniqueConstraint(fields=["league", "slug"], name="season_unique_slug"),
+            models.UniqueConstraint(
+                fields=["league", "slug"],
+                name="season_unique_slug",
+                violation_error_message="The league already has a season of that name (or "
+                "one at the same address): choose another name.",
+            ),
             models.CheckConstraint(
                 condition=Q(ends_on__isnull=True) | Q(ends_on__gte=F("starts_on")),
                 name="season_ends_after_start",
@@ -299,8 +304,17 @@ class Division(models.Model):
     class Meta:
         ordering = ["season", "rank", "name"]
         constraints = [
-            models.UniqueConstraint(fields=["season", "slug"], name="division_unique_slug"),
-            models.UniqueConstraint(fields=["season", "name"], name="division_unique_name"),
+            models.UniqueConstraint(
+                fields=["season", "slug"],
+                name="division_unique_slug",
+                violation_error_message="The season already has a division of that name (or "
+                "one at the same address): choose another name.",
+            ),
+            models.UniqueConstraint(
+                fields=["season", "name"],
+                name="division_unique_name",
+                violation_error_message="The season already has a division of that name.",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -373,8 +387,17 @@ class Team(models.Model):
     class Meta:
         ordering = ["name"]
         constraints = [
-            models.UniqueConstraint(fields=["league", "slug"], name="team_unique_slug"),
-            models.UniqueConstraint(fields=["league", "name"], name="team_unique_name"),
+            models.UniqueConstraint(
+                fields=["league", "slug"],
+                name="team_unique_slug",
+                violation_error_message="The league already has a team of that name (or one "
+                "at the same address): choose another name.",
+            ),
+            models.UniqueConstraint(
+                fields=["league", "name"],
+                name="team_unique_name",
+                violation_error_message="The league already has a team of that name.",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -424,7 +447,11 @@ class TeamEntry(models.Model):
         ordering = ["division", "team__name"]
         verbose_name_plural = "team entries"
         constraints = [
-            models.UniqueConstraint(fields=["team", "season"], name="entry_one_division_a_season"),
+            models.UniqueConstraint(
+                fields=["team", "season"],
+                name="entry_one_division_a_season",
+                violation_error_message="That team is already entered in a division this season.",
+            ),
             models.CheckConstraint(
                 condition=(Q(withdrawn_on__isnull=True) & Q(withdrawal=""))
                 | (Q(withdrawn_on__isnull=False) & ~Q(withdrawal="")),
@@ -461,7 +488,9 @@ class Registration(models.Model):
         constraints = [
             # A season belongs to one league, so this is "one team per season per league".
             models.UniqueConstraint(
-                fields=["player", "season"], name="registration_one_team_a_season"
+                fields=["player", "season"],
+                name="registration_one_team_a_season",
+                violation_error_message="That player is already registered to a team this season.",
             ),
         ]
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import wraps
 from typing import Any, TypeVar
 
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponseNotAllowed
+from django.shortcuts import redirect
 
 from leagues.models import League
 from leagues.permissions import can_manage_league
@@ -30,3 +32,22 @@ def require_manager(request: HttpRequest, league: League) -> None:
 
 def user_or_none(request: HttpRequest) -> Any:
     return request.user if request.user.is_authenticated else None
+
+
+def post_action(back: Callable[..., str]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """An action's address (a button's form posts to it): a POST does the action; a GET (a
+    link followed, a page reloaded after the action, an address typed) is sent to the page the
+    action is on, ``back(**url_kwargs)``, which checks who may see it, instead of a bare 405."""
+
+    def decorator(view: Callable[..., Any]) -> Callable[..., Any]:
+        @wraps(view)
+        def action(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+            if request.method == "POST":
+                return view(request, *args, **kwargs)
+            if request.method in ("GET", "HEAD"):
+                return redirect(back(**kwargs))
+            return HttpResponseNotAllowed(["GET", "POST"])
+
+        return action
+
+    return decorator

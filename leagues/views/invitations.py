@@ -15,7 +15,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_http_methods, require_POST
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
 
 from config.inputs import strict_id
 from config.mail import MAIL_ERRORS
@@ -24,7 +25,7 @@ from leagues.models import Invitation, LeagueRequest
 from leagues.permissions import can_approve_leagues
 from leagues.selectors import fixtures as selectors
 from leagues.services import invitations, league_requests
-from leagues.views.common import found, require_manager
+from leagues.views.common import found, post_action, require_manager
 
 logger = logging.getLogger(__name__)
 
@@ -53,7 +54,7 @@ def _league(request: HttpRequest, slug: str) -> Any:
 
 
 @login_required
-@require_POST
+@post_action(lambda slug, pk: reverse("leagues:manage_secretaries", args=[slug]))
 def invitation_change(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Resend or withdraw one of the league's invitations."""
     league = _league(request, slug)

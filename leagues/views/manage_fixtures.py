@@ -10,13 +10,13 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.urls import reverse
 
 from leagues import forms, nights_off
 from leagues.models import Fixture, PointAdjustment
 from leagues.selectors import fixtures as selectors
 from leagues.services import adjustments, fixtures, results
-from leagues.views.common import found, require_manager
+from leagues.views.common import found, post_action, require_manager
 from leagues.views.results import table_cards
 
 
@@ -279,7 +279,7 @@ def adjustment_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_action(lambda pk, adjustment: reverse("leagues:manage_adjustments", args=[pk]))
 def adjustment_withdraw(request: HttpRequest, pk: int, adjustment: int) -> HttpResponse:
     division = _division(request, pk)
     made = get_object_or_404(PointAdjustment, pk=adjustment, entry__division=division)

@@ -14,7 +14,6 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
 
 from config.inputs import strict_id
 from leagues import forms, nights_off
@@ -24,7 +23,7 @@ from leagues.selectors import fixtures as selectors
 from leagues.selectors.people import LeaguePeople
 from leagues.selectors.standings import season_standings
 from leagues.services import league_requests, registrations, seasons, structure, withdrawal
-from leagues.views.common import found, require_manager
+from leagues.views.common import found, post_action, require_manager
 from scoring.forms.words import possessive
 
 
@@ -427,7 +426,7 @@ def team_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_action(lambda slug, pk: reverse("leagues:manage_team", args=[slug, pk]))
 def team_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Withdraw the team from a season (or, with ``reinstate``, undo it)."""
     league = _league(request, slug)
