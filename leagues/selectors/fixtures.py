@@ -156,6 +156,21 @@ def results_to_see_to(*, league: League) -> list[Fixture]:
     )
 
 
+def results_missing(*, league: League) -> list[Fixture]:
+    """The league's fixtures whose night has passed with no table scored to a finish and no
+    decision (still scheduled): the results to enter from the score card, oldest first."""
+    return list(
+        Fixture.objects.filter(
+            division__season__league=league,
+            status=Fixture.Status.SCHEDULED,
+            date__lt=league.today(),
+        )
+        .exclude(result__is_final=True)
+        .select_related("home", "away", "division")
+        .order_by("date", "time", "pk")
+    )
+
+
 def division_kept_count(*, division: Division) -> int:
     """Fixtures a re-generation of the division's list would keep: decided ones and any with a
     game started (one query)."""

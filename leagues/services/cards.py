@@ -33,6 +33,7 @@ from leagues.permissions import can_enter_card, can_manage_league
 from leagues.services import agreement, confirmation
 from leagues.services.seating import check_pairs, table_has_hands
 from scoring.actors import Account
+from scoring.models import Game, GameStatus
 from scoring.rules import Ruleset
 
 Status = ResultSubmission.Status
@@ -140,7 +141,7 @@ def fixture_card_enter(
     the game and the figure, unless the whole card is right; nothing is stored then."""
     from leagues.services.results import lock_fixture
     from leagues.services.rollup import FixtureChanged, roll_up
-    from scoring.services import scoring_link_revoke
+    from scoring.services import game_abandon, scoring_link_revoke
 
     fixture = lock_fixture(fixture)
     league = fixture.division.season.league
@@ -216,6 +217,12 @@ def fixture_card_enter(
     before = {b: _card_state(t) for b, t in existing.items() if b in boards}
     for typed in tables:
         table = existing.get(typed.board) or FixtureTable(fixture=fixture, board=typed.board)
+        if table.pk is not None:
+            # A game opened at the table on a phone is not played on: the card gives the table.
+            for game in Game.objects.filter(
+                league_game__table=table, status=GameStatus.IN_PROGRESS
+            ):
+                game_abandon(game=game, reason="The table's result came from the score card.")
         if table.scoring_link is not None and table.scoring_link.is_live:
             # The table is not scored on a phone: its link stops working.
             scoring_link_revoke(link=table.scoring_link, by=by)

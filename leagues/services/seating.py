@@ -106,7 +106,7 @@ def table_seat(
         raise ValidationError(f"There is no table {board}: the match is played on {boards}.")
     tables = {
         t.board: t
-        for t in FixtureTable.objects.select_for_update()
+        for t in FixtureTable.objects.select_for_update(of=("self",))
         .filter(fixture=fixture)
         .select_related(
             "scoring_link", "home_player_1", "home_player_2", "away_player_1", "away_player_2"

@@ -75,6 +75,9 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
             add_service_error(form, exc)
         else:
             messages.success(request, _done(submission))
+            if request.GET.get("from") == "desk":
+                # A secretary entering a night's cards goes back to the desk's list for the next.
+                return redirect("leagues:manage_league", slug=season.league.slug)
             return redirect("leagues:fixture_result", pk=fixture.pk)
     context: dict[str, Any] = {
         "fixture": fixture,

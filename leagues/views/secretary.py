@@ -113,6 +113,7 @@ def league_manage(request: HttpRequest, slug: str) -> HttpResponse:
             "teams": list(league.teams.select_related("home_venue").order_by("name")),
             "match_format": league.get_match_format().describe(),
             "results_waiting": selectors.results_to_see_to(league=league),
+            "results_missing": selectors.results_missing(league=league),
         },
     )
 

@@ -315,3 +315,35 @@ def test_a_list_generated_again_as_a_fixture_is_walked_over_keeps_the_walkover(d
     assert "changed since the preview" in str(outcome["error"])
     walked_over = Fixture.objects.get(pk=fixture.pk)
     assert walked_over.date == fixture.date and walked_over.status == Fixture.Status.WALKOVER
+
+
+def test_two_captains_entering_the_same_score_card_at_once_end_with_one_result(division):
+    """The home captain's card holds the fixture's lock; the away captain's, sent meanwhile,
+    waits for it, then finds the first one's result waiting and is refused: one result."""
+    from leagues.models import FixtureResult, FixtureTable, ResultSubmission
+    from leagues.services.cards import CardTable, fixture_card_enter
+
+    alpha, bravo = (entry.team for entry in division.entries.order_by("team__name"))
+    fixture = FixtureFactory(division=division, home=alpha, away=bravo)
+    captains = {}
+    for team in (alpha, bravo):
+        captains[team.pk] = UserFactory()
+        TeamEntry.objects.filter(team=team).update(
+            captain=PlayerFactory(name=f"{team} captain", user=captains[team.pk])
+        )
+    release, first = holding_the_locks(
+        lambda: fixture_card_enter(
+            fixture=fixture, tables=[CardTable(board=1, games=((11, 7),))], by=captains[alpha.pk]
+        )
+    )
+    second, outcome = meanwhile(
+        lambda: fixture_card_enter(
+            fixture=fixture, tables=[CardTable(board=1, games=((4, 11),))], by=captains[bravo.pk]
+        )
+    )
+    both_finish(release, first, second)
+    assert isinstance(outcome.get("error"), ValidationError), outcome
+    assert "already submitted" in str(outcome["error"])
+    assert ResultSubmission.objects.filter(fixture=fixture).count() == 1
+    assert FixtureTable.objects.get(fixture=fixture).card["games"] == [[11, 7]]
+    assert FixtureResult.objects.get(fixture=fixture).home_tables == 1

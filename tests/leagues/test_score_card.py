@@ -134,10 +134,16 @@ def test_a_trinidad_card_whose_scores_and_bullseyes_disagree_is_refused() -> Non
 
 def test_a_fixture_mixes_phone_tables_and_card_tables() -> None:
     fixture, users = _fixture()
-    for table_game in start_fixture(fixture)[:2]:
+    started = start_fixture(fixture)
+    for table_game in started[:2]:
         win_game(table_game.game, "A", 5)
     tables = [CardTable(board=3, games=((4, 11),)), CardTable(board=4, games=((11, 9),))]
     fixture_card_enter(fixture=fixture, tables=tables, by=users["home"])
+    # The games opened on phones at tables 3 and 4 are abandoned, their links revoked.
+    for table_game in started[2:]:
+        table_game.game.refresh_from_db()
+        assert table_game.game.status == "abandoned"
+        assert not FixtureTable.objects.get(pk=table_game.table_id).scoring_link.is_live
     sources = dict(FixtureTable.objects.filter(fixture=fixture).values_list("board", "source"))
     assert sources == {1: "hands", 2: "hands", 3: "card", 4: "card"}
     result = FixtureResult.objects.get(fixture=fixture)
@@ -236,3 +242,30 @@ def test_card_results_count_as_phone_results_and_player_figures_say_cards_have_n
     assert rows["Black Bull"].played == rows["Old Hall"].played == 2
     page = Client().get(home[0].get_absolute_url()).content.decode()
     assert 'data-testid="card-tables-note"' in page and "no hands recorded" in page
+
+
+def test_the_desk_lists_past_nights_without_a_result_for_the_secretary_to_enter() -> None:
+    """A night of cards as the secretary: the desk lists each past fixture with no result,
+    the card goes back to the desk, and the fixture leaves the list."""
+    import datetime
+
+    fixture, users = _fixture()
+    fixture.date = datetime.date.today() - datetime.timedelta(days=2)
+    fixture.save(update_fields=["date"])
+    client = Client()
+    client.force_login(users["secretary"])
+    desk = reverse("leagues:manage_league", kwargs={"slug": fixture.division.season.league.slug})
+    page = client.get(desk).content.decode()
+    assert f'data-testid="missing-{fixture.pk}"' in page
+    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk}) + "?from=desk"
+    data = {
+        f"t{b}_g1_{side}": str(s[i])
+        for b, s in enumerate(CARD_SCORES, start=1)
+        for i, side in enumerate(("home", "away"))
+    }
+    response = client.post(url, data)
+    assert response.status_code == 302 and response["Location"] == desk
+    assert f'data-testid="missing-{fixture.pk}"' not in client.get(desk).content.decode()
+
+
+CARD_SCORES = ((11, 7), (9, 11), (11, 4), (11, 10))
