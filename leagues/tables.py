@@ -417,6 +417,9 @@ class PlayerStatisticsTable(BaseTable):
             figures=figures,
         )
 
+    def value_player(self, record: PlayerStatistics, value: Any) -> str:
+        return str(value)
+
     def _value(self, record: PlayerStatistics, key: str) -> str:
         value = getattr(record, key, "")
         return "" if value is None else str(value)
