@@ -324,6 +324,17 @@ class Tie(models.Model):
         return reverse("cups:tie", kwargs={"pk": self.pk})
 
     @property
+    def decided_words(self) -> str:
+        """How the tie was (or is to be) decided, as the bracket and the tie's page say it
+        after the winner's name: "on pegs", "settled by the secretary"; "" for a walkover or a
+        tie its games decide."""
+        if self.decided_by in ("", "walkover"):
+            return ""
+        if self.decided_by == "settled by the secretary" or not self.winner:
+            return self.decided_by
+        return f"on {self.decided_by}"
+
+    @property
     def home_name(self) -> str:
         return self.home.name if self.home else "to come"
 

@@ -267,9 +267,7 @@ def _score(tie: Tie, side: str) -> str:
 
 def _note(tie: Tie) -> str:
     """How a drawn match was (or is to be) decided, for the bracket."""
-    if tie.decided_by in ("", "walkover"):
-        return ""
-    return f"on {tie.decided_by}" if tie.winner else tie.decided_by
+    return tie.decided_words
 
 
 def bracket(rounds: list[Any]) -> Bracket:

@@ -749,10 +749,17 @@ class FixtureGenerateForm(forms.Form):
 
 
 class FixtureRearrangeForm(forms.Form):
+    night = forms.ChoiceField(
+        required=False,
+        label="Next free league nights",
+        widget=forms.RadioSelect,
+        help_text="Both teams and the venue are free on each. Or give another date below.",
+    )
     date = SaneDateField(
         widget=DATE_INPUT,
         required=False,
-        help_text="Blank: the next league night both teams and the venue are free.",
+        label="Another date",
+        help_text="Blank, with no night picked: the first free league night above.",
     )
     time = forms.TimeField(widget=TIME_INPUT, required=False)
     venue = forms.ModelChoiceField(queryset=Venue.objects.none(), required=False)
@@ -770,6 +777,22 @@ class FixtureRearrangeForm(forms.Form):
         league = fixture.division.season.league
         self.fields["venue"].queryset = league_venues(league=league)
         self.fields["time"].help_text = league.time_zone_words
+        from leagues.services.fixtures import free_nights
+
+        ends = fixture.division.season.ends_on
+        self.fields["night"].choices = [
+            (night.isoformat(), f"{night:%a} {night.day} {night:%b %Y}")
+            for night in free_nights(fixture=fixture)
+            if ends is None or night <= ends
+        ]
+        if not self.fields["night"].choices:
+            del self.fields["night"]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if not cleaned.get("date") and cleaned.get("night"):
+            cleaned["date"] = datetime.date.fromisoformat(cleaned["night"])
+        return cleaned
 
 
 class ReasonForm(forms.Form):

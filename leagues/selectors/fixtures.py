@@ -237,7 +237,7 @@ def team_get(*, pk: int) -> Team:
 
 def team_entries(*, team: Team) -> QuerySet[TeamEntry]:
     """The team's divisions season by season, latest first, with captains."""
-    return team.entries.select_related("division", "season", "captain").order_by(
+    return team.entries.select_related("division__season__league", "season", "captain").order_by(
         "-season__starts_on"
     )
 

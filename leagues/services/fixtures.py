@@ -694,6 +694,50 @@ def fixture_postpone(*, fixture: Fixture, reason: str, by: User | None = None) -
     return fixture
 
 
+def free_nights(
+    *, fixture: Fixture, venue: int | None = None, count: int = 4
+) -> list[datetime.date]:
+    """The next ``count`` league nights of the season's calendar, from the fixture's night or
+    today (whichever is later), on which both teams and the venue (the fixture's unless
+    ``venue``, a venue's id) are free: the nights a re-arrangement offers. The last may be after
+    the season's end (the caller says so)."""
+    season = fixture.division.season
+    venue_id = venue if venue is not None else fixture.venue_id
+    others = (
+        Fixture.objects.filter(division__season=season)
+        .exclude(pk=fixture.pk)
+        .exclude(status=Fixture.Status.VOID)
+    )
+    busy: dict[datetime.date, set[int]] = {}
+    hosted: dict[datetime.date, int] = {}
+    for day, home, away, at in others.values_list("date", "home", "away", "venue"):
+        busy.setdefault(day, set()).update((home, away))
+        if at == venue_id:
+            hosted[day] = hosted.get(day, 0) + 1
+    full = {day: {venue_id} for day, n in hosted.items() if n >= season.venue_capacity}
+    after = max(
+        fixture.date,
+        season.league.today() - datetime.timedelta(days=1),
+        season.starts_on - datetime.timedelta(days=1),
+    )
+    nights: list[datetime.date] = []
+    while len(nights) < count:
+        after = next_free_night(
+            after=after,
+            league_night=season.night,
+            home=fixture.home_id,
+            away=fixture.away_id,
+            busy=busy,
+            venue=venue_id,
+            venue_busy=full,
+            exclusions=season.excluded_dates,
+        )
+        nights.append(after)
+        if season.ends_on is not None and after > season.ends_on:
+            break
+    return nights
+
+
 @transaction.atomic
 def fixture_rearrange(
     *,
@@ -736,31 +780,7 @@ def fixture_rearrange(
     override = ""
     override_checked = date is None
     if date is None:
-        others = (
-            Fixture.objects.filter(division__season=season)
-            .exclude(pk=fixture.pk)
-            .exclude(status=Fixture.Status.VOID)
-        )
-        busy: dict[datetime.date, set[int]] = {}
-        hosted: dict[datetime.date, int] = {}
-        for day, home, away, at in others.values_list("date", "home", "away", "venue"):
-            busy.setdefault(day, set()).update((home, away))
-            if at == venue_id:
-                hosted[day] = hosted.get(day, 0) + 1
-        date = next_free_night(
-            after=max(
-                fixture.date,
-                today - datetime.timedelta(days=1),
-                season.starts_on - datetime.timedelta(days=1),
-            ),
-            league_night=season.night,
-            home=fixture.home_id,
-            away=fixture.away_id,
-            busy=busy,
-            venue=venue_id,
-            venue_busy={day: {venue_id} for day, n in hosted.items() if n >= season.venue_capacity},
-            exclusions=season.excluded_dates,
-        )
+        date = free_nights(fixture=fixture, venue=venue_id, count=1)[0]
         if season.ends_on is not None and date > season.ends_on:
             raise ValidationError(
                 {

@@ -1,4 +1,4 @@
-"""``{{ team.name|possessive }}``: "Belmont Kings'", "Old Hall's" (``scoring.forms.words``)."""
+"""Words in templates: ``{{ name|possessive }}`` ("Old Hall's"), ``{{ 3|ordinal }}`` ("3rd")."""
 
 from __future__ import annotations
 
@@ -19,3 +19,11 @@ def possessive(name: object, autoescape: bool = True) -> SafeString | str:
     if not autoescape:
         return text + ending
     return mark_safe(f"{conditional_escape(text)}{ending}")  # noqa: S308 - the name is escaped
+
+
+@register.filter
+def ordinal(number: int) -> str:
+    """``{{ 3|ordinal }}``: "3rd" (``leagues.selectors.race.ordinal``)."""
+    from leagues.selectors.race import ordinal as _ordinal
+
+    return _ordinal(int(number))

@@ -216,10 +216,13 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
             config = RequestConfig(request, paginate=False)
             config.configure(fixtures)
             config.configure(players)
+            table = divisions_standings(divisions=[entry.division])[0]
             context.update(
                 squad=list(selectors.team_squad(team=team, season=entry.season)),
                 fixtures=fixtures,
                 players=players,
+                standing=next((row for row in table.rows if row.entry.pk == entry.pk), None),
+                division_size=len(table.rows),
             )
         return context
 

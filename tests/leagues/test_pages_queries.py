@@ -55,7 +55,7 @@ QUERIES = {
     # so no games to look up), and whether its result is confirmed.
     "fixture": (5 + CACHE_WRITE, 2),
     # The team, then its seasons, fixtures, squad, players' figures (and their games).
-    "team": (7 + CACHE_WRITE, 2),
+    "team": (10 + CACHE_WRITE, 2),
     # The player, then registrations, tables, figures (the same three queries give the
     # partners' figures) and the partners' names.
     "player": (6 + CACHE_WRITE, 2),

@@ -108,3 +108,29 @@ def test_the_secretary_undoes_a_walkover_from_the_fixture_page(client, world):
     assert response.status_code == 302
     fixture.refresh_from_db()
     assert fixture.status == "scheduled"
+
+
+def test_a_rearrangement_offers_the_next_free_league_nights_to_pick_from(client, world):
+    from leagues.services.fixtures import free_nights
+
+    fixture = scheduled(world.fixture)
+    nights = free_nights(fixture=fixture)
+    assert len(nights) == 4 and nights == sorted(nights) and nights[0] > fixture.date
+    assert all(night.weekday() == fixture.division.season.night for night in nights)
+    client.force_login(world.users["secretary"])
+    url = reverse("leagues:manage_fixture", args=[fixture.pk])
+    page = client.get(url).content.decode()
+    assert "Next free league nights" in page
+    for night in nights:
+        assert f'value="{night.isoformat()}"' in page
+    response = client.post(
+        url,
+        {
+            "action": "rearrange",
+            "rearrange-night": nights[2].isoformat(),
+            "rearrange-reason": "Agreed",
+        },
+    )
+    assert response.status_code == 302
+    fixture.refresh_from_db()
+    assert fixture.date == nights[2]
