@@ -353,16 +353,21 @@ TRINIDAD_ONLY = ("hang_jacks_taken", "hang_jacks_given", "kicks")
 
 
 class FigureColumn(tables.Column):
-    def __init__(self, key: str, abbr: str, label: str, **kwargs: Any) -> None:
+    def __init__(self, key: str, abbr: str, label: str, *, wide: bool = False, **kwargs: Any):
         self.export_header = label
-        attrs = {"th": {"class": "num", "title": label}, "td": {"class": "num"}}
+        kind = "num wide" if wide else "num"
+        attrs = {"th": {"class": kind, "title": label}, "td": {"class": kind}}
         super().__init__(accessor=key, verbose_name=abbr, attrs=attrs, **kwargs)
+
+
+#: The players' figures a 360 px phone shows in the row; the rest open under a tapped name.
+PHONE_FIGURES = ("games_played", "games_won", "win_percentage")
 
 
 class PlayerStatisticsTable(BaseTable):
     """Players' figures from stored hands; games won first."""
 
-    player = tables.Column(linkify=True, order_by=("player__name",))
+    player = tables.Column(order_by=("player__name",))
 
     export_name = "players"
 
@@ -370,13 +375,51 @@ class PlayerStatisticsTable(BaseTable):
         attrs = {"class": "data-table players"}
         empty_text = "No games finished yet."
 
-    def __init__(self, data: Any, *, style: str, **kwargs: Any) -> None:
-        columns = [
-            (key, FigureColumn(key, abbr, label, default=""))
+    def __init__(self, data: Any, *, style: str, phone: bool = False, **kwargs: Any) -> None:
+        """``phone``: on a phone only the player and ``PHONE_FIGURES`` show in the row, and a
+        tap on the name opens the other figures (as the standings do); a wide screen shows all."""
+        self._figures = [
+            (key, abbr, label)
             for key, abbr, label in PLAYER_FIGURES
             if style == League.Style.TRINIDAD or key not in TRINIDAD_ONLY
         ]
+        self.phone = phone
+        columns = [
+            (
+                key,
+                FigureColumn(key, abbr, label, default="", wide=phone and key not in PHONE_FIGURES),
+            )
+            for key, abbr, label in self._figures
+        ]
+        if phone:
+            kwargs.setdefault("attrs", {"class": "data-table players phone"})
         super().__init__(data, extra_columns=columns, **kwargs)
+
+    def render_player(self, record: PlayerStatistics, value: Any) -> str:
+        url = value.get_absolute_url()
+        if not self.phone:
+            return format_html('<a href="{}">{}</a>', url, value)
+        figures = format_html_join(
+            "",
+            "<div><dt>{}</dt><dd>{}</dd></div>",
+            (
+                (label, self._value(record, key))
+                for key, _, label in self._figures
+                if key not in PHONE_FIGURES
+            ),
+        )
+        return format_html(
+            '<a class="player-link" href="{url}">{name}</a>'
+            '<details class="row-figures"><summary>{name}</summary><dl class="row-dl">{figures}'
+            '</dl><a class="team-page" href="{url}">{name}: player page</a></details>',
+            url=url,
+            name=value,
+            figures=figures,
+        )
+
+    def _value(self, record: PlayerStatistics, key: str) -> str:
+        value = getattr(record, key, "")
+        return "" if value is None else str(value)
 
     def render_win_percentage(self, record: PlayerStatistics) -> str:
         value = record.win_percentage

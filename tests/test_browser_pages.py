@@ -409,7 +409,7 @@ def layout_problems(page: Page, where: str) -> list[str]:
     problems += [f"{where}: {t}" for t in page.evaluate(SMALL_TARGETS, TAP)]
     # The lists a player reads on a phone fit without scrolling even inside their box.
     tables = page.evaluate(
-        """() => [...document.querySelectorAll('.standings, .fixtures, .games')]
+        """() => [...document.querySelectorAll('.standings, .fixtures, .games, .players.phone')]
                  .map(t => [t.className, t.parentElement.scrollWidth - t.parentElement.clientWidth])
                  .filter(([_, over]) => over > 0)"""
     )

@@ -212,6 +212,7 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 player_leaderboard(team=team, season=entry.season),
                 style=team.league.style,
                 prefix="p-",
+                phone=True,
             )
             config = RequestConfig(request, paginate=False)
             config.configure(fixtures)
