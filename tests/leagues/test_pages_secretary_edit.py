@@ -233,7 +233,7 @@ def test_secretary_renames_and_reranks_a_division_but_not_onto_another(
     url = reverse("leagues:manage_division_edit", args=[league.slug, second.pk])
     response = client.post(url, {"name": "Premier", "rank": "2"})
     assert response.status_code == 200
-    assert "already exists" in response.content.decode()
+    assert "The season already has a division of that name" in response.content.decode()
     assert Division.objects.get(pk=second.pk).name == "First"
 
     assert client.post(url, {"name": "Championship", "rank": "3"}).status_code == 302
@@ -285,7 +285,7 @@ def test_secretary_edits_a_team_but_not_onto_another_teams_name(client, secretar
     new_home = VenueFactory(name="The Greyhound", league=league)
     response = client.post(url, {"name": "Old Hall", "short_name": "", "home_venue": new_home.pk})
     assert response.status_code == 200
-    assert "already exists" in response.content.decode()
+    assert "The league already has a team of that name" in response.content.decode()
     assert Team.objects.get(pk=team.pk).home_venue_id != new_home.pk
 
     response = client.post(
