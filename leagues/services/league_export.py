@@ -49,7 +49,9 @@ def _owned(objs: Iterable[models.Model]) -> list[models.Model]:
     collector.collect(list(objs))
     found: list[models.Model] = []
     for model, instances in collector.model_objs.items():
-        if _label(model) not in LEFT_BEHIND:
+        # A many-to-many's own rows (a league's secretaries) travel in their owner's field:
+        # loaded again as rows too they would be written twice.
+        if _label(model) not in LEFT_BEHIND and not model._meta.auto_created:
             found += list(instances)
     return found
 

@@ -417,3 +417,28 @@ def test_the_scorer_of_a_won_pairs_game_goes_on_to_the_next_game_from_its_page(c
     assert 'data-testid="next-game"' not in Client().get(first.get_absolute_url()).content.decode()
     win_game(second, "A", 2)
     assert 'data-testid="next-game"' not in client.get(second.get_absolute_url()).content.decode()
+
+
+def test_a_team_tie_takes_its_result_from_the_score_card_and_the_winner_goes_through():
+    """A cup team tie is entered from the paper card like a league fixture: the away captain
+    types it, the home captain confirms, the winner goes through; never in the league table."""
+    from leagues.services.cards import CardTable, fixture_card_enter
+
+    world = cup_world(2)
+    cup = team_cup(world)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    final = ties(cup, 1)[0]
+    fixture = final.fixture
+    captains = {
+        fixture.home_id: world.users["home_captain"],
+        fixture.away_id: world.users["away_captain"],
+    }
+    submission = fixture_card_enter(
+        fixture=fixture, tables=[CardTable(board=1, games=((6, 11),))], by=captains[fixture.away_id]
+    )
+    final.refresh_from_db()
+    assert final.winner == ""  # submitted, not yet agreed
+    confirmation.result_confirm(submission=submission, by=captains[fixture.home_id])
+    final.refresh_from_db()
+    assert final.winner == "away"
+    assert all(row.played == 0 for row in division_standings(division=fixture.division).rows)
