@@ -320,11 +320,17 @@ def record_a_hand(port: int) -> None:
     fields.pop("three_sides", None)
     status, headers, text = starter.request("POST", "/games/new/", fields)
     check(status == 302, f"starting a game answered {status}: {text[:400]}")
-    link = headers["location"]
-    check(bool(re.fullmatch(r"/games/s/[-\w]+/", link)), f"a new game opens its link, not {link}")
-    status, headers, _ = starter.get(link)
-    game = headers.get("location", "")
-    check(status == 302 and bool(re.fullmatch(r"/games/\d+/", game)), f"{link} opens its game")
+    # The start form lets the starting phone score and sends it straight to its game, whose
+    # page shows the scoring link for a second phone at the table.
+    game = headers["location"]
+    check(bool(re.fullmatch(r"/games/\d+/", game)), f"a new game opens its page, not {game}")
+    status, _, text = starter.get(game)
+    check(status == 200, f"GET {game} on the starting phone answered {status}")
+    found = re.search(
+        r'href="(?:https?://[^/"]+)?(/games/s/[-\w]+/)" data-testid="scoring-link-url"', text
+    )
+    check(found is not None, f"{game} shows its scoring link for a second phone")
+    link = found.group(1) if found else ""
     links = [link]
 
     phone = Browser(port)
