@@ -154,7 +154,7 @@ def test_three_teams_at_one_pub_forces_a_move_and_says_so():
 
 
 def test_three_teams_at_one_pub_in_a_division_of_four_name_the_clash():
-    slots = teams("ABCD", "xxx.")
+    slots = teams("ABCD", "ppp.")
     schedule = round_robin(teams=slots, start=JAN_6, league_night=TUE, legs=2)
     assert len(schedule.clashes) == 1
     assert schedule.clashes[0].startswith("A, B and C share a home venue")
