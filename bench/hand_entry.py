@@ -559,6 +559,50 @@ def wait_until_up(port: int, server: subprocess.Popen[bytes], log: Path) -> None
     raise RuntimeError(f"the server did not answer on {HOST}:{port}:\n{log.read_text()[-2000:]}")
 
 
+def production_env(port: int, tmp: str) -> dict[str, str]:
+    """The environment of the production server on ``port`` (``make serve``'s settings), with
+    a throwaway SQLite database in ``tmp`` unless DATABASE_URL names one."""
+    env = {
+        **os.environ,
+        "PYTHONUNBUFFERED": "1",
+        "DJANGO_DEBUG": "0",
+        "SECRET_KEY": "bench-" + "x" * 50,
+        "ALLOWED_HOSTS": f"{HOST},testserver",
+        "CSRF_TRUSTED_ORIGINS": f"https://{HOST}:{port}",
+        "HOST": HOST,
+        "PORT": str(port),
+        "WEB_CONCURRENCY": os.environ.get("WEB_CONCURRENCY", "2"),
+        "GUNICORN_ACCESS_LOG": "/dev/null",
+        # Chromium talks plain HTTP to the server on the loopback (no TLS proxy here): its
+        # requests must not be sent on to https. The bench's own client says it came
+        # through the proxy (X-Forwarded-Proto), as before.
+        "SECURE_SSL_REDIRECT": "0",
+    }
+    if not env.get("DATABASE_URL"):
+        env["DATABASE_URL"] = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
+    return env
+
+
+def start_server(env: dict[str, str], port: int, tmp: str) -> subprocess.Popen[bytes]:
+    """gunicorn with ``config/gunicorn.py`` on ``env``, once it answers (its log in ``tmp``)."""
+    log = Path(tmp) / "server.log"
+    gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+    with log.open("wb") as out:
+        server = subprocess.Popen(
+            [gunicorn, "--config", "config/gunicorn.py", "config.wsgi"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_until_up(port, server, log)
+    except BaseException:
+        stop(server)
+        raise
+    return server
+
+
 def cheapest_page(port: int, rounds: int = 15) -> tuple[str, dict[str, float]]:
     """Warm up, then pick the candidate page with the lowest median (sequential requests)."""
     session = Session(port)
@@ -663,40 +707,13 @@ def main(argv: list[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory(prefix="allfours-bench-") as tmp:
         port = free_port()
-        env = {
-            **os.environ,
-            "PYTHONUNBUFFERED": "1",
-            "DJANGO_DEBUG": "0",
-            "SECRET_KEY": "bench-" + "x" * 50,
-            "ALLOWED_HOSTS": f"{HOST},testserver",
-            "CSRF_TRUSTED_ORIGINS": f"https://{HOST}:{port}",
-            "HOST": HOST,
-            "PORT": str(port),
-            "WEB_CONCURRENCY": os.environ.get("WEB_CONCURRENCY", "2"),
-            "GUNICORN_ACCESS_LOG": "/dev/null",
-            # Chromium talks plain HTTP to the server on the loopback (no TLS proxy here): its
-            # requests must not be sent on to https. The bench's own client says it came
-            # through the proxy (X-Forwarded-Proto), as before.
-            "SECURE_SSL_REDIRECT": "0",
-        }
-        if not env.get("DATABASE_URL"):
-            env["DATABASE_URL"] = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
+        env = production_env(port, tmp)
         database = env["DATABASE_URL"].split("@")[-1]
         manage(env, "migrate", "--noinput")
         manage(env, "collectstatic", "--noinput", "--verbosity", "0")
 
-        log = Path(tmp) / "server.log"
-        gunicorn = str(Path(sys.executable).with_name("gunicorn"))
-        with log.open("wb") as out:
-            server = subprocess.Popen(
-                [gunicorn, "--config", "config/gunicorn.py", "config.wsgi"],
-                cwd=ROOT,
-                env=env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
+        server = start_server(env, port, tmp)
         try:
-            wait_until_up(port, server, log)
             page, medians = cheapest_page(port)
             deadline = time.monotonic() + args.time_limit
             began = time.perf_counter()

@@ -32,10 +32,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import queue
 import random
-import subprocess
 import sys
 import tempfile
 import threading
@@ -46,8 +44,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from hand_entry import (  # noqa: E402  (the bench folder is not a package)
-    HOST,
-    ROOT,
     Session,
     cheapest_page,
     form_fields,
@@ -57,8 +53,9 @@ from hand_entry import (  # noqa: E402  (the bench folder is not a package)
     next_dealer,
     percentile,
     plain_hand,
+    production_env,
+    start_server,
     stop,
-    wait_until_up,
 )
 
 #: Builds tonight's fixtures through the factories and services the tests use; prints them.
@@ -229,20 +226,7 @@ def main(argv: list[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory(prefix="allfours-bench-") as tmp:
         port = free_port()
-        env = {
-            **os.environ,
-            "PYTHONUNBUFFERED": "1",
-            "DJANGO_DEBUG": "0",
-            "SECRET_KEY": "bench-" + "x" * 50,
-            "ALLOWED_HOSTS": f"{HOST},testserver",
-            "CSRF_TRUSTED_ORIGINS": f"https://{HOST}:{port}",
-            "HOST": HOST,
-            "PORT": str(port),
-            "WEB_CONCURRENCY": os.environ.get("WEB_CONCURRENCY", "2"),
-            "GUNICORN_ACCESS_LOG": "/dev/null",
-        }
-        if not env.get("DATABASE_URL"):
-            env["DATABASE_URL"] = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
+        env = production_env(port, tmp)
         database = env["DATABASE_URL"].split("@")[-1]
         manage(env, "migrate", "--noinput")
         manage(env, "collectstatic", "--noinput", "--verbosity", "0")
@@ -260,18 +244,8 @@ def main(argv: list[str] | None = None) -> int:
             for n in range(args.spectators)
         ]
 
-        log = Path(tmp) / "server.log"
-        gunicorn = str(Path(sys.executable).with_name("gunicorn"))
-        with log.open("wb") as out:
-            server = subprocess.Popen(
-                [gunicorn, "--config", "config/gunicorn.py", "config.wsgi"],
-                cwd=ROOT,
-                env=env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
+        server = start_server(env, port, tmp)
         try:
-            wait_until_up(port, server, log)
             page, _ = cheapest_page(port)
             tables = [open_table(port, link) for link in links]
             alone = Tally()
