@@ -31,6 +31,7 @@ $(VENV)/.installed-test: pyproject.toml | $(PY)
 migrate: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py rebuild_standings --missing
+	$(PY) manage.py settle_walkovers
 
 demo: migrate
 	$(PY) manage.py seed_demo

@@ -223,6 +223,10 @@ class FixtureOut(Schema):
     away: TeamRef
     venue: VenueOut
     walkover_to: str
+    walkover_pending: bool = Field(
+        description="A walkover given ahead of its night (a team withdrew): it counts, and "
+        "``result`` is given, once its date has come."
+    )
     original_date: datetime.date | None
     reason: str
     result: ResultOut | None

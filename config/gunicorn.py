@@ -19,3 +19,25 @@ accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
 errorlog = "-"
 # No control socket: its default path is one per machine account, shared by every server on it.
 control_socket_disable = True
+
+# Walkovers given ahead of their night count once their date has come: the master runs
+# ``manage.py settle_walkovers`` every SETTLE_EVERY_SECONDS (default 900; 0: never), each run
+# a process of its own (the master never opens a database connection the workers would share).
+settle_every = int(os.environ.get("SETTLE_EVERY_SECONDS", "900"))
+
+
+def when_ready(server: object) -> None:
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    if settle_every <= 0:
+        return
+
+    def settle() -> None:
+        while True:
+            subprocess.run([sys.executable, "manage.py", "settle_walkovers"], check=False)
+            time.sleep(settle_every)
+
+    threading.Thread(target=settle, name="settle-walkovers", daemon=True).start()

@@ -55,6 +55,8 @@ def _description(fixture: Fixture, url: str) -> str:
     lines = [f"{fixture.division.season.league.name}, {fixture.division}."]
     if getattr(fixture, "result_counts", False):
         lines.append(f"Result: {fixture.home.name} {fixture_score(fixture)} {fixture.away.name}.")
+    elif fixture.walkover_pending:
+        lines.append(f"{fixture.walkover_words}.")
     elif fixture.status == Fixture.Status.POSTPONED:
         lines.append(f"Postponed: {fixture.reason}" if fixture.reason else "Postponed.")
     elif fixture.status == Fixture.Status.VOID:

@@ -544,6 +544,11 @@ class Fixture(models.Model):
     walkover_to = models.CharField(
         max_length=4, choices=Side.choices, blank=True, help_text="Who was given the walkover."
     )
+    walkover_pending = models.BooleanField(
+        default=False,
+        help_text="A walkover given ahead of its night (a withdrawn team's remaining fixture): "
+        "it counts once its date has come (leagues.services.withdrawal.settle_due_walkovers).",
+    )
     original_date = models.DateField(
         null=True, blank=True, help_text="The date first scheduled, once postponed or moved."
     )
@@ -572,6 +577,10 @@ class Fixture(models.Model):
                 name="fixture_walkover_has_winner",
             ),
             models.CheckConstraint(
+                condition=Q(walkover_pending=False) | Q(status="walkover"),
+                name="fixture_pending_is_walkover",
+            ),
+            models.CheckConstraint(
                 condition=Q(kind__in=FixtureKind.values),
                 name="fixture_kind_valid",
             ),
@@ -596,6 +605,26 @@ class Fixture(models.Model):
         if self.kind == self.Kind.LEAGUE:
             return self.division.name
         return self.get_kind_display()
+
+    @property
+    def walkover_winner(self) -> Team | None:
+        """The team given the walkover (None when it is not one)."""
+        if self.status != self.Status.WALKOVER or not self.walkover_to:
+            return None
+        return self.home if self.walkover_to == self.Side.HOME else self.away
+
+    @property
+    def walkover_words(self) -> str:
+        """A walkover as a league player reads it: "Walkover to Black Bull", and for one given
+        ahead of its night, "Walkover to Black Bull on Tue 9 Dec (Red Lion withdrew)"."""
+        winner = self.walkover_winner
+        if winner is None:
+            return ""
+        if not self.walkover_pending:
+            return f"Walkover to {winner}"
+        loser = self.away if winner == self.home else self.home
+        day = f"{self.date:%a} {self.date.day} {self.date:%b}"
+        return f"Walkover to {winner} on {day} ({loser} withdrew)"
 
     @property
     def is_settled(self) -> bool:

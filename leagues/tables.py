@@ -221,6 +221,8 @@ def fixture_score(fixture: Fixture) -> str:
         return "P–P"
     if fixture.status == Fixture.Status.VOID:
         return "void"
+    if fixture.walkover_pending:  # a walkover not yet due: the status says when it counts
+        return "v"
     result: FixtureResult | None = getattr(fixture, "result", None)
     if result is None:
         return "v"
@@ -242,8 +244,7 @@ def status_text(fixture: Fixture) -> str:
     "Play-off: Scheduled"."""
     label = fixture.get_status_display()
     if fixture.status == Fixture.Status.WALKOVER and fixture.walkover_to:
-        winner = fixture.home if fixture.walkover_to == Fixture.Side.HOME else fixture.away
-        label = f"Walkover to {winner}"
+        label = fixture.walkover_words
     mark = result_mark(fixture)
     if mark and mark != fixture.get_kind_display().lower():
         label = f"{label} ({mark})"

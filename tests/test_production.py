@@ -57,3 +57,25 @@ def test_gunicorn_listens_where_the_environment_says(monkeypatch):
     assert conf["bind"] == "127.0.0.1:8123"
     assert conf["workers"] == 3
     assert conf["worker_class"] == "gthread"
+
+
+def test_gunicorn_counts_the_walkovers_due_every_so_often(monkeypatch):
+    """The master runs ``manage.py settle_walkovers`` at once and then every
+    SETTLE_EVERY_SECONDS, in a process of its own; 0 turns it off."""
+    import subprocess
+    import threading
+
+    ran = threading.Event()
+    calls = []
+
+    def run(command, **kwargs):
+        calls.append(command[1:])
+        ran.set()
+
+    monkeypatch.setattr(subprocess, "run", run)
+    monkeypatch.setenv("SETTLE_EVERY_SECONDS", "0")
+    runpy.run_path(str(ROOT / "config" / "gunicorn.py"))["when_ready"](None)
+    assert not ran.wait(0.2) and calls == []
+    monkeypatch.setenv("SETTLE_EVERY_SECONDS", "3600")
+    runpy.run_path(str(ROOT / "config" / "gunicorn.py"))["when_ready"](None)
+    assert ran.wait(5) and calls == [["manage.py", "settle_walkovers"]]

@@ -4,7 +4,9 @@ A fixture's result counts when all of these hold:
 
 - it is a **league** fixture (cup, play-off and friendly results never reach the standings);
 - it was **played** to the end (every table decided) or given as a **walkover** — never void,
-  never with a game still in progress;
+  never with a game still in progress, never a walkover still **pending** (a withdrawn team's
+  fixture given ahead of its night counts once its date has come:
+  ``leagues.services.withdrawal``);
 - it is **confirmed** by the other side or a secretary, or it is a walkover (the secretary's own
   decision), or the league shows **provisional** results (then it is marked provisional
   wherever it appears);
@@ -84,6 +86,7 @@ def counts_q(
             _field(prefix, "kind__in"): list(kinds),
             _field(prefix, "status__in"): RESULT_STATUSES,
             _field(prefix, "result__is_final"): True,
+            _field(prefix, "walkover_pending"): False,
         }
     ) & ~Q(expunged_exists(prefix))
     if provisional is True:

@@ -890,8 +890,11 @@ def fixture_void(*, fixture: Fixture, reason: str, by: User | None = None) -> Fi
         raise ValidationError("Give the reason for voiding the fixture.")
     fixture.status = Fixture.Status.VOID
     fixture.walkover_to = ""
+    fixture.walkover_pending = False
     fixture.reason = reason.strip()
-    fixture.save(update_fields=["status", "walkover_to", "reason", "updated_at"])
+    fixture.save(
+        update_fields=["status", "walkover_to", "walkover_pending", "reason", "updated_at"]
+    )
     roll_up(FixtureChanged(fixture=fixture, by=by))
     _audit_status(fixture, "void", by)
     return fixture
@@ -936,8 +939,18 @@ def fixture_undo(*, fixture: Fixture, reason: str, by: User | None = None) -> Fi
         fixture.original_date = None
     fixture.status = Fixture.Status.SCHEDULED
     fixture.walkover_to = ""
+    fixture.walkover_pending = False
     fixture.reason = ""
-    fixture.save(update_fields=["status", "walkover_to", "reason", "original_date", "updated_at"])
+    fixture.save(
+        update_fields=[
+            "status",
+            "walkover_to",
+            "walkover_pending",
+            "reason",
+            "original_date",
+            "updated_at",
+        ]
+    )
     roll_up(FixtureChanged(fixture=fixture, by=by))
     fixture.refresh_from_db(fields=["status"])
     audit_log(

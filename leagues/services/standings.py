@@ -5,7 +5,8 @@
 counts) and stores it: each team's figures, place (head-to-head included), last five and
 points per league night, the fixtures counted and those left. It runs inside the transaction
 of every change to what counts (a result stored, confirmed, settled, reopened or corrected; a
-walkover, a void; an adjustment made or withdrawn; a team withdrawn, reinstated, entered or
+walkover, a void, a pending walkover whose date has come (``settle_due_walkovers``); an
+adjustment made or withdrawn; a team withdrawn, reinstated, entered or
 moved; the tie-breaks, the match format or the provisional setting changed), after the
 change, holding the table's lock, so two changes in one division one after the other each
 see the other's. Only the rows whose figures moved are written.

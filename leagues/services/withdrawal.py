@@ -3,13 +3,29 @@
 Two ways, chosen per case (the league's ``withdrawal`` setting is the default):
 
 - **results stand**: what it played counts; each of its remaining league fixtures is a walkover
-  to the opponent;
+  to the opponent, **on its own date**: one dated today or earlier (in the league's zone,
+  ``leagues.zones``) counts at once; a later one is given now but ``walkover_pending`` (lists
+  say "Walkover to Black Bull on Tue 9 Dec (Red Lion withdrew)"; ``counts_q`` leaves it out), so
+  the table never shows a game not yet due;
 - **expunge**: none of its results count (``leagues.selectors.counting`` leaves them out, so the
   table, the chart and the statistics all lose them); its remaining fixtures are void.
 
 Its deductions are kept either way, and the table marks it withdrawn. The fixtures the
 withdrawal settled are remembered as they were, so that reinstating the team (until the season
-ends) puts them back.
+ends) puts them back, pending or counted.
+
+**A date passing.** A pending walkover starts to count through ``settle_due_walkovers``: an
+idempotent settle step that finds the pending walkovers whose date has come where their
+league plays and, for each, clears the mark under the fixture's lock and rolls it up like any
+other change (the stored table is refreshed in that transaction, the league's cached pages are
+cleared, and the audit trail has a ``walkover_counted`` entry by the system, which notifies no
+one). So the stored table always equals the one worked out from scratch: what counts changes
+only in a transaction that refreshes it, never with the clock, and no request writes.
+Nobody has to do anything on the date: ``make serve`` runs the step every
+``SETTLE_EVERY_SECONDS`` (default 900: the table is right within a quarter of an hour after
+midnight, long before the morning) from gunicorn's master (``config/gunicorn.py``), and
+``manage.py settle_walkovers`` runs it once (a cron job, or ``make migrate``/``make demo``).
+Running it twice, or on two servers at once, settles each fixture once.
 """
 
 from __future__ import annotations
@@ -29,6 +45,7 @@ from leagues.permissions import require_secretary
 from leagues.services.fixtures import REPLACEABLE, status_subject
 from leagues.services.rollup import FixtureChanged, roll_up
 from leagues.services.standings import refresh_division_table
+from leagues.zones import today_in
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -80,6 +97,7 @@ def _fixture_state(fixture: Fixture) -> dict[str, Any]:
         "pk": fixture.pk,
         "status": fixture.status,
         "walkover_to": fixture.walkover_to,
+        "walkover_pending": fixture.walkover_pending,
         "reason": fixture.reason,
     }
 
@@ -131,6 +149,7 @@ def team_withdraw(
         raise ValidationError("Give the reason the team withdrew: the table's notes print it.")
     before = _state(entry)
     settled = []
+    today = today_in(league.time_zone)
     for fixture in _remaining(entry):
         settled.append(_fixture_state(fixture))
         if withdrawal == Withdrawal.STAND:
@@ -138,11 +157,14 @@ def team_withdraw(
             fixture.walkover_to = (
                 Fixture.Side.AWAY if fixture.home_id == entry.team_id else Fixture.Side.HOME
             )
+            fixture.walkover_pending = fixture.date > today
         else:
             fixture.status = Fixture.Status.VOID
             fixture.walkover_to = ""
         fixture.reason = f"{entry.team} withdrew: {reason}"
-        fixture.save(update_fields=["status", "walkover_to", "reason", "updated_at"])
+        fixture.save(
+            update_fields=["status", "walkover_to", "walkover_pending", "reason", "updated_at"]
+        )
         roll_up(FixtureChanged(fixture=fixture, by=by))
         _audit_fixture(
             fixture,
@@ -194,8 +216,11 @@ def team_reinstate(*, entry: TeamEntry, by: User | None = None) -> TeamEntry:
         before_fixture = _fixture_state(fixture)
         fixture.status = was["status"]
         fixture.walkover_to = was["walkover_to"]
+        fixture.walkover_pending = was.get("walkover_pending", False)
         fixture.reason = was["reason"]
-        fixture.save(update_fields=["status", "walkover_to", "reason", "updated_at"])
+        fixture.save(
+            update_fields=["status", "walkover_to", "walkover_pending", "reason", "updated_at"]
+        )
         roll_up(FixtureChanged(fixture=fixture, by=by))
         _audit_fixture(
             fixture,
@@ -222,3 +247,41 @@ def team_reinstate(*, entry: TeamEntry, by: User | None = None) -> TeamEntry:
         by=by,
     )
     return entry
+
+
+def settle_due_walkovers() -> int:
+    """Count every pending walkover whose date has come where its league plays (the module's
+    doc): each in its own transaction, under its fixture's lock, audited by the system. The
+    number settled; 0 when none is due (one query), however often it runs."""
+    pending = Fixture.objects.filter(walkover_pending=True).values_list(
+        "pk", "date", "division__season__league__time_zone"
+    )
+    today: dict[str, datetime.date] = {}
+    due = [pk for pk, day, zone in pending if day <= today.setdefault(zone, today_in(zone))]
+    return sum(_settle_walkover(pk) for pk in due)
+
+
+@transaction.atomic
+def _settle_walkover(pk: int) -> int:
+    lock_rows(Fixture.objects.filter(pk=pk))
+    fixture = (
+        Fixture.objects.filter(pk=pk, walkover_pending=True)
+        .select_related("division__season__league", "home", "away")
+        .first()
+    )
+    if fixture is None or fixture.date > today_in(fixture.division.season.league.time_zone):
+        return 0  # settled meanwhile (another server), put back, or moved
+    before = _fixture_state(fixture)
+    fixture.walkover_pending = False
+    fixture.save(update_fields=["walkover_pending", "updated_at"])
+    roll_up(FixtureChanged(fixture=fixture, recount=False))
+    winner = fixture.walkover_winner
+    _audit_fixture(
+        fixture,
+        before,
+        league=fixture.division.season.league,
+        action="walkover_counted",
+        subject=f"{fixture}: the walkover to {winner} counts from its date ({fixture.reason})",
+        by=None,
+    )
+    return 1

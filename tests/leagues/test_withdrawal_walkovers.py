@@ -1,0 +1,246 @@
+"""A team withdrawn with its results standing: each remaining fixture is a walkover on its own
+date, so the table never shows a game not yet due.
+
+"Today" is the league's (``leagues.zones.today_in``): the fixtures are dated around the real
+today, and a later morning is reached by patching ``today_in`` where the settle step reads it.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from leagues.formats import YORKSHIRE_FORMAT
+from leagues.models import AuditEntry, Fixture, Withdrawal
+from leagues.selectors.standings import divisions_standings, worked_out_standings
+from leagues.services.fixtures import fixture_void
+from leagues.services.withdrawal import settle_due_walkovers, team_reinstate, team_withdraw
+from leagues.tables import fixture_score, status_text
+from leagues.zones import today_in
+from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory
+from tests.factories.scoring import UserFactory
+from tests.leagues.helpers import confirm, entered_teams, start_fixture
+from tests.leagues.helpers import win_game as win
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ("Red Lion", "Black Bull", "Crown", "Dog")
+WEEK = datetime.timedelta(weeks=1)
+
+
+def _table(standings):
+    return [(row.team.name, row.played, row.points, row.form) for row in standings.rows]
+
+
+def stored(division):
+    return _table(divisions_standings(divisions=[division])[0])
+
+
+def worked_out(division):
+    return _table(worked_out_standings(divisions=[division])[0])
+
+
+def played(division) -> dict[str, int]:
+    (standings,) = divisions_standings(divisions=[division])
+    return {row.team.name: row.played for row in standings.rows}
+
+
+@pytest.fixture
+def season():
+    """Red Lion has played two nights (a fortnight and a week ago), has a fixture tonight and
+    two ahead (next week, the week after), where its league plays (London)."""
+    league = LeagueFactory(
+        match_format=YORKSHIRE_FORMAT.with_options(tables=1).to_spec(), time_zone="Europe/London"
+    )
+    secretary = UserFactory()
+    league.secretaries.add(secretary)
+    division = DivisionFactory(season__league=league, name="Premier")
+    teams = dict(zip(NAMES, entered_teams(division, NAMES, players=2), strict=True))
+    today = today_in(league.time_zone)
+
+    def fixture(home: str, away: str, weeks: int) -> Fixture:
+        return FixtureFactory(
+            division=division, home=teams[home], away=teams[away], date=today + weeks * WEEK
+        )
+
+    for home, away, weeks in (("Red Lion", "Black Bull", -2), ("Crown", "Red Lion", -1)):
+        (table_game,) = start_fixture(fixture(home, away, weeks))
+        win(table_game.game, "A", 3)
+        confirm(Fixture.objects.get(home=teams[home], away=teams[away]))
+    return {
+        "league": league,
+        "division": division,
+        "secretary": secretary,
+        "today": today,
+        "tonight": fixture("Red Lion", "Dog", 0),
+        "next_week": fixture("Black Bull", "Red Lion", 1),
+        "in_a_fortnight": fixture("Red Lion", "Crown", 2),
+    }
+
+
+def withdraw(season, how=Withdrawal.STAND):
+    entry = season["division"].entries.get(team__name="Red Lion")
+    return team_withdraw(entry=entry, withdrawal=how, reason="Pub shut", by=season["secretary"])
+
+
+def on_the_morning_of(monkeypatch, day: datetime.date) -> None:
+    monkeypatch.setattr("leagues.services.withdrawal.today_in", lambda zone: day)
+
+
+def test_walkovers_ahead_of_their_night_wait_for_their_date(season):
+    division = season["division"]
+    withdraw(season)
+    tonight, next_week, later = (
+        Fixture.objects.get(pk=season[name].pk)
+        for name in ("tonight", "next_week", "in_a_fortnight")
+    )
+    assert {f.status for f in (tonight, next_week, later)} == {Fixture.Status.WALKOVER}
+    assert (tonight.walkover_pending, next_week.walkover_pending, later.walkover_pending) == (
+        False,
+        True,
+        True,
+    ), "tonight's counts at once; the others on their own dates"
+    # Red Lion: the two nights it played and tonight's walkover; no game not yet due.
+    assert played(division) == {"Red Lion": 3, "Black Bull": 1, "Crown": 1, "Dog": 1}
+    assert stored(division) == worked_out(division)
+    day = next_week.date
+    assert status_text(next_week) == (
+        f"Walkover to Black Bull on {day:%a} {day.day} {day:%b} (Red Lion withdrew)"
+    )
+    assert fixture_score(next_week) == "v"
+    assert status_text(tonight) == "Walkover to Dog"
+
+
+def test_the_walkover_counts_the_morning_after_its_date_once_however_often_settled(
+    season, monkeypatch
+):
+    division = season["division"]
+    withdraw(season)
+    assert settle_due_walkovers() == 0, "nothing is due before next week"
+    on_the_morning_of(monkeypatch, season["today"] + WEEK)
+    assert settle_due_walkovers() == 1
+    assert settle_due_walkovers() == 0, "settling again changes nothing"
+    next_week = Fixture.objects.get(pk=season["next_week"].pk)
+    assert not next_week.walkover_pending and next_week.status == Fixture.Status.WALKOVER
+    assert played(division) == {"Red Lion": 4, "Black Bull": 2, "Crown": 1, "Dog": 1}
+    assert stored(division) == worked_out(division)
+    entry = next_week.audit_entries.get(action="walkover_counted")
+    assert entry.by is None and "the walkover to Black Bull counts" in entry.subject
+    assert entry.before["walkover_pending"] is True and entry.after["walkover_pending"] is False
+    assert Fixture.objects.get(pk=season["in_a_fortnight"].pk).walkover_pending
+
+
+def test_a_league_counts_by_its_own_date(monkeypatch):
+    """Kiritimati (UTC+14) is a day ahead of Pago Pago (UTC−11) at every hour: a fixture dated
+    Kiritimati's today is tonight in a Kiritimati league and tomorrow in a Pago Pago one."""
+    day = today_in("Pacific/Kiritimati")
+    pending = {}
+    for zone in ("Pacific/Kiritimati", "Pacific/Pago_Pago"):
+        league = LeagueFactory(time_zone=zone)
+        division = DivisionFactory(season__league=league)
+        home, away = entered_teams(division, ["Home", "Away"], players=2)
+        fixture = FixtureFactory(division=division, home=home, away=away, date=day)
+        team_withdraw(
+            entry=division.entries.get(team=away), withdrawal=Withdrawal.STAND, reason="Gone"
+        )
+        fixture.refresh_from_db()
+        pending[zone] = fixture.walkover_pending
+    assert pending == {"Pacific/Kiritimati": False, "Pacific/Pago_Pago": True}
+
+
+def test_reinstating_puts_back_counted_and_pending_walkovers_audited(season, monkeypatch):
+    division = season["division"]
+    before = stored(division)
+    withdraw(season)
+    on_the_morning_of(monkeypatch, season["today"] + WEEK)
+    settle_due_walkovers()
+    team_reinstate(entry=division.entries.get(team__name="Red Lion"), by=season["secretary"])
+    for name in ("tonight", "next_week", "in_a_fortnight"):
+        fixture = Fixture.objects.get(pk=season[name].pk)
+        assert (fixture.status, fixture.walkover_to, fixture.walkover_pending) == (
+            Fixture.Status.SCHEDULED,
+            "",
+            False,
+        )
+        assert fixture.audit_entries.latest("pk").action == "fixture_reinstated"
+    assert stored(division) == before == worked_out(division)
+    assert settle_due_walkovers() == 0, "nothing is left to settle"
+
+
+def test_a_pending_walkover_voided_is_no_longer_pending(season):
+    withdraw(season)
+    fixture = fixture_void(fixture=season["next_week"], reason="Abandoned", by=season["secretary"])
+    fixture.refresh_from_db()
+    assert (fixture.status, fixture.walkover_pending) == (Fixture.Status.VOID, False)
+
+
+def test_expunged_remaining_fixtures_are_void_at_once(season):
+    withdraw(season, Withdrawal.EXPUNGE)
+    statuses = {
+        Fixture.objects.get(pk=season[name].pk).status
+        for name in ("tonight", "next_week", "in_a_fortnight")
+    }
+    assert statuses == {Fixture.Status.VOID}
+    assert not Fixture.objects.filter(walkover_pending=True).exists()
+
+
+def test_the_pages_agree_before_and_after_the_date(season, client, monkeypatch):
+    """The standings (a cached fragment), the fixture list, the team page, the CSV, the API
+    and the calendar say the same, before the date and the morning after (the settle step
+    clears the cached pages)."""
+    division, league = season["division"], season["league"]
+    withdraw(season)
+    bull = division.entries.get(team__name="Black Bull").team
+    standings_url = reverse("leagues:division", args=[division.pk])
+    day = season["next_week"].date
+    fixtures_url = f"{reverse('leagues:division_fixtures', args=[division.pk])}?week={day}"
+    csv_url = reverse("leagues:division_standings_csv", args=[division.pk])
+    api_url = f"/api/leagues/{league.slug}/fixtures"
+    words = f"Walkover to Black Bull on {day:%a} {day.day} {day:%b} (Red Lion withdrew)"
+
+    def bull_played_in_csv() -> str:
+        rows = csv.DictReader(io.StringIO(client.get(csv_url).content.decode()))
+        return next(row["Played"] for row in rows if row["Team"] == "Black Bull")
+
+    def api_fixture() -> dict:
+        found = json.loads(client.get(api_url).content)["items"]
+        return next(item for item in found if item["id"] == season["next_week"].pk)
+
+    team_url = reverse("leagues:team", args=[bull.pk])
+    assert client.get(standings_url).status_code == 200  # the fragments are cached now
+    assert words in client.get(fixtures_url).content.decode()
+    assert words in client.get(team_url).content.decode()
+    assert "<dt>Played</dt><dd>1</dd>" in client.get(team_url).content.decode()
+    fixture_page = client.get(reverse("leagues:fixture", args=[season["next_week"].pk]))
+    assert f"{words}: it counts from that date" in fixture_page.content.decode()
+    assert "Result figures" not in fixture_page.content.decode()
+    assert bull_played_in_csv() == "1"
+    assert api_fixture()["walkover_pending"] is True and api_fixture()["result"] is None
+    calendar = client.get(reverse("leagues:division_calendar", args=[division.pk]))
+    assert words.replace(",", "\\,") in calendar.content.decode().replace("\r\n ", "")
+
+    on_the_morning_of(monkeypatch, season["today"] + WEEK)
+    settle_due_walkovers()
+    assert played(division) == {"Red Lion": 4, "Black Bull": 2, "Crown": 1, "Dog": 1}
+    assert client.get(standings_url).status_code == 200
+    assert "<dt>Played</dt><dd>2</dd>" in client.get(team_url).content.decode()
+    assert bull_played_in_csv() == "2"
+    assert api_fixture()["walkover_pending"] is False and api_fixture()["result"]["walkover"]
+    listed = client.get(fixtures_url).content.decode()
+    assert words not in listed and "Walkover to Black Bull" in listed
+    assert AuditEntry.objects.filter(action="walkover_counted").count() == 1
+
+
+def test_the_settle_command_says_how_many_it_counted(season, monkeypatch):
+    withdraw(season)
+    out = io.StringIO()
+    call_command("settle_walkovers", stdout=out)
+    on_the_morning_of(monkeypatch, season["today"] + 2 * WEEK)
+    call_command("settle_walkovers", stdout=out)
+    assert out.getvalue().splitlines() == ["Settled 0 walkovers.", "Settled 2 walkovers."]
