@@ -225,11 +225,55 @@ def player_race_figures(*, player: Player) -> PlayFigures:
 BOX_W, BOX_H, GAP_X, GAP_Y, PAD = 200, 56, 36, 12, 8
 
 
+#: Where a box's lines go: a name from ``TEXT_X`` to the right, a score ending at ``SCORE_END``
+#: (both from the box's left edge), at least ``TEXT_GAP`` apart.
+TEXT_X, SCORE_END, TEXT_GAP = 6, BOX_W - 6, 8
+NAME_SIZE, NOTE_SIZE = 13, 11
+
+#: Advance widths (in em) at least as wide as the bold face of any sans-serif a browser picks
+#: for ``system-ui, sans-serif`` (DejaVu Sans Bold, the widest common one, has "m" at 1.04em):
+#: so text cut to fit by them never runs further than its room, whatever the font.
+_WIDE = {**dict.fromkeys("mwMW@", 1.1), **dict.fromkeys("ilj.,:;'!|", 0.4), " ": 0.4}
+
+
+def _em(char: str) -> float:
+    if char in _WIDE:
+        return _WIDE[char]
+    if char.isupper() or not char.isascii():
+        return 0.9
+    return 0.75
+
+
+def text_width(text: str, size: int) -> float:
+    """An upper bound of ``text``'s width in pixels at ``size`` px (bold, any sans-serif)."""
+    return sum(_em(char) for char in text) * size
+
+
+def fit(text: str, room: float, size: int) -> str:
+    """``text``, or as much of it as fits ``room`` pixels at ``size`` px with "…" after it."""
+    if text_width(text, size) <= room:
+        return text
+    room -= text_width("…", size)
+    kept = ""
+    for char in text:
+        if text_width(kept + char, size) > room:
+            break
+        kept += char
+    return kept.rstrip() + "…"
+
+
 @dataclass(frozen=True)
 class BoxLine:
     name: str
     score: str
     won: bool
+
+    @property
+    def label(self) -> str:
+        """The name as the box prints it: cut, with "…", where the full name would reach the
+        score (the box's title and the tie's page give it whole)."""
+        room = SCORE_END - TEXT_X - TEXT_GAP - text_width(self.score, NAME_SIZE)
+        return fit(self.name, room, NAME_SIZE)
 
 
 @dataclass(frozen=True)
@@ -239,6 +283,17 @@ class Box:
     lines: tuple[BoxLine, BoxLine]
     url: str
     note: str
+
+    @property
+    def note_label(self) -> str:
+        """The note (how the tie was decided), cut to the box's width."""
+        return fit(self.note, BOX_W - 2 * TEXT_X, NOTE_SIZE)
+
+    @property
+    def title(self) -> str:
+        """The tie in full, for the box's title (a screen reader, a pointer's tooltip)."""
+        home, away = self.lines
+        return f"{home.name} v {away.name}" + (f", {self.note}" if self.note else "")
 
 
 @dataclass(frozen=True)
@@ -255,6 +310,7 @@ class Bracket:
     headings: tuple[tuple[int, str], ...]
     box_w: int = BOX_W
     box_h: int = BOX_H
+    score_end: int = SCORE_END
 
 
 def _score(tie: Tie, side: str) -> str:
