@@ -230,33 +230,41 @@ BOX_W, BOX_H, GAP_X, GAP_Y, PAD = 200, 56, 36, 12, 8
 TEXT_X, SCORE_END, TEXT_GAP = 6, BOX_W - 6, 8
 NAME_SIZE, NOTE_SIZE = 13, 11
 
-#: Advance widths (in em) at least as wide as the bold face of any sans-serif a browser picks
-#: for ``system-ui, sans-serif`` (DejaVu Sans Bold, the widest common one, has "m" at 1.04em):
-#: so text cut to fit by them never runs further than its room, whatever the font.
-_WIDE = {**dict.fromkeys("mwMW@", 1.1), **dict.fromkeys("ilj.,:;'!|", 0.4), " ": 0.4}
+#: Advance widths (in em), a little over those of DejaVu Sans Bold (the face Chromium picks for
+#: ``system-ui, sans-serif`` on Debian, and wider than the system faces of phones, Macs and
+#: Windows): text cut to fit by them never runs further than its room, bold or not.
+_EM = {
+    **dict.fromkeys("mMW@%", 1.1),
+    "w": 0.95,
+    **dict.fromkeys("ABCDEFGHKLNOPQRSTUVXYZ#&+<=>^~", 0.88),
+    **dict.fromkeys('frt()[]!"*-_`', 0.55),
+    **dict.fromkeys("ijlIJ'.,:;/\\| ", 0.42),
+}
 
 
 def _em(char: str) -> float:
-    if char in _WIDE:
-        return _WIDE[char]
-    if char.isupper() or not char.isascii():
-        return 0.9
-    return 0.75
+    if not char.isascii():
+        return 1.1
+    return _EM.get(char, 0.75)
 
 
-def text_width(text: str, size: int) -> float:
-    """An upper bound of ``text``'s width in pixels at ``size`` px (bold, any sans-serif)."""
-    return sum(_em(char) for char in text) * size
+#: The regular face against the bold: DejaVu Sans Book's letters are 0.87 to 0.93 of its Bold's.
+REGULAR = 0.94
 
 
-def fit(text: str, room: float, size: int) -> str:
+def text_width(text: str, size: int, *, bold: bool = True) -> float:
+    """An upper bound of ``text``'s width in pixels at ``size`` px (any sans-serif)."""
+    return sum(_em(char) for char in text) * size * (1 if bold else REGULAR)
+
+
+def fit(text: str, room: float, size: int, *, bold: bool = True) -> str:
     """``text``, or as much of it as fits ``room`` pixels at ``size`` px with "…" after it."""
-    if text_width(text, size) <= room:
+    if text_width(text, size, bold=bold) <= room:
         return text
-    room -= text_width("…", size)
+    room -= text_width("…", size, bold=bold)
     kept = ""
     for char in text:
-        if text_width(kept + char, size) > room:
+        if text_width(kept + char, size, bold=bold) > room:
             break
         kept += char
     return kept.rstrip() + "…"
@@ -272,8 +280,8 @@ class BoxLine:
     def label(self) -> str:
         """The name as the box prints it: cut, with "…", where the full name would reach the
         score (the box's title and the tie's page give it whole)."""
-        room = SCORE_END - TEXT_X - TEXT_GAP - text_width(self.score, NAME_SIZE)
-        return fit(self.name, room, NAME_SIZE)
+        room = SCORE_END - TEXT_X - TEXT_GAP - text_width(self.score, NAME_SIZE, bold=self.won)
+        return fit(self.name, room, NAME_SIZE, bold=self.won)
 
 
 @dataclass(frozen=True)
@@ -287,7 +295,7 @@ class Box:
     @property
     def note_label(self) -> str:
         """The note (how the tie was decided), cut to the box's width."""
-        return fit(self.note, BOX_W - 2 * TEXT_X, NOTE_SIZE)
+        return fit(self.note, BOX_W - 2 * TEXT_X, NOTE_SIZE, bold=False)
 
     @property
     def title(self) -> str:
