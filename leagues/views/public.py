@@ -11,7 +11,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django_tables2 import RequestConfig
 
 from leagues.fragments import PLAYERS, page_fragment, page_fragment_tagged
-from leagues.models import Fixture, ResultSubmission
+from leagues.models import Fixture
 from leagues.permissions import can_manage_league, captained_sides
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.live import last_change
@@ -170,9 +170,7 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
             "tables": list(detail.tables.all()),
             "adjustments": list(detail.adjustments.all()),
             "secretary": SECRETARY,
-            "confirmed": detail.submissions.filter(
-                status__in=ResultSubmission.CONFIRMED_STATUSES
-            ).exists(),
+            "confirmed": detail.result.confirmed if hasattr(detail, "result") else False,
             "last_change": last_change([detail]),
         }
 
