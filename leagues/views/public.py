@@ -16,7 +16,7 @@ from leagues.permissions import can_manage_league, captained_sides
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.live import last_change
 from leagues.selectors.race import MARKERS, division_race
-from leagues.selectors.standings import division_leaders, divisions_standings
+from leagues.selectors.standings import division_leaders, divisions_standings, entry_standing
 from leagues.selectors.statistics import (
     add_figures,
     player_leaderboard,
@@ -215,13 +215,13 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
             config = RequestConfig(request, paginate=False)
             config.configure(fixtures)
             config.configure(players)
-            table = divisions_standings(divisions=[entry.division])[0]
+            standing, division_size = entry_standing(entry=entry)
             context.update(
                 squad=list(selectors.team_squad(team=team, season=entry.season)),
                 fixtures=fixtures,
                 players=players,
-                standing=next((row for row in table.rows if row.entry.pk == entry.pk), None),
-                division_size=len(table.rows),
+                standing=standing,
+                division_size=division_size,
             )
         return context
 
