@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0020_refusals_in_the_leagues_words'),
+        ('leagues', '0021_result_standing_stored'),
     ]
 
     operations = [
