@@ -251,6 +251,10 @@ class FixtureOut(Schema):
 class PlayerRef(Schema):
     id: int
     name: str
+    label: str = Field(
+        description="How pages show the player: the name, with their team when someone else in "
+        'the league has the same name ("Linda Dyson (Black Bull)"; see the README)'
+    )
 
 
 class PlayerStatisticsOut(Schema):

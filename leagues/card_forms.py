@@ -78,7 +78,7 @@ class ScoreCardForm(forms.Form):
             card = table.card if table is not None and table.from_card else {}
             for side in SIDES:
                 pair = getattr(table, f"{side}_pair") if table is not None else []
-                choices = [("", "not recorded")] + [(str(p.pk), p.name) for p in squads[side]]
+                choices = [("", "not recorded")] + [(str(p.pk), p.label) for p in squads[side]]
                 for seat in (1, 2):
                     self.fields[f"t{board}_{side}_{seat}"] = forms.TypedChoiceField(
                         label=f"{self.names[side]} player {seat}",

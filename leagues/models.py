@@ -363,14 +363,24 @@ class Player(models.Model):
     )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
+    #: Set by ``leagues.selectors.people.name_people`` when the player shares their name with
+    #: someone else in their league (not a column).
+    distinguished: str | None = None
+
     class Meta:
         ordering = ["name", "pk"]
 
     def __str__(self) -> str:
-        return self.name
+        return self.label
 
     def get_absolute_url(self) -> str:
         return reverse("leagues:player", kwargs={"pk": self.pk})
+
+    @property
+    def label(self) -> str:
+        """How pages and exports show the player: the name, told apart from a namesake in the
+        league ("Linda Dyson (Black Bull)") once ``name_people`` has read them."""
+        return self.distinguished or self.name
 
 
 class Team(models.Model):

@@ -29,7 +29,7 @@ class TableSeatForm(forms.Form):
         self.players = {p.pk: p for squad in squads.values() for p in squad}
         self.may_seat = may_seat
         for side, pair in zip(SIDES, seated, strict=True):
-            choices = [("", "—")] + [(str(p.pk), p.name) for p in squads[side]]
+            choices = [("", "—")] + [(str(p.pk), p.label) for p in squads[side]]
             for seat in (1, 2):
                 self.fields[f"{side}_{seat}"] = forms.TypedChoiceField(
                     label=f"Player {seat}",

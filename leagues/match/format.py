@@ -141,6 +141,12 @@ class MatchFormat:
         return self.games
 
     @property
+    def max_games_won_at_table(self) -> int:
+        """The most games one side can win at a table: every game of a fixed number, the
+        games needed in a race (what a score card's "games won" may say)."""
+        return self.games
+
+    @property
     def max_match_points(self) -> int:
         """The most match points one side can take from a match: its best table every time
         (won outright, or halved where that pays more, with its games) and the bonus."""

@@ -1,5 +1,6 @@
-"""People, not names: two players may share a name, so pages and pickers name a player with the
-team they play for ("Linda Dyson (Black Bull)"), their latest team in the league."""
+"""People, not names: two players may share a name, so pickers name a player with the team they
+play for ("Linda Dyson (Black Bull)"), their latest team in the league, and public pages, exports
+and the API (``name_people``) do so whenever someone else in the league has the same name."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from leagues.models import League, Player, Registration, Season, Team
+from django.db.models.functions import Lower
+
+from leagues.models import FixtureTable, League, Player, Registration, Season, Team
 
 
 def latest_teams(*, league: League, players: Iterable[int] | None = None) -> dict[int, str]:
@@ -34,6 +37,51 @@ def people_labels(*, league: League, players: Iterable[Player]) -> dict[int, str
     players = list(players)
     teams = latest_teams(league=league, players=[p.pk for p in players])
     return {p.pk: person_label(p, teams.get(p.pk)) for p in players}
+
+
+def name_people(players: Iterable[Player | None]) -> None:
+    """Tell namesakes apart wherever players are shown (pages, CSV, API): each player who shares
+    their name with someone else in their league gets ``Player.label`` "Linda Dyson (Black
+    Bull)", the team of their newest season; if that still leaves two alike (one team, two
+    people of one name, in turn or side by side), a number by who joined the league first:
+    "Linda Dyson (Black Bull, 1)" and "Linda Dyson (Black Bull, 2)". A name nobody else in
+    the league has stays plain. One query for any number of players (none for none)."""
+    seen: dict[int, list[Player]] = defaultdict(list)
+    for player in players:
+        if player is not None:
+            seen[player.pk].append(player)
+    if not seen:
+        return
+    keys = {p[0].name.lower() for p in seen.values()}
+    rows = (
+        Registration.objects.annotate(key=Lower("player__name"))
+        .filter(key__in=keys)
+        .order_by("season__league", "player", "-season__starts_on", "-pk")
+        .values_list("season__league", "player", "player__name", "team__name")
+    )
+    latest: dict[tuple[int, int], tuple[str, str]] = {}
+    for league, player, name, team in rows:
+        latest.setdefault((league, player), (name, team))
+    alike: dict[tuple[int, str], list[int]] = defaultdict(list)
+    for (league, player), (name, _) in sorted(latest.items()):
+        alike[league, _key(name)].append(player)
+    for (league, _), people in alike.items():
+        if len(people) < 2:
+            continue
+        teams = [latest[league, player][1] for player in people]
+        for player, team in zip(people, teams, strict=True):
+            if player not in seen:
+                continue
+            name = latest[league, player][0]
+            same = [p for p, t in zip(people, teams, strict=True) if t == team]
+            told = f"{team}, {same.index(player) + 1}" if len(same) > 1 else team
+            for instance in seen[player]:
+                instance.distinguished = f"{name} ({told})"
+
+
+def seated_players(tables: Iterable[FixtureTable | None]) -> list[Player]:
+    """The players at ``tables`` (their pairs, seated or not), for ``name_people``."""
+    return [p for t in tables if t is not None for p in (*t.home_pair, *t.away_pair)]
 
 
 @dataclass

@@ -1,7 +1,8 @@
 """Player and pair figures from the stored hands of league games, never by replaying them.
 
 Three grouped queries (finished games by seat, counted awards by seat, side and category, and
-all-fours hands by seat) and one for the players' names, whatever the number of games: every
+all-fours hands by seat), one for the players' names and one telling namesakes apart
+(``leagues.selectors.people.name_people``), whatever the number of games: every
 row is keyed by the four seats of its table, then folded into players or pairs here. Side A of
 a league game is the home pair, side B the away pair.
 
@@ -20,6 +21,7 @@ from django.db.models import Count, Q
 
 from leagues.models import Division, Player, Season, TableGame, Team
 from leagues.selectors.counting import LEAGUE_ONLY, counts_q
+from leagues.selectors.people import name_people
 from scoring.models import Award, GameStatus, Hand
 
 SEATS = ("home_player_1", "home_player_2", "away_player_1", "away_player_2")
@@ -78,7 +80,7 @@ class PairStatistics(PlayFigures):
 
     @property
     def name(self) -> str:
-        return " & ".join(player.name for player in self.players)
+        return " & ".join(player.label for player in self.players)
 
 
 def _scope(
@@ -269,6 +271,7 @@ def player_leaderboard(
         _fold(_seat_rows(season=season, division=division, team=team), team=team)
     )
     players = Player.objects.in_bulk(list(by_player))
+    name_people(players.values())
     rows = [_as(PlayerStatistics, figures, player=players[pk]) for pk, figures in by_player.items()]
     return sorted(rows, key=lambda r: (-r.games_won, r.games_played, r.player.name))
 
@@ -294,6 +297,7 @@ def _pair_rows(
     if player is not None:
         pairs = {pair: figures for pair, figures in pairs.items() if player.pk in pair}
     players = Player.objects.in_bulk({pk for pair in pairs for pk in pair})
+    name_people(players.values())
     rows = [
         _as(PairStatistics, figures, players=tuple(players[pk] for pk in pair))
         for pair, figures in pairs.items()

@@ -18,6 +18,7 @@ from leagues.forms import add_service_error
 from leagues.models import FixtureTable, ResultSubmission
 from leagues.permissions import can_enter_card
 from leagues.selectors import fixtures as selectors
+from leagues.selectors.people import name_people, seated_players
 from leagues.services import cards
 from leagues.services.seating import table_has_hands
 from leagues.views.common import found
@@ -52,6 +53,7 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
         side: [r.player for r in selectors.team_squad(team=team, season=season)]
         for side, team in (("home", fixture.home), ("away", fixture.away))
     }
+    name_people([*seated_players(tables.values()), *squads["home"], *squads["away"]])
     form = ScoreCardForm(
         request.POST or None,
         fixture=fixture,

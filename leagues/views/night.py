@@ -21,6 +21,7 @@ from leagues.models import Fixture, FixtureTable
 from leagues.permissions import seating_sides, squad_sides
 from leagues.seating_forms import SIDES, SquadAddForm, TableSeatForm
 from leagues.selectors import fixtures as selectors
+from leagues.selectors.people import name_people, seated_players
 from leagues.services import registrations, seating
 from leagues.views.common import found
 from scoring.views import qr_svg
@@ -60,6 +61,7 @@ def fixture_night(request: HttpRequest, pk: int) -> HttpResponse:
     may_add = squad_sides(request.user, fixture)
     action = request.POST.get("action") if request.method == "POST" else None
     tables = _tables(fixture)
+    name_people([*seated_players(tables.values()), *squads["home"], *squads["away"]])
     posted_board = request.POST.get("board") if action == "seat" else None
     others = [side for side in SIDES if side not in may_seat]
     if posted_board and any(
@@ -145,6 +147,7 @@ def table_qr(request: HttpRequest, pk: int, board: int) -> HttpResponse:
     share: what the captain holds up for the table's scorer."""
     fixture, _ = _fixture(request, pk)
     table = _tables(fixture).get(board)
+    name_people(seated_players([table]))
     link = table.scoring_link if table is not None else None
     if link is None or not link.is_live:
         raise Http404("This table has no scoring link open: seat its pairs first.")

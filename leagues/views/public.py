@@ -15,6 +15,7 @@ from leagues.models import Fixture
 from leagues.permissions import can_manage_league, captained_sides
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.live import last_change
+from leagues.selectors.people import name_people, seated_players
 from leagues.selectors.race import MARKERS, division_race
 from leagues.selectors.standings import division_leaders, divisions_standings, entry_standing
 from leagues.selectors.statistics import (
@@ -161,13 +162,15 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
 
     def context() -> dict[str, Any]:
         detail = selectors.fixture_detail(pk=pk)
+        tables = list(detail.tables.all())
+        name_people(seated_players(tables))
         return {
             "fixture": detail,
             "league": league,
             "division": detail.division,
             "result": getattr(detail, "result", None),
             "score": fixture_score(detail),
-            "tables": list(detail.tables.all()),
+            "tables": tables,
             "adjustments": list(detail.adjustments.all()),
             "secretary": SECRETARY,
             "confirmed": detail.result.confirmed if hasattr(detail, "result") else False,
@@ -216,8 +219,10 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
             config.configure(fixtures)
             config.configure(players)
             standing, division_size = entry_standing(entry=entry)
+            squad = list(selectors.team_squad(team=team, season=entry.season))
+            name_people(r.player for r in squad)
             context.update(
-                squad=list(selectors.team_squad(team=team, season=entry.season)),
+                squad=squad,
                 fixtures=fixtures,
                 players=players,
                 standing=standing,
@@ -267,6 +272,7 @@ def _player_figures(player: Any, scope: str) -> tuple[Any, Any]:
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A player: teams by season, figures from stored hands, partners, and games played."""
     player = found(selectors.player_get, pk=pk)
+    name_people([player])  # the page's title
 
     scope = request.GET.get("figures", "league")
     if scope not in FIGURE_SCOPES:
@@ -274,7 +280,9 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
     def context() -> dict[str, Any]:
         seats = []
-        for table in selectors.player_tables(player=player):
+        tables = selectors.player_tables(player=player)
+        name_people(seated_players(tables))  # the player is named for the title below
+        for table in tables:
             home = player in table.home_pair
             pair = table.home_pair if home else table.away_pair
             seats.append(

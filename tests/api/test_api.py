@@ -191,10 +191,10 @@ QUERIES = {
     "/api/divisions/{division_id}/standings": 5,
     "/api/divisions/{division_id}/teams": 3,
     "/api/divisions/{division_id}/fixtures": 3,
-    "/api/divisions/{division_id}/players": 5,
+    "/api/divisions/{division_id}/players": 6,
     "/api/teams/{team_id}": 1,
     "/api/teams/{team_id}/fixtures": 3,
-    "/api/teams/{team_id}/players": 5,
+    "/api/teams/{team_id}/players": 6,
     "/api/fixtures/{fixture_id}": 1,
 }
 

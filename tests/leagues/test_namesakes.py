@@ -1,0 +1,177 @@
+"""People, not names: two players of one name in a league are told apart on every public page,
+export and the API ("Linda Dyson (Black Bull)"), and a name nobody else has stays plain."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.urls import reverse
+
+from leagues.formats import TRINIDAD_FORMAT
+from leagues.models import Player
+from leagues.selectors.people import name_people
+from leagues.services.registrations import player_register
+from tests.factories.leagues import (
+    DivisionFactory,
+    FixtureFactory,
+    LeagueFactory,
+    PlayerFactory,
+    SeasonFactory,
+    TeamFactory,
+)
+from tests.factories.scoring import UserFactory
+from tests.leagues.helpers import (
+    confirm,
+    current_game,
+    entered_teams,
+    page_words,
+    squad,
+    start_fixture,
+    win_game,
+)
+
+pytestmark = pytest.mark.django_db
+
+BULL = "Linda Dyson (Black Bull)"
+LION = "Linda Dyson (Red Lion)"
+
+
+@pytest.fixture
+def league_night():
+    """Black Bull v Red Lion at one table, played and confirmed: each team's first player is a
+    Linda Dyson, and they sit at the table against each other."""
+    league = LeagueFactory(
+        trinidad=True, match_format=TRINIDAD_FORMAT.with_options(tables=1).to_spec()
+    )
+    division = DivisionFactory(season__league=league)
+    home, away = entered_teams(division, ["Black Bull", "Red Lion"], players=2)
+    season = division.season
+    lindas = [squad(home, season)[0], squad(away, season)[0]]
+    for linda in lindas:
+        linda.name = "Linda Dyson"
+        linda.save()
+    fixture = FixtureFactory(division=division, home=home, away=away)
+    (first,) = start_fixture(fixture)
+    win_game(first.game, "A", 3)
+    win_game(current_game(first.table), "B", 5)
+    confirm(fixture)
+    return {
+        "league": league,
+        "division": division,
+        "fixture": fixture,
+        "home": home,
+        "away": away,
+        "lindas": lindas,
+        "plain": squad(home, season)[1],
+    }
+
+
+def test_name_people_tells_namesakes_apart_in_one_query(django_assert_num_queries, league_night):
+    bull, lion = (Player.objects.get(pk=p.pk) for p in league_night["lindas"])
+    plain = Player.objects.get(pk=league_night["plain"].pk)
+    again = Player.objects.get(pk=bull.pk)
+    with django_assert_num_queries(1):
+        name_people([bull, lion, plain, again, None])
+    assert (bull.label, lion.label, again.label, str(bull)) == (BULL, LION, BULL, BULL)
+    assert plain.label == plain.name == str(plain) == "Black Bull player 2"
+    with django_assert_num_queries(0):
+        name_people([])
+
+
+def test_a_namesake_in_another_league_leaves_the_name_plain(league_night):
+    other = TeamFactory(name="Elsewhere")
+    player_register(
+        player=PlayerFactory(name="Linda Dyson"),
+        team=other,
+        season=SeasonFactory(league=other.league),
+    )
+    lone = Player.objects.get(pk=league_night["plain"].pk)
+    name_people([lone])
+    assert lone.label == "Black Bull player 2"
+    bull = Player.objects.get(pk=league_night["lindas"][0].pk)
+    name_people([bull])
+    assert bull.label == BULL  # told from Red Lion's, not from the other league's
+
+
+def test_every_public_page_tells_the_two_lindas_apart(client, league_night):
+    division, fixture = league_night["division"], league_night["fixture"]
+    bull, lion = league_night["lindas"]
+    plain = league_night["plain"]
+    pages = {
+        "division players": reverse("leagues:division_players", args=[division.pk]),
+        "team": reverse("leagues:team", args=[league_night["home"].pk]),
+        "fixture": reverse("leagues:fixture", args=[fixture.pk]),
+        "partner's page": reverse("leagues:player", args=[plain.pk]),
+    }
+    for page, url in pages.items():
+        words = page_words(client.get(url))
+        assert BULL in words, page
+        assert "Black Bull player 2" in words and "Black Bull player 2 (" not in words, page
+        if page in ("division players", "fixture"):
+            assert LION in words, page
+        assert ">Linda Dyson<" not in words, page
+    own = page_words(client.get(reverse("leagues:player", args=[lion.pk])))
+    assert f"<h1>{LION}</h1>" in own and f"<title>{LION}" in own
+    pairs = page_words(client.get(reverse("leagues:player", args=[bull.pk])))
+    assert f"{BULL} &amp; Black Bull player 2" in pairs or f"Black Bull player 2 &amp; {BULL}" in (
+        pairs
+    )
+
+
+def test_the_csv_and_the_api_tell_the_two_lindas_apart(client, league_night):
+    division = league_night["division"]
+    csv = client.get(reverse("leagues:division_players_csv", args=[division.pk]))
+    lines = csv.content.decode().splitlines()
+    assert any(line.startswith(f"{BULL},") for line in lines)
+    assert any(line.startswith(f"{LION},") for line in lines)
+    assert any(line.startswith("Red Lion player 2,") for line in lines)
+    rows = client.get(f"/api/divisions/{division.pk}/players").json()["items"]
+    labels = {row["player"]["id"]: (row["player"]["name"], row["player"]["label"]) for row in rows}
+    bull, lion = league_night["lindas"]
+    assert labels[bull.pk] == ("Linda Dyson", BULL)
+    assert labels[lion.pk] == ("Linda Dyson", LION)
+    plain = league_night["plain"]
+    assert labels[plain.pk] == ("Black Bull player 2", "Black Bull player 2")
+    team = client.get(f"/api/teams/{league_night['away'].pk}/players").json()["items"]
+    assert {row["player"]["label"] for row in team} >= {LION}
+
+
+def test_the_night_the_qr_code_and_the_score_card_tell_them_apart(client, league_night):
+    secretary = UserFactory()
+    league_night["league"].secretaries.add(secretary)
+    client.force_login(secretary)
+    fixture = league_night["fixture"]
+    next_week = FixtureFactory(
+        division=league_night["division"],
+        home=league_night["home"],
+        away=league_night["away"],
+        date=fixture.date + datetime.timedelta(days=7),
+    )
+    for url in (
+        reverse("leagues:fixture_night", args=[fixture.pk]),  # the pairs seated
+        reverse("leagues:table_qr", args=[fixture.pk, 1]),
+        reverse("leagues:fixture_night", args=[next_week.pk]),  # the squads to seat
+        reverse("leagues:score_card", args=[next_week.pk]),
+    ):
+        words = page_words(client.get(url))
+        assert BULL in words and LION in words, url
+
+
+def test_two_of_one_name_at_one_team_are_numbered(client):
+    """Mother and daughter, both Linda Dyson, played for Black Bull a season apart: the team
+    alone does not tell them apart, so each has a number, in the order they joined."""
+    league = LeagueFactory()
+    earlier = SeasonFactory(league=league, starts_on=datetime.date(2024, 9, 1))
+    later = DivisionFactory(season__league=league, season__starts_on=datetime.date(2025, 9, 1))
+    (bull,) = entered_teams(later, ["Black Bull"], players=1)
+    mother, daughter = PlayerFactory(name="Linda Dyson"), PlayerFactory(name="Linda Dyson")
+    player_register(player=mother, team=bull, season=earlier)
+    player_register(player=daughter, team=bull, season=later.season)
+    lone = squad(bull, later.season)[0]
+    name_people([mother, daughter, lone])
+    assert mother.label == "Linda Dyson (Black Bull, 1)"
+    assert daughter.label == "Linda Dyson (Black Bull, 2)"
+    assert lone.label == lone.name
+    words = page_words(client.get(reverse("leagues:team", args=[bull.pk])))
+    assert "Linda Dyson (Black Bull, 2)" in words
