@@ -197,8 +197,7 @@ def result_out(fixture: Fixture) -> dict[str, Any] | None:
     return figures | {
         "outcome": result.outcome,
         "walkover": result.is_walkover,
-        "provisional": fixture.status == Fixture.Status.PLAYED
-        and not getattr(fixture, "result_confirmed", True),
+        "provisional": fixture.status == Fixture.Status.PLAYED and not result.confirmed,
     }
 
 

@@ -749,6 +749,16 @@ class FixtureResult(models.Model):
         default=0, help_text="Points to the league table: league points (+ match points)."
     )
     away_points = models.PositiveSmallIntegerField(default=0)
+    # How the result stands, as ``leagues.selectors.counting`` defines it from the fixture's
+    # submissions and the teams' entries, stored with every change to either
+    # (``leagues.services.standings.store_result_standing``) so that every list and table reads
+    # two columns, not a search of every submission.
+    confirmed = models.BooleanField(
+        default=False, help_text="A submission of it was confirmed or settled."
+    )
+    expunged = models.BooleanField(
+        default=False, help_text="Either team withdrew with its results expunged."
+    )
     computed_at = models.DateTimeField(auto_now=True)
 
     class Meta:

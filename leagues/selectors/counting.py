@@ -15,6 +15,12 @@ through ``prefix`` (``""`` for fixtures, ``"table__fixture__"`` for a table's ga
 the standings, the chart, the statistics and every list filter with the same words.
 ``fixtures_with_standing`` annotates each fixture of a list with how its result stands, for the
 marks the lists print (:func:`result_mark`).
+
+Whether a result is confirmed and whether it is expunged are worked out here from the
+fixture's submissions and the teams' entries (:func:`result_standing`), and stored on the
+result (``FixtureResult.confirmed``, ``.expunged``) by
+``leagues.services.standings.store_result_standing`` in the transaction of every change to
+either, so that the filter reads two columns rather than searching every submission.
 """
 
 from __future__ import annotations
@@ -44,7 +50,8 @@ def _field(prefix: str, name: str) -> str:
 
 
 def confirmed_exists(prefix: str = "") -> Exists:
-    """Whether the fixture at ``prefix`` has a confirmed (or settled) result."""
+    """Whether the fixture at ``prefix`` has a confirmed (or settled) submission: what
+    ``FixtureResult.confirmed`` stores."""
     return Exists(
         ResultSubmission.objects.filter(
             fixture=OuterRef(_field(prefix, "pk")),
@@ -54,7 +61,8 @@ def confirmed_exists(prefix: str = "") -> Exists:
 
 
 def expunged_exists(prefix: str = "") -> Exists:
-    """Whether either team of the fixture at ``prefix`` withdrew with its results expunged."""
+    """Whether either team of the fixture at ``prefix`` withdrew with its results expunged:
+    what ``FixtureResult.expunged`` stores."""
     return Exists(
         TeamEntry.objects.filter(
             season=OuterRef(_field(prefix, "division__season")),
@@ -63,6 +71,17 @@ def expunged_exists(prefix: str = "") -> Exists:
             Q(team=OuterRef(_field(prefix, "home"))) | Q(team=OuterRef(_field(prefix, "away")))
         )
     )
+
+
+def result_standing(fixtures: QuerySet[Fixture]) -> dict[int, tuple[bool, bool]]:
+    """For each fixture of ``fixtures`` that has a result: (confirmed, expunged), worked out
+    from its submissions and its teams' entries."""
+    rows = (
+        fixtures.filter(result__isnull=False)
+        .annotate(is_confirmed=confirmed_exists(), is_expunged=expunged_exists())
+        .values_list("pk", "is_confirmed", "is_expunged")
+    )
+    return {pk: (confirmed, expunged) for pk, confirmed, expunged in rows}
 
 
 #: The kinds of fixture whose results count by default: the league's own.
@@ -85,10 +104,12 @@ def counts_q(
             _field(prefix, "status__in"): RESULT_STATUSES,
             _field(prefix, "result__is_final"): True,
         }
-    ) & ~Q(expunged_exists(prefix))
+    ) & ~Q(**{_field(prefix, "result__expunged"): True})
     if provisional is True:
         return q
-    agreed = Q(**{_field(prefix, "status"): Fixture.Status.WALKOVER}) | Q(confirmed_exists(prefix))
+    agreed = Q(**{_field(prefix, "status"): Fixture.Status.WALKOVER}) | Q(
+        **{_field(prefix, "result__confirmed"): True}
+    )
     if provisional is None:
         agreed |= Q(**{_field(prefix, "division__season__league__show_provisional"): True})
     return q & agreed
@@ -96,7 +117,9 @@ def counts_q(
 
 def is_provisional_q(prefix: str = "") -> Q:
     """A counted result that is not yet agreed: played, not confirmed, not a walkover."""
-    return Q(**{_field(prefix, "status"): Fixture.Status.PLAYED}) & ~Q(confirmed_exists(prefix))
+    return Q(**{_field(prefix, "status"): Fixture.Status.PLAYED}) & ~Q(
+        **{_field(prefix, "result__confirmed"): True}
+    )
 
 
 def counted_fixtures(queryset: QuerySet[Fixture] | None = None) -> QuerySet[Fixture]:
@@ -123,12 +146,10 @@ def fixtures_with_counts(
 
 
 def fixtures_with_standing(queryset: QuerySet[Fixture]) -> QuerySet[Fixture]:
-    """Every fixture of ``queryset``, annotated with ``result_counts``, ``result_confirmed`` and
-    ``result_expunged`` for :func:`result_mark`."""
+    """Every fixture of ``queryset``, annotated with ``result_counts`` for :func:`result_mark`
+    (which reads the rest from the fixture's result)."""
     return queryset.annotate(
-        result_counts=ExpressionWrapper(counts_q(), output_field=BooleanField()),
-        result_confirmed=confirmed_exists(),
-        result_expunged=expunged_exists(),
+        result_counts=ExpressionWrapper(counts_q(), output_field=BooleanField())
     )
 
 
@@ -142,9 +163,9 @@ def result_mark(fixture: Fixture) -> str:
         return ""
     if fixture.kind != Fixture.Kind.LEAGUE:
         return fixture.get_kind_display().lower()
-    if getattr(fixture, "result_expunged", False):
+    if result.expunged:
         return "expunged"
-    if fixture.status == Fixture.Status.WALKOVER or getattr(fixture, "result_confirmed", True):
+    if fixture.status == Fixture.Status.WALKOVER or result.confirmed:
         return ""
     if fixture.division.season.league.show_provisional:
         return "provisional"

@@ -2,8 +2,8 @@
 
 Each fixture comes with its teams, venue, division and stored result (one query), plus:
 
-- ``result_counts`` (and ``result_confirmed``, ``result_expunged``): how its result stands, from
-  the one definition of the results that count (``leagues.selectors.counting``);
+- ``result_counts``: whether its result counts, from the one definition of the results that
+  count (``leagues.selectors.counting``);
 - ``revision``: how many times it has changed (its audit entries: postponed, re-arranged,
   result submitted, confirmed, ...). Stored data, so a calendar's ``SEQUENCE`` only grows.
 """

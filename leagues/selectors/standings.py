@@ -30,6 +30,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import Count, OuterRef, Subquery
+
 from leagues.models import (
     Division,
     DivisionTable,
@@ -347,6 +349,28 @@ def division_standings(*, division: Division | int) -> Standings:
     division_id = division if isinstance(division, int) else division.pk
     division = Division.objects.select_related("season__league").get(pk=division_id)
     return divisions_standings(divisions=[division])[0]
+
+
+def entry_standing(*, entry: TeamEntry) -> tuple[StandingRow | None, int]:
+    """The entry's row of its division's stored table (without its points per league night)
+    and the number of teams in that table, in one query; (None, 0) before it has one."""
+    size = (
+        TableRow.objects.filter(table=OuterRef("table"))
+        .order_by()
+        .values("table")
+        .annotate(teams=Count("pk"))
+        .values("teams")
+    )
+    stored = (
+        TableRow.objects.filter(entry=entry, table=entry.division_id)
+        .defer("nights")
+        .annotate(teams=Subquery(size))
+        .select_related("entry__team")
+        .first()
+    )
+    if stored is None:
+        return None, 0
+    return _row(stored, None), stored.teams
 
 
 def season_standings(*, season: Season) -> list[Standings]:

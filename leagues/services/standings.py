@@ -10,6 +10,11 @@ moved; the tie-breaks, the match format or the provisional setting changed), aft
 change, holding the table's lock, so two changes in one division one after the other each
 see the other's. Only the rows whose figures moved are written.
 
+Before the table, ``store_result_standing`` stores on each of the division's results whether
+it is confirmed and whether it is expunged (``leagues.selectors.counting.result_standing``),
+which every list and table filters on; a fixture of no league table (a cup tie's) has it
+stored by ``refresh_fixture_table``.
+
 ``rebuild_tables`` (``manage.py rebuild_standings``) does it for every division.
 """
 
@@ -19,10 +24,20 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from leagues.models import Division, DivisionTable, Fixture, League, Season, TableRow
+from leagues.models import (
+    Division,
+    DivisionTable,
+    Fixture,
+    FixtureResult,
+    League,
+    Season,
+    TableRow,
+    TeamEntry,
+)
+from leagues.selectors.counting import result_standing
 from leagues.selectors.standings import stored_figures, worked_out_standings
 
 
@@ -40,12 +55,31 @@ def _locked_table(division: Division) -> DivisionTable:
     return DivisionTable.objects.select_for_update().get(pk=division.pk)
 
 
+def store_result_standing(*, fixtures: QuerySet[Fixture]) -> int:
+    """Store on each result of ``fixtures`` whether it is confirmed and whether it is expunged,
+    as its submissions and its teams' entries now have it; the number of results changed."""
+    standing = result_standing(fixtures)
+    changed = [
+        result
+        for result in FixtureResult.objects.filter(fixture__in=list(standing)).only(
+            "pk", "fixture_id", "confirmed", "expunged"
+        )
+        if (result.confirmed, result.expunged) != standing[result.fixture_id]
+    ]
+    for result in changed:
+        result.confirmed, result.expunged = standing[result.fixture_id]
+    if changed:
+        FixtureResult.objects.bulk_update(changed, ["confirmed", "expunged"])
+    return len(changed)
+
+
 @transaction.atomic
 def refresh_division_table(*, division: Division | int) -> DivisionTable:
     """Store the division's table as its results now stand (see the module's doc)."""
     division_id = division if isinstance(division, int) else division.pk
     division = Division.objects.select_related("season__league").get(pk=division_id)
     table = _locked_table(division)
+    store_result_standing(fixtures=Fixture.objects.filter(division=division))
     standings = worked_out_standings(divisions=[division])[0]
 
     wanted = {row.entry.pk: stored_figures(row) for row in standings.rows}
@@ -100,9 +134,23 @@ def refresh_tables(*, divisions: Iterable[Division | int | None]) -> None:
 
 
 def refresh_fixture_table(*, fixture: Fixture) -> None:
-    """The table a league fixture's result counts in (a cup tie's fixture counts in none)."""
+    """The table a league fixture's result counts in (a cup tie's fixture counts in none: its
+    result's standing alone is stored)."""
     if fixture.kind == Fixture.Kind.LEAGUE and fixture.division_id is not None:
         refresh_division_table(division=fixture.division_id)
+    else:
+        store_result_standing(fixtures=Fixture.objects.filter(pk=fixture.pk))
+
+
+def refresh_entry_tables(*, entry: TeamEntry) -> None:
+    """A team's entry was withdrawn or reinstated: the standing of each of its results this
+    season (a cup tie's in another division too), then its division's table."""
+    store_result_standing(
+        fixtures=Fixture.objects.filter(division__season=entry.season_id).filter(
+            Q(home=entry.team_id) | Q(away=entry.team_id)
+        )
+    )
+    refresh_division_table(division=entry.division_id)
 
 
 def refresh_season_tables(*, season: Season | int) -> None:

@@ -28,7 +28,7 @@ from leagues.models import Fixture, League, TableGame, TeamEntry, Withdrawal
 from leagues.permissions import require_secretary
 from leagues.services.fixtures import REPLACEABLE, status_subject
 from leagues.services.rollup import FixtureChanged, roll_up
-from leagues.services.standings import refresh_division_table
+from leagues.services.standings import refresh_entry_tables
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser as User
@@ -159,7 +159,7 @@ def team_withdraw(
     entry.save(
         update_fields=["withdrawn_on", "withdrawal", "withdrawal_reason", "withdrawal_settled"]
     )
-    refresh_division_table(division=entry.division_id)
+    refresh_entry_tables(entry=entry)
     audit_log(
         league=league,
         action="team_withdrawn",
@@ -212,7 +212,7 @@ def team_reinstate(*, entry: TeamEntry, by: User | None = None) -> TeamEntry:
     entry.save(
         update_fields=["withdrawn_on", "withdrawal", "withdrawal_reason", "withdrawal_settled"]
     )
-    refresh_division_table(division=entry.division_id)
+    refresh_entry_tables(entry=entry)
     audit_log(
         league=entry.season.league,
         action="team_reinstated",

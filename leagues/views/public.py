@@ -11,12 +11,12 @@ from django.utils.safestring import SafeString, mark_safe
 from django_tables2 import RequestConfig
 
 from leagues.fragments import PLAYERS, page_fragment, page_fragment_tagged
-from leagues.models import Fixture, ResultSubmission
+from leagues.models import Fixture
 from leagues.permissions import can_manage_league, captained_sides
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.live import last_change
 from leagues.selectors.race import MARKERS, division_race
-from leagues.selectors.standings import division_leaders, divisions_standings
+from leagues.selectors.standings import division_leaders, divisions_standings, entry_standing
 from leagues.selectors.statistics import (
     add_figures,
     player_leaderboard,
@@ -170,9 +170,7 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
             "tables": list(detail.tables.all()),
             "adjustments": list(detail.adjustments.all()),
             "secretary": SECRETARY,
-            "confirmed": detail.submissions.filter(
-                status__in=ResultSubmission.CONFIRMED_STATUSES
-            ).exists(),
+            "confirmed": detail.result.confirmed if hasattr(detail, "result") else False,
             "last_change": last_change([detail]),
         }
 
@@ -217,13 +215,13 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
             config = RequestConfig(request, paginate=False)
             config.configure(fixtures)
             config.configure(players)
-            table = divisions_standings(divisions=[entry.division])[0]
+            standing, division_size = entry_standing(entry=entry)
             context.update(
                 squad=list(selectors.team_squad(team=team, season=entry.season)),
                 fixtures=fixtures,
                 players=players,
-                standing=next((row for row in table.rows if row.entry.pk == entry.pk), None),
-                division_size=len(table.rows),
+                standing=standing,
+                division_size=division_size,
             )
         return context
 

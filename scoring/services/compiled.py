@@ -71,11 +71,23 @@ class CompiledRead(Generic[M]):
 
 
 def _several_statements(connection: BaseDatabaseWrapper) -> bool:
-    """Whether one `execute` may send several statements: PostgreSQL with psycopg's client-side
-    parameters (Django's default; not with the `server_side_binding` option)."""
-    return connection.vendor == "postgresql" and not connection.settings_dict.get(
-        "OPTIONS", {}
-    ).get("server_side_binding")
+    """Whether one `execute` may send several statements: on PostgreSQL, through
+    `_statements_cursor`."""
+    return connection.vendor == "postgresql"
+
+
+def _statements_cursor(connection: BaseDatabaseWrapper) -> Any:
+    """A cursor whose `execute` may send several statements in one round trip: Django's own
+    (psycopg's client-side parameters, Django's default), or, where the connection binds
+    parameters on the server to prepare its statements (the `server_side_binding` option,
+    `config.settings`), a client-side cursor on the same connection, wrapped as Django wraps
+    its own (so it is counted and logged like any)."""
+    if not connection.settings_dict.get("OPTIONS", {}).get("server_side_binding"):
+        return connection.cursor()
+    from psycopg import ClientCursor
+
+    connection.ensure_connection()
+    return connection._prepare_cursor(ClientCursor(connection.connection))
 
 
 class _Plan(Generic[M]):
@@ -109,7 +121,7 @@ class _Plan(Generic[M]):
         is not read) in the same round trip."""
         params = list(self.params)
         params[self.slot] = game_id
-        with connection.cursor() as cursor:
+        with connection.cursor() if after is None else _statements_cursor(connection) as cursor:
             if after is None:
                 cursor.execute(self.sql, params)
             else:
@@ -224,7 +236,7 @@ def sent_together(*, using: str = "default") -> Iterator[None]:
         _waiting.reset(token)
     if not batch:
         return
-    with connection.cursor() as cursor:
+    with _statements_cursor(connection) as cursor:
         cursor.execute("; ".join(sql for sql, _, _ in batch), [p for _, ps, _ in batch for p in ps])
         for index, (_, _, then) in enumerate(batch):
             if index:

@@ -221,7 +221,7 @@ def confirm_result(result: FixtureResult) -> ResultSubmission:
     from scoring.services import scoring_link_create
     from tests.factories.scoring import UserFactory
 
-    return ResultSubmission.objects.create(
+    submission = ResultSubmission.objects.create(
         fixture=result.fixture,
         figures=result_figures(result),
         submitted_by_link=scoring_link_create(label="table 1"),
@@ -230,6 +230,10 @@ def confirm_result(result: FixtureResult) -> ResultSubmission:
         confirmed_at=datetime.datetime.now(tz=datetime.UTC),
         confirmed_as=ResultSubmission.ConfirmedAs.SECRETARY,
     )
+    # The result's standing and the table, as the confirmation service leaves them.
+    refresh_fixture_table(fixture=result.fixture)
+    result.refresh_from_db(fields=["confirmed", "expunged"])
+    return submission
 
 
 class PointAdjustmentFactory(factory.django.DjangoModelFactory):

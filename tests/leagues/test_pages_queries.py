@@ -51,11 +51,12 @@ QUERIES = {
     # The division, its entries (the team chooser), its weeks, the week's or team's fixtures.
     "fixtures by week": (4 + CACHE_WRITE, 2),
     "fixtures by team": (4 + CACHE_WRITE, 2),
-    # The fixture with its teams, then again with its tables and adjustments (no tables here,
-    # so no games to look up), and whether its result is confirmed.
-    "fixture": (5 + CACHE_WRITE, 2),
-    # The team, then its seasons, fixtures, squad, players' figures (and their games).
-    "team": (10 + CACHE_WRITE, 2),
+    # The fixture with its teams and result (whose standing says whether it is confirmed),
+    # then again with its tables and adjustments (no tables here, so no games to look up).
+    "fixture": (4 + CACHE_WRITE, 2),
+    # The team, then its seasons, its row of the stored table (with the table's size),
+    # fixtures, squad, players' figures (and their games).
+    "team": (8 + CACHE_WRITE, 2),
     # The player, then registrations, tables, figures (the same three queries give the
     # partners' figures) and the partners' names.
     "player": (6 + CACHE_WRITE, 2),

@@ -3,7 +3,9 @@
 A property test: random sequences of the changes a league sees (a result confirmed, taken
 back, corrected; a walkover, a void; an adjustment made or withdrawn; a team withdrawn,
 expunged or standing, and reinstated), each through its service, and after every step the
-stored table (what the pages read) equals the table worked out from scratch from the results.
+stored table (what the pages read) equals the table worked out from scratch from the results,
+and each result's stored standing (confirmed, expunged: what every list filters on) equals the
+one worked out from its submissions and its teams' entries.
 Plus the rebuild command and the pages reading the stored table.
 """
 
@@ -23,11 +25,13 @@ from leagues.formats import YORKSHIRE_FORMAT
 from leagues.models import (
     DivisionTable,
     Fixture,
+    FixtureResult,
     PointAdjustment,
     TableGame,
     TableRow,
     Withdrawal,
 )
+from leagues.selectors.counting import result_standing
 from leagues.selectors.standings import (
     divisions_standings,
     stored_figures,
@@ -58,6 +62,17 @@ def table_as_stored(division) -> dict[str, Any]:
 def table_worked_out(division) -> dict[str, Any]:
     (standings,) = worked_out_standings(divisions=[division])
     return _table(standings)
+
+
+def standing_as_stored(division) -> dict[int, tuple[bool, bool]]:
+    return {
+        result.fixture_id: (result.confirmed, result.expunged)
+        for result in FixtureResult.objects.filter(fixture__division=division)
+    }
+
+
+def standing_worked_out(division) -> dict[int, tuple[bool, bool]]:
+    return result_standing(Fixture.objects.filter(division=division))
 
 
 def _table(standings) -> dict[str, Any]:
@@ -195,6 +210,7 @@ def test_the_stored_table_equals_the_one_worked_out_after_every_change():
                 except (ValidationError, PermissionDenied):
                     assert steps != EVERY_CHANGE, f"{step} was refused"
                 assert table_as_stored(division) == table_worked_out(division), step
+                assert standing_as_stored(division) == standing_worked_out(division), step
             transaction.set_rollback(True)
 
     changes()
