@@ -117,10 +117,18 @@ class TiebreakMixin(forms.Form):
 class LeagueCreateForm(TiebreakMixin):
     name = TextField(max_length=120)
     slug = forms.SlugField(
+        label="Web address",
         max_length=120,
         required=False,
         validators=[validate_league_slug],
-        help_text="Web address part; made from the name if blank.",
+        help_text=(
+            "The league's pages are at /leagues/<this>/ (e.g. /leagues/spen-valley/); "
+            "made from the name if blank."
+        ),
+        error_messages={
+            "invalid": "The web address may have only letters, digits and hyphens "
+            "(e.g. spen-valley)."
+        },
     )
     style = forms.ChoiceField(
         choices=League.Style.choices,

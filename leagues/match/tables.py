@@ -363,8 +363,8 @@ def points_result(fmt: MatchFormat, home_match_points: int, away_match_points: i
 
     if (home_match_points, away_match_points) not in possible_match_points(fmt):
         raise CardError(
-            f"{home_match_points}–{away_match_points} is not a score a match can end with "
-            f"({fmt.describe()})."
+            f"{home_match_points}–{away_match_points} is not a score a match can end with. "
+            f"The format: {fmt.describe()}"
         )
     verdict = match_verdict(home_match_points, away_match_points)
     return MatchResult(

@@ -1,7 +1,9 @@
 """Following a league night without a reload: the fixture page and the league night's page
 poll a fragment every few seconds (``static/leagues/live.js``), and a poll of an unchanged page
-is answered ``304 Not Modified`` from one cache read (``fragments.versions_tag``), before any
-query: so hundreds of phones watching cost the server next to nothing between hands.
+is answered ``304 Not Modified`` from one cache read (``fragments.versions_tag``): the fixture's
+poll before any query, the league night's after one (the league, whose time zone says which
+date the night is). So hundreds of phones watching cost the server next to nothing between
+hands.
 
 Without JavaScript the pages are the same, and a reload shows what changed."""
 

@@ -159,6 +159,11 @@ def test_every_problem_is_listed_by_row_and_column_and_nothing_is_saved(league, 
     assert "row 2, column division (D): Unknown division “Championship”" in text
     assert "row 3, column away (C): Unknown team “Nowhere”" in text
     assert "8–3 is not a score" in text
+    assert ".)." not in text, "the format's sentence ends the refusal once"
+    assert (
+        ".)."
+        not in secretary.get(reverse("leagues:manage_import", args=[league.slug])).content.decode()
+    )
     assert "row 5, column date (A)" in text
     assert response.context["carried"] is None, "no confirmation with problems"
     assert not Team.objects.exists() and not Division.objects.exists()

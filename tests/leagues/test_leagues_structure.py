@@ -1,6 +1,7 @@
 """Setting up leagues, teams and registrations through the services."""
 
 import datetime
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -30,6 +31,7 @@ from tests.factories.leagues import (
     SeasonFactory,
     TeamFactory,
 )
+from tests.leagues.helpers import page_words
 
 pytestmark = pytest.mark.django_db
 
@@ -181,3 +183,35 @@ def test_a_league_cannot_take_a_reserved_slug(client, name, slug):
     assert not League.objects.exists()
     with pytest.raises(ValidationError, match="addresses use"):
         league_create(name="New", style="yorkshire")
+
+
+def shown(html: str) -> str:
+    """What a reader sees of a page: its text, without the tags and their attributes."""
+    return re.sub(r"<[^>]*>", " ", html)
+
+
+def test_the_new_league_form_asks_for_a_web_address_not_a_slug(client):
+    """A new secretary reads "Web address", with what it makes, and a refusal in those words:
+    never Django's "slug"."""
+    client.force_login(get_user_model().objects.create_superuser("root", password="pw-root-9"))
+    url = reverse("leagues:manage_league_create")
+    page = page_words(client.get(url))
+    assert (
+        "slug" not in shown(page).lower()
+        and "Web address" in page
+        and "/leagues/spen-valley/" in page
+    )
+    response = client.post(
+        url,
+        {
+            "name": "Spen Valley",
+            "slug": "spen valley!",
+            "style": "yorkshire",
+            "league_night": "1",
+            "start_time": "20:00",
+        },
+    )
+    words = page_words(response)
+    assert response.status_code == 200 and not League.objects.exists()
+    assert "slug" not in shown(words).lower()
+    assert "The web address may have only letters, digits and hyphens" in words

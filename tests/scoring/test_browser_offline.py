@@ -261,3 +261,43 @@ def test_a_phone_closed_with_unsent_hands_sends_them_when_opened_again(
     expect(unsent(page)).to_have_count(0)
     context.close()
     assert Hand.objects.filter(game=game).count() == 1
+
+
+def test_a_503_from_the_server_shows_the_kept_page_as_without_a_connection(
+    offline_scorer: Scorer,
+) -> None:
+    """The server up but its database not: it answers 503 (Retry-After). The service worker shows
+    the game's page as kept, with its score, and the start URL lists the games kept on the
+    phone, instead of the server's "unavailable" page."""
+    game = GameFactory(trinidad=True, hands=2)
+    scorer, page = offline_scorer, offline_scorer.page
+    open_for_offline(scorer, game)
+    scores = (scorer.score("A").inner_text(), scorer.score("B").inner_text())
+    answered: list[str] = []
+
+    def unavailable(route: Any) -> None:
+        answered.append(route.request.url)
+        route.fulfill(
+            status=503,
+            headers={"Retry-After": "60", "Content-Type": "text/html; charset=utf-8"},
+            body="<!doctype html><title>Unavailable</title><h1>The database is away</h1>",
+        )
+
+    # The context's routes see the service worker's own requests too (Chromium).
+    page.context.route(f"{scorer.base_url}{game.get_absolute_url()}", unavailable)
+    page.context.route(f"{scorer.base_url}/games/", unavailable)
+    page.reload()
+    assert answered, "the service worker did not ask the server"
+    expect(page.get_by_text("The database is away")).to_have_count(0)
+    expect(scorer.score("A")).to_have_text(scores[0])
+    expect(scorer.score("B")).to_have_text(scores[1])
+
+    answered.clear()
+    page.goto(scorer.base_url + "/games/")
+    assert answered
+    expect(page.get_by_role("heading", level=1)).to_have_text("Games on this phone")
+    kept_games = page.get_by_test_id("kept-games")
+    expect(kept_games.get_by_role("link")).to_have_count(1)
+    kept_games.get_by_role("link").click()
+    page.wait_for_url(scorer.base_url + game.get_absolute_url())
+    expect(scorer.score("A")).to_have_text(scores[0])
