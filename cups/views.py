@@ -2,8 +2,8 @@
 by both sides, disputed, confirmed, settled or reopened by a secretary) and the secretary's
 (create, entrants, draw, round dates, a tie's walkover, postponement, settlement and
 reversal).  Reads through ``cups.selectors``, writes through ``cups.services``; who may do
-what is asked of ``cups.permissions`` inside the services, and the views refuse strangers
-early."""
+what is asked of ``cups.permissions`` inside the services; a view asks it too only to decide
+what a page shows (a secretary's page is a 403 for anyone else)."""
 
 from __future__ import annotations
 

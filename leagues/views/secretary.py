@@ -1,6 +1,7 @@
 """The secretary's pages for a league's structure: the league, seasons, divisions, venues,
-teams and registered players. Every view asks ``leagues.permissions`` through
-``require_manager``; every write is a ``leagues.services`` call."""
+teams and registered players. Every page asks ``leagues.permissions`` through
+``require_manager`` before it shows a form; every write is a ``leagues.services`` call, which
+asks it again (a POST-only action leaves it to the service)."""
 
 from __future__ import annotations
 
