@@ -2,8 +2,8 @@
 by both sides, disputed, confirmed, settled or reopened by a secretary) and the secretary's
 (create, entrants, draw, round dates, a tie's walkover, postponement, settlement and
 reversal).  Reads through ``cups.selectors``, writes through ``cups.services``; who may do
-what is asked of ``cups.permissions`` inside the services, and the views refuse strangers
-early."""
+what is asked of ``cups.permissions`` inside the services; a view asks it too only to decide
+what a page shows (a secretary's page is a 403 for anyone else)."""
 
 from __future__ import annotations
 
@@ -344,10 +344,9 @@ def competition_manage(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @post_action(lambda pk: reverse("cups:tie", args=[pk]))
 def tie_manage(request: HttpRequest, pk: int) -> HttpResponse:
-    """A tie's walkover, postponement, settlement or reversal: one service call each."""
+    """A tie's walkover, postponement, settlement or reversal: one service call each, which
+    refuses whoever does not run the cup (a 403)."""
     tie = get_object_or_404(Tie.objects.select_related("competition__league"), pk=pk)
-    if not can_manage_competition(request.user, tie.competition):
-        raise PermissionDenied(f"Only the secretaries of {tie.competition.league} run its cups.")
     form = forms.TieActionForm(request.POST, tie=tie)
     if not form.is_valid():
         messages.error(request, f"{form.problems()} Nothing was changed.")

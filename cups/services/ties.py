@@ -407,12 +407,13 @@ def _apply(
 
 def _refresh(
     tie: Tie, *, by: Account = None, link: ScoringLink | None = None, race: RaceState | None = None
-) -> None:
+) -> bool:
+    """The tie follows its games or its fixture; whether it changed."""
     if tie.status == Status.BYE:
-        return
+        return False
     if tie.competition.tie_format == Competition.TieFormat.MATCH:
         if tie.fixture_id is None:
-            return
+            return False
         assert tie.fixture is not None
         tie.fixture.refresh_from_db()
         winner, how, home, away = _team_outcome(tie)
@@ -426,7 +427,7 @@ def _refresh(
             status = Status.SCHEDULED
     else:
         if tie.status == Status.WALKOVER or tie.decided_by == SETTLED:
-            return
+            return False
         winner, home, away = _race_outcome(tie, race)
         how = ""
         if winner:
@@ -447,6 +448,7 @@ def _refresh(
             by,
             link,
         )
+    return changed
 
 
 @transaction.atomic
@@ -476,12 +478,13 @@ def _race_result_follows(tie: Tie, *, by: Account, link: ScoringLink | None) -> 
 
 
 @transaction.atomic
-def tie_fixture_changed(*, fixture_id: int) -> None:
-    """A cup fixture's status, result or confirmation changed: its tie follows."""
+def tie_fixture_changed(*, fixture_id: int) -> bool:
+    """A cup fixture's status, result or confirmation changed: its tie follows. Whether the tie
+    changed (its score, status or winner)."""
     tie_id = Tie.objects.filter(fixture_id=fixture_id).values_list("pk", flat=True).first()
     if tie_id is None:
-        return
-    _refresh(lock_tie(tie_id))
+        return False
+    return _refresh(lock_tie(tie_id))
 
 
 @transaction.atomic

@@ -53,7 +53,6 @@ from leagues.services.structure import (
     division_create,
     entry_set_captain,
     league_create,
-    player_create,
     season_create,
     team_create,
     team_enter,
@@ -465,11 +464,11 @@ class _Builder:
                     )
                 entry = team_enter(team=team, division=division)
                 squad = [
-                    player_create(name=self._name())
+                    player_register(
+                        name=self._name(), team=team, season=season, registered_on=start
+                    ).player
                     for _ in range(2 * season.get_match_format().tables)
                 ]
-                for player in squad:
-                    player_register(player=player, team=team, season=season, registered_on=start)
                 entry_set_captain(entry=entry, captain=squad[0])
             divisions.append(division)
         return divisions

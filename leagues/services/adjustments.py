@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -12,9 +10,7 @@ from leagues.audit import audit_log
 from leagues.models import Fixture, PointAdjustment, TeamEntry
 from leagues.permissions import require_secretary
 from leagues.services.standings import refresh_division_table
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser as User
+from scoring.actors import Account
 
 
 def _state(adjustment: PointAdjustment) -> dict[str, object]:
@@ -34,7 +30,7 @@ def points_adjust(
     points: int,
     reason: str,
     fixture: Fixture | None = None,
-    by: User | None = None,
+    by: Account = None,
 ) -> PointAdjustment:
     """Deduct (negative ``points``) or award points to a team's entry; the reason is shown on
     the table."""
@@ -67,7 +63,7 @@ def points_adjust(
 
 
 @transaction.atomic
-def adjustment_withdraw(*, adjustment: PointAdjustment, by: User | None = None) -> None:
+def adjustment_withdraw(*, adjustment: PointAdjustment, by: Account = None) -> None:
     """Withdraw an adjustment made in error."""
     require_secretary(by, adjustment.entry.season.league)
     before = _state(adjustment)

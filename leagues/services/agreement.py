@@ -403,14 +403,15 @@ def result_changed(
     after: dict[str, Any],
     by: Account,
     link: ScoringLink | None,
-) -> None:
+) -> int:
     """The figures the games give changed: an open submission is withdrawn, to be submitted
     again; a counted result changed (by a secretary: the links are closed) keeps counting, and
-    the change is logged."""
+    the change is logged. How many audit entries it wrote (each sends its notices)."""
     if before == after:
-        return
-    withdraw_open(terms, why="the games changed", after=after, by=by, link=link)
+        return 0
+    logged = withdraw_open(terms, why="the games changed", after=after, by=by, link=link)
     if terms.submissions().filter(status__in=CONFIRMED).exists():
+        logged += 1
         terms.audit(
             action="confirmed_result_changed",
             subject=f"Confirmed result of {terms} changed",
@@ -419,3 +420,4 @@ def result_changed(
             by=by,
             link=link,
         )
+    return logged

@@ -228,10 +228,13 @@ def result_changed(
     after: dict[str, Any],
     by: Account = None,
     link: ScoringLink | None = None,
-) -> None:
+) -> int:
     """Step 3 of the result roll-up (``leagues.services.rollup``): a fixture's figures changed.
 
     An open submission no longer describes the games: it is withdrawn, to be submitted again.
-    A confirmed result changed by a secretary keeps counting, and the change is logged.
+    A confirmed result changed by a secretary keeps counting, and the change is logged. Returns
+    how many audit entries that wrote.
     """
-    agreement.result_changed(FixtureTerms(fixture), before=before, after=after, by=by, link=link)
+    return agreement.result_changed(
+        FixtureTerms(fixture), before=before, after=after, by=by, link=link
+    )

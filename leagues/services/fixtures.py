@@ -10,7 +10,6 @@ import datetime
 import hashlib
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -32,10 +31,8 @@ from leagues.schedule import (
 )
 from leagues.services.rollup import FixtureChanged, roll_up
 from leagues.services.standings import refresh_division_table, refresh_fixture_table
+from scoring.actors import Account
 from scoring.forms.words import possessive
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser as User
 
 #: Fixtures not yet played: a re-arrangement may move them, a walkover or void settle them.
 REPLACEABLE = (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED)
@@ -363,7 +360,7 @@ def fixtures_generate(
     rest_every: int | None = None,
     end_by: datetime.date | None = None,
     token: str | None = None,
-    by: User | None = None,
+    by: Account = None,
 ) -> GenerationReport:
     """Generate (or generate again) the division's list as ``fixtures_plan`` says, and store
     the night and exclusion dates in the season's calendar.
@@ -565,7 +562,7 @@ def fixture_add(
     time: datetime.time | None = None,
     venue: Venue | None = None,
     kind: str = Fixture.Kind.LEAGUE,
-    by: User | None = None,
+    by: Account = None,
 ) -> Fixture:
     """One fixture outside the generated list (a play-off, a replay, a cup tie, a friendly).
 
@@ -665,7 +662,7 @@ def _locked_fixture(fixture: Fixture) -> Fixture:
 
 
 @transaction.atomic
-def fixture_postpone(*, fixture: Fixture, reason: str, by: User | None = None) -> Fixture:
+def fixture_postpone(*, fixture: Fixture, reason: str, by: Account = None) -> Fixture:
     """Postpone a fixture not yet played; the rest of the list stays as it is."""
     require_secretary(by, fixture.division.season.league)
     fixture = _locked_fixture(fixture)
@@ -747,7 +744,7 @@ def fixture_rearrange(
     venue: Venue | None = None,
     reason: str = "",
     outside_calendar: bool = False,
-    by: User | None = None,
+    by: Account = None,
 ) -> Fixture:
     """Move a scheduled or postponed fixture to ``date``, or (no date) to the next league night
     of the season's calendar when both teams and the venue are free, moving nothing else.
@@ -839,7 +836,7 @@ def fixture_rearrange(
 
 
 @transaction.atomic
-def fixture_walkover(*, fixture: Fixture, to: str, reason: str, by: User | None = None) -> Fixture:
+def fixture_walkover(*, fixture: Fixture, to: str, reason: str, by: Account = None) -> Fixture:
     """Award the fixture to ``to`` ("home" or "away"): the format's walkover score."""
     require_secretary(by, fixture.division.season.league)
     if to not in Fixture.Side.values:
@@ -868,7 +865,7 @@ def status_subject(fixture: Fixture) -> str:
     return f"{fixture} voided: {fixture.reason}"
 
 
-def _audit_status(fixture: Fixture, action: str, by: User | None) -> None:
+def _audit_status(fixture: Fixture, action: str, by: Account) -> None:
     audit_log(
         league=fixture.division.season.league,
         fixture=fixture,
@@ -880,7 +877,7 @@ def _audit_status(fixture: Fixture, action: str, by: User | None) -> None:
 
 
 @transaction.atomic
-def fixture_void(*, fixture: Fixture, reason: str, by: User | None = None) -> Fixture:
+def fixture_void(*, fixture: Fixture, reason: str, by: Account = None) -> Fixture:
     """Void a fixture: it stays on the list with its reason and gives nobody any points."""
     require_secretary(by, fixture.division.season.league)
     fixture = _locked_fixture(fixture)
@@ -911,7 +908,7 @@ def undo_words(fixture: Fixture) -> str:
 
 
 @transaction.atomic
-def fixture_undo(*, fixture: Fixture, reason: str, by: User | None = None) -> Fixture:
+def fixture_undo(*, fixture: Fixture, reason: str, by: Account = None) -> Fixture:
     """Undo a postponement, a walkover or a void: the fixture is back on the list as it was
     (scheduled on its night, or played when its tables had finished before it was voided),
     the table follows, the change is audited and both captains are told."""

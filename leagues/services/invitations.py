@@ -25,7 +25,7 @@ from config.locks import lock_rows
 from config.mail import absolute, send_templated
 from leagues.audit import audit_log
 from leagues.models import Invitation, League, Player, TeamEntry
-from leagues.permissions import can_manage_league, player_is_free
+from leagues.permissions import player_is_free, require_secretary
 from leagues.services.accounts import account_state, new_account, secretary_names
 from scoring.actors import Account
 
@@ -103,12 +103,6 @@ def invitation_mail(invitation: Invitation) -> None:
     )
 
 
-def _require_manager(league: League, by: Account) -> None:
-    # ``by=None`` is the system itself (a management command), never a request.
-    if by is not None and not can_manage_league(by, league):
-        raise PermissionDenied(f"Only the secretaries of {league} can do that.")
-
-
 def _clean_email(email: str) -> str:
     email = email.strip()
     try:
@@ -122,7 +116,7 @@ def _clean_email(email: str) -> str:
 def secretary_invite(*, league: League, email: str, by: Account) -> Invitation:
     """Invite ``email`` to become a secretary of ``league``; the mail goes now."""
     lock_rows(League.objects.filter(pk=league.pk))
-    _require_manager(league, by)
+    require_secretary(by, league)
     email = _clean_email(email)
     if league.secretaries.filter(email__iexact=email).exists():
         raise ValidationError({"email": f"{email} is already a secretary's address."})
@@ -146,7 +140,7 @@ def captain_invite(*, entry: TeamEntry, email: str, by: Account, send: bool = Tr
     lock_rows(TeamEntry.objects.filter(pk=entry.pk))
     entry = TeamEntry.objects.select_related("season__league", "team", "captain").get(pk=entry.pk)
     league = entry.season.league
-    _require_manager(league, by)
+    require_secretary(by, league)
     email = _clean_email(email)
     captain = entry.captain
     if captain is None:
@@ -182,7 +176,7 @@ def _lock_open(invitation: Invitation, league: League, by: Account) -> Invitatio
     invitation = Invitation.objects.select_related("league", "player", "team").get(pk=invitation.pk)
     if invitation.league_id != league.pk:
         raise PermissionDenied("That invitation is not this league's.")
-    _require_manager(invitation.league, by)
+    require_secretary(by, invitation.league)
     if invitation.accepted_at is not None:
         raise ValidationError(f"{invitation.email} accepted the invitation already.")
     if invitation.withdrawn_at is not None:

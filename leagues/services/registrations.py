@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
@@ -15,9 +14,6 @@ from leagues.models import Fixture, FixtureTable, Player, Registration, Season, 
 from leagues.permissions import player_is_free, require_secretary, squad_sides
 from scoring.actors import Account
 
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser as User
-
 
 @transaction.atomic
 def player_register(
@@ -27,7 +23,7 @@ def player_register(
     team: Team,
     season: Season,
     registered_on: datetime.date | None = None,
-    by: User | None = None,
+    by: Account = None,
 ) -> Registration:
     """Register ``player`` to play for ``team`` in ``season``.
 
@@ -100,7 +96,7 @@ def _register(
 
 
 @transaction.atomic
-def registration_cancel(*, registration: Registration, by: User | None = None) -> None:
+def registration_cancel(*, registration: Registration, by: Account = None) -> None:
     """Withdraw a registration that has not yet been used at a table."""
     require_secretary(by, registration.season.league)
     player, season = registration.player_id, registration.season_id
@@ -142,7 +138,7 @@ def squad_register(
     season: Season,
     players: Sequence[Player] = (),
     names: Sequence[str] = (),
-    by: User | None = None,
+    by: Account = None,
 ) -> list[Registration]:
     """Register several players to ``team`` for ``season`` at once: ``players`` chosen from the
     league's own, and ``names`` of new people (the caller has asked which names are people the

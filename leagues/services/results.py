@@ -10,7 +10,6 @@ of the result roll-up (``leagues.services.rollup``), which calls them in order.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -29,9 +28,6 @@ from leagues.models import (
 from leagues.permissions import require_secretary
 from scoring.actors import Account
 from scoring.models import Award, Game, GameStatus, ScoringLink, Side
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser as User
 
 Pair = Sequence[Player]
 
@@ -60,7 +56,7 @@ def lock_fixture(fixture: Fixture) -> Fixture:
 
 @transaction.atomic
 def fixture_tables_set(
-    *, fixture: Fixture, pairs: Sequence[tuple[Pair, Pair]], by: User | None = None
+    *, fixture: Fixture, pairs: Sequence[tuple[Pair, Pair]], by: Account = None
 ) -> list[FixtureTable]:
     """Seat the pairs: ``pairs[i]`` is (home pair, away pair) at board ``i + 1``.
 
@@ -123,7 +119,7 @@ def fixture_tables_set(
 
 
 @transaction.atomic
-def table_game_start(*, table: FixtureTable, by: User | None = None) -> TableGame:
+def table_game_start(*, table: FixtureTable, by: Account = None) -> TableGame:
     """Start the next game at a table under the league's ruleset (side A home, B away): a
     secretary's restart of a table (a game abandoned). The roll-up starts a table's next game
     itself (``table_next_game``).
@@ -140,7 +136,7 @@ def table_open(*, table: FixtureTable, by: Account) -> TableGame:
     return _table_game_start(table=table, by=by if by is not None and by.is_authenticated else None)
 
 
-def _table_game_start(*, table: FixtureTable, by: User | None) -> TableGame:
+def _table_game_start(*, table: FixtureTable, by: Account) -> TableGame:
     from scoring.services import game_start
 
     # Locked first and read after (``config.locks`` says why): a link re-issued a moment ago is
@@ -189,7 +185,7 @@ def _abandoned(games: Sequence[TableGame]) -> int:
 
 @transaction.atomic
 def fixture_start(
-    *, fixture: Fixture, pairs: Sequence[tuple[Pair, Pair]], by: User | None = None
+    *, fixture: Fixture, pairs: Sequence[tuple[Pair, Pair]], by: Account = None
 ) -> list[TableGame]:
     """Seat the pairs and start the first game at every table."""
     require_secretary(by, fixture.division.season.league)
@@ -330,7 +326,7 @@ def _recompute(fixture: Fixture) -> FixtureResult | None:
 
 
 @transaction.atomic
-def table_link_reissue(*, table: FixtureTable, by: User | None = None) -> FixtureTable:
+def table_link_reissue(*, table: FixtureTable, by: Account = None) -> FixtureTable:
     """A lost or leaked fixture card: the table's link is revoked and a new one issued; the
     table's games follow the new link."""
     require_secretary(by, table.fixture.division.season.league)
@@ -366,7 +362,7 @@ def table_link_follow(*, old: ScoringLink, new: ScoringLink) -> int:
 
 
 @transaction.atomic
-def table_link_revoke(*, table: FixtureTable, by: User | None = None) -> FixtureTable:
+def table_link_revoke(*, table: FixtureTable, by: Account = None) -> FixtureTable:
     """Stop a table's link working without a replacement (re-issue when play resumes)."""
     require_secretary(by, table.fixture.division.season.league)
     from leagues.audit import audit_log

@@ -15,6 +15,7 @@
                                                                         6. stored standings
                                                                         7. cache versions
                                                                         8. notices, after commit
+                                                                        ─► RolledUp: what changed
 
 Each step is one call into the module that owns it; nothing here is done by a signal or a
 ``save()``. Everything runs inside the caller's transaction, with the fixture's row locked.
@@ -75,45 +76,73 @@ def game_changed(change: GameChanged) -> None:
         tie_game_changed(game=change.game, by=change.by, link=change.link)
 
 
+@dataclass(frozen=True)
+class RolledUp:
+    """What a fixture's roll-up changed: ``result`` the stored result now (None: none, as for
+    a void fixture); ``result_changed`` whether the figures the engine gives moved (False when
+    the games were not added up again); ``next_game`` the game a table started;
+    ``tie_changed`` whether the cup tie played as the fixture moved (score, status, winner);
+    ``standings_refreshed`` whether the division's stored table was refreshed;
+    ``entries_logged`` the audit entries the agreement step wrote, each of which sends its
+    notices once the transaction commits."""
+
+    fixture: Fixture
+    result: FixtureResult | None
+    result_changed: bool = False
+    next_game: TableGame | None = None
+    tie_changed: bool = False
+    standings_refreshed: bool = False
+    entries_logged: int = 0
+
+
 @transaction.atomic
-def roll_up(change: FixtureChanged) -> FixtureResult | None:
-    """Everything a fixture's change moves, in this order. Returns the stored result."""
+def roll_up(change: FixtureChanged) -> RolledUp:
+    """Everything a fixture's change moves, in this order; what it changed."""
     fixture = results.lock_fixture(change.fixture)
     stored = FixtureResult.objects.filter(fixture=fixture).first()
     was_final = stored is not None and stored.is_final
+    result_changed, next_game, logged = False, None, 0
     if change.recount:
         before = confirmation.result_figures(stored)
         # 1–2. The match engine adds the tables up; the result and the tables are stored.
         stored = results.fixture_result_store(fixture)
+        after = confirmation.result_figures(stored)
+        result_changed = before != after
         # 3. An open submission that no longer describes the games is withdrawn; a counted
         #    result a secretary changed keeps counting, logged.
-        confirmation.result_changed(
-            fixture=fixture,
-            before=before,
-            after=confirmation.result_figures(stored),
-            by=change.by,
-            link=change.link,
+        logged = confirmation.result_changed(
+            fixture=fixture, before=before, after=after, by=change.by, link=change.link
         )
         # 4. A table still undecided starts its next game.
         if change.table_game is not None:
-            results.table_next_game(table_game=change.table_game, fixture=fixture)
+            next_game = results.table_next_game(table_game=change.table_game, fixture=fixture)
     # 5. A cup tie played as this fixture follows it (its winner goes through once it counts).
+    tie_changed = False
     if fixture.kind == Fixture.Kind.CUP:
         from cups.services.ties import tie_fixture_changed
 
-        tie_fixture_changed(fixture_id=fixture.pk)
+        tie_changed = tie_fixture_changed(fixture_id=fixture.pk)
     # 6. Stored standings: the division's table follows, in this transaction, when what
     #    counts may have moved (a result that is or was final, a fixture voided, or the
     #    agreement or the status changed); a game won in a match still in play moves nothing.
-    if (
+    refresh = (
         change.recount is False
         or fixture.status == Fixture.Status.VOID
         or was_final
         or (stored is not None and stored.is_final)
-    ):
+    )
+    if refresh:
         standings.refresh_fixture_table(fixture=fixture)
     # 7. Every cached page of the league is out of date.
     invalidate_league(fixture.division.season.league_id)
     # 8. Notices: whoever an audit entry written above concerns is emailed once this
     #    transaction commits (``leagues.audit.audit_log`` schedules it with the entry).
-    return stored
+    return RolledUp(
+        fixture=fixture,
+        result=stored,
+        result_changed=result_changed,
+        next_game=next_game,
+        tie_changed=tie_changed,
+        standings_refreshed=refresh,
+        entries_logged=logged,
+    )

@@ -13,7 +13,6 @@ from __future__ import annotations
 import datetime
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -26,9 +25,7 @@ from leagues.permissions import require_secretary
 from leagues.selectors.race import division_places
 from leagues.selectors.standings import Standings, season_standings
 from leagues.services.structure import division_create, season_create, team_enter
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser as User
+from scoring.actors import Account
 
 
 @dataclass(frozen=True)
@@ -151,7 +148,7 @@ def season_start_next(
     ends_on: datetime.date | None = None,
     placements: Mapping[int, int | None],
     carry_squads: bool = True,
-    by: User | None = None,
+    by: Account = None,
 ) -> Season:
     """The next season: ``season``'s divisions again, each team of ``placements`` (team id ->
     division rank, None to leave it out) entered with its captain, contact, name and (with

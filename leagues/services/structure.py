@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -50,9 +50,6 @@ from leagues.zones import site_time_zone
 from scoring.actors import Account
 from scoring.forms.words import possessive
 
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser as User
-
 
 @transaction.atomic
 def league_create(
@@ -67,7 +64,7 @@ def league_create(
     start_time: datetime.time = datetime.time(20, 0),
     time_zone: str = "",
     description: str = "",
-    by: User | None = None,
+    by: Account = None,
     approved_by: Account = None,
 ) -> League:
     """A new league of ``style`` ("yorkshire" or "trinidad"), starting from the style's preset.
@@ -112,9 +109,7 @@ def league_create(
 
 
 @transaction.atomic
-def league_set_tiebreaks(
-    *, league: League, tiebreaks: Sequence[str], by: User | None = None
-) -> League:
+def league_set_tiebreaks(*, league: League, tiebreaks: Sequence[str], by: Account = None) -> League:
     """The secretary's order of tie-breaks, e.g. ``["points", "games_for", "head_to_head"]``."""
     require_secretary(by, league)
     tiebreaks = list(tiebreaks)
@@ -136,7 +131,7 @@ def league_set_tiebreaks(
 
 @transaction.atomic
 def league_set_match_format(
-    *, league: League, match_format: MatchFormat, by: User | None = None
+    *, league: League, match_format: MatchFormat, by: Account = None
 ) -> League:
     """Change how matches are scored. Results already stored keep the figures they had."""
     require_secretary(by, league)
@@ -165,7 +160,7 @@ def season_create(
     league_night: int | None = None,
     exclusions: Sequence[NightsOff | datetime.date] = (),
     venue_capacity: int = 1,
-    by: User | None = None,
+    by: Account = None,
 ) -> Season:
     """A new season with its calendar; its nights with no league are refused when they overlap
     or run outside the season's dates."""
@@ -199,7 +194,7 @@ def season_create(
 
 @transaction.atomic
 def division_create(
-    *, season: Season, name: str, rank: int = 1, slug: str = "", by: User | None = None
+    *, season: Season, name: str, rank: int = 1, slug: str = "", by: Account = None
 ) -> Division:
     require_secretary(by, season.league)
     division = Division(season=season, name=name, slug=slug or slugify(name), rank=rank)
@@ -224,7 +219,7 @@ def venue_create(
     address: str = "",
     slug: str = "",
     league: League | None = None,
-    by: User | None = None,
+    by: Account = None,
 ) -> Venue:
     """A new venue kept by ``league`` (``None``: the site operator's own)."""
     if league is not None:
@@ -256,7 +251,7 @@ def team_create(
     short_name: str = "",
     slug: str = "",
     division: Division | None = None,
-    by: User | None = None,
+    by: Account = None,
 ) -> Team:
     """A new team of ``league`` at one of its venues, entered in ``division`` if given (all or
     nothing)."""
@@ -285,20 +280,12 @@ def team_create(
 
 
 @transaction.atomic
-def player_create(*, name: str, by: User | None = None) -> Player:
-    player = Player(name=name.strip())
-    player.full_clean()
-    player.save()
-    return player
-
-
-@transaction.atomic
 def team_enter(
     *,
     team: Team,
     division: Division,
     captain: Player | None = None,
-    by: User | None = None,
+    by: Account = None,
 ) -> TeamEntry:
     """Enter a team into a division for the division's season (one division a season)."""
     require_secretary(by, division.season.league)
@@ -324,9 +311,7 @@ def team_enter(
 
 
 @transaction.atomic
-def entry_set_captain(
-    *, entry: TeamEntry, captain: Player | None, by: User | None = None
-) -> TeamEntry:
+def entry_set_captain(*, entry: TeamEntry, captain: Player | None, by: Account = None) -> TeamEntry:
     """Make ``captain`` (registered to the team this season, and in no other league ``by``
     does not run) the team's captain."""
     require_secretary(by, entry.season.league)
@@ -375,7 +360,7 @@ def _audit(
     subject: str,
     before: dict[str, Any] | None,
     after: dict[str, Any] | None,
-    by: User | None,
+    by: Account,
 ) -> None:
     if before is not None and before == after:
         return
@@ -471,7 +456,7 @@ def season_rules_update(
     target: int | None,
     match_format: MatchFormat,
     tiebreaks: Sequence[str],
-    by: User | None = None,
+    by: Account = None,
 ) -> Season:
     """A season's target (``None``: the style's), match format and tie-breaks; refused once a
     fixture of the season is played."""
@@ -550,7 +535,7 @@ def league_update(
     withdrawal: str | None = None,
     withdrawn_take_places: bool | None = None,
     captains_register: bool | None = None,
-    by: User | None = None,
+    by: Account = None,
 ) -> League:
     """Everything a secretary can change about a running league, in one go.
 
@@ -622,7 +607,7 @@ def season_update(
     league_night: int | None = None,
     exclusions: Sequence[NightsOff | datetime.date] | None = None,
     venue_capacity: int | None = None,
-    by: User | None = None,
+    by: Account = None,
 ) -> Season:
     """Rename or re-date a season, or change its calendar; its slug (and so its addresses)
     stays. Fixtures already listed stay where they are: generate again (after the preview)
@@ -663,9 +648,7 @@ def season_update(
 
 
 @transaction.atomic
-def division_update(
-    *, division: Division, name: str, rank: int, by: User | None = None
-) -> Division:
+def division_update(*, division: Division, name: str, rank: int, by: Account = None) -> Division:
     require_secretary(by, division.season.league)
     before = _division_state(division)
     division.name = name.strip()
@@ -691,7 +674,7 @@ def venue_update(
     town: str = "",
     address: str = "",
     league: League,
-    by: User | None = None,
+    by: Account = None,
 ) -> Venue:
     """Rename or re-address a venue ``league`` keeps (no other league's team or fixture uses
     it); the change is in ``league``'s audit trail."""
@@ -721,7 +704,7 @@ def team_update(
     name: str,
     home_venue: Venue,
     short_name: str = "",
-    by: User | None = None,
+    by: Account = None,
 ) -> Team:
     """Rename a team or move its home; fixtures already made keep the venue they had."""
     require_secretary(by, team.league)
@@ -750,7 +733,7 @@ def team_update(
 
 
 @transaction.atomic
-def entry_move(*, entry: TeamEntry, division: Division, by: User | None = None) -> int:
+def entry_move(*, entry: TeamEntry, division: Division, by: Account = None) -> int:
     """Move a team's entry to another division of the same season, before it has played.
 
     Its fixtures still to play in the old division go with it (they are deleted; generate the
@@ -794,7 +777,7 @@ def entry_move(*, entry: TeamEntry, division: Division, by: User | None = None) 
 
 
 @transaction.atomic
-def entry_set_contact(*, entry: TeamEntry, contact: str, by: User | None = None) -> TeamEntry:
+def entry_set_contact(*, entry: TeamEntry, contact: str, by: Account = None) -> TeamEntry:
     """The captain's phone or email, for the secretary only (never on a public page)."""
     require_secretary(by, entry.season.league)
     before = _entry_state(entry)
@@ -820,7 +803,7 @@ def entry_save(
     division: Division,
     captain: Player | None,
     contact: str,
-    by: User | None = None,
+    by: Account = None,
 ) -> tuple[TeamEntry, int]:
     """A team's season from the secretary's team page, all or nothing: enter it (or move it to
     ``division``), its captain and the captain's contact. Returns the entry and how many

@@ -31,7 +31,7 @@ Running it twice, or on two servers at once, settles each fixture once.
 from __future__ import annotations
 
 import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -46,9 +46,7 @@ from leagues.services.fixtures import REPLACEABLE, status_subject
 from leagues.services.rollup import FixtureChanged, roll_up
 from leagues.services.standings import refresh_entry_tables
 from leagues.zones import today_in
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser as User
+from scoring.actors import Account
 
 
 def _locked_entry(entry: TeamEntry) -> TeamEntry:
@@ -109,7 +107,7 @@ def _audit_fixture(
     league: League,
     action: str,
     subject: str,
-    by: User | None,
+    by: Account,
 ) -> None:
     """Each fixture a withdrawal settles (or a reinstatement puts back) has its own entry, so
     its audit page tells it and its calendar event is seen to change."""
@@ -131,7 +129,7 @@ def team_withdraw(
     reason: str,
     withdrawal: str | None = None,
     on: datetime.date | None = None,
-    by: User | None = None,
+    by: Account = None,
 ) -> TeamEntry:
     """Withdraw the team from its season's division; its remaining fixtures are settled."""
     require_secretary(by, entry.season.league)
@@ -195,7 +193,7 @@ def team_withdraw(
 
 
 @transaction.atomic
-def team_reinstate(*, entry: TeamEntry, by: User | None = None) -> TeamEntry:
+def team_reinstate(*, entry: TeamEntry, by: Account = None) -> TeamEntry:
     """Undo a withdrawal while the season runs: the fixtures it settled are put back as they
     were (those changed since are left alone), and its results count again."""
     require_secretary(by, entry.season.league)

@@ -56,8 +56,9 @@ def _league(request: HttpRequest, slug: str) -> Any:
 @login_required
 @post_action(lambda slug, pk: reverse("leagues:manage_secretaries", args=[slug]))
 def invitation_change(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    """Resend or withdraw one of the league's invitations."""
-    league = _league(request, slug)
+    """Resend or withdraw one of the league's invitations; the service refuses whoever does not
+    run the league (a 403)."""
+    league = found(selectors.league_get, slug=slug)
     invitation = get_object_or_404(Invitation, pk=pk, league=league)
     action = request.POST.get("action")
     try:

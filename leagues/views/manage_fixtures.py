@@ -281,7 +281,8 @@ def adjustment_create(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @post_action(lambda pk, adjustment: reverse("leagues:manage_adjustments", args=[pk]))
 def adjustment_withdraw(request: HttpRequest, pk: int, adjustment: int) -> HttpResponse:
-    division = _division(request, pk)
+    """The service refuses whoever does not run the league (a 403)."""
+    division = found(selectors.division_get, pk=pk)
     made = get_object_or_404(PointAdjustment, pk=adjustment, entry__division=division)
     adjustments.adjustment_withdraw(adjustment=made, by=request.user)
     messages.success(request, f"Withdrawn: {made.entry.team} {made.points:+d}.")

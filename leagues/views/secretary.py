@@ -1,6 +1,7 @@
 """The secretary's pages for a league's structure: the league, seasons, divisions, venues,
-teams and registered players. Every view asks ``leagues.permissions`` through
-``require_manager``; every write is a ``leagues.services`` call."""
+teams and registered players. Every page asks ``leagues.permissions`` through
+``require_manager`` before it shows a form; every write is a ``leagues.services`` call, which
+asks it again (a POST-only action leaves it to the service)."""
 
 from __future__ import annotations
 
@@ -428,8 +429,9 @@ def team_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @login_required
 @post_action(lambda slug, pk: reverse("leagues:manage_team", args=[slug, pk]))
 def team_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    """Withdraw the team from a season (or, with ``reinstate``, undo it)."""
-    league = _league(request, slug)
+    """Withdraw the team from a season (or, with ``reinstate``, undo it); the service refuses
+    whoever does not run the league (a 403)."""
+    league = found(selectors.league_get, slug=slug)
     team = get_object_or_404(Team, pk=pk, league=league)
     entry = get_object_or_404(
         TeamEntry.objects.select_related("season__league", "division", "team"),

@@ -153,7 +153,7 @@ def _drawn(world, tie, home_pegs, away_pegs):
         status=ResultSubmission.Status.CONFIRMED,
     )
     # Written straight to the database: the roll-up's later steps follow, as after a service.
-    roll_up(FixtureChanged(fixture=fixture, recount=False))
+    assert roll_up(FixtureChanged(fixture=fixture, recount=False)).tie_changed
     tie.refresh_from_db()
     return tie
 
