@@ -328,7 +328,7 @@ def test_a_league_of_many_divisions_lists_each_with_its_leaders_on_its_home(clie
     play(level, tied["Bull"], tied["Ash"], home_points=4, away_points=0)
     play(level, tied["Oak"], tied["Ash"], home_points=4, away_points=0)
     quiet = [
-        DivisionFactory(season=season, name=f"Division {n}", rank=n)
+        DivisionFactory(season=season, name=f"Quiet division {n}", rank=n)
         for n in range(3, GLANCE_TABLES + 2)
     ]
     page = client.get(reverse("leagues:league", args=[season.league.slug])).content.decode()
