@@ -10,9 +10,10 @@ Each fixture comes with its teams, venue, division and stored result (one query)
 
 from __future__ import annotations
 
-from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Value
+from django.db.models import QuerySet, Value
 from django.db.models.functions import Coalesce
 
+from config.queries import count_of
 from leagues.models import AuditEntry, Division, Fixture, League, Team
 from leagues.selectors.fixtures import fixture_list
 
@@ -20,16 +21,8 @@ from leagues.selectors.fixtures import fixture_list
 def with_revision(queryset: QuerySet[Fixture]) -> QuerySet[Fixture]:
     """``queryset`` (from ``fixture_list``, so it knows how each result stands) with each
     fixture's ``revision``."""
-    revisions = (
-        AuditEntry.objects.filter(fixture=OuterRef("pk"))
-        .order_by()
-        .values("fixture")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    return queryset.annotate(
-        revision=Coalesce(Subquery(revisions, output_field=IntegerField()), Value(0))
-    )
+    revisions = count_of(AuditEntry.objects.all(), field="fixture", outer="pk")
+    return queryset.annotate(revision=Coalesce(revisions, Value(0)))
 
 
 def feed_fixtures(

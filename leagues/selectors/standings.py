@@ -30,8 +30,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, OuterRef, Subquery
-
+from config.queries import count_of
 from leagues.models import (
     Division,
     DivisionTable,
@@ -354,17 +353,10 @@ def division_standings(*, division: Division | int) -> Standings:
 def entry_standing(*, entry: TeamEntry) -> tuple[StandingRow | None, int]:
     """The entry's row of its division's stored table (without its points per league night)
     and the number of teams in that table, in one query; (None, 0) before it has one."""
-    size = (
-        TableRow.objects.filter(table=OuterRef("table"))
-        .order_by()
-        .values("table")
-        .annotate(teams=Count("pk"))
-        .values("teams")
-    )
     stored = (
         TableRow.objects.filter(entry=entry, table=entry.division_id)
         .defer("nights")
-        .annotate(teams=Subquery(size))
+        .annotate(teams=count_of(TableRow.objects.all(), field="table", outer="table"))
         .select_related("entry__team")
         .first()
     )

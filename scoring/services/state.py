@@ -9,10 +9,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from django.db import connection
-from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db.models import QuerySet
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from config.queries import count_of
 from scoring.models import Award, Game, GameStatus, Hand, HandRevision, Side
 from scoring.rules import GameScore
 from scoring.services.compiled import CompiledRead, CompiledWrite, execute
@@ -150,16 +151,9 @@ def lock_for_entry(game: Game | int) -> tuple[Game, list[Side], int]:
 def _entry_shape(pk: int) -> QuerySet[Side]:
     """The read of every hand entry: a game's sides, with the game, its scoring link, what
     other apps attach to it and its hand count."""
-    count = (
-        Hand.objects.filter(game=OuterRef("game"))
-        .order_by()
-        .values("game")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
     return (
         Side.objects.select_related("game", "game__scoring_link", *_attached())
-        .annotate(hand_count=Coalesce(Subquery(count), 0))
+        .annotate(hand_count=Coalesce(count_of(Hand.objects.all(), field="game", outer="game"), 0))
         .filter(game_id=pk)
         .order_by("position")
     )
