@@ -11,10 +11,11 @@ moved; the tie-breaks, the match format or the provisional setting changed), aft
 change, holding the table's lock, so two changes in one division one after the other each
 see the other's. Only the rows whose figures moved are written.
 
-Before the table, ``store_result_standing`` stores on each of the division's results whether
-it is confirmed and whether it is expunged (``leagues.selectors.counting.result_standing``),
-which every list and table filters on; a fixture of no league table (a cup tie's) has it
-stored by ``refresh_fixture_table``.
+``store_result_standing`` stores on a result whether it is confirmed and whether it is expunged
+(``leagues.selectors.counting.result_standing``), which every list and table filters on, where
+either can change: for the fixture whose result or agreement changed (``refresh_fixture_table``,
+a cup tie's too, before its table), for every result of a team withdrawn or reinstated
+(``refresh_entry_tables``), and for every result when the tables are rebuilt.
 
 ``rebuild_tables`` (``manage.py rebuild_standings``) does it for every division.
 """
@@ -80,7 +81,6 @@ def refresh_division_table(*, division: Division | int) -> DivisionTable:
     division_id = division if isinstance(division, int) else division.pk
     division = Division.objects.select_related("season__league").get(pk=division_id)
     table = _locked_table(division)
-    store_result_standing(fixtures=Fixture.objects.filter(division=division))
     standings = worked_out_standings(divisions=[division])[0]
 
     wanted = {row.entry.pk: stored_figures(row) for row in standings.rows}
@@ -137,10 +137,9 @@ def refresh_tables(*, divisions: Iterable[Division | int | None]) -> None:
 def refresh_fixture_table(*, fixture: Fixture) -> None:
     """The table a league fixture's result counts in (a cup tie's fixture counts in none: its
     result's standing alone is stored)."""
+    store_result_standing(fixtures=Fixture.objects.filter(pk=fixture.pk))
     if fixture.kind == Fixture.Kind.LEAGUE and fixture.division_id is not None:
         refresh_division_table(division=fixture.division_id)
-    else:
-        store_result_standing(fixtures=Fixture.objects.filter(pk=fixture.pk))
 
 
 def refresh_entry_tables(*, entry: TeamEntry) -> None:
@@ -176,6 +175,7 @@ def rebuild_tables(*, leagues: Iterable[League] | None = None, missing: bool = F
     if missing:
         divisions = divisions.filter(table__isnull=True)
     pks = list(divisions.order_by("pk").values_list("pk", flat=True))
+    store_result_standing(fixtures=Fixture.objects.filter(division__in=pks))
     for pk in pks:
         refresh_division_table(division=pk)
     return len(pks)
