@@ -23,7 +23,9 @@ from tests.scoring.test_browser import GAME, NOT_OUT, PATEL, SMITH, Scorer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-KEPT = "() => caches.match(location.pathname).then(page => !!page)"
+# The page's own keeping is over (its writes to the cache done, not only begun): a reload or a
+# closed browser straight after finds the page.
+KEPT = "() => document.documentElement.dataset.kept === 'yes'"
 
 
 def open_for_offline(scorer: Scorer, game: Game) -> None:

@@ -82,6 +82,11 @@ if ("serviceWorker" in navigator) {
       return keptIsCurrent();
     })
     .then((current) => (current ? keepLink() : keepThisPage()))
+    // Kept: the page opens without a connection from now on (tests wait for this mark).
+    .then(() => caches.match(location.pathname, { ignoreVary: true }))
+    .then((kept) => {
+      if (kept) document.documentElement.dataset.kept = "yes";
+    })
     .catch(() => {});
 }
 
