@@ -326,4 +326,6 @@ def team_players(request: Any, team_id: PathId, season: Id | None = None) -> lis
     operation_id="getFixture",
 )
 def fixture(request: Any, fixture_id: PathId) -> Fixture:
-    return _get(selectors.fixture_list(), "fixture", pk=fixture_id)
+    # One fixture: its division, season and league in the same query, not a list's one more.
+    one = selectors.fixture_list().prefetch_related(None).select_related("division__season__league")
+    return _get(one, "fixture", pk=fixture_id)

@@ -55,16 +55,17 @@ QUERIES = {
     # then again with its tables and adjustments (no tables here, so no games to look up).
     "fixture": (4 + CACHE_WRITE, 2),
     # The team, then its seasons, its row of the stored table (with the table's size),
-    # fixtures, squad (and who in it shares a name with someone else in the league), players'
-    # figures (and their games).
-    "team": (9 + CACHE_WRITE, 2),
+    # fixtures (and their divisions, read once for the list), squad (and who in it shares a
+    # name with someone else in the league), players' figures (and their games).
+    "team": (10 + CACHE_WRITE, 2),
     # The player and whether someone else in the league has their name (the title), then
     # registrations, tables, figures (the same three queries give the partners' figures) and
     # the partners' names.
     "player": (7 + CACHE_WRITE, 3),
-    # The league and its seasons (with their divisions), then the latest and next fixtures,
-    # every division's entries, league fixtures and adjustments at once, the league's cups.
-    "league home": (9 + CACHE_WRITE, 4),
+    # The league and its seasons (with their divisions), then the latest and next fixtures
+    # (the latest's divisions read once for the list; none are next here), every division's
+    # entries, league fixtures and adjustments at once, the league's cups.
+    "league home": (10 + CACHE_WRITE, 4),
 }
 
 
