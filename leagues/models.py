@@ -879,6 +879,12 @@ class DivisionTable(models.Model):
         help_text="The league fixtures (not void) still to count, as [home team id, away team "
         "id] pairs: who can still win it reads them.",
     )
+    nights = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The league nights with a counted result, in order (ISO dates): each row's "
+        "nights are its points on these.",
+    )
     refreshed_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:
@@ -914,7 +920,9 @@ class TableRow(models.Model):
     provisional = models.PositiveIntegerField(default=0)
     form = models.CharField(max_length=5, blank=True, help_text="Last five results, oldest first.")
     nights = models.JSONField(
-        default=list, blank=True, help_text="[date, points gained] per league night, in order."
+        default=list,
+        blank=True,
+        help_text="Points gained on each of the table's league nights (its nights), in order.",
     )
 
     class Meta:

@@ -24,7 +24,6 @@ against each other only) before the next key.
 from __future__ import annotations
 
 import datetime
-import functools
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -120,9 +119,9 @@ class StandingRow:
     """Results counted that are not yet confirmed (only when the league shows them)."""
     form: str = ""
     """The last five counted results as marks ("W", "D", "L"), oldest first."""
-    nights: list[tuple[datetime.date, int]] = field(default_factory=list, repr=False)
-    """The points gained on each league night with a counted result, in date order (the
-    chart)."""
+    nights: list[int] = field(default_factory=list, repr=False)
+    """The points gained on each of the table's league nights (``Standings.nights``), in
+    order (the chart)."""
 
     @property
     def withdrawn(self) -> bool:
@@ -158,6 +157,9 @@ class Standings:
     counted: int = 0
     """How many league fixtures the table counts."""
     remaining: list[tuple[int, int]] = field(default_factory=list)
+    nights: list[datetime.date] = field(default_factory=list)
+    """The league nights with a counted result, in order: each row's ``nights`` are its
+    points on these (a number a night, not a date a point: a 100-team table has 198 nights)."""
     """The league fixtures, not void, whose results it does not count yet, as (home team id,
     away team id): the ones left to play or to confirm (``leagues.selectors.race``)."""
 
@@ -327,12 +329,21 @@ def _count_results(rows: dict[int, StandingRow], results: Iterable[tuple[Any, ..
                 _add(row, MatchLine(opponent, points, mark, pk, day), figures, provisional)
     for row in rows.values():
         row.form = "".join(line.result for line in row.matches[-5:])
-        nights: dict[datetime.date, int] = {}
+    return counted
+
+
+def _nights(rows: Iterable[StandingRow]) -> list[datetime.date]:
+    """The league nights of the rows' counted results, in order; each row's ``nights`` set to
+    its points on each of them."""
+    rows = list(rows)
+    nights = sorted({line.date for row in rows for line in row.matches if line.date is not None})
+    at = {night: i for i, night in enumerate(nights)}
+    for row in rows:
+        row.nights = [0] * len(nights)
         for line in row.matches:
             if line.date is not None:
-                nights[line.date] = nights.get(line.date, 0) + line.points
-        row.nights = sorted(nights.items())
-    return counted
+                row.nights[at[line.date]] += line.points
+    return nights
 
 
 def division_leaders(standings: Standings) -> list[StandingRow]:
@@ -362,7 +373,7 @@ def entry_standing(*, entry: TeamEntry) -> tuple[StandingRow | None, int]:
     )
     if stored is None:
         return None, 0
-    return _row(stored, None), stored.teams
+    return _row(stored, nights=False), stored.teams
 
 
 def season_standings(*, season: Season) -> list[Standings]:
@@ -388,9 +399,8 @@ def divisions_standings(
     stored_rows = TableRow.objects.filter(table__in=ids).select_related(
         "entry__team__home_venue", "entry__captain"
     )
-    day = functools.cache(datetime.date.fromisoformat)  # a season has a few dozen nights
     for stored in stored_rows if nights else stored_rows.defer("nights"):
-        rows[stored.table_id].append(_row(stored, day if nights else None))
+        rows[stored.table_id].append(_row(stored, nights=nights))
     adjustments = _adjustments(ids)
     standings = []
     for division in divisions:
@@ -408,6 +418,9 @@ def divisions_standings(
                 adjustments=adjustments[division.pk],
                 counted=table.counted if table else 0,
                 remaining=[(home, away) for home, away in table.remaining] if table else [],
+                nights=[datetime.date.fromisoformat(night) for night in table.nights]
+                if table and nights
+                else [],
             )
         )
     return standings
@@ -437,12 +450,12 @@ STORED_FIGURES = (
 )
 
 
-def _row(stored: TableRow, day: Callable[[str], datetime.date] | None) -> StandingRow:
+def _row(stored: TableRow, *, nights: bool) -> StandingRow:
     entry = stored.entry
     return StandingRow(
         entry=entry,
         team=entry.team,
-        nights=[(day(night), points) for night, points in stored.nights] if day else [],
+        nights=stored.nights if nights else [],
         **{name: getattr(stored, name) for name in STORED_FIGURES},
     )
 
@@ -450,7 +463,7 @@ def _row(stored: TableRow, day: Callable[[str], datetime.date] | None) -> Standi
 def stored_figures(row: StandingRow) -> dict[str, Any]:
     """What a ``TableRow`` stores of ``row`` (the refresh writes it, the tests compare it)."""
     figures = {name: getattr(row, name) for name in STORED_FIGURES}
-    figures["nights"] = [[day.isoformat(), points] for day, points in row.nights]
+    figures["nights"] = row.nights
     return figures
 
 
@@ -528,10 +541,12 @@ def _standings(
         if row is not None:
             row.adjustments += adjustment.points
 
+    nights = _nights(rows.values())
     tiebreaks = division.season.get_tiebreaks()
     return Standings(
         division=division,
         league=league,
+        nights=nights,
         rows=rank_rows(rows.values(), tiebreaks),
         tiebreaks=tiebreaks,
         rule_text=tiebreak_rule_text(tiebreaks, league.style),

@@ -109,11 +109,19 @@ def refresh_division_table(*, division: Division | int) -> DivisionTable:
         TableRow.objects.bulk_create(new)
 
     remaining = [[home, away] for home, away in standings.remaining]
-    if table.counted != standings.counted or table.remaining != remaining or changed or new:
+    nights = [night.isoformat() for night in standings.nights]
+    if (
+        table.counted != standings.counted
+        or table.remaining != remaining
+        or table.nights != nights
+        or changed
+        or new
+    ):
         table.counted = standings.counted
         table.remaining = remaining
+        table.nights = nights
         table.refreshed_at = timezone.now()
-        table.save(update_fields=["counted", "remaining", "refreshed_at"])
+        table.save(update_fields=["counted", "remaining", "nights", "refreshed_at"])
     return table
 
 

@@ -7,6 +7,7 @@ under the site's content security policy (colours are SVG attributes, not styles
 from __future__ import annotations
 
 import datetime
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -133,6 +134,7 @@ def _ticks(low: int, top: int) -> list[int]:
 def progression_chart(
     *,
     rows: Sequence[StandingRow],
+    nights: Sequence[datetime.date],
     adjustments: Sequence[PointAdjustment] = (),
     yours: Sequence[int] = (),
     chosen: int | None = None,
@@ -140,7 +142,7 @@ def progression_chart(
     """Cumulative points after each league night, every team in grey but the few picked out
     (``picked_out``); no query.
 
-    The results are the table's own (each row's ``nights``, from the ones
+    The results are the table's own (each row's points on the table's ``nights``, from the ones
     ``leagues.selectors.counting`` counts) and each adjustment is added on the day it was made,
     so every line ends on the team's points in the table. None before any result or adjustment
     is in.
@@ -149,28 +151,27 @@ def progression_chart(
     if not shown:
         return None
     ids = [row.team.pk for row in shown]
-    changes: list[tuple[datetime.date, int, int]] = [
-        (day, pk, points) for pk, row in zip(ids, shown, strict=True) for day, points in row.nights
-    ]
-    for adjustment in adjustments:
-        made_on = timezone.localdate(adjustment.made_at)
-        changes.append((made_on, adjustment.entry.team_id, adjustment.points))
     shown_ids = set(ids)
-    changes = [change for change in changes if change[1] in shown_ids]
-    if not changes:
+    made = [
+        (timezone.localdate(adjustment.made_at), adjustment.entry.team_id, adjustment.points)
+        for adjustment in adjustments
+        if adjustment.entry.team_id in shown_ids
+    ]
+    dates = sorted(set(nights) | {day for day, _, _ in made})
+    if not dates:
         return None
-    dates = sorted({day for day, _, _ in changes})
-    week_of = {day: i for i, day in enumerate(dates)}
-    gained = {pk: [0] * len(dates) for pk in ids}
-    for day, team, points in changes:
-        gained[team][week_of[day]] += points
-    running: dict[int, list[int]] = {}
-    for pk, weekly in gained.items():
-        total, series = 0, []
-        for points in weekly:
-            total += points
-            series.append(total)
-        running[pk] = series
+    if len(dates) == len(nights):  # no adjustment on a day without a result
+        gained = {pk: list(row.nights) for pk, row in zip(ids, shown, strict=True)}
+    else:
+        week_of = {day: i for i, day in enumerate(dates)}
+        weeks = [week_of[night] for night in nights]
+        gained = {pk: [0] * len(dates) for pk in ids}
+        for pk, row in zip(ids, shown, strict=True):
+            for week, points in zip(weeks, row.nights, strict=True):
+                gained[pk][week] += points
+    for day, team, points in made:
+        gained[team][dates.index(day)] += points
+    running = {pk: list(itertools.accumulate(weekly)) for pk, weekly in gained.items()}
     low = min(0, min(min(series) for series in running.values()))
     top = max(1, max(max(series) for series in running.values()))
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM

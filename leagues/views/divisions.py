@@ -167,6 +167,7 @@ class StandingsView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateVie
             markers=MARKERS,
             chart=progression_chart(
                 rows=standings.rows,
+                nights=standings.nights,
                 adjustments=standings.adjustments,
                 yours=self.yours,
                 chosen=self.chosen,

@@ -130,6 +130,7 @@ def test_chart_lines_end_on_the_tables_points_and_only_a_few_stand_out():
     standings = division_standings(division=division)
     chart = progression_chart(
         rows=standings.rows,
+        nights=standings.nights,
         adjustments=standings.adjustments,
         yours=[t["Drop Inn"].pk],
         chosen=t["Fox"].pk,
@@ -174,10 +175,9 @@ def test_chart_picks_out_the_tapped_team_and_the_captains_own(client):
 
 def _rows(teams: int, weeks: int) -> list[SimpleNamespace]:
     """Standing rows as the chart reads them: team k scores k % 4 points each league night."""
-    start = datetime.date(2026, 9, 1)
     rows = []
     for k in range(teams):
-        nights = [(start + datetime.timedelta(days=7 * w), k % 4) for w in range(weeks)]
+        nights = [k % 4] * weeks
         rows.append(
             SimpleNamespace(
                 team=SimpleNamespace(pk=k + 1, name=f"Team {k:03}"),
@@ -191,7 +191,7 @@ def _rows(teams: int, weeks: int) -> list[SimpleNamespace]:
 
 def test_a_big_division_draws_the_teams_not_picked_out_as_one_band():
     rows = _rows(BAND_ABOVE + 1, 30)
-    chart = progression_chart(rows=rows, chosen=5)
+    chart = progression_chart(rows=rows, nights=_nights(30), chosen=5)
     assert chart is not None
     assert [line.why for line in chart.lines] == ["chosen", "leader"]
     assert chart.others == BAND_ABOVE - 1
@@ -203,17 +203,22 @@ def test_a_big_division_draws_the_teams_not_picked_out_as_one_band():
     assert max(ys) == ys[30]
 
 
+def _nights(weeks: int) -> list[datetime.date]:
+    start = datetime.date(2026, 9, 1)
+    return [start + datetime.timedelta(days=7 * w) for w in range(weeks)]
+
+
 def test_a_small_division_draws_every_team_as_a_line():
-    chart = progression_chart(rows=_rows(BAND_ABOVE, 30))
+    chart = progression_chart(rows=_rows(BAND_ABOVE, 30), nights=_nights(30))
     assert chart is not None and chart.band == "" and chart.banded == 0
     assert len(chart.lines) == BAND_ABOVE and chart.others == BAND_ABOVE - 1
 
 
 def test_a_picked_out_lines_markers_do_not_overlap_in_a_long_season():
-    chart = progression_chart(rows=_rows(4, 198))
+    chart = progression_chart(rows=_rows(4, 198), nights=_nights(198))
     assert chart is not None
     marks = [mark.x for mark in chart.standing_out[0].marks]
     assert all(b - a >= MARK_GAP for a, b in zip(marks, marks[1:], strict=False))
     assert marks[-1] == chart.right_x  # the last week is always marked
-    few = progression_chart(rows=_rows(4, 18))
+    few = progression_chart(rows=_rows(4, 18), nights=_nights(18))
     assert few is not None and len(few.standing_out[0].marks) == 18

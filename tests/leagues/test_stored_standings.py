@@ -81,6 +81,7 @@ def _table(standings) -> dict[str, Any]:
         "rows": [(row.team.name, stored_figures(row)) for row in standings.rows],
         "counted": standings.counted,
         "remaining": sorted(standings.remaining),
+        "nights": standings.nights,
     }
 
 
