@@ -34,7 +34,7 @@ migrate: install
 	$(PY) manage.py settle_walkovers
 
 demo: migrate
-	$(PY) manage.py seed_demo
+	$(PY) manage.py seed_demo --accounts
 
 ## Set up the virtual environment, migrate, load the demo league and serve on http://127.0.0.1:8000
 run: demo
