@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 
 from cups.models import Competition, Tie
+from leagues.forms import label_people
 from leagues.models import League, Player, Season, Team
 
 
@@ -83,18 +84,13 @@ class PlayersEntrantForm(forms.Form):
             .order_by("registrations__team__name", "name")
             .distinct()
         )
-        for name in ("player_1", "player_2"):
-            field = self.fields[name]
+        pickers = [self.fields[name] for name in ("player_1", "player_2")]
+        for field in pickers:
             assert isinstance(field, forms.ModelChoiceField)
             field.queryset = players
-            field.label_from_instance = self._label  # type: ignore[method-assign]
+        label_people(competition.league, *pickers)  # type: ignore[arg-type]
         if competition.entrant_kind != Competition.EntrantKind.PAIRS:
             del self.fields["player_2"]
-
-    @staticmethod
-    def _label(player: Player) -> str:
-        team = player.registrations.all()[0].team if player.registrations.all() else None
-        return f"{player.name} ({team})" if team else player.name
 
     def players(self) -> list[Player]:
         return [

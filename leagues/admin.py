@@ -1,8 +1,10 @@
 """Admin for the site operator; secretaries get pages of their own."""
 
+from django import forms
 from django.contrib import admin
 
 from leagues import models
+from leagues.selectors.people import person_name
 from leagues.services.results import TABLE_FIGURES
 
 
@@ -67,8 +69,20 @@ class TeamEntryAdmin(admin.ModelAdmin):
     raw_id_fields = ["captain"]
 
 
+class PlayerForm(forms.ModelForm):  # type: ignore[type-arg]
+    """A name stored as every other way in stores it (``person_name``)."""
+
+    class Meta:
+        model = models.Player
+        fields = ["name", "user"]
+
+    def clean_name(self) -> str:
+        return person_name(self.cleaned_data["name"])
+
+
 @admin.register(models.Player)
 class PlayerAdmin(admin.ModelAdmin):
+    form = PlayerForm
     list_display = ["name", "user"]
     search_fields = ["name"]
     raw_id_fields = ["user"]

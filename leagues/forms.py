@@ -35,6 +35,7 @@ from leagues.models import (
 )
 from leagues.nights_off import NightsOff
 from leagues.selectors.fixtures import league_players, league_players_available, league_venues
+from leagues.selectors.people import league_labels, people_labels, person_name
 from leagues.tiebreaks import METRICS, validate_tiebreaks
 from leagues.zones import site_time_zone, time_zone_names
 from scoring.sheet import join_words
@@ -468,20 +469,19 @@ class NextSeasonForm(SeasonForm):
         return {p.team.pk: self.cleaned_data[f"team_{p.team.pk}"] for p in self.placements}
 
 
-def _label_people(field: forms.ModelChoiceField, league: League) -> None:  # type: ignore[type-arg]
-    """A picker of players names each with their latest team in the league, so two people of
-    one name are told apart: "Linda Dyson (Black Bull)"."""
-    from leagues.selectors.people import latest_teams, person_label
-
-    teams: dict[int, str] | None = None
+def label_people(league: League, *fields: forms.ModelChoiceField) -> None:  # type: ignore[type-arg]
+    """Pickers of players name each with their latest team in the league, so two people of one
+    name are told apart: "Linda Dyson (Black Bull)" (``league_labels``, read once for all)."""
+    labels: dict[int, str] | None = None
 
     def label(player: Player) -> str:
-        nonlocal teams
-        if teams is None:  # one query, when the picker is drawn
-            teams = latest_teams(league=league)
-        return person_label(player, teams.get(player.pk))
+        nonlocal labels
+        if labels is None:  # one query, when the picker is drawn
+            labels = league_labels(league=league)
+        return labels.get(player.pk, player.name)
 
-    field.label_from_instance = label
+    for field in fields:
+        field.label_from_instance = label
 
 
 class SquadForm(forms.Form):
@@ -511,7 +511,7 @@ class SquadForm(forms.Form):
 
         taken = Registration.objects.filter(season=season).values("player")
         self.fields["players"].queryset = league_players(league=league).exclude(pk__in=taken)
-        _label_people(self.fields["players"], league)
+        label_people(league, self.fields["players"])
 
     def clean_csv_file(self) -> list[str]:
         upload = self.cleaned_data.get("csv_file")
@@ -613,7 +613,7 @@ class TeamEntryForm(forms.Form):
         self.fields["captain"].queryset = Player.objects.filter(
             registrations__team=team, registrations__season=season
         ).order_by("name")
-        _label_people(self.fields["captain"], season.league)
+        label_people(season.league, self.fields["captain"])
 
 
 class FixtureAddForm(forms.Form):
@@ -674,21 +674,19 @@ class PlayerRegisterForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.league = league
         self.fields["player"].queryset = league_players_available(league=league)
-        _label_people(self.fields["player"], league)
+        label_people(league, self.fields["player"])
         self.fields["team"].queryset = league.teams.order_by("name")
         self.fields["season"].queryset = league.seasons.order_by("-starts_on")
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
-        player, name = cleaned.get("player"), (cleaned.get("name") or "").strip()
+        player, name = cleaned.get("player"), person_name(cleaned.get("name") or "")
         if player is None and not name:
             self.add_error("name", "Choose a player or give a new player's name.")
         if player is not None and name:
             self.add_error("name", "Either choose a player or give a new name, not both.")
         if player is None and name and not cleaned.get("someone_new"):
             # Someone the league has is picked, never a second record by accident.
-            from leagues.selectors.people import people_labels
-
             namesakes = league_players(league=self.league).filter(name__iexact=name)
             if namesakes.exists():
                 labels = people_labels(league=self.league, players=namesakes)

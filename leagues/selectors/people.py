@@ -1,6 +1,9 @@
-"""People, not names: two players may share a name, so pickers name a player with the team they
-play for ("Linda Dyson (Black Bull)"), their latest team in the league, and public pages, exports
-and the API (``name_people``) do so whenever someone else in the league has the same name."""
+"""People, not names: two players may share a name. Pickers name a player with the team they
+play for ("Linda Dyson (Black Bull)"), their latest team in the league (``league_labels``), and
+everything else that shows players (pages, exports, the API, audit entries, games' sides, cup
+entrants: ``name_people``) does so whenever someone else in the league has the same name; two
+of one name at one team are numbered. Names are compared as ``person_name`` stores them, case
+aside."""
 
 from __future__ import annotations
 
@@ -8,75 +11,96 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from django.db.models import QuerySet
 from django.db.models.functions import Lower
 
 from leagues.models import FixtureTable, League, Player, Registration, Season, Team
 
-
-def latest_teams(*, league: League, players: Iterable[int] | None = None) -> dict[int, str]:
-    """Each player's latest team in ``league`` by name (the newest season's registration)."""
-    registrations = Registration.objects.filter(season__league=league)
-    if players is not None:
-        registrations = registrations.filter(player__in=list(players))
-    rows = registrations.order_by("player", "-season__starts_on", "-pk").values_list(
-        "player", "team__name"
-    )
-    teams: dict[int, str] = {}
-    for player, team in rows:
-        teams.setdefault(player, team)
-    return teams
+#: (league, player) -> (the player's name, their team in the newest season they played there).
+Newest = dict[tuple[int, int], tuple[str, str]]
 
 
-def person_label(player: Player, team: str | None) -> str:
-    """How a picker names a player: "Linda Dyson (Black Bull)", or the name alone."""
-    return f"{player.name} ({team})" if team else player.name
+def person_name(text: str) -> str:
+    """A person's name as it is stored: trimmed, each run of spaces one space ("Linda  Dyson "
+    is "Linda Dyson"). Every way a name comes in (registering, squads, imports, a league's
+    export, the admin) stores it so, so that looking a name up in the database finds its people
+    whatever spaces were typed."""
+    return " ".join(text.split())
+
+
+def _newest(registrations: QuerySet[Registration]) -> Newest:
+    """Each player's name and newest team in each league of ``registrations``."""
+    rows = registrations.order_by(
+        "season__league", "player", "-season__starts_on", "-pk"
+    ).values_list("season__league", "player", "player__name", "team__name")
+    newest: Newest = {}
+    for league, player, name, team in rows:
+        newest.setdefault((league, player), (name, team))
+    return newest
+
+
+def _told_apart(newest: Newest) -> dict[tuple[int, int], str]:
+    """The label of each player in ``newest`` who shares their name with another there:
+    "Linda Dyson (Black Bull)", their newest team; "Linda Dyson (Black Bull, 1)" and "(Black
+    Bull, 2)" when that team is the same, numbered by who joined the league first."""
+    alike: dict[tuple[int, str], list[int]] = defaultdict(list)
+    for (league, player), (name, _) in sorted(newest.items()):
+        alike[league, _key(name)].append(player)
+    labels: dict[tuple[int, int], str] = {}
+    for (league, _), people in alike.items():
+        if len(people) < 2:
+            continue
+        teams = [newest[league, player][1] for player in people]
+        for player, team in zip(people, teams, strict=True):
+            same = [p for p, t in zip(people, teams, strict=True) if t == team]
+            told = f"{team}, {same.index(player) + 1}" if len(same) > 1 else team
+            labels[league, player] = f"{newest[league, player][0]} ({told})"
+    return labels
+
+
+def league_labels(*, league: League) -> dict[int, str]:
+    """How a picker names each of the league's people (by primary key): with their newest team,
+    "Jo Smith (Black Bull)", and numbered as ``name_people`` numbers two of one name at one
+    team. One query."""
+    return _picked(_newest(Registration.objects.filter(season__league=league)))
+
+
+def _picked(newest: Newest) -> dict[int, str]:
+    """Each player's picker label: told apart as ``name_people`` does, else with their team."""
+    told = _told_apart(newest)
+    return {
+        player: told.get((league, player)) or f"{name} ({team})"
+        for (league, player), (name, team) in newest.items()
+    }
 
 
 def people_labels(*, league: League, players: Iterable[Player]) -> dict[int, str]:
-    """The picker's label of each player (by primary key)."""
-    players = list(players)
-    teams = latest_teams(league=league, players=[p.pk for p in players])
-    return {p.pk: person_label(p, teams.get(p.pk)) for p in players}
+    """The picker's label of each of ``players`` (by primary key); the name alone for someone
+    not (yet) in the league."""
+    labels = league_labels(league=league)
+    return {p.pk: labels.get(p.pk, p.name) for p in players}
 
 
 def name_people(players: Iterable[Player | None]) -> None:
-    """Tell namesakes apart wherever players are shown (pages, CSV, API): each player who shares
-    their name with someone else in their league gets ``Player.label`` "Linda Dyson (Black
-    Bull)", the team of their newest season; if that still leaves two alike (one team, two
-    people of one name, in turn or side by side), a number by who joined the league first:
-    "Linda Dyson (Black Bull, 1)" and "Linda Dyson (Black Bull, 2)". A name nobody else in
-    the league has stays plain. One query for any number of players (none for none)."""
+    """Tell namesakes apart wherever players are shown (pages, CSV, API, audit entries, games):
+    each player who shares their name with someone else in their league gets ``Player.label``
+    "Linda Dyson (Black Bull)", the team of their newest season; if that still leaves two alike
+    (one team, two people of one name, in turn or side by side), a number by who joined the
+    league first: "Linda Dyson (Black Bull, 1)" and "Linda Dyson (Black Bull, 2)". A name
+    nobody else in the league has stays plain. One query for any number of players (none for
+    none)."""
     seen: dict[int, list[Player]] = defaultdict(list)
     for player in players:
         if player is not None:
             seen[player.pk].append(player)
     if not seen:
         return
-    keys = {p[0].name.lower() for p in seen.values()}
-    rows = (
-        Registration.objects.annotate(key=Lower("player__name"))
-        .filter(key__in=keys)
-        .order_by("season__league", "player", "-season__starts_on", "-pk")
-        .values_list("season__league", "player", "player__name", "team__name")
-    )
-    latest: dict[tuple[int, int], tuple[str, str]] = {}
-    for league, player, name, team in rows:
-        latest.setdefault((league, player), (name, team))
-    alike: dict[tuple[int, str], list[int]] = defaultdict(list)
-    for (league, player), (name, _) in sorted(latest.items()):
-        alike[league, _key(name)].append(player)
-    for (league, _), people in alike.items():
-        if len(people) < 2:
-            continue
-        teams = [latest[league, player][1] for player in people]
-        for player, team in zip(people, teams, strict=True):
-            if player not in seen:
-                continue
-            name = latest[league, player][0]
-            same = [p for p, t in zip(people, teams, strict=True) if t == team]
-            told = f"{team}, {same.index(player) + 1}" if len(same) > 1 else team
-            for instance in seen[player]:
-                instance.distinguished = f"{name} ({told})"
+    # Names are stored as ``person_name`` has them: the database compares them case aside.
+    keys = {person_name(p[0].name).lower() for p in seen.values()}
+    namesakes = Registration.objects.annotate(key=Lower("player__name")).filter(key__in=keys)
+    for (_, player), label in _told_apart(_newest(namesakes)).items():
+        for instance in seen.get(player, []):
+            instance.distinguished = label
 
 
 def seated_players(tables: Iterable[FixtureTable | None]) -> list[Player]:
@@ -114,7 +138,9 @@ class LeaguePeople:
         self.by_name: dict[str, list[Player]] = defaultdict(list)
         for player in people.select_related("user").order_by("pk"):
             self.by_name[_key(player.name)].append(player)
-        self.teams = latest_teams(league=league)
+        newest = _newest(Registration.objects.filter(season__league=league))
+        self.teams = {player: team for (_, player), (_, team) in newest.items()}
+        self.labels = _picked(newest)
         self.this_season: dict[int, tuple[int, str]] = {}
         if season is not None:
             rows = Registration.objects.filter(season=season).values_list(
@@ -124,7 +150,7 @@ class LeaguePeople:
         self.taken: set[int] = set()
 
     def label(self, player: Player) -> str:
-        return person_label(player, self.teams.get(player.pk))
+        return self.labels.get(player.pk, player.name)
 
     def take(self, player: Player) -> None:
         self.taken.add(player.pk)
@@ -156,4 +182,5 @@ class LeaguePeople:
 
 
 def _key(name: str) -> str:
-    return " ".join(name.split()).casefold()
+    """A name as names are compared: as stored (``person_name``), case aside."""
+    return person_name(name).casefold()

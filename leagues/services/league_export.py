@@ -30,7 +30,8 @@ from django.db import DEFAULT_DB_ALIAS, connection, models, transaction
 
 from leagues.audit import audit_log
 from leagues.fragments import invalidate_league
-from leagues.models import League
+from leagues.models import League, Player
+from leagues.selectors.people import person_name
 from leagues.services.standings import rebuild_tables
 
 FORMAT = "allfours-league"
@@ -212,6 +213,8 @@ def league_restore(*, data: bytes, slug: str = "") -> League:
         )
     decided = _hold_decisions(objects)
     for item in objects:
+        if isinstance(item.object, Player):  # from a site that stored names as typed
+            item.object.name = person_name(item.object.name)
         item.save()
     for model, pk, fields in decided:
         model._default_manager.filter(pk=pk).update(**fields)

@@ -12,6 +12,7 @@ from django.db.models import Q
 from leagues.audit import audit_log
 from leagues.models import Fixture, FixtureTable, Player, Registration, Season, Team
 from leagues.permissions import player_is_free, require_secretary, squad_sides
+from leagues.selectors.people import LeaguePeople, person_name
 from scoring.actors import Account
 
 
@@ -53,7 +54,7 @@ def _register(
         raise ValidationError(f"{team} does not play in {season.league}.")
     if player is None:
         # A new player, kept only if the registration goes through (this transaction).
-        player = Player(name=name.strip())
+        player = Player(name=person_name(name))
         player.full_clean()
         player.save()
     if not player_is_free(by, season.league, player):
@@ -155,7 +156,7 @@ def _squad(
     chosen: list[Player] = list(players)
     longest = Player._meta.get_field("name").max_length or 0
     for name in names:
-        name = " ".join(name.split())
+        name = person_name(name)
         if not name:
             continue
         if len(name) > longest:
@@ -198,15 +199,13 @@ def squad_add_on_the_night(*, fixture: Fixture, side: str, name: str, by: Accoun
         )
     team = fixture.home if side == "home" else fixture.away
     season = fixture.division.season
-    name = " ".join(name.split())
+    name = person_name(name)
     if not name:
         raise ValidationError(f"Type the new player's name for {team}.")
     if Registration.objects.filter(team=team, season=season, player__name__iexact=name).exists():
         raise ValidationError(f"{name} is already in {team}'s squad: choose them at the table.")
     # A name the league knows is that person: surely (``LeaguePeople``), or its only person of
     # that name not playing this season; several who may be are chosen on the squad page.
-    from leagues.selectors.people import LeaguePeople
-
     people = LeaguePeople(league=season.league, season=season)
     found = people.match(name, team)
     if found.player is None and len(found.candidates) == 1:

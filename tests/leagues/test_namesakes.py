@@ -4,6 +4,7 @@ export and the API ("Linda Dyson (Black Bull)"), and a name nobody else has stay
 from __future__ import annotations
 
 import datetime
+from importlib import import_module
 
 import pytest
 from django.urls import reverse
@@ -175,3 +176,84 @@ def test_two_of_one_name_at_one_team_are_numbered(client):
     assert lone.label == lone.name
     words = page_words(client.get(reverse("leagues:team", args=[bull.pk])))
     assert "Linda Dyson (Black Bull, 2)" in words
+
+
+# --- helpers -----------------------------------------------------------------------------
+
+
+def _secretary(client, league):
+    secretary = UserFactory()
+    league.secretaries.add(secretary)
+    client.force_login(secretary)
+    return secretary
+
+
+def _next_week(league_night):
+    fixture = league_night["fixture"]
+    return FixtureFactory(
+        division=league_night["division"],
+        home=league_night["home"],
+        away=league_night["away"],
+        date=fixture.date + datetime.timedelta(days=7),
+    )
+
+
+# --- pickers -----------------------------------------------------------------------------
+
+
+def test_pickers_number_two_of_one_name_at_one_team(client):
+    """A picker names everyone with their team: mother and daughter at one team are numbered
+    there too, as on every page, where they read alike before."""
+    league = LeagueFactory()
+    earlier = SeasonFactory(league=league, starts_on=datetime.date(2024, 9, 1))
+    later = DivisionFactory(season__league=league, season__starts_on=datetime.date(2025, 9, 1))
+    (bull,) = entered_teams(later, ["Black Bull"], players=1)
+    player_register(player=PlayerFactory(name="Linda Dyson"), team=bull, season=earlier)
+    player_register(player=PlayerFactory(name="Linda Dyson"), team=bull, season=later.season)
+    _secretary(client, league)
+    words = page_words(client.get(reverse("leagues:manage_register", args=[league.slug])))
+    assert ">Linda Dyson (Black Bull, 1)</option>" in words
+    assert ">Linda Dyson (Black Bull, 2)</option>" in words
+    assert ">Black Bull player 1 (Black Bull)</option>" in words
+
+
+# --- names as stored ---------------------------------------------------------------------
+
+
+def test_a_name_is_stored_one_spaced_and_its_namesakes_found_whatever_the_case(client):
+    """ "Linda  Dyson" and "linda dyson " are one name: stored one-spaced, each is told apart
+    from the other even when shown alone, and the register form asks about the other."""
+    league = LeagueFactory()
+    division = DivisionFactory(season__league=league)
+    bull, lion = entered_teams(division, ["Black Bull", "Red Lion"], players=1)
+    season = division.season
+    first = player_register(name="Linda  Dyson", team=bull, season=season).player
+    second = player_register(name="linda dyson ", team=lion, season=season).player
+    assert (first.name, second.name) == ("Linda Dyson", "linda dyson")
+    alone = [Player.objects.get(pk=first.pk), Player.objects.get(pk=second.pk)]
+    for player in alone:
+        name_people([player])
+    assert [p.label for p in alone] == [BULL, "linda dyson (Red Lion)"]
+    _secretary(client, league)
+    response = client.post(
+        reverse("leagues:manage_register", args=[league.slug]),
+        {"name": " LINDA   dyson", "team": bull.pk, "season": season.pk},
+    )
+    assert f"The league has {BULL} and linda dyson (Red Lion)" in page_words(response)
+    assert Player.objects.filter(name__iexact="linda dyson").count() == 2
+
+
+def test_names_stored_before_are_made_one_spaced():
+    """The data migration, and the admin's form: every way in stores a name one-spaced."""
+    from django.apps import apps
+
+    from leagues.admin import PlayerForm
+
+    untidy = Player.objects.create(name=" Linda \t Dyson  ")
+    tidy = Player.objects.create(name="Jo Smith")
+    import_module("leagues.migrations.0024_player_names_one_spaced").one_spaced(apps, None)
+    untidy.refresh_from_db()
+    tidy.refresh_from_db()
+    assert (untidy.name, tidy.name) == ("Linda Dyson", "Jo Smith")
+    form = PlayerForm(data={"name": "  Linda   Dyson "})
+    assert form.is_valid() and form.cleaned_data["name"] == "Linda Dyson"
