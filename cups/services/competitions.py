@@ -18,6 +18,7 @@ from cups.permissions import can_manage_competition
 from leagues.audit import audit_log
 from leagues.models import League, Player, Registration, Season, Team, TeamEntry
 from leagues.permissions import can_manage_league
+from leagues.selectors.people import name_people
 from scoring.actors import Account
 
 Kind = Competition.EntrantKind
@@ -212,12 +213,13 @@ def entrant_add_players(
     if taken.exists():
         raise ValidationError(f"{taken.first()} is already entered; a player enters once.")
     team = teams[players[0].pk]
+    name_people(players)  # named once, as entered, as every page names them
     entrant = Entrant.objects.create(
         competition=competition,
         team=team,
         player_1=players[0],
         player_2=players[1] if wanted == 2 else None,
-        name=" & ".join(p.name for p in players),
+        name=" & ".join(p.label for p in players)[:200],
         club_id=team.home_venue_id,
         seed=_seed(seed),
     )

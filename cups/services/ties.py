@@ -40,6 +40,7 @@ from leagues.models import (
     TableGame,
     TeamEntry,
 )
+from leagues.selectors.people import name_people
 from leagues.services import agreement
 from scoring.actors import Account, Actor
 from scoring.models import Game, GameStatus, Hand, ScoringLink
@@ -216,11 +217,13 @@ def _race_game_start(tie: Tie, *, by: Account = None, playoff: bool = False) -> 
     title = f"{competition.name}: {tie.home.name} v {tie.away.name}, " + (
         "play-off game" if playoff else f"game {number}"
     )
+    # The players as every page names them: two of one name told apart.
+    name_people([*tie.home.players, *tie.away.players])
     game = game_start(
         ruleset=competition.league.get_ruleset(),
         sides=[
-            (tie.home.name, [p.name for p in tie.home.players]),
-            (tie.away.name, [p.name for p in tie.away.players]),
+            (tie.home.name, [p.label for p in tie.home.players]),
+            (tie.away.name, [p.label for p in tie.away.players]),
         ],
         first_dealer="A" if number % 2 else "B",
         title=title,

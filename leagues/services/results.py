@@ -26,6 +26,7 @@ from leagues.models import (
     TableGame,
 )
 from leagues.permissions import require_secretary
+from leagues.selectors.people import name_people, seated_players
 from scoring.actors import Account
 from scoring.models import Award, Game, GameStatus, ScoringLink, Side
 
@@ -165,11 +166,13 @@ def _table_game_start(*, table: FixtureTable, by: Account) -> TableGame:
     number = len(games) + 1
     if number > match_format.max_games_per_table + _abandoned(games):
         raise ValidationError(f"Table {table.board} has played all its games.")
+    # The game's sides name the players as every page does: two of one name told apart.
+    name_people(seated_players([table]))
     game = game_start(
         ruleset=fixture.division.season.get_ruleset(),
         sides=[
-            (fixture.home.name, [p.name for p in table.home_pair]),
-            (fixture.away.name, [p.name for p in table.away_pair]),
+            (fixture.home.name, [p.label for p in table.home_pair]),
+            (fixture.away.name, [p.label for p in table.away_pair]),
         ],
         first_dealer=HOME if number % 2 else AWAY,
         title=f"{fixture.home} v {fixture.away}, table {table.board}, game {number}",

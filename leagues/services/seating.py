@@ -23,6 +23,7 @@ from django.db import transaction
 from leagues.audit import audit_log
 from leagues.models import Fixture, FixtureTable, Player, Registration
 from leagues.permissions import seating_sides
+from leagues.selectors.people import name_people
 from scoring.actors import Account
 from scoring.models import Hand
 
@@ -70,7 +71,8 @@ def _pair_state(pair: Pair) -> list[dict[str, object]]:
 
 
 def _names(pair: Pair) -> list[str]:
-    return [p.name for p in pair]
+    """The pair as the audit entry and the game's side name them (``name_people`` first)."""
+    return [p.label for p in pair]
 
 
 @transaction.atomic
@@ -136,6 +138,7 @@ def table_seat(
         setattr(table, f"{side}_player_1", pair[0] if pair else None)
         setattr(table, f"{side}_player_2", pair[1] if len(pair) > 1 else None)
     table.save()
+    name_people([*after[0], *after[1]])  # two of one name are told apart
     audit_log(
         league=fixture.division.season.league,
         fixture=fixture,

@@ -68,10 +68,13 @@ def game_start(
     # Let the engine refuse a ruleset, side count or start score it cannot play.
     score_game(ruleset=ruleset, sides=labels, hands=[], scores=scores)
 
+    # A league's title or side name (teams, cup entrants, players told apart) may run past its
+    # column: it is cut to fit rather than refused mid-tie.
+    title = title.strip()[:120]
     if scoring_link is None:
-        scoring_link = scoring_link_create(label=title.strip(), by=by)
+        scoring_link = scoring_link_create(label=title, by=by)
     game = Game.objects.create(
-        title=title.strip(),
+        title=title,
         ruleset=ruleset.to_spec(),
         variant=ruleset.name,
         first_dealer=first_dealer,
@@ -83,7 +86,7 @@ def game_start(
         Side(
             game=game,
             label=label,
-            name=(name.strip() or f"Side {label}"),
+            name=(name.strip()[:80] or f"Side {label}"),
             players=[player.strip() for player in players if player.strip()],
             position=position,
             start_score=scores[label],

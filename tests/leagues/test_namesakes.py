@@ -9,10 +9,15 @@ from importlib import import_module
 import pytest
 from django.urls import reverse
 
+from cups.forms import PlayersEntrantForm
+from cups.models import Competition
+from cups.services.competitions import competition_create, entrant_add_players
+from cups.services.draws import draw_make
 from leagues.formats import TRINIDAD_FORMAT
 from leagues.models import Player
 from leagues.selectors.people import name_people
 from leagues.services.registrations import player_register
+from leagues.services.seating import table_seat
 from tests.factories.leagues import (
     DivisionFactory,
     FixtureFactory,
@@ -31,6 +36,7 @@ from tests.leagues.helpers import (
     start_fixture,
     win_game,
 )
+from tests.scoring.test_scoring_queries import GAME_PAGE_QUERIES
 
 pytestmark = pytest.mark.django_db
 
@@ -257,3 +263,114 @@ def test_names_stored_before_are_made_one_spaced():
     assert (untidy.name, tidy.name) == ("Linda Dyson", "Jo Smith")
     form = PlayerForm(data={"name": "  Linda   Dyson "})
     assert form.is_valid() and form.cleaned_data["name"] == "Linda Dyson"
+
+
+# --- cups --------------------------------------------------------------------------------
+
+
+def test_a_cup_tie_between_the_two_lindas_tells_them_apart(client, league_night):
+    """Single players: each entrant is named as every page names the player, and so is the
+    tie, its games' sides and its audit trail."""
+    league = league_night["league"]
+    secretary = _secretary(client, league)
+    cup = competition_create(
+        league=league,
+        season=league_night["division"].season,
+        name="Singles",
+        entrant_kind=Competition.EntrantKind.PLAYERS,
+        best_of=1,
+        by=secretary,
+    )
+    bull, lion = league_night["lindas"]
+    for linda in (bull, lion):
+        entrant_add_players(competition=cup, players=[linda], by=secretary)
+    assert sorted(cup.entrants.values_list("name", flat=True)) == [BULL, LION]
+    draw_make(competition=cup, seed=1, by=secretary)
+    tie = cup.ties.get()
+    words = page_words(client.get(tie.get_absolute_url()))
+    assert f'{BULL}</span> <span class="muted">v</span>' in words or (
+        f'{LION}</span> <span class="muted">v</span>' in words
+    )
+    assert BULL in words and LION in words
+    sides = {side.name: side.display_name for side in tie.games.get().game.sides.all()}
+    assert sides == {BULL: BULL, LION: LION}  # not "Linda Dyson (Black Bull) (Linda Dyson)"
+    audit = page_words(client.get(reverse("cups:tie_audit", args=[tie.pk])))
+    assert BULL in audit and LION in audit
+    league_audit = reverse("leagues:manage_league_audit", args=[league.slug])
+    assert f"{BULL} entered Singles" in page_words(client.get(league_audit))
+
+
+# --- a game's players --------------------------------------------------------------------
+
+
+@pytest.fixture
+def family():
+    """Mother and daughter, both Linda Dyson, sit for Black Bull as a pair against Red Lion."""
+    league = LeagueFactory(
+        trinidad=True, match_format=TRINIDAD_FORMAT.with_options(tables=1).to_spec()
+    )
+    division = DivisionFactory(season__league=league)
+    home, away = entered_teams(division, ["Black Bull", "Red Lion"], players=2)
+    for linda in squad(home, division.season):
+        linda.name = "Linda Dyson"
+        linda.save()
+    fixture = FixtureFactory(division=division, home=home, away=away)
+    return {"league": league, "division": division, "fixture": fixture}
+
+
+MOTHER, DAUGHTER = "Linda Dyson (Black Bull, 1)", "Linda Dyson (Black Bull, 2)"
+
+
+def test_a_games_pages_tell_two_of_one_name_in_one_pair_apart(
+    client, family, django_assert_max_num_queries
+):
+    """The game's sides keep the players' names as the league tells them apart, so its page
+    (the winner), its audit trail and its next game need no query of the league's."""
+    (table,) = start_fixture(family["fixture"])
+    game = win_game(table.game, "A", 3)
+    pair = f"{MOTHER} &amp; {DAUGHTER}"
+    with django_assert_max_num_queries(GAME_PAGE_QUERIES):
+        words = page_words(client.get(game.get_absolute_url()))
+    assert f"Black Bull ({pair}) won" in words
+    audit = page_words(client.get(reverse("scoring:game_audit", args=[game.pk])))
+    assert f"{MOTHER}, {DAUGHTER}" in audit
+    (side, _) = current_game(table.table).sides.all()
+    assert side.players == [MOTHER, DAUGHTER]  # the table's next game
+
+
+def test_a_pair_seated_on_the_night_is_told_apart_in_its_game(family):
+    """Seated by a captain on the night: the game opens with the pair told apart, and a pair
+    changed before the first hand too."""
+    fixture, season = family["fixture"], family["division"].season
+    secretary = UserFactory()
+    family["league"].secretaries.add(secretary)
+    mother, daughter = squad(fixture.home, season)
+    away = squad(fixture.away, season)
+    table = table_seat(fixture=fixture, board=1, home=[mother], away=away, by=secretary)
+    assert [s.players for s in current_game(table).sides.all()] == [
+        [MOTHER],
+        [p.name for p in away],
+    ]
+    table_seat(fixture=fixture, board=1, home=[daughter, mother], by=secretary)
+    (side, _) = current_game(table).sides.all()
+    assert side.players == [DAUGHTER, MOTHER]
+
+
+def test_a_pairs_cup_entrant_of_mother_and_daughter_is_numbered(family):
+    league, season = family["league"], family["division"].season
+    secretary = UserFactory()
+    league.secretaries.add(secretary)
+    cup = competition_create(
+        league=league,
+        season=season,
+        name="Pairs",
+        entrant_kind=Competition.EntrantKind.PAIRS,
+        best_of=1,
+        by=secretary,
+    )
+    pair = squad(family["fixture"].home, season)
+    entrant = entrant_add_players(competition=cup, players=pair, by=secretary)
+    assert entrant.name == f"{MOTHER} & {DAUGHTER}"
+    form = PlayersEntrantForm(competition=cup)
+    labels = [label for _, label in form.fields["player_1"].choices]
+    assert MOTHER in labels and DAUGHTER in labels
