@@ -836,7 +836,7 @@ class FixtureTablesForm(forms.Form):
         self.seat_names: dict[str, str] = {}
         for board in range(1, boards + 1):
             for side, pool in pools.items():
-                choices = [("", "—")] + [(str(p.pk), p.name) for p in pool]
+                choices = [("", "—")] + [(str(p.pk), p.label) for p in pool]
                 seated = []
                 if initial_pairs and board <= len(initial_pairs):
                     seated = initial_pairs[board - 1][0 if side == "home" else 1]

@@ -20,6 +20,7 @@ from config.locks import lock_rows
 from leagues.audit import audit_log
 from leagues.models import League, Player, TeamEntry
 from leagues.permissions import account_is_free, can_manage_league, player_is_free
+from leagues.selectors.people import name_people
 from scoring.actors import Account
 from scoring.forms.words import possessive
 
@@ -148,6 +149,7 @@ def _captain(entry: TeamEntry, by: Account) -> Player:
         )
     lock_rows(Player.objects.filter(pk=entry.captain_id))
     captain = Player.objects.select_related("user").get(pk=entry.captain_id)
+    name_people([captain])  # the audit entry says which of two of one name it is
     if not player_is_free(by, entry.season.league, captain):
         raise ValidationError(
             {
@@ -199,7 +201,7 @@ def captain_account_link(*, entry: TeamEntry, user: Account, by: Account) -> Pla
     audit_log(
         league=entry.season.league,
         action="captain_account_linked",
-        subject=f"{captain} ({entry.team} captain) logs in as {user.get_username()}",
+        subject=f"{captain}, captain of {entry.team}, logs in as {user.get_username()}",
         before=before,
         after=_captain_state(captain),
         by=by,
@@ -221,7 +223,7 @@ def captain_account_unlink(*, entry: TeamEntry, by: Account) -> Player:
     audit_log(
         league=entry.season.league,
         action="captain_account_unlinked",
-        subject=f"{captain} ({entry.team} captain) no longer has an account",
+        subject=f"{captain}, captain of {entry.team}, no longer has an account",
         before=before,
         after=_captain_state(captain),
         by=by,

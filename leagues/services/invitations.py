@@ -26,6 +26,7 @@ from config.mail import absolute, send_templated
 from leagues.audit import audit_log
 from leagues.models import Invitation, League, Player, TeamEntry
 from leagues.permissions import player_is_free, require_secretary
+from leagues.selectors.people import name_people
 from leagues.services.accounts import account_state, new_account, secretary_names
 from scoring.actors import Account
 
@@ -156,6 +157,7 @@ def captain_invite(*, entry: TeamEntry, email: str, by: Account, send: bool = Tr
         )
     if captain.user_id is not None:
         raise ValidationError({"email": f"{captain} already has an account."})
+    name_people([captain])  # the audit entry says which of two of one name it is
     invitation = Invitation(
         league=league, role=Invitation.Role.CAPTAIN, player=captain, team=entry.team, email=email
     )
@@ -164,7 +166,7 @@ def captain_invite(*, entry: TeamEntry, email: str, by: Account, send: bool = Tr
     audit_log(
         league=league,
         action="invitation_sent",
-        subject=f"{captain} ({entry.team} captain) invited at {email}",
+        subject=f"{captain}, captain of {entry.team}, invited at {email}",
         after=_state(invitation),
         by=by,
     )
@@ -257,6 +259,7 @@ def invitation_accept(
     else:
         lock_rows(Player.objects.filter(pk=invitation.player_id))
         player = Player.objects.get(pk=invitation.player_id)
+        name_people([player])
         if player.user_id is not None and player.user_id != user.pk:
             raise ValidationError(f"{player} has an account already: log in with it.")
         other = Player.objects.filter(user=user).exclude(pk=player.pk).first()
@@ -270,7 +273,7 @@ def invitation_accept(
         audit_log(
             league=league,
             action="captain_account_linked",
-            subject=f"{player} ({invitation.team} captain) logs in as {user.get_username()}",
+            subject=f"{player}, captain of {invitation.team}, logs in as {user.get_username()}",
             before={"player": player.pk, "user": None},
             after={"player": player.pk, "user": user.pk, "username": user.get_username()},
             by=user,

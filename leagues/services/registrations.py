@@ -12,7 +12,7 @@ from django.db.models import Q
 from leagues.audit import audit_log
 from leagues.models import Fixture, FixtureTable, Player, Registration, Season, Team
 from leagues.permissions import player_is_free, require_secretary, squad_sides
-from leagues.selectors.people import LeaguePeople, person_name
+from leagues.selectors.people import LeaguePeople, name_people, person_name
 from scoring.actors import Account
 
 
@@ -82,6 +82,7 @@ def _register(
                 season=season,
                 registered_on=registered_on or datetime.date.today(),
             )
+            name_people([player])  # the entry says which of two of one name it is
             audit_log(
                 league=season.league,
                 action="registration_added",
@@ -111,6 +112,7 @@ def registration_cancel(*, registration: Registration, by: Account = None) -> No
         raise ValidationError(
             f"{registration.player} has already played this season; the registration stays."
         )
+    name_people([registration.player])
     before = _registration_state(registration)
     league = registration.season.league
     subject = f"{registration.player} no longer registered for {registration.team}"

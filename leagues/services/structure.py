@@ -38,6 +38,7 @@ from leagues.permissions import (
     require_secretary,
     venue_is_kept_by,
 )
+from leagues.selectors.people import name_people
 from leagues.services.fixtures import REPLACEABLE, nights_off_checked
 from leagues.services.standings import (
     refresh_division_table,
@@ -334,6 +335,7 @@ def entry_set_captain(*, entry: TeamEntry, captain: Player | None, by: Account =
     before = _entry_state(entry)
     entry.captain = captain
     entry.save(update_fields=["captain"])
+    name_people([captain])  # the audit entry says which of two of one name it is
     _audit(
         league=entry.season.league,
         action="captain_changed",

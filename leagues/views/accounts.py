@@ -21,6 +21,7 @@ from leagues import forms
 from leagues.models import Team
 from leagues.selectors import accounts as account_selectors
 from leagues.selectors import fixtures as selectors
+from leagues.selectors.people import name_people
 from leagues.services import accounts, invitations
 from leagues.views.common import found, require_manager
 from leagues.views.invitations import invitation_sent
@@ -70,6 +71,8 @@ def secretaries(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, f"An invitation went to {email}.")
             return redirect("leagues:manage_secretaries", slug=league.slug)
     status = 422 if action in ("add", "invite") else 200
+    sent = list(league.invitations.select_related("team", "player", "accepted_by")[:50])
+    name_people(invitation.player for invitation in sent)  # the captains invited
     return render(
         request,
         "leagues/manage/secretaries.html",
@@ -79,9 +82,7 @@ def secretaries(request: HttpRequest, slug: str) -> HttpResponse:
             "existing": existing,
             "invite": invite,
             "invitation_days": settings.INVITATION_DAYS,
-            "invitations": list(
-                league.invitations.select_related("team", "player", "accepted_by")[:50]
-            ),
+            "invitations": sent,
         },
         status=status,
     )
@@ -134,6 +135,13 @@ def captain_account(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 messages.success(request, done)
                 return redirect(f"{here}?season={season.pk}")
     status = 422 if action in ("link", "invite") else 200
+    captain = entry.captain if entry else None
+    sent = (
+        list(team.invitations.filter(player=captain).select_related("player"))
+        if captain is not None
+        else []
+    )
+    name_people([captain, *(invitation.player for invitation in sent)])
     return render(
         request,
         "leagues/manage/captain_account.html",
@@ -143,12 +151,10 @@ def captain_account(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "season": season,
             "seasons": seasons,
             "entry": entry,
-            "captain": entry.captain if entry else None,
+            "captain": captain,
             "existing": existing,
             "invite": invite,
-            "invitations": list(team.invitations.filter(player=entry.captain))
-            if entry is not None and entry.captain_id
-            else [],
+            "invitations": sent,
             "back": f"{back}?season={season.pk}" if season else back,
         },
         status=status,

@@ -24,6 +24,7 @@ from leagues import forms
 from leagues.models import Invitation, LeagueRequest
 from leagues.permissions import can_approve_leagues
 from leagues.selectors import fixtures as selectors
+from leagues.selectors.people import name_people
 from leagues.services import invitations, league_requests
 from leagues.views.common import found, post_action, require_manager
 
@@ -110,6 +111,7 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
             if invitation.role == Invitation.Role.CAPTAIN:
                 return redirect("leagues:my_fixtures")
             return redirect("leagues:manage_league", slug=invitation.league.slug)
+    name_people([invitation.player])
     return render(
         request,
         "registration/invitation.html",

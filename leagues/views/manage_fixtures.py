@@ -15,6 +15,7 @@ from django.urls import reverse
 from leagues import forms, nights_off
 from leagues.models import Fixture, PointAdjustment
 from leagues.selectors import fixtures as selectors
+from leagues.selectors.people import name_people, seated_players
 from leagues.services import adjustments, fixtures, results
 from leagues.views.common import found, post_action, require_manager
 from leagues.views.results import table_cards
@@ -200,6 +201,7 @@ def fixture_tables(request: HttpRequest, pk: int) -> HttpResponse:
         team: [r.player for r in selectors.team_squad(team=team, season=season)]
         for team in (fixture.home, fixture.away)
     }
+    name_people([*squads[fixture.home], *squads[fixture.away], *seated_players(seated)])
     # A team with fewer registered players than tables cannot be seated: say whom to register.
     short = [(team, len(players)) for team, players in squads.items() if len(players) < boards]
     form = forms.FixtureTablesForm(

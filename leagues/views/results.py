@@ -21,6 +21,7 @@ from leagues.models import AuditEntry, FixtureTable, League, ResultSubmission
 from leagues.permissions import can_manage_league, captained_sides, fixture_links, fixture_role
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.audit import league_audit_page
+from leagues.selectors.people import name_people, seated_players
 from leagues.services import cards, confirmation, results
 from leagues.views.common import found, require_manager
 from scoring.actors import Account
@@ -194,7 +195,13 @@ def table_cards(request: HttpRequest, fixture: Any) -> list[dict[str, Any]]:
     """Each table of the fixture with its scoring link, the link's full address and its QR code
     (only while the link works): what the scorers need, on the card and after seating."""
     cards = []
-    for table in FixtureTable.objects.filter(fixture=fixture).select_related("scoring_link"):
+    tables = list(
+        FixtureTable.objects.filter(fixture=fixture).select_related(
+            "scoring_link", "home_player_1", "home_player_2", "away_player_1", "away_player_2"
+        )
+    )
+    name_people(seated_players(tables))
+    for table in tables:
         link = table.scoring_link
         url = request.build_absolute_uri(link.get_absolute_url()) if link else ""
         cards.append(

@@ -21,7 +21,7 @@ from leagues import forms, nights_off
 from leagues.models import Division, Fixture, Team, TeamEntry
 from leagues.permissions import can_create_league
 from leagues.selectors import fixtures as selectors
-from leagues.selectors.people import LeaguePeople
+from leagues.selectors.people import LeaguePeople, name_people
 from leagues.selectors.standings import season_standings
 from leagues.services import league_requests, registrations, seasons, structure, withdrawal
 from leagues.views.common import found, post_action, require_manager
@@ -573,6 +573,7 @@ def team_manage(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                     f"?season={season.pk}"
                 )
     squad = list(selectors.team_squad(team=team, season=season)) if season else []
+    name_people([*(r.player for r in squad), entry.captain if entry else None])
     return render(
         request,
         "leagues/manage/team.html",

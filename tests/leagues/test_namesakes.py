@@ -1,5 +1,6 @@
-"""People, not names: two players of one name in a league are told apart on every public page,
-export and the API ("Linda Dyson (Black Bull)"), and a name nobody else has stays plain."""
+"""People, not names: two players of one name in a league are told apart on every page (public
+and the secretary's), export, the API, picker, audit entry, game and cup tie ("Linda Dyson (Black
+Bull)"), and a name nobody else has stays plain."""
 
 from __future__ import annotations
 
@@ -14,10 +15,13 @@ from cups.models import Competition
 from cups.services.competitions import competition_create, entrant_add_players
 from cups.services.draws import draw_make
 from leagues.formats import TRINIDAD_FORMAT
-from leagues.models import Player
+from leagues.models import Player, TeamEntry
 from leagues.selectors.people import name_people
+from leagues.services.accounts import captain_account_link
+from leagues.services.invitations import captain_invite
 from leagues.services.registrations import player_register
 from leagues.services.seating import table_seat
+from leagues.services.structure import entry_set_captain
 from tests.factories.leagues import (
     DivisionFactory,
     FixtureFactory,
@@ -374,3 +378,64 @@ def test_a_pairs_cup_entrant_of_mother_and_daughter_is_numbered(family):
     form = PlayersEntrantForm(competition=cup)
     labels = [label for _, label in form.fields["player_1"].choices]
     assert MOTHER in labels and DAUGHTER in labels
+
+
+# --- the secretary's and captains' pages -------------------------------------------------
+
+
+def test_the_secretarys_pages_tell_the_two_lindas_apart(client, league_night):
+    league, home = league_night["league"], league_night["home"]
+    secretary = _secretary(client, league)
+    bull, lion = league_night["lindas"]
+    entry = TeamEntry.objects.get(team=home, season=league_night["division"].season)
+    entry_set_captain(entry=entry, captain=bull, by=secretary)
+    captain_invite(entry=entry, email="linda@example.org", by=secretary, send=False)
+    fixture, next_week = league_night["fixture"], _next_week(league_night)
+    both = {
+        "fixture card": reverse("leagues:manage_fixture_card", args=[fixture.pk]),
+        "tables, started": reverse("leagues:manage_fixture_tables", args=[fixture.pk]),
+        "tables to seat": reverse("leagues:manage_fixture_tables", args=[next_week.pk]),
+    }
+    for page, url in both.items():
+        words = page_words(client.get(url))
+        assert BULL in words and LION in words, page
+        assert ">Linda Dyson<" not in words and "Linda Dyson &amp;" not in words, page
+    picker = page_words(client.get(both["tables to seat"]))
+    assert f">{BULL}</option>" in picker and f">{LION}</option>" in picker
+    team = page_words(client.get(reverse("leagues:manage_team", args=[league.slug, home.pk])))
+    assert f'>{BULL}</a> <span class="muted">(captain)</span>' in team
+    assert f"{BULL} has no account yet" in team
+    account = reverse("leagues:manage_captain_account", args=[league.slug, home.pk])
+    words = page_words(client.get(account))
+    assert f"<strong>{BULL}</strong>" in words and f"Or invite {BULL} by e-mail" in words
+    assert f"captain of Black Bull: {BULL}" in words  # the invitation sent
+    secretaries = reverse("leagues:manage_secretaries", args=[league.slug])
+    assert f"captain of Black Bull: {BULL}" in page_words(client.get(secretaries))
+
+
+# --- audit entries -----------------------------------------------------------------------
+
+
+def test_audit_entries_say_which_linda_dyson(client, league_night):
+    """An audit entry's text is written when the change is made, naming a namesake as every
+    page does at that moment."""
+    league, home, away = league_night["league"], league_night["home"], league_night["away"]
+    season = league_night["division"].season
+    secretary = _secretary(client, league)
+    bull, lion = league_night["lindas"]
+    entry = TeamEntry.objects.get(team=home, season=season)
+    entry_set_captain(entry=entry, captain=bull, by=secretary)
+    captain_account_link(entry=entry, user=UserFactory(username="lindad"), by=secretary)
+    next_week = _next_week(league_night)
+    home_pair = squad(home, season)
+    away_pair = squad(away, season)
+    table_seat(fixture=next_week, board=1, home=home_pair, away=away_pair, by=secretary)
+    third = player_register(name="  linda   dyson ", team=away, season=season, by=secretary)
+    words = page_words(client.get(reverse("leagues:manage_league_audit", args=[league.slug])))
+    assert f"Black Bull&#x27;s captain for {season.name}: {BULL}" in words
+    assert f"{BULL}, captain of Black Bull, logs in as lindad" in words
+    assert f"Table 1: {BULL} &amp; Black Bull player 2 v {LION} &amp; Red Lion player 2" in words
+    assert f"linda dyson (Red Lion, 2) registered for Red Lion ({season.name})" in words
+    assert third.player.name == "linda dyson"  # stored one-spaced
+    fixture_audit = reverse("leagues:manage_fixture_audit", args=[next_week.pk])
+    assert f"Table 1: {BULL} &amp;" in page_words(client.get(fixture_audit))
