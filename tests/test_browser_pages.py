@@ -24,6 +24,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from playwright.sync_api import Browser, Page
 
+from scoring.actors import Actor
+
 pytestmark = pytest.mark.browser
 
 AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
@@ -190,7 +192,7 @@ def _build(url: str) -> Site:
     league, fixture = world.league, world.fixture
     division = fixture.division
     season = division.season
-    confirmation.result_submit(fixture=fixture, by=world.users["home_captain"])
+    confirmation.result_submit(fixture=fixture, actor=Actor.of(world.users["home_captain"]))
     later = FixtureFactory(
         division=division, home=fixture.away, away=fixture.home, date=fixture.date.replace(day=28)
     )

@@ -488,10 +488,11 @@ def tie_fixture_changed(*, fixture_id: int) -> bool:
 
 
 @transaction.atomic
-def tie_game_changed(*, game: Game, by: Account, link: ScoringLink | None) -> None:
-    """A finished game of a race tie (or a team tie's play-off) changed, by ``by`` or through
-    ``link`` (``leagues.services.rollup.game_changed``): count the games again and, when a game
-    was won and the tie is not decided, start the next one."""
+def tie_game_changed(*, game: Game, actor: Actor) -> None:
+    """A finished game of a race tie (or a team tie's play-off) changed, by ``actor`` (its
+    account or the link it scored through: ``leagues.services.rollup.game_changed``): count the
+    games again and, when a game was won and the tie is not decided, start the next one."""
+    by, link = actor.user, actor.link
     tie = lock_tie(game.cup_game.tie_id)
     race = tie.competition.tie_format == Competition.TieFormat.RACE
     # A walkover or a secretary's settlement decides the tie, not its games.

@@ -32,7 +32,7 @@ from leagues.models import Fixture, FixtureTable, Player, ResultSubmission
 from leagues.permissions import can_enter_card, can_manage_league
 from leagues.services import agreement, confirmation
 from leagues.services.seating import check_pairs, table_has_hands
-from scoring.actors import Account
+from scoring.actors import Account, Actor
 from scoring.models import Game, GameStatus
 from scoring.rules import Ruleset
 
@@ -243,14 +243,14 @@ def fixture_card_enter(
         after={t.board: _card_state(existing[t.board]) for t in tables},
         by=by,
     )
-    roll_up(FixtureChanged(fixture=fixture, by=by))
+    roll_up(FixtureChanged(fixture=fixture, actor=Actor.of(by)))
     fixture.refresh_from_db()
     if fixture.status != Fixture.Status.PLAYED:
         raise ValidationError("Every table must be finished for the card to give a result.")
     if settling:
         assert current is not None
         return confirmation.result_settle_with_card(replacing=current, note=settlement, by=by)
-    return confirmation.result_submit(fixture=fixture, by=by)
+    return confirmation.result_submit(fixture=fixture, actor=Actor.of(by))
 
 
 def may_enter_card(by: Account, fixture: Fixture) -> bool:

@@ -154,7 +154,7 @@ def game_abandon(
         reason=reason.strip(),
         **audit,
     )
-    _follow(GameChanged(game=game, was=GameStatus.IN_PROGRESS, actor=actor, link=audit["link"]))
+    _follow(GameChanged(game=game, was=GameStatus.IN_PROGRESS, actor=actor.through(audit["link"])))
     return game
 
 
