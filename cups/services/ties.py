@@ -201,12 +201,13 @@ def _make_fixture(tie: Tie) -> Fixture:
 
 
 def _race_game_start(tie: Tie, *, by: Account = None, playoff: bool = False) -> TieGame:
-    from scoring.services import game_start, scoring_link_create
+    from scoring.services import game_start
+    from scoring.services.links import _scoring_link_create
 
     competition = tie.competition
     assert tie.home is not None and tie.away is not None
     if tie.scoring_link is None:
-        tie.scoring_link = scoring_link_create(
+        tie.scoring_link = _scoring_link_create(
             label=f"{competition.name}: {tie.home.name} v {tie.away.name}",
             next_url=reverse("cups:tie", kwargs={"pk": tie.pk}),
             by=by,
@@ -255,9 +256,9 @@ def _unready(tie: Tie) -> None:
     for tie_game in tie.games.select_related("game"):
         tie_game.game.delete()
     if tie.scoring_link_id is not None:
-        from scoring.services import scoring_link_revoke
+        from scoring.services.links import _scoring_link_revoke
 
-        scoring_link_revoke(link=tie.scoring_link)  # type: ignore[arg-type]
+        _scoring_link_revoke(link=tie.scoring_link)  # type: ignore[arg-type]
         tie.scoring_link = None
         tie.save(update_fields=["scoring_link", "updated_at"])
 
@@ -641,7 +642,8 @@ def tie_reverse(*, tie: Tie, reason: str, by: Account) -> Tie:
             from leagues.services.fixtures import fixture_void
 
             fixture_void(fixture=fixture, reason=f"Cup tie reversed: {reason}", by=by)
-    from scoring.services import game_abandon, scoring_link_revoke
+    from scoring.services import game_abandon
+    from scoring.services.links import _scoring_link_revoke
 
     for tie_game in tie.games.select_related("game"):
         if tie_game.game.status == GameStatus.IN_PROGRESS:
@@ -658,7 +660,7 @@ def tie_reverse(*, tie: Tie, reason: str, by: Account) -> Tie:
     # The games stay on record (and in the audit) as games of their own, no longer the tie's.
     tie.games.all().delete()
     if tie.scoring_link is not None:
-        scoring_link_revoke(link=tie.scoring_link, by=by)
+        _scoring_link_revoke(link=tie.scoring_link)
         tie.scoring_link = None
     tie.reason = reason
     tie.save(update_fields=["scoring_link", "reason"])

@@ -141,7 +141,8 @@ def fixture_card_enter(
     the game and the figure, unless the whole card is right; nothing is stored then."""
     from leagues.services.results import lock_fixture
     from leagues.services.rollup import FixtureChanged, roll_up
-    from scoring.services import game_abandon, scoring_link_revoke
+    from scoring.services import game_abandon
+    from scoring.services.links import _scoring_link_revoke
 
     fixture = lock_fixture(fixture)
     league = fixture.division.season.league
@@ -225,7 +226,7 @@ def fixture_card_enter(
                 game_abandon(game=game, reason="The table's result came from the score card.")
         if table.scoring_link is not None and table.scoring_link.is_live:
             # The table is not scored on a phone: its link stops working.
-            scoring_link_revoke(link=table.scoring_link, by=by)
+            _scoring_link_revoke(link=table.scoring_link)
         table.source = FixtureTable.Source.CARD
         table.card = typed.stored()
         for side, pair in (("home", typed.home), ("away", typed.away)):
