@@ -5,7 +5,7 @@ import random
 from collections import Counter
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.db.models import Count
 
 from leagues.demo import seed as demo
@@ -175,3 +175,58 @@ def test_seed_demo_builds_both_leagues_runs_twice_safely_and_resets(small_plans)
     demo.reset()
     assert counts() == before
     assert League.objects.get() == kept
+
+
+@pytest.mark.django_db
+def test_seed_demo_accounts_prints_a_secretary_and_a_captain_to_sign_in_as(
+    small_plans, settings, client
+):
+    """`make run` prints two accounts with new passwords: the secretary reaches a demo league's
+    secretary page, the captain their team's fixtures; printed again, the old passwords stop
+    working. Refused on a production setting (DEBUG off), where nothing is printed."""
+    import io
+    import re
+
+    from django.urls import reverse
+
+    from leagues.selectors.fixtures import league_current_season
+
+    settings.DEBUG = True
+    out = io.StringIO()
+    call_command("seed_demo", "--accounts", verbosity=0, stdout=out)
+    printed = dict(re.findall(r"^  (demo-\w+)  (\S+)  \(", out.getvalue(), re.MULTILINE))
+    assert set(printed) == {"demo-secretary", "demo-captain"}
+    login = reverse("login")
+
+    for league in demo_league_objects():
+        assert (
+            client.post(
+                login, {"username": "demo-secretary", "password": printed["demo-secretary"]}
+            ).status_code
+            == 302
+        )
+        assert client.get(reverse("leagues:manage_league", args=[league.slug])).status_code == 200
+        client.logout()
+
+    yorkshire = League.objects.get(slug=demo.HECKMONDWIKE.slug)
+    captain = TeamEntry.objects.get(
+        captain__user__username="demo-captain", season=league_current_season(league=yorkshire)
+    )
+    client.post(login, {"username": "demo-captain", "password": printed["demo-captain"]})
+    page = client.get(reverse("leagues:my_fixtures")).content.decode()
+    assert captain.display_name in page
+    client.logout()
+
+    again = io.StringIO()
+    call_command("seed_demo", "--accounts", verbosity=0, stdout=again)
+    refused = client.post(login, {"username": "demo-captain", "password": printed["demo-captain"]})
+    assert refused.status_code == 200  # the form again: the old password is gone
+    assert Player.objects.filter(user__username="demo-captain").get() == captain.captain
+
+    settings.DEBUG = False
+    with pytest.raises(CommandError, match="development machine"):
+        call_command("seed_demo", "--accounts", verbosity=0, stdout=io.StringIO())
+
+
+def demo_league_objects():
+    return list(League.objects.filter(slug__in=[plan.slug for plan in demo.PLANS]))
