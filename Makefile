@@ -37,8 +37,9 @@ demo: migrate
 	$(PY) manage.py seed_demo --accounts
 
 ## Set up the virtual environment, migrate, load the demo league and serve on http://127.0.0.1:8000
+## (the links in the e-mails it prints on the console lead to the same address and port)
 run: demo
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	SITE_URL="$${SITE_URL:-http://$(HOST):$(PORT)}" $(PY) manage.py runserver $(HOST):$(PORT)
 
 ## The production server: gunicorn with DJANGO_DEBUG=0 and collected, compressed static files.
 ## Reads PORT, WEB_CONCURRENCY, DATABASE_URL, REDIS_URL, SECRET_KEY, ALLOWED_HOSTS (README).

@@ -1,17 +1,21 @@
 """Who makes a change, as every service is told it.
 
-- :data:`Account` is what a league or cup service's ``by`` is: a signed-in account, an anonymous
-  visitor (refused wherever an account is needed), or ``None`` for the system itself (a
-  management command, the demo, a seed; trusted, as no request stands behind it).
-- :class:`Actor` is who scores at a table: an account, or a scorer with no account who holds
-  the table's scoring link (the session's grants), and the address the change came from. The
-  scoring services ask :func:`scoring.permissions.may_score` about it under the game's row lock
-  and write it into the audit trail; the result roll-up passes it on to the steps that follow.
+- :data:`Account` is what a league or cup service's ``by`` is where only an account acts (a
+  secretary's or a captain's step): a signed-in account, an anonymous visitor (refused wherever
+  an account is needed), or ``None`` for the system itself (a management command, the demo, a
+  seed; trusted, as no request stands behind it).
+- :class:`Actor` is who acts where a scorer with no account may too: an account, or a scorer
+  who holds the table's scoring link (the session's grants), and the address the change came
+  from. The scoring services ask :func:`scoring.permissions.may_score` about it under the
+  game's row lock and write it into the audit trail; the result roll-up
+  (``leagues.services.rollup.FixtureChanged``), a cup tie's games
+  (``cups.services.ties.tie_game_changed``) and a fixture's result submission
+  (``leagues.services.confirmation.result_submit``) are handed it whole.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Union
 
 if TYPE_CHECKING:
@@ -28,9 +32,10 @@ Account = Union["AbstractBaseUser", "AnonymousUser", None]
 @dataclass(frozen=True)
 class Actor:
     """A scorer: ``user`` (an active, signed-in account, or None), ``links`` (the primary keys
-    of the scoring links this browser opened), ``ip``. ``Actor()`` is the system: trusted.
-    ``link`` names the one scoring link the change was made through when it is known already
-    (a link's own result submission, a table's next game)."""
+    of the scoring links this browser opened), ``ip``. :data:`SYSTEM` is the system (trusted);
+    ``Actor()`` a visitor with neither an account nor a link.
+    ``link`` names the one scoring link the change was made through when it is known (a
+    link's own result submission, a table's next game; a scored game's change hands it on)."""
 
     user: AbstractBaseUser | None = None
     links: frozenset[int] = field(default_factory=frozenset)
@@ -58,6 +63,10 @@ class Actor:
             return SYSTEM
         user = by if by is not None and getattr(by, "is_authenticated", False) else None
         return cls(user=user, link=link, links=frozenset([link.pk]) if link else frozenset(), ip=ip)
+
+    def through(self, link: ScoringLink | None) -> Actor:
+        """This scorer, acting through ``link`` (the one the audit names; None: no link)."""
+        return replace(self, link=link)
 
     def link_for(self, game: Game) -> ScoringLink | None:
         """The game's link, when this scorer holds it and it is live (the audit's ``link``)."""

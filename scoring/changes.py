@@ -10,26 +10,19 @@ from typing import TYPE_CHECKING
 from scoring.actors import Actor
 
 if TYPE_CHECKING:
-    from django.contrib.auth.base_user import AbstractBaseUser
-
-    from scoring.models import Award, Game, Hand, ScoringLink, Side
+    from scoring.models import Award, Game, Hand, Side
 
 
 @dataclass(frozen=True)
 class GameChanged:
     """A game's score or status changed: ``was`` is its status before (a hand in the middle of
-    a game is in progress before and after); ``actor`` who changed it and ``link`` the scoring
+    a game is in progress before and after); ``actor`` who changed it, its ``link`` the scoring
     link it was done through (as the audit trail records them)."""
 
     game: Game
     was: str
     actor: Actor
-    link: ScoringLink | None = None
     winner_was: str = ""
-
-    @property
-    def by(self) -> AbstractBaseUser | None:
-        return self.actor.user
 
     @property
     def status_changed(self) -> bool:

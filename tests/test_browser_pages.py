@@ -24,6 +24,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from playwright.sync_api import Browser, Page
 
+from scoring.actors import Actor
+
 pytestmark = pytest.mark.browser
 
 AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
@@ -190,7 +192,7 @@ def _build(url: str) -> Site:
     league, fixture = world.league, world.fixture
     division = fixture.division
     season = division.season
-    confirmation.result_submit(fixture=fixture, by=world.users["home_captain"])
+    confirmation.result_submit(fixture=fixture, actor=Actor.of(world.users["home_captain"]))
     later = FixtureFactory(
         division=division, home=fixture.away, away=fixture.home, date=fixture.date.replace(day=28)
     )
@@ -532,3 +534,43 @@ def keyboard_only_forms(browser: Browser, site: Site) -> None:
         assert "The Keyboard Arms" in page.content()
     finally:
         page.context.close()
+
+
+#: How far the brand's visible name runs into the first link of the header (0: it does not).
+BRAND_OVER_NAV = """() => {
+    const name = document.querySelector('.brand-name');
+    const link = [...document.querySelectorAll('.site-nav a, .site-nav button')]
+      .find(e => e.offsetWidth);
+    if (name.getBoundingClientRect().width <= 1) return 0;  // read out, not shown
+    const range = document.createRange();
+    range.selectNodeContents(name);
+    const text = range.getBoundingClientRect();
+    return Math.max(0, Math.ceil(text.right - link.getBoundingClientRect().left));
+}"""
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("width", [320, 360, 390])
+def test_the_headers_name_never_runs_into_its_links(
+    browser: Browser, live_server: Any, width: int
+) -> None:
+    """On the narrowest phones the site's name and the links beside it do not touch (signed
+    in or not): where both cannot fit, the name is read out but only the icon is shown."""
+    user = get_user_model().objects.create_user("narrow", password="a-long-pass-phrase")
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(viewport={"width": width, "height": 640}, is_mobile=True)
+    try:
+        page = context.new_page()
+        for signed_in in (False, True):
+            if signed_in:
+                cookie = client.cookies["sessionid"].value
+                context.add_cookies(
+                    [{"name": "sessionid", "value": cookie, "url": live_server.url}]
+                )
+            page.goto(live_server.url + "/")
+            assert page.evaluate(BRAND_OVER_NAV) == 0, (width, signed_in)
+            assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+            assert page.get_by_role("link", name="All Fours").is_visible()
+    finally:
+        context.close()

@@ -10,6 +10,7 @@ from django.urls import reverse
 from config.inputs import SaneDateField, TextField, clean_text, strict_id
 from leagues.models import ResultSubmission, Team
 from leagues.services import confirmation
+from scoring.actors import Actor
 from tests.leagues.test_access import build, client_for
 
 
@@ -44,7 +45,7 @@ pytestmark = pytest.mark.django_db
 
 def test_a_nul_in_a_dispute_reason_is_refused_with_a_message_not_a_500():
     world = build(played=True)
-    confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    confirmation.result_submit(fixture=world.fixture, actor=Actor.of(world.users["home_captain"]))
     client = client_for(world, "away_captain")
     url = reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk})
     response = client.post(url, {"action": "dispute", "reason": "wrong\x00"}, follow=True)
@@ -102,7 +103,7 @@ def test_the_public_game_audit_shows_roles_and_only_secretaries_see_account_name
 
 def test_the_result_page_names_roles_to_the_public():
     world = build(played=True)
-    confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    confirmation.result_submit(fixture=world.fixture, actor=Actor.of(world.users["home_captain"]))
     url = reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk})
     public = client_for(world, "stranger").get(url).content.decode()
     assert "Submitted by captain of Black Bull" in public

@@ -202,12 +202,13 @@ def _make_fixture(tie: Tie) -> Fixture:
 
 
 def _race_game_start(tie: Tie, *, by: Account = None, playoff: bool = False) -> TieGame:
-    from scoring.services import game_start, scoring_link_create
+    from scoring.services import game_start
+    from scoring.services.links import _scoring_link_create
 
     competition = tie.competition
     assert tie.home is not None and tie.away is not None
     if tie.scoring_link is None:
-        tie.scoring_link = scoring_link_create(
+        tie.scoring_link = _scoring_link_create(
             label=f"{competition.name}: {tie.home.name} v {tie.away.name}",
             next_url=reverse("cups:tie", kwargs={"pk": tie.pk}),
             by=by,
@@ -258,9 +259,9 @@ def _unready(tie: Tie) -> None:
     for tie_game in tie.games.select_related("game"):
         tie_game.game.delete()
     if tie.scoring_link_id is not None:
-        from scoring.services import scoring_link_revoke
+        from scoring.services.links import _scoring_link_revoke
 
-        scoring_link_revoke(link=tie.scoring_link)  # type: ignore[arg-type]
+        _scoring_link_revoke(link=tie.scoring_link)  # type: ignore[arg-type]
         tie.scoring_link = None
         tie.save(update_fields=["scoring_link", "updated_at"])
 
@@ -491,10 +492,11 @@ def tie_fixture_changed(*, fixture_id: int) -> bool:
 
 
 @transaction.atomic
-def tie_game_changed(*, game: Game, by: Account, link: ScoringLink | None) -> None:
-    """A finished game of a race tie (or a team tie's play-off) changed, by ``by`` or through
-    ``link`` (``leagues.services.rollup.game_changed``): count the games again and, when a game
-    was won and the tie is not decided, start the next one."""
+def tie_game_changed(*, game: Game, actor: Actor) -> None:
+    """A finished game of a race tie (or a team tie's play-off) changed, by ``actor`` (its
+    account or the link it scored through: ``leagues.services.rollup.game_changed``): count the
+    games again and, when a game was won and the tie is not decided, start the next one."""
+    by, link = actor.user, actor.link
     tie = lock_tie(game.cup_game.tie_id)
     race = tie.competition.tie_format == Competition.TieFormat.RACE
     # A walkover or a secretary's settlement decides the tie, not its games.
@@ -643,7 +645,8 @@ def tie_reverse(*, tie: Tie, reason: str, by: Account) -> Tie:
             from leagues.services.fixtures import fixture_void
 
             fixture_void(fixture=fixture, reason=f"Cup tie reversed: {reason}", by=by)
-    from scoring.services import game_abandon, scoring_link_revoke
+    from scoring.services import game_abandon
+    from scoring.services.links import _scoring_link_revoke
 
     for tie_game in tie.games.select_related("game"):
         if tie_game.game.status == GameStatus.IN_PROGRESS:
@@ -660,7 +663,7 @@ def tie_reverse(*, tie: Tie, reason: str, by: Account) -> Tie:
     # The games stay on record (and in the audit) as games of their own, no longer the tie's.
     tie.games.all().delete()
     if tie.scoring_link is not None:
-        scoring_link_revoke(link=tie.scoring_link, by=by)
+        _scoring_link_revoke(link=tie.scoring_link)
         tie.scoring_link = None
     tie.reason = reason
     tie.save(update_fields=["scoring_link", "reason"])

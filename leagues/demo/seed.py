@@ -60,6 +60,7 @@ from leagues.services.structure import (
 )
 from leagues.services.withdrawal import team_withdraw
 from scoring import services as scoring_services
+from scoring.actors import Actor
 from scoring.forms.words import possessive
 from scoring.models import Game, GameStatus
 from scoring.rules import questions
@@ -615,7 +616,7 @@ class _Builder:
         if fixture.status != Fixture.Status.PLAYED:
             return
         link = fixture.tables.order_by("board").first().scoring_link
-        submission = result_submit(fixture=fixture, link=link)
+        submission = result_submit(fixture=fixture, actor=Actor.of(None, link=link))
         result_confirm(submission=submission, by=self._secretary(fixture.division.season.league))
 
     def _secretary(self, league: League, username: str = "demo-secretary") -> Any:

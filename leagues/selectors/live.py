@@ -52,15 +52,26 @@ class Night:
     standings: list[Standings] = field(default_factory=list)
     last_change: datetime.datetime | None = None
 
-    @property
-    def in_play(self) -> int:
-        """How many of the night's fixtures are not finished yet."""
-        return sum(
-            1
+    def _unfinished(self) -> list[tuple[Fixture, bool]]:
+        """The night's fixtures not finished yet, each with whether a game of it has begun."""
+        return [
+            (fixture, any(table.games.all() for table in fixture.tables.all()))
             for fixture in self.fixtures
             if fixture.status == Fixture.Status.SCHEDULED
             and not getattr(getattr(fixture, "result", None), "is_final", False)
-        )
+        ]
+
+    @property
+    def in_play(self) -> int:
+        """How many of the night's fixtures are under way: a game begun at one of their tables,
+        not yet finished."""
+        return sum(1 for _, begun in self._unfinished() if begun)
+
+    @property
+    def not_started(self) -> int:
+        """How many of the night's fixtures have no game begun yet (no pairs seated, or the
+        score card still to come)."""
+        return sum(1 for _, begun in self._unfinished() if not begun)
 
 
 def league_night(*, league: League, date: datetime.date) -> Night:

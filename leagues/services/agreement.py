@@ -141,17 +141,17 @@ def _state(submission: ResultAgreement) -> dict[str, Any]:
 
 
 def _close_links(terms: Terms) -> None:
-    from scoring.services import scoring_link_close
+    from scoring.services.links import _scoring_link_close
 
     for link in terms.links().filter(closed_at__isnull=True):
-        scoring_link_close(link=link)
+        _scoring_link_close(link=link)
 
 
 def _reopen_links(terms: Terms) -> None:
-    from scoring.services import scoring_link_reopen
+    from scoring.services.links import _scoring_link_reopen
 
     for link in terms.links().filter(closed_at__isnull=False, revoked_at__isnull=True):
-        scoring_link_reopen(link=link)
+        _scoring_link_reopen(link=link)
 
 
 def _require_open(submission: ResultAgreement, status: str) -> None:

@@ -32,7 +32,7 @@ from leagues.models import Fixture, FixtureTable, Player, ResultSubmission
 from leagues.permissions import can_enter_card, can_manage_league
 from leagues.services import agreement, confirmation
 from leagues.services.seating import check_pairs, table_has_hands
-from scoring.actors import Account
+from scoring.actors import Account, Actor
 from scoring.models import Game, GameStatus
 from scoring.rules import Ruleset
 
@@ -141,7 +141,8 @@ def fixture_card_enter(
     the game and the figure, unless the whole card is right; nothing is stored then."""
     from leagues.services.results import lock_fixture
     from leagues.services.rollup import FixtureChanged, roll_up
-    from scoring.services import game_abandon, scoring_link_revoke
+    from scoring.services import game_abandon
+    from scoring.services.links import _scoring_link_revoke
 
     fixture = lock_fixture(fixture)
     league = fixture.division.season.league
@@ -225,7 +226,7 @@ def fixture_card_enter(
                 game_abandon(game=game, reason="The table's result came from the score card.")
         if table.scoring_link is not None and table.scoring_link.is_live:
             # The table is not scored on a phone: its link stops working.
-            scoring_link_revoke(link=table.scoring_link, by=by)
+            _scoring_link_revoke(link=table.scoring_link)
         table.source = FixtureTable.Source.CARD
         table.card = typed.stored()
         for side, pair in (("home", typed.home), ("away", typed.away)):
@@ -243,14 +244,14 @@ def fixture_card_enter(
         after={t.board: _card_state(existing[t.board]) for t in tables},
         by=by,
     )
-    roll_up(FixtureChanged(fixture=fixture, by=by))
+    roll_up(FixtureChanged(fixture=fixture, actor=Actor.of(by)))
     fixture.refresh_from_db()
     if fixture.status != Fixture.Status.PLAYED:
         raise ValidationError("Every table must be finished for the card to give a result.")
     if settling:
         assert current is not None
         return confirmation.result_settle_with_card(replacing=current, note=settlement, by=by)
-    return confirmation.result_submit(fixture=fixture, by=by)
+    return confirmation.result_submit(fixture=fixture, actor=Actor.of(by))
 
 
 def may_enter_card(by: Account, fixture: Fixture) -> bool:

@@ -20,7 +20,7 @@ from leagues.audit import audit_log
 from leagues.models import ConfirmedAs, Fixture, FixtureResult, ResultSubmission
 from leagues.permissions import can_manage_league, captained_sides, fixture_links
 from leagues.services import agreement
-from scoring.actors import Account
+from scoring.actors import Account, Actor
 from scoring.forms.words import possessive
 from scoring.models import ScoringLink
 
@@ -124,11 +124,13 @@ def waiting_sides(submission: ResultSubmission) -> list[str]:
     return agreement.waiting_sides(submission)
 
 
-def can_submit(*, fixture: Fixture, by: Account = None, link: ScoringLink | None = None) -> bool:
+def can_submit(*, fixture: Fixture, actor: Actor) -> bool:
+    """A secretary or either team's captain (an account), or a scorer through a live scoring
+    link of one of the fixture's tables (``actor.link``)."""
     league = fixture.division.season.league
-    if can_manage_league(by, league) or captained_sides(by, fixture):
+    if can_manage_league(actor.user, league) or captained_sides(actor.user, fixture):
         return True
-    return link is not None and link.pk in fixture_links(fixture)
+    return actor.link is not None and actor.link.pk in fixture_links(fixture)
 
 
 def can_confirm(*, submission: ResultSubmission, by: Account) -> bool:
@@ -145,18 +147,19 @@ def can_settle(*, submission: ResultSubmission, by: Account) -> bool:
 
 
 @transaction.atomic
-def result_submit(
-    *, fixture: Fixture, by: Account = None, link: ScoringLink | None = None
-) -> ResultSubmission:
-    """Put the fixture's result forward for the other side to confirm."""
+def result_submit(*, fixture: Fixture, actor: Actor) -> ResultSubmission:
+    """Put the fixture's result forward for the other side to confirm (``can_submit`` says who
+    may); the audit entry names ``actor``'s account or link."""
     fixture = _lock(fixture)
-    if not can_submit(fixture=fixture, by=by, link=link):
+    if not can_submit(fixture=fixture, actor=actor):
         raise PermissionDenied("Only a captain, a secretary or the table's scoring link submits.")
     result = FixtureResult.objects.filter(fixture=fixture).first()
     if result is None or not result.is_final or fixture.status != Fixture.Status.PLAYED:
         raise ValidationError("The fixture's games are not all finished: nothing to submit yet.")
-    submission: ResultSubmission = agreement.submit(FixtureTerms(fixture), by=by, link=link)
-    _follow(fixture, by=by, link=link)
+    submission: ResultSubmission = agreement.submit(
+        FixtureTerms(fixture), by=actor.user, link=actor.link
+    )
+    _follow(fixture)
     return submission
 
 
@@ -167,7 +170,7 @@ def result_confirm(*, submission: ResultSubmission, by: Account) -> ResultSubmis
     links close. ``submission.status`` says which: still submitted, or confirmed."""
     terms, submission = _lock_submission(submission)
     agreement.confirm(terms, submission, by=by)
-    _follow(terms.fixture, by=by)
+    _follow(terms.fixture)
     return submission
 
 
@@ -176,7 +179,7 @@ def result_dispute(*, submission: ResultSubmission, reason: str, by: Account) ->
     """The other side's captain does not agree: the secretary settles it."""
     terms, submission = _lock_submission(submission)
     agreement.dispute(terms, submission, reason=reason, by=by)
-    _follow(terms.fixture, by=by)
+    _follow(terms.fixture)
     return submission
 
 
@@ -188,7 +191,7 @@ def result_settle(
     reject it (withdrawn: the games are corrected and the result submitted again)."""
     terms, submission = _lock_submission(submission)
     agreement.settle(terms, submission, uphold=uphold, note=note, by=by)
-    _follow(terms.fixture, by=by)
+    _follow(terms.fixture)
     return submission
 
 
@@ -200,7 +203,7 @@ def result_settle_with_card(
     the result the card gives counts, settled."""
     terms = FixtureTerms(_lock(replacing.fixture))
     settled: ResultSubmission = agreement.settle_anew(terms, replacing=replacing, note=note, by=by)
-    _follow(terms.fixture, by=by)
+    _follow(terms.fixture)
     return settled
 
 
@@ -210,15 +213,15 @@ def result_reopen(*, fixture: Fixture, reason: str, by: Account) -> None:
     the tables' links open again, and the result is submitted afresh."""
     terms = FixtureTerms(_lock(fixture))
     agreement.reopen(terms, reason=reason, by=by)
-    _follow(terms.fixture, by=by)
+    _follow(terms.fixture)
 
 
-def _follow(fixture: Fixture, *, by: Account, link: ScoringLink | None = None) -> None:
+def _follow(fixture: Fixture) -> None:
     """The agreement changed, not the games: the roll-up's later steps follow (a cup tie, the
-    standings, the cached pages)."""
+    standings, the cached pages); the agreement step wrote its own audit entry."""
     from leagues.services.rollup import FixtureChanged, roll_up
 
-    roll_up(FixtureChanged(fixture=fixture, by=by, link=link, recount=False))
+    roll_up(FixtureChanged(fixture=fixture, recount=False))
 
 
 def result_changed(
@@ -226,8 +229,7 @@ def result_changed(
     fixture: Fixture,
     before: dict[str, Any],
     after: dict[str, Any],
-    by: Account = None,
-    link: ScoringLink | None = None,
+    actor: Actor,
 ) -> int:
     """Step 3 of the result roll-up (``leagues.services.rollup``): a fixture's figures changed.
 
@@ -236,5 +238,5 @@ def result_changed(
     how many audit entries that wrote.
     """
     return agreement.result_changed(
-        FixtureTerms(fixture), before=before, after=after, by=by, link=link
+        FixtureTerms(fixture), before=before, after=after, by=actor.user, link=actor.link
     )

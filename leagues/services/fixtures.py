@@ -31,7 +31,7 @@ from leagues.schedule import (
 )
 from leagues.services.rollup import FixtureChanged, roll_up
 from leagues.services.standings import refresh_division_table, refresh_fixture_table
-from scoring.actors import Account
+from scoring.actors import Account, Actor
 from scoring.forms.words import possessive
 
 #: Fixtures not yet played: a re-arrangement may move them, a walkover or void settle them.
@@ -678,7 +678,7 @@ def fixture_postpone(*, fixture: Fixture, reason: str, by: Account = None) -> Fi
     fixture.original_date = fixture.original_date or fixture.date
     fixture.reason = reason.strip()
     fixture.save(update_fields=["status", "original_date", "reason", "updated_at"])
-    roll_up(FixtureChanged(fixture=fixture, by=by, recount=False))
+    roll_up(FixtureChanged(fixture=fixture, recount=False))
     audit_log(
         league=fixture.division.season.league,
         fixture=fixture,
@@ -822,7 +822,7 @@ def fixture_rearrange(
         line += f" (outside the calendar: {override})"
     fixture.note = f"{fixture.note}\n{line}".strip()
     fixture.save()
-    roll_up(FixtureChanged(fixture=fixture, by=by, recount=False))
+    roll_up(FixtureChanged(fixture=fixture, recount=False))
     audit_log(
         league=season.league,
         fixture=fixture,
@@ -853,7 +853,7 @@ def fixture_walkover(*, fixture: Fixture, to: str, reason: str, by: Account = No
     fixture.walkover_to = to
     fixture.reason = reason.strip()
     fixture.save(update_fields=["status", "walkover_to", "reason", "updated_at"])
-    roll_up(FixtureChanged(fixture=fixture, by=by))
+    roll_up(FixtureChanged(fixture=fixture, actor=Actor.of(by)))
     _audit_status(fixture, "walkover", by)
     return fixture
 
@@ -892,7 +892,7 @@ def fixture_void(*, fixture: Fixture, reason: str, by: Account = None) -> Fixtur
     fixture.save(
         update_fields=["status", "walkover_to", "walkover_pending", "reason", "updated_at"]
     )
-    roll_up(FixtureChanged(fixture=fixture, by=by))
+    roll_up(FixtureChanged(fixture=fixture, actor=Actor.of(by)))
     _audit_status(fixture, "void", by)
     return fixture
 
@@ -948,7 +948,7 @@ def fixture_undo(*, fixture: Fixture, reason: str, by: Account = None) -> Fixtur
             "updated_at",
         ]
     )
-    roll_up(FixtureChanged(fixture=fixture, by=by))
+    roll_up(FixtureChanged(fixture=fixture, actor=Actor.of(by)))
     fixture.refresh_from_db(fields=["status"])
     audit_log(
         league=fixture.division.season.league,

@@ -298,4 +298,4 @@ def _save_result(fixture: Fixture, result: match.MatchResult, league: League, by
     # What follows a counted result (a cup tie, the standings, the cached pages), as for any.
     from leagues.services.rollup import FixtureChanged, roll_up
 
-    roll_up(FixtureChanged(fixture=fixture, by=by, recount=False))
+    roll_up(FixtureChanged(fixture=fixture, recount=False))

@@ -35,12 +35,13 @@ Pair = Sequence[Player]
 HOME, AWAY = "A", "B"
 
 
-def new_table_link(fixture: Fixture, board: int, *, by: Account) -> ScoringLink:
+def _new_table_link(fixture: Fixture, board: int, *, by: Account) -> ScoringLink:
     """A table's private scoring link, shown as a QR code on the fixture card and on the
-    captain's phone; it leads to the fixture's result once the games are done."""
-    from scoring.services import scoring_link_create
+    captain's phone; it leads to the fixture's result once the games are done. A step of the
+    services that seat a table or re-issue its link, which check permission first."""
+    from scoring.services.links import _scoring_link_create
 
-    return scoring_link_create(
+    return _scoring_link_create(
         label=f"{fixture.home} v {fixture.away}, table {board}",
         next_url=reverse("leagues:fixture_result", kwargs={"pk": fixture.pk}),
         by=by if by is not None and by.is_authenticated else None,
@@ -79,18 +80,18 @@ def fixture_tables_set(
     if any(not pair for pairs_at_board in pairs for pair in pairs_at_board):
         raise ValidationError("Each side at a table is one or two players.")
     from leagues.services.seating import check_pairs
-    from scoring.services import scoring_link_revoke
+    from scoring.services.links import _scoring_link_revoke
 
     check_pairs(fixture, dict(enumerate(pairs, start=1)))
 
     for old in FixtureTable.objects.filter(fixture=fixture, scoring_link__isnull=False):
-        scoring_link_revoke(link=old.scoring_link, by=by)
+        _scoring_link_revoke(link=old.scoring_link)
     FixtureTable.objects.filter(fixture=fixture).delete()
     tables = [
         FixtureTable(
             fixture=fixture,
             board=board,
-            scoring_link=new_table_link(fixture, board, by=by),
+            scoring_link=_new_table_link(fixture, board, by=by),
             home_player_1=home_pair[0],
             home_player_2=home_pair[1] if len(home_pair) > 1 else None,
             away_player_1=away_pair[0],
@@ -334,7 +335,7 @@ def table_link_reissue(*, table: FixtureTable, by: Account = None) -> FixtureTab
     table's games follow the new link."""
     require_secretary(by, table.fixture.division.season.league)
     from leagues.audit import audit_log
-    from scoring.services import scoring_link_reissue
+    from scoring.services.links import _scoring_link_reissue
 
     # Locked first and read after (``config.locks`` says why): a re-issue posted twice
     # re-issues the link the first one made, where a read that waited for the lock would see no
@@ -345,9 +346,9 @@ def table_link_reissue(*, table: FixtureTable, by: Account = None) -> FixtureTab
     ).get(pk=table.pk)
     fixture = table.fixture
     if table.scoring_link is None:
-        table.scoring_link = new_table_link(fixture, table.board, by=by)
+        table.scoring_link = _new_table_link(fixture, table.board, by=by)
     else:
-        table.scoring_link = scoring_link_reissue(link=table.scoring_link, by=by)
+        table.scoring_link = _scoring_link_reissue(link=table.scoring_link, by=by)
     table.save(update_fields=["scoring_link"])
     audit_log(
         league=fixture.division.season.league,
@@ -359,8 +360,9 @@ def table_link_reissue(*, table: FixtureTable, by: Account = None) -> FixtureTab
     return table
 
 
-def table_link_follow(*, old: ScoringLink, new: ScoringLink) -> int:
-    """Point the tables that held ``old`` at its re-issued ``new``; returns how many moved."""
+def _table_link_follow(*, old: ScoringLink, new: ScoringLink) -> int:
+    """Point the tables that held ``old`` at its re-issued ``new``; returns how many moved. A
+    step of ``scoring.services.links._scoring_link_reissue``, whose callers check permission."""
     return FixtureTable.objects.filter(scoring_link=old).update(scoring_link=new)
 
 
@@ -369,13 +371,13 @@ def table_link_revoke(*, table: FixtureTable, by: Account = None) -> FixtureTabl
     """Stop a table's link working without a replacement (re-issue when play resumes)."""
     require_secretary(by, table.fixture.division.season.league)
     from leagues.audit import audit_log
-    from scoring.services import scoring_link_revoke
+    from scoring.services.links import _scoring_link_revoke
 
     table = FixtureTable.objects.select_related(
         "scoring_link", "fixture__division__season__league"
     ).get(pk=table.pk)
     if table.scoring_link is not None:
-        scoring_link_revoke(link=table.scoring_link, by=by)
+        _scoring_link_revoke(link=table.scoring_link)
         audit_log(
             league=table.fixture.division.season.league,
             fixture=table.fixture,

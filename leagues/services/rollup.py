@@ -24,30 +24,26 @@ Each step is one call into the module that owns it; nothing here is done by a si
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from django.db import transaction
 
 from leagues.fragments import invalidate_league, invalidate_live
 from leagues.models import Fixture, FixtureResult, TableGame
 from leagues.services import confirmation, results, standings
-from scoring.actors import Account
+from scoring.actors import SYSTEM, Actor
 from scoring.changes import GameChanged
-
-if TYPE_CHECKING:
-    from scoring.models import ScoringLink
 
 
 @dataclass(frozen=True)
 class FixtureChanged:
     """A fixture changed: ``recount`` when its games or its status did (the engine adds its
     tables up again), not when only the agreement did; ``table_game`` the game at one of its
-    tables that was won (the table may start its next game); who acted: ``by`` (an account, or
-    None: the system) or ``link`` (a table's scoring link)."""
+    tables that was won (the table may start its next game); ``actor`` who changed the games
+    (an account, a table's scoring link, or the system), as a recount's audit entries name
+    them."""
 
     fixture: Fixture
-    by: Account = None
-    link: ScoringLink | None = None
+    actor: Actor = SYSTEM
     recount: bool = True
     table_game: TableGame | None = None
 
@@ -65,15 +61,14 @@ def game_changed(change: GameChanged) -> None:
         roll_up(
             FixtureChanged(
                 fixture=fixture,
-                by=change.by,
-                link=change.link,
+                actor=change.actor,
                 table_game=table_game if change.game.status == "won" else None,
             )
         )
     elif change.finished_game_changed and hasattr(change.game, "cup_game"):
         from cups.services.ties import tie_game_changed
 
-        tie_game_changed(game=change.game, by=change.by, link=change.link)
+        tie_game_changed(game=change.game, actor=change.actor)
 
 
 @dataclass(frozen=True)
@@ -111,7 +106,7 @@ def roll_up(change: FixtureChanged) -> RolledUp:
         # 3. An open submission that no longer describes the games is withdrawn; a counted
         #    result a secretary changed keeps counting, logged.
         logged = confirmation.result_changed(
-            fixture=fixture, before=before, after=after, by=change.by, link=change.link
+            fixture=fixture, before=before, after=after, actor=change.actor
         )
         # 4. A table still undecided starts its next game.
         if change.table_game is not None:

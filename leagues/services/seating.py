@@ -88,8 +88,8 @@ def table_seat(
     side as it is). The table's scoring link opens at once; its first game starts as soon as
     both sides are seated. Refused for a side ``by`` may not seat, a fixture no longer to be
     played, a table from the score card, and once the table's first hand is recorded."""
-    from leagues.services.results import lock_fixture, new_table_link, table_open
-    from scoring.services import game_players_set
+    from leagues.services.results import _new_table_link, lock_fixture, table_open
+    from scoring.services.games import _game_players_set
 
     fixture = lock_fixture(fixture)
     asked = {side for side, pair in zip(SIDES, (home, away), strict=True) if pair is not None}
@@ -133,7 +133,7 @@ def table_seat(
     if table is None:
         table = FixtureTable(fixture=fixture, board=board)
     if table.scoring_link is None:
-        table.scoring_link = new_table_link(fixture, board, by=by)
+        table.scoring_link = _new_table_link(fixture, board, by=by)
     for side, pair in zip(SIDES, after, strict=True):
         setattr(table, f"{side}_player_1", pair[0] if pair else None)
         setattr(table, f"{side}_player_2", pair[1] if len(pair) > 1 else None)
@@ -154,5 +154,7 @@ def table_seat(
         if game is None:
             table_open(table=table, by=by)
         else:
-            game_players_set(game=game.game, players={"A": _names(after[0]), "B": _names(after[1])})
+            _game_players_set(
+                game=game.game, players={"A": _names(after[0]), "B": _names(after[1])}
+            )
     return table

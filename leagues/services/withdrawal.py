@@ -46,7 +46,7 @@ from leagues.services.fixtures import REPLACEABLE, status_subject
 from leagues.services.rollup import FixtureChanged, roll_up
 from leagues.services.standings import refresh_entry_tables
 from leagues.zones import today_in
-from scoring.actors import Account
+from scoring.actors import Account, Actor
 
 
 def _locked_entry(entry: TeamEntry) -> TeamEntry:
@@ -163,7 +163,7 @@ def team_withdraw(
         fixture.save(
             update_fields=["status", "walkover_to", "walkover_pending", "reason", "updated_at"]
         )
-        roll_up(FixtureChanged(fixture=fixture, by=by))
+        roll_up(FixtureChanged(fixture=fixture, actor=Actor.of(by)))
         _audit_fixture(
             fixture,
             settled[-1],
@@ -219,7 +219,7 @@ def team_reinstate(*, entry: TeamEntry, by: Account = None) -> TeamEntry:
         fixture.save(
             update_fields=["status", "walkover_to", "walkover_pending", "reason", "updated_at"]
         )
-        roll_up(FixtureChanged(fixture=fixture, by=by))
+        roll_up(FixtureChanged(fixture=fixture, actor=Actor.of(by)))
         _audit_fixture(
             fixture,
             before_fixture,

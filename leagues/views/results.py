@@ -24,7 +24,7 @@ from leagues.selectors.audit import league_audit_page
 from leagues.selectors.people import name_people, seated_players
 from leagues.services import cards, confirmation, results
 from leagues.views.common import found, require_manager
-from scoring.actors import Account
+from scoring.actors import Actor
 from scoring.models import HandRevision, ScoringLink
 from scoring.permissions import SESSION_KEY
 from scoring.views import qr_svg
@@ -36,16 +36,13 @@ def _held_link(request: HttpRequest, fixture: Any) -> ScoringLink | None:
     return ScoringLink.objects.filter(pk__in=held).first() if held else None
 
 
-def _user(request: HttpRequest) -> Any:
-    return request.user if request.user.is_authenticated else None
-
-
 @require_http_methods(["GET", "POST"])
 def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
     """The result as the tables give it, where it stands, and the step this viewer may take."""
     fixture = found(selectors.fixture_detail, pk=pk)
-    user = _user(request)
-    link = _held_link(request, fixture)
+    # Who acts: the signed-in account, through the table's link when this browser holds it.
+    actor = Actor.of_request(request).through(_held_link(request, fixture))
+    user = actor.user
     current = (
         ResultSubmission.objects.filter(fixture=fixture)
         .exclude(status=ResultSubmission.Status.WITHDRAWN)
@@ -53,7 +50,7 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         .first()
     )
     if request.method == "POST":
-        return _act(request, fixture, current, user, link)
+        return _act(request, fixture, current, actor)
     league = fixture.division.season.league
     # Account names are personal: the public reads who acted by role.
     secretary = can_manage_league(request.user, league)
@@ -84,7 +81,7 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         ).count(),
         "may_submit": current is None
         and fixture.status == fixture.Status.PLAYED
-        and confirmation.can_submit(fixture=fixture, by=user, link=link),
+        and confirmation.can_submit(fixture=fixture, actor=actor),
         # A secretary who is neither side's captain and submits cannot confirm it too: say so
         # before, and after (the page would otherwise wait on a captain who may have no account).
         "as_secretary": secretary and not captained_sides(user, fixture),
@@ -109,9 +106,8 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "leagues/fixture_result.html", context)
 
 
-def _act(
-    request: HttpRequest, fixture: Any, current: Any, user: Account, link: ScoringLink | None
-) -> HttpResponse:
+def _act(request: HttpRequest, fixture: Any, current: Any, actor: Actor) -> HttpResponse:
+    user = actor.user
     action = request.POST.get("action", "")
     try:
         text = clean_text(request.POST.get("reason", "")[:2000], multiline=True)
@@ -123,7 +119,7 @@ def _act(
         return redirect("leagues:fixture_result", pk=fixture.pk)
     try:
         if action == "submit":
-            confirmation.result_submit(fixture=fixture, by=user, link=link)
+            confirmation.result_submit(fixture=fixture, actor=actor)
             done = (
                 "Result submitted: it counts once both teams have agreed "
                 "(or a secretary confirms it)."

@@ -20,7 +20,7 @@ from scoring.models import (
     Side,
 )
 from scoring.rules import InvalidFacts, Ruleset, score_game
-from scoring.services.links import scoring_link_create
+from scoring.services.links import _scoring_link_create
 from scoring.services.state import (
     GameMovedOn,
     account_of,
@@ -72,7 +72,7 @@ def game_start(
     # column: it is cut to fit rather than refused mid-tie.
     title = title.strip()[:120]
     if scoring_link is None:
-        scoring_link = scoring_link_create(label=title, by=by)
+        scoring_link = _scoring_link_create(label=title, by=by)
     game = Game.objects.create(
         title=title,
         ruleset=ruleset.to_spec(),
@@ -116,10 +116,13 @@ def game_start(
 
 
 @transaction.atomic
-def game_players_set(*, game: Game, players: Mapping[str, Sequence[str]]) -> Game:
+def _game_players_set(*, game: Game, players: Mapping[str, Sequence[str]]) -> Game:
     """Name the players of a game's sides (``{"A": ["Ann", "Bob"]}``) before its first hand:
     a league table's pair changed after its game was opened. Refused once a hand is recorded
-    (the players are then part of what was scored). The caller audits the change."""
+    (the players are then part of what was scored).
+
+    Not a service: a step of ``leagues.services.seating.table_seat``, which checks who may seat
+    the pair and audits the change; it checks no permission of its own."""
     game = lock_game(game)
     if game.hands.exists():
         raise InvalidFacts(None, "sides", "a hand has been recorded: the players are set")
@@ -157,7 +160,7 @@ def game_abandon(
         reason=reason.strip(),
         **audit,
     )
-    _follow(GameChanged(game=game, was=GameStatus.IN_PROGRESS, actor=actor, link=audit["link"]))
+    _follow(GameChanged(game=game, was=GameStatus.IN_PROGRESS, actor=actor.through(audit["link"])))
     return game
 
 

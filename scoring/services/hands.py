@@ -148,7 +148,9 @@ def hand_record(
             "game as it is now.",
             game=game,
         ) from exc
-    change = GameChanged(game=game, was=was, winner_was=winner_was, actor=actor, link=audit["link"])
+    change = GameChanged(
+        game=game, was=was, winner_was=winner_was, actor=actor.through(audit["link"])
+    )
     _follow(change)
     hand.game = game
     return HandRecorded(hand=hand, change=change, sides=sides, awards=awards)
@@ -251,7 +253,9 @@ def hand_correct(
             "Nothing was saved: here is the game as it is now.",
             game=game,
         ) from exc
-    change = GameChanged(game=game, was=was, winner_was=winner_was, actor=actor, link=audit["link"])
+    change = GameChanged(
+        game=game, was=was, winner_was=winner_was, actor=actor.through(audit["link"])
+    )
     _follow(change)
     current.game = game
     return HandCorrected(
@@ -413,6 +417,8 @@ def hand_undo(
             "the game as it is now.",
             game=game,
         ) from exc
-    change = GameChanged(game=game, was=was, winner_was=winner_was, actor=actor, link=audit["link"])
+    change = GameChanged(
+        game=game, was=was, winner_was=winner_was, actor=actor.through(audit["link"])
+    )
     _follow(change)
     return HandUndone(game=game, number=last.number, change=change, sides=sides)

@@ -1,5 +1,17 @@
-"""Scoring links: create, revoke, re-issue, close and reopen; a game's link re-issued or revoked
-with an entry in each of its games' audit trails."""
+"""Scoring links. The services: a game's link re-issued or revoked (``game_link_reissue``,
+``game_link_revoke``: its starter, a secretary of its league or the operator), with an entry in
+each of its games' audit trails.
+
+The steps (a leading underscore) are not services: they check no permission, and each caller
+is a service that has checked it already, inside the transaction the step joins. A new link
+(``_scoring_link_create``): ``game_start``, a fixture table's (``leagues.services.results``,
+``.seating``), a cup race tie's (``cups.services.ties``). Revoked or re-issued
+(``_scoring_link_revoke``, ``_scoring_link_reissue``): the two services here, a table's link
+(``leagues.services.results``, ``.cards``), a reversed or redrawn tie's (``cups.services.ties``).
+Closed and reopened as a result comes to count and stops counting (``_scoring_link_close``,
+``_scoring_link_reopen``): ``leagues.services.agreement``, for the result services of a fixture
+(``leagues.services.confirmation``) and of a cup race tie (``cups.services.confirmation``).
+"""
 
 from __future__ import annotations
 
@@ -30,18 +42,20 @@ def _new_key() -> str:
     return secrets.token_urlsafe(32)
 
 
-def scoring_link_create(
+def _scoring_link_create(
     *, label: str = "", next_url: str = "", by: User | None = None
 ) -> ScoringLink:
-    """A new live link; attach games to it (`game_start(scoring_link=...)`)."""
+    """A new live link; attach games to it (`game_start(scoring_link=...)`). A step: the
+    caller checked permission."""
     return ScoringLink.objects.create(
         key=_new_key(), label=label[:160], next_url=next_url, created_by=account_of(by)
     )
 
 
 @transaction.atomic
-def scoring_link_revoke(*, link: ScoringLink, by: User | None = None) -> ScoringLink:
-    """Stop a link working at once: phones holding it can no longer score."""
+def _scoring_link_revoke(*, link: ScoringLink) -> ScoringLink:
+    """Stop a link working at once: phones holding it can no longer score. A step: the caller
+    checked permission."""
     link = ScoringLink.objects.select_for_update().get(pk=link.pk)
     if link.revoked_at is None:
         link.revoked_at = timezone.now()
@@ -50,9 +64,10 @@ def scoring_link_revoke(*, link: ScoringLink, by: User | None = None) -> Scoring
 
 
 @transaction.atomic
-def scoring_link_reissue(*, link: ScoringLink, by: User | None = None) -> ScoringLink:
-    """Revoke `link` and move its games to a new link under a new key (a lost or leaked card)."""
-    old = scoring_link_revoke(link=link, by=by)
+def _scoring_link_reissue(*, link: ScoringLink, by: User | None = None) -> ScoringLink:
+    """Revoke `link` and move its games to a new link under a new key (a lost or leaked card),
+    made by ``by``. A step: the caller checked permission."""
+    old = _scoring_link_revoke(link=link)
     new = ScoringLink.objects.create(
         key=_new_key(),
         label=old.label,
@@ -62,10 +77,32 @@ def scoring_link_reissue(*, link: ScoringLink, by: User | None = None) -> Scorin
     )
     Game.objects.filter(scoring_link=old).update(scoring_link=new)
     # A fixture table that held the old link follows it (leagues.services.results).
-    from leagues.services.results import table_link_follow
+    from leagues.services.results import _table_link_follow
 
-    table_link_follow(old=old, new=new)
+    _table_link_follow(old=old, new=new)
     return new
+
+
+@transaction.atomic
+def _scoring_link_close(*, link: ScoringLink) -> ScoringLink:
+    """Close a link because its games' result is confirmed: from now on only a secretary scores.
+    A step: the caller checked permission."""
+    link = ScoringLink.objects.select_for_update().get(pk=link.pk)
+    if link.closed_at is None:
+        link.closed_at = timezone.now()
+        link.save(update_fields=["closed_at"])
+    return link
+
+
+@transaction.atomic
+def _scoring_link_reopen(*, link: ScoringLink) -> ScoringLink:
+    """Open a closed link again (a confirmed result sent back for play to continue). A step:
+    the caller checked permission."""
+    link = ScoringLink.objects.select_for_update().get(pk=link.pk)
+    if link.closed_at is not None:
+        link.closed_at = None
+        link.save(update_fields=["closed_at"])
+    return link
 
 
 def _link_state(link: ScoringLink) -> dict[str, Any]:
@@ -117,7 +154,7 @@ def game_link_reissue(*, game: Game, by: User | None = None, ip: str | None = No
     _require_link_manager(game, by)
     game, old = _game_link(game)
     before = _link_state(old)
-    new = scoring_link_reissue(link=old, by=by)
+    new = _scoring_link_reissue(link=old, by=by)
     for each in Game.objects.filter(scoring_link=new).order_by("pk"):
         _link_revision(each, RevisionAction.REISSUE, before, by, ip)
     return new
@@ -131,27 +168,7 @@ def game_link_revoke(*, game: Game, by: User | None = None, ip: str | None = Non
     if link.revoked_at is not None:
         return link
     before = _link_state(link)
-    link = scoring_link_revoke(link=link, by=by)
+    link = _scoring_link_revoke(link=link)
     for each in Game.objects.filter(scoring_link=link).order_by("pk"):
         _link_revision(each, RevisionAction.REVOKE, before, by, ip)
-    return link
-
-
-@transaction.atomic
-def scoring_link_close(*, link: ScoringLink) -> ScoringLink:
-    """Close a link because its games' result is confirmed: from now on only a secretary scores."""
-    link = ScoringLink.objects.select_for_update().get(pk=link.pk)
-    if link.closed_at is None:
-        link.closed_at = timezone.now()
-        link.save(update_fields=["closed_at"])
-    return link
-
-
-@transaction.atomic
-def scoring_link_reopen(*, link: ScoringLink) -> ScoringLink:
-    """Open a closed link again (a confirmed result sent back for play to continue)."""
-    link = ScoringLink.objects.select_for_update().get(pk=link.pk)
-    if link.closed_at is not None:
-        link.closed_at = None
-        link.save(update_fields=["closed_at"])
     return link

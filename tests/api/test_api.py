@@ -15,6 +15,7 @@ from openapi_core.contrib.django import DjangoOpenAPIRequest, DjangoOpenAPIRespo
 from leagues.models import TeamEntry
 from leagues.selectors.standings import division_standings
 from leagues.services import confirmation
+from scoring.actors import Actor
 from scoring.models import ScoringLink
 from tests.factories.leagues import FixtureFactory
 from tests.leagues.test_access import build
@@ -27,7 +28,9 @@ def build_world(_param: object = None):
     """Black Bull beat Old Hall (confirmed); Old Hall v Royal Oak to come; captains with
     accounts and contacts."""
     world = build(played=True)
-    submission = confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    submission = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+    )
     confirmation.result_confirm(submission=submission, by=world.users["away_captain"])
     TeamEntry.objects.update(captain_contact="07700 900123 captain@example.org")
     division = world.fixture.division

@@ -25,6 +25,7 @@ from leagues.models import AuditEntry, Fixture, ResultSubmission
 from leagues.selectors.standings import division_standings
 from leagues.services import confirmation
 from scoring import services as scoring_services
+from scoring.actors import Actor
 from tests.cups.helpers import cup_world, current, pairs_cup, play_race, team_cup
 from tests.factories.scoring import GameFactory
 from tests.leagues.helpers import CATEGORIES, hand, record, squad, start_fixture, win_game
@@ -119,7 +120,7 @@ def test_a_team_tie_is_a_cup_fixture_that_counts_once_confirmed_and_never_in_the
     captains = {fixture.home_id: home_captain, fixture.away_id: away_captain}
     submitter = captains[fixture.home_id]
     confirmer = captains[fixture.away_id]
-    submission = confirmation.result_submit(fixture=fixture, by=submitter)
+    submission = confirmation.result_submit(fixture=fixture, actor=Actor.of(submitter))
     confirmation.result_confirm(submission=submission, by=confirmer)
     final.refresh_from_db()
     cup.refresh_from_db()
@@ -334,7 +335,7 @@ def test_player_figures_show_league_and_cup_apart_and_together():
     fixture = ties(cup, 1)[0].fixture
     win_game(start_fixture(fixture)[0].game, "A", 3)
     fixture.refresh_from_db()
-    submission = confirmation.result_submit(fixture=fixture, by=sec)
+    submission = confirmation.result_submit(fixture=fixture, actor=Actor.of(sec))
     confirmation.result_confirm(submission=submission, by=world.users["superuser"])
     # The pairs final, 2–1.
     race = play_race(ties(pairs, 1)[0], "ABA")

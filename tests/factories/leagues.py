@@ -218,13 +218,13 @@ def confirm_result(result: FixtureResult) -> ResultSubmission:
     """A confirmed submission of ``result``: submitted from a table link, confirmed by a
     secretary."""
     from leagues.services.confirmation import result_figures
-    from scoring.services import scoring_link_create
+    from scoring.services.links import _scoring_link_create
     from tests.factories.scoring import UserFactory
 
     submission = ResultSubmission.objects.create(
         fixture=result.fixture,
         figures=result_figures(result),
-        submitted_by_link=scoring_link_create(label="table 1"),
+        submitted_by_link=_scoring_link_create(label="table 1"),
         status=ResultSubmission.Status.CONFIRMED,
         confirmed_by=UserFactory(),
         confirmed_at=datetime.datetime.now(tz=datetime.UTC),

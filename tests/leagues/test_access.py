@@ -47,6 +47,7 @@ from leagues.services import (
     structure,
 )
 from leagues.services.results import table_link_reissue
+from scoring.actors import Actor
 from scoring.models import Game, Hand
 from tests.factories.leagues import (
     DivisionFactory,
@@ -180,7 +181,9 @@ def submit(world: World, client: Client):
 
 
 def _submitted(world: World) -> ResultSubmission:
-    return confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    return confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+    )
 
 
 def confirm(world: World, client: Client):

@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from leagues.models import AuditEntry, Invitation, League, Player, ResultSubmission, TeamEntry
 from leagues.services import accounts, confirmation, invitations
+from scoring.actors import Actor
 from tests.factories.scoring import UserFactory
 from tests.leagues.test_access import build
 
@@ -211,7 +212,7 @@ def test_a_captain_sees_their_fixtures_with_the_step_they_can_take(world):
 
 def test_a_table_link_submission_may_be_confirmed_by_either_captain(world):
     link = world.table.scoring_link
-    confirmation.result_submit(fixture=world.fixture, link=link)
+    confirmation.result_submit(fixture=world.fixture, actor=Actor.of(None, link=link))
     for role in ("home_captain", "away_captain"):
         body = my_fixtures(world, role)[1].content.decode()
         assert f'data-testid="my-confirm-{world.fixture.pk}"' in body

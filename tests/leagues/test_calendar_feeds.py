@@ -12,6 +12,7 @@ from icalendar import Calendar
 
 from leagues.services import confirmation
 from leagues.services.fixtures import fixture_postpone, fixture_rearrange, fixture_void
+from scoring.actors import Actor
 from tests.factories.leagues import FixtureFactory, TeamEntryFactory, VenueFactory
 from tests.leagues.test_access import build
 
@@ -81,7 +82,9 @@ def test_a_result_is_described_only_once_it_counts(world):
     uid = uid_of(world.fixture)
     before = feed(division_url(world))[uid]
     assert "Result" not in before["description"]
-    submission = confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    submission = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+    )
     confirmation.result_confirm(submission=submission, by=world.users["away_captain"])
     after = feed(division_url(world))[uid]
     assert "Result: Black Bull 4–0 Old Hall." in after["description"]

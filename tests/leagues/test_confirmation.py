@@ -116,17 +116,23 @@ def test_the_database_refuses_two_open_submissions(world):
 def test_only_a_finished_fixture_is_submitted():
     world = build(played=False)
     with pytest.raises(ValidationError, match="not all finished"):
-        confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+        confirmation.result_submit(
+            fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+        )
 
 
 def test_submit_from_the_table_link_then_both_captains_agree_and_the_table_counts(world):
     """A table link's submission belongs to neither team: one captain's agreement (even on
     the phone that submitted it) is not enough; the other team's captain makes it count."""
     assert points(world)["Black Bull"] == (0, 0, 0)  # played but not confirmed: not counted
-    submission = confirmation.result_submit(fixture=world.fixture, link=world.table.scoring_link)
+    submission = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(None, link=world.table.scoring_link)
+    )
     assert submission.submitted_by is None and submission.submitted_by_link is not None
     with pytest.raises(ValidationError, match="already submitted"):
-        confirmation.result_submit(fixture=world.fixture, by=world.users["away_captain"])
+        confirmation.result_submit(
+            fixture=world.fixture, actor=Actor.of(world.users["away_captain"])
+        )
     confirmation.result_confirm(submission=submission, by=world.users["home_captain"])
     submission.refresh_from_db()
     assert submission.status == Status.SUBMITTED
@@ -149,21 +155,25 @@ def test_submit_from_the_table_link_then_both_captains_agree_and_the_table_count
 
 def test_the_submitter_can_never_confirm_even_as_a_secretary(world):
     secretary = world.users["secretary"]
-    submission = confirmation.result_submit(fixture=world.fixture, by=secretary)
+    submission = confirmation.result_submit(fixture=world.fixture, actor=Actor.of(secretary))
     with pytest.raises(PermissionDenied):
         confirmation.result_confirm(submission=submission, by=secretary)
     confirmation.result_confirm(submission=submission, by=world.users["away_captain"])
 
 
 def test_a_captain_cannot_confirm_his_own_sides_submission(world):
-    submission = confirmation.result_submit(fixture=world.fixture, by=world.users["away_captain"])
+    submission = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(world.users["away_captain"])
+    )
     with pytest.raises(PermissionDenied):
         confirmation.result_confirm(submission=submission, by=world.users["away_captain"])
     confirmation.result_confirm(submission=submission, by=world.users["home_captain"])
 
 
 def test_dispute_then_the_secretary_upholds_it(world):
-    submission = confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    submission = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+    )
     with pytest.raises(ValidationError, match="Say why"):
         confirmation.result_dispute(
             submission=submission, reason=" ", by=world.users["away_captain"]
@@ -185,7 +195,9 @@ def test_dispute_then_the_secretary_upholds_it(world):
 
 
 def test_a_rejected_result_is_withdrawn_and_can_be_submitted_again(world):
-    submission = confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    submission = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+    )
     confirmation.result_dispute(
         submission=submission, reason="wrong", by=world.users["away_captain"]
     )
@@ -194,13 +206,17 @@ def test_a_rejected_result_is_withdrawn_and_can_be_submitted_again(world):
     )
     submission.refresh_from_db()
     assert submission.status == Status.WITHDRAWN
-    again = confirmation.result_submit(fixture=world.fixture, by=world.users["away_captain"])
+    again = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(world.users["away_captain"])
+    )
     assert again.status == Status.SUBMITTED
 
 
 def test_a_correction_withdraws_a_submitted_result(world):
     """The figures a captain would confirm no longer match the games: submit again."""
-    submission = confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    submission = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+    )
     game = world.game()
     last = game.hands.order_by("-number").first()
     scoring_services.hand_undo(
@@ -213,7 +229,9 @@ def test_a_correction_withdraws_a_submitted_result(world):
 
 
 def test_after_confirmation_only_the_secretary_changes_the_games_and_it_is_logged(world):
-    submission = confirmation.result_submit(fixture=world.fixture, link=world.table.scoring_link)
+    submission = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(None, link=world.table.scoring_link)
+    )
     confirmation.result_confirm(submission=submission, by=world.users["away_captain"])
     confirmation.result_confirm(submission=submission, by=world.users["home_captain"])
     game = world.game()
@@ -232,7 +250,9 @@ def test_after_confirmation_only_the_secretary_changes_the_games_and_it_is_logge
 
 
 def test_a_secretary_reopens_a_confirmed_result(world):
-    submission = confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    submission = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+    )
     confirmation.result_confirm(submission=submission, by=world.users["away_captain"])
     with pytest.raises(PermissionDenied):
         confirmation.result_reopen(
@@ -247,7 +267,7 @@ def test_a_secretary_reopens_a_confirmed_result(world):
 
 
 def test_a_league_showing_provisional_results_counts_and_marks_them(world, client):
-    confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    confirmation.result_submit(fixture=world.fixture, actor=Actor.of(world.users["home_captain"]))
     world.league.show_provisional = True
     world.league.save(update_fields=["show_provisional"])
     refresh_league_tables(league=world.league)  # as league_update does
@@ -322,7 +342,9 @@ def test_the_desk_lists_each_result_to_see_to_until_it_is_confirmed(world):
         return "" if start < 0 else page[start : page.index("</li>", start)]
 
     assert "every table finished, not submitted yet" in line()
-    submission = confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    submission = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+    )
     assert "submitted, waiting to be confirmed" in line()
     confirmation.result_dispute(
         submission=submission, reason="Table 1 was 11-9", by=world.users["away_captain"]
@@ -397,7 +419,9 @@ def test_public_pages_never_show_the_link_or_the_captains_contact(world, client)
 
 
 def test_the_secretary_reads_the_audit_per_fixture_and_per_league(world):
-    submission = confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    submission = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+    )
     confirmation.result_confirm(submission=submission, by=world.users["secretary"])
     secretary = Client()
     secretary.force_login(world.users["secretary"])
@@ -437,7 +461,9 @@ def actions_of(world) -> list[str]:
 
 
 def test_a_secretary_who_did_not_submit_makes_a_link_submission_count(world):
-    submission = confirmation.result_submit(fixture=world.fixture, link=world.table.scoring_link)
+    submission = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(None, link=world.table.scoring_link)
+    )
     confirmation.result_confirm(submission=submission, by=world.users["secretary"])
     submission.refresh_from_db()
     assert submission.status == Status.CONFIRMED

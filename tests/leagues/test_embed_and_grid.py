@@ -17,6 +17,7 @@ from leagues.models import AuditEntry, Fixture
 from leagues.selectors.grid import season_grid
 from leagues.services import confirmation
 from leagues.services.fixtures import fixtures_generate
+from scoring.actors import Actor
 from tests.factories.leagues import DivisionFactory, TeamEntryFactory, VenueFactory
 from tests.leagues.test_access import build
 
@@ -26,7 +27,9 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def world():
     world = build(played=True)
-    submission = confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    submission = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+    )
     confirmation.result_confirm(submission=submission, by=world.users["away_captain"])
     world.league.embed_sites = "https://www.royal-oak.example\nhttp://127.0.0.1:8161"
     world.league.save()

@@ -117,7 +117,8 @@ def test_the_league_night_page_shows_every_match_and_the_provisional_table(
     response = client.get(live_page)
     words = page_words(response)
     assert response.status_code == 200
-    assert "Tonight's matches" in words and "2 matches still in play" in words
+    assert "Tonight's matches" in words and "2 matches in play" in words
+    assert "not started" not in words
     assert "Black Bull" in words and "Royal Oak" in words
     score = "–".join(str(side.score) for side in game.sides.order_by("position"))
     assert f"Table 1, game 1: {score}" in words and "after hand 1" in words
@@ -170,3 +171,23 @@ def test_tonight_is_the_leagues_own_night(client, zone, tonight):
     assert ("No league fixtures tonight." not in words) is tonight
     poll = client.get(reverse("leagues:league_live_poll", args=[league.pk]))
     assert ("No league fixtures tonight." not in page_words(poll)) is tonight
+
+
+def test_the_league_night_tells_matches_in_play_from_those_not_started(client):
+    """A match whose pairs are not seated yet (or whose score card is still to come) is not
+    "in play": the night says how many are under way and how many have not started."""
+    league = LeagueFactory(name="Calder League")
+    division = DivisionFactory(season__league=league)
+    bull, hall, oak, crown, swan, star = entered_teams(
+        division, ["Black Bull", "Old Hall", "Royal Oak", "Crown", "Swan", "Star"]
+    )
+    today = timezone.localdate()
+    started = FixtureFactory(division=division, home=bull, away=hall, date=today)
+    FixtureFactory(division=division, home=oak, away=crown, date=today)
+    FixtureFactory(division=division, home=swan, away=star, date=today, kind=Fixture.Kind.CUP)
+    game = current_game(start_fixture(started)[0])
+    record(game, [hand(game, "A", A_HAND)])
+
+    page = client.get(reverse("leagues:league_live", args=[league.slug]))
+    words = page_words(page)
+    assert "1 match in play" in words and "2 not started" in words

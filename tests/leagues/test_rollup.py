@@ -11,6 +11,7 @@ from django.db.models import F
 from leagues.models import FixtureResult, ResultSubmission
 from leagues.services import confirmation
 from leagues.services.rollup import FixtureChanged, RolledUp, roll_up
+from scoring.actors import Actor
 from tests.leagues.test_access import build
 
 pytestmark = pytest.mark.django_db
@@ -45,10 +46,14 @@ def test_a_played_fixture_refreshes_the_standings_and_an_agreement_step_recounts
 
 def test_figures_that_moved_withdraw_the_open_submission_and_say_so():
     world = build(played=True)
-    submission = confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    submission = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+    )
     # The stored result no longer what the games give (as after a correction at the table).
     FixtureResult.objects.filter(fixture=world.fixture).update(home_pegs=F("home_pegs") + 1)
-    rolled = roll_up(FixtureChanged(fixture=world.fixture, by=world.users["secretary"]))
+    rolled = roll_up(
+        FixtureChanged(fixture=world.fixture, actor=Actor.of(world.users["secretary"]))
+    )
     assert rolled.result_changed is True
     assert rolled.entries_logged == 1
     submission.refresh_from_db()

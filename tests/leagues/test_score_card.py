@@ -12,6 +12,7 @@ from leagues.formats import TRINIDAD_FORMAT, YORKSHIRE_FORMAT
 from leagues.models import AuditEntry, FixtureResult, FixtureTable, ResultSubmission, TeamEntry
 from leagues.services import confirmation
 from leagues.services.cards import CardTable, fixture_card_enter
+from scoring.actors import Actor
 from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory, PlayerFactory
 from tests.factories.scoring import UserFactory
 from tests.leagues.helpers import entered_teams, squad, start_fixture, win_game
@@ -226,7 +227,7 @@ def test_card_results_count_as_phone_results_and_player_figures_say_cards_have_n
     phone = FixtureFactory(division=fixture.division, home=fixture.away, away=fixture.home)
     for table_game in start_fixture(phone):
         win_game(table_game.game, "A", 7)
-    submission = confirmation.result_submit(fixture=phone, by=users["home"])
+    submission = confirmation.result_submit(fixture=phone, actor=Actor.of(users["home"]))
     confirmation.result_confirm(submission=submission, by=users["away"])
     season = fixture.division.season
     card = _yorkshire_card(((11, 7),) * 4)

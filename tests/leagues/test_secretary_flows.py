@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from leagues.models import FixtureTable, Registration
 from leagues.services import confirmation
+from scoring.actors import Actor
 from tests.factories.leagues import FixtureFactory, TeamEntryFactory
 from tests.leagues.test_access import build
 
@@ -99,7 +100,7 @@ def test_after_seating_each_tables_link_is_shown_and_scorers_are_told_to_use_it(
 @pytest.mark.parametrize("role", ["away_captain", "secretary"])
 def test_a_result_page_offers_every_action_its_heading_promises(role):
     world = build(played=True)
-    confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    confirmation.result_submit(fixture=world.fixture, actor=Actor.of(world.users["home_captain"]))
     client = Client()
     client.force_login(world.users[role])
     page = client.get(reverse("leagues:fixture_result", args=[world.fixture.pk])).content.decode()

@@ -126,7 +126,7 @@ def apply(world: dict[str, Any], step: tuple[str, int, int]) -> None:
     entry = world["entries"][i % len(world["entries"])]
     entry.refresh_from_db()
     if kind == "confirm":
-        submission = confirmation.result_submit(fixture=fixture, by=first)
+        submission = confirmation.result_submit(fixture=fixture, actor=Actor.of(first))
         confirmation.result_confirm(submission=submission, by=second)
     elif kind == "reopen":
         confirmation.result_reopen(fixture=fixture, reason="A wrong pair", by=first)
@@ -237,7 +237,7 @@ def test_a_table_changes_with_a_confirmation_and_the_rebuild_puts_back_a_lost_on
     division = world["division"]
     first, second = world["secretaries"]
     assert [row.played for row in divisions_standings(divisions=[division])[0].rows] == [0] * 4
-    submission = confirmation.result_submit(fixture=world["fixtures"][0], by=first)
+    submission = confirmation.result_submit(fixture=world["fixtures"][0], actor=Actor.of(first))
     confirmation.result_confirm(submission=submission, by=second)
     stored = table_as_stored(division)
     assert sorted(figures["played"] for _, figures in stored["rows"]) == [0, 0, 1, 1]

@@ -17,6 +17,7 @@ from leagues.services import confirmation
 from leagues.services.fixtures import fixture_postpone, fixture_rearrange
 from notices.models import Notice, OptOut
 from notices.notices import notices_send, opt_out_url
+from scoring.actors import Actor
 from tests.leagues.test_access import build
 
 pytestmark = pytest.mark.django_db
@@ -50,7 +51,9 @@ def test_a_submitted_result_tells_the_other_captain_after_the_commit(
     world, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+        confirmation.result_submit(
+            fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+        )
         assert mail.outbox == []  # nothing before the commit
     assert addressees() == [{"away_captain@example.org"}]
     message = mail.outbox[0]
@@ -65,7 +68,9 @@ def test_a_result_submitted_from_the_table_tells_both_captains(
     world, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        confirmation.result_submit(fixture=world.fixture, link=world.table.scoring_link)
+        confirmation.result_submit(
+            fixture=world.fixture, actor=Actor.of(None, link=world.table.scoring_link)
+        )
     assert sorted(map(sorted, addressees())) == [
         ["away_captain@example.org"],
         ["home_captain@example.org"],
@@ -75,7 +80,9 @@ def test_a_result_submitted_from_the_table_tells_both_captains(
 def test_a_dispute_and_its_settlement_tell_both_captains_and_the_secretaries(
     world, django_capture_on_commit_callbacks
 ):
-    submission = confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+    submission = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+    )
     with django_capture_on_commit_callbacks(execute=True):
         confirmation.result_dispute(
             submission=submission, reason="Table 1 was 11-9", by=world.users["away_captain"]
@@ -134,7 +141,9 @@ def test_a_notice_carries_the_headers_mail_clients_and_robots_read(
     world, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+        confirmation.result_submit(
+            fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+        )
     sent = mail.outbox[0].message()
     assert sent["Auto-Submitted"] == "auto-generated"
     assert re.fullmatch(r"<\S+@testserver>", sent["Message-ID"]), sent["Message-ID"]
@@ -165,7 +174,9 @@ def test_nothing_is_sent_when_the_change_is_rolled_back(world, django_capture_on
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         try:
             with transaction.atomic():
-                confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+                confirmation.result_submit(
+                    fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+                )
                 raise RuntimeError("the request failed after the service")
         except RuntimeError:
             pass
@@ -176,7 +187,9 @@ def test_nothing_is_sent_when_the_change_is_rolled_back(world, django_capture_on
 
 def test_never_twice_for_one_event(world, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+        confirmation.result_submit(
+            fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+        )
     entry = AuditEntry.objects.get(action="result_submitted")
     assert notices_send(entry_id=entry.pk) == 0
     assert len(mail.outbox) == 1
@@ -194,7 +207,9 @@ def test_the_opt_out_link_turns_notices_off_and_on(world, django_capture_on_comm
     assert b"Done: you will get no more emails" in client.post(url, {"notices": "off"}).content
     assert OptOut.objects.filter(user=captain).exists()
     with django_capture_on_commit_callbacks(execute=True):
-        confirmation.result_submit(fixture=world.fixture, by=world.users["home_captain"])
+        confirmation.result_submit(
+            fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+        )
     assert mail.outbox == []
     client.post(url, {"notices": "on"})
     assert not OptOut.objects.exists()
@@ -217,7 +232,7 @@ def test_a_mail_server_that_is_down_does_not_undo_or_break_the_change(
     monkeypatch.setattr("django.core.mail.EmailMessage.send", down)
     with django_capture_on_commit_callbacks(execute=True):
         submission = confirmation.result_submit(
-            fixture=world.fixture, by=world.users["home_captain"]
+            fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
         )
     assert submission.pk is not None
     assert not Notice.objects.exists()

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from scoring import permissions, services
 from scoring.models import Game, HandRevision, RevisionAction, ScoringLink
+from scoring.services.links import _scoring_link_close, _scoring_link_create
 from tests.factories.scoring import GameFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -110,7 +111,7 @@ def test_a_revoked_link_stops_working_at_once_and_a_reissued_one_takes_over(clie
     """Revoking refuses the phone that already holds it; re-issue moves the games to a new key."""
     old = game.scoring_link
     client.get(old.get_absolute_url())
-    new = services.scoring_link_reissue(link=old)
+    new = services.game_link_reissue(game=game)
     game.refresh_from_db()
     assert game.scoring_link == new and new.key != old.key
     old.refresh_from_db()
@@ -131,7 +132,7 @@ def test_a_closed_link_refuses_even_the_creator_but_not_a_superuser(client, game
     client.force_login(creator)
     record = reverse("scoring:hand_record", kwargs={"pk": mine.pk})
     assert client.post(record, hand_data(mine)).status_code == 302  # the creator may score
-    services.scoring_link_close(link=mine.scoring_link)
+    _scoring_link_close(link=mine.scoring_link)  # its result confirmed
     mine.refresh_from_db()
     assert_refused(client, mine, text="has been confirmed")
     client.force_login(UserFactory(is_superuser=True))
@@ -187,7 +188,7 @@ def test_starting_a_game_hands_the_starter_its_link(client):
 def test_a_table_link_with_no_game_yet_says_so():
     from django.test import Client
 
-    link = services.scoring_link_create(label="Bull v Crown, table 1")
+    link = _scoring_link_create(label="Bull v Crown, table 1")
     response = Client().get(link.get_absolute_url())
     assert response.status_code == 200 and "No game has started" in response.content.decode()
 
@@ -196,7 +197,7 @@ def test_a_table_link_opens_its_current_game():
     """A link shared by a table's games lands on the one in progress."""
     from django.test import Client
 
-    link = services.scoring_link_create(label="table 1")
+    link = _scoring_link_create(label="table 1")
     first = GameFactory(scoring_link=link, won=True)
     second = GameFactory(scoring_link=link)
     assert first.scoring_link == second.scoring_link == link
