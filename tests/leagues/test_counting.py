@@ -127,7 +127,9 @@ def test_standings_chart_statistics_and_csvs_agree_on_every_figure(client, seaso
     }
     assert standings.rows[-1].team.name == "Woolpack" and standings.rows[-1].withdrawn
 
-    chart = progression_chart(rows=standings.rows, adjustments=standings.adjustments)
+    chart = progression_chart(
+        rows=standings.rows, nights=standings.nights, adjustments=standings.adjustments
+    )
     assert chart is not None
     assert {line.team: line.total for line in chart.lines} == {
         name: row.points for name, row in table.items()
