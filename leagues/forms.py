@@ -555,6 +555,22 @@ class WithdrawForm(forms.Form):
 class DivisionForm(forms.Form):
     name = TextField(max_length=60)
     rank = forms.IntegerField(min_value=1, max_value=20, initial=1, help_text="1 is the top.")
+    promoted = forms.IntegerField(
+        min_value=0,
+        max_value=20,
+        initial=2,
+        required=False,
+        label="Teams going up",
+        help_text="At the season's end, to the division above (none for the top division).",
+    )
+    relegated = forms.IntegerField(
+        min_value=0,
+        max_value=20,
+        initial=2,
+        required=False,
+        label="Teams going down",
+        help_text="At the season's end, to the division below (none for the bottom division).",
+    )
 
 
 class VenueForm(forms.Form):

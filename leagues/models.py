@@ -602,6 +602,11 @@ class Fixture(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("leagues:fixture", kwargs={"pk": self.pk})
 
+    def night_has_come(self) -> bool:
+        """Whether the fixture's night has come where its league plays: its score card is
+        entered from then on."""
+        return self.date <= self.division.season.league.today()
+
     @property
     def starts_at(self) -> datetime.datetime:
         """When it starts, as an instant: its date and time in its league's zone (read

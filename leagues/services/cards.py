@@ -152,6 +152,11 @@ def fixture_card_enter(
         )
     if fixture.status not in OPEN_FOR_CARD:
         raise ValidationError(f"{fixture} is {fixture.get_status_display().lower()}.")
+    if not fixture.night_has_come():
+        raise ValidationError(
+            f"{fixture} is on {fixture.date:%a %-d %b}: its score card is entered from that "
+            "night on (a match played early is re-arranged to the night it was played first)."
+        )
     current = (
         ResultSubmission.objects.select_for_update()
         .filter(fixture=fixture, status__in=[*agreement.OPEN, *agreement.CONFIRMED])
@@ -256,10 +261,11 @@ def fixture_card_enter(
 
 def may_enter_card(by: Account, fixture: Fixture) -> bool:
     """Whether ``by`` is offered the score card: a captain of either team or a secretary,
-    while the fixture has no result waiting or counting (a secretary also while disputed)."""
+    from the fixture's night on, while the fixture has no result waiting or counting (a
+    secretary also while disputed)."""
     if not can_enter_card(by, fixture):
         return False
-    if fixture.status not in OPEN_FOR_CARD:
+    if fixture.status not in OPEN_FOR_CARD or not fixture.night_has_come():
         return False
     current = ResultSubmission.objects.filter(
         fixture=fixture, status__in=[*agreement.OPEN, *agreement.CONFIRMED]

@@ -195,10 +195,23 @@ def season_create(
 
 @transaction.atomic
 def division_create(
-    *, season: Season, name: str, rank: int = 1, slug: str = "", by: Account = None
+    *,
+    season: Season,
+    name: str,
+    rank: int = 1,
+    promoted: int | None = None,
+    relegated: int | None = None,
+    slug: str = "",
+    by: Account = None,
 ) -> Division:
+    """A new division of ``season``; how many go up and down at the season's end as the
+    division's defaults unless given."""
     require_secretary(by, season.league)
     division = Division(season=season, name=name, slug=slug or slugify(name), rank=rank)
+    if promoted is not None:
+        division.promoted = promoted
+    if relegated is not None:
+        division.relegated = relegated
     division.full_clean()
     division.save()
     _audit(
@@ -399,7 +412,13 @@ def _season_state(season: Season) -> dict[str, Any]:
 
 
 def _division_state(division: Division) -> dict[str, Any]:
-    return {"division": division.pk, "name": division.name, "rank": division.rank}
+    return {
+        "division": division.pk,
+        "name": division.name,
+        "rank": division.rank,
+        "promoted": division.promoted,
+        "relegated": division.relegated,
+    }
 
 
 def _venue_state(venue: Venue) -> dict[str, Any]:
@@ -650,13 +669,27 @@ def season_update(
 
 
 @transaction.atomic
-def division_update(*, division: Division, name: str, rank: int, by: Account = None) -> Division:
+def division_update(
+    *,
+    division: Division,
+    name: str,
+    rank: int,
+    promoted: int | None = None,
+    relegated: int | None = None,
+    by: Account = None,
+) -> Division:
+    """Rename or re-rank a division, and how many of its teams go up and down at the season's
+    end (left as they are when not given)."""
     require_secretary(by, division.season.league)
     before = _division_state(division)
     division.name = name.strip()
     division.rank = rank
+    if promoted is not None:
+        division.promoted = promoted
+    if relegated is not None:
+        division.relegated = relegated
     division.full_clean()
-    division.save(update_fields=["name", "rank"])
+    division.save(update_fields=["name", "rank", "promoted", "relegated"])
     _audit(
         league=division.season.league,
         action="division_updated",

@@ -311,7 +311,13 @@ def division_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         Division.objects.select_related("season"), pk=pk, season__league=league
     )
     form = forms.DivisionForm(
-        request.POST or None, initial={"name": division.name, "rank": division.rank}
+        request.POST or None,
+        initial={
+            "name": division.name,
+            "rank": division.rank,
+            "promoted": division.promoted,
+            "relegated": division.relegated,
+        },
     )
     return _form_page(
         request,

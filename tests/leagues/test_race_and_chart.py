@@ -222,3 +222,35 @@ def test_a_picked_out_lines_markers_do_not_overlap_in_a_long_season():
     assert marks[-1] == chart.right_x  # the last week is always marked
     few = progression_chart(rows=_rows(4, 18), nights=_nights(18))
     assert few is not None and len(few.standing_out[0].marks) == 18
+
+
+def test_a_division_without_a_fixture_list_marks_no_team_and_says_so(client):
+    """Before the fixture list nothing is certain: no C, ↑ or ↓ (a division of two with two
+    going down had both marked relegated), and no "every fixture is settled"."""
+    division, t = make_division("Anchor", "Bay Horse")
+    DivisionFactory(season=division.season, rank=division.rank + 1, name="Below")
+    refresh_division_table(division=division)
+    page = client.get(reverse("leagues:division", args=[division.pk])).content.decode()
+    assert page.count('class="badge ') == 3  # the key's C, ↑ and ↓ only: no team marked
+    assert "No fixture to count yet" in page and "Every fixture is settled" not in page
+    race = division_race(standings=division_standings(division=division))
+    assert race.outlooks == {} and race.relegated == 2
+
+
+def test_the_secretary_sets_how_many_go_up_and_down(client):
+    division, t = make_division("Anchor", "Bay Horse", "Crown")
+    league = division.season.league
+    secretary = get_user_model().objects.create_user("sec", password="a-long-pass-phrase")
+    league.secretaries.add(secretary)
+    client.force_login(secretary)
+    url = reverse("leagues:manage_division_edit", args=[league.slug, division.pk])
+    page = client.get(url).content.decode()
+    assert "Teams going up" in page and "Teams going down" in page
+    response = client.post(url, {"name": division.name, "rank": 1, "promoted": 0, "relegated": 1})
+    assert response.status_code == 302
+    division.refresh_from_db()
+    assert (division.promoted, division.relegated) == (0, 1)
+    refused = client.post(url, {"name": division.name, "rank": 1, "relegated": -1})
+    assert refused.status_code == 200
+    division.refresh_from_db()
+    assert division.relegated == 1

@@ -270,3 +270,26 @@ def test_the_desk_lists_past_nights_without_a_result_for_the_secretary_to_enter(
 
 
 CARD_SCORES = ((11, 7), (9, 11), (11, 4), (11, 10))
+
+
+def test_a_card_for_a_fixture_whose_night_has_not_come_is_refused_and_not_offered(client) -> None:
+    """A captain cannot put a result on a match not yet played: before the fixture's night
+    (where its league plays) the card is refused, naming the date, nothing is stored, and
+    My fixtures does not offer it; on the night it is offered."""
+    import datetime
+
+    fixture, users = _fixture()
+    today = fixture.division.season.league.today()
+    fixture.date = today + datetime.timedelta(days=4)
+    fixture.save(update_fields=["date"])
+    with pytest.raises(ValidationError, match=f"is on {fixture.date:%a %-d %b}: its score card"):
+        fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+    assert not FixtureTable.objects.filter(fixture=fixture).exists()
+    assert not ResultSubmission.objects.filter(fixture=fixture).exists()
+
+    client.force_login(users["home"])
+    card = reverse("leagues:score_card", args=[fixture.pk])
+    assert f'href="{card}"' not in client.get(reverse("leagues:my_fixtures")).content.decode()
+    fixture.date = today
+    fixture.save(update_fields=["date"])
+    assert f'href="{card}"' in client.get(reverse("leagues:my_fixtures")).content.decode()
