@@ -123,8 +123,8 @@ class LeagueCreateForm(TiebreakMixin):
         required=False,
         validators=[validate_league_slug],
         help_text=(
-            "The league's pages are at /leagues/<this>/ (e.g. /leagues/spen-valley/); "
-            "made from the name if blank."
+            "The last part of the league's pages' address: spen-valley gives "
+            "/leagues/spen-valley/. Made from the name if blank."
         ),
         error_messages={
             "invalid": "The web address may have only letters, digits and hyphens "
@@ -145,7 +145,7 @@ class LeagueCreateForm(TiebreakMixin):
         min_value=1,
         max_value=20,
         required=False,
-        help_text="Tables a fixture; blank for the style's (4 Yorkshire, 6 Trinidad).",
+        help_text="Tables per fixture; blank for the style's (4 Yorkshire, 6 Trinidad).",
     )
     league_night = forms.TypedChoiceField(
         choices=Weekday.choices, coerce=int, initial=Weekday.TUESDAY
@@ -216,7 +216,7 @@ class LeagueEditForm(TiebreakMixin):
     target = forms.IntegerField(
         min_value=5, max_value=61, required=False, help_text="Points to win a game."
     )
-    tables = forms.IntegerField(min_value=1, max_value=20, help_text="Tables a fixture.")
+    tables = forms.IntegerField(min_value=1, max_value=20, help_text="Tables per fixture.")
     games_mode = forms.ChoiceField(
         label="Games a table",
         choices=[

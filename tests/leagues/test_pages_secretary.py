@@ -115,6 +115,9 @@ def test_a_user_allowed_to_add_leagues_starts_one_and_becomes_its_secretary(clie
     user = get_user_model().objects.create_user("founder", password="pw-secret-4")
     user.user_permissions.add(Permission.objects.get(codename="add_league"))
     client.force_login(user)
+    form = client.get(reverse("leagues:manage_league_create")).content.decode()
+    # The web address's example reads whole (a "<this>" in it was taken for a tag).
+    assert "spen-valley gives /leagues/spen-valley/" in form and "<this>" not in form
     response = client.post(
         reverse("leagues:manage_league_create"),
         {
