@@ -265,3 +265,11 @@ def test_player_figures_have_a_key_on_the_team_and_players_pages(client, played)
         key = page[page.index("Key to the players") :]
         for abbr, label in (("Hi", "Highs"), ("Lo", "Lows"), ("Gm", "Game points")):
             assert f'<abbr title="{label}">{abbr}</abbr></dt><dd>{label.lower()}</dd>' in key
+
+
+def test_a_cup_ties_fixture_page_gives_no_league_points(client, played):
+    """A cup tie played as a fixture counts in no table: its page gives match points, not
+    league points (it said "League points 6–4" under "does not count in the league table")."""
+    Fixture.objects.filter(pk=played.fixture.pk).update(kind=Fixture.Kind.CUP)
+    page = get(client, "fixture", played.fixture.pk)
+    assert "Match points" in page and "League points" not in page
