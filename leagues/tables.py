@@ -214,9 +214,10 @@ class StandingsTable(BaseTable):
         return value
 
 
-def fixture_score(fixture: Fixture) -> str:
+def fixture_score(fixture: Fixture, *, marked: bool = True) -> str:
     """How a fixture's result reads in a list: match points (Yorkshire) or bullseyes
-    (Trinidad), "P–P" when postponed, "v" before it is played."""
+    (Trinidad), "P–P" when postponed, "v" before it is played; ``marked``: with how the
+    result stands ("awaiting confirmation", "provisional") where that is not said beside it."""
     if fixture.status == Fixture.Status.POSTPONED:
         return "P–P"
     if fixture.status == Fixture.Status.VOID:
@@ -235,7 +236,7 @@ def fixture_score(fixture: Fixture) -> str:
         return f"{text} in play"
     if result.is_walkover:
         text = f"{text} w/o"
-    mark = result_mark(fixture)
+    mark = result_mark(fixture) if marked else ""
     return f"{text} {mark}" if mark else text
 
 

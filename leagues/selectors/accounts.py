@@ -54,7 +54,7 @@ def captain_fixtures(*, user: Account) -> list[CaptainFixture]:
     ).order_by("-submitted_at", "-pk")
     fixtures = list(
         Fixture.objects.filter(where)
-        .select_related("division__season__league", "home", "away", "venue")
+        .select_related("division__season__league", "home", "away", "venue", "result")
         .prefetch_related(Prefetch("submissions", queryset=open_or_confirmed))
         .order_by("date", "time", "pk")
     )

@@ -23,6 +23,7 @@ from leagues.selectors import accounts as account_selectors
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.people import name_people
 from leagues.services import accounts, invitations
+from leagues.tables import fixture_score
 from leagues.views.common import found, require_manager
 from leagues.views.invitations import invitation_sent
 
@@ -168,6 +169,10 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
     the pairs it plays in (or captains the team of), to agree or dispute their results."""
     from cups.selectors import my_ties
 
-    rows = account_selectors.captain_fixtures(user=request.user)
+    # Each with its score as the lists give it: a captain confirms what they can see.
+    rows = [
+        (row, fixture_score(row.fixture, marked=False))
+        for row in account_selectors.captain_fixtures(user=request.user)
+    ]
     ties = my_ties(user=request.user)
     return render(request, "leagues/my_fixtures.html", {"rows": rows, "ties": ties})

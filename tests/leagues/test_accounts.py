@@ -8,8 +8,17 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from leagues.models import AuditEntry, Invitation, League, Player, ResultSubmission, TeamEntry
+from leagues.models import (
+    AuditEntry,
+    Fixture,
+    Invitation,
+    League,
+    Player,
+    ResultSubmission,
+    TeamEntry,
+)
 from leagues.services import accounts, confirmation, invitations
+from leagues.tables import fixture_score
 from scoring.actors import Actor
 from tests.factories.scoring import UserFactory
 from tests.leagues.test_access import build
@@ -202,12 +211,17 @@ def test_a_captain_sees_their_fixtures_with_the_step_they_can_take(world):
     body = response.content.decode()
     assert f'data-testid="my-confirm-{world.fixture.pk}"' in body
     assert f'data-testid="my-dispute-{world.fixture.pk}"' in body
+    # The score the captain is asked to confirm is beside the button.
+    fixture = Fixture.objects.select_related("result").get(pk=world.fixture.pk)
+    score = fixture_score(fixture, marked=False)
+    shown = f"{world.fixture.home.name} {score} {world.fixture.away.name}"
+    assert f'data-testid="my-score-{world.fixture.pk}">{shown}<' in body
     away.post(
         reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk}), {"action": "confirm"}
     )
     assert ResultSubmission.objects.get(fixture=world.fixture).is_confirmed
     body = away.get(reverse("leagues:my_fixtures")).content.decode()
-    assert 'data-action=""' in body and "Result confirmed" in body
+    assert 'data-action=""' in body and f"Result confirmed: {score}." in body
 
 
 def test_a_table_link_submission_may_be_confirmed_by_either_captain(world):
