@@ -153,3 +153,20 @@ def test_the_night_page_is_refused_to_anyone_but_its_captains_and_secretaries(ni
         client = Client()
         client.force_login(users[role])
         assert client.get(url).status_code == 200
+
+
+def test_a_half_seated_table_says_which_pair_is_still_to_come(night) -> None:
+    """The away captain seats their pair first: the table reads "home pair not seated yet v
+    …", not "— v …"."""
+    fixture, users, home, away = night
+    client = Client()
+    client.force_login(users["away"])
+    url = reverse("leagues:fixture_night", kwargs={"pk": fixture.pk})
+    data = {"action": "seat", "board": "1", "t1-away_1": away[0].pk, "t1-away_2": away[1].pk}
+    assert client.post(url, data).status_code == 302
+    page = client.get(url).content.decode()
+    seated = FixtureTable.objects.get(fixture=fixture, board=1)
+    assert seated.away_pair and not seated.home_pair
+    assert (
+        'data-testid="night-pairs-1">home pair not seated yet <span class="muted">v</span>' in page
+    )
