@@ -5,6 +5,7 @@ counted. Read by the fixture page and the league night's page (``leagues.views.l
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -52,10 +53,12 @@ class Night:
     standings: list[Standings] = field(default_factory=list)
     last_change: datetime.datetime | None = None
 
-    def _unfinished(self) -> list[tuple[Fixture, bool]]:
-        """The night's fixtures not finished yet, each with whether a game of it has begun."""
+    @functools.cached_property
+    def _begun(self) -> list[bool]:
+        """For each of the night's fixtures not finished yet, whether a game of it has begun
+        (worked out once, for both counts)."""
         return [
-            (fixture, any(table.games.all() for table in fixture.tables.all()))
+            any(table.games.all() for table in fixture.tables.all())
             for fixture in self.fixtures
             if fixture.status == Fixture.Status.SCHEDULED
             and not getattr(getattr(fixture, "result", None), "is_final", False)
@@ -65,13 +68,13 @@ class Night:
     def in_play(self) -> int:
         """How many of the night's fixtures are under way: a game begun at one of their tables,
         not yet finished."""
-        return sum(1 for _, begun in self._unfinished() if begun)
+        return self._begun.count(True)
 
     @property
     def not_started(self) -> int:
         """How many of the night's fixtures have no game begun yet (no pairs seated, or the
         score card still to come)."""
-        return sum(1 for _, begun in self._unfinished() if not begun)
+        return self._begun.count(False)
 
 
 def league_night(*, league: League, date: datetime.date) -> Night:

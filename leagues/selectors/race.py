@@ -46,9 +46,6 @@ class Race:
     """Fixtures left to count."""
     withdrawn_down: bool = False
     """Withdrawn teams go down (a division is below): each is marked relegated."""
-    counted: int = 0
-    """Fixtures counted: with none counted and none left (no fixture list yet) nothing is
-    certain, and no team is marked."""
 
     def markers(self, row: StandingRow) -> list[Marker]:
         if row.withdrawn:
@@ -141,7 +138,8 @@ def division_race(*, standings: Standings, ranks: Sequence[int] | None = None) -
         )
 
     places = division_places(division, standings, ranks)
-    if not remaining and not standings.counted:  # no fixture list yet: no race to speak of
+    if not remaining and not standings.counted:
+        # No fixture list yet: nothing is certain, no team is marked (no outlooks).
         return Race(outlooks={}, promoted=places.up, relegated=places.down, remaining=0)
     # Withdrawn teams are placed below the others whatever their points: the race is between
     # the teams still playing, and a withdrawn team goes down first (``leagues.movement``).
@@ -159,5 +157,4 @@ def division_race(*, standings: Standings, ranks: Sequence[int] | None = None) -
         relegated=places.down,
         remaining=len(remaining),
         withdrawn_down=places.withdrawn == DOWN,
-        counted=standings.counted,
     )

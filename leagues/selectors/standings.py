@@ -157,11 +157,11 @@ class Standings:
     counted: int = 0
     """How many league fixtures the table counts."""
     remaining: list[tuple[int, int]] = field(default_factory=list)
+    """The league fixtures, not void, whose results it does not count yet, as (home team id,
+    away team id): the ones left to play or to confirm (``leagues.selectors.race``)."""
     nights: list[datetime.date] = field(default_factory=list)
     """The league nights with a counted result, in order: each row's ``nights`` are its
     points on these (a number a night, not a date a point: a 100-team table has 198 nights)."""
-    """The league fixtures, not void, whose results it does not count yet, as (home team id,
-    away team id): the ones left to play or to confirm (``leagues.selectors.race``)."""
 
     @property
     def column_keys(self) -> list[str]:

@@ -160,17 +160,17 @@ def progression_chart(
     dates = sorted(set(nights) | {day for day, _, _ in made})
     if not dates:
         return None
+    week_of = {day: i for i, day in enumerate(dates)}
     if len(dates) == len(nights):  # no adjustment on a day without a result
         gained = {pk: list(row.nights) for pk, row in zip(ids, shown, strict=True)}
     else:
-        week_of = {day: i for i, day in enumerate(dates)}
         weeks = [week_of[night] for night in nights]
         gained = {pk: [0] * len(dates) for pk in ids}
         for pk, row in zip(ids, shown, strict=True):
             for week, points in zip(weeks, row.nights, strict=True):
                 gained[pk][week] += points
     for day, team, points in made:
-        gained[team][dates.index(day)] += points
+        gained[team][week_of[day]] += points
     running = {pk: list(itertools.accumulate(weekly)) for pk, weekly in gained.items()}
     low = min(0, min(min(series) for series in running.values()))
     top = max(1, max(max(series) for series in running.values()))
