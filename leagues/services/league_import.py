@@ -65,6 +65,20 @@ KINDS = (
     "fixtures",
     "results",
 )
+#: How a plan names one and several of each kind ("Create 1 division", "Create 4 people").
+KIND_WORDS = {
+    "season": ("season", "seasons"),
+    "divisions": ("division", "divisions"),
+    "venues": ("venue", "venues"),
+    "teams": ("team", "teams"),
+    "entries": ("team entered in a division", "teams entered in a division"),
+    "people": ("person", "people"),
+    "registrations": ("registration", "registrations"),
+    "captains": ("captain", "captains"),
+    "invitations": ("invitation", "invitations"),
+    "fixtures": ("fixture", "fixtures"),
+    "results": ("result", "results"),
+}
 YES = {"yes", "y", "x", "1", "true", "captain", "c"}
 NO = {"", "no", "n", "0", "false", "-"}
 
@@ -142,6 +156,16 @@ class Plan:
     @property
     def changes(self) -> int:
         return sum(len(v) for v in self.create.values()) + len(self.change)
+
+    @property
+    def creating(self) -> list[tuple[str, list[str]]]:
+        """What it creates, kind by kind, each headed as the page and the command say it:
+        ("Create 1 division", [its lines])."""
+        return [
+            (f"Create {len(lines)} {KIND_WORDS[kind][len(lines) != 1]}", lines)
+            for kind, lines in self.create.items()
+            if lines
+        ]
 
     def digest(self) -> str:
         """A fingerprint of what the secretary was shown: confirming a different plan is

@@ -296,6 +296,9 @@ def test_the_command_creates_the_league_and_prints_the_plan(tmp_path):
     )
     assert code == 0, err
     assert "Create 4 people" in out and "Dry run: nothing was saved." in out
+    # One of a kind is named as one: "Create 1 division", not "1 divisions".
+    assert "Create 1 division:" in out and "Create 1 invitation:" in out
+    assert "Create 2 teams entered in a division:" in out
     assert not League.objects.exists() and not Player.objects.exists()
     code, out, err = _command(
         tmp_path, PEOPLE, "--league", "spen-valley", "--season", "2025–26", fixtures=FIXTURES

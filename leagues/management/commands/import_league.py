@@ -141,11 +141,10 @@ class Command(BaseCommand):
 
     def _print(self, plan: league_import.Plan) -> None:
         self.stdout.write(f"Season: {plan.season_name}")
-        for kind, lines in plan.create.items():
-            if lines:
-                self.stdout.write(f"Create {len(lines)} {kind}:")
-                for line in lines:
-                    self.stdout.write(f"  {line}")
+        for heading, lines in plan.creating:
+            self.stdout.write(f"{heading}:")
+            for line in lines:
+                self.stdout.write(f"  {line}")
         if plan.change:
             self.stdout.write(f"Change {len(plan.change)}:")
             for line in plan.change:
