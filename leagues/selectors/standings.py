@@ -355,9 +355,11 @@ def division_leaders(standings: Standings) -> list[StandingRow]:
 
 
 def division_standings(*, division: Division | int) -> Standings:
-    """The league table of a division as stored, ordered by the league's tie-breaks."""
-    division_id = division if isinstance(division, int) else division.pk
-    division = Division.objects.select_related("season__league").get(pk=division_id)
+    """The league table of a division as stored, ordered by the league's tie-breaks. A
+    division is taken as it is, its season and league read with it (``division_get``); a pk
+    is read with them."""
+    if isinstance(division, int):
+        division = Division.objects.select_related("season__league").get(pk=division)
     return divisions_standings(divisions=[division])[0]
 
 
