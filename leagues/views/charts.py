@@ -188,8 +188,9 @@ def progression_chart(
     banded = [row.team.pk for row in shown if row.team.pk not in pens]
     band = ""
     if len(shown) > BAND_ABOVE and banded:
-        highest = [max(running[pk][w] for pk in banded) for w in range(len(dates))]
-        lowest = [min(running[pk][w] for pk in banded) for w in range(len(dates))]
+        weeks = list(zip(*(running[pk] for pk in banded), strict=True))  # a tuple a week
+        highest = [max(week) for week in weeks]
+        lowest = [min(week) for week in weeks]
         edge = [f"{x(w)},{y(p)}" for w, p in enumerate(highest)]
         edge += [f"{x(w)},{y(p)}" for w, p in reversed(list(enumerate(lowest)))]
         band = " ".join(edge)
