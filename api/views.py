@@ -233,7 +233,7 @@ def division(request: Any, division_id: PathId) -> Division:
 )
 def standings(request: Any, division_id: PathId) -> dict[str, Any]:
     """The league table, in the league's tie-break order, from the results that count."""
-    table = division_standings(division=_division(division_id).pk)
+    table = division_standings(division=_division(division_id))
     return {
         "division": table.division,
         "rule_text": table.rule_text,

@@ -14,7 +14,7 @@ from django.utils.formats import date_format
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from config.tables import BaseTable
+from config.tables import BaseTable, pk_links
 from leagues.models import Fixture, FixtureResult, League
 from leagues.selectors.counting import result_mark
 from leagues.selectors.race import Race
@@ -122,6 +122,7 @@ class StandingsTable(BaseTable):
         self._figure_labels = [(escape(metric.label_for(style)), metric.key) for metric in metrics]
         self.race = race
         self.compact = compact
+        self._team_url = pk_links("leagues:team")
         if compact:
             kwargs.setdefault("orderable", False)
             kwargs.setdefault("attrs", {"class": "data-table standings compact"})
@@ -129,61 +130,49 @@ class StandingsTable(BaseTable):
             data, extra_columns=standings_columns(metrics, style, compact=compact), **kwargs
         )
 
-    def _badges(self, record: StandingRow) -> Any:
+    def _badges(self, record: StandingRow) -> str:
+        """The race's marks for the row, as HTML (their words are the module's own)."""
         if self.race is None:
             return ""
-        return format_html_join(
-            "",
-            ' <abbr class="badge badge-{}" title="{}">{}</abbr>',
-            ((m.kind, m.label, m.mark) for m in self.race.markers(record)),
+        return "".join(
+            f' <abbr class="badge badge-{m.kind}" title="{m.label}">{m.mark}</abbr>'
+            for m in self.race.markers(record)
         )
 
     def render_team(self, record: StandingRow, value: Any) -> Any:
+        # Written out with f-strings, the team's name escaped once: a table of 100 teams calls
+        # this 100 times, and format_html escapes each of its arguments through a lazy wrapper.
+        name = escape(record.entry.display_name)
         badges = self._badges(record)
         if record.withdrawn:
-            badges = format_html(
-                '{} <span class="withdrawn" title="{}">(withdrawn)</span>',
-                badges,
-                record.entry.get_withdrawal_display(),
+            badges += (
+                f' <span class="withdrawn" title="{escape(record.entry.get_withdrawal_display())}">'
+                "(withdrawn)</span>"
             )
         provisional = ""
         if record.provisional:
-            provisional = format_html(
+            provisional = (
                 ' <span class="provisional" title="includes results not yet confirmed">'
-                "(provisional: {})</span>",
-                record.provisional,
+                f"(provisional: {int(record.provisional)})</span>"
             )
+        url = self._team_url(record.team.pk)
         if self.compact:
-            return format_html(
-                '<a class="team-link" href="{}">{}</a>{}{}',
-                record.team.get_absolute_url(),
-                record.entry.display_name,
-                badges,
-                provisional,
-            )
+            return mark_safe(f'<a class="team-link" href="{url}">{name}</a>{badges}{provisional}')
         # The labels are escaped once per table; the figures are numbers.
-        figures = mark_safe(
-            "".join(
-                f"<div><dt>{label}</dt><dd>{self._figure(record, key)}</dd></div>"
-                for label, key in self._figure_labels
-            )
+        figures = "".join(
+            f"<div><dt>{label}</dt><dd>{self._figure(record, key)}</dd></div>"
+            for label, key in self._figure_labels
         )
         places = self.race.places(record) if self.race is not None else ""
-        return format_html(
-            '<a class="team-link" href="{url}">{name}</a>{badges}{provisional}'
-            '<details class="row-figures"><summary>{name}{badges}{provisional}</summary>'
-            '<dl class="row-dl">{figures}</dl>{places}'
-            '<a class="team-page" href="{url}">{name}: team page</a>{chart}</details>',
-            url=record.team.get_absolute_url(),
-            chart=format_html(
-                '<a class="chart-link" href="?team={}#chart">Pick out on the chart</a>',
-                record.team.pk,
-            ),
-            name=record.entry.display_name,
-            badges=badges,
-            provisional=provisional,
-            figures=figures,
-            places=format_html('<p class="places">{}</p>', places) if places else "",
+        if places:
+            places = f'<p class="places">{escape(places)}</p>'
+        return mark_safe(
+            f'<a class="team-link" href="{url}">{name}</a>{badges}{provisional}'
+            f'<details class="row-figures"><summary>{name}{badges}{provisional}</summary>'
+            f'<dl class="row-dl">{figures}</dl>{places}'
+            f'<a class="team-page" href="{url}">{name}: team page</a>'
+            f'<a class="chart-link" href="?team={int(record.team.pk)}#chart">'
+            "Pick out on the chart</a></details>"
         )
 
     @staticmethod
@@ -286,13 +275,11 @@ class FixturesTable(BaseTable):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._team_urls: dict[int, str] = {}
+        self._team_url = pk_links("leagues:team")
+        self._fixture_url = pk_links("leagues:fixture")
 
     def _team_link(self, team: Any, name: str) -> Any:
-        url = self._team_urls.get(team.pk)
-        if url is None:
-            url = self._team_urls[team.pk] = team.get_absolute_url()
-        return format_html('<a href="{}">{}</a>', url, name)
+        return mark_safe(f'<a href="{self._team_url(team.pk)}">{escape(name)}</a>')
 
     def render_home(self, record: Fixture) -> Any:
         return self._team_link(record.home, self.value_home(record))
@@ -311,7 +298,8 @@ class FixturesTable(BaseTable):
         return date_format(value, "D j M")
 
     def render_score(self, record: Fixture) -> Any:
-        return format_html('<a href="{}">{}</a>', record.get_absolute_url(), fixture_score(record))
+        url = self._fixture_url(record.pk)
+        return mark_safe(f'<a href="{url}">{escape(fixture_score(record))}</a>')
 
     def value_score(self, record: Fixture) -> str:
         return fixture_score(record)
@@ -386,6 +374,7 @@ class PlayerStatisticsTable(BaseTable):
             if style == League.Style.TRINIDAD or key not in TRINIDAD_ONLY
         ]
         self.phone = phone
+        self._player_url = pk_links("leagues:player")
         columns = [
             (
                 key,
@@ -398,7 +387,7 @@ class PlayerStatisticsTable(BaseTable):
         super().__init__(data, extra_columns=columns, **kwargs)
 
     def render_player(self, record: PlayerStatistics, value: Any) -> str:
-        url = value.get_absolute_url()
+        url = self._player_url(value.pk)
         if not self.phone:
             return format_html('<a href="{}">{}</a>', url, value)
         figures = format_html_join(

@@ -377,7 +377,7 @@ def hand_record(request: HttpRequest, pk: int) -> HttpResponse:
         return _refused(request, pk, form)
     try:
         recorded = services.hand_record(
-            game=pk,
+            game=game,
             facts=form.facts,
             entry_key=entry_key,
             expected_number=expected_number,

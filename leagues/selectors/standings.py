@@ -355,9 +355,11 @@ def division_leaders(standings: Standings) -> list[StandingRow]:
 
 
 def division_standings(*, division: Division | int) -> Standings:
-    """The league table of a division as stored, ordered by the league's tie-breaks."""
-    division_id = division if isinstance(division, int) else division.pk
-    division = Division.objects.select_related("season__league").get(pk=division_id)
+    """The league table of a division as stored, ordered by the league's tie-breaks. A
+    division is taken as it is, its season and league read with it (``division_get``); a pk
+    is read with them."""
+    if isinstance(division, int):
+        division = Division.objects.select_related("season__league").get(pk=division)
     return divisions_standings(divisions=[division])[0]
 
 
@@ -396,9 +398,7 @@ def divisions_standings(
     ids = [division.pk for division in divisions]
     tables = {table.pk: table for table in DivisionTable.objects.filter(division__in=ids)}
     rows: dict[int, list[StandingRow]] = {pk: [] for pk in ids}
-    stored_rows = TableRow.objects.filter(table__in=ids).select_related(
-        "entry__team__home_venue", "entry__captain"
-    )
+    stored_rows = TableRow.objects.filter(table__in=ids).select_related("entry__team")
     for stored in stored_rows if nights else stored_rows.defer("nights"):
         rows[stored.table_id].append(_row(stored, nights=nights))
     adjustments = _adjustments(ids)
@@ -486,9 +486,7 @@ def worked_out_standings(
     ``provisional`` as ``counting.counts_q`` takes it."""
     ids = [division.pk for division in divisions]
     rows: dict[int, dict[int, StandingRow]] = {pk: {} for pk in ids}
-    for entry in TeamEntry.objects.filter(division__in=ids).select_related(
-        "team__home_venue", "captain"
-    ):
+    for entry in TeamEntry.objects.filter(division__in=ids).select_related("team"):
         rows[entry.division_id][entry.team_id] = StandingRow(entry=entry, team=entry.team)
     # A team withdrawn with its results expunged: its fixtures never count, so none is left.
     expunged = {

@@ -57,7 +57,7 @@ def division_embed(request: HttpRequest, pk: int) -> HttpResponse:
         )
         response._csp_replace = {**policy, "frame-ancestors": [origin]}  # type: ignore[attr-defined]
         return response
-    standings = division_standings(division=division.pk)
+    standings = division_standings(division=division)
     today = division.season.league.today()
     upcoming = selectors.fixture_list(
         division=division, statuses=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED]

@@ -137,12 +137,19 @@ def lock_for_entry(game: Game | int) -> tuple[Game, list[Side], int]:
     locked first and read after (`config.locks` says why): a read that waited for the lock would
     see the sides' scores and the hand count as they were before, so a second tap on Record
     would count the hands without the first tap's, and a hand entered during a correction would
-    start from the old scores."""
+    start from the old scores.
+
+    Given a copy of the game read before (`game` a `Game`), only its ruleset (fixed once a game
+    starts), as that copy already worked it out, is kept: everything else is read afresh."""
     pk = game if isinstance(game, int) else game.pk
     rows = _entry_rows.rows(pk)
     if not rows:
         raise Game.DoesNotExist(f"no game {pk}")
     locked = rows[0].game
+    if isinstance(game, Game) and "rules" in game.__dict__ and game.ruleset == locked.ruleset:
+        # The ruleset the caller's copy of the game already worked out from the same spec (the
+        # view's, to read the hand form against): not worked out again.
+        locked.__dict__["rules"] = game.__dict__["rules"]
     for side in rows:
         side.game = locked
     return locked, rows, int(rows[0].hand_count)  # type: ignore[attr-defined]

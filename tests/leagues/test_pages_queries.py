@@ -44,10 +44,10 @@ release; and the read that found nothing."""
 
 # page: (queries rendered, queries served from the cache)
 QUERIES = {
-    # The division, then: entries, league fixtures (the counted results make the table and
-    # the chart, the others are the race's fixtures left and, with them, the provisional
-    # note's figures), adjustments and the season's division ranks (the race).
-    "standings": (6 + CACHE_WRITE, 2),
+    # The division (with its season and league), then its stored table (the fixtures left,
+    # the league nights), its rows with their teams, the adjustments and the season's
+    # division ranks (the race).
+    "standings": (5 + CACHE_WRITE, 2),
     # The division, its entries (the team chooser), its weeks, the week's or team's fixtures.
     "fixtures by week": (4 + CACHE_WRITE, 2),
     "fixtures by team": (4 + CACHE_WRITE, 2),
