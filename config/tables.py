@@ -5,14 +5,15 @@ own ``ExportMixin`` needs tablib, which the project does without, so ``BaseTable
 the same rows (``Table.as_values``) with Python's ``csv`` module and ``CSVExportMixin`` lets a
 ``SingleTableMixin`` view answer with the file instead of the page.
 
-The body rows are rendered in Python (``BaseTable.rendered_rows``), not by the template's loop
-over ``row.items``: django-tables2 works out each cell's attributes, its render method's
-signature and its value's lookup again for every cell, and the template engine walks about ten
-nodes a cell, which made a 100-team table take several hundred milliseconds. Each column's way to
-render (``_CellPlan``) is worked out once per render, with django-tables2's own rules (the
-``render_FOO`` method or the column's ``render``, the arguments it asks for, ``get_FOO_display``
-for choices, the column's default for empty values, ``linkify``, attributes computed from the
-record when they are callables), so the HTML is the one django-tables2's template would write.
+The header and body rows are rendered in Python (``BaseTable.rendered_header`` and
+``rendered_rows``), not by the template's loops over the columns and ``row.items``:
+django-tables2 works out each cell's attributes, its render method's signature and its value's
+lookup again for every cell, and the template engine walks about ten nodes a cell, which made a
+100-team table take several hundred milliseconds. Each column's way to render (``_CellPlan``)
+is worked out once per render, with django-tables2's own rules (the ``render_FOO`` method or
+the column's ``render``, the arguments it asks for, ``get_FOO_display`` for choices, the
+column's default for empty values, ``linkify``, attributes computed from the record when they
+are callables), so the HTML is the one django-tables2's template would write.
 """
 
 from __future__ import annotations
@@ -27,10 +28,11 @@ import django_tables2 as tables
 from django.conf import settings
 from django.core.exceptions import FieldDoesNotExist
 from django.db import models
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.formats import localize
-from django.utils.html import conditional_escape
+from django.utils.html import conditional_escape, escape
+from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import template_localtime
 from django_tables2.columns.linkcolumn import BaseLinkColumn
@@ -233,6 +235,30 @@ class BaseTable(tables.Table):
         attrs = {"class": "data-table"}
         empty_text = "Nothing yet."
         orderable = True
+
+    _rendered_for: HttpRequest | None = None
+
+    def before_render(self, request: HttpRequest | None) -> None:
+        """Called by ``{% render_table %}`` and ``as_html`` with the request the table is
+        rendered for: its query string is the one the header's sort links replace the sort in."""
+        self._rendered_for = request
+        super().before_render(request)
+
+    def rendered_header(self) -> SafeString:
+        """The header row's cells, as django-tables2's template writes them: each column's
+        heading, linked to sort by it where it sorts (the page's query string with the sort
+        replaced, as its ``querystring_replace`` makes it), without a template node a cell."""
+        request = self._rendered_for
+        params = dict(request.GET) if request is not None else {}
+        field = self.prefixed_order_by_field
+        cells = []
+        for column in self.columns:
+            heading = conditional_escape(column.header)
+            if column.orderable:
+                query = urlencode({**params, field: column.order_by_alias.next}, doseq=True)
+                heading = f'<a href="{escape("?" + query)}">{heading}</a>'
+            cells.append(f"<th {column.attrs['th'].as_html()}>{heading}</th>")
+        return mark_safe("".join(cells))
 
     def rendered_rows(self) -> list[SafeString]:
         """The body's rows (the current page's), each one ``<tr>`` of HTML."""

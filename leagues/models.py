@@ -765,6 +765,43 @@ class TableGame(models.Model):
         return f"{self.table}, game {self.number}"
 
 
+class PairFigures(models.Model):
+    """One side's figures at a fixture table, from the table's finished games' stored hands:
+    what the player and pair statistics add up (``leagues.selectors.statistics``), stored by
+    the roll-up (``leagues.services.figures``) in the transaction of every change to the
+    fixture's games, so that a page sums a few rows instead of counting every award. Whether
+    they count is read from the fixture at the time (``leagues.selectors.counting``). A side
+    with no finished game has no row."""
+
+    table = models.ForeignKey(FixtureTable, on_delete=models.CASCADE, related_name="figures")
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="pair_figures")
+    side = models.CharField(max_length=1, help_text="A: the home pair; B: the away pair.")
+    # The pair, the lower id first (a side of one player has no second).
+    player_1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player_2 = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    games_played = models.PositiveIntegerField(default=0)
+    games_won = models.PositiveIntegerField(default=0)
+    highs = models.PositiveIntegerField(default=0)
+    lows = models.PositiveIntegerField(default=0)
+    jacks = models.PositiveIntegerField(default=0)
+    hang_jacks_taken = models.PositiveIntegerField(default=0)
+    hang_jacks_given = models.PositiveIntegerField(default=0)
+    game_points = models.PositiveIntegerField(default=0)
+    kicks = models.PositiveIntegerField(default=0)
+    all_fours = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "side"], name="pair_figures_unique_side"),
+            models.CheckConstraint(condition=Q(side__in=["A", "B"]), name="pair_figures_side"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}, side {self.side}"
+
+
 class FixtureResult(models.Model):
     """A fixture's result, derived from its tables (or the walkover score); one per fixture.
 

@@ -1,10 +1,11 @@
 """Player and pair figures from the stored hands of league games, never by replaying them.
 
-Three grouped queries (finished games by seat, counted awards by seat, side and category, and
-all-fours hands by seat), one for the players' names and one telling namesakes apart
-(``leagues.selectors.people.name_people``), whatever the number of games: every
-row is keyed by the four seats of its table, then folded into players or pairs here. Side A of
-a league game is the home pair, side B the away pair.
+Each side's figures at each fixture table are stored from its finished games' hands and awards
+when its fixture rolls up (``leagues.services.figures``, ``PairFigures``); here they are summed
+for a scope in one grouped query (by pair and kind of fixture), with one for the players' names
+and one telling namesakes apart (``leagues.selectors.people.name_people``), whatever the number
+of games, then folded into players or pairs. Side A of a league game is the home pair, side B
+the away pair.
 
 Only finished games of the results that count (``leagues.selectors.counting``) are read: never a
 void fixture, an unconfirmed result the league does not show, a game in progress, a cup or
@@ -13,20 +14,18 @@ friendly match, or an expunged team's.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Q, Sum
 
-from leagues.models import Division, Player, Season, TableGame, Team
+from leagues.models import Division, PairFigures, Player, Season, Team
 from leagues.selectors.counting import LEAGUE_ONLY, counts_q
 from leagues.selectors.people import name_people
-from scoring.models import Award, GameStatus, Hand
 
 SEATS = ("home_player_1", "home_player_2", "away_player_1", "away_player_2")
 SIDE_SEATS = {"A": SEATS[:2], "B": SEATS[2:]}
-SIDE_TEAM = {"A": "fixture__home", "B": "fixture__away"}
 OTHER = {"A": "B", "B": "A"}
 
 #: Award category -> the figure it adds to for the side that took it.
@@ -83,125 +82,53 @@ class PairStatistics(PlayFigures):
         return " & ".join(player.label for player in self.players)
 
 
-def _scope(
-    prefix: str,
-    *,
-    player: Player | None,
-    season: Season | None,
-    division: Division | None,
-    team: Team | None,
-) -> Q:
-    q = Q()
-    if player is not None:
-        seated = Q()
-        for seat in SEATS:
-            seated |= Q(**{f"{prefix}{seat}": player})
-        q &= seated
-    if season is not None:
-        q &= Q(**{f"{prefix}fixture__division__season": season})
-    if division is not None:
-        q &= Q(**{f"{prefix}fixture__division": division})
-    if team is not None:
-        q &= Q(**{f"{prefix}fixture__home": team}) | Q(**{f"{prefix}fixture__away": team})
-    return q
+#: The figures, each a column of ``PairFigures`` summed for the scope.
+FIGURES = tuple(PlayFigures.__dataclass_fields__)
 
 
-def _group_fields(prefix: str) -> list[str]:
-    return [f"{prefix}{seat}" for seat in SEATS] + [
-        f"{prefix}{SIDE_TEAM['A']}",
-        f"{prefix}{SIDE_TEAM['B']}",
-    ]
-
-
-def _seat_rows(
+def _pairs(
     *,
     player: Player | None = None,
     season: Season | None = None,
     division: Division | None = None,
     team: Team | None = None,
     kinds: Collection[str] = LEAGUE_ONLY,
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
-    """(games, awards, all-fours hands), each grouped by the table's seats."""
-    table = "table__"
-    via_game = "game__league_game__table__"
-    scope = {"player": player, "season": season, "division": division, "team": team}
-    games = list(
-        TableGame.objects.filter(
-            _scope(table, **scope),
-            counts_q(f"{table}fixture__", kinds=kinds),
-            game__status=GameStatus.WON,
-        )
-        .values(*_group_fields(table), "game__winner")
-        .annotate(n=Count("id"))
+) -> dict[str, dict[tuple[int, ...], PlayFigures]]:
+    """Figures per pair (sorted player ids) in the scope, kind by kind of fixture: the stored
+    rows of the tables whose results count, summed in one query. With ``team``, only that
+    team's sides; with ``player``, only the sides they sat on."""
+    q = counts_q("fixture__", kinds=kinds)
+    if player is not None:
+        q &= Q(player_1=player) | Q(player_2=player)
+    if season is not None:
+        q &= Q(fixture__division__season=season)
+    if division is not None:
+        q &= Q(fixture__division=division)
+    if team is not None:
+        q &= Q(side="A", fixture__home=team) | Q(side="B", fixture__away=team)
+    rows = (
+        PairFigures.objects.filter(q)
+        .values("player_1", "player_2", "fixture__kind")
+        .annotate(**{f"sum_{name}": Sum(name) for name in FIGURES})
         .order_by()
     )
-    awards = list(
-        Award.objects.filter(
-            _scope(via_game, **scope),
-            counts_q(f"{via_game}fixture__", kinds=kinds),
-            game__status=GameStatus.WON,
-            counted=True,
-            category__in=list(CATEGORY_FIGURE),
-        )
-        .values(*_group_fields(via_game), "side", "category")
-        .annotate(n=Count("id"))
-        .order_by()
-    )
-    all_fours = list(
-        Hand.objects.filter(
-            _scope(via_game, **scope),
-            counts_q(f"{via_game}fixture__", kinds=kinds),
-            game__status=GameStatus.WON,
-        )
-        .exclude(all_fours="")
-        .values(*_group_fields(via_game), "all_fours")
-        .annotate(n=Count("id"))
-        .order_by()
-    )
-    return games, awards, all_fours
+    by_kind: dict[str, dict[tuple[int, ...], PlayFigures]] = {kind: {} for kind in kinds}
+    for row in rows:
+        pair = (row["player_1"],) if row["player_2"] is None else (row["player_1"], row["player_2"])
+        figures = PlayFigures(**{name: row[f"sum_{name}"] for name in FIGURES})
+        _add(by_kind[row["fixture__kind"]].setdefault(pair, PlayFigures()), figures)
+    return by_kind
 
 
-def _side_players(row: dict[str, Any], prefix: str, side: str) -> tuple[int, ...]:
-    return tuple(
-        sorted(row[f"{prefix}{seat}"] for seat in SIDE_SEATS[side] if row[f"{prefix}{seat}"])
-    )
-
-
-def _fold(
-    rows: tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]],
-    *,
-    team: Team | None,
+def _together(
+    by_kind: dict[str, dict[tuple[int, ...], PlayFigures]],
 ) -> dict[tuple[int, ...], PlayFigures]:
-    """Figures per pair (sorted player ids) over every side of every row."""
-    games, awards, all_fours = rows
-    figures: dict[tuple[int, ...], PlayFigures] = {}
-
-    def sides(row: dict[str, Any], prefix: str) -> Iterable[tuple[str, PlayFigures]]:
-        for side in ("A", "B"):
-            if team is not None and row[f"{prefix}{SIDE_TEAM[side]}"] != team.pk:
-                continue
-            pair = _side_players(row, prefix, side)
-            if pair:
-                yield side, figures.setdefault(pair, PlayFigures())
-
-    for row in games:
-        for side, figure in sides(row, "table__"):
-            figure.games_played += row["n"]
-            if row["game__winner"] == side:
-                figure.games_won += row["n"]
-    prefix = "game__league_game__table__"
-    for row in awards:
-        for side, figure in sides(row, prefix):
-            if row["side"] == side:
-                name = CATEGORY_FIGURE[row["category"]]
-                setattr(figure, name, getattr(figure, name) + row["n"])
-            elif row["category"] == "hang_jack" and row["side"] == OTHER[side]:
-                figure.hang_jacks_given += row["n"]
-    for row in all_fours:
-        for side, figure in sides(row, prefix):
-            if row["all_fours"] == side:
-                figure.all_fours += row["n"]
-    return figures
+    """The pairs' figures over every kind."""
+    pairs: dict[tuple[int, ...], PlayFigures] = {}
+    for figures in by_kind.values():
+        for pair, part in figures.items():
+            _add(pairs.setdefault(pair, PlayFigures()), part)
+    return pairs
 
 
 def _add(total: PlayFigures, part: PlayFigures) -> None:
@@ -235,8 +162,7 @@ def player_statistics(
 ) -> PlayerStatistics:
     """One player's figures over every league game they played (or one season's); ``kinds``
     takes in cup ties played as fixtures too (``Fixture.Kind``)."""
-    pairs = _fold(_seat_rows(player=player, season=season, kinds=kinds), team=None)
-    return _player_figures(pairs, player)
+    return _player_figures(_together(_pairs(player=player, season=season, kinds=kinds)), player)
 
 
 def _player_figures(pairs: dict[tuple[int, ...], PlayFigures], player: Player) -> PlayerStatistics:
@@ -250,13 +176,11 @@ def player_with_pairs(
     *, player: Player, kinds: Collection[str] = LEAGUE_ONLY
 ) -> tuple[PlayerStatistics, list[PairStatistics]]:
     """A player's page: their figures over ``kinds`` (``player_statistics``) and the pairs they
-    sat in for league games (``pair_statistics``). The same seats serve both when ``kinds`` are
-    the league's own: three queries for the figures and one for the partners' names."""
-    league = _fold(_seat_rows(player=player), team=None)
-    if set(kinds) == set(LEAGUE_ONLY):
-        figures = league
-    else:
-        figures = _fold(_seat_rows(player=player, kinds=kinds), team=None)
+    sat in for league games (``pair_statistics``): one query for both, kind by kind, and one
+    for the partners' names."""
+    by_kind = _pairs(player=player, kinds={*kinds, *LEAGUE_ONLY})
+    league = _together({kind: by_kind[kind] for kind in LEAGUE_ONLY})
+    figures = _together({kind: by_kind[kind] for kind in kinds})
     return _player_figures(figures, player), _pair_rows(league, player=player)
 
 
@@ -267,9 +191,7 @@ def player_leaderboard(
     team: Team | None = None,
 ) -> list[PlayerStatistics]:
     """Every player's figures in the scope, most games won first."""
-    by_player = _by_player(
-        _fold(_seat_rows(season=season, division=division, team=team), team=team)
-    )
+    by_player = _by_player(_together(_pairs(season=season, division=division, team=team)))
     players = Player.objects.in_bulk(list(by_player))
     name_people(players.values())
     rows = [_as(PlayerStatistics, figures, player=players[pk]) for pk, figures in by_player.items()]
@@ -287,7 +209,7 @@ def pair_statistics(
 
     With ``player``: the pairs that player was part of.
     """
-    pairs = _fold(_seat_rows(season=season, division=division, team=team, player=player), team=team)
+    pairs = _together(_pairs(season=season, division=division, team=team, player=player))
     return _pair_rows(pairs, player=player)
 
 

@@ -8,7 +8,8 @@
     walkover, void, withdrawal          leagues.services.fixtures,     ▼
     result submitted, agreed, settled   .withdrawal, .confirmation ─► roll_up(FixtureChanged)
                                                                         1. match engine
-                                                                        2. stored result
+                                                                        2. stored result,
+                                                                           pairs' figures
                                                                         3. agreement
                                                                         4. the table's next game
                                                                         5. cup tie progress
@@ -29,7 +30,7 @@ from django.db import transaction
 
 from leagues.fragments import invalidate_league, invalidate_live
 from leagues.models import Fixture, FixtureResult, TableGame
-from leagues.services import confirmation, results, standings
+from leagues.services import confirmation, figures, results, standings
 from scoring.actors import SYSTEM, Actor
 from scoring.changes import GameChanged
 
@@ -102,6 +103,8 @@ def roll_up(change: FixtureChanged) -> RolledUp:
         # 1–2. The match engine adds the tables up; the result and the tables are stored.
         stored = results.fixture_result_store(fixture)
         after = confirmation.result_figures(stored)
+        #    Each pair's figures at the tables, which the player statistics add up.
+        figures.store_figures(fixtures=[fixture.pk])
         result_changed = before != after
         # 3. An open submission that no longer describes the games is withdrawn; a counted
         #    result a secretary changed keeps counting, logged.

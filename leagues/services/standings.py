@@ -17,7 +17,8 @@ either can change: for the fixture whose result or agreement changed (``refresh_
 a cup tie's too, before its table), for every result of a team withdrawn or reinstated
 (``refresh_entry_tables``), and for every result when the tables are rebuilt.
 
-``rebuild_tables`` (``manage.py rebuild_standings``) does it for every division.
+``rebuild_tables`` (``manage.py rebuild_standings``) does it for every division, and stores
+the pairs' figures at their tables again (``leagues.services.figures``).
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ from leagues.models import (
 )
 from leagues.selectors.counting import result_standing
 from leagues.selectors.standings import stored_figures, worked_out_standings
+from leagues.services.figures import store_figures
+from scoring.models import GameStatus
 
 
 def _locked_table(division: Division) -> DivisionTable:
@@ -186,4 +189,15 @@ def rebuild_tables(*, leagues: Iterable[League] | None = None, missing: bool = F
     store_result_standing(fixtures=Fixture.objects.filter(division__in=pks))
     for pk in pks:
         refresh_division_table(division=pk)
+    # The pairs' figures at the tables (the player statistics read them): the rebuilt
+    # divisions' fixtures, and with ``missing`` every fixture with a finished game and none.
+    played = Fixture.objects.filter(division__in=pks)
+    if missing:
+        played = Fixture.objects.filter(
+            Q(division__in=pks)
+            | Q(tables__games__game__status=GameStatus.WON, pair_figures__isnull=True)
+        )
+    ids = sorted(set(played.values_list("pk", flat=True)))
+    for start in range(0, len(ids), 500):
+        store_figures(fixtures=ids[start : start + 500])
     return len(pks)

@@ -194,10 +194,11 @@ QUERIES = {
     "/api/divisions/{division_id}/standings": 4,
     "/api/divisions/{division_id}/teams": 3,
     "/api/divisions/{division_id}/fixtures": 3,
-    "/api/divisions/{division_id}/players": 6,
+    # The players' stored figures summed in one query (``leagues.selectors.statistics``).
+    "/api/divisions/{division_id}/players": 4,
     "/api/teams/{team_id}": 1,
     "/api/teams/{team_id}/fixtures": 4,
-    "/api/teams/{team_id}/players": 6,
+    "/api/teams/{team_id}/players": 4,
     "/api/fixtures/{fixture_id}": 1,
 }
 

@@ -1,13 +1,19 @@
 """Player and pair figures come from the awards and hands stored when games were scored."""
 
+import io
+
 import pytest
+from django.core.management import call_command
 
 from leagues.formats import TRINIDAD_FORMAT
+from leagues.models import PairFigures, TableGame
 from leagues.selectors.statistics import (
+    FIGURES,
     pair_statistics,
     player_leaderboard,
     player_statistics,
 )
+from scoring.services import hand_undo
 from tests.factories.leagues import (
     DivisionFactory,
     FixtureFactory,
@@ -79,7 +85,7 @@ def played():
 
 
 def test_player_figures_from_stored_hands(played, django_assert_max_num_queries):
-    with django_assert_max_num_queries(3):
+    with django_assert_max_num_queries(1):  # the stored figures, summed
         home = player_statistics(player=played["home"][0])
     assert (home.games_played, home.games_won, home.games_lost) == (2, 1, 1)
     assert (home.highs, home.lows, home.jacks) == (4, 4, 0)
@@ -95,8 +101,8 @@ def test_player_figures_from_stored_hands(played, django_assert_max_num_queries)
 
 
 def test_pairs_and_leaderboard(played, django_assert_max_num_queries):
-    # Three for the figures, one for the players and one telling namesakes apart.
-    with django_assert_max_num_queries(5):
+    # One for the stored figures, one for the players and one telling namesakes apart.
+    with django_assert_max_num_queries(3):
         pairs = pair_statistics(division=played["division"])
     # Level on games won and played: by name.
     assert [(set(p.players), p.games_won, p.all_fours) for p in pairs] == [
@@ -114,3 +120,30 @@ def test_pairs_and_leaderboard(played, django_assert_max_num_queries):
 def test_a_player_who_has_not_played_has_empty_figures():
     figures = player_statistics(player=PlayerFactory())
     assert figures.games_played == 0 and figures.win_percentage is None
+
+
+def stored_rows() -> list[tuple]:
+    return sorted(
+        PairFigures.objects.values_list("table", "side", "player_1", "player_2", *FIGURES)
+    )
+
+
+def test_the_stored_figures_follow_the_games_and_a_rebuild_stores_them_again(played):
+    """Each side's figures at a table are stored as its games change: a hand taken back from a
+    finished game takes that game out of them at once, and ``rebuild_standings`` (with
+    ``--missing``: where none are stored) stores the very same rows from the hands."""
+    rows = stored_rows()
+    assert [(row[1], row[4], row[5]) for row in rows] == [("A", 2, 1), ("B", 2, 1)]
+    call_command("rebuild_standings", stdout=io.StringIO())
+    assert stored_rows() == rows
+    PairFigures.objects.all().delete()
+    call_command("rebuild_standings", "--missing", stdout=io.StringIO())
+    assert stored_rows() == rows
+
+    second = TableGame.objects.filter(table__fixture__division=played["division"]).get(number=2)
+    hand_undo(game=second.game, expected_number=second.game.hands.count())
+    home, away = stored_rows()
+    assert (home[4], home[5], home[6]) == (1, 1, 3), "the first game alone, its highs"
+    assert (away[4], away[5], away[6]) == (1, 0, 0)
+    call_command("rebuild_standings", stdout=io.StringIO())
+    assert stored_rows() == [home, away]

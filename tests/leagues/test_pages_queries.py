@@ -56,12 +56,12 @@ QUERIES = {
     "fixture": (4 + CACHE_WRITE, 2),
     # The team, then its seasons, its row of the stored table (with the table's size),
     # fixtures (and their divisions, read once for the list), squad (and who in it shares a
-    # name with someone else in the league), players' figures (and their games).
-    "team": (10 + CACHE_WRITE, 2),
+    # name with someone else in the league), players' stored figures, summed in one query.
+    "team": (8 + CACHE_WRITE, 2),
     # The player and whether someone else in the league has their name (the title), then
-    # registrations, tables, figures (the same three queries give the partners' figures) and
+    # registrations, tables, stored figures (the same query gives the partners' figures) and
     # the partners' names.
-    "player": (7 + CACHE_WRITE, 3),
+    "player": (5 + CACHE_WRITE, 3),
     # The league and its seasons (with their divisions), then the latest and next fixtures
     # (the latest's divisions read once for the list; none are next here), every division's
     # entries, league fixtures and adjustments at once, the league's cups.

@@ -4,6 +4,7 @@ fixtures left), and the points chart that picks out a few teams and ends on the 
 from __future__ import annotations
 
 import datetime
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -155,6 +156,10 @@ def test_chart_picks_out_the_tapped_team_and_the_captains_own(client):
     page = client.get(url, {"team": t["Crown"].pk}).content.decode()
     assert f'<g class="standout" data-team="{t["Crown"].pk}">' in page
     assert "chosen" in page
+    # The chooser offers every team, the tapped one selected.
+    options = re.findall(r'<option value="(\d+)"( selected)?>([^<]*)</option>', page)
+    assert sorted(name for _, _, name in options) == sorted(t)
+    assert [int(pk) for pk, selected, _ in options if selected] == [t["Crown"].pk]
     # A team's captain sees their own team picked out.
     user = get_user_model().objects.create_user("eagle-captain", password="x-long-password-1")
     entry = division.entries.get(team=t["Eagle"])
