@@ -209,8 +209,11 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 prefix="f-",
                 sequence=DATE_FIRST,
             )
+            squad = list(selectors.team_squad(team=team, season=entry.season))
+            name_people(r.player for r in squad)
             players = PlayerStatisticsTable(
-                player_leaderboard(team=team, season=entry.season),
+                # The squad's players, named above, are most or all of those with figures.
+                player_leaderboard(team=team, season=entry.season, known=[r.player for r in squad]),
                 style=team.league.style,
                 prefix="p-",
                 phone=True,
@@ -219,8 +222,6 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
             config.configure(fixtures)
             config.configure(players)
             standing, division_size = entry_standing(entry=entry)
-            squad = list(selectors.team_squad(team=team, season=entry.season))
-            name_people(r.player for r in squad)
             context.update(
                 squad=squad,
                 fixtures=fixtures,
@@ -259,9 +260,10 @@ FIGURE_KINDS = {
 }
 
 
-def _player_figures(player: Any, scope: str) -> tuple[Any, Any]:
-    """The player's figures in the scope, and their pairs' (league games)."""
-    stats, pairs = player_with_pairs(player=player, kinds=FIGURE_KINDS[scope])
+def _player_figures(player: Any, scope: str, known: list[Any]) -> tuple[Any, Any]:
+    """The player's figures in the scope, and their pairs' (league games); ``known``: players
+    named already (``player_with_pairs``)."""
+    stats, pairs = player_with_pairs(player=player, kinds=FIGURE_KINDS[scope], known=known)
     if scope != "league":
         from cups.selectors import player_race_figures
 
@@ -281,7 +283,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     def context() -> dict[str, Any]:
         seats = []
         tables = selectors.player_tables(player=player)
-        name_people(seated_players(tables))  # the player is named for the title below
+        seated = seated_players(tables)
+        name_people(seated)  # the player is named for the title below
         for table in tables:
             home = player in table.home_pair
             pair = table.home_pair if home else table.away_pair
@@ -296,7 +299,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
                     "games": list(table.games.all()),
                 }
             )
-        stats, pairs = _player_figures(player, scope)
+        # The partners sat at the player's tables (counted league results, as the pairs are).
+        stats, pairs = _player_figures(player, scope, seated)
         return {
             "player": player,
             "registrations": list(selectors.player_registrations(player=player)),
