@@ -17,6 +17,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from scoring.paths import game_path
+
 if TYPE_CHECKING:
     from scoring.rules import Ruleset
 
@@ -240,7 +242,7 @@ class Hand(models.Model):
         return f"{self.game} hand {self.number}"
 
     def get_correct_url(self) -> str:
-        return reverse("scoring:hand_correct", kwargs={"pk": self.game_id, "number": self.number})
+        return game_path("scoring:hand_correct", self.game_id, self.number)
 
 
 class Award(models.Model):

@@ -93,7 +93,9 @@ def _success_once(request: HttpRequest, text: str) -> None:
 
 
 def _is_htmx(request: HttpRequest) -> bool:
-    return bool(getattr(request, "htmx", False))
+    """Whether htmx sent the request: its header, as `request.htmx` reads it, read from the
+    request's environment (`request.htmx` builds `request.headers` from all of it first)."""
+    return request.META.get("HTTP_HX_REQUEST") == "true"
 
 
 def _fresh_form(request: HttpRequest, game: Game, sides: list[Side], number: int) -> dict[str, Any]:

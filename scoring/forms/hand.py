@@ -24,7 +24,7 @@ from scoring.forms.facts import (
     penalties_from_tokens,
     penalty_tokens,
 )
-from scoring.forms.fields import TapRadio, side_choices, whole_number_messages
+from scoring.forms.fields import PlainChoices, TapRadio, side_choices, whole_number_messages
 from scoring.forms.words import (
     BEG_WORDS,
     NONE_WORDS,
@@ -70,7 +70,7 @@ class HandForm(forms.Form):
         sides_choices = side_choices(self.sides)
 
         self.fields["dealer"] = forms.ChoiceField(
-            choices=sides_choices, widget=TapRadio, label="Dealer"
+            choices=PlainChoices(sides_choices), widget=TapRadio, label="Dealer"
         )
         if correcting:
             self.fields["expected_revision"] = forms.IntegerField(
@@ -84,13 +84,13 @@ class HandForm(forms.Form):
         begs = questions.begs(ruleset)
         if begs:
             self.fields["beg"] = forms.ChoiceField(
-                choices=[(beg, BEG_WORDS[beg]) for beg in begs],
+                choices=PlainChoices([(beg, BEG_WORDS[beg]) for beg in begs]),
                 widget=TapRadio,
                 initial="stand",
                 label="Beg",
             )
         self.fields["outcome"] = forms.ChoiceField(
-            choices=[(o, OUTCOME_WORDS[o]) for o in questions.outcomes(ruleset)],
+            choices=PlainChoices([(o, OUTCOME_WORDS[o]) for o in questions.outcomes(ruleset)]),
             widget=TapRadio,
             initial="played",
             label="Outcome",
@@ -106,19 +106,25 @@ class HandForm(forms.Form):
             held = "Low (captured by)" if ruleset.low == "captured" else "Low (held by)"
             none_choice = [(NONE, NONE_WORDS["high"])]
             self.fields["high"] = forms.ChoiceField(
-                choices=sides_choices + none_choice, widget=TapRadio, required=False, label="High"
+                choices=PlainChoices(sides_choices + none_choice),
+                widget=TapRadio,
+                required=False,
+                label="High",
             )
             self.fields["low"] = forms.ChoiceField(
-                choices=sides_choices + none_choice, widget=TapRadio, required=False, label=held
+                choices=PlainChoices(sides_choices + none_choice),
+                widget=TapRadio,
+                required=False,
+                label=held,
             )
             self.fields["jack"] = forms.ChoiceField(
-                choices=self._jack_choices(),
+                choices=PlainChoices(self._jack_choices()),
                 widget=TapRadio,
                 required=False,
                 label="Jack of trumps",
             )
             self.fields["game"] = forms.ChoiceField(
-                choices=sides_choices + [(TIE, "Tie")],
+                choices=PlainChoices([*sides_choices, (TIE, "Tie")]),
                 required=False,
                 label="Game (most card points)",
             )
