@@ -71,6 +71,31 @@ def pk_links(viewname: str) -> Callable[[int], str]:
 CELL_ARGUMENTS = ("value", "record", "column", "bound_column", "bound_row", "table")
 
 
+def attrs_html(attrs: Any) -> str:
+    """``AttributeDict.as_html()`` (``key="value"`` pairs, both escaped as ``conditional_escape``
+    escapes them), written without ``format_html_join``'s lazy wrappers: a table writes one a
+    heading and one a cell of each column."""
+    return " ".join(f'{_escaped(key)}="{_escaped(value)}"' for key, value in attrs._iteritems())
+
+
+def _escaped(value: Any) -> str:
+    return value.__html__() if hasattr(value, "__html__") else html.escape(str(value))
+
+
+_ARGUMENTS: dict[Any, tuple[tuple[str, ...], str | None]] = {}
+
+
+def _arguments(render: Any) -> tuple[tuple[str, ...], str | None]:
+    """``signature(render)``: the arguments a render method asks for (and its ``**`` name),
+    read from a method's code once a process, not once a column a table."""
+    function = getattr(render, "__func__", None)
+    if function is None:
+        return signature(render)  # not a method: read each time
+    if function not in _ARGUMENTS:
+        _ARGUMENTS[function] = signature(render)
+    return _ARGUMENTS[function]
+
+
 def _has_callable(attrs: Any) -> bool:
     if callable(attrs):
         return True
@@ -84,7 +109,8 @@ class _CellPlan:
     ``BoundRow.get_cell`` and the template's ``<td {{ column.attrs.td.as_html }}>{{ cell }}</td>``
     do for each cell, without redoing the per-column work."""
 
-    def __init__(self, table: tables.Table, bound_column: Any) -> None:
+    def __init__(self, table: tables.Table, bound_column: Any, *, computed: bool) -> None:
+        """``computed``: whether the table's attributes compute a value from the record."""
         column = bound_column.column
         self.bound_column = bound_column
         self.column = column
@@ -94,7 +120,7 @@ class _CellPlan:
         self.many_to_many = isinstance(column, ManyToManyColumn)
         self.text_link = isinstance(column, BaseLinkColumn) and column.text is not None
         self.render = bound_column.render
-        names, catch_all = signature(self.render)
+        names, catch_all = _arguments(self.render)
         # As call_with_appropriate: a render method asking for anything else is not called.
         self.callable = bool(catch_all) or all(name in CELL_ARGUMENTS for name in names)
         self.names = None if catch_all else names
@@ -105,9 +131,10 @@ class _CellPlan:
             tables.Column.render
         )
         self.localize = bound_column.localize
+        self.attrs = bound_column.attrs  # worked out afresh at each read
         self.td = None
-        if not (_has_callable(table.attrs) or _has_callable(column.attrs)):
-            self.td = bound_column.attrs["td"].as_html()
+        if not (computed or _has_callable(column.attrs)):
+            self.td = attrs_html(self.attrs["td"])
         self.choices: dict[type, bool] = {}
         # An accessor of one name ("status", "pk") on a record that has no items (a model
         # instance, a standings row) is an attribute, as ``Accessor.resolve`` finds it after
@@ -219,7 +246,7 @@ class _CellPlan:
         if td is None:
             bound = self.bound_column
             bound.current_record, bound.current_value = row.record, content
-            td = bound.attrs["td"].as_html()
+            td = attrs_html(bound.attrs["td"])
         return f"<td {td}>{text}</td>"
 
 
@@ -238,11 +265,21 @@ class BaseTable(tables.Table):
 
     _rendered_for: HttpRequest | None = None
 
+    _plans: list[_CellPlan] | None = None
+
     def before_render(self, request: HttpRequest | None) -> None:
         """Called by ``{% render_table %}`` and ``as_html`` with the request the table is
-        rendered for: its query string is the one the header's sort links replace the sort in."""
+        rendered for: its query string is the one the header's sort links replace the sort in.
+        Each render works out its columns' plans afresh, for the header and the rows."""
         self._rendered_for = request
+        self._plans = None
         super().before_render(request)
+
+    def _cell_plans(self) -> list[_CellPlan]:
+        if self._plans is None:
+            computed = _has_callable(self.attrs)
+            self._plans = [_CellPlan(self, column, computed=computed) for column in self.columns]
+        return self._plans
 
     def rendered_header(self) -> SafeString:
         """The header row's cells, as django-tables2's template writes them: each column's
@@ -252,17 +289,18 @@ class BaseTable(tables.Table):
         params = dict(request.GET) if request is not None else {}
         field = self.prefixed_order_by_field
         cells = []
-        for column in self.columns:
+        for plan in self._cell_plans():
+            column = plan.bound_column
             heading = conditional_escape(column.header)
             if column.orderable:
                 query = urlencode({**params, field: column.order_by_alias.next}, doseq=True)
                 heading = f'<a href="{escape("?" + query)}">{heading}</a>'
-            cells.append(f"<th {column.attrs['th'].as_html()}>{heading}</th>")
+            cells.append(f"<th {attrs_html(plan.attrs['th'])}>{heading}</th>")
         return mark_safe("".join(cells))
 
     def rendered_rows(self) -> list[SafeString]:
         """The body's rows (the current page's), each one ``<tr>`` of HTML."""
-        plans = [_CellPlan(self, bound_column) for bound_column in self.columns]
+        plans = self._cell_plans()
         # A row's attributes are the same for every odd and every even row unless a row_attrs
         # value is computed from the record: then they are worked out for each row.
         each_row = _has_callable(self.row_attrs)
@@ -270,11 +308,11 @@ class BaseTable(tables.Table):
         rows = []
         for row in self.paginated_rows:
             if each_row:
-                attrs = row.attrs.as_html()
+                attrs = attrs_html(row.attrs)
             else:
                 kind = (type(row), row.row_counter % 2)
                 if kind not in shared:
-                    shared[kind] = row.attrs.as_html()
+                    shared[kind] = attrs_html(row.attrs)
                 attrs = shared[kind]
             rows.append(mark_safe(f"<tr {attrs}>{''.join(plan.html(row) for plan in plans)}</tr>"))
         return rows

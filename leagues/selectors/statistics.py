@@ -14,7 +14,7 @@ friendly match, or an expunged team's.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -173,15 +173,15 @@ def _player_figures(pairs: dict[tuple[int, ...], PlayFigures], player: Player) -
 
 
 def player_with_pairs(
-    *, player: Player, kinds: Collection[str] = LEAGUE_ONLY
+    *, player: Player, kinds: Collection[str] = LEAGUE_ONLY, known: Iterable[Player] = ()
 ) -> tuple[PlayerStatistics, list[PairStatistics]]:
     """A player's page: their figures over ``kinds`` (``player_statistics``) and the pairs they
-    sat in for league games (``pair_statistics``): one query for both, kind by kind, and one
-    for the partners' names."""
+    sat in for league games (``pair_statistics``): one query for both, kind by kind, and two
+    for the partners (none when ``known`` has them all: ``_players``)."""
     by_kind = _pairs(player=player, kinds={*kinds, *LEAGUE_ONLY})
     league = _together({kind: by_kind[kind] for kind in LEAGUE_ONLY})
     figures = _together({kind: by_kind[kind] for kind in kinds})
-    return _player_figures(figures, player), _pair_rows(league, player=player)
+    return _player_figures(figures, player), _pair_rows(league, player=player, known=known)
 
 
 def player_leaderboard(
@@ -189,11 +189,12 @@ def player_leaderboard(
     season: Season | None = None,
     division: Division | None = None,
     team: Team | None = None,
+    known: Iterable[Player] = (),
 ) -> list[PlayerStatistics]:
-    """Every player's figures in the scope, most games won first."""
+    """Every player's figures in the scope, most games won first; the players read and named
+    in two queries, none when ``known`` has them all (``_players``)."""
     by_player = _by_player(_together(_pairs(season=season, division=division, team=team)))
-    players = Player.objects.in_bulk(list(by_player))
-    name_people(players.values())
+    players = _players(by_player, known)
     rows = [_as(PlayerStatistics, figures, player=players[pk]) for pk, figures in by_player.items()]
     return sorted(rows, key=lambda r: (-r.games_won, r.games_played, r.player.name))
 
@@ -213,13 +214,28 @@ def pair_statistics(
     return _pair_rows(pairs, player=player)
 
 
+def _players(ids: Collection[int], known: Iterable[Player]) -> dict[int, Player]:
+    """The players of ``ids`` by id: those in ``known`` (read and named with ``name_people``
+    already: a squad, the players seated at a player's tables) as they are, the others read and
+    named (two queries, none when ``known`` has them all)."""
+    players = {player.pk: player for player in known if player.pk in ids}
+    missing = [pk for pk in ids if pk not in players]
+    if missing:
+        found = Player.objects.in_bulk(missing)
+        name_people(found.values())
+        players.update(found)
+    return players
+
+
 def _pair_rows(
-    pairs: dict[tuple[int, ...], PlayFigures], *, player: Player | None
+    pairs: dict[tuple[int, ...], PlayFigures],
+    *,
+    player: Player | None,
+    known: Iterable[Player] = (),
 ) -> list[PairStatistics]:
     if player is not None:
         pairs = {pair: figures for pair, figures in pairs.items() if player.pk in pair}
-    players = Player.objects.in_bulk({pk for pair in pairs for pk in pair})
-    name_people(players.values())
+    players = _players({pk for pair in pairs for pk in pair}, known)
     rows = [
         _as(PairStatistics, figures, players=tuple(players[pk] for pk in pair))
         for pair, figures in pairs.items()

@@ -51,20 +51,24 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     def context() -> dict[str, Any]:
         results = upcoming = []
         today = league.today()
-        if current is not None:
+        # The season's divisions came with it (``league_seasons``). The fixtures below are
+        # picked by their division's id, not by a join to the season: the database then walks
+        # each division's fixtures in date order and stops at the few shown (the season's
+        # 3,000 results of a 100-team division were joined and sorted for the latest eight).
+        divisions = list(current.divisions.all()) if current is not None else []
+        if divisions:
             # Up to today: a walkover given ahead of its night is listed from that night on.
             results = list(
-                selectors.counted_results(season=current).filter(date__lte=today)[:LATEST]
+                selectors.counted_results().filter(division__in=divisions, date__lte=today)[:LATEST]
             )
             upcoming = list(
                 selectors.fixture_list(
-                    season=current, statuses=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED]
-                ).filter(date__gte=today)[:LATEST]
+                    statuses=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED]
+                ).filter(division__in=divisions, date__gte=today)[:LATEST]
             )
         tables, leaders = [], []
         if current is not None:
             # Every division's table at once: a fixed number of queries however many there are.
-            divisions = list(current.divisions.all())
             stored = divisions_standings(divisions=divisions, nights=False)
             by_division = zip(divisions, stored, strict=True)
             if len(divisions) > GLANCE_TABLES:
@@ -209,8 +213,11 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 prefix="f-",
                 sequence=DATE_FIRST,
             )
+            squad = list(selectors.team_squad(team=team, season=entry.season))
+            name_people(r.player for r in squad)
             players = PlayerStatisticsTable(
-                player_leaderboard(team=team, season=entry.season),
+                # The squad's players, named above, are most or all of those with figures.
+                player_leaderboard(team=team, season=entry.season, known=[r.player for r in squad]),
                 style=team.league.style,
                 prefix="p-",
                 phone=True,
@@ -219,8 +226,6 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
             config.configure(fixtures)
             config.configure(players)
             standing, division_size = entry_standing(entry=entry)
-            squad = list(selectors.team_squad(team=team, season=entry.season))
-            name_people(r.player for r in squad)
             context.update(
                 squad=squad,
                 fixtures=fixtures,
@@ -259,9 +264,10 @@ FIGURE_KINDS = {
 }
 
 
-def _player_figures(player: Any, scope: str) -> tuple[Any, Any]:
-    """The player's figures in the scope, and their pairs' (league games)."""
-    stats, pairs = player_with_pairs(player=player, kinds=FIGURE_KINDS[scope])
+def _player_figures(player: Any, scope: str, known: list[Any]) -> tuple[Any, Any]:
+    """The player's figures in the scope, and their pairs' (league games); ``known``: players
+    named already (``player_with_pairs``)."""
+    stats, pairs = player_with_pairs(player=player, kinds=FIGURE_KINDS[scope], known=known)
     if scope != "league":
         from cups.selectors import player_race_figures
 
@@ -281,7 +287,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     def context() -> dict[str, Any]:
         seats = []
         tables = selectors.player_tables(player=player)
-        name_people(seated_players(tables))  # the player is named for the title below
+        seated = seated_players(tables)
+        name_people(seated)  # the player is named for the title below
         for table in tables:
             home = player in table.home_pair
             pair = table.home_pair if home else table.away_pair
@@ -296,7 +303,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
                     "games": list(table.games.all()),
                 }
             )
-        stats, pairs = _player_figures(player, scope)
+        # The partners sat at the player's tables (counted league results, as the pairs are).
+        stats, pairs = _player_figures(player, scope, seated)
         return {
             "player": player,
             "registrations": list(selectors.player_registrations(player=player)),

@@ -4,8 +4,10 @@ import io
 
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
 
 from leagues.formats import TRINIDAD_FORMAT
+from leagues.fragments import invalidate_league
 from leagues.models import PairFigures, TableGame
 from leagues.selectors.statistics import (
     FIGURES,
@@ -30,6 +32,7 @@ from tests.leagues.helpers import (
     squad,
     start_fixture,
 )
+from tests.leagues.test_pages_queries import QUERIES
 
 pytestmark = pytest.mark.django_db
 
@@ -147,3 +150,25 @@ def test_the_stored_figures_follow_the_games_and_a_rebuild_stores_them_again(pla
     assert (away[4], away[5], away[6]) == (1, 0, 0)
     call_command("rebuild_standings", stdout=io.StringIO())
     assert stored_rows() == [home, away]
+
+
+def test_pages_with_games_name_the_players_they_already_have(
+    client, played, django_assert_num_queries
+):
+    """With games played, a fresh team page runs the queries it runs without (its players with
+    figures are its squad, named with it), and a player page three more: the games at their
+    tables, the games' scores and the players seated there, named; the partners are among
+    those, so they are not read again."""
+    home = played["home"][0]
+    team = home.registrations.get().team
+    league = played["season"].league_id
+    for name, url, extra in (
+        ("team", reverse("leagues:team", args=[team.pk]), 0),
+        ("player", reverse("leagues:player", args=[home.pk]), 3),
+    ):
+        client.get(url)  # the cache's versions exist from here on, as on the site
+        invalidate_league(league)
+        with django_assert_num_queries(QUERIES[name][0] + extra):
+            page = client.get(url).content.decode()
+    partners = page.split("<h2>Partners</h2>")[1].split("</table>")[0]
+    assert "Belmont Kings player 1 &amp; Belmont Kings player 2" in partners
