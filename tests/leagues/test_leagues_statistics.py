@@ -156,15 +156,15 @@ def test_pages_with_games_name_the_players_they_already_have(
     client, played, django_assert_num_queries
 ):
     """With games played, a fresh team page runs the queries it runs without (its players with
-    figures are its squad, named with it), and a player page three more: the games at their
-    tables, the games' scores and the players seated there, named; the partners are among
-    those, so they are not read again."""
+    figures are its squad, named with it), and a player page two more: the games at their
+    tables and the games' scores. The players seated there are named with the player (the
+    page's title) in one query, and the partners, among them, are not read again."""
     home = played["home"][0]
     team = home.registrations.get().team
     league = played["season"].league_id
     for name, url, extra in (
         ("team", reverse("leagues:team", args=[team.pk]), 0),
-        ("player", reverse("leagues:player", args=[home.pk]), 3),
+        ("player", reverse("leagues:player", args=[home.pk]), 2),
     ):
         client.get(url)  # the cache's versions exist from here on, as on the site
         invalidate_league(league)
