@@ -10,7 +10,6 @@ import datetime
 from typing import Any
 
 import django_tables2 as tables
-from django.utils.formats import date_format
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
 
@@ -203,6 +202,17 @@ class StandingsTable(BaseTable):
         return value
 
 
+DAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def short_date(value: datetime.date) -> str:
+    """ "Tue 2 Sep": what the fixtures' DateColumn's template (``{{ value|date:"D j M" }}``)
+    writes, the site being in English only (``USE_I18N = False``), without Django's format
+    machinery: a team's list has 200 dates."""
+    return f"{DAY_NAMES[value.weekday()]} {value.day} {MONTH_NAMES[value.month - 1]}"
+
+
 def fixture_score(fixture: Fixture, *, marked: bool = True) -> str:
     """How a fixture's result reads in a list: match points (Yorkshire) or bullseyes
     (Trinidad), "P–P" when postponed, "v" before it is played; ``marked``: with how the
@@ -294,8 +304,7 @@ class FixturesTable(BaseTable):
         return getattr(record, "away_name", None) or record.away.name
 
     def render_date(self, value: datetime.date) -> str:
-        # What the DateColumn's template ({{ value|date:"D j M" }}) writes, without a template.
-        return date_format(value, "D j M")
+        return short_date(value)
 
     def render_score(self, record: Fixture) -> Any:
         url = self._fixture_url(record.pk)

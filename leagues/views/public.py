@@ -52,20 +52,24 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     def context() -> dict[str, Any]:
         results = upcoming = []
         today = league.today()
-        if current is not None:
+        # The season's divisions came with it (``league_seasons``). The fixtures below are
+        # picked by their division's id, not by a join to the season: the database then walks
+        # each division's fixtures in date order and stops at the few shown (the season's
+        # 3,000 results of a 100-team division were joined and sorted for the latest eight).
+        divisions = list(current.divisions.all()) if current is not None else []
+        if divisions:
             # Up to today: a walkover given ahead of its night is listed from that night on.
             results = list(
-                selectors.counted_results(season=current).filter(date__lte=today)[:LATEST]
+                selectors.counted_results().filter(division__in=divisions, date__lte=today)[:LATEST]
             )
             upcoming = list(
                 selectors.fixture_list(
-                    season=current, statuses=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED]
-                ).filter(date__gte=today)[:LATEST]
+                    statuses=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED]
+                ).filter(division__in=divisions, date__gte=today)[:LATEST]
             )
         tables, leaders = [], []
         if current is not None:
             # Every division's table at once: a fixed number of queries however many there are.
-            divisions = list(current.divisions.all())
             stored = divisions_standings(divisions=divisions, nights=False)
             by_division = zip(divisions, stored, strict=True)
             if len(divisions) > GLANCE_TABLES:

@@ -24,7 +24,7 @@ from typing import Any, Generic, TypeVar
 
 from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Model, QuerySet
+from django.db.models import Field, Model, QuerySet
 from django.db.models.query import get_related_populators
 
 from config.locks import lock_rows
@@ -152,22 +152,32 @@ class CompiledWrite(Generic[M]):
         self.pk = meta.pk
         self.inserted = [field for field in meta.concrete_fields if field is not meta.pk]
         self.updated = [meta.get_field(name) for name in update_fields]
-        self._sql: weakref.WeakKeyDictionary[BaseDatabaseWrapper, dict[int, str]] = (
-            weakref.WeakKeyDictionary()
-        )
+        self._sql: weakref.WeakKeyDictionary[
+            BaseDatabaseWrapper, dict[tuple[int, Field[Any, Any] | None], str]
+        ] = weakref.WeakKeyDictionary()
 
-    def insert(self, objs: Sequence[M], *, using: str = "default") -> None:
+    def insert(self, objs: Sequence[M], *, using: str = "default", after: str = "") -> None:
+        """Insert `objs`, their ids set (inside `sent_together`, once the block has run).
+
+        `after` names a foreign key of theirs to a row inserted just before them in the same
+        `sent_together` block (a hand's awards, after the hand), whose id is not known until
+        the block has run: on PostgreSQL the key is written as the id the database has just
+        given that row (its table's id sequence's `currval`, in the same round trip), and set
+        on the objects with their own ids. Where the block sends each write as it is made,
+        that row's id is known and written as given."""
         if not objs:
             return
         connection = connections[using]
         if not connection.features.can_return_rows_from_bulk_insert:
             self.model._default_manager.using(using).bulk_create(objs)
             return
-        sql = self._statement(connection, len(objs))
+        follows = self.model._meta.get_field(after) if after and _batching(connection) else None
+        sql = self._statement(connection, len(objs), follows)
         params = [
             field.get_db_prep_save(field.pre_save(obj, True), connection)
             for obj in objs
             for field in self.inserted
+            if field is not follows
         ]
 
         def stored(rows: list[tuple[Any, ...]]) -> None:
@@ -175,6 +185,8 @@ class CompiledWrite(Generic[M]):
                 obj.pk = row[0]
                 obj._state.adding = False
                 obj._state.db = using
+                if follows is not None:
+                    setattr(obj, follows.attname, getattr(obj, follows.name).pk)
 
         execute(connection, sql, params, then=stored)
 
@@ -185,10 +197,13 @@ class CompiledWrite(Generic[M]):
         ]
         execute(connection, self._statement(connection, 0), [*params, obj.pk])
 
-    def _statement(self, connection: BaseDatabaseWrapper, rows: int) -> str:
-        """The UPDATE (`rows` 0) or the INSERT of `rows` rows, returning their ids."""
+    def _statement(
+        self, connection: BaseDatabaseWrapper, rows: int, follows: Field[Any, Any] | None = None
+    ) -> str:
+        """The UPDATE (`rows` 0) or the INSERT of `rows` rows, returning their ids; with
+        `follows` (a foreign key), its column the id just given in the table it refers to."""
         made = self._sql.setdefault(connection, {})
-        sql = made.get(rows)
+        sql = made.get((rows, follows))
         if sql is None:
             quote = connection.ops.quote_name
             table = quote(self.model._meta.db_table)
@@ -197,7 +212,18 @@ class CompiledWrite(Generic[M]):
                 sql = f"UPDATE {table} SET {sets} WHERE {quote(self.pk.column)} = %s"
             else:
                 columns = ", ".join(quote(field.column) for field in self.inserted)
-                row = "(" + ", ".join("%s" for _ in self.inserted) + ")"
+                last = "%s"
+                if follows is not None:
+                    target = follows.related_model._meta  # type: ignore[union-attr]
+                    last = (
+                        f"currval(pg_get_serial_sequence('{quote(target.db_table)}', "
+                        f"'{target.pk.column}'))"
+                    )
+                row = (
+                    "("
+                    + ", ".join(last if field is follows else "%s" for field in self.inserted)
+                    + ")"
+                )
                 returning, _ = connection.ops.return_insert_columns([self.pk])
                 values = ", ".join(row for _ in range(rows))
                 sql = f"INSERT INTO {table} ({columns}) VALUES {values} {returning}"
@@ -248,6 +274,12 @@ def sent_together(*, using: str = "default") -> Iterator[None]:
                 cursor.nextset()
             if then is not None:
                 then(cursor.fetchall())
+
+
+def _batching(connection: BaseDatabaseWrapper) -> bool:
+    """Whether writes on `connection` wait for the end of a `sent_together` block."""
+    waiting = _waiting.get()
+    return waiting is not None and waiting[0].alias == connection.alias
 
 
 def execute(

@@ -122,10 +122,10 @@ def hand_record(
             entered_by=audit["by"],
             **_derived(scored),
         )
-        HANDS.insert([hand])
-        awards = _awards(game, hand, scored)
         with sent_together():  # one round trip on PostgreSQL
-            AWARDS.insert(awards)
+            HANDS.insert([hand])
+            awards = _awards(game, hand, scored)
+            AWARDS.insert(awards, after="hand")
             store_scores(sides, result)
             store_game_state(game, result)
             _revision(

@@ -11,12 +11,13 @@ import re
 import django_tables2 as tables
 import pytest
 from django.urls import reverse
+from django.utils.formats import date_format
 
 from config.tables import BaseTable, _safe_cell
 from leagues.models import Fixture
 from leagues.selectors.race import division_race
 from leagues.selectors.standings import division_standings
-from leagues.tables import FixturesTable, PlayerStatisticsTable, StandingsTable
+from leagues.tables import FixturesTable, PlayerStatisticsTable, StandingsTable, short_date
 from scoring.selectors import recent_games
 from scoring.tables import GameTable
 from tests.factories.leagues import (
@@ -215,3 +216,10 @@ def test_rows_are_the_ones_django_tables2_would_write(rf, division, make):
     assert "<td" in part(ours) and "<th" in part(ours, "thead")
     assert part(ours) == part(theirs)
     assert part(ours, "thead") == part(theirs, "thead")
+
+
+def test_a_short_date_is_the_one_djangos_date_filter_writes():
+    day = datetime.date(2026, 1, 1)
+    for _ in range(366):
+        assert short_date(day) == date_format(day, "D j M")
+        day += datetime.timedelta(days=1)

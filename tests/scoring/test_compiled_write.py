@@ -153,3 +153,27 @@ def test_a_write_refused_in_a_block_sent_together_is_raised_as_the_block_ends():
     with pytest.raises(IntegrityError), transaction.atomic(), sent_together():
         REVISIONS.insert([again])
     assert again.pk is None
+
+
+def test_a_hands_awards_sent_with_it_take_its_id(django_assert_num_queries):
+    """A hand and its awards inserted in one block: one round trip on PostgreSQL, where the
+    awards take the id the database has just given the hand (another hand stored before in
+    the same transaction does not stand in for it); each sent as made elsewhere. Either way
+    every id is set on the objects and the awards belong to their hand."""
+    game = GameFactory()
+    together = connection.vendor == "postgresql"
+    with transaction.atomic():
+        before = _hand(game, 1)
+        HANDS.insert([before])
+        hand = _hand(game, 2)
+        with django_assert_num_queries(1 if together else 2), sent_together():
+            HANDS.insert([hand])
+            awards = _awards(hand)
+            AWARDS.insert(awards, after="hand")
+            assert (hand.pk is None) is together
+    assert hand.pk is not None and hand.pk != before.pk
+    assert [award.hand_id for award in awards] == [hand.pk] * 3
+    assert [a.pk for a in awards] == list(
+        Award.objects.filter(hand=hand).order_by("position").values_list("pk", flat=True)
+    )
+    assert not Award.objects.filter(hand=before).exists()

@@ -20,10 +20,10 @@ SESSION_QUERIES = 1
 #: which the view reads the posted form against (fixed once a game starts, so read before the
 #: lock: the service is given the hand's facts, not a callback into the form); the game with its
 #: link, sides, hand count and what the leagues and cups apps attach to it (so they ask nothing
-#: of a game that is not theirs), read once under its row lock; the new hand; its awards, the
+#: of a game that is not theirs), read once under its row lock; the new hand, its awards, the
 #: sides' scores, the game's state and the audit entry, on PostgreSQL sent together in one round
-#: trip (``compiled.sent_together``).
-RECORD_QUERIES = 5 if connection.vendor == "postgresql" else 8
+#: trip (``compiled.sent_together``; the awards take the hand's id from the database there).
+RECORD_QUERIES = 4 if connection.vendor == "postgresql" else 8
 #: Undoing the last hand: the session; the locked read; the last two hands; the hand collected,
 #: its awards and it deleted; the sides' scores, the game's state and the audit entry.
 UNDO_QUERIES = 9
