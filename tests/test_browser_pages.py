@@ -409,9 +409,11 @@ def layout_problems(page: Page, where: str) -> list[str]:
     elif header > 1:
         problems.append(f"{where}: the header takes {header} lines")
     problems += [f"{where}: {t}" for t in page.evaluate(SMALL_TARGETS, TAP)]
-    # The lists a player reads on a phone fit without scrolling even inside their box.
+    # The lists a player reads on a phone, and the audit trail, fit without scrolling even
+    # inside their box.
     tables = page.evaluate(
-        """() => [...document.querySelectorAll('.standings, .fixtures, .games, .players.phone')]
+        """() => [...document.querySelectorAll(
+                     '.standings, .fixtures, .games, .players.phone, .audit')]
                  .map(t => [t.className, t.parentElement.scrollWidth - t.parentElement.clientWidth])
                  .filter(([_, over]) => over > 0)"""
     )

@@ -14,6 +14,7 @@ from django.db.models import (
     Q,
     QuerySet,
     Subquery,
+    prefetch_related_objects,
 )
 
 from leagues.models import (
@@ -232,14 +233,17 @@ def fixture_tables() -> QuerySet[FixtureTable]:
 def fixture_detail(*, pk: int) -> Fixture:
     """A fixture with its result, tables and pairs, games with their sides and hands, and
     adjustments: five queries."""
-    return (
-        Fixture.objects.select_related(*FIXTURE_RELATED)
-        .prefetch_related(
-            Prefetch("tables", queryset=fixture_tables()),
-            Prefetch("adjustments"),
-        )
-        .get(pk=pk)
+    return fixture_with_tables(fixture=fixture_get(pk=pk))
+
+
+def fixture_with_tables(*, fixture: Fixture) -> Fixture:
+    """The fixture as ``fixture_get`` reads it with its tables and pairs, games with their
+    sides and hands, and adjustments read onto it: four queries (a page that has the fixture
+    already does not read it again)."""
+    prefetch_related_objects(
+        [fixture], Prefetch("tables", queryset=fixture_tables()), Prefetch("adjustments")
     )
+    return fixture
 
 
 def team_get(*, pk: int) -> Team:

@@ -25,6 +25,9 @@ NOTHING = "—"
 CARD_KEYS = {"turn_ups", "card"}
 #: Keys whose values have words of their own on the scoring pages.
 VALUE_WORDS = {"outcome": OUTCOME_WORDS, "kind": PENALTY_WORDS}
+#: Keys whose whole-number values are a record's id, stored for the operator beside the names
+#: the entry also stores (its subject, ``username``, ``player_name``): not shown as a change.
+ID_KEYS = {"invitation", "player", "season", "team", "user"}
 #: A stored code such as "pack_exhausted": read with spaces.
 CODE = re.compile(r"[a-z]+(?:_[a-z]+)+")
 
@@ -48,6 +51,8 @@ def _fields(state: Any, names: dict[str, str], prefix: str = "") -> dict[tuple[s
         return {} if state is None else {("", prefix): state}
     fields: dict[tuple[str, str], Any] = {}
     for key, value in state.items():
+        if key in ID_KEYS and type(value) is int:
+            continue
         words = f"{prefix} {_key(str(key), names)}".strip()
         if isinstance(value, dict) and value:
             fields |= _fields(value, names, words)

@@ -162,11 +162,10 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString, str]:
     """The fixture's page below its heading, cached until the league or one of the fixture's
     games changes (``SECRETARY`` marks where a secretary's links go), and its ETag."""
-    pk = fixture.pk
     league = fixture.division.season.league
 
     def context() -> dict[str, Any]:
-        detail = selectors.fixture_detail(pk=pk)
+        detail = selectors.fixture_with_tables(fixture=fixture)
         tables = list(detail.tables.all())
         name_people(seated_players(tables))
         return {

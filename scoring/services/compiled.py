@@ -227,7 +227,7 @@ class CompiledWrite(Generic[M]):
                 returning, _ = connection.ops.return_insert_columns([self.pk])
                 values = ", ".join(row for _ in range(rows))
                 sql = f"INSERT INTO {table} ({columns}) VALUES {values} {returning}"
-            made[rows] = sql
+            made[rows, follows] = sql
         return sql
 
 

@@ -29,6 +29,18 @@ SIDES = {"A": "Smith & Jones", "B": "Patel & Brown"}
 HAND = plain_hand("trinidad", "A", 1)
 
 
+def test_ids_stored_beside_names_are_not_shown_as_changes():
+    """A captain's account linked: the stored ids of the player and account are the operator's;
+    the page says the account's name."""
+    before = {"player": 12, "player_name": "Linda Dyson", "user": None, "username": None}
+    after = {"player": 12, "player_name": "Linda Dyson", "user": 34, "username": "linda"}
+    assert changes(before, after) == [Change("Username", "—", "linda")]
+    # A name stored under one of those keys is words, and is shown.
+    assert changes({"team": "Black Bull"}, {"team": "Red Lion"}) == [
+        Change("Team", "Black Bull", "Red Lion")
+    ]
+
+
 def test_a_change_reads_field_before_and_after_in_words():
     before = {"date": "2025-10-07", "status": "scheduled", "reason": "", "venue": 3}
     after = {**before, "status": "postponed", "reason": "Pub flooded"}

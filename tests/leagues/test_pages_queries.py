@@ -52,8 +52,8 @@ QUERIES = {
     "fixtures by week": (4 + CACHE_WRITE, 2),
     "fixtures by team": (4 + CACHE_WRITE, 2),
     # The fixture with its teams and result (whose standing says whether it is confirmed),
-    # then again with its tables and adjustments (no tables here, so no games to look up).
-    "fixture": (4 + CACHE_WRITE, 2),
+    # then its tables and adjustments read onto it (no tables here, so no games to look up).
+    "fixture": (3 + CACHE_WRITE, 2),
     # The team, then its seasons, its row of the stored table (with the table's size),
     # fixtures (and their divisions, read once for the list), squad (and who in it shares a
     # name with someone else in the league), players' stored figures, summed in one query.

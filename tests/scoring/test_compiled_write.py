@@ -8,7 +8,7 @@ import datetime
 import uuid
 
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, connections, transaction
 from django.utils import timezone
 
 from scoring.models import Award, Game, Hand, HandRevision
@@ -177,3 +177,11 @@ def test_a_hands_awards_sent_with_it_take_its_id(django_assert_num_queries):
         Award.objects.filter(hand=hand).order_by("position").values_list("pk", flat=True)
     )
     assert not Award.objects.filter(hand=before).exists()
+
+
+def test_each_statement_is_built_once_per_connection():
+    wrapper = connections["default"]
+    hand = Award._meta.get_field("hand")
+    for rows, follows in ((1, None), (3, None), (3, hand)):
+        first = AWARDS._statement(wrapper, rows, follows)
+        assert AWARDS._statement(wrapper, rows, follows) is first
