@@ -229,16 +229,20 @@ def _reply(
     notice: str,
     verdict_text: str = "",
     recorded: Hand | None = None,
+    status_changed: bool = True,
 ) -> HttpResponse:
     """The light reply to a recorded (`recorded`) or undone hand: the scoreboard, the sheet rows
     from `from_number` on, a fresh form and the undo button, and what changed of the game the
-    phone keeps offline; never the whole sheet or chart."""
+    phone keeps offline; never the whole sheet or chart. The winner's banner and the game's
+    actions, which follow only the game's status, come only when the change moved it
+    (`status_changed`): otherwise the page already shows them as they are."""
     changed = [recorded] if recorded is not None else []
     context = _reply_context(request, game, sides, count=count, notice=notice) | {
         "offline_update": offline.state_change(game, count=count, hands=changed),
         "rows": rows,
         "from_number": from_number,
         "page": {"verdict": verdict_text, "target": game.rules.target, "sides": sides},
+        "status_changed": status_changed,
     }
     return render(request, "scoring/_reply.html", context)
 
@@ -414,6 +418,7 @@ def hand_record(request: HttpRequest, pk: int) -> HttpResponse:
         notice=notice,
         verdict_text=verdict(game, hand, awards, by_label) if game.status == "won" else "",
         recorded=hand,
+        status_changed=recorded.change.status_changed,
     )
 
 
@@ -488,6 +493,7 @@ def hand_undo(request: HttpRequest, pk: int) -> HttpResponse:
         rows=[],
         from_number=number,
         notice=notice,
+        status_changed=undone.change is None or undone.change.status_changed,
     )
 
 

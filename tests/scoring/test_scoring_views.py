@@ -787,3 +787,28 @@ def test_the_game_list_shows_a_page_of_games_and_leads_to_the_older_ones(client)
     assert f"Night {GAMES_A_PAGE + 1:02}" in garbled.content.decode()
     assert client.get(url, {"page": "3"}).status_code == 404
     assert client.get(url, {"page": "9" * 18}).status_code == 404
+
+
+def test_the_light_reply_sends_the_banner_and_actions_only_when_the_status_moves(client):
+    """A hand that leaves the game in play answers without the winner's banner and the game's
+    actions (the page shows them as they are); the winning hand, and its undo, with both."""
+    game = GameFactory()
+    open_link(client, game)
+    for number in range(1, 30):
+        response = client.post(
+            record_url(game), hand_post(game, **taps_for(game, "A", number)), **HTMX
+        )
+        assert response.status_code == 200, response.content.decode()[:2000]
+        body = response.content.decode()
+        game.refresh_from_db()
+        if game.status == GameStatus.WON:
+            break
+        assert 'id="banner"' not in body and 'id="game-actions"' not in body
+    assert game.status == GameStatus.WON
+    assert 'id="banner" hx-swap-oob="true"' in body and 'id="winner-banner"' in body
+    assert 'id="game-actions"' in body and 'id="abandon-link"' not in body
+    undo = {"expected_number": str(number), "entry_key": str(uuid.uuid4())}
+    body = client.post(reverse("scoring:hand_undo", kwargs={"pk": game.pk}), undo, **HTMX)
+    body = body.content.decode()
+    assert 'id="banner" hx-swap-oob="true"' in body and 'id="winner-banner"' not in body
+    assert 'id="game-actions"' in body and 'id="abandon-link"' in body
