@@ -251,10 +251,9 @@ def team_get(*, pk: int) -> Team:
 
 
 def team_entries(*, team: Team) -> QuerySet[TeamEntry]:
-    """The team's divisions season by season, latest first, with captains."""
-    return team.entries.select_related("division__season__league", "season", "captain").order_by(
-        "-season__starts_on"
-    )
+    """The team's divisions season by season, latest first, with their seasons (what the team
+    page shows of them)."""
+    return team.entries.select_related("division", "season").order_by("-season__starts_on")
 
 
 def team_squad(*, team: Team, season: Season) -> QuerySet[Registration]:
@@ -272,12 +271,20 @@ def player_get(*, pk: int) -> Player:
 def player_tables(*, player: Player) -> list[FixtureTable]:
     """The fixture tables the player sat at in results that count, latest first (each marked
     ``provisional`` when not yet confirmed), with their games' scores (three queries: tables,
-    games, sides)."""
+    games, sides). A game is read with its status and winner only, a side with its score (not
+    the ruleset or the players, which the page does not show)."""
     seated = Q()
     for seat in ("home_player_1", "home_player_2", "away_player_1", "away_player_2"):
         seated |= Q(**{seat: player})
-    games = TableGame.objects.select_related("game").prefetch_related(
-        Prefetch("game__sides", queryset=Side.objects.order_by("position"))
+    games = (
+        TableGame.objects.select_related("game")
+        .only("table", "number", "game__status", "game__winner")
+        .prefetch_related(
+            Prefetch(
+                "game__sides",
+                queryset=Side.objects.only("game", "score").order_by("position"),
+            )
+        )
     )
     return list(
         FixtureTable.objects.filter(seated)
@@ -290,7 +297,6 @@ def player_tables(*, player: Player) -> list[FixtureTable]:
         .select_related(
             "fixture__home",
             "fixture__away",
-            "fixture__division__season__league",
             "home_player_1",
             "home_player_2",
             "away_player_1",

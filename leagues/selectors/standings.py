@@ -365,16 +365,17 @@ def division_standings(*, division: Division | int) -> Standings:
 
 def entry_standing(*, entry: TeamEntry) -> tuple[StandingRow | None, int]:
     """The entry's row of its division's stored table (without its points per league night)
-    and the number of teams in that table, in one query; (None, 0) before it has one."""
+    and the number of teams in that table, in one query; (None, 0) before it has one. The row
+    is given ``entry`` itself, whose team is read with it (as ``team.entries`` gives it)."""
     stored = (
         TableRow.objects.filter(entry=entry, table=entry.division_id)
         .defer("nights")
         .annotate(teams=count_of(TableRow.objects.all(), field="table", outer="table"))
-        .select_related("entry__team")
         .first()
     )
     if stored is None:
         return None, 0
+    stored.entry = entry
     return _row(stored, nights=False), stored.teams
 
 

@@ -14,11 +14,14 @@ friendly match, or an expunged team's.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Q, Sum
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Q, QuerySet, Sum
 
 from leagues.models import Division, PairFigures, Player, Season, Team
 from leagues.selectors.counting import LEAGUE_ONLY, counts_q
@@ -86,6 +89,60 @@ class PairStatistics(PlayFigures):
 FIGURES = tuple(PlayFigures.__dataclass_fields__)
 
 
+#: Stand-ins for the ids of a scope (a player, season, division or team) while its query is
+#: built, found again among the built query's parameters and replaced by each page's own.
+_MARKS = {"player": -7_385_101, "season": -7_385_102, "division": -7_385_103, "team": -7_385_104}
+
+#: Each connection's built queries, by shape: (the parts of the scope given, the kinds).
+_built: weakref.WeakKeyDictionary[BaseDatabaseWrapper, dict[Any, tuple[str, list[Any]]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _figures_query(
+    scope: dict[str, int], kinds: Collection[str]
+) -> QuerySet[PairFigures, tuple[Any, ...]]:
+    """The stored rows of the tables whose results count in the scope (the ids of a
+    ``player``, ``season``, ``division`` or ``team`` given), summed by pair and kind of
+    fixture: (player_1, player_2, kind, *FIGURES). With ``team``, only that team's sides; with
+    ``player``, only the sides they sat on."""
+    q = counts_q("fixture__", kinds=kinds)
+    if "player" in scope:
+        q &= Q(player_1=scope["player"]) | Q(player_2=scope["player"])
+    if "season" in scope:
+        q &= Q(fixture__division__season=scope["season"])
+    if "division" in scope:
+        q &= Q(fixture__division=scope["division"])
+    if "team" in scope:
+        q &= Q(side="A", fixture__home=scope["team"]) | Q(side="B", fixture__away=scope["team"])
+    return (
+        PairFigures.objects.filter(q)
+        .values_list("player_1", "player_2", "fixture__kind")
+        .annotate(**{f"sum_{name}": Sum(name) for name in FIGURES})
+        .order_by()
+    )
+
+
+def _figure_rows(scope: dict[str, int], kinds: Collection[str]) -> list[tuple[Any, ...]]:
+    """``_figures_query``'s rows. Building its SQL costs the ORM some ten times what the
+    database takes to run it (the counting rule's joins), and the SQL depends only on the
+    query's shape: it is built once per connection and shape, with stand-ins for the ids
+    (``_MARKS``), and run with the scope's own (as ``scoring.services.compiled`` does for a
+    hand's read; a test compares the rows with the queryset's)."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    shape = (tuple(sorted(scope)), tuple(sorted(kinds)))
+    built = _built.setdefault(connection, {})
+    if shape not in built:
+        query = _figures_query({name: _MARKS[name] for name in scope}, shape[1])
+        sql, params = query.query.get_compiler(connection=connection).as_sql()
+        built[shape] = (sql, list(params))
+    sql, params = built[shape]
+    ids = {_MARKS[name]: pk for name, pk in scope.items()}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [ids.get(p, p) if type(p) is int else p for p in params])
+        return list(cursor.fetchall())
+
+
 def _pairs(
     *,
     player: Player | None = None,
@@ -94,29 +151,15 @@ def _pairs(
     team: Team | None = None,
     kinds: Collection[str] = LEAGUE_ONLY,
 ) -> dict[str, dict[tuple[int, ...], PlayFigures]]:
-    """Figures per pair (sorted player ids) in the scope, kind by kind of fixture: the stored
-    rows of the tables whose results count, summed in one query. With ``team``, only that
-    team's sides; with ``player``, only the sides they sat on."""
-    q = counts_q("fixture__", kinds=kinds)
-    if player is not None:
-        q &= Q(player_1=player) | Q(player_2=player)
-    if season is not None:
-        q &= Q(fixture__division__season=season)
-    if division is not None:
-        q &= Q(fixture__division=division)
-    if team is not None:
-        q &= Q(side="A", fixture__home=team) | Q(side="B", fixture__away=team)
-    rows = (
-        PairFigures.objects.filter(q)
-        .values("player_1", "player_2", "fixture__kind")
-        .annotate(**{f"sum_{name}": Sum(name) for name in FIGURES})
-        .order_by()
-    )
+    """Figures per pair (sorted player ids) in the scope, kind by kind of fixture, in one
+    query (``_figure_rows``)."""
+    given = {"player": player, "season": season, "division": division, "team": team}
+    scope = {name: part.pk for name, part in given.items() if part is not None}
     by_kind: dict[str, dict[tuple[int, ...], PlayFigures]] = {kind: {} for kind in kinds}
-    for row in rows:
-        pair = (row["player_1"],) if row["player_2"] is None else (row["player_1"], row["player_2"])
-        figures = PlayFigures(**{name: row[f"sum_{name}"] for name in FIGURES})
-        _add(by_kind[row["fixture__kind"]].setdefault(pair, PlayFigures()), figures)
+    for player_1, player_2, kind, *sums in _figure_rows(scope, kinds):
+        pair = (player_1,) if player_2 is None else (player_1, player_2)
+        figures = PlayFigures(*sums)
+        _add(by_kind[kind].setdefault(pair, PlayFigures()), figures)
     return by_kind
 
 

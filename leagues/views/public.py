@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django_tables2 import RequestConfig
 
+from config.tables import pk_links
 from leagues.fragments import PLAYERS, page_fragment, page_fragment_tagged
 from leagues.models import Fixture
 from leagues.permissions import can_manage_league, captained_sides
@@ -274,32 +275,54 @@ def _player_figures(player: Any, scope: str, known: list[Any]) -> tuple[Any, Any
     return stats, pairs
 
 
+def _game_lines(table_games: Any, side: str, game_url: Any) -> list[dict[str, Any]]:
+    """Each game at a player's table as their page lists it: its link, the score (side A's
+    first) and, for a game won, whether the player's side (``side``) won it."""
+    lines = []
+    for table_game in table_games:
+        game = table_game.game
+        won = game.status == "won"
+        lines.append(
+            {
+                "url": game_url(game.pk),
+                "number": table_game.number,
+                "score": "–".join(str(s.score) for s in game.sides.all()),
+                "outcome": ("won" if game.winner == side else "lost") if won else "",
+                "status": "" if won else game.get_status_display().lower(),
+            }
+        )
+    return lines
+
+
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A player: teams by season, figures from stored hands, partners, and games played."""
     player = found(selectors.player_get, pk=pk)
-    name_people([player])  # the page's title
 
     scope = request.GET.get("figures", "league")
     if scope not in FIGURE_SCOPES:
         scope = "league"
+    named: list[Any] = []  # the player, once the fragment is rendered (and they are named)
 
     def context() -> dict[str, Any]:
         seats = []
         tables = selectors.player_tables(player=player)
         seated = seated_players(tables)
-        name_people(seated)  # the player is named for the title below
+        # The player (the page's title too) and everyone at their tables, in one query.
+        name_people([player, *seated])
+        named.append(player)
+        fixture_url, game_url = pk_links("leagues:fixture"), pk_links("scoring:game")
         for table in tables:
             home = player in table.home_pair
             pair = table.home_pair if home else table.away_pair
+            side = "A" if home else "B"
             seats.append(
                 {
                     "table": table,
                     "fixture": table.fixture,
-                    "team": table.fixture.home if home else table.fixture.away,
-                    "opponents": table.fixture.away if home else table.fixture.home,
+                    "fixture_url": fixture_url(table.fixture_id),
                     "partner": [p for p in pair if p != player],
-                    "side": "A" if home else "B",
-                    "games": list(table.games.all()),
+                    "side": side,
+                    "games": _game_lines(table.games.all(), side, game_url),
                 }
             )
         # The partners sat at the player's tables (counted league results, as the pairs are).
@@ -316,18 +339,14 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "card_tables": sum(1 for seat in seats if seat["table"].from_card),
         }
 
-    return render(
+    fragment = page_fragment(
         request,
-        "leagues/player_detail.html",
-        {
-            "player": player,
-            "fragment": page_fragment(
-                request,
-                league_id=PLAYERS,
-                name=[player.pk],
-                params=("figures",),
-                template="leagues/_player_body.html",
-                context=context,
-            ),
-        },
+        league_id=PLAYERS,
+        name=[player.pk],
+        params=("figures",),
+        template="leagues/_player_body.html",
+        context=context,
     )
+    if not named:
+        name_people([player])  # the page's title, the fragment served from the cache
+    return render(request, "leagues/player_detail.html", {"player": player, "fragment": fragment})

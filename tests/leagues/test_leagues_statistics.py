@@ -8,9 +8,12 @@ from django.urls import reverse
 
 from leagues.formats import TRINIDAD_FORMAT
 from leagues.fragments import invalidate_league
-from leagues.models import PairFigures, TableGame
+from leagues.models import Fixture, PairFigures, TableGame
+from leagues.selectors.counting import LEAGUE_ONLY
 from leagues.selectors.statistics import (
     FIGURES,
+    _figure_rows,
+    _figures_query,
     pair_statistics,
     player_leaderboard,
     player_statistics,
@@ -156,15 +159,15 @@ def test_pages_with_games_name_the_players_they_already_have(
     client, played, django_assert_num_queries
 ):
     """With games played, a fresh team page runs the queries it runs without (its players with
-    figures are its squad, named with it), and a player page three more: the games at their
-    tables, the games' scores and the players seated there, named; the partners are among
-    those, so they are not read again."""
+    figures are its squad, named with it), and a player page two more: the games at their
+    tables and the games' scores. The players seated there are named with the player (the
+    page's title) in one query, and the partners, among them, are not read again."""
     home = played["home"][0]
     team = home.registrations.get().team
     league = played["season"].league_id
     for name, url, extra in (
         ("team", reverse("leagues:team", args=[team.pk]), 0),
-        ("player", reverse("leagues:player", args=[home.pk]), 3),
+        ("player", reverse("leagues:player", args=[home.pk]), 2),
     ):
         client.get(url)  # the cache's versions exist from here on, as on the site
         invalidate_league(league)
@@ -172,3 +175,26 @@ def test_pages_with_games_name_the_players_they_already_have(
             page = client.get(url).content.decode()
     partners = page.split("<h2>Partners</h2>")[1].split("</table>")[0]
     assert "Belmont Kings player 1 &amp; Belmont Kings player 2" in partners
+
+
+def test_the_figures_built_once_are_the_querysets_rows(played):
+    """The statistics' query is built once per connection and shape and run with each scope's
+    ids: its rows are the queryset's, whatever the scope, and a second scope of one shape gets
+    its own rows, not the first's."""
+    home, away = played["home"][0], played["away"][0]
+    team = home.registrations.get().team
+    scopes = [
+        {"player": home.pk},
+        {"player": away.pk},
+        {"season": played["season"].pk, "team": team.pk},
+        {"division": played["division"].pk},
+        {"season": played["season"].pk},
+        {"player": PlayerFactory().pk},
+    ]
+    for kinds in (LEAGUE_ONLY, [Fixture.Kind.LEAGUE, Fixture.Kind.CUP]):
+        for scope in scopes:
+            expected = sorted(_figures_query(scope, kinds))
+            assert sorted(_figure_rows(scope, kinds)) == expected, scope
+    assert sorted(_figure_rows(scopes[0], LEAGUE_ONLY)) != sorted(
+        _figure_rows(scopes[1], LEAGUE_ONLY)
+    )

@@ -58,9 +58,9 @@ QUERIES = {
     # fixtures (and their divisions, read once for the list), squad (and who in it shares a
     # name with someone else in the league), players' stored figures, summed in one query.
     "team": (8 + CACHE_WRITE, 2),
-    # The player and whether someone else in the league has their name (the title), then
-    # registrations, tables, stored figures (the same query gives the partners' figures) and
-    # the partners' names.
+    # The player, then whether someone else in the league has their name or the name of
+    # someone at their tables (the title, the partners), registrations, tables (with games: and
+    # the games, and their scores) and the stored figures (the partners' too).
     "player": (5 + CACHE_WRITE, 3),
     # The league and its seasons (with their divisions), then the latest and next fixtures
     # (the latest's divisions read once for the list; none are next here), every division's
