@@ -215,7 +215,8 @@ TRUSTED_PROXIES = parse_trusted_proxies(
 OPEN_SIGNUP = env_bool("OPEN_SIGNUP", True)
 SIGNUP_CONFIRM_DAYS = int(os.environ.get("SIGNUP_CONFIRM_DAYS", "3"))
 INVITATION_DAYS = int(os.environ.get("INVITATION_DAYS", "14"))
-LOGIN_REDIRECT_URL = "home"
+# A captain or a secretary logs in to what they came for: their fixtures and leagues.
+LOGIN_REDIRECT_URL = "leagues:my_fixtures"
 LOGOUT_REDIRECT_URL = "home"
 
 # The API (api/): any web page may read it from the browser (GET only; nothing under /api/

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db.models import Prefetch, Q
 
-from leagues.models import Division, Fixture, ResultSubmission, Season, TeamEntry
+from leagues.models import Division, Fixture, League, ResultSubmission, Season, TeamEntry
 from scoring.actors import Account
 
 SUBMIT, CONFIRM, WAIT, NONE = "submit", "confirm", "wait", ""
@@ -116,3 +116,10 @@ def viewer_teams(*, user: Account, division: Division) -> list[int]:
         .values_list("team_id", flat=True)
         .distinct()
     )
+
+
+def leagues_run_by(*, user: Account) -> list[League]:
+    """The leagues this account is a secretary of, by name (one query; none when signed out)."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    return list(League.objects.filter(secretaries=user).order_by("name"))

@@ -165,8 +165,9 @@ def captain_account(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @login_required
 def my_fixtures(request: HttpRequest) -> HttpResponse:
     """The fixtures of the teams this account captains this season, with the step it can take
-    on each: submit the result, confirm or dispute the other side's; and the cup pairs ties of
-    the pairs it plays in (or captains the team of), to agree or dispute their results."""
+    on each: submit the result, confirm or dispute the other side's; the cup pairs ties of the
+    pairs it plays in (or captains the team of), to agree or dispute their results; and the
+    leagues it is a secretary of, each a tap from its desk. Where logging in lands."""
     from cups.selectors import my_ties
 
     # Each with its score as the lists give it: a captain confirms what they can see.
@@ -175,4 +176,7 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
         for row in account_selectors.captain_fixtures(user=request.user)
     ]
     ties = my_ties(user=request.user)
-    return render(request, "leagues/my_fixtures.html", {"rows": rows, "ties": ties})
+    run = account_selectors.leagues_run_by(user=request.user)
+    return render(
+        request, "leagues/my_fixtures.html", {"rows": rows, "ties": ties, "leagues_run": run}
+    )

@@ -241,6 +241,28 @@ def test_other_people_see_no_fixtures_and_visitors_log_in_first(world):
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
 
 
+def test_a_secretary_logs_in_to_their_leagues_desks(world):
+    """Logging in lands on My fixtures, which takes a secretary to each league they run."""
+    secretary = world.users["secretary"]
+    secretary.set_password("a-long-pass-phrase-1")
+    secretary.save()
+    client = Client()
+    response = client.post(
+        reverse("login"),
+        {"username": secretary.username, "password": "a-long-pass-phrase-1"},
+        follow=True,
+    )
+    assert response.redirect_chain[-1][0] == reverse("leagues:my_fixtures")
+    body = response.content.decode()
+    desk = reverse("leagues:manage_league", args=[world.league.slug])
+    assert f'href="{desk}" data-testid="my-league-desk-{world.league.pk}"' in body
+    # Not told to ask their secretary for a captain's link: they are the secretary.
+    assert "links your account" not in body
+    # A stranger runs no league and is told how a captain's account is linked.
+    stranger = my_fixtures(world, "stranger")[1].content.decode()
+    assert 'data-testid="my-leagues"' not in stranger and "links your account" in stranger
+
+
 def test_my_fixtures_runs_a_fixed_number_of_queries(world, django_assert_max_num_queries):
     from tests.factories.leagues import FixtureFactory
 

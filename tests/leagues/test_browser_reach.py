@@ -181,6 +181,7 @@ def test_a_captain_copies_the_team_calendars_address(live_server: Any, browser: 
     page = context.new_page()
     try:
         page.goto(f"{live_server.url}/leagues/team/{team.pk}/")
+        page.get_by_text("Add the team's fixtures to your calendar").click()
         address = page.get_by_test_id("calendar-address")
         feed = f"{live_server.url}/leagues/team/{team.pk}/calendar.ics"
         expect(address).to_have_value(feed)
