@@ -34,6 +34,7 @@ from leagues.models import (
 )
 from leagues.selectors.counting import counts_q, fixtures_with_standing, is_provisional_q
 from scoring.models import Side
+from scoring.services.compiled import CompiledRead
 
 FIXTURE_RELATED = ("home", "away", "venue", "result", "division__season__league")
 
@@ -268,25 +269,11 @@ def player_get(*, pk: int) -> Player:
     return Player.objects.get(pk=pk)
 
 
-def player_tables(*, player: Player) -> list[FixtureTable]:
-    """The fixture tables the player sat at in results that count, latest first (each marked
-    ``provisional`` when not yet confirmed), with their games' scores (three queries: tables,
-    games, sides). A game is read with its status and winner only, a side with its score (not
-    the ruleset or the players, which the page does not show)."""
+def _player_tables_shape(player_id: int) -> QuerySet[FixtureTable]:
     seated = Q()
     for seat in ("home_player_1", "home_player_2", "away_player_1", "away_player_2"):
-        seated |= Q(**{seat: player})
-    games = (
-        TableGame.objects.select_related("game")
-        .only("table", "number", "game__status", "game__winner")
-        .prefetch_related(
-            Prefetch(
-                "game__sides",
-                queryset=Side.objects.only("game", "score").order_by("position"),
-            )
-        )
-    )
-    return list(
+        seated |= Q(**{seat: player_id})
+    return (
         FixtureTable.objects.filter(seated)
         .filter(counts_q("fixture__"))
         .annotate(
@@ -302,9 +289,34 @@ def player_tables(*, player: Player) -> list[FixtureTable]:
             "away_player_1",
             "away_player_2",
         )
-        .prefetch_related(Prefetch("games", queryset=games))
         .order_by("-fixture__date", "-fixture__pk")
     )
+
+
+#: Building the tables' query (the counting rule's joins, six tables' rows read with them)
+#: costs the ORM far more than running it: it is built once per connection
+#: (``scoring.services.compiled``; a test compares its rows with the queryset's).
+_player_tables_read = CompiledRead(_player_tables_shape)
+
+
+def player_tables(*, player: Player) -> list[FixtureTable]:
+    """The fixture tables the player sat at in results that count, latest first (each marked
+    ``provisional`` when not yet confirmed), with their games' scores (three queries: tables,
+    games, sides). A game is read with its status and winner only, a side with its score (not
+    the ruleset or the players, which the page does not show)."""
+    tables = _player_tables_read.rows(player.pk)
+    games = (
+        TableGame.objects.select_related("game")
+        .only("table", "number", "game__status", "game__winner")
+        .prefetch_related(
+            Prefetch(
+                "game__sides",
+                queryset=Side.objects.only("game", "score").order_by("position"),
+            )
+        )
+    )
+    prefetch_related_objects(tables, Prefetch("games", queryset=games))
+    return tables
 
 
 def player_registrations(*, player: Player) -> QuerySet[Registration]:

@@ -100,7 +100,9 @@ class _Plan(Generic[M]):
         self.compiler = compiler
         self.sql = sql
         self.params = list(params)
-        self.slot = self.params.index(_MARK)
+        # Every place the id goes (a query may name it more than once: a player in any seat).
+        self.slots = [i for i, param in enumerate(self.params) if param == _MARK]
+        assert self.slots, "the query's shape does not use the id it is given"
         info = compiler.klass_info
         assert info is not None
         start, end = info["select_fields"][0], info["select_fields"][-1] + 1
@@ -120,7 +122,8 @@ class _Plan(Generic[M]):
         """The rows, read in a statement sent after `after` (SQL and parameters; its result
         is not read) in the same round trip."""
         params = list(self.params)
-        params[self.slot] = game_id
+        for slot in self.slots:
+            params[slot] = game_id
         with connection.cursor() if after is None else _statements_cursor(connection) as cursor:
             if after is None:
                 cursor.execute(self.sql, params)

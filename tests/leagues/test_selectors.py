@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.forms.models import model_to_dict
 
 from leagues.models import Fixture
 from leagues.selectors import fixtures as selectors
@@ -59,3 +60,29 @@ def test_player_tables_in_three_queries(division, django_assert_num_queries):
         tables = selectors.player_tables(player=player)
         assert [t.fixture.home.name for t in tables] == [home]
         assert all(len(t.games.all()[0].game.sides.all()) == 2 for t in tables)
+
+
+def _read(table) -> tuple:
+    """A table as the player's page reads it: its own fields, its fixture's and teams', its
+    players' and whether it is provisional."""
+    related = (table.fixture, table.fixture.home, table.fixture.away, *table.home_pair)
+    return (
+        model_to_dict(table),
+        [model_to_dict(obj) for obj in (*related, *table.away_pair)],
+        table.provisional,
+    )
+
+
+def test_player_tables_built_once_are_the_querysets(division):
+    """The tables' query is built once per connection and run with each player's id (in every
+    seat): the same tables, fields, related rows and marks as its queryset gives."""
+    fixtures = list(Fixture.objects.filter(division=division).order_by("date", "pk")[:2])
+    for fixture in fixtures:
+        for table_game in start_fixture(fixture):
+            win_game(table_game.game, "A", 2)
+    confirm(fixtures[0])
+    seated = fixtures[0].tables.get(board=1)
+    for player in (*seated.home_pair, *seated.away_pair):
+        read = selectors.player_tables(player=player)
+        expected = list(selectors._player_tables_shape(player.pk))
+        assert read and [_read(t) for t in read] == [_read(t) for t in expected]
