@@ -10,7 +10,7 @@ from django.db.models import Count, F, Prefetch, Q, QuerySet
 
 from cups.models import Competition, Entrant, Group, Round, Tie, TieGame, TieResult
 from leagues import match
-from leagues.models import AuditEntry, League, Player
+from leagues.models import AuditEntry, League, Player, ResultSubmission
 from leagues.selectors.statistics import CATEGORY_FIGURE, OTHER, PlayFigures
 from scoring.actors import Account
 from scoring.models import Award, GameStatus, Hand, HandRevision
@@ -38,6 +38,13 @@ OPEN_RESULTS = Prefetch(
     queryset=TieResult.objects.filter(status__in=TieResult.OPEN_STATUSES),
     to_attr="open_results",
 )
+#: A team tie's result, submitted on its fixture and waiting for the other captain
+#: (``tie.fixture.open_submissions``): played, to agree. No query for a cup of pairs.
+OPEN_SUBMISSIONS = Prefetch(
+    "fixture__submissions",
+    queryset=ResultSubmission.objects.filter(status__in=ResultSubmission.OPEN_STATUSES),
+    to_attr="open_submissions",
+)
 
 
 def competition_rounds(*, competition: Competition) -> list[Round]:
@@ -47,7 +54,7 @@ def competition_rounds(*, competition: Competition) -> list[Round]:
             Prefetch(
                 "ties",
                 queryset=Tie.objects.select_related(*TIE_RELATED)
-                .prefetch_related(OPEN_RESULTS)
+                .prefetch_related(OPEN_RESULTS, OPEN_SUBMISSIONS)
                 .order_by("position"),
                 to_attr="tie_list",
             )
@@ -89,7 +96,7 @@ def group_tables(*, competition: Competition) -> list[GroupTable]:
     ties = list(
         Tie.objects.filter(competition=competition, group__isnull=False)
         .select_related(*TIE_RELATED)
-        .prefetch_related(OPEN_RESULTS)
+        .prefetch_related(OPEN_RESULTS, OPEN_SUBMISSIONS)
     )
     tables = []
     for group in groups:

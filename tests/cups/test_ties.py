@@ -121,6 +121,9 @@ def test_a_team_tie_is_a_cup_fixture_that_counts_once_confirmed_and_never_in_the
     submitter = captains[fixture.home_id]
     confirmer = captains[fixture.away_id]
     submission = confirmation.result_submit(fixture=fixture, actor=Actor.of(submitter))
+    # Submitted on its fixture, the tie reads as played and waiting for the other captain.
+    page = Client().get(cup.get_absolute_url()).content.decode()
+    assert "Played, to agree" in page and "In play" not in page
     confirmation.result_confirm(submission=submission, by=confirmer)
     final.refresh_from_db()
     cup.refresh_from_db()
