@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from cups.models import Competition, Tie
 from cups.services.competitions import entrant_add_players, entrant_add_team
@@ -124,6 +125,12 @@ def test_a_team_tie_is_a_cup_fixture_that_counts_once_confirmed_and_never_in_the
     # Submitted on its fixture, the tie reads as played and waiting for the other captain.
     page = Client().get(cup.get_absolute_url()).content.decode()
     assert "Played, to agree" in page and "In play" not in page
+    # The other captain's list says it is the cup's, not a division's.
+    client = Client()
+    client.force_login(confirmer)
+    mine = client.get(reverse("leagues:my_fixtures")).content.decode()
+    assert f'data-testid="my-confirm-{fixture.pk}"' in mine
+    assert "<strong>cup</strong> fixture" in mine and fixture.division.name not in mine
     confirmation.result_confirm(submission=submission, by=confirmer)
     final.refresh_from_db()
     cup.refresh_from_db()
