@@ -251,10 +251,25 @@ def team_get(*, pk: int) -> Team:
     return Team.objects.select_related("league", "home_venue").get(pk=pk)
 
 
-def team_entries(*, team: Team) -> QuerySet[TeamEntry]:
+def _team_entries_shape(team_id: int) -> QuerySet[TeamEntry]:
+    return (
+        TeamEntry.objects.filter(team=team_id)
+        .select_related("division", "season")
+        .order_by("-season__starts_on", "pk")
+    )
+
+
+#: A team page's seasons, by a query built once per connection (``scoring.services.compiled``).
+_team_entries_read = CompiledRead(_team_entries_shape)
+
+
+def team_entries(*, team: Team) -> list[TeamEntry]:
     """The team's divisions season by season, latest first, with their seasons (what the team
-    page shows of them)."""
-    return team.entries.select_related("division", "season").order_by("-season__starts_on")
+    page shows of them), each given ``team``."""
+    entries = _team_entries_read.rows(team.pk)
+    for entry in entries:
+        entry.team = team
+    return entries
 
 
 def team_squad(*, team: Team, season: Season) -> QuerySet[Registration]:

@@ -29,6 +29,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import QuerySet
+
 from config.queries import count_of
 from leagues.models import (
     Division,
@@ -44,6 +46,7 @@ from leagues.models import (
 )
 from leagues.selectors.counting import fixtures_with_counts
 from leagues.tiebreaks import METRICS, Metric, tiebreak_rule_text
+from scoring.services.compiled import CompiledRead
 
 #: Columns shown for each style, in order (the points column last).
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -363,15 +366,25 @@ def division_standings(*, division: Division | int) -> Standings:
     return divisions_standings(divisions=[division])[0]
 
 
+def _entry_row_shape(entry_id: int) -> QuerySet[TableRow]:
+    return (
+        TableRow.objects.filter(entry=entry_id)
+        .defer("nights")
+        .annotate(teams=count_of(TableRow.objects.all(), field="table", outer="table"))
+    )
+
+
+#: A team page's row, by a query built once per connection (``scoring.services.compiled``).
+_entry_row_read = CompiledRead(_entry_row_shape)
+
+
 def entry_standing(*, entry: TeamEntry) -> tuple[StandingRow | None, int]:
     """The entry's row of its division's stored table (without its points per league night)
     and the number of teams in that table, in one query; (None, 0) before it has one. The row
     is given ``entry`` itself, whose team is read with it (as ``team.entries`` gives it)."""
-    stored = (
-        TableRow.objects.filter(entry=entry, table=entry.division_id)
-        .defer("nights")
-        .annotate(teams=count_of(TableRow.objects.all(), field="table", outer="table"))
-        .first()
+    stored = next(
+        (row for row in _entry_row_read.rows(entry.pk) if row.table_id == entry.division_id),
+        None,
     )
     if stored is None:
         return None, 0

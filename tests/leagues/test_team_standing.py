@@ -5,9 +5,16 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.forms.models import model_to_dict
 from django.urls import reverse
 
-from leagues.selectors.standings import division_standings
+from leagues.selectors.fixtures import _team_entries_shape, team_entries
+from leagues.selectors.standings import (
+    STORED_FIGURES,
+    _entry_row_shape,
+    division_standings,
+    entry_standing,
+)
 from leagues.services.standings import refresh_division_table
 from tests.leagues.helpers import confirm
 from tests.leagues.test_access import build
@@ -30,3 +37,30 @@ def test_the_team_page_shows_position_played_and_points(client):
             f"Position {row.position}{suffix} of 3 Played 1 Points {row.points}"
         )
     assert rows[fixture.home.pk].position == 1 and rows[fixture.home.pk].points > 0
+
+
+def test_the_team_pages_reads_built_once_are_the_querysets():
+    """The team page's seasons and its row of the stored table are read by queries built once
+    per connection and run with each team's or entry's id: the same rows, fields and related
+    rows as their querysets give."""
+    world = build(played=True)
+    fixture = confirm(world.fixture)
+    refresh_division_table(division=fixture.division_id)
+    for team in (fixture.home, fixture.away):
+        entries = team_entries(team=team)
+        expected = list(_team_entries_shape(team.pk))
+        assert [_fields(e, e.division, e.season) for e in entries] == [
+            _fields(e, e.division, e.season) for e in expected
+        ]
+        assert all(entry.team is team for entry in entries)
+        (entry,) = entries
+        row, teams = entry_standing(entry=entry)
+        (stored,) = _entry_row_shape(entry.pk)
+        assert row is not None and row.team is team and teams == stored.teams == 3
+        assert [getattr(row, name) for name in STORED_FIGURES] == [
+            getattr(stored, name) for name in STORED_FIGURES
+        ]
+
+
+def _fields(*objs) -> list[dict]:
+    return [model_to_dict(obj) for obj in objs]
