@@ -334,10 +334,25 @@ def player_tables(*, player: Player) -> list[FixtureTable]:
     return tables
 
 
-def player_registrations(*, player: Player) -> QuerySet[Registration]:
-    return player.registrations.select_related("team", "season__league").order_by(
-        "-season__starts_on"
+def _player_registrations_shape(player_id: int) -> QuerySet[Registration]:
+    return (
+        Registration.objects.filter(player=player_id)
+        .select_related("team", "season__league")
+        .order_by("-season__starts_on", "pk")
     )
+
+
+#: A player page's teams, by a query built once per connection (``scoring.services.compiled``).
+_player_registrations_read = CompiledRead(_player_registrations_shape)
+
+
+def player_registrations(*, player: Player) -> list[Registration]:
+    """The player's teams season by season, latest first, with their seasons and leagues, each
+    given ``player``."""
+    registrations = _player_registrations_read.rows(player.pk)
+    for registration in registrations:
+        registration.player = player
+    return registrations
 
 
 def league_venues(*, league: League) -> QuerySet[Venue]:
