@@ -15,6 +15,7 @@ possessive) is rendered for its game instead.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import threading
 import uuid
@@ -40,9 +41,9 @@ def _name_mark(label: str) -> str:
     return f"fresh-side-{label}-{_MARK}"
 
 
-#: Rendered forms kept per process: about 12 KB each.
+#: Rendered forms kept per process (about 12 KB each), each cut at its marks (`_pieces`).
 KEPT = 256
-_kept: dict[tuple[object, ...], str] = {}
+_kept: dict[tuple[object, ...], list[str] | None] = {}
 _lock = threading.Lock()
 
 
@@ -53,29 +54,44 @@ def fresh_form_html(
     `csrf_token` is the one the rest of the page carries (one random string, not two: the
     compressed reply stays small)."""
     dealer = game.next_dealer or game.first_dealer
-    key = (json.dumps(game.ruleset, sort_keys=True), tuple(side.label for side in sides), dealer)
-    html = _kept.get(key)
-    if html is None:
-        html = _render(game, _marked(sides), dealer, pk=GAME)
+    labels = tuple(side.label for side in sides)
+    key = (json.dumps(game.ruleset, sort_keys=True), labels, dealer)
+    if key in _kept:
+        pieces = _kept[key]
+    else:
+        pieces = _pieces(_render(game, _marked(sides), dealer, pk=GAME), labels)
         with _lock:
             if len(_kept) >= KEPT:
                 _kept.pop(next(iter(_kept)))
-            _kept[key] = html
-    html = html.replace(_action(GAME), _action(game.pk))
-    for side in sides:
-        mark = _name_mark(side.label)
-        html = html.replace(escape(possessive(mark)), escape(possessive(side.name)))
-        html = html.replace(mark, str(escape(side.name)))
-    rest = html.replace(CSRF, "").replace(ENTRY_KEY, "").replace(NUMBER, "")
-    if _MARK in rest or str(GAME) in rest:
-        html = _render(game, sides, dealer, pk=game.pk)  # a name shown some other way
-    filled = (
-        html.replace(CSRF, csrf_token)
-        .replace(ENTRY_KEY, str(uuid.uuid4()))
-        .replace(NUMBER, str(number))
-    )
-    # The template escaped what it rendered; the values filled in are a token, a UUID, a number.
-    return mark_safe(filled)
+            _kept[key] = pieces
+    values = {CSRF: csrf_token, ENTRY_KEY: str(uuid.uuid4()), NUMBER: str(number)}
+    if pieces is None:
+        # A name the template shows other than as given (or as a possessive): rendered for
+        # this game, then filled in.
+        html = _render(game, sides, dealer, pk=game.pk)
+        pieces = re.split(f"({re.escape(CSRF)}|{re.escape(ENTRY_KEY)}|{re.escape(NUMBER)})", html)
+    else:
+        values[_action(GAME)] = _action(game.pk)
+        for side in sides:
+            mark = _name_mark(side.label)
+            values[escape(possessive(mark))] = escape(possessive(side.name))
+            values[mark] = str(escape(side.name))
+    # The template escaped what it rendered; the values filled in are a token, a UUID, a number
+    # and the names and address as the template escapes them.
+    return mark_safe("".join(values[piece] if i % 2 else piece for i, piece in enumerate(pieces)))
+
+
+def _pieces(html: str, labels: Sequence[str]) -> list[str] | None:
+    """The kept form cut at its marks: text, mark, text, ..., mark, text; None if the template
+    shows a mark some other way than the values filled in (then it is rendered for each game)."""
+    marks = [_action(GAME), CSRF, ENTRY_KEY, NUMBER]
+    for label in labels:
+        # The possessive first: it begins with the name's own mark.
+        marks += [escape(possessive(_name_mark(label))), _name_mark(label)]
+    pieces = re.split("(" + "|".join(re.escape(mark) for mark in marks) + ")", html)
+    if any(_MARK in text or str(GAME) in text for text in pieces[0::2]):
+        return None
+    return pieces
 
 
 def hand_form(game: Game, sides: Sequence[Side], *, dealer: str, number: object) -> HandForm:

@@ -77,7 +77,7 @@ def _state(invitation: Invitation) -> dict[str, Any]:
 
 def what(invitation: Invitation) -> str:
     if invitation.role == Invitation.Role.CAPTAIN:
-        return f"captain of {invitation.team}"
+        return f"captain of {invitation.team} in {invitation.league}"
     return f"a secretary of {invitation.league}"
 
 

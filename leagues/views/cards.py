@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods
 from leagues.card_forms import ScoreCardForm
 from leagues.forms import add_service_error
 from leagues.models import FixtureTable, ResultSubmission
-from leagues.permissions import can_enter_card
+from leagues.permissions import can_enter_card, captained_sides
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.people import name_people, seated_players
 from leagues.services import cards
@@ -65,6 +65,9 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
         settling=settling,
     )
     open_for_card = cards.may_enter_card(request.user, fixture)
+    # A captain's card is their team's word, so it waits for the other team's; a secretary's
+    # waits for both captains (whoever submits a result does not confirm it).
+    as_captain = bool(captained_sides(request.user, fixture))
     if request.method == "POST" and open_for_card and form.is_valid():
         try:
             submission = cards.fixture_card_enter(
@@ -76,7 +79,7 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
         except ValidationError as exc:
             add_service_error(form, exc)
         else:
-            messages.success(request, _done(submission))
+            messages.success(request, _done(submission, as_captain=as_captain))
             if request.GET.get("from") == "desk":
                 # A secretary entering a night's cards goes back to the desk's list for the next.
                 return redirect("leagues:manage_league", slug=season.league.slug)
@@ -90,15 +93,21 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
         "played": [tables[b] for b in sorted(played) if b not in editable],
         "open": open_for_card,
         "settling": settling,
+        "as_captain": as_captain,
         "fmt": fmt,
     }
     return render(request, "leagues/score_card.html", context, status=200)
 
 
-def _done(submission: ResultSubmission) -> str:
+def _done(submission: ResultSubmission, *, as_captain: bool) -> str:
     if submission.is_confirmed:
         return "Dispute settled with the score card: the result counts."
+    if as_captain:
+        return (
+            "Result from the score card submitted: it counts once the other team's captain "
+            "confirms it (or a secretary does)."
+        )
     return (
-        "Result from the score card submitted: it counts once the other team's captain "
-        "confirms it (or a secretary does)."
+        "Result from the score card submitted: it counts once both teams' captains agree, or "
+        "another secretary confirms it."
     )

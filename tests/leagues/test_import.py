@@ -87,6 +87,12 @@ def test_the_plan_shows_everything_and_saves_nothing_until_confirmed(league, sec
     assert sorted(plan.create["venues"]) == ["Black Bull Inn", "Old Hall Club"]
     assert sorted(plan.create["teams"]) == ["Black Bull", "Old Hall"]
     assert len(plan.create["people"]) == 4
+    # Two rows make two new people of one name: said before anything is saved.
+    assert [w.message for w in plan.warnings] == [
+        "Rows 2 and 5 each name someone new called Linda Dyson (Black Bull, Old Hall): the "
+        "import makes 2 people of that name. If they are one person, put the rows right first."
+    ]
+    assert "each name someone new called Linda Dyson" in preview.content.decode()
     assert len(plan.create["captains"]) == 2
     assert plan.create["invitations"] == ["Linda Dyson (Black Bull) at linda@example.org"]
     assert len(plan.create["fixtures"]) == 2 and len(plan.create["results"]) == 1

@@ -87,6 +87,9 @@ def test_a_captain_is_invited_and_their_account_is_the_captains(world):
     url = reverse("leagues:manage_captain_account", args=[world.league.slug, entry.team_id])
     response = secretary(world).post(url, {"action": "invite", "invite-email": "l@example.org"})
     assert response.status_code == 302
+    # The mail names the team and its league: a captain may be asked by more than one.
+    invited = f"captain of {world.fixture.home} in {world.league}"
+    assert invited in mail.outbox[-1].subject and invited in mail.outbox[-1].body
     response = accept(link(), username="linda")
     assert response["Location"] == reverse("leagues:my_fixtures")
     captain.refresh_from_db()

@@ -272,6 +272,29 @@ def test_the_desk_lists_past_nights_without_a_result_for_the_secretary_to_enter(
 CARD_SCORES = ((11, 7), (9, 11), (11, 4), (11, 10))
 
 
+def test_the_card_says_who_confirms_what_it_submits() -> None:
+    """A captain's card waits for the other team's captain; a secretary's for both captains
+    (whoever submits a result does not confirm it), as the result page says."""
+    fixture, users = _fixture()
+    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    data = {
+        f"t{b}_g1_{side}": str(s[i])
+        for b, s in enumerate(CARD_SCORES, start=1)
+        for i, side in enumerate(("home", "away"))
+    }
+    secretary, captain = Client(), Client()
+    secretary.force_login(users["secretary"])
+    captain.force_login(users["home"])
+    both = "it counts once both teams' captains agree, or another secretary confirms it"
+    other = "the other team's captain confirms it (or a secretary does)"
+    page = secretary.get(url).content.decode()
+    assert both in page and other not in page
+    page = captain.get(url).content.decode()
+    assert other in page and both not in page
+    done = secretary.post(url, data, follow=True).content.decode()
+    assert "counts once both teams&#x27; captains agree" in done
+
+
 def test_a_card_for_a_fixture_whose_night_has_not_come_is_refused_and_not_offered(client) -> None:
     """A captain cannot put a result on a match not yet played: before the fixture's night
     (where its league plays) the card is refused, naming the date, nothing is stored, and

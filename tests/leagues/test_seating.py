@@ -170,3 +170,7 @@ def test_a_half_seated_table_says_which_pair_is_still_to_come(night) -> None:
     assert (
         'data-testid="night-pairs-1">home pair not seated yet <span class="muted">v</span>' in page
     )
+    # The table's QR page names the home team with its pair still to come, the away pair.
+    qr = client.get(reverse("leagues:table_qr", args=[fixture.pk, 1])).content.decode()
+    assert f'{fixture.home.name} <span class="muted" data-testid="qr-unseated">' in qr
+    assert " & ".join(str(player) for player in seated.away_pair) in qr

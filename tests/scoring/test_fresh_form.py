@@ -94,3 +94,17 @@ def test_a_reply_carries_one_csrf_token_for_all_its_forms(client):
     ):
         tokens = re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.content.decode())
         assert len(tokens) >= 2 and len(set(tokens)) == 1, tokens
+
+
+def test_a_form_that_shows_a_mark_some_other_way_is_rendered_for_its_game(monkeypatch):
+    """Were the template to show a name or the address some other way than the values filled in
+    (a mark left in the text between them), the form is rendered for each game instead."""
+    assert fresh_form._pieces(f'<a data-game="{fresh_form.GAME}">', ["A", "B"]) is None
+    monkeypatch.setattr(fresh_form, "_pieces", lambda html, labels: None)
+    monkeypatch.setattr(fresh_form, "_kept", {})
+    game = GameFactory(hands=2)
+    sides = list(game.sides.order_by("position"))
+    for _ in range(2):
+        kept = fresh_form.fresh_form_html(csrf_token="t0ken", game=game, sides=sides, number=3)
+        assert PER_REQUEST.sub(r"\1…", kept) == PER_REQUEST.sub(r"\1…", rendered(game, 3))
+        assert 'name="expected_number" value="3"' in kept and fresh_form._MARK not in kept
