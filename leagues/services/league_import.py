@@ -595,6 +595,10 @@ def _apply_people(plan: Plan, league: League, season: Season, by: Account) -> li
         entry.refresh_from_db()
         if entry.captain_id != person.player.pk:  # type: ignore[union-attr]
             structure.entry_set_captain(entry=entry, captain=person.player, by=by)
+        if person.email and not entry.captain_contact:
+            # The captain's e-mail is the secretary's way to reach them (never on a public
+            # page), as if typed on the team's page.
+            structure.entry_set_contact(entry=entry, contact=person.email, by=by)
         if person.email and not _has_account_or_invitation(person, league):
             sent.append(
                 invitations.captain_invite(entry=entry, email=person.email, by=by, send=False)
