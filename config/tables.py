@@ -38,7 +38,7 @@ from django.utils.timezone import template_localtime
 from django_tables2.columns.linkcolumn import BaseLinkColumn
 from django_tables2.columns.manytomanycolumn import ManyToManyColumn
 from django_tables2.rows import BoundRow
-from django_tables2.utils import Accessor, signature
+from django_tables2.utils import Accessor, AttributeDict, signature
 
 #: Leading characters that make a spreadsheet treat a cell as a formula.
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -71,11 +71,18 @@ def pk_links(viewname: str) -> Callable[[int], str]:
 CELL_ARGUMENTS = ("value", "record", "column", "bound_column", "bound_row", "table")
 
 
-def attrs_html(attrs: Any) -> str:
-    """``AttributeDict.as_html()`` (``key="value"`` pairs, both escaped as ``conditional_escape``
-    escapes them), written without ``format_html_join``'s lazy wrappers: a table writes one a
-    heading and one a cell of each column."""
-    return " ".join(f'{_escaped(key)}="{_escaped(value)}"' for key, value in attrs._iteritems())
+def attrs_html(attrs: AttributeDict) -> str:
+    """``AttributeDict.as_html()`` (``key="value"`` pairs, a callable value called, None and
+    the nested ``th``/``td``/... keys left out, both escaped as ``conditional_escape`` escapes
+    them), written without ``format_html_join``'s lazy wrappers: a table writes one a heading
+    and one a cell of each column."""
+    pairs = []
+    for key, value in attrs.items():
+        if callable(value):
+            value = value()
+        if key not in attrs.blacklist and value is not None:
+            pairs.append(f'{_escaped(key)}="{_escaped(value)}"')
+    return " ".join(pairs)
 
 
 def _escaped(value: Any) -> str:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable
+from typing import TypeVar
 
 from django.db.models import (
     BooleanField,
     Count,
     ExpressionWrapper,
+    Model,
     OuterRef,
     Prefetch,
     Q,
@@ -35,6 +37,8 @@ from leagues.models import (
 from leagues.selectors.counting import counts_q, fixtures_with_standing, is_provisional_q
 from scoring.models import Side
 from scoring.services.compiled import CompiledRead
+
+M = TypeVar("M", bound=Model)
 
 FIXTURE_RELATED = ("home", "away", "venue", "result", "division__season__league")
 
@@ -266,10 +270,7 @@ _team_entries_read = CompiledRead(_team_entries_shape)
 def team_entries(*, team: Team) -> list[TeamEntry]:
     """The team's divisions season by season, latest first, with their seasons (what the team
     page shows of them), each given ``team``."""
-    entries = _team_entries_read.rows(team.pk)
-    for entry in entries:
-        entry.team = team
-    return entries
+    return _rows_given(_team_entries_read, team, "team")
 
 
 def team_squad(*, team: Team, season: Season) -> QuerySet[Registration]:
@@ -334,10 +335,31 @@ def player_tables(*, player: Player) -> list[FixtureTable]:
     return tables
 
 
-def player_registrations(*, player: Player) -> QuerySet[Registration]:
-    return player.registrations.select_related("team", "season__league").order_by(
-        "-season__starts_on"
+def _player_registrations_shape(player_id: int) -> QuerySet[Registration]:
+    return (
+        Registration.objects.filter(player=player_id)
+        .select_related("team", "season__league")
+        .order_by("-season__starts_on", "pk")
     )
+
+
+#: A player page's teams, by a query built once per connection (``scoring.services.compiled``).
+_player_registrations_read = CompiledRead(_player_registrations_shape)
+
+
+def player_registrations(*, player: Player) -> list[Registration]:
+    """The player's teams season by season, latest first, with their seasons and leagues, each
+    given ``player``."""
+    return _rows_given(_player_registrations_read, player, "player")
+
+
+def _rows_given(read: CompiledRead[M], owner: Model, field: str) -> list[M]:
+    """``read``'s rows for ``owner``'s id, each given ``owner`` as ``field`` (the page has it:
+    no query reads it again)."""
+    rows = read.rows(owner.pk)
+    for row in rows:
+        setattr(row, field, owner)
+    return rows
 
 
 def league_venues(*, league: League) -> QuerySet[Venue]:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -76,6 +76,19 @@ class GenerationPlan:
     """The last night of the list."""
     clashes: tuple[str, ...] = ()
     """Venue clashes no pairing could avoid, each with why (shown before saving)."""
+    names: Mapping[Hashable, str] = field(default_factory=dict)
+    """The teams' names this season, by the keys the planned fixtures carry."""
+
+    @property
+    def new_nights(self) -> list[tuple[datetime.date, list[tuple[str, str]]]]:
+        """The new fixtures night by night, home v away by name, for the secretary to read
+        before saving."""
+        nights: dict[datetime.date, list[tuple[str, str]]] = {}
+        for planned in sorted(self.created, key=lambda f: f.date):
+            nights.setdefault(planned.date, []).append(
+                (self.names.get(planned.home, "?"), self.names.get(planned.away, "?"))
+            )
+        return list(nights.items())
 
     @property
     def token(self) -> str:
@@ -324,6 +337,7 @@ def fixtures_plan(
         exclusions=ranges,
         last=max((f.date for f in planned), default=None),
         clashes=schedule.clashes,
+        names={entry.team_id: entry.display_name for entry in entries},
     )
 
 

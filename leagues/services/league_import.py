@@ -396,6 +396,30 @@ def _plan_people(
             others = ", ".join(found.namesakes)
             note = f" (not the {name} of {others})" if others else ""
             plan.create["people"].append(f"{name} for {team.name}{note}")
+    _note_new_namesakes(plan, sheet)
+
+
+def _note_new_namesakes(plan: Plan, sheet: Sheet) -> None:
+    """Rows that each make a new person of one name: said before the import, since each
+    becomes a person of their own (a row typed twice, or one person put in two teams, would
+    make two)."""
+    new: dict[str, list[Person]] = defaultdict(list)
+    for person in plan.people:
+        if person.player is None and not person.open:
+            new[_key(person.name)].append(person)
+    for same in new.values():
+        if len(same) < 2:
+            continue
+        rows = ", ".join(str(person.row) for person in same[:-1]) + f" and {same[-1].row}"
+        teams = ", ".join(plan.teams[person.team_key].name for person in same)
+        plan.warnings.append(
+            Problem(
+                f"Rows {rows} each name someone new called {same[0].name} ({teams}): the import "
+                f"makes {len(same)} people of that name. If they are one person, put the rows "
+                "right first.",
+                sheet=sheet.name,
+            )
+        )
 
 
 def _plan_captains(plan: Plan, sheet: Sheet, league: League) -> None:
@@ -571,6 +595,10 @@ def _apply_people(plan: Plan, league: League, season: Season, by: Account) -> li
         entry.refresh_from_db()
         if entry.captain_id != person.player.pk:  # type: ignore[union-attr]
             structure.entry_set_captain(entry=entry, captain=person.player, by=by)
+        if person.email and not entry.captain_contact:
+            # The captain's e-mail is the secretary's way to reach them (never on a public
+            # page), as if typed on the team's page.
+            structure.entry_set_contact(entry=entry, contact=person.email, by=by)
         if person.email and not _has_account_or_invitation(person, league):
             sent.append(
                 invitations.captain_invite(entry=entry, email=person.email, by=by, send=False)

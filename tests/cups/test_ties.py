@@ -125,6 +125,14 @@ def test_a_team_tie_is_a_cup_fixture_that_counts_once_confirmed_and_never_in_the
     # Submitted on its fixture, the tie reads as played and waiting for the other captain.
     page = Client().get(cup.get_absolute_url()).content.decode()
     assert "Played, to agree" in page and "In play" not in page
+    # Its pages are filed under the cup, not the division it is stored in.
+    for url in (fixture.get_absolute_url(), reverse("leagues:fixture_result", args=[fixture.pk])):
+        body = Client().get(url).content.decode()
+        crumbs = body[
+            body.index('class="crumbs"') : body.index("</nav>", body.index('class="crumbs"'))
+        ]
+        assert f'href="{cup.get_absolute_url()}" data-testid="crumb-cup">{cup.name}<' in crumbs
+        assert fixture.division.name not in crumbs
     # The other captain's list says it is the cup's, not a division's.
     client = Client()
     client.force_login(confirmer)

@@ -87,6 +87,12 @@ def test_the_plan_shows_everything_and_saves_nothing_until_confirmed(league, sec
     assert sorted(plan.create["venues"]) == ["Black Bull Inn", "Old Hall Club"]
     assert sorted(plan.create["teams"]) == ["Black Bull", "Old Hall"]
     assert len(plan.create["people"]) == 4
+    # Two rows make two new people of one name: said before anything is saved.
+    assert [w.message for w in plan.warnings] == [
+        "Rows 2 and 5 each name someone new called Linda Dyson (Black Bull, Old Hall): the "
+        "import makes 2 people of that name. If they are one person, put the rows right first."
+    ]
+    assert "each name someone new called Linda Dyson" in preview.content.decode()
     assert len(plan.create["captains"]) == 2
     assert plan.create["invitations"] == ["Linda Dyson (Black Bull) at linda@example.org"]
     assert len(plan.create["fixtures"]) == 2 and len(plan.create["results"]) == 1
@@ -106,6 +112,11 @@ def test_the_plan_shows_everything_and_saves_nothing_until_confirmed(league, sec
     assert bull.captain.name == "Linda Dyson" and bull.division.name == "Premier"
     invitation = Invitation.objects.get()
     assert invitation.player == bull.captain and mail.outbox[-1].to == ["linda@example.org"]
+    # The captain's e-mail is the team's contact on the secretary's pages, audited as typed.
+    assert bull.captain_contact == "linda@example.org"
+    assert AuditEntry.objects.filter(action="captain_contact_changed").count() == 1
+    team_page = reverse("leagues:manage_team", args=[league.slug, bull.team_id])
+    assert 'value="linda@example.org"' in secretary.get(team_page).content.decode()
     played = Fixture.objects.get(date="2025-09-02")
     assert played.status == Fixture.Status.PLAYED
     assert Fixture.objects.filter(counts_q(provisional=False), pk=played.pk).exists()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import html
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -249,13 +250,20 @@ def test_generate_fixtures_shows_the_report_and_keeps_played_fixtures(client, se
         "exclusions": "2025-09-16",
     }
     response = client.post(url, form)
-    assert "Check the new list" in response.content.decode()
+    preview = response.content.decode()
+    assert "Check the new list" in preview
     assert not Fixture.objects.filter(division=division).exists(), "a preview changes nothing"
+    # The preview lists the new fixtures night by night, by the teams' names.
+    assert "The 12 new fixtures, night by night" in preview
+    nights = re.findall(r"<h3>(\w{3} \d+ \w{3} \d{4})</h3>", preview)
+    assert nights[0] == "Tue 2 Sep 2025" and "Tue 16 Sep 2025" not in nights
     response = client.post(url, {**form, "confirm": "1"})
     assert response.status_code == 200
     assert "Fixtures generated" in response.content.decode()
     fixtures = Fixture.objects.filter(division=division)
     assert fixtures.count() == 12
+    first = fixtures.order_by("date", "pk").select_related("home", "away").first()
+    assert f"<li>{first.home.name} v {first.away.name}</li>" in preview
     assert not fixtures.filter(date=datetime.date(2025, 9, 16)).exists()
 
     played = fixtures.order_by("date", "pk").first()

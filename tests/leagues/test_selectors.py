@@ -10,8 +10,13 @@ from django.forms.models import model_to_dict
 from leagues.models import Fixture
 from leagues.selectors import fixtures as selectors
 from leagues.services.fixtures import fixtures_generate
-from tests.factories.leagues import DivisionFactory, PointAdjustmentFactory
-from tests.leagues.helpers import confirm, entered_teams, start_fixture, win_game
+from tests.factories.leagues import (
+    DivisionFactory,
+    PointAdjustmentFactory,
+    RegistrationFactory,
+    SeasonFactory,
+)
+from tests.leagues.helpers import confirm, entered_teams, squad, start_fixture, win_game
 
 pytestmark = pytest.mark.django_db
 
@@ -86,3 +91,20 @@ def test_player_tables_built_once_are_the_querysets(division):
         read = selectors.player_tables(player=player)
         expected = list(selectors._player_tables_shape(player.pk))
         assert read and [_read(t) for t in read] == [_read(t) for t in expected]
+
+
+def test_player_registrations_built_once_are_the_querysets(division):
+    """A player page's teams are read by a query built once per connection: the same rows,
+    teams, seasons and leagues as its queryset gives, latest season first."""
+    team = division.entries.order_by("pk").first().team
+    player = squad(team, division.season)[0]
+    later = SeasonFactory(league=division.season.league, starts_on=datetime.date(2026, 9, 1))
+    RegistrationFactory(player=player, team=team, season=later)
+    read = selectors.player_registrations(player=player)
+    expected = list(selectors._player_registrations_shape(player.pk))
+    assert [r.season for r in read] == [later, division.season]
+    assert all(r.player is player for r in read)
+    fields = [[model_to_dict(obj) for obj in (r, r.team, r.season, r.season.league)] for r in read]
+    assert fields == [
+        [model_to_dict(obj) for obj in (r, r.team, r.season, r.season.league)] for r in expected
+    ]

@@ -12,8 +12,9 @@ import django_tables2 as tables
 import pytest
 from django.urls import reverse
 from django.utils.formats import date_format
+from django_tables2.utils import AttributeDict
 
-from config.tables import BaseTable, _safe_cell
+from config.tables import BaseTable, _safe_cell, attrs_html
 from leagues.models import Fixture
 from leagues.selectors.race import division_race
 from leagues.selectors.standings import division_standings
@@ -223,3 +224,18 @@ def test_a_short_date_is_the_one_djangos_date_filter_writes():
     for _ in range(366):
         assert short_date(day) == date_format(day, "D j M")
         day += datetime.timedelta(days=1)
+
+
+def test_attributes_are_written_as_django_tables2_writes_them():
+    attrs = AttributeDict(
+        {
+            "class": "num wide",
+            "title": 'Pegs "for" & <against>',
+            "data-x": lambda: "called",
+            "hidden": None,
+            "td": {"class": "nested, left out"},
+            "data-n": 3,
+        }
+    )
+    assert attrs_html(attrs) == attrs.as_html()
+    assert 'title="Pegs &quot;for&quot; &amp; &lt;against&gt;"' in attrs_html(attrs)
