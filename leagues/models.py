@@ -568,7 +568,12 @@ class Fixture(models.Model):
 
     class Meta:
         ordering = ["date", "time", "pk"]
-        indexes = [models.Index(fields=["division", "date"])]
+        indexes = [
+            models.Index(fields=["division", "date"]),
+            # In the lists' order: a league's latest results and next fixtures (its home page)
+            # are the first few read along it, not all of a season's sorted for eight.
+            models.Index(fields=["date", "time", "id"], name="fixture_list_order"),
+        ]
         constraints = [
             models.CheckConstraint(condition=~Q(home=F("away")), name="fixture_home_not_away"),
             models.UniqueConstraint(

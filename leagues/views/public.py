@@ -18,7 +18,7 @@ from leagues.selectors import fixtures as selectors
 from leagues.selectors.live import last_change
 from leagues.selectors.people import name_people, seated_players
 from leagues.selectors.race import MARKERS, division_race
-from leagues.selectors.standings import division_leaders, divisions_standings, entry_standing
+from leagues.selectors.standings import divisions_leaders, divisions_standings, entry_standing
 from leagues.selectors.statistics import (
     add_figures,
     player_leaderboard,
@@ -52,46 +52,48 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     def context() -> dict[str, Any]:
         results = upcoming = []
         today = league.today()
-        # The season's divisions came with it (``league_seasons``). The fixtures below are
-        # picked by their division's id, not by a join to the season: the database then walks
-        # each division's fixtures in date order and stops at the few shown (the season's
-        # 3,000 results of a 100-team division were joined and sorted for the latest eight).
-        divisions = list(current.divisions.all()) if current is not None else []
-        if divisions:
+        if current is not None:
             # Up to today: a walkover given ahead of its night is listed from that night on.
             results = list(
-                selectors.counted_results().filter(division__in=divisions, date__lte=today)[:LATEST]
+                selectors.counted_results(season=current).filter(date__lte=today)[:LATEST]
             )
             upcoming = list(
                 selectors.fixture_list(
-                    statuses=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED]
-                ).filter(division__in=divisions, date__gte=today)[:LATEST]
+                    season=current, statuses=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED]
+                ).filter(date__gte=today)[:LATEST]
             )
+        # The season's divisions came with it (``league_seasons``).
+        divisions = list(current.divisions.all()) if current is not None else []
         tables, leaders = [], []
-        if current is not None:
+        if len(divisions) > GLANCE_TABLES:
+            # Each division's leaders, read alone: a fixed number of queries however many. The
+            # links are reversed once for the list (a league of 100 divisions has 200).
+            division_url, team_url = pk_links("leagues:division"), pk_links("leagues:team")
+            leaders = [
+                (division, division_url(division.pk), [(r, team_url(r.team.pk)) for r in top])
+                for division, top in zip(
+                    divisions, divisions_leaders(divisions=divisions), strict=True
+                )
+            ]
+        elif divisions:
             # Every division's table at once: a fixed number of queries however many there are.
-            stored = divisions_standings(divisions=divisions, nights=False)
-            by_division = zip(divisions, stored, strict=True)
-            if len(divisions) > GLANCE_TABLES:
-                leaders = [
-                    (division, division_leaders(standings)) for division, standings in by_division
-                ]
-            else:
-                ranks = [division.rank for division in divisions]
-                tables = [
-                    (
-                        division,
-                        StandingsTable(
-                            standings.rows,
-                            metrics=standings.columns,
-                            style=league.style,
-                            race=division_race(standings=standings, ranks=ranks),
-                            compact=True,
-                            prefix=f"d{division.pk}-",
-                        ),
-                    )
-                    for division, standings in by_division
-                ]
+            ranks = [division.rank for division in divisions]
+            tables = [
+                (
+                    division,
+                    StandingsTable(
+                        standings.rows,
+                        metrics=standings.columns,
+                        style=league.style,
+                        race=division_race(standings=standings, ranks=ranks),
+                        compact=True,
+                        prefix=f"d{division.pk}-",
+                    ),
+                )
+                for division, standings in zip(
+                    divisions, divisions_standings(divisions=divisions, nights=False), strict=True
+                )
+            ]
         return {
             "league": league,
             "tables": tables,

@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 
 from leagues.models import Fixture, FixtureResult
 from leagues.selectors.fixtures import division_get
-from leagues.selectors.standings import division_standings
+from leagues.selectors.standings import division_standings, divisions_leaders, divisions_standings
 from leagues.services.adjustments import points_adjust
 from leagues.services.standings import refresh_division_table
 from leagues.services.structure import league_set_tiebreaks
@@ -316,7 +316,9 @@ def test_secretary_sets_the_tiebreaks():
     assert league.get_tiebreaks() == ["points", "pegs_diff", "head_to_head"]
 
 
-def test_a_league_of_many_divisions_lists_each_with_its_leaders_on_its_home(client):
+def test_a_league_of_many_divisions_lists_each_with_its_leaders_on_its_home(
+    client, django_assert_num_queries
+):
     """Past GLANCE_TABLES divisions the league's home names each division's leader (teams level
     on every tie-break share the top), not a hundred tables; a division with no result yet says
     so; every division and leader links to its page."""
@@ -355,3 +357,15 @@ def test_a_league_of_many_divisions_lists_each_with_its_leaders_on_its_home(clie
     for other in quiet:
         assert f'<a href="{other.get_absolute_url()}">{other.name}</a>' in leaders
     assert leaders.count("no results yet") == len(quiet)
+    # The leaders read alone are the full tables' first places.
+    divisions = [division, level, *quiet]
+    tables = divisions_standings(divisions=divisions)
+    expected = [
+        [r.team.name for r in t.rows if r.position == 1 and not r.withdrawn]
+        if any(r.played for r in t.rows)
+        else []
+        for t in tables
+    ]
+    with django_assert_num_queries(2):  # the tables' counts, the first places with their teams
+        got = [[r.team.name for r in top] for top in divisions_leaders(divisions=divisions)]
+    assert got == expected == [["Alma"], ["Bull", "Oak"], *[[] for _ in quiet]]
