@@ -208,7 +208,7 @@ def league_fixtures(
 ) -> QuerySet[Fixture]:
     """The league's fixtures in date order; a result is given once it counts."""
     league = _league(slug)
-    fixtures = selectors.fixture_list().filter(division__season__league=league)
+    fixtures = selectors.fixture_list(standing=True).filter(division__season__league=league)
     if season is not None:
         chosen = _get(league.seasons.all(), f"season of {league.name} with id", pk=season)
         fixtures = fixtures.filter(division__season=chosen)
@@ -268,7 +268,7 @@ def division_fixtures(
     request: Any, division_id: PathId, filters: Query[FixtureFilters]
 ) -> QuerySet[Fixture]:
     division = _division(division_id)
-    fixtures = _filtered(selectors.fixture_list(division=division), filters)
+    fixtures = _filtered(selectors.fixture_list(division=division, standing=True), filters)
     return _team_filter(fixtures, filters.team, division.season.league)
 
 
@@ -300,7 +300,7 @@ def team(request: Any, team_id: PathId) -> Team:
 @paginate(Page)
 def team_fixtures(request: Any, team_id: PathId, filters: Query[FixtureFilters]) -> Any:
     """The team's fixtures, every season, in date order."""
-    return _filtered(selectors.fixture_list(team=_team(team_id)), filters)
+    return _filtered(selectors.fixture_list(team=_team(team_id), standing=True), filters)
 
 
 @api.get(
@@ -327,5 +327,9 @@ def team_players(request: Any, team_id: PathId, season: Id | None = None) -> lis
 )
 def fixture(request: Any, fixture_id: PathId) -> Fixture:
     # One fixture: its division, season and league in the same query, not a list's one more.
-    one = selectors.fixture_list().prefetch_related(None).select_related("division__season__league")
+    one = (
+        selectors.fixture_list(standing=True)
+        .prefetch_related(None)
+        .select_related("division__season__league")
+    )
     return _get(one, "fixture", pk=fixture_id)

@@ -29,7 +29,7 @@ def feed_fixtures(
     *, league: League | None = None, division: Division | None = None, team: Team | None = None
 ) -> QuerySet[Fixture]:
     """Every fixture of the league, the division or the team (all seasons), in date order."""
-    fixtures = fixture_list(division=division, team=team)
+    fixtures = fixture_list(division=division, team=team, standing=True)
     if league is not None:
         fixtures = fixtures.filter(division__season__league=league)
     return with_revision(fixtures)

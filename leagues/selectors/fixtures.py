@@ -102,22 +102,24 @@ def fixture_list(
     season: Season | None = None,
     team: Team | None = None,
     statuses: Iterable[str] | None = None,
+    standing: bool = False,
 ) -> QuerySet[Fixture]:
-    """Fixtures in date order with teams, venue, stored result and how that result stands
-    (``counting.fixtures_with_standing``), in one query, and their divisions (with season and
-    league) in one more unless ``division`` is given (then it is theirs)."""
+    """Fixtures in date order with teams, venue and stored result, in one query, and their
+    divisions (with season and league) in one more unless ``division`` is given (then it is
+    theirs). ``standing``: each with ``result_counts`` too (``counting.fixtures_with_standing``,
+    which the API and the calendar say; a page's list reads how a result stands from the
+    result itself, ``result_mark``, and is spared its joins)."""
     if division is not None:
         # Reached through the division, each fixture is given that very division: no query.
         fixtures = division.fixtures.all()
     else:
         fixtures = Fixture.objects.prefetch_related(LISTED_DIVISIONS)
-    fixtures = with_season_names(
-        fixtures_with_standing(
-            fixtures.select_related("home", "away", "venue", "result").order_by(
-                "date", "time", "pk"
-            )
-        )
+    fixtures = fixtures.select_related("home", "away", "venue", "result").order_by(
+        "date", "time", "pk"
     )
+    if standing:
+        fixtures = fixtures_with_standing(fixtures)
+    fixtures = with_season_names(fixtures)
     if season is not None:
         fixtures = fixtures.filter(division__season=season)
     if team is not None:
@@ -147,7 +149,7 @@ def counted_results(
     """The results that count (``leagues.selectors.counting``), latest first."""
     return (
         fixture_list(division=division, season=season, team=team)
-        .filter(result_counts=True)
+        .filter(counts_q())
         .order_by("-date", "-time", "-pk")
     )
 
