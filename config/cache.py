@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
@@ -54,6 +54,23 @@ def _outage(location: str) -> _Outage:
         return _outages.setdefault(location, _Outage())
 
 
+class _KeptClients(RedisCacheClient):
+    """Django's Redis client, which makes a ``redis.Redis`` for every cache call (some 50 µs,
+    a few times on every page): one is made for each connection pool and kept. A client holds
+    no connection of its own (its pool hands them out), so threads share it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._clients: dict[int, Any] = {}
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        pool = self._get_connection_pool(write)  # kept by Django for the process's life
+        client = self._clients.get(id(pool))
+        if client is None:
+            client = self._clients.setdefault(id(pool), self._client(connection_pool=pool))
+        return client
+
+
 class ResilientRedisCache(RedisCache):
     """Django's Redis cache, a miss instead of an error while Redis cannot be reached."""
 
@@ -62,6 +79,7 @@ class ResilientRedisCache(RedisCache):
         params["OPTIONS"].setdefault("socket_connect_timeout", SOCKET_TIMEOUT)
         params["OPTIONS"].setdefault("socket_timeout", SOCKET_TIMEOUT)
         super().__init__(server, params)
+        self._class = _KeptClients
         self._location = server if isinstance(server, str) else ",".join(server)
         self._state = _outage(self._location)
 

@@ -114,6 +114,8 @@ def test_a_real_redis_away_back_and_flushed(live_redis, monkeypatch, caplog, cli
     monkeypatch.setattr(resilient, "RETRY_AFTER", 0.0)
     redis_client = live_redis._cache
     real = redis_client.get_client
+    # One client a connection pool, kept: not a new one made for every cache call.
+    assert real(write=True) is real(write=True) and real() is real(write=True)
 
     def refused(*args, **kwargs):
         raise redis.ConnectionError("Connection refused")
