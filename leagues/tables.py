@@ -35,7 +35,9 @@ class MetricColumn(tables.Column):
     def __init__(self, metric: Metric, style: str, **kwargs: Any) -> None:
         label = metric.label_for(style)
         self.export_header = label
-        extra = {"points": " pts"}.get(metric.key, "" if metric.key in KEY_METRICS else " wide")
+        self.wide = metric.key not in KEY_METRICS
+        """Shown on a wide screen only (on a phone, under a tapped team's name)."""
+        extra = {"points": " pts"}.get(metric.key, " wide" if self.wide else "")
         attrs = {
             "th": {"class": "num" + extra, "title": label},
             "td": {"class": "num" + extra},
@@ -361,6 +363,8 @@ TRINIDAD_ONLY = ("hang_jacks_taken", "hang_jacks_given", "kicks")
 class FigureColumn(tables.Column):
     def __init__(self, key: str, abbr: str, label: str, *, wide: bool = False, **kwargs: Any):
         self.export_header = label
+        self.wide = wide
+        """Shown on a wide screen only (on a phone, under a tapped player's name)."""
         kind = "num wide" if wide else "num"
         attrs = {"th": {"class": kind, "title": label}, "td": {"class": kind}}
         super().__init__(accessor=key, verbose_name=abbr, attrs=attrs, **kwargs)

@@ -27,7 +27,13 @@ from leagues.selectors.accounts import viewer_teams
 from leagues.selectors.race import MARKERS, Race, division_race
 from leagues.selectors.standings import Standings, division_standings
 from leagues.selectors.statistics import player_leaderboard
-from leagues.tables import DATE_FIRST, FixturesTable, PlayerStatisticsTable, StandingsTable
+from leagues.tables import (
+    DATE_FIRST,
+    KEY_METRICS,
+    FixturesTable,
+    PlayerStatisticsTable,
+    StandingsTable,
+)
 from leagues.views.charts import progression_chart
 from leagues.views.common import found
 
@@ -158,8 +164,13 @@ class StandingsView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateVie
             fixtures_counted=counted,
             fixtures_total=counted + left,
             provisional=left > 0,
+            # Each figure's abbreviation and name, and whether it shows on a wide screen only.
             legend=[
-                (column.abbr_for(standings.league.style), column.label_for(standings.league.style))
+                (
+                    column.abbr_for(standings.league.style),
+                    column.label_for(standings.league.style),
+                    column.key not in KEY_METRICS,
+                )
                 for column in standings.columns
             ],
             race=self.race,
