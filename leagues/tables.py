@@ -13,7 +13,8 @@ import django_tables2 as tables
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from config.tables import BaseTable, pk_links
+from config.paths import paths_for
+from config.tables import BaseTable
 from leagues.models import Fixture, FixtureResult, League
 from leagues.selectors.counting import result_mark
 from leagues.selectors.race import Race
@@ -123,7 +124,7 @@ class StandingsTable(BaseTable):
         self._figure_labels = [(escape(metric.label_for(style)), metric.key) for metric in metrics]
         self.race = race
         self.compact = compact
-        self._team_url = pk_links("leagues:team")
+        self._team_url = paths_for("leagues:team")
         if compact:
             kwargs.setdefault("orderable", False)
             kwargs.setdefault("attrs", {"class": "data-table standings compact"})
@@ -294,8 +295,8 @@ class FixturesTable(BaseTable):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._team_url = pk_links("leagues:team")
-        self._fixture_url = pk_links("leagues:fixture")
+        self._team_url = paths_for("leagues:team")
+        self._fixture_url = paths_for("leagues:fixture")
 
     def _team_link(self, team: Any, name: str) -> Any:
         return mark_safe(f'<a href="{self._team_url(team.pk)}">{escape(name)}</a>')
@@ -394,7 +395,7 @@ class PlayerStatisticsTable(BaseTable):
             if style == League.Style.TRINIDAD or key not in TRINIDAD_ONLY
         ]
         self.phone = phone
-        self._player_url = pk_links("leagues:player")
+        self._player_url = paths_for("leagues:player")
         columns = [
             (
                 key,

@@ -25,10 +25,10 @@ from django.template.loader import get_template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from config.paths import path_for
 from scoring.forms import HandForm, fields_from_facts
 from scoring.forms.words import possessive
 from scoring.models import Game, Side
-from scoring.paths import game_path
 
 #: Marks where the per-hand values go. Random per process, so no side's name can contain them.
 _MARK = secrets.token_hex(8)
@@ -110,7 +110,7 @@ def _marked(sides: Sequence[Side]) -> list[Side]:
 
 
 def _action(pk: int) -> str:
-    return game_path("scoring:hand_record", pk)
+    return path_for("scoring:hand_record", pk)
 
 
 def _render(game: Game, sides: Sequence[Side], dealer: str, *, pk: int) -> str:

@@ -17,7 +17,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.paths import game_path
+from config.paths import path_for
 
 if TYPE_CHECKING:
     from scoring.rules import Ruleset
@@ -242,7 +242,7 @@ class Hand(models.Model):
         return f"{self.game} hand {self.number}"
 
     def get_correct_url(self) -> str:
-        return game_path("scoring:hand_correct", self.game_id, self.number)
+        return path_for("scoring:hand_correct", self.game_id, self.number)
 
 
 class Award(models.Model):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -10,7 +11,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django_tables2 import RequestConfig
 
-from config.tables import pk_links
+from config.paths import paths_for
 from leagues.fragments import PLAYERS, page_fragment, page_fragment_tagged
 from leagues.models import Fixture
 from leagues.permissions import can_manage_league, captained_sides
@@ -68,7 +69,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         if len(divisions) > GLANCE_TABLES:
             # Each division's leaders, read alone: a fixed number of queries however many. The
             # links are reversed once for the list (a league of 100 divisions has 200).
-            division_url, team_url = pk_links("leagues:division"), pk_links("leagues:team")
+            division_url, team_url = paths_for("leagues:division"), paths_for("leagues:team")
             leaders = [
                 (division, division_url(division.pk), [(r, team_url(r.team.pk)) for r in top])
                 for division, top in zip(
@@ -277,7 +278,9 @@ def _player_figures(player: Any, scope: str, known: list[Any]) -> tuple[Any, Any
     return stats, pairs
 
 
-def _game_lines(table_games: Any, side: str, game_url: Any) -> list[dict[str, Any]]:
+def _game_lines(
+    table_games: Any, side: str, game_url: Callable[[int], str]
+) -> list[dict[str, Any]]:
     """Each game at a player's table as their page lists it: its link, the score (side A's
     first) and, for a game won, whether the player's side (``side``) won it."""
     lines = []
@@ -312,7 +315,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         # The player (the page's title too) and everyone at their tables, in one query.
         name_people([player, *seated])
         named.append(player)
-        fixture_url, game_url = pk_links("leagues:fixture"), pk_links("scoring:game")
+        fixture_url, game_url = paths_for("leagues:fixture"), paths_for("scoring:game")
         for table in tables:
             home = player in table.home_pair
             pair = table.home_pair if home else table.away_pair

@@ -1,9 +1,10 @@
-"""A game's addresses worked out once per process are the addresses `reverse` gives."""
+"""Addresses worked out once per process (a game's, a hand's, the rows of a list) are the
+addresses `reverse` gives."""
 
 import pytest
 from django.urls import clear_script_prefix, reverse, set_script_prefix
 
-from scoring.paths import game_path
+from config.paths import path_for, paths_for
 
 ONE_NUMBER = ("game", "hand_record", "hand_undo", "game_audit", "game_replay", "game_abandon")
 
@@ -14,10 +15,22 @@ def test_a_games_paths_are_what_reverse_gives(prefix, pk):
     set_script_prefix(prefix)
     try:
         for name in ONE_NUMBER:
-            assert game_path(f"scoring:{name}", pk) == reverse(f"scoring:{name}", args=[pk])
+            assert path_for(f"scoring:{name}", pk) == reverse(f"scoring:{name}", args=[pk])
         for number in (1, 10, 60):
-            assert game_path("scoring:hand_correct", pk, number) == reverse(
+            assert path_for("scoring:hand_correct", pk, number) == reverse(
                 "scoring:hand_correct", args=[pk, number]
             )
+    finally:
+        clear_script_prefix()
+
+
+@pytest.mark.parametrize("prefix", ["/", "/league/"])
+def test_a_lists_addresses_are_what_reverse_gives(prefix):
+    set_script_prefix(prefix)
+    try:
+        for name in ("leagues:team", "leagues:fixture", "leagues:player", "leagues:division"):
+            row = paths_for(name)
+            for pk in (1, 7, 123456789):
+                assert row(pk) == path_for(name, pk) == reverse(name, kwargs={"pk": pk})
     finally:
         clear_script_prefix()
