@@ -19,9 +19,7 @@ are callables), so the HTML is the one django-tables2's template would write.
 from __future__ import annotations
 
 import csv
-import functools
 import html
-import inspect
 import io
 from typing import Any
 
@@ -30,9 +28,7 @@ from django.conf import settings
 from django.core.exceptions import FieldDoesNotExist
 from django.db import models
 from django.http import HttpRequest, HttpResponse
-from django.utils.encoding import force_str
 from django.utils.formats import localize
-from django.utils.hashable import make_hashable
 from django.utils.html import conditional_escape, escape
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
@@ -137,7 +133,6 @@ class _CellPlan:
         if not (computed or _has_callable(column.attrs)):
             self.td = attrs_html(self.attrs["td"])
         self.choices: dict[type, bool] = {}
-        self.labels: dict[type, tuple[str, dict[Any, Any]] | None] = {}
         # An accessor of one name ("status", "pk") on a record that has no items (a model
         # instance, a standings row) is an attribute, as ``Accessor.resolve`` finds it after
         # an item lookup fails: looked up directly, without splitting the path or failing first.
@@ -167,26 +162,6 @@ class _CellPlan:
                 getattr(penultimate, f"get_{remainder}_display", None)
             )
         return self.choices[kind]
-
-    def _label(self, instance: models.Model, name: str) -> Any:
-        """``instance.get_<name>_display()``: Django's own looks its field's choices up as a
-        dictionary built again at each call; the dictionary is built once a render here. A
-        model's own ``get_<name>_display`` is called as it is."""
-        kind = type(instance)
-        if kind not in self.labels:
-            method = inspect.getattr_static(kind, f"get_{name}_display", None)
-            field = kind._meta.get_field(name)
-            self.labels[kind] = (
-                (field.attname, dict(make_hashable(field.flatchoices)))
-                if isinstance(method, functools.partialmethod)
-                else None
-            )
-        labels = self.labels[kind]
-        if labels is None:
-            return getattr(instance, f"get_{name}_display")()
-        attname, choices = labels
-        raw = getattr(instance, attname)
-        return force_str(choices.get(make_hashable(raw), raw), strings_only=True)
 
     def _call(self, row: BoundRow, value: Any = None) -> Any:
         """The render method's content, linked when the column links (``BoundRow._call_render``)."""
@@ -237,7 +212,7 @@ class _CellPlan:
             and remainder
             and self._has_choices(record, penultimate, remainder)
         ):
-            value = self._label(penultimate, remainder)
+            value = getattr(penultimate, f"get_{remainder}_display")()
             remainder = None
         if remainder:
             try:
