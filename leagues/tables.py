@@ -205,15 +205,12 @@ class StandingsTable(BaseTable):
         return value
 
 
-DAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-
-
 def short_date(value: datetime.date) -> str:
     """ "Tue 2 Sep": what the fixtures' DateColumn's template (``{{ value|date:"D j M" }}``)
-    writes, the site being in English only (``USE_I18N = False``), without Django's format
-    machinery: a team's list has 200 dates."""
-    return f"{DAY_NAMES[value.weekday()]} {value.day} {MONTH_NAMES[value.month - 1]}"
+    writes, the site being in English only (``USE_I18N = False``), written as the project's
+    other dates are (``Fixture.walkover_words``), not through Django's format machinery: a
+    team's list has 200 dates."""
+    return f"{value:%a} {value.day} {value:%b}"
 
 
 def fixture_score(fixture: Fixture, *, marked: bool = True) -> str:
