@@ -25,6 +25,14 @@ from leagues.tiebreaks import Metric
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 KEY_METRICS = ("played", "points")
 """Standings columns shown straight after the team on every screen, in this order."""
+
+
+def wide_only(metric: Metric) -> bool:
+    """Whether a standings figure shows on a wide screen only (on a phone, under a tapped
+    team's name, by its full name): all but ``KEY_METRICS``."""
+    return metric.key not in KEY_METRICS
+
+
 FORM_TITLE = "Last five results, oldest first"
 MARK_NAMES = {"W": "Won", "D": "Drawn", "L": "Lost"}
 
@@ -36,7 +44,7 @@ class MetricColumn(tables.Column):
     def __init__(self, metric: Metric, style: str, **kwargs: Any) -> None:
         label = metric.label_for(style)
         self.export_header = label
-        self.wide = metric.key not in KEY_METRICS
+        self.wide = wide_only(metric)
         """Shown on a wide screen only (on a phone, under a tapped team's name)."""
         extra = {"points": " pts"}.get(metric.key, " wide" if self.wide else "")
         attrs = {
@@ -54,7 +62,7 @@ def standings_columns(
     """The figure columns for a style: played and points first, the last five results, then
     the selector's order (a compact table stops after the last five)."""
     key = [m for k in KEY_METRICS for m in metrics if m.key == k]
-    rest = [] if compact else [m for m in metrics if m.key not in KEY_METRICS]
+    rest = [] if compact else [m for m in metrics if wide_only(m)]
     columns = [(metric.key, MetricColumn(metric, style)) for metric in key]
     columns.append(
         (

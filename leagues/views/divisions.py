@@ -29,10 +29,10 @@ from leagues.selectors.standings import Standings, division_standings
 from leagues.selectors.statistics import player_leaderboard
 from leagues.tables import (
     DATE_FIRST,
-    KEY_METRICS,
     FixturesTable,
     PlayerStatisticsTable,
     StandingsTable,
+    wide_only,
 )
 from leagues.views.charts import progression_chart
 from leagues.views.common import found
@@ -169,7 +169,7 @@ class StandingsView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateVie
                 (
                     column.abbr_for(standings.league.style),
                     column.label_for(standings.league.style),
-                    column.key not in KEY_METRICS,
+                    wide_only(column),
                 )
                 for column in standings.columns
             ],
