@@ -247,24 +247,17 @@ def fixture_score(fixture: Fixture, *, marked: bool = True) -> str:
     return f"{text} {mark}" if mark else text
 
 
-#: The statuses' and kinds' labels, looked up as ``get_status_display`` does without building
-#: the choices' dictionary again for each of a list's 200 rows.
-STATUS_LABELS: dict[str, str] = dict(Fixture.Status.choices)
-KIND_LABELS: dict[str, str] = dict(Fixture.Kind.choices)
-
-
 def status_text(fixture: Fixture) -> str:
     """A fixture's status as lists print it: "Walkover to Alpha", "Played (provisional)",
     "Play-off: Scheduled"."""
-    label = STATUS_LABELS.get(fixture.status, fixture.status)
+    label = fixture.get_status_display()
     if fixture.status == Fixture.Status.WALKOVER and fixture.walkover_to:
         label = fixture.walkover_words
     mark = result_mark(fixture)
-    kind = KIND_LABELS.get(fixture.kind, fixture.kind)
-    if mark and mark != kind.lower():
+    if mark and mark != fixture.get_kind_display().lower():
         label = f"{label} ({mark})"
     if fixture.kind != Fixture.Kind.LEAGUE:
-        label = f"{kind}: {label}"
+        label = f"{fixture.get_kind_display()}: {label}"
     return label
 
 
