@@ -234,7 +234,7 @@ def fixture_score(fixture: Fixture, *, marked: bool = True) -> str:
     result: FixtureResult | None = getattr(fixture, "result", None)
     if result is None:
         return "v"
-    if fixture.division.season.league.style == League.Style.TRINIDAD:
+    if fixture.league.style == League.Style.TRINIDAD:
         home, away = result.home_games, result.away_games
     else:
         home, away = result.home_match_points, result.away_match_points

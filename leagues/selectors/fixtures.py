@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.db.models import (
     BooleanField,
@@ -19,10 +19,12 @@ from django.db.models import (
     prefetch_related_objects,
 )
 
+from config.paths import path_for
 from leagues.models import (
     Division,
     Fixture,
     FixtureTable,
+    FixtureWords,
     League,
     Player,
     PointAdjustment,
@@ -96,6 +98,157 @@ def with_season_names(fixtures: QuerySet[Fixture]) -> QuerySet[Fixture]:
     return fixtures.annotate(home_name=_season_name("home"), away_name=_season_name("away"))
 
 
+class ListedTeam:
+    """A team as a list of fixtures shows it: its id (for links), ``name`` (the team's own, by
+    which walkover words name it and the list sorts) and ``listed_name`` (its name that
+    season)."""
+
+    __slots__ = ("pk", "name", "listed_name")
+
+    def __init__(self, pk: int, name: str, listed_name: str | None) -> None:
+        self.pk = pk
+        self.name = name
+        self.listed_name = listed_name or name
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return path_for("leagues:team", self.pk)
+
+
+class ListedVenue:
+    """A venue as a list names it."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+class ListedResult:
+    """The stored result's figures a list shows (``FixtureResult``'s names)."""
+
+    __slots__ = (
+        "is_final",
+        "is_walkover",
+        "home_match_points",
+        "away_match_points",
+        "home_games",
+        "away_games",
+        "confirmed",
+        "expunged",
+    )
+
+    def __init__(self, *values: Any) -> None:
+        for name, value in zip(self.__slots__, values, strict=True):
+            setattr(self, name, value)
+
+
+#: What a listed fixture reads, in ``ListedFixture``'s order: the fixture's own columns, its
+#: teams' names (their own and that season's), its venue's name and its result's figures.
+LISTED_OWN = (
+    "pk",
+    "date",
+    "time",
+    "kind",
+    "status",
+    "walkover_to",
+    "walkover_pending",
+    "original_date",
+    "division_id",
+)
+LISTED = (
+    *LISTED_OWN,
+    "home_id",
+    "home__name",
+    "home_name",
+    "away_id",
+    "away__name",
+    "away_name",
+    "venue__name",
+    "result__id",
+    *(f"result__{name}" for name in ListedResult.__slots__),
+)
+
+
+class ListedFixture(FixtureWords):
+    """A fixture as a list shows it (``fixture_rows``): the names the model's are, read from
+    one row of the list's query instead of five model instances (fixture, teams, venue,
+    result), with its list's league (``league``) and division (``division``: when the list
+    knows it; a league fixture's always)."""
+
+    __slots__ = (
+        *LISTED_OWN,
+        "division",
+        "home",
+        "away",
+        "venue",
+        "result",
+        "league",
+    )
+
+    def __init__(self, row: tuple[Any, ...], league: League, divisions: dict[int, Division]):
+        for name, value in zip(LISTED_OWN, row, strict=False):
+            setattr(self, name, value)
+        self.division = divisions.get(self.division_id)
+        self.home = ListedTeam(*row[9:12])
+        self.away = ListedTeam(*row[12:15])
+        self.venue = ListedVenue(row[15])
+        self.result = None if row[16] is None else ListedResult(*row[17:])
+        self.league = league
+
+    @property
+    def home_name(self) -> str:
+        """The home team's name that season (``with_season_names``'s)."""
+        return self.home.listed_name
+
+    @property
+    def away_name(self) -> str:
+        return self.away.listed_name
+
+    def get_status_display(self) -> str:
+        return str(Fixture.Status(self.status).label)
+
+    def get_kind_display(self) -> str:
+        return str(Fixture.Kind(self.kind).label)
+
+    def get_absolute_url(self) -> str:
+        return path_for("leagues:fixture", self.pk)
+
+
+def fixture_rows(
+    fixtures: QuerySet[Fixture], *, league: League, divisions: Iterable[Division] = ()
+) -> list[ListedFixture]:
+    """``fixtures`` (``fixture_query``'s, filtered, ordered and sliced as the list wants) as
+    a list shows them, in one query: ``ListedFixture`` rows of ``league`` (every fixture of a
+    list is of one league), each given its division where it is one of ``divisions``."""
+    known = {division.pk: division for division in divisions}
+    return [ListedFixture(row, league, known) for row in fixtures.values_list(*LISTED)]
+
+
+def fixture_query(
+    *,
+    division: Division | None = None,
+    season: Season | None = None,
+    team: Team | None = None,
+    statuses: Iterable[str] | None = None,
+) -> QuerySet[Fixture]:
+    """The fixtures of a division, a season, a team (or both), of some statuses, in date order
+    and with the teams' names that season (``with_season_names``): what ``fixture_list`` reads
+    with their teams, venue and result, and ``fixture_rows`` as a list's rows."""
+    fixtures = with_season_names(
+        division.fixtures.all() if division is not None else Fixture.objects.all()
+    ).order_by("date", "time", "pk")
+    if season is not None:
+        fixtures = fixtures.filter(division__season=season)
+    if team is not None:
+        fixtures = fixtures.filter(Q(home=team) | Q(away=team))
+    if statuses is not None:
+        fixtures = fixtures.filter(status__in=list(statuses))
+    return fixtures
+
+
 def fixture_list(
     *,
     division: Division | None = None,
@@ -109,24 +262,19 @@ def fixture_list(
     theirs). ``standing``: each with ``result_counts`` too (``counting.fixtures_with_standing``,
     which the API and the calendar say; a page's list reads how a result stands from the
     result itself, ``result_mark``, and is spared its joins)."""
-    if division is not None:
-        # Reached through the division, each fixture is given that very division: no query.
-        fixtures = division.fixtures.all()
-    else:
-        fixtures = Fixture.objects.prefetch_related(LISTED_DIVISIONS)
-    fixtures = fixtures.select_related("home", "away", "venue", "result").order_by(
-        "date", "time", "pk"
+    fixtures = _with_related(
+        fixture_query(division=division, season=season, team=team, statuses=statuses), division
     )
-    if standing:
-        fixtures = fixtures_with_standing(fixtures)
-    fixtures = with_season_names(fixtures)
-    if season is not None:
-        fixtures = fixtures.filter(division__season=season)
-    if team is not None:
-        fixtures = fixtures.filter(Q(home=team) | Q(away=team))
-    if statuses is not None:
-        fixtures = fixtures.filter(status__in=list(statuses))
-    return fixtures
+    return fixtures_with_standing(fixtures) if standing else fixtures
+
+
+def _with_related(fixtures: QuerySet[Fixture], division: Division | None) -> QuerySet[Fixture]:
+    """``fixtures`` read with their teams, venue and result, and their divisions once for the
+    list unless they are ``division``'s (reached through it, each is given that very division:
+    no query)."""
+    if division is None:
+        fixtures = fixtures.prefetch_related(LISTED_DIVISIONS)
+    return fixtures.select_related("home", "away", "venue", "result")
 
 
 def division_fixtures(*, division: Division) -> QuerySet[Fixture]:
@@ -149,10 +297,17 @@ def counted_results(
     """The results that count (``leagues.selectors.counting``), latest first. Within one league
     (a division's or a season's results) its own ``show_provisional`` is the rule, so the query
     need not join each fixture's league to read it (fewer joins for the database to plan)."""
+    return _with_related(counted_query(division=division, season=season, team=team), division)
+
+
+def counted_query(
+    *, division: Division | None = None, season: Season | None = None, team: Team | None = None
+) -> QuerySet[Fixture]:
+    """``counted_results`` without the teams, venue and result (for ``fixture_rows``)."""
     owner = division.season if division is not None else season
     provisional = owner.league.show_provisional if owner is not None else None
     return (
-        fixture_list(division=division, season=season, team=team)
+        fixture_query(division=division, season=season, team=team)
         .filter(counts_q(provisional=provisional))
         .order_by("-date", "-time", "-pk")
     )

@@ -241,12 +241,13 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
         return {}
 
     def get_table_data(self) -> Any:
-        if self.team is not None:
-            return fixture_selectors.fixture_list(division=self.division, team=self.team)
-        fixtures = fixture_selectors.division_fixtures(division=self.division)
-        if self.week is not None:
-            return fixtures.filter(date=self.week)
-        return fixtures
+        division = self.division
+        fixtures = fixture_selectors.fixture_query(division=division, team=self.team)
+        if self.team is None and self.week is not None:
+            fixtures = fixtures.filter(date=self.week)
+        return fixture_selectors.fixture_rows(
+            fixtures, league=division.season.league, divisions=[division]
+        )
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)

@@ -53,18 +53,22 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     def context() -> dict[str, Any]:
         results = upcoming = []
         today = league.today()
-        if current is not None:
-            # Up to today: a walkover given ahead of its night is listed from that night on.
-            results = list(
-                selectors.counted_results(season=current).filter(date__lte=today)[:LATEST]
-            )
-            upcoming = list(
-                selectors.fixture_list(
-                    season=current, statuses=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED]
-                ).filter(date__gte=today)[:LATEST]
-            )
         # The season's divisions came with it (``league_seasons``).
         divisions = list(current.divisions.all()) if current is not None else []
+        if current is not None:
+            # Up to today: a walkover given ahead of its night is listed from that night on.
+            results = selectors.fixture_rows(
+                selectors.counted_query(season=current).filter(date__lte=today)[:LATEST],
+                league=league,
+                divisions=divisions,
+            )
+            upcoming = selectors.fixture_rows(
+                selectors.fixture_query(
+                    season=current, statuses=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED]
+                ).filter(date__gte=today)[:LATEST],
+                league=league,
+                divisions=divisions,
+            )
         tables, leaders = [], []
         if len(divisions) > GLANCE_TABLES:
             # Each division's leaders, read alone: a fixed number of queries however many. The
@@ -212,7 +216,12 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
         }
         if entry is not None:
             fixtures = FixturesTable(
-                selectors.fixture_list(team=team, season=entry.season),
+                # Every fixture is of the team's league; a league fixture is of its division.
+                selectors.fixture_rows(
+                    selectors.fixture_query(team=team, season=entry.season),
+                    league=team.league,
+                    divisions=[entry.division],
+                ),
                 prefix="f-",
                 sequence=DATE_FIRST,
             )

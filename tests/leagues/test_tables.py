@@ -16,9 +16,19 @@ from django_tables2.utils import AttributeDict
 
 from config.tables import BaseTable, _safe_cell, attrs_html
 from leagues.models import Fixture
+from leagues.selectors.fixtures import fixture_list, fixture_query, fixture_rows
 from leagues.selectors.race import division_race
 from leagues.selectors.standings import division_standings
-from leagues.tables import FixturesTable, PlayerStatisticsTable, StandingsTable, short_date
+from leagues.services.fixtures import fixture_walkover
+from leagues.tables import (
+    DATE_FIRST,
+    FixturesTable,
+    PlayerStatisticsTable,
+    StandingsTable,
+    fixture_score,
+    short_date,
+    status_text,
+)
 from scoring.selectors import recent_games
 from scoring.tables import GameTable
 from tests.factories.leagues import (
@@ -217,6 +227,74 @@ def test_rows_are_the_ones_django_tables2_would_write(rf, division, make):
     assert "<td" in part(ours) and "<th" in part(ours, "thead")
     assert part(ours) == part(theirs)
     assert part(ours, "thead") == part(theirs, "thead")
+
+
+@pytest.mark.parametrize("provisional", [False, True])
+def test_listed_rows_read_as_the_fixtures_do(rf, division, provisional):
+    """A list's rows (``fixture_rows``) print what the fixtures themselves print, row for row
+    and in the CSV: names that season, results confirmed or not, walkovers (given ahead of the
+    night too), postponed, void and cup fixtures, in a league showing provisional results and
+    in one that does not."""
+    league = division.season.league
+    league.show_provisional = provisional
+    league.save()
+    teams = {entry.team.name: entry.team for entry in division.entries.all()}
+    division.entries.filter(team=teams["Crown"]).update(name="Crown & <Anchor>")
+    day = datetime.date(2025, 10, 7)
+    FixtureResultFactory(
+        fixture=FixtureFactory(
+            division=division, home=teams["Bay Horse"], away=teams["Drop Inn"], date=day
+        ),
+        home_win=True,
+        confirmed=False,
+    )
+    FixtureFactory(
+        division=division,
+        home=teams["Drop Inn"],
+        away=teams["Anchor"],
+        date=day,
+        status=Fixture.Status.WALKOVER,
+        walkover_to=Fixture.Side.AWAY,
+        walkover_pending=True,
+    )
+    fixture_walkover(
+        fixture=FixtureFactory(division=division, home=teams["Crown"], away=teams["Bay Horse"]),
+        to="home",
+        reason="Bay Horse did not turn up",
+    )
+    FixtureFactory(
+        division=division,
+        home=teams["Anchor"],
+        away=teams["Drop Inn"],
+        status=Fixture.Status.POSTPONED,
+        original_date=day,
+        date=day + datetime.timedelta(days=7),
+    )
+    FixtureFactory(division=division, status=Fixture.Status.VOID)
+    FixtureResultFactory(
+        fixture=FixtureFactory(division=division, kind=Fixture.Kind.CUP), away_win=True
+    )
+    request = rf.get("/")
+    fixtures = Fixture.objects.filter(division=division).select_related(
+        "home", "away", "venue", "result", "division__season__league"
+    )
+    listed = fixture_rows(fixture_query(division=division), league=league, divisions=[division])
+    assert [f.pk for f in listed] == [f.pk for f in fixture_list(division=division)]
+    by_pk = {fixture.pk: fixture for fixture in fixtures}
+    for row in listed:
+        fixture = by_pk[row.pk]
+        assert fixture_score(row) == fixture_score(fixture)
+        assert status_text(row) == status_text(fixture)
+        assert row.listed_under == fixture.listed_under
+        assert row.get_absolute_url() == fixture.get_absolute_url()
+        assert row.home.get_absolute_url() == fixture.home.get_absolute_url()
+    for sequence in ((), DATE_FIRST):
+        ours = FixturesTable(listed, sequence=sequence or None)
+        theirs = FixturesTable(fixture_list(division=division), sequence=sequence or None)
+        assert part(ours.as_html(request)) == part(theirs.as_html(request))
+        assert ours.as_csv() == theirs.as_csv()
+    words = part(ours.as_html(request))
+    assert "Crown &amp; &lt;Anchor&gt;" in words and "(was 07 Oct)" in words
 
 
 def test_a_short_date_is_the_one_djangos_date_filter_writes():
