@@ -38,7 +38,7 @@ from leagues.models import (
 )
 from leagues.selectors.counting import counts_q, fixtures_with_standing, is_provisional_q
 from scoring.models import Side
-from scoring.services.compiled import CompiledRead
+from scoring.services.compiled import CompiledRead, CompiledRows
 
 M = TypeVar("M", bound=Model)
 
@@ -222,24 +222,120 @@ def fixture_rows(
 ) -> list[ListedFixture]:
     """``fixtures`` (``fixture_query``'s, filtered, ordered and sliced as the list wants) as
     a list shows them, in one query: ``ListedFixture`` rows of ``league`` (every fixture of a
-    list is of one league), each given its division where it is one of ``divisions``."""
+    list is of one league), each given its division where it is one of ``divisions``. The
+    pages' lists read the same rows by queries built once per connection (below)."""
+    return _listed(fixtures.values_list(*LISTED), league, divisions)
+
+
+def _listed(
+    rows: Iterable[tuple[Any, ...]], league: League, divisions: Iterable[Division]
+) -> list[ListedFixture]:
     known = {division.pk: division for division in divisions}
-    return [ListedFixture(row, league, known) for row in fixtures.values_list(*LISTED)]
+    return [ListedFixture(row, league, known) for row in rows]
+
+
+#: The pages' lists of fixtures: their queries (the season's names, the result's figures) cost
+#: the ORM more to build than the database to run, and are built once per connection
+#: (``scoring.services.compiled``; a test compares their rows with ``fixture_rows``').
+_division_rows = CompiledRows(
+    lambda division: fixture_query(division=division).values_list(*LISTED)
+)
+_week_rows = CompiledRows(
+    lambda division, day: fixture_query(division=division).filter(date=day).values_list(*LISTED),
+    kinds=(int, datetime.date),
+)
+_division_team_rows = CompiledRows(
+    lambda division, team: fixture_query(division=division, team=team).values_list(*LISTED),
+    kinds=(int, int),
+)
+_season_team_rows = CompiledRows(
+    lambda team, season: fixture_query(team=team, season=season).values_list(*LISTED),
+    kinds=(int, int),
+)
+#: The latest results and the next fixtures of a season, by (its league's rule, how many).
+_latest_rows: dict[tuple[bool, int], CompiledRows] = {}
+_next_rows: dict[int, CompiledRows] = {}
+NEXT_STATUSES = (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED)
+
+
+def division_fixture_rows(
+    *, division: Division, team: Team | None = None, week: datetime.date | None = None
+) -> list[ListedFixture]:
+    """The division's fixtures as its list shows them: the team's (``team``), the night's
+    (``week``) or all of them. One query."""
+    if team is not None:
+        rows = _division_team_rows.rows(division.pk, team.pk)
+    elif week is not None:
+        rows = _week_rows.rows(division.pk, week)
+    else:
+        rows = _division_rows.rows(division.pk)
+    return _listed(rows, division.season.league, [division])
+
+
+def team_fixture_rows(*, entry: TeamEntry, league: League) -> list[ListedFixture]:
+    """The entry's team's fixtures that season (``league``: the team's) as its page lists
+    them. One query."""
+    # A league fixture is of the entry's division; a cup tie may be another's, whose name a
+    # team's list does not show.
+    rows = _season_team_rows.rows(entry.team_id, entry.season_id)
+    return _listed(rows, league, [entry.division])
+
+
+def latest_result_rows(
+    *, season: Season, divisions: Iterable[Division], today: datetime.date, limit: int
+) -> list[ListedFixture]:
+    """The season's latest ``limit`` results that count, up to ``today`` (a walkover given
+    ahead of its night is listed from that night on), latest first, each given its division
+    (``divisions``: the season's). One query."""
+    league = season.league
+    key = (league.show_provisional, limit)
+    if key not in _latest_rows:
+        _latest_rows[key] = CompiledRows(
+            lambda season, day: (
+                counted_query(season=season, provisional=key[0])
+                .filter(date__lte=day)
+                .values_list(*LISTED)[: key[1]]
+            ),
+            kinds=(int, datetime.date),
+        )
+    return _listed(_latest_rows[key].rows(season.pk, today), league, divisions)
+
+
+def next_fixture_rows(
+    *, season: Season, divisions: Iterable[Division], today: datetime.date, limit: int
+) -> list[ListedFixture]:
+    """The season's next ``limit`` fixtures to play (scheduled or postponed), from ``today``
+    on, each given its division (``divisions``: the season's). One query."""
+    if limit not in _next_rows:
+        _next_rows[limit] = CompiledRows(
+            lambda season, day: (
+                fixture_query(season=season, statuses=NEXT_STATUSES)
+                .filter(date__gte=day)
+                .values_list(*LISTED)[:limit]
+            ),
+            kinds=(int, datetime.date),
+        )
+    return _listed(_next_rows[limit].rows(season.pk, today), season.league, divisions)
 
 
 def fixture_query(
     *,
-    division: Division | None = None,
-    season: Season | None = None,
-    team: Team | None = None,
+    division: Division | int | None = None,
+    season: Season | int | None = None,
+    team: Team | int | None = None,
     statuses: Iterable[str] | None = None,
 ) -> QuerySet[Fixture]:
     """The fixtures of a division, a season, a team (or both), of some statuses, in date order
     and with the teams' names that season (``with_season_names``): what ``fixture_list`` reads
-    with their teams, venue and result, and ``fixture_rows`` as a list's rows."""
-    fixtures = with_season_names(
-        division.fixtures.all() if division is not None else Fixture.objects.all()
-    ).order_by("date", "time", "pk")
+    with their teams, venue and result, and ``fixture_rows`` as a list's rows. Each may be
+    given by its id."""
+    if isinstance(division, Division):
+        fixtures = division.fixtures.all()  # each given that very division
+    elif division is not None:
+        fixtures = Fixture.objects.filter(division=division)
+    else:
+        fixtures = Fixture.objects.all()
+    fixtures = with_season_names(fixtures).order_by("date", "time", "pk")
     if season is not None:
         fixtures = fixtures.filter(division__season=season)
     if team is not None:
@@ -301,11 +397,17 @@ def counted_results(
 
 
 def counted_query(
-    *, division: Division | None = None, season: Season | None = None, team: Team | None = None
+    *,
+    division: Division | None = None,
+    season: Season | int | None = None,
+    team: Team | None = None,
+    provisional: bool | None = None,
 ) -> QuerySet[Fixture]:
-    """``counted_results`` without the teams, venue and result (for ``fixture_rows``)."""
+    """``counted_results`` without the teams, venue and result (for ``fixture_rows``);
+    ``provisional``: the league's rule, when the season is given by its id."""
     owner = division.season if division is not None else season
-    provisional = owner.league.show_provisional if owner is not None else None
+    if isinstance(owner, Season):
+        provisional = owner.league.show_provisional
     return (
         fixture_query(division=division, season=season, team=team)
         .filter(counts_q(provisional=provisional))

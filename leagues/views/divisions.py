@@ -241,12 +241,8 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
         return {}
 
     def get_table_data(self) -> Any:
-        division = self.division
-        fixtures = fixture_selectors.fixture_query(division=division, team=self.team)
-        if self.team is None and self.week is not None:
-            fixtures = fixtures.filter(date=self.week)
-        return fixture_selectors.fixture_rows(
-            fixtures, league=division.season.league, divisions=[division]
+        return fixture_selectors.division_fixture_rows(
+            division=self.division, team=self.team, week=self.week
         )
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:

@@ -57,17 +57,11 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         divisions = list(current.divisions.all()) if current is not None else []
         if current is not None:
             # Up to today: a walkover given ahead of its night is listed from that night on.
-            results = selectors.fixture_rows(
-                selectors.counted_query(season=current).filter(date__lte=today)[:LATEST],
-                league=league,
-                divisions=divisions,
+            results = selectors.latest_result_rows(
+                season=current, divisions=divisions, today=today, limit=LATEST
             )
-            upcoming = selectors.fixture_rows(
-                selectors.fixture_query(
-                    season=current, statuses=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED]
-                ).filter(date__gte=today)[:LATEST],
-                league=league,
-                divisions=divisions,
+            upcoming = selectors.next_fixture_rows(
+                season=current, divisions=divisions, today=today, limit=LATEST
             )
         tables, leaders = [], []
         if len(divisions) > GLANCE_TABLES:
@@ -216,12 +210,7 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
         }
         if entry is not None:
             fixtures = FixturesTable(
-                # Every fixture is of the team's league; a league fixture is of its division.
-                selectors.fixture_rows(
-                    selectors.fixture_query(team=team, season=entry.season),
-                    league=team.league,
-                    divisions=[entry.division],
-                ),
+                selectors.team_fixture_rows(entry=entry, league=team.league),
                 prefix="f-",
                 sequence=DATE_FIRST,
             )

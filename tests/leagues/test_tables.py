@@ -16,7 +16,17 @@ from django_tables2.utils import AttributeDict
 
 from config.tables import BaseTable, _safe_cell, attrs_html
 from leagues.models import Fixture
-from leagues.selectors.fixtures import fixture_list, fixture_query, fixture_rows
+from leagues.selectors.fixtures import (
+    NEXT_STATUSES,
+    counted_query,
+    division_fixture_rows,
+    fixture_list,
+    fixture_query,
+    fixture_rows,
+    latest_result_rows,
+    next_fixture_rows,
+    team_fixture_rows,
+)
 from leagues.selectors.race import division_race
 from leagues.selectors.standings import division_standings
 from leagues.services.fixtures import fixture_walkover
@@ -295,6 +305,59 @@ def test_listed_rows_read_as_the_fixtures_do(rf, division, provisional):
         assert ours.as_csv() == theirs.as_csv()
     words = part(ours.as_html(request))
     assert "Crown &amp; &lt;Anchor&gt;" in words and "(was 07 Oct)" in words
+
+    # The pages' lists, by queries built once per connection, read the same rows as the
+    # querysets they are built from (each twice: the second reuses the first's plan).
+    def same(compiled, fixtures):
+        expected = [
+            vars_of(row) for row in fixture_rows(fixtures, league=league, divisions=[division])
+        ]
+        for _ in range(2):
+            assert [vars_of(row) for row in compiled()] == expected
+        return expected
+
+    crown = teams["Crown"]
+    entry = division.entries.get(team=crown)
+    cases = [
+        (lambda: division_fixture_rows(division=division), fixture_query(division=division)),
+        (
+            lambda: division_fixture_rows(division=division, team=crown),
+            fixture_query(division=division, team=crown),
+        ),
+        (
+            lambda: division_fixture_rows(division=division, week=day),
+            fixture_query(division=division).filter(date=day),
+        ),
+        (
+            lambda: team_fixture_rows(entry=entry, league=league),
+            fixture_query(team=crown, season=division.season),
+        ),
+        (
+            lambda: latest_result_rows(
+                season=division.season, divisions=[division], today=day, limit=3
+            ),
+            counted_query(season=division.season).filter(date__lte=day)[:3],
+        ),
+        (
+            lambda: next_fixture_rows(
+                season=division.season, divisions=[division], today=day, limit=3
+            ),
+            fixture_query(season=division.season, statuses=NEXT_STATUSES).filter(date__gte=day)[:3],
+        ),
+    ]
+    for compiled, fixtures in cases:
+        assert same(compiled, fixtures)
+
+
+def vars_of(row) -> dict[str, object]:
+    """A listed fixture's values, its teams', venue's and result's too."""
+    seen = {}
+    for name in type(row).__slots__:
+        value = getattr(row, name)
+        if hasattr(value, "__slots__"):
+            value = {part: getattr(value, part) for part in value.__slots__}
+        seen[name] = value
+    return seen
 
 
 def test_a_short_date_is_the_one_djangos_date_filter_writes():
