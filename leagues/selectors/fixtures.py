@@ -77,7 +77,28 @@ def league_current_season(*, league: League) -> Season | None:
 
 def division_get(*, pk: int) -> Division:
     """The division with its season and league; raises ``Division.DoesNotExist``."""
-    return Division.objects.select_related("season__league").get(pk=pk)
+    return _one(_division_read, pk, Division)
+
+
+#: A division's and a team's page read it first, by a query built once per connection.
+_division_read = CompiledRead(
+    lambda pk: Division.objects.select_related("season__league").filter(pk=pk)
+)
+_team_read = CompiledRead(
+    lambda pk: Team.objects.select_related("league", "home_venue").filter(pk=pk)
+)
+
+#: The largest id the database holds (``BigAutoField``): a larger one in an address finds
+#: nothing (as the ORM's look-up says), and is not sent.
+LARGEST_ID = 2**63 - 1
+
+
+def _one(read: CompiledRead[M], pk: int, model: type[M]) -> M:
+    """``read``'s row of id ``pk``; raises the model's ``DoesNotExist``."""
+    rows = read.rows(pk) if 0 < pk <= LARGEST_ID else []
+    if not rows:
+        raise model.DoesNotExist(f"{model._meta.object_name} matching query does not exist.")
+    return rows[0]
 
 
 def division_entries(*, division: Division) -> QuerySet[TeamEntry]:
@@ -515,7 +536,8 @@ def fixture_with_tables(*, fixture: Fixture) -> Fixture:
 
 
 def team_get(*, pk: int) -> Team:
-    return Team.objects.select_related("league", "home_venue").get(pk=pk)
+    """The team with its league and home venue; raises ``Team.DoesNotExist``."""
+    return _one(_team_read, pk, Team)
 
 
 def _team_entries_shape(team_id: int) -> QuerySet[TeamEntry]:
