@@ -441,10 +441,12 @@ def season_standings(*, season: Season) -> list[Standings]:
     return divisions_standings(divisions=list(divisions))
 
 
+def _rows_shape(divisions: Any) -> QuerySet[TableRow]:
+    return TableRow.objects.filter(table__in=divisions).select_related("entry__team")
+
+
 #: A division's stored rows with their teams, by a query built once per connection.
-_division_rows_read = CompiledRead(
-    lambda pk: TableRow.objects.filter(table=pk).select_related("entry__team")
-)
+_division_rows_read = CompiledRead(lambda pk: _rows_shape([pk]))
 
 
 def divisions_standings(
@@ -471,8 +473,7 @@ def divisions_standings(
     if len(ids) == 1 and nights:  # a division's page
         stored_rows: Iterable[TableRow] = _division_rows_read.rows(ids[0])
     else:
-        stored_rows = TableRow.objects.filter(table__in=ids).select_related("entry__team")
-        stored_rows = stored_rows if nights else stored_rows.defer("nights")
+        stored_rows = _rows_shape(ids) if nights else _rows_shape(ids).defer("nights")
     for stored in stored_rows:
         rows[stored.table_id].append(_row(stored, nights=nights))
     adjustments = _adjustments(
@@ -550,15 +551,26 @@ def _stored_table(division: Division) -> DivisionTable | None:
         return None
 
 
+def _adjustments_shape(divisions: Any) -> QuerySet[PointAdjustment]:
+    return (
+        PointAdjustment.objects.filter(entry__division__in=divisions)
+        .select_related("entry__team", "fixture")
+        .order_by("made_at", "pk")
+    )
+
+
+#: A division's adjustments, by a query built once per connection.
+_division_adjustments_read = CompiledRead(lambda pk: _adjustments_shape([pk]))
+
+
 def _adjustments(ids: Sequence[int]) -> dict[int, list[PointAdjustment]]:
+    """The divisions' adjustments, oldest first; one division's (a page's) by a query built
+    once per connection."""
     adjustments: dict[int, list[PointAdjustment]] = {pk: [] for pk in ids}
     if not ids:
         return adjustments
-    for adjustment in (
-        PointAdjustment.objects.filter(entry__division__in=ids)
-        .select_related("entry__team", "fixture")
-        .order_by("made_at", "pk")
-    ):
+    found = _division_adjustments_read.rows(ids[0]) if len(ids) == 1 else _adjustments_shape(ids)
+    for adjustment in found:
         adjustments[adjustment.entry.division_id].append(adjustment)
     return adjustments
 

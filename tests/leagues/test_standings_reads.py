@@ -72,9 +72,7 @@ def test_a_divisions_rows_read_once_per_connection_are_its_queryset(season_of_th
     PointAdjustmentFactory(entry=middle.entries.first(), points=-3)
     refresh_division_table(division=middle)
     read = selectors._division_rows_read.rows(middle.pk)
-    expected = list(
-        selectors.TableRow.objects.filter(table=middle.pk).select_related("entry__team")
-    )
+    expected = list(selectors._rows_shape([middle.pk]))
 
     def fields(rows):
         return [
@@ -85,4 +83,13 @@ def test_a_divisions_rows_read_once_per_connection_are_its_queryset(season_of_th
     assert len(read) == 6 and fields(read) == fields(expected)
     standings = selectors.division_standings(division=selectors.division_for_table(pk=middle.pk))
     assert [adjustment.points for adjustment in standings.adjustments] == [-3]
+    (adjustment,) = selectors._division_adjustments_read.rows(middle.pk)
+    (expected_adjustment,) = selectors._adjustments_shape([middle.pk])
+    assert [
+        model_to_dict(obj) for obj in (adjustment, adjustment.entry, adjustment.entry.team)
+    ] == [
+        model_to_dict(obj)
+        for obj in (expected_adjustment, expected_adjustment.entry, expected_adjustment.entry.team)
+    ]
+    assert adjustment.fixture is None
     assert selectors.division_standings(division=middle.pk).rows == standings.rows
