@@ -48,7 +48,7 @@ from leagues.models import (
 )
 from leagues.selectors.counting import fixtures_with_counts
 from leagues.tiebreaks import METRICS, Metric, tiebreak_rule_text
-from scoring.services.compiled import CompiledRead
+from scoring.services.compiled import CompiledRead, CompiledReadIn
 
 #: Columns shown for each style, in order (the points column last).
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -441,12 +441,16 @@ def season_standings(*, season: Season) -> list[Standings]:
     return divisions_standings(divisions=list(divisions))
 
 
-def _rows_shape(divisions: Any) -> QuerySet[TableRow]:
+def _rows_shape(divisions: list[int]) -> QuerySet[TableRow]:
     return TableRow.objects.filter(table__in=divisions).select_related("entry__team")
 
 
-#: A division's stored rows with their teams, by a query built once per connection.
-_division_rows_read = CompiledRead(lambda pk: _rows_shape([pk]))
+#: The divisions' stored tables, their rows with their teams (with and without the points per
+#: league night) and their adjustments, each by a query built once per connection and number
+#: of divisions (``scoring.services.compiled``).
+_tables_read = CompiledReadIn(lambda divisions: DivisionTable.objects.filter(pk__in=divisions))
+_rows_read = CompiledReadIn(_rows_shape)
+_rows_without_nights_read = CompiledReadIn(lambda divisions: _rows_shape(divisions).defer("nights"))
 
 
 def divisions_standings(
@@ -468,13 +472,9 @@ def divisions_standings(
     }
     unread = [pk for pk in ids if pk not in tables]
     tables.update({pk: None for pk in unread})
-    tables.update({table.pk: table for table in DivisionTable.objects.filter(division__in=unread)})
+    tables.update({table.pk: table for table in _tables_read.rows(unread)})
     rows: dict[int, list[StandingRow]] = {pk: [] for pk in ids}
-    if len(ids) == 1 and nights:  # a division's page
-        stored_rows: Iterable[TableRow] = _division_rows_read.rows(ids[0])
-    else:
-        stored_rows = _rows_shape(ids) if nights else _rows_shape(ids).defer("nights")
-    for stored in stored_rows:
+    for stored in (_rows_read if nights else _rows_without_nights_read).rows(ids):
         rows[stored.table_id].append(_row(stored, nights=nights))
     adjustments = _adjustments(
         [pk for pk, table in tables.items() if table is not None and table.adjusted]
@@ -551,7 +551,7 @@ def _stored_table(division: Division) -> DivisionTable | None:
         return None
 
 
-def _adjustments_shape(divisions: Any) -> QuerySet[PointAdjustment]:
+def _adjustments_shape(divisions: list[int]) -> QuerySet[PointAdjustment]:
     return (
         PointAdjustment.objects.filter(entry__division__in=divisions)
         .select_related("entry__team", "fixture")
@@ -559,18 +559,13 @@ def _adjustments_shape(divisions: Any) -> QuerySet[PointAdjustment]:
     )
 
 
-#: A division's adjustments, by a query built once per connection.
-_division_adjustments_read = CompiledRead(lambda pk: _adjustments_shape([pk]))
+_adjustments_read = CompiledReadIn(_adjustments_shape)
 
 
-def _adjustments(ids: Sequence[int]) -> dict[int, list[PointAdjustment]]:
-    """The divisions' adjustments, oldest first; one division's (a page's) by a query built
-    once per connection."""
+def _adjustments(ids: list[int]) -> dict[int, list[PointAdjustment]]:
+    """The divisions' adjustments, oldest first."""
     adjustments: dict[int, list[PointAdjustment]] = {pk: [] for pk in ids}
-    if not ids:
-        return adjustments
-    found = _division_adjustments_read.rows(ids[0]) if len(ids) == 1 else _adjustments_shape(ids)
-    for adjustment in found:
+    for adjustment in _adjustments_read.rows(ids):
         adjustments[adjustment.entry.division_id].append(adjustment)
     return adjustments
 

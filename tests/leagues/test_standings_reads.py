@@ -67,11 +67,32 @@ def test_moving_places_read_with_the_division_are_those_of_the_seasons_ranks(sea
         assert division_places(read, standings) == division_places(division, standings)
 
 
+def test_the_divisions_tables_read_once_per_connection_are_their_querysets(season_of_three):
+    """Built once per number of divisions: one, two and three give what their querysets do."""
+    top, middle, bottom = season_of_three
+    PointAdjustmentFactory(entry=top.entries.first(), points=2)
+    PointAdjustmentFactory(entry=bottom.entries.first(), points=-1)
+    for ids in ([middle.pk], [bottom.pk, top.pk], [top.pk, middle.pk, bottom.pk], [middle.pk]):
+        for read, shape in (
+            (selectors._rows_read, selectors._rows_shape),
+            (selectors._adjustments_read, selectors._adjustments_shape),
+            (selectors._tables_read, lambda ids: DivisionTable.objects.filter(pk__in=ids)),
+        ):
+            assert sorted(map(model_to_dict, read.rows(ids)), key=repr) == sorted(
+                map(model_to_dict, shape(ids)), key=repr
+            )
+    assert selectors._rows_read.rows([]) == []
+    everything = selectors.divisions_standings(divisions=list(season_of_three))
+    one_by_one = [selectors.division_standings(division=d.pk) for d in season_of_three]
+    assert [s.rows for s in everything] == [s.rows for s in one_by_one]
+    assert [[a.points for a in s.adjustments] for s in everything] == [[2], [], [-1]]
+
+
 def test_a_divisions_rows_read_once_per_connection_are_its_queryset(season_of_three):
     _, middle, _ = season_of_three
     PointAdjustmentFactory(entry=middle.entries.first(), points=-3)
     refresh_division_table(division=middle)
-    read = selectors._division_rows_read.rows(middle.pk)
+    read = selectors._rows_read.rows([middle.pk])
     expected = list(selectors._rows_shape([middle.pk]))
 
     def fields(rows):
@@ -83,7 +104,7 @@ def test_a_divisions_rows_read_once_per_connection_are_its_queryset(season_of_th
     assert len(read) == 6 and fields(read) == fields(expected)
     standings = selectors.division_standings(division=selectors.division_for_table(pk=middle.pk))
     assert [adjustment.points for adjustment in standings.adjustments] == [-3]
-    (adjustment,) = selectors._division_adjustments_read.rows(middle.pk)
+    (adjustment,) = selectors._adjustments_read.rows([middle.pk])
     (expected_adjustment,) = selectors._adjustments_shape([middle.pk])
     assert [
         model_to_dict(obj) for obj in (adjustment, adjustment.entry, adjustment.entry.team)
