@@ -65,8 +65,9 @@ QUERIES = {
     "player": (5 + CACHE_WRITE, 3),
     # The league and its seasons (with their divisions), then the latest and next fixtures
     # (the latest's divisions read once for the list; none are next here), every division's
-    # stored table, rows and adjustments at once, the league's cups.
-    "league home": (10 + CACHE_WRITE, 4),
+    # stored table, rows and adjustments at once, the league's cups. Served as stored: the
+    # league and its seasons (not their divisions), the fragment.
+    "league home": (10 + CACHE_WRITE, 3),
 }
 
 
