@@ -95,6 +95,21 @@ class MatchLine:
     """The fixture's date: the chart adds the points on that league night."""
 
 
+def table_points(*, result_points: int, adjustments: int) -> int:
+    """A team's points in the table: those its results earned, with its adjustments."""
+    return result_points + adjustments
+
+
+@dataclass(frozen=True)
+class Leader:
+    """A team top of its division, as the league's home lists it."""
+
+    team_id: int
+    name: str
+    """The team's name that season."""
+    points: int
+
+
 @dataclass
 class StandingRow:
     entry: TeamEntry
@@ -134,7 +149,7 @@ class StandingRow:
 
     @property
     def points(self) -> int:
-        return self.result_points + self.adjustments
+        return table_points(result_points=self.result_points, adjustments=self.adjustments)
 
     @property
     def games_diff(self) -> int:
@@ -351,26 +366,31 @@ def _nights(rows: Iterable[StandingRow]) -> list[datetime.date]:
     return nights
 
 
-def divisions_leaders(*, divisions: Sequence[Division]) -> list[list[StandingRow]]:
+def divisions_leaders(*, divisions: Sequence[Division]) -> list[list[Leader]]:
     """The team or teams top of each division (level on every tie-break, they share the place;
     a withdrawn team is not a leader), none before a result counts in it (its table's
     ``counted``); in the divisions' order. Two queries however many there are, reading only the
-    stored rows in first place: the home of a league of 100 divisions reads 100 rows, not
-    1,000 with their adjustments."""
+    figures of the stored rows in first place: the home of a league of 100 divisions reads 100
+    rows, not 1,000 with their adjustments."""
     ids = [division.pk for division in divisions]
     counted = dict(
         DivisionTable.objects.filter(division__in=ids).values_list("division", "counted")
     )
-    top: dict[int, list[StandingRow]] = {pk: [] for pk in ids}
-    for stored in (
-        TableRow.objects.filter(table__in=ids, position=1)
-        .select_related("entry__team")
-        .defer("nights")
+    top: dict[int, list[Leader]] = {pk: [] for pk in ids}
+    for table, team, entry_name, team_name, result_points, adjustments in (
+        TableRow.objects.filter(table__in=ids, position=1, entry__withdrawn_on__isnull=True)
         .order_by("entry__team__name")
+        .values_list(
+            "table",
+            "entry__team",
+            "entry__name",
+            "entry__team__name",
+            "result_points",
+            "adjustments",
+        )
     ):
-        row = _row(stored, nights=False)
-        if not row.withdrawn:
-            top[stored.table_id].append(row)
+        points = table_points(result_points=result_points, adjustments=adjustments)
+        top[table].append(Leader(team_id=team, name=entry_name or team_name, points=points))
     return [top[pk] if counted.get(pk) else [] for pk in ids]
 
 

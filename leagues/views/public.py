@@ -72,7 +72,13 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             # links are reversed once for the list (a league of 100 divisions has 200).
             division_url, team_url = paths_for("leagues:division"), paths_for("leagues:team")
             leaders = [
-                (division, division_url(division.pk), [(r, team_url(r.team.pk)) for r in top])
+                {
+                    "name": division.name,
+                    "url": division_url(division.pk),
+                    "teams": [{"name": t.name, "url": team_url(t.team_id)} for t in top],
+                    "points": top[0].points if top else 0,
+                    "level": len(top) > 1,
+                }
                 for division, top in zip(
                     divisions, divisions_leaders(divisions=divisions), strict=True
                 )

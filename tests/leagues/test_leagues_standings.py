@@ -375,5 +375,12 @@ def test_a_league_of_many_divisions_lists_each_with_its_leaders_on_its_home(
         for t in tables
     ]
     with django_assert_num_queries(2):  # the tables' counts, the first places with their teams
-        got = [[r.team.name for r in top] for top in divisions_leaders(divisions=divisions)]
+        leaders = divisions_leaders(divisions=divisions)
+    got = [[leader.name for leader in top] for top in leaders]
     assert got == expected == [["Alma"], ["Bull", "Oak"], *[[] for _ in quiet]]
+    assert [[(leader.team_id, leader.points) for leader in top] for top in leaders] == [
+        [(r.team.pk, r.points) for r in t.rows if r.position == 1 and not r.withdrawn]
+        if any(r.played for r in t.rows)
+        else []
+        for t in tables
+    ]
