@@ -224,9 +224,21 @@ def division_adjustments(*, division: Division) -> QuerySet[PointAdjustment]:
     )
 
 
+def _fixture_shape(fixture_id: int) -> QuerySet[Fixture]:
+    return Fixture.objects.select_related(*FIXTURE_RELATED).filter(pk=fixture_id)
+
+
+#: A fixture's page reads it by a query built once per connection
+#: (``scoring.services.compiled``): its five joins cost more to build than to run.
+_fixture_read = CompiledRead(_fixture_shape)
+
+
 def fixture_get(*, pk: int) -> Fixture:
-    """A fixture with its teams, venue, result and league: one query."""
-    return Fixture.objects.select_related(*FIXTURE_RELATED).get(pk=pk)
+    """A fixture with its teams, venue, result and league: one query; raises
+    ``Fixture.DoesNotExist``."""
+    for fixture in _fixture_read.rows(pk):
+        return fixture
+    raise Fixture.DoesNotExist(f"No fixture {pk}.")
 
 
 def table_games() -> QuerySet[TableGame]:
