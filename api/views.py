@@ -30,7 +30,7 @@ from api.schemas import (
 from api.throttle import AddressRate
 from leagues.models import Division, Fixture, League, Season, Team
 from leagues.selectors import fixtures as selectors
-from leagues.selectors.standings import division_standings
+from leagues.selectors.standings import division_standings, divisions_for_tables
 from leagues.selectors.statistics import player_leaderboard
 
 api = NinjaAPI(
@@ -233,7 +233,7 @@ def division(request: Any, division_id: PathId) -> Division:
 )
 def standings(request: Any, division_id: PathId) -> dict[str, Any]:
     """The league table, in the league's tie-break order, from the results that count."""
-    table = division_standings(division=_division(division_id))
+    table = division_standings(division=_get(divisions_for_tables(), "division", pk=division_id))
     return {
         "division": table.division,
         "rule_text": table.rule_text,

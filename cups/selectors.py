@@ -14,6 +14,7 @@ from leagues.models import AuditEntry, League, Player, ResultSubmission
 from leagues.selectors.statistics import CATEGORY_FIGURE, OTHER, PlayFigures
 from scoring.actors import Account
 from scoring.models import Award, GameStatus, Hand, HandRevision
+from scoring.services.compiled import CompiledRead
 
 TIE_RELATED = (
     "home",
@@ -28,8 +29,18 @@ def competition_get(*, pk: int) -> Competition:
     return Competition.objects.select_related("league", "season", "winner").get(pk=pk)
 
 
-def league_competitions(*, league: League) -> QuerySet[Competition]:
-    return Competition.objects.filter(league=league).select_related("season", "winner")
+def _league_competitions_shape(league_id: int) -> QuerySet[Competition]:
+    return Competition.objects.filter(league=league_id).select_related("season", "winner")
+
+
+#: By a query built once per connection (``scoring.services.compiled``): the league's home
+#: lists its cups on every render.
+_league_competitions_read = CompiledRead(_league_competitions_shape)
+
+
+def league_competitions(*, league: League) -> list[Competition]:
+    """The league's cups, latest season first, each with its season and winner."""
+    return _league_competitions_read.rows(league.pk)
 
 
 #: Each tie's result still waiting for the sides (``tie.open_results``): played, to agree.

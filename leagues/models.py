@@ -932,6 +932,11 @@ class DivisionTable(models.Model):
         help_text="The league nights with a counted result, in order (ISO dates): each row's "
         "nights are its points on these.",
     )
+    adjusted = models.PositiveIntegerField(
+        default=0,
+        help_text="Point adjustments made in the division: its pages read them only when there "
+        "are some.",
+    )
     refreshed_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:

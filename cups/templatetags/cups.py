@@ -13,5 +13,4 @@ register = template.Library()
 
 @register.inclusion_tag("cups/_league_cups.html", takes_context=True)
 def league_cups(context: dict[str, Any], league: Any, manage: bool = False) -> dict[str, Any]:
-    competitions = list(league_competitions(league=league))
-    return {"league": league, "competitions": competitions, "desk": manage}
+    return {"league": league, "competitions": league_competitions(league=league), "desk": manage}

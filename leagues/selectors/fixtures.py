@@ -62,10 +62,20 @@ def league_get_by_pk(*, pk: int) -> League:
     return League.objects.get(pk=pk)
 
 
-def league_seasons(*, league: League) -> QuerySet[Season]:
-    return league.seasons.order_by("-starts_on").prefetch_related(
-        Prefetch("divisions", queryset=Division.objects.order_by("rank", "name"))
-    )
+#: Each season's divisions, top first (``season.divisions.all()``).
+SEASON_DIVISIONS = Prefetch("divisions", queryset=Division.objects.order_by("rank", "name"))
+
+
+def league_seasons(*, league: League, divisions: bool = True) -> QuerySet[Season]:
+    """The league's seasons, latest first, each with its divisions unless ``divisions=False``
+    (``seasons_divisions`` reads them later, for a page that may not need them)."""
+    seasons = league.seasons.order_by("-starts_on")
+    return seasons.prefetch_related(SEASON_DIVISIONS) if divisions else seasons
+
+
+def seasons_divisions(*, seasons: list[Season]) -> None:
+    """Read the seasons' divisions onto them (as ``league_seasons`` does), in one query."""
+    prefetch_related_objects(seasons, SEASON_DIVISIONS)
 
 
 def league_current_season(*, league: League) -> Season | None:
@@ -214,9 +224,21 @@ def division_adjustments(*, division: Division) -> QuerySet[PointAdjustment]:
     )
 
 
+def _fixture_shape(fixture_id: int) -> QuerySet[Fixture]:
+    return Fixture.objects.select_related(*FIXTURE_RELATED).filter(pk=fixture_id)
+
+
+#: A fixture's page reads it by a query built once per connection
+#: (``scoring.services.compiled``): its five joins cost more to build than to run.
+_fixture_read = CompiledRead(_fixture_shape)
+
+
 def fixture_get(*, pk: int) -> Fixture:
-    """A fixture with its teams, venue, result and league: one query."""
-    return Fixture.objects.select_related(*FIXTURE_RELATED).get(pk=pk)
+    """A fixture with its teams, venue, result and league: one query; raises
+    ``Fixture.DoesNotExist``."""
+    for fixture in _fixture_read.rows(pk):
+        return fixture
+    raise Fixture.DoesNotExist(f"No fixture {pk}.")
 
 
 def table_games() -> QuerySet[TableGame]:

@@ -96,19 +96,26 @@ def division_places(
 ) -> MovingPlaces:
     """The division's moving places by the one promotion and relegation rule
     (``leagues.movement``): only with a division above, and one below, withdrawn teams going
-    down first. ``ranks``: those of every division of the season, looked up when not given."""
-    if ranks is None:
-        ranks = list(
-            Division.objects.filter(season_id=division.season_id).values_list("rank", flat=True)
-        )
+    down first. ``ranks``: those of every division of the season; when not given, whether
+    one ranks above and one below as the division was read (``divisions_for_tables``), or
+    looked up."""
+    if ranks is None and hasattr(division, "has_division_above"):
+        above, below = division.has_division_above, division.has_division_below
+    else:
+        if ranks is None:
+            ranks = list(
+                Division.objects.filter(season_id=division.season_id).values_list("rank", flat=True)
+            )
+        above = any(rank < division.rank for rank in ranks)
+        below = any(rank > division.rank for rank in ranks)
     withdrawn = sum(1 for row in standings.rows if row.withdrawn)
     return moving_places(
         playing=len(standings.rows) - withdrawn,
         withdrawn=withdrawn,
         promoted=division.promoted,
         relegated=division.relegated,
-        above=any(rank < division.rank for rank in ranks),
-        below=any(rank > division.rank for rank in ranks),
+        above=above,
+        below=below,
         withdrawn_take_places=division.season.league.withdrawn_take_places,
     )
 

@@ -1,10 +1,12 @@
 """A division's league table: read as stored, or worked out from the results that count.
 
 The pages read the **stored** table (``DivisionTable`` and its ``TableRow``s, kept in step with
-every change to what counts by ``leagues.services.standings.refresh_division_table``): four
-queries whatever the size of the division (the division, its table, its rows with their
-teams, its adjustments), and no result added up on a render. A season's divisions together
-(``divisions_standings``, the league's home) take three, however many divisions there are.
+every change to what counts by ``leagues.services.standings.refresh_division_table``): a
+division's page two queries whatever its size (the division with its table,
+``division_for_table``; the table's rows with their teams; each built once per connection),
+and a third for its adjustments when the table says there are some; no result is added up
+on a render. A season's divisions together (``divisions_standings``, the league's home) take
+two or three more, however many divisions there are.
 
 ``worked_out_standings`` is the table from scratch, which the refresh stores: the division's
 entries, its league fixtures (not void) each marked whether its result counts
@@ -29,7 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 
 from config.queries import count_of
 from leagues.models import (
@@ -46,7 +48,7 @@ from leagues.models import (
 )
 from leagues.selectors.counting import fixtures_with_counts
 from leagues.tiebreaks import METRICS, Metric, tiebreak_rule_text
-from scoring.services.compiled import CompiledRead
+from scoring.services.compiled import CompiledRead, CompiledReadIn
 
 #: Columns shown for each style, in order (the points column last).
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -93,6 +95,21 @@ class MatchLine:
     """The fixture's date: the chart adds the points on that league night."""
 
 
+def table_points(*, result_points: int, adjustments: int) -> int:
+    """A team's points in the table: those its results earned, with its adjustments."""
+    return result_points + adjustments
+
+
+@dataclass(frozen=True)
+class Leader:
+    """A team top of its division, as the league's home lists it."""
+
+    team_id: int
+    name: str
+    """The team's name that season."""
+    points: int
+
+
 @dataclass
 class StandingRow:
     entry: TeamEntry
@@ -132,7 +149,7 @@ class StandingRow:
 
     @property
     def points(self) -> int:
-        return self.result_points + self.adjustments
+        return table_points(result_points=self.result_points, adjustments=self.adjustments)
 
     @property
     def games_diff(self) -> int:
@@ -349,35 +366,65 @@ def _nights(rows: Iterable[StandingRow]) -> list[datetime.date]:
     return nights
 
 
-def divisions_leaders(*, divisions: Sequence[Division]) -> list[list[StandingRow]]:
+def divisions_leaders(*, divisions: Sequence[Division]) -> list[list[Leader]]:
     """The team or teams top of each division (level on every tie-break, they share the place;
     a withdrawn team is not a leader), none before a result counts in it (its table's
     ``counted``); in the divisions' order. Two queries however many there are, reading only the
-    stored rows in first place: the home of a league of 100 divisions reads 100 rows, not
-    1,000 with their adjustments."""
+    figures of the stored rows in first place: the home of a league of 100 divisions reads 100
+    rows, not 1,000 with their adjustments."""
     ids = [division.pk for division in divisions]
     counted = dict(
         DivisionTable.objects.filter(division__in=ids).values_list("division", "counted")
     )
-    top: dict[int, list[StandingRow]] = {pk: [] for pk in ids}
-    for stored in (
-        TableRow.objects.filter(table__in=ids, position=1)
-        .select_related("entry__team")
-        .defer("nights")
+    top: dict[int, list[Leader]] = {pk: [] for pk in ids}
+    for table, team, entry_name, team_name, result_points, adjustments in (
+        TableRow.objects.filter(table__in=ids, position=1, entry__withdrawn_on__isnull=True)
         .order_by("entry__team__name")
+        .values_list(
+            "table",
+            "entry__team",
+            "entry__name",
+            "entry__team__name",
+            "result_points",
+            "adjustments",
+        )
     ):
-        row = _row(stored, nights=False)
-        if not row.withdrawn:
-            top[stored.table_id].append(row)
+        points = table_points(result_points=result_points, adjustments=adjustments)
+        top[table].append(Leader(team_id=team, name=entry_name or team_name, points=points))
     return [top[pk] if counted.get(pk) else [] for pk in ids]
+
+
+def divisions_for_tables() -> QuerySet[Division]:
+    """Divisions as their standings and race read them: each with its season and league, its
+    stored table (``division.table``, none before the first refresh), and whether a division
+    of its season ranks above it and one below (``has_division_above``,
+    ``has_division_below``: the race's moving places), all in the division's one query."""
+    season_divisions = Division.objects.filter(season=OuterRef("season"))
+    return Division.objects.select_related("season__league", "table").annotate(
+        has_division_above=Exists(season_divisions.filter(rank__lt=OuterRef("rank"))),
+        has_division_below=Exists(season_divisions.filter(rank__gt=OuterRef("rank"))),
+    )
+
+
+#: A division as its page reads it, by a query built once per connection
+#: (``scoring.services.compiled``).
+_division_read = CompiledRead(lambda pk: divisions_for_tables().filter(pk=pk))
+
+
+def division_for_table(*, pk: int) -> Division:
+    """The division with this id as its standings read it (``divisions_for_tables``); raises
+    ``Division.DoesNotExist``."""
+    for division in _division_read.rows(pk):
+        return division
+    raise Division.DoesNotExist(f"No division {pk}.")
 
 
 def division_standings(*, division: Division | int) -> Standings:
     """The league table of a division as stored, ordered by the league's tie-breaks. A
-    division is taken as it is, its season and league read with it (``division_get``); a pk
-    is read with them."""
+    division is taken as it is (read by ``division_for_table``, none of it is read again); a
+    pk is read so."""
     if isinstance(division, int):
-        division = Division.objects.select_related("season__league").get(pk=division)
+        division = division_for_table(pk=division)
     return divisions_standings(divisions=[division])[0]
 
 
@@ -414,6 +461,18 @@ def season_standings(*, season: Season) -> list[Standings]:
     return divisions_standings(divisions=list(divisions))
 
 
+def _rows_shape(divisions: list[int]) -> QuerySet[TableRow]:
+    return TableRow.objects.filter(table__in=divisions).select_related("entry__team")
+
+
+#: The divisions' stored tables, their rows with their teams (with and without the points per
+#: league night) and their adjustments, each by a query built once per connection and number
+#: of divisions (``scoring.services.compiled``).
+_tables_read = CompiledReadIn(lambda divisions: DivisionTable.objects.filter(pk__in=divisions))
+_rows_read = CompiledReadIn(_rows_shape)
+_rows_without_nights_read = CompiledReadIn(lambda divisions: _rows_shape(divisions).defer("nights"))
+
+
 def divisions_standings(
     *, divisions: Sequence[Division], provisional: bool | None = None, nights: bool = True
 ) -> list[Standings]:
@@ -425,15 +484,24 @@ def divisions_standings(
     if provisional:
         return worked_out_standings(divisions=divisions, provisional=True)
     ids = [division.pk for division in divisions]
-    tables = {table.pk: table for table in DivisionTable.objects.filter(division__in=ids)}
+    # As read with the divisions (``divisions_for_tables``), else in one query.
+    tables = {
+        division.pk: _stored_table(division)
+        for division in divisions
+        if Division.table.is_cached(division)
+    }
+    unread = [pk for pk in ids if pk not in tables]
+    tables.update({pk: None for pk in unread})
+    tables.update({table.pk: table for table in _tables_read.rows(unread)})
     rows: dict[int, list[StandingRow]] = {pk: [] for pk in ids}
-    stored_rows = TableRow.objects.filter(table__in=ids).select_related("entry__team")
-    for stored in stored_rows if nights else stored_rows.defer("nights"):
+    for stored in (_rows_read if nights else _rows_without_nights_read).rows(ids):
         rows[stored.table_id].append(_row(stored, nights=nights))
-    adjustments = _adjustments(ids)
+    adjustments = _adjustments(
+        [pk for pk, table in tables.items() if table is not None and table.adjusted]
+    )
     standings = []
     for division in divisions:
-        table = tables.get(division.pk)
+        table = tables[division.pk]
         league = division.season.league
         tiebreaks = division.season.get_tiebreaks()
         standings.append(
@@ -444,7 +512,7 @@ def divisions_standings(
                 tiebreaks=tiebreaks,
                 rule_text=tiebreak_rule_text(tiebreaks, league.style),
                 columns=[METRICS[key] for key in COLUMNS[league.style]],
-                adjustments=adjustments[division.pk],
+                adjustments=adjustments.get(division.pk, []),
                 counted=table.counted if table else 0,
                 remaining=[(home, away) for home, away in table.remaining] if table else [],
                 nights=[datetime.date.fromisoformat(night) for night in table.nights]
@@ -496,13 +564,28 @@ def stored_figures(row: StandingRow) -> dict[str, Any]:
     return figures
 
 
-def _adjustments(ids: Sequence[int]) -> dict[int, list[PointAdjustment]]:
-    adjustments: dict[int, list[PointAdjustment]] = {pk: [] for pk in ids}
-    for adjustment in (
-        PointAdjustment.objects.filter(entry__division__in=ids)
+def _stored_table(division: Division) -> DivisionTable | None:
+    try:
+        return division.table
+    except DivisionTable.DoesNotExist:
+        return None
+
+
+def _adjustments_shape(divisions: list[int]) -> QuerySet[PointAdjustment]:
+    return (
+        PointAdjustment.objects.filter(entry__division__in=divisions)
         .select_related("entry__team", "fixture")
         .order_by("made_at", "pk")
-    ):
+    )
+
+
+_adjustments_read = CompiledReadIn(_adjustments_shape)
+
+
+def _adjustments(ids: list[int]) -> dict[int, list[PointAdjustment]]:
+    """The divisions' adjustments, oldest first."""
+    adjustments: dict[int, list[PointAdjustment]] = {pk: [] for pk in ids}
+    for adjustment in _adjustments_read.rows(ids):
         adjustments[adjustment.entry.division_id].append(adjustment)
     return adjustments
 

@@ -3,8 +3,9 @@
 ``refresh_division_table`` works a division's table out from its results
 (``leagues.selectors.standings.worked_out_standings``, through the one definition of what
 counts) and stores it: each team's figures, place (head-to-head included), last five and
-points per league night, the fixtures counted and those left. It runs inside the transaction
-of every change to what counts (a result stored, confirmed, settled, reopened or corrected; a
+points per league night, the fixtures counted and those left, and how many adjustments there
+are (a page reads them only when there are some). It runs inside the transaction of every
+change to what counts (a result stored, confirmed, settled, reopened or corrected; a
 walkover, a void, a pending walkover whose date has come (``settle_due_walkovers``); an
 adjustment made or withdrawn; a team withdrawn, reinstated, entered or
 moved; the tie-breaks, the match format or the provisional setting changed), after the
@@ -117,14 +118,16 @@ def refresh_division_table(*, division: Division | int) -> DivisionTable:
         table.counted != standings.counted
         or table.remaining != remaining
         or table.nights != nights
+        or table.adjusted != len(standings.adjustments)
         or changed
         or new
     ):
         table.counted = standings.counted
         table.remaining = remaining
         table.nights = nights
+        table.adjusted = len(standings.adjustments)
         table.refreshed_at = timezone.now()
-        table.save(update_fields=["counted", "remaining", "nights", "refreshed_at"])
+        table.save(update_fields=["counted", "remaining", "nights", "adjusted", "refreshed_at"])
     return table
 
 

@@ -75,6 +75,20 @@ class Line:
     """Why it stands out: "leader", "your team", "chosen"."""
     marks: tuple[Point, ...] = ()
 
+    @property
+    def markers(self) -> SafeString:
+        """The picked-out line's markers, drawn at its ``marks`` (none for a grey line)."""
+        pen = self.pen
+        if pen is None:
+            return SafeString("")
+        return SafeString(
+            "".join(
+                f'<use href="#m-{pen.marker}" x="{mark.x}" y="{mark.y}" fill="{pen.colour}" '
+                'stroke="#0f1a14" stroke-width="1"/>'
+                for mark in self.marks
+            )
+        )
+
 
 @dataclass(frozen=True)
 class Chart:

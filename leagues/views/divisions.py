@@ -25,7 +25,7 @@ from leagues.permissions import can_manage_league
 from leagues.selectors import fixtures as fixture_selectors
 from leagues.selectors.accounts import viewer_teams
 from leagues.selectors.race import MARKERS, Race, division_race
-from leagues.selectors.standings import Standings, division_standings
+from leagues.selectors.standings import Standings, division_for_table, division_standings
 from leagues.selectors.statistics import player_leaderboard
 from leagues.tables import (
     DATE_FIRST,
@@ -117,6 +117,10 @@ class StandingsView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateVie
     table_class = StandingsTable
     table_pagination = False
     section = "standings"
+
+    @cached_property
+    def division(self) -> Division:
+        return found(division_for_table, pk=self.kwargs["pk"])
 
     @cached_property
     def standings(self) -> Standings:

@@ -16,7 +16,7 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 
 from leagues.models import Fixture
 from leagues.selectors import fixtures as selectors
-from leagues.selectors.standings import division_standings
+from leagues.selectors.standings import division_for_table, division_standings
 from leagues.services.embed import league_embed_sites_update
 from leagues.tables import fixture_score
 from leagues.views.common import found, require_manager
@@ -40,7 +40,7 @@ def _framing_origin(request: HttpRequest) -> str | None:
 
 @xframe_options_exempt
 def division_embed(request: HttpRequest, pk: int) -> HttpResponse:
-    division = found(selectors.division_get, pk=pk)
+    division = found(division_for_table, pk=pk)
     league = division.season.league
     allowed = league.embed_origins()
     policy = {"frame-ancestors": allowed or ["'none'"], "script-src": ["'none'"]}

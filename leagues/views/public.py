@@ -47,10 +47,12 @@ def league_list(request: HttpRequest) -> HttpResponse:
 def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """A league's home: its seasons and divisions, latest results and next fixtures."""
     league = found(selectors.league_get, slug=slug)
-    seasons = list(selectors.league_seasons(league=league))
+    # The seasons' divisions only when the page is rendered, not when it is served as stored.
+    seasons = list(selectors.league_seasons(league=league, divisions=False))
     current = seasons[0] if seasons else None
 
     def context() -> dict[str, Any]:
+        selectors.seasons_divisions(seasons=seasons)
         results = upcoming = []
         today = league.today()
         if current is not None:
@@ -63,7 +65,6 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
                     season=current, statuses=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED]
                 ).filter(date__gte=today)[:LATEST]
             )
-        # The season's divisions came with it (``league_seasons``).
         divisions = list(current.divisions.all()) if current is not None else []
         tables, leaders = [], []
         if len(divisions) > GLANCE_TABLES:
@@ -71,7 +72,13 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             # links are reversed once for the list (a league of 100 divisions has 200).
             division_url, team_url = paths_for("leagues:division"), paths_for("leagues:team")
             leaders = [
-                (division, division_url(division.pk), [(r, team_url(r.team.pk)) for r in top])
+                {
+                    "name": division.name,
+                    "url": division_url(division.pk),
+                    "teams": [{"name": t.name, "url": team_url(t.team_id)} for t in top],
+                    "points": top[0].points if top else 0,
+                    "level": len(top) > 1,
+                }
                 for division, top in zip(
                     divisions, divisions_leaders(divisions=divisions), strict=True
                 )

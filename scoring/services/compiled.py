@@ -6,7 +6,9 @@ and its hand count) costs the ORM about ten times as long as the database takes 
 every hand. The SQL and the way its columns become model instances depend only on the query's
 shape, so they are worked out once per connection (a server thread keeps its connection) and
 each entry runs them with its own game id: the same rows, with the same `select_related`
-objects and annotations, as evaluating the queryset would give (a test compares them).
+objects and annotations, as evaluating the queryset would give (a test compares them). The
+league's pages read a division, a team or a player so (`CompiledRead`), and a few divisions'
+stored tables (`CompiledReadIn`, once per number of divisions).
 
 Writing is the same story: `Model.objects.create`, `bulk_create` and `save(update_fields=...)`
 spend two or three times as long building their statement as the database takes to run it.
@@ -63,7 +65,7 @@ class CompiledRead(Generic[M]):
         connection = connections[using]
         plan = self._plans.get(connection)
         if plan is None:
-            plan = self._plans[connection] = _Plan(self.shape(_MARK), using)
+            plan = self._plans[connection] = _Plan(self.shape(_MARK), using, marks=1)
         if self.locking is None or not connection.features.has_select_for_update:
             return plan.run(game_id, connection)
         if not _several_statements(connection):
@@ -106,19 +108,50 @@ def _statements_cursor(connection: BaseDatabaseWrapper) -> Any:
     return connection._prepare_cursor(ClientCursor(connection.connection))
 
 
+class CompiledReadIn(Generic[M]):
+    """`shape(ids)` (a queryset of one model filtered by a list of ids, `division__in=ids`),
+    compiled once per connection and number of ids; `rows(ids)` runs it: a league's page
+    reads its few divisions' stored tables so."""
+
+    def __init__(self, shape: Callable[[list[int]], QuerySet[M]]) -> None:
+        self.shape = shape
+        self._plans: weakref.WeakKeyDictionary[BaseDatabaseWrapper, dict[int, _Plan[M]]] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def rows(self, ids: Sequence[int], *, using: str = "default") -> list[M]:
+        if not ids:
+            return []
+        connection = connections[using]
+        plans = self._plans.setdefault(connection, {})
+        plan = plans.get(len(ids))
+        if plan is None:
+            marks = [_MARK - number for number in range(len(ids))]
+            plan = plans[len(ids)] = _Plan(self.shape(marks), using, marks=len(ids))
+        return plan.run(ids, connection)
+
+
 class _Plan(Generic[M]):
-    """The SQL, where the game id goes, and how each row becomes instances (as Django's own
+    """The SQL, where the ids go, and how each row becomes instances (as Django's own
     `ModelIterable` does it)."""
 
-    def __init__(self, queryset: QuerySet[M], using: str) -> None:
+    def __init__(self, queryset: QuerySet[M], using: str, *, marks: int) -> None:
         compiler = queryset.query.get_compiler(using=using)
         sql, params = compiler.as_sql()
         self.compiler = compiler
         self.sql = sql
         self.params = list(params)
-        # Every place the id goes (a query may name it more than once: a player in any seat).
-        self.slots = [i for i, param in enumerate(self.params) if param == _MARK]
-        assert self.slots, "the query's shape does not use the id it is given"
+        # Every place each id goes (a query may name one more than once: a player in any
+        # seat), as (parameter, which id).
+        numbers = {_MARK - number: number for number in range(marks)}
+        self.slots = [
+            (i, numbers[param])
+            for i, param in enumerate(self.params)
+            if type(param) is int and param in numbers
+        ]
+        assert {number for _, number in self.slots} == set(range(marks)), (
+            "the query's shape does not use every id it is given"
+        )
         info = compiler.klass_info
         assert info is not None
         start, end = info["select_fields"][0], info["select_fields"][-1] + 1
@@ -133,13 +166,18 @@ class _Plan(Generic[M]):
         self.using = using
 
     def run(
-        self, game_id: int, connection: Any, *, after: tuple[str, list[Any]] | None = None
+        self,
+        ids: int | Sequence[int],
+        connection: Any,
+        *,
+        after: tuple[str, list[Any]] | None = None,
     ) -> list[M]:
-        """The rows, read in a statement sent after `after` (SQL and parameters; its result
-        is not read) in the same round trip."""
+        """The rows of the id or ids, read in a statement sent after `after` (SQL and
+        parameters; its result is not read) in the same round trip."""
+        given = [ids] if isinstance(ids, int) else ids
         params = list(self.params)
-        for slot in self.slots:
-            params[slot] = game_id
+        for slot, number in self.slots:
+            params[slot] = given[number]
         with connection.cursor() if after is None else _statements_cursor(connection) as cursor:
             if after is None:
                 cursor.execute(self.sql, params)

@@ -191,7 +191,8 @@ QUERIES = {
     "/api/leagues/{slug}/teams": 3,
     "/api/leagues/{slug}/fixtures": 4,
     "/api/divisions/{division_id}": 1,
-    "/api/divisions/{division_id}/standings": 4,
+    # The division with its stored table, then the table's rows (no adjustments to read).
+    "/api/divisions/{division_id}/standings": 2,
     "/api/divisions/{division_id}/teams": 3,
     "/api/divisions/{division_id}/fixtures": 3,
     # The players' stored figures summed in one query (``leagues.selectors.statistics``).

@@ -171,3 +171,35 @@ def test_a_pair_from_two_teams_is_refused_on_the_page():
         follow=True,
     )
     assert "at least 2 entrants" in response.content.decode()
+
+
+def test_a_leagues_cups_read_once_per_connection_are_its_queryset():
+    """The league's home lists its cups by a query built once per connection: the same cups,
+    seasons and winners, in the same order (latest season first, then by name), as its
+    queryset gives; another league's cups are not among them."""
+    from django.forms.models import model_to_dict
+
+    from cups.selectors import _league_competitions_shape, league_competitions
+    from tests.factories.leagues import SeasonFactory
+
+    world = cup_world()
+    earlier = SeasonFactory(
+        league=world.league, starts_on=world.season.starts_on.replace(year=2001)
+    )
+    team_cup(world, name="Shield")
+    team_cup(world, name="Cup")
+    team_cup(world, name="Plate")
+    plate = Competition.objects.get(name="Plate")
+    Competition.objects.filter(pk=plate.pk).update(season=earlier, winner=plate.entrants.first())
+    team_cup(cup_world(), name="Elsewhere")
+
+    def fields(cups):
+        return [
+            [model_to_dict(obj) if obj else None for obj in (cup, cup.season, cup.winner)]
+            for cup in cups
+        ]
+
+    read = league_competitions(league=world.league)
+    assert [cup.name for cup in read] == ["Cup", "Shield", "Plate"]
+    assert read[-1].winner == plate.entrants.first() and read[-1].season == earlier
+    assert fields(read) == fields(_league_competitions_shape(world.league.pk))

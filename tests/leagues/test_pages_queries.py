@@ -16,8 +16,9 @@ import pytest
 from django.urls import reverse
 
 from leagues.fragments import invalidate_league
-from leagues.models import Fixture
+from leagues.models import Fixture, PointAdjustment
 from leagues.services.fixtures import fixture_walkover, fixtures_generate
+from leagues.services.standings import refresh_division_table
 from tests.factories.leagues import (
     DivisionFactory,
     FixtureFactory,
@@ -44,10 +45,10 @@ release; and the read that found nothing."""
 
 # page: (queries rendered, queries served from the cache)
 QUERIES = {
-    # The division (with its season and league), then its stored table (the fixtures left,
-    # the league nights), its rows with their teams, the adjustments and the season's
-    # division ranks (the race).
-    "standings": (5 + CACHE_WRITE, 2),
+    # The division with its season, league, stored table (the fixtures left, the league
+    # nights, how many adjustments there are) and whether a division ranks above and below it
+    # (the race); then the table's rows with their teams, and its adjustments (there is one).
+    "standings": (3 + CACHE_WRITE, 2),
     # The division, its entries (the team chooser), its weeks, the week's or team's fixtures.
     "fixtures by week": (4 + CACHE_WRITE, 2),
     "fixtures by team": (4 + CACHE_WRITE, 2),
@@ -64,8 +65,9 @@ QUERIES = {
     "player": (5 + CACHE_WRITE, 3),
     # The league and its seasons (with their divisions), then the latest and next fixtures
     # (the latest's divisions read once for the list; none are next here), every division's
-    # entries, league fixtures and adjustments at once, the league's cups.
-    "league home": (10 + CACHE_WRITE, 4),
+    # stored table, rows and adjustments at once, the league's cups. Served as stored: the
+    # league and its seasons (not their divisions), the fragment.
+    "league home": (10 + CACHE_WRITE, 3),
 }
 
 
@@ -112,6 +114,20 @@ def test_each_page_runs_a_fixed_number_of_queries(client, django_assert_num_quer
         assert first.status_code == second.status_code == 200, page
         if "fragment" in first.context:
             assert first.context["fragment"] == second.context["fragment"], page
+
+
+def test_a_division_without_adjustments_does_not_look_them_up(client, django_assert_num_queries):
+    """The stored table says how many adjustments its division has: none, no query."""
+    division = division_of(4, "yorkshire")
+    PointAdjustment.objects.filter(entry__division=division).delete()
+    refresh_division_table(division=division)
+    urls = pages_of(division)
+    for page in ("standings", "league home"):
+        client.get(urls[page])
+        invalidate_league(division.season.league_id)
+        with django_assert_num_queries(QUERIES[page][0] - 1):
+            response = client.get(urls[page])
+        assert "Point adjustments" not in response.content.decode(), page
 
 
 def test_the_league_home_runs_the_same_queries_whatever_the_number_of_divisions(

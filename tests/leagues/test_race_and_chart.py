@@ -156,6 +156,21 @@ def test_chart_picks_out_the_tapped_team_and_the_captains_own(client):
     page = client.get(url, {"team": t["Crown"].pk}).content.decode()
     assert f'<g class="standout" data-team="{t["Crown"].pk}">' in page
     assert "chosen" in page
+    # Each picked-out line carries its markers, in its pen, at its marks.
+    standings = division_standings(division=division)
+    chart = progression_chart(
+        rows=standings.rows,
+        nights=standings.nights,
+        adjustments=standings.adjustments,
+        chosen=t["Crown"].pk,
+    )
+    for line in chart.standing_out:
+        drawn = re.findall(
+            rf'<use href="#m-{line.pen.marker}" x="([\d.]+)" y="([\d.]+)" '
+            rf'fill="{line.pen.colour}" stroke="#0f1a14" stroke-width="1"/>',
+            page,
+        )
+        assert line.marks and drawn == [(str(m.x), str(m.y)) for m in line.marks]
     # The chooser offers every team, the tapped one selected.
     options = re.findall(r'<option value="(\d+)"( selected)?>([^<]*)</option>', page)
     assert sorted(name for _, _, name in options) == sorted(t)

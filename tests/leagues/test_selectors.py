@@ -12,6 +12,7 @@ from leagues.selectors import fixtures as selectors
 from leagues.services.fixtures import fixtures_generate
 from tests.factories.leagues import (
     DivisionFactory,
+    FixtureResultFactory,
     PointAdjustmentFactory,
     RegistrationFactory,
     SeasonFactory,
@@ -108,3 +109,24 @@ def test_player_registrations_built_once_are_the_querysets(division):
     assert fields == [
         [model_to_dict(obj) for obj in (r, r.team, r.season, r.season.league)] for r in expected
     ]
+
+
+def test_a_fixture_read_once_per_connection_is_its_queryset(division):
+    """A fixture's page reads it by a query built once per connection: the same fixture,
+    teams, venue, result (none before one is stored) and league as its queryset gives."""
+    played, to_play = Fixture.objects.filter(division=division).order_by("date", "pk")[:2]
+    FixtureResultFactory(fixture=played, home_win=True)
+
+    def fields(fixture) -> list:
+        related = [fixture.home, fixture.away, fixture.venue, fixture.division]
+        related += [fixture.division.season, fixture.division.season.league]
+        result = getattr(fixture, "result", None)
+        return [model_to_dict(obj) if obj else None for obj in (fixture, *related, result)]
+
+    for fixture in (played, to_play):
+        read = selectors.fixture_get(pk=fixture.pk)
+        assert fields(read) == fields(selectors._fixture_shape(fixture.pk).get())
+    assert fields(selectors.fixture_get(pk=played.pk))[-1] is not None
+    assert fields(selectors.fixture_get(pk=to_play.pk))[-1] is None
+    with pytest.raises(Fixture.DoesNotExist):
+        selectors.fixture_get(pk=999_999)

@@ -82,6 +82,7 @@ def _table(standings) -> dict[str, Any]:
         "counted": standings.counted,
         "remaining": sorted(standings.remaining),
         "nights": standings.nights,
+        "adjustments": [adjustment.pk for adjustment in standings.adjustments],
     }
 
 
