@@ -118,7 +118,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-elif os.environ.get("DATABASE_PREPARED", "1") == "1":
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend, its health check of a kept connection (`conn_health_checks`, before each
+    # request's first query) made without a round trip where the connection's socket shows it
+    # is still open and idle (config/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "config.postgresql"
+if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3" and (
+    os.environ.get("DATABASE_PREPARED", "1") == "1"
+):
     # PostgreSQL plans a query each time it is sent (on a league page, 1–5 ms a query: most of
     # its time in the database) unless the statement is prepared. With the parameters sent
     # apart from the SQL (server-side binding), psycopg prepares a statement the second time a

@@ -6,6 +6,7 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
+from scoring.services.compiled import _prepares
 from tests.factories.scoring import GameFactory, plain_hand
 from tests.leagues.helpers import current_game, start_fixture
 from tests.leagues.test_leagues_results import make_fixture
@@ -37,11 +38,13 @@ UNDO_QUERIES = 9
 CORRECT_QUERIES = 12
 #: Correcting the last hand: no later running totals to move.
 CORRECT_LAST_QUERIES = CORRECT_QUERIES - 1
-#: The service's transaction: BEGIN and COMMIT are logged as statements too. On PostgreSQL the
-#: game's row is locked in a statement of its own before it is read (services/state.py
-#: lock_for_entry says why), sent with the read in one round trip, one query; on SQLite the
+#: The service's transaction: BEGIN and COMMIT are logged as statements too, and on PostgreSQL
+#: the game's row lock, a statement of its own before the locked read (services/state.py
+#: lock_for_entry says why): sent apart from the read, each prepared by psycopg, so that the
+#: database plans the read once a connection, not on every hand (services/compiled.py
+#: CompiledRead); with DATABASE_PREPARED=0 the two go as one text, one query. On SQLite the
 #: BEGIN takes the write lock.
-TRANSACTION = 2
+TRANSACTION = 2 + (1 if connection.vendor == "postgresql" and _prepares(connection) else 0)
 #: A hand at a league fixture's table (a game in progress, no result changed) adds the table it
 #: is played at and the league's live, the fixture's live and the players' page versions
 #: (``leagues/fragments.py``), written once inside the hand's transaction: in the database
