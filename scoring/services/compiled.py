@@ -66,7 +66,8 @@ class CompiledRead(Generic[M]):
         connection = connections[using]
         plan = self._plans.get(connection)
         if plan is None:
-            plan = self._plans[connection] = _Plan(self.shape(_MARK), using, marks=1)
+            mark = _mark(int, 0)
+            plan = self._plans[connection] = _Plan(self.shape(mark), [mark], using)
         if self.locking is None or not connection.features.has_select_for_update:
             return plan.run(game_id, connection)
         if not _several_statements(connection):
@@ -113,23 +114,24 @@ class CompiledRows:
 def _mark(kind: type, number: int) -> Any:
     """The ``number``th mark of its kind: an id or a date no stored row holds."""
     if kind is int:
-        return _MARK - 1 - number
+        return _MARK - number
     if kind is datetime.date:
         return datetime.date(1, 1, 2 + number)
     raise TypeError(f"no mark for {kind.__name__}")
 
 
-class _RowsPlan:
-    """The SQL, where each value goes (and in what form), and the columns' conversions (as
-    Django's `ValuesListIterable` applies them)."""
+class _Statement:
+    """A queryset's SQL, built once with marks for the values it is run with; where each
+    value goes among its parameters (a query may take one more than once: a player in any
+    seat; a backend may pass a date as its ISO text), and its columns' conversions."""
 
-    def __init__(self, queryset: QuerySet[Any], marks: list[Any], using: str) -> None:
+    def __init__(self, queryset: QuerySet[Any], marks: Sequence[Any], using: str) -> None:
         compiler = queryset.query.get_compiler(using=using)
         sql, params = compiler.as_sql()
         self.compiler = compiler
         self.sql = sql
         self.params = list(params)
-        # (position, which value, as text): a query may take a value more than once.
+        # (position, which value, as text)
         self.slots = [
             (position, index, param != mark)
             for position, param in enumerate(self.params)
@@ -142,16 +144,36 @@ class _RowsPlan:
             [column[0] for column in compiler.select[: compiler.col_count]]
         )
 
-    def run(self, values: Sequence[Any], connection: Any) -> list[tuple[Any, ...]]:
+    def fetch(
+        self,
+        values: Sequence[Any],
+        connection: Any,
+        *,
+        after: tuple[str, list[Any]] | None = None,
+    ) -> list[Any]:
+        """The rows for these values, converted, read in a statement sent after `after` (SQL
+        and parameters; its result is not read) in the same round trip."""
         params = list(self.params)
         for position, index, as_text in self.slots:
             params[position] = str(values[index]) if as_text else values[index]
-        with connection.cursor() as cursor:
-            cursor.execute(self.sql, params)
+        with connection.cursor() if after is None else _statements_cursor(connection) as cursor:
+            if after is None:
+                cursor.execute(self.sql, params)
+            else:
+                cursor.execute(f"{after[0]}; {self.sql}", [*after[1], *params])
+                cursor.nextset()
             fetched = cursor.fetchall()
         if not self.converters:
-            return [tuple(row) for row in fetched]
-        return [tuple(row) for row in self.compiler.apply_converters(fetched, self.converters)]
+            return fetched
+        return list(self.compiler.apply_converters(fetched, self.converters))
+
+
+class _RowsPlan(_Statement):
+    """A values query's statement, its rows as tuples (as Django's `ValuesListIterable`
+    gives them)."""
+
+    def run(self, values: Sequence[Any], connection: Any) -> list[tuple[Any, ...]]:
+        return [tuple(row) for row in self.fetch(values, connection)]
 
 
 def _prepares(connection: BaseDatabaseWrapper) -> bool:
@@ -199,32 +221,18 @@ class CompiledReadIn(Generic[M]):
         plans = self._plans.setdefault(connection, {})
         plan = plans.get(len(ids))
         if plan is None:
-            marks = [_MARK - number for number in range(len(ids))]
-            plan = plans[len(ids)] = _Plan(self.shape(marks), using, marks=len(ids))
+            marks = [_mark(int, number) for number in range(len(ids))]
+            plan = plans[len(ids)] = _Plan(self.shape(marks), marks, using)
         return plan.run(ids, connection)
 
 
-class _Plan(Generic[M]):
-    """The SQL, where the ids go, and how each row becomes instances (as Django's own
-    `ModelIterable` does it)."""
+class _Plan(_Statement, Generic[M]):
+    """A statement whose rows become instances of one model, with their `select_related`
+    objects and annotations (as Django's own `ModelIterable` makes them)."""
 
-    def __init__(self, queryset: QuerySet[M], using: str, *, marks: int) -> None:
-        compiler = queryset.query.get_compiler(using=using)
-        sql, params = compiler.as_sql()
-        self.compiler = compiler
-        self.sql = sql
-        self.params = list(params)
-        # Every place each id goes (a query may name one more than once: a player in any
-        # seat), as (parameter, which id).
-        numbers = {_MARK - number: number for number in range(marks)}
-        self.slots = [
-            (i, numbers[param])
-            for i, param in enumerate(self.params)
-            if type(param) is int and param in numbers
-        ]
-        assert {number for _, number in self.slots} == set(range(marks)), (
-            "the query's shape does not use every id it is given"
-        )
+    def __init__(self, queryset: QuerySet[M], marks: Sequence[Any], using: str) -> None:
+        super().__init__(queryset, marks, using)
+        compiler = self.compiler
         info = compiler.klass_info
         assert info is not None
         start, end = info["select_fields"][0], info["select_fields"][-1] + 1
@@ -232,9 +240,6 @@ class _Plan(Generic[M]):
         self.columns = slice(start, end)
         self.init_list = [column[0].target.attname for column in compiler.select[start:end]]
         self.related = get_related_populators(info, compiler.select, using)
-        self.converters = compiler.get_converters(
-            [column[0] for column in compiler.select[: compiler.col_count]]
-        )
         self.annotations = dict(compiler.annotation_col_map or {})
         self.using = using
 
@@ -245,23 +250,9 @@ class _Plan(Generic[M]):
         *,
         after: tuple[str, list[Any]] | None = None,
     ) -> list[M]:
-        """The rows of the id or ids, read in a statement sent after `after` (SQL and
-        parameters; its result is not read) in the same round trip."""
-        given = [ids] if isinstance(ids, int) else ids
-        params = list(self.params)
-        for slot, number in self.slots:
-            params[slot] = given[number]
-        with connection.cursor() if after is None else _statements_cursor(connection) as cursor:
-            if after is None:
-                cursor.execute(self.sql, params)
-            else:
-                cursor.execute(f"{after[0]}; {self.sql}", [*after[1], *params])
-                cursor.nextset()
-            fetched = cursor.fetchall()
-        converters = self.converters
-        rows = self.compiler.apply_converters(fetched, converters) if converters else fetched
+        """The rows of the id or ids (``fetch``)."""
         found = []
-        for row in rows:
+        for row in self.fetch([ids] if isinstance(ids, int) else ids, connection, after=after):
             obj = self.model.from_db(self.using, self.init_list, row[self.columns])
             for populator in self.related:
                 populator.populate(row, obj)
