@@ -111,6 +111,18 @@ def _one(read: CompiledRead[M], pk: int, model: type[M]) -> M:
     return rows[0]
 
 
+#: The teams a division's fixtures page offers to choose from, by a query built once per
+#: connection (``scoring.services.compiled``).
+_division_teams_read = CompiledRead(
+    lambda division_id: Team.objects.filter(entries__division=division_id).order_by("name")
+)
+
+
+def division_teams(*, division: Division) -> list[Team]:
+    """The teams entered in the division, by name (one query)."""
+    return _division_teams_read.rows(division.pk)
+
+
 def division_entries(*, division: Division) -> QuerySet[TeamEntry]:
     return division.entries.select_related("team__home_venue", "captain").order_by("team__name")
 

@@ -208,15 +208,15 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
         return None if parts is None else [*parts, self.division.season.league.today().isoformat()]
 
     @cached_property
-    def entries(self) -> list[Any]:
-        return list(fixture_selectors.division_entries(division=self.division))
+    def teams(self) -> list[Team]:
+        return fixture_selectors.division_teams(division=self.division)
 
     @cached_property
     def team(self) -> Team | None:
         wanted = strict_id(self.request.GET.get("team"))
         if wanted is None:
             return None
-        return next((e.team for e in self.entries if e.team.pk == wanted), None)
+        return next((team for team in self.teams if team.pk == wanted), None)
 
     @cached_property
     def weeks(self) -> list[datetime.date]:
@@ -254,7 +254,7 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
         weeks, week = self.weeks, self.week
         index = weeks.index(week) if week in weeks else None
         context.update(
-            entries=self.entries,
+            teams=self.teams,
             team=self.team,
             by="team" if self.team is not None else "week",
             week=week,

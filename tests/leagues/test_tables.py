@@ -19,7 +19,9 @@ from leagues.models import Fixture
 from leagues.selectors.fixtures import (
     NEXT_STATUSES,
     counted_query,
+    division_entries,
     division_fixture_rows,
+    division_teams,
     fixture_list,
     fixture_query,
     fixture_rows,
@@ -380,3 +382,18 @@ def test_attributes_are_written_as_django_tables2_writes_them():
     )
     assert attrs_html(attrs) == attrs.as_html()
     assert 'title="Pegs &quot;for&quot; &amp; &lt;against&gt;"' in attrs_html(attrs)
+
+
+def test_the_fixtures_chooser_offers_the_divisions_teams_by_name(client, division):
+    """The teams read by a query built once per connection are the division's entries' teams,
+    in the same order (twice: the second run reuses the first's plan)."""
+    expected = [entry.team for entry in division_entries(division=division)]
+    assert [team.name for team in expected] == ["Anchor", "Bay Horse", "Crown", "Drop Inn"]
+    for _ in range(2):
+        assert division_teams(division=division) == expected
+    crown = expected[2]
+    page = client.get(
+        reverse("leagues:division_fixtures", args=[division.pk]), {"team": crown.pk}
+    ).content.decode()
+    assert f'<option value="{crown.pk}" selected>Crown</option>' in page
+    assert page.count("<option value=") == 1 + len(expected)
