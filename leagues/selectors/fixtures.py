@@ -87,7 +87,7 @@ def league_current_season(*, league: League) -> Season | None:
 
 def division_get(*, pk: int) -> Division:
     """The division with its season and league; raises ``Division.DoesNotExist``."""
-    return _one(_division_read, pk, Division)
+    return _division_read.one(pk)
 
 
 #: A division's and a team's page read it first, by a query built once per connection.
@@ -97,19 +97,6 @@ _division_read = CompiledRead(
 _team_read = CompiledRead(
     lambda pk: Team.objects.select_related("league", "home_venue").filter(pk=pk)
 )
-
-#: The largest id the database holds (``BigAutoField``): a larger one in an address finds
-#: nothing (as the ORM's look-up says), and is not sent.
-LARGEST_ID = 2**63 - 1
-
-
-def _one(read: CompiledRead[M], pk: int, model: type[M]) -> M:
-    """``read``'s row of id ``pk``; raises the model's ``DoesNotExist``."""
-    rows = read.rows(pk) if 0 < pk <= LARGEST_ID else []
-    if not rows:
-        raise model.DoesNotExist(f"{model._meta.object_name} matching query does not exist.")
-    return rows[0]
-
 
 #: The teams a division's fixtures page offers to choose from, by a query built once per
 #: connection (``scoring.services.compiled``).
@@ -526,7 +513,7 @@ _fixture_read = CompiledRead(_fixture_shape)
 def fixture_get(*, pk: int) -> Fixture:
     """A fixture with its teams, venue, result and league: one query; raises
     ``Fixture.DoesNotExist``."""
-    return _one(_fixture_read, pk, Fixture)
+    return _fixture_read.one(pk)
 
 
 def table_games() -> QuerySet[TableGame]:
@@ -569,7 +556,7 @@ def fixture_with_tables(*, fixture: Fixture) -> Fixture:
 
 def team_get(*, pk: int) -> Team:
     """The team with its league and home venue; raises ``Team.DoesNotExist``."""
-    return _one(_team_read, pk, Team)
+    return _team_read.one(pk)
 
 
 def _team_entries_shape(team_id: int) -> QuerySet[TeamEntry]:

@@ -414,9 +414,7 @@ _division_read = CompiledRead(lambda pk: divisions_for_tables().filter(pk=pk))
 def division_for_table(*, pk: int) -> Division:
     """The division with this id as its standings read it (``divisions_for_tables``); raises
     ``Division.DoesNotExist``."""
-    for division in _division_read.rows(pk):
-        return division
-    raise Division.DoesNotExist(f"No division {pk}.")
+    return _division_read.one(pk)
 
 
 def division_standings(*, division: Division | int) -> Standings:

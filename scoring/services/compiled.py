@@ -36,6 +36,8 @@ M = TypeVar("M", bound=Model)
 
 #: The id the SQL is built with, found again among its parameters and replaced by each game's.
 _MARK = -7_385_019
+#: The largest id a database's id column holds (a 64-bit signed integer).
+LARGEST_ID = 2**63 - 1
 
 
 class CompiledRead(Generic[M]):
@@ -61,6 +63,15 @@ class CompiledRead(Generic[M]):
         self._plans: weakref.WeakKeyDictionary[BaseDatabaseWrapper, _Plan[M]] = (
             weakref.WeakKeyDictionary()
         )
+
+    def one(self, pk: int, *, using: str = "default") -> M:
+        """The row of id ``pk``; raises its model's ``DoesNotExist`` (an id no database column
+        can hold, such as one typed into an address, finds nothing without being sent)."""
+        rows = self.rows(pk, using=using) if 0 < pk <= LARGEST_ID else []
+        if not rows:
+            model = self.shape(_mark(int, 0)).model
+            raise model.DoesNotExist(f"{model._meta.object_name} matching query does not exist.")
+        return rows[0]
 
     def rows(self, game_id: int, *, using: str = "default") -> list[M]:
         connection = connections[using]
