@@ -8,7 +8,7 @@ aggregate rows and never replay hands.
 from __future__ import annotations
 
 import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -517,7 +517,51 @@ class FixtureKind(models.TextChoices):
     FRIENDLY = "friendly", "Friendly"
 
 
-class Fixture(models.Model):
+class FixtureWords:
+    """What a list prints of a fixture, from its own columns and its teams: the words of the
+    model (``Fixture``) and of a list's rows (``leagues.selectors.fixtures.ListedFixture``), which
+    carry the same names (``kind``, ``status``, ``walkover_to``, ``walkover_pending``, ``date``,
+    ``home``, ``away``, ``division``)."""
+
+    kind: str
+    status: str
+    walkover_to: str
+    walkover_pending: bool
+    date: datetime.date
+    home: Any
+    away: Any
+    division: Any
+
+    @property
+    def listed_under(self) -> str:
+        """What a list of fixtures names it by: a league fixture's division, else its kind
+        ("Cup": a cup tie is a fixture of its teams' division, but not the division's match)."""
+        if self.kind == FixtureKind.LEAGUE:
+            return self.division.name
+        return FixtureKind(self.kind).label
+
+    @property
+    def walkover_winner(self) -> Any:
+        """The team given the walkover (None when it is not one)."""
+        if self.status != Fixture.Status.WALKOVER or not self.walkover_to:
+            return None
+        return self.home if self.walkover_to == Fixture.Side.HOME else self.away
+
+    @property
+    def walkover_words(self) -> str:
+        """A walkover as a league player reads it: "Walkover to Black Bull", and for one given
+        ahead of its night, "Walkover to Black Bull on Tue 9 Dec (Red Lion withdrew)"."""
+        winner = self.walkover_winner
+        if winner is None:
+            return ""
+        if not self.walkover_pending:
+            return f"Walkover to {winner}"
+        loser = self.away if winner == self.home else self.home
+        day = f"{self.date:%a} {self.date.day} {self.date:%b}"
+        return f"Walkover to {winner} on {day} ({loser} withdrew)"
+
+
+class Fixture(FixtureWords, models.Model):
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", "Scheduled"
         POSTPONED = "postponed", "Postponed"
@@ -607,6 +651,12 @@ class Fixture(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("leagues:fixture", kwargs={"pk": self.pk})
 
+    @property
+    def league(self) -> League:
+        """Its division's season's league (select it with the fixture): whose style and rules
+        its result is read by. A list's row (``ListedFixture``) is given its list's."""
+        return self.division.season.league
+
     def night_has_come(self) -> bool:
         """Whether the fixture's night has come where its league plays: its score card is
         entered from then on."""
@@ -617,34 +667,6 @@ class Fixture(models.Model):
         """When it starts, as an instant: its date and time in its league's zone (read
         through ``division__season__league``; select it with the fixture)."""
         return starts_at(self.date, self.time, self.division.season.league.time_zone)
-
-    @property
-    def listed_under(self) -> str:
-        """What a list of fixtures names it by: a league fixture's division, else its kind
-        ("Cup": a cup tie is a fixture of its teams' division, but not the division's match)."""
-        if self.kind == self.Kind.LEAGUE:
-            return self.division.name
-        return self.get_kind_display()
-
-    @property
-    def walkover_winner(self) -> Team | None:
-        """The team given the walkover (None when it is not one)."""
-        if self.status != self.Status.WALKOVER or not self.walkover_to:
-            return None
-        return self.home if self.walkover_to == self.Side.HOME else self.away
-
-    @property
-    def walkover_words(self) -> str:
-        """A walkover as a league player reads it: "Walkover to Black Bull", and for one given
-        ahead of its night, "Walkover to Black Bull on Tue 9 Dec (Red Lion withdrew)"."""
-        winner = self.walkover_winner
-        if winner is None:
-            return ""
-        if not self.walkover_pending:
-            return f"Walkover to {winner}"
-        loser = self.away if winner == self.home else self.home
-        day = f"{self.date:%a} {self.date.day} {self.date:%b}"
-        return f"Walkover to {winner} on {day} ({loser} withdrew)"
 
     @property
     def is_settled(self) -> bool:

@@ -170,6 +170,6 @@ def result_mark(fixture: Fixture) -> str:
         return "expunged"
     if fixture.status == Fixture.Status.WALKOVER or result.confirmed:
         return ""
-    if fixture.division.season.league.show_provisional:
+    if fixture.league.show_provisional:
         return "provisional"
     return "awaiting confirmation"

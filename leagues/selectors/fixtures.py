@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.db.models import (
     BooleanField,
@@ -19,10 +19,12 @@ from django.db.models import (
     prefetch_related_objects,
 )
 
+from config.paths import path_for
 from leagues.models import (
     Division,
     Fixture,
     FixtureTable,
+    FixtureWords,
     League,
     Player,
     PointAdjustment,
@@ -36,7 +38,7 @@ from leagues.models import (
 )
 from leagues.selectors.counting import counts_q, fixtures_with_standing, is_provisional_q
 from scoring.models import Side
-from scoring.services.compiled import CompiledRead
+from scoring.services.compiled import CompiledRead, CompiledRows
 
 M = TypeVar("M", bound=Model)
 
@@ -85,7 +87,40 @@ def league_current_season(*, league: League) -> Season | None:
 
 def division_get(*, pk: int) -> Division:
     """The division with its season and league; raises ``Division.DoesNotExist``."""
-    return Division.objects.select_related("season__league").get(pk=pk)
+    return _one(_division_read, pk, Division)
+
+
+#: A division's and a team's page read it first, by a query built once per connection.
+_division_read = CompiledRead(
+    lambda pk: Division.objects.select_related("season__league").filter(pk=pk)
+)
+_team_read = CompiledRead(
+    lambda pk: Team.objects.select_related("league", "home_venue").filter(pk=pk)
+)
+
+#: The largest id the database holds (``BigAutoField``): a larger one in an address finds
+#: nothing (as the ORM's look-up says), and is not sent.
+LARGEST_ID = 2**63 - 1
+
+
+def _one(read: CompiledRead[M], pk: int, model: type[M]) -> M:
+    """``read``'s row of id ``pk``; raises the model's ``DoesNotExist``."""
+    rows = read.rows(pk) if 0 < pk <= LARGEST_ID else []
+    if not rows:
+        raise model.DoesNotExist(f"{model._meta.object_name} matching query does not exist.")
+    return rows[0]
+
+
+#: The teams a division's fixtures page offers to choose from, by a query built once per
+#: connection (``scoring.services.compiled``).
+_division_teams_read = CompiledRead(
+    lambda division_id: Team.objects.filter(entries__division=division_id).order_by("name")
+)
+
+
+def division_teams(*, division: Division) -> list[Team]:
+    """The teams entered in the division, by name (one query)."""
+    return _division_teams_read.rows(division.pk)
 
 
 def division_entries(*, division: Division) -> QuerySet[TeamEntry]:
@@ -106,6 +141,253 @@ def with_season_names(fixtures: QuerySet[Fixture]) -> QuerySet[Fixture]:
     return fixtures.annotate(home_name=_season_name("home"), away_name=_season_name("away"))
 
 
+class ListedTeam:
+    """A team as a list of fixtures shows it: its id (for links), ``name`` (the team's own, by
+    which walkover words name it and the list sorts) and ``listed_name`` (its name that
+    season)."""
+
+    __slots__ = ("pk", "name", "listed_name")
+
+    def __init__(self, pk: int, name: str, listed_name: str | None) -> None:
+        self.pk = pk
+        self.name = name
+        self.listed_name = listed_name or name
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return path_for("leagues:team", self.pk)
+
+
+class ListedVenue:
+    """A venue as a list names it."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+class ListedResult:
+    """The stored result's figures a list shows (``FixtureResult``'s names)."""
+
+    __slots__ = (
+        "is_final",
+        "is_walkover",
+        "home_match_points",
+        "away_match_points",
+        "home_games",
+        "away_games",
+        "confirmed",
+        "expunged",
+    )
+
+    def __init__(self, *values: Any) -> None:
+        for name, value in zip(self.__slots__, values, strict=True):
+            setattr(self, name, value)
+
+
+#: What a listed fixture reads, in ``ListedFixture``'s order: the fixture's own columns, its
+#: teams' names (their own and that season's), its venue's name and its result's figures.
+LISTED_OWN = (
+    "pk",
+    "date",
+    "time",
+    "kind",
+    "status",
+    "walkover_to",
+    "walkover_pending",
+    "original_date",
+    "division_id",
+)
+LISTED = (
+    *LISTED_OWN,
+    "home_id",
+    "home__name",
+    "home_name",
+    "away_id",
+    "away__name",
+    "away_name",
+    "venue__name",
+    "result__id",
+    *(f"result__{name}" for name in ListedResult.__slots__),
+)
+
+
+class ListedFixture(FixtureWords):
+    """A fixture as a list shows it (``fixture_rows``): the names the model's are, read from
+    one row of the list's query instead of five model instances (fixture, teams, venue,
+    result), with its list's league (``league``) and division (``division``: when the list
+    knows it; a league fixture's always)."""
+
+    __slots__ = (
+        *LISTED_OWN,
+        "division",
+        "home",
+        "away",
+        "venue",
+        "result",
+        "league",
+    )
+
+    def __init__(self, row: tuple[Any, ...], league: League, divisions: dict[int, Division]):
+        for name, value in zip(LISTED_OWN, row, strict=False):
+            setattr(self, name, value)
+        self.division = divisions.get(self.division_id)
+        self.home = ListedTeam(*row[9:12])
+        self.away = ListedTeam(*row[12:15])
+        self.venue = ListedVenue(row[15])
+        self.result = None if row[16] is None else ListedResult(*row[17:])
+        self.league = league
+
+    @property
+    def home_name(self) -> str:
+        """The home team's name that season (``with_season_names``'s)."""
+        return self.home.listed_name
+
+    @property
+    def away_name(self) -> str:
+        return self.away.listed_name
+
+    def get_status_display(self) -> str:
+        return str(Fixture.Status(self.status).label)
+
+    def get_kind_display(self) -> str:
+        return str(Fixture.Kind(self.kind).label)
+
+    def get_absolute_url(self) -> str:
+        return path_for("leagues:fixture", self.pk)
+
+
+def fixture_rows(
+    fixtures: QuerySet[Fixture], *, league: League, divisions: Iterable[Division] = ()
+) -> list[ListedFixture]:
+    """``fixtures`` (``fixture_query``'s, filtered, ordered and sliced as the list wants) as
+    a list shows them, in one query: ``ListedFixture`` rows of ``league`` (every fixture of a
+    list is of one league), each given its division where it is one of ``divisions``. The
+    pages' lists read the same rows by queries built once per connection (below)."""
+    return _listed(fixtures.values_list(*LISTED), league, divisions)
+
+
+def _listed(
+    rows: Iterable[tuple[Any, ...]], league: League, divisions: Iterable[Division]
+) -> list[ListedFixture]:
+    known = {division.pk: division for division in divisions}
+    return [ListedFixture(row, league, known) for row in rows]
+
+
+#: The pages' lists of fixtures: their queries (the season's names, the result's figures) cost
+#: the ORM more to build than the database to run, and are built once per connection
+#: (``scoring.services.compiled``; a test compares their rows with ``fixture_rows``').
+_division_rows = CompiledRows(
+    lambda division: fixture_query(division=division).values_list(*LISTED)
+)
+_week_rows = CompiledRows(
+    lambda division, day: fixture_query(division=division).filter(date=day).values_list(*LISTED),
+    kinds=(int, datetime.date),
+)
+_division_team_rows = CompiledRows(
+    lambda division, team: fixture_query(division=division, team=team).values_list(*LISTED),
+    kinds=(int, int),
+)
+_season_team_rows = CompiledRows(
+    lambda team, season: fixture_query(team=team, season=season).values_list(*LISTED),
+    kinds=(int, int),
+)
+#: The latest results and the next fixtures of a season, by (its league's rule, how many).
+_latest_rows: dict[tuple[bool, int], CompiledRows] = {}
+_next_rows: dict[int, CompiledRows] = {}
+NEXT_STATUSES = (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED)
+
+
+def division_fixture_rows(
+    *, division: Division, team: Team | None = None, week: datetime.date | None = None
+) -> list[ListedFixture]:
+    """The division's fixtures as its list shows them: the team's (``team``), the night's
+    (``week``) or all of them. One query."""
+    if team is not None:
+        rows = _division_team_rows.rows(division.pk, team.pk)
+    elif week is not None:
+        rows = _week_rows.rows(division.pk, week)
+    else:
+        rows = _division_rows.rows(division.pk)
+    return _listed(rows, division.season.league, [division])
+
+
+def team_fixture_rows(*, entry: TeamEntry, league: League) -> list[ListedFixture]:
+    """The entry's team's fixtures that season (``league``: the team's) as its page lists
+    them. One query."""
+    # A league fixture is of the entry's division; a cup tie may be another's, whose name a
+    # team's list does not show.
+    rows = _season_team_rows.rows(entry.team_id, entry.season_id)
+    return _listed(rows, league, [entry.division])
+
+
+def latest_result_rows(
+    *, season: Season, divisions: Iterable[Division], today: datetime.date, limit: int
+) -> list[ListedFixture]:
+    """The season's latest ``limit`` results that count, up to ``today`` (a walkover given
+    ahead of its night is listed from that night on), latest first, each given its division
+    (``divisions``: the season's). One query."""
+    league = season.league
+    key = (league.show_provisional, limit)
+    if key not in _latest_rows:
+        _latest_rows[key] = CompiledRows(
+            lambda season, day: (
+                counted_query(season=season, provisional=key[0])
+                .filter(date__lte=day)
+                .values_list(*LISTED)[: key[1]]
+            ),
+            kinds=(int, datetime.date),
+        )
+    return _listed(_latest_rows[key].rows(season.pk, today), league, divisions)
+
+
+def next_fixture_rows(
+    *, season: Season, divisions: Iterable[Division], today: datetime.date, limit: int
+) -> list[ListedFixture]:
+    """The season's next ``limit`` fixtures to play (scheduled or postponed), from ``today``
+    on, each given its division (``divisions``: the season's). One query."""
+    if limit not in _next_rows:
+        _next_rows[limit] = CompiledRows(
+            lambda season, day: (
+                fixture_query(season=season, statuses=NEXT_STATUSES)
+                .filter(date__gte=day)
+                .values_list(*LISTED)[:limit]
+            ),
+            kinds=(int, datetime.date),
+        )
+    return _listed(_next_rows[limit].rows(season.pk, today), season.league, divisions)
+
+
+def fixture_query(
+    *,
+    division: Division | int | None = None,
+    season: Season | int | None = None,
+    team: Team | int | None = None,
+    statuses: Iterable[str] | None = None,
+) -> QuerySet[Fixture]:
+    """The fixtures of a division, a season, a team (or both), of some statuses, in date order
+    and with the teams' names that season (``with_season_names``): what ``fixture_list`` reads
+    with their teams, venue and result, and ``fixture_rows`` as a list's rows. Each may be
+    given by its id."""
+    if isinstance(division, Division):
+        fixtures = division.fixtures.all()  # each given that very division
+    elif division is not None:
+        fixtures = Fixture.objects.filter(division=division)
+    else:
+        fixtures = Fixture.objects.all()
+    fixtures = with_season_names(fixtures).order_by("date", "time", "pk")
+    if season is not None:
+        fixtures = fixtures.filter(division__season=season)
+    if team is not None:
+        fixtures = fixtures.filter(Q(home=team) | Q(away=team))
+    if statuses is not None:
+        fixtures = fixtures.filter(status__in=list(statuses))
+    return fixtures
+
+
 def fixture_list(
     *,
     division: Division | None = None,
@@ -119,24 +401,19 @@ def fixture_list(
     theirs). ``standing``: each with ``result_counts`` too (``counting.fixtures_with_standing``,
     which the API and the calendar say; a page's list reads how a result stands from the
     result itself, ``result_mark``, and is spared its joins)."""
-    if division is not None:
-        # Reached through the division, each fixture is given that very division: no query.
-        fixtures = division.fixtures.all()
-    else:
-        fixtures = Fixture.objects.prefetch_related(LISTED_DIVISIONS)
-    fixtures = fixtures.select_related("home", "away", "venue", "result").order_by(
-        "date", "time", "pk"
+    fixtures = _with_related(
+        fixture_query(division=division, season=season, team=team, statuses=statuses), division
     )
-    if standing:
-        fixtures = fixtures_with_standing(fixtures)
-    fixtures = with_season_names(fixtures)
-    if season is not None:
-        fixtures = fixtures.filter(division__season=season)
-    if team is not None:
-        fixtures = fixtures.filter(Q(home=team) | Q(away=team))
-    if statuses is not None:
-        fixtures = fixtures.filter(status__in=list(statuses))
-    return fixtures
+    return fixtures_with_standing(fixtures) if standing else fixtures
+
+
+def _with_related(fixtures: QuerySet[Fixture], division: Division | None) -> QuerySet[Fixture]:
+    """``fixtures`` read with their teams, venue and result, and their divisions once for the
+    list unless they are ``division``'s (reached through it, each is given that very division:
+    no query)."""
+    if division is None:
+        fixtures = fixtures.prefetch_related(LISTED_DIVISIONS)
+    return fixtures.select_related("home", "away", "venue", "result")
 
 
 def division_fixtures(*, division: Division) -> QuerySet[Fixture]:
@@ -159,10 +436,23 @@ def counted_results(
     """The results that count (``leagues.selectors.counting``), latest first. Within one league
     (a division's or a season's results) its own ``show_provisional`` is the rule, so the query
     need not join each fixture's league to read it (fewer joins for the database to plan)."""
+    return _with_related(counted_query(division=division, season=season, team=team), division)
+
+
+def counted_query(
+    *,
+    division: Division | None = None,
+    season: Season | int | None = None,
+    team: Team | None = None,
+    provisional: bool | None = None,
+) -> QuerySet[Fixture]:
+    """``counted_results`` without the teams, venue and result (for ``fixture_rows``);
+    ``provisional``: the league's rule, when the season is given by its id."""
     owner = division.season if division is not None else season
-    provisional = owner.league.show_provisional if owner is not None else None
+    if isinstance(owner, Season):
+        provisional = owner.league.show_provisional
     return (
-        fixture_list(division=division, season=season, team=team)
+        fixture_query(division=division, season=season, team=team)
         .filter(counts_q(provisional=provisional))
         .order_by("-date", "-time", "-pk")
     )
@@ -236,9 +526,7 @@ _fixture_read = CompiledRead(_fixture_shape)
 def fixture_get(*, pk: int) -> Fixture:
     """A fixture with its teams, venue, result and league: one query; raises
     ``Fixture.DoesNotExist``."""
-    for fixture in _fixture_read.rows(pk):
-        return fixture
-    raise Fixture.DoesNotExist(f"No fixture {pk}.")
+    return _one(_fixture_read, pk, Fixture)
 
 
 def table_games() -> QuerySet[TableGame]:
@@ -280,7 +568,8 @@ def fixture_with_tables(*, fixture: Fixture) -> Fixture:
 
 
 def team_get(*, pk: int) -> Team:
-    return Team.objects.select_related("league", "home_venue").get(pk=pk)
+    """The team with its league and home venue; raises ``Team.DoesNotExist``."""
+    return _one(_team_read, pk, Team)
 
 
 def _team_entries_shape(team_id: int) -> QuerySet[TeamEntry]:

@@ -211,6 +211,16 @@ def progression_chart(
     def y(points: int) -> float:
         return round(TOP + plot_h * (1 - (points - low) / (top - low)), 1)
 
+    # Each week's "x," and each total's y, worked out once: a line is these joined.
+    week_at = [f"{x(week)}," for week in range(len(dates))]
+    height_of: dict[int, str] = {}
+
+    def at(week: int, points: int) -> str:
+        height = height_of.get(points)
+        if height is None:
+            height = height_of[points] = str(y(points))
+        return week_at[week] + height
+
     picked = picked_out(shown, yours=yours, chosen=chosen)
     pens = dict(zip(picked, PENS, strict=False))
     banded = [row.team.pk for row in shown if row.team.pk not in pens]
@@ -219,8 +229,8 @@ def progression_chart(
         weeks = list(zip(*(running[pk] for pk in banded), strict=True))  # a tuple a week
         highest = [max(week) for week in weeks]
         lowest = [min(week) for week in weeks]
-        edge = [f"{x(w)},{y(p)}" for w, p in enumerate(highest)]
-        edge += [f"{x(w)},{y(p)}" for w, p in reversed(list(enumerate(lowest)))]
+        edge = [at(w, p) for w, p in enumerate(highest)]
+        edge += [at(w, p) for w, p in reversed(list(enumerate(lowest)))]
         band = " ".join(edge)
         shown_lines = [row for row in shown if row.team.pk in pens]
     else:
@@ -241,7 +251,7 @@ def progression_chart(
                 team=row.entry.display_name,
                 team_id=row.team.pk,
                 position=row.position,
-                points=" ".join(f"{x(w)},{y(p)}" for w, p in enumerate(series)),
+                points=" ".join([at(w, p) for w, p in enumerate(series)]),
                 total=series[-1],
                 pen=pen,
                 why=picked.get(row.team.pk, ""),

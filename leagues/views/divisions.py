@@ -208,15 +208,15 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
         return None if parts is None else [*parts, self.division.season.league.today().isoformat()]
 
     @cached_property
-    def entries(self) -> list[Any]:
-        return list(fixture_selectors.division_entries(division=self.division))
+    def teams(self) -> list[Team]:
+        return fixture_selectors.division_teams(division=self.division)
 
     @cached_property
     def team(self) -> Team | None:
         wanted = strict_id(self.request.GET.get("team"))
         if wanted is None:
             return None
-        return next((e.team for e in self.entries if e.team.pk == wanted), None)
+        return next((team for team in self.teams if team.pk == wanted), None)
 
     @cached_property
     def weeks(self) -> list[datetime.date]:
@@ -245,19 +245,16 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
         return {}
 
     def get_table_data(self) -> Any:
-        if self.team is not None:
-            return fixture_selectors.fixture_list(division=self.division, team=self.team)
-        fixtures = fixture_selectors.division_fixtures(division=self.division)
-        if self.week is not None:
-            return fixtures.filter(date=self.week)
-        return fixtures
+        return fixture_selectors.division_fixture_rows(
+            division=self.division, team=self.team, week=self.week
+        )
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         weeks, week = self.weeks, self.week
         index = weeks.index(week) if week in weeks else None
         context.update(
-            entries=self.entries,
+            teams=self.teams,
             team=self.team,
             by="team" if self.team is not None else "week",
             week=week,

@@ -55,17 +55,16 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         selectors.seasons_divisions(seasons=seasons)
         results = upcoming = []
         today = league.today()
+        # The season's divisions (``seasons_divisions``): the fixtures' too.
+        divisions = list(current.divisions.all()) if current is not None else []
         if current is not None:
             # Up to today: a walkover given ahead of its night is listed from that night on.
-            results = list(
-                selectors.counted_results(season=current).filter(date__lte=today)[:LATEST]
+            results = selectors.latest_result_rows(
+                season=current, divisions=divisions, today=today, limit=LATEST
             )
-            upcoming = list(
-                selectors.fixture_list(
-                    season=current, statuses=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED]
-                ).filter(date__gte=today)[:LATEST]
+            upcoming = selectors.next_fixture_rows(
+                season=current, divisions=divisions, today=today, limit=LATEST
             )
-        divisions = list(current.divisions.all()) if current is not None else []
         tables, leaders = [], []
         if len(divisions) > GLANCE_TABLES:
             # Each division's leaders, read alone: a fixed number of queries however many. The
@@ -219,7 +218,7 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
         }
         if entry is not None:
             fixtures = FixturesTable(
-                selectors.fixture_list(team=team, season=entry.season),
+                selectors.team_fixture_rows(entry=entry, league=team.league),
                 prefix="f-",
                 sequence=DATE_FIRST,
             )

@@ -18,6 +18,7 @@ and the fields' own conversions. It sends no model signals: it is for models non
 
 from __future__ import annotations
 
+import datetime
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -79,6 +80,78 @@ class CompiledRead(Generic[M]):
                 cursor.execute(lock, [game_id])
             return plan.run(game_id, connection)
         return plan.run(game_id, connection, after=(lock, [game_id]))
+
+
+class CompiledRows:
+    """`shape(*marks)` (a `values_list` queryset: tuples, not instances), compiled once per
+    connection; `rows(*values)` runs it with each mark's value in its place: the same tuples
+    as evaluating `shape(*values)` gives (a test compares them).
+
+    `kinds` says what each value is, in order: a whole number (an id) or a date. The SQL is
+    built with a mark of that kind no stored row holds, found again among its parameters
+    (where a backend passes a date as its ISO text, as that text) and replaced by each call's
+    value. A value the shape does not pass to the database as a parameter (a slice, a choice
+    of filter) cannot be a mark: it is part of the shape."""
+
+    def __init__(
+        self, shape: Callable[..., QuerySet[Any]], *, kinds: Sequence[type] = (int,)
+    ) -> None:
+        self.shape = shape
+        self.marks = [_mark(kind, number) for number, kind in enumerate(kinds)]
+        self._plans: weakref.WeakKeyDictionary[BaseDatabaseWrapper, _RowsPlan] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def rows(self, *values: Any, using: str = "default") -> list[tuple[Any, ...]]:
+        connection = connections[using]
+        plan = self._plans.get(connection)
+        if plan is None:
+            plan = self._plans[connection] = _RowsPlan(self.shape(*self.marks), self.marks, using)
+        return plan.run(values, connection)
+
+
+def _mark(kind: type, number: int) -> Any:
+    """The ``number``th mark of its kind: an id or a date no stored row holds."""
+    if kind is int:
+        return _MARK - 1 - number
+    if kind is datetime.date:
+        return datetime.date(1, 1, 2 + number)
+    raise TypeError(f"no mark for {kind.__name__}")
+
+
+class _RowsPlan:
+    """The SQL, where each value goes (and in what form), and the columns' conversions (as
+    Django's `ValuesListIterable` applies them)."""
+
+    def __init__(self, queryset: QuerySet[Any], marks: list[Any], using: str) -> None:
+        compiler = queryset.query.get_compiler(using=using)
+        sql, params = compiler.as_sql()
+        self.compiler = compiler
+        self.sql = sql
+        self.params = list(params)
+        # (position, which value, as text): a query may take a value more than once.
+        self.slots = [
+            (position, index, param != mark)
+            for position, param in enumerate(self.params)
+            for index, mark in enumerate(marks)
+            if param == mark or (isinstance(param, str) and param == str(mark))
+        ]
+        missing = set(range(len(marks))) - {index for _, index, _ in self.slots}
+        assert not missing, "the query's shape does not use every value it is given"
+        self.converters = compiler.get_converters(
+            [column[0] for column in compiler.select[: compiler.col_count]]
+        )
+
+    def run(self, values: Sequence[Any], connection: Any) -> list[tuple[Any, ...]]:
+        params = list(self.params)
+        for position, index, as_text in self.slots:
+            params[position] = str(values[index]) if as_text else values[index]
+        with connection.cursor() as cursor:
+            cursor.execute(self.sql, params)
+            fetched = cursor.fetchall()
+        if not self.converters:
+            return [tuple(row) for row in fetched]
+        return [tuple(row) for row in self.compiler.apply_converters(fetched, self.converters)]
 
 
 def _prepares(connection: BaseDatabaseWrapper) -> bool:

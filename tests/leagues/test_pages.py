@@ -255,6 +255,10 @@ def test_unknown_things_are_404(client, db):
     for name, arg in (("league", "nope"), ("division", 999), ("fixture", 999), ("team", 999)):
         assert client.get(reverse(f"leagues:{name}", args=[arg])).status_code == 404
     assert client.get(reverse("leagues:player", args=[999])).status_code == 404
+    # An id past what the database holds finds nothing, as any other.
+    for name in ("division_fixtures", "team", "fixture"):
+        for pk in (0, 2**63 - 1, 2**63, 10**30):
+            assert client.get(reverse(f"leagues:{name}", args=[pk])).status_code == 404, pk
 
 
 def test_player_figures_have_a_key_on_the_team_and_players_pages(client, played):

@@ -56,18 +56,19 @@ QUERIES = {
     # then its tables and adjustments read onto it (no tables here, so no games to look up).
     "fixture": (3 + CACHE_WRITE, 2),
     # The team, then its seasons, its row of the stored table (with the table's size),
-    # fixtures (and their divisions, read once for the list), squad (and who in it shares a
-    # name with someone else in the league), players' stored figures, summed in one query.
-    "team": (8 + CACHE_WRITE, 2),
+    # fixtures (their division and league are the season's: not read again), squad (and who
+    # in it shares a name with someone else in the league), players' stored figures, summed
+    # in one query.
+    "team": (7 + CACHE_WRITE, 2),
     # The player, then whether someone else in the league has their name or the name of
     # someone at their tables (the title, the partners), registrations, tables (with games: and
     # the games, and their scores) and the stored figures (the partners' too).
     "player": (5 + CACHE_WRITE, 3),
-    # The league and its seasons (with their divisions), then the latest and next fixtures
-    # (the latest's divisions read once for the list; none are next here), every division's
-    # stored table, rows and adjustments at once, the league's cups. Served as stored: the
-    # league and its seasons (not their divisions), the fragment.
-    "league home": (10 + CACHE_WRITE, 3),
+    # The league and its seasons (with their divisions: the fixtures' too), then the latest
+    # and next fixtures, every division's stored table, rows and adjustments at once, the
+    # league's cups. Served as stored: the league and its seasons (not their divisions), the
+    # fragment.
+    "league home": (9 + CACHE_WRITE, 3),
 }
 
 

@@ -16,9 +16,31 @@ from django_tables2.utils import AttributeDict
 
 from config.tables import BaseTable, _safe_cell, attrs_html
 from leagues.models import Fixture
+from leagues.selectors.fixtures import (
+    NEXT_STATUSES,
+    counted_query,
+    division_entries,
+    division_fixture_rows,
+    division_teams,
+    fixture_list,
+    fixture_query,
+    fixture_rows,
+    latest_result_rows,
+    next_fixture_rows,
+    team_fixture_rows,
+)
 from leagues.selectors.race import division_race
 from leagues.selectors.standings import division_standings
-from leagues.tables import FixturesTable, PlayerStatisticsTable, StandingsTable, short_date
+from leagues.services.fixtures import fixture_walkover
+from leagues.tables import (
+    DATE_FIRST,
+    FixturesTable,
+    PlayerStatisticsTable,
+    StandingsTable,
+    fixture_score,
+    short_date,
+    status_text,
+)
 from scoring.selectors import recent_games
 from scoring.tables import GameTable
 from tests.factories.leagues import (
@@ -219,6 +241,127 @@ def test_rows_are_the_ones_django_tables2_would_write(rf, division, make):
     assert part(ours, "thead") == part(theirs, "thead")
 
 
+@pytest.mark.parametrize("provisional", [False, True])
+def test_listed_rows_read_as_the_fixtures_do(rf, division, provisional):
+    """A list's rows (``fixture_rows``) print what the fixtures themselves print, row for row
+    and in the CSV: names that season, results confirmed or not, walkovers (given ahead of the
+    night too), postponed, void and cup fixtures, in a league showing provisional results and
+    in one that does not."""
+    league = division.season.league
+    league.show_provisional = provisional
+    league.save()
+    teams = {entry.team.name: entry.team for entry in division.entries.all()}
+    division.entries.filter(team=teams["Crown"]).update(name="Crown & <Anchor>")
+    day = datetime.date(2025, 10, 7)
+    FixtureResultFactory(
+        fixture=FixtureFactory(
+            division=division, home=teams["Bay Horse"], away=teams["Drop Inn"], date=day
+        ),
+        home_win=True,
+        confirmed=False,
+    )
+    FixtureFactory(
+        division=division,
+        home=teams["Drop Inn"],
+        away=teams["Anchor"],
+        date=day,
+        status=Fixture.Status.WALKOVER,
+        walkover_to=Fixture.Side.AWAY,
+        walkover_pending=True,
+    )
+    fixture_walkover(
+        fixture=FixtureFactory(division=division, home=teams["Crown"], away=teams["Bay Horse"]),
+        to="home",
+        reason="Bay Horse did not turn up",
+    )
+    FixtureFactory(
+        division=division,
+        home=teams["Anchor"],
+        away=teams["Drop Inn"],
+        status=Fixture.Status.POSTPONED,
+        original_date=day,
+        date=day + datetime.timedelta(days=7),
+    )
+    FixtureFactory(division=division, status=Fixture.Status.VOID)
+    FixtureResultFactory(
+        fixture=FixtureFactory(division=division, kind=Fixture.Kind.CUP), away_win=True
+    )
+    request = rf.get("/")
+    fixtures = Fixture.objects.filter(division=division).select_related(
+        "home", "away", "venue", "result", "division__season__league"
+    )
+    listed = fixture_rows(fixture_query(division=division), league=league, divisions=[division])
+    assert [f.pk for f in listed] == [f.pk for f in fixture_list(division=division)]
+    by_pk = {fixture.pk: fixture for fixture in fixtures}
+    for row in listed:
+        fixture = by_pk[row.pk]
+        assert fixture_score(row) == fixture_score(fixture)
+        assert status_text(row) == status_text(fixture)
+        assert row.listed_under == fixture.listed_under
+        assert row.get_absolute_url() == fixture.get_absolute_url()
+        assert row.home.get_absolute_url() == fixture.home.get_absolute_url()
+    for sequence in ((), DATE_FIRST):
+        ours = FixturesTable(listed, sequence=sequence or None)
+        theirs = FixturesTable(fixture_list(division=division), sequence=sequence or None)
+        assert part(ours.as_html(request)) == part(theirs.as_html(request))
+        assert ours.as_csv() == theirs.as_csv()
+    words = part(ours.as_html(request))
+    assert "Crown &amp; &lt;Anchor&gt;" in words and "(was 07 Oct)" in words
+
+    # The pages' lists, by queries built once per connection, read the same rows as the
+    # querysets they are built from (each twice: the second reuses the first's plan).
+    def same(compiled, fixtures):
+        expected = [
+            vars_of(row) for row in fixture_rows(fixtures, league=league, divisions=[division])
+        ]
+        for _ in range(2):
+            assert [vars_of(row) for row in compiled()] == expected
+        return expected
+
+    crown = teams["Crown"]
+    entry = division.entries.get(team=crown)
+    cases = [
+        (lambda: division_fixture_rows(division=division), fixture_query(division=division)),
+        (
+            lambda: division_fixture_rows(division=division, team=crown),
+            fixture_query(division=division, team=crown),
+        ),
+        (
+            lambda: division_fixture_rows(division=division, week=day),
+            fixture_query(division=division).filter(date=day),
+        ),
+        (
+            lambda: team_fixture_rows(entry=entry, league=league),
+            fixture_query(team=crown, season=division.season),
+        ),
+        (
+            lambda: latest_result_rows(
+                season=division.season, divisions=[division], today=day, limit=3
+            ),
+            counted_query(season=division.season).filter(date__lte=day)[:3],
+        ),
+        (
+            lambda: next_fixture_rows(
+                season=division.season, divisions=[division], today=day, limit=3
+            ),
+            fixture_query(season=division.season, statuses=NEXT_STATUSES).filter(date__gte=day)[:3],
+        ),
+    ]
+    for compiled, fixtures in cases:
+        assert same(compiled, fixtures)
+
+
+def vars_of(row) -> dict[str, object]:
+    """A listed fixture's values, its teams', venue's and result's too."""
+    seen = {}
+    for name in type(row).__slots__:
+        value = getattr(row, name)
+        if hasattr(value, "__slots__"):
+            value = {part: getattr(value, part) for part in value.__slots__}
+        seen[name] = value
+    return seen
+
+
 def test_a_short_date_is_the_one_djangos_date_filter_writes():
     day = datetime.date(2026, 1, 1)
     for _ in range(366):
@@ -239,3 +382,18 @@ def test_attributes_are_written_as_django_tables2_writes_them():
     )
     assert attrs_html(attrs) == attrs.as_html()
     assert 'title="Pegs &quot;for&quot; &amp; &lt;against&gt;"' in attrs_html(attrs)
+
+
+def test_the_fixtures_chooser_offers_the_divisions_teams_by_name(client, division):
+    """The teams read by a query built once per connection are the division's entries' teams,
+    in the same order (twice: the second run reuses the first's plan)."""
+    expected = [entry.team for entry in division_entries(division=division)]
+    assert [team.name for team in expected] == ["Anchor", "Bay Horse", "Crown", "Drop Inn"]
+    for _ in range(2):
+        assert division_teams(division=division) == expected
+    crown = expected[2]
+    page = client.get(
+        reverse("leagues:division_fixtures", args=[division.pk]), {"team": crown.pk}
+    ).content.decode()
+    assert f'<option value="{crown.pk}" selected>Crown</option>' in page
+    assert page.count("<option value=") == 1 + len(expected)
