@@ -297,7 +297,17 @@ function drawConflicts(root, game, ops, state) {
 
 let view = null; // {game, hands, ops, fromPage}
 
-async function refresh() {
+/** Draw the phone's view from what it keeps. One draw after another, each reading the store
+ * once the one before has drawn: two at once (a reloaded page's and a tap's) each read the kept
+ * hands and then wait, and the one that read first could draw last, putting back what a tap had
+ * just taken away (a conflict kept after "Keep theirs"). */
+let drawing = Promise.resolve();
+function refresh() {
+  drawing = drawing.then(draw, draw);
+  return drawing;
+}
+
+async function draw() {
   if (pk === null) return;
   const ops = await store.opsOf(pk);
   drawCount(ops);
