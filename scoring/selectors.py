@@ -8,7 +8,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from scoring.models import Award, Game, Hand, HandRevision, Side
-from scoring.services.compiled import CompiledRead
+from scoring.services.compiled import CompiledRead, CompiledReadIn
 
 
 def _sides() -> Prefetch[Side]:
@@ -91,6 +91,18 @@ def _hands_of_the_game() -> RawSQL:
     )
 
 
+#: The listed games' sides, each with its game's number of hands, by a query built once per
+#: connection and number of games (``scoring.services.compiled``).
+_listed_sides_read = CompiledReadIn(
+    lambda games: (
+        Side.objects.only(*LISTED_SIDE)
+        .filter(game_id__in=games)
+        .annotate(hand_count=_hands_of_the_game())
+        .order_by("game_id", "position")
+    )
+)
+
+
 def recent_games(page: int = 1) -> tuple[list[Game], bool]:
     """Page `page` of the games, newest first, each with `sides_in_order` and `hand_count`, and
     whether older games follow.
@@ -107,13 +119,7 @@ def recent_games(page: int = 1) -> tuple[list[Game], bool]:
     older = len(games) > GAMES_A_PAGE
     games = games[:GAMES_A_PAGE]
     sides: dict[int, list[Side]] = {game.pk: [] for game in games}
-    listed_sides = (
-        Side.objects.only(*LISTED_SIDE)
-        .filter(game_id__in=sides)
-        .annotate(hand_count=_hands_of_the_game())
-        .order_by("game_id", "position")
-    )
-    for side in listed_sides:
+    for side in _listed_sides_read.rows(list(sides)):
         sides[side.game_id].append(side)
     for game in games:
         listed = sides[game.pk]

@@ -499,6 +499,26 @@ def test_the_game_list_shows_recent_games(client):
     assert "Won by Smith &amp; Jones" in body
 
 
+def test_the_listed_games_sides_read_once_per_connection_are_the_querysets():
+    """The list's sides are read by a query built once per connection and number of games:
+    each game's sides in seat order with its number of hands, as the queryset gives them."""
+    from django.forms.models import model_to_dict
+
+    from scoring import selectors
+
+    made = [GameFactory(hands=hands) for hands in (0, 1, 3)]
+    games, older = selectors.recent_games()
+    assert not older and [game.pk for game in games] == [game.pk for game in reversed(made)]
+    assert [game.hand_count for game in games] == [3, 1, 0]
+    ids = [game.pk for game in games]
+    for some in (ids, ids[:1], ids[1:]):
+        read = selectors._listed_sides_read.rows(some)
+        expected = selectors._listed_sides_read.shape(some)
+        assert [(model_to_dict(side), side.hand_count) for side in read] == [
+            (model_to_dict(side), side.hand_count) for side in expected
+        ]
+
+
 def test_the_chart_has_a_line_per_side_and_the_target(client):
     game = GameFactory(hands=4)
     body = client.get(game.get_absolute_url()).content.decode()
