@@ -475,7 +475,9 @@ def divisions_standings(
     *, divisions: Sequence[Division], provisional: bool | None = None, nights: bool = True
 ) -> list[Standings]:
     """The league tables of the divisions (each with its season and league loaded), in their
-    order: three queries however many there are. Stored, unless ``provisional=True``: as they
+    order: however many there are, one query for their stored tables (none where they were
+    read with them, ``divisions_for_tables``), one for their rows and one for their
+    adjustments (none where the tables count none). Stored, unless ``provisional=True``: as they
     would stand if every result played to the end counted, confirmed or not (the league
     night's table, worked out). ``nights=False``: without the points per league night (only
     the chart reads them; the league's home has none)."""
