@@ -55,15 +55,31 @@ class _TestsApp:
     lock = threading.Lock()
     open = False
     one_at_a_time = False
+    answering = 0
+    """Requests in the app (elsewhere than SQLite): closing waits for them, so that none
+    writes after its test's tables were emptied (its rows would be the next tests')."""
+    answered = threading.Condition(lock)
 
     def __init__(self, app: Any) -> None:
         self.app = app
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         if not self.one_at_a_time:
-            if not self.open:
-                return self.closed(start_response)
-            return self.app(environ, start_response)
+            with self.lock:
+                if not self.open:
+                    return self.closed(start_response)
+                _TestsApp.answering += 1
+            try:
+                response = self.app(environ, start_response)
+                try:
+                    return [b"".join(response)]
+                finally:
+                    if hasattr(response, "close"):
+                        response.close()
+            finally:
+                with self.lock:
+                    _TestsApp.answering -= 1
+                    self.answered.notify_all()
         with self.lock:
             if not self.open:
                 return self.closed(start_response)
@@ -230,3 +246,5 @@ def _live_server_open_during_test(request: pytest.FixtureRequest) -> Iterator[No
     if uses_server:
         with _TestsApp.lock:
             _TestsApp.open = False
+            # A request already in the app (not on SQLite, where it holds the lock) ends first.
+            _TestsApp.answered.wait_for(lambda: _TestsApp.answering == 0, timeout=30)
