@@ -64,31 +64,30 @@ class _TestsApp:
         self.app = app
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
-        if not self.one_at_a_time:
+        if self.one_at_a_time:
             with self.lock:
                 if not self.open:
                     return self.closed(start_response)
-                _TestsApp.answering += 1
-            try:
-                response = self.app(environ, start_response)
-                try:
-                    return [b"".join(response)]
-                finally:
-                    if hasattr(response, "close"):
-                        response.close()
-            finally:
-                with self.lock:
-                    _TestsApp.answering -= 1
-                    self.answered.notify_all()
+                return self._answer(environ, start_response)
         with self.lock:
             if not self.open:
                 return self.closed(start_response)
-            response = self.app(environ, start_response)
-            try:
-                return [b"".join(response)]
-            finally:
-                if hasattr(response, "close"):
-                    response.close()
+            _TestsApp.answering += 1
+        try:
+            return self._answer(environ, start_response)
+        finally:
+            with self.lock:
+                _TestsApp.answering -= 1
+                self.answered.notify_all()
+
+    def _answer(self, environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        """The app's whole answer, read to its end: the request is over when it returns."""
+        response = self.app(environ, start_response)
+        try:
+            return [b"".join(response)]
+        finally:
+            if hasattr(response, "close"):
+                response.close()
 
     @staticmethod
     def closed(start_response: Any) -> list[bytes]:
