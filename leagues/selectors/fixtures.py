@@ -38,7 +38,7 @@ from leagues.models import (
 )
 from leagues.selectors.counting import counts_q, fixtures_with_standing, is_provisional_q
 from scoring.models import Side
-from scoring.services.compiled import CompiledRead, CompiledRows
+from scoring.services.compiled import CompiledRead, CompiledReadIn, CompiledRows
 
 M = TypeVar("M", bound=Model)
 
@@ -602,12 +602,19 @@ def team_entries(*, team: Team) -> list[TeamEntry]:
     return _rows_given(_team_entries_read, team, "team")
 
 
-def team_squad(*, team: Team, season: Season) -> QuerySet[Registration]:
-    return (
-        Registration.objects.filter(team=team, season=season)
+#: A team's squad of a season, by a query built once per connection (team, season).
+_team_squad_read = CompiledReadIn(
+    lambda ids: (
+        Registration.objects.filter(team=ids[0], season=ids[1])
         .select_related("player")
         .order_by("player__name")
     )
+)
+
+
+def team_squad(*, team: Team, season: Season) -> list[Registration]:
+    """The team's players that season, by name, each with its player."""
+    return _team_squad_read.rows([team.pk, season.pk])
 
 
 def player_get(*, pk: int) -> Player:

@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db.models import QuerySet
 from django.db.models.functions import Lower
 
 from leagues.models import FixtureTable, League, Player, Registration, Season, Team
+from scoring.services.compiled import CompiledRows
 
 #: (league, player) -> (the player's name, their team in the newest season they played there).
 Newest = dict[tuple[int, int], tuple[str, str]]
@@ -28,15 +30,41 @@ def person_name(text: str) -> str:
     return " ".join(text.split())
 
 
-def _newest(registrations: QuerySet[Registration]) -> Newest:
-    """Each player's name and newest team in each league of ``registrations``."""
-    rows = registrations.order_by(
+def _newest_rows(registrations: QuerySet[Registration]) -> QuerySet[Any]:
+    """``registrations`` as (league, player, the player's name, the team's name), each
+    player's newest first in each league."""
+    return registrations.order_by(
         "season__league", "player", "-season__starts_on", "-pk"
     ).values_list("season__league", "player", "player__name", "team__name")
+
+
+def _newest(rows: Iterable[tuple[int, int, str, str]]) -> Newest:
+    """Each player's name and newest team in each league of ``rows`` (``_newest_rows``)."""
     newest: Newest = {}
     for league, player, name, team in rows:
         newest.setdefault((league, player), (name, team))
     return newest
+
+
+def _namesakes_shape(*keys: str) -> QuerySet[Any]:
+    """The registrations of everyone whose name is one of ``keys`` (lower case), as
+    ``_newest_rows``."""
+    return _newest_rows(
+        Registration.objects.annotate(key=Lower("player__name")).filter(key__in=keys)
+    )
+
+
+#: ``_namesakes_shape`` by number of names, built once per connection
+#: (``scoring.services.compiled``): the ORM took longer to build it than the database to run
+#: it, on every page that shows players.
+_namesakes_reads: dict[int, CompiledRows] = {}
+
+
+def _namesakes(keys: set[str]) -> list[tuple[Any, ...]]:
+    count = len(keys)
+    if count not in _namesakes_reads:
+        _namesakes_reads[count] = CompiledRows(_namesakes_shape, kinds=(str,) * count)
+    return _namesakes_reads[count].rows(*sorted(keys))
 
 
 def _told_apart(newest: Newest) -> dict[tuple[int, int], str]:
@@ -62,7 +90,12 @@ def league_labels(*, league: League) -> dict[int, str]:
     """How a picker names each of the league's people (by primary key): with their newest team,
     "Jo Smith (Black Bull)", and numbered as ``name_people`` numbers two of one name at one
     team. One query."""
-    return _picked(_newest(Registration.objects.filter(season__league=league)))
+    return _picked(_league_newest(league))
+
+
+def _league_newest(league: League) -> Newest:
+    """``_newest`` of everyone who has played in ``league``."""
+    return _newest(_newest_rows(Registration.objects.filter(season__league=league)))
 
 
 def _picked(newest: Newest) -> dict[int, str]:
@@ -97,8 +130,7 @@ def name_people(players: Iterable[Player | None]) -> None:
         return
     # Names are stored as ``person_name`` has them: the database compares them case aside.
     keys = {person_name(p[0].name).lower() for p in seen.values()}
-    namesakes = Registration.objects.annotate(key=Lower("player__name")).filter(key__in=keys)
-    for (_, player), label in _told_apart(_newest(namesakes)).items():
+    for (_, player), label in _told_apart(_newest(_namesakes(keys))).items():
         for instance in seen.get(player, []):
             instance.distinguished = label
 
@@ -138,7 +170,7 @@ class LeaguePeople:
         self.by_name: dict[str, list[Player]] = defaultdict(list)
         for player in people.select_related("user").order_by("pk"):
             self.by_name[_key(player.name)].append(player)
-        newest = _newest(Registration.objects.filter(season__league=league))
+        newest = _league_newest(league)
         self.teams = {player: team for (_, player), (_, team) in newest.items()}
         self.labels = _picked(newest)
         self.this_season: dict[int, tuple[int, str]] = {}

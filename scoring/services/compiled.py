@@ -99,7 +99,7 @@ class CompiledRows:
     connection; `rows(*values)` runs it with each mark's value in its place: the same tuples
     as evaluating `shape(*values)` gives (a test compares them).
 
-    `kinds` says what each value is, in order: a whole number (an id) or a date. The SQL is
+    `kinds` says what each value is, in order: a whole number (an id), a date or a text. The SQL is
     built with a mark of that kind no stored row holds, found again among its parameters
     (where a backend passes a date as its ISO text, as that text) and replaced by each call's
     value. A value the shape does not pass to the database as a parameter (a slice, a choice
@@ -123,11 +123,14 @@ class CompiledRows:
 
 
 def _mark(kind: type, number: int) -> Any:
-    """The ``number``th mark of its kind: an id or a date no stored row holds."""
+    """The ``number``th mark of its kind: an id, a date or a text no stored row holds (the
+    mark is never sent: the text has a character no database text column stores)."""
     if kind is int:
         return _MARK - number
     if kind is datetime.date:
         return datetime.date(1, 1, 2 + number)
+    if kind is str:
+        return f"\x00mark {number}"
     raise TypeError(f"no mark for {kind.__name__}")
 
 
@@ -215,9 +218,10 @@ def _statements_cursor(connection: BaseDatabaseWrapper) -> Any:
 
 
 class CompiledReadIn(Generic[M]):
-    """`shape(ids)` (a queryset of one model filtered by a list of ids, `division__in=ids`),
-    compiled once per connection and number of ids; `rows(ids)` runs it: a league's page
-    reads its few divisions' stored tables so."""
+    """`shape(ids)` (a queryset of one model filtered by a list of ids, `division__in=ids`,
+    or by a few ids each in its own place, a team's and a season's), compiled once per
+    connection and number of ids; `rows(ids)` runs it: a league's page reads its few
+    divisions' stored tables so, a team's page its squad."""
 
     def __init__(self, shape: Callable[[list[int]], QuerySet[M]]) -> None:
         self.shape = shape

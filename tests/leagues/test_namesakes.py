@@ -15,7 +15,9 @@ from cups.models import Competition
 from cups.services.competitions import competition_create, entrant_add_players
 from cups.services.draws import draw_make
 from leagues.formats import TRINIDAD_FORMAT
-from leagues.models import Player, TeamEntry
+from leagues.models import Player, Registration, TeamEntry
+from leagues.selectors import people
+from leagues.selectors.fixtures import team_squad
 from leagues.selectors.people import name_people
 from leagues.services.accounts import captain_account_link
 from leagues.services.invitations import captain_invite
@@ -439,3 +441,30 @@ def test_audit_entries_say_which_linda_dyson(client, league_night):
     assert third.player.name == "linda dyson"  # stored one-spaced
     fixture_audit = reverse("leagues:manage_fixture_audit", args=[next_week.pk])
     assert f"Table 1: {BULL} &amp;" in page_words(client.get(fixture_audit))
+
+
+def test_namesakes_read_by_a_query_built_once_are_its_queryset(league_night):
+    """``name_people`` reads the namesakes by a query built once per connection and number of
+    names: the same rows as its queryset gives, for one name, two and three, whatever their
+    case; a name nobody has finds nothing."""
+    names = ["linda dyson", "black bull player 2", "red lion player 2"]
+    for count in (1, 2, 3):
+        keys = set(names[:count])
+        expected = list(people._namesakes_shape(*sorted(keys)))
+        assert expected and people._namesakes(keys) == expected
+    assert people._namesakes({"nobody of this name"}) == []
+
+
+def test_a_squad_read_by_a_query_built_once_is_its_queryset(league_night):
+    """A team's squad of a season is read by a query built once per connection: its players by
+    name, each with its player, only that team's and that season's."""
+    home, season = league_night["home"], league_night["division"].season
+    player_register(
+        player=PlayerFactory(name="Aaron Later"),
+        team=home,
+        season=SeasonFactory(league=league_night["league"], starts_on=datetime.date(2030, 9, 1)),
+    )
+    expected = Registration.objects.filter(team=home, season=season).order_by("player__name")
+    read = team_squad(team=home, season=season)
+    assert [(r.pk, r.player.name) for r in read] == [(r.pk, r.player.name) for r in expected]
+    assert [r.player.name for r in read] == ["Black Bull player 2", "Linda Dyson"]
