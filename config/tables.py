@@ -13,7 +13,9 @@ lookup again for every cell, and the template engine walks about ten nodes a cel
 is worked out once per render, with django-tables2's own rules (the ``render_FOO`` method or
 the column's ``render``, the arguments it asks for, ``get_FOO_display`` for choices, the
 column's default for empty values, ``linkify``, attributes computed from the record when they
-are callables), so the HTML is the one django-tables2's template would write.
+are callables), so the HTML is the one django-tables2's template would write. The template,
+``site/table.html``, is django-tables2's own written out with these in its blocks (it does not
+extend it), and writes no page links: no table in the app is paginated (``BaseTable.paginate``).
 """
 
 from __future__ import annotations
@@ -139,8 +141,9 @@ class _CellPlan:
         self.choices: dict[type, bool] = {}
         # An accessor of one name ("status", "pk") on a record that has no items (a model
         # instance, a standings row) is an attribute, as ``Accessor.resolve`` finds it after
-        # an item lookup fails: looked up directly, without splitting the path or failing first.
-        self.name = None
+        # an item lookup fails: looked up directly, without splitting the path or failing first
+        # ("" where the accessor is a path).
+        self.name = ""
         if self.accessor and self.accessor.SEPARATOR not in self.accessor:
             self.name = str(self.accessor)
         self.ways: dict[type, str] = {}
@@ -153,7 +156,7 @@ class _CellPlan:
         own lookup)."""
         kind = type(record)
         way = "path"
-        if self.name is not None and not hasattr(kind, "__getitem__"):
+        if self.name and not hasattr(kind, "__getitem__"):
             way = "attribute"
             if isinstance(record, models.Model) and self._has_choices(record, record, self.name):
                 way = "display"
@@ -193,19 +196,15 @@ class _CellPlan:
             content = self.render(**wanted)
         return self.link(content, **offered) if self.link else content
 
-    def _attribute(self, record: Any) -> Any:
-        """``Accessor.resolve(record)`` for a one-name accessor on a record without items."""
-        try:
-            current = getattr(record, str(self.name))
-        except AttributeError as exc:
-            raise ValueError(f"no {self.name} on {type(record).__name__}") from exc
-        if callable(current):
-            if getattr(current, "alters_data", False):
-                raise ValueError(f"{self.name}() alters data")
-            if not getattr(current, "do_not_call_in_templates", False):
-                accessor = self.accessor
-                current = current(*accessor.callable_args, **accessor.callable_kwargs)
-        return current
+    def _called(self, current: Any) -> Any:
+        """A callable one-name value, as ``Accessor.resolve`` treats it: called (with the
+        accessor's arguments) unless it alters data (refused) or asks not to be."""
+        if getattr(current, "alters_data", False):
+            raise ValueError(f"{self.name}() alters data")
+        if getattr(current, "do_not_call_in_templates", False):
+            return current
+        accessor = self.accessor
+        return current(*accessor.callable_args, **accessor.callable_kwargs)
 
     def _path(self, record: Any) -> tuple[bool, Any]:
         """The value through the accessor's own lookup: (found, value), the label of a
@@ -230,8 +229,10 @@ class _CellPlan:
         way = self.ways.get(type(record)) or self._way(record)
         found = True
         if way == "attribute":
-            try:
-                value = self._attribute(record)
+            try:  # as Accessor.resolve: a lookup that fails in any way finds nothing
+                value = getattr(record, self.name)
+                if callable(value):
+                    value = self._called(value)
             except Exception:
                 found, value = False, None
         elif way == "display":
@@ -242,6 +243,8 @@ class _CellPlan:
             return self._call(row)
         if value in self.empty_values or (self.many_to_many and not value.exists()):
             return self.default
+        if self.by_record:
+            return self.render(record=record)
         return self._call(row, value)
 
     def html(self, row: BoundRow) -> str:
