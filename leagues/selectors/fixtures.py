@@ -527,15 +527,29 @@ def table_games() -> QuerySet[TableGame]:
     )
 
 
+SEATS = ("home_player_1", "home_player_2", "away_player_1", "away_player_2")
+
+
 def fixture_tables() -> QuerySet[FixtureTable]:
     """A fixture's tables in board order, with the pairs and ``table_games``."""
     return (
-        FixtureTable.objects.select_related(
-            "home_player_1", "home_player_2", "away_player_1", "away_player_2"
-        )
+        FixtureTable.objects.select_related(*SEATS)
         .prefetch_related(Prefetch("games", queryset=table_games()))
         .order_by("board")
     )
+
+
+#: A fixture's tables with their pairs, and its adjustments, by queries built once per
+#: connection (``scoring.services.compiled``): the ORM took longer to build the two than the
+#: database to run them, on every fixture page.
+_fixture_tables_read = CompiledRead(
+    lambda fixture_id: (
+        FixtureTable.objects.filter(fixture=fixture_id).select_related(*SEATS).order_by("board")
+    )
+)
+_fixture_adjustments_read = CompiledRead(
+    lambda fixture_id: PointAdjustment.objects.filter(fixture=fixture_id)
+)
 
 
 def fixture_detail(*, pk: int) -> Fixture:
@@ -548,10 +562,21 @@ def fixture_with_tables(*, fixture: Fixture) -> Fixture:
     """The fixture as ``fixture_get`` reads it with its tables and pairs, games with their
     sides and hands, and adjustments read onto it: four queries (a page that has the fixture
     already does not read it again)."""
-    prefetch_related_objects(
-        [fixture], Prefetch("tables", queryset=fixture_tables()), Prefetch("adjustments")
-    )
+    tables = _rows_given(_fixture_tables_read, fixture, "fixture")
+    if tables:
+        prefetch_related_objects(tables, Prefetch("games", queryset=table_games()))
+    _read_onto(fixture, "tables", tables)
+    _read_onto(fixture, "adjustments", _rows_given(_fixture_adjustments_read, fixture, "fixture"))
     return fixture
+
+
+def _read_onto(owner: Model, name: str, rows: list[Any]) -> None:
+    """``rows`` as ``owner``'s related ``name`` (``owner.name.all()`` gives them without a
+    query), as ``prefetch_related`` leaves them."""
+    queryset = getattr(owner, name).all()
+    queryset._result_cache = rows
+    queryset._prefetch_done = True
+    owner.__dict__.setdefault("_prefetched_objects_cache", {})[name] = queryset
 
 
 def team_get(*, pk: int) -> Team:

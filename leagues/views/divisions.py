@@ -224,6 +224,9 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
 
     @cached_property
     def week(self) -> datetime.date | None:
+        """The league night shown: none where a team's fixtures are (the weeks are not read)."""
+        if self.team is not None:
+            return None
         wanted = self.request.GET.get("week", "")
         try:
             chosen = datetime.date.fromisoformat(wanted)
@@ -238,7 +241,7 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
 
     def get_table_kwargs(self) -> dict[str, Any]:
         # A week's fixtures share one date: the page heading says it.
-        if self.team is None and self.week is not None and not self.export:
+        if self.week is not None and not self.export:
             return {"exclude": ("date",)}
         if self.team is not None:
             return {"sequence": DATE_FIRST}
@@ -251,7 +254,8 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
-        weeks, week = self.weeks, self.week
+        week = self.week
+        weeks = [] if week is None else self.weeks
         index = weeks.index(week) if week in weeks else None
         context.update(
             teams=self.teams,

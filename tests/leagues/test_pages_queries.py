@@ -49,9 +49,10 @@ QUERIES = {
     # nights, how many adjustments there are) and whether a division ranks above and below it
     # (the race); then the table's rows with their teams, and its adjustments (there is one).
     "standings": (3 + CACHE_WRITE, 2),
-    # The division, its entries (the team chooser), its weeks, the week's or team's fixtures.
+    # The division, its entries (the team chooser), its weeks, the week's fixtures; a team's
+    # fixtures without the weeks (the page does not step through them).
     "fixtures by week": (4 + CACHE_WRITE, 2),
-    "fixtures by team": (4 + CACHE_WRITE, 2),
+    "fixtures by team": (3 + CACHE_WRITE, 2),
     # The fixture with its teams and result (whose standing says whether it is confirmed),
     # then its tables and adjustments read onto it (no tables here, so no games to look up).
     "fixture": (3 + CACHE_WRITE, 2),

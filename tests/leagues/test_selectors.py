@@ -130,3 +130,35 @@ def test_a_fixture_read_once_per_connection_is_its_queryset(division):
     assert fields(selectors.fixture_get(pk=to_play.pk))[-1] is None
     with pytest.raises(Fixture.DoesNotExist):
         selectors.fixture_get(pk=999_999)
+
+
+def test_a_fixtures_tables_and_adjustments_are_read_onto_it_in_four_queries(
+    division, django_assert_num_queries
+):
+    """A fixture page's tables (with their pairs, games, sides and hands) and adjustments are
+    read by queries built once per connection: the same rows as the querysets give, read onto
+    the fixture so that its related managers answer without a query."""
+    fixture, other = Fixture.objects.filter(division=division).order_by("date", "pk")[:2]
+    for table_game in start_fixture(fixture):
+        win_game(table_game.game, "A", 2)
+    entry = division.entries.get(team=fixture.home)
+    made = [PointAdjustmentFactory(entry=entry, fixture=fixture, points=p) for p in (-2, 1)]
+    PointAdjustmentFactory(entry=entry, fixture=other)
+    expected = list(selectors.fixture_tables().filter(fixture=fixture))
+    read = selectors.fixture_get(pk=fixture.pk)
+    with django_assert_num_queries(4):  # tables, their games, the games' sides, adjustments
+        selectors.fixture_with_tables(fixture=read)
+    with django_assert_num_queries(0):
+        tables = list(read.tables.all())
+        adjustments = list(read.adjustments.all())
+        assert [_seated(t) for t in tables] == [_seated(t) for t in expected]
+        assert all(t.fixture is read for t in tables)
+        assert [len(t.games.all()[0].game.sides.all()) for t in tables] == [2] * len(tables)
+        assert [t.games.all()[0].hands for t in tables] == [
+            t.games.all()[0].hands for t in expected
+        ]
+    assert [a.pk for a in adjustments] == [a.pk for a in made]
+
+
+def _seated(table) -> list:
+    return [model_to_dict(obj) for obj in (table, *table.home_pair, *table.away_pair)]
