@@ -71,9 +71,14 @@ def _bump(*keys: str) -> None:
 
 
 def _bump_now_and_at_commit(*keys: str) -> None:
-    """Bump at once, and again at commit unless the cache is the database's (module doc)."""
+    """Bump at once, and again at commit unless the cache is the database's (module doc) or
+    there is no transaction to commit (a commit hook would run at once: a second round trip
+    to Redis for the same)."""
     _bump(*keys)
-    if not isinstance(caches["default"], DatabaseCache):  # outside the transaction
+    if (
+        not isinstance(caches["default"], DatabaseCache)
+        and transaction.get_connection().in_atomic_block
+    ):
         transaction.on_commit(lambda: _bump(*keys))
 
 

@@ -38,7 +38,7 @@ from leagues.models import (
 )
 from leagues.selectors.counting import counts_q, fixtures_with_standing, is_provisional_q
 from scoring.models import Side
-from scoring.services.compiled import CompiledRead, CompiledRows
+from scoring.services.compiled import CompiledRead, CompiledReadIn, CompiledRows
 
 M = TypeVar("M", bound=Model)
 
@@ -75,9 +75,21 @@ def league_seasons(*, league: League, divisions: bool = True) -> QuerySet[Season
     return seasons.prefetch_related(SEASON_DIVISIONS) if divisions else seasons
 
 
-def seasons_divisions(*, seasons: list[Season]) -> None:
-    """Read the seasons' divisions onto them (as ``league_seasons`` does), in one query."""
-    prefetch_related_objects(seasons, SEASON_DIVISIONS)
+#: The divisions of a few seasons, by a query built once per connection and number of seasons.
+_seasons_divisions_read = CompiledReadIn(
+    lambda ids: Division.objects.filter(season__in=ids).order_by("rank", "name")
+)
+
+
+def seasons_divisions(*, seasons: list[Season]) -> dict[int, list[Division]]:
+    """Each season's divisions, top first (as ``league_seasons`` reads them), by the season's
+    id, each division given its season: in one query."""
+    found: dict[int, list[Division]] = {season.pk: [] for season in seasons}
+    by_id = {season.pk: season for season in seasons}
+    for division in _seasons_divisions_read.rows([season.pk for season in seasons]):
+        division.season = by_id[division.season_id]
+        found[division.season_id].append(division)
+    return found
 
 
 def league_current_season(*, league: League) -> Season | None:

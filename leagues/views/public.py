@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from html import escape
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.formats import date_format, time_format
 from django.utils.safestring import SafeString, mark_safe
 from django_tables2 import RequestConfig
 
@@ -16,6 +18,7 @@ from leagues.fragments import PLAYERS, page_fragment, page_fragment_tagged
 from leagues.models import Fixture
 from leagues.permissions import can_manage_league, captained_sides
 from leagues.selectors import fixtures as selectors
+from leagues.selectors.fixtures import ListedFixture
 from leagues.selectors.live import last_change
 from leagues.selectors.people import name_people, seated_players
 from leagues.selectors.race import MARKERS, division_race
@@ -40,6 +43,31 @@ GLANCE_TABLES = 12
 divisions lists them with their leaders (a hundred tables are no glance on a phone)."""
 
 
+def fixture_lines(lines: Iterable[tuple[ListedFixture, str]]) -> SafeString:
+    """The league home's lists of fixtures, a line a fixture with its score ("" before it is
+    played: then its venue and time), written here rather than by a template included for each
+    line; names escaped as Django's escape does, the links reversed once for the list."""
+    team_url, fixture_url = paths_for("leagues:team"), paths_for("leagues:fixture")
+    written = []
+    for fixture, score in lines:
+        where = escape(fixture.listed_under)
+        if not score:
+            where += f" · {escape(fixture.venue.name)}, {time_format(fixture.time, 'H:i')}"
+        if fixture.status == Fixture.Status.POSTPONED:
+            where += " · postponed"
+        written.append(
+            '<li class="fixture-line">\n'
+            f'  <span class="when">{date_format(fixture.date, "D j M")}</span>\n'
+            f'  <span class="teams"><a href="{team_url(fixture.home.pk)}">'
+            f"{escape(fixture.home.name)}</a>\n"
+            f'    <a class="score" href="{fixture_url(fixture.pk)}">{escape(score or "v")}</a>\n'
+            f'    <a href="{team_url(fixture.away.pk)}">{escape(fixture.away.name)}</a></span>\n'
+            f'  <span class="where muted">{where}</span>\n'
+            "</li>\n"
+        )
+    return mark_safe("".join(written))  # noqa: S308 - every name is escaped above
+
+
 def league_list(request: HttpRequest) -> HttpResponse:
     return render(request, "leagues/league_list.html", {"leagues": selectors.league_list()})
 
@@ -52,11 +80,11 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     current = seasons[0] if seasons else None
 
     def context() -> dict[str, Any]:
-        selectors.seasons_divisions(seasons=seasons)
+        seasons_divisions = selectors.seasons_divisions(seasons=seasons)
         results = upcoming = []
         today = league.today()
-        # The season's divisions (``seasons_divisions``): the fixtures' too.
-        divisions = list(current.divisions.all()) if current is not None else []
+        # The season's divisions: the fixtures' too.
+        divisions = seasons_divisions[current.pk] if current is not None else []
         if current is not None:
             # Up to today: a walkover given ahead of its night is listed from that night on.
             results = selectors.latest_result_rows(
@@ -106,10 +134,10 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "tables": tables,
             "leaders": leaders,
             "markers": MARKERS,
-            "seasons": seasons,
+            "earlier": [(season, seasons_divisions[season.pk]) for season in seasons[1:]],
             "current": current,
-            "results": [(f, fixture_score(f)) for f in results],
-            "upcoming": upcoming,
+            "results": fixture_lines((f, fixture_score(f)) for f in results),
+            "upcoming": fixture_lines((f, "") for f in upcoming),
             # A league night: a fixture of today's still to be finished, or a result of today's.
             "tonight": any(fixture.date == today for fixture in [*upcoming, *results]),
             "match_format": (current or league).get_match_format().describe(),

@@ -121,6 +121,43 @@ def test_a_cup_tie_among_the_next_fixtures_is_named_a_cup_tie_not_a_division(cli
     assert wheres == ["Cup", "First Division"]
 
 
+def test_the_league_homes_next_fixture_lines_say_where_when_and_postponed_names_escaped(client, db):
+    """A fixture to come is a line of its date, its teams' links (names escaped), "v" to its
+    page, and its division, venue and time; a postponed one says so (``fixture_lines``)."""
+    division = DivisionFactory(name="First & Second")
+    home, away = (TeamEntryFactory(division=division).team for _ in range(2))
+    Team.objects.filter(pk=home.pk).update(name="Rose <&> Crown")
+    home.home_venue.name = 'The "Bull"'
+    home.home_venue.save()
+    day = timezone.localdate() + datetime.timedelta(days=7)
+    fixture = FixtureFactory(
+        division=division, home=home, away=away, date=day, time=datetime.time(19, 45)
+    )
+    later = FixtureFactory(
+        division=division,
+        home=away,
+        away=home,
+        date=day + datetime.timedelta(days=7),
+        status=Fixture.Status.POSTPONED,
+    )
+    page = get(client, "league", division.season.league.slug)
+    lines = page[page.index("Next fixtures") :].split('<li class="fixture-line">')[1:]
+    assert lines[0].split("</li>")[0] == (
+        f'\n  <span class="when">{day:%a} {day.day} {day:%b}</span>\n'
+        f'  <span class="teams"><a href="{home.get_absolute_url()}">Rose &lt;&amp;&gt; Crown</a>\n'
+        f'    <a class="score" href="{fixture.get_absolute_url()}">v</a>\n'
+        f'    <a href="{away.get_absolute_url()}">{away.name}</a></span>\n'
+        '  <span class="where muted">First &amp; Second · The &quot;Bull&quot;, 19:45</span>\n'
+    )
+    assert later.get_absolute_url() in lines[1]
+    assert (
+        lines[1]
+        .split('<span class="where muted">')[1]
+        .startswith(f"First &amp; Second · {away.home_venue.name}, ")
+    )
+    assert "· postponed</span>" in lines[1]
+
+
 def test_a_walkovers_page_shows_no_pegs_and_says_why_there_are_no_tables(client, db):
     """A walkover was never played: no "Points pegged 0 0", and no "pairs not seated yet"."""
     division = DivisionFactory()
