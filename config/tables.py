@@ -13,7 +13,9 @@ lookup again for every cell, and the template engine walks about ten nodes a cel
 is worked out once per render, with django-tables2's own rules (the ``render_FOO`` method or
 the column's ``render``, the arguments it asks for, ``get_FOO_display`` for choices, the
 column's default for empty values, ``linkify``, attributes computed from the record when they
-are callables), so the HTML is the one django-tables2's template would write.
+are callables), so the HTML is the one django-tables2's template would write. The template,
+``site/table.html``, is django-tables2's own written out with these in its blocks (it does not
+extend it), and writes no page links: no table in the app is paginated (``BaseTable.paginate``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import csv
 import html
 import io
 from typing import Any
+from urllib.parse import quote_plus
 
 import django_tables2 as tables
 from django.conf import settings
@@ -31,7 +34,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.formats import localize
 from django.utils.html import conditional_escape, escape
 from django.utils.http import urlencode
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.timezone import template_localtime
 from django_tables2.columns.linkcolumn import BaseLinkColumn
 from django_tables2.columns.manytomanycolumn import ManyToManyColumn
@@ -127,28 +130,38 @@ class _CellPlan:
         self.as_is = self.link is None and getattr(self.render, "__func__", None) is (
             tables.Column.render
         )
+        # A render method asking for the record alone, not linked: called with it directly.
+        self.by_record = self.link is None and self.callable and self.names == ("record",)
         self.localize = bound_column.localize
         self.attrs = bound_column.attrs  # worked out afresh at each read
+        self.th = attrs_html(self.attrs["th"])
         self.td = None
         if not (computed or _has_callable(column.attrs)):
             self.td = attrs_html(self.attrs["td"])
         self.choices: dict[type, bool] = {}
         # An accessor of one name ("status", "pk") on a record that has no items (a model
         # instance, a standings row) is an attribute, as ``Accessor.resolve`` finds it after
-        # an item lookup fails: looked up directly, without splitting the path or failing first.
-        self.name = None
+        # an item lookup fails: looked up directly, without splitting the path or failing first
+        # ("" where the accessor is a path).
+        self.name = ""
         if self.accessor and self.accessor.SEPARATOR not in self.accessor:
             self.name = str(self.accessor)
-        self.itemless: dict[type, bool] = {}
+        self.ways: dict[type, str] = {}
 
-    def _direct(self, record: Any) -> bool:
-        """Whether ``record``'s one-name accessor is looked up directly (``self.name``)."""
-        if self.name is None:
-            return False
+    def _way(self, record: Any) -> str:
+        """How a record of this kind gives the cell's value, worked out at its first row:
+        ``"display"`` (its one name is a model field with choices, shown by its label),
+        ``"attribute"`` (its one name looked up directly, the record having no items, as
+        ``Accessor.resolve`` finds it after an item lookup fails) or ``"path"`` (the accessor's
+        own lookup)."""
         kind = type(record)
-        if kind not in self.itemless:
-            self.itemless[kind] = not hasattr(kind, "__getitem__")
-        return self.itemless[kind]
+        way = "path"
+        if self.name and not hasattr(kind, "__getitem__"):
+            way = "attribute"
+            if isinstance(record, models.Model) and self._has_choices(record, record, self.name):
+                way = "display"
+        self.ways[kind] = way
+        return way
 
     def _has_choices(self, record: Any, penultimate: Any, remainder: str) -> bool:
         """Whether the accessor ends on a model field with choices (shown by its label)."""
@@ -167,8 +180,8 @@ class _CellPlan:
         """The render method's content, linked when the column links (``BoundRow._call_render``)."""
         if self.as_is:
             return value
-        if self.link is None and self.names == ("record",):  # most render_FOO methods
-            return self.render(record=row.record) if self.callable else None
+        if self.by_record:  # most render_FOO methods
+            return self.render(record=row.record)
         offered = {
             "value": value,
             "record": row.record,
@@ -183,45 +196,55 @@ class _CellPlan:
             content = self.render(**wanted)
         return self.link(content, **offered) if self.link else content
 
-    def _resolve(self, record: Any) -> Any:
-        """``Accessor.resolve(record)``, its one attribute looked up directly where it can be."""
-        if not self._direct(record):
-            return self.accessor.resolve(record)
-        try:
-            current = getattr(record, str(self.name))
-        except AttributeError as exc:
-            raise ValueError(f"no {self.name} on {type(record).__name__}") from exc
-        if callable(current):
-            if getattr(current, "alters_data", False):
-                raise ValueError(f"{self.name}() alters data")
-            if not getattr(current, "do_not_call_in_templates", False):
-                accessor = self.accessor
-                current = current(*accessor.callable_args, **accessor.callable_kwargs)
-        return current
+    def _called(self, current: Any) -> Any:
+        """A callable one-name value, as ``Accessor.resolve`` treats it: called (with the
+        accessor's arguments) unless it alters data (refused) or asks not to be."""
+        if getattr(current, "alters_data", False):
+            raise ValueError(f"{self.name}() alters data")
+        if getattr(current, "do_not_call_in_templates", False):
+            return current
+        accessor = self.accessor
+        return current(*accessor.callable_args, **accessor.callable_kwargs)
 
-    def cell(self, row: BoundRow) -> Any:
-        """The cell's content, as ``BoundRow.get_cell`` gives it."""
-        record = row.record
-        value = None
-        if self._direct(record):
-            penultimate, remainder = record, self.name
-        else:
-            penultimate, remainder = self.accessor.penultimate(record)
+    def _path(self, record: Any) -> tuple[bool, Any]:
+        """The value through the accessor's own lookup: (found, value), the label of a
+        choices field where the path ends on one."""
+        penultimate, remainder = self.accessor.penultimate(record)
         if (
             isinstance(penultimate, models.Model)
             and remainder
             and self._has_choices(record, penultimate, remainder)
         ):
-            value = getattr(penultimate, f"get_{remainder}_display")()
-            remainder = None
-        if remainder:
-            try:
-                value = self._resolve(record)
+            return True, getattr(penultimate, f"get_{remainder}_display")()
+        if not remainder:
+            return True, None
+        try:
+            return True, self.accessor.resolve(record)
+        except Exception:
+            return False, None
+
+    def cell(self, row: BoundRow) -> Any:
+        """The cell's content, as ``BoundRow.get_cell`` gives it."""
+        record = row.record
+        way = self.ways.get(type(record)) or self._way(record)
+        found = True
+        if way == "attribute":
+            try:  # as Accessor.resolve: a lookup that fails in any way finds nothing
+                value = getattr(record, self.name)
+                if callable(value):
+                    value = self._called(value)
             except Exception:
-                if self.text_link:
-                    return self._call(row)
+                found, value = False, None
+        elif way == "display":
+            value = getattr(record, f"get_{self.name}_display")()
+        else:
+            found, value = self._path(record)
+        if not found and self.text_link:
+            return self._call(row)
         if value in self.empty_values or (self.many_to_many and not value.exists()):
             return self.default
+        if self.by_record:
+            return self.render(record=record)
         return self._call(row, value)
 
     def html(self, row: BoundRow) -> str:
@@ -264,13 +287,23 @@ class BaseTable(tables.Table):
 
     _plans: list[_CellPlan] | None = None
 
+    _rows: SafeString | None = None
+
     def before_render(self, request: HttpRequest | None) -> None:
         """Called by ``{% render_table %}`` and ``as_html`` with the request the table is
         rendered for: its query string is the one the header's sort links replace the sort in.
         Each render works out its columns' plans afresh, for the header and the rows."""
         self._rendered_for = request
         self._plans = None
+        self._rows = None
         super().before_render(request)
+
+    def paginate(self, *args: Any, **kwargs: Any) -> None:
+        """The app's tables are not paginated, and ``site/table.html`` writes no page links:
+        a table that asked for pages would quietly show its first one only."""
+        raise TypeError(
+            f"{type(self).__name__} is not paginated: site/table.html has no page links"
+        )
 
     def _cell_plans(self) -> list[_CellPlan]:
         if self._plans is None:
@@ -281,22 +314,40 @@ class BaseTable(tables.Table):
     def rendered_header(self) -> SafeString:
         """The header row's cells, as django-tables2's template writes them: each column's
         heading, linked to sort by it where it sorts (the page's query string with the sort
-        replaced, as its ``querystring_replace`` makes it), without a template node a cell."""
-        request = self._rendered_for
-        params = dict(request.GET) if request is not None else {}
-        field = self.prefixed_order_by_field
+        replaced, as its ``querystring_replace`` makes it), without a template node a cell.
+        The query string around the sort is encoded once for the row, not once a column."""
+        before, key, after = self._sort_query()
         cells = []
         for plan in self._cell_plans():
             column = plan.bound_column
             heading = conditional_escape(column.header)
             if column.orderable:
-                query = urlencode({**params, field: column.order_by_alias.next}, doseq=True)
-                heading = f'<a href="{escape("?" + query)}">{heading}</a>'
-            cells.append(f"<th {attrs_html(plan.attrs['th'])}>{heading}</th>")
-        return mark_safe("".join(cells))
+                sort = f"{key}={quote_plus(column.order_by_alias.next)}"
+                heading = f'<a href="{escape(before + sort + after)}">{heading}</a>'
+            cells.append(f"<th {plan.th}>{heading}</th>")
+        return SafeString("".join(cells))
 
-    def rendered_rows(self) -> list[SafeString]:
-        """The body's rows (the current page's), each one ``<tr>`` of HTML."""
+    def _sort_query(self) -> tuple[str, str, str]:
+        """The header's links' query string around the sort, as ``urlencode({**params,
+        field: value}, doseq=True)`` writes it: what comes before the sort (with "?"), the
+        sort's encoded name, what comes after (the sort keeps its place when the page has one)."""
+        request = self._rendered_for
+        params = list(request.GET.lists()) if request is not None else []
+        field = self.prefixed_order_by_field
+        at = next((i for i, (name, _) in enumerate(params) if name == field), len(params))
+        before = urlencode(params[:at], doseq=True)
+        after = urlencode(params[at + 1 :], doseq=True)
+        return "?" + (before + "&" if before else ""), quote_plus(field), after and "&" + after
+
+    def rendered_rows(self) -> SafeString:
+        """The body's rows (the current page's), each one ``<tr>`` of HTML on a line of its
+        own between blank ones, as the template's loop over them wrote them; empty when the
+        table has none. Worked out once a render (the template reads it twice)."""
+        if self._rows is None:
+            self._rows = SafeString("".join(f"\n{row}\n" for row in self._row_html()))
+        return self._rows
+
+    def _row_html(self) -> list[str]:
         plans = self._cell_plans()
         # A row's attributes are the same for every odd and every even row unless a row_attrs
         # value is computed from the record: then they are worked out for each row.
@@ -311,7 +362,7 @@ class BaseTable(tables.Table):
                 if kind not in shared:
                     shared[kind] = attrs_html(row.attrs)
                 attrs = shared[kind]
-            rows.append(mark_safe(f"<tr {attrs}>{''.join(plan.html(row) for plan in plans)}</tr>"))
+            rows.append(f"<tr {attrs}>{''.join([plan.html(row) for plan in plans])}</tr>")
         return rows
 
     def as_csv(self, exclude_columns: tuple[str, ...] = ()) -> str:

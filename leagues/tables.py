@@ -12,7 +12,7 @@ from typing import Any
 
 import django_tables2 as tables
 from django.utils.html import escape, format_html, format_html_join
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString
 
 from config.paths import paths_for
 from config.tables import BaseTable
@@ -86,13 +86,17 @@ MARK_HTML = {
 }
 """Each mark's HTML, made once (a table of 100 teams shows 500)."""
 
+# The cells' HTML written here with f-strings is marked safe as ``SafeString(...)``, which is
+# what ``mark_safe`` makes of a string, without its check for lazy text (a list of 200 fixtures
+# writes 600 links).
+
 
 def result_marks(record: StandingRow) -> Any:
     """The last five results as W/D/L marks, each with its word for screen readers."""
     if not record.form:
         return format_html('<span class="muted">{}</span>', "—")
     marks = "".join(MARK_HTML[mark] for mark in record.form)
-    return mark_safe(f'<span class="marks">{marks}</span>')  # made of MARK_HTML only
+    return SafeString(f'<span class="marks">{marks}</span>')  # made of MARK_HTML only
 
 
 class StandingsTable(BaseTable):
@@ -168,7 +172,7 @@ class StandingsTable(BaseTable):
             )
         url = self._team_url(record.team.pk)
         if self.compact:
-            return mark_safe(f'<a class="team-link" href="{url}">{name}</a>{badges}{provisional}')
+            return SafeString(f'<a class="team-link" href="{url}">{name}</a>{badges}{provisional}')
         # The labels are escaped once per table; the figures are numbers.
         figures = "".join(
             f"<div><dt>{label}</dt><dd>{self._figure(record, key)}</dd></div>"
@@ -177,7 +181,7 @@ class StandingsTable(BaseTable):
         places = self.race.places(record) if self.race is not None else ""
         if places:
             places = f'<p class="places">{escape(places)}</p>'
-        return mark_safe(
+        return SafeString(
             f'<a class="team-link" href="{url}">{name}</a>{badges}{provisional}'
             f'<details class="row-figures"><summary>{name}{badges}{provisional}</summary>'
             f'<dl class="row-dl">{figures}</dl>{places}'
@@ -300,7 +304,7 @@ class FixturesTable(BaseTable):
     def _team_link(self, team: Any, name: str) -> Any:
         # html.escape: what Django's escape does, without its check for lazy text (a list of
         # 200 fixtures writes 600 links).
-        return mark_safe(f'<a href="{self._team_url(team.pk)}">{html.escape(name)}</a>')
+        return SafeString(f'<a href="{self._team_url(team.pk)}">{html.escape(name)}</a>')
 
     def render_home(self, record: Fixture) -> Any:
         return self._team_link(record.home, self.value_home(record))
@@ -319,7 +323,7 @@ class FixturesTable(BaseTable):
 
     def render_score(self, record: Fixture) -> Any:
         url = self._fixture_url(record.pk)
-        return mark_safe(f'<a href="{url}">{html.escape(fixture_score(record))}</a>')
+        return SafeString(f'<a href="{url}">{html.escape(fixture_score(record))}</a>')
 
     def value_score(self, record: Fixture) -> str:
         return fixture_score(record)

@@ -165,6 +165,13 @@ def test_every_table_subclasses_the_project_base_table():
         assert table._meta.template_name == "site/table.html"
 
 
+def test_a_table_asked_for_pages_refuses(rf):
+    """``site/table.html`` writes no page links: a paginated table would show its first page
+    and no way to the others."""
+    with pytest.raises(TypeError, match="not paginated"):
+        tables.RequestConfig(rf.get("/"), paginate={"per_page": 1}).configure(GameTable([]))
+
+
 def test_csv_cells_that_look_like_formulas_are_quoted():
     assert _safe_cell("=HYPERLINK(1)") == "'=HYPERLINK(1)"
     assert _safe_cell("-2") == "-2"
