@@ -54,9 +54,13 @@ def league_list() -> QuerySet[League]:
     return League.objects.order_by("name")
 
 
+#: A league by its slug, by a query built once per connection (``scoring.services.compiled``).
+_league_read = CompiledRead(lambda slug: League.objects.filter(slug=slug), kind=str)
+
+
 def league_get(*, slug: str) -> League:
     """The league with this slug; raises ``League.DoesNotExist``."""
-    return League.objects.get(slug=slug)
+    return _league_read.one(slug)
 
 
 def league_get_by_pk(*, pk: int) -> League:
@@ -68,11 +72,21 @@ def league_get_by_pk(*, pk: int) -> League:
 SEASON_DIVISIONS = Prefetch("divisions", queryset=Division.objects.order_by("rank", "name"))
 
 
-def league_seasons(*, league: League, divisions: bool = True) -> QuerySet[Season]:
-    """The league's seasons, latest first, each with its divisions unless ``divisions=False``
-    (``seasons_divisions`` reads them later, for a page that may not need them)."""
-    seasons = league.seasons.order_by("-starts_on")
-    return seasons.prefetch_related(SEASON_DIVISIONS) if divisions else seasons
+def league_seasons(*, league: League) -> QuerySet[Season]:
+    """The league's seasons, latest first, each with its divisions."""
+    return league.seasons.order_by("-starts_on").prefetch_related(SEASON_DIVISIONS)
+
+
+#: A league's seasons, by a query built once per connection (``scoring.services.compiled``).
+_league_seasons_read = CompiledRead(
+    lambda league_id: Season.objects.filter(league=league_id).order_by("-starts_on")
+)
+
+
+def league_season_list(*, league: League) -> list[Season]:
+    """The league's seasons, latest first, each given ``league``, without their divisions
+    (``seasons_divisions`` reads them, for a page that may not need them)."""
+    return _rows_given(_league_seasons_read, league, "league")
 
 
 #: The divisions of a few seasons, by a query built once per connection and number of seasons.

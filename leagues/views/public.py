@@ -76,7 +76,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """A league's home: its seasons and divisions, latest results and next fixtures."""
     league = found(selectors.league_get, slug=slug)
     # The seasons' divisions only when the page is rendered, not when it is served as stored.
-    seasons = list(selectors.league_seasons(league=league, divisions=False))
+    seasons = selectors.league_season_list(league=league)
     current = seasons[0] if seasons else None
 
     def context() -> dict[str, Any]:

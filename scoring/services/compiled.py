@@ -56,28 +56,36 @@ class CompiledRead(Generic[M]):
     it began)."""
 
     def __init__(
-        self, shape: Callable[[int], QuerySet[M]], *, locking: type[Model] | None = None
+        self,
+        shape: Callable[[Any], QuerySet[M]],
+        *,
+        locking: type[Model] | None = None,
+        kind: type = int,
     ) -> None:
+        """``kind``: what the read is given, an id (``int``) or a text (``str``: a slug)."""
         self.shape = shape
         self.locking = locking
+        self.kind = kind
         self._plans: weakref.WeakKeyDictionary[BaseDatabaseWrapper, _Plan[M]] = (
             weakref.WeakKeyDictionary()
         )
 
-    def one(self, pk: int, *, using: str = "default") -> M:
-        """The row of id ``pk``; raises its model's ``DoesNotExist`` (an id no database column
-        can hold, such as one typed into an address, finds nothing without being sent)."""
-        rows = self.rows(pk, using=using) if 0 < pk <= LARGEST_ID else []
+    def one(self, pk: Any, *, using: str = "default") -> M:
+        """The row of id ``pk`` (or of that text); raises its model's ``DoesNotExist`` (an id
+        no database column can hold, such as one typed into an address, finds nothing without
+        being sent)."""
+        sendable = self.kind is not int or 0 < pk <= LARGEST_ID
+        rows = self.rows(pk, using=using) if sendable else []
         if not rows:
-            model = self.shape(_mark(int, 0)).model
+            model = self.shape(_mark(self.kind, 0)).model
             raise model.DoesNotExist(f"{model._meta.object_name} matching query does not exist.")
         return rows[0]
 
-    def rows(self, game_id: int, *, using: str = "default") -> list[M]:
+    def rows(self, game_id: Any, *, using: str = "default") -> list[M]:
         connection = connections[using]
         plan = self._plans.get(connection)
         if plan is None:
-            mark = _mark(int, 0)
+            mark = _mark(self.kind, 0)
             plan = self._plans[connection] = _Plan(self.shape(mark), [mark], using)
         if self.locking is None or not connection.features.has_select_for_update:
             return plan.run(game_id, connection)
@@ -260,14 +268,15 @@ class _Plan(_Statement, Generic[M]):
 
     def run(
         self,
-        ids: int | Sequence[int],
+        ids: Any,
         connection: Any,
         *,
         after: tuple[str, list[Any]] | None = None,
     ) -> list[M]:
-        """The rows of the id or ids (``fetch``)."""
+        """The rows of the value (an id, a text) or the list of ids (``fetch``)."""
         found = []
-        for row in self.fetch([ids] if isinstance(ids, int) else ids, connection, after=after):
+        values = list(ids) if isinstance(ids, list | tuple) else [ids]
+        for row in self.fetch(values, connection, after=after):
             obj = self.model.from_db(self.using, self.init_list, row[self.columns])
             for populator in self.related:
                 populator.populate(row, obj)

@@ -7,7 +7,7 @@ import datetime
 import pytest
 from django.forms.models import model_to_dict
 
-from leagues.models import Fixture
+from leagues.models import Fixture, League
 from leagues.selectors import fixtures as selectors
 from leagues.services.fixtures import fixtures_generate
 from tests.factories.leagues import (
@@ -162,3 +162,23 @@ def test_a_fixtures_tables_and_adjustments_are_read_onto_it_in_four_queries(
 
 def _seated(table) -> list:
     return [model_to_dict(obj) for obj in (table, *table.home_pair, *table.away_pair)]
+
+
+def test_a_league_and_its_seasons_read_once_per_connection_are_the_querysets(division):
+    """A league's home reads the league by its slug and its seasons (latest first, each given
+    the league) by queries built once per connection: the same rows as the querysets give; a
+    slug no league has finds none."""
+    league = division.season.league
+    later = SeasonFactory(league=league, starts_on=datetime.date(2030, 9, 1))
+    SeasonFactory(starts_on=datetime.date(2031, 9, 1))  # another league's
+    read = selectors.league_get(slug=league.slug)
+    assert model_to_dict(read) == model_to_dict(League.objects.get(slug=league.slug))
+    seasons = selectors.league_season_list(league=read)
+    assert seasons == [later, division.season]
+    assert [model_to_dict(s) for s in seasons] == [
+        model_to_dict(s) for s in league.seasons.order_by("-starts_on")
+    ]
+    assert all(season.league is read for season in seasons)
+    for slug in ("no-such-league", league.slug.upper()):
+        with pytest.raises(League.DoesNotExist):
+            selectors.league_get(slug=slug)
