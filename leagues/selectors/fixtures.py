@@ -433,14 +433,17 @@ def division_fixtures(*, division: Division) -> QuerySet[Fixture]:
     return fixture_list(division=division)
 
 
+#: A division's league nights, by a query built once per connection.
+_division_weeks_read = CompiledRows(
+    lambda division: (
+        Fixture.objects.filter(division=division).order_by("date").values_list("date").distinct()
+    )
+)
+
+
 def division_weeks(*, division: Division) -> list[datetime.date]:
     """The division's league nights: the dates of its fixtures, in order (one query)."""
-    return list(
-        Fixture.objects.filter(division=division)
-        .order_by("date")
-        .values_list("date", flat=True)
-        .distinct()
-    )
+    return [date for (date,) in _division_weeks_read.rows(division.pk)]
 
 
 def counted_results(
@@ -643,8 +646,13 @@ def team_squad(*, team: Team, season: Season) -> list[Registration]:
     return _team_squad_read.rows([team.pk, season.pk])
 
 
+#: A player, by a query built once per connection.
+_player_read = CompiledRead(lambda pk: Player.objects.filter(pk=pk))
+
+
 def player_get(*, pk: int) -> Player:
-    return Player.objects.get(pk=pk)
+    """The player of this id; raises ``Player.DoesNotExist``."""
+    return _player_read.one(pk)
 
 
 def _player_tables_shape(player_id: int) -> QuerySet[FixtureTable]:

@@ -7,12 +7,14 @@ import datetime
 import pytest
 from django.forms.models import model_to_dict
 
-from leagues.models import Fixture, League
+from leagues.models import Fixture, League, Player
 from leagues.selectors import fixtures as selectors
 from leagues.services.fixtures import fixtures_generate
 from tests.factories.leagues import (
     DivisionFactory,
+    FixtureFactory,
     FixtureResultFactory,
+    PlayerFactory,
     PointAdjustmentFactory,
     RegistrationFactory,
     SeasonFactory,
@@ -182,3 +184,21 @@ def test_a_league_and_its_seasons_read_once_per_connection_are_the_querysets(div
     for slug in ("no-such-league", league.slug.upper()):
         with pytest.raises(League.DoesNotExist):
             selectors.league_get(slug=slug)
+
+
+def test_a_divisions_weeks_and_a_player_read_once_per_connection_are_the_querysets(division):
+    """A division's league nights (each date once, in order, only its own) and a player are
+    read by queries built once per connection: what the querysets give; an id no player has
+    finds none."""
+    other = DivisionFactory(season=division.season, rank=2)
+    FixtureFactory(division=other, date=datetime.date(2020, 1, 7))
+    fixtures = Fixture.objects.filter(division=division)
+    expected = sorted(set(fixtures.values_list("date", flat=True)))
+    assert len(expected) > 1 and fixtures.count() > len(expected)  # nights of several fixtures
+    weeks = selectors.division_weeks(division=division)
+    assert weeks == expected and all(type(week) is datetime.date for week in weeks)
+    assert selectors.division_weeks(division=DivisionFactory(season=division.season)) == []
+    player = PlayerFactory()
+    assert model_to_dict(selectors.player_get(pk=player.pk)) == model_to_dict(player)
+    with pytest.raises(Player.DoesNotExist):
+        selectors.player_get(pk=player.pk + 1000)
