@@ -1,6 +1,7 @@
 """A kept PostgreSQL connection's health check (config/postgresql/base.py): a connection the
 server ended (as a restart ends every one) is made afresh before the next request's first
-query, and a healthy one is taken as it is, without a ``SELECT 1`` round trip."""
+query, and a healthy one is taken as it is, without a ``SELECT 1`` round trip. Its prepared
+statements keep one plan each (config/settings.py)."""
 
 from __future__ import annotations
 
@@ -111,3 +112,11 @@ def test_a_connection_in_a_transaction_or_broken_is_asked(round_trips):
     assert not base.quiet(connection.connection)
     assert not connection.is_usable()
     connection.close()
+
+
+def test_a_prepared_statement_keeps_one_plan_for_any_values() -> None:
+    """The app's connection asks PostgreSQL to keep one plan for each prepared statement, not
+    to plan afresh for each run's values (the settings' ``plan_cache_mode``)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW plan_cache_mode")
+        assert cursor.fetchone() == ("force_generic_plan",)

@@ -308,9 +308,10 @@ _season_team_rows = CompiledRows(
     lambda team, season: fixture_query(team=team, season=season).values_list(*LISTED),
     kinds=(int, int),
 )
-#: The latest results and the next fixtures of a season, by (its league's rule, how many).
-_latest_rows: dict[tuple[bool, int], CompiledRows] = {}
-_next_rows: dict[int, CompiledRows] = {}
+#: The latest results and the next fixtures of a season, by (its league's rule,) how many
+#: and whether it is read by its one division.
+_latest_rows: dict[tuple[bool, int, bool], CompiledRows] = {}
+_next_rows: dict[tuple[int, bool], CompiledRows] = {}
 NEXT_STATUSES = (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED)
 
 
@@ -344,17 +345,22 @@ def latest_result_rows(
     ahead of its night is listed from that night on), latest first, each given its division
     (``divisions``: the season's). One query."""
     league = season.league
-    key = (league.show_provisional, limit)
+    divisions = list(divisions)
+    # A season of one division is read by its division: the database finds its latest nights
+    # by the division's own index of dates, not among every league's latest.
+    alone = len(divisions) == 1
+    key = (league.show_provisional, limit, alone)
     if key not in _latest_rows:
         _latest_rows[key] = CompiledRows(
-            lambda season, day: (
-                counted_query(season=season, provisional=key[0])
+            lambda owner, day: (
+                counted_query(**{"division" if alone else "season": owner}, provisional=key[0])
                 .filter(date__lte=day)
-                .values_list(*LISTED)[: key[1]]
+                .values_list(*LISTED)[:limit]
             ),
             kinds=(int, datetime.date),
         )
-    return _listed(_latest_rows[key].rows(season.pk, today), league, divisions)
+    owner = divisions[0].pk if alone else season.pk
+    return _listed(_latest_rows[key].rows(owner, today), league, divisions)
 
 
 def next_fixture_rows(
@@ -362,16 +368,19 @@ def next_fixture_rows(
 ) -> list[ListedFixture]:
     """The season's next ``limit`` fixtures to play (scheduled or postponed), from ``today``
     on, each given its division (``divisions``: the season's). One query."""
-    if limit not in _next_rows:
-        _next_rows[limit] = CompiledRows(
-            lambda season, day: (
-                fixture_query(season=season, statuses=NEXT_STATUSES)
+    divisions = list(divisions)
+    alone = len(divisions) == 1  # read by its division, as ``latest_result_rows`` says
+    if (limit, alone) not in _next_rows:
+        _next_rows[limit, alone] = CompiledRows(
+            lambda owner, day: (
+                fixture_query(**{"division" if alone else "season": owner}, statuses=NEXT_STATUSES)
                 .filter(date__gte=day)
                 .values_list(*LISTED)[:limit]
             ),
             kinds=(int, datetime.date),
         )
-    return _listed(_next_rows[limit].rows(season.pk, today), season.league, divisions)
+    owner = divisions[0].pk if alone else season.pk
+    return _listed(_next_rows[limit, alone].rows(owner, today), season.league, divisions)
 
 
 def fixture_query(
@@ -457,14 +466,14 @@ def counted_results(
 
 def counted_query(
     *,
-    division: Division | None = None,
+    division: Division | int | None = None,
     season: Season | int | None = None,
     team: Team | None = None,
     provisional: bool | None = None,
 ) -> QuerySet[Fixture]:
     """``counted_results`` without the teams, venue and result (for ``fixture_rows``);
-    ``provisional``: the league's rule, when the season is given by its id."""
-    owner = division.season if division is not None else season
+    ``provisional``: the league's rule, when the division or season is given by its id."""
+    owner = division.season if isinstance(division, Division) else season
     if isinstance(owner, Season):
         provisional = owner.league.show_provisional
     return (

@@ -358,6 +358,36 @@ def test_listed_rows_read_as_the_fixtures_do(rf, division, provisional):
         assert same(compiled, fixtures)
 
 
+def test_a_seasons_latest_results_and_next_fixtures_of_several_divisions_are_its_querysets():
+    """A season of one division has its league home's lists read by that division, of several
+    by the season: the same rows, either way, as the querysets give, from every division, each
+    given its division."""
+    top = DivisionFactory()
+    season, league = top.season, top.season.league
+    second = DivisionFactory(season=season, rank=2)
+    day = datetime.date(2025, 10, 7)
+    for week, division in enumerate([top, second, top, second, second]):
+        date = day - datetime.timedelta(weeks=week)
+        FixtureResultFactory(fixture=FixtureFactory(division=division, date=date), home_win=True)
+        FixtureFactory(division=division, date=day + datetime.timedelta(weeks=week + 1))
+    for divisions in ([top, second], [top]):
+        if len(divisions) == 1:
+            Fixture.objects.filter(division=second).delete()
+        latest = latest_result_rows(season=season, divisions=divisions, today=day, limit=4)
+        upcoming = next_fixture_rows(season=season, divisions=divisions, today=day, limit=4)
+        for rows, fixtures in (
+            (latest, counted_query(season=season).filter(date__lte=day)[:4]),
+            (
+                upcoming,
+                fixture_query(season=season, statuses=NEXT_STATUSES).filter(date__gte=day)[:4],
+            ),
+        ):
+            expected = fixture_rows(fixtures, league=league, divisions=divisions)
+            assert [vars_of(row) for row in rows] == [vars_of(row) for row in expected]
+            assert {row.division for row in rows} == set(divisions)
+        assert len(latest) == (4 if len(divisions) == 2 else 2)  # top has two results
+
+
 def vars_of(row) -> dict[str, object]:
     """A listed fixture's values, its teams', venue's and result's too."""
     seen = {}
