@@ -104,6 +104,41 @@ def _has_callable(attrs: Any) -> bool:
     return False
 
 
+def _cell_class(table: tables.Table, bound_column: Any, classes: set[str]) -> set[str]:
+    """``BoundColumn._get_cell_class`` given a cell's classes: the table may add its own."""
+    own = type(table).get_column_class_names
+    if own is tables.Table.get_column_class_names:
+        return classes
+    return own(table, classes, bound_column)  # type: ignore[no-any-return]
+
+
+def _column_attrs(table: tables.Table, bound_column: Any) -> tuple[AttributeDict, AttributeDict]:
+    """A column's heading and cell attributes, as ``BoundColumn.attrs`` works them out (the
+    table's attributes under the column's own, ``cell`` for ``th`` and ``td`` where not set,
+    the classes sorted, the heading's sorting classes added) where none is computed from the
+    record: without its copies of every attribute and its ``tf``, which are not written."""
+    attrs = {**table.attrs, **bound_column.column.attrs}
+    cell = attrs.get("cell", {})
+    th = AttributeDict(attrs.get("th", cell))
+    td = AttributeDict(attrs.get("td", cell))
+    names = th.get("class", None)
+    classes = _cell_class(table, bound_column, set() if names is None else set(names.split(" ")))
+    ordering = th.get("_ordering", {})
+    if bound_column.orderable:
+        classes.add(ordering.get("orderable", "orderable"))
+    if bound_column.is_ordered:
+        classes.add(
+            ordering.get("descending", "desc")
+            if bound_column.order_by_alias.is_descending
+            else ordering.get("ascending", "asc")
+        )
+    th["class"] = " ".join(sorted(classes)) if classes else None
+    names = td.get("class", None)
+    classes = _cell_class(table, bound_column, set() if names is None else set(names.split(" ")))
+    td["class"] = " ".join(sorted(classes)) if classes else None
+    return th, td
+
+
 class _CellPlan:
     """How one column's cells are rendered, worked out once per table render: what
     ``BoundRow.get_cell`` and the template's ``<td {{ column.attrs.td.as_html }}>{{ cell }}</td>``
@@ -133,11 +168,14 @@ class _CellPlan:
         # A render method asking for the record alone, not linked: called with it directly.
         self.by_record = self.link is None and self.callable and self.names == ("record",)
         self.localize = bound_column.localize
-        self.attrs = bound_column.attrs  # worked out afresh at each read
-        self.th = attrs_html(self.attrs["th"])
+        # Whether a whole number is grouped (read once a column, not once a cell).
+        self.grouped = settings.USE_THOUSAND_SEPARATOR
         self.td = None
-        if not (computed or _has_callable(column.attrs)):
-            self.td = attrs_html(self.attrs["td"])
+        if computed or _has_callable(column.attrs):
+            self.th = attrs_html(bound_column.attrs["th"])  # computed by django-tables2's code
+        else:
+            th, td = _column_attrs(table, bound_column)
+            self.th, self.td = attrs_html(th), attrs_html(td)
         self.choices: dict[type, bool] = {}
         # An accessor of one name ("status", "pk") on a record that has no items (a model
         # instance, a standings row) is an attribute, as ``Accessor.resolve`` finds it after
@@ -251,7 +289,7 @@ class _CellPlan:
         """The ``<td>`` element, as the template writes it."""
         content = self.cell(row)
         kind = type(content)
-        if kind is int and not settings.USE_THOUSAND_SEPARATOR:
+        if kind is int and not self.grouped:
             text = str(content)  # what localize() makes of a whole number without grouping
         elif kind is str and self.localize is None:
             text = html.escape(content)  # what localize() and conditional_escape() make of text
