@@ -6,19 +6,23 @@ columns come first so that a phone shows them without scrolling sideways.
 
 from __future__ import annotations
 
+import copy
 import datetime
+import functools
 import html
+import operator
 from typing import Any
 
 import django_tables2 as tables
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString
+from django_tables2.utils import OrderBy, OrderByTuple
 
 from config.paths import paths_for
 from config.tables import BaseTable
 from leagues.models import Fixture, FixtureResult, League
 from leagues.selectors.counting import result_mark
-from leagues.selectors.race import Race
+from leagues.selectors.race import MARKERS, Marker, Race
 from leagues.selectors.standings import StandingRow
 from leagues.selectors.statistics import PlayerStatistics
 from leagues.tiebreaks import Metric
@@ -60,11 +64,37 @@ class MetricColumn(tables.Column):
 def standings_columns(
     metrics: list[Metric], style: str, compact: bool = False
 ) -> list[tuple[str, tables.Column]]:
-    """The figure columns for a style: played and points first, the last five results, then
-    the selector's order (a compact table stops after the last five)."""
+    """The table's columns for a style: position and team, played and points, the last five
+    results, then the selector's figures in its order (a compact table stops after the last
+    five). Each table has columns of its own (django-tables2 may set a column's accessor or
+    hide it): copies of those made once a process for the figures and the style
+    (``_standings_columns``), as a declared column is copied for each table."""
+    return [
+        (name, copy.copy(column))
+        for name, column in _standings_columns(tuple(metrics), style, compact)
+    ]
+
+
+@functools.cache
+def _standings_columns(
+    metrics: tuple[Metric, ...], style: str, compact: bool
+) -> tuple[tuple[str, tables.Column], ...]:
+    """The columns ``standings_columns`` copies, made from constants only (the metrics are
+    frozen, the style a name): nothing in them can change while the process runs."""
     key = [m for k in KEY_METRICS for m in metrics if m.key == k]
     rest = [] if compact else [m for m in metrics if wide_only(m)]
-    columns = [(metric.key, MetricColumn(metric, style)) for metric in key]
+    columns: list[tuple[str, tables.Column]] = [
+        (
+            "position",
+            tables.Column(
+                verbose_name="Pos",
+                attrs={"th": {"class": "num", "title": "Position"}, "td": {"class": "num"}},
+            ),
+        ),
+        # render_team makes the link (and the provisional note): no linkify, or the link nests.
+        ("team", tables.Column(order_by=("team__name",))),
+    ]
+    columns += [(metric.key, MetricColumn(metric, style)) for metric in key]
     columns.append(
         (
             "form",
@@ -77,7 +107,7 @@ def standings_columns(
         )
     )
     columns += [(metric.key, MetricColumn(metric, style)) for metric in rest]
-    return columns
+    return tuple(columns)
 
 
 MARK_HTML = {
@@ -91,6 +121,15 @@ MARK_HTML = {
 # writes 600 links).
 
 
+def badge(marker: Marker) -> str:
+    """A race mark's badge by a team's name (its words are the race module's own)."""
+    return f' <abbr class="badge badge-{marker.kind}" title="{marker.label}">{marker.mark}</abbr>'
+
+
+BADGE_HTML = {marker: badge(marker) for marker in MARKERS}
+"""Each race mark's badge, made once (a table of 100 teams may show 100)."""
+
+
 def result_marks(record: StandingRow) -> Any:
     """The last five results as W/D/L marks, each with its word for screen readers."""
     if not record.form:
@@ -100,20 +139,13 @@ def result_marks(record: StandingRow) -> Any:
 
 
 class StandingsTable(BaseTable):
-    """A division's league table; ``standings_columns`` adds the style's figures.
+    """A division's league table; ``standings_columns`` gives its columns for the style.
 
     On a phone it is compact (position, team, played, points, last five); tapping a team opens
     its full figures. A wide screen shows every column. ``compact=True`` (the league's home)
     leaves the other figures out altogether, on a phone too (a team's name is the link to its
     page: the division's full table is a tap away), and does not sort.
     """
-
-    position = tables.Column(
-        verbose_name="Pos",
-        attrs={"th": {"class": "num", "title": "Position"}, "td": {"class": "num"}},
-    )
-    # render_team makes the link (and the provisional note): no linkify, or the link nests.
-    team = tables.Column(order_by=("team__name",))
 
     export_name = "standings"
 
@@ -135,6 +167,14 @@ class StandingsTable(BaseTable):
         self.metrics = metrics
         self.style = style
         self._figure_labels = [(escape(metric.label_for(style)), metric.key) for metric in metrics]
+        # The tapped team's figures: one format a table, given each row's values in one call.
+        self._figures = "".join(
+            f"<div><dt>{label.replace('{', '{{').replace('}', '}}')}</dt><dd>{{}}</dd></div>"
+            for label, _ in self._figure_labels
+        )
+        keys = [key for _, key in self._figure_labels]
+        self._figure_values = operator.attrgetter(*keys) if keys else None
+        self._signed = keys.index("adjustments") if "adjustments" in keys else None
         self.race = race
         self.compact = compact
         self._team_url = paths_for("leagues:team")
@@ -145,25 +185,56 @@ class StandingsTable(BaseTable):
             data, extra_columns=standings_columns(metrics, style, compact=compact), **kwargs
         )
 
+    @property  # type: ignore[override]
+    def order_by(self) -> Any:
+        return self._order_by
+
+    @order_by.setter
+    def order_by(self, value: Any) -> None:
+        """As django-tables2 orders the rows, without sorting them when the order asked is by
+        position (``Meta.order_by``) and they already come in it (from the selector): a sort
+        that would leave them as they are. ``?sort=`` sorts them as before."""
+        aliases = value or ()
+        aliases = aliases.split(",") if isinstance(aliases, str) else aliases
+        valid = [
+            alias
+            for alias in aliases
+            if (name := OrderBy(alias).bare) in self.columns and self.columns[name].orderable
+        ]
+        if not valid or (all(alias == "position" for alias in valid) and self._in_order()):
+            self._order_by = OrderByTuple(valid)
+            return
+        tables.Table.order_by.fset(self, value)  # type: ignore[attr-defined]
+
+    def _in_order(self) -> bool:
+        """Whether the rows are in position order, the order sorting by position gives (a
+        stable sort, by the column's one key)."""
+        rows = getattr(self.data, "data", None)
+        position = self.columns["position"]
+        if not isinstance(rows, list) or position.column.order_by is not None:
+            return False  # sorted by other keys than the position's own
+        try:
+            positions = [row.position for row in rows]
+        except AttributeError:
+            return False
+        return all(a <= b for a, b in zip(positions, positions[1:], strict=False))
+
     def _badges(self, record: StandingRow) -> str:
         """The race's marks for the row, as HTML (their words are the module's own)."""
         if self.race is None:
             return ""
         return "".join(
-            f' <abbr class="badge badge-{m.kind}" title="{m.label}">{m.mark}</abbr>'
-            for m in self.race.markers(record)
+            [BADGE_HTML.get(marker) or badge(marker) for marker in self.race.markers(record)]
         )
 
     def render_team(self, record: StandingRow, value: Any) -> Any:
         # Written out with f-strings, the team's name escaped once: a table of 100 teams calls
         # this 100 times, and format_html escapes each of its arguments through a lazy wrapper.
-        name = escape(record.entry.display_name)
+        name = html.escape(record.entry.display_name)
         badges = self._badges(record)
         if record.withdrawn:
-            badges += (
-                f' <span class="withdrawn" title="{escape(record.entry.get_withdrawal_display())}">'
-                "(withdrawn)</span>"
-            )
+            withdrawal = html.escape(record.entry.get_withdrawal_display())
+            badges += f' <span class="withdrawn" title="{withdrawal}">(withdrawn)</span>'
         provisional = ""
         if record.provisional:
             provisional = (
@@ -174,13 +245,10 @@ class StandingsTable(BaseTable):
         if self.compact:
             return SafeString(f'<a class="team-link" href="{url}">{name}</a>{badges}{provisional}')
         # The labels are escaped once per table; the figures are numbers.
-        figures = "".join(
-            f"<div><dt>{label}</dt><dd>{self._figure(record, key)}</dd></div>"
-            for label, key in self._figure_labels
-        )
+        figures = self._figures.format(*self._figure_list(record))
         places = self.race.places(record) if self.race is not None else ""
         if places:
-            places = f'<p class="places">{escape(places)}</p>'
+            places = f'<p class="places">{html.escape(places)}</p>'
         return SafeString(
             f'<a class="team-link" href="{url}">{name}</a>{badges}{provisional}'
             f'<details class="row-figures"><summary>{name}{badges}{provisional}</summary>'
@@ -190,10 +258,19 @@ class StandingsTable(BaseTable):
             "Pick out on the chart</a></details>"
         )
 
-    @staticmethod
-    def _figure(record: StandingRow, key: str) -> str:
-        value = record.metric(key)
-        return f"{value:+d}" if key == "adjustments" and value else str(value)
+    def _figure_list(self, record: StandingRow) -> list[Any]:
+        """The row's figures in the labels' order (``StandingRow.metric``: none is 0), an
+        adjustment signed ("+2", "-1")."""
+        if self._figure_values is None:
+            return []
+        values = self._figure_values(record)
+        if len(self._figure_labels) == 1:
+            values = (values,)
+        figures = [0 if value is None else value for value in values]
+        at = self._signed
+        if at is not None and figures[at]:
+            figures[at] = f"{figures[at]:+d}"
+        return figures
 
     def value_team(self, record: StandingRow, value: Any) -> str:
         name = record.entry.display_name
