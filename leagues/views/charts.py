@@ -126,6 +126,34 @@ class Chart:
         )
 
     @property
+    def drawing(self) -> SafeString:
+        """The drawing's axes, the band and the lines, as the SVG writes them: written here,
+        not by template loops of a dozen lookups a line and a tick."""
+        left, size = self.left, self.label_size
+        parts = [
+            f'\n    <line x1="{left}" x2="{self.right_x}" y1="{y}" y2="{y}" stroke="#2f4a39" '
+            f'stroke-width="1"/>\n    <text x="{left - 4}" y="{y}" dy="4" text-anchor="end" '
+            f'fill="#d5dccf" font-size="{size}">{value}</text>\n    '
+            for y, value in self.y_ticks
+        ]
+        parts.append("\n    ")
+        parts += [
+            f'\n    <text x="{x}" y="{self.bottom_y + 16}" text-anchor="middle" fill="#d5dccf" '
+            f'font-size="{size}">{week}</text>\n    '
+            for x, week in self.x_ticks
+        ]
+        parts.append("\n    ")
+        if self.band:
+            parts.append(
+                f'<polygon points="{escape(self.band)}" fill="{GREY}" fill-opacity="0.45" '
+                f'stroke="{GREY}" stroke-width="1" stroke-linejoin="round" '
+                'data-testid="chart-band"/>'
+            )
+        parts.append("\n    ")
+        parts += [_drawn(line) + "\n    " for line in self.lines]
+        return SafeString("".join(parts))
+
+    @property
     def standing_out(self) -> list[Line]:
         return [line for line in self.lines if line.pen is not None]
 
@@ -133,6 +161,24 @@ class Chart:
     def others(self) -> int:
         """How many teams are drawn in grey, as lines or as the band."""
         return self.banded or sum(1 for line in self.lines if line.pen is None)
+
+
+def _drawn(line: Line) -> str:
+    """A line of the chart: a picked-out team's with its pen and markers, or grey."""
+    title = f"<title>{escape(line.team)}: {line.total}</title>"
+    points = escape(line.points)
+    pen = line.pen
+    if pen is None:
+        return (
+            f'\n    <polyline points="{points}" fill="none" stroke="{GREY}" stroke-width="1.5" '
+            f'stroke-linejoin="round" data-team="{line.team_id}">{title}</polyline>'
+        )
+    dash = f' stroke-dasharray="{pen.dash}"' if pen.dash else ""
+    return (
+        f'\n    <g class="standout" data-team="{line.team_id}">\n      <polyline points="{points}" '
+        f'fill="none" stroke="{pen.colour}" stroke-width="3" stroke-linejoin="round"{dash}>'
+        f"{title}</polyline>\n      {line.markers}\n    </g>"
+    )
 
 
 def picked_out(
