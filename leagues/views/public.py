@@ -68,6 +68,27 @@ def fixture_lines(lines: Iterable[tuple[ListedFixture, str]]) -> SafeString:
     return mark_safe("".join(written))  # noqa: S308 - every name is escaped above
 
 
+def leader_lines(leaders: Iterable[dict[str, Any]]) -> SafeString:
+    """The league home's list of divisions with their leaders (a season of many divisions), a
+    line a division, written here rather than by a template loop of a dozen lookups a line;
+    names escaped as Django's escape does."""
+    written = []
+    for division in leaders:
+        if division["teams"]:
+            teams = ", ".join(
+                f'<a href="{team["url"]}">{escape(team["name"])}</a>' for team in division["teams"]
+            )
+            level = ", level" if division["level"] else ""
+            told = (
+                f'<span>{teams} <span class="muted">{division["points"]} pts{level}</span></span>'
+            )
+        else:
+            told = '<span class="muted">no results yet</span>'
+        name = escape(division["name"])
+        written.append(f'\n  <li><a href="{division["url"]}">{name}</a>\n    {told}</li>\n  ')
+    return mark_safe("".join(written))  # noqa: S308 - every name is escaped above
+
+
 def league_list(request: HttpRequest) -> HttpResponse:
     return render(request, "leagues/league_list.html", {"leagues": selectors.league_list()})
 
@@ -136,6 +157,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "markers": MARKERS,
             "earlier": [(season, seasons_divisions[season.pk]) for season in seasons[1:]],
             "current": current,
+            "leader_lines": leader_lines(leaders),
             "results": fixture_lines((f, fixture_score(f)) for f in results),
             "upcoming": fixture_lines((f, "") for f in upcoming),
             # A league night: a fixture of today's still to be finished, or a result of today's.

@@ -337,7 +337,7 @@ def test_a_league_of_many_divisions_lists_each_with_its_leaders_on_its_home(
     division, teams = make_division("Alma", "Zetland", "Crown")
     play(division, teams["Alma"], teams["Crown"], home_points=4, away_points=0)
     season = division.season
-    level = DivisionFactory(season=season, name="Level pegging", rank=2)
+    level = DivisionFactory(season=season, name="Level & <pegging>", rank=2)
     tied = {n: TeamEntryFactory(division=level, team__name=n).team for n in ("Bull", "Oak", "Ash")}
     play(level, tied["Bull"], tied["Ash"], home_points=4, away_points=0)
     play(level, tied["Oak"], tied["Ash"], home_points=4, away_points=0)
@@ -358,6 +358,7 @@ def test_a_league_of_many_divisions_lists_each_with_its_leaders_on_its_home(
         in leaders
     )
     assert "Zetland" not in leaders and "Crown" not in leaders
+    assert f'<a href="{level.get_absolute_url()}">Level &amp; &lt;pegging&gt;</a>' in leaders
     assert (
         f'>Bull</a>, <a href="{tied["Oak"].get_absolute_url()}">Oak</a> '
         '<span class="muted">4 pts, level</span>' in leaders
