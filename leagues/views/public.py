@@ -9,20 +9,25 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.formats import date_format, time_format
+from django.utils.formats import time_format
 from django.utils.safestring import SafeString, mark_safe
 from django_tables2 import RequestConfig
 
 from config.paths import paths_for
 from leagues.fragments import PLAYERS, page_fragment, page_fragment_tagged
-from leagues.models import Fixture
+from leagues.models import Division, Fixture
 from leagues.permissions import can_manage_league, captained_sides
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.fixtures import ListedFixture
 from leagues.selectors.live import last_change
 from leagues.selectors.people import name_people, seated_players
 from leagues.selectors.race import MARKERS, division_race
-from leagues.selectors.standings import divisions_leaders, divisions_standings, entry_standing
+from leagues.selectors.standings import (
+    Leader,
+    divisions_leaders,
+    divisions_standings,
+    entry_standing,
+)
 from leagues.selectors.statistics import (
     add_figures,
     player_leaderboard,
@@ -34,6 +39,7 @@ from leagues.tables import (
     PlayerStatisticsTable,
     StandingsTable,
     fixture_score,
+    short_date,
 )
 from leagues.views.common import found
 
@@ -57,7 +63,7 @@ def fixture_lines(lines: Iterable[tuple[ListedFixture, str]]) -> SafeString:
             where += " · postponed"
         written.append(
             '<li class="fixture-line">\n'
-            f'  <span class="when">{date_format(fixture.date, "D j M")}</span>\n'
+            f'  <span class="when">{short_date(fixture.date)}</span>\n'
             f'  <span class="teams"><a href="{team_url(fixture.home.pk)}">'
             f"{escape(fixture.home.name)}</a>\n"
             f'    <a class="score" href="{fixture_url(fixture.pk)}">{escape(score or "v")}</a>\n'
@@ -68,24 +74,24 @@ def fixture_lines(lines: Iterable[tuple[ListedFixture, str]]) -> SafeString:
     return mark_safe("".join(written))  # noqa: S308 - every name is escaped above
 
 
-def leader_lines(leaders: Iterable[dict[str, Any]]) -> SafeString:
+def leader_lines(divisions: Iterable[Division], tops: Iterable[list[Leader]]) -> SafeString:
     """The league home's list of divisions with their leaders (a season of many divisions), a
     line a division, written here rather than by a template loop of a dozen lookups a line;
-    names escaped as Django's escape does."""
+    names escaped as Django's escape does, the links reversed once for the list (a league of
+    100 divisions has 200)."""
+    division_url, team_url = paths_for("leagues:division"), paths_for("leagues:team")
     written = []
-    for division in leaders:
-        if division["teams"]:
-            teams = ", ".join(
-                f'<a href="{team["url"]}">{escape(team["name"])}</a>' for team in division["teams"]
-            )
-            level = ", level" if division["level"] else ""
-            told = (
-                f'<span>{teams} <span class="muted">{division["points"]} pts{level}</span></span>'
-            )
+    for division, top in zip(divisions, tops, strict=True):
+        if top:
+            teams = ", ".join(f'<a href="{team_url(t.team_id)}">{escape(t.name)}</a>' for t in top)
+            level = ", level" if len(top) > 1 else ""
+            told = f'<span>{teams} <span class="muted">{top[0].points} pts{level}</span></span>'
         else:
             told = '<span class="muted">no results yet</span>'
-        name = escape(division["name"])
-        written.append(f'\n  <li><a href="{division["url"]}">{name}</a>\n    {told}</li>\n  ')
+        name = escape(division.name)
+        written.append(
+            f'\n  <li><a href="{division_url(division.pk)}">{name}</a>\n    {told}</li>\n  '
+        )
     return mark_safe("".join(written))  # noqa: S308 - every name is escaped above
 
 
@@ -114,23 +120,10 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             upcoming = selectors.next_fixture_rows(
                 season=current, divisions=divisions, today=today, limit=LATEST
             )
-        tables, leaders = [], []
+        tables, leaders = [], mark_safe("")
         if len(divisions) > GLANCE_TABLES:
-            # Each division's leaders, read alone: a fixed number of queries however many. The
-            # links are reversed once for the list (a league of 100 divisions has 200).
-            division_url, team_url = paths_for("leagues:division"), paths_for("leagues:team")
-            leaders = [
-                {
-                    "name": division.name,
-                    "url": division_url(division.pk),
-                    "teams": [{"name": t.name, "url": team_url(t.team_id)} for t in top],
-                    "points": top[0].points if top else 0,
-                    "level": len(top) > 1,
-                }
-                for division, top in zip(
-                    divisions, divisions_leaders(divisions=divisions), strict=True
-                )
-            ]
+            # Each division's leaders, read alone: a fixed number of queries however many.
+            leaders = leader_lines(divisions, divisions_leaders(divisions=divisions))
         elif divisions:
             # Every division's table at once: a fixed number of queries however many there are.
             ranks = [division.rank for division in divisions]
@@ -154,10 +147,10 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "league": league,
             "tables": tables,
             "leaders": leaders,
+            "divisions": len(divisions),
             "markers": MARKERS,
             "earlier": [(season, seasons_divisions[season.pk]) for season in seasons[1:]],
             "current": current,
-            "leader_lines": leader_lines(leaders),
             "results": fixture_lines((f, fixture_score(f)) for f in results),
             "upcoming": fixture_lines((f, "") for f in upcoming),
             # A league night: a fixture of today's still to be finished, or a result of today's.
