@@ -88,18 +88,18 @@ class CompiledRead(Generic[M]):
             mark = _mark(self.kind, 0)
             plan = self._plans[connection] = _Plan(self.shape(mark), [mark], using)
         if self.locking is None or not connection.features.has_select_for_update:
-            return plan.run(game_id, connection)
+            return plan.run([game_id], connection)
         if not _several_statements(connection):
             lock_rows(self.locking._default_manager.filter(pk=game_id))
-            return plan.run(game_id, connection)
+            return plan.run([game_id], connection)
         quote = connection.ops.quote_name
         meta = self.locking._meta
         lock = f"SELECT 1 FROM {quote(meta.db_table)} WHERE {quote(meta.pk.column)} = %s FOR UPDATE"
         if _prepares(connection):
             with connection.cursor() as cursor:
                 cursor.execute(lock, [game_id])
-            return plan.run(game_id, connection)
-        return plan.run(game_id, connection, after=(lock, [game_id]))
+            return plan.run([game_id], connection)
+        return plan.run([game_id], connection, after=(lock, [game_id]))
 
 
 class CompiledRows:
@@ -268,14 +268,13 @@ class _Plan(_Statement, Generic[M]):
 
     def run(
         self,
-        ids: Any,
+        values: Sequence[Any],
         connection: Any,
         *,
         after: tuple[str, list[Any]] | None = None,
     ) -> list[M]:
-        """The rows of the value (an id, a text) or the list of ids (``fetch``)."""
+        """The rows for the marks' values, in order (``fetch``)."""
         found = []
-        values = list(ids) if isinstance(ids, list | tuple) else [ids]
         for row in self.fetch(values, connection, after=after):
             obj = self.model.from_db(self.using, self.init_list, row[self.columns])
             for populator in self.related:
