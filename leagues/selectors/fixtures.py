@@ -309,9 +309,9 @@ _season_team_rows = CompiledRows(
     kinds=(int, int),
 )
 #: The latest results and the next fixtures of a season, by (its league's rule,) how many
-#: and whether it is read by its one division.
-_latest_rows: dict[tuple[bool, int, bool], CompiledRows] = {}
-_next_rows: dict[tuple[int, bool], CompiledRows] = {}
+#: and what it is read by (``_read_by``).
+_latest_rows: dict[tuple[bool, int, str], CompiledRows] = {}
+_next_rows: dict[tuple[int, str], CompiledRows] = {}
 NEXT_STATUSES = (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED)
 
 
@@ -346,20 +346,17 @@ def latest_result_rows(
     (``divisions``: the season's). One query."""
     league = season.league
     divisions = list(divisions)
-    # A season of one division is read by its division: the database finds its latest nights
-    # by the division's own index of dates, not among every league's latest.
-    alone = len(divisions) == 1
-    key = (league.show_provisional, limit, alone)
+    by, owner = _read_by(season, divisions)
+    key = (league.show_provisional, limit, by)
     if key not in _latest_rows:
         _latest_rows[key] = CompiledRows(
             lambda owner, day: (
-                counted_query(**{"division" if alone else "season": owner}, provisional=key[0])
+                counted_query(**{by: owner}, provisional=key[0])
                 .filter(date__lte=day)
                 .values_list(*LISTED)[:limit]
             ),
             kinds=(int, datetime.date),
         )
-    owner = divisions[0].pk if alone else season.pk
     return _listed(_latest_rows[key].rows(owner, today), league, divisions)
 
 
@@ -369,18 +366,26 @@ def next_fixture_rows(
     """The season's next ``limit`` fixtures to play (scheduled or postponed), from ``today``
     on, each given its division (``divisions``: the season's). One query."""
     divisions = list(divisions)
-    alone = len(divisions) == 1  # read by its division, as ``latest_result_rows`` says
-    if (limit, alone) not in _next_rows:
-        _next_rows[limit, alone] = CompiledRows(
+    by, owner = _read_by(season, divisions)
+    if (limit, by) not in _next_rows:
+        _next_rows[limit, by] = CompiledRows(
             lambda owner, day: (
-                fixture_query(**{"division" if alone else "season": owner}, statuses=NEXT_STATUSES)
+                fixture_query(**{by: owner}, statuses=NEXT_STATUSES)
                 .filter(date__gte=day)
                 .values_list(*LISTED)[:limit]
             ),
             kinds=(int, datetime.date),
         )
-    owner = divisions[0].pk if alone else season.pk
-    return _listed(_next_rows[limit, alone].rows(owner, today), season.league, divisions)
+    return _listed(_next_rows[limit, by].rows(owner, today), season.league, divisions)
+
+
+def _read_by(season: Season, divisions: list[Division]) -> tuple[str, int]:
+    """How a season's list is read: ("division", its id) for a season of one division (the
+    database finds its latest nights by the division's own index of dates, not among every
+    league's latest), else ("season", its id)."""
+    if len(divisions) == 1:
+        return "division", divisions[0].pk
+    return "season", season.pk
 
 
 def fixture_query(
