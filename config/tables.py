@@ -218,8 +218,6 @@ class _CellPlan:
         """The render method's content, linked when the column links (``BoundRow._call_render``)."""
         if self.as_is:
             return value
-        if self.by_record:  # most render_FOO methods
-            return self.render(record=row.record)
         offered = {
             "value": value,
             "record": row.record,
