@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
+from leagues.models import Withdrawal
+from leagues.services.withdrawal import team_withdraw
 from tests.leagues.test_pages import build_league
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -71,3 +73,24 @@ def test_fixture_heading_team_links_are_44px_targets(phone: Page, live_server: A
     played = build_league("yorkshire")
     phone.goto(live_server.url + played.fixture.get_absolute_url())
     assert small_targets(phone, ".match-head a") == []
+
+
+#: How many of a standings row's "(withdrawn)" marks show, by team.
+WITHDRAWN_SHOWN = """() => Object.fromEntries(
+  [...document.querySelectorAll('.standings tbody tr')].map((row) => [
+    row.querySelector('td:nth-child(2)').textContent.trim().split(' ')[0],
+    [...row.querySelectorAll('.withdrawn')].filter((mark) => mark.checkVisibility()).length,
+  ]))"""
+
+
+def test_a_teams_marks_show_once_by_its_name(phone: Page, live_server: Any) -> None:
+    """On a phone the name is the tapped summary, with its marks; on a wide screen the link,
+    with its marks: either way a withdrawn team reads "(withdrawn)" once, not twice."""
+    played = build_league("yorkshire", names=("Bull", "Hall", "Mutton", "Crown"))
+    crown = played.division.entries.get(team=played.teams[-1])
+    team_withdraw(entry=crown, withdrawal=Withdrawal.STAND, reason="The pub closed")
+    phone.goto(live_server.url + played.division.get_absolute_url())
+    assert phone.evaluate(WITHDRAWN_SHOWN)["Crown"] == 1
+    phone.set_viewport_size({"width": 1280, "height": 900})
+    phone.reload()
+    assert phone.evaluate(WITHDRAWN_SHOWN)["Crown"] == 1
