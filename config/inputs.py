@@ -20,6 +20,8 @@ from django.core.exceptions import ValidationError
 BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 #: The longest id a page accepts (larger would not fit a database key).
 MAX_ID_DIGITS = 18
+#: The largest id (or hand number) a page accepts: ``MAX_ID_DIGITS`` nines.
+MAX_TYPED_ID = 10**MAX_ID_DIGITS - 1
 #: Dates outside these years are typing mistakes (and overflow date arithmetic near 9999).
 EARLIEST = datetime.date(1900, 1, 1)
 LATEST = datetime.date(2199, 12, 31)

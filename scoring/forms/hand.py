@@ -15,7 +15,7 @@ from typing import Any
 
 from django import forms
 
-from config.inputs import TextField, strict_id
+from config.inputs import MAX_TYPED_ID, TextField, strict_id
 from scoring.forms.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, card_label, split_cards
 from scoring.forms.facts import (
     NONE,
@@ -45,7 +45,10 @@ class HandForm(forms.Form):
     """One hand, asking only what the ruleset asks. After `is_valid()`, `facts` is the hand."""
 
     entry_key = forms.UUIDField(widget=forms.HiddenInput)
-    expected_number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    # As the view reads it (``strict_id``): a longer number is an incomplete form, said so.
+    expected_number = forms.IntegerField(
+        widget=forms.HiddenInput, min_value=1, max_value=MAX_TYPED_ID
+    )
     penalties = TextField(required=False, max_length=400, widget=forms.HiddenInput)
     penalty_note = TextField(required=False, max_length=80, label="Note (optional)")
     game_kept = TextField(required=False, max_length=8, widget=forms.HiddenInput)
@@ -74,7 +77,7 @@ class HandForm(forms.Form):
         )
         if correcting:
             self.fields["expected_revision"] = forms.IntegerField(
-                widget=forms.HiddenInput, min_value=0
+                widget=forms.HiddenInput, min_value=0, max_value=MAX_TYPED_ID
             )
             self.fields["reason"] = TextField(
                 required=False, max_length=500, label="Why the correction (optional)"

@@ -432,7 +432,9 @@ def test_a_correction_with_invalid_facts_is_refused_by_the_fact(client):
 
 
 @pytest.mark.parametrize(
-    "revision", [None, "abc", "-1"], ids=["missing", "not a number", "negative"]
+    "revision",
+    [None, "abc", "-1", "9" * 23],
+    ids=["missing", "not a number", "negative", "longer than an id"],
 )
 def test_a_correction_form_without_its_revision_says_it_is_incomplete(client, revision):
     """A correction whose hidden revision is missing or garbled is refused with a message."""
@@ -832,3 +834,16 @@ def test_the_light_reply_sends_the_banner_and_actions_only_when_the_status_moves
     body = body.content.decode()
     assert 'id="banner" hx-swap-oob="true"' in body and 'id="winner-banner"' not in body
     assert 'id="game-actions"' in body and 'id="abandon-link"' in body
+
+
+@pytest.mark.parametrize("number", ["abc", "0", "9" * 19, "9" * 23])
+def test_a_hand_form_with_a_garbled_hand_number_says_it_is_incomplete(client, number):
+    """A hand whose hidden number is garbled, or longer than a page accepts an id, is refused
+    with a message naming what to do, and nothing is recorded."""
+    game = GameFactory()
+    open_link(client, game)
+    data = hand_post(game, 1, **taps_for(game, "A", 1)) | {"expected_number": number}
+    response = client.post(record_url(game), data, **HTMX)
+    assert response.status_code == 422
+    assert "This form is incomplete: reload the page" in response.content.decode()
+    assert game.hands.count() == 0
