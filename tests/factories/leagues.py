@@ -68,7 +68,9 @@ class SeasonFactory(factory.django.DjangoModelFactory):
         model = Season
 
     league = factory.SubFactory(LeagueFactory)
-    name = factory.Sequence(lambda n: f"{2000 + n}–{(n + 1) % 100:02d}")
+    # Years no test types for a season of its own ("2025–26"): a worker that had made 25
+    # seasons named its next "2025–26", and a test's own season of that name found two.
+    name = factory.Sequence(lambda n: f"{2100 + n}–{(n + 1) % 100:02d}")
     slug = factory.Sequence(lambda n: f"season-{n}")
     starts_on = datetime.date(2025, 9, 2)
 
