@@ -256,8 +256,13 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
         context = super().get_context_data(**kwargs)
         week = self.week
         weeks = [] if week is None else self.weeks
+        # The CSV of what the page shows: the week shown, asked for or not (the next night).
+        query = self.request.GET.copy()
+        if week is not None:
+            query["week"] = week.isoformat()
         index = weeks.index(week) if week in weeks else None
         context.update(
+            csv_query=query.urlencode(),
             teams=self.teams,
             team=self.team,
             by="team" if self.team is not None else "week",

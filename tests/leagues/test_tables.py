@@ -143,6 +143,21 @@ def test_fixtures_csv_is_the_whole_list_and_follows_filters(client, division):
     assert [row[3] for row in table[1:]] == ["2025-09-23", "2025-09-16", "2025-09-09"]
 
 
+def test_a_weeks_page_links_to_the_csv_of_the_week_it_shows(client, division):
+    """The fixtures page shows a league night (the next one when none is asked for): its
+    "Download as CSV" is that night's list, as the note beside it says; the whole season's has
+    a link of its own."""
+    page_url = reverse("leagues:division_fixtures", args=[division.pk])
+    csv_url = reverse("leagues:division_fixtures_csv", args=[division.pk])
+    for query, night in (({}, "2025-09-23"), ({"week": "2025-09-16"}, "2025-09-16")):
+        page = client.get(page_url, query).content.decode()
+        link = re.search(r'<p class="csv"><a href="([^"]+)"', page).group(1)
+        assert link == f"{csv_url}?week={night}"
+        table = rows(client.get(link.replace("&amp;", "&")))
+        assert {row[3] for row in table[1:]} == {night}, "the CSV holds that night's fixtures"
+    assert f'<a href="{csv_url}" download>the whole season' in page
+
+
 def test_fixtures_sort_by_home_team(client, division):
     anchor = division.entries.get(team__name="Anchor").team
     url = reverse("leagues:division_fixtures", args=[division.pk])
