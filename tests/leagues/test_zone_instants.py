@@ -1,0 +1,71 @@
+"""A moment the league's pages show (when a result was submitted and confirmed, when a fixture's
+tables last changed, an audit entry's time) is the league's wall-clock time, as its fixtures'
+times are: a Port of Spain secretary reading at 07:45 sees 07:45, not London's 11:45."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from leagues.models import AuditEntry, FixtureResult, League, ResultSubmission
+from scoring.models import Game
+from tests.leagues.test_access import build, submit
+
+pytestmark = pytest.mark.django_db
+
+# 23:30:15 UTC on 7 October 2025: 19:30:15 in Port of Spain, 00:30:15 on the 8th in London.
+MOMENT = datetime.datetime(2025, 10, 7, 23, 30, 15, tzinfo=datetime.UTC)
+
+
+@pytest.fixture
+def world():
+    world = build(played=True)
+    League.objects.filter(pk=world.league.pk).update(time_zone="America/Port_of_Spain")
+    world.league.refresh_from_db()
+    return world
+
+
+def client_of(world, role: str) -> Client:
+    client = Client()
+    client.force_login(world.users[role])
+    return client
+
+
+def test_the_result_page_gives_submitted_and_confirmed_in_the_league_zone(world):
+    response, _ = submit(world, client_of(world, "home_captain"))
+    assert response.status_code in (200, 302)
+    ResultSubmission.objects.filter(fixture=world.fixture).update(
+        submitted_at=MOMENT, confirmed_at=MOMENT, confirmed_by=world.users["secretary"]
+    )
+    page = client_of(world, "away_captain").get(
+        reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk})
+    )
+    text = page.content.decode()
+    assert "on 7 Oct 2025 19:30" in text
+    assert "8 Oct 2025 00:30" not in text
+
+
+def test_the_fixture_page_gives_its_last_change_in_the_league_zone(world):
+    Game.objects.filter(league_game__table__fixture=world.fixture).update(updated_at=MOMENT)
+    FixtureResult.objects.filter(fixture=world.fixture).update(computed_at=MOMENT)
+    page = Client().get(world.fixture.get_absolute_url())
+    assert "Last change 7 Oct, 19:30:15" in page.content.decode()
+
+
+def test_the_audit_trails_give_each_entry_in_the_league_zone(world):
+    entry = AuditEntry.objects.create(
+        league=world.league, fixture=world.fixture, action="fixture_postponed", subject="A test"
+    )
+    AuditEntry.objects.filter(pk=entry.pk).update(at=MOMENT)
+    secretary = client_of(world, "secretary")
+    for url in (
+        reverse("leagues:manage_league_audit", kwargs={"slug": world.league.slug}),
+        reverse("leagues:manage_fixture_audit", kwargs={"pk": world.fixture.pk}),
+    ):
+        text = secretary.get(url).content.decode()
+        assert "7 Oct 2025 19:30:15" in text, url
+        assert 'datetime="2025-10-07T19:30:15-04:00"' in text, url
+        assert "8 Oct 2025 00:30:15" not in text, url
