@@ -972,6 +972,26 @@ def test_correcting_the_winning_hand_can_reopen_the_game(scorer: Scorer) -> None
     assert (game.status, game.winner, game.decided_hand) == (GameStatus.IN_PROGRESS, "", None)
 
 
+def test_undo_the_winning_hand_of_a_won_game_opened_afresh(any_scorer: Scorer) -> None:
+    """A game already won when its page is opened (a reload, a second phone, the scorer coming
+    back to it): Undo takes the winning hand back and the game is in play again. With
+    JavaScript its answer had nowhere to go (htmx:targetError, #entry): the tap did nothing."""
+    scorer = any_scorer
+    game = GameFactory(west_yorkshire=True, won=True)
+    assert game.status == GameStatus.WON and game.decided_hand == 3
+    scorer.scan(game)
+    expect(scorer.page.get_by_test_id("winner-banner")).to_be_visible()
+
+    scorer.undo(3)
+
+    expect(scorer.page.get_by_text("Hand 3 undone")).to_be_visible()
+    expect(scorer.page.get_by_test_id("winner-banner")).to_have_count(0)
+    expect(scorer.page.get_by_test_id("next-dealer")).to_contain_text("Hand 3")
+    expect(scorer.page.get_by_role("button", name="Record hand")).to_be_visible()
+    game.refresh_from_db()
+    assert (game.status, hand_count(game)) == (GameStatus.IN_PROGRESS, 2)
+
+
 def test_score_sheet_fits_a_phone_without_scrolling_sideways(scorer: Scorer) -> None:
     """Three long names and long award chips: every running total and every Fix link is on
     screen at 390 px, not hidden in a sideways-scrolling table."""
