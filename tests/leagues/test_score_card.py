@@ -316,3 +316,19 @@ def test_a_card_for_a_fixture_whose_night_has_not_come_is_refused_and_not_offere
     fixture.date = today
     fixture.save(update_fields=["date"])
     assert f'href="{card}"' in client.get(reverse("leagues:my_fixtures")).content.decode()
+
+
+def test_a_card_table_without_its_pairs_says_so_not_a_lone_v() -> None:
+    """The pairs are optional on the card: a table typed without them read "v" between two
+    blanks on the fixture's page; it says the pairs were not recorded, and a table with its
+    pairs still names them."""
+    fixture, users = _fixture()
+    season = fixture.division.season
+    home, away = squad(fixture.home, season), squad(fixture.away, season)
+    tables = _yorkshire_card()
+    tables[0] = CardTable(board=1, games=((11, 7),), home=home[:2], away=away[:2])
+    fixture_card_enter(fixture=fixture, tables=tables, by=users["home"])
+    page = Client().get(reverse("leagues:fixture", kwargs={"pk": fixture.pk})).content.decode()
+    assert '<span class="side-a"></span>' not in page
+    assert page.count("Pairs not recorded") == 3
+    assert home[0].name in page and away[1].name in page
