@@ -33,10 +33,25 @@ def test_the_team_page_shows_position_played_and_points(client):
         block = re.search(r'data-testid="team-standing">(.*?)</dl>', page, re.S).group(1)
         words = re.sub(r"<[^>]+>|\s+", " ", block).split()
         suffix = {1: "st", 2: "nd", 3: "rd"}[row.position]
+        joint = "Joint " if row.tied else ""  # the away team is level with the third, 2=
         assert " ".join(words) == (
-            f"Position {row.position}{suffix} of 3 Played 1 Points {row.points}"
+            f"Position {joint}{row.position}{suffix} of 3 Played 1 Points {row.points}"
         )
     assert rows[fixture.home.pk].position == 1 and rows[fixture.home.pk].points > 0
+
+
+def test_a_shared_place_is_joint_on_the_team_page_as_in_the_table(client):
+    """Teams level on every tie-break share a place: the table says "1=", and the team page said
+    "1st of 3" for each of them (and "3rd" for the one below two level teams)."""
+    world = build(played=False)
+    refresh_division_table(division=world.fixture.division_id)
+    rows = division_standings(division=world.fixture.division).rows
+    assert [(row.position, row.tied) for row in rows] == [(1, True)] * 3
+    for row in rows:
+        page = client.get(reverse("leagues:team", args=[row.team.pk])).content.decode()
+        block = re.search(r'data-testid="team-standing">(.*?)</dl>', page, re.S).group(1)
+        words = " ".join(re.sub(r"<[^>]+>|\s+", " ", block).split())
+        assert words.startswith("Position Joint 1st of 3 Played 0"), words
 
 
 def test_the_team_pages_reads_built_once_are_the_querysets():
