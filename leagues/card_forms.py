@@ -17,6 +17,7 @@ from django import forms
 from leagues import match
 from leagues.models import Fixture, FixtureTable, Player
 from leagues.services.cards import CardTable
+from scoring.forms.words import possessive
 from scoring.rules import Ruleset
 
 SIDES = ("home", "away")
@@ -98,13 +99,13 @@ class ScoreCardForm(forms.Form):
                     self.fields[f"t{board}_g{number}_{side}"] = field
             for index, side in enumerate(SIDES):
                 if self.asks_bullseyes:
-                    label = f"Table {board}: {self.names[side]}'s games won"
+                    label = f"Table {board}: {possessive(self.names[side])} games won"
                     field = _figure(label, most=fmt.max_games_won_at_table)
                     if card.get("bullseyes"):
                         field.initial = card["bullseyes"][index]
                     self.fields[f"t{board}_bull_{side}"] = field
                 if self.asks_hang_jacks:
-                    label = f"Table {board}: {self.names[side]}'s hang jacks"
+                    label = f"Table {board}: {possessive(self.names[side])} hang jacks"
                     field = _figure(label, most=MOST_HANG_JACKS)
                     field.initial = card.get("hang_jacks", [0, 0])[index]
                     self.fields[f"t{board}_hj_{side}"] = field

@@ -44,6 +44,7 @@ from leagues.services import invitations, registrations, structure
 from leagues.services.fixtures_import import FixturesImport, read_fixtures
 from leagues.sheets import MAX_BYTES, Problem, Sheet, read_sheets, table
 from scoring.actors import Account
+from scoring.forms.words import possessive
 
 logger = logging.getLogger(__name__)
 
@@ -301,7 +302,7 @@ def _plan_teams(
             if _key(team.venue) not in venues:
                 new_venues.setdefault(_key(team.venue), team.venue)
             plan.change.append(
-                f"{team.name}'s home venue: {team.team.home_venue.name} → {team.venue}"
+                f"{possessive(team.name)} home venue: {team.team.home_venue.name} → {team.venue}"
             )
         if team.entry is None and team.division:
             plan.create["entries"].append(f"{team.name} in {team.division}")
@@ -444,7 +445,7 @@ def _plan_captains(plan: Plan, sheet: Sheet, league: League) -> None:
         if person.player is not None and current is not None and current.pk == person.player.pk:
             pass
         elif current is not None:
-            plan.change.append(f"{team.name}'s captain: {current.name} → {person.name}")
+            plan.change.append(f"{possessive(team.name)} captain: {current.name} → {person.name}")
         else:
             plan.create["captains"].append(f"{person.name} for {team.name}")
         if person.email and not _has_account_or_invitation(person, league):

@@ -14,6 +14,7 @@ from leagues.models import Fixture, FixtureTable, Player, Registration, Season, 
 from leagues.permissions import player_is_free, require_secretary, squad_sides
 from leagues.selectors.people import LeaguePeople, name_people, person_name
 from scoring.actors import Account
+from scoring.forms.words import possessive
 
 
 @transaction.atomic
@@ -205,7 +206,9 @@ def squad_add_on_the_night(*, fixture: Fixture, side: str, name: str, by: Accoun
     if not name:
         raise ValidationError(f"Type the new player's name for {team}.")
     if Registration.objects.filter(team=team, season=season, player__name__iexact=name).exists():
-        raise ValidationError(f"{name} is already in {team}'s squad: choose them at the table.")
+        raise ValidationError(
+            f"{name} is already in {possessive(str(team))} squad: choose them at the table."
+        )
     # A name the league knows is that person: surely (``LeaguePeople``), or its only person of
     # that name not playing this season; several who may be are chosen on the squad page.
     people = LeaguePeople(league=season.league, season=season)
@@ -215,7 +218,8 @@ def squad_add_on_the_night(*, fixture: Fixture, side: str, name: str, by: Accoun
     if found.player is None and found.candidates:
         named = " and ".join(people.label(p) for p in found.candidates)
         raise ValidationError(
-            f"The league has {named}: register the right one from {team}'s squad page."
+            f"The league has {named}: register the right one from "
+            f"{possessive(str(team))} squad page."
         )
     known = [found.player] if found.player is not None else []
     (registration,) = _squad(

@@ -24,6 +24,7 @@ from leagues.selectors import fixtures as selectors
 from leagues.selectors.people import name_people, seated_players
 from leagues.services import registrations, seating
 from leagues.views.common import found
+from scoring.forms.words import possessive
 from scoring.views import qr_svg
 
 
@@ -68,7 +69,7 @@ def fixture_night(request: HttpRequest, pk: int) -> HttpResponse:
         request.POST.get(f"t{posted_board}-{side}_{seat}") for side in others for seat in (1, 2)
     ):
         # The page never offers it (the other side's seats are disabled): refuse, not ignore.
-        raise PermissionDenied(f"The home captain seats {fixture.home}'s pairs.")
+        raise PermissionDenied(f"The home captain seats {possessive(str(fixture.home))} pairs.")
     add_form = SquadAddForm(request.POST if action == "add" else None)
     playable = fixture.status in seating.PLAYABLE
 
@@ -82,7 +83,9 @@ def fixture_night(request: HttpRequest, pk: int) -> HttpResponse:
             add_service_error(add_form, exc, "name")
         else:
             messages.success(
-                request, f"{registration.player} is in {registration.team}'s squad: seat them."
+                request,
+                f"{registration.player} is in {possessive(str(registration.team))} squad: "
+                "seat them.",
             )
             return redirect("leagues:fixture_night", pk=fixture.pk)
 

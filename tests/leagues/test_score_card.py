@@ -3,13 +3,22 @@ same match engine as tables scored hand by hand, and agreed like any other resul
 
 from __future__ import annotations
 
+from html import unescape
+
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
 from django.urls import reverse
 
 from leagues.formats import TRINIDAD_FORMAT, YORKSHIRE_FORMAT
-from leagues.models import AuditEntry, FixtureResult, FixtureTable, ResultSubmission, TeamEntry
+from leagues.models import (
+    AuditEntry,
+    FixtureResult,
+    FixtureTable,
+    ResultSubmission,
+    Team,
+    TeamEntry,
+)
 from leagues.services import confirmation
 from leagues.services.cards import CardTable, fixture_card_enter
 from scoring.actors import Actor
@@ -332,3 +341,19 @@ def test_a_card_table_without_its_pairs_says_so_not_a_lone_v() -> None:
     assert '<span class="side-a"></span>' not in page
     assert page.count("Pairs not recorded") == 3
     assert home[0].name in page and away[1].name in page
+
+
+def test_a_team_name_ending_in_s_takes_an_apostrophe_alone() -> None:
+    """ "Smokey's Aces's games won" on a refused card and "Add to Smokey's Aces's squad" on the
+    night: a name ending in s takes the apostrophe alone, as everywhere else."""
+    fixture, users = _fixture("trinidad")
+    Team.objects.filter(pk=fixture.home.pk).update(name="Smokey's Aces")
+    client = Client()
+    client.force_login(users["home"])
+    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    body = unescape(client.post(url, {"t1_bull_home": "3"}).content.decode())
+    assert "Table 1: Smokey's Aces' games won: cannot be more than 2." in body
+    night = client.get(reverse("leagues:fixture_night", kwargs={"pk": fixture.pk}))
+    body += unescape(night.content.decode())
+    assert "Add to Smokey's Aces' squad" in body
+    assert "Aces's" not in body
