@@ -259,6 +259,30 @@ def fixture_card_enter(
     return confirmation.result_submit(fixture=fixture, actor=Actor.of(by))
 
 
+def card_closed_why(by: Account, fixture: Fixture) -> str:
+    """Why ``by`` (who may enter cards for ``fixture``) is not offered its card now: "shut" (a
+    walkover or void), "not_yet" (its night has not come), "counts" (a result counts),
+    "yours" (``by`` submitted the result waiting to be confirmed), else "waiting" (a result
+    waits for ``by``'s side, or is disputed, to be seen to on the result page)."""
+    if fixture.status not in OPEN_FOR_CARD:
+        return "shut"
+    if not fixture.night_has_come():
+        return "not_yet"
+    current = ResultSubmission.objects.filter(
+        fixture=fixture, status__in=[*agreement.OPEN, *agreement.CONFIRMED]
+    ).first()
+    if current is not None and current.status in agreement.CONFIRMED:
+        return "counts"
+    if (
+        current is not None
+        and current.status == Status.SUBMITTED
+        and by is not None
+        and current.submitted_by_id == by.pk
+    ):
+        return "yours"
+    return "waiting"
+
+
 def may_enter_card(by: Account, fixture: Fixture) -> bool:
     """Whether ``by`` is offered the score card: a captain of either team or a secretary,
     from the fixture's night on, while the fixture has no result waiting or counting (a

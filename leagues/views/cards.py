@@ -67,7 +67,8 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
     open_for_card = cards.may_enter_card(request.user, fixture)
     # A captain's card is their team's word, so it waits for the other team's; a secretary's
     # waits for both captains (whoever submits a result does not confirm it).
-    as_captain = bool(captained_sides(request.user, fixture))
+    sides = captained_sides(request.user, fixture)
+    as_captain = bool(sides)
     if request.method == "POST" and open_for_card and form.is_valid():
         try:
             submission = cards.fixture_card_enter(
@@ -92,6 +93,11 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
         "blocks": form.blocks(),
         "played": [tables[b] for b in sorted(played) if b not in editable],
         "open": open_for_card,
+        "closed": None if open_for_card else cards.card_closed_why(request.user, fixture),
+        # The team whose captain a captain's submission waits for.
+        "other_team": {"home": fixture.away, "away": fixture.home}.get(next(iter(sides), ""))
+        if len(sides) == 1
+        else None,
         "settling": settling,
         "as_captain": as_captain,
         "fmt": fmt,

@@ -3,6 +3,7 @@ same match engine as tables scored hand by hand, and agreed like any other resul
 
 from __future__ import annotations
 
+import re
 from html import unescape
 
 import pytest
@@ -357,3 +358,39 @@ def test_a_team_name_ending_in_s_takes_an_apostrophe_alone() -> None:
     body += unescape(night.content.decode())
     assert "Add to Smokey's Aces' squad" in body
     assert "Aces's" not in body
+
+
+def test_a_closed_card_says_why_to_whoever_opens_it() -> None:
+    """The card page, closed, said "The result is already submitted or counts: confirm or
+    dispute it" to everyone: to a secretary opening it (from the fixture's page) before the
+    night, and to the captain who had just submitted it and can neither confirm nor dispute."""
+    import datetime
+
+    fixture, users = _fixture()
+    today = fixture.division.season.league.today()
+    home, away, secretary = (Client() for _ in range(3))
+    home.force_login(users["home"])
+    away.force_login(users["away"])
+    secretary.force_login(users["secretary"])
+    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+
+    def note(client: Client) -> str:
+        body = unescape(client.get(url).content.decode())
+        closed = re.search(r'data-testid="card-closed">(.*?)</p>', body, re.S)
+        assert closed is not None
+        return re.sub(r"<[^>]+>", "", closed.group(1))
+
+    fixture.date = today + datetime.timedelta(days=4)
+    fixture.save(update_fields=["date"])
+    for client in (home, secretary):
+        assert note(client) == (
+            f"This match is on {fixture.date:%a %-d %b %Y}: its score card is entered from "
+            "that night on."
+        )
+    fixture.date = today
+    fixture.save(update_fields=["date"])
+    submission = fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+    assert note(home).startswith("You submitted this result: it waits for Old Hall's captain")
+    assert note(away).startswith("The result is submitted: confirm or dispute it")
+    confirmation.result_confirm(submission=submission, by=users["away"])
+    assert note(home).startswith("The result counts: a mistake found later")
