@@ -148,6 +148,10 @@ class Plan:
     def problem(self, sheet: Sheet, message: str, row: int | None = None, column: str = "") -> None:
         """A problem in ``sheet``, by row and column (named as the file heads it)."""
         where = sheet.column(column) if column else ""
+        if row is not None and any(
+            (p.sheet, p.row, p.column) == (sheet.name, row, where) for p in self.problems
+        ):
+            return  # one problem a cell: a formula taken out is not also "No player"
         self.problems.append(Problem(message, row, where, sheet.name))
 
     @property
@@ -663,4 +667,7 @@ def import_plan(
         plan.extra = fixtures.plan(league=league, people=plan, season=season)
         plan.problems += plan.extra.problems
         plan.create.update(plan.extra.create)
+    # In the files' order, row by row (the checks find them column by column).
+    files = list(dict.fromkeys(p.sheet for p in plan.problems))
+    plan.problems.sort(key=lambda p: (files.index(p.sheet), p.row or 0))
     return plan

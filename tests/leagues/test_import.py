@@ -181,6 +181,21 @@ def test_every_problem_is_listed_by_row_and_column_and_nothing_is_saved(league, 
     assert not Venue.objects.exists() and not Player.objects.exists()
 
 
+def test_the_problems_are_listed_in_the_files_order_one_a_cell(league, secretary):
+    """The problems came in the order the checks ran (row 6, 3, 7, 4, ...), and a formula
+    where the player goes was also "No player" on the same cell."""
+    response = upload(secretary, league, BAD, BAD_FIXTURES)
+    problems = response.context["plan"].problems
+    order = [(p.sheet, p.row or 0) for p in problems]
+    sheets = list(dict.fromkeys(sheet for sheet, _ in order))
+    assert sheets[:2] == ["squads.csv", "fixtures.csv"]
+    assert order == sorted(order, key=lambda o: (sheets.index(o[0]), o[1]))
+    cells = [(p.sheet, p.row, p.column) for p in problems if p.row is not None]
+    assert len(cells) == len(set(cells)), [str(p) for p in problems]
+    player = [str(p) for p in problems if p.row == 6 and p.column.startswith("player")]
+    assert len(player) == 1 and "formula" in player[0]
+
+
 @pytest.mark.parametrize(
     ("content", "words"),
     [
