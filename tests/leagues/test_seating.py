@@ -174,3 +174,16 @@ def test_a_half_seated_table_says_which_pair_is_still_to_come(night) -> None:
     qr = client.get(reverse("leagues:table_qr", args=[fixture.pk, 1])).content.decode()
     assert f'{fixture.home.name} <span class="muted" data-testid="qr-unseated">' in qr
     assert " & ".join(str(player) for player in seated.away_pair) in qr
+
+
+def test_the_nights_page_names_the_leagues_zone_with_the_time(night) -> None:
+    """My fixtures says "19:30 Port of Spain time"; the night's page, a tap from it, said
+    "19:30" alone."""
+    fixture, users, _, _ = night
+    League.objects.filter(pk=fixture.division.season.league_id).update(
+        time_zone="America/Port_of_Spain"
+    )
+    client = Client()
+    client.force_login(users["home"])
+    page = client.get(reverse("leagues:fixture_night", kwargs={"pk": fixture.pk}))
+    assert f"{fixture.time:%H:%M} Port of Spain time" in page.content.decode()
