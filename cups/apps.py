@@ -10,3 +10,6 @@ class CupsConfig(AppConfig):
         from scoring.permissions import register_scorer_check
 
         register_scorer_check("cups.secretary", permissions.can_score_cup_game)
+        from scoring.zones import register_game_zone
+
+        register_game_zone("cups.league", permissions.cup_game_zone)

@@ -28,6 +28,15 @@ def can_score_cup_game(user: Account, game: Any) -> bool:
     return league is not None and can_manage_league(user, league)
 
 
+def cup_game_zone(game: Any) -> str | None:
+    """Registered with ``scoring.zones``: a cup tie's game is in its league's zone."""
+    return (
+        League.objects.filter(competitions__ties__games__game=game)
+        .values_list("time_zone", flat=True)
+        .first()
+    )
+
+
 def speaks_for(user: Account, entrant: Entrant | None, season_id: int) -> bool:
     """Whether ``user`` agrees a result for ``entrant`` (a pair or a single player): one of its
     players, or the captain of its team in the competition's season."""

@@ -12,6 +12,9 @@ class LeaguesConfig(AppConfig):
         from scoring.permissions import register_scorer_check
 
         register_scorer_check("leagues.secretary", permissions.can_score_league_game)
+        from scoring.zones import register_game_zone
+
+        register_game_zone("leagues.league", permissions.league_game_zone)
         from django.contrib.admin.models import LogEntry
         from django.db.models.signals import post_save
 

@@ -198,6 +198,15 @@ def can_score_league_game(user: Account, game: Any) -> bool:
     return league is not None and can_manage_league(user, league)
 
 
+def league_game_zone(game: Any) -> str | None:
+    """Registered with ``scoring.zones``: a fixture table's game is in its league's zone."""
+    return (
+        League.objects.filter(seasons__divisions__fixtures__tables__games__game=game)
+        .values_list("time_zone", flat=True)
+        .first()
+    )
+
+
 def fixture_role(user: Account, fixture: Fixture) -> str:
     """Who acted on ``fixture``'s result, by role, as the public reads it ("captain of Reds",
     "secretary", "site operator"); never an account name."""

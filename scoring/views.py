@@ -43,6 +43,7 @@ from scoring.rules import InvalidFacts
 from scoring.services import GameMovedOn
 from scoring.sheet import build_page, build_rows, verdict
 from scoring.tables import GameTable
+from scoring.zones import game_zone
 
 UNPROCESSABLE = 422
 CONFLICT = 409
@@ -690,6 +691,7 @@ def game_audit(request: HttpRequest, pk: int) -> HttpResponse:
         "game": game,
         "revisions": revisions,
         "show_ip": private,
+        "zone": game_zone(game),
     }
     return render(request, "scoring/game_audit.html", context)
 

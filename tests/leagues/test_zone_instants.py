@@ -11,13 +11,23 @@ from django.test import Client
 from django.urls import reverse
 
 from leagues.models import AuditEntry, FixtureResult, League, ResultSubmission
-from scoring.models import Game
+from scoring.models import Game, HandRevision
+from tests.factories.scoring import GameFactory, record_hands
 from tests.leagues.test_access import build, submit
 
 pytestmark = pytest.mark.django_db
 
 # 23:30:15 UTC on 7 October 2025: 19:30:15 in Port of Spain, 00:30:15 on the 8th in London.
 MOMENT = datetime.datetime(2025, 10, 7, 23, 30, 15, tzinfo=datetime.UTC)
+PLAIN_HAND = {
+    "dealer": "A",
+    "turn_ups": ["4H"],
+    "beg": "stand",
+    "high": "A",
+    "low": "B",
+    "jack": None,
+    "game": "B",
+}
 
 
 @pytest.fixture
@@ -69,3 +79,16 @@ def test_the_audit_trails_give_each_entry_in_the_league_zone(world):
         assert "7 Oct 2025 19:30:15" in text, url
         assert 'datetime="2025-10-07T19:30:15-04:00"' in text, url
         assert "8 Oct 2025 00:30:15" not in text, url
+
+
+def test_a_league_games_audit_trail_is_in_the_league_zone_and_a_lone_game_in_the_sites(world):
+    game = world.game()
+    HandRevision.objects.filter(game=game).update(at=MOMENT)
+    secretary = client_of(world, "secretary")
+    text = secretary.get(reverse("scoring:game_audit", kwargs={"pk": game.pk})).content.decode()
+    assert "7 Oct 2025 19:30:15" in text and "8 Oct 2025 00:30:15" not in text
+    lone = GameFactory()
+    record_hands(lone, [PLAIN_HAND])
+    HandRevision.objects.filter(game=lone).update(at=MOMENT)
+    text = Client().get(reverse("scoring:game_audit", kwargs={"pk": lone.pk})).content.decode()
+    assert "8 Oct 2025 00:30:15" in text  # the site's zone, Europe/London
