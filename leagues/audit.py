@@ -40,6 +40,19 @@ def _user(by: Account) -> Any:
     return by if by is not None and getattr(by, "is_authenticated", False) else None
 
 
+SUBJECT_LENGTH = AuditEntry._meta.get_field("subject").max_length or 200
+
+
+def _fitted(text: str, length: int) -> str:
+    """``text`` as the column keeps it: whole, or cut after a word with "…" (never mid-word)."""
+    if len(text) <= length:
+        return text
+    cut = text[: length - 1]
+    if " " in cut:
+        cut = cut.rsplit(" ", 1)[0]
+    return f"{cut.rstrip(' ,;:(')}…"
+
+
 def audit_log(
     *,
     league: League,
@@ -63,7 +76,7 @@ def audit_log(
         league=league,
         fixture=fixture,
         action=action,
-        subject=subject[:200],
+        subject=_fitted(subject, SUBJECT_LENGTH),
         before=before,
         after=after,
         by=_user(by),

@@ -120,8 +120,14 @@ def opt_out_url(user: Account) -> str:
 def _detail(entry: AuditEntry) -> str:
     after = entry.after if isinstance(entry.after, dict) else {}
     if entry.action == "fixture_rearranged":
-        # "Re-arranged from Tue 9 Sep 2025 to Tue 14 Oct 2025: reason", then where and when.
-        line = entry.subject.split(": ", 1)[-1].strip()
+        # "Re-arranged from Tue 9 Sep 2025 to Tue 14 Oct 2025: reason", then where and when:
+        # whole from the fixture's note (the entry's subject is cut to its column's length).
+        notes = entry.fixture.note.splitlines() if entry.fixture is not None else []
+        line = (
+            notes[-1].strip()
+            if notes and notes[-1].startswith("Re-arranged from")
+            else entry.subject.split(": ", 1)[-1].strip()
+        )
         when = f"{after['time']} {entry.league.time_zone_words}" if after.get("time") else ""
         where = ", ".join(str(part) for part in (when, after.get("venue_name")) if part)
         return " ".join(

@@ -137,6 +137,36 @@ def test_postponing_and_rearranging_tell_both_captains(world, django_capture_on_
     ), says
 
 
+def test_a_long_rearrangement_reason_reaches_the_captains_whole(
+    world, django_capture_on_commit_callbacks
+):
+    """The e-mail was made from the audit entry's subject, kept to 200 characters: a reason and
+    the note of a night outside the calendar stopped mid-word ("is before the se. Now at 19:30").
+    The captains read the whole line; the audit trail's subject ends on a word, with "…"."""
+    fixture = world.fixture
+    fixture.status = "scheduled"
+    fixture.save(update_fields=["status"])
+    reason = "Moved up: the Black Bull is booked for a wedding on the night, and " * 2 + "agreed"
+    with django_capture_on_commit_callbacks(execute=True):
+        fixture_rearrange(
+            fixture=fixture,
+            date=datetime.date(2025, 10, 14),
+            outside_calendar=True,
+            reason=reason,
+            by=world.users["secretary"],
+        )
+    fixture.refresh_from_db()
+    line = fixture.note.splitlines()[-1]
+    whole = f"{fixture.home} v {fixture.away}: {line}"
+    assert len(whole) > 200 and line.endswith(")")
+    says = mail.outbox[0].body.split("\n")[2]
+    assert f"{line}. Now at" in says, says
+    subject = AuditEntry.objects.get(action="fixture_rearranged").subject
+    assert len(subject) <= 200 and subject.endswith("…")
+    kept = subject[:-1]
+    assert whole.startswith(kept) and not whole[len(kept)].isalnum(), "cut between words"
+
+
 def test_a_notice_carries_the_headers_mail_clients_and_robots_read(
     world, django_capture_on_commit_callbacks
 ):
