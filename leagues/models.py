@@ -279,13 +279,13 @@ class Season(models.Model):
     def calendar_problem(self, day: datetime.date) -> str:
         """Why ``day`` is outside the season's calendar ("" when it is a fine night)."""
         if day < self.starts_on:
-            return f"{day:%a %d %b %Y} is before the season starts ({self.starts_on:%d %b %Y})"
+            return f"{day:%a %-d %b %Y} is before the season starts ({self.starts_on:%a %-d %b %Y})"
         if self.ends_on is not None and day > self.ends_on:
-            return f"{day:%a %d %b %Y} is after the season ends ({self.ends_on:%d %b %Y})"
+            return f"{day:%a %-d %b %Y} is after the season ends ({self.ends_on:%a %-d %b %Y})"
         for nights in self.nights_off:
             if nights.covers(day):
                 named = f" ({nights.name})" if nights.name else ""
-                return f"{day:%a %d %b %Y} is a night with no league{named}"
+                return f"{day:%a %-d %b %Y} is a night with no league{named}"
         return ""
 
 

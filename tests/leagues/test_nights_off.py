@@ -152,3 +152,17 @@ def test_the_season_form_takes_named_ranges_and_shows_them_back(client, django_u
     assert season.nights_off == [XMAS]
     form = client.get(url).content.decode()
     assert "2025-12-23 to 2026-01-01 Christmas and New Year, every year" in form
+
+
+def test_a_night_outside_the_calendar_is_named_as_every_other_date_is():
+    """The reason printed on the fixture and in the captains' e-mail read "(08 Jan 2027)"
+    beside "Thu 26 Nov 2026": the league's dates are "Fri 8 Jan 2027", unpadded."""
+    season = Season(
+        starts_on=datetime.date(2027, 1, 8), ends_on=datetime.date(2027, 6, 4), exclusions=[]
+    )
+    assert season.calendar_problem(datetime.date(2027, 1, 1)) == (
+        "Fri 1 Jan 2027 is before the season starts (Fri 8 Jan 2027)"
+    )
+    assert season.calendar_problem(datetime.date(2027, 7, 2)) == (
+        "Fri 2 Jul 2027 is after the season ends (Fri 4 Jun 2027)"
+    )
