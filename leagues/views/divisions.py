@@ -193,7 +193,8 @@ class StandingsView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateVie
 
 class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView):
     """Fixtures and results one league night at a time (``?week=``), or one team's
-    (``?team=``). The CSV with neither is the whole list."""
+    (``?team=``). The CSV with neither is the whole list; each CSV has the whole list's columns
+    in its order."""
 
     template_name = "leagues/division_fixtures.html"
     fragment_template = "leagues/_fixtures_body.html"
@@ -240,8 +241,12 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
         return next((day for day in self.weeks if day >= today), self.weeks[-1])
 
     def get_table_kwargs(self) -> dict[str, Any]:
+        # Every CSV (the season's, a week's, a team's) has the same columns in the same order:
+        # a secretary pastes them into one spreadsheet.
+        if self.export:
+            return {}
         # A week's fixtures share one date: the page heading says it.
-        if self.week is not None and not self.export:
+        if self.week is not None:
             return {"exclude": ("date",)}
         if self.team is not None:
             return {"sequence": DATE_FIRST}

@@ -137,10 +137,28 @@ def test_fixtures_csv_is_the_whole_list_and_follows_filters(client, division):
     assert table[1][:4] == ["Anchor", "8–2", "Bay Horse", "2025-09-09"]
     drop_inn = division.entries.get(team__name="Drop Inn").team
     table = rows(client.get(url, {"team": drop_inn.pk}))
-    assert table[0][:2] == ["Date", "Home"], "a team's list starts with the date"
-    assert [row[1] for row in table[1:]] == ["Drop Inn"]
+    assert [row[0] for row in table[1:]] == ["Drop Inn"]
     table = rows(client.get(url, {"sort": "-date"}))
     assert [row[3] for row in table[1:]] == ["2025-09-23", "2025-09-16", "2025-09-09"]
+
+
+def test_every_fixtures_csv_of_a_division_has_the_same_columns_in_the_same_order(client, division):
+    """A secretary pastes the whole season's CSV, a league night's and a team's into one
+    spreadsheet: each has the whole season's columns in its order (a team's CSV started with
+    the date, as the team's page does, so its columns did not line up with the others')."""
+    url = reverse("leagues:division_fixtures_csv", args=[division.pk])
+    crown = division.entries.get(team__name="Crown").team
+    season = rows(client.get(url))
+    week = rows(client.get(url, {"week": "2025-09-16"}))
+    team = rows(client.get(url, {"team": crown.pk}))
+    assert season[0] == ["Home", "Result", "Away", "Date", "Venue", "Status"]
+    assert week[0] == season[0], "a league night's CSV"
+    assert team[0] == season[0], "a team's CSV"
+    # The same fixture is the same row in each.
+    crown_anchor = ["Crown", "2–8", "Anchor", "2025-09-16"]
+    assert [row[:4] for row in week[1:]] == [crown_anchor]
+    assert crown_anchor in [row[:4] for row in team[1:]]
+    assert crown_anchor in [row[:4] for row in season[1:]]
 
 
 def test_a_weeks_page_links_to_the_csv_of_the_week_it_shows(client, division):
