@@ -235,14 +235,16 @@ def progression_chart(
     if not dates:
         return None
     week_of = {day: i for i, day in enumerate(dates)}
-    if len(dates) == len(nights):  # no adjustment on a day without a result
-        gained = {pk: list(row.nights) for pk, row in zip(ids, shown, strict=True)}
-    else:
-        weeks = [week_of[night] for night in nights]
-        gained = {pk: [0] * len(dates) for pk in ids}
-        for pk, row in zip(ids, shown, strict=True):
-            for week, points in zip(weeks, row.nights, strict=True):
-                gained[pk][week] += points
+    # Each team's points a night, with a 0 on each day that has an adjustment but no result
+    # (the nights come in order, each once: the days between them are the ones inserted).
+    results = set(nights)
+    between = [week for week, day in enumerate(dates) if day not in results]
+    gained = {}
+    for pk, row in zip(ids, shown, strict=True):
+        weekly = list(row.nights)
+        for week in between:
+            weekly.insert(week, 0)
+        gained[pk] = weekly
     for day, team, points in made:
         gained[team][week_of[day]] += points
     running = {pk: list(itertools.accumulate(weekly)) for pk, weekly in gained.items()}
