@@ -16,7 +16,6 @@ from typing import Any
 import django_tables2 as tables
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString
-from django_tables2.utils import OrderBy, OrderByTuple
 
 from config.paths import paths_for
 from config.tables import BaseTable
@@ -184,40 +183,6 @@ class StandingsTable(BaseTable):
         super().__init__(
             data, extra_columns=standings_columns(metrics, style, compact=compact), **kwargs
         )
-
-    @property  # type: ignore[override]
-    def order_by(self) -> Any:
-        return self._order_by
-
-    @order_by.setter
-    def order_by(self, value: Any) -> None:
-        """As django-tables2 orders the rows, without sorting them when the order asked is by
-        position (``Meta.order_by``) and they already come in it (from the selector): a sort
-        that would leave them as they are. ``?sort=`` sorts them as before."""
-        aliases = value or ()
-        aliases = aliases.split(",") if isinstance(aliases, str) else aliases
-        valid = [
-            alias
-            for alias in aliases
-            if (name := OrderBy(alias).bare) in self.columns and self.columns[name].orderable
-        ]
-        if not valid or (all(alias == "position" for alias in valid) and self._in_order()):
-            self._order_by = OrderByTuple(valid)
-            return
-        tables.Table.order_by.fset(self, value)  # type: ignore[attr-defined]
-
-    def _in_order(self) -> bool:
-        """Whether the rows are in position order, the order sorting by position gives (a
-        stable sort, by the column's one key)."""
-        rows = getattr(self.data, "data", None)
-        position = self.columns["position"]
-        if not isinstance(rows, list) or position.column.order_by is not None:
-            return False  # sorted by other keys than the position's own
-        try:
-            positions = [row.position for row in rows]
-        except AttributeError:
-            return False
-        return all(a <= b for a, b in zip(positions, positions[1:], strict=False))
 
     def _badges(self, record: StandingRow) -> str:
         """The race's marks for the row, as HTML (their words are the module's own)."""

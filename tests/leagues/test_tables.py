@@ -7,12 +7,16 @@ import csv
 import datetime
 import io
 import re
+from types import SimpleNamespace
 
 import django_tables2 as tables
 import pytest
 from django.urls import reverse
 from django.utils.formats import date_format
+from django_tables2.data import TableListData
 from django_tables2.utils import AttributeDict
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from config.tables import BaseTable, _safe_cell, attrs_html
 from leagues.models import Fixture
@@ -449,3 +453,46 @@ def test_the_fixtures_chooser_offers_the_divisions_teams_by_name(client, divisio
     ).content.decode()
     assert f'<option value="{crown.pk}" selected>Crown</option>' in page
     assert page.count("<option value=") == 1 + len(expected)
+
+
+class _SortedTable(BaseTable):
+    """A table over plain rows: a date that may be missing, a number, a name, a nested name."""
+
+    day = tables.Column(order_by=("day", "number"))
+    number = tables.Column()
+    name = tables.Column(order_by=("-name", "number"))
+    club = tables.Column(accessor="club__name", order_by=("club__name",))
+    both = tables.Column(accessor="number", order_by=("number", "-day"))
+
+
+_row = st.builds(
+    SimpleNamespace,
+    day=st.one_of(st.none(), st.dates(datetime.date(2025, 9, 1), datetime.date(2025, 9, 4))),
+    number=st.integers(0, 3),
+    name=st.sampled_from(["Anchor", "Bay Horse", "Crown"]),
+    club=st.builds(SimpleNamespace, name=st.sampled_from(["Ash", "Elm"])),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    rows=st.lists(st.one_of(_row, _row.map(vars)), max_size=12),
+    sort=st.sampled_from(
+        ["day", "-day", "number", "-number", "name", "-name", "club", "-club", "both", "-both"]
+    ),
+)
+def test_a_list_is_sorted_in_the_order_django_tables2_sorts_it(rows, sort):
+    """The rows of a list in the order django-tables2's own sort gives (``TableListData``):
+    by the rows' attributes where that is the same order, by its key where a row is a mapping,
+    a value is missing or the sort goes both ways; stable, equal rows as they came."""
+    for index, row in enumerate(rows):
+        (row.__setitem__ if isinstance(row, dict) else row.__setattr__)("index", index)
+    table = _SortedTable(rows, order_by=sort)
+    expected = TableListData(list(rows))
+    expected.set_table(table)
+    expected.order_by(table.order_by)
+    assert [index_of(row) for row in table.data.data] == [index_of(row) for row in expected.data]
+
+
+def index_of(row):
+    return row["index"] if isinstance(row, dict) else row.index
