@@ -19,6 +19,7 @@ from django.utils.safestring import SafeString
 
 from config.paths import paths_for
 from config.tables import BaseTable
+from leagues.days import short_date
 from leagues.models import Fixture, FixtureResult, League
 from leagues.selectors.counting import result_mark
 from leagues.selectors.race import MARKERS, Marker, Race
@@ -258,14 +259,6 @@ class StandingsTable(BaseTable):
 
     def value_adjustments(self, value: int) -> int:
         return value
-
-
-def short_date(value: datetime.date) -> str:
-    """ "Tue 2 Sep": what the fixtures' DateColumn's template (``{{ value|date:"D j M" }}``)
-    writes, the site being in English only (``USE_I18N = False``), written as the project's
-    other dates are (``Fixture.walkover_words``), not through Django's format machinery: a
-    team's list has 200 dates."""
-    return f"{value:%a} {value.day} {value:%b}"
 
 
 def fixture_score(fixture: Fixture, *, marked: bool = True) -> str:

@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from config.tables import BaseTable, _safe_cell, attrs_html
+from leagues.days import long_date, short_date
 from leagues.models import Fixture
 from leagues.selectors.fixtures import (
     NEXT_STATUSES,
@@ -42,7 +43,6 @@ from leagues.tables import (
     PlayerStatisticsTable,
     StandingsTable,
     fixture_score,
-    short_date,
     status_text,
 )
 from scoring.selectors import recent_games
@@ -422,6 +422,7 @@ def test_a_short_date_is_the_one_djangos_date_filter_writes():
     day = datetime.date(2026, 1, 1)
     for _ in range(366):
         assert short_date(day) == date_format(day, "D j M")
+        assert long_date(day) == date_format(day, "D j M Y") == f"{day:%a} {day.day} {day:%b %Y}"
         day += datetime.timedelta(days=1)
 
 
