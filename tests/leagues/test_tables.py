@@ -447,7 +447,7 @@ def test_the_fixtures_chooser_offers_the_divisions_teams_by_name(client, divisio
     expected = [entry.team for entry in division_entries(division=division)]
     assert [team.name for team in expected] == ["Anchor", "Bay Horse", "Crown", "Drop Inn"]
     for _ in range(2):
-        assert division_teams(division=division) == expected
+        assert division_teams(division=division) == [(team.pk, team.name) for team in expected]
     crown = expected[2]
     page = client.get(
         reverse("leagues:division_fixtures", args=[division.pk]), {"team": crown.pk}
