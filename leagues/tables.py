@@ -10,7 +10,6 @@ import copy
 import datetime
 import functools
 import html
-import operator
 from typing import Any
 
 import django_tables2 as tables
@@ -172,8 +171,8 @@ class StandingsTable(BaseTable):
             f"<div><dt>{label.replace('{', '{{').replace('}', '}}')}</dt><dd>{{}}</dd></div>"
             for label, _ in self._figure_labels
         )
-        keys = [key for _, key in self._figure_labels]
-        self._figure_values = operator.attrgetter(*keys) if keys else None
+        self._figure_keys = [key for _, key in self._figure_labels]
+        keys = self._figure_keys
         self._signed = keys.index("adjustments") if "adjustments" in keys else None
         self.race = race
         self.compact = compact
@@ -225,14 +224,9 @@ class StandingsTable(BaseTable):
         )
 
     def _figure_list(self, record: StandingRow) -> list[Any]:
-        """The row's figures in the labels' order (``StandingRow.metric``: none is 0), an
-        adjustment signed ("+2", "-1")."""
-        if self._figure_values is None:
-            return []
-        values = self._figure_values(record)
-        if len(self._figure_labels) == 1:
-            values = (values,)
-        figures = [0 if value is None else value for value in values]
+        """The row's figures in the labels' order (``StandingRow.metrics``), an adjustment
+        signed ("+2", "-1")."""
+        figures: list[Any] = record.metrics(self._figure_keys)
         at = self._signed
         if at is not None and figures[at]:
             figures[at] = f"{figures[at]:+d}"

@@ -160,8 +160,14 @@ class StandingRow:
         return self.pegs_for - self.pegs_against
 
     def metric(self, key: str) -> int:
+        """A figure of the row by its key; one it has none of (head-to-head where it was not
+        needed) is 0."""
         value = getattr(self, key)
         return 0 if value is None else value
+
+    def metrics(self, keys: Sequence[str]) -> list[int]:
+        """The figures of ``keys``, in order, as ``metric`` gives each."""
+        return [self.metric(key) for key in keys]
 
 
 @dataclass
