@@ -20,10 +20,11 @@ from django_tables2 import SingleTableMixin
 from config.inputs import strict_id
 from config.tables import CSVExportMixin
 from leagues.fragments import cached_fragment, request_params
-from leagues.models import Division, Team
+from leagues.models import Division
 from leagues.permissions import can_manage_league
 from leagues.selectors import fixtures as fixture_selectors
 from leagues.selectors.accounts import viewer_teams
+from leagues.selectors.fixtures import TeamChoice
 from leagues.selectors.race import MARKERS, Race, division_race
 from leagues.selectors.standings import Standings, division_for_table, division_standings
 from leagues.selectors.statistics import player_leaderboard
@@ -35,7 +36,7 @@ from leagues.tables import (
     wide_only,
 )
 from leagues.views.charts import progression_chart
-from leagues.views.common import found
+from leagues.views.common import found, team_options
 
 
 class DivisionMixin:
@@ -209,11 +210,11 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
         return None if parts is None else [*parts, self.division.season.league.today().isoformat()]
 
     @cached_property
-    def teams(self) -> list[Team]:
+    def teams(self) -> list[TeamChoice]:
         return fixture_selectors.division_teams(division=self.division)
 
     @cached_property
-    def team(self) -> Team | None:
+    def team(self) -> TeamChoice | None:
         wanted = strict_id(self.request.GET.get("team"))
         if wanted is None:
             return None
@@ -268,7 +269,7 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
         index = weeks.index(week) if week in weeks else None
         context.update(
             csv_query=query.urlencode(),
-            teams=self.teams,
+            team_options=team_options(self.teams, chosen=self.team.pk if self.team else None),
             team=self.team,
             by="team" if self.team is not None else "week",
             week=week,
