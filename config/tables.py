@@ -23,6 +23,7 @@ from __future__ import annotations
 import csv
 import html
 import io
+import operator
 from typing import Any
 from urllib.parse import quote_plus
 
@@ -38,8 +39,9 @@ from django.utils.safestring import SafeString
 from django.utils.timezone import template_localtime
 from django_tables2.columns.linkcolumn import BaseLinkColumn
 from django_tables2.columns.manytomanycolumn import ManyToManyColumn
+from django_tables2.data import TableData, TableListData, TableQuerysetData
 from django_tables2.rows import BoundRow
-from django_tables2.utils import Accessor, AttributeDict, signature
+from django_tables2.utils import Accessor, AttributeDict, OrderBy, OrderByTuple, signature
 
 #: Leading characters that make a spreadsheet treat a cell as a formula.
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -306,6 +308,45 @@ class _CellPlan:
         return f"<td {td}>{text}</td>"
 
 
+class _ListData(TableListData):
+    """A list's rows, sorted as django-tables2 sorts them (``TableListData.order_by``), by a key
+    of the rows' own attributes where that gives the same order: its key compares two rows in
+    Python, looking up each accessor afresh, and a list of 200 fixtures took a millisecond to
+    sort, in the order it came in already.
+
+    Where every accessor is one name, the rows have no items (model instances, the selectors'
+    rows) and the sort goes one way: the rows' attributes as a tuple, compared as its key
+    compares them (equal values passed over, the first that differs decides; the sort stable,
+    descending too). Anything else (a path, a mapping, the sort going both ways, values a tuple
+    cannot compare, such as ``None`` beside a date or two methods, which its key would call) is
+    sorted by its key, from the order the rows came in."""
+
+    def order_by(self, aliases: OrderByTuple) -> None:
+        accessors: list[OrderBy] = []
+        for alias in aliases:
+            bound_column = self.table.columns[OrderBy(alias).bare]
+            if alias[0] != bound_column.order_by_alias[0]:
+                accessors += bound_column.order_by.opposite
+            else:
+                accessors += bound_column.order_by
+        names = [order_by.bare for order_by in accessors]
+        descending = {order_by.is_descending for order_by in accessors}
+        plain = (
+            names
+            and len(descending) == 1
+            and all(Accessor.LEGACY_SEPARATOR not in name and "__" not in name for name in names)
+            and not any(hasattr(kind, "__getitem__") for kind in {type(row) for row in self.data})
+        )
+        if plain:
+            came_in = list(self.data)
+            try:
+                self.data.sort(key=operator.attrgetter(*names), reverse=descending.pop())
+                return
+            except (AttributeError, TypeError):
+                self.data[:] = came_in
+        super().order_by(aliases)
+
+
 class BaseTable(tables.Table):
     """Project look and CSV export; subclasses declare columns and a ``Meta`` of their own
     (``class Meta(BaseTable.Meta)`` keeps the attributes set here)."""
@@ -324,6 +365,13 @@ class BaseTable(tables.Table):
     _plans: list[_CellPlan] | None = None
 
     _rows: SafeString | None = None
+
+    def __init__(self, data: Any = None, *args: Any, **kwargs: Any) -> None:
+        if not (
+            data is None or isinstance(data, TableData) or TableQuerysetData.validate(data)
+        ) and TableListData.validate(data):
+            data = _ListData(list(data))
+        super().__init__(data, *args, **kwargs)
 
     def before_render(self, request: HttpRequest | None) -> None:
         """Called by ``{% render_table %}`` and ``as_html`` with the request the table is

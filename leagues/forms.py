@@ -17,6 +17,7 @@ from django.db.models import QuerySet
 
 from config.inputs import SaneDateField, TextField
 from leagues import nights_off
+from leagues.days import long_date
 from leagues.formats import STYLE_PRESETS
 from leagues.match import FIRST_TO, FIXED, SINGLE, FormatError
 from leagues.models import (
@@ -803,7 +804,7 @@ class FixtureRearrangeForm(forms.Form):
 
         ends = fixture.division.season.ends_on
         self.fields["night"].choices = [
-            (night.isoformat(), f"{night:%a} {night.day} {night:%b %Y}")
+            (night.isoformat(), long_date(night))
             for night in free_nights(fixture=fixture)
             if ends is None or night <= ends
         ]

@@ -17,6 +17,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
+from leagues.days import short_date
 from leagues.embed import parse_sites, validate_embed_sites
 from leagues.formats import STYLE_PRESETS
 from leagues.match import MatchFormat
@@ -557,7 +558,7 @@ class FixtureWords:
         if not self.walkover_pending:
             return f"Walkover to {winner}"
         loser = self.away if winner == self.home else self.home
-        day = f"{self.date:%a} {self.date.day} {self.date:%b}"
+        day = short_date(self.date)
         return f"Walkover to {winner} on {day} ({loser} withdrew)"
 
 

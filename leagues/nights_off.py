@@ -15,6 +15,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from leagues.days import long_date
+
 __all__ = [
     "NightsOff",
     "NightsOffError",
@@ -29,10 +31,6 @@ __all__ = [
 
 class NightsOffError(ValueError):
     """A range that cannot be: the message names it and says why, in plain words."""
-
-
-def _day(d: date) -> str:
-    return f"{d:%a} {d.day} {d:%b %Y}"
 
 
 @dataclass(frozen=True)
@@ -51,9 +49,9 @@ class NightsOff:
     @property
     def label(self) -> str:
         """The range in words: "Christmas and New Year (Wed 23 Dec 2026 to Fri 1 Jan 2027)"."""
-        span = _day(self.first)
+        span = long_date(self.first)
         if self.last != self.first:
-            span += f" to {_day(self.last)}"
+            span += f" to {long_date(self.last)}"
         return f"{self.name} ({span})" if self.name else span
 
     def days(self) -> Iterator[date]:
@@ -175,18 +173,18 @@ def check(ranges: Sequence[NightsOff], *, starts_on: date, ends_on: date | None)
     for r in ordered:
         if r.first < starts_on <= r.last:
             raise NightsOffError(
-                f"{r.label} runs across the season's start ({_day(starts_on)}): start the range "
-                "on the first day of the season"
+                f"{r.label} runs across the season's start ({long_date(starts_on)}): start the "
+                "range on the first day of the season"
             )
         if r.last < starts_on:
-            raise NightsOffError(f"{r.label} is before the season starts ({_day(starts_on)})")
+            raise NightsOffError(f"{r.label} is before the season starts ({long_date(starts_on)})")
         if ends_on is not None and r.first <= ends_on < r.last:
             raise NightsOffError(
-                f"{r.label} runs across the season's end ({_day(ends_on)}): end the range on "
+                f"{r.label} runs across the season's end ({long_date(ends_on)}): end the range on "
                 "the last day of the season"
             )
         if ends_on is not None and r.first > ends_on:
-            raise NightsOffError(f"{r.label} is after the season ends ({_day(ends_on)})")
+            raise NightsOffError(f"{r.label} is after the season ends ({long_date(ends_on)})")
 
 
 def ranges_of(values: Iterable[NightsOff | date]) -> list[NightsOff]:

@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 
+from leagues.days import long_date
+
 __all__ = [
     "Bye",
     "PlannedFixture",
@@ -103,10 +105,6 @@ class Schedule:
     clashes: tuple[str, ...] = ()
     """Each venue clash no pairing could avoid, and why, in plain words (empty when every team
     sharing a venue is kept apart)."""
-
-
-def _day(d: date) -> str:
-    return f"{d:%a} {d.day} {d:%b %Y}"
 
 
 def _check_date(value: object, what: str) -> date:
@@ -182,7 +180,7 @@ def round_dates(
     if len(available) < rounds:
         raise ScheduleError(
             f"the season is too short: {rounds} rounds need {rounds} league nights, but from "
-            f"{_day(start)} to {_day(end_by)} there are {len(available)}"
+            f"{long_date(start)} to {long_date(end_by)} there are {len(available)}"
         )
     if rounds == 1:
         return available[:1]
@@ -717,14 +715,14 @@ class _Planner:
         away = self.label(meeting.other(meeting.home_in(leg)))
         also = " (with the return fixture)" if self.legs == 2 else ""
         why = reason(leg)
-        return lambda day: f"{home} v {away} on {_day(day)}: home and away swapped{also} {why}"
+        return lambda day: f"{home} v {away} on {long_date(day)}: home and away swapped{also} {why}"
 
     def _move_note(self, fixture: _Fixture, host: int, day: date) -> Callable[[date], str]:
         home, away, other = self.label(fixture.home), self.label(fixture.away), self.label(host)
-        was = _day(day)
+        was = long_date(day)
         return lambda new: (
-            f"{home} v {away} moved from {was} to {_day(new)}: {home} shares a home venue with "
-            f"{other}, who is at home on {was}"
+            f"{home} v {away} moved from {was} to {long_date(new)}: {home} shares a home venue "
+            f"with {other}, who is at home on {was}"
         )
 
 
@@ -841,18 +839,19 @@ def _owed(slots: list[TeamSlot], legs: int, keep: list[PlannedFixture]) -> set[t
         for key in (fixture.home, fixture.away):
             if key not in index:
                 raise ScheduleError(
-                    f"kept fixture {fixture.home} v {fixture.away} on {_day(fixture.date)}: "
+                    f"kept fixture {fixture.home} v {fixture.away} on {long_date(fixture.date)}: "
                     f"{key} is not a team in this division"
                 )
         if fixture.home == fixture.away:
             raise ScheduleError(
-                f"kept fixture on {_day(fixture.date)}: {label[fixture.home]} cannot play itself"
+                f"kept fixture on {long_date(fixture.date)}: {label[fixture.home]} "
+                "cannot play itself"
             )
         day = playing.setdefault(fixture.date, set())
         for key in (fixture.home, fixture.away):
             if key in day:
                 raise ScheduleError(
-                    f"kept fixtures have {label[key]} playing twice on {_day(fixture.date)}"
+                    f"kept fixtures have {label[key]} playing twice on {long_date(fixture.date)}"
                 )
             day.add(key)
         pair = (index[fixture.home], index[fixture.away])

@@ -10,16 +10,15 @@ import copy
 import datetime
 import functools
 import html
-import operator
 from typing import Any
 
 import django_tables2 as tables
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString
-from django_tables2.utils import OrderBy, OrderByTuple
 
 from config.paths import paths_for
 from config.tables import BaseTable
+from leagues.days import short_date
 from leagues.models import Fixture, FixtureResult, League
 from leagues.selectors.counting import result_mark
 from leagues.selectors.race import MARKERS, Marker, Race
@@ -172,8 +171,8 @@ class StandingsTable(BaseTable):
             f"<div><dt>{label.replace('{', '{{').replace('}', '}}')}</dt><dd>{{}}</dd></div>"
             for label, _ in self._figure_labels
         )
-        keys = [key for _, key in self._figure_labels]
-        self._figure_values = operator.attrgetter(*keys) if keys else None
+        self._figure_keys = [key for _, key in self._figure_labels]
+        keys = self._figure_keys
         self._signed = keys.index("adjustments") if "adjustments" in keys else None
         self.race = race
         self.compact = compact
@@ -184,40 +183,6 @@ class StandingsTable(BaseTable):
         super().__init__(
             data, extra_columns=standings_columns(metrics, style, compact=compact), **kwargs
         )
-
-    @property  # type: ignore[override]
-    def order_by(self) -> Any:
-        return self._order_by
-
-    @order_by.setter
-    def order_by(self, value: Any) -> None:
-        """As django-tables2 orders the rows, without sorting them when the order asked is by
-        position (``Meta.order_by``) and they already come in it (from the selector): a sort
-        that would leave them as they are. ``?sort=`` sorts them as before."""
-        aliases = value or ()
-        aliases = aliases.split(",") if isinstance(aliases, str) else aliases
-        valid = [
-            alias
-            for alias in aliases
-            if (name := OrderBy(alias).bare) in self.columns and self.columns[name].orderable
-        ]
-        if not valid or (all(alias == "position" for alias in valid) and self._in_order()):
-            self._order_by = OrderByTuple(valid)
-            return
-        tables.Table.order_by.fset(self, value)  # type: ignore[attr-defined]
-
-    def _in_order(self) -> bool:
-        """Whether the rows are in position order, the order sorting by position gives (a
-        stable sort, by the column's one key)."""
-        rows = getattr(self.data, "data", None)
-        position = self.columns["position"]
-        if not isinstance(rows, list) or position.column.order_by is not None:
-            return False  # sorted by other keys than the position's own
-        try:
-            positions = [row.position for row in rows]
-        except AttributeError:
-            return False
-        return all(a <= b for a, b in zip(positions, positions[1:], strict=False))
 
     def _badges(self, record: StandingRow) -> str:
         """The race's marks for the row, as HTML (their words are the module's own)."""
@@ -259,14 +224,9 @@ class StandingsTable(BaseTable):
         )
 
     def _figure_list(self, record: StandingRow) -> list[Any]:
-        """The row's figures in the labels' order (``StandingRow.metric``: none is 0), an
-        adjustment signed ("+2", "-1")."""
-        if self._figure_values is None:
-            return []
-        values = self._figure_values(record)
-        if len(self._figure_labels) == 1:
-            values = (values,)
-        figures = [0 if value is None else value for value in values]
+        """The row's figures in the labels' order (``StandingRow.metrics``), an adjustment
+        signed ("+2", "-1")."""
+        figures: list[Any] = record.metrics(self._figure_keys)
         at = self._signed
         if at is not None and figures[at]:
             figures[at] = f"{figures[at]:+d}"
@@ -293,14 +253,6 @@ class StandingsTable(BaseTable):
 
     def value_adjustments(self, value: int) -> int:
         return value
-
-
-def short_date(value: datetime.date) -> str:
-    """ "Tue 2 Sep": what the fixtures' DateColumn's template (``{{ value|date:"D j M" }}``)
-    writes, the site being in English only (``USE_I18N = False``), written as the project's
-    other dates are (``Fixture.walkover_words``), not through Django's format machinery: a
-    team's list has 200 dates."""
-    return f"{value:%a} {value.day} {value:%b}"
 
 
 def fixture_score(fixture: Fixture, *, marked: bool = True) -> str:

@@ -1,4 +1,8 @@
+import re
+from pathlib import Path
+
 import pytest
+from django.conf import settings
 from django.urls import reverse
 
 
@@ -19,6 +23,29 @@ def test_pages_carry_a_content_security_policy(client):
     policy = response.headers["Content-Security-Policy"]
     assert "script-src 'self'" in policy
     assert "default-src 'self'" in policy
+    assert "style-src 'self'" in policy
+    assert "unsafe-inline" not in policy, "a style or script the pages need goes in static/"
+
+
+#: An inline style (element or attribute), or a script written in the page.
+INLINE = r'<style\b|\sstyle\s*=|<script(?![^>]*\b(?:src=|type="application/json"))[^>]*>'
+
+
+def test_no_template_writes_an_inline_style_or_script():
+    """What the policy refuses is not written: no ``style=""`` attribute, no ``<style>``, no
+    ``<script>`` without a ``src`` (but data: ``type="application/json"``); and htmx is told
+    not to add its request indicator's ``<style>`` (no page shows one)."""
+    templates = Path(settings.BASE_DIR) / "templates"
+    found = []
+    for path in sorted(templates.rglob("*.html")):
+        text = re.sub(
+            r"\{#.*?#\}|\{% comment %\}.*?\{% endcomment %\}", "", path.read_text(), flags=re.S
+        )
+        for match in re.finditer(INLINE, text):
+            found.append(f"{path.relative_to(templates)}: {match.group(0)}")
+    assert found == []
+    base = (templates / "base.html").read_text()
+    assert """<meta name="htmx-config" content='{"includeIndicatorStyles": false}'>""" in base
 
 
 @pytest.mark.django_db

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from django.db.models import (
     BooleanField,
@@ -126,14 +126,25 @@ _team_read = CompiledRead(
 
 #: The teams a division's fixtures page offers to choose from, by a query built once per
 #: connection (``scoring.services.compiled``).
-_division_teams_read = CompiledRead(
-    lambda division_id: Team.objects.filter(entries__division=division_id).order_by("name")
+_division_teams_read = CompiledRows(
+    lambda division_id: (
+        Team.objects.filter(entries__division=division_id)
+        .order_by("name")
+        .values_list("pk", "name")
+    )
 )
 
 
-def division_teams(*, division: Division) -> list[Team]:
+class TeamChoice(NamedTuple):
+    """A team as a chooser offers it: its id and its name."""
+
+    pk: int
+    name: str
+
+
+def division_teams(*, division: Division) -> list[TeamChoice]:
     """The teams entered in the division, by name (one query)."""
-    return _division_teams_read.rows(division.pk)
+    return [TeamChoice(*row) for row in _division_teams_read.rows(division.pk)]
 
 
 def division_entries(*, division: Division) -> QuerySet[TeamEntry]:
@@ -316,7 +327,10 @@ NEXT_STATUSES = (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED)
 
 
 def division_fixture_rows(
-    *, division: Division, team: Team | None = None, week: datetime.date | None = None
+    *,
+    division: Division,
+    team: Team | TeamChoice | None = None,
+    week: datetime.date | None = None,
 ) -> list[ListedFixture]:
     """The division's fixtures as its list shows them: the team's (``team``), the night's
     (``week``) or all of them. One query."""

@@ -48,7 +48,7 @@ from leagues.models import (
 )
 from leagues.selectors.counting import fixtures_with_counts
 from leagues.tiebreaks import METRICS, Metric, tiebreak_rule_text
-from scoring.services.compiled import CompiledRead, CompiledReadIn
+from scoring.services.compiled import CompiledRead, CompiledReadIn, CompiledRows
 
 #: Columns shown for each style, in order (the points column last).
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -160,8 +160,14 @@ class StandingRow:
         return self.pegs_for - self.pegs_against
 
     def metric(self, key: str) -> int:
+        """A figure of the row by its key; one it has none of (head-to-head where it was not
+        needed) is 0."""
         value = getattr(self, key)
         return 0 if value is None else value
+
+    def metrics(self, keys: Sequence[str]) -> list[int]:
+        """The figures of ``keys``, in order, as ``metric`` gives each."""
+        return [self.metric(key) for key in keys]
 
 
 @dataclass
@@ -366,19 +372,14 @@ def _nights(rows: Iterable[StandingRow]) -> list[datetime.date]:
     return nights
 
 
-def divisions_leaders(*, divisions: Sequence[Division]) -> list[list[Leader]]:
-    """The team or teams top of each division (level on every tie-break, they share the place;
-    a withdrawn team is not a leader), none before a result counts in it (its table's
-    ``counted``); in the divisions' order. Two queries however many there are, reading only the
-    figures of the stored rows in first place: the home of a league of 100 divisions reads 100
-    rows, not 1,000 with their adjustments."""
-    ids = [division.pk for division in divisions]
-    counted = dict(
-        DivisionTable.objects.filter(division__in=ids).values_list("division", "counted")
-    )
-    top: dict[int, list[Leader]] = {pk: [] for pk in ids}
-    for table, team, entry_name, team_name, result_points, adjustments in (
-        TableRow.objects.filter(table__in=ids, position=1, entry__withdrawn_on__isnull=True)
+def _leaders_shape(season_id: int) -> QuerySet[Any]:
+    return (
+        TableRow.objects.filter(
+            table__division__season=season_id,
+            table__counted__gt=0,
+            position=1,
+            entry__withdrawn_on__isnull=True,
+        )
         .order_by("entry__team__name")
         .values_list(
             "table",
@@ -388,10 +389,33 @@ def divisions_leaders(*, divisions: Sequence[Division]) -> list[list[Leader]]:
             "result_points",
             "adjustments",
         )
+    )
+
+
+#: The first places of a season's tables, by a query built once per connection
+#: (``scoring.services.compiled``).
+_leaders_read = CompiledRows(_leaders_shape)
+
+
+def divisions_leaders(*, divisions: Sequence[Division]) -> list[list[Leader]]:
+    """The team or teams top of each of a season's divisions (level on every tie-break, they
+    share the place; a withdrawn team is not a leader), none before a result counts in it (its
+    table's ``counted``); in the divisions' order. One query however many there are, reading
+    only the figures of the stored rows in first place of the season's tables: the home of a
+    league of 100 divisions reads 100 rows, not 1,000 with their adjustments."""
+    if not divisions:
+        return []
+    season = divisions[0].season_id
+    if any(division.season_id != season for division in divisions):
+        raise ValueError("the divisions are not all of one season")
+    top: dict[int, list[Leader]] = {division.pk: [] for division in divisions}
+    for table, team, entry_name, team_name, result_points, adjustments in _leaders_read.rows(
+        season
     ):
         points = table_points(result_points=result_points, adjustments=adjustments)
-        top[table].append(Leader(team_id=team, name=entry_name or team_name, points=points))
-    return [top[pk] if counted.get(pk) else [] for pk in ids]
+        if table in top:
+            top[table].append(Leader(team_id=team, name=entry_name or team_name, points=points))
+    return [top[division.pk] for division in divisions]
 
 
 def divisions_for_tables() -> QuerySet[Division]:

@@ -17,6 +17,7 @@ from django.db.models import Q
 
 from config.locks import lock_rows
 from leagues.audit import audit_log
+from leagues.days import long_date
 from leagues.models import Division, Fixture, Season, TableGame, Team, TeamEntry, Venue
 from leagues.nights_off import NightsOff, NightsOffError, dates_off, ranges_of
 from leagues.nights_off import check as check_nights_off
@@ -116,10 +117,6 @@ class GenerationReport:
     moved: int = 0
     postponed: int = 0
     unchanged: int = 0
-
-
-def _day(value: datetime.date) -> str:
-    return f"{value:%a} {value.day} {value:%b %Y}"
 
 
 def nights_off_checked(
@@ -226,8 +223,8 @@ def fixtures_plan(
     if first_night < season.starts_on:
         raise ValidationError(
             {
-                "start": f"The first league night would be {_day(first_night)}, before the "
-                f"season starts ({_day(season.starts_on)})."
+                "start": f"The first league night would be {long_date(first_night)}, before the "
+                f"season starts ({long_date(season.starts_on)})."
             }
         )
     entries = list(
@@ -260,8 +257,8 @@ def fixtures_plan(
     if end_by is not None and season.ends_on is not None and end_by > season.ends_on:
         raise ValidationError(
             {
-                "end_by": f"{_day(end_by)} is after the season ends ({_day(season.ends_on)}): "
-                "spread the rounds to a date within the season."
+                "end_by": f"{long_date(end_by)} is after the season ends "
+                f"({long_date(season.ends_on)}): spread the rounds to a date within the season."
             }
         )
     taken = _venues_taken(division, teams, season.venue_capacity)
@@ -297,8 +294,8 @@ def fixtures_plan(
         late = [f for f in planned if f.date > season.ends_on]
         if late:
             raise ValidationError(
-                f"The list needs league nights up to {_day(max(f.date for f in late))}, after "
-                f"the season ends ({_day(season.ends_on)}): {len(late)} fixture"
+                f"The list needs league nights up to {long_date(max(f.date for f in late))}, after "
+                f"the season ends ({long_date(season.ends_on)}): {len(late)} fixture"
                 f"{'s' if len(late) != 1 else ''} would not fit. Start earlier, remove "
                 "exclusion dates, raise the venue capacity or move the season's end."
             )
@@ -557,9 +554,9 @@ def _clear_other_divisions(
         hosting.setdefault((new_day, venue), []).append(names[fixture.home])
         named = [host for host in hosts if host] or ["another match"]
         note = (
-            f"{names[fixture.home]} v {names[fixture.away]} moved from {_day(fixture.date)} to "
-            f"{_day(new_day)}: {names[fixture.home]} shares a home venue with "
-            f"{' and '.join(named)}, at home on {_day(fixture.date)}"
+            f"{names[fixture.home]} v {names[fixture.away]} moved from "
+            f"{long_date(fixture.date)} to {long_date(new_day)}: {names[fixture.home]} shares a "
+            f"home venue with {' and '.join(named)}, at home on {long_date(fixture.date)}"
         )
         combined = f"{fixture.note}; {note}" if fixture.note else note
         moved.append(PlannedFixture(fixture.round, new_day, fixture.home, fixture.away, combined))
@@ -795,7 +792,7 @@ def fixture_rearrange(
         if season.ends_on is not None and date > season.ends_on:
             raise ValidationError(
                 {
-                    "date": f"No league night before the season ends ({_day(season.ends_on)}) "
+                    "date": f"No league night before the season ends ({long_date(season.ends_on)}) "
                     "has both teams and the venue free: give a date, and if it is outside "
                     "the season's calendar, say why."
                 }
@@ -811,7 +808,7 @@ def fixture_rearrange(
     if not override_checked:
         problem = season.calendar_problem(date)
         if not problem and date < today:
-            problem = f"{_day(date)} is in the past"
+            problem = f"{long_date(date)} is in the past"
         if problem and not outside_calendar:
             raise ValidationError(
                 {
@@ -831,7 +828,9 @@ def fixture_rearrange(
     fixture.time = time or fixture.time
     fixture.venue_id = venue_id
     fixture.status = Fixture.Status.SCHEDULED
-    line = f"Re-arranged from {_day(was)} to {_day(date)}" + (f": {reason}" if reason else ".")
+    line = f"Re-arranged from {long_date(was)} to {long_date(date)}" + (
+        f": {reason}" if reason else "."
+    )
     if override:
         line += f" (outside the calendar: {override})"
     fixture.note = f"{fixture.note}\n{line}".strip()

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from leagues.models import PointAdjustment
 from leagues.selectors.standings import StandingRow
+from leagues.views.common import team_options
 
 
 @dataclass(frozen=True)
@@ -115,15 +116,8 @@ class Chart:
 
     @property
     def team_options(self) -> SafeString:
-        """The chooser's ``<option>`` a team, the chosen one selected: written here, not by a
-        template loop of five lookups a team (a chooser of 100 teams is 500)."""
-        return mark_safe(
-            "".join(
-                f'<option value="{int(pk)}"{" selected" if pk == self.chosen else ""}>'
-                f"{escape(name)}</option>"
-                for pk, name in self.teams
-            )
-        )
+        """The chooser's ``<option>`` a team, the chosen one selected."""
+        return team_options(self.teams, chosen=self.chosen)
 
     @property
     def drawing(self) -> SafeString:
@@ -235,14 +229,16 @@ def progression_chart(
     if not dates:
         return None
     week_of = {day: i for i, day in enumerate(dates)}
-    if len(dates) == len(nights):  # no adjustment on a day without a result
-        gained = {pk: list(row.nights) for pk, row in zip(ids, shown, strict=True)}
-    else:
-        weeks = [week_of[night] for night in nights]
-        gained = {pk: [0] * len(dates) for pk in ids}
-        for pk, row in zip(ids, shown, strict=True):
-            for week, points in zip(weeks, row.nights, strict=True):
-                gained[pk][week] += points
+    # Each team's points a night, with a 0 on each day that has an adjustment but no result
+    # (the nights come in order, each once: the days between them are the ones inserted).
+    results = set(nights)
+    between = [week for week, day in enumerate(dates) if day not in results]
+    gained = {}
+    for pk, row in zip(ids, shown, strict=True):
+        weekly = list(row.nights)
+        for week in between:
+            weekly.insert(week, 0)
+        gained[pk] = weekly
     for day, team, points in made:
         gained[team][week_of[day]] += points
     running = {pk: list(itertools.accumulate(weekly)) for pk, weekly in gained.items()}

@@ -1,14 +1,17 @@
-"""What the leagues views share: 404s from selectors and the secretary check."""
+"""What the leagues views share: 404s from selectors, the secretary check, a team chooser's
+options."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import html
+from collections.abc import Callable, Iterable
 from functools import wraps
 from typing import Any, TypeVar
 
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponseNotAllowed
 from django.shortcuts import redirect
+from django.utils.safestring import SafeString
 
 from leagues.models import League
 from leagues.permissions import can_manage_league
@@ -22,6 +25,18 @@ def found(selector: Callable[..., T], **kwargs: Any) -> T:
         return selector(**kwargs)
     except ObjectDoesNotExist as exc:
         raise Http404(str(exc)) from exc
+
+
+def team_options(teams: Iterable[tuple[int, str]], *, chosen: int | None) -> SafeString:
+    """A team chooser's ``<option>`` a team (its id and name), the chosen one selected: written
+    here, not by a template loop of five lookups a team (a chooser of 100 teams is 500)."""
+    return SafeString(
+        "".join(
+            f'<option value="{int(pk)}"{" selected" if pk == chosen else ""}>'
+            f"{html.escape(name)}</option>"
+            for pk, name in teams
+        )
+    )
 
 
 def require_manager(request: HttpRequest, league: League) -> None:

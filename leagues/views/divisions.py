@@ -20,10 +20,11 @@ from django_tables2 import SingleTableMixin
 from config.inputs import strict_id
 from config.tables import CSVExportMixin
 from leagues.fragments import cached_fragment, request_params
-from leagues.models import Division, Team
+from leagues.models import Division
 from leagues.permissions import can_manage_league
 from leagues.selectors import fixtures as fixture_selectors
 from leagues.selectors.accounts import viewer_teams
+from leagues.selectors.fixtures import TeamChoice
 from leagues.selectors.race import MARKERS, Race, division_race
 from leagues.selectors.standings import Standings, division_for_table, division_standings
 from leagues.selectors.statistics import player_leaderboard
@@ -35,7 +36,7 @@ from leagues.tables import (
     wide_only,
 )
 from leagues.views.charts import progression_chart
-from leagues.views.common import found
+from leagues.views.common import found, team_options
 
 
 class DivisionMixin:
@@ -193,7 +194,8 @@ class StandingsView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateVie
 
 class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView):
     """Fixtures and results one league night at a time (``?week=``), or one team's
-    (``?team=``). The CSV with neither is the whole list."""
+    (``?team=``). The CSV with neither is the whole list; each CSV has the whole list's columns
+    in its order."""
 
     template_name = "leagues/division_fixtures.html"
     fragment_template = "leagues/_fixtures_body.html"
@@ -208,11 +210,11 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
         return None if parts is None else [*parts, self.division.season.league.today().isoformat()]
 
     @cached_property
-    def teams(self) -> list[Team]:
+    def teams(self) -> list[TeamChoice]:
         return fixture_selectors.division_teams(division=self.division)
 
     @cached_property
-    def team(self) -> Team | None:
+    def team(self) -> TeamChoice | None:
         wanted = strict_id(self.request.GET.get("team"))
         if wanted is None:
             return None
@@ -240,8 +242,12 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
         return next((day for day in self.weeks if day >= today), self.weeks[-1])
 
     def get_table_kwargs(self) -> dict[str, Any]:
+        # Every CSV (the season's, a week's, a team's) has the same columns in the same order:
+        # a secretary pastes them into one spreadsheet.
+        if self.export:
+            return {}
         # A week's fixtures share one date: the page heading says it.
-        if self.week is not None and not self.export:
+        if self.week is not None:
             return {"exclude": ("date",)}
         if self.team is not None:
             return {"sequence": DATE_FIRST}
@@ -263,7 +269,7 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
         index = weeks.index(week) if week in weeks else None
         context.update(
             csv_query=query.urlencode(),
-            teams=self.teams,
+            team_options=team_options(self.teams, chosen=self.team.pk if self.team else None),
             team=self.team,
             by="team" if self.team is not None else "week",
             week=week,

@@ -14,6 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django_tables2 import RequestConfig
 
 from config.paths import paths_for
+from leagues.days import short_date
 from leagues.fragments import PLAYERS, page_fragment, page_fragment_tagged
 from leagues.models import Division, Fixture
 from leagues.permissions import can_manage_league, captained_sides
@@ -39,7 +40,6 @@ from leagues.tables import (
     PlayerStatisticsTable,
     StandingsTable,
     fixture_score,
-    short_date,
 )
 from leagues.views.common import found
 

@@ -10,12 +10,22 @@ from types import SimpleNamespace
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from leagues.models import Fixture
 from leagues.selectors.race import division_race
 from leagues.selectors.standings import division_standings
 from leagues.services.standings import refresh_division_table
-from leagues.views.charts import BAND_ABOVE, MARK_GAP, PENS, progression_chart
+from leagues.views.charts import (
+    BAND_ABOVE,
+    BOTTOM,
+    HEIGHT,
+    MARK_GAP,
+    PENS,
+    TOP,
+    progression_chart,
+)
 from tests.factories.leagues import (
     DivisionFactory,
     FixtureFactory,
@@ -274,3 +284,61 @@ def test_the_secretary_sets_how_many_go_up_and_down(client):
     assert refused.status_code == 200
     division.refresh_from_db()
     assert division.relegated == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    nights=st.lists(st.integers(0, 40), min_size=1, max_size=12, unique=True).map(sorted),
+    points=st.lists(st.lists(st.integers(0, 3), min_size=12, max_size=12), min_size=1, max_size=4),
+    made=st.lists(st.tuples(st.integers(0, 44), st.integers(0, 3), st.integers(-5, 3)), max_size=5),
+)
+def test_each_line_adds_the_results_and_adjustments_day_by_day(nights, points, made):
+    """Each team's line is its running total over every day with a result or an adjustment,
+    in date order: an adjustment on a day without a result has a point of its own."""
+    start = datetime.date(2026, 9, 1)
+    days = [start + datetime.timedelta(days=d) for d in nights]
+    rows = [
+        SimpleNamespace(
+            team=SimpleNamespace(pk=k + 1, name=f"Team {k}"),
+            entry=SimpleNamespace(display_name=f"Team {k}"),
+            position=k + 1,
+            nights=scored[: len(days)],
+        )
+        for k, scored in enumerate(points)
+    ]
+    adjustments = [
+        SimpleNamespace(
+            made_at=datetime.datetime.combine(
+                start + datetime.timedelta(days=day), datetime.time(12), tzinfo=datetime.UTC
+            ),
+            entry=SimpleNamespace(team_id=team % len(rows) + 1),
+            points=change,
+        )
+        for day, team, change in made
+    ]
+    chart = progression_chart(rows=rows, nights=days, adjustments=adjustments)
+    assert chart is not None
+    # The same worked out the plain way: each day's points, then the running total.
+    dates = sorted(set(days) | {a.made_at.date() for a in adjustments})
+    expected = {}
+    for row in rows:
+        day_points = dict.fromkeys(dates, 0)
+        for day, scored in zip(days, row.nights, strict=True):
+            day_points[day] += scored
+        for a in adjustments:
+            if a.entry.team_id == row.team.pk:
+                day_points[a.made_at.date()] += a.points
+        running, total = [], 0
+        for day in dates:
+            total += day_points[day]
+            running.append(total)
+        expected[row.team.pk] = running
+    low = min(0, *(min(series) for series in expected.values()))
+    top = max(1, *(max(series) for series in expected.values()))
+    plot_h = HEIGHT - TOP - BOTTOM
+    for line in chart.lines:
+        heights = [float(point.split(",")[1]) for point in line.points.split(" ")]
+        assert heights == [
+            round(TOP + plot_h * (1 - (p - low) / (top - low)), 1) for p in expected[line.team_id]
+        ]
+        assert line.total == expected[line.team_id][-1]

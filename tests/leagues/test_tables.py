@@ -7,14 +7,19 @@ import csv
 import datetime
 import io
 import re
+from types import SimpleNamespace
 
 import django_tables2 as tables
 import pytest
 from django.urls import reverse
 from django.utils.formats import date_format
+from django_tables2.data import TableListData
 from django_tables2.utils import AttributeDict
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from config.tables import BaseTable, _safe_cell, attrs_html
+from leagues.days import long_date, short_date
 from leagues.models import Fixture
 from leagues.selectors.fixtures import (
     NEXT_STATUSES,
@@ -38,7 +43,6 @@ from leagues.tables import (
     PlayerStatisticsTable,
     StandingsTable,
     fixture_score,
-    short_date,
     status_text,
 )
 from scoring.selectors import recent_games
@@ -137,10 +141,28 @@ def test_fixtures_csv_is_the_whole_list_and_follows_filters(client, division):
     assert table[1][:4] == ["Anchor", "8–2", "Bay Horse", "2025-09-09"]
     drop_inn = division.entries.get(team__name="Drop Inn").team
     table = rows(client.get(url, {"team": drop_inn.pk}))
-    assert table[0][:2] == ["Date", "Home"], "a team's list starts with the date"
-    assert [row[1] for row in table[1:]] == ["Drop Inn"]
+    assert [row[0] for row in table[1:]] == ["Drop Inn"]
     table = rows(client.get(url, {"sort": "-date"}))
     assert [row[3] for row in table[1:]] == ["2025-09-23", "2025-09-16", "2025-09-09"]
+
+
+def test_every_fixtures_csv_of_a_division_has_the_same_columns_in_the_same_order(client, division):
+    """A secretary pastes the whole season's CSV, a league night's and a team's into one
+    spreadsheet: each has the whole season's columns in its order (a team's CSV started with
+    the date, as the team's page does, so its columns did not line up with the others')."""
+    url = reverse("leagues:division_fixtures_csv", args=[division.pk])
+    crown = division.entries.get(team__name="Crown").team
+    season = rows(client.get(url))
+    week = rows(client.get(url, {"week": "2025-09-16"}))
+    team = rows(client.get(url, {"team": crown.pk}))
+    assert season[0] == ["Home", "Result", "Away", "Date", "Venue", "Status"]
+    assert week[0] == season[0], "a league night's CSV"
+    assert team[0] == season[0], "a team's CSV"
+    # The same fixture is the same row in each.
+    crown_anchor = ["Crown", "2–8", "Anchor", "2025-09-16"]
+    assert [row[:4] for row in week[1:]] == [crown_anchor]
+    assert crown_anchor in [row[:4] for row in team[1:]]
+    assert crown_anchor in [row[:4] for row in season[1:]]
 
 
 def test_a_weeks_page_links_to_the_csv_of_the_week_it_shows(client, division):
@@ -418,6 +440,7 @@ def test_a_short_date_is_the_one_djangos_date_filter_writes():
     day = datetime.date(2026, 1, 1)
     for _ in range(366):
         assert short_date(day) == date_format(day, "D j M")
+        assert long_date(day) == date_format(day, "D j M Y") == f"{day:%a} {day.day} {day:%b %Y}"
         day += datetime.timedelta(days=1)
 
 
@@ -442,10 +465,53 @@ def test_the_fixtures_chooser_offers_the_divisions_teams_by_name(client, divisio
     expected = [entry.team for entry in division_entries(division=division)]
     assert [team.name for team in expected] == ["Anchor", "Bay Horse", "Crown", "Drop Inn"]
     for _ in range(2):
-        assert division_teams(division=division) == expected
+        assert division_teams(division=division) == [(team.pk, team.name) for team in expected]
     crown = expected[2]
     page = client.get(
         reverse("leagues:division_fixtures", args=[division.pk]), {"team": crown.pk}
     ).content.decode()
     assert f'<option value="{crown.pk}" selected>Crown</option>' in page
     assert page.count("<option value=") == 1 + len(expected)
+
+
+class _SortedTable(BaseTable):
+    """A table over plain rows: a date that may be missing, a number, a name, a nested name."""
+
+    day = tables.Column(order_by=("day", "number"))
+    number = tables.Column()
+    name = tables.Column(order_by=("-name", "number"))
+    club = tables.Column(accessor="club__name", order_by=("club__name",))
+    both = tables.Column(accessor="number", order_by=("number", "-day"))
+
+
+_row = st.builds(
+    SimpleNamespace,
+    day=st.one_of(st.none(), st.dates(datetime.date(2025, 9, 1), datetime.date(2025, 9, 4))),
+    number=st.integers(0, 3),
+    name=st.sampled_from(["Anchor", "Bay Horse", "Crown"]),
+    club=st.builds(SimpleNamespace, name=st.sampled_from(["Ash", "Elm"])),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    rows=st.lists(st.one_of(_row, _row.map(vars)), max_size=12),
+    sort=st.sampled_from(
+        ["day", "-day", "number", "-number", "name", "-name", "club", "-club", "both", "-both"]
+    ),
+)
+def test_a_list_is_sorted_in_the_order_django_tables2_sorts_it(rows, sort):
+    """The rows of a list in the order django-tables2's own sort gives (``TableListData``):
+    by the rows' attributes where that is the same order, by its key where a row is a mapping,
+    a value is missing or the sort goes both ways; stable, equal rows as they came."""
+    for index, row in enumerate(rows):
+        (row.__setitem__ if isinstance(row, dict) else row.__setattr__)("index", index)
+    table = _SortedTable(rows, order_by=sort)
+    expected = TableListData(list(rows))
+    expected.set_table(table)
+    expected.order_by(table.order_by)
+    assert [index_of(row) for row in table.data.data] == [index_of(row) for row in expected.data]
+
+
+def index_of(row):
+    return row["index"] if isinstance(row, dict) else row.index
