@@ -17,7 +17,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
-from leagues.days import short_date
+from leagues.days import long_date, short_date
 from leagues.embed import parse_sites, validate_embed_sites
 from leagues.formats import STYLE_PRESETS
 from leagues.match import MatchFormat
@@ -280,13 +280,13 @@ class Season(models.Model):
     def calendar_problem(self, day: datetime.date) -> str:
         """Why ``day`` is outside the season's calendar ("" when it is a fine night)."""
         if day < self.starts_on:
-            return f"{day:%a %-d %b %Y} is before the season starts ({self.starts_on:%a %-d %b %Y})"
+            return f"{long_date(day)} is before the season starts ({long_date(self.starts_on)})"
         if self.ends_on is not None and day > self.ends_on:
-            return f"{day:%a %-d %b %Y} is after the season ends ({self.ends_on:%a %-d %b %Y})"
+            return f"{long_date(day)} is after the season ends ({long_date(self.ends_on)})"
         for nights in self.nights_off:
             if nights.covers(day):
                 named = f" ({nights.name})" if nights.name else ""
-                return f"{day:%a %-d %b %Y} is a night with no league{named}"
+                return f"{long_date(day)} is a night with no league{named}"
         return ""
 
 
