@@ -11,6 +11,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
 from cups import draw as drawing
 from cups.models import Competition, Entrant, Group, Round, Tie
@@ -154,7 +155,9 @@ def _make_groups(
     split = drawing.snake_groups(_slots(entrants), groups=competition.groups)
     by_pk = {e.pk: e for e in entrants}
     league = competition.league
-    start = competition.season.starts_on
+    # Each group's round robin from the draw's day (or the season's start, if later): a group
+    # tie is played on its round's league night, one a night for each entrant.
+    start = max(timezone.localdate(), competition.season.starts_on)
     record: dict[str, Any] = {"seed": seed, "groups": {}}
     for position, keys in enumerate(split):
         group = Group.objects.create(
@@ -178,7 +181,7 @@ def _make_groups(
                 away=by_pk[planned.away],  # type: ignore[index]
             )
             tie.competition = competition
-            _ready(tie)
+            _ready(tie, date=planned.date)
     competition.stage = Stage.GROUPS
     competition.save(update_fields=["stage"])
     return record

@@ -180,7 +180,7 @@ def _play_date(tie: Tie) -> datetime.date:
     return max(timezone.localdate(), tie.competition.season.starts_on)
 
 
-def _make_fixture(tie: Tie) -> Fixture:
+def _make_fixture(tie: Tie, *, date: datetime.date | None = None) -> Fixture:
     """The league fixture (kind "cup") a team tie is played as, at the home team's pub."""
     competition = tie.competition
     assert tie.home is not None and tie.away is not None
@@ -194,7 +194,7 @@ def _make_fixture(tie: Tie) -> Fixture:
         kind=Fixture.Kind.CUP,
         home=home,
         away=away,
-        date=_play_date(tie),
+        date=date or _play_date(tie),
         time=competition.league.start_time,
         venue_id=home.home_venue_id,
         note=f"{competition.name}, {tie.round.name if tie.round else 'group'}",
@@ -236,13 +236,14 @@ def _race_game_start(tie: Tie, *, by: Account = None, playoff: bool = False) -> 
     )
 
 
-def _ready(tie: Tie, *, by: Account = None) -> None:
-    """Both entrants known: the tie is to play (a cup fixture, or a race's first game)."""
+def _ready(tie: Tie, *, by: Account = None, date: datetime.date | None = None) -> None:
+    """Both entrants known: the tie is to play (a cup fixture, or a race's first game);
+    ``date``, a group tie's night in its group's round robin."""
     tie.status = Status.SCHEDULED
     tie.save(update_fields=["status", "updated_at"])
     if tie.competition.tie_format == Competition.TieFormat.MATCH:
         if tie.fixture_id is None:
-            tie.fixture = _make_fixture(tie)
+            tie.fixture = _make_fixture(tie, date=date)
             tie.save(update_fields=["fixture", "updated_at"])
     elif not tie.games.exists():
         _race_game_start(tie, by=by)

@@ -461,3 +461,22 @@ def test_a_team_tie_takes_its_result_from_the_score_card_and_the_winner_goes_thr
     final.refresh_from_db()
     assert final.winner == "away"
     assert all(row.played == 0 for row in division_standings(division=fixture.division).rows)
+
+
+def test_a_group_plays_one_tie_a_night_from_the_draw_on():
+    """A team group's ties were all dated the day of the draw, so a team of a group of three
+    had two ties on one night; each tie now has its round's league night in the group's round
+    robin, none before the draw."""
+    from django.utils import timezone
+
+    world = cup_world(3)
+    cup = team_cup(world, format=Competition.Format.GROUPS, groups=1, qualifiers=2)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    fixtures = [t.fixture for t in cup.ties.filter(group__isnull=False).select_related("fixture")]
+    assert len(fixtures) == 3
+    nights = sorted(f.date for f in fixtures)
+    assert len(set(nights)) == 3
+    assert nights[0] >= max(timezone.localdate(), world.season.starts_on)
+    for team in world.teams:
+        dates = [f.date for f in fixtures if team.pk in (f.home_id, f.away_id)]
+        assert len(dates) == len(set(dates)) == 2
