@@ -170,3 +170,15 @@ def test_the_grid_has_a_row_a_night_and_a_column_a_team():
     html = Client().get(reverse("leagues:division_grid", kwargs={"pk": division.pk})).content
     assert b"The Spotted Cow" in html
     assert html.count(b'class="night"') == 6
+
+
+def test_the_embed_table_marks_a_withdrawn_team_as_the_division_page_does(world):
+    """A team that withdrew read "Old Hall (withdrawn)" on the division's page and in its CSV,
+    but plain "Old Hall" in the embedded table on the league's website, as if still playing."""
+    from leagues.models import TeamEntry
+    from leagues.services.withdrawal import team_withdraw
+
+    entry = TeamEntry.objects.get(team=world.fixture.away, season=world.fixture.division.season)
+    team_withdraw(entry=entry, reason="The pub closed", by=world.users["secretary"])
+    html = Client().get(embed_url(world)).content.decode()
+    assert f"{entry.team.name} (withdrawn)" in html
