@@ -273,6 +273,11 @@ def random_draw(
     return _place(shuffled, byes=byes, protect=protect, seed=seed, moved="were redrawn")
 
 
+def _count(number: int, thing: str) -> str:
+    """ "1 group", "2 groups"."""
+    return f"{number} {thing}{'' if number == 1 else 's'}"
+
+
 def snake_groups(slots: Sequence[Slot], *, groups: int) -> tuple[tuple[Hashable, ...], ...]:
     """Split ``slots`` (best seed first) into ``groups`` balanced groups in snake order."""
     checked = _validate(slots)
@@ -280,8 +285,8 @@ def snake_groups(slots: Sequence[Slot], *, groups: int) -> tuple[tuple[Hashable,
         raise DrawError("A group stage needs at least one group.")
     if len(checked) < 2 * groups:
         raise DrawError(
-            f"{len(checked)} entrants cannot fill {groups} groups of at least 2; "
-            f"use at most {len(checked) // 2} groups."
+            f"{len(checked)} entrants cannot fill {_count(groups, 'group')} of at least 2; "
+            f"use at most {_count(len(checked) // 2, 'group')}."
         )
     out: list[list[Hashable]] = [[] for _ in range(groups)]
     for i, slot in enumerate(checked):

@@ -90,6 +90,19 @@ def test_same_seed_same_draw_and_another_seed_another():
     assert any(random_draw(field(20), seed=s).ties != one.ties for s in range(1, 5))
 
 
+@pytest.mark.parametrize(
+    ("entrants", "groups", "message"),
+    [
+        (3, 2, "3 entrants cannot fill 2 groups of at least 2; use at most 1 group."),
+        (7, 4, "7 entrants cannot fill 4 groups of at least 2; use at most 3 groups."),
+    ],
+)
+def test_too_many_groups_are_refused_in_words(entrants, groups, message):
+    with pytest.raises(DrawError) as refused:
+        snake_groups(field(entrants), groups=groups)
+    assert str(refused.value) == message
+
+
 def test_snake_groups():
     assert snake_groups(field(8), groups=2) == ((1, 4, 5, 8), (2, 3, 6, 7))
     assert snake_groups(field(7), groups=3) == ((1, 6, 7), (2, 5), (3, 4))
