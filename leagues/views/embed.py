@@ -62,7 +62,8 @@ def division_embed(request: HttpRequest, pk: int) -> HttpResponse:
     upcoming = selectors.fixture_list(
         division=division, statuses=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED]
     ).filter(date__gte=today)[:SHOWN]
-    results = selectors.counted_results(division=division)[:SHOWN]
+    # Up to today: a walkover given ahead of its night is listed from that night on.
+    results = selectors.counted_results(division=division).filter(date__lte=today)[:SHOWN]
     response = render(
         request,
         "leagues/embed.html",

@@ -182,3 +182,26 @@ def test_the_embed_table_marks_a_withdrawn_team_as_the_division_page_does(world)
     team_withdraw(entry=entry, reason="The pub closed", by=world.users["secretary"])
     html = Client().get(embed_url(world)).content.decode()
     assert f"{entry.team.name} (withdrawn)" in html
+
+
+def test_the_embeds_last_results_are_up_to_today(world):
+    """A walkover given ahead of its night counts from now on, but the embed's "Last results"
+    listed it (dated next week) among the results already played, as the league's home does
+    not: it is listed from its night on."""
+    from leagues.services.fixtures import fixture_walkover
+    from tests.factories.leagues import FixtureFactory
+
+    played = world.fixture
+    ahead = FixtureFactory(
+        division=played.division,
+        home=played.away,
+        away=played.home,
+        date=played.division.season.league.today() + datetime.timedelta(days=4),
+    )
+    fixture_walkover(
+        fixture=ahead, to="home", reason="Away side folded", by=world.users["secretary"]
+    )
+    html = Client().get(embed_url(world)).content.decode()
+    results = html[html.index("Last results") :]
+    assert "w/o" not in results
+    assert f"{played.home.name}" in results
