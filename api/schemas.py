@@ -143,6 +143,10 @@ class StandingRowOut(Schema):
     adjustments: int
     points: int
     provisional: int
+    withdrawn: bool = Field(
+        description="The team has withdrawn from the division (the pages read its name with "
+        '"(withdrawn)"); its place is at the foot of the table.'
+    )
 
 
 #: The figures a league's table can show (``columns`` names them; every row has each).

@@ -260,3 +260,19 @@ def test_a_fixtures_time_carries_its_leagues_zone(db):
     schema = json.loads(Client().get("/api/openapi.json").content)["components"]["schemas"]
     starts_at = schema["FixtureOut"]["properties"]["starts_at"]
     assert starts_at["format"] == "date-time" and "offset" in starts_at["description"]
+
+
+def test_the_standings_say_which_team_has_withdrawn(world):
+    """The division's page and its CSV read "Old Hall (withdrawn)"; the API gave the plain name
+    with nothing to tell an app the team had gone."""
+    from leagues.services.withdrawal import team_withdraw
+
+    entry = TeamEntry.objects.get(team=world.fixture.away, season=world.fixture.division.season)
+    team_withdraw(entry=entry, reason="The pub closed", by=world.users["secretary"])
+    data = Client().get(f"/api/divisions/{world.fixture.division_id}/standings").json()
+    withdrawn = {row["team"]["name"]: row["withdrawn"] for row in data["rows"]}
+    assert withdrawn == {
+        row.team.name: row.team == entry.team
+        for row in division_standings(division=world.fixture.division_id).rows
+    }
+    assert withdrawn[entry.team.name] is True
