@@ -284,6 +284,14 @@ def competition_manage(request: HttpRequest, pk: int) -> HttpResponse:
                         )
                     messages.success(request, f"{entrant} entered.")
                     return redirect("cups:manage", pk=pk)
+            elif action == "enter_all" and is_teams:
+                entered = competitions.entrants_add_season_teams(
+                    competition=competition, by=request.user
+                )
+                messages.success(
+                    request, f"{len(entered)} team{'' if len(entered) == 1 else 's'} entered."
+                )
+                return redirect("cups:manage", pk=pk)
             elif action == "remove":
                 entrant = get_object_or_404(
                     Entrant, pk=request.POST.get("entrant"), competition=competition
@@ -335,6 +343,7 @@ def competition_manage(request: HttpRequest, pk: int) -> HttpResponse:
             "competition": competition,
             "entrants": list(competition.entrants.select_related("club", "group")),
             "entrant_form": entrant_form,
+            "to_enter": len(competitions.teams_to_enter(competition)) if is_teams else 0,
             "draw_form": draw_form,
             "rounds": list(competition.rounds.all()),
         },

@@ -175,6 +175,47 @@ def entrant_add_team(
     return entrant
 
 
+def teams_to_enter(competition: Competition) -> list[Team]:
+    """The teams of the league playing the cup's season (not withdrawn) that are not in it yet,
+    by name."""
+    return list(
+        Team.objects.filter(
+            league=competition.league_id,
+            entries__season=competition.season_id,
+            entries__withdrawn_on__isnull=True,
+        )
+        .exclude(cup_entries__competition=competition)
+        .order_by("name")
+    )
+
+
+@transaction.atomic
+def entrants_add_season_teams(*, competition: Competition, by: Account) -> list[Entrant]:
+    """Enter every team playing the cup's season that is not in it yet (a withdrawn team is
+    not): a league cup that all its teams play, entered in one step, each in the audit trail."""
+    competition = _lock(competition)
+    require_manager(competition, by)
+    _taking_entries(competition)
+    if competition.entrant_kind != Kind.TEAMS:
+        raise ValidationError(
+            f"{competition.name} is for {competition.get_entrant_kind_display().lower()}, "
+            "not teams."
+        )
+    teams = teams_to_enter(competition)
+    if not teams:
+        raise ValidationError(
+            f"Every team playing {competition.season.name} is already in {competition.name}."
+        )
+    entrants = []
+    for team in teams:
+        entrant = Entrant.objects.create(
+            competition=competition, team=team, name=team.name, club_id=team.home_venue_id
+        )
+        _audit_entrant(competition, entrant, by)
+        entrants.append(entrant)
+    return entrants
+
+
 @transaction.atomic
 def entrant_add_players(
     *, competition: Competition, players: Sequence[Player], seed: int | None = None, by: Account

@@ -1,0 +1,88 @@
+"""A league cup that every team plays: the secretary enters the season's teams in one step."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.urls import reverse
+
+from cups.models import Competition
+from cups.services.competitions import (
+    competition_create,
+    entrant_add_team,
+    entrants_add_season_teams,
+)
+from cups.services.draws import draw_make
+from leagues.models import AuditEntry, TeamEntry
+from leagues.services.withdrawal import team_withdraw
+from tests.cups.helpers import cup_world
+
+pytestmark = pytest.mark.django_db
+
+
+def new_cup(world, **options):
+    return competition_create(
+        league=world.league,
+        season=world.season,
+        name=options.pop("name", "League Cup"),
+        by=world.users["secretary"],
+        **options,
+    )
+
+
+def test_every_team_playing_the_season_is_entered_but_the_withdrawn_and_those_in():
+    world = cup_world(teams=5)
+    cup = new_cup(world)
+    a, b, c, d, e = world.teams
+    entrant_add_team(competition=cup, team=b, seed=1, by=world.users["secretary"])
+    team_withdraw(
+        entry=TeamEntry.objects.get(team=e), reason="The pub closed", by=world.users["secretary"]
+    )
+    entered = entrants_add_season_teams(competition=cup, by=world.users["secretary"])
+    assert [entrant.team for entrant in entered] == [a, c, d]
+    assert sorted(cup.entrants.values_list("team__name", flat=True)) == [
+        a.name,
+        b.name,
+        c.name,
+        d.name,
+    ]
+    assert cup.entrants.get(team=b).seed == 1  # the one already in is left as it was
+    added = AuditEntry.objects.filter(action="cup_entrant_added", league=world.league)
+    assert added.count() == 4
+    with pytest.raises(ValidationError, match="already in League Cup"):
+        entrants_add_season_teams(competition=cup, by=world.users["secretary"])
+
+
+@pytest.mark.parametrize("who", ["other_secretary", "home_captain", "stranger"])
+def test_only_the_leagues_secretaries_enter_the_teams(who):
+    world = cup_world(teams=3)
+    cup = new_cup(world)
+    with pytest.raises(PermissionDenied):
+        entrants_add_season_teams(competition=cup, by=world.users[who])
+    assert not cup.entrants.exists()
+
+
+def test_no_team_is_entered_once_the_draw_is_made_nor_into_a_pairs_cup():
+    world = cup_world(teams=4)
+    cup = new_cup(world)
+    entrants_add_season_teams(competition=cup, by=world.users["secretary"])
+    draw_make(competition=cup, seed=3, by=world.users["secretary"])
+    with pytest.raises(ValidationError, match="entries are closed"):
+        entrants_add_season_teams(competition=cup, by=world.users["secretary"])
+    pairs = new_cup(world, name="Pairs Cup", entrant_kind=Competition.EntrantKind.PAIRS)
+    with pytest.raises(ValidationError, match="not teams"):
+        entrants_add_season_teams(competition=pairs, by=world.users["secretary"])
+
+
+def test_the_manage_page_offers_the_teams_not_in_and_enters_them(client):
+    world = cup_world(teams=4)
+    cup = new_cup(world)
+    entrant_add_team(competition=cup, team=world.teams[0], by=world.users["secretary"])
+    client.force_login(world.users["secretary"])
+    url = reverse("cups:manage", args=[cup.pk])
+    page = client.get(url).content.decode()
+    assert "3 teams playing" in page and "Enter all 3" in page
+    response = client.post(url, {"action": "enter_all"}, follow=True)
+    assert "3 teams entered." in response.content.decode()
+    assert cup.entrants.count() == 4
+    assert 'data-testid="enter-all"' not in response.content.decode()
