@@ -125,6 +125,17 @@ def test_a_trinidad_card_of_bullseyes_and_hang_jacks_and_game_scores() -> None:
     assert (result.home_games, result.away_games) == (3, 1)
     assert (result.home_hang_jacks, result.away_hang_jacks) == (1, 2)
     assert (result.home_points, result.away_points) == (2, 0)
+    # The captain who confirms it reads the hang jacks too (they count in a Trinidad table), as
+    # the fixture's page gives them: the whole and each table's.
+    client = Client()
+    client.force_login(users["home"])
+    page = client.get(reverse("leagues:fixture_result", args=[fixture.pk])).content.decode()
+    figures = page[
+        page.index('data-testid="result-figures"') : page.index('data-testid="result-status"')
+    ]
+    assert "hang jacks 1–2" in figures
+    assert re.search(r"Table 1: [^<]*hang jacks 1–0", figures)
+    assert re.search(r"Table 2: [^<]*hang jacks 0–2", figures)
 
 
 def test_a_trinidad_card_whose_scores_and_bullseyes_disagree_is_refused() -> None:
