@@ -52,6 +52,13 @@ class CompetitionForm(forms.Form):
         return data
 
 
+class GroupsForm(forms.Form):
+    """A groups-then-knock-out cup's groups, changed while its entries are open."""
+
+    groups = forms.IntegerField(min_value=1, max_value=64, label="Groups")
+    qualifiers = forms.IntegerField(min_value=1, max_value=8, label="Through from each group")
+
+
 class TeamEntrantForm(forms.Form):
     team = forms.ModelChoiceField(queryset=Team.objects.none())
     seed = forms.IntegerField(min_value=1, max_value=999, required=False)

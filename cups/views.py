@@ -262,6 +262,10 @@ def competition_manage(request: HttpRequest, pk: int) -> HttpResponse:
     entrant_form_class: Any = forms.TeamEntrantForm if is_teams else forms.PlayersEntrantForm
     entrant_form = entrant_form_class(competition=competition)
     draw_form = forms.DrawForm(prefix="draw")
+    groups_form = forms.GroupsForm(
+        prefix="groups",
+        initial={"groups": competition.groups, "qualifiers": competition.qualifiers},
+    )
     if request.method == "POST":
         action = request.POST.get("action", "")
         try:
@@ -292,6 +296,14 @@ def competition_manage(request: HttpRequest, pk: int) -> HttpResponse:
                     request, f"{len(entered)} team{'' if len(entered) == 1 else 's'} entered."
                 )
                 return redirect("cups:manage", pk=pk)
+            elif action == "groups":
+                groups_form = forms.GroupsForm(request.POST, prefix="groups")
+                if groups_form.is_valid():
+                    competitions.competition_set_groups(
+                        competition=competition, by=request.user, **groups_form.cleaned_data
+                    )
+                    messages.success(request, "The groups are changed.")
+                    return redirect("cups:manage", pk=pk)
             elif action == "remove":
                 entrant = get_object_or_404(
                     Entrant, pk=request.POST.get("entrant"), competition=competition
@@ -345,6 +357,7 @@ def competition_manage(request: HttpRequest, pk: int) -> HttpResponse:
             "entrant_form": entrant_form,
             "to_enter": len(competitions.teams_to_enter(competition)) if is_teams else 0,
             "draw_form": draw_form,
+            "groups_form": groups_form,
             "rounds": list(competition.rounds.all()),
         },
     )

@@ -88,12 +88,7 @@ def competition_create(
                 f"not {best_of}."
             )
     if format == Competition.Format.GROUPS:
-        if groups < 1:
-            raise ValidationError("Groups then knock-out needs at least one group.")
-        if qualifiers < 1:
-            raise ValidationError("At least one entrant of each group goes through.")
-        if groups * qualifiers < 2:
-            raise ValidationError("The knock-out needs at least 2 qualifiers in all.")
+        _check_groups(groups, qualifiers)
     else:
         groups = 0
     slug = slugify(name)[:120] or "cup"
@@ -118,6 +113,43 @@ def competition_create(
         league=league,
         action="cup_created",
         subject=f"{competition} created",
+        after=competition_state(competition),
+        by=by,
+    )
+    return competition
+
+
+def _check_groups(groups: int, qualifiers: int) -> None:
+    """A group stage's numbers: at least one group, one through from each, two in all."""
+    if groups < 1:
+        raise ValidationError("Groups then knock-out needs at least one group.")
+    if qualifiers < 1:
+        raise ValidationError("At least one entrant of each group goes through.")
+    if groups * qualifiers < 2:
+        raise ValidationError("The knock-out needs at least 2 qualifiers in all.")
+
+
+@transaction.atomic
+def competition_set_groups(
+    *, competition: Competition, groups: int, qualifiers: int, by: Account
+) -> Competition:
+    """How many groups a groups-then-knock-out cup has and how many go through from each,
+    changed while its entries are open (once the draw is made they are its groups)."""
+    competition = _lock(competition)
+    require_manager(competition, by)
+    _taking_entries(competition)
+    if competition.format != Competition.Format.GROUPS:
+        raise ValidationError(f"{competition.name} is a knock-out: it has no groups.")
+    _check_groups(groups, qualifiers)
+    before = competition_state(competition)
+    competition.groups, competition.qualifiers = groups, qualifiers
+    competition.save(update_fields=["groups", "qualifiers"])
+    audit_log(
+        league=competition.league,
+        action="cup_changed",
+        subject=f"{competition}: {groups} group{'' if groups == 1 else 's'}, "
+        f"{qualifiers} through from each",
+        before=before,
         after=competition_state(competition),
         by=by,
     )

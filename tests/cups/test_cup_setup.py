@@ -1,4 +1,5 @@
-"""A league cup that every team plays: the secretary enters the season's teams in one step."""
+"""Setting a cup up: the secretary enters the season's teams in one step, and changes a group
+cup's groups until the draw."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from django.urls import reverse
 from cups.models import Competition
 from cups.services.competitions import (
     competition_create,
+    competition_set_groups,
     entrant_add_team,
     entrants_add_season_teams,
 )
@@ -86,3 +88,52 @@ def test_the_manage_page_offers_the_teams_not_in_and_enters_them(client):
     assert "3 teams entered." in response.content.decode()
     assert cup.entrants.count() == 4
     assert 'data-testid="enter-all"' not in response.content.decode()
+
+
+def test_a_group_cups_groups_change_until_the_draw():
+    """Three entrants cannot fill the two groups the cup was made with: the secretary makes it
+    one group of three and the draw goes ahead (before, the cup was stuck: entrants only)."""
+    world = cup_world(teams=3)
+    cup = new_cup(world, format=Competition.Format.GROUPS, groups=2, qualifiers=2)
+    entrants_add_season_teams(competition=cup, by=world.users["secretary"])
+    with pytest.raises(ValidationError, match="use at most 1 group"):
+        draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    with pytest.raises(PermissionDenied):
+        competition_set_groups(competition=cup, groups=1, qualifiers=2, by=world.users["stranger"])
+    with pytest.raises(ValidationError, match="at least 2 qualifiers"):
+        competition_set_groups(competition=cup, groups=1, qualifiers=1, by=world.users["secretary"])
+    competition_set_groups(competition=cup, groups=1, qualifiers=2, by=world.users["secretary"])
+    cup.refresh_from_db()
+    assert (cup.groups, cup.qualifiers) == (1, 2)
+    change = AuditEntry.objects.get(action="cup_changed", league=world.league)
+    assert change.before["groups"] == 2 and change.after["groups"] == 1
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    with pytest.raises(ValidationError, match="entries are closed"):
+        competition_set_groups(competition=cup, groups=1, qualifiers=1, by=world.users["secretary"])
+
+
+def test_a_knock_out_has_no_groups_to_change():
+    world = cup_world(teams=3)
+    cup = new_cup(world)
+    with pytest.raises(ValidationError, match="is a knock-out"):
+        competition_set_groups(competition=cup, groups=2, qualifiers=1, by=world.users["secretary"])
+
+
+def test_the_manage_page_changes_the_groups(client):
+    world = cup_world(teams=3)
+    cup = new_cup(world, format=Competition.Format.GROUPS, groups=2, qualifiers=2)
+    client.force_login(world.users["secretary"])
+    url = reverse("cups:manage", args=[cup.pk])
+    assert 'data-testid="change-groups"' in client.get(url).content.decode()
+    bad = client.post(
+        url, {"action": "groups", "groups-groups": "0", "groups-qualifiers": "2"}, follow=True
+    )
+    assert "greater than or equal to 1" in bad.content.decode()
+    cup.refresh_from_db()
+    assert cup.groups == 2
+    done = client.post(
+        url, {"action": "groups", "groups-groups": "1", "groups-qualifiers": "2"}, follow=True
+    )
+    assert "The groups are changed." in done.content.decode()
+    cup.refresh_from_db()
+    assert (cup.groups, cup.qualifiers) == (1, 2)
