@@ -177,6 +177,27 @@ def _seed(seed: int | None) -> int | None:
     return seed
 
 
+def _require_teams_cup(competition: Competition) -> None:
+    if competition.entrant_kind != Kind.TEAMS:
+        raise ValidationError(
+            f"{competition.name} is for {competition.get_entrant_kind_display().lower()}, "
+            "not teams."
+        )
+
+
+def _enter_team(competition: Competition, team: Team, *, seed: int | None, by: Account) -> Entrant:
+    """The team entered (by its name, its home venue its club), in the audit trail."""
+    entrant = Entrant.objects.create(
+        competition=competition,
+        team=team,
+        name=team.name,
+        club_id=team.home_venue_id,
+        seed=seed,
+    )
+    _audit_entrant(competition, entrant, by)
+    return entrant
+
+
 @transaction.atomic
 def entrant_add_team(
     *, competition: Competition, team: Team, seed: int | None = None, by: Account
@@ -185,26 +206,14 @@ def entrant_add_team(
     competition = _lock(competition)
     require_manager(competition, by)
     _taking_entries(competition)
-    if competition.entrant_kind != Kind.TEAMS:
-        raise ValidationError(
-            f"{competition.name} is for {competition.get_entrant_kind_display().lower()}, "
-            "not teams."
-        )
+    _require_teams_cup(competition)
     if team.league_id != competition.league_id:
         raise ValidationError(f"{team} does not play in {competition.league}.")
     if not TeamEntry.objects.filter(team=team, season=competition.season_id).exists():
         raise ValidationError(f"{team} has not entered {competition.season.name}.")
     if competition.entrants.filter(team=team).exists():
         raise ValidationError(f"{team} is already in {competition.name}.")
-    entrant = Entrant.objects.create(
-        competition=competition,
-        team=team,
-        name=team.name,
-        club_id=team.home_venue_id,
-        seed=_seed(seed),
-    )
-    _audit_entrant(competition, entrant, by)
-    return entrant
+    return _enter_team(competition, team, seed=_seed(seed), by=by)
 
 
 def teams_to_enter(competition: Competition) -> list[Team]:
@@ -228,24 +237,13 @@ def entrants_add_season_teams(*, competition: Competition, by: Account) -> list[
     competition = _lock(competition)
     require_manager(competition, by)
     _taking_entries(competition)
-    if competition.entrant_kind != Kind.TEAMS:
-        raise ValidationError(
-            f"{competition.name} is for {competition.get_entrant_kind_display().lower()}, "
-            "not teams."
-        )
+    _require_teams_cup(competition)
     teams = teams_to_enter(competition)
     if not teams:
         raise ValidationError(
             f"Every team playing {competition.season.name} is already in {competition.name}."
         )
-    entrants = []
-    for team in teams:
-        entrant = Entrant.objects.create(
-            competition=competition, team=team, name=team.name, club_id=team.home_venue_id
-        )
-        _audit_entrant(competition, entrant, by)
-        entrants.append(entrant)
-    return entrants
+    return [_enter_team(competition, team, seed=None, by=by) for team in teams]
 
 
 @transaction.atomic
