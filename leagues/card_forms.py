@@ -5,7 +5,11 @@ pegs (as many games as a table plays), the games (bullseyes) won where a table p
 one, hang jacks where the variant scores them; the ranges come from the ruleset (the highest
 score a game can finish on). Each field's refusal names the table, the game and the figure.
 The card's own checks (the winner at the target, the table decided) are the service's
-(``leagues.services.cards``), asked of the engines, not repeated here.
+(``leagues.services.cards``), asked of the engines, not repeated here. A card with a figure
+refused here is not sent to the service, so the form asks the same checks of every table whose
+figures were all taken (and, at a table with one refused, of each game whose pegs were): a
+captain learns every problem on the card from one submission, not the rules only once the
+figures are right.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from django import forms
 
 from leagues import match
 from leagues.models import Fixture, FixtureTable, Player
-from leagues.services.cards import CardTable
+from leagues.services.cards import CardTable, card_problems, game_problems
 from scoring.forms.words import possessive
 from scoring.rules import Ruleset
 
@@ -63,7 +67,7 @@ class ScoreCardForm(forms.Form):
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.fixture, self.fmt, self.settling = fixture, fmt, settling
+        self.fixture, self.fmt, self.ruleset, self.settling = fixture, fmt, ruleset, settling
         self.editable = editable
         self.players = {p.pk: p for squad in squads.values() for p in squad}
         self.names = {"home": fixture.home.name, "away": fixture.away.name}
@@ -143,40 +147,72 @@ class ScoreCardForm(forms.Form):
                         f"Table {board}, game {number}: give both sides' pegs, "
                         f"{self.names['home']} and {self.names['away']}.",
                     )
+        if self.errors:
+            for problem in self._rule_problems():
+                self.add_error(None, problem)
         return cleaned
+
+    def _figure_names(self, board: int) -> list[str]:
+        names = [f"t{board}_g{n}_{side}" for n in range(1, self.games + 1) for side in SIDES]
+        if self.asks_bullseyes:
+            names += [f"t{board}_bull_{side}" for side in SIDES]
+        if self.asks_hang_jacks:
+            names += [f"t{board}_hj_{side}" for side in SIDES]
+        return names
+
+    def _rule_problems(self) -> list[str]:
+        """The service's checks of the card, asked of what the form took: each table whose
+        figures were all taken, whole; at a table with a figure refused, each game whose two
+        pegs were (the table's own checks wait for its figures)."""
+        problems: list[str] = []
+        for board in self.editable:
+            if not any(name in self.errors for name in self._figure_names(board)):
+                table = self._card_table(board)
+                if table is not None:
+                    problems += card_problems([table], self.fmt, self.ruleset)
+                continue
+            for number in range(1, self.games + 1):
+                named = [f"t{board}_g{number}_{side}" for side in SIDES]
+                if any(name in self.errors for name in named):
+                    continue
+                home, away = (self.cleaned_data.get(name) for name in named)
+                if home is not None and away is not None:
+                    problems += game_problems(
+                        board=board, number=number, home=home, away=away, ruleset=self.ruleset
+                    )
+        return problems
 
     def card_tables(self) -> list[CardTable]:
         """The typed tables, for ``fixture_card_enter``. A settling secretary's table left
         blank stays as it was scored."""
+        return [table for table in map(self._card_table, self.editable) if table is not None]
+
+    def _card_table(self, board: int) -> CardTable | None:
+        """The table at ``board`` as typed (None: a settling secretary left it blank)."""
         data = self.cleaned_data
-        tables = []
-        for board in self.editable:
-            games = []
-            for number in range(1, self.games + 1):
-                home, away = (data.get(f"t{board}_g{number}_{side}") for side in SIDES)
-                if home is not None and away is not None:
-                    games.append((home, away))
-            bulls = [data.get(f"t{board}_bull_{side}") for side in SIDES]
-            bullseyes = None if bulls == [None, None] else (bulls[0] or 0, bulls[1] or 0)
-            hang = [data.get(f"t{board}_hj_{side}") or 0 for side in SIDES]
-            pairs = {
-                side: [
-                    self.players[data[f"t{board}_{side}_{seat}"]]
-                    for seat in (1, 2)
-                    if data.get(f"t{board}_{side}_{seat}") is not None
-                ]
-                for side in SIDES
-            }
-            if self.settling and not games and bullseyes is None:
-                continue
-            tables.append(
-                CardTable(
-                    board=board,
-                    home=pairs["home"],
-                    away=pairs["away"],
-                    games=tuple(games),
-                    bullseyes=bullseyes,
-                    hang_jacks=(hang[0], hang[1]),
-                )
-            )
-        return tables
+        games = []
+        for number in range(1, self.games + 1):
+            home, away = (data.get(f"t{board}_g{number}_{side}") for side in SIDES)
+            if home is not None and away is not None:
+                games.append((home, away))
+        bulls = [data.get(f"t{board}_bull_{side}") for side in SIDES]
+        bullseyes = None if bulls == [None, None] else (bulls[0] or 0, bulls[1] or 0)
+        hang = [data.get(f"t{board}_hj_{side}") or 0 for side in SIDES]
+        pairs = {
+            side: [
+                self.players[data[f"t{board}_{side}_{seat}"]]
+                for seat in (1, 2)
+                if data.get(f"t{board}_{side}_{seat}") is not None
+            ]
+            for side in SIDES
+        }
+        if self.settling and not games and bullseyes is None:
+            return None
+        return CardTable(
+            board=board,
+            home=pairs["home"],
+            away=pairs["away"],
+            games=tuple(games),
+            bullseyes=bullseyes,
+            hang_jacks=(hang[0], hang[1]),
+        )

@@ -84,10 +84,9 @@ def card_problems(
     for table in tables:
         where = f"Table {table.board}"
         for number, (home, away) in enumerate(table.games, start=1):
-            problems += [
-                f"{where}, game {number} ({home}–{away}): {p}"
-                for p in ruleset.final_score_problems(home, away)
-            ]
+            problems += game_problems(
+                board=table.board, number=number, home=home, away=away, ruleset=ruleset
+            )
         if any(n < 0 for n in (*table.hang_jacks, *(table.bullseyes or ()))):
             problems.append(f"{where}: figures cannot be negative.")
             continue
@@ -114,6 +113,16 @@ def card_problems(
                 f"(it plays {_games_words(fmt)})."
             )
     return problems
+
+
+def game_problems(*, board: int, number: int, home: int, away: int, ruleset: Ruleset) -> list[str]:
+    """What is wrong with one typed game's final pegs (the ruleset's check), each naming the
+    table, the game and the figure: what ``card_problems`` says of it, asked alone where the
+    rest of its table cannot be checked yet."""
+    return [
+        f"Table {board}, game {number} ({home}–{away}): {p}"
+        for p in ruleset.final_score_problems(home, away)
+    ]
 
 
 def _games_words(fmt: match.MatchFormat) -> str:

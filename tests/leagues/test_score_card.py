@@ -239,6 +239,46 @@ def test_the_phone_form_keeps_what_was_typed_and_names_the_figure() -> None:
     assert ResultSubmission.objects.filter(fixture=fixture).exists()
 
 
+def test_the_phone_form_names_a_refused_figure_and_a_rule_broken_elsewhere_at_once() -> None:
+    """A card with a figure out of range at one table and a game short of the target at
+    another named only the figure; the rule came once the figure was put right. One
+    submission names both, and stores nothing."""
+    fixture, users = _fixture()
+    client = Client()
+    client.force_login(users["home"])
+    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    data = {"t1_g1_home": "11", "t1_g1_away": "7", "t2_g1_home": "9", "t2_g1_away": "10"}
+    data |= {"t3_g1_home": "11", "t3_g1_away": "4", "t4_g1_home": "11", "t4_g1_away": "99"}
+    response = client.post(url, data)
+    body = unescape(response.content.decode())
+    assert response.status_code == 200
+    assert "Table 4, game 1: Old Hall: cannot be more than" in body
+    assert "Table 2, game 1 (9–10): neither side reached the target of 11" in body
+    assert "Table 1" not in body.split('data-testid="card-errors"')[1].split("</ul>")[0]
+    assert not FixtureTable.objects.filter(fixture=fixture).exists()
+    assert not ResultSubmission.objects.filter(fixture=fixture).exists()
+
+
+def test_a_table_with_a_refused_figure_still_has_its_other_games_checked() -> None:
+    """A Trinidad table plays two games: with one game's figure refused, the other game's
+    pegs are still checked against the target, but not the table as a whole (its games won
+    wait for the refused figure), while a table whose figures were all taken is checked
+    whole."""
+    fixture, users = _fixture("trinidad")
+    client = Client()
+    client.force_login(users["home"])
+    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    data = {"t1_g1_home": "14", "t1_g1_away": "x", "t1_g2_home": "14", "t1_g2_away": "15"}
+    data |= {"t2_bull_home": "1", "t2_bull_away": "0"}
+    body = unescape(client.post(url, data).content.decode())
+    errors = body.split('data-testid="card-errors"')[1].split("</ul>")[0]
+    assert "Table 1, game 1: Old Hall: give a whole number." in errors
+    assert "Table 1, game 2 (14–15): both sides are at or past the target of 14" in errors
+    assert "Table 2: 1–0 in games does not finish the table" in errors
+    assert "Table 1: " not in errors
+    assert not FixtureTable.objects.filter(fixture=fixture).exists()
+
+
 def test_card_results_count_as_phone_results_and_player_figures_say_cards_have_no_hands() -> None:
     """Two fixtures giving the same tables, one scored on phones, one from the card: the
     standings and team figures take them alike; a player's page says a card has no hands."""
