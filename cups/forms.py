@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 
 from cups.models import Competition, Tie
+from cups.selectors import teams_to_enter
 from leagues.forms import label_people
 from leagues.models import League, Player, Season, Team
 
@@ -67,11 +68,7 @@ class TeamEntrantForm(forms.Form):
         super().__init__(*args, **kwargs)
         field = self.fields["team"]
         assert isinstance(field, forms.ModelChoiceField)
-        field.queryset = (
-            Team.objects.filter(league=competition.league_id, entries__season=competition.season_id)
-            .exclude(cup_entries__competition=competition)
-            .order_by("name")
-        )
+        field.queryset = teams_to_enter(competition=competition)
 
 
 class PlayersEntrantForm(forms.Form):

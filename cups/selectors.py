@@ -10,7 +10,7 @@ from django.db.models import Count, F, Prefetch, Q, QuerySet
 
 from cups.models import Competition, Entrant, Group, Round, Tie, TieGame, TieResult
 from leagues import match
-from leagues.models import AuditEntry, League, Player, ResultSubmission
+from leagues.models import AuditEntry, League, Player, ResultSubmission, Team
 from leagues.selectors.statistics import CATEGORY_FIGURE, OTHER, PlayFigures
 from scoring.actors import Account
 from scoring.models import Award, GameStatus, Hand, HandRevision
@@ -27,6 +27,20 @@ TIE_RELATED = (
 
 def competition_get(*, pk: int) -> Competition:
     return Competition.objects.select_related("league", "season", "winner").get(pk=pk)
+
+
+def teams_to_enter(*, competition: Competition) -> QuerySet[Team]:
+    """The teams of the league playing the cup's season (not withdrawn) that are not in it yet,
+    by name: the teams the form to enter one offers and the ones Enter all enters."""
+    return (
+        Team.objects.filter(
+            league=competition.league_id,
+            entries__season=competition.season_id,
+            entries__withdrawn_on__isnull=True,
+        )
+        .exclude(cup_entries__competition=competition)
+        .order_by("name")
+    )
 
 
 def _league_competitions_shape(league_id: int) -> QuerySet[Competition]:

@@ -347,6 +347,7 @@ def competition_manage(request: HttpRequest, pk: int) -> HttpResponse:
             for message in exc.messages:
                 messages.error(request, message)
     competition.refresh_from_db()
+    to_enter = selectors.teams_to_enter(competition=competition).count() if is_teams else 0
     return render(
         request,
         "cups/manage/competition.html",
@@ -355,7 +356,7 @@ def competition_manage(request: HttpRequest, pk: int) -> HttpResponse:
             "competition": competition,
             "entrants": list(competition.entrants.select_related("club", "group")),
             "entrant_form": entrant_form,
-            "to_enter": len(competitions.teams_to_enter(competition)) if is_teams else 0,
+            "to_enter": to_enter,
             "draw_form": draw_form,
             "groups_form": groups_form,
             "rounds": list(competition.rounds.all()),

@@ -15,6 +15,7 @@ from django.utils.text import slugify
 
 from cups.models import Competition, Entrant
 from cups.permissions import can_manage_competition
+from cups.selectors import teams_to_enter
 from leagues.audit import audit_log
 from leagues.models import League, Player, Registration, Season, Team, TeamEntry
 from leagues.permissions import can_manage_league
@@ -216,20 +217,6 @@ def entrant_add_team(
     return _enter_team(competition, team, seed=_seed(seed), by=by)
 
 
-def teams_to_enter(competition: Competition) -> list[Team]:
-    """The teams of the league playing the cup's season (not withdrawn) that are not in it yet,
-    by name."""
-    return list(
-        Team.objects.filter(
-            league=competition.league_id,
-            entries__season=competition.season_id,
-            entries__withdrawn_on__isnull=True,
-        )
-        .exclude(cup_entries__competition=competition)
-        .order_by("name")
-    )
-
-
 @transaction.atomic
 def entrants_add_season_teams(*, competition: Competition, by: Account) -> list[Entrant]:
     """Enter every team playing the cup's season that is not in it yet (a withdrawn team is
@@ -238,7 +225,7 @@ def entrants_add_season_teams(*, competition: Competition, by: Account) -> list[
     require_manager(competition, by)
     _taking_entries(competition)
     _require_teams_cup(competition)
-    teams = teams_to_enter(competition)
+    teams = list(teams_to_enter(competition=competition))
     if not teams:
         raise ValidationError(
             f"Every team playing {competition.season.name} is already in {competition.name}."

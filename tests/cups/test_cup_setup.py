@@ -7,6 +7,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
+from cups.forms import TeamEntrantForm
 from cups.models import Competition
 from cups.services.competitions import (
     competition_create,
@@ -88,6 +89,22 @@ def test_the_manage_page_offers_the_teams_not_in_and_enters_them(client):
     assert "3 teams entered." in response.content.decode()
     assert cup.entrants.count() == 4
     assert 'data-testid="enter-all"' not in response.content.decode()
+
+
+def test_the_team_form_offers_the_teams_enter_all_would_enter():
+    """The form to enter one team offered a team withdrawn from the season (Enter all leaves
+    it out): it offers the same teams, and a withdrawn one posted is not a choice."""
+    world = cup_world(teams=4)
+    cup = new_cup(world)
+    a, b, c, d = world.teams
+    entrant_add_team(competition=cup, team=a, by=world.users["secretary"])
+    team_withdraw(
+        entry=TeamEntry.objects.get(team=d), reason="The pub closed", by=world.users["secretary"]
+    )
+    offered = list(TeamEntrantForm(competition=cup).fields["team"].queryset)
+    assert offered == [b, c]
+    form = TeamEntrantForm({"team": d.pk}, competition=cup)
+    assert not form.is_valid() and "team" in form.errors
 
 
 def test_a_group_cups_groups_change_until_the_draw():
