@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.text import slugify
 
+from config.locks import lock_rows
 from cups.models import Competition, Entrant
 from cups.permissions import can_manage_competition
 from cups.selectors import teams_to_enter
@@ -203,15 +204,24 @@ def _enter_team(competition: Competition, team: Team, *, seed: int | None, by: A
 def entrant_add_team(
     *, competition: Competition, team: Team, seed: int | None = None, by: Account
 ) -> Entrant:
-    """Enter a team of the league that plays this season."""
+    """Enter a team of the league that plays this season (not one withdrawn from it)."""
     competition = _lock(competition)
     require_manager(competition, by)
     _taking_entries(competition)
     _require_teams_cup(competition)
     if team.league_id != competition.league_id:
         raise ValidationError(f"{team} does not play in {competition.league}.")
-    if not TeamEntry.objects.filter(team=team, season=competition.season_id).exists():
+    # A withdrawal of the team at the same time waits for the entry, or the entry for it.
+    season_entry = TeamEntry.objects.filter(team=team, season=competition.season_id)
+    lock_rows(season_entry)
+    entry = season_entry.first()
+    if entry is None:
         raise ValidationError(f"{team} has not entered {competition.season.name}.")
+    if entry.is_withdrawn:
+        raise ValidationError(
+            f"{team} has withdrawn from {competition.season.name}: a withdrawn team is not "
+            "entered in its cups."
+        )
     if competition.entrants.filter(team=team).exists():
         raise ValidationError(f"{team} is already in {competition.name}.")
     return _enter_team(competition, team, seed=_seed(seed), by=by)

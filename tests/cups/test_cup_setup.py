@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
 from cups.forms import TeamEntrantForm
-from cups.models import Competition
+from cups.models import Competition, Entrant
 from cups.services.competitions import (
     competition_create,
     competition_set_groups,
@@ -105,6 +105,27 @@ def test_the_team_form_offers_the_teams_enter_all_would_enter():
     assert offered == [b, c]
     form = TeamEntrantForm({"team": d.pk}, competition=cup)
     assert not form.is_valid() and "team" in form.errors
+
+
+def test_a_team_withdrawn_from_the_season_is_not_entered():
+    """The service refuses a withdrawn team, naming it, however it is asked: nothing is
+    entered and nothing goes in the audit trail."""
+    world = cup_world(teams=3)
+    cup = new_cup(world)
+    withdrawn = world.teams[2]
+    team_withdraw(
+        entry=TeamEntry.objects.get(team=withdrawn),
+        reason="The pub closed",
+        by=world.users["secretary"],
+    )
+    with pytest.raises(ValidationError) as refused:
+        entrant_add_team(competition=cup, team=withdrawn, by=world.users["secretary"])
+    assert refused.value.messages == [
+        f"{withdrawn} has withdrawn from {world.season.name}: a withdrawn team is not entered "
+        "in its cups."
+    ]
+    assert not Entrant.objects.filter(competition=cup).exists()
+    assert not AuditEntry.objects.filter(action="cup_entrant_added").exists()
 
 
 def test_a_group_cups_groups_change_until_the_draw():
