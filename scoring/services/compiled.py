@@ -233,9 +233,12 @@ class CompiledReadIn(Generic[M]):
 
     def __init__(self, shape: Callable[[list[int]], QuerySet[M]]) -> None:
         self.shape = shape
-        self._plans: weakref.WeakKeyDictionary[BaseDatabaseWrapper, dict[int, _Plan[M]]] = (
+        self._plans: weakref.WeakKeyDictionary[BaseDatabaseWrapper, dict[int, Any]] = (
             weakref.WeakKeyDictionary()
         )
+
+    def _plan(self, queryset: QuerySet[Any], marks: Sequence[Any], using: str) -> Any:
+        return _Plan(queryset, marks, using)
 
     def rows(self, ids: Sequence[int], *, using: str = "default") -> list[M]:
         if not ids:
@@ -245,8 +248,17 @@ class CompiledReadIn(Generic[M]):
         plan = plans.get(len(ids))
         if plan is None:
             marks = [_mark(int, number) for number in range(len(ids))]
-            plan = plans[len(ids)] = _Plan(self.shape(marks), marks, using)
-        return plan.run(ids, connection)
+            plan = plans[len(ids)] = self._plan(self.shape(marks), marks, using)
+        return plan.run(ids, connection)  # type: ignore[no-any-return]
+
+
+class CompiledRowsIn(CompiledReadIn[Any]):
+    """`shape(ids)` a `values_list` queryset filtered by a list of ids, compiled once per
+    connection and number of ids: `rows(ids)` gives its tuples (as `CompiledRows` does for a
+    few values), not model instances: a division's stored table is read so."""
+
+    def _plan(self, queryset: QuerySet[Any], marks: Sequence[Any], using: str) -> Any:
+        return _RowsPlan(queryset, marks, using)
 
 
 class _Plan(_Statement, Generic[M]):

@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 from django.forms.models import model_to_dict
 
-from leagues.models import Division, DivisionTable
+from leagues.models import Division, DivisionTable, TableRow
 from leagues.selectors import standings as selectors
 from leagues.selectors.race import division_places
+from leagues.selectors.standings import stored_figures
 from leagues.services.standings import refresh_division_table
 from tests.factories.leagues import DivisionFactory, PointAdjustmentFactory, TeamEntryFactory
 
@@ -73,8 +74,8 @@ def test_the_divisions_tables_read_once_per_connection_are_their_querysets(seaso
     PointAdjustmentFactory(entry=top.entries.first(), points=2)
     PointAdjustmentFactory(entry=bottom.entries.first(), points=-1)
     for ids in ([middle.pk], [bottom.pk, top.pk], [top.pk, middle.pk, bottom.pk], [middle.pk]):
+        assert sorted(selectors._rows_read.rows(ids)) == sorted(selectors._rows_shape(ids))
         for read, shape in (
-            (selectors._rows_read, selectors._rows_shape),
             (selectors._adjustments_read, selectors._adjustments_shape),
             (selectors._tables_read, lambda ids: DivisionTable.objects.filter(pk__in=ids)),
         ):
@@ -92,13 +93,25 @@ def test_a_divisions_rows_read_once_per_connection_are_its_queryset(season_of_th
     _, middle, _ = season_of_three
     PointAdjustmentFactory(entry=middle.entries.first(), points=-3)
     refresh_division_table(division=middle)
-    read = selectors._rows_read.rows([middle.pk])
-    expected = list(selectors._rows_shape([middle.pk]))
+    read = [
+        selectors._stored_row(row, nights=True) for row in selectors._rows_read.rows([middle.pk])
+    ]
+    expected = [
+        selectors._row(row, nights=True)
+        for row in TableRow.objects.filter(table=middle.pk).select_related("entry__team")
+    ]
 
     def fields(rows):
+        """Each row's figures, its entry and its team, as the ORM's instances have them."""
         return [
-            (model_to_dict(row), model_to_dict(row.entry), model_to_dict(row.entry.team))
-            for row in sorted(rows, key=lambda row: row.pk)
+            (
+                stored_figures(row),
+                model_to_dict(row.entry),
+                model_to_dict(row.team),
+                row.entry.team is row.team,
+                row.entry._state.adding,
+            )
+            for row in sorted(rows, key=lambda row: row.entry.pk)
         ]
 
     assert len(read) == 6 and fields(read) == fields(expected)
