@@ -63,6 +63,19 @@ class Withdrawal(models.TextChoices):
     EXPUNGE = "expunge", "Expunge its results; the rest are void"
 
 
+def league_name_taken(name: str, *, but: int | None = None) -> str:
+    """Why a league may not be called ``name`` (another league is, case and spaces aside), or
+    "". Two leagues of one name would be two lines alike on the list of leagues, and a captain
+    invited to one could not tell it from the other."""
+    name = " ".join(name.split())
+    if name and League.objects.filter(name__iexact=name).exclude(pk=but).exists():
+        return (
+            f"There is a league called {name} already: choose another name (its town or "
+            "district, say)."
+        )
+    return ""
+
+
 class League(models.Model):
     class Style(models.TextChoices):
         YORKSHIRE = "yorkshire", "Yorkshire (pub tables, aggregate bonus)"
@@ -152,6 +165,11 @@ class League(models.Model):
         from scoring.rules.errors import InvalidFacts
 
         errors: dict[str, list[str]] = {}
+        # Two leagues of one name would be two lines alike on the list of leagues, and a
+        # captain invited to one could not tell it from the other.
+        taken = league_name_taken(self.name, but=self.pk)
+        if taken:
+            errors["name"] = [taken]
         try:
             ruleset_from_spec(self.ruleset or STYLE_PRESETS[self.style].ruleset)
         except InvalidFacts as exc:

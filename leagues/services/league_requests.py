@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from config.locks import lock_rows
 from config.mail import absolute, send_templated
-from leagues.models import League, LeagueRequest
+from leagues.models import League, LeagueRequest, league_name_taken
 from leagues.permissions import can_approve_leagues
 from leagues.services.structure import league_create
 from scoring.actors import Account
@@ -31,6 +31,9 @@ def league_request_create(*, name: str, form_data: dict[str, Any], by: Account) 
         raise PermissionDenied("Log in to ask for a league.")
     if LeagueRequest.objects.filter(asked_by=by, status=LeagueRequest.Status.WAITING).count() >= 3:
         raise ValidationError("You have three leagues waiting already: wait for the operator.")
+    taken = league_name_taken(name)
+    if taken:
+        raise ValidationError({"name": taken})
     return LeagueRequest.objects.create(name=name.strip(), form_data=form_data, asked_by=by)
 
 

@@ -82,7 +82,7 @@ def league_create(
         raise PermissionDenied("You may not start a league: ask the site's operator.")
     preset = STYLE_PRESETS[style]
     league = League(
-        name=name.strip(),
+        name=" ".join(name.split()),
         slug=slug or slugify(name),
         style=style,
         ruleset=dict(ruleset or preset.ruleset),
@@ -576,7 +576,7 @@ def league_update(
     spec = match_format.to_spec()
     tiebreaks = list(tiebreaks)
     validate_tiebreaks(tiebreaks)
-    league.name = name.strip()
+    league.name = " ".join(name.split())
     league.description = description
     league.league_night = league_night
     league.start_time = start_time

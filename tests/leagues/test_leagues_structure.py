@@ -215,3 +215,44 @@ def test_the_new_league_form_asks_for_a_web_address_not_a_slug(client):
     assert response.status_code == 200 and not League.objects.exists()
     assert "slug" not in shown(words).lower()
     assert "The web address may have only letters, digits and hyphens" in words
+
+
+def test_a_new_league_may_not_take_another_leagues_name(client):
+    """Two leagues of one name were two lines alike on the list of leagues: a second league of
+    that name (case and spaces aside) is refused on the name, and nothing is made."""
+    LeagueFactory(name="Spen Valley All Fours League", slug="spen-valley")
+    user = get_user_model().objects.create_user("newsec", password="x", is_superuser=True)
+    client.force_login(user)
+    response = client.post(
+        reverse("leagues:manage_league_create"),
+        {
+            "name": "spen valley  All Fours league",
+            "slug": "spen-valley-2",
+            "style": "yorkshire",
+            "league_night": "1",
+            "start_time": "20:00",
+            "time_zone": "Europe/London",
+        },
+    )
+    assert response.status_code == 200
+    assert "There is a league called spen valley All Fours league already" in (
+        response.content.decode()
+    )
+    assert League.objects.count() == 1
+    other = league_create(name="Calder Valley All Fours League", style="yorkshire", by=user)
+    from leagues.services.structure import league_update
+
+    with pytest.raises(ValidationError, match="already"):
+        league_update(
+            league=other,
+            name="Spen Valley All Fours League",
+            description="",
+            league_night=1,
+            start_time=datetime.time(20),
+            target=None,
+            match_format=other.get_match_format(),
+            tiebreaks=other.get_tiebreaks(),
+            by=user,
+        )
+    other.refresh_from_db()
+    assert other.name == "Calder Valley All Fours League"
