@@ -199,7 +199,9 @@ def table(
             sheet.letters[key] = letter(index)
         else:
             sheet.warnings.append(
-                Problem(f"The column “{heading.strip()}” is ignored.", start + 1, letter(index))
+                Problem(
+                    f"The column “{heading.strip()}” is ignored.", start + 1, letter(index), name
+                )
             )
     for column in required:
         if column not in positions:

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from leagues import match
 from leagues.audit import audit_log
+from leagues.days import long_date
 from leagues.models import ConfirmedAs, Fixture, FixtureResult, League, ResultSubmission, Season
 from leagues.services.confirmation import result_figures
 from leagues.services.fixtures import fixture_add
@@ -155,9 +156,10 @@ def _plan(sheet: Sheet, league: League, people: PeoplePlan, season: Season | Non
         ):
             existing[(_key(fixture.home.name), _key(fixture.away.name), fixture.date)] = fixture
     seen: dict[tuple[str, str, datetime.date], int] = {}
-    today = timezone.localdate()
+    today = league.today()
     for raw in sheet.rows:
         n = raw.number
+        problems = len(plan.problems)
         date = parse_date(raw["date"])
         if date is None:
             _problem(plan, sheet, f"“{raw['date']}” is not a date (e.g. 2025-09-02).", n, "date")
@@ -206,7 +208,8 @@ def _plan(sheet: Sheet, league: League, people: PeoplePlan, season: Season | Non
             except match.CardError as exc:
                 _problem(plan, sheet, " ".join(exc.messages), n, "home_score")
                 score = False
-        if date is None or score is False or not raw["home"] or not raw["away"]:
+        if date is None or len(plan.problems) > problems:
+            # A row with a problem is in the problems, never in what the import would do.
             continue
         key = (_key(raw["home"]), _key(raw["away"]), date)
         if key in seen:
@@ -217,7 +220,8 @@ def _plan(sheet: Sheet, league: League, people: PeoplePlan, season: Season | Non
         row.score = score if isinstance(score, tuple) else None
         row.existing = existing.get(key)
         words = (
-            f"{names.get(key[0], raw['home'])} v {names.get(key[1], raw['away'])}, {date:%d %b %Y}"
+            f"{names.get(key[0], raw['home'])} v {names.get(key[1], raw['away'])}, "
+            f"{long_date(date)}"
         )
         if row.existing is None:
             plan.create["fixtures"].append(words)

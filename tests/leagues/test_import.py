@@ -181,6 +181,33 @@ def test_every_problem_is_listed_by_row_and_column_and_nothing_is_saved(league, 
     assert not Venue.objects.exists() and not Player.objects.exists()
 
 
+def test_a_row_with_a_problem_is_not_among_what_the_import_would_do(league, secretary):
+    """The plan said it would create "Black Bull v Nowhere" beside the problem "Unknown team
+    Nowhere": a row with a problem is in the problems alone. The fixtures it would make are
+    dated in words, and an ignored column names its file."""
+    people = """Division,Team,Venue,Player,Phone
+Premier,Black Bull,Black Bull Inn,Linda Dyson,01924
+Premier,Old Hall,Old Hall Club,Edna Sykes,
+Premier,Royal Oak,Oak,Sam Firth,
+"""
+    fixtures = """date,home,away,division
+2030-09-03,Black Bull,Old Hall,Premier
+2030-09-10,Black Bull,Nowhere,Premier
+2030-09-17,Royal Oak,Old Hall,Championship
+"""
+    response = upload(secretary, league, people, fixtures)
+    plan = response.context["plan"]
+    assert [str(p) for p in plan.problems] == [
+        "fixtures.csv, row 3, column away (C): Unknown team “Nowhere”.",
+        "fixtures.csv, row 4, column division (D): Unknown division “Championship”: the "
+        "season has Premier.",
+    ]
+    assert plan.create["fixtures"] == ["Black Bull v Old Hall, Tue 3 Sep 2030"]
+    assert [str(w) for w in plan.warnings] == [
+        "squads.csv, row 1, column E: The column “Phone” is ignored."
+    ]
+
+
 def test_the_problems_are_listed_in_the_files_order_one_a_cell(league, secretary):
     """The problems came in the order the checks ran (row 6, 3, 7, 4, ...), and a formula
     where the player goes was also "No player" on the same cell."""
