@@ -54,7 +54,12 @@ WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", 
 
 
 class ScheduleError(ValueError):
-    """The requested fixture list cannot be made; the message says why in plain words."""
+    """The requested fixture list cannot be made; the message says why in plain words, and
+    ``field`` names the option it is about ("end_by", "rest_every"; "" for the list as a whole)."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 @dataclass(frozen=True)
@@ -161,7 +166,7 @@ def round_dates(
     if rest_every is not None:
         if isinstance(rest_every, bool) or not isinstance(rest_every, int) or rest_every < 1:
             raise ScheduleError(
-                f"a week off every {rest_every!r} rounds: give a whole number from 1"
+                f"a week off every {rest_every!r} rounds: give a whole number from 1", "rest_every"
             )
         dates: list[date] = []
         while len(dates) < rounds:
@@ -179,8 +184,10 @@ def round_dates(
         available.append(night)
     if len(available) < rounds:
         raise ScheduleError(
-            f"the season is too short: {rounds} rounds need {rounds} league nights, but from "
-            f"{long_date(start)} to {long_date(end_by)} there are {len(available)}"
+            f"too early an end: {rounds} rounds need {rounds} league nights, but from "
+            f"{long_date(start)} to {long_date(end_by)} there are {len(available)}; end later, "
+            "or leave it blank",
+            "end_by",
         )
     if rounds == 1:
         return available[:1]

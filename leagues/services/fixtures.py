@@ -283,7 +283,7 @@ def fixtures_plan(
             end_by=end_by,
         )
     except ScheduleError as exc:
-        raise ValidationError(str(exc)) from exc
+        raise ValidationError({exc.field: str(exc)} if exc.field else str(exc)) from exc
     kept_keys = {(f.home, f.away, f.date) for f in keep}
     planned = [f for f in schedule.fixtures if (f.home, f.away, f.date) not in kept_keys]
     venue_of = {team.pk: team.home_venue_id for team in teams}

@@ -432,3 +432,22 @@ def test_team_page_enters_a_team_and_sets_its_captain(client, secretary, league,
     public = client.get(team.get_absolute_url()).content.decode()
     assert "Edna Senior" in public, "in the squad"
     assert "captain" not in public.lower(), "the captain is not named on the public page"
+
+
+def test_too_early_an_end_is_said_by_the_end_date_not_as_a_short_season(
+    client, secretary, division
+):
+    """A date to end by that leaves too few league nights was refused by the start, as "the
+    season is too short", though the season's own end was months away."""
+    url = reverse("leagues:manage_fixtures_generate", args=[division.pk])
+    response = client.post(
+        url, {"start": "2025-09-02", "league_night": "1", "legs": "2", "end_by": "2025-09-09"}
+    )
+    form = response.context["form"]
+    assert form.errors == {
+        "end_by": [
+            "too early an end: 6 rounds need 6 league nights, but from Tue 2 Sep 2025 to "
+            "Tue 9 Sep 2025 there are 2; end later, or leave it blank"
+        ]
+    }
+    assert not Fixture.objects.filter(division=division).exists()

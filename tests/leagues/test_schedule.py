@@ -228,8 +228,9 @@ def test_rounds_packed_or_spread_over_the_calendar():
     [
         (
             {"end_by": JAN_6 + timedelta(weeks=4)},
-            "the season is too short: 6 rounds need 6 "
-            "league nights, but from Mon 6 Jan 2025 to Mon 3 Feb 2025 there are 5",
+            "too early an end: 6 rounds need 6 "
+            "league nights, but from Mon 6 Jan 2025 to Mon 3 Feb 2025 there are 5; end later, "
+            "or leave it blank",
         ),
         ({"rest_every": 0}, "a week off every 0 rounds: give a whole number from 1"),
         ({"rest_every": 2, "end_by": JAN_6 + timedelta(weeks=20)}, "choose one way to spread"),
