@@ -17,10 +17,12 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.core.exceptions import ValidationError
 
 from leagues import match
 from leagues.models import Fixture, FixtureTable, Player
 from leagues.services.cards import CardTable, card_problems, game_problems
+from leagues.services.seating import check_pairs
 from scoring.forms.words import possessive
 from scoring.rules import Ruleset
 
@@ -115,8 +117,9 @@ class ScoreCardForm(forms.Form):
                     self.fields[f"t{board}_hj_{side}"] = field
 
     def blocks(self) -> list[dict[str, Any]]:
-        """Each editable table's fields, grouped for the page."""
-        return [
+        """Each editable table's fields, grouped for the page. A table's pairs are open where a
+        player is chosen (or refused): after a refusal, the captain sees who they chose."""
+        blocks = [
             {
                 "board": board,
                 "pairs": {side: [self[f"t{board}_{side}_{s}"] for s in (1, 2)] for side in SIDES},
@@ -133,6 +136,10 @@ class ScoreCardForm(forms.Form):
             }
             for board in self.editable
         ]
+        for block in blocks:
+            seats = [field for fields in block["pairs"].values() for field in fields]
+            block["pairs_open"] = any(field.errors or field.value() for field in seats)
+        return blocks
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -180,6 +187,21 @@ class ScoreCardForm(forms.Form):
                     problems += game_problems(
                         board=board, number=number, home=home, away=away, ruleset=self.ruleset
                     )
+        seats = {
+            board: tuple(
+                [
+                    self.players[player]
+                    for seat in (1, 2)
+                    if (player := self.cleaned_data.get(f"t{board}_{side}_{seat}")) is not None
+                ]
+                for side in SIDES
+            )
+            for board in self.editable
+        }
+        try:
+            check_pairs(self.fixture, seats)
+        except ValidationError as exc:
+            problems += exc.messages
         return problems
 
     def card_tables(self) -> list[CardTable]:

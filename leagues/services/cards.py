@@ -223,11 +223,15 @@ def fixture_card_enter(
             + " has no card and was not scored at the table."
         )
     problems += card_problems(tables, fmt, season.get_ruleset())
-    if problems:
-        raise ValidationError(problems)
     seats = {b: (t.home_pair, t.away_pair) for b, t in existing.items()}
     seats.update({t.board: (list(t.home), list(t.away)) for t in tables})
-    check_pairs(fixture, seats)
+    try:
+        check_pairs(fixture, seats)
+    except ValidationError as exc:
+        # Said with the figures' problems: a captain learns all of them from one submission.
+        problems += exc.messages
+    if problems:
+        raise ValidationError(problems)
 
     before = {b: _card_state(t) for b, t in existing.items() if b in boards}
     for typed in tables:

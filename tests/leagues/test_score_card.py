@@ -259,6 +259,31 @@ def test_the_phone_form_names_a_refused_figure_and_a_rule_broken_elsewhere_at_on
     assert not ResultSubmission.objects.filter(fixture=fixture).exists()
 
 
+def test_a_player_chosen_twice_is_named_with_the_figures_and_the_pairs_stay_open() -> None:
+    """A card with a game short of the target and a player chosen at two tables named the
+    game only; the player came on the next submission, under pairs folded shut that hid who
+    had been chosen. One submission names both, with the chosen pairs open, and stores
+    nothing; so does one whose figure is refused by the form itself."""
+    fixture, users = _fixture()
+    client = Client()
+    client.force_login(users["home"])
+    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    player = fixture.home.registrations.first().player
+    data = {"t1_g1_home": "11", "t1_g1_away": "7", "t2_g1_home": "9", "t2_g1_away": "10"}
+    data |= {"t3_g1_home": "11", "t3_g1_away": "4", "t4_g1_home": "11", "t4_g1_away": "10"}
+    data |= {"t1_home_1": str(player.pk), "t2_home_1": str(player.pk)}
+    for figure in ("10", "99"):
+        response = client.post(url, data | {"t4_g1_away": figure})
+        body = unescape(response.content.decode())
+        errors = body.split('data-testid="card-errors"')[1].split("</ul>")[0]
+        assert "Table 2, game 1 (9–10): neither side reached the target of 11" in errors
+        assert f"Table 2: {player.name} is already seated at table 1." in errors
+        opened = re.findall(r'<details class="card-pairs"( open)?>', body)
+        assert opened == [" open", " open", "", ""], figure
+    assert not FixtureTable.objects.filter(fixture=fixture).exists()
+    assert not ResultSubmission.objects.filter(fixture=fixture).exists()
+
+
 def test_a_table_with_a_refused_figure_still_has_its_other_games_checked() -> None:
     """A Trinidad table plays two games: with one game's figure refused, the other game's
     pegs are still checked against the target, but not the table as a whole (its games won
