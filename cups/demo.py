@@ -11,7 +11,7 @@ from cups.models import Competition, Tie, TieResult
 from cups.services.competitions import (
     competition_create,
     entrant_add_players,
-    entrant_add_team,
+    entrants_add_season_teams,
 )
 from cups.services.confirmation import tie_result_confirm
 from cups.services.draws import draw_make
@@ -108,10 +108,8 @@ def _team_cup(
     builder: Any, league: League, season: Season, today: datetime.date, secretary: Any
 ) -> None:
     cup = competition_create(league=league, season=season, name="League Cup", by=secretary)
-    teams = list(league.teams.filter(entries__season=season).order_by("name"))
-    for team in teams:
-        entrant_add_team(competition=cup, team=team, by=secretary)
-    if len(teams) < 2:
+    # Every team playing the season, as the secretary's "Enter all" does (a withdrawn one not).
+    if len(entrants_add_season_teams(competition=cup, by=secretary)) < 2:
         return
     draw_make(competition=cup, seed=DRAW_SEED, by=secretary)
     _date_rounds(cup, today, secretary)

@@ -8,7 +8,8 @@ import pytest
 from cups.demo import seed_cup
 from cups.models import Competition, Tie
 from leagues.demo.seed import PORT_OF_SPAIN, _Builder
-from leagues.models import Fixture
+from leagues.models import Fixture, TeamEntry, Withdrawal
+from leagues.services.withdrawal import team_withdraw
 from tests.cups.helpers import cup_world
 
 pytestmark = pytest.mark.django_db
@@ -63,3 +64,20 @@ def test_the_team_cup_is_played_as_cup_fixtures_in_the_league_format():
     assert cup.ties.filter(round__number=1, status=Tie.Status.BYE).count() == 3
     fixtures = Fixture.objects.filter(kind=Fixture.Kind.CUP)
     assert fixtures.filter(status=Fixture.Status.PLAYED).exists()
+
+
+def test_the_team_cup_enters_every_team_playing_the_season_but_a_withdrawn_one():
+    """The demo's Yorkshire league has a team withdrawn (its pub closed): its cup is entered as
+    the secretary's "Enter all" enters one, without that team."""
+    world = cup_world(6, players=2)
+    closed = TeamEntry.objects.get(team=world.teams[5], season=world.season)
+    team_withdraw(entry=closed, reason="The pub has closed.", withdrawal=Withdrawal.STAND)
+    seed_cup(
+        builder=builder_for(world),
+        league=world.league,
+        season=world.season,
+        today=datetime.date(2025, 10, 14),
+    )
+    cup = Competition.objects.get(league=world.league)
+    entered = {entrant.team_id for entrant in cup.entrants.all()}
+    assert entered == {team.pk for team in world.teams[:5]}
