@@ -5,7 +5,8 @@ On a fresh PostgreSQL database and Redis: migrate, load the demo, start ``make s
 
 - fetch every public page type: the pages linked from the start page, the leagues, the games
   list and the pages they link to (one page per URL shape), each 200 (or a redirect to the log-in
-  page), every HTML page gzipped, and the style sheets and scripts they use;
+  page), every HTML page compressed (asked as Chrome asks), and the style sheets and scripts
+  they use;
 - record a hand as a phone would: start a game, open its scoring link in a fresh session, post a
   hand with that session's CSRF token, and see it on the score sheet;
 
@@ -40,6 +41,9 @@ import urllib.parse
 from collections import deque
 from pathlib import Path
 
+import brotli
+from backports import zstd
+
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
 DATABASE_URL = os.environ.get(
@@ -48,6 +52,8 @@ DATABASE_URL = os.environ.get(
 REDIS_URL = os.environ.get("SMOKE_REDIS_URL", "redis://127.0.0.1:6379/15")
 PAGES_LIMIT = 400
 SKIP = re.compile(r"^/(admin|static)/|/manage/|/logout|^/games/s/|/new/$|/again/$|/abandon/$")
+#: The codings a browser (Chrome) accepts, and how each is undone.
+DECODERS = {"gzip": gzip.decompress, "br": brotli.decompress, "zstd": zstd.decompress}
 LOG_PROBLEM = re.compile(r"\b(WARNING|ERROR|CRITICAL)\b|Traceback|\bWarning\b|\bError\b")
 
 
@@ -210,7 +216,7 @@ class Browser:
         headers = {
             "Host": "127.0.0.1",
             "X-Forwarded-Proto": "https",
-            "Accept-Encoding": "gzip",
+            "Accept-Encoding": "gzip, deflate, br, zstd",  # as Chrome
             "Accept": "text/html,*/*",
             "User-Agent": "allfours-smoke",
         }
@@ -231,8 +237,9 @@ class Browser:
             for name, morsel in cookie.items():
                 self.cookies[name] = morsel.value
         connection.close()
-        if found.get("content-encoding") == "gzip":
-            raw = gzip.decompress(raw)
+        coding = found.get("content-encoding")
+        if coding in DECODERS:
+            raw = DECODERS[coding](raw)
         elif "text/html" in found.get("content-type", "") and len(raw) > 200:
             raise Failure(f"{method} {path}: an HTML page of {len(raw)} bytes not compressed")
         return response.status, found, raw.decode("utf-8", errors="replace")
@@ -282,7 +289,7 @@ def crawl(browser: Browser) -> int:
         status, headers, _ = browser.get(asset)
         check(status == 200, f"GET {asset} answered {status}")
         if asset.endswith((".css", ".js", ".mjs")):
-            check(headers.get("content-encoding") == "gzip", f"{asset} was not compressed")
+            check(headers.get("content-encoding") in DECODERS, f"{asset} was not compressed")
         check(
             "immutable" in headers.get("cache-control", "")
             or asset.endswith(".webmanifest")

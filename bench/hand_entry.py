@@ -7,7 +7,8 @@ Runs the app as in production: the production settings (`DJANGO_DEBUG=0`, a secr
 hosts allowed, compressed collected static files) under gunicorn with `config/gunicorn.py`, as
 `make serve` does, on a free port on 127.0.0.1 with a throwaway SQLite database in a temporary
 folder (or the database in DATABASE_URL, if set). Requests say they came through the TLS proxy
-(`X-Forwarded-Proto: https`) and accept gzip, as a phone behind the proxy does.
+(`X-Forwarded-Proto: https`) and accept what Chrome on a phone accepts (Zstandard, Brotli,
+gzip: `bench/coding.py`), as a phone behind the proxy does.
 
 A scorer's phone starts a Trinidad game to 500 through the start form (which sends it to the
 game, holding the game's scoring link: that phone may score it) and records plain hands over
@@ -50,7 +51,6 @@ clients were told were recorded).
 from __future__ import annotations
 
 import argparse
-import gzip
 import http.client
 import json
 import os
@@ -67,6 +67,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
+
+from coding import ACCEPT_ENCODING, decoded
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
@@ -102,7 +104,7 @@ class Session:
             "Host": f"{HOST}:{self.port}",
             "Connection": "close",
             "X-Forwarded-Proto": "https",
-            "Accept-Encoding": "gzip",
+            "Accept-Encoding": ACCEPT_ENCODING,
             **(headers or {}),
         }
         if body is not None:
@@ -120,7 +122,7 @@ class Session:
         finally:
             conn.close()
         headers_out = {name.lower(): value for name, value in response.getheaders()}
-        text = gzip.decompress(raw) if headers_out.get("content-encoding") == "gzip" else raw
+        text = decoded(raw, headers_out.get("content-encoding"))
         for name, value in response.getheaders():
             if name.lower() == "set-cookie":
                 key, _, val = value.split(";", 1)[0].partition("=")
@@ -811,7 +813,7 @@ def main(argv: list[str] | None = None) -> int:
     page_p95 = percentile(tally.pages, 95)
     print(f"{'cheapest page GET ' + page:36}{ms(page_median):>10}{ms(page_p95):>11}")
     print(
-        f"reply bytes (gzip): hand 1 {at.get(1)}, hand 60 {at.get(60)}, "
+        f"reply bytes (compressed): hand 1 {at.get(1)}, hand 60 {at.get(60)}, "
         f"median {int(statistics.median(sizes))}; queries at hands 1 and 60: {queries}"
     )
     print(

@@ -5,11 +5,11 @@
 
 On the production settings (`DJANGO_DEBUG=0`, a secret key, `DATABASE_URL` or a throwaway SQLite
 database, `REDIS_URL` if set), the database migrated first. Requests go through Django's WSGI
-handler as gunicorn calls it, the whole middleware stack included: they say they came through
-the TLS proxy (`X-Forwarded-Proto: https`), accept gzip and carry the CSRF cookie, header and
-origin, as bench/hand_entry.py's phone does. A phone starts a Trinidad game to 500 through the
-start form and posts `--hands` plain hands with htmx, `--games` times; after each hand it fetches
-the login page (the cheapest page in bench/hand_entry.py's runs).
+handler as gunicorn calls it, the whole middleware stack included: they say they came through the
+TLS proxy (`X-Forwarded-Proto: https`), accept what Chrome accepts (`bench/coding.py`) and carry the
+CSRF cookie, header and origin, as bench/hand_entry.py's phone does. A phone starts a Trinidad game
+to 500 through the start form and posts `--hands` plain hands with htmx, `--games` times; after each
+hand it fetches the login page (the cheapest page in bench/hand_entry.py's runs).
 
 Prints the process CPU (`time.process_time`, which waiting on the database or Redis does not
 count) per hand and per page: the medians over every hand, then the same with cProfile on (its
@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from coding import ACCEPT_ENCODING, decoded  # noqa: E402
 from hand_entry import TARGET, form_fields, next_dealer, plain_hand  # noqa: E402
 
 HOST = "127.0.0.1"
@@ -69,7 +70,7 @@ class Phone:
             "REMOTE_ADDR": HOST,
             "HTTP_HOST": HOST,
             "HTTP_X_FORWARDED_PROTO": "https",
-            "HTTP_ACCEPT_ENCODING": "gzip",
+            "HTTP_ACCEPT_ENCODING": ACCEPT_ENCODING,
             "HTTP_CONNECTION": "close",
             "wsgi.version": (1, 0),
             "wsgi.url_scheme": "http",
@@ -110,10 +111,7 @@ class Phone:
             if name.lower() == "set-cookie":
                 key, _, val = value.split(";", 1)[0].partition("=")
                 self.cookies[key.strip()] = val.strip()
-        if headers.get("content-encoding") == "gzip":
-            import gzip
-
-            raw = gzip.decompress(raw)
+        raw = decoded(raw, headers.get("content-encoding"))
         return answer["status"], headers, raw.decode("utf-8", "replace")
 
 

@@ -2,10 +2,10 @@
 
     .venv/bin/python bench/live_night.py [--tables 40] [--rate 1] [--spectators 500] [--seconds 30]
 
-Runs the app as in production, as `bench/hand_entry.py` does (production settings under
-gunicorn with `config/gunicorn.py`, requests as through the TLS proxy, gzip), on the database
-in DATABASE_URL and the cache in REDIS_URL (PostgreSQL and Redis are what the figures are for;
-a throwaway SQLite database and the database cache without them).
+Runs the app as in production, as `bench/hand_entry.py` does (production settings under gunicorn
+with `config/gunicorn.py`, requests as through the TLS proxy, compressed as for Chrome), on the
+database in DATABASE_URL and the cache in REDIS_URL (PostgreSQL and Redis are what the figures are
+for; a throwaway SQLite database and the database cache without them).
 
 The night: a Yorkshire-style league (four tables a match) playing Trinidad's turn-up rules to
 500 (so no game ends during the run) with `--tables` / 4 fixtures tonight, every table's pairs
