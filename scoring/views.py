@@ -580,12 +580,21 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if not _is_htmx(request):
         _success_once(request, notice)
         return redirect("scoring:game", pk=pk)
-    if corrected.change is None or corrected.status_changed:
+    if corrected.change is None or corrected.status_changed or _sheet_behind(request, corrected):
         # A resubmitted form (its correction was made before), or a correction that changed who
         # won or whether the game is over: the banner, the form, the actions and the struck-out
-        # points all change, so the whole game is the answer.
+        # points all change, so the whole game is the answer. So it is for a phone whose sheet
+        # stops short of the game's last hand (another phone recorded hands since it loaded):
+        # the light reply moves the totals of rows it has and would leave the others out.
         return _render_game(request, selectors.game_for_page(pk), notice=notice)
     return _correct_reply(request, corrected, notice)
+
+
+def _sheet_behind(request: HttpRequest, corrected: HandCorrected) -> bool:
+    """Whether the phone's sheet (its last hand's number, `sheet_hands`, which scoring.js adds
+    to a correction) shows fewer hands than the game has. Not said: the light reply, as ever."""
+    shown = strict_id(request.POST.get("sheet_hands"))
+    return shown is not None and shown < corrected.hand.number + len(corrected.later)
 
 
 def _posted_uuid(request: HttpRequest, name: str) -> uuid.UUID | None:

@@ -330,4 +330,18 @@
     document.querySelectorAll(".hand-form").forEach(markPicked);
   });
   document.addEventListener("htmx:afterSettle", settle);
+
+  /* A correction says how far this phone's sheet goes (its last hand's number): the light reply
+   * moves only the rows a sheet has, so a sheet behind the game (another phone recorded hands
+   * since it loaded) is answered with the whole game instead. */
+  document.addEventListener("htmx:configRequest", function (event) {
+    var elt = event.detail.elt;
+    var body = document.getElementById("sheet-rows");
+    if (!body || !elt || !elt.closest || !elt.closest("#correct-form")) return;
+    var last = 0;
+    body.querySelectorAll("tr[data-number]").forEach(function (row) {
+      last = Math.max(last, parseInt(row.dataset.number, 10) || 0);
+    });
+    event.detail.parameters.sheet_hands = String(last);
+  });
 })();

@@ -114,3 +114,36 @@ def test_a_kept_hand_replaces_theirs_or_follows_it(phones: tuple[Scorer, Scorer]
     assert Hand.objects.get(game=game, number=1).revision == 1  # mine, as a correction
     assert HandRevision.objects.filter(game=game, action=RevisionAction.RECORD).count() == 3
     assert HandRevision.objects.filter(game=game, action=RevisionAction.CORRECT).count() == 1
+
+
+def test_a_correction_from_a_sheet_behind_the_game_shows_the_hands_it_missed(
+    phones: tuple[Scorer, Scorer],
+) -> None:
+    """Phone B opened the game after hand 1; phone A then recorded hand 2. B fixes hand 1 from
+    its sheet: the answer must bring hand 2 too, not only the corrected row and later totals
+    for rows B does not have (its sheet stopped at hand 1 under a score of the whole game, and
+    the form's "Score after it" read the sheet's last row)."""
+    a, b = phones
+    game = GameFactory(trinidad=True)
+    a.scan(game)
+    a.play(1, **HAND_1)
+    b.scan(game)
+    a.play(2, **HAND_2)
+
+    page = b.page
+    b.tap(b.sheet_row(1).get_by_role("link", name="Fix"))
+    correcting = page.get_by_test_id("correcting")
+    correcting.get_by_role("group", name="Low (held by)", exact=True).get_by_role(
+        "radio", name=SMITH, exact=True
+    ).tap()
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        correcting.get_by_role("button", name="Save correction").tap()
+    b.settled()
+
+    expect(page.get_by_text("Hand 1 corrected; the game was re-scored.")).to_be_visible()
+    expect(b.sheet_row(2)).to_be_visible()
+    game.refresh_from_db()
+    last = Hand.objects.get(game=game, number=2).scores
+    expect(b.sheet_row(2).locator("td.total")).to_have_text([str(last["A"]), str(last["B"])])
+    b.expect_scores(last["A"], last["B"])
+    expect(page.get_by_text("Hand 3 ·")).to_be_visible()
