@@ -10,6 +10,7 @@ from django.db.models import Prefetch, Q
 
 from leagues.models import Division, Fixture, League, ResultSubmission, Season, TeamEntry
 from scoring.actors import Account
+from scoring.forms.words import possessive
 
 SUBMIT, CONFIRM, WAIT, NONE = "submit", "confirm", "wait", ""
 
@@ -22,6 +23,24 @@ class CaptainFixture:
     team: Any  # the captain's team in it
     submission: ResultSubmission | None
     action: str  # SUBMIT, CONFIRM (confirm or dispute), WAIT (for the other side) or NONE
+
+    @property
+    def submitter(self) -> str:
+        """Who submitted the result, by role as the result page names them ("Old Hall's
+        captain"), never an account's name: another team's captain reads it."""
+        submission, fixture = self.submission, self.fixture
+        if submission is None:
+            return ""
+        by = submission.submitted_by_id
+        if by is None:
+            return "The table's scoring link"
+        for team, agreed in (
+            (fixture.home, submission.home_agreed_by_id),
+            (fixture.away, submission.away_agreed_by_id),
+        ):
+            if agreed == by:
+                return f"{possessive(team.name)} captain"
+        return "A secretary"
 
 
 def _current_seasons(entries: list[TeamEntry]) -> set[int]:

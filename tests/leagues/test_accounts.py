@@ -230,6 +230,21 @@ def test_a_table_link_submission_may_be_confirmed_by_either_captain(world):
     for role in ("home_captain", "away_captain"):
         body = my_fixtures(world, role)[1].content.decode()
         assert f'data-testid="my-confirm-{world.fixture.pk}"' in body
+        assert "The table&#x27;s scoring link submitted the result" in body
+
+
+def test_the_captain_asked_to_confirm_reads_who_submitted_by_role_not_account(world):
+    """My fixtures told the other captain "sueb submitted the result": an account's name, which
+    the result page keeps from everyone but the secretaries. It names the role, as that page
+    does."""
+    home = Client()
+    home.force_login(world.users["home_captain"])
+    home.post(
+        reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk}), {"action": "submit"}
+    )
+    body = my_fixtures(world, "away_captain")[1].content.decode()
+    assert f"{world.fixture.home.name}&#x27;s captain submitted the result" in body
+    assert world.users["home_captain"].username not in body
 
 
 def test_other_people_see_no_fixtures_and_visitors_log_in_first(world):
