@@ -18,6 +18,12 @@ from leagues.permissions import can_manage_league
 
 T = TypeVar("T")
 
+#: The players' figures, empty: they come from hands, and a result from the score card has
+#: none ("No games finished yet." stood under a team with its first night's cards counted).
+NO_HAND_FIGURES = (
+    "No games scored hand by hand yet: a table from the score card has no hands to count."
+)
+
 
 def found(selector: Callable[..., T], **kwargs: Any) -> T:
     """The selector's object, or a 404 when it does not exist."""

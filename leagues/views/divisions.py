@@ -36,7 +36,7 @@ from leagues.tables import (
     wide_only,
 )
 from leagues.views.charts import progression_chart
-from leagues.views.common import found, team_options
+from leagues.views.common import NO_HAND_FIGURES, found, team_options
 
 
 class DivisionMixin:
@@ -293,4 +293,4 @@ class PlayersView(DivisionMixin, CSVExportMixin, SingleTableMixin, TemplateView)
         return player_leaderboard(division=self.division)
 
     def get_table_kwargs(self) -> dict[str, Any]:
-        return {"style": self.division.season.league.style}
+        return {"style": self.division.season.league.style, "empty_text": NO_HAND_FIGURES}

@@ -41,7 +41,7 @@ from leagues.tables import (
     StandingsTable,
     fixture_score,
 )
-from leagues.views.common import found
+from leagues.views.common import NO_HAND_FIGURES, found
 
 LATEST = 8
 GLANCE_TABLES = 12
@@ -273,6 +273,7 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 style=team.league.style,
                 prefix="p-",
                 phone=True,
+                empty_text=NO_HAND_FIGURES,
             )
             config = RequestConfig(request, paginate=False)
             config.configure(fixtures)

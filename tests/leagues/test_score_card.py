@@ -331,6 +331,23 @@ def test_card_results_count_as_phone_results_and_player_figures_say_cards_have_n
     assert 'data-testid="card-tables-note"' in page and "no hands recorded" in page
 
 
+def test_a_team_and_division_with_only_cards_say_so_not_that_no_game_finished() -> None:
+    """A first night entered from the score cards: the team's and the division's players
+    said "No games finished yet." under a table that had counted the night."""
+    fixture, users = _fixture()
+    submission = fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+    confirmation.result_confirm(submission=submission, by=users["away"])
+    for url in (
+        reverse("leagues:team", kwargs={"pk": fixture.home_id}),
+        reverse("leagues:division_players", kwargs={"pk": fixture.division_id}),
+    ):
+        body = unescape(Client().get(url).content.decode())
+        assert "No games finished yet." not in body, url
+        assert "No games scored hand by hand yet: a table from the score card has no hands" in (
+            body
+        )
+
+
 def test_the_desk_lists_past_nights_without_a_result_for_the_secretary_to_enter() -> None:
     """A night of cards as the secretary: the desk lists each past fixture with no result,
     the card goes back to the desk, and the fixture leaves the list."""
