@@ -14,6 +14,7 @@ figures are right.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -44,6 +45,12 @@ def _figure(label: str, *, most: int) -> forms.IntegerField:
             "max_value": f"{label}: cannot be more than %(limit_value)s.",
         },
     )
+
+
+def _table_of(problem: str) -> int:
+    """The table a refusal names first ("Table 3, game 1 ..." is 3; 0 for none)."""
+    match_ = re.match(r"Table (\d+)\b", problem)
+    return int(match_.group(1)) if match_ else 0
 
 
 class ScoreCardForm(forms.Form):
@@ -203,6 +210,18 @@ class ScoreCardForm(forms.Form):
         except ValidationError as exc:
             problems += exc.messages
         return problems
+
+    def problems(self) -> list[str]:
+        """Every refusal on the card, table by table (the rules' and the figures' together:
+        they came as the rules' first, then the figures', "Table 1, 4, 6, 2, 3"), each naming
+        its table or its field."""
+        said = [(None, str(error)) for error in self.non_field_errors()]
+        for field in self:
+            said += [
+                (field.name, str(e) if str(e).startswith("Table ") else f"{field.label}: {e}")
+                for e in field.errors
+            ]
+        return [text for _, text in sorted(said, key=lambda item: _table_of(item[1]))]
 
     def card_tables(self) -> list[CardTable]:
         """The typed tables, for ``fixture_card_enter``. A settling secretary's table left

@@ -284,6 +284,23 @@ def test_a_player_chosen_twice_is_named_with_the_figures_and_the_pairs_stay_open
     assert not ResultSubmission.objects.filter(fixture=fixture).exists()
 
 
+def test_the_cards_problems_are_listed_table_by_table() -> None:
+    """The rules' refusals came before the figures', so a card of six tables read "Table 1,
+    4, 6, 2, 3": they are listed in the order of the tables."""
+    fixture, users = _fixture("trinidad")
+    client = Client()
+    client.force_login(users["home"])
+    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    data = {"t1_bull_home": "3", "t1_bull_away": "0"}
+    data |= {"t2_g1_home": "14", "t2_g1_away": "9", "t2_g2_home": "14", "t2_g2_away": "3"}
+    data |= {"t2_bull_home": "1", "t2_bull_away": "1"}
+    body = unescape(client.post(url, data).content.decode())
+    errors = body.split('data-testid="card-errors"')[1].split("</ul>")[0]
+    said = re.findall(r"<li>(.*?)</li>", errors)
+    assert [line.split(":")[0].split(",")[0] for line in said] == ["Table 1", "Table 2"], said
+    assert not FixtureTable.objects.filter(fixture=fixture).exists()
+
+
 def test_a_table_with_a_refused_figure_still_has_its_other_games_checked() -> None:
     """A Trinidad table plays two games: with one game's figure refused, the other game's
     pegs are still checked against the target, but not the table as a whole (its games won
