@@ -1,0 +1,76 @@
+"""A side's name on the hand form's buttons, at 390 and 360 pixels wide, in headless Chromium:
+it breaks only between words ("Black Bull / A", never "Woolpac / k"), on the hand form and on
+the correction form that opens in its place (narrower: it sits in a panel), and no button
+reaches past the screen's edge."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.factories.scoring import GameFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+#: For each button shown in ``selector``: its words, each with whether it is split over lines
+#: (its pieces' boxes on more than one line), and its right edge.
+BUTTON_WORDS = """selector => [...document.querySelectorAll(selector)]
+  .filter(el => el.offsetParent !== null)
+  .map(el => {
+    const split = [];
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node; (node = walker.nextNode()); ) {
+      for (const m of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()]
+          .filter(r => r.width > 0).map(r => Math.round(r.top)));
+        if (lines.size > 1) split.push(m[0]);
+      }
+    }
+    return {text: el.innerText.trim(), split, right: el.getBoundingClientRect().right};
+  })"""
+
+
+@pytest.fixture(params=[390, 360], ids=["390", "360"])
+def narrow_phone(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(
+        viewport={"width": request.param, "height": 844}, is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+def _words_whole(page: Page, selector: str) -> None:
+    width = page.viewport_size["width"]
+    buttons = page.evaluate(BUTTON_WORDS, selector)
+    assert any(button["text"] == "Woolpack" for button in buttons), buttons
+    split = [(button["text"], button["split"]) for button in buttons if button["split"]]
+    assert split == [], f"a name broken inside a word at {width}px"
+    beyond = [button["text"] for button in buttons if button["right"] > width]
+    assert beyond == [], f"past the screen's edge at {width}px"
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_names_on_the_hand_and_correction_forms_break_only_between_words(
+    narrow_phone: Page, live_server: Any
+) -> None:
+    game = GameFactory(
+        west_yorkshire=True,
+        side_names=("Woolpack", "Black Bull A"),
+        players=(("Keith Lockwood", "Brian Bottomley"), ("Roy Stead", "Albert Lockwood")),
+        hands=2,
+    )
+    page = narrow_phone
+    page.goto(live_server.url + game.scoring_link.get_absolute_url())  # its QR code
+    _words_whole(page, "#entry .tap")
+
+    page.get_by_role("link", name="Fix hand 1").tap()
+    expect(page.get_by_test_id("correct-form")).to_be_visible()
+    _words_whole(page, "#correction .tap")
