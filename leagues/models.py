@@ -879,9 +879,14 @@ class FixtureResult(models.Model):
     # How the result stands, as ``leagues.selectors.counting`` defines it from the fixture's
     # submissions and the teams' entries, stored with every change to either
     # (``leagues.services.standings.store_result_standing``) so that every list and table reads
-    # two columns, not a search of every submission.
+    # three columns, not a search of every submission.
     confirmed = models.BooleanField(
         default=False, help_text="A submission of it was confirmed or settled."
+    )
+    submitted = models.BooleanField(
+        default=False,
+        help_text="A side has submitted it (a submission stands, confirmed or not): before "
+        "that it waits for a captain to submit it, not for a confirmation.",
     )
     expunged = models.BooleanField(
         default=False, help_text="Either team withdrew with its results expunged."

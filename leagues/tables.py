@@ -258,7 +258,8 @@ class StandingsTable(BaseTable):
 def fixture_score(fixture: Fixture, *, marked: bool = True) -> str:
     """How a fixture's result reads in a list: match points (Yorkshire) or bullseyes
     (Trinidad), "P–P" when postponed, "v" before it is played; ``marked``: with how the
-    result stands ("awaiting confirmation", "provisional") where that is not said beside it."""
+    result stands ("awaiting confirmation", "not yet submitted", "provisional") where that is
+    not said beside it."""
     if fixture.status == Fixture.Status.POSTPONED:
         return "P–P"
     if fixture.status == Fixture.Status.VOID:

@@ -62,6 +62,17 @@ def confirmed_exists(prefix: str = "") -> Exists:
     )
 
 
+def submitted_exists(prefix: str = "") -> Exists:
+    """Whether a side has submitted the result of the fixture at ``prefix`` (a submission of
+    it stands, waiting, disputed or agreed: not withdrawn): what ``FixtureResult.submitted``
+    stores."""
+    return Exists(
+        ResultSubmission.objects.filter(fixture=OuterRef(_field(prefix, "pk"))).exclude(
+            status=ResultSubmission.Status.WITHDRAWN
+        )
+    )
+
+
 def expunged_exists(prefix: str = "") -> Exists:
     """Whether either team of the fixture at ``prefix`` withdrew with its results expunged:
     what ``FixtureResult.expunged`` stores."""
@@ -75,15 +86,19 @@ def expunged_exists(prefix: str = "") -> Exists:
     )
 
 
-def result_standing(fixtures: QuerySet[Fixture]) -> dict[int, tuple[bool, bool]]:
-    """For each fixture of ``fixtures`` that has a result: (confirmed, expunged), worked out
-    from its submissions and its teams' entries."""
+def result_standing(fixtures: QuerySet[Fixture]) -> dict[int, tuple[bool, bool, bool]]:
+    """For each fixture of ``fixtures`` that has a result: (confirmed, expunged, submitted),
+    worked out from its submissions and its teams' entries."""
     rows = (
         fixtures.filter(result__isnull=False)
-        .annotate(is_confirmed=confirmed_exists(), is_expunged=expunged_exists())
-        .values_list("pk", "is_confirmed", "is_expunged")
+        .annotate(
+            is_confirmed=confirmed_exists(),
+            is_expunged=expunged_exists(),
+            is_submitted=submitted_exists(),
+        )
+        .values_list("pk", "is_confirmed", "is_expunged", "is_submitted")
     )
-    return {pk: (confirmed, expunged) for pk, confirmed, expunged in rows}
+    return {pk: (confirmed, expunged, submitted) for pk, confirmed, expunged, submitted in rows}
 
 
 #: The kinds of fixture whose results count by default: the league's own.
@@ -158,7 +173,8 @@ def fixtures_with_standing(queryset: QuerySet[Fixture]) -> QuerySet[Fixture]:
 
 def result_mark(fixture: Fixture) -> str:
     """How a listed fixture's result stands, in a word or two ("" when it simply counts or has
-    no result yet): "provisional", "awaiting confirmation", "expunged", or the kind ("cup")."""
+    no result yet): "provisional", "awaiting confirmation" (a side has submitted it), "not yet
+    submitted" (played, no captain has submitted it), "expunged", or the kind ("cup")."""
     if fixture.status not in RESULT_STATUSES:
         return ""
     result = getattr(fixture, "result", None)
@@ -172,4 +188,4 @@ def result_mark(fixture: Fixture) -> str:
         return ""
     if fixture.league.show_provisional:
         return "provisional"
-    return "awaiting confirmation"
+    return "awaiting confirmation" if result.submitted else "not yet submitted"

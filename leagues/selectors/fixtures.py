@@ -205,6 +205,7 @@ class ListedResult:
         "away_games",
         "confirmed",
         "expunged",
+        "submitted",
     )
 
     def __init__(self, *values: Any) -> None:

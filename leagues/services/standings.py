@@ -13,7 +13,8 @@ change, holding the table's lock, so two changes in one division one after the o
 see the other's. Only the rows whose figures moved are written.
 
 ``store_result_standing`` stores on a result whether it is confirmed and whether it is expunged
-(``leagues.selectors.counting.result_standing``), which every list and table filters on, where
+(``leagues.selectors.counting.result_standing``), which every list and table filters on, and
+whether a side has submitted it (which the lists' marks read), where
 either can change: for the fixture whose result or agreement changed (``refresh_fixture_table``,
 a cup tie's too, before its table), for every result of a team withdrawn or reinstated
 (``refresh_entry_tables``), and for every result when the tables are rebuilt.
@@ -62,20 +63,21 @@ def _locked_table(division: Division) -> DivisionTable:
 
 
 def store_result_standing(*, fixtures: QuerySet[Fixture]) -> int:
-    """Store on each result of ``fixtures`` whether it is confirmed and whether it is expunged,
-    as its submissions and its teams' entries now have it; the number of results changed."""
+    """Store on each result of ``fixtures`` whether it is confirmed, whether it is expunged and
+    whether a side has submitted it, as its submissions and its teams' entries now have it; the
+    number of results changed."""
     standing = result_standing(fixtures)
     changed = [
         result
         for result in FixtureResult.objects.filter(fixture__in=list(standing)).only(
-            "pk", "fixture_id", "confirmed", "expunged"
+            "pk", "fixture_id", "confirmed", "expunged", "submitted"
         )
-        if (result.confirmed, result.expunged) != standing[result.fixture_id]
+        if (result.confirmed, result.expunged, result.submitted) != standing[result.fixture_id]
     ]
     for result in changed:
-        result.confirmed, result.expunged = standing[result.fixture_id]
+        result.confirmed, result.expunged, result.submitted = standing[result.fixture_id]
     if changed:
-        FixtureResult.objects.bulk_update(changed, ["confirmed", "expunged"])
+        FixtureResult.objects.bulk_update(changed, ["confirmed", "expunged", "submitted"])
     return len(changed)
 
 

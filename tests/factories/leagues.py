@@ -234,7 +234,7 @@ def confirm_result(result: FixtureResult) -> ResultSubmission:
     )
     # The result's standing and the table, as the confirmation service leaves them.
     refresh_fixture_table(fixture=result.fixture)
-    result.refresh_from_db(fields=["confirmed", "expunged"])
+    result.refresh_from_db(fields=["confirmed", "expunged", "submitted"])
     return submission
 
 

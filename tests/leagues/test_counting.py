@@ -21,10 +21,12 @@ from leagues.selectors.counting import counted_fixtures
 from leagues.selectors.standings import division_standings
 from leagues.selectors.statistics import pair_statistics, player_leaderboard, player_statistics
 from leagues.services.adjustments import points_adjust
+from leagues.services.confirmation import result_submit
 from leagues.services.fixtures import fixture_add, fixture_void, fixture_walkover
 from leagues.services.standings import refresh_league_tables
 from leagues.services.withdrawal import team_reinstate, team_withdraw
 from leagues.views.charts import progression_chart
+from scoring.actors import Actor
 from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory
 from tests.leagues.helpers import confirm, entered_teams, hand, record, squad, start_fixture
 from tests.leagues.helpers import win_game as win
@@ -184,8 +186,9 @@ def test_lists_and_csvs_mark_what_does_not_count(client, season):
         (row["Home"], row["Away"]): row
         for row in rows_of(client, "division_fixtures_csv", division.pk)
     }
-    assert fixtures["Delta", "Alpha"]["Status"] == "Played (awaiting confirmation)"
-    assert fixtures["Delta", "Alpha"]["Result"].endswith("awaiting confirmation")
+    # Played to the end, and no captain has submitted it: it waits for a submission.
+    assert fixtures["Delta", "Alpha"]["Status"] == "Played (not yet submitted)"
+    assert fixtures["Delta", "Alpha"]["Result"].endswith(" not yet submitted")
     assert fixtures["Charlie", "Delta"]["Status"] == "Void"
     assert (fixtures["Bravo", "Charlie"]["Result"], fixtures["Bravo", "Charlie"]["Status"]) == (
         "v",
@@ -195,6 +198,21 @@ def test_lists_and_csvs_mark_what_does_not_count(client, season):
     assert fixtures["Woolpack", "Delta"]["Status"] == "Played (expunged)"
     assert fixtures["Charlie", "Alpha"]["Status"] == "Walkover to Charlie"
     assert fixtures["Alpha", "Bravo"]["Status"] == "Played"
+    unconfirmed = season["unconfirmed"]
+    page = client.get(unconfirmed.get_absolute_url()).content.decode()
+    assert "not yet submitted" in page and "awaiting confirmation" not in page
+
+    # Once a side has submitted it, it waits for the other side's confirmation.
+    link = unconfirmed.tables.get().scoring_link
+    result_submit(fixture=unconfirmed, actor=Actor.of(None, link=link))
+    fixtures = {
+        (row["Home"], row["Away"]): row
+        for row in rows_of(client, "division_fixtures_csv", division.pk)
+    }
+    assert fixtures["Delta", "Alpha"]["Status"] == "Played (awaiting confirmation)"
+    assert fixtures["Delta", "Alpha"]["Result"].endswith(" awaiting confirmation")
+    page = client.get(unconfirmed.get_absolute_url()).content.decode()
+    assert "awaiting confirmation" in page and "not yet submitted" not in page
 
     season["league"].show_provisional = True
     season["league"].save()

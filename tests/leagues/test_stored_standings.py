@@ -65,14 +65,14 @@ def table_worked_out(division) -> dict[str, Any]:
     return _table(standings)
 
 
-def standing_as_stored(division) -> dict[int, tuple[bool, bool]]:
+def standing_as_stored(division) -> dict[int, tuple[bool, bool, bool]]:
     return {
-        result.fixture_id: (result.confirmed, result.expunged)
+        result.fixture_id: (result.confirmed, result.expunged, result.submitted)
         for result in FixtureResult.objects.filter(fixture__division=division)
     }
 
 
-def standing_worked_out(division) -> dict[int, tuple[bool, bool]]:
+def standing_worked_out(division) -> dict[int, tuple[bool, bool, bool]]:
     return result_standing(Fixture.objects.filter(division=division))
 
 
