@@ -238,9 +238,15 @@ def venue_create(
     """A new venue kept by ``league`` (``None``: the site operator's own)."""
     if league is not None:
         require_secretary(by, league)
+        _refuse_venue_twice(league, name, town)
     slug = slug or slugify(f"{name} {town}".strip())
     if league is not None and Venue.objects.filter(slug=slug).exists():
-        slug = f"{slug}-{league.slug}"[:120]
+        # Slugs are the site's: another league's pub of that name has it.
+        base, number = f"{slug}-{league.slug}"[:110], 1
+        slug = base
+        while Venue.objects.filter(slug=slug).exists():
+            number += 1
+            slug = f"{base}-{number}"
     venue = Venue(league=league, name=name, town=town, address=address, slug=slug)
     venue.full_clean()
     venue.save()
@@ -254,6 +260,21 @@ def venue_create(
             by=by,
         )
     return venue
+
+
+def _refuse_venue_twice(league: League, name: str, town: str, but: int | None = None) -> None:
+    """Refuse a second venue of one name (and town), case and spaces aside, in ``league``: the
+    league's lists and pickers would show two alike."""
+    name, town = " ".join(name.split()), " ".join(town.split())
+    same = league.venues.filter(name__iexact=name, town__iexact=town).exclude(pk=but)
+    if same.exists():
+        where = f" in {town}" if town else ""
+        raise ValidationError(
+            {
+                "name": f"{league} has a venue called {same.first().name}{where} already: use "
+                "it, or give this one another name."
+            }
+        )
 
 
 @transaction.atomic
@@ -715,6 +736,7 @@ def venue_update(
     it); the change is in ``league``'s audit trail."""
     require_secretary(by, league)
     _require_venue(venue, league, "name")
+    _refuse_venue_twice(league, name, town, but=venue.pk)
     before = _venue_state(venue)
     venue.name = name.strip()
     venue.town = town.strip()

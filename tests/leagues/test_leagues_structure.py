@@ -256,3 +256,34 @@ def test_a_new_league_may_not_take_another_leagues_name(client):
         )
     other.refresh_from_db()
     assert other.name == "Calder Valley All Fours League"
+
+
+def test_a_league_keeps_one_venue_of_a_name_and_any_league_may_have_its_own(client):
+    """A secretary could add "swan millbridge" beside "Swan Millbridge" (two venues alike in
+    the list), and adding it a third time was refused as "Venue with this Slug already
+    exists". Each league keeps its own venue of a name, and one alone."""
+    from leagues.models import Venue
+
+    user = get_user_model().objects.create_user("sec", password="x")
+    leagues = [LeagueFactory() for _ in range(3)]
+    for league in leagues:
+        league.secretaries.add(user)
+    for league in leagues:
+        venue_create(name="Swan Millbridge", league=league, by=user)
+    assert Venue.objects.filter(name="Swan Millbridge").count() == 3
+    client.force_login(user)
+    url = reverse("leagues:manage_venue_create", args=[leagues[0].slug])
+    response = client.post(url, {"name": "swan  millbridge", "town": "", "address": ""})
+    assert response.status_code == 200
+    assert response.context["form"].errors == {
+        "name": [
+            f"{leagues[0]} has a venue called Swan Millbridge already: use it, or give this "
+            "one another name."
+        ]
+    }
+    assert leagues[0].venues.count() == 1
+    other = venue_create(name="Swan", town="Millbridge", league=leagues[0], by=user)
+    from leagues.services.structure import venue_update
+
+    with pytest.raises(ValidationError, match="has a venue called Swan Millbridge already"):
+        venue_update(venue=other, name="Swan Millbridge", league=leagues[0], by=user)
