@@ -116,9 +116,9 @@ def league_import_page(request: HttpRequest, slug: str) -> HttpResponse:
         except league_import.ImportRefused as refused:
             plan = refused.plan
         else:
+            # The plan's notes were read on the preview that was confirmed; said again after
+            # the save, "If they are one person, put the rows right first" came too late.
             messages.success(request, _done(plan))
-            for warning in plan.warnings:
-                messages.warning(request, str(warning))
             return redirect("leagues:manage_league", slug=league.slug)
     else:
         plan = league_import.import_plan(**what)

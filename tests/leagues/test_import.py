@@ -101,6 +101,10 @@ def test_the_plan_shows_everything_and_saves_nothing_until_confirmed(league, sec
     response = confirm(secretary, league, preview)
     assert response.status_code == 302
     assert Team.objects.filter(league=league).count() == 2
+    # The notes were read on the preview: the desk does not ask for the rows to be put right
+    # once they are saved.
+    desk = secretary.get(response["Location"]).content.decode()
+    assert "Imported into" in desk and "put the rows right first" not in desk
     # Two people called Linda Dyson: one a team.
     lindas = Player.objects.filter(name="Linda Dyson")
     assert lindas.count() == 2
