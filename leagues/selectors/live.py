@@ -33,6 +33,28 @@ def last_change(fixtures: Iterable[Fixture]) -> datetime.datetime | None:
     return max(moments, default=None)
 
 
+#: How far a fixture's match has got (``match_progress``).
+NOT_STARTED, IN_PLAY, FINISHED = "not started", "in play", "finished"
+
+
+def match_progress(fixture: Fixture) -> str:
+    """How far the fixture's match has got, from its prefetched tables, their games and its
+    result: the one reading of the fixture page's status and the league night's counts.
+    ``FINISHED`` once it is played to the end (every table decided: its result is final);
+    ``IN_PLAY`` while a game has begun at one of its tables (or a result is worked out) and
+    not every table is decided; ``NOT_STARTED`` before that (no pairs seated, or the score
+    card still to come); "" for a fixture not played on its night (a walkover, postponed or
+    void)."""
+    if fixture.status not in (Fixture.Status.SCHEDULED, Fixture.Status.PLAYED):
+        return ""
+    result = getattr(fixture, "result", None)
+    if fixture.status == Fixture.Status.PLAYED or (result is not None and result.is_final):
+        return FINISHED
+    if result is not None or any(table.games.all() for table in fixture.tables.all()):
+        return IN_PLAY
+    return NOT_STARTED
+
+
 def night_of(*, league: League, today: datetime.date) -> datetime.date | None:
     """``today`` when the league's current season has a fixture that night, else None."""
     season = league_current_season(league=league)
@@ -54,27 +76,27 @@ class Night:
     last_change: datetime.datetime | None = None
 
     @functools.cached_property
-    def _begun(self) -> list[bool]:
-        """For each of the night's fixtures not finished yet, whether a game of it has begun
-        (worked out once, for both counts)."""
-        return [
-            any(table.games.all() for table in fixture.tables.all())
-            for fixture in self.fixtures
-            if fixture.status == Fixture.Status.SCHEDULED
-            and not getattr(getattr(fixture, "result", None), "is_final", False)
-        ]
+    def _progress(self) -> list[str]:
+        """How far each of the night's fixtures has got (``match_progress``; worked out once,
+        for the three counts)."""
+        return [match_progress(fixture) for fixture in self.fixtures]
 
     @property
     def in_play(self) -> int:
         """How many of the night's fixtures are under way: a game begun at one of their tables,
         not yet finished."""
-        return self._begun.count(True)
+        return self._progress.count(IN_PLAY)
 
     @property
     def not_started(self) -> int:
         """How many of the night's fixtures have no game begun yet (no pairs seated, or the
         score card still to come)."""
-        return self._begun.count(False)
+        return self._progress.count(NOT_STARTED)
+
+    @property
+    def finished(self) -> int:
+        """How many of the night's fixtures are played to the end (every table decided)."""
+        return self._progress.count(FINISHED)
 
 
 def league_night(*, league: League, date: datetime.date) -> Night:

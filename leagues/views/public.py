@@ -20,7 +20,7 @@ from leagues.models import Division, Fixture
 from leagues.permissions import can_manage_league, captained_sides
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.fixtures import ListedFixture
-from leagues.selectors.live import last_change
+from leagues.selectors.live import last_change, match_progress
 from leagues.selectors.people import name_people, seated_players
 from leagues.selectors.race import MARKERS, division_race
 from leagues.selectors.standings import (
@@ -226,6 +226,8 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
             "division": detail.division,
             "result": getattr(detail, "result", None),
             "score": fixture_score(detail),
+            # "In play" while a game of it has begun, as the league night counts it.
+            "progress": match_progress(detail),
             "tables": tables,
             "adjustments": list(detail.adjustments.all()),
             "secretary": SECRETARY,

@@ -17,6 +17,7 @@ from tests.leagues.helpers import (
     page_words,
     record,
     start_fixture,
+    win_game,
 )
 
 pytestmark = pytest.mark.django_db
@@ -191,3 +192,18 @@ def test_the_league_night_tells_matches_in_play_from_those_not_started(client):
     page = client.get(reverse("leagues:league_live", args=[league.slug]))
     words = page_words(page)
     assert "1 match in play" in words and "2 not started" in words
+    # The fixture's page says the same of it (no game is won yet: it has no result yet).
+    assert not hasattr(Fixture.objects.get(pk=started.pk), "result")
+    assert " · In play</p>" in page_words(client.get(started.get_absolute_url()))
+
+    # Every table decided, nothing submitted yet: the night counts it finished.
+    for table in started.tables.all():
+        game = current_game(table)
+        if game.status == "in_progress":
+            win_game(game, "A", 1)
+    started.refresh_from_db()
+    assert started.status == Fixture.Status.PLAYED and started.result.is_final
+    words = page_words(client.get(reverse("leagues:league_live", args=[league.slug])))
+    assert "1 finished" in words and "2 not started" in words
+    assert "match in play" not in words
+    assert " · Played</p>" in page_words(client.get(started.get_absolute_url()))
