@@ -547,6 +547,7 @@ class FixtureWords:
     walkover_to: str
     walkover_pending: bool
     date: datetime.date
+    original_date: datetime.date | None
     home: Any
     away: Any
     division: Any
@@ -558,6 +559,14 @@ class FixtureWords:
         if self.kind == FixtureKind.LEAGUE:
             return self.division.name
         return FixtureKind(self.kind).label
+
+    @property
+    def first_set_for(self) -> str:
+        """The day a re-arranged fixture was first set for, as the lists write a day ("Tue 22
+        Dec"); "" when it is on that day still."""
+        if self.original_date is None or self.original_date == self.date:
+            return ""
+        return short_date(self.original_date)
 
     @property
     def walkover_winner(self) -> Any:

@@ -363,9 +363,9 @@ class FixturesTable(BaseTable):
 
     def render_status(self, record: Fixture) -> Any:
         label = status_text(record)
-        if record.original_date and record.original_date != record.date:
+        if record.first_set_for:
             return format_html(
-                '{} <span class="muted">(was {})</span>', label, f"{record.original_date:%d %b}"
+                '{} <span class="muted">(was {})</span>', label, record.first_set_for
             )
         return label
 

@@ -186,6 +186,26 @@ def test_a_fixture_in_play_says_so_and_gives_no_league_points_yet(client, db):
     assert "In play: the figures so far" in page
 
 
+def test_a_rearranged_fixture_gives_its_first_day_alike_on_every_page(client, db):
+    """Re-arranged from Tue 22 Dec to Tue 5 Jan: the fixture's page and its teams' lists name
+    the first day as the lists write a day ("Tue 22 Dec"), not "22 Dec" here, "(was 22 Dec)"
+    there."""
+    division = DivisionFactory()
+    home, away = entered_teams(division, ["Woolpack", "Black Bull B"], players=2)
+    fixture = FixtureFactory(
+        division=division,
+        home=home,
+        away=away,
+        date=datetime.date(2027, 1, 5),
+        original_date=datetime.date(2026, 12, 22),
+    )
+    page = page_words(get(client, "fixture", fixture.pk))
+    assert "· first set for Tue 22 Dec</p>" in page
+    for team in (home, away):
+        team_page = page_words(get(client, "team", team.pk))
+        assert '<span class="muted">(was Tue 22 Dec)</span>' in team_page
+
+
 def test_league_home_lists_divisions_results_and_next_fixtures(client, played):
     """The league home shows the season's divisions, the played fixture and fixtures to come."""
     page = get(client, "league", played.league.slug)

@@ -350,7 +350,7 @@ def test_listed_rows_read_as_the_fixtures_do(rf, division, provisional):
         assert part(ours.as_html(request)) == part(theirs.as_html(request))
         assert ours.as_csv() == theirs.as_csv()
     words = part(ours.as_html(request))
-    assert "Crown &amp; &lt;Anchor&gt;" in words and "(was 07 Oct)" in words
+    assert "Crown &amp; &lt;Anchor&gt;" in words and "(was Tue 7 Oct)" in words
 
     # The pages' lists, by queries built once per connection, read the same rows as the
     # querysets they are built from (each twice: the second reuses the first's plan).
