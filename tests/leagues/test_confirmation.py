@@ -294,7 +294,14 @@ def test_the_result_page_offers_each_viewer_their_step(world):
     url = reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk})
     home = Client()
     home.force_login(world.users["home_captain"])
-    assert 'data-testid="submit-result"' in home.get(url).content.decode()
+    page = home.get(url).content.decode()
+    assert 'data-testid="submit-result"' in page
+    # The figures are above the words, the button below them.
+    assert page.index('data-testid="result-figures"') < page.index("Check the figures above")
+    assert page.index("then submit the result with the button below") < page.index(
+        'data-testid="submit-result"'
+    )
+    assert "Submit the result above" not in page
     home.post(url, {"action": "submit"})
     assert 'data-testid="confirm-result"' not in home.get(url).content.decode()
     away = Client()

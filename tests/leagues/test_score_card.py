@@ -174,7 +174,11 @@ def test_a_fixture_mixes_phone_tables_and_card_tables() -> None:
     result = FixtureResult.objects.get(fixture=fixture)
     assert (result.home_tables, result.away_tables) == (3, 1)
     page = Client().get(reverse("leagues:fixture", kwargs={"pk": fixture.pk})).content.decode()
-    assert "from the score card" in page and "scored hand by hand" in page
+    # Under each table's heading, how it was scored, once ("Table 1", then not "Table 1
+    # scored hand by hand").
+    assert 'data-testid="table-1-source">Scored hand by hand</p>' in page
+    assert 'data-testid="table-3-source">From the score card</p>' in page
+    assert "Table 1 scored" not in page and "Table 3 from" not in page
 
 
 def test_phone_scored_tables_stand_against_a_captains_card() -> None:
