@@ -4,6 +4,8 @@ unchanged page is a 304 from one cache read, and a hand changes only its own fix
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 from django.utils import timezone
@@ -207,3 +209,28 @@ def test_the_league_night_tells_matches_in_play_from_those_not_started(client):
     assert "1 finished" in words and "2 not started" in words
     assert "match in play" not in words
     assert " · Played</p>" in page_words(client.get(started.get_absolute_url()))
+
+
+def test_a_match_from_the_score_card_gives_its_tables_not_no_game_started():
+    """A first night typed from the cards read "9–3" above "Table 1: no game started." six
+    times: each card table gives what the card gave."""
+    from django.test import Client
+
+    from leagues.formats import YORKSHIRE_FORMAT
+    from leagues.services.cards import CardTable, fixture_card_enter
+    from tests.factories.scoring import UserFactory
+
+    league = LeagueFactory(name="Calder League", match_format=YORKSHIRE_FORMAT.to_spec())
+    division = DivisionFactory(season__league=league)
+    bull, hall = entered_teams(division, ["Black Bull", "Old Hall"])
+    fixture = FixtureFactory(division=division, home=bull, away=hall, date=timezone.localdate())
+    scores = ((11, 7), (9, 11), (11, 4), (11, 10))
+    card = [CardTable(board=b, games=(s,)) for b, s in enumerate(scores, start=1)]
+    secretary = UserFactory()
+    league.secretaries.add(secretary)
+    fixture_card_enter(fixture=fixture, tables=card, by=secretary)
+    page = Client().get(reverse("leagues:league_live", args=[league.slug])).content.decode()
+    words = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    assert "no game started" not in words
+    assert "Table 1: 11–7 from the score card" in words
+    assert "Table 2: 9–11 from the score card" in words
