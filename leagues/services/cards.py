@@ -135,8 +135,9 @@ def _card_state(table: FixtureTable) -> dict[str, Any]:
     return {
         "source": table.source,
         "card": table.card,
-        "home": [p.pk for p in table.home_pair],
-        "away": [p.pk for p in table.away_pair],
+        # The pairs by name, as the audit trail reads them (not their numbers).
+        "home": [p.label for p in table.home_pair],
+        "away": [p.label for p in table.away_pair],
     }
 
 

@@ -30,6 +30,14 @@ VALUE_WORDS = {"outcome": OUTCOME_WORDS, "kind": PENALTY_WORDS}
 ID_KEYS = {"invitation", "player", "season", "team", "user"}
 #: A stored code such as "pack_exhausted": read with spaces.
 CODE = re.compile(r"[a-z]+(?:_[a-z]+)+")
+#: Keys whose object's fields read without the key: a result's "figures" ("Home tables: 3"),
+#: a score card table's "card" ("Table 1 games: 11–7").
+SILENT_OBJECTS = {"figures", "card"}
+#: Keys whose two numbers are the home and away sides' ("1–1"), or a list of such pairs, a
+#: game a pair ("14–9, 14–12").
+SCORE_KEYS = {"games", "bullseyes", "hang_jacks"}
+#: Keys whose values have words of their own on the league's pages.
+LEAGUE_VALUE_WORDS = {"source": {"card": "from the score card", "hands": "scored hand by hand"}}
 
 
 @dataclass(frozen=True)
@@ -42,6 +50,9 @@ class Change:
 
 
 def _key(key: str, names: dict[str, str]) -> str:
+    if key.isdigit():
+        # A score card's tables, by board.
+        return f"table {key}"
     return names.get(key) or KEY_WORDS.get(key) or key.replace("_", " ")
 
 
@@ -53,7 +64,8 @@ def _fields(state: Any, names: dict[str, str], prefix: str = "") -> dict[tuple[s
     for key, value in state.items():
         if key in ID_KEYS and type(value) is int:
             continue
-        words = f"{prefix} {_key(str(key), names)}".strip()
+        silent = key in SILENT_OBJECTS and isinstance(value, dict)
+        words = prefix if silent else f"{prefix} {_key(str(key), names)}".strip()
         if isinstance(value, dict) and value:
             fields |= _fields(value, names, words)
         else:
@@ -67,6 +79,10 @@ def _text(value: Any, key: str, names: dict[str, str]) -> str:
         return NOTHING
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if key in SCORE_KEYS and isinstance(value, list):
+        if len(value) == 2 and all(type(n) is int for n in value):
+            return f"{value[0]}–{value[1]}"
+        return ", ".join(_text(item, key, names) for item in value)
     if isinstance(value, list):
         return ", ".join(_text(item, key, names) for item in value)
     if isinstance(value, dict):
@@ -78,6 +94,8 @@ def _text(value: Any, key: str, names: dict[str, str]) -> str:
         return names[text]
     if text in VALUE_WORDS.get(key, {}):
         return VALUE_WORDS[key][text]
+    if text in LEAGUE_VALUE_WORDS.get(key, {}):
+        return LEAGUE_VALUE_WORDS[key][text]
     return text.replace("_", " ") if CODE.fullmatch(text) else text
 
 

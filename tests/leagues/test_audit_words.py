@@ -133,3 +133,30 @@ def test_the_game_audit_page_shows_what_changed():
     trail = shown_as_words(region(page, "audit-trail", "</ol>"))
     assert "Dealer: Smith & Jones → Patel & Brown" in trail
     assert "Sides: Smith & Jones (players Smith, Jones), Patel & Brown" in trail  # its start
+
+
+def test_a_score_card_and_its_result_read_in_words_not_numbers():
+    """The audit trail read a score card as "1 home: 163, 165" (the pair's record numbers),
+    "1 card games: 14, 9, 6, 14" and "Figures home tables: 1": a table reads by its number,
+    the pair by name and each score as the card gives it."""
+    from leagues.services.cards import CardTable, fixture_card_enter
+    from tests.leagues.helpers import squad
+    from tests.leagues.test_score_card import _fixture
+
+    fixture, users = _fixture("trinidad")
+    home = squad(fixture.home, fixture.division.season)[:2]
+    tables = [
+        CardTable(board=1, home=home, games=((14, 9), (6, 14)), bullseyes=(1, 1)),
+        CardTable(board=2, bullseyes=(2, 0), hang_jacks=(1, 0)),
+    ]
+    fixture_card_enter(fixture=fixture, tables=tables, by=users["home"])
+    client = Client()
+    client.force_login(users["secretary"])
+    page = client.get(reverse("leagues:manage_fixture_audit", args=[fixture.pk])).content.decode()
+    entries = shown_as_words(region(page, "audit-entries", "</table>"))
+    assert "Table 1 source: from the score card" in entries
+    assert "Table 1 games: 14–9, 6–14" in entries and "Table 2 bullseyes: 2–0" in entries
+    assert f"Table 1 home: {home[0].name}, {home[1].name}" in entries
+    assert "Table 2 hang jacks: 1–0" in entries
+    assert "Home tables: 1" in entries and "Figures" not in entries
+    assert not re.search(r"(?<!Table )\b\d+ (card|home|source)\b", entries), entries
