@@ -67,17 +67,22 @@ def store_result_standing(*, fixtures: QuerySet[Fixture]) -> int:
     whether a side has submitted it, as its submissions and its teams' entries now have it; the
     number of results changed."""
     standing = result_standing(fixtures)
+    # The fixtures as a subquery and the writes in batches: a rebuild of every league reads and
+    # may change tens of thousands of results, past the 65,535 parameters PostgreSQL takes in
+    # one statement.
     changed = [
         result
-        for result in FixtureResult.objects.filter(fixture__in=list(standing)).only(
+        for result in FixtureResult.objects.filter(fixture__in=fixtures).only(
             "pk", "fixture_id", "confirmed", "expunged", "submitted"
         )
-        if (result.confirmed, result.expunged, result.submitted) != standing[result.fixture_id]
+        if result.fixture_id in standing
+        and (result.confirmed, result.expunged, result.submitted) != standing[result.fixture_id]
     ]
     for result in changed:
         result.confirmed, result.expunged, result.submitted = standing[result.fixture_id]
-    if changed:
-        FixtureResult.objects.bulk_update(changed, ["confirmed", "expunged", "submitted"])
+    FixtureResult.objects.bulk_update(
+        changed, ["confirmed", "expunged", "submitted"], batch_size=1000
+    )
     return len(changed)
 
 
