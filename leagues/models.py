@@ -674,7 +674,7 @@ class Fixture(FixtureWords, models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.home} v {self.away}, {self.date:%a %d %b %Y}"
+        return f"{self.home} v {self.away}, {long_date(self.date)}"
 
     def get_absolute_url(self) -> str:
         return reverse("leagues:fixture", kwargs={"pk": self.pk})

@@ -81,7 +81,7 @@ class Terms(ABC):
 
     @abstractmethod
     def __str__(self) -> str:
-        """The subject in words, for the audit trail: "Reds v Blues, Tue 07 Oct 2025"."""
+        """The subject in words, for the audit trail: "Reds v Blues, Tue 7 Oct 2025"."""
 
 
 def account(by: Account) -> Any:

@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from cups.services.draws import draw_make
 from cups.services.ties import tie_walkover
+from leagues.days import long_date
 from leagues.services.fixtures import fixture_postpone
 from leagues.templatetags.audit_words import Change, changes
 from scoring import services as scoring_services
@@ -159,4 +160,6 @@ def test_a_score_card_and_its_result_read_in_words_not_numbers():
     assert f"Table 1 home: {home[0].name}, {home[1].name}" in entries
     assert "Table 2 hang jacks: 1–0" in entries
     assert "Home tables: 1" in entries and "Figures" not in entries
+    # The fixture is dated as every list and sentence dates a day, not "Tue 09 Sep 2025".
+    assert f"Score card of {fixture.home} v {fixture.away}, {long_date(fixture.date)}" in entries
     assert not re.search(r"(?<!Table )\b\d+ (card|home|source)\b", entries), entries
