@@ -54,6 +54,8 @@ class StylePreset:
     ruleset: dict[str, Any]
     match_format: MatchFormat
     tiebreaks: tuple[str, ...]
+    time_zone: str
+    """Where such a league usually plays (``leagues.zones``): the secretary may choose another."""
 
 
 STYLE_PRESETS: dict[str, StylePreset] = {
@@ -61,6 +63,7 @@ STYLE_PRESETS: dict[str, StylePreset] = {
         ruleset={"preset": "west_yorkshire", "target": 11},
         match_format=YORKSHIRE_FORMAT,
         tiebreaks=("points", "games_for", "head_to_head"),
+        time_zone="Europe/London",
     ),
     "trinidad": StylePreset(
         ruleset={"preset": "trinidad", "target": 14},
@@ -72,5 +75,6 @@ STYLE_PRESETS: dict[str, StylePreset] = {
             "hang_jacks_for",
             "hang_jacks_against",
         ),
+        time_zone="America/Port_of_Spain",
     ),
 }

@@ -48,11 +48,24 @@ DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 TIME_INPUT = forms.TimeInput(attrs={"type": "time"}, format="%H:%M")
 
 
-def time_zone_field() -> forms.ChoiceField:
-    """The league's time zone: its fixtures' times are wall-clock times there."""
+def _zone_label(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def time_zone_field(*, by_style: bool = False) -> forms.ChoiceField:
+    """The league's time zone: its fixtures' times are wall-clock times there. ``by_style``
+    (a new league, whose style is chosen on the same page): a blank first choice, the style's
+    own zone, so a Trinidad league is not left in London by a secretary who did not look."""
+    choices = [(name, _zone_label(name)) for name in time_zone_names()]
+    if by_style:
+        styles = "; ".join(
+            f"{League.Style(style).label.split(' (')[0]}: {_zone_label(preset.time_zone)}"
+            for style, preset in STYLE_PRESETS.items()
+        )
+        choices.insert(0, ("", f"The style's ({styles})"))
     return forms.ChoiceField(
-        choices=[(name, name.replace("_", " ")) for name in time_zone_names()],
-        initial=site_time_zone,
+        choices=choices,
+        initial="" if by_style else site_time_zone,
         required=False,  # a league asked for before there were zones: the site's
         help_text="Where the league plays. Fixture times are entered and shown as local times "
         "there; calendars and the API give them with it.",
@@ -109,8 +122,19 @@ class TiebreakMixin(forms.Form):
         ]
         if not keys:
             return None
-        if len(set(keys)) != len(keys):
-            raise ValidationError("Each tie-break may be listed only once.")
+        for key in dict.fromkeys(keys):
+            slots = [
+                str(slot + 1)
+                for slot in range(TIEBREAK_SLOTS)
+                if self.cleaned_data.get(f"tiebreak_{slot + 1}") == key
+            ]
+            if len(slots) > 1:
+                style = self.tiebreak_style or self.cleaned_data.get("style") or None
+                times = "twice" if len(slots) == 2 else f"{len(slots)} times"
+                raise ValidationError(
+                    f"“{_metric_label(key, style)}” is listed {times}, as tie-breaks "
+                    f"{join_words(slots)}: each tie-break may be listed only once."
+                )
         tiebreaks = ["points", *keys]
         validate_tiebreaks(tiebreaks)
         return tiebreaks
@@ -152,7 +176,7 @@ class LeagueCreateForm(TiebreakMixin):
         choices=Weekday.choices, coerce=int, initial=Weekday.TUESDAY
     )
     start_time = forms.TimeField(initial=datetime.time(20, 0), widget=TIME_INPUT)
-    time_zone = time_zone_field()
+    time_zone = time_zone_field(by_style=True)
     description = TextField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

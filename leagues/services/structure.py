@@ -47,7 +47,6 @@ from leagues.services.standings import (
     refresh_tables,
 )
 from leagues.tiebreaks import validate_tiebreaks
-from leagues.zones import site_time_zone
 from scoring.actors import Account
 from scoring.forms.words import possessive
 
@@ -73,7 +72,7 @@ def league_create(
     ``ruleset`` is a spec such as ``{"preset": "west_yorkshire", "target": 15}``; the creator
     becomes one of its secretaries. Refused unless ``by`` may start a league, or the site's
     operator ``approved_by`` approved its request (None for both: the system). ``time_zone``
-    blank: the site's.
+    blank: the style's (Europe/London, America/Port_of_Spain).
     """
     if approved_by is not None:
         if not can_approve_leagues(approved_by):
@@ -90,7 +89,7 @@ def league_create(
         tiebreaks=list(tiebreaks or preset.tiebreaks),
         league_night=league_night,
         start_time=start_time,
-        time_zone=time_zone or site_time_zone(),
+        time_zone=time_zone or preset.time_zone,
         description=description,
     )
     league.full_clean()

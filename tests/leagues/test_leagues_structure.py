@@ -287,3 +287,10 @@ def test_a_league_keeps_one_venue_of_a_name_and_any_league_may_have_its_own(clie
 
     with pytest.raises(ValidationError, match="has a venue called Swan Millbridge already"):
         venue_update(venue=other, name="Swan Millbridge", league=leagues[0], by=user)
+
+
+def test_a_league_given_no_time_zone_takes_its_styles():
+    assert league_create(name="Arima Fours", style="trinidad").time_zone == "America/Port_of_Spain"
+    assert league_create(name="Batley Fours", style="yorkshire").time_zone == "Europe/London"
+    chosen = league_create(name="Tunapuna Fours", style="trinidad", time_zone="UTC")
+    assert chosen.time_zone == "UTC"

@@ -155,7 +155,7 @@ def test_league_form_shows_a_repeated_tiebreak_as_an_error(client):
         },
     )
     assert response.status_code == 200
-    assert "Each tie-break may be listed only once." in response.content.decode()
+    assert "“Bullseyes for” is listed twice, as tie-breaks 1 and 2" in response.content.decode()
     assert not League.objects.filter(name="Twice").exists()
 
 
@@ -451,3 +451,42 @@ def test_too_early_an_end_is_said_by_the_end_date_not_as_a_short_season(
         ]
     }
     assert not Fixture.objects.filter(division=division).exists()
+
+
+def test_a_repeated_tiebreak_names_the_choice_given_twice(client):
+    client.force_login(get_user_model().objects.create_superuser("root", password="pw-secret-5"))
+    response = client.post(
+        reverse("leagues:manage_league_create"),
+        {
+            "name": "Twice",
+            "style": "trinidad",
+            "league_night": "4",
+            "start_time": "19:30",
+            "tiebreak_1": "games_for",
+            "tiebreak_2": "hang_jacks_for",
+            "tiebreak_3": "games_for",
+        },
+    )
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "“Bullseyes for” is listed twice, as tie-breaks 1 and 3" in text
+
+
+def test_a_new_league_is_in_its_styles_time_zone_unless_another_is_chosen(client):
+    client.force_login(get_user_model().objects.create_superuser("root", password="pw-secret-5"))
+    url = reverse("leagues:manage_league_create")
+    form = client.get(url).content.decode()
+    # Neither style's zone is chosen for the secretary: the blank choice says which each takes.
+    zone_select = form.split('name="time_zone"')[1]
+    selected = re.findall(r'<option value="([^"]*)"[^>]*selected', zone_select)
+    assert selected[0] == ""
+    assert "Yorkshire: Europe/London; Trinidad: America/Port of Spain" in form
+    base = {"league_night": "4", "start_time": "19:30", "time_zone": ""}
+    for name, style, chosen, zone in [
+        ("Port of Spain Fours", "trinidad", "", "America/Port_of_Spain"),
+        ("Spen Valley Fours", "yorkshire", "", "Europe/London"),
+        ("San Fernando Fours", "trinidad", "Europe/London", "Europe/London"),
+    ]:
+        response = client.post(url, {**base, "name": name, "style": style, "time_zone": chosen})
+        assert response.status_code == 302, response.content.decode()
+        assert League.objects.get(name=name).time_zone == zone
