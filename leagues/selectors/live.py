@@ -35,16 +35,21 @@ def last_change(fixtures: Iterable[Fixture]) -> datetime.datetime | None:
 
 #: How far a fixture's match has got (``match_progress``).
 NOT_STARTED, IN_PLAY, FINISHED = "not started", "in play", "finished"
+#: A fixture still to be decided whose night has passed with no game begun: its result is to
+#: come (from the score card). What the fixture page says for it (the desk's heading too).
+NO_RESULT = "no result yet"
+NO_RESULT_WORDS = "Played, no result yet"
 
 
-def match_progress(fixture: Fixture) -> str:
+def match_progress(fixture: Fixture, today: datetime.date | None = None) -> str:
     """How far the fixture's match has got, from its prefetched tables, their games and its
     result: the one reading of the fixture page's status and the league night's counts.
     ``FINISHED`` once it is played to the end (every table decided: its result is final);
     ``IN_PLAY`` while a game has begun at one of its tables (or a result is worked out) and
     not every table is decided; ``NOT_STARTED`` before that (no pairs seated, or the score
     card still to come); "" for a fixture not played on its night (a walkover, postponed or
-    void)."""
+    void). Given the league's ``today``, a fixture not started whose night has passed is
+    ``NO_RESULT`` (one of the desk's ``results_missing``), not ``NOT_STARTED``."""
     if fixture.status not in (Fixture.Status.SCHEDULED, Fixture.Status.PLAYED):
         return ""
     result = getattr(fixture, "result", None)
@@ -52,7 +57,18 @@ def match_progress(fixture: Fixture) -> str:
         return FINISHED
     if result is not None or any(table.games.all() for table in fixture.tables.all()):
         return IN_PLAY
+    if today is not None and fixture.date < today:
+        return NO_RESULT
     return NOT_STARTED
+
+
+def follows_tables(fixture: Fixture, progress: str, today: datetime.date) -> bool:
+    """Whether the fixture's page follows its tables by itself (polls them): on its night
+    (the league's ``today``) or while a game of it is in play (``match_progress``), and
+    never once it is decided."""
+    return fixture.status == Fixture.Status.SCHEDULED and (
+        fixture.date == today or progress == IN_PLAY
+    )
 
 
 def night_of(*, league: League, today: datetime.date) -> datetime.date | None:

@@ -23,7 +23,7 @@ from leagues.selectors import fixtures as selectors
 from leagues.selectors.live import Night, league_night, night_of
 from leagues.tables import StandingsTable, fixture_score
 from leagues.views.common import found
-from leagues.views.public import SECRETARY, fixture_fragment
+from leagues.views.public import FOLLOWS, SECRETARY, fixture_fragment
 
 #: How often a page polls, in seconds (the pages say so).
 EVERY = 10
@@ -59,7 +59,7 @@ def fixture_live(request: HttpRequest, league: int, pk: int) -> HttpResponse:
     if fixture.division.season.league_id != league:
         raise Http404("No such fixture in this league.")
     fragment, tag = fixture_fragment(request, fixture)
-    return _answer(request, tag, fragment.replace(SECRETARY, ""))
+    return _answer(request, tag, fragment.removeprefix(FOLLOWS).replace(SECRETARY, ""))
 
 
 def _night_fragment(request: HttpRequest, night_league: Any, today: Any) -> tuple[str, str]:

@@ -20,7 +20,13 @@ from leagues.models import Division, Fixture
 from leagues.permissions import can_manage_league, captained_sides
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.fixtures import ListedFixture
-from leagues.selectors.live import last_change, match_progress
+from leagues.selectors.live import (
+    NO_RESULT,
+    NO_RESULT_WORDS,
+    follows_tables,
+    last_change,
+    match_progress,
+)
 from leagues.selectors.people import name_people, seated_players
 from leagues.selectors.race import MARKERS, division_race
 from leagues.selectors.standings import (
@@ -180,6 +186,8 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 SECRETARY = "<!-- the secretary's links -->"
+FOLLOWS = "<!-- follows the tables -->"
+"""Opens the fixture's fragment when its page follows the tables (``follows_tables``)."""
 """Where a fixture page's secretary links go, inside its cached fragment."""
 
 
@@ -189,7 +197,8 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
     fixture = found(selectors.fixture_get, pk=pk)
     league = fixture.division.season.league
     fragment, tag = fixture_fragment(request, fixture)
-    head, _, rest = fragment.partition(SECRETARY)
+    follows = fragment.startswith(FOLLOWS)
+    head, _, rest = fragment.removeprefix(FOLLOWS).partition(SECRETARY)
     can_manage = can_manage_league(request.user, league)
     return render(
         request,
@@ -207,19 +216,25 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "rest": mark_safe(rest),
             "live_url": reverse("leagues:fixture_live", args=[league.pk, fixture.pk]),
             "live_tag": tag,
+            # On its night, or while a game of it is in play: the page polls its tables.
+            "follows": follows,
         },
     )
 
 
 def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString, str]:
     """The fixture's page below its heading, cached until the league or one of the fixture's
-    games changes (``SECRETARY`` marks where a secretary's links go), and its ETag."""
+    games changes (``SECRETARY`` marks where a secretary's links go; ``FOLLOWS`` opens it
+    when the page follows the tables), and its ETag. Kept apart before, on and after the
+    fixture's night (the league's today): what it says and whether it polls change with it."""
     league = fixture.division.season.league
+    today = league.today()
 
     def context() -> dict[str, Any]:
         detail = selectors.fixture_with_tables(fixture=fixture)
         tables = list(detail.tables.all())
         name_people(seated_players(tables))
+        progress = match_progress(detail, today)
         return {
             "fixture": detail,
             "league": league,
@@ -227,7 +242,11 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
             "result": getattr(detail, "result", None),
             "score": fixture_score(detail),
             # "In play" while a game of it has begun, as the league night counts it.
-            "progress": match_progress(detail),
+            "progress": progress,
+            "follows": follows_tables(detail, progress, today),
+            "live_mark": FOLLOWS,
+            "no_result": NO_RESULT,
+            "no_result_words": NO_RESULT_WORDS,
             "tables": tables,
             "adjustments": list(detail.adjustments.all()),
             "secretary": SECRETARY,
@@ -238,7 +257,7 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
     return page_fragment_tagged(
         request,
         league_id=league.pk,
-        name=[fixture.pk],
+        name=[fixture.pk, (fixture.date > today) - (fixture.date < today)],
         params=(),
         template="leagues/_fixture_body.html",
         context=context,

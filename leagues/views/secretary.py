@@ -21,6 +21,7 @@ from leagues import forms, nights_off
 from leagues.models import Division, Fixture, Team, TeamEntry
 from leagues.permissions import can_create_league
 from leagues.selectors import fixtures as selectors
+from leagues.selectors.live import NO_RESULT_WORDS
 from leagues.selectors.people import LeaguePeople, name_people
 from leagues.selectors.standings import season_standings
 from leagues.services import league_requests, registrations, seasons, structure, withdrawal
@@ -115,6 +116,7 @@ def league_manage(request: HttpRequest, slug: str) -> HttpResponse:
             "match_format": league.get_match_format().describe(),
             "results_waiting": selectors.results_to_see_to(league=league),
             "results_missing": selectors.results_missing(league=league),
+            "no_result_words": NO_RESULT_WORDS,  # as each of their pages says
         },
     )
 

@@ -4,6 +4,7 @@ unchanged page is a 304 from one cache read, and a hand changes only its own fix
 
 from __future__ import annotations
 
+import datetime
 import re
 
 import pytest
@@ -234,3 +235,42 @@ def test_a_match_from_the_score_card_gives_its_tables_not_no_game_started():
     assert "no game started" not in words
     assert "Table 1: 11–7 from the score card" in words
     assert "Table 2: 9–11 from the score card" in words
+
+
+def _fixture_on(day_offset, **kwargs):
+    league = LeagueFactory(name="Calder League", time_zone="America/Port_of_Spain")
+    division = DivisionFactory(season__league=league)
+    home, away = entered_teams(division, ["Black Bull", "Old Hall"])
+    day = league.today() + datetime.timedelta(days=day_offset)
+    return FixtureFactory(division=division, home=home, away=away, date=day, **kwargs)
+
+
+LIVE_NOTE = "this page follows the tables by itself"
+
+
+@pytest.mark.parametrize("day_offset", [-3, 5])
+def test_a_fixture_page_off_its_night_and_not_in_play_does_not_follow_the_tables(
+    client, day_offset
+):
+    fixture = _fixture_on(day_offset)
+    words = page_words(client.get(fixture.get_absolute_url()))
+    assert "data-live-url" not in words and LIVE_NOTE not in words
+    assert "live.js" not in words
+    if day_offset < 0:  # its night has passed: not upcoming, waiting for its result
+        assert "Played, no result yet" in words and "Scheduled" not in words
+    else:
+        assert "Scheduled" in words and "no result yet" not in words
+
+
+def test_a_fixture_page_follows_the_tables_on_its_night_in_the_leagues_zone(client):
+    fixture = _fixture_on(0)
+    words = page_words(client.get(fixture.get_absolute_url()))
+    assert "data-live-url" in words and LIVE_NOTE in words and "Scheduled" in words
+
+
+def test_a_past_fixture_still_in_play_follows_the_tables(client):
+    fixture = _fixture_on(-1)
+    game = current_game(start_fixture(fixture)[0])
+    record(game, [hand(game, "A", A_HAND)])
+    words = page_words(client.get(fixture.get_absolute_url()))
+    assert "data-live-url" in words and LIVE_NOTE in words and "In play" in words
