@@ -799,6 +799,12 @@ class FixtureTable(models.Model):
     def from_card(self) -> bool:
         return self.source == self.Source.CARD
 
+    @property
+    def has_pegs(self) -> bool:
+        """Whether the table's pegs are known: not when its card gave the games (bullseyes)
+        alone, without their scores (its pegs are then 0–0, which nobody pegged)."""
+        return not (self.from_card and not self.card.get("games"))
+
 
 class TableGame(models.Model):
     """A ``scoring.Game`` played at a fixture table (side A home, side B away)."""

@@ -39,6 +39,7 @@ from leagues.models import (
 from leagues.selectors.counting import counts_q, fixtures_with_standing, is_provisional_q
 from scoring.models import Side
 from scoring.services.compiled import CompiledRead, CompiledReadIn, CompiledRows
+from scoring.sheet import join_words
 
 M = TypeVar("M", bound=Model)
 
@@ -780,4 +781,26 @@ def league_players(*, league: League) -> QuerySet[Player]:
         Player.objects.filter(registrations__season__league=league)
         .distinct()
         .order_by("name", "pk")
+    )
+
+
+class PegsGap(NamedTuple):
+    """Tables of a result whose pegs are not known (``FixtureTable.has_pegs``)."""
+
+    every: bool  # no table's: the result has no pegs to give, not 0–0
+    boards: str  # "table 1", "tables 1 and 3"
+    verb: str  # "has", "have"
+
+
+def pegs_gap(tables: Iterable[FixtureTable]) -> PegsGap | None:
+    """Which of the fixture's tables gave no pegs (their card had no game scores), or None
+    when every table's pegs are known: how the fixture's and the result's pages say it."""
+    tables = list(tables)
+    boards = [str(table.board) for table in tables if not table.has_pegs]
+    if not boards:
+        return None
+    return PegsGap(
+        every=len(boards) == len(tables),
+        boards=f"table{'s' if len(boards) > 1 else ''} {join_words(boards)}",
+        verb="have" if len(boards) > 1 else "has",
     )

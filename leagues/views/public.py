@@ -248,6 +248,7 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
             "no_result": NO_RESULT,
             "no_result_words": NO_RESULT_WORDS,
             "tables": tables,
+            "pegs_gap": selectors.pegs_gap(tables),
             "adjustments": list(detail.adjustments.all()),
             "secretary": SECRETARY,
             "confirmed": detail.result.confirmed if hasattr(detail, "result") else False,

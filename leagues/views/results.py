@@ -69,6 +69,7 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         if current is not None
         else {}
     )
+    tables = list(FixtureTable.objects.filter(fixture=fixture).order_by("board"))
     context = {
         "actors": actors,
         "fixture": fixture,
@@ -97,7 +98,8 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         "may_settle": current is not None
         and current.status == ResultSubmission.Status.DISPUTED
         and confirmation.can_settle(submission=current, by=user),
-        "tables": list(FixtureTable.objects.filter(fixture=fixture).order_by("board")),
+        "tables": tables,
+        "pegs_gap": selectors.pegs_gap(tables),
         "may_enter_card": user is not None and cards.may_enter_card(user, fixture),
         "may_reopen": current is not None
         and current.is_confirmed

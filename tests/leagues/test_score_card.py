@@ -511,3 +511,44 @@ def test_a_closed_card_says_why_to_whoever_opens_it() -> None:
     assert note(away).startswith("The result is submitted: confirm or dispute it")
     confirmation.result_confirm(submission=submission, by=users["away"])
     assert note(home).startswith("The result counts: a mistake found later")
+
+
+def _figures(client, fixture):
+    page = client.get(reverse("leagues:fixture_result", args=[fixture.pk])).content.decode()
+    summary = page[
+        page.index('data-testid="result-figures"') : page.index('data-testid="result-status"')
+    ]
+    detail = unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", _fixture_page(client, fixture))))
+    return unescape(re.sub(r"<[^>]+>", " ", summary)), detail
+
+
+def _fixture_page(client, fixture):
+    page = client.get(fixture.get_absolute_url()).content.decode()
+    return page[page.index('aria-label="Result figures"') : page.index("<h2>Tables</h2>")]
+
+
+def test_a_card_of_bullseyes_alone_gives_no_pegs_rather_than_0_0() -> None:
+    fixture, users = _fixture("trinidad")
+    tables = [
+        CardTable(board=1, bullseyes=(2, 0), hang_jacks=(1, 0)),
+        CardTable(board=2, bullseyes=(1, 1), hang_jacks=(0, 2)),
+    ]
+    fixture_card_enter(fixture=fixture, tables=tables, by=users["away"])
+    summary, detail = _figures(Client(), fixture)
+    assert "pegs 0–0" not in summary
+    assert "pegs — (no game scores on the card)" in summary
+    assert "Points pegged 0 0" not in detail
+    assert "Points pegged — (no game scores on the card)" in detail
+
+
+def test_a_card_with_some_tables_bullseyes_alone_says_which_pegs_are_missing() -> None:
+    fixture, users = _fixture("trinidad")
+    tables = [
+        CardTable(board=1, bullseyes=(2, 0), hang_jacks=(1, 0)),
+        CardTable(board=2, games=((14, 9), (6, 14)), bullseyes=(1, 1), hang_jacks=(0, 2)),
+    ]
+    fixture_card_enter(fixture=fixture, tables=tables, by=users["away"])
+    summary, detail = _figures(Client(), fixture)
+    assert "pegs 20–23 (table 1: no game scores on the card)" in summary
+    assert "Points pegged 20 23" in detail
+    assert "Points pegged: table 1 has no game scores on the card" in detail
