@@ -99,7 +99,10 @@ def card_problems(
                 )
                 continue
         if not table.games and table.bullseyes is None:
-            problems.append(f"{where}: give the table's games.")
+            # In the words the card's boxes are labelled with (``ScoreCardForm``): one game's
+            # "Pegs"; several games' "Game 1", "Game 2" and their "Games won".
+            wanted = "each game's pegs, or the games won" if fmt.games > 1 else "the table's pegs"
+            problems.append(f"{where}: give {wanted}.")
             continue
         if any(p.startswith(where) for p in problems):
             continue

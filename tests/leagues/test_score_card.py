@@ -552,3 +552,20 @@ def test_a_card_with_some_tables_bullseyes_alone_says_which_pegs_are_missing() -
     assert "pegs 20–23 (table 1: no game scores on the card)" in summary
     assert "Points pegged 20 23" in detail
     assert "Points pegged: table 1 has no game scores on the card" in detail
+
+
+@pytest.mark.parametrize(
+    ("style", "words"),
+    [
+        ("yorkshire", "Table 1: give the table's pegs."),
+        ("trinidad", "Table 1: give each game's pegs, or the games won."),
+    ],
+)
+def test_an_empty_table_is_asked_for_by_the_words_its_boxes_are_labelled_with(style, words):
+    fixture, users = _fixture(style)
+    client = Client()
+    client.force_login(users["home"])
+    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    body = unescape(client.post(url, {"t1_g1_home": ""}).content.decode())
+    assert words in body and "give the table's games" not in body
+    assert ">Pegs<" in body if style == "yorkshire" else ">Games won<" in body
