@@ -57,18 +57,22 @@ def time_zone_field(*, by_style: bool = False) -> forms.ChoiceField:
     (a new league, whose style is chosen on the same page): a blank first choice, the style's
     own zone, so a Trinidad league is not left in London by a secretary who did not look."""
     choices = [(name, _zone_label(name)) for name in time_zone_names()]
+    help_text = (
+        "Where the league plays. Fixture times are entered and shown as local times there; "
+        "calendars and the API give them with it."
+    )
     if by_style:
         styles = "; ".join(
             f"{League.Style(style).label.split(' (')[0]}: {_zone_label(preset.time_zone)}"
             for style, preset in STYLE_PRESETS.items()
         )
-        choices.insert(0, ("", f"The style's ({styles})"))
+        choices.insert(0, ("", "The style's own"))
+        help_text += f" The style's own: {styles}."
     return forms.ChoiceField(
         choices=choices,
         initial="" if by_style else site_time_zone,
         required=False,  # a league asked for before there were zones: the site's
-        help_text="Where the league plays. Fixture times are entered and shown as local times "
-        "there; calendars and the API give them with it.",
+        help_text=help_text,
     )
 
 
