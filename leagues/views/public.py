@@ -186,9 +186,9 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 SECRETARY = "<!-- the secretary's links -->"
+"""Where a fixture page's secretary links go, inside its cached fragment."""
 FOLLOWS = "<!-- follows the tables -->"
 """Opens the fixture's fragment when its page follows the tables (``follows_tables``)."""
-"""Where a fixture page's secretary links go, inside its cached fragment."""
 
 
 def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
