@@ -13,6 +13,7 @@ from typing import Any
 
 from django import template
 
+from leagues.models import FixtureTable
 from scoring.forms.cards import card_label
 from scoring.forms.words import KEY_WORDS, OUTCOME_WORDS, PENALTY_WORDS
 from scoring.models import names_by_label
@@ -36,8 +37,8 @@ SILENT_OBJECTS = {"figures", "card"}
 #: Keys whose two numbers are the home and away sides' ("1–1"), or a list of such pairs, a
 #: game a pair ("14–9, 14–12").
 SCORE_KEYS = {"games", "bullseyes", "hang_jacks"}
-#: Keys whose values have words of their own on the league's pages.
-LEAGUE_VALUE_WORDS = {"source": {"card": "from the score card", "hands": "scored hand by hand"}}
+#: Keys whose values have words of their own on the league's pages (the model's labels).
+LEAGUE_VALUE_WORDS = {"source": dict(FixtureTable.Source.choices)}
 
 
 @dataclass(frozen=True)

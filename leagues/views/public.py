@@ -21,6 +21,7 @@ from leagues.permissions import can_manage_league, captained_sides
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.fixtures import ListedFixture
 from leagues.selectors.live import (
+    IN_PLAY,
     NO_RESULT,
     NO_RESULT_WORDS,
     follows_tables,
@@ -243,6 +244,7 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
             "score": fixture_score(detail),
             # "In play" while a game of it has begun, as the league night counts it.
             "progress": progress,
+            "in_play": IN_PLAY,
             "follows": follows_tables(detail, progress, today),
             "live_mark": FOLLOWS,
             "no_result": NO_RESULT,
