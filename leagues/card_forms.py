@@ -14,7 +14,6 @@ figures are right.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django import forms
@@ -22,8 +21,8 @@ from django.core.exceptions import ValidationError
 
 from leagues import match
 from leagues.models import Fixture, FixtureTable, Player
-from leagues.services.cards import CardTable, card_problems, game_problems
-from leagues.services.seating import check_pairs
+from leagues.services.cards import CardRefused, CardTable, card_problems, game_problems
+from leagues.services.seating import TableProblem, pairs_problem
 from scoring.forms.words import possessive
 from scoring.rules import Ruleset
 
@@ -45,12 +44,6 @@ def _figure(label: str, *, most: int) -> forms.IntegerField:
             "max_value": f"{label}: cannot be more than %(limit_value)s.",
         },
     )
-
-
-def _table_of(problem: str) -> int:
-    """The table a refusal names first ("Table 3, game 1 ..." is 3; 0 for none)."""
-    match_ = re.match(r"Table (\d+)\b", problem)
-    return int(match_.group(1)) if match_ else 0
 
 
 class ScoreCardForm(forms.Form):
@@ -83,6 +76,10 @@ class ScoreCardForm(forms.Form):
         self.games = fmt.max_games_per_table
         self.asks_bullseyes = self.games > 1
         self.asks_hang_jacks = ruleset.hang_jack_points is not None
+        #: Each table's fields by name, the table they are at: their refusals are listed by it.
+        self.boards: dict[str, int] = {}
+        #: The card's refusals that are no one field's (``refuse``), each with its table.
+        self.refusals: list[TableProblem] = []
         if not settling:
             del self.fields["settlement"]
         else:
@@ -94,13 +91,18 @@ class ScoreCardForm(forms.Form):
                 pair = getattr(table, f"{side}_pair") if table is not None else []
                 choices = [("", "not recorded")] + [(str(p.pk), p.label) for p in squads[side]]
                 for seat in (1, 2):
+                    label = f"{self.names[side]} player {seat}"
                     self.fields[f"t{board}_{side}_{seat}"] = forms.TypedChoiceField(
-                        label=f"{self.names[side]} player {seat}",
+                        label=label,
                         choices=choices,
                         coerce=int,
                         required=False,
                         empty_value=None,
                         initial=pair[seat - 1].pk if len(pair) >= seat else "",
+                        error_messages={
+                            "invalid_choice": f"Table {board}: {label}: choose a player "
+                            f"from {possessive(self.names[side])} squad."
+                        },
                     )
             typed_games = card.get("games", [])
             for number in range(1, self.games + 1):
@@ -122,6 +124,7 @@ class ScoreCardForm(forms.Form):
                     field = _figure(label, most=MOST_HANG_JACKS)
                     field.initial = card.get("hang_jacks", [0, 0])[index]
                     self.fields[f"t{board}_hj_{side}"] = field
+            self.boards |= {name: board for name in self.fields if name.startswith(f"t{board}_")}
 
     def blocks(self) -> list[dict[str, Any]]:
         """Each editable table's fields, grouped for the page. A table's pairs are open where a
@@ -163,8 +166,23 @@ class ScoreCardForm(forms.Form):
                     )
         if self.errors:
             for problem in self._rule_problems():
-                self.add_error(None, problem)
+                self.refuse(problem)
         return cleaned
+
+    def refuse(self, problem: TableProblem) -> None:
+        """A refusal of the card that is no one field's, listed at its table."""
+        self.refusals.append(problem)
+        self.add_error(None, problem.text)
+
+    def refused(self, error: ValidationError) -> None:
+        """The service's refusal of the card, each problem at its table (a refusal of the
+        whole fixture, its status or the result's, at none)."""
+        if isinstance(error, CardRefused):
+            problems = list(error.problems)
+        else:
+            problems = [TableProblem(None, message) for message in error.messages]
+        for problem in problems:
+            self.refuse(problem)
 
     def _figure_names(self, board: int) -> list[str]:
         names = [f"t{board}_g{n}_{side}" for n in range(1, self.games + 1) for side in SIDES]
@@ -174,11 +192,11 @@ class ScoreCardForm(forms.Form):
             names += [f"t{board}_hj_{side}" for side in SIDES]
         return names
 
-    def _rule_problems(self) -> list[str]:
+    def _rule_problems(self) -> list[TableProblem]:
         """The service's checks of the card, asked of what the form took: each table whose
         figures were all taken, whole; at a table with a figure refused, each game whose two
         pegs were (the table's own checks wait for its figures)."""
-        problems: list[str] = []
+        problems: list[TableProblem] = []
         for board in self.editable:
             if not any(name in self.errors for name in self._figure_names(board)):
                 table = self._card_table(board)
@@ -205,23 +223,25 @@ class ScoreCardForm(forms.Form):
             )
             for board in self.editable
         }
-        try:
-            check_pairs(self.fixture, seats)
-        except ValidationError as exc:
-            problems += exc.messages
+        seating = pairs_problem(self.fixture, seats)
+        if seating is not None:
+            problems.append(seating)
         return problems
 
     def problems(self) -> list[str]:
         """Every refusal on the card, table by table (the rules' and the figures' together:
         they came as the rules' first, then the figures', "Table 1, 4, 6, 2, 3"), each naming
         its table or its field."""
-        said = [(None, str(error)) for error in self.non_field_errors()]
+        said = list(self.refusals)
         for field in self:
             said += [
-                (field.name, str(e) if str(e).startswith("Table ") else f"{field.label}: {e}")
+                TableProblem(
+                    self.boards.get(field.name),
+                    str(e) if str(e).startswith("Table ") else f"{field.label}: {e}",
+                )
                 for e in field.errors
             ]
-        return [text for _, text in sorted(said, key=lambda item: _table_of(item[1]))]
+        return [problem.text for problem in sorted(said, key=lambda p: p.table or 0)]
 
     def card_tables(self) -> list[CardTable]:
         """The typed tables, for ``fixture_card_enter``. A settling secretary's table left

@@ -31,7 +31,7 @@ from leagues.audit import audit_log
 from leagues.models import Fixture, FixtureTable, Player, ResultSubmission
 from leagues.permissions import can_enter_card, can_manage_league
 from leagues.services import agreement, confirmation
-from leagues.services.seating import check_pairs, table_has_hands
+from leagues.services.seating import TableProblem, pairs_problem, table_has_hands
 from scoring.actors import Account, Actor
 from scoring.models import Game, GameStatus
 from scoring.rules import Ruleset
@@ -63,6 +63,14 @@ class CardTable:
         return card
 
 
+class CardRefused(ValidationError):
+    """The score card refused: every problem found, each with the table it is at."""
+
+    def __init__(self, problems: Sequence[TableProblem]) -> None:
+        super().__init__([problem.text for problem in problems])
+        self.problems = tuple(problems)
+
+
 def table_card(stored: dict[str, Any]) -> match.TableCard:
     """The match engine's card for a table entered from the score card."""
     games = tuple(match.Game(int(h), int(a)) for h, a in stored.get("games", ()))
@@ -76,54 +84,63 @@ def table_card(stored: dict[str, Any]) -> match.TableCard:
 
 def card_problems(
     tables: Sequence[CardTable], fmt: match.MatchFormat, ruleset: Ruleset
-) -> list[str]:
-    """Everything wrong with the typed tables, each naming the table, the game and the figure
-    (empty when the card is right). The rules are the engines': the format's and the
-    ruleset's."""
-    problems: list[str] = []
+) -> list[TableProblem]:
+    """Everything wrong with the typed tables, each at its table and naming the table, the
+    game and the figure (empty when the card is right). The rules are the engines': the
+    format's and the ruleset's."""
+    problems: list[TableProblem] = []
     for table in tables:
-        where = f"Table {table.board}"
+        board = table.board
+        where = f"Table {board}"
         for number, (home, away) in enumerate(table.games, start=1):
             problems += game_problems(
                 board=table.board, number=number, home=home, away=away, ruleset=ruleset
             )
         if any(n < 0 for n in (*table.hang_jacks, *(table.bullseyes or ()))):
-            problems.append(f"{where}: figures cannot be negative.")
+            problems.append(TableProblem(board, f"{where}: figures cannot be negative."))
             continue
         if table.games and table.bullseyes is not None:
             card = match.TableCard.of_games(table.games)
             if card.games_won != table.bullseyes:
                 problems.append(
-                    f"{where}: the game scores give {card.games_won[0]}–{card.games_won[1]} in "
-                    f"games, the card says {table.bullseyes[0]}–{table.bullseyes[1]}."
+                    TableProblem(
+                        board,
+                        f"{where}: the game scores give {card.games_won[0]}–{card.games_won[1]} "
+                        f"in games, the card says {table.bullseyes[0]}–{table.bullseyes[1]}.",
+                    )
                 )
                 continue
         if not table.games and table.bullseyes is None:
             # In the words the card's boxes are labelled with (``ScoreCardForm``): one game's
             # "Pegs"; several games' "Game 1", "Game 2" and their "Games won".
             wanted = "each game's pegs, or the games won" if fmt.games > 1 else "the table's pegs"
-            problems.append(f"{where}: give {wanted}.")
+            problems.append(TableProblem(board, f"{where}: give {wanted}."))
             continue
-        if any(p.startswith(where) for p in problems):
+        if any(p.table == board for p in problems):
             continue
         card = table_card(CardTable.stored(table))
         found = match.card_problems(card, fmt)
-        problems += [f"{where}: {p}." for p in found]
+        problems += [TableProblem(board, f"{where}: {p}.") for p in found]
         if not found and not match.table_verdict(fmt, *card.games_won):
             home, away = card.games_won
             problems.append(
-                f"{where}: {home}–{away} in games does not finish the table "
-                f"(it plays {_games_words(fmt)})."
+                TableProblem(
+                    board,
+                    f"{where}: {home}–{away} in games does not finish the table "
+                    f"(it plays {_games_words(fmt)}).",
+                )
             )
     return problems
 
 
-def game_problems(*, board: int, number: int, home: int, away: int, ruleset: Ruleset) -> list[str]:
-    """What is wrong with one typed game's final pegs (the ruleset's check), each naming the
-    table, the game and the figure: what ``card_problems`` says of it, asked alone where the
-    rest of its table cannot be checked yet."""
+def game_problems(
+    *, board: int, number: int, home: int, away: int, ruleset: Ruleset
+) -> list[TableProblem]:
+    """What is wrong with one typed game's final pegs (the ruleset's check), each at its table
+    and naming the table, the game and the figure: what ``card_problems`` says of it, asked
+    alone where the rest of its table cannot be checked yet."""
     return [
-        f"Table {board}, game {number} ({home}–{away}): {p}"
+        TableProblem(board, f"Table {board}, game {number} ({home}–{away}): {p}")
         for p in ruleset.final_score_problems(home, away)
     ]
 
@@ -151,7 +168,8 @@ def fixture_card_enter(
     """Store the score card's tables (the others stay as scored hand by hand), add the match
     up and submit the result for the other side to confirm; with ``settlement`` a secretary
     settles a disputed result with the card instead, and it counts. Refused, naming the table,
-    the game and the figure, unless the whole card is right; nothing is stored then."""
+    the game and the figure, unless the whole card is right (``CardRefused``: every problem
+    with its table); nothing is stored then."""
     from leagues.services.results import lock_fixture
     from leagues.services.rollup import FixtureChanged, roll_up
     from scoring.services import game_abandon
@@ -203,39 +221,49 @@ def fixture_card_enter(
         )
     }
     boards = [t.board for t in tables]
-    problems = []
+    problems: list[TableProblem] = []
     if len(set(boards)) != len(boards) or not all(1 <= b <= fmt.tables for b in boards):
-        problems.append(f"The match is played on tables 1 to {fmt.tables}, each once.")
+        problems.append(
+            TableProblem(None, f"The match is played on tables 1 to {fmt.tables}, each once.")
+        )
     for board in boards:
         table = existing.get(board)
         if table is not None and not settling and not table.from_card and table_has_hands(table):
             problems.append(
-                f"Table {board} was scored hand by hand at the table: its games stand "
-                "(a secretary settling a dispute may replace them with the card)."
+                TableProblem(
+                    board,
+                    f"Table {board} was scored hand by hand at the table: its games stand "
+                    "(a secretary settling a dispute may replace them with the card).",
+                )
             )
     for board, table in sorted(existing.items()):
         if board not in boards and not table.outcome:
             problems.append(
-                f"Table {board} is still being played at the table: give its card, or let it "
-                "finish."
+                TableProblem(
+                    board,
+                    f"Table {board} is still being played at the table: give its card, or let "
+                    "it finish.",
+                )
             )
     missing = sorted(set(range(1, fmt.tables + 1)) - set(boards) - set(existing))
     if missing:
         problems.append(
-            "Give every table: "
-            + ", ".join(f"table {b}" for b in missing)
-            + " has no card and was not scored at the table."
+            TableProblem(
+                None,
+                "Give every table: "
+                + ", ".join(f"table {b}" for b in missing)
+                + " has no card and was not scored at the table.",
+            )
         )
     problems += card_problems(tables, fmt, season.get_ruleset())
     seats = {b: (t.home_pair, t.away_pair) for b, t in existing.items()}
     seats.update({t.board: (list(t.home), list(t.away)) for t in tables})
-    try:
-        check_pairs(fixture, seats)
-    except ValidationError as exc:
-        # Said with the figures' problems: a captain learns all of them from one submission.
-        problems += exc.messages
+    # Said with the figures' problems: a captain learns all of them from one submission.
+    seating = pairs_problem(fixture, seats)
+    if seating is not None:
+        problems.append(seating)
     if problems:
-        raise ValidationError(problems)
+        raise CardRefused(problems)
 
     before = {b: _card_state(t) for b, t in existing.items() if b in boards}
     for typed in tables:

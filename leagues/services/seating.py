@@ -10,12 +10,14 @@ adds a player to their own squad by name on the spot where the league allows it
 
 ``check_pairs`` is the one check of a fixture's seating (a player registered for their team
 that season, at one table only, one or two a side), for the secretary's seating, the captains'
-and the score card's pairs alike; its refusals name the table.
+and the score card's pairs alike; its refusals name the table (``pairs_problem``: the refusal
+with the table it is at, for a list of refusals put in the order of the tables).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -33,10 +35,24 @@ PLAYABLE = (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED)
 SIDES = ("home", "away")
 
 
-def check_pairs(fixture: Fixture, seats: Mapping[int, tuple[Pair, Pair]]) -> None:
-    """Refuse a seating of ``fixture`` (board: (home pair, away pair); a pair may be empty when
-    it is not seated or not recorded) naming the table: a player not registered for their
-    team that season, at two tables or on both sides, or more than two players a side."""
+@dataclass(frozen=True)
+class TableProblem:
+    """One refusal of a fixture's tables: the table it is at (None: the fixture as a whole) and
+    what it says, naming that table. A list of them is put in the order of the tables by
+    ``table``, not by reading the words."""
+
+    table: int | None
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def pairs_problem(fixture: Fixture, seats: Mapping[int, tuple[Pair, Pair]]) -> TableProblem | None:
+    """What is wrong with a seating of ``fixture`` (board: (home pair, away pair); a pair may
+    be empty when it is not seated or not recorded), at the table it is wrong at: a player not
+    registered for their team that season, at two tables or on both sides, or more than two
+    players a side. None when the seating is right."""
     registered: dict[int, set[int]] = {fixture.home_id: set(), fixture.away_id: set()}
     for team_id, player_id in Registration.objects.filter(
         season=fixture.division.season_id, team__in=[fixture.home_id, fixture.away_id]
@@ -46,19 +62,29 @@ def check_pairs(fixture: Fixture, seats: Mapping[int, tuple[Pair, Pair]]) -> Non
     for board in sorted(seats):
         for team, pair in zip((fixture.home, fixture.away), seats[board], strict=True):
             if len(pair) > 2:
-                raise ValidationError(f"Table {board}: each side is one or two players.")
+                return TableProblem(board, f"Table {board}: each side is one or two players.")
             if len(pair) == 2 and pair[0].pk == pair[1].pk:
-                raise ValidationError(f"Table {board}: {pair[0]} is chosen twice in one pair.")
+                return TableProblem(board, f"Table {board}: {pair[0]} is chosen twice in one pair.")
             for player in pair:
                 if player.pk not in registered[team.pk]:
-                    raise ValidationError(
-                        f"Table {board}: {player} is not registered for {team} this season."
+                    return TableProblem(
+                        board,
+                        f"Table {board}: {player} is not registered for {team} this season.",
                     )
                 if player.pk in seated:
-                    raise ValidationError(
-                        f"Table {board}: {player} is already seated at table {seated[player.pk]}."
+                    return TableProblem(
+                        board,
+                        f"Table {board}: {player} is already seated at table {seated[player.pk]}.",
                     )
                 seated[player.pk] = board
+    return None
+
+
+def check_pairs(fixture: Fixture, seats: Mapping[int, tuple[Pair, Pair]]) -> None:
+    """Refuse a seating of ``fixture`` that ``pairs_problem`` finds wrong, naming the table."""
+    problem = pairs_problem(fixture, seats)
+    if problem is not None:
+        raise ValidationError(problem.text)
 
 
 def table_has_hands(table: FixtureTable) -> bool:

@@ -14,7 +14,6 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from leagues.card_forms import ScoreCardForm
-from leagues.forms import add_service_error
 from leagues.models import FixtureTable, ResultSubmission
 from leagues.permissions import can_enter_card, captained_sides
 from leagues.selectors import fixtures as selectors
@@ -78,7 +77,7 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
                 by=request.user,
             )
         except ValidationError as exc:
-            add_service_error(form, exc)
+            form.refused(exc)
         else:
             messages.success(request, _done(submission, as_captain=as_captain))
             if request.GET.get("from") == "desk":

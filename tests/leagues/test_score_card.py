@@ -21,11 +21,11 @@ from leagues.models import (
     TeamEntry,
 )
 from leagues.services import confirmation
-from leagues.services.cards import CardTable, fixture_card_enter
+from leagues.services.cards import CardRefused, CardTable, fixture_card_enter
 from scoring.actors import Actor
 from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory, PlayerFactory
 from tests.factories.scoring import UserFactory
-from tests.leagues.helpers import entered_teams, squad, start_fixture, win_game
+from tests.leagues.helpers import entered_teams, hand, record, squad, start_fixture, win_game
 
 pytestmark = pytest.mark.django_db
 
@@ -305,6 +305,68 @@ def test_the_cards_problems_are_listed_table_by_table() -> None:
     errors = body.split('data-testid="card-errors"')[1].split("</ul>")[0]
     said = re.findall(r"<li>(.*?)</li>", errors)
     assert [line.split(":")[0].split(",")[0] for line in said] == ["Table 1", "Table 2"], said
+    assert not FixtureTable.objects.filter(fixture=fixture).exists()
+
+
+def test_the_cards_refusal_gives_each_problem_at_its_table() -> None:
+    """Each problem of a refused card carries the table it is at, not only words naming it:
+    the score card page lists them by that table."""
+    fixture, users = _fixture()
+    home = squad(fixture.home, fixture.division.season)
+    tables = _yorkshire_card(((11, 7), (9, 11), (9, 10), (11, 10)))
+    tables[0] = CardTable(board=1, home=home[:2], games=((11, 7),))
+    tables[3] = CardTable(board=4, home=[home[1]], games=((11, 10),))
+    with pytest.raises(CardRefused) as refused:
+        fixture_card_enter(fixture=fixture, tables=tables, by=users["home"])
+    problems = refused.value.problems
+    assert [problem.table for problem in problems] == [3, 4]
+    assert problems[0].text.startswith("Table 3, game 1 (9–10): ")
+    assert problems[1].text == f"Table 4: {home[1]} is already seated at table 1."
+    assert refused.value.messages == [problem.text for problem in problems]
+
+
+def test_the_services_refusals_are_listed_table_by_table_too() -> None:
+    """A card the form takes whole is refused by the service, which finds a table still being
+    played (table 3) before a game short of the target (table 1): the page lists them in the
+    order of the tables."""
+    fixture, users = _fixture()
+    started = start_fixture(fixture)
+    game = started[2].game
+    record(game, [hand(game, "A", {"high": "A", "low": "A", "jack": "A", "game": "A"})])
+    client = Client()
+    client.force_login(users["home"])
+    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    data = {"t1_g1_home": "9", "t1_g1_away": "10", "t2_g1_home": "11", "t2_g1_away": "7"}
+    data |= {"t4_g1_home": "11", "t4_g1_away": "4"}
+    body = unescape(client.post(url, data).content.decode())
+    errors = body.split('data-testid="card-errors"')[1].split("</ul>")[0]
+    said = re.findall(r"<li>(.*?)</li>", errors)
+    assert said[0].startswith("Table 1, game 1 (9–10): "), said
+    assert said[1].startswith("Table 3 is still being played at the table"), said
+    assert len(said) == 2
+    assert not ResultSubmission.objects.filter(fixture=fixture).exists()
+
+
+def test_a_player_not_in_the_squad_is_refused_at_their_table() -> None:
+    """A pair's player no longer in the squad (taken off it while the card was being typed)
+    was refused as "Black Bull player 1: Select a valid choice", at the top of the list and
+    naming no table: it names its table and is listed with that table's problems."""
+    fixture, users = _fixture()
+    stranger = squad(fixture.away, fixture.division.season)[0]
+    client = Client()
+    client.force_login(users["home"])
+    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    data = {"t1_g1_home": "11", "t1_g1_away": "x", "t2_g1_home": "9", "t2_g1_away": "11"}
+    data |= {"t3_g1_home": "11", "t3_g1_away": "x", "t4_g1_home": "11", "t4_g1_away": "10"}
+    data |= {"t2_home_1": str(stranger.pk)}
+    body = unescape(client.post(url, data).content.decode())
+    errors = body.split('data-testid="card-errors"')[1].split("</ul>")[0]
+    said = re.findall(r"<li>(.*?)</li>", errors)
+    assert said == [
+        "Table 1, game 1: Old Hall: give a whole number.",
+        "Table 2: Black Bull player 1: choose a player from Black Bull's squad.",
+        "Table 3, game 1: Old Hall: give a whole number.",
+    ]
     assert not FixtureTable.objects.filter(fixture=fixture).exists()
 
 
