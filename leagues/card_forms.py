@@ -21,8 +21,14 @@ from django.core.exceptions import ValidationError
 
 from leagues import match
 from leagues.models import Fixture, FixtureTable, Player
-from leagues.services.cards import CardRefused, CardTable, card_problems, game_problems
-from leagues.services.seating import TableProblem, pairs_problem
+from leagues.services.cards import (
+    CardRefused,
+    CardTable,
+    card_pairs_problem,
+    card_problems,
+    game_problems,
+)
+from leagues.services.seating import TableProblem
 from scoring.forms.words import possessive
 from scoring.rules import Ruleset
 
@@ -70,7 +76,7 @@ class ScoreCardForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.fixture, self.fmt, self.ruleset, self.settling = fixture, fmt, ruleset, settling
-        self.editable = editable
+        self.tables, self.editable = tables, editable
         self.players = {p.pk: p for squad in squads.values() for p in squad}
         self.names = {"home": fixture.home.name, "away": fixture.away.name}
         self.games = fmt.max_games_per_table
@@ -212,18 +218,8 @@ class ScoreCardForm(forms.Form):
                     problems += game_problems(
                         board=board, number=number, home=home, away=away, ruleset=self.ruleset
                     )
-        seats = {
-            board: tuple(
-                [
-                    self.players[player]
-                    for seat in (1, 2)
-                    if (player := self.cleaned_data.get(f"t{board}_{side}_{seat}")) is not None
-                ]
-                for side in SIDES
-            )
-            for board in self.editable
-        }
-        seating = pairs_problem(self.fixture, seats)
+        # With the pairs already seated at the tables the card leaves as they are.
+        seating = card_pairs_problem(self.fixture, self.tables, self.card_tables())
         if seating is not None:
             problems.append(seating)
         return problems

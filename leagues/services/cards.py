@@ -19,7 +19,7 @@ already waiting to be confirmed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -131,6 +131,18 @@ def card_problems(
                 )
             )
     return problems
+
+
+def card_pairs_problem(
+    fixture: Fixture, existing: Mapping[int, FixtureTable], tables: Sequence[CardTable]
+) -> TableProblem | None:
+    """What is wrong with the pairs the card gives (``pairs_problem``), with the fixture's
+    tables as they are stored (``existing``, by board) where the card leaves them: a player the
+    card seats who already sits at one of those tables (scored on a phone, say) is refused at
+    the card's table, naming the table they sit at."""
+    seats = {b: (t.home_pair, t.away_pair) for b, t in existing.items()}
+    seats.update({t.board: (list(t.home), list(t.away)) for t in tables})
+    return pairs_problem(fixture, seats, seating=[t.board for t in tables])
 
 
 def game_problems(
@@ -256,10 +268,8 @@ def fixture_card_enter(
             )
         )
     problems += card_problems(tables, fmt, season.get_ruleset())
-    seats = {b: (t.home_pair, t.away_pair) for b, t in existing.items()}
-    seats.update({t.board: (list(t.home), list(t.away)) for t in tables})
     # Said with the figures' problems: a captain learns all of them from one submission.
-    seating = pairs_problem(fixture, seats)
+    seating = card_pairs_problem(fixture, existing, tables)
     if seating is not None:
         problems.append(seating)
     if problems:

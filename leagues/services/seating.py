@@ -16,7 +16,7 @@ with the table it is at, for a list of refusals put in the order of the tables).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -48,18 +48,25 @@ class TableProblem:
         return self.text
 
 
-def pairs_problem(fixture: Fixture, seats: Mapping[int, tuple[Pair, Pair]]) -> TableProblem | None:
+def pairs_problem(
+    fixture: Fixture,
+    seats: Mapping[int, tuple[Pair, Pair]],
+    *,
+    seating: Collection[int] | None = None,
+) -> TableProblem | None:
     """What is wrong with a seating of ``fixture`` (board: (home pair, away pair); a pair may
     be empty when it is not seated or not recorded), at the table it is wrong at: a player not
     registered for their team that season, at two tables or on both sides, or more than two
-    players a side. None when the seating is right."""
+    players a side. None when the seating is right. ``seating``: the tables being seated now
+    (None: all); the others are already seated, so a player chosen again is refused at the
+    table being seated, naming the table they already sit at."""
     registered: dict[int, set[int]] = {fixture.home_id: set(), fixture.away_id: set()}
     for team_id, player_id in Registration.objects.filter(
         season=fixture.division.season_id, team__in=[fixture.home_id, fixture.away_id]
     ).values_list("team", "player"):
         registered[team_id].add(player_id)
     seated: dict[int, int] = {}
-    for board in sorted(seats):
+    for board in sorted(seats, key=lambda b: (seating is not None and b in seating, b)):
         for team, pair in zip((fixture.home, fixture.away), seats[board], strict=True):
             if len(pair) > 2:
                 return TableProblem(board, f"Table {board}: each side is one or two players.")
@@ -80,9 +87,14 @@ def pairs_problem(fixture: Fixture, seats: Mapping[int, tuple[Pair, Pair]]) -> T
     return None
 
 
-def check_pairs(fixture: Fixture, seats: Mapping[int, tuple[Pair, Pair]]) -> None:
+def check_pairs(
+    fixture: Fixture,
+    seats: Mapping[int, tuple[Pair, Pair]],
+    *,
+    seating: Collection[int] | None = None,
+) -> None:
     """Refuse a seating of ``fixture`` that ``pairs_problem`` finds wrong, naming the table."""
-    problem = pairs_problem(fixture, seats)
+    problem = pairs_problem(fixture, seats, seating=seating)
     if problem is not None:
         raise ValidationError(problem.text)
 
@@ -154,7 +166,7 @@ def table_seat(
         list(away) if away is not None else before[1],
     )
     seats[board] = (after[0], after[1])
-    check_pairs(fixture, seats)
+    check_pairs(fixture, seats, seating=[board])
 
     if table is None:
         table = FixtureTable(fixture=fixture, board=board)

@@ -291,6 +291,30 @@ def test_a_player_chosen_twice_is_named_with_the_figures_and_the_pairs_stay_open
     assert not ResultSubmission.objects.filter(fixture=fixture).exists()
 
 
+def test_a_player_already_seated_at_a_phone_table_is_named_with_the_figures() -> None:
+    """A player who sits at table 3, scored hand by hand on a phone, typed into table 1's pair
+    was not named while another figure was refused (the form looked at the card's own tables
+    only), then was refused at table 3 ("already seated at table 1"), the table the card did
+    not touch. Either submission names table 1 and the table the player sits at."""
+    fixture, users = _fixture()
+    started = start_fixture(fixture)
+    win_game(started[2].game, "A", 5)
+    player = FixtureTable.objects.get(fixture=fixture, board=3).home_player_1
+    client = Client()
+    client.force_login(users["home"])
+    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    data = {"t1_g1_home": "11", "t1_g1_away": "7", "t2_g1_home": "9", "t2_g1_away": "11"}
+    data |= {"t4_g1_home": "11", "t4_g1_away": "10", "t1_home_1": str(player.pk)}
+    for figure in ("x", "10"):
+        body = unescape(client.post(url, data | {"t4_g1_away": figure}).content.decode())
+        errors = body.split('data-testid="card-errors"')[1].split("</ul>")[0]
+        said = re.findall(r"<li>(.*?)</li>", errors)
+        assert said[0] == f"Table 1: {player.name} is already seated at table 3.", figure
+        assert len(said) == (2 if figure == "x" else 1), said
+    assert not ResultSubmission.objects.filter(fixture=fixture).exists()
+    assert FixtureTable.objects.get(fixture=fixture, board=1).source == "hands"
+
+
 def test_the_cards_problems_are_listed_table_by_table() -> None:
     """The rules' refusals came before the figures', so a card of six tables read "Table 1,
     4, 6, 2, 3": they are listed in the order of the tables."""

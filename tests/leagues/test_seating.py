@@ -79,6 +79,18 @@ def test_a_refusal_names_the_table_and_changes_nothing(night) -> None:
     assert not FixtureTable.objects.filter(fixture=fixture, board=2).exists()
 
 
+def test_a_player_seated_again_is_refused_at_the_table_being_seated(night) -> None:
+    """A player sitting at table 2 chosen for table 1 was refused as "Table 2: ... already
+    seated at table 1", the table nobody was changing: the refusal names the table being
+    seated and the one they sit at."""
+    fixture, users, home, away = night
+    table_seat(fixture=fixture, board=2, home=home[:2], by=users["home"])
+    with pytest.raises(ValidationError) as refused:
+        table_seat(fixture=fixture, board=1, home=[home[1], home[2]], by=users["home"])
+    assert refused.value.messages == [f"Table 1: {home[1]} is already seated at table 2."]
+    assert not FixtureTable.objects.filter(fixture=fixture, board=1).exists()
+
+
 def test_captains_of_other_fixtures_and_strangers_cannot_seat(night) -> None:
     fixture, users, home, away = night
     for by in (UserFactory(), _other_captain(fixture)):
