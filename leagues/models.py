@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.functions import Upper
 from django.urls import reverse
 from django.utils import timezone
 
@@ -365,6 +366,19 @@ class Venue(models.Model):
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            # One venue of a name and town in a league, case aside, as the venue services
+            # refuse a second (names and towns are stored one-spaced; iexact compares in
+            # upper case). The site operator's own (no league) are not held to it.
+            models.UniqueConstraint(
+                "league",
+                Upper("name"),
+                Upper("town"),
+                name="venue_unique_name",
+                violation_error_message="The league already has a venue of that name (and "
+                "town): use it, or give this one another name.",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name}, {self.town}" if self.town else self.name

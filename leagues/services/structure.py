@@ -234,7 +234,9 @@ def venue_create(
     league: League | None = None,
     by: Account = None,
 ) -> Venue:
-    """A new venue kept by ``league`` (``None``: the site operator's own)."""
+    """A new venue kept by ``league`` (``None``: the site operator's own). Its name and town
+    are stored one-spaced, as a second of the same is refused."""
+    name, town = " ".join(name.split()), " ".join(town.split())
     if league is not None:
         require_secretary(by, league)
         _refuse_venue_twice(league, name, town)
@@ -265,13 +267,14 @@ def _refuse_venue_twice(league: League, name: str, town: str, but: int | None = 
     """Refuse a second venue of one name (and town), case and spaces aside, in ``league``: the
     league's lists and pickers would show two alike."""
     name, town = " ".join(name.split()), " ".join(town.split())
-    same = league.venues.filter(name__iexact=name, town__iexact=town).exclude(pk=but)
-    if same.exists():
-        where = f" in {town}" if town else ""
+    same = league.venues.filter(name__iexact=name, town__iexact=town).exclude(pk=but).first()
+    if same is not None:
+        # Named as the league's list shows it, not as typed this time.
+        where = f" in {same.town}" if same.town else ""
         raise ValidationError(
             {
-                "name": f"{league} has a venue called {same.first().name}{where} already: use "
-                "it, or give this one another name."
+                "name": f"{league} has a venue called {same.name}{where} already: use it, or "
+                "give this one another name."
             }
         )
 
@@ -737,8 +740,8 @@ def venue_update(
     _require_venue(venue, league, "name")
     _refuse_venue_twice(league, name, town, but=venue.pk)
     before = _venue_state(venue)
-    venue.name = name.strip()
-    venue.town = town.strip()
+    venue.name = " ".join(name.split())
+    venue.town = " ".join(town.split())
     venue.address = address
     venue.full_clean()
     venue.save(update_fields=["name", "town", "address"])

@@ -289,6 +289,45 @@ def test_a_league_keeps_one_venue_of_a_name_and_any_league_may_have_its_own(clie
         venue_update(venue=other, name="Swan Millbridge", league=leagues[0], by=user)
 
 
+def test_the_database_keeps_one_venue_of_a_name_in_a_league_even_past_the_services():
+    """One venue of a name and town in a league, case aside, is the database's rule too: a
+    second added past the services (the admin, a script) is refused by it, while the services
+    still say so in words; other leagues and the site operator's own venues are not held to
+    it."""
+    from leagues.models import Venue
+
+    league, other = LeagueFactory(), LeagueFactory()
+    venue_create(name="Swan", town="Millbridge", league=league)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Venue.objects.create(league=league, name="SWAN", town="millbridge", slug="swan-2")
+    with pytest.raises(ValidationError, match=f"{league} has a venue called Swan in Millbridge"):
+        venue_create(name="swan", town="MILLBRIDGE", league=league)
+    Venue.objects.create(league=league, name="Swan", town="", slug="swan-nowhere")
+    Venue.objects.create(league=other, name="Swan", town="Millbridge", slug="swan-other")
+    for slug in ("swan-operator", "swan-operator-2"):
+        Venue.objects.create(league=None, name="Swan", town="Millbridge", slug=slug)
+    assert Venue.objects.filter(name="Swan", town="Millbridge").count() == 4
+
+
+def test_a_venue_typed_with_extra_spaces_is_stored_one_spaced_and_not_added_twice():
+    """A venue typed " Swan  Millbridge " was stored so, and "Swan Millbridge" (or "swan
+    millbridge" typed with two spaces again) passed the check of a second venue of that name:
+    names and towns are stored one-spaced, and the second is refused in words."""
+    from leagues.services.structure import venue_update
+
+    league = LeagueFactory()
+    venue = venue_create(name=" Swan  Millbridge ", town="Low  Moor", league=league)
+    assert (venue.name, venue.town) == ("Swan Millbridge", "Low Moor")
+    for typed in ("Swan Millbridge", "swan  millbridge"):
+        with pytest.raises(ValidationError, match="has a venue called Swan Millbridge in Low"):
+            venue_create(name=typed, town="low moor", league=league)
+    other = venue_create(name="Swan", league=league)
+    venue_update(venue=other, name="The  Swan", town=" Cleckheaton  ", league=league)
+    other.refresh_from_db()
+    assert (other.name, other.town) == ("The Swan", "Cleckheaton")
+    assert league.venues.count() == 2
+
+
 def test_a_league_given_no_time_zone_takes_its_styles():
     assert league_create(name="Arima Fours", style="trinidad").time_zone == "America/Port_of_Spain"
     assert league_create(name="Batley Fours", style="yorkshire").time_zone == "Europe/London"
