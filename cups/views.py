@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 
 from config.inputs import clean_text
@@ -292,9 +293,7 @@ def competition_manage(request: HttpRequest, pk: int) -> HttpResponse:
                 entered = competitions.entrants_add_season_teams(
                     competition=competition, by=request.user
                 )
-                messages.success(
-                    request, f"{len(entered)} team{'' if len(entered) == 1 else 's'} entered."
-                )
+                messages.success(request, f"{len(entered)} team{pluralize(len(entered))} entered.")
                 return redirect("cups:manage", pk=pk)
             elif action == "groups":
                 groups_form = forms.GroupsForm(request.POST, prefix="groups")

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.template.defaultfilters import pluralize
 from django.utils.text import slugify
 
 from config.locks import lock_rows
@@ -149,8 +150,7 @@ def competition_set_groups(
     audit_log(
         league=competition.league,
         action="cup_changed",
-        subject=f"{competition}: {groups} group{'' if groups == 1 else 's'}, "
-        f"{qualifiers} through from each",
+        subject=f"{competition}: {groups} group{pluralize(groups)}, {qualifiers} through from each",
         before=before,
         after=competition_state(competition),
         by=by,

@@ -18,6 +18,7 @@ from django.db.models import (
     Subquery,
     prefetch_related_objects,
 )
+from django.template.defaultfilters import pluralize
 
 from config.paths import path_for
 from leagues.models import (
@@ -801,6 +802,6 @@ def pegs_gap(tables: Iterable[FixtureTable]) -> PegsGap | None:
         return None
     return PegsGap(
         every=len(boards) == len(tables),
-        boards=f"table{'s' if len(boards) > 1 else ''} {join_words(boards)}",
-        verb="have" if len(boards) > 1 else "has",
+        boards=f"table{pluralize(len(boards))} {join_words(boards)}",
+        verb=pluralize(len(boards), "has,have"),
     )

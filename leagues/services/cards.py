@@ -25,6 +25,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.template.defaultfilters import pluralize
 
 from leagues import match
 from leagues.audit import audit_log
@@ -160,7 +161,7 @@ def game_problems(
 def _games_words(fmt: match.MatchFormat) -> str:
     if fmt.games_mode == match.FIRST_TO:
         return f"first to {fmt.games} games"
-    return f"{fmt.games} game{'s' if fmt.games != 1 else ''}"
+    return f"{fmt.games} game{pluralize(fmt.games)}"
 
 
 def _card_state(table: FixtureTable) -> dict[str, Any]:
@@ -298,8 +299,7 @@ def fixture_card_enter(
         league=league,
         fixture=fixture,
         action="card_entered",
-        subject=f"Score card of {fixture} entered ({len(tables)} "
-        f"table{'s' if len(tables) != 1 else ''})",
+        subject=f"Score card of {fixture} entered ({len(tables)} table{pluralize(len(tables))})",
         before=before or None,
         after={t.board: _card_state(existing[t.board]) for t in tables},
         by=by,

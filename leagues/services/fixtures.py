@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
+from django.template.defaultfilters import pluralize
 
 from config.locks import lock_rows
 from leagues.audit import audit_log
@@ -296,7 +297,7 @@ def fixtures_plan(
             raise ValidationError(
                 f"The list needs league nights up to {long_date(max(f.date for f in late))}, after "
                 f"the season ends ({long_date(season.ends_on)}): {len(late)} fixture"
-                f"{'s' if len(late) != 1 else ''} would not fit. Start earlier, remove "
+                f"{pluralize(len(late))} would not fit. Start earlier, remove "
                 "exclusion dates, raise the venue capacity or move the season's end."
             )
     scheduled = {
@@ -633,7 +634,7 @@ def _refuse_extra_meeting(*, division: Division, home: Team, away: Team) -> None
     )
     if met >= allowed:
         raise ValidationError(
-            f"{home} and {away} already have {met} league fixture{'s' if met != 1 else ''} "
+            f"{home} and {away} already have {met} league fixture{pluralize(met)} "
             f"this season, as many as the format allows ({allowed}). A further meeting is a "
             "cup tie, a play-off or a friendly: choose its kind."
         )

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Prefetch
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 
 from config.locks import lock_rows
@@ -106,7 +107,7 @@ def fixture_tables_set(
         league=league,
         fixture=fixture,
         action="tables_set",
-        subject=f"Pairs seated at {len(created)} table{'s' if len(created) != 1 else ''}",
+        subject=f"Pairs seated at {len(created)} table{pluralize(len(created))}",
         after=[
             {
                 "board": board,

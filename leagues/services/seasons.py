@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.template.defaultfilters import pluralize
 
 from leagues import nights_off
 from leagues.audit import audit_log
@@ -74,7 +75,7 @@ def placements_refusal(season: Season, standings: Sequence[Standings]) -> str:
         count = sum(n for _, n in left)
         where = ", ".join(f"{n} in {name}" for name, n in left)
         return (
-            f"{season.name} is not settled: {count} league fixture{'s' if count != 1 else ''} "
+            f"{season.name} is not settled: {count} league fixture{pluralize(count)} "
             f"still to count ({where}): to play, postponed, or played and waiting for "
             "confirmation. Promotion and relegation come from the final tables: settle every "
             "fixture (play, confirm, award a walkover or void it), then start the next season."

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.template.defaultfilters import pluralize
 from django.utils import timezone
 
 from scoring.actors import SYSTEM, Actor
@@ -99,7 +100,7 @@ def hand_record(
     if expected_number != count + 1:
         raise GameMovedOn(
             f"This form was for hand {expected_number}, but the game has moved on: "
-            f"{count} hand{'s' if count != 1 else ''} recorded now. Nothing was "
+            f"{count} hand{pluralize(count)} recorded now. Nothing was "
             "saved; check the score sheet and enter the hand again if it is still missing.",
             game=game,
         )

@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.template.defaultfilters import pluralize
 
 from leagues.models import League
 from leagues.services.standings import rebuild_tables
@@ -45,6 +46,6 @@ class Command(BaseCommand):
             leagues = found
         count = rebuild_tables(leagues=leagues, missing=missing)
         self.stdout.write(
-            f"Rebuilt {count} division table{'s' if count != 1 else ''} "
+            f"Rebuilt {count} division table{pluralize(count)} "
             f"in {time.monotonic() - started:.1f} s."
         )

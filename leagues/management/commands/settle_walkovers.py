@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand
+from django.template.defaultfilters import pluralize
 
 from leagues.services.withdrawal import settle_due_walkovers
 
@@ -18,4 +19,4 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         count = settle_due_walkovers()
-        self.stdout.write(f"Settled {count} walkover{'s' if count != 1 else ''}.")
+        self.stdout.write(f"Settled {count} walkover{pluralize(count)}.")
