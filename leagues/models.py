@@ -699,10 +699,11 @@ class Fixture(FixtureWords, models.Model):
         its result is read by. A list's row (``ListedFixture``) is given its list's."""
         return self.division.season.league
 
-    def night_has_come(self) -> bool:
-        """Whether the fixture's night has come where its league plays: its score card is
-        entered from then on."""
-        return self.date <= self.division.season.league.today()
+    def has_started(self) -> bool:
+        """Whether the match has started: its date and time have come where its league plays
+        (``starts_at``). Its score card is entered from then on, not while it is still to be
+        played that night."""
+        return timezone.now() >= self.starts_at
 
     @property
     def starts_at(self) -> datetime.datetime:

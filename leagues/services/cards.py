@@ -19,6 +19,7 @@ already waiting to be confirmed.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,7 @@ from django.template.defaultfilters import pluralize
 
 from leagues import match
 from leagues.audit import audit_log
+from leagues.days import long_date
 from leagues.models import Fixture, FixtureTable, Player, ResultSubmission
 from leagues.permissions import can_enter_card, can_manage_league
 from leagues.services import agreement, confirmation
@@ -40,6 +42,8 @@ from scoring.rules import Ruleset
 Status = ResultSubmission.Status
 #: The statuses a fixture takes a score card in.
 OPEN_FOR_CARD = (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED, Fixture.Status.PLAYED)
+#: From when a match's start is said to be "tonight" (before: "today", an afternoon match).
+EVENING = datetime.time(17, 0)
 
 
 @dataclass(frozen=True)
@@ -196,10 +200,10 @@ def fixture_card_enter(
         )
     if fixture.status not in OPEN_FOR_CARD:
         raise ValidationError(f"{fixture} is {fixture.get_status_display().lower()}.")
-    if not fixture.night_has_come():
+    if not fixture.has_started():
         raise ValidationError(
-            f"{fixture} is on {fixture.date:%a %-d %b}: its score card is entered from that "
-            "night on (a match played early is re-arranged to the night it was played first)."
+            f"{not_started_words(fixture)} A match played earlier than that is re-arranged "
+            "by a secretary to when it was played."
         )
     current = (
         ResultSubmission.objects.select_for_update()
@@ -314,14 +318,27 @@ def fixture_card_enter(
     return confirmation.result_submit(fixture=fixture, actor=Actor.of(by))
 
 
+def not_started_words(fixture: Fixture) -> str:
+    """Why the card of a match not yet started is not taken, saying when it starts in its
+    league's own time: "This match starts at 20:00 tonight: ..." on its day, "This match is on
+    Tue 9 Sep 2025 at 20:00: ..." before it."""
+    at = f"{fixture.time:%H:%M}"
+    if fixture.date == fixture.league.today():
+        when = f"starts at {at} {'tonight' if fixture.time >= EVENING else 'today'}"
+    else:
+        when = f"is on {long_date(fixture.date)} at {at}"
+    return f"This match {when}: its score card is entered once it has started."
+
+
 def card_closed_why(by: Account, fixture: Fixture) -> str:
     """Why ``by`` (who may enter cards for ``fixture``) is not offered its card now: "shut" (a
-    walkover or void), "not_yet" (its night has not come), "counts" (a result counts),
-    "yours" (``by`` submitted the result waiting to be confirmed), else "waiting" (a result
-    waits for ``by``'s side, or is disputed, to be seen to on the result page)."""
+    walkover or void), "not_yet" (the match has not started: ``not_started_words``), "counts"
+    (a result counts), "yours" (``by`` submitted the result waiting to be confirmed), else
+    "waiting" (a result waits for ``by``'s side, or is disputed, to be seen to on the result
+    page)."""
     if fixture.status not in OPEN_FOR_CARD:
         return "shut"
-    if not fixture.night_has_come():
+    if not fixture.has_started():
         return "not_yet"
     current = ResultSubmission.objects.filter(
         fixture=fixture, status__in=[*agreement.OPEN, *agreement.CONFIRMED]
@@ -340,11 +357,11 @@ def card_closed_why(by: Account, fixture: Fixture) -> str:
 
 def may_enter_card(by: Account, fixture: Fixture) -> bool:
     """Whether ``by`` is offered the score card: a captain of either team or a secretary,
-    from the fixture's night on, while the fixture has no result waiting or counting (a
+    once the match has started, while the fixture has no result waiting or counting (a
     secretary also while disputed)."""
     if not can_enter_card(by, fixture):
         return False
-    if fixture.status not in OPEN_FOR_CARD or not fixture.night_has_come():
+    if fixture.status not in OPEN_FOR_CARD or not fixture.has_started():
         return False
     current = ResultSubmission.objects.filter(
         fixture=fixture, status__in=[*agreement.OPEN, *agreement.CONFIRMED]

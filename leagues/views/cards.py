@@ -84,6 +84,7 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
                 # A secretary entering a night's cards goes back to the desk's list for the next.
                 return redirect("leagues:manage_league", slug=season.league.slug)
             return redirect("leagues:fixture_result", pk=fixture.pk)
+    closed = None if open_for_card else cards.card_closed_why(request.user, fixture)
     context: dict[str, Any] = {
         "fixture": fixture,
         "league": season.league,
@@ -92,7 +93,8 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
         "blocks": form.blocks(),
         "played": [tables[b] for b in sorted(played) if b not in editable],
         "open": open_for_card,
-        "closed": None if open_for_card else cards.card_closed_why(request.user, fixture),
+        "closed": closed,
+        "not_started": cards.not_started_words(fixture) if closed == "not_yet" else "",
         # The team whose captain a captain's submission waits for.
         "other_team": {"home": fixture.away, "away": fixture.home}.get(next(iter(sides), ""))
         if len(sides) == 1

@@ -224,7 +224,14 @@ def test_a_match_from_the_score_card_gives_its_tables_not_no_game_started():
     league = LeagueFactory(name="Calder League", match_format=YORKSHIRE_FORMAT.to_spec())
     division = DivisionFactory(season__league=league)
     bull, hall = entered_teams(division, ["Black Bull", "Old Hall"])
-    fixture = FixtureFactory(division=division, home=bull, away=hall, date=timezone.localdate())
+    # Started at midnight: its card is taken whenever today the test runs.
+    fixture = FixtureFactory(
+        division=division,
+        home=bull,
+        away=hall,
+        date=timezone.localdate(),
+        time=datetime.time(0, 0),
+    )
     scores = ((11, 7), (9, 11), (11, 4), (11, 10))
     card = [CardTable(board=b, games=(s,)) for b, s in enumerate(scores, start=1)]
     secretary = UserFactory()

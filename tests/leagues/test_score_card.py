@@ -511,14 +511,16 @@ def test_the_card_says_who_confirms_what_it_submits() -> None:
 def test_a_card_for_a_fixture_whose_night_has_not_come_is_refused_and_not_offered(client) -> None:
     """A captain cannot put a result on a match not yet played: before the fixture's night
     (where its league plays) the card is refused, naming the date, nothing is stored, and
-    My fixtures does not offer it; on the night it is offered."""
+    My fixtures does not offer it; on the night, once the match has started, it is offered."""
     import datetime
 
     fixture, users = _fixture()
     today = fixture.division.season.league.today()
     fixture.date = today + datetime.timedelta(days=4)
     fixture.save(update_fields=["date"])
-    with pytest.raises(ValidationError, match=f"is on {fixture.date:%a %-d %b}: its score card"):
+    with pytest.raises(
+        ValidationError, match=f"is on {fixture.date:%a %-d %b %Y} at 20:00: its score card"
+    ):
         fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
     assert not FixtureTable.objects.filter(fixture=fixture).exists()
     assert not ResultSubmission.objects.filter(fixture=fixture).exists()
@@ -526,8 +528,9 @@ def test_a_card_for_a_fixture_whose_night_has_not_come_is_refused_and_not_offere
     client.force_login(users["home"])
     card = reverse("leagues:score_card", args=[fixture.pk])
     assert f'href="{card}"' not in client.get(reverse("leagues:my_fixtures")).content.decode()
-    fixture.date = today
-    fixture.save(update_fields=["date"])
+    # Started at midnight: begun whenever today the test runs.
+    fixture.date, fixture.time = today, datetime.time(0, 0)
+    fixture.save(update_fields=["date", "time"])
     assert f'href="{card}"' in client.get(reverse("leagues:my_fixtures")).content.decode()
 
 
@@ -583,14 +586,15 @@ def test_a_closed_card_says_why_to_whoever_opens_it() -> None:
         assert closed is not None
         return re.sub(r"<[^>]+>", "", closed.group(1))
 
+    played_on = fixture.date
     fixture.date = today + datetime.timedelta(days=4)
     fixture.save(update_fields=["date"])
     for client in (home, secretary):
         assert note(client) == (
-            f"This match is on {fixture.date:%a %-d %b %Y}: its score card is entered from "
-            "that night on."
+            f"This match is on {fixture.date:%a %-d %b %Y} at 20:00: its score card is entered "
+            "once it has started."
         )
-    fixture.date = today
+    fixture.date = played_on
     fixture.save(update_fields=["date"])
     submission = fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
     assert note(home).startswith("You submitted this result: it waits for Old Hall's captain")
@@ -655,3 +659,66 @@ def test_an_empty_table_is_asked_for_by_the_words_its_boxes_are_labelled_with(st
     body = unescape(client.post(url, {"t1_g1_home": ""}).content.decode())
     assert words in body and "give the table's games" not in body
     assert ">Pegs<" in body if style == "yorkshire" else ">Games won<" in body
+
+
+def _midday_zone() -> str:
+    """A zone where it is now about midday, so that a match two hours from now is today's and
+    one an hour ago began today, whenever the test runs."""
+    import datetime
+    import zoneinfo
+
+    from leagues.zones import time_zone_names
+
+    return next(
+        zone
+        for zone in time_zone_names()
+        if 10 <= datetime.datetime.now(zoneinfo.ZoneInfo(zone)).hour < 14
+    )
+
+
+def test_a_card_waits_for_the_match_to_start_on_its_night() -> None:
+    """A captain typing tonight's card at 6 pm for an 8 pm match had it taken: the day had come,
+    but the match had not been played. The card is refused, and not offered, before the
+    match's start time where the league plays; from then on it is taken."""
+    import datetime
+    import zoneinfo
+
+    fixture, users = _fixture()
+    league = fixture.division.season.league
+    league.time_zone = _midday_zone()
+    league.save(update_fields=["time_zone"])
+    now = datetime.datetime.now(zoneinfo.ZoneInfo(league.time_zone))
+    later = (now + datetime.timedelta(hours=2)).replace(second=0, microsecond=0)
+    fixture.date, fixture.time = later.date(), later.time()
+    fixture.save(update_fields=["date", "time"])
+    assert fixture.date == league.today()
+
+    with pytest.raises(ValidationError, match=f"starts at {later:%H:%M} today"):
+        fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+    assert not FixtureTable.objects.filter(fixture=fixture).exists()
+
+    captain = Client()
+    captain.force_login(users["home"])
+    card_url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    page = unescape(captain.get(card_url).content.decode())
+    closed = re.search(r'data-testid="card-closed">(.*?)</p>', page, re.S)
+    assert closed is not None
+    assert closed.group(1) == (
+        f"This match starts at {later:%H:%M} today: its score card is entered once it has started."
+    )
+    result_page = captain.get(reverse("leagues:fixture_result", kwargs={"pk": fixture.pk}))
+    assert 'data-testid="enter-card"' not in result_page.content.decode()
+    mine = captain.get(reverse("leagues:my_fixtures")).content.decode()
+    assert f'data-testid="my-night-{fixture.pk}"' in mine
+    assert f'data-testid="my-card-{fixture.pk}"' not in mine
+
+    earlier = now - datetime.timedelta(hours=1)
+    fixture.time = earlier.time()
+    fixture.save(update_fields=["time"])
+    assert f'data-testid="my-card-{fixture.pk}"' in (
+        captain.get(reverse("leagues:my_fixtures")).content.decode()
+    )
+    result_page = captain.get(reverse("leagues:fixture_result", kwargs={"pk": fixture.pk}))
+    assert 'data-testid="enter-card"' in result_page.content.decode()
+    fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+    assert FixtureResult.objects.filter(fixture=fixture).exists()
