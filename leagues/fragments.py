@@ -21,7 +21,9 @@ show games as they stand check (the league night's, that fixture's, and the play
 league night, hands coming in from every table, the tables, fixture lists, team pages, the
 league's home and the other fixtures' pages stay cached. ``versions_tag`` turns the versions a
 fragment depends on into an ETag, so that a poll of an unchanged page is answered ``304 Not
-Modified`` from one cache read.
+Modified`` from one cache read. A fragment that changes with the date, polled without a query
+to learn the date (a fixture's page on its night), carries in its tag the instant it runs out
+(``tag_until``).
 
 Only requests whose query string holds nothing but the page's own parameters are cached (any
 other parameter would be echoed into links), and a page that depends on today's date puts the
@@ -30,6 +32,7 @@ date in its key.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import re
 import uuid
@@ -42,6 +45,7 @@ from django.core.cache.backends.db import DatabaseCache
 from django.db import transaction
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
 ALL = "fragments:version:all"
@@ -150,6 +154,35 @@ def versions_tag(
     keys = _version_keys(league_id, live=live, fixture=fixture)
     found = cache.get_many(keys)
     return _tag(league_id, fixture, day, [found.get(key) or _version(key) for key in keys])
+
+
+#: Between a tag and the instant it runs out (``tag_until``).
+UNTIL = "-until-"
+
+
+def tag_until(tag: str, until: datetime.datetime | None) -> str:
+    """``tag`` (``versions_tag``'s) good only until ``until``: a fragment that changes with the
+    date, on a page polled without a query (none to learn which date it is where its league
+    plays), runs out at the instant it changes, and the next poll is answered in full."""
+    if until is None:
+        return tag
+    return f'{tag[:-1]}{UNTIL}{int(until.timestamp())}"'
+
+
+def tag_holds(held: str, tag: str) -> bool:
+    """Whether a poller's ``held`` tag (GZip makes a sent tag weak: ``W/"..."``) is ``tag``
+    (``versions_tag``'s), and its end (``tag_until``), if it has one, has not come."""
+    held = held.removeprefix("W/")
+    if held == tag:
+        return True
+    digest, until, end = held.partition(UNTIL)
+    end = end.removesuffix('"')
+    return (
+        bool(until)
+        and f'{digest}"' == tag
+        and end.isdigit()
+        and timezone.now().timestamp() < int(end)
+    )
 
 
 def cached_fragment_tagged(

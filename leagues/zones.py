@@ -56,3 +56,9 @@ def today_in(zone_name: str) -> datetime.date:
 def starts_at(day: datetime.date, time: datetime.time, zone_name: str) -> datetime.datetime:
     """The instant a fixture starts: its wall-clock date and time in its league's zone."""
     return datetime.datetime.combine(day, time, tzinfo=zoneinfo.ZoneInfo(zone_name))
+
+
+def day_ends(day: datetime.date, zone_name: str) -> datetime.datetime:
+    """The instant a day ends where a league plays: the midnight after it in the league's zone
+    (a fixture's night is over then, unless a game of it is still in play)."""
+    return starts_at(day + datetime.timedelta(days=1), datetime.time(0, 0), zone_name)

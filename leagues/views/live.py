@@ -1,9 +1,12 @@
 """Following a league night without a reload: the fixture page and the league night's page
 poll a fragment every few seconds (``static/leagues/live.js``), and a poll of an unchanged page
 is answered ``304 Not Modified`` from one cache read (``fragments.versions_tag``): the fixture's
-poll before any query, the league night's after one (the league, whose time zone says which
-date the night is). So hundreds of phones watching cost the server next to nothing between
-hands.
+poll before any query (on its night its tag runs out at midnight: ``fragments.tag_until``), the
+league night's after one (the league, whose time zone says which date the night is). So
+hundreds of phones watching cost the server next to nothing between hands. Once there is
+nothing left to follow (the fixture decided, its night over with no game in play; no league
+night today) the answer in full says so with status 286, htmx's "stop polling": the page shows
+it and asks no more.
 
 Without JavaScript the pages are the same, and a reload shows what changed."""
 
@@ -17,7 +20,7 @@ from django.urls import reverse
 from django.utils.http import parse_etags
 from django.views.decorators.http import require_safe
 
-from leagues.fragments import page_fragment_tagged, versions_tag
+from leagues.fragments import page_fragment_tagged, tag_holds, versions_tag
 from leagues.models import Fixture
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.live import Night, league_night, night_of
@@ -27,16 +30,20 @@ from leagues.views.public import FOLLOWS, SECRETARY, fixture_fragment
 
 #: How often a page polls, in seconds (the pages say so).
 EVERY = 10
+#: The answer to a poll with nothing left to follow: shown, and the page polls no more (as
+#: htmx's polling takes it; ``static/leagues/live.js``).
+STOP_POLLING = 286
 
 
-def _seen(request: HttpRequest, tag: str) -> bool:
-    """Whether the poller holds ``tag`` (GZip makes a sent tag weak: ``W/"..."``)."""
+def _held(request: HttpRequest, tag: str) -> str | None:
+    """The tag the poller holds, if it is ``tag`` and has not run out (``tag_holds``)."""
     held = request.headers.get("If-None-Match", "")
-    return any(t.removeprefix("W/") == tag for t in parse_etags(held)) if held else False
+    return next((t for t in parse_etags(held) if tag_holds(t, tag)), None) if held else None
 
 
-def _answer(request: HttpRequest, tag: str, html: str) -> HttpResponse:
-    response = HttpResponse(html)
+def _answer(request: HttpRequest, tag: str, html: str, *, follows: bool) -> HttpResponse:
+    """The fragment as it stands; with ``follows`` False, the last the page is to ask for."""
+    response = HttpResponse(html, status=200 if follows else STOP_POLLING)
     response["ETag"] = tag
     response["Cache-Control"] = "no-cache"  # ask every time: the ETag makes asking cheap
     return response
@@ -52,17 +59,23 @@ def _not_modified(tag: str) -> HttpResponse:
 @require_safe
 def fixture_live(request: HttpRequest, league: int, pk: int) -> HttpResponse:
     """The fixture page's figures and tables as they stand now (what the page polls)."""
-    tag = versions_tag(league_id=league, fixture=pk)
-    if _seen(request, tag):
-        return _not_modified(tag)
+    held = _held(request, versions_tag(league_id=league, fixture=pk))
+    if held is not None:
+        return _not_modified(held.removeprefix("W/"))
     fixture = found(selectors.fixture_get, pk=pk)
     if fixture.division.season.league_id != league:
         raise Http404("No such fixture in this league.")
     fragment, tag = fixture_fragment(request, fixture)
-    return _answer(request, tag, fragment.removeprefix(FOLLOWS).replace(SECRETARY, ""))
+    return _answer(
+        request,
+        tag,
+        fragment.removeprefix(FOLLOWS).replace(SECRETARY, ""),
+        follows=fragment.startswith(FOLLOWS),
+    )
 
 
-def _night_fragment(request: HttpRequest, night_league: Any, today: Any) -> tuple[str, str]:
+def _night_fragment(request: HttpRequest, night_league: Any, today: Any) -> tuple[str, str, bool]:
+    """The league night's fragment, its tag, and whether there is a night to follow today."""
     date = night_of(league=night_league, today=today)
 
     def context() -> dict[str, Any]:
@@ -104,7 +117,7 @@ def _night_fragment(request: HttpRequest, night_league: Any, today: Any) -> tupl
             "upcoming": upcoming,
         }
 
-    return page_fragment_tagged(
+    fragment, tag = page_fragment_tagged(
         request,
         league_id=night_league.pk,
         name=[night_league.pk, today.isoformat()],
@@ -114,6 +127,7 @@ def _night_fragment(request: HttpRequest, night_league: Any, today: Any) -> tupl
         live=True,  # every table's games as they stand
         day=today.isoformat(),
     )
+    return fragment, tag, date is not None
 
 
 @require_safe
@@ -121,7 +135,7 @@ def league_live(request: HttpRequest, slug: str) -> HttpResponse:
     """The league night's page: every fixture of the night with its tables, and the divisions'
     tables as they would stand (provisional)."""
     league = found(selectors.league_get, slug=slug)
-    fragment, tag = _night_fragment(request, league, league.today())
+    fragment, tag, follows = _night_fragment(request, league, league.today())
     return render(
         request,
         "leagues/league_live.html",
@@ -131,6 +145,8 @@ def league_live(request: HttpRequest, slug: str) -> HttpResponse:
             "live_url": reverse("leagues:league_live_poll", args=[league.pk]),
             "live_tag": tag,
             "every": EVERY,
+            # A league night today: the page follows its tables.
+            "follows": follows,
         },
     )
 
@@ -140,8 +156,8 @@ def league_live_poll(request: HttpRequest, league: int) -> HttpResponse:
     """The league night's page below its heading as it stands now (what the page polls)."""
     found_league = found(selectors.league_get_by_pk, pk=league)
     today = found_league.today()  # the league's night: in Port of Spain it runs past midnight
-    tag = versions_tag(league_id=league, live=True, day=today.isoformat())
-    if _seen(request, tag):
-        return _not_modified(tag)
-    fragment, tag = _night_fragment(request, found_league, today)
-    return _answer(request, tag, fragment)
+    held = _held(request, versions_tag(league_id=league, live=True, day=today.isoformat()))
+    if held is not None:
+        return _not_modified(held.removeprefix("W/"))
+    fragment, tag, follows = _night_fragment(request, found_league, today)
+    return _answer(request, tag, fragment, follows=follows)

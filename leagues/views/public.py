@@ -15,7 +15,7 @@ from django_tables2 import RequestConfig
 
 from config.paths import paths_for
 from leagues.days import short_date
-from leagues.fragments import PLAYERS, page_fragment, page_fragment_tagged
+from leagues.fragments import PLAYERS, page_fragment, page_fragment_tagged, tag_until
 from leagues.models import Division, Fixture
 from leagues.permissions import can_manage_league, captained_sides
 from leagues.selectors import fixtures as selectors
@@ -49,6 +49,7 @@ from leagues.tables import (
     fixture_score,
 )
 from leagues.views.common import NO_HAND_FIGURES, found
+from leagues.zones import day_ends
 
 LATEST = 8
 GLANCE_TABLES = 12
@@ -257,7 +258,7 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
             "last_change": last_change([detail]),
         }
 
-    return page_fragment_tagged(
+    fragment, tag = page_fragment_tagged(
         request,
         league_id=league.pk,
         name=[fixture.pk, (fixture.date > today) - (fixture.date < today)],
@@ -266,6 +267,10 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
         context=context,
         fixture=fixture.pk,  # each table's games as they stand
     )
+    # On its night the page changes at midnight (the night is over: it may stop following),
+    # which its poll, asking no query, cannot tell by itself: its tag runs out then.
+    ends = day_ends(fixture.date, league.time_zone) if fixture.date == today else None
+    return fragment, tag_until(tag, ends)
 
 
 def team_detail(request: HttpRequest, pk: int) -> HttpResponse:

@@ -55,3 +55,34 @@ def test_the_fixture_page_and_the_night_follow_a_hand_without_a_reload(
         expect(shown).to_contain_text(f"after hand {count + 1}", timeout=12_000)
         assert loads == []  # no reload: the poll swapped the tables in
     assert problems == []
+
+
+def test_a_fixture_page_stops_following_once_the_match_is_decided(
+    live_server: Any, phone: Page
+) -> None:
+    """A poll answered 286 (nothing left to follow) is shown, and is the last: the page drops
+    its "follows the tables" note and asks no more."""
+    from leagues.models import Fixture
+    from tests.leagues.helpers import win_game
+
+    league = LeagueFactory(name="Spen Valley League")
+    division = DivisionFactory(season__league=league)
+    home, away = entered_teams(division, ["Black Bull", "Old Hall"])
+    fixture = FixtureFactory(division=division, home=home, away=away, date=timezone.localdate())
+    tables = start_fixture(fixture)
+    live_url = reverse("leagues:fixture_live", args=[league.pk, fixture.pk])
+    polls: list[int] = []
+    phone.on("response", lambda r: polls.append(r.status) if live_url in r.url else None)
+    phone.goto(live_server.url + fixture.get_absolute_url())
+    expect(phone.locator(".live-note")).to_have_count(1)
+
+    for table in tables:
+        game = current_game(table)
+        if game.status == "in_progress":
+            win_game(game, "A", 1)
+    assert Fixture.objects.get(pk=fixture.pk).status == Fixture.Status.PLAYED
+    expect(phone.locator(".live-note")).to_have_count(0, timeout=12_000)
+    assert polls[-1] == 286
+    asked = len(polls)
+    phone.wait_for_timeout(11_000)  # a tick more
+    assert len(polls) == asked

@@ -149,6 +149,9 @@ def test_a_night_without_fixtures_says_so_and_names_the_next(client):
     words = page_words(client.get(reverse("leagues:league_live", args=[league.slug])))
     assert "No league fixtures tonight." in words
     assert f"The next league night is {next_week:%A} {next_week.day} {next_week:%B}" in words
+    # Nothing to follow: the page does not poll, and a poll is told to stop.
+    assert "data-live-url" not in words and "live.js" not in words
+    assert client.get(reverse("leagues:league_live_poll", args=[league.pk])).status_code == 286
     assert "follow tonight's matches live" not in page_words(client.get(league.get_absolute_url()))
 
 
@@ -281,3 +284,81 @@ def test_a_past_fixture_still_in_play_follows_the_tables(client):
     record(game, [hand(game, "A", A_HAND)])
     words = page_words(client.get(fixture.get_absolute_url()))
     assert "data-live-url" in words and LIVE_NOTE in words and "In play" in words
+
+
+def _after_midnight(monkeypatch, league):
+    """The league's clock moved on to a minute past its next midnight."""
+    import zoneinfo
+
+    tomorrow = league.today() + datetime.timedelta(days=1)
+    after = datetime.datetime.combine(
+        tomorrow, datetime.time(0, 1), tzinfo=zoneinfo.ZoneInfo(league.time_zone)
+    )
+    monkeypatch.setattr("leagues.models.today_in", lambda zone: tomorrow)
+    monkeypatch.setattr("django.utils.timezone.now", lambda: after)
+
+
+def test_a_fixture_page_left_open_past_its_night_is_told_to_stop_following(client, monkeypatch):
+    """A fixture page opened on its night and left open past midnight, nothing in play, was
+    polled every ten seconds until reloaded: its tag never changed (304), and an answer in
+    full said nothing of stopping. Past midnight the poll is answered in full with the page as
+    it now reads, and status 286: the page stops following (htmx's "stop polling")."""
+    fixture = _fixture_on(0)
+    page = client.get(fixture.get_absolute_url())
+    assert LIVE_NOTE in page_words(page)
+    league = fixture.division.season.league
+    url = reverse("leagues:fixture_live", args=[league.pk, fixture.pk])
+    first = poll(client, url)
+    assert first.status_code == 200
+    assert poll(client, url, first["ETag"]).status_code == 304  # that night, nothing new
+
+    _after_midnight(monkeypatch, league)
+    late = poll(client, url, first["ETag"])
+    assert late.status_code == 286
+    assert "Played, no result yet" in page_words(late)
+    # A page opened now does not follow, and a poll without a tag is told to stop too.
+    assert "data-live-url" not in client.get(fixture.get_absolute_url()).content.decode()
+    assert poll(client, url).status_code == 286
+
+
+def test_a_fixture_page_still_in_play_past_midnight_keeps_following(client, monkeypatch):
+    fixture = _fixture_on(0)
+    game = current_game(start_fixture(fixture)[0])
+    record(game, [hand(game, "A", A_HAND)])
+    league = fixture.division.season.league
+    url = reverse("leagues:fixture_live", args=[league.pk, fixture.pk])
+    first = poll(client, url)
+    _after_midnight(monkeypatch, league)
+    late = poll(client, url, first["ETag"])
+    assert late.status_code == 200 and "In play" in page_words(late)
+    assert poll(client, url, late["ETag"]).status_code == 304
+
+
+def test_a_fixture_finished_on_its_night_stops_its_page_following(client):
+    fixture = _fixture_on(0)
+    tables = start_fixture(fixture)
+    league = fixture.division.season.league
+    url = reverse("leagues:fixture_live", args=[league.pk, fixture.pk])
+    first = poll(client, url)
+    assert first.status_code == 200
+    for table in tables:
+        game = current_game(table)
+        if game.status == "in_progress":
+            win_game(game, "A", 1)
+    fixture.refresh_from_db()
+    assert fixture.status == Fixture.Status.PLAYED
+    done = poll(client, url, first["ETag"])
+    assert done.status_code == 286 and " · Played</p>" in page_words(done)
+
+
+def test_the_league_night_page_left_open_past_midnight_is_told_to_stop(client, night, monkeypatch):
+    """The league night's page polled on after its night was over, every ten seconds until
+    reloaded: past midnight, with no fixture that day, its poll is answered "no league
+    fixtures tonight" with status 286, and the page stops following."""
+    league = night[0]
+    url = reverse("leagues:league_live_poll", args=[league.pk])
+    first = poll(client, url)
+    assert first.status_code == 200
+    _after_midnight(monkeypatch, league)
+    late = poll(client, url, first["ETag"])
+    assert late.status_code == 286 and "No league fixtures tonight." in page_words(late)
