@@ -119,27 +119,31 @@ class TiebreakMixin(forms.Form):
         return [self[f"tiebreak_{slot + 1}"] for slot in range(TIEBREAK_SLOTS)]
 
     def clean_tiebreaks(self) -> list[str] | None:
-        keys = [
-            self.cleaned_data.get(f"tiebreak_{slot + 1}")
+        """The tie-break order chosen (None: none chosen, or one listed twice). Each tie-break
+        listed more than once is said at the select where it is listed again, every one of
+        them in the one submission."""
+        chosen = [
+            (slot + 1, key)
             for slot in range(TIEBREAK_SLOTS)
-            if self.cleaned_data.get(f"tiebreak_{slot + 1}")
+            if (key := self.cleaned_data.get(f"tiebreak_{slot + 1}"))
         ]
-        if not keys:
+        if not chosen:
             return None
-        for key in dict.fromkeys(keys):
-            slots = [
-                str(slot + 1)
-                for slot in range(TIEBREAK_SLOTS)
-                if self.cleaned_data.get(f"tiebreak_{slot + 1}") == key
-            ]
+        repeated = False
+        style = self.tiebreak_style or self.cleaned_data.get("style") or None
+        for key in dict.fromkeys(key for _, key in chosen):
+            slots = [str(slot) for slot, listed in chosen if listed == key]
             if len(slots) > 1:
-                style = self.tiebreak_style or self.cleaned_data.get("style") or None
+                repeated = True
                 times = "twice" if len(slots) == 2 else f"{len(slots)} times"
-                raise ValidationError(
+                self.add_error(
+                    f"tiebreak_{slots[1]}",
                     f"“{_metric_label(key, style)}” is listed {times}, as tie-breaks "
-                    f"{join_words(slots)}: each tie-break may be listed only once."
+                    f"{join_words(slots)}: each tie-break may be listed only once.",
                 )
-        tiebreaks = ["points", *keys]
+        if repeated:
+            return None
+        tiebreaks = ["points", *(key for _, key in chosen)]
         validate_tiebreaks(tiebreaks)
         return tiebreaks
 
@@ -217,6 +221,16 @@ class LeagueCreateForm(TiebreakMixin):
             "time_zone": data.get("time_zone") or "",
             "description": data.get("description") or "",
         }
+
+
+def _format_problem_fields(message: str) -> tuple[str, ...]:
+    """The settings' fields a match format's refusal (``FormatError``) is about, the first
+    where it is said: the points a match gives for "no match points", else the option it
+    begins with ("games must be 1 when ..."); none for another."""
+    if "no match points" in message:
+        return ("points_per_table", "points_per_game", "aggregate_bonus")
+    name = message.split(" ", 1)[0]
+    return (name,) if name in LeagueEditForm.FORMAT_FIELDS else ()
 
 
 class LeagueEditForm(TiebreakMixin):
@@ -345,15 +359,22 @@ class LeagueEditForm(TiebreakMixin):
             cleaned["tiebreaks"] = self.clean_tiebreaks() or ["points"]
         except ValidationError as exc:
             self.add_error("tiebreak_1", exc)
-        if all(name in cleaned for name in self.FORMAT_FIELDS):
-            options = {name: cleaned[name] for name in self.FORMAT_FIELDS}
-            if options["games_mode"] == SINGLE:
-                options["games"] = 1
-            try:
-                cleaned["match_format"] = self.current_format.with_options(**options)
-            except FormatError as exc:
-                for message in exc.messages:
-                    self.add_error("games" if "games" in message else None, message)
+        # The format is checked with every field that was taken (the others as they are), so
+        # that its problems are said with the fields' own, in the one submission; a problem
+        # about a field refused already waits for it.
+        options = {name: cleaned[name] for name in self.FORMAT_FIELDS if name in cleaned}
+        if options.get("games_mode", self.current_format.games_mode) == SINGLE:
+            options["games"] = 1
+        try:
+            match_format = self.current_format.with_options(**options)
+        except FormatError as exc:
+            for message in exc.messages:
+                about = _format_problem_fields(message)
+                if not any(name in self.errors for name in about):
+                    self.add_error(about[0] if about else None, message[:1].upper() + message[1:])
+        else:
+            if all(name in cleaned for name in self.FORMAT_FIELDS):
+                cleaned["match_format"] = match_format
         return cleaned
 
     def service_kwargs(self) -> dict[str, Any]:

@@ -132,7 +132,9 @@ def league_edit(request: HttpRequest, slug: str) -> HttpResponse:
                 league=league, **form.service_kwargs(), by=request.user
             )
         except ValidationError as exc:
-            forms.add_service_error(form, exc, "tables")
+            # By the field it names, else at the top of the form (not by one field it is not
+            # about).
+            forms.add_service_error(form, exc)
         else:
             messages.success(
                 request,

@@ -156,6 +156,46 @@ def test_a_match_format_that_gives_no_points_is_refused_and_nothing_saved(
     assert league.name != "Renamed"
 
 
+def test_every_problem_with_the_settings_is_said_at_once_against_its_field(
+    client, secretary, league
+):
+    """A secretary was told one problem a submission: the first tie-break listed twice but not
+    the second, and a format giving no points only once the tables were filled in (said by
+    "Games", which it is not about). One submission says them all, each by its field, and
+    nothing is saved."""
+    before = (league.name, league.get_match_format(), league.get_tiebreaks())
+    response = client.post(
+        reverse("leagues:manage_league_edit", args=[league.slug]),
+        league_data(
+            league,
+            name="Renamed",
+            tables="",
+            points_per_table=0,
+            points_per_game=0,
+            aggregate_bonus=0,
+            tiebreak_1="pegs_diff",
+            tiebreak_2="pegs_diff",
+            tiebreak_3="pegs_for",
+            tiebreak_4="pegs_for",
+        ),
+    )
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert errors["tables"] == ["This field is required."]
+    assert [e for e in errors["points_per_table"] if "no match could be won" in e]
+    assert "games" not in errors
+    assert errors["tiebreak_2"] == [
+        "“Pegs difference” is listed twice, as tie-breaks 1 and 2: each tie-break may be "
+        "listed only once."
+    ]
+    assert errors["tiebreak_4"] == [
+        "“Pegs for” is listed twice, as tie-breaks 3 and 4: each tie-break may be listed only once."
+    ]
+    assert "tiebreak_1" not in errors and "tiebreak_3" not in errors
+    league.refresh_from_db()
+    assert (league.name, league.get_match_format(), league.get_tiebreaks()) == before
+
+
 def test_a_played_season_keeps_its_rules_when_the_league_changes_them(
     client, secretary, league, division
 ):
