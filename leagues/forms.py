@@ -441,7 +441,12 @@ class SeasonForm(forms.Form):
 
     name = TextField(max_length=60, help_text='e.g. "2025–26" or "Winter 2025".')
     starts_on = SaneDateField(widget=DATE_INPUT)
-    ends_on = SaneDateField(widget=DATE_INPUT, required=False)
+    ends_on = SaneDateField(
+        widget=DATE_INPUT,
+        required=False,
+        help_text="Blank until you know it (the desk says no end is set). Once set, fixtures "
+        "and nights off are kept on or before it.",
+    )
     league_night = forms.TypedChoiceField(
         choices=[("", "The league's night"), *Weekday.choices],
         coerce=int,

@@ -283,6 +283,15 @@ class Season(models.Model):
         return tiebreak_rule_text(self.get_tiebreaks(), self.league.style)
 
     @property
+    def dates_words(self) -> str:
+        """When it runs, as the desk says it: "Fri 12 Jun 2026 to Fri 11 Sep 2026", or "from
+        Fri 6 Nov 2026, no end set" (the end is optional: a season may start before its
+        fixture list settles when it ends; nothing is held to an end until one is set)."""
+        if self.ends_on is None:
+            return f"from {long_date(self.starts_on)}, no end set"
+        return f"{long_date(self.starts_on)} to {long_date(self.ends_on)}"
+
+    @property
     def night(self) -> int:
         """The season's league night (the league's unless the season sets its own)."""
         return self.league.league_night if self.league_night is None else self.league_night

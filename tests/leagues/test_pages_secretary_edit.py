@@ -4,6 +4,7 @@ moving a team between divisions), the captain's private contact, and adding one 
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -13,7 +14,7 @@ from leagues.forms import LeagueEditForm
 from leagues.models import Division, Fixture, League, Season, Team, TeamEntry, Venue
 from leagues.services.fixtures import fixtures_generate
 from tests.factories.leagues import DivisionFactory, LeagueFactory, VenueFactory
-from tests.leagues.helpers import entered_teams, squad
+from tests.leagues.helpers import entered_teams, page_words, squad
 
 pytestmark = pytest.mark.django_db
 
@@ -265,6 +266,30 @@ def test_secretary_edits_a_season_and_bad_dates_are_refused(client, secretary, l
         datetime.date(2026, 1, 6),
         datetime.date(2026, 4, 28),
     )
+
+
+def test_the_desk_gives_each_season_its_dates_and_says_when_no_end_is_set(
+    client, secretary, league, division
+):
+    """The desk gave a season as "from 12 Jun 2026" whether or not its end was set: a season
+    ending 11 Sep read as if it ran on. The end is optional (a season may be started before
+    its fixture list settles when it ends): the desk gives both dates, or says none is set."""
+    season = division.season
+    url = reverse("leagues:manage_season_edit", args=[league.slug, season.pk])
+    desk = reverse("leagues:manage_league", args=[league.slug])
+
+    def said(response) -> str:
+        return " ".join(re.sub(r"<[^>]+>", " ", response.content.decode()).split())
+
+    client.post(url, {"name": "Summer 2026", "starts_on": "2026-06-12", "ends_on": "2026-09-11"})
+    assert "Summer 2026 Fri 12 Jun 2026 to Fri 11 Sep 2026 · edit" in said(client.get(desk))
+
+    client.post(url, {"name": "Summer 2026", "starts_on": "2026-06-12", "ends_on": ""})
+    season.refresh_from_db()
+    assert season.ends_on is None
+    assert "Summer 2026 from Fri 12 Jun 2026, no end set · edit" in said(client.get(desk))
+    form = page_words(client.get(url))
+    assert "Blank until you know it" in form
 
 
 def test_secretary_renames_and_reranks_a_division_but_not_onto_another(
