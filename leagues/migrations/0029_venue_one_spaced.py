@@ -1,12 +1,10 @@
-"""One venue of a name and town in a league, in the database as in the venue services.
-
-Before the constraint: each venue's name and town as they are now stored (trimmed, each run of
-spaces one space), and a second venue of a league alike in name and town, case aside (added
+"""Before a league's venues are held unique in the database (0030_venue_unique_name): each
+venue's name and town as they are now stored (trimmed, each run of spaces one space), and a second venue of a league alike in name and town, case aside (added
 from the admin, or before the services refused it), renamed "Royal Oak (2)": nothing is
 merged or deleted, its teams and fixtures keep it, and its secretary sees it to rename.
 """
 
-from django.db import migrations, models
+from django.db import migrations
 from django.db.models import Value
 from django.db.models.functions import Upper
 
@@ -58,15 +56,4 @@ class Migration(migrations.Migration):
     operations = [
         migrations.RunPython(one_spaced, migrations.RunPython.noop),
         migrations.RunPython(number_the_second, migrations.RunPython.noop),
-        migrations.AddConstraint(
-            model_name="venue",
-            constraint=models.UniqueConstraint(
-                models.F("league"),
-                Upper("name"),
-                Upper("town"),
-                name="venue_unique_name",
-                violation_error_message="The league already has a venue of that name (and "
-                "town): use it, or give this one another name.",
-            ),
-        ),
     ]
