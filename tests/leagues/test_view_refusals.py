@@ -8,7 +8,9 @@ from django.test import Client
 from django.urls import reverse
 
 from leagues.models import PointAdjustment, TeamEntry
-from leagues.services import adjustments
+from leagues.services import adjustments, confirmation
+from scoring.actors import Actor
+from tests.leagues.helpers import page_words
 from tests.leagues.test_access import build
 
 pytestmark = pytest.mark.django_db
@@ -32,3 +34,26 @@ def test_withdrawing_an_adjustment_or_a_team_is_refused_by_the_service(role):
         {"season": entry.season_id, "reinstate": "1"},
     )
     assert response.status_code == 403
+
+
+def test_a_second_tap_on_confirm_is_told_why_on_a_page_with_a_way_on():
+    """A captain's phone still showing Confirm (a double tap, another tab) after their team
+    agreed: the refusal is the service's own sentence on the site's page, with its menu and a
+    way on, not a bare "403 Forbidden"; nothing changes."""
+    world = build(played=True)
+    captain = world.users["home_captain"]
+    submission = confirmation.result_submit(fixture=world.fixture, actor=Actor.of(captain))
+    client = Client()
+    client.force_login(world.users["away_captain"])
+    url = reverse("leagues:fixture_result", args=[world.fixture.pk])
+    assert client.post(url, {"action": "confirm"}).status_code == 302
+    submission.refresh_from_db()
+    confirmed_at = submission.confirmed_at
+    response = client.post(url, {"action": "confirm"})
+    assert response.status_code == 403
+    words = page_words(response)
+    assert "Only a captain of a team that has not agreed yet" in words
+    assert "Nothing was changed." in words
+    assert reverse("leagues:my_fixtures") in words
+    submission.refresh_from_db()
+    assert submission.confirmed_at == confirmed_at
