@@ -207,7 +207,12 @@ class ScoreCardForm(forms.Form):
             if not any(name in self.errors for name in self._figure_names(board)):
                 table = self._card_table(board)
                 if table is not None:
-                    problems += card_problems([table], self.fmt, self.ruleset)
+                    problems += card_problems(
+                        [table],
+                        self.fmt,
+                        self.ruleset,
+                        names=(self.names["home"], self.names["away"]),
+                    )
                 continue
             for number in range(1, self.games + 1):
                 named = [f"t{board}_g{number}_{side}" for side in SIDES]

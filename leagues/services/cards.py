@@ -36,6 +36,7 @@ from leagues.permissions import can_enter_card, can_manage_league
 from leagues.services import agreement, confirmation
 from leagues.services.seating import TableProblem, pairs_problem, table_has_hands
 from scoring.actors import Account, Actor
+from scoring.forms.words import possessive
 from scoring.models import Game, GameStatus
 from scoring.rules import Ruleset
 
@@ -88,11 +89,15 @@ def table_card(stored: dict[str, Any]) -> match.TableCard:
 
 
 def card_problems(
-    tables: Sequence[CardTable], fmt: match.MatchFormat, ruleset: Ruleset
+    tables: Sequence[CardTable],
+    fmt: match.MatchFormat,
+    ruleset: Ruleset,
+    *,
+    names: tuple[str, str] = ("the home side", "the away side"),
 ) -> list[TableProblem]:
     """Everything wrong with the typed tables, each at its table and naming the table, the
-    game and the figure (empty when the card is right). The rules are the engines': the
-    format's and the ruleset's."""
+    game and the figure (empty when the card is right), a side by its team's name in
+    ``names``. The rules are the engines': the format's and the ruleset's."""
     problems: list[TableProblem] = []
     for table in tables:
         board = table.board
@@ -133,6 +138,29 @@ def card_problems(
                     board,
                     f"{where}: {home}–{away} in games does not finish the table "
                     f"(it plays {_games_words(fmt)}).",
+                )
+            )
+        elif not found:
+            problems += _hang_jack_problems(table, card.games_won, ruleset, names)
+    return problems
+
+
+def _hang_jack_problems(
+    table: CardTable, games_won: tuple[int, int], ruleset: Ruleset, names: tuple[str, str]
+) -> list[TableProblem]:
+    """A side's hang jacks past what its game scores allow (``Ruleset.most_hang_jacks``);
+    a card of bullseyes alone gives no pegs to hold them to."""
+    problems = []
+    for side, name in enumerate(names):
+        finals = [game[side] for game in table.games]
+        most = ruleset.most_hang_jacks(finals, games_won=games_won[side])
+        if table.games and table.hang_jacks[side] > most:
+            pegs = " and ".join(str(final) for final in finals)
+            problems.append(
+                TableProblem(
+                    table.board,
+                    f"Table {table.board}: {possessive(name)} pegs ({pegs}) allow at most "
+                    f"{most} hang jacks, not {table.hang_jacks[side]}.",
                 )
             )
     return problems
@@ -272,7 +300,8 @@ def fixture_card_enter(
                 + " has no card and was not scored at the table.",
             )
         )
-    problems += card_problems(tables, fmt, season.get_ruleset())
+    names = (fixture.home.name, fixture.away.name)
+    problems += card_problems(tables, fmt, season.get_ruleset(), names=names)
     # Said with the figures' problems: a captain learns all of them from one submission.
     seating = card_pairs_problem(fixture, existing, tables)
     if seating is not None:

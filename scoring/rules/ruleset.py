@@ -7,7 +7,7 @@ Presets (``presets.py``) are values of this one dataclass; an override makes a n
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -216,6 +216,15 @@ class Ruleset:
                 f"(at most {self.highest_final_score})"
             )
         return problems
+
+    def most_hang_jacks(self, finals: Sequence[int], *, games_won: int) -> int:
+        """The most hang jacks a side can have taken in games it finished on ``finals`` pegs
+        (0 where the variant has none): each one counted gave it ``hang_jack_points`` (a score
+        only grows), and in each game it won one more may have come after the target was
+        reached, taken but struck."""
+        if self.hang_jack_points is None:
+            return 0
+        return sum(final // self.hang_jack_points for final in finals) + games_won
 
     def with_options(self, **options: Any) -> Ruleset:
         """A new ruleset with ``options`` overridden; refuses unknown options and bad values.

@@ -722,3 +722,38 @@ def test_a_card_waits_for_the_match_to_start_on_its_night() -> None:
     assert 'data-testid="enter-card"' in result_page.content.decode()
     fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
     assert FixtureResult.objects.filter(fixture=fixture).exists()
+
+
+def test_more_hang_jacks_than_a_sides_pegs_allow_are_refused_naming_the_team() -> None:
+    """Each hang jack a side counts gives it 3 pegs (and one more may be taken in a game it
+    won, after the target): 9 hang jacks from games pegged 14 and 11 (at most 8) is a slip of
+    the finger that would count in the table's tie-breaks. The card is refused naming the
+    table, the team and the most; nothing is saved. 8 is taken."""
+    fixture, users = _fixture("trinidad")
+    client = Client()
+    client.force_login(users["home"])
+    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    data = {"t1_bull_home": "2", "t1_bull_away": "0", "t1_hj_home": "0", "t1_hj_away": "0"}
+    data |= {"t2_g1_home": "14", "t2_g1_away": "9", "t2_g2_home": "11", "t2_g2_away": "14"}
+    data |= {"t2_hj_home": "9", "t2_hj_away": "0"}
+    response = client.post(url, data)
+    assert response.status_code == 200
+    assert "Table 2: Black Bull's pegs (14 and 11) allow at most 8 hang jacks, not 9." in unescape(
+        response.content.decode()
+    )
+    assert not FixtureTable.objects.filter(fixture=fixture).exists()
+    assert not ResultSubmission.objects.filter(fixture=fixture).exists()
+    with pytest.raises(
+        ValidationError, match=r"Old Hall's pegs \(9 and 14\) allow at most 8 hang jacks, not 9"
+    ):
+        fixture_card_enter(
+            fixture=fixture,
+            tables=[
+                CardTable(board=1, bullseyes=(2, 0)),
+                CardTable(board=2, games=((14, 9), (11, 14)), hang_jacks=(0, 9)),
+            ],
+            by=users["away"],
+        )
+    data["t2_hj_home"] = "8"
+    assert client.post(url, data).status_code == 302
+    assert FixtureResult.objects.get(fixture=fixture).home_hang_jacks == 8
