@@ -247,6 +247,39 @@ def test_a_match_from_the_score_card_gives_its_tables_not_no_game_started():
     assert "Table 2: 9–11 from the score card" in words
 
 
+def test_a_table_seated_on_the_night_then_typed_from_the_card_gives_the_cards_figures():
+    """The pairs were seated (each table's game opened on a phone, no hand played), then the
+    captain typed the paper card: the league night read "Table 1, game 1: 0–0 abandoned"
+    under a match the card had settled. Each table gives what the card gave."""
+    from django.test import Client
+
+    from leagues.formats import YORKSHIRE_FORMAT
+    from leagues.services.cards import CardTable, fixture_card_enter
+    from tests.factories.scoring import UserFactory
+
+    league = LeagueFactory(name="Calder League", match_format=YORKSHIRE_FORMAT.to_spec())
+    division = DivisionFactory(season__league=league)
+    bull, hall = entered_teams(division, ["Black Bull", "Old Hall"])
+    fixture = FixtureFactory(
+        division=division,
+        home=bull,
+        away=hall,
+        date=timezone.localdate(),
+        time=datetime.time(0, 0),
+    )
+    start_fixture(fixture)
+    scores = ((11, 7), (9, 11), (11, 4), (11, 10))
+    card = [CardTable(board=b, games=(s,)) for b, s in enumerate(scores, start=1)]
+    secretary = UserFactory()
+    league.secretaries.add(secretary)
+    fixture_card_enter(fixture=fixture, tables=card, by=secretary)
+    words = page_words(Client().get(reverse("leagues:league_live", args=[league.slug])))
+    words = " ".join(re.sub(r"<[^>]+>", " ", words).split())
+    assert "abandoned" not in words
+    assert "Table 1: 11–7 from the score card" in words
+    assert "Table 2: 9–11 from the score card" in words
+
+
 def _fixture_on(day_offset, **kwargs):
     league = LeagueFactory(name="Calder League", time_zone="America/Port_of_Spain")
     division = DivisionFactory(season__league=league)
