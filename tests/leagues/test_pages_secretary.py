@@ -27,7 +27,7 @@ from leagues.models import (
 from leagues.services.fixtures import fixtures_generate
 from leagues.services.registrations import player_register
 from tests.factories.leagues import DivisionFactory, LeagueFactory, PlayerFactory, VenueFactory
-from tests.leagues.helpers import entered_teams, squad
+from tests.leagues.helpers import entered_teams, page_words, squad
 
 pytestmark = pytest.mark.django_db
 
@@ -490,3 +490,18 @@ def test_a_new_league_is_in_its_styles_time_zone_unless_another_is_chosen(client
         response = client.post(url, {**base, "name": name, "style": style, "time_zone": chosen})
         assert response.status_code == 302, response.content.decode()
         assert League.objects.get(name=name).time_zone == zone
+
+
+def test_a_list_generated_again_that_moves_fixtures_does_not_also_say_none_moved(
+    client, secretary, division
+):
+    """Generating again a week later moves the scheduled fixtures: the report said "12
+    fixtures moved to another night." and then "No fixture needed swapping or moving.", which
+    meant the generator's own swaps and moves for a shared home venue."""
+    url = reverse("leagues:manage_fixtures_generate", args=[division.pk])
+    form = {"start": "2025-09-02", "league_night": "1", "legs": "2", "confirm": "1"}
+    client.post(url, form)
+    words = page_words(client.post(url, {**form, "start": "2025-09-09"}))
+    assert "moved to another night." in words
+    assert "No fixture needed swapping or moving." not in words
+    assert "No fixture needed swapping home and away, or moving, for a shared venue." in words
