@@ -757,3 +757,19 @@ def test_more_hang_jacks_than_a_sides_pegs_allow_are_refused_naming_the_team() -
     data["t2_hj_home"] = "8"
     assert client.post(url, data).status_code == 302
     assert FixtureResult.objects.get(fixture=fixture).home_hang_jacks == 8
+
+
+def test_a_players_card_table_seated_on_the_phone_first_lists_no_abandoned_game() -> None:
+    """The pairs were seated on the night (each table's game opened, no hand), then the card
+    was typed: the player's page read "From the score card: game 1 11–7; no hands recorded."
+    and under it "Game 1: 0–0 abandoned", the phone's game the card replaced."""
+    fixture, users = _fixture()
+    start_fixture(fixture)
+    card = _yorkshire_card()
+    seated = FixtureTable.objects.get(fixture=fixture, board=1).home_pair
+    card[0] = CardTable(board=1, home=seated, games=((11, 7),))
+    submission = fixture_card_enter(fixture=fixture, tables=card, by=users["away"])
+    confirmation.result_confirm(submission=submission, by=users["home"])
+    page = " ".join(Client().get(seated[0].get_absolute_url()).content.decode().split())
+    assert "From the score card: game 1 11–7; no hands recorded." in page
+    assert "abandoned" not in page
