@@ -3,12 +3,14 @@ teams in a division."""
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Prefetch, Q
 
 from leagues.models import Division, Fixture, League, ResultSubmission, Season, TeamEntry
+from leagues.selectors.live import IN_PLAY, NO_RESULT, NO_RESULT_WORDS, match_progress
 from scoring.actors import Account
 from scoring.forms.words import possessive
 
@@ -23,6 +25,7 @@ class CaptainFixture:
     team: Any  # the captain's team in it
     submission: ResultSubmission | None
     action: str  # SUBMIT, CONFIRM (confirm or dispute), WAIT (for the other side) or NONE
+    status_words: str  # where the match stands, as the fixture's page says it ("In play")
 
     @property
     def submitter(self) -> str:
@@ -58,7 +61,8 @@ def _current_seasons(entries: list[TeamEntry]) -> set[int]:
 
 def captain_fixtures(*, user: Account) -> list[CaptainFixture]:
     """The fixtures of every team ``user`` captains in its league's current season, by date;
-    four queries however many teams and fixtures."""
+    six queries however many teams and fixtures (two of them the tables and their games, for
+    where each match stands)."""
     entries = list(TeamEntry.objects.filter(captain__user=user).select_related("season", "team"))
     current = _current_seasons(entries)
     entries = [entry for entry in entries if entry.season_id in current]
@@ -74,9 +78,10 @@ def captain_fixtures(*, user: Account) -> list[CaptainFixture]:
     fixtures = list(
         Fixture.objects.filter(where)
         .select_related("division__season__league", "home", "away", "venue", "result")
-        .prefetch_related(Prefetch("submissions", queryset=open_or_confirmed))
+        .prefetch_related(Prefetch("submissions", queryset=open_or_confirmed), "tables__games")
         .order_by("date", "time", "pk")
     )
+    today: dict[int, datetime.date] = {}  # each league's, asked once
     rows = []
     for fixture in fixtures:
         season = fixture.division.season_id
@@ -89,9 +94,25 @@ def captain_fixtures(*, user: Account) -> list[CaptainFixture]:
                 team=team,
                 submission=submission,
                 action=_action(fixture, submission, user, sides),
+                status_words=_status_words(fixture, today),
             )
         )
     return rows
+
+
+def _status_words(fixture: Fixture, today: dict[int, datetime.date]) -> str:
+    """The fixture's status as its page gives it (``match_progress``): "In play" once a game
+    has begun, "Played, no result yet" once its night has passed with none, else the
+    status."""
+    league = fixture.division.season.league
+    if league.pk not in today:
+        today[league.pk] = league.today()
+    progress = match_progress(fixture, today[league.pk])
+    if progress == IN_PLAY:
+        return "In play"
+    if progress == NO_RESULT:
+        return NO_RESULT_WORDS
+    return fixture.get_status_display()
 
 
 def _action(

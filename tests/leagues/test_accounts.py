@@ -3,6 +3,8 @@ and the captain's "My fixtures"; every change audited, never with the password."
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
@@ -20,6 +22,7 @@ from leagues.models import (
 from leagues.services import accounts, confirmation, invitations
 from leagues.tables import fixture_score
 from scoring.actors import Actor
+from tests.factories.leagues import FixtureFactory
 from tests.factories.scoring import UserFactory
 from tests.leagues.test_access import build
 
@@ -285,7 +288,7 @@ def test_my_fixtures_runs_a_fixed_number_of_queries(world, django_assert_max_num
         FixtureFactory(division=world.fixture.division, home=world.fixture.home)
     client = Client()
     client.force_login(world.users["home_captain"])
-    with django_assert_max_num_queries(9):
+    with django_assert_max_num_queries(10):
         response = client.get(reverse("leagues:my_fixtures"))
     assert response.content.decode().count('data-testid="my-fixture-') == 6
 
@@ -313,3 +316,28 @@ def test_the_creator_of_a_new_league_is_its_secretary(client):
 
 def secretaries_url_for(league: League) -> str:
     return reverse("leagues:manage_secretaries", kwargs={"slug": league.slug})
+
+
+def test_a_match_under_way_reads_in_play_on_my_fixtures_as_on_its_page():
+    """Mid-match (the pairs seated, a game begun) My fixtures said "Scheduled." while the
+    fixture's own page said "In play"; a night passed with no game and no result reads as the
+    fixture's page does, "Played, no result yet"."""
+    started = build(played=False)
+    fixture = started.fixture
+    league = fixture.division.season.league
+    missed = FixtureFactory(
+        division=fixture.division,
+        home=fixture.away,
+        away=fixture.home,
+        date=league.today() - datetime.timedelta(days=7),
+    )
+    body = " ".join(my_fixtures(started, "home_captain")[1].content.decode().split())
+
+    def status(pk):
+        row = body[body.index(f'data-testid="my-fixture-{pk}"') :]
+        return row[: row.index("</li>")]
+
+    assert '<p class="muted">In play.</p>' in status(fixture.pk)
+    assert '<p class="muted">Played, no result yet.</p>' in status(missed.pk)
+    for shown, words in ((fixture, "In play"), (missed, "Played, no result yet")):
+        assert words in Client().get(shown.get_absolute_url()).content.decode()
