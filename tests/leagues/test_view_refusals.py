@@ -57,3 +57,14 @@ def test_a_second_tap_on_confirm_is_told_why_on_a_page_with_a_way_on():
     assert reverse("leagues:my_fixtures") in words
     submission.refresh_from_db()
     assert submission.confirmed_at == confirmed_at
+
+
+def test_a_mistyped_address_finds_the_sites_page_with_a_way_on(client):
+    """A scorer typing a table's link by hand from the QR page, one letter wrong, met a bare
+    "Not Found": the site's page says what happened and where to go."""
+    response = client.get("/games/s/Qcsi1NYm76jLU6vBf3uJ0ISWQPB_SGpoU5a79k9FXoX/")
+    assert response.status_code == 404
+    words = page_words(response)
+    assert "There is no page at this address" in words
+    assert "Check it against the QR code" in words
+    assert reverse("leagues:league_list") in words
