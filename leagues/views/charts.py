@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import datetime
 import itertools
+import zoneinfo
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.utils import timezone
 from django.utils.html import escape
 from django.utils.safestring import SafeString
 
@@ -206,14 +206,16 @@ def progression_chart(
     adjustments: Sequence[PointAdjustment] = (),
     yours: Sequence[int] = (),
     chosen: int | None = None,
+    zone: str,
 ) -> Chart | None:
     """Cumulative points after each league night, every team in grey but the few picked out
     (``picked_out``); no query.
 
     The results are the table's own (each row's points on the table's ``nights``, from the ones
-    ``leagues.selectors.counting`` counts) and each adjustment is added on the day it was made,
-    so every line ends on the team's points in the table. None before any result or adjustment
-    is in.
+    ``leagues.selectors.counting`` counts) and each adjustment is added on the day it was made
+    where the league plays (``zone``: one made late on a Port of Spain league night is already
+    the next day in London), so every line ends on the team's points in the table. None before
+    any result or adjustment is in.
     """
     shown = list(rows)
     if not shown:
@@ -221,7 +223,11 @@ def progression_chart(
     ids = [row.team.pk for row in shown]
     shown_ids = set(ids)
     made = [
-        (timezone.localdate(adjustment.made_at), adjustment.entry.team_id, adjustment.points)
+        (
+            adjustment.made_at.astimezone(zoneinfo.ZoneInfo(zone)).date(),
+            adjustment.entry.team_id,
+            adjustment.points,
+        )
         for adjustment in adjustments
         if adjustment.entry.team_id in shown_ids
     ]

@@ -187,6 +187,7 @@ class StandingsView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateVie
                 adjustments=standings.adjustments,
                 yours=self.yours,
                 chosen=self.chosen,
+                zone=standings.league.time_zone,
             ),
         )
         return context

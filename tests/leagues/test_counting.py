@@ -130,7 +130,10 @@ def test_standings_chart_statistics_and_csvs_agree_on_every_figure(client, seaso
     assert standings.rows[-1].team.name == "Woolpack" and standings.rows[-1].withdrawn
 
     chart = progression_chart(
-        rows=standings.rows, nights=standings.nights, adjustments=standings.adjustments
+        rows=standings.rows,
+        nights=standings.nights,
+        adjustments=standings.adjustments,
+        zone=standings.league.time_zone,
     )
     assert chart is not None
     assert {line.team: line.total for line in chart.lines} == {

@@ -505,3 +505,19 @@ def test_a_list_generated_again_that_moves_fixtures_does_not_also_say_none_moved
     assert "moved to another night." in words
     assert "No fixture needed swapping or moving." not in words
     assert "No fixture needed swapping home and away, or moving, for a shared venue." in words
+
+
+def test_an_adjustment_is_dated_where_the_league_plays(client, secretary, league, division):
+    """Made at 21:30 on a Port of Spain league night (01:30 the next day in London, the site's
+    zone), the desk's list of adjustments dated it the next day."""
+    league.time_zone = "America/Port_of_Spain"
+    league.save(update_fields=["time_zone"])
+    entry = division.entries.get(team__name="Crown")
+    PointAdjustment.objects.create(
+        entry=entry,
+        points=-1,
+        reason="Late start",
+        made_at=datetime.datetime(2026, 11, 7, 1, 30, tzinfo=datetime.UTC),
+    )
+    page = page_words(client.get(reverse("leagues:manage_adjustments", args=[division.pk])))
+    assert "6 Nov 2026" in page and "7 Nov 2026" not in page

@@ -145,6 +145,7 @@ def test_chart_lines_end_on_the_tables_points_and_only_a_few_stand_out():
         adjustments=standings.adjustments,
         yours=[t["Drop Inn"].pk],
         chosen=t["Fox"].pk,
+        zone=standings.league.time_zone,
     )
     assert chart is not None
     points = {row.team.name: row.points for row in standings.rows}
@@ -173,6 +174,7 @@ def test_chart_picks_out_the_tapped_team_and_the_captains_own(client):
         nights=standings.nights,
         adjustments=standings.adjustments,
         chosen=t["Crown"].pk,
+        zone=standings.league.time_zone,
     )
     for line in chart.standing_out:
         drawn = re.findall(
@@ -221,7 +223,7 @@ def _rows(teams: int, weeks: int) -> list[SimpleNamespace]:
 
 def test_a_big_division_draws_the_teams_not_picked_out_as_one_band():
     rows = _rows(BAND_ABOVE + 1, 30)
-    chart = progression_chart(rows=rows, nights=_nights(30), chosen=5)
+    chart = progression_chart(rows=rows, nights=_nights(30), chosen=5, zone="UTC")
     assert chart is not None
     assert [line.why for line in chart.lines] == ["chosen", "leader"]
     assert chart.others == BAND_ABOVE - 1
@@ -239,18 +241,18 @@ def _nights(weeks: int) -> list[datetime.date]:
 
 
 def test_a_small_division_draws_every_team_as_a_line():
-    chart = progression_chart(rows=_rows(BAND_ABOVE, 30), nights=_nights(30))
+    chart = progression_chart(rows=_rows(BAND_ABOVE, 30), nights=_nights(30), zone="UTC")
     assert chart is not None and chart.band == "" and chart.banded == 0
     assert len(chart.lines) == BAND_ABOVE and chart.others == BAND_ABOVE - 1
 
 
 def test_a_picked_out_lines_markers_do_not_overlap_in_a_long_season():
-    chart = progression_chart(rows=_rows(4, 198), nights=_nights(198))
+    chart = progression_chart(rows=_rows(4, 198), nights=_nights(198), zone="UTC")
     assert chart is not None
     marks = [mark.x for mark in chart.standing_out[0].marks]
     assert all(b - a >= MARK_GAP for a, b in zip(marks, marks[1:], strict=False))
     assert marks[-1] == chart.right_x  # the last week is always marked
-    few = progression_chart(rows=_rows(4, 18), nights=_nights(18))
+    few = progression_chart(rows=_rows(4, 18), nights=_nights(18), zone="UTC")
     assert few is not None and len(few.standing_out[0].marks) == 18
 
 
@@ -316,7 +318,7 @@ def test_each_line_adds_the_results_and_adjustments_day_by_day(nights, points, m
         )
         for day, team, change in made
     ]
-    chart = progression_chart(rows=rows, nights=days, adjustments=adjustments)
+    chart = progression_chart(rows=rows, nights=days, adjustments=adjustments, zone="UTC")
     assert chart is not None
     # The same worked out the plain way: each day's points, then the running total.
     dates = sorted(set(days) | {a.made_at.date() for a in adjustments})
@@ -342,3 +344,27 @@ def test_each_line_adds_the_results_and_adjustments_day_by_day(nights, points, m
             round(TOP + plot_h * (1 - (p - low) / (top - low)), 1) for p in expected[line.team_id]
         ]
         assert line.total == expected[line.team_id][-1]
+
+
+def test_an_adjustment_is_charted_on_the_day_it_was_made_where_the_league_plays():
+    """A Trinidad secretary docks a point at 21:30 on the Friday league night: it is 01:30 on
+    Saturday in London (the site's zone), and the chart put it on a Saturday of its own; it
+    belongs to the Friday, with that night's results."""
+    friday = datetime.date(2026, 11, 6)
+    row = SimpleNamespace(
+        team=SimpleNamespace(pk=1, name="Toco Trumps"),
+        entry=SimpleNamespace(display_name="Toco Trumps"),
+        position=1,
+        nights=[2],
+    )
+    docked = SimpleNamespace(
+        made_at=datetime.datetime(2026, 11, 7, 1, 30, tzinfo=datetime.UTC),
+        entry=SimpleNamespace(team_id=1),
+        points=-1,
+    )
+    chart = progression_chart(
+        rows=[row], nights=[friday], adjustments=[docked], zone="America/Port_of_Spain"
+    )
+    assert chart is not None
+    assert chart.weeks == 1
+    assert chart.lines[0].total == 1
