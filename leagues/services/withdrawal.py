@@ -36,7 +36,6 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
 
 from config.locks import lock_rows
 from leagues.audit import audit_log
@@ -57,8 +56,10 @@ def _locked_entry(entry: TeamEntry) -> TeamEntry:
 
 
 def _season_over(entry: TeamEntry) -> bool:
+    """Whether the season has ended by the league's today (a Port of Spain evening is already
+    tomorrow in London)."""
     ends_on = entry.season.ends_on
-    return ends_on is not None and timezone.localdate() > ends_on
+    return ends_on is not None and today_in(entry.season.league.time_zone) > ends_on
 
 
 def _remaining(entry: TeamEntry) -> list[Fixture]:
@@ -172,7 +173,7 @@ def team_withdraw(
             subject=status_subject(fixture),
             by=by,
         )
-    entry.withdrawn_on = on or timezone.localdate()
+    entry.withdrawn_on = on or today
     entry.withdrawal = withdrawal
     entry.withdrawal_reason = reason
     entry.withdrawal_settled = settled

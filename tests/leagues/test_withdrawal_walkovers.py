@@ -11,6 +11,7 @@ import csv
 import datetime
 import io
 import json
+import zoneinfo
 
 import pytest
 from django.core.management import call_command
@@ -244,3 +245,23 @@ def test_the_settle_command_says_how_many_it_counted(season, monkeypatch):
     on_the_morning_of(monkeypatch, season["today"] + 2 * WEEK)
     call_command("settle_walkovers", stdout=out)
     assert out.getvalue().splitlines() == ["Settled 0 walkovers.", "Settled 2 walkovers."]
+
+
+def test_a_team_withdrawn_late_on_a_league_night_withdrew_on_that_nights_date(monkeypatch):
+    """Withdrawn at 21:30 on a Port of Spain Friday (01:30 on Saturday in London, the site's
+    zone), the team was recorded as withdrawn on the Saturday: the league's own date is the
+    Friday. A season that ended on the Friday is still open to it that evening."""
+    friday = datetime.date(2026, 11, 6)
+    late = datetime.datetime(2026, 11, 7, 1, 30, tzinfo=datetime.UTC)
+    monkeypatch.setattr("django.utils.timezone.now", lambda: late)
+    monkeypatch.setattr(
+        "leagues.services.withdrawal.today_in",
+        lambda zone: late.astimezone(zoneinfo.ZoneInfo(zone)).date(),
+    )
+    league = LeagueFactory(time_zone="America/Port_of_Spain")
+    division = DivisionFactory(season__league=league, season__ends_on=friday)
+    home, away = entered_teams(division, ["Home", "Away"], players=2)
+    entry = division.entries.get(team=away)
+    team_withdraw(entry=entry, withdrawal=Withdrawal.STAND, reason="Gone")
+    entry.refresh_from_db()
+    assert entry.withdrawn_on == friday
