@@ -199,3 +199,28 @@ def test_the_nights_page_names_the_leagues_zone_with_the_time(night) -> None:
     client.force_login(users["home"])
     page = client.get(reverse("leagues:fixture_night", kwargs={"pk": fixture.pk}))
     assert f"{fixture.time:%H:%M} Port of Spain time" in page.content.decode()
+
+
+def test_a_pair_changed_from_a_page_left_open_after_the_first_hand_is_told_it_was_not(
+    night,
+) -> None:
+    """The captain's page still offered "Change table 1's pairs" when the scorer recorded the
+    table's first hand: the change came back to a page with no word of it, the pairs as they
+    were. The refusal is said at the table, and nothing changes."""
+    fixture, users, home, away = night
+    table = table_seat(
+        fixture=fixture, board=1, home=home[:2], away=away[:2], by=users["secretary"]
+    )
+    game = table.games.get().game
+    record(game, [hand(game, "A", {"high": "A", "low": "A", "jack": "A", "game": "A"})])
+    client = Client()
+    client.force_login(users["home"])
+    url = reverse("leagues:fixture_night", kwargs={"pk": fixture.pk})
+    data = {"action": "seat", "board": "1", "t1-home_1": home[2].pk, "t1-home_2": home[3].pk}
+    data |= {"t1-away_1": away[0].pk, "t1-away_2": away[1].pk}
+    response = client.post(url, data)
+    assert response.status_code == 200
+    body = " ".join(response.content.decode().split())
+    assert "Table 1 has played its first hand: its pairs are set for the night." in body
+    table.refresh_from_db()
+    assert table.home_pair == home[:2]
