@@ -13,6 +13,7 @@ import zoneinfo
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 
 @functools.cache
@@ -49,8 +50,9 @@ def zone_words(name: str) -> str:
 
 def today_in(zone_name: str) -> datetime.date:
     """Today's date where the league plays (a league night in Port of Spain runs past
-    midnight in London)."""
-    return datetime.datetime.now(zoneinfo.ZoneInfo(zone_name)).date()
+    midnight in London), from Django's clock (``timezone.now``), the one every date and time
+    of the site is read from."""
+    return timezone.now().astimezone(zoneinfo.ZoneInfo(zone_name)).date()
 
 
 def starts_at(day: datetime.date, time: datetime.time, zone_name: str) -> datetime.datetime:

@@ -775,8 +775,10 @@ def team_update(
     team.home_venue = home_venue
     team.full_clean()
     team.save(update_fields=["name", "short_name", "home_venue"])
-    # The name of seasons still running (or to come) follows; past seasons keep theirs.
-    today = datetime.date.today()
+    # The name of seasons still running (or to come) follows; past seasons keep theirs. Still
+    # running where the league plays: at 22:00 on its last night in Port of Spain the site's
+    # date (London's) is already the day after.
+    today = team.league.today()
     TeamEntry.objects.filter(team=team).filter(
         Q(season__ends_on__isnull=True) | Q(season__ends_on__gte=today)
     ).update(name=team.name)

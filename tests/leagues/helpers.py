@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -125,3 +126,18 @@ def page_words(response: Any) -> str:
     that the templates break over lines."""
     content = response if isinstance(response, str) else response.content.decode()
     return " ".join(content.split())
+
+
+def clock_at(monkeypatch: Any, instant: datetime.datetime) -> None:
+    """Django's clock (``timezone.now``) moved to ``instant``: what every date of the site is
+    read from, the league's own (``leagues.zones.today_in``) and the site's
+    (``timezone.localdate``)."""
+    monkeypatch.setattr("django.utils.timezone.now", lambda: instant)
+
+
+def small_hours_utc() -> datetime.datetime:
+    """02:00 UTC today: 22:00 the evening before in Port of Spain (UTC-4), so the site's date
+    (London's, or UTC's) is a day ahead of the league's."""
+    return datetime.datetime.combine(
+        datetime.datetime.now(datetime.UTC).date(), datetime.time(2, 0), tzinfo=datetime.UTC
+    )
