@@ -7,9 +7,12 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.core.exceptions import ValidationError
 
 from leagues.services.structure import team_update
+from leagues.services.withdrawal import team_reinstate, team_withdraw
 from tests.factories.leagues import LeagueFactory, TeamEntryFactory
+from tests.factories.scoring import UserFactory
 from tests.leagues.helpers import clock_at, small_hours_utc
 
 pytestmark = pytest.mark.django_db
@@ -56,3 +59,34 @@ def test_a_team_renamed_on_a_seasons_last_night_takes_its_new_name_in_that_seaso
     ended.refresh_from_db()
     assert running.name == "The New Woolpack"
     assert ended.name == "Woolpack"
+
+
+def test_a_team_withdraws_and_is_reinstated_on_its_seasons_last_night(evening_in_port_of_spain):
+    """At 22:00 on the season's last night where the league plays, a team may still withdraw
+    (it was refused, "the season has ended", the site's date being the day after), is withdrawn
+    on the league's date, and may be reinstated."""
+    league = evening_in_port_of_spain
+    secretary = UserFactory()
+    league.secretaries.add(secretary)
+    tonight = league.today()
+    entry = _entry(league, ends_on=tonight, team__name="Red Lion")
+
+    team_withdraw(entry=entry, reason="Pub shut", by=secretary)
+    entry.refresh_from_db()
+    assert entry.is_withdrawn and entry.withdrawn_on == tonight
+
+    team_reinstate(entry=entry, by=secretary)
+    entry.refresh_from_db()
+    assert not entry.is_withdrawn
+
+
+def test_a_seasons_end_is_kept_on_the_leagues_date(evening_in_port_of_spain):
+    """The night after its last, where the league plays, a season has ended: no withdrawal."""
+    league = evening_in_port_of_spain
+    secretary = UserFactory()
+    league.secretaries.add(secretary)
+    entry = _entry(league, ends_on=league.today() - DAY, team__name="Red Lion")
+    with pytest.raises(ValidationError, match="has ended; its table is final"):
+        team_withdraw(entry=entry, reason="Pub shut", by=secretary)
+    entry.refresh_from_db()
+    assert not entry.is_withdrawn
