@@ -11,7 +11,6 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
 
 from cups import draw as drawing
 from cups.models import Competition, Entrant, Group, Round, Tie
@@ -157,7 +156,7 @@ def _make_groups(
     league = competition.league
     # Each group's round robin from the draw's day (or the season's start, if later): a group
     # tie is played on its round's league night, one a night for each entrant.
-    start = max(timezone.localdate(), competition.season.starts_on)
+    start = max(league.today(), competition.season.starts_on)
     record: dict[str, Any] = {"seed": seed, "groups": {}}
     for position, keys in enumerate(split):
         group = Group.objects.create(

@@ -23,7 +23,6 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.urls import reverse
-from django.utils import timezone
 
 from config.locks import lock_rows
 from cups.models import Competition, Entrant, Round, Tie, TieGame, TieResult
@@ -177,7 +176,7 @@ def _play_date(tie: Tie) -> datetime.date:
     rnd = tie.round
     if rnd is not None and (rnd.date or rnd.deadline):
         return rnd.date or rnd.deadline  # type: ignore[return-value]
-    return max(timezone.localdate(), tie.competition.season.starts_on)
+    return max(tie.competition.league.today(), tie.competition.season.starts_on)
 
 
 def _make_fixture(tie: Tie, *, date: datetime.date | None = None) -> Fixture:

@@ -18,7 +18,6 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils import timezone
 
 from leagues.demo.cards import card_tables
 from leagues.demo.deal import deal_hand
@@ -367,8 +366,8 @@ def seed(
     today: datetime.date | None = None,
     log: Callable[[str], None] = lambda line: None,
 ) -> SeedReport:
-    """Create each demo league that does not exist yet; existing ones are left alone."""
-    today = today or timezone.localdate()
+    """Create each demo league that does not exist yet; existing ones are left alone. Each
+    season runs either side of ``today``, by default the league's own (where it plays)."""
     report = SeedReport(leagues=[], skipped=[])
     for index, plan in enumerate(PLANS):
         if League.objects.filter(slug=plan.slug).exists():
@@ -383,17 +382,20 @@ def seed(
 
 
 class _Builder:
+    today: datetime.date
+    """The league's today: its season runs either side of it."""
+
     def __init__(
         self,
         plan: LeaguePlan,
         rng: random.Random,
-        today: datetime.date,
+        today: datetime.date | None,
         report: SeedReport,
         log: Callable[[str], None],
     ) -> None:
         self.plan = plan
         self.rng = rng
-        self.today = today
+        self.given_today = today
         self.report = report
         self.log = log
         self.used_names: set[str] = set()
@@ -416,6 +418,9 @@ class _Builder:
             time_zone=plan.time_zone,
             description=plan.description,
         )
+        # Today where the league plays: at 22:00 in Port of Spain tonight's fixtures are still
+        # to play, though London's date is the next day.
+        self.today = self.given_today or league.today()
         # Start the season so that its first half lies before today.
         rounds = plan.legs * max(len(d.teams) - 1 + len(d.teams) % 2 for d in plan.divisions)
         weeks_back = rounds // 2

@@ -522,7 +522,7 @@ def league_import(
             season = season or structure.season_create(
                 league=league,
                 name=season_name,
-                starts_on=season_starts or datetime.date.today(),
+                starts_on=season_starts or league.today(),
                 by=by,
             )
             sent = _apply_people(plan, league, season, by)

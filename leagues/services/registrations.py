@@ -81,7 +81,7 @@ def _register(
                 player=player,
                 team=team,
                 season=season,
-                registered_on=registered_on or datetime.date.today(),
+                registered_on=registered_on or season.league.today(),
             )
             name_people([player])  # the entry says which of two of one name it is
             audit_log(

@@ -151,7 +151,7 @@ def league_export_file(request: HttpRequest, slug: str) -> HttpResponse:
     league = found(selectors.league_get, slug=slug)
     require_manager(request, league)
     response = HttpResponse(league_export(league=league), content_type="application/json")
-    day = datetime.date.today().isoformat()
+    day = league.today().isoformat()  # the secretary's date, where the league plays
     response["Content-Disposition"] = f'attachment; filename="{league.slug}-{day}.json"'
     return response
 

@@ -369,6 +369,22 @@ def test_the_command_creates_the_league_and_prints_the_plan(tmp_path):
     assert code == 0 and "Nothing to create or change." in out
 
 
+def test_the_command_names_and_starts_a_new_season_by_the_leagues_date(tmp_path, monkeypatch):
+    """A league in Port of Spain with no season yet, imported at 22:00 on New Year's Eve there
+    (02:00 on 1 January UTC): its season starts that day and is named for that year; it
+    started on the site's date, already the next day and year."""
+    import datetime
+
+    from tests.leagues.helpers import clock_at
+
+    clock_at(monkeypatch, datetime.datetime(2027, 1, 1, 2, 0, tzinfo=datetime.UTC))
+    LeagueFactory(slug="port-of-spain", time_zone="America/Port_of_Spain")
+    code, out, err = _command(tmp_path, PEOPLE, "--league", "port-of-spain")
+    assert code == 0, err
+    season = League.objects.get(slug="port-of-spain").seasons.get()
+    assert season.name == "2026–27" and season.starts_on == datetime.date(2026, 12, 31)
+
+
 def test_the_command_exits_2_on_any_problem_and_saves_nothing(tmp_path):
     code, out, err = _command(tmp_path, BAD, "--league", "spen-valley", fixtures=BAD_FIXTURES)
     assert code == 2

@@ -8,10 +8,15 @@ import datetime
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 
+from cups.models import Competition
+from cups.services.draws import draw_make
+from leagues.services.registrations import player_register
 from leagues.services.structure import team_update
 from leagues.services.withdrawal import team_reinstate, team_withdraw
-from tests.factories.leagues import LeagueFactory, TeamEntryFactory
+from tests.cups.helpers import cup_world, team_cup
+from tests.factories.leagues import LeagueFactory, PlayerFactory, TeamEntryFactory
 from tests.factories.scoring import UserFactory
 from tests.leagues.helpers import clock_at, small_hours_utc
 
@@ -90,3 +95,57 @@ def test_a_seasons_end_is_kept_on_the_leagues_date(evening_in_port_of_spain):
         team_withdraw(entry=entry, reason="Pub shut", by=secretary)
     entry.refresh_from_db()
     assert not entry.is_withdrawn
+
+
+def test_a_player_registered_in_the_evening_is_registered_on_the_leagues_date(
+    evening_in_port_of_spain,
+):
+    league = evening_in_port_of_spain
+    team = _entry(league, ends_on=league.today() + 90 * DAY).team
+    registration = player_register(
+        player=PlayerFactory(name="Linda Dyson"), team=team, season=team.entries.get().season
+    )
+    assert registration.registered_on == league.today()
+
+
+def test_the_league_file_is_named_by_the_leagues_date(client, evening_in_port_of_spain):
+    league = evening_in_port_of_spain
+    secretary = UserFactory()
+    league.secretaries.add(secretary)
+    client.force_login(secretary)
+    response = client.get(reverse("leagues:manage_export", args=[league.slug]))
+    assert response.status_code == 200
+    assert (
+        f'filename="{league.slug}-{league.today().isoformat()}.json"'
+        in (response["Content-Disposition"])
+    )
+
+
+def _in_port_of_spain(world):
+    world.league.time_zone = PORT_OF_SPAIN
+    world.league.save(update_fields=["time_zone"])
+
+
+def test_a_cup_tie_drawn_in_the_evening_is_dated_the_leagues_day(monkeypatch):
+    """A team tie with no round date is played from the draw's day where the league plays."""
+    clock_at(monkeypatch, small_hours_utc())
+    world = cup_world(2)
+    _in_port_of_spain(world)
+    cup = team_cup(world)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    (final,) = cup.ties.all()
+    assert final.fixture.date == world.league.today()
+
+
+def test_a_cup_group_drawn_on_a_league_night_starts_that_night(monkeypatch):
+    """A group drawn at 22:00 on a league night where the league plays has its first round
+    that night, not a week later (the site's date being the next day)."""
+    clock_at(monkeypatch, small_hours_utc())
+    world = cup_world(3)
+    _in_port_of_spain(world)
+    world.league.league_night = world.league.today().weekday()
+    world.league.save(update_fields=["league_night"])
+    cup = team_cup(world, format=Competition.Format.GROUPS, groups=1, qualifiers=2)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    nights = sorted(t.fixture.date for t in cup.ties.filter(group__isnull=False))
+    assert nights[0] == world.league.today()

@@ -178,6 +178,28 @@ def test_seed_demo_builds_both_leagues_runs_twice_safely_and_resets(small_plans)
 
 
 @pytest.mark.django_db
+def test_the_demo_plays_up_to_the_leagues_own_today(small_plans, monkeypatch):
+    """Seeded at 22:00 on a Friday, its league night, in Port of Spain (02:00 on Saturday UTC),
+    the Trinidad league's fixtures of that night are still to play: they were played, its
+    today being the site's Saturday."""
+    import datetime
+
+    from tests.leagues.helpers import clock_at
+
+    clock_at(monkeypatch, datetime.datetime(2026, 10, 17, 2, 0, tzinfo=datetime.UTC))
+    trinidad = tuple(plan for plan in small_plans if plan.slug == demo.PORT_OF_SPAIN.slug)
+    monkeypatch.setattr(demo, "PLANS", trinidad)
+    demo.seed()
+    league = League.objects.get(slug=demo.PORT_OF_SPAIN.slug)
+    friday = datetime.date(2026, 10, 16)
+    assert league.today() == friday
+    fixtures = Fixture.objects.filter(division__season__league=league, kind="league")
+    assert fixtures.filter(date__lt=friday, status="played").exists()
+    tonight = fixtures.filter(date=friday)
+    assert tonight.exists() and not tonight.filter(status="played").exists()
+
+
+@pytest.mark.django_db
 def test_seed_demo_accounts_prints_a_secretary_and_a_captain_to_sign_in_as(
     small_plans, settings, client
 ):

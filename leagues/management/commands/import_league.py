@@ -9,7 +9,6 @@ exits 2 on any problem (or an open question: answer it with ``--person ROW=ID`` 
 
 from __future__ import annotations
 
-import datetime
 import sys
 from pathlib import Path
 from typing import Any
@@ -117,7 +116,7 @@ class Command(BaseCommand):
         name = options["season"]
         season = seasons.filter(name=name).first() if name else seasons.first()
         if season is None and not name:
-            year = datetime.date.today().year
+            year = league.today().year
             name = f"{year}–{str(year + 1)[-2:]}"
         reader = league_import.fixtures_reader(fixtures_sheet)
         if options["dry_run"]:
