@@ -48,11 +48,16 @@ def zone_words(name: str) -> str:
     return f"{name.rsplit('/', 1)[-1].replace('_', ' ')} time"
 
 
+def now_in(zone_name: str) -> datetime.datetime:
+    """The wall-clock time now where the league plays, from Django's clock (``timezone.now``),
+    the one every date and time of the site is read from."""
+    return timezone.now().astimezone(zoneinfo.ZoneInfo(zone_name))
+
+
 def today_in(zone_name: str) -> datetime.date:
     """Today's date where the league plays (a league night in Port of Spain runs past
-    midnight in London), from Django's clock (``timezone.now``), the one every date and time
-    of the site is read from."""
-    return timezone.now().astimezone(zoneinfo.ZoneInfo(zone_name)).date()
+    midnight in London)."""
+    return now_in(zone_name).date()
 
 
 def starts_at(day: datetime.date, time: datetime.time, zone_name: str) -> datetime.datetime:

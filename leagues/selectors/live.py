@@ -9,12 +9,13 @@ import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch
 
-from leagues.models import Division, Fixture, League, Season
+from leagues.models import Division, Fixture, League, Season, TableGame
 from leagues.selectors.counting import fixtures_with_standing
 from leagues.selectors.fixtures import FIXTURE_RELATED, fixture_tables, league_current_season
 from leagues.selectors.standings import Standings, divisions_standings
+from leagues.zones import now_in
 
 #: The fixtures a league night shows: those to be played or played that night.
 ON_THE_NIGHT = (Fixture.Status.SCHEDULED, Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
@@ -53,13 +54,28 @@ def match_progress(fixture: Fixture, today: datetime.date | None = None) -> str:
     if fixture.status not in (Fixture.Status.SCHEDULED, Fixture.Status.PLAYED):
         return ""
     result = getattr(fixture, "result", None)
-    if fixture.status == Fixture.Status.PLAYED or (result is not None and result.is_final):
+    final = fixture.status == Fixture.Status.PLAYED or (result is not None and result.is_final)
+    return _progress(
+        status=fixture.status,
+        final=final,
+        # Its tables read only when it is still to be decided.
+        begun=not final
+        and (result is not None or any(table.games.all() for table in fixture.tables.all())),
+        passed=today is not None and fixture.date < today,
+    )
+
+
+def _progress(*, status: str, final: bool, begun: bool, passed: bool) -> str:
+    """``match_progress`` from what it reads: the fixture's status, whether its result is
+    final, whether it has begun (a game at one of its tables, or a result worked out), and
+    whether its night has passed."""
+    if status not in (Fixture.Status.SCHEDULED, Fixture.Status.PLAYED):
+        return ""
+    if status == Fixture.Status.PLAYED or final:
         return FINISHED
-    if result is not None or any(table.games.all() for table in fixture.tables.all()):
+    if begun:
         return IN_PLAY
-    if today is not None and fixture.date < today:
-        return NO_RESULT
-    return NOT_STARTED
+    return NO_RESULT if passed else NOT_STARTED
 
 
 def follows_tables(fixture: Fixture, progress: str, today: datetime.date) -> bool:
@@ -71,13 +87,81 @@ def follows_tables(fixture: Fixture, progress: str, today: datetime.date) -> boo
     )
 
 
-def night_of(*, league: League, today: datetime.date) -> datetime.date | None:
-    """``today`` when the league's current season has a fixture that night, else None."""
-    season = league_current_season(league=league)
+#: A league night runs past midnight: until this time (the league's own) the night before is
+#: still the one shown while a match of it is in play. Not for ever: a game left in progress
+#: when the pub shut does not keep the next day's page on last night.
+NIGHT_RUNS_UNTIL = datetime.time(6, 0)
+
+
+@dataclass(frozen=True)
+class NightClock:
+    """Where a league's night stands by the clock alone, with no query (``night_clock``)."""
+
+    today: datetime.date
+    """Today's date where the league plays."""
+    small_hours: bool
+    """Before ``NIGHT_RUNS_UNTIL``: last night may still be running."""
+
+    @property
+    def yesterday(self) -> datetime.date:
+        return self.today - datetime.timedelta(days=1)
+
+    @property
+    def key(self) -> str:
+        """What a page showing the night changes with by the clock: its cache key, and the
+        day its poll's tag is of (so a poll across midnight or ``NIGHT_RUNS_UNTIL`` is
+        answered in full)."""
+        return f"{self.today.isoformat()}{'-small-hours' if self.small_hours else ''}"
+
+
+def night_clock(league: League) -> NightClock:
+    """The league's night by its own clock (``League.time_zone``)."""
+    now = now_in(league.time_zone)
+    return NightClock(today=now.date(), small_hours=now.time() < NIGHT_RUNS_UNTIL)
+
+
+@dataclass(frozen=True)
+class NightNow:
+    """Which league night is shown now (``night_now``)."""
+
+    date: datetime.date | None
+    """The night's date; None when there is none to show (nor to follow)."""
+    over: datetime.date | None = None
+    """In the small hours with no night shown, last night's date if it was a league night:
+    its page says that night is over, not "no league fixtures tonight"."""
+
+
+def night_now(*, season: Season | None, clock: NightClock) -> NightNow:
+    """The league night shown now, the one rule for the league night's page, whether it
+    follows the tables (its poll's 286 once there is none) and the league's link to it:
+    tonight when the league's current ``season`` (``league_current_season``) has a fixture
+    tonight; but in the small hours last night while a match of it is still in play
+    (``match_progress``), as a league night runs past midnight. Once its last match is
+    finished the night is over (a result stored changes the league's version: the night's
+    page, polled, is answered in full and sees it). One query."""
     if season is None:
-        return None
-    tonight = Fixture.objects.filter(division__season=season, date=today, status__in=ON_THE_NIGHT)
-    return today if tonight.exists() else None
+        return NightNow(date=None)
+    days = [clock.yesterday, clock.today] if clock.small_hours else [clock.today]
+    fixtures = (
+        Fixture.objects.filter(division__season=season, date__in=days, status__in=ON_THE_NIGHT)
+        .annotate(games=Exists(TableGame.objects.filter(table__fixture=OuterRef("pk"))))
+        .values_list("date", "status", "result__pk", "result__is_final", "games")
+    )
+    last_night = tonight = in_play = False
+    for date, status, result, final, games in fixtures:
+        if date == clock.today:
+            tonight = True
+            continue
+        last_night = True
+        progress = _progress(
+            status=status, final=bool(final), begun=result is not None or bool(games), passed=False
+        )
+        in_play = in_play or progress == IN_PLAY
+    if in_play:
+        return NightNow(date=clock.yesterday)
+    if tonight:
+        return NightNow(date=clock.today)
+    return NightNow(date=None, over=clock.yesterday if last_night else None)
 
 
 @dataclass

@@ -2,11 +2,12 @@
 poll a fragment every few seconds (``static/leagues/live.js``), and a poll of an unchanged page
 is answered ``304 Not Modified`` from one cache read (``fragments.versions_tag``): the fixture's
 poll before any query (on its night its tag runs out at midnight: ``fragments.tag_until``), the
-league night's after one (the league, whose time zone says which date the night is). So
-hundreds of phones watching cost the server next to nothing between hands. Once there is
-nothing left to follow (the fixture decided, its night over with no game in play; no league
-night today) the answer in full says so with status 286, htmx's "stop polling": the page shows
-it and asks no more.
+league night's after one (the league, whose time zone says where its night stands by the clock:
+``selectors.live.night_clock``). So hundreds of phones watching cost the server next to nothing
+between hands. Once there is nothing left to follow (the fixture decided, its night over with
+no game in play; no league night now: ``selectors.live.night_now``, by which last night runs on
+past midnight while a match of it is in play) the answer in full says so with status 286,
+htmx's "stop polling": the page shows it and asks no more.
 
 Without JavaScript the pages are the same, and a reload shows what changed."""
 
@@ -23,7 +24,14 @@ from django.views.decorators.http import require_safe
 from leagues.fragments import page_fragment_tagged, tag_holds, versions_tag
 from leagues.models import Fixture
 from leagues.selectors import fixtures as selectors
-from leagues.selectors.live import Night, league_night, night_of
+from leagues.selectors.fixtures import league_current_season
+from leagues.selectors.live import (
+    Night,
+    NightClock,
+    league_night,
+    night_clock,
+    night_now,
+)
 from leagues.tables import StandingsTable, fixture_score
 from leagues.views.common import found
 from leagues.views.public import FOLLOWS, SECRETARY, fixture_fragment
@@ -74,20 +82,22 @@ def fixture_live(request: HttpRequest, league: int, pk: int) -> HttpResponse:
     )
 
 
-def _night_fragment(request: HttpRequest, night_league: Any, today: Any) -> tuple[str, str, bool]:
-    """The league night's fragment, its tag, and whether there is a night to follow today."""
-    date = night_of(league=night_league, today=today)
+def _night_fragment(
+    request: HttpRequest, night_league: Any, clock: NightClock
+) -> tuple[str, str, bool]:
+    """The league night's fragment, its tag, and whether there is a night to follow now."""
+    now = night_now(season=league_current_season(league=night_league), clock=clock)
 
     def context() -> dict[str, Any]:
         night: Night | None = None
-        if date is not None:
-            night = league_night(league=night_league, date=date)
+        if now.date is not None:
+            night = league_night(league=night_league, date=now.date)
         upcoming = None
         if night is None:
             upcoming = (
                 Fixture.objects.filter(
                     division__season__league=night_league,
-                    date__gt=today,
+                    date__gt=clock.today,
                     status=Fixture.Status.SCHEDULED,
                 )
                 .order_by("date")
@@ -115,19 +125,20 @@ def _night_fragment(request: HttpRequest, night_league: Any, today: Any) -> tupl
             "fixtures": [(f, fixture_score(f)) for f in night.fixtures] if night else [],
             "tables": tables,
             "upcoming": upcoming,
+            "over": now.over,
         }
 
     fragment, tag = page_fragment_tagged(
         request,
         league_id=night_league.pk,
-        name=[night_league.pk, today.isoformat()],
+        name=[night_league.pk, clock.key],
         params=(),
         template="leagues/_league_live_body.html",
         context=context,
         live=True,  # every table's games as they stand
-        day=today.isoformat(),
+        day=clock.key,
     )
-    return fragment, tag, date is not None
+    return fragment, tag, now.date is not None
 
 
 @require_safe
@@ -135,7 +146,7 @@ def league_live(request: HttpRequest, slug: str) -> HttpResponse:
     """The league night's page: every fixture of the night with its tables, and the divisions'
     tables as they would stand (provisional)."""
     league = found(selectors.league_get, slug=slug)
-    fragment, tag, follows = _night_fragment(request, league, league.today())
+    fragment, tag, follows = _night_fragment(request, league, night_clock(league))
     return render(
         request,
         "leagues/league_live.html",
@@ -145,7 +156,8 @@ def league_live(request: HttpRequest, slug: str) -> HttpResponse:
             "live_url": reverse("leagues:league_live_poll", args=[league.pk]),
             "live_tag": tag,
             "every": EVERY,
-            # A league night today: the page follows its tables.
+            # A league night now (tonight's, or last night's still in play): the page follows
+            # its tables.
             "follows": follows,
         },
     )
@@ -155,9 +167,9 @@ def league_live(request: HttpRequest, slug: str) -> HttpResponse:
 def league_live_poll(request: HttpRequest, league: int) -> HttpResponse:
     """The league night's page below its heading as it stands now (what the page polls)."""
     found_league = found(selectors.league_get_by_pk, pk=league)
-    today = found_league.today()  # the league's night: in Port of Spain it runs past midnight
-    held = _held(request, versions_tag(league_id=league, live=True, day=today.isoformat()))
+    clock = night_clock(found_league)  # the league's own: in Port of Spain past London's midnight
+    held = _held(request, versions_tag(league_id=league, live=True, day=clock.key))
     if held is not None:
         return _not_modified(held.removeprefix("W/"))
-    fragment, tag, follows = _night_fragment(request, found_league, today)
+    fragment, tag, follows = _night_fragment(request, found_league, clock)
     return _answer(request, tag, fragment, follows=follows)

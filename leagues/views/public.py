@@ -27,6 +27,8 @@ from leagues.selectors.live import (
     follows_tables,
     last_change,
     match_progress,
+    night_clock,
+    night_now,
 )
 from leagues.selectors.people import name_people, seated_players
 from leagues.selectors.race import MARKERS, division_race
@@ -113,11 +115,12 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     # The seasons' divisions only when the page is rendered, not when it is served as stored.
     seasons = selectors.league_season_list(league=league)
     current = seasons[0] if seasons else None
+    clock = night_clock(league)
 
     def context() -> dict[str, Any]:
         seasons_divisions = selectors.seasons_divisions(seasons=seasons)
         results = upcoming = []
-        today = league.today()
+        today = clock.today
         # The season's divisions: the fixtures' too.
         divisions = seasons_divisions[current.pk] if current is not None else []
         if current is not None:
@@ -161,8 +164,8 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "current": current,
             "results": fixture_lines((f, fixture_score(f)) for f in results),
             "upcoming": fixture_lines((f, "") for f in upcoming),
-            # A league night: a fixture of today's still to be finished, or a result of today's.
-            "tonight": any(fixture.date == today for fixture in [*upcoming, *results]),
+            # A league night now (tonight's, or last night's still in play): a link to follow it.
+            "tonight": night_now(season=current, clock=clock).date is not None,
             "match_format": (current or league).get_match_format().describe(),
             "ruleset": (current or league).get_ruleset(),
         }
@@ -174,11 +177,12 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "league": league,
             "current": current,
             "can_manage": can_manage_league(request.user, league),
-            # The results up to today and the fixtures from today on: the date is in the key.
+            # The results up to today and the fixtures from today on, and the league night's
+            # link: the date (and whether it is the small hours) is in the key.
             "fragment": page_fragment(
                 request,
                 league_id=league.pk,
-                name=[league.pk, league.today().isoformat()],
+                name=[league.pk, clock.key],
                 params=(),
                 template="leagues/_league_body.html",
                 context=context,

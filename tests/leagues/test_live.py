@@ -384,14 +384,135 @@ def test_a_fixture_finished_on_its_night_stops_its_page_following(client):
     assert done.status_code == 286 and " · Played</p>" in page_words(done)
 
 
-def test_the_league_night_page_left_open_past_midnight_is_told_to_stop(client, night, monkeypatch):
-    """The league night's page polled on after its night was over, every ten seconds until
-    reloaded: past midnight, with no fixture that day, its poll is answered "no league
-    fixtures tonight" with status 286, and the page stops following."""
+def test_the_league_night_page_left_open_past_midnight_follows_while_a_match_is_in_play(
+    client, night, monkeypatch
+):
+    """A league night runs past midnight: the page opened that evening and polled on after
+    midnight, its matches still in play, shows them and keeps following (it said "no league
+    fixtures tonight" and stopped, though every table was still playing)."""
     league = night[0]
     url = reverse("leagues:league_live_poll", args=[league.pk])
     first = poll(client, url)
     assert first.status_code == 200
     _after_midnight(monkeypatch, league)
     late = poll(client, url, first["ETag"])
-    assert late.status_code == 286 and "No league fixtures tonight." in page_words(late)
+    words = page_words(late)
+    assert late.status_code == 200 and "Tonight's matches" in words
+    assert "2 matches in play" in words and "No league fixtures tonight." not in words
+    assert poll(client, url, late["ETag"]).status_code == 304
+
+
+def test_the_league_night_page_left_open_past_midnight_is_told_to_stop_once_it_is_over(
+    client, night, monkeypatch
+):
+    """Its poll is answered with status 286 once the night's last match is finished (in the
+    small hours: "the league night of ... is over"), and the page stops following."""
+    league, _, first_fixture, second_fixture, _, _ = night
+    url = reverse("leagues:league_live_poll", args=[league.pk])
+    _after_midnight(monkeypatch, league)
+    tag = poll(client, url)["ETag"]
+    _finish(first_fixture)
+    assert poll(client, url, tag).status_code == 200  # the other still in play
+    _finish(second_fixture)
+    late = poll(client, url, tag)
+    words = page_words(late)
+    assert late.status_code == 286
+    assert f"The league night of {_day_words(first_fixture.date)} is over" in words
+    assert "no match is still in play" in words
+    assert "No league fixtures tonight." not in words
+
+
+def _finish(fixture):
+    """Every table of the fixture played to the end."""
+    for table in fixture.tables.all():
+        game = current_game(table)
+        if game.status == "in_progress":
+            win_game(game, "A", 1)
+    fixture.refresh_from_db()
+    assert fixture.status == Fixture.Status.PLAYED
+
+
+def _day_words(day):
+    return f"{day:%A} {day.day} {day:%B}"
+
+
+def _at(monkeypatch, league, day, hour, minute):
+    """The clock moved to ``hour``:``minute`` on ``day`` where the league plays."""
+    import zoneinfo
+
+    from tests.leagues.helpers import clock_at
+
+    local = datetime.datetime.combine(
+        day, datetime.time(hour, minute), tzinfo=zoneinfo.ZoneInfo(league.time_zone)
+    )
+    clock_at(monkeypatch, local.astimezone(datetime.UTC))
+
+
+def _in_play_last_night(monkeypatch, hour=0, minute=30):
+    """A match of the evening before in Port of Spain, a hand played, and the clock at
+    ``hour``:``minute`` the morning after there."""
+    fixture = _fixture_on(0)
+    league = fixture.division.season.league
+    game = current_game(start_fixture(fixture)[0])
+    record(game, [hand(game, "A", A_HAND)])
+    _at(monkeypatch, league, fixture.date + datetime.timedelta(days=1), hour, minute)
+    return league, fixture
+
+
+def test_at_half_past_midnight_last_nights_match_in_play_is_still_the_night(
+    client, monkeypatch, django_assert_num_queries
+):
+    """At 00:30 where the league plays, a match of the evening before still in play: the
+    league night's page shows that night and follows its tables, the league's page links to
+    it, and an unchanged poll is still a 304 from the league's row and one cache read."""
+    league, fixture = _in_play_last_night(monkeypatch)
+    page = client.get(reverse("leagues:league_live", args=[league.slug]))
+    words = page_words(page)
+    assert "Tonight's matches" in words and "1 match in play" in words
+    assert f'data-testid="live-score-{fixture.pk}"' in words
+    assert f"{_day_words(fixture.date)} {fixture.date.year}" in words
+    assert "data-live-url" in words and "live.js" in words
+    assert 'data-testid="league-night-link"' in page_words(client.get(league.get_absolute_url()))
+    url = reverse("leagues:league_live_poll", args=[league.pk])
+    first = poll(client, url)
+    assert first.status_code == 200 and "1 match in play" in page_words(first)
+    with django_assert_num_queries(2):
+        assert poll(client, url, first["ETag"]).status_code == 304
+
+    # The last match finished: the night is over, and the page is told to stop.
+    _finish(fixture)
+    over = poll(client, url, first["ETag"])
+    words = page_words(over)
+    assert over.status_code == 286
+    assert (
+        f"The league night of {_day_words(fixture.date)} is over: no match is still in play."
+        in words
+    )
+
+
+def test_at_half_past_midnight_with_every_match_finished_the_night_is_over(client, monkeypatch):
+    """At 00:30 with every match of the evening before finished, the night is over: the page
+    says so in those words (not "no league fixtures tonight"), and neither follows nor is
+    polled on; the league's page no longer links to it."""
+    league, fixture = _in_play_last_night(monkeypatch)
+    _finish(fixture)
+    words = page_words(client.get(reverse("leagues:league_live", args=[league.slug])))
+    assert (
+        f"The league night of {_day_words(fixture.date)} is over: no match is still in play."
+        in words
+    )
+    assert "No league fixtures tonight." not in words and "Tonight's matches" not in words
+    assert "data-live-url" not in words and "live.js" not in words
+    poll_response = client.get(reverse("leagues:league_live_poll", args=[league.pk]))
+    assert poll_response.status_code == 286
+    home = page_words(client.get(league.get_absolute_url()))
+    assert 'data-testid="league-night-link"' not in home
+
+
+def test_a_match_left_in_play_is_not_the_night_after_six_in_the_morning(client, monkeypatch):
+    """A game left in progress when the pub shut does not keep the page on last night: from
+    06:00 where the league plays the night is today's (here none)."""
+    league, _ = _in_play_last_night(monkeypatch, hour=6, minute=0)
+    words = page_words(client.get(reverse("leagues:league_live", args=[league.slug])))
+    assert "No league fixtures tonight." in words and "data-live-url" not in words
+    assert client.get(reverse("leagues:league_live_poll", args=[league.pk])).status_code == 286

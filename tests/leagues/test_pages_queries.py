@@ -67,9 +67,9 @@ QUERIES = {
     "player": (5 + CACHE_WRITE, 3),
     # The league and its seasons (with their divisions: the fixtures' too), then the latest
     # and next fixtures, every division's stored table, rows and adjustments at once, the
-    # league's cups. Served as stored: the league and its seasons (not their divisions), the
-    # fragment.
-    "league home": (9 + CACHE_WRITE, 3),
+    # league's cups, whether there is a league night now (``night_now``: its link). Served as
+    # stored: the league and its seasons (not their divisions), the fragment.
+    "league home": (10 + CACHE_WRITE, 3),
 }
 
 
