@@ -283,13 +283,14 @@ def fixture_card_enter(
             )
     for board, table in sorted(existing.items()):
         if board not in boards and not table.outcome:
-            problems.append(
-                TableProblem(
-                    board,
-                    f"Table {board} is still being played at the table: give its card, or let "
-                    "it finish.",
-                )
+            # A table with hands takes no card here (the card page gives it no boxes).
+            what = (
+                "is still being played at the table, hand by hand: let it finish, then enter the "
+                "card."
+                if not settling and table_has_hands(table)
+                else "is still being played at the table: give its card, or let it finish."
             )
+            problems.append(TableProblem(board, f"Table {board} {what}"))
     missing = sorted(set(range(1, fmt.tables + 1)) - set(boards) - set(existing))
     if missing:
         problems.append(

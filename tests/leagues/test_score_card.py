@@ -773,3 +773,27 @@ def test_a_players_card_table_seated_on_the_phone_first_lists_no_abandoned_game(
     page = " ".join(Client().get(seated[0].get_absolute_url()).content.decode().split())
     assert "From the score card: game 1 11–7; no hands recorded." in page
     assert "abandoned" not in page
+
+
+def test_a_card_sent_while_a_phone_table_is_in_play_says_to_let_it_finish() -> None:
+    """Table 1 is being scored hand by hand on a phone, and the card page gives no boxes for
+    it; the refusal said "give its card, or let it finish", and its card cannot be given
+    there. It says to let the table finish, then enter the card; nothing is saved."""
+    fixture, users = _fixture()
+    started = start_fixture(fixture)
+    game = started[0].game
+    record(game, [hand(game, "A", {"high": "A", "low": "A", "jack": "A", "game": "A"})])
+    client = Client()
+    client.force_login(users["home"])
+    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    page = client.get(url).content.decode()
+    assert 'name="t1_g1_home"' not in page and 'name="t2_g1_home"' in page
+    data = {"t2_g1_home": "11", "t2_g1_away": "7", "t3_g1_home": "11", "t3_g1_away": "4"}
+    data |= {"t4_g1_home": "11", "t4_g1_away": "10"}
+    body = " ".join(unescape(client.post(url, data).content.decode()).split())
+    assert (
+        "Table 1 is still being played at the table, hand by hand: let it finish, then enter "
+        "the card." in body
+    )
+    assert "give its card" not in body
+    assert not ResultSubmission.objects.filter(fixture=fixture).exists()
