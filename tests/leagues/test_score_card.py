@@ -797,3 +797,17 @@ def test_a_card_sent_while_a_phone_table_is_in_play_says_to_let_it_finish() -> N
     )
     assert "give its card" not in body
     assert not ResultSubmission.objects.filter(fixture=fixture).exists()
+
+
+def test_a_phone_table_still_in_play_is_not_shown_on_the_card_as_0_0() -> None:
+    """The card page gave a table being scored on a phone as "0–0 · still being played" (the
+    pegs of its finished games: none yet) while its game stood at 4–0."""
+    fixture, users = _fixture()
+    game = start_fixture(fixture)[0].game
+    record(game, [hand(game, "A", {"high": "A", "low": "A", "jack": "A", "game": "A"})])
+    client = Client()
+    client.force_login(users["home"])
+    page = client.get(reverse("leagues:score_card", kwargs={"pk": fixture.pk})).content.decode()
+    played = " ".join(page.split('data-testid="card-played-1"')[1].split("</section>")[0].split())
+    assert "0–0" not in played
+    assert "Still being played at the table." in played
