@@ -443,7 +443,7 @@ class _Builder:
             divisions = self._divisions(league, season, venues, start)
         for division in divisions:
             report = fixtures_generate(
-                division=division, start=start, legs=plan.legs, exclusions=self._exclusions()
+                division=division, start=start, legs=plan.legs, exclusions=self._exclusions(start)
             )
             for note in report.notes:
                 self.log(f"  {division.name}: {note}")
@@ -554,10 +554,17 @@ class _Builder:
                 self.used_names.add(name)
                 return name
 
-    def _exclusions(self) -> list[datetime.date]:
-        """Christmas week and New Year, as a secretary would skip them."""
-        year = self.today.year if self.today.month >= 7 else self.today.year - 1
-        return [datetime.date(year, 12, 24) + datetime.timedelta(days=d) for d in range(9)]
+    @staticmethod
+    def _exclusions(start: datetime.date) -> list[datetime.date]:
+        """Christmas week and New Year, as a secretary would skip them: those of the season
+        that starts on ``start`` (a season seeded in spring starts after last Christmas, and a
+        night off before the season starts is refused)."""
+        return [
+            day
+            for year in (start.year - 1, start.year)
+            for day in (datetime.date(year, 12, 24) + datetime.timedelta(days=d) for d in range(9))
+            if day >= start
+        ]
 
     def _play(self, division: Division) -> None:
         fixtures = list(

@@ -252,3 +252,23 @@ def test_seed_demo_accounts_prints_a_secretary_and_a_captain_to_sign_in_as(
 
 def demo_league_objects():
     return list(League.objects.filter(slug__in=[plan.slug for plan in demo.PLANS]))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("month", [1, 3, 6])
+def test_the_demo_seeds_in_the_first_half_of_the_year_too(small_plans, monkeypatch, month):
+    """Seeded in spring, a season starts after last Christmas: it skips the Christmas ahead of
+    it, not last year's (a night off before the season starts was refused, and `make run`
+    failed from January to June)."""
+    import datetime
+
+    from tests.leagues.helpers import clock_at
+
+    clock_at(monkeypatch, datetime.datetime(2027, month, 15, 12, 0, tzinfo=datetime.UTC))
+    monkeypatch.setattr(demo, "PLANS", small_plans)
+    demo.seed()
+    assert League.objects.count() == len(small_plans)
+    played = Fixture.objects.filter(kind="league", division__season__ends_on__isnull=True)
+    assert played.filter(status="played").exists()
+    christmas = [(12, day) for day in range(24, 32)] + [(1, 1)]
+    assert not [f.date for f in played if (f.date.month, f.date.day) in christmas]
