@@ -7,10 +7,13 @@
 
   if (window.htmx) {
     // htmx 2 swaps only 2xx responses by default. A refused hand (422: errors by the facts) and a
-    // stale form (409: the game as it is now, with a message) must be shown in place too.
+    // stale form (409: the game as it is now, with a message) must be shown in place too, and a
+    // phone no longer let score the game (403: its link revoked, the result confirmed) must see
+    // the refusal page's words where the game was, not a tap that does nothing.
     window.htmx.config.responseHandling = [
       { code: "204", swap: false },
       { code: "[23]..", swap: true },
+      { code: "403", swap: true, error: false, target: "#main", select: "#main", swapOverride: "outerHTML" },
       { code: "409", swap: true, error: false },
       { code: "422", swap: true, error: false },
       { code: "[45]..", swap: false, error: true },

@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.utils import timezone
 from playwright.sync_api import Browser, Locator, Page, Response, expect
 
-from scoring.models import Game, GameStatus, Hand, HandRevision
+from scoring.models import Game, GameStatus, Hand, HandRevision, ScoringLink
 from tests.factories.scoring import GameFactory, UserFactory, record_hands
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -1141,3 +1142,19 @@ def test_a_refused_hand_says_so_where_the_phone_is_looking(scorer: Scorer) -> No
     summary.get_by_role("link", name=JACK).tap()
     expect(scorer.page.get_by_test_id("error-jack")).to_be_in_viewport()
     assert hand_count(game) == 0
+
+
+def test_a_hand_sent_after_the_link_was_revoked_says_why_in_place(scorer: Scorer) -> None:
+    """The secretary revoked the table's link (a lost fixture card) while its phone had the
+    game open: the next hand was refused (403) with the refusal page, which htmx dropped, so
+    the scorer's tap did nothing at all. The refusal shows where the game was; nothing is
+    recorded."""
+    game = GameFactory(trinidad=True)
+    scorer.scan(game)
+    ScoringLink.objects.filter(pk=game.scoring_link_id).update(revoked_at=timezone.now())
+    scorer.enter(card="4H", high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
+    response = scorer.record()
+    assert response is not None and response.status == 403
+    expect(scorer.page.get_by_test_id("forbidden")).to_be_visible()
+    expect(scorer.page.get_by_text("You cannot change this game")).to_be_visible()
+    assert not Hand.objects.filter(game=game).exists()
