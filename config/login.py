@@ -50,11 +50,15 @@ def _names(request: HttpRequest) -> tuple[str, str]:
     return f"user-ip:{digest}", f"ip:{address[:90]}"
 
 
-def _too_many(minutes: int) -> str:
-    return f"Too many failed log-ins. Try again in {minutes} minutes."
+#: What a refused try is called on the log-in page; sign-up names its own (``admit``'s ``tries``).
+LOG_INS = "failed log-ins"
 
 
-def _slow_down(names: tuple[str, str], at: float) -> str:
+def _too_many(minutes: int, tries: str = LOG_INS) -> str:
+    return f"Too many {tries}. Try again in {minutes} minutes."
+
+
+def _slow_down(names: tuple[str, str], at: float, tries: str = LOG_INS) -> str:
     """Why this try must wait before it is even counted ("" if it need not)."""
     cutoff = at - settings.LOGIN_FAILURE_WINDOW
     rows = list(LoginTries.objects.filter(name__in=names, last_failed__gte=cutoff))
@@ -64,7 +68,7 @@ def _slow_down(names: tuple[str, str], at: float) -> str:
     wait = min(2 ** (failures - settings.LOGIN_SLOW_AFTER), 60)
     left = max(row.last_failed for row in rows) + wait - at
     if left > 0:
-        return f"Too many failed log-ins: wait {int(left) + 1} seconds and try again."
+        return f"Too many {tries}: wait {int(left) + 1} seconds and try again."
     return ""
 
 
@@ -86,14 +90,15 @@ def _count_try(names: tuple[str, str], at: float) -> dict[str, int]:
         return {name: int(tries) for name, tries in cursor.fetchall()}
 
 
-def admit(request: HttpRequest) -> str:
+def admit(request: HttpRequest, *, tries: str = LOG_INS) -> str:
     """Count this try, before its password is checked, and say why it is refused ("" if it
-    may go on). A refused try is not checked; a try let through stays counted as a failure
-    unless ``record_success`` takes it off."""
+    may go on), the tries called ``tries`` ("Too many failed log-ins: wait 2 seconds ...").
+    A refused try is not checked; a try let through stays counted as a failure unless
+    ``record_success`` takes it off."""
     at = now()
     LoginTries.objects.filter(last_failed__lt=at - settings.LOGIN_FAILURE_WINDOW).delete()
     names = _names(request)
-    reason = _slow_down(names, at)
+    reason = _slow_down(names, at, tries)
     if reason:
         return reason
     counts = _count_try(names, at)
@@ -101,7 +106,7 @@ def admit(request: HttpRequest) -> str:
         counts[names[0]] > settings.LOGIN_FAILURE_LIMIT
         or counts[names[1]] > settings.LOGIN_ADDRESS_FAILURE_LIMIT
     ):
-        return _too_many(max(1, settings.LOGIN_FAILURE_WINDOW // 60))
+        return _too_many(max(1, settings.LOGIN_FAILURE_WINDOW // 60), tries)
     return ""
 
 

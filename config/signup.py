@@ -65,9 +65,12 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     status = 200
     if request.method == "POST":
-        reason = admit(request)
+        # The counts are log-in's too, so the words say both; what was typed stays (not the
+        # passwords), as on any refused form.
+        reason = admit(request, tries="tries to sign up or log in from here")
         if reason:
-            context = {"form": SignupForm(), "refused": reason}
+            typed = {key: request.POST.get(key, "") for key in ("username", "email")}
+            context = {"form": SignupForm(initial=typed), "refused": reason}
             return render(request, "registration/signup.html", context, status=429)
         record_failure(request)
         status = 422

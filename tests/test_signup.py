@@ -180,3 +180,18 @@ def test_a_refusal_says_why_and_starts_nothing(settings):
     asked.refresh_from_db()
     assert asked.status == LeagueRequest.Status.REFUSED and not League.objects.exists()
     assert "Not a pub league" in mail.outbox[-1].body
+
+
+def test_a_sign_up_held_back_says_so_in_its_own_words_and_keeps_what_was_typed(settings):
+    """A secretary-to-be putting right a password the validators refused, quickly, was told
+    "Too many failed log-ins" (they had not tried to log in) and found the form empty. The
+    wait is said as sign-up tries, and the username and e-mail stay (never the passwords)."""
+    settings.LOGIN_SLOW_AFTER = 1
+    client = Client(REMOTE_ADDR="192.0.2.39")
+    client.post(reverse("signup"), {"username": "kamla", "email": "kamla@example.tt"})
+    response = sign_up(client, username="kamla", email="kamla@example.tt")
+    assert response.status_code == 429
+    body = response.content.decode()
+    assert "failed log-ins" not in body
+    assert "Too many tries to sign up or log in from here: wait" in body
+    assert 'value="kamla"' in body and 'value="kamla@example.tt"' in body
