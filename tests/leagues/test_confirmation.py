@@ -550,3 +550,22 @@ def test_the_possessive_filter_escapes_the_name_and_not_its_apostrophe():
         Context({"name": "<b>Smith & Jones</b>s"})
     )
     assert written == "&lt;b&gt;Smith &amp; Jones&lt;/b&gt;s' captain"
+
+
+def test_the_result_page_of_a_match_under_way_does_not_give_a_table_in_play_as_0_0():
+    """Mid-match, table 1's game on a phone: the result page said "No games have been played at
+    this fixture yet." and "Table 1: 0–0 · scored hand by hand" (the pegs of its finished
+    games, none yet). It says no game has finished and the table is still being played."""
+    from tests.leagues.helpers import current_game, hand, record
+
+    world = build(played=False)
+    game = current_game(world.table)
+    record(game, [hand(game, "A", {"high": "A", "low": "A", "jack": "A", "game": "A"})])
+    client = Client()
+    client.force_login(world.users["home_captain"])
+    words = page_words(client.get(reverse("leagues:fixture_result", args=[world.fixture.pk])))
+    figures = words[words.index('data-testid="result-figures"') :]
+    figures = figures[: figures.index("</section>")]
+    assert "No games have been played" not in figures
+    assert "No game has finished yet" in figures
+    assert "Table 1: still being played" in figures and "0–0" not in figures
