@@ -10,7 +10,7 @@ from typing import Any
 from django.db.models import Prefetch, Q
 
 from leagues.models import Division, Fixture, League, ResultSubmission, Season, TeamEntry
-from leagues.selectors.live import IN_PLAY, NO_RESULT, NO_RESULT_WORDS, match_progress
+from leagues.selectors.live import status_words
 from scoring.actors import Account
 from scoring.forms.words import possessive
 
@@ -101,18 +101,11 @@ def captain_fixtures(*, user: Account) -> list[CaptainFixture]:
 
 
 def _status_words(fixture: Fixture, today: dict[int, datetime.date]) -> str:
-    """The fixture's status as its page gives it (``match_progress``): "In play" once a game
-    has begun, "Played, no result yet" once its night has passed with none, else the
-    status."""
+    """``status_words`` with each league's today asked once."""
     league = fixture.division.season.league
     if league.pk not in today:
         today[league.pk] = league.today()
-    progress = match_progress(fixture, today[league.pk])
-    if progress == IN_PLAY:
-        return "In play"
-    if progress == NO_RESULT:
-        return NO_RESULT_WORDS
-    return fixture.get_status_display()
+    return status_words(fixture, today[league.pk])
 
 
 def _action(

@@ -78,6 +78,18 @@ def _progress(*, status: str, final: bool, begun: bool, passed: bool) -> str:
     return NO_RESULT if passed else NOT_STARTED
 
 
+def status_words(fixture: Fixture, today: datetime.date) -> str:
+    """The fixture's status as its page gives it (``match_progress``, from its prefetched
+    tables and games): "In play" once a game has begun, "Played, no result yet" once its night
+    has passed with none, else its status."""
+    progress = match_progress(fixture, today)
+    if progress == IN_PLAY:
+        return "In play"
+    if progress == NO_RESULT:
+        return NO_RESULT_WORDS
+    return fixture.get_status_display()
+
+
 def follows_tables(fixture: Fixture, progress: str, today: datetime.date) -> bool:
     """Whether the fixture's page follows its tables by itself (polls them): on its night
     (the league's ``today``) or while a game of it is in play (``match_progress``), and

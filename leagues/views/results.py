@@ -21,6 +21,7 @@ from leagues.models import AuditEntry, FixtureTable, League, ResultSubmission
 from leagues.permissions import can_manage_league, captained_sides, fixture_links, fixture_role
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.audit import league_audit_page
+from leagues.selectors.live import status_words
 from leagues.selectors.people import name_people, seated_players
 from leagues.services import cards, confirmation, results
 from leagues.views.common import found, require_manager
@@ -76,6 +77,8 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         "league": league,
         "division": fixture.division,
         "result": getattr(fixture, "result", None),
+        # "In play" mid-match, as the fixture's page says it (its tables are read already).
+        "status_words": status_words(fixture, league.today()),
         "submission": current,
         "history": ResultSubmission.objects.filter(
             fixture=fixture, status=ResultSubmission.Status.WITHDRAWN

@@ -569,3 +569,16 @@ def test_the_result_page_of_a_match_under_way_does_not_give_a_table_in_play_as_0
     assert "No games have been played" not in figures
     assert "No game has finished yet" in figures
     assert "Table 1: still being played" in figures and "0–0" not in figures
+
+
+def test_the_result_page_says_in_play_as_the_fixture_page_does():
+    """Mid-match the result page's heading said "Scheduled" under a match the fixture's page
+    called "In play"."""
+    from tests.leagues.helpers import current_game, hand, record
+
+    world = build(played=False)
+    game = current_game(world.table)
+    record(game, [hand(game, "A", {"high": "A", "low": "A", "jack": "A", "game": "A"})])
+    words = page_words(Client().get(reverse("leagues:fixture_result", args=[world.fixture.pk])))
+    heading = words[words.index("<h1>") : words.index('data-testid="result-figures"')]
+    assert "· In play ·" in heading and "Scheduled" not in heading
