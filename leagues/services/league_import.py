@@ -25,6 +25,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.template.defaultfilters import pluralize
 
 from config.mail import MAIL_ERRORS
 from leagues.audit import audit_log
@@ -171,6 +172,18 @@ class Plan:
             for kind, lines in self.create.items()
             if lines
         ]
+
+    @property
+    def made_words(self) -> str:
+        """What it made, as the message after the import says it: "1 division, 4 teams; 2
+        changes" ("" for nothing)."""
+        made = ", ".join(
+            f"{len(lines)} {KIND_WORDS[kind][len(lines) != 1]}"
+            for kind, lines in self.create.items()
+            if lines
+        )
+        changed = f"{len(self.change)} change{pluralize(len(self.change))}" if self.change else ""
+        return "; ".join(part for part in (made, changed) if part)
 
     def digest(self) -> str:
         """A fingerprint of what the secretary was shown: confirming a different plan is

@@ -166,8 +166,7 @@ def _read(upload: Any) -> bytes:
 
 
 def _done(plan: league_import.Plan) -> str:
-    made = [f"{len(v)} {k}" for k, v in plan.create.items() if v]
-    if not made and not plan.change:
+    made = plan.made_words
+    if not made:
         return "Imported: nothing to change, the league already had all of it."
-    changed = f"; {len(plan.change)} changes" if plan.change else ""
-    return f"Imported into {plan.season_name}: {', '.join(made)}{changed}."
+    return f"Imported into {plan.season_name}: {made}."

@@ -104,7 +104,18 @@ def test_the_plan_shows_everything_and_saves_nothing_until_confirmed(league, sec
     # The notes were read on the preview: the desk does not ask for the rows to be put right
     # once they are saved.
     desk = secretary.get(response["Location"]).content.decode()
-    assert "Imported into" in desk and "put the rows right first" not in desk
+    assert "put the rows right first" not in desk
+    # One of a kind is said as one: "1 division", not "1 divisions".
+    assert (
+        "Imported into 2025–26: 1 division, 2 venues, 2 teams, 2 teams entered in a division, "
+        "4 people, 2 captains, 1 invitation, 2 fixtures, 1 result." in desk
+    )
+
+    # The same files again: nothing to do, and nothing offered to import.
+    again = upload(secretary, league, PEOPLE, FIXTURES)
+    page = again.content.decode()
+    assert 'data-testid="nothing-to-do"' in page
+    assert 'data-testid="confirm-import"' not in page
     # Two people called Linda Dyson: one a team.
     lindas = Player.objects.filter(name="Linda Dyson")
     assert lindas.count() == 2
