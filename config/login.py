@@ -30,6 +30,7 @@ from django.contrib.auth import views as auth_views
 from django.db import connection
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse
+from django.template.defaultfilters import pluralize
 
 from config.addresses import client_address
 from logins.models import LoginTries
@@ -68,7 +69,8 @@ def _slow_down(names: tuple[str, str], at: float, tries: str = LOG_INS) -> str:
     wait = min(2 ** (failures - settings.LOGIN_SLOW_AFTER), 60)
     left = max(row.last_failed for row in rows) + wait - at
     if left > 0:
-        return f"Too many {tries}: wait {int(left) + 1} seconds and try again."
+        seconds = int(left) + 1
+        return f"Too many {tries}: wait {seconds} second{pluralize(seconds)} and try again."
     return ""
 
 

@@ -37,6 +37,18 @@ def test_login_is_refused_after_too_many_failures(client, settings):
 
 
 @pytest.mark.django_db
+def test_a_slowed_login_says_how_long_to_wait_in_words(client, settings):
+    """One failure past the slow-down waits one second: "wait 1 second", not "1 seconds"."""
+    settings.LOGIN_FAILURE_LIMIT = 100
+    settings.LOGIN_SLOW_AFTER = 1
+    get_user_model().objects.create_user("secretary", password="a-long-Passphrase-42")
+    url = reverse("login")
+    client.post(url, {"username": "secretary", "password": "wrong"})
+    response = client.post(url, {"username": "secretary", "password": "wrong"})
+    assert "Too many failed log-ins: wait 1 second and try again." in response.content.decode()
+
+
+@pytest.mark.django_db
 def test_login_works_below_the_limit(client):
     """A couple of typos do not stop a secretary logging in."""
     get_user_model().objects.create_user("secretary", password="a-long-Passphrase-42")
