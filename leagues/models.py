@@ -824,6 +824,12 @@ class FixtureTable(models.Model):
         return self.source == self.Source.CARD
 
     @property
+    def nothing_finished(self) -> bool:
+        """Whether the table is still being played with none of its games finished (no
+        outcome, no card): its figures are none yet, not 0–0."""
+        return not (self.outcome or self.from_card or self.home_games or self.away_games)
+
+    @property
     def has_pegs(self) -> bool:
         """Whether the table's pegs are known: not when its card gave the games (bullseyes)
         alone, without their scores (its pegs are then 0–0, which nobody pegged)."""

@@ -571,6 +571,25 @@ def test_the_result_page_of_a_match_under_way_does_not_give_a_table_in_play_as_0
     assert "Table 1: still being played" in figures and "0–0" not in figures
 
 
+def test_a_trinidad_table_in_play_gives_no_hang_jacks_on_the_result_page():
+    """A Trinidad table still being played read "still being played · hang jacks 0–0": it has
+    no figures yet, hang jacks none either."""
+    from tests.leagues.helpers import current_game, hand, record
+
+    world = build(played=False)
+    type(world.league).objects.filter(pk=world.league.pk).update(style="trinidad")
+    game = current_game(world.table)
+    record(game, [hand(game, "A", {"high": "A", "low": "A", "jack": "A", "game": "A"})])
+    client = Client()
+    client.force_login(world.users["home_captain"])
+    words = page_words(client.get(reverse("leagues:fixture_result", args=[world.fixture.pk])))
+    figures = words[words.index('data-testid="result-figures"') :]
+    figures = figures[: figures.index("</section>")]
+    line = figures[figures.index("Table 1:") :]
+    line = line[: line.index("</li>")]
+    assert "still being played" in line and "hang jacks" not in line
+
+
 def test_the_result_page_says_in_play_as_the_fixture_page_does():
     """Mid-match the result page's heading said "Scheduled" under a match the fixture's page
     called "In play"."""
