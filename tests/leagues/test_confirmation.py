@@ -552,20 +552,27 @@ def test_the_possessive_filter_escapes_the_name_and_not_its_apostrophe():
     assert written == "&lt;b&gt;Smith &amp; Jones&lt;/b&gt;s' captain"
 
 
-def test_the_result_page_of_a_match_under_way_does_not_give_a_table_in_play_as_0_0():
-    """Mid-match, table 1's game on a phone: the result page said "No games have been played at
-    this fixture yet." and "Table 1: 0–0 · scored hand by hand" (the pegs of its finished
-    games, none yet). It says no game has finished and the table is still being played."""
+def _figures_mid_match(*, style: str) -> str:
+    """The result page's figures, as the home captain reads them, of a one-table match of a
+    league of ``style`` whose table has one hand recorded and no game finished."""
     from tests.leagues.helpers import current_game, hand, record
 
     world = build(played=False)
+    type(world.league).objects.filter(pk=world.league.pk).update(style=style)
     game = current_game(world.table)
     record(game, [hand(game, "A", {"high": "A", "low": "A", "jack": "A", "game": "A"})])
     client = Client()
     client.force_login(world.users["home_captain"])
     words = page_words(client.get(reverse("leagues:fixture_result", args=[world.fixture.pk])))
     figures = words[words.index('data-testid="result-figures"') :]
-    figures = figures[: figures.index("</section>")]
+    return figures[: figures.index("</section>")]
+
+
+def test_the_result_page_of_a_match_under_way_does_not_give_a_table_in_play_as_0_0():
+    """Mid-match, table 1's game on a phone: the result page said "No games have been played at
+    this fixture yet." and "Table 1: 0–0 · scored hand by hand" (the pegs of its finished
+    games, none yet). It says no game has finished and the table is still being played."""
+    figures = _figures_mid_match(style="yorkshire")
     assert "No games have been played" not in figures
     assert "No game has finished yet" in figures
     assert "Table 1: still being played" in figures and "0–0" not in figures
@@ -574,17 +581,7 @@ def test_the_result_page_of_a_match_under_way_does_not_give_a_table_in_play_as_0
 def test_a_trinidad_table_in_play_gives_no_hang_jacks_on_the_result_page():
     """A Trinidad table still being played read "still being played · hang jacks 0–0": it has
     no figures yet, hang jacks none either."""
-    from tests.leagues.helpers import current_game, hand, record
-
-    world = build(played=False)
-    type(world.league).objects.filter(pk=world.league.pk).update(style="trinidad")
-    game = current_game(world.table)
-    record(game, [hand(game, "A", {"high": "A", "low": "A", "jack": "A", "game": "A"})])
-    client = Client()
-    client.force_login(world.users["home_captain"])
-    words = page_words(client.get(reverse("leagues:fixture_result", args=[world.fixture.pk])))
-    figures = words[words.index('data-testid="result-figures"') :]
-    figures = figures[: figures.index("</section>")]
+    figures = _figures_mid_match(style="trinidad")
     line = figures[figures.index("Table 1:") :]
     line = line[: line.index("</li>")]
     assert "still being played" in line and "hang jacks" not in line
