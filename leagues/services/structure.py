@@ -264,9 +264,9 @@ def venue_create(
 
 
 def _refuse_venue_twice(league: League, name: str, town: str, but: int | None = None) -> None:
-    """Refuse a second venue of one name (and town), case and spaces aside, in ``league``: the
-    league's lists and pickers would show two alike."""
-    name, town = " ".join(name.split()), " ".join(town.split())
+    """Refuse a second venue of one name (and town), case aside, in ``league`` (``name`` and
+    ``town`` one-spaced, as they are stored): the league's lists and pickers would show two
+    alike."""
     same = league.venues.filter(name__iexact=name, town__iexact=town).exclude(pk=but).first()
     if same is not None:
         # Named as the league's list shows it, not as typed this time.
@@ -738,10 +738,10 @@ def venue_update(
     it); the change is in ``league``'s audit trail."""
     require_secretary(by, league)
     _require_venue(venue, league, "name")
+    name, town = " ".join(name.split()), " ".join(town.split())
     _refuse_venue_twice(league, name, town, but=venue.pk)
     before = _venue_state(venue)
-    venue.name = " ".join(name.split())
-    venue.town = " ".join(town.split())
+    venue.name, venue.town = name, town
     venue.address = address
     venue.full_clean()
     venue.save(update_fields=["name", "town", "address"])
