@@ -54,6 +54,12 @@ def now_in(zone_name: str) -> datetime.datetime:
     return timezone.now().astimezone(zoneinfo.ZoneInfo(zone_name))
 
 
+def date_in(moment: datetime.datetime, zone_name: str) -> datetime.date:
+    """The date an instant falls on where the league plays (an invitation sent at 9 pm in Port of
+    Spain is sent that day there, the next day in London)."""
+    return moment.astimezone(zoneinfo.ZoneInfo(zone_name)).date()
+
+
 def today_in(zone_name: str) -> datetime.date:
     """Today's date where the league plays (a league night in Port of Spain runs past
     midnight in London)."""

@@ -23,7 +23,9 @@ from django.utils import timezone
 
 from config.locks import lock_rows
 from config.mail import absolute, send_templated
+from leagues import zones
 from leagues.audit import audit_log
+from leagues.days import long_date
 from leagues.models import Invitation, League, Player, TeamEntry
 from leagues.permissions import player_is_free, require_secretary
 from leagues.selectors.people import name_people
@@ -57,8 +59,9 @@ def invitation_from_token(token: str) -> Invitation:
     if invitation.accepted_at is not None:
         raise ValidationError("This invitation was accepted already: log in.")
     if invitation.expires_at <= timezone.now():
+        expired = zones.date_in(invitation.expires_at, invitation.league.time_zone)
         raise ValidationError(
-            f"This invitation expired on {timezone.localtime(invitation.expires_at):%d %B %Y}: "
+            f"This invitation expired on {long_date(expired)}: "
             f"ask the secretary of {invitation.league} to send it again."
         )
     return invitation

@@ -16,6 +16,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from leagues.days import long_date
 from leagues.models import AuditEntry, Invitation, TeamEntry
 from leagues.services import invitations
 from tests.factories.leagues import PlayerFactory
@@ -162,3 +163,34 @@ def test_a_captain_with_an_account_or_none_is_not_invited(world):
     with pytest.raises(ValidationError, match="choose the captain first"):
         invitations.captain_invite(entry=entry, email="x@example.org", by=world.users["secretary"])
     assert not Invitation.objects.exists()
+
+
+def test_an_invitations_dates_are_the_leagues_own(world):
+    """Sent at 9:30 pm on a Port of Spain league night, 1:30 am the next day in London: the
+    secretary's list and the expired link's refusal give the dates where the league plays."""
+    world.league.time_zone = "America/Port_of_Spain"
+    world.league.save(update_fields=["time_zone"])
+    invitation = invitations.secretary_invite(
+        league=world.league, email="s@example.org", by=world.users["secretary"]
+    )
+    now = timezone.now()
+    sent = now.replace(hour=1, minute=30, second=0, microsecond=0)  # 9:30 pm the day before there
+    if sent > now:
+        sent -= datetime.timedelta(days=1)
+    there = (sent - datetime.timedelta(days=1)).date()
+    until = there + datetime.timedelta(days=14)
+    Invitation.objects.filter(pk=invitation.pk).update(
+        sent_at=sent, expires_at=sent + datetime.timedelta(days=14)
+    )
+    page = secretary(world).get(reverse("leagues:manage_secretaries", args=[world.league.slug]))
+    assert (
+        f"sent {there.day} {there:%b %Y}, works until {until.day} {until:%b %Y}"
+        in page.content.decode()
+    )
+    gone = sent - datetime.timedelta(days=2)
+    Invitation.objects.filter(pk=invitation.pk).update(expires_at=gone)
+    response = Client().get(link())
+    assert response.status_code == 410
+    assert f"expired on {long_date((gone - datetime.timedelta(days=1)).date())}" in (
+        response.content.decode()
+    )
