@@ -27,6 +27,14 @@ EARLIEST = datetime.date(1900, 1, 1)
 LATEST = datetime.date(2199, 12, 31)
 
 
+def one_spaced(text: str) -> str:
+    """Text as a name is stored and compared: trimmed, each run of spaces, tabs or line breaks
+    one space ("Royal  Oak " is "Royal Oak"). Every way a name comes in (a form, an import, a
+    league's export, the admin) stores it so, so that looking a name up finds it whatever
+    spaces were typed."""
+    return " ".join(text.split())
+
+
 def strict_id(text: Any) -> int | None:
     """``text`` as a positive id if it is ASCII digits only (not "²" or "١"), else ``None``."""
     if not isinstance(text, str):

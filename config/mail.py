@@ -14,6 +14,8 @@ from django.conf import settings
 from django.core.mail import EmailMessage
 from django.template import loader
 
+from config.inputs import one_spaced
+
 
 def site_domain() -> str:
     """The host of ``SITE_URL`` (``allfours.example.org``)."""
@@ -41,7 +43,7 @@ def send_templated(*, to: str, template: str, context: dict[str, Any]) -> None:
     subject = loader.render_to_string(f"{template}_subject.txt", context)
     body = loader.render_to_string(f"{template}.txt", context)
     EmailMessage(
-        " ".join(subject.split()),
+        one_spaced(subject),
         body,
         settings.DEFAULT_FROM_EMAIL,
         [to],

@@ -3,8 +3,8 @@
 from django import forms
 from django.contrib import admin
 
+from config.inputs import one_spaced
 from leagues import models
-from leagues.selectors.people import person_name
 from leagues.services.results import TABLE_FIGURES
 
 
@@ -70,14 +70,14 @@ class TeamEntryAdmin(admin.ModelAdmin):
 
 
 class PlayerForm(forms.ModelForm):  # type: ignore[type-arg]
-    """A name stored as every other way in stores it (``person_name``)."""
+    """A name stored as every other way in stores it (``one_spaced``)."""
 
     class Meta:
         model = models.Player
         fields = ["name", "user"]
 
     def clean_name(self) -> str:
-        return person_name(self.cleaned_data["name"])
+        return one_spaced(self.cleaned_data["name"])
 
 
 @admin.register(models.Player)

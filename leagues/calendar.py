@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 from icalendar import Calendar, Event
 
+from config.inputs import one_spaced
 from leagues.models import Fixture
 from leagues.tables import fixture_score
 
@@ -47,7 +48,7 @@ def _summary(fixture: Fixture) -> str:
 
 def _location(fixture: Fixture) -> str:
     venue = fixture.venue
-    parts = [venue.name, " ".join(venue.address.split()), venue.town]
+    parts = [venue.name, one_spaced(venue.address), venue.town]
     return ", ".join(part for part in parts if part)
 
 

@@ -15,7 +15,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 
-from config.inputs import SaneDateField, TextField
+from config.inputs import SaneDateField, TextField, one_spaced
 from leagues import nights_off
 from leagues.days import long_date
 from leagues.formats import STYLE_PRESETS
@@ -36,7 +36,7 @@ from leagues.models import (
 )
 from leagues.nights_off import NightsOff
 from leagues.selectors.fixtures import league_players, league_players_available, league_venues
-from leagues.selectors.people import league_labels, people_labels, person_name
+from leagues.selectors.people import league_labels, people_labels
 from leagues.tiebreaks import METRICS, validate_tiebreaks
 from leagues.zones import site_time_zone, time_zone_names
 from scoring.sheet import join_words
@@ -751,7 +751,7 @@ class PlayerRegisterForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
-        player, name = cleaned.get("player"), person_name(cleaned.get("name") or "")
+        player, name = cleaned.get("player"), one_spaced(cleaned.get("name") or "")
         if player is None and not name:
             self.add_error("name", "Choose a player or give a new player's name.")
         if player is not None and name:

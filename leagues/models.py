@@ -18,6 +18,7 @@ from django.db.models.functions import Upper
 from django.urls import reverse
 from django.utils import timezone
 
+from config.inputs import one_spaced
 from leagues.days import long_date, short_date
 from leagues.embed import parse_sites, validate_embed_sites
 from leagues.formats import STYLE_PRESETS
@@ -68,7 +69,7 @@ def league_name_taken(name: str, *, but: int | None = None) -> str:
     """Why a league may not be called ``name`` (another league is, case and spaces aside), or
     "". Two leagues of one name would be two lines alike on the list of leagues, and a captain
     invited to one could not tell it from the other."""
-    name = " ".join(name.split())
+    name = one_spaced(name)
     if name and League.objects.filter(name__iexact=name).exclude(pk=but).exists():
         return (
             f"There is a league called {name} already: choose another name (its town or "

@@ -15,6 +15,8 @@ import zipfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from config.inputs import one_spaced
+
 #: The biggest file read (a league of 40 teams of 12 players is about 25 KB of CSV; the
 #: confirmation carries the file again in the form, under Django's 2.5 MB limit).
 MAX_BYTES = 1024 * 1024
@@ -189,7 +191,7 @@ def table(
         return sheet
     positions: dict[str, int] = {}
     for index, heading in enumerate(rows[start]):
-        key = " ".join(heading.split()).casefold().replace(" ", "_")
+        key = one_spaced(heading).casefold().replace(" ", "_")
         if not key:
             continue
         if key in positions:
@@ -214,7 +216,7 @@ def table(
         return sheet
     for offset, raw in enumerate(rows[start + 1 :], start=start + 2):
         cells = {
-            key: " ".join((raw[index] if index < len(raw) else "").split())
+            key: one_spaced(raw[index] if index < len(raw) else "")
             for key, index in positions.items()
         }
         if not any(cells.values()):

@@ -2,7 +2,7 @@ from django.db import migrations
 
 
 def one_spaced(apps, schema_editor):
-    """Each player's name as names are now stored (``leagues.selectors.people.person_name``):
+    """Each player's name as names are now stored (``config.inputs.one_spaced``):
     trimmed, each run of spaces one space, so that "Linda  Dyson" and "linda dyson " are found
     as namesakes of "Linda Dyson"."""
     Player = apps.get_model("leagues", "Player")

@@ -2,7 +2,7 @@
 play for ("Linda Dyson (Black Bull)"), their latest team in the league (``league_labels``), and
 everything else that shows players (pages, exports, the API, audit entries, games' sides, cup
 entrants: ``name_people``) does so whenever someone else in the league has the same name; two
-of one name at one team are numbered. Names are compared as ``person_name`` stores them, case
+of one name at one team are numbered. Names are compared as ``one_spaced`` stores them, case
 aside."""
 
 from __future__ import annotations
@@ -15,19 +15,12 @@ from typing import Any
 from django.db.models import QuerySet
 from django.db.models.functions import Lower
 
+from config.inputs import one_spaced
 from leagues.models import FixtureTable, League, Player, Registration, Season, Team
 from scoring.services.compiled import CompiledRows
 
 #: (league, player) -> (the player's name, their team in the newest season they played there).
 Newest = dict[tuple[int, int], tuple[str, str]]
-
-
-def person_name(text: str) -> str:
-    """A person's name as it is stored: trimmed, each run of spaces one space ("Linda  Dyson "
-    is "Linda Dyson"). Every way a name comes in (registering, squads, imports, a league's
-    export, the admin) stores it so, so that looking a name up in the database finds its people
-    whatever spaces were typed."""
-    return " ".join(text.split())
 
 
 def _newest_rows(registrations: QuerySet[Registration]) -> QuerySet[Any]:
@@ -128,8 +121,8 @@ def name_people(players: Iterable[Player | None]) -> None:
             seen[player.pk].append(player)
     if not seen:
         return
-    # Names are stored as ``person_name`` has them: the database compares them case aside.
-    keys = {person_name(p[0].name).lower() for p in seen.values()}
+    # Names are stored as ``one_spaced`` has them: the database compares them case aside.
+    keys = {one_spaced(p[0].name).lower() for p in seen.values()}
     for (_, player), label in _told_apart(_newest(_namesakes(keys))).items():
         for instance in seen.get(player, []):
             instance.distinguished = label
@@ -214,5 +207,5 @@ class LeaguePeople:
 
 
 def _key(name: str) -> str:
-    """A name as names are compared: as stored (``person_name``), case aside."""
-    return person_name(name).casefold()
+    """A name as names are compared: as stored (``one_spaced``), case aside."""
+    return one_spaced(name).casefold()

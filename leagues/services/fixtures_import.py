@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
+from config.inputs import one_spaced
 from leagues import match
 from leagues.audit import audit_log
 from leagues.days import long_date
@@ -38,7 +39,7 @@ _DAY_FIRST = re.compile(r"^(\d{1,2})[/.\-](\d{1,2})[/.\-](\d{2}|\d{4})$")
 
 
 def _key(name: str) -> str:
-    return " ".join(name.split()).casefold()
+    return one_spaced(name).casefold()
 
 
 def parse_date(text: str) -> datetime.date | None:

@@ -28,10 +28,10 @@ from django.core.exceptions import ValidationError
 from django.core.management.color import no_style
 from django.db import DEFAULT_DB_ALIAS, connection, models, transaction
 
+from config.inputs import one_spaced
 from leagues.audit import audit_log
 from leagues.fragments import invalidate_league
 from leagues.models import League, Player
-from leagues.selectors.people import person_name
 from leagues.services.standings import rebuild_tables
 
 FORMAT = "allfours-league"
@@ -214,7 +214,7 @@ def league_restore(*, data: bytes, slug: str = "") -> League:
     decided = _hold_decisions(objects)
     for item in objects:
         if isinstance(item.object, Player):  # from a site that stored names as typed
-            item.object.name = person_name(item.object.name)
+            item.object.name = one_spaced(item.object.name)
         item.save()
     for model, pk, fields in decided:
         model._default_manager.filter(pk=pk).update(**fields)

@@ -27,6 +27,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.template.defaultfilters import pluralize
 
+from config.inputs import one_spaced
 from config.mail import MAIL_ERRORS
 from leagues.audit import audit_log
 from leagues.models import (
@@ -86,7 +87,7 @@ NO = {"", "no", "n", "0", "false", "-"}
 
 
 def _key(name: str) -> str:
-    return " ".join(name.split()).casefold()
+    return one_spaced(name).casefold()
 
 
 @dataclass

@@ -9,10 +9,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
+from config.inputs import one_spaced
 from leagues.audit import audit_log
 from leagues.models import Fixture, FixtureTable, Player, Registration, Season, Team
 from leagues.permissions import player_is_free, require_secretary, squad_sides
-from leagues.selectors.people import LeaguePeople, name_people, person_name
+from leagues.selectors.people import LeaguePeople, name_people
 from scoring.actors import Account
 from scoring.forms.words import possessive
 
@@ -55,7 +56,7 @@ def _register(
         raise ValidationError(f"{team} does not play in {season.league}.")
     if player is None:
         # A new player, kept only if the registration goes through (this transaction).
-        player = Player(name=person_name(name))
+        player = Player(name=one_spaced(name))
         player.full_clean()
         player.save()
     if not player_is_free(by, season.league, player):
@@ -159,7 +160,7 @@ def _squad(
     chosen: list[Player] = list(players)
     longest = Player._meta.get_field("name").max_length or 0
     for name in names:
-        name = person_name(name)
+        name = one_spaced(name)
         if not name:
             continue
         if len(name) > longest:
@@ -202,7 +203,7 @@ def squad_add_on_the_night(*, fixture: Fixture, side: str, name: str, by: Accoun
         )
     team = fixture.home if side == "home" else fixture.away
     season = fixture.division.season
-    name = person_name(name)
+    name = one_spaced(name)
     if not name:
         raise ValidationError(f"Type the new player's name for {team}.")
     if Registration.objects.filter(team=team, season=season, player__name__iexact=name).exists():

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.text import slugify
 
+from config.inputs import one_spaced
 from config.locks import lock_rows
 from leagues.audit import audit_log
 from leagues.formats import STYLE_PRESETS
@@ -81,7 +82,7 @@ def league_create(
         raise PermissionDenied("You may not start a league: ask the site's operator.")
     preset = STYLE_PRESETS[style]
     league = League(
-        name=" ".join(name.split()),
+        name=one_spaced(name),
         slug=slug or slugify(name),
         style=style,
         ruleset=dict(ruleset or preset.ruleset),
@@ -236,7 +237,7 @@ def venue_create(
 ) -> Venue:
     """A new venue kept by ``league`` (``None``: the site operator's own). Its name and town
     are stored one-spaced, as a second of the same is refused."""
-    name, town = " ".join(name.split()), " ".join(town.split())
+    name, town = one_spaced(name), one_spaced(town)
     if league is not None:
         require_secretary(by, league)
         _refuse_venue_twice(league, name, town)
@@ -599,7 +600,7 @@ def league_update(
     spec = match_format.to_spec()
     tiebreaks = list(tiebreaks)
     validate_tiebreaks(tiebreaks)
-    league.name = " ".join(name.split())
+    league.name = one_spaced(name)
     league.description = description
     league.league_night = league_night
     league.start_time = start_time
@@ -738,7 +739,7 @@ def venue_update(
     it); the change is in ``league``'s audit trail."""
     require_secretary(by, league)
     _require_venue(venue, league, "name")
-    name, town = " ".join(name.split()), " ".join(town.split())
+    name, town = one_spaced(name), one_spaced(town)
     _refuse_venue_twice(league, name, town, but=venue.pk)
     before = _venue_state(venue)
     venue.name, venue.town = name, town
