@@ -60,6 +60,11 @@ class ScoreCardForm(forms.Form):
         required=False,
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 2}),
+        error_messages={
+            "required": "How the dispute is settled: say it in a line (both captains read it).",
+            "max_length": "How the dispute is settled: at most %(limit_value)d characters "
+            "(this has %(show_value)d).",
+        },
     )
 
     def __init__(
@@ -232,16 +237,10 @@ class ScoreCardForm(forms.Form):
     def problems(self) -> list[str]:
         """Every refusal on the card, table by table (the rules' and the figures' together:
         they came as the rules' first, then the figures', "Table 1, 4, 6, 2, 3"), each naming
-        its table or its field."""
+        its table or its field (each field's messages name it)."""
         said = list(self.refusals)
         for field in self:
-            said += [
-                TableProblem(
-                    self.boards.get(field.name),
-                    str(e) if str(e).startswith("Table ") else f"{field.label}: {e}",
-                )
-                for e in field.errors
-            ]
+            said += [TableProblem(self.boards.get(field.name), str(e)) for e in field.errors]
         return [problem.text for problem in sorted(said, key=lambda p: p.table or 0)]
 
     def card_tables(self) -> list[CardTable]:

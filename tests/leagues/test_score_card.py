@@ -224,6 +224,22 @@ def test_a_secretary_settles_a_dispute_by_entering_the_card() -> None:
     assert ResultSubmission.objects.filter(fixture=fixture, status="settled").count() == 1
 
 
+def test_a_settlement_left_out_or_too_long_is_named_and_nothing_is_settled() -> None:
+    fixture, users = _fixture()
+    submission = fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+    confirmation.result_dispute(submission=submission, reason="Table 4 was 10-11", by=users["away"])
+    client = Client()
+    client.force_login(users["secretary"])
+    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    data = {"t4_g1_home": "10", "t4_g1_away": "11"}
+    body = unescape(client.post(url, data).content.decode())
+    assert "How the dispute is settled: say it in a line (both captains read it)." in body
+    body = unescape(client.post(url, data | {"settlement": "x" * 2001}).content.decode())
+    assert "How the dispute is settled: at most 2000 characters (this has 2001)." in body
+    submission.refresh_from_db()
+    assert submission.status == ResultSubmission.Status.DISPUTED
+
+
 def test_the_phone_form_keeps_what_was_typed_and_names_the_figure() -> None:
     fixture, users = _fixture()
     client = Client()
