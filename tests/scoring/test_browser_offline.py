@@ -17,6 +17,7 @@ from django.urls import reverse
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from scoring.models import Award, Game, Hand, HandRevision, RevisionAction
+from scoring.services import game_link_reissue, game_link_revoke
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
 from tests.factories.scoring import GameFactory, play_plain_hands
 from tests.scoring.test_browser import GAME, NOT_OUT, PATEL, SMITH, Scorer
@@ -80,6 +81,22 @@ def awards_stored(game: Game) -> list[list[str]]:
 
 def unsent(page: Page) -> Any:
     return page.get_by_test_id("unsent-count")
+
+
+def kept_ops(page: Page) -> list[dict[str, Any]]:
+    """What the phone keeps in IndexedDB (static/scoring/offline/store.mjs): each op's kind,
+    number and state."""
+    return page.evaluate(
+        """() => new Promise((resolve, reject) => {
+            const request = indexedDB.open("allfours-offline");
+            request.onerror = () => reject(request.error);
+            request.onsuccess = () => {
+              const all = request.result.transaction("ops").objectStore("ops").getAll();
+              all.onsuccess = () => resolve(all.result.map(
+                (op) => ({op: op.op, number: op.number, state: op.state})));
+            };
+          })"""
+    )
 
 
 @pytest.fixture
@@ -217,6 +234,54 @@ def test_a_hand_kept_while_another_phone_moved_the_game_on_waits_beside_theirs(
     expect(unsent(page)).to_have_count(0)
     assert Hand.objects.filter(game=game).count() == 4
     assert Hand.objects.get(game=game, number=4).facts["turn_ups"] == ["4H"]
+
+
+def test_a_hand_kept_while_the_link_was_revoked_stays_says_why_and_goes_with_a_new_link(
+    offline_scorer: Scorer,
+) -> None:
+    """The table's link is revoked while the phone keeps a hand offline: back online, the server
+    refuses the phone (403). The hand stays kept (not set aside, not dropped), the banner says
+    why and what to do, and the phone stops sending it on the clock; opening the re-issued link
+    on the same phone sends it."""
+    game = GameFactory(trinidad=True)
+    scorer, page = offline_scorer, offline_scorer.page
+    open_for_offline(scorer, game)
+    page.context.set_offline(True)
+    scorer.enter(card="4H", high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
+    keep(scorer, 1)
+
+    game_link_revoke(game=game)
+    sends: list[str] = []
+    page.on("request", lambda r: sends.append(r.url) if r.url.endswith("/sync/") else None)
+    page.context.set_offline(False)
+    refusal = (
+        "1 hand not sent yet: this phone may no longer score this game (the link was "
+        "re-issued, revoked or closed). It stays on this phone: open the table's new scoring "
+        "link (scan its QR code again) and it is sent."
+    )
+    expect(unsent(page)).to_have_text(refusal)
+    expect(page.get_by_test_id("unsent-1")).to_have_text("not sent yet")
+    expect(page.get_by_test_id("offline-conflict")).to_have_count(0)
+    assert kept_ops(page) == [{"op": "record", "number": 1, "state": "unsent"}]
+    assert Hand.objects.filter(game=game).count() == 0
+    # Refused: not sent again every few seconds.
+    page.wait_for_timeout(6_000)
+    assert len(sends) == 1, sends
+
+    # Opened again while the link is still revoked: the same words, the hand still kept.
+    page.reload()
+    expect(unsent(page)).to_have_text(refusal)
+    assert kept_ops(page) == [{"op": "record", "number": 1, "state": "unsent"}]
+
+    # The table's link re-issued, its new QR code scanned on this phone: the hand goes.
+    game_link_reissue(game=game)
+    game.refresh_from_db()
+    scorer.scan(game)
+    expect(unsent(page)).to_have_count(0)
+    expect(page.get_by_test_id("unsent-1")).to_have_count(0)
+    assert kept_ops(page) == []
+    assert Hand.objects.filter(game=game).count() == 1
+    assert Hand.objects.get(game=game, number=1).facts["turn_ups"] == ["4H"]
 
 
 def test_a_phone_closed_with_unsent_hands_sends_them_when_opened_again(

@@ -146,6 +146,18 @@ function statusLine(id, className, testid, shown) {
   return line;
 }
 
+/** The server's refusal of a phone that may no longer score the game (a 403 from sync), as
+ * the reason beside the hands it keeps: "Nothing was saved" is the server's word for the one
+ * request, and would read as if the kept hands were gone. */
+function refusalReason(message) {
+  const reason = String(message || "")
+    .replace(/\s*Nothing was saved\.?\s*$/, "")
+    .replace(/\.\s*$/, "")
+    .trim();
+  if (!reason) return "this phone may no longer score this game";
+  return reason.charAt(0).toLowerCase() + reason.slice(1);
+}
+
 function drawCount(ops) {
   const waiting = ops.filter((op) => op.state !== "conflict");
   const kept = ops.filter((op) => op.state === "conflict");
@@ -156,12 +168,22 @@ function drawCount(ops) {
   const parts = [];
   if (hands) parts.push(plural(hands, "hand"));
   if (others) parts.push(plural(others, "change"));
+  const refused = waiting.find((op) => op.refused);
   let text = parts.length ? `${parts.join(" and ")} not sent yet` : "";
+  if (refused) {
+    const one = waiting.length === 1;
+    text +=
+      `: ${refusalReason(refused.refused)}. ${one ? "It stays" : "They stay"} on this phone: ` +
+      `open the table's new scoring link (scan its QR code again) and ${one ? "it is" : "they are"} sent`;
+  }
   if (kept.length) {
-    text += `${text ? "; " : ""}${plural(kept.length, "hand")} kept on this phone: the game moved on`;
+    const moved = `${plural(kept.length, "hand")} kept on this phone: the game moved on`;
+    text += text ? (refused ? `. Also ${moved}` : `; ${moved}`) : moved;
   }
   banner.textContent = `${text}.`;
   banner.dataset.count = String(waiting.length + kept.length);
+  if (refused) banner.dataset.refused = "yes";
+  else delete banner.dataset.refused;
 }
 
 /** The same facts, whatever order their keys were written in. */
@@ -535,6 +557,25 @@ async function setAside(ops, state, message) {
   }
 }
 
+/** The server no longer lets this phone score the game (its link re-issued, revoked or closed):
+ * every hand waiting is kept as it is, with the server's words, so that the banner says why
+ * they wait (after a reload and without a connection too); none is set aside or dropped. */
+async function keepRefused(ops, message) {
+  for (const op of ops) {
+    if (op.state === "conflict" || op.refused === message) continue;
+    await store.putOp({ ...op, refused: message });
+  }
+}
+
+/** The server took a hand again (a new link opened on this phone): the refusal is over. */
+async function forgetRefusal() {
+  for (const op of await store.opsOf(pk)) {
+    if (!op.refused) continue;
+    const { refused: _, ...rest } = op;
+    await store.putOp(rest);
+  }
+}
+
 /** Send what is waiting, oldest first; stop at the first refusal or failed connection. A call
  * while a send is under way (the connection back while the last try was failing) sends again
  * after it, rather than waiting for the next tick. */
@@ -550,8 +591,8 @@ async function flush() {
   let refused = false;
   try {
     for (;;) {
-      const waiting = await store.opsOf(pk);
-      const [op] = waiting;
+      let waiting = await store.opsOf(pk);
+      let [op] = waiting;
       if (!op || op.state === "conflict") break;
       const { state } = await baseState();
       if (await droppedAsRecorded(op, state)) continue;
@@ -573,6 +614,18 @@ async function flush() {
         break; // not the server's answer (a portal, a proxy): try again later
       }
       if (data.game) await store.putSnapshot(data.game);
+      if (response.status === 403) {
+        // Not this phone's any more: kept, and not sent again on the clock (a page opened, the
+        // connection back or a hand kept tries once more: a new link opened gives it back).
+        await keepRefused(waiting, data.message || "");
+        break;
+      }
+      if (waiting.some((kept) => kept.refused)) {
+        // Answered past the permission check: this phone may score the game again.
+        await forgetRefusal();
+        waiting = await store.opsOf(pk);
+        [op] = waiting;
+      }
       if (response.ok) {
         await store.deleteOp(op.key);
         sent += 1;
@@ -774,7 +827,9 @@ document.addEventListener("htmx:afterSettle", () => {
 });
 window.addEventListener("online", flush);
 setInterval(() => {
-  if (view && view.ops.some((op) => op.state !== "conflict")) flush();
+  // Hands the server refused this phone wait for a new link (a page opened), not the clock.
+  const waiting = view ? view.ops.filter((op) => op.state !== "conflict") : [];
+  if (waiting.length && !waiting[0].refused) flush();
 }, 5000);
 
 refresh().then(flush);

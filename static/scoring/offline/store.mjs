@@ -1,7 +1,9 @@
 // What the phone keeps of a game between visits, in IndexedDB (it survives a reload and the
 // browser being closed):
 //   "ops": the hands (and undos and corrections) not sent yet, in order: {key, game, seq, op,
-//          number, facts, revision, state: "unsent" | "conflict", message};
+//          number, facts, revision, state: "unsent" | "conflict", message, refused: the
+//          server's words when it no longer let this phone score the game (a 403), until it
+//          takes a hand again};
 //   "games": the last state of each game the server sent: {game, version, hands, status}.
 const DB_NAME = "allfours-offline";
 
