@@ -66,6 +66,11 @@ class ScoreCardForm(forms.Form):
             "(this has %(show_value)d).",
         },
     )
+    signed = forms.BooleanField(
+        label="Both captains signed this card: it counts now",
+        required=False,
+        help_text="Leave it unticked and the result waits for the captains to agree on the site.",
+    )
 
     def __init__(
         self,
@@ -77,6 +82,7 @@ class ScoreCardForm(forms.Form):
         tables: dict[int, FixtureTable],
         editable: list[int],
         settling: bool,
+        signing: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
@@ -91,6 +97,9 @@ class ScoreCardForm(forms.Form):
         self.boards: dict[str, int] = {}
         #: The card's refusals that are no one field's (``refuse``), each with its table.
         self.refusals: list[TableProblem] = []
+        if settling or not signing:
+            # Offered to a secretary typing the card, not to a captain (``fixture_card_enter``).
+            del self.fields["signed"]
         if not settling:
             del self.fields["settlement"]
         else:

@@ -1179,9 +1179,11 @@ class ResultAgreement(models.Model):
 
 def agreement_constraints(prefix: str, owner: str) -> list[models.BaseConstraint]:
     """The database's rules for a ``ResultAgreement`` about ``owner`` (its foreign key's name):
-    the confirmer (and the secretary who settles a dispute) is never the submitter, a counted
-    result says how it came to count, one agreed by both sides has two accounts' agreement, and
-    an owner has at most one counted and one open result."""
+    the confirmer and the settler are never the submitter, but as a secretary (whom the service
+    lets judge what they submitted only as the league's only secretary, or typing the card both
+    captains signed: ``agreement.judges``), a counted result says how it came to count, one
+    agreed by both sides has two accounts' agreement, and an owner has at most one counted and
+    one open result."""
     counted = ["confirmed", "settled"]
     return [
         models.CheckConstraint(
@@ -1197,13 +1199,16 @@ def agreement_constraints(prefix: str, owner: str) -> list[models.BaseConstraint
             name=f"{prefix}_confirmer_not_submitter",
             condition=Q(confirmed_by__isnull=True)
             | Q(submitted_by__isnull=True)
-            | ~Q(confirmed_by=F("submitted_by")),
+            | ~Q(confirmed_by=F("submitted_by"))
+            | Q(confirmed_as=ConfirmedAs.SECRETARY),
         ),
         models.CheckConstraint(
             name=f"{prefix}_settler_not_submitter",
             condition=Q(settled_by__isnull=True)
             | Q(submitted_by__isnull=True)
-            | ~Q(settled_by=F("submitted_by")),
+            | ~Q(settled_by=F("submitted_by"))
+            | Q(confirmed_as=ConfirmedAs.SECRETARY)
+            | Q(status=SubmissionStatus.WITHDRAWN),
         ),
         models.CheckConstraint(
             name=f"{prefix}_confirmed_has_confirmer",

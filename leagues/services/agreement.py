@@ -1,8 +1,8 @@
 """The one set of rules for agreeing a result (``ResultAgreement``): a league fixture's and a
 cup race tie's. Submitted by one side (its agreement), by a table's link or by a secretary
 (neither side's); each side agrees in turn, or disputes it for a secretary to settle; it counts
-once both sides agreed, or a secretary who did not submit it confirms or settles it; a
-secretary may reopen a counted result. Every step writes the same audit entries
+once both sides agreed, or a secretary who did not submit it (or the league's only one) confirms
+or settles it; a secretary may reopen a counted result. Every step writes the same audit entries
 (``result_submitted``, ``result_agreed``, ``result_confirmed``, ``result_disputed``,
 ``result_settled``, ``result_rejected``, ``result_reopened``, ``submission_withdrawn``,
 ``confirmed_result_changed``).
@@ -113,12 +113,26 @@ def is_secretary(terms: Terms, by: Account) -> bool:
     return can_manage_league(by, terms.league)
 
 
-def can_confirm(terms: Terms, submission: ResultAgreement, by: Account) -> bool:
-    """A side that has not agreed yet, or a secretary who did not submit it."""
+def judges(terms: Terms, submission: ResultAgreement, by: Account) -> bool:
+    """Whether ``by`` decides for the league whether ``submission`` counts (confirms it without
+    both sides, settles its dispute): a secretary who did not submit it, or the league's only
+    secretary (a league run by one person, whose captains may have no accounts, is not left
+    with results no one can make count)."""
     user = account(by)
-    if user is None or submission.submitted_by_id == user.pk:
+    if user is None or not is_secretary(terms, user):
         return False
-    return is_secretary(terms, user) or bool(sides_to_agree(terms, submission, user))
+    return submission.submitted_by_id != user.pk or only_secretary(terms.league, user)
+
+
+def only_secretary(league: League, user: Account) -> bool:
+    """Whether ``user`` is the league's only secretary (the one who judges what they submit)."""
+    return not league.secretaries.exclude(pk=user.pk).exists()
+
+
+def can_confirm(terms: Terms, submission: ResultAgreement, by: Account) -> bool:
+    """A side that has not agreed yet (never the submitter's), or a secretary who judges it
+    (``judges``)."""
+    return judges(terms, submission, by) or bool(sides_to_agree(terms, submission, by))
 
 
 def can_dispute(terms: Terms, submission: ResultAgreement, by: Account) -> bool:
@@ -126,10 +140,7 @@ def can_dispute(terms: Terms, submission: ResultAgreement, by: Account) -> bool:
 
 
 def can_settle(terms: Terms, submission: ResultAgreement, by: Account) -> bool:
-    user = account(by)
-    if user is None or submission.submitted_by_id == user.pk:
-        return False
-    return is_secretary(terms, user)
+    return judges(terms, submission, by)
 
 
 def _state(submission: ResultAgreement) -> dict[str, Any]:
@@ -185,14 +196,17 @@ def submit(terms: Terms, *, by: Account = None, link: ScoringLink | None = None)
     return submission
 
 
-def confirm(terms: Terms, submission: ResultAgreement, *, by: Account) -> ResultAgreement:
-    """A side that has not agreed yet agrees; once both have (or a secretary who did not submit
-    it confirms) the result counts and the scoring links close. ``submission.status`` says
-    which: still submitted, or confirmed."""
-    if not can_confirm(terms, submission, by):
+def confirm(
+    terms: Terms, submission: ResultAgreement, *, by: Account, signed_card: bool = False
+) -> ResultAgreement:
+    """A side that has not agreed yet agrees; once both have (or a secretary who judges it
+    confirms) the result counts and the scoring links close. ``submission.status`` says
+    which: still submitted, or confirmed. ``signed_card``: a secretary typed the score card
+    both captains signed, which is their agreement: it counts, whoever submitted it."""
+    if not (can_confirm(terms, submission, by) or (signed_card and is_secretary(terms, by))):
         raise PermissionDenied(
             f"Only a {terms.agreer} that has not agreed yet, or a secretary, confirms; "
-            "never the submitter."
+            "never the submitter, unless they are the league's only secretary."
         )
     _require_open(submission, Status.SUBMITTED)
     if terms.figures() != submission.figures:
@@ -217,6 +231,8 @@ def confirm(terms: Terms, submission: ResultAgreement, *, by: Account) -> Result
     if submission.is_confirmed:
         _close_links(terms)
         action, subject = "result_confirmed", f"Result of {terms} confirmed"
+        if signed_card:
+            subject += " from the score card both captains signed"
     else:
         action, subject = (
             "result_agreed",
@@ -301,7 +317,10 @@ def settle_anew(
     disputed result gave way to it (withdrawn when the figures changed), and the result the
     games now give counts, submitted as the disputed one was and settled by the secretary."""
     if not can_settle(terms, replacing, by):
-        raise PermissionDenied("Only a secretary who did not submit it settles a dispute.")
+        raise PermissionDenied(
+            "Only a secretary who did not submit it (or the league's only secretary) settles "
+            "a dispute."
+        )
     note = note.strip()
     if not note:
         raise ValidationError("Say how the dispute was settled: both sides read it.")

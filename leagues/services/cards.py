@@ -208,13 +208,19 @@ def _card_state(table: FixtureTable) -> dict[str, Any]:
 
 @transaction.atomic
 def fixture_card_enter(
-    *, fixture: Fixture, tables: Sequence[CardTable], settlement: str = "", by: Account
+    *,
+    fixture: Fixture,
+    tables: Sequence[CardTable],
+    settlement: str = "",
+    signed: bool = False,
+    by: Account,
 ) -> ResultSubmission:
     """Store the score card's tables (the others stay as scored hand by hand), add the match
     up and submit the result for the other side to confirm; with ``settlement`` a secretary
-    settles a disputed result with the card instead, and it counts. Refused, naming the table,
-    the game and the figure, unless the whole card is right (``CardRefused``: every problem
-    with its table); nothing is stored then."""
+    settles a disputed result with the card instead, and it counts. ``signed``: a secretary
+    types the card both captains signed at the table, their agreement: it counts at once.
+    Refused, naming the table, the game and the figure, unless the whole card is right
+    (``CardRefused``: every problem with its table); nothing is stored then."""
     from leagues.services.results import lock_fixture
     from leagues.services.rollup import FixtureChanged, roll_up
     from scoring.services import game_abandon
@@ -225,6 +231,11 @@ def fixture_card_enter(
     if by is not None and not can_enter_card(by, fixture):
         raise PermissionDenied(
             "Only a captain of one of the two teams or a secretary enters the score card."
+        )
+    if signed and not can_manage_league(by, league):
+        raise PermissionDenied(
+            "Only a secretary enters a signed card to count at once: a captain's card waits "
+            "for the other team's captain."
         )
     if fixture.status not in OPEN_FOR_CARD:
         raise ValidationError(f"{fixture} is {fixture.get_status_display().lower()}.")
@@ -345,7 +356,10 @@ def fixture_card_enter(
     if settling:
         assert current is not None
         return confirmation.result_settle_with_card(replacing=current, note=settlement, by=by)
-    return confirmation.result_submit(fixture=fixture, actor=Actor.of(by))
+    submission = confirmation.result_submit(fixture=fixture, actor=Actor.of(by))
+    if signed:
+        return confirmation.result_confirm(submission=submission, by=by, signed_card=True)
+    return submission
 
 
 def not_started_words(fixture: Fixture) -> str:
@@ -388,7 +402,7 @@ def card_closed_why(by: Account, fixture: Fixture) -> str:
 def may_enter_card(by: Account, fixture: Fixture) -> bool:
     """Whether ``by`` is offered the score card: a captain of either team or a secretary,
     once the match has started, while the fixture has no result waiting or counting (a
-    secretary also while disputed)."""
+    secretary who may settle it also while disputed)."""
     if not can_enter_card(by, fixture):
         return False
     if fixture.status not in OPEN_FOR_CARD or not fixture.has_started():
@@ -398,6 +412,4 @@ def may_enter_card(by: Account, fixture: Fixture) -> bool:
     ).first()
     if current is None:
         return True
-    return current.status == Status.DISPUTED and can_manage_league(
-        by, fixture.division.season.league
-    )
+    return current.status == Status.DISPUTED and confirmation.can_settle(submission=current, by=by)

@@ -134,7 +134,8 @@ def can_submit(*, fixture: Fixture, actor: Actor) -> bool:
 
 
 def can_confirm(*, submission: ResultSubmission, by: Account) -> bool:
-    """A captain of a side that has not agreed yet, or a secretary who did not submit it."""
+    """A captain of a side that has not agreed yet, or a secretary who did not submit it (or
+    the league's only secretary)."""
     return agreement.can_confirm(FixtureTerms(submission.fixture), submission, by)
 
 
@@ -164,12 +165,16 @@ def result_submit(*, fixture: Fixture, actor: Actor) -> ResultSubmission:
 
 
 @transaction.atomic
-def result_confirm(*, submission: ResultSubmission, by: Account) -> ResultSubmission:
+def result_confirm(
+    *, submission: ResultSubmission, by: Account, signed_card: bool = False
+) -> ResultSubmission:
     """A captain of a side that has not agreed yet agrees for it; once both teams have agreed
-    (or a secretary who did not submit it confirms) the result counts and the fixture's scoring
-    links close. ``submission.status`` says which: still submitted, or confirmed."""
+    (or a secretary who did not submit it, or the league's only one, confirms) the result
+    counts and the fixture's scoring links close. ``submission.status`` says which: still
+    submitted, or confirmed. ``signed_card``: a secretary typed the card both captains signed
+    (``agreement.confirm``)."""
     terms, submission = _lock_submission(submission)
-    agreement.confirm(terms, submission, by=by)
+    agreement.confirm(terms, submission, by=by, signed_card=signed_card)
     _follow(terms.fixture)
     return submission
 

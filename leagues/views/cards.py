@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods
 
 from leagues.card_forms import ScoreCardForm
 from leagues.models import FixtureTable, ResultSubmission
-from leagues.permissions import can_enter_card, captained_sides
+from leagues.permissions import can_enter_card, can_manage_league, captained_sides
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.people import name_people, seated_players
 from leagues.services import cards
@@ -53,6 +53,10 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
         for side, team in (("home", fixture.home), ("away", fixture.away))
     }
     name_people([*seated_players(tables.values()), *squads["home"], *squads["away"]])
+    # A card a secretary types from paper may carry both captains' signatures: it counts.
+    signing = can_manage_league(request.user, season.league) and not captained_sides(
+        request.user, fixture
+    )
     form = ScoreCardForm(
         request.POST or None,
         fixture=fixture,
@@ -62,6 +66,7 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
         tables=tables,
         editable=editable,
         settling=settling,
+        signing=signing,
     )
     open_for_card = cards.may_enter_card(request.user, fixture)
     # A captain's card is their team's word, so it waits for the other team's; a secretary's
@@ -74,6 +79,7 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
                 fixture=fixture,
                 tables=form.card_tables(),
                 settlement=form.cleaned_data.get("settlement", ""),
+                signed=bool(form.cleaned_data.get("signed")),
                 by=request.user,
             )
         except ValidationError as exc:
@@ -107,8 +113,10 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _done(submission: ResultSubmission, *, as_captain: bool) -> str:
-    if submission.is_confirmed:
+    if submission.status == ResultSubmission.Status.SETTLED:
         return "Dispute settled with the score card: the result counts."
+    if submission.is_confirmed:
+        return "Result from the signed score card entered: it counts."
     if as_captain:
         return (
             "Result from the score card submitted: it counts once the other team's captain "
@@ -116,5 +124,5 @@ def _done(submission: ResultSubmission, *, as_captain: bool) -> str:
         )
     return (
         "Result from the score card submitted: it counts once both teams' captains agree, or "
-        "another secretary confirms it."
+        "a secretary confirms it on the result page."
     )

@@ -23,7 +23,7 @@ from leagues.selectors import fixtures as selectors
 from leagues.selectors.audit import league_audit_page
 from leagues.selectors.live import status_words
 from leagues.selectors.people import name_people, seated_players
-from leagues.services import cards, confirmation, results
+from leagues.services import agreement, cards, confirmation, results
 from leagues.views.common import found, require_manager
 from scoring.actors import Actor
 from scoring.models import HandRevision, ScoringLink
@@ -89,6 +89,7 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         # A secretary who is neither side's captain and submits cannot confirm it too: say so
         # before, and after (the page would otherwise wait on a captain who may have no account).
         "as_secretary": secretary and not captained_sides(user, fixture),
+        "only_secretary": secretary and agreement.only_secretary(league, user),
         "you_submitted": current is not None
         and user is not None
         and current.submitted_by_id == user.pk,

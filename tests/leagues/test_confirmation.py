@@ -41,29 +41,51 @@ def points(world):
 # --- the constraints hold when the services are bypassed --------------------------------------
 
 
-def test_the_database_refuses_a_confirmer_who_is_the_submitter(world):
-    user = world.users["home_captain"]
-    with pytest.raises(IntegrityError), transaction.atomic():
+def test_the_database_refuses_a_confirmer_who_is_the_submitter_but_as_secretary(world):
+    """A captain never confirms their own submission, whatever the service lets through; a
+    secretary may (the service lets the league's only one, ``agreement.judges``)."""
+    user, other = world.users["home_captain"], world.users["away_captain"]
+    agreed = {"home_agreed_by": user, "away_agreed_by": other, "confirmed_at": timezone.now()}
+    with pytest.raises(IntegrityError, match="confirmer_not_submitter"), transaction.atomic():
         ResultSubmission.objects.create(
             fixture=world.fixture,
             submitted_by=user,
             confirmed_by=user,
-            confirmed_at=timezone.now(),
+            confirmed_as=ResultSubmission.ConfirmedAs.CAPTAINS,
             status=Status.CONFIRMED,
+            **agreed,
         )
+    secretary = world.users["secretary"]
+    ResultSubmission.objects.create(
+        fixture=world.fixture,
+        submitted_by=secretary,
+        confirmed_by=secretary,
+        confirmed_as=ResultSubmission.ConfirmedAs.SECRETARY,
+        status=Status.CONFIRMED,
+        confirmed_at=timezone.now(),
+    )
 
 
-def test_the_database_refuses_a_settler_who_is_the_submitter(world):
-    user = world.users["secretary"]
-    with pytest.raises(IntegrityError), transaction.atomic():
+def test_the_database_refuses_a_settler_who_is_the_submitter_but_as_secretary(world):
+    user, secretary = world.users["home_captain"], world.users["secretary"]
+    with pytest.raises(IntegrityError, match="settler_not_submitter"), transaction.atomic():
         ResultSubmission.objects.create(
             fixture=world.fixture,
             submitted_by=user,
             settled_by=user,
-            confirmed_by=world.users["away_captain"],
-            confirmed_at=timezone.now(),
-            status=Status.SETTLED,
+            status=Status.DISPUTED,
+            dispute_reason="Table 2 was 9-11",
+            disputed_by=world.users["away_captain"],
         )
+    ResultSubmission.objects.create(
+        fixture=world.fixture,
+        submitted_by=secretary,
+        settled_by=secretary,
+        confirmed_by=secretary,
+        confirmed_as=ResultSubmission.ConfirmedAs.SECRETARY,
+        confirmed_at=timezone.now(),
+        status=Status.SETTLED,
+    )
 
 
 def test_the_database_holds_one_confirmed_result_a_fixture(world):
@@ -153,12 +175,43 @@ def test_submit_from_the_table_link_then_both_captains_agree_and_the_table_count
     assert "result_submitted" in actions and "result_confirmed" in actions
 
 
-def test_the_submitter_can_never_confirm_even_as_a_secretary(world):
+def test_the_submitter_never_confirms_even_as_a_secretary_while_another_can(world):
     secretary = world.users["secretary"]
+    world.league.secretaries.add(UserFactory())
     submission = confirmation.result_submit(fixture=world.fixture, actor=Actor.of(secretary))
     with pytest.raises(PermissionDenied):
         confirmation.result_confirm(submission=submission, by=secretary)
     confirmation.result_confirm(submission=submission, by=world.users["away_captain"])
+
+
+def test_the_leagues_only_secretary_confirms_what_they_submitted(world):
+    """A league run by one secretary whose captains have no accounts is not left with results
+    no one can make count: its only secretary confirms what they submitted."""
+    secretary = world.users["secretary"]
+    assert list(world.league.secretaries.all()) == [secretary]
+    submission = confirmation.result_submit(fixture=world.fixture, actor=Actor.of(secretary))
+    confirmation.result_confirm(submission=submission, by=secretary)
+    submission.refresh_from_db()
+    assert submission.is_confirmed and submission.confirmed_as == "secretary"
+    assert AuditEntry.objects.filter(fixture=world.fixture, action="result_confirmed").exists()
+
+
+def test_the_leagues_only_secretary_settles_a_dispute_of_what_they_submitted(world):
+    secretary = world.users["secretary"]
+    submission = confirmation.result_submit(fixture=world.fixture, actor=Actor.of(secretary))
+    confirmation.result_dispute(
+        submission=submission, reason="Table 2 was 9-11", by=world.users["away_captain"]
+    )
+    world.league.secretaries.add(second := UserFactory())
+    assert not confirmation.can_settle(submission=submission, by=secretary)
+    with pytest.raises(PermissionDenied):
+        confirmation.result_settle(submission=submission, uphold=True, note="Fine", by=secretary)
+    world.league.secretaries.remove(second)
+    confirmation.result_settle(
+        submission=submission, uphold=True, note="Card checked", by=secretary
+    )
+    submission.refresh_from_db()
+    assert submission.status == "settled" and submission.is_confirmed
 
 
 def test_a_captain_cannot_confirm_his_own_sides_submission(world):
@@ -315,6 +368,7 @@ def test_a_secretary_is_told_before_and_after_submitting_that_someone_else_confi
     """A secretary who is neither team's captain and submits cannot confirm it too (four eyes):
     the page says so before the tap, with the way round (a table's link submits, the secretary
     confirms), and after it says who it waits for, rather than "the other team's captain"."""
+    world.league.secretaries.add(UserFactory())
     url = reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk})
     secretary = Client()
     secretary.force_login(world.users["secretary"])
@@ -329,7 +383,7 @@ def test_a_secretary_is_told_before_and_after_submitting_that_someone_else_confi
     secretary.post(url, {"action": "submit"})
     after = page_words(secretary.get(url))
     assert 'data-testid="confirm-result"' not in after
-    assert "You submitted it as secretary, so you do not confirm it too" in after
+    assert "You submitted it as secretary, so another secretary confirms it" in after
     other = Client()
     other.force_login(world.users["home_captain"])
     assert "You submitted it as secretary" not in other.get(url).content.decode()

@@ -514,7 +514,9 @@ def test_the_card_says_who_confirms_what_it_submits() -> None:
     secretary, captain = Client(), Client()
     secretary.force_login(users["secretary"])
     captain.force_login(users["home"])
-    both = "it counts once both teams' captains agree, or another secretary confirms it"
+    both = (
+        "it counts once both teams' captains agree, or a secretary confirms it on the result page"
+    )
     other = "the other team's captain confirms it (or a secretary does)"
     page = secretary.get(url).content.decode()
     assert both in page and other not in page
@@ -827,3 +829,63 @@ def test_a_phone_table_still_in_play_is_not_shown_on_the_card_as_0_0() -> None:
     played = " ".join(page.split('data-testid="card-played-1"')[1].split("</section>")[0].split())
     assert "0–0" not in played
     assert "Still being played at the table." in played
+
+
+def test_a_secretary_types_a_card_both_captains_signed_and_it_counts_at_once() -> None:
+    """The paper card both captains signed at the table is their agreement: typed by a
+    secretary with "Both captains signed" ticked, the result counts at once (a league whose
+    captains have no accounts is not left waiting), and the audit trail says how."""
+    fixture, users = _fixture()
+    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    data = {
+        f"t{b}_g1_{side}": str(s[i])
+        for b, s in enumerate(CARD_SCORES, start=1)
+        for i, side in enumerate(("home", "away"))
+    }
+    captain, secretary = Client(), Client()
+    captain.force_login(users["home"])
+    secretary.force_login(users["secretary"])
+    assert 'data-testid="card-signed"' not in captain.get(url).content.decode()
+    assert 'data-testid="card-signed"' in secretary.get(url).content.decode()
+    done = unescape(secretary.post(url, data | {"signed": "on"}, follow=True).content.decode())
+    assert "Result from the signed score card entered: it counts." in done
+    submission = ResultSubmission.objects.get(fixture=fixture)
+    assert submission.is_confirmed and submission.confirmed_as == "secretary"
+    assert submission.submitted_by == submission.confirmed_by == users["secretary"]
+    confirmed = AuditEntry.objects.get(fixture=fixture, action="result_confirmed")
+    assert confirmed.subject.endswith("from the score card both captains signed")
+
+
+def test_a_captain_cannot_enter_a_card_as_signed_by_both() -> None:
+    fixture, users = _fixture()
+    with pytest.raises(PermissionDenied, match="Only a secretary enters a signed card"):
+        fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), signed=True, by=users["home"])
+    assert not FixtureTable.objects.filter(fixture=fixture).exists()
+    assert not ResultSubmission.objects.filter(fixture=fixture).exists()
+
+
+def test_settling_with_the_card_is_offered_only_to_a_secretary_who_may_settle() -> None:
+    """A secretary who submitted a result disputed since was offered "Settle it with the score
+    card" and refused once it was typed; now it is offered to those who may settle it: another
+    secretary, or the league's only one."""
+    fixture, users = _fixture()
+    submission = fixture_card_enter(
+        fixture=fixture, tables=_yorkshire_card(), by=users["secretary"]
+    )
+    confirmation.result_dispute(submission=submission, reason="Table 4 was 10-11", by=users["away"])
+    result_url = reverse("leagues:fixture_result", kwargs={"pk": fixture.pk})
+    secretary = Client()
+    secretary.force_login(users["secretary"])
+    league = fixture.division.season.league
+    league.secretaries.add(other := UserFactory())
+    assert 'data-testid="enter-card"' not in secretary.get(result_url).content.decode()
+    colleague = Client()
+    colleague.force_login(other)
+    assert 'data-testid="enter-card"' in colleague.get(result_url).content.decode()
+    league.secretaries.remove(other)
+    assert 'data-testid="enter-card"' in secretary.get(result_url).content.decode()
+    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    data = {"t4_g1_home": "10", "t4_g1_away": "11", "settlement": "Card checked"}
+    secretary.post(url, data)
+    submission = ResultSubmission.objects.get(fixture=fixture, status="settled")
+    assert submission.settled_by == users["secretary"]
