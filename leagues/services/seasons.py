@@ -16,17 +16,20 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Max
 from django.template.defaultfilters import pluralize
 
 from leagues import nights_off
 from leagues.audit import audit_log
-from leagues.models import Division, Registration, Season, Team, TeamEntry
+from leagues.days import long_date
+from leagues.models import Division, Fixture, Registration, Season, Team, TeamEntry
 from leagues.movement import DOWN, OUT, STAYS, UP, moves
 from leagues.permissions import require_secretary
 from leagues.selectors.race import division_places
 from leagues.selectors.standings import Standings, season_standings
 from leagues.services.structure import division_create, season_create, team_enter
 from scoring.actors import Account
+from scoring.forms.words import possessive
 
 
 @dataclass(frozen=True)
@@ -133,6 +136,41 @@ def season_after(season: Season) -> Season | None:
     )
 
 
+def season_last_day(season: Season) -> datetime.date | None:
+    """The day ``season`` runs to: its end, or its last fixture (not void) when that is later
+    or it has no end; None when it has neither."""
+    last = (
+        Fixture.objects.filter(division__season=season)
+        .exclude(status=Fixture.Status.VOID)
+        .aggregate(last=Max("date"))["last"]
+    )
+    return max((day for day in (season.ends_on, last) if day is not None), default=None)
+
+
+def next_start_refusal(season: Season, starts_on: datetime.date) -> str:
+    """Why the season after ``season`` cannot start on ``starts_on`` ("" when it can): it
+    starts after ``season`` has run (``season_last_day``), or after it started when it has no
+    end and no fixture."""
+    last = season_last_day(season)
+    if last is None:
+        if starts_on <= season.starts_on:
+            return (
+                f"The next season starts after {season.name} did ({long_date(season.starts_on)})."
+            )
+        return ""
+    if starts_on > last:
+        return ""
+    if last == season.ends_on:
+        return (
+            f"The next season starts after {season.name} ends ({long_date(last)}): "
+            "give a later date."
+        )
+    return (
+        f"The next season starts after {possessive(season.name)} last fixture, on "
+        f"{long_date(last)}: give a later date."
+    )
+
+
 def season_after_message(season: Season, following: Season) -> str:
     return (
         f"{following.name} already follows {season.name}: the next season starts from "
@@ -160,13 +198,9 @@ def season_start_next(
     following = season_after(season)
     if following is not None:
         raise ValidationError(season_after_message(season, following))
-    if starts_on <= season.starts_on:
-        raise ValidationError(
-            {
-                "starts_on": f"The next season starts after {season.name} did "
-                f"({season.starts_on:%d %b %Y})."
-            }
-        )
+    too_soon = next_start_refusal(season, starts_on)
+    if too_soon:
+        raise ValidationError({"starts_on": too_soon})
     old_divisions = list(season.divisions.order_by("rank", "name"))
     by_rank = {d.rank: d for d in old_divisions}
     entries = {

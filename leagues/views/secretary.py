@@ -231,16 +231,20 @@ def season_start_next(request: HttpRequest, slug: str, season: int) -> HttpRespo
         )
     placements = seasons.next_season_placements(season=old, standings=standings)
     divisions = list(old.divisions.order_by("rank", "name"))
-    start = (old.ends_on or old.starts_on) + datetime.timedelta(days=7)
+    start = (
+        old.ends_on + datetime.timedelta(days=7)
+        if old.ends_on
+        else old.starts_on.replace(year=old.starts_on.year + 1)
+    )
+    # Never inside the old season: a week after its last fixture when that is later.
+    last = seasons.season_last_day(old)
+    if last is not None and start <= last:
+        start = last + datetime.timedelta(days=7)
     form = forms.NextSeasonForm(
         request.POST or None,
         placements=placements,
         divisions=divisions,
-        initial={
-            "starts_on": start
-            if old.ends_on
-            else old.starts_on.replace(year=old.starts_on.year + 1)
-        },
+        initial={"starts_on": start},
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

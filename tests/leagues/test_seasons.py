@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -181,9 +182,10 @@ def finished_season():
         ordered = [teams[n] for n in names.split()]
         for i, home in enumerate(ordered):
             for away in ordered[i + 1 :]:
-                FixtureResultFactory(
-                    fixture=FixtureFactory(division=division, home=home, away=away), home_win=True
+                fixture = FixtureFactory(
+                    division=division, home=home, away=away, date=datetime.date(2025, 3, 4)
                 )
+                FixtureResultFactory(fixture=fixture, home_win=True)
     captain = PlayerFactory(name="Captain Alma")
     Registration.objects.create(player=captain, team=teams["Alma"], season=season)
     TeamEntry.objects.filter(team=teams["Alma"], season=season).update(captain=captain)
@@ -296,6 +298,54 @@ def test_only_the_latest_season_starts_a_next_one(client, django_user_model):
             placements={},
         )
     assert season.league.seasons.count() == 2
+
+
+def test_a_next_season_starting_inside_the_one_it_follows_is_refused_naming_the_day(
+    client, django_user_model
+):
+    """A season runs to its end, or to its last fixture when that is later (or it has no
+    end): the next one starts after that day, or the league's page would switch to it while
+    the old one is still being played."""
+    season, teams = finished_season()  # ends Tue 27 May 2025
+    placements = {team.pk: 1 for team in teams.values()}
+    ends = re.escape(f"after {season.name} ends (Tue 27 May 2025)")
+    with pytest.raises(ValidationError, match=ends) as refused:
+        season_start_next(
+            season=season, name="Too soon", starts_on=datetime.date(2025, 3, 4), placements={}
+        )
+    assert "starts_on" in refused.value.message_dict
+    # A fixture re-arranged past the end: the season runs to it.
+    late = Fixture.objects.filter(division__season=season).first()
+    Fixture.objects.filter(pk=late.pk).update(date=datetime.date(2025, 6, 10))
+    with pytest.raises(ValidationError, match=r"last fixture, on Tue 10 Jun 2025"):
+        season_start_next(
+            season=season, name="Too soon", starts_on=datetime.date(2025, 6, 10), placements={}
+        )
+    # The page offers a start a week after that day, and says why it refuses one before.
+    user = django_user_model.objects.create_user("sec", password="pw-sec-123456")
+    season.league.secretaries.add(user)
+    client.force_login(user)
+    url = reverse("leagues:manage_season_next", args=[season.league.slug, season.pk])
+    page = client.get(url).content.decode()
+    assert 'value="2025-06-17"' in page
+    data = {"name": "Next", "starts_on": "2025-06-03", "carry_squads": "on"}
+    data.update({f"team_{pk}": "1" for pk in placements})
+    response = client.post(url, data)
+    assert response.status_code == 200
+    assert "last fixture, on Tue 10 Jun 2025" in response.content.decode()
+    assert season.league.seasons.count() == 1
+    # A season with no end runs to its last fixture.
+    type(season).objects.filter(pk=season.pk).update(ends_on=None)
+    season.refresh_from_db()
+    with pytest.raises(ValidationError, match=r"last fixture, on Tue 10 Jun 2025"):
+        season_start_next(
+            season=season, name="Too soon", starts_on=datetime.date(2025, 6, 3), placements={}
+        )
+    assert list(season.league.seasons.values_list("name", flat=True)) == [season.name]
+    new = season_start_next(
+        season=season, name="2025–26", starts_on=datetime.date(2025, 6, 11), placements=placements
+    )
+    assert new.starts_on == datetime.date(2025, 6, 11)
 
 
 def test_a_next_season_that_fails_half_way_leaves_nothing_behind(monkeypatch):
