@@ -22,9 +22,18 @@ from django.template.defaultfilters import pluralize
 from leagues import nights_off
 from leagues.audit import audit_log
 from leagues.days import long_date
-from leagues.models import Division, Fixture, Registration, Season, Team, TeamEntry
+from leagues.models import (
+    Division,
+    Fixture,
+    Registration,
+    Season,
+    Team,
+    TeamEntry,
+    Withdrawal,
+)
 from leagues.movement import DOWN, OUT, STAYS, UP, moves
 from leagues.permissions import require_secretary
+from leagues.selectors.counting import fixtures_with_counts
 from leagues.selectors.race import division_places
 from leagues.selectors.standings import Standings, season_standings
 from leagues.services.structure import division_create, season_create, team_enter
@@ -71,17 +80,20 @@ def _suffix(n: int) -> str:
 
 def placements_refusal(season: Season, standings: Sequence[Standings]) -> str:
     """Why no placements can be proposed from ``season`` yet ("" when its tables are final):
-    a league fixture still to count (to play, postponed, or played and not confirmed), or a
-    division with no result at all."""
+    a league fixture still to count (``still_to_count`` says which kinds, and what settles
+    each), or a division with no result at all."""
     left = [(table.division.name, len(table.remaining)) for table in standings if table.remaining]
     if left:
         count = sum(n for _, n in left)
         where = ", ".join(f"{n} in {name}" for name, n in left)
+        kinds = still_to_count(season) or [
+            "To play, postponed, or played and waiting for confirmation: settle each (play, "
+            "confirm, award a walkover or void it)."
+        ]
         return (
             f"{season.name} is not settled: {count} league fixture{pluralize(count)} "
-            f"still to count ({where}): to play, postponed, or played and waiting for "
-            "confirmation. Promotion and relegation come from the final tables: settle every "
-            "fixture (play, confirm, award a walkover or void it), then start the next season."
+            f"still to count ({where}). {' '.join(kinds)} Promotion and relegation come from "
+            "the final tables: start the next season once every fixture counts."
         )
     unplayed = [
         table.division.name
@@ -94,6 +106,68 @@ def placements_refusal(season: Season, standings: Sequence[Standings]) -> str:
             "place its teams from. Play the season's fixtures first."
         )
     return ""
+
+
+def still_to_count(season: Season) -> list[str]:
+    """The league fixtures of ``season`` whose result does not count yet (as the tables read
+    them: not void, no expunged team's), a sentence for each kind saying how many and what
+    settles them: to play or postponed (play, re-arrange, award a walkover or void), played
+    and not confirmed (confirm), a withdrawn team's walkovers waiting for their dates (nothing:
+    each counts on its own date, ``settle_due_walkovers``)."""
+    expunged = TeamEntry.objects.filter(season=season, withdrawal=Withdrawal.EXPUNGE).values("team")
+    fixtures = (
+        fixtures_with_counts(
+            Fixture.objects.filter(division__season=season, kind=Fixture.Kind.LEAGUE)
+            .exclude(status=Fixture.Status.VOID)
+            .exclude(home__in=expunged)
+            .exclude(away__in=expunged)
+        )
+        .filter(counts=False)
+        .select_related("home", "away")
+        .order_by("date", "pk")
+    )
+    to_play = postponed = unconfirmed = 0
+    waiting: list[Fixture] = []
+    for fixture in fixtures:
+        if fixture.status == Fixture.Status.SCHEDULED:
+            to_play += 1
+        elif fixture.status == Fixture.Status.POSTPONED:
+            postponed += 1
+        elif fixture.status == Fixture.Status.PLAYED:
+            unconfirmed += 1
+        elif fixture.walkover_pending:
+            waiting.append(fixture)
+    kinds = []
+    if to_play or postponed:
+        what = " and ".join(
+            ([f"{to_play} to play"] if to_play else [])
+            + ([f"{postponed} postponed"] if postponed else [])
+        )
+        them = "it" if to_play + postponed == 1 else "them"
+        kinds.append(f"{what}: play {them}, re-arrange {them}, award a walkover or void {them}.")
+    if unconfirmed:
+        kinds.append(
+            f"{unconfirmed} played, its result not yet confirmed: confirm it on its result page."
+            if unconfirmed == 1
+            else f"{unconfirmed} played, their results not yet confirmed: confirm each on its "
+            "result page."
+        )
+    if waiting:
+        n = len(waiting)
+        withdrew = sorted(
+            {str(f.away if f.walkover_to == Fixture.Side.HOME else f.home) for f in waiting}
+        )
+        whose = " and ".join(possessive(name) for name in withdrew)
+        kinds.append(
+            f"{n} walkover{pluralize(n)} from {whose} withdrawal{pluralize(len(withdrew))}"
+            + (
+                f", waiting for its date: it counts on {long_date(waiting[0].date)} by itself."
+                if n == 1
+                else ", waiting for their dates: each counts on its own date by itself (the "
+                f"last on {long_date(waiting[-1].date)})."
+            )
+        )
+    return [kind[0].upper() + kind[1:] for kind in kinds]
 
 
 def next_season_placements(

@@ -203,8 +203,8 @@ def test_next_season_from_one_not_settled_is_refused_and_says_why(client, django
     url = reverse("leagues:manage_season_next", args=[season.league.slug, season.pk])
     page = client.get(url).content.decode()
     assert (
-        f"{season.name} is not settled: 1 league fixture still to count (1 in First): to play, "
-        "postponed, or played and waiting for confirmation." in page
+        f"{season.name} is not settled: 1 league fixture still to count (1 in First). 1 to "
+        "play: play it, re-arrange it, award a walkover or void it." in page
     )
     assert "final table," not in page and "promoted" not in page and 'name="team_' not in page
     before = season.league.seasons.count()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import datetime
+import html
 import io
 import json
 import zoneinfo
@@ -265,3 +266,50 @@ def test_a_team_withdrawn_late_on_a_league_night_withdrew_on_that_nights_date(mo
     team_withdraw(entry=entry, withdrawal=Withdrawal.STAND, reason="Gone")
     entry.refresh_from_db()
     assert entry.withdrawn_on == friday
+
+
+def test_the_next_season_waits_for_the_walkovers_and_says_what_settles_each_kind(season, client):
+    """Starting the next season is refused while fixtures are still to count, and the page
+    says which kinds: a withdrawn team's walkovers waiting for their dates need nothing (each
+    counts on its own date), unlike a fixture to play, postponed, or not yet confirmed."""
+    from leagues.days import long_date
+    from leagues.selectors.standings import season_standings
+    from leagues.services.fixtures import fixture_postpone
+    from leagues.services.seasons import placements_refusal
+
+    division, secretary = season["division"], season["secretary"]
+    withdraw(season)
+    url = reverse("leagues:manage_season_next", args=[season["league"].slug, division.season_id])
+    client.force_login(secretary)
+    page = html.unescape(client.get(url).content.decode())
+    last = long_date(season["today"] + 2 * WEEK)
+    assert (
+        f"2 league fixtures still to count (2 in Premier). 2 walkovers from Red Lion's "
+        "withdrawal, waiting for their dates: each counts on its own date by itself (the last "
+        f"on {last}). Promotion and relegation come from the final tables: start the next "
+        "season once every fixture counts." in page
+    )
+    assert "award a walkover" not in page and "waiting for confirmation" not in page
+
+    teams = {entry.team.name: entry.team for entry in division.entries.select_related("team")}
+    today = season["today"]
+    for home, away, weeks in (("Crown", "Dog", 1), ("Dog", "Black Bull", 1)):
+        FixtureFactory(
+            division=division, home=teams[home], away=teams[away], date=today + weeks * WEEK
+        )
+    fixture_postpone(
+        fixture=Fixture.objects.get(home=teams["Dog"], away=teams["Black Bull"]),
+        reason="Burst pipe",
+        by=secretary,
+    )
+    unconfirmed = FixtureFactory(
+        division=division, home=teams["Dog"], away=teams["Crown"], date=today - WEEK
+    )
+    (table_game,) = start_fixture(unconfirmed)
+    win(table_game.game, "A", 3)
+    refusal = placements_refusal(division.season, season_standings(season=division.season))
+    assert (
+        "5 league fixtures still to count (5 in Premier). 1 to play and 1 postponed: play "
+        "them, re-arrange them, award a walkover or void them. 1 played, its result not yet "
+        "confirmed: confirm it on its result page. 2 walkovers from Red Lion's withdrawal"
+    ) in refusal
