@@ -921,6 +921,22 @@ def undo_words(fixture: Fixture) -> str:
     return "the void"
 
 
+def settled_by_withdrawal(fixture: Fixture) -> TeamEntry | None:
+    """The withdrawn team's entry whose withdrawal settled ``fixture`` (a walkover or a void
+    that reinstating the team puts back, not ``fixture_undo``), if any."""
+    withdrawn = TeamEntry.objects.filter(
+        season_id=fixture.division.season_id, withdrawn_on__isnull=False
+    ).select_related("team")
+    return next(
+        (
+            entry
+            for entry in withdrawn
+            if any(item.get("pk") == fixture.pk for item in entry.withdrawal_settled)
+        ),
+        None,
+    )
+
+
 @transaction.atomic
 def fixture_undo(*, fixture: Fixture, reason: str, by: Account = None) -> Fixture:
     """Undo a postponement, a walkover or a void: the fixture is back on the list as it was
@@ -935,15 +951,12 @@ def fixture_undo(*, fixture: Fixture, reason: str, by: Account = None) -> Fixtur
         )
     if not reason.strip():
         raise ValidationError("Give the reason for undoing it.")
-    withdrawn = TeamEntry.objects.filter(
-        season_id=fixture.division.season_id, withdrawn_on__isnull=False
-    ).select_related("team")
-    for entry in withdrawn:
-        if any(item.get("pk") == fixture.pk for item in entry.withdrawal_settled):
-            raise ValidationError(
-                f"This fixture was settled by {possessive(entry.team.name)} withdrawal: "
-                "reinstate the team to undo it."
-            )
+    withdrawn = settled_by_withdrawal(fixture)
+    if withdrawn is not None:
+        raise ValidationError(
+            f"This fixture was settled by {possessive(withdrawn.team.name)} withdrawal: "
+            "reinstate the team to undo it."
+        )
     undone = undo_words(fixture)
     before = {**fixture_state(fixture), "walkover_to": fixture.walkover_to}
     if fixture.status == Fixture.Status.POSTPONED and fixture.original_date == fixture.date:

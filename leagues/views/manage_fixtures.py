@@ -172,6 +172,10 @@ def fixture_manage(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, f"{done}: {fixture.home} v {fixture.away}.")
             return redirect(fixture)
+    # A fixture a withdrawal settled is put back by reinstating the team, not undone here.
+    withdrawn = (
+        fixtures.settled_by_withdrawal(fixture) if fixture.status in fixtures.UNDOABLE else None
+    )
     return render(
         request,
         "leagues/manage/fixture.html",
@@ -182,7 +186,10 @@ def fixture_manage(request: HttpRequest, pk: int) -> HttpResponse:
             "forms": sent,
             "posted": form,
             "open": fixture.status in fixtures.REPLACEABLE,
-            "undo": fixtures.undo_words(fixture) if fixture.status in fixtures.UNDOABLE else "",
+            "undo": fixtures.undo_words(fixture)
+            if fixture.status in fixtures.UNDOABLE and withdrawn is None
+            else "",
+            "withdrawn": withdrawn,
         },
     )
 

@@ -3,12 +3,14 @@ captains told; what cannot be undone is refused in words."""
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from django.core import mail
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from leagues.models import AuditEntry
+from leagues.models import AuditEntry, TeamEntry
 from leagues.selectors.standings import division_standings
 from leagues.services.fixtures import fixture_postpone, fixture_undo, fixture_void, fixture_walkover
 from leagues.services.standings import refresh_division_table
@@ -104,6 +106,7 @@ def test_the_secretary_undoes_a_walkover_from_the_fixture_page(client, world):
     url = reverse("leagues:manage_fixture", args=[fixture.pk])
     page = client.get(url).content.decode()
     assert f"Undo the walkover to {fixture.away}" in page
+    assert f"This fixture is a walkover to {fixture.away}:" in page
     response = client.post(url, {"action": "undo", "undo-reason": "Wrong team"})
     assert response.status_code == 302
     fixture.refresh_from_db()
@@ -134,3 +137,33 @@ def test_a_rearrangement_offers_the_next_free_league_nights_to_pick_from(client,
     assert response.status_code == 302
     fixture.refresh_from_db()
     assert fixture.date == nights[2]
+
+
+def test_a_walkover_from_a_withdrawal_is_not_offered_to_undo_the_page_says_reinstate(client, world):
+    """A fixture a team's withdrawal settled is put back by reinstating the team (the service
+    refuses to undo it alone): its page offers no undo form, and says so with a link to the
+    team's secretary page; the status reads as a sentence."""
+    from leagues.services.withdrawal import team_withdraw
+
+    secretary = world.users["secretary"]
+    fixture = scheduled(world.fixture)  # Old Hall v Black Bull
+    season = fixture.division.season
+    team_withdraw(
+        entry=TeamEntry.objects.get(team=fixture.away, season=season),
+        reason="Pub shut",
+        withdrawal="stand",
+        by=secretary,
+    )
+    client.force_login(secretary)
+    url = reverse("leagues:manage_fixture", args=[fixture.pk])
+    page = html.unescape(client.get(url).content.decode())
+    assert "Undo the walkover" not in page and 'value="undo"' not in page
+    assert f"This fixture is a walkover to {fixture.home}:" in page
+    assert "This fixture is walkover" not in page
+    team_page = reverse("leagues:manage_team", args=[world.league.slug, fixture.away.pk])
+    assert (
+        f"It was settled by {fixture.away}'s withdrawal: reinstate the team on "
+        f'<a href="{team_page}?season={season.pk}">its secretary page</a> to undo it.'
+    ) in page
+    with pytest.raises(ValidationError, match="reinstate the team to undo it"):
+        fixture_undo(fixture=fixture, reason="Wrong team", by=secretary)
