@@ -53,7 +53,7 @@ class Race:
         view = self.outlooks.get(row.team.pk)
         if view is None:
             return []
-        if view.champions:
+        if view.champions and not self.shared_top:
             return [CHAMPIONS]
         if view.promoted:
             return [PROMOTED]
@@ -61,11 +61,21 @@ class Race:
             return [RELEGATED]
         return []
 
+    @property
+    def shared_top(self) -> bool:
+        """Two teams or more end level first on every tie-break: the table does not name the
+        champions (a play-off or the league's own rule does), so none is marked."""
+        return sum(1 for view in self.outlooks.values() if view.worst == 1) > 1
+
     def places(self, row: StandingRow) -> str:
         """E.g. "Can finish 2nd to 4th", "Finishes 3rd"."""
         view = self.outlooks.get(row.team.pk)
         if view is None:
             return ""
+        if view.worst == 1 and self.shared_top:
+            return (
+                "Level first on every tie-break: a play-off or the league's rule decides the title"
+            )
         if view.best == view.worst:
             return (
                 f"Finishes {ordinal(view.best)}"

@@ -368,3 +368,23 @@ def test_an_adjustment_is_charted_on_the_day_it_was_made_where_the_league_plays(
     assert chart is not None
     assert chart.weeks == 1
     assert chart.lines[0].total == 1
+
+
+def test_two_teams_level_first_on_every_tie_break_are_not_both_marked_champions(client):
+    """A season ended with two teams level first on points and every tie-break: both were
+    marked "C", champions certain. The table does not name the champions then (a play-off or
+    the league's rule does): neither is marked, and each row says so."""
+    division, t = make_division("Anchor", "Bay Horse", "Crown")
+    play(division, t["Anchor"], t["Crown"], 10, 0, 0)
+    play(division, t["Bay Horse"], t["Crown"], 10, 0, 1)
+    play(division, t["Anchor"], t["Bay Horse"], 5, 5, 2)
+    race = division_race(standings=division_standings(division=division))
+    assert race.remaining == 0 and race.shared_top
+    rows = {row.team.name: row for row in division_standings(division=division).rows}
+    assert race.markers(rows["Anchor"]) == race.markers(rows["Bay Horse"]) == []
+    assert race.places(rows["Anchor"]).startswith("Level first on every tie-break")
+    assert race.places(rows["Crown"]) == "Finishes 3rd"
+    page = client.get(reverse("leagues:division", args=[division.pk])).content.decode()
+    badge = '<abbr class="badge badge-champions" title="Champions">C</abbr>'
+    assert page.count(badge) == page.count(f"<dt>{badge}</dt>") == 1  # the key's alone
+    assert "Level first on every tie-break" in page
