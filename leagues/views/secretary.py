@@ -234,7 +234,7 @@ def season_start_next(request: HttpRequest, slug: str, season: int) -> HttpRespo
     start = (
         old.ends_on + datetime.timedelta(days=7)
         if old.ends_on
-        else old.starts_on.replace(year=old.starts_on.year + 1)
+        else old.starts_on + datetime.timedelta(weeks=52)  # its league night, a year on
     )
     # Never inside the old season: a week after its last fixture when that is later.
     last = seasons.season_last_day(old)

@@ -348,6 +348,25 @@ def test_a_next_season_starting_inside_the_one_it_follows_is_refused_naming_the_
     assert new.starts_on == datetime.date(2025, 6, 11)
 
 
+def test_the_next_season_of_one_begun_on_29_february_without_an_end_is_offered(
+    client, django_user_model
+):
+    """A season with no end was offered the same day a year on, which 29 February has not:
+    the page failed. It offers its league night 52 weeks on."""
+    season, _ = finished_season()
+    Fixture.objects.filter(division__season=season).update(date=datetime.date(2024, 3, 5))
+    type(season).objects.filter(pk=season.pk).update(
+        starts_on=datetime.date(2024, 2, 29), ends_on=None
+    )
+    user = django_user_model.objects.create_user("sec", password="pw-sec-123456")
+    season.league.secretaries.add(user)
+    client.force_login(user)
+    url = reverse("leagues:manage_season_next", args=[season.league.slug, season.pk])
+    response = client.get(url)
+    assert response.status_code == 200
+    assert 'value="2025-02-27"' in response.content.decode()
+
+
 def test_a_next_season_that_fails_half_way_leaves_nothing_behind(monkeypatch):
     """Starting the next season is one transaction: a failure after the season row is written
     (here, its first division) leaves no season."""
