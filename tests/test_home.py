@@ -93,3 +93,15 @@ def test_pages_carry_a_description_and_a_home_screen_icon(client):
         assert f'<link rel="apple-touch-icon" href="{icon}">' in page
     assert finders.find("scoring/offline/apple-touch-icon.png")
     assert client.get("/apple-touch-icon.png")["Location"] == icon
+
+
+@pytest.mark.django_db
+def test_the_start_pages_buttons_each_lead_somewhere_of_their_own(client):
+    """Two pairs of buttons led to the same two places ("Start a game" and "Score a game",
+    "Recent games" and "Games in play"): the league paragraph's lead to the leagues."""
+    body = client.get(reverse("home")).content.decode()
+    buttons = re.findall(r'<a class="button[^"]*" href="([^"]+)">([^<]+)</a>', body)
+    targets = [href for href, _ in buttons]
+    assert len(targets) == len(set(targets)) == 4
+    assert (reverse("leagues:league_list"), "Find your league") in buttons
+    assert (reverse("leagues:manage_league_create"), "Start a league") in buttons
