@@ -17,6 +17,7 @@ from django.db.models import F, Q
 from django.db.models.functions import Upper
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import slugify
 
 from config.inputs import one_spaced
 from leagues.days import long_date, short_date
@@ -74,6 +75,17 @@ def league_name_taken(name: str, *, but: int | None = None) -> str:
         return (
             f"There is a league called {name} already: choose another name (its town or "
             "district, say)."
+        )
+    return ""
+
+
+def league_address_taken(slug: str, *, but: int | None = None) -> str:
+    """Why a league's web address may not be ``slug`` (another league's is), or "": said as
+    the address a reader types, never as Django's "League with this Slug already exists"."""
+    if slug and League.objects.filter(slug=slug).exclude(pk=but).exists():
+        return (
+            f"The web address /leagues/{slug}/ is another league's already: choose another "
+            "(add the town, say)."
         )
     return ""
 
@@ -172,6 +184,11 @@ class League(models.Model):
         taken = league_name_taken(self.name, but=self.pk)
         if taken:
             errors["name"] = [taken]
+        # The address is checked here, in the site's words (``validate_unique`` leaves it
+        # alone); one refusal when it is the taken name's own.
+        address_taken = league_address_taken(self.slug, but=self.pk)
+        if address_taken and not (taken and self.slug == slugify(self.name)):
+            errors["slug"] = [address_taken]
         try:
             ruleset_from_spec(self.ruleset or STYLE_PRESETS[self.style].ruleset)
         except InvalidFacts as exc:
@@ -182,6 +199,10 @@ class League(models.Model):
             errors["match_format"] = exc.messages
         if errors:
             raise ValidationError(errors)
+
+    def validate_unique(self, exclude: Any = None) -> None:
+        """As Django's, but the web address: ``clean`` says when it is taken."""
+        super().validate_unique(exclude={*(exclude or ()), "slug"})
 
     def get_ruleset(self) -> Ruleset:
         """The ruleset every game of this league starts with."""

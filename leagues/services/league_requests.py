@@ -1,22 +1,29 @@
 """Leagues asked for while open sign-up is off (``settings.OPEN_SIGNUP``): each waits for the
 site's operator, who approves it (the league is created with its asker as first secretary, as
-if they had started it themselves) or refuses it with a reason. The asker hears by e-mail."""
+if they had started it themselves) or refuses it with a reason. The operators hear by e-mail
+when one is asked for; the asker when it is decided."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import slugify
 
+from config.inputs import one_spaced
 from config.locks import lock_rows
-from config.mail import absolute, send_templated
-from leagues.models import League, LeagueRequest, league_name_taken
+from config.mail import MAIL_ERRORS, absolute, send_templated
+from leagues.models import League, LeagueRequest, league_address_taken, league_name_taken
 from leagues.permissions import can_approve_leagues
 from leagues.services.structure import league_create
 from scoring.actors import Account
+
+logger = logging.getLogger(__name__)
 
 
 def _require_operator(by: Account) -> None:
@@ -24,17 +31,87 @@ def _require_operator(by: Account) -> None:
         raise PermissionDenied("Only the site's operator approves new leagues.")
 
 
-@transaction.atomic
-def league_request_create(*, name: str, form_data: dict[str, Any], by: Account) -> LeagueRequest:
-    """Ask for a league (``form_data``: the league's form as sent, checked again on approval)."""
-    if not (getattr(by, "is_authenticated", False) and by.is_active):
-        raise PermissionDenied("Log in to ask for a league.")
-    if LeagueRequest.objects.filter(asked_by=by, status=LeagueRequest.Status.WAITING).count() >= 3:
-        raise ValidationError("You have three leagues waiting already: wait for the operator.")
+def asked_address(name: str, form_data: dict[str, Any]) -> str:
+    """The web address (slug) a request's league would have: the one typed, else its name's."""
+    typed = form_data.get("slug")
+    return (typed.strip() if isinstance(typed, str) else "") or slugify(name)
+
+
+def _refuse_taken(name: str, slug: str, by: Account) -> None:
+    """Refuse a request for a league whose name or web address a league has, or a request
+    still waiting (the operator could approve only one of the two)."""
     taken = league_name_taken(name)
     if taken:
         raise ValidationError({"name": taken})
-    return LeagueRequest.objects.create(name=name.strip(), form_data=form_data, asked_by=by)
+    taken = league_address_taken(slug)
+    if taken:
+        raise ValidationError({"slug": taken})
+    for waiting in LeagueRequest.objects.filter(status=LeagueRequest.Status.WAITING):
+        if one_spaced(waiting.name).casefold() == name.casefold():
+            if waiting.asked_by_id == by.pk:
+                raise ValidationError(
+                    {
+                        "name": f"You asked for {waiting.name} already: it waits for the "
+                        "site's operator, who will tell you by e-mail."
+                    }
+                )
+            raise ValidationError(
+                {
+                    "name": f"{waiting.name} is asked for already and waits for the site's "
+                    "operator: choose another name (its town or district, say)."
+                }
+            )
+        if asked_address(waiting.name, waiting.form_data) == slug:
+            if waiting.asked_by_id == by.pk:
+                raise ValidationError(
+                    {
+                        "slug": f"You asked for {waiting.name} already, at the web address "
+                        f"/leagues/{slug}/: it waits for the site's operator. Choose another "
+                        "address for a second league."
+                    }
+                )
+            raise ValidationError(
+                {
+                    "slug": f"The web address /leagues/{slug}/ is asked for already, by a "
+                    "league waiting for the site's operator: choose another (add the town, "
+                    "say)."
+                }
+            )
+
+
+def _tell_operators(league_request: LeagueRequest) -> None:
+    """Mail each of the site's operators (whoever may decide it, with an address) that the
+    league waits. A mail that cannot go is logged, not raised: the request stands, and the
+    operator sees it waiting on the site (the header's link, My fixtures)."""
+    link = absolute(reverse("leagues:league_requests"))
+    operators = get_user_model().objects.filter(is_superuser=True, is_active=True).exclude(email="")
+    for operator in operators.order_by("pk"):
+        try:
+            send_templated(
+                to=operator.email,
+                template="leagues/mail/league_request_waiting",
+                context={"request": league_request, "operator": operator, "link": link},
+            )
+        except MAIL_ERRORS:
+            logger.exception("the operator's mail about a league request could not be sent")
+
+
+@transaction.atomic
+def league_request_create(*, name: str, form_data: dict[str, Any], by: Account) -> LeagueRequest:
+    """Ask for a league (``form_data``: the league's form as sent, checked again on approval);
+    the site's operators are told by e-mail. Refused when a league, or a request still
+    waiting, has its name or web address."""
+    if not (getattr(by, "is_authenticated", False) and by.is_active):
+        raise PermissionDenied("Log in to ask for a league.")
+    # One at a time per asker: the same form sent twice at once is asked for once.
+    lock_rows(get_user_model().objects.filter(pk=by.pk))
+    if LeagueRequest.objects.filter(asked_by=by, status=LeagueRequest.Status.WAITING).count() >= 3:
+        raise ValidationError("You have three leagues waiting already: wait for the operator.")
+    name = one_spaced(name)
+    _refuse_taken(name, asked_address(name, form_data), by)
+    league_request = LeagueRequest.objects.create(name=name, form_data=form_data, asked_by=by)
+    transaction.on_commit(lambda: _tell_operators(league_request))
+    return league_request
 
 
 def _lock_waiting(league_request: LeagueRequest, by: Account) -> LeagueRequest:

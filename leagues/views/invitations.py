@@ -132,7 +132,10 @@ def league_request_list(request: HttpRequest) -> HttpResponse:
             if request.POST.get("action") == "approve":
                 form = forms.LeagueCreateForm(wanted.form_data)
                 if not form.is_valid():
-                    problems = [f"{k}: {' '.join(v)}" for k, v in form.errors.items()]
+                    problems = [
+                        f"{form[k].label}: {' '.join(v)}" if k in form.fields else " ".join(v)
+                        for k, v in form.errors.items()
+                    ]
                     raise ValidationError(
                         f"The league's form no longer holds: {'; '.join(problems)}"
                     )

@@ -1,0 +1,200 @@
+"""Leagues asked for while open sign-up is off: one request a name, refused when it is made if
+a league or another waiting request has the name or its web address; the site's operator is
+told by e-mail and sees the count waiting; the asker sees their request on My fixtures."""
+
+from __future__ import annotations
+
+import re
+import smtplib
+
+import pytest
+from django.core import mail
+from django.core.exceptions import ValidationError
+from django.core.mail.backends.base import BaseEmailBackend
+from django.test import Client
+from django.urls import reverse
+
+from leagues.models import League, LeagueRequest
+from leagues.services.league_requests import (
+    league_request_create,
+    league_request_refuse,
+)
+from leagues.services.structure import league_create
+from tests.factories.leagues import LeagueFactory
+from tests.factories.scoring import UserFactory
+from tests.leagues.helpers import page_words
+
+pytestmark = pytest.mark.django_db
+
+FORM = {"style": "yorkshire", "league_night": "2", "start_time": "20:00"}
+
+
+@pytest.fixture(autouse=True)
+def closed(settings):
+    settings.OPEN_SIGNUP = False
+
+
+@pytest.fixture
+def asker():
+    return UserFactory(username="asker", email="asker@example.org")
+
+
+@pytest.fixture
+def operator():
+    return UserFactory(username="root", email="root@example.org", is_superuser=True)
+
+
+def ask(by, name: str = "Calder Valley", **form: str) -> LeagueRequest:
+    return league_request_create(name=name, form_data={"name": name, **FORM, **form}, by=by)
+
+
+def text(response) -> str:
+    """A page as its reader sees it: its words, without the tags."""
+    return (
+        page_words(re.sub(r"<[^>]*>", " ", response.content.decode()))
+        .replace(" .", ".")
+        .replace(" :", ":")
+    )
+
+
+def said(response) -> str:
+    """The messages a page shows (what the operator reads after deciding)."""
+    found = re.search(r'<ul class="messages"[^>]*>(.*?)</ul>', response.content.decode(), re.S)
+    return page_words(re.sub(r"<[^>]*>", " ", found.group(1))) if found else ""
+
+
+def logged_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+# --- one request a name -----------------------------------------------------------------------
+
+
+def test_asking_twice_for_one_league_is_refused_naming_it(asker):
+    """Sending the form twice left two requests alike waiting, and approving the second
+    failed with Django's "League with this Slug already exists"."""
+    ask(asker)
+    with pytest.raises(ValidationError) as refused:
+        ask(asker, "calder  valley")
+    assert refused.value.message_dict["name"] == [
+        "You asked for Calder Valley already: it waits for the site's operator, who will tell "
+        "you by e-mail."
+    ]
+    assert LeagueRequest.objects.count() == 1
+
+
+def test_a_name_another_request_waits_for_is_refused_and_free_again_once_refused(asker, operator):
+    waiting = ask(asker)
+    other = UserFactory(username="other", email="other@example.org")
+    with pytest.raises(ValidationError, match="Calder Valley is asked for already"):
+        ask(other, "CALDER VALLEY")
+    league_request_refuse(league_request=waiting, reason="Spam", by=operator)
+    assert ask(other).asked_by == other
+
+
+def test_a_web_address_a_league_or_a_waiting_request_has_is_refused_in_the_sites_words(asker):
+    LeagueFactory(name="Spen Valley", slug="spen-valley")
+    with pytest.raises(ValidationError) as refused:
+        ask(asker, "Spen-Valley")
+    assert refused.value.message_dict == {
+        "slug": [
+            "The web address /leagues/spen-valley/ is another league's already: choose another "
+            "(add the town, say)."
+        ]
+    }
+    ask(asker, "Heckmondwike", slug="heck")
+    with pytest.raises(ValidationError, match="/leagues/heck/ is asked for already, by a league"):
+        ask(UserFactory(), "Heck Town", slug="heck")
+    with pytest.raises(ValidationError, match="You asked for Heckmondwike already, at the web"):
+        ask(asker, "Heck")
+    assert LeagueRequest.objects.count() == 1
+
+
+def test_a_league_whose_web_address_is_taken_is_refused_without_the_word_slug():
+    LeagueFactory(name="Spen Valley", slug="spen-valley")
+    with pytest.raises(ValidationError) as refused:
+        league_create(name="Spen-Valley", style="yorkshire")
+    assert refused.value.message_dict == {
+        "slug": [
+            "The web address /leagues/spen-valley/ is another league's already: choose another "
+            "(add the town, say)."
+        ]
+    }
+    with pytest.raises(ValidationError) as refused:
+        league_create(name="spen valley", style="yorkshire")
+    assert refused.value.messages == [
+        "There is a league called spen valley already: choose another name (its town or "
+        "district, say)."
+    ], "one refusal, on the name, when the address is the name's"
+
+
+def test_approving_a_request_for_a_name_taken_since_says_so_in_the_sites_words(asker, operator):
+    """Two requests alike from before the check: approving the second names the league,
+    not Django's "Slug"."""
+    first = ask(asker)
+    second = LeagueRequest.objects.create(
+        name=first.name, form_data=first.form_data, asked_by=asker
+    )
+    client = logged_in(operator)
+    url = reverse("leagues:league_requests")
+    client.post(url, {"request": first.pk, "action": "approve"})
+    response = client.post(url, {"request": second.pk, "action": "approve"}, follow=True)
+    words = said(response)
+    assert response.status_code == 200
+    assert "There is a league called Calder Valley already" in words
+    assert "slug" not in words.lower()
+    assert League.objects.count() == 1
+    second.refresh_from_db()
+    assert second.status == LeagueRequest.Status.WAITING
+
+
+def test_approving_a_request_whose_form_no_longer_holds_names_its_fields_in_its_words(
+    asker, operator
+):
+    asked = LeagueRequest.objects.create(
+        name="New", form_data={"name": "New", "slug": "new", **FORM}, asked_by=asker
+    )
+    response = logged_in(operator).post(
+        reverse("leagues:league_requests"), {"request": asked.pk, "action": "approve"}, follow=True
+    )
+    words = said(response)
+    assert "Web address: “new” is a word the site" in words
+    assert "slug" not in words.lower()
+
+
+# --- the operator is told ---------------------------------------------------------------------
+
+
+def test_the_operators_are_mailed_when_a_league_is_asked_for(
+    asker, operator, django_capture_on_commit_callbacks
+):
+    UserFactory(username="mute", is_superuser=True)  # no address
+    UserFactory(username="gone", email="gone@example.org", is_superuser=True, is_active=False)
+    UserFactory(username="plain", email="plain@example.org")
+    with django_capture_on_commit_callbacks(execute=True):
+        ask(asker)
+    assert [message.to for message in mail.outbox] == [["root@example.org"]]
+    message = mail.outbox[0]
+    assert "Calder Valley" in message.subject
+    assert "asker" in message.body
+    assert "/leagues/requests/" in message.body
+
+
+def test_a_request_stands_when_the_operators_mail_cannot_go(
+    asker, operator, settings, django_capture_on_commit_callbacks
+):
+    settings.EMAIL_BACKEND = "tests.leagues.test_league_requests.BrokenBackend"
+    with django_capture_on_commit_callbacks(execute=True) as mails:
+        response = logged_in(asker).post(
+            reverse("leagues:manage_league_create"), {"name": "Calder Valley", **FORM}
+        )
+    assert len(mails) == 1, "the operator's mail was tried"
+    assert response.status_code == 302
+    assert LeagueRequest.objects.get().name == "Calder Valley"
+
+
+class BrokenBackend(BaseEmailBackend):
+    def send_messages(self, email_messages):
+        raise smtplib.SMTPServerDisconnected("mail server went away")
