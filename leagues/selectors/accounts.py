@@ -1,5 +1,6 @@
-"""Reads for a logged-in player: the fixtures of the teams they captain this season, and their
-teams in a division."""
+"""Reads for a logged-in player: the fixtures of the teams they captain this season, their
+teams in a division, and the leagues they asked for (or, for the site's operator, how many
+wait for them)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Prefetch, Q
+from django.utils import timezone
 
-from leagues.models import Division, Fixture, League, ResultSubmission, Season, TeamEntry
+from leagues.models import (
+    Division,
+    Fixture,
+    League,
+    LeagueRequest,
+    ResultSubmission,
+    Season,
+    TeamEntry,
+)
+from leagues.permissions import can_approve_leagues
 from leagues.selectors.live import status_words
 from scoring.actors import Account
 from scoring.forms.words import possessive
@@ -156,3 +167,28 @@ def leagues_run_by(*, user: Account) -> list[League]:
     if not getattr(user, "is_authenticated", False):
         return []
     return list(League.objects.filter(secretaries=user).order_by("name"))
+
+
+#: How long a decided league request stays on its asker's My fixtures.
+DECIDED_SHOWN = datetime.timedelta(days=30)
+
+
+def league_requests_of(*, user: Account) -> list[LeagueRequest]:
+    """The leagues this account asked for that wait for the site's operator, and those decided
+    in the last 30 days (approved with their league, refused with the reason), newest first."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    recent = timezone.now() - DECIDED_SHOWN
+    return list(
+        LeagueRequest.objects.filter(asked_by=user)
+        .filter(Q(status=LeagueRequest.Status.WAITING) | Q(decided_at__gte=recent))
+        .select_related("league")
+    )
+
+
+def league_requests_waiting(*, user: Account) -> int:
+    """How many leagues asked for wait for ``user`` to decide: 0 unless they may decide (one
+    query for the site's operator, none for anyone else)."""
+    if not can_approve_leagues(user):
+        return 0
+    return LeagueRequest.objects.filter(status=LeagueRequest.Status.WAITING).count()

@@ -167,7 +167,9 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
     """The fixtures of the teams this account captains this season, with the step it can take
     on each: submit the result, confirm or dispute the other side's; the cup pairs ties of the
     pairs it plays in (or captains the team of), to agree or dispute their results; and the
-    leagues it is a secretary of, each a tap from its desk. Where logging in lands."""
+    leagues it is a secretary of, each a tap from its desk; the leagues it asked for (waiting
+    for the site's operator, or lately decided). Where logging in lands (the operator's count of
+    leagues waiting is on every page: ``base.html``)."""
     from cups.selectors import my_ties
 
     # Each with its score as the lists give it: a captain confirms what they can see.
@@ -178,5 +180,12 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
     ties = my_ties(user=request.user)
     run = account_selectors.leagues_run_by(user=request.user)
     return render(
-        request, "leagues/my_fixtures.html", {"rows": rows, "ties": ties, "leagues_run": run}
+        request,
+        "leagues/my_fixtures.html",
+        {
+            "rows": rows,
+            "ties": ties,
+            "leagues_run": run,
+            "league_requests": account_selectors.league_requests_of(user=request.user),
+        },
     )

@@ -4,6 +4,7 @@ told by e-mail and sees the count waiting; the asker sees their request on My fi
 
 from __future__ import annotations
 
+import datetime
 import re
 import smtplib
 
@@ -16,6 +17,7 @@ from django.urls import reverse
 
 from leagues.models import League, LeagueRequest
 from leagues.services.league_requests import (
+    league_request_approve,
     league_request_create,
     league_request_refuse,
 )
@@ -198,3 +200,50 @@ def test_a_request_stands_when_the_operators_mail_cannot_go(
 class BrokenBackend(BaseEmailBackend):
     def send_messages(self, email_messages):
         raise smtplib.SMTPServerDisconnected("mail server went away")
+
+
+def test_the_operator_sees_how_many_wait_on_every_page_they_land_on(asker, operator):
+    """Nothing linked to the leagues waiting: the operator lands on My fixtures, and every
+    page (but the one they decide on) links to them under the header, with their count."""
+    client = logged_in(operator)
+    requests = reverse("leagues:league_requests")
+    link = f'href="{requests}" data-testid="league-requests-link"'
+    assert link not in client.get(reverse("leagues:my_fixtures")).content.decode(), "none waiting"
+    ask(asker)
+    ask(asker, "Heckmondwike")
+    for page in (reverse("leagues:my_fixtures"), reverse("home"), reverse("leagues:league_list")):
+        words = page_words(client.get(page))
+        assert f"{link}>2 leagues wait for your approval</a>" in words, page
+    assert link not in client.get(requests).content.decode()
+    for other in (asker, UserFactory(username="plain")):
+        page = logged_in(other).get(reverse("leagues:my_fixtures")).content.decode()
+        assert requests not in page
+
+
+# --- the asker sees their request -------------------------------------------------------------
+
+
+def test_my_fixtures_shows_the_askers_request_waiting_then_decided(asker, operator):
+    client = logged_in(asker)
+    url = reverse("leagues:my_fixtures")
+    assert "Your league's secretary links your account" in text(client.get(url))
+    waiting = ask(asker)
+    refused = ask(asker, "Heckmondwike")
+    words = text(client.get(url))
+    assert "Your request for Calder Valley waits for the site's operator" in words
+    assert "Your request for Heckmondwike waits" in words
+    assert "Your league's secretary links your account" not in words
+
+    league_request_refuse(league_request=refused, reason="Not a pub league", by=operator)
+    form = {"name": "Calder Valley", "style": "yorkshire", "league_night": 2}
+    league = league_request_approve(
+        league_request=waiting,
+        league_kwargs=form | {"start_time": datetime.time(20)},
+        by=operator,
+    )
+    words = text(client.get(url))
+    assert "waits for the site" not in words
+    assert "The site's operator did not approve Heckmondwike: Not a pub league" in words
+    assert "The site's operator approved Calder Valley: its secretary's desk" in words
+    desk = reverse("leagues:manage_league", kwargs={"slug": league.slug})
+    assert f'href="{desk}"' in client.get(url).content.decode()
