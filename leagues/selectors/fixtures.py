@@ -304,18 +304,35 @@ def _listed(
     return [ListedFixture(row, league, known) for row in rows]
 
 
+#: A division's own fixtures, as its pages list them (by night and by team, its CSV, the
+#: printable grid, the embed and its calendar): its league fixtures and the play-offs and
+#: friendlies its secretary adds between its teams; not the cup ties filed under it. A cup tie is
+#: the cup's: it is filed under its home team's division (whose opponent may be of another) and
+#: listed with its teams' own fixtures, marked "Cup" (``team_fixture_rows``, a team's calendar).
+DIVISION_OWN = ~Q(kind=Fixture.Kind.CUP)
+
+
+def division_own(fixtures: QuerySet[Fixture]) -> QuerySet[Fixture]:
+    """``fixtures`` (a division's) without the cup ties filed under it (``DIVISION_OWN``)."""
+    return fixtures.filter(DIVISION_OWN)
+
+
 #: The pages' lists of fixtures: their queries (the season's names, the result's figures) cost
 #: the ORM more to build than the database to run, and are built once per connection
 #: (``scoring.services.compiled``; a test compares their rows with ``fixture_rows``').
 _division_rows = CompiledRows(
-    lambda division: fixture_query(division=division).values_list(*LISTED)
+    lambda division: division_own(fixture_query(division=division)).values_list(*LISTED)
 )
 _week_rows = CompiledRows(
-    lambda division, day: fixture_query(division=division).filter(date=day).values_list(*LISTED),
+    lambda division, day: (
+        division_own(fixture_query(division=division)).filter(date=day).values_list(*LISTED)
+    ),
     kinds=(int, datetime.date),
 )
 _division_team_rows = CompiledRows(
-    lambda division, team: fixture_query(division=division, team=team).values_list(*LISTED),
+    lambda division, team: division_own(fixture_query(division=division, team=team)).values_list(
+        *LISTED
+    ),
     kinds=(int, int),
 )
 _season_team_rows = CompiledRows(
@@ -335,8 +352,9 @@ def division_fixture_rows(
     team: Team | TeamChoice | None = None,
     week: datetime.date | None = None,
 ) -> list[ListedFixture]:
-    """The division's fixtures as its list shows them: the team's (``team``), the night's
-    (``week``) or all of them. One query."""
+    """The division's own fixtures (``DIVISION_OWN``: not the cup ties filed under it) as its
+    list shows them: the team's (``team``), the night's (``week``) or all of them. One
+    query."""
     if team is not None:
         rows = _division_team_rows.rows(division.pk, team.pk)
     elif week is not None:
@@ -464,17 +482,45 @@ def division_fixtures(*, division: Division) -> QuerySet[Fixture]:
     return fixture_list(division=division)
 
 
-#: A division's league nights, by a query built once per connection.
-_division_weeks_read = CompiledRows(
+#: The nights of a division's own fixtures, each with the kinds played that night, by a query
+#: built once per connection.
+_division_nights_read = CompiledRows(
     lambda division: (
-        Fixture.objects.filter(division=division).order_by("date").values_list("date").distinct()
+        division_own(Fixture.objects.filter(division=division))
+        .order_by("date", "kind")
+        .values_list("date", "kind")
+        .distinct()
     )
 )
 
 
-def division_weeks(*, division: Division) -> list[datetime.date]:
-    """The division's league nights: the dates of its fixtures, in order (one query)."""
-    return [date for (date,) in _division_weeks_read.rows(division.pk)]
+class Night(NamedTuple):
+    """A night of a division's fixtures list: its date, and ``week``, its number among the
+    division's league nights (what "Week 3 of 5" counts, as the API's rounds and the points
+    chart do), or None on a night of no league fixture (a play-off's, a friendly's), which the
+    list heads by its kinds (``label``: "Week 3", "Play-off")."""
+
+    date: datetime.date
+    week: int | None
+    label: str
+
+
+def division_nights(*, division: Division) -> list[Night]:
+    """The nights of the division's own fixtures (``DIVISION_OWN``: a cup night is not one), in
+    order, the league nights numbered (one query)."""
+    kinds: dict[datetime.date, set[str]] = {}
+    for day, kind in _division_nights_read.rows(division.pk):
+        kinds.setdefault(day, set()).add(kind)
+    nights = []
+    week = 0
+    for day, played in kinds.items():
+        if Fixture.Kind.LEAGUE in played:
+            week += 1
+            nights.append(Night(day, week, f"Week {week}"))
+        else:
+            first, *more = [str(kind.label) for kind in Fixture.Kind if kind in played]
+            nights.append(Night(day, None, join_words([first, *(m.lower() for m in more)])))
+    return nights
 
 
 def counted_results(

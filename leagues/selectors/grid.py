@@ -1,8 +1,9 @@
 """A division's season on one sheet: league nights down the side, teams across, each cell the
 team's match that night (home or away, against whom), for the pub noticeboard.
 
-Two queries: the division's entries and its fixtures. A fixture away from the home team's own
-venue is marked and listed under the grid with its venue.
+Two queries: the division's entries and its own fixtures (``DIVISION_OWN``: not the cup ties
+filed under it; a play-off or a friendly is marked with its kind). A fixture away from the home
+team's own venue is marked and listed under the grid with its venue.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import datetime
 from dataclasses import dataclass, field
 
 from leagues.models import Division, Fixture, Team
-from leagues.selectors.fixtures import division_entries, fixture_list
+from leagues.selectors.fixtures import division_entries, division_own, fixture_list
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ def season_grid(*, division: Division) -> SeasonGrid:
     column = {team.pk: i for i, team in enumerate(teams)}
     weeks: dict[datetime.date, Week] = {}
     grid = SeasonGrid(division=division, teams=teams, weeks=[])
-    for fixture in fixture_list(division=division):
+    for fixture in division_own(fixture_list(division=division)):
         if fixture.status == Fixture.Status.VOID:
             grid.void += 1
             continue

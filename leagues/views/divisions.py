@@ -24,7 +24,7 @@ from leagues.models import Division
 from leagues.permissions import can_manage_league
 from leagues.selectors import fixtures as fixture_selectors
 from leagues.selectors.accounts import viewer_teams
-from leagues.selectors.fixtures import TeamChoice
+from leagues.selectors.fixtures import Night, TeamChoice
 from leagues.selectors.race import MARKERS, Race, division_race
 from leagues.selectors.standings import Standings, division_for_table, division_standings
 from leagues.selectors.statistics import player_leaderboard
@@ -222,12 +222,12 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
         return next((team for team in self.teams if team.pk == wanted), None)
 
     @cached_property
-    def weeks(self) -> list[datetime.date]:
-        return fixture_selectors.division_weeks(division=self.division)
+    def nights(self) -> list[Night]:
+        return fixture_selectors.division_nights(division=self.division)
 
     @cached_property
     def week(self) -> datetime.date | None:
-        """The league night shown: none where a team's fixtures are (the weeks are not read)."""
+        """The night shown: none where a team's fixtures are (the nights are not read)."""
         if self.team is not None:
             return None
         wanted = self.request.GET.get("week", "")
@@ -235,12 +235,13 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
             chosen = datetime.date.fromisoformat(wanted)
         except ValueError:
             chosen = None
-        if chosen in self.weeks:
+        days = [night.date for night in self.nights]
+        if chosen in days:
             return chosen
-        if self.export or not self.weeks:
+        if self.export or not days:
             return None
         today = self.division.season.league.today()
-        return next((day for day in self.weeks if day >= today), self.weeks[-1])
+        return next((day for day in days if day >= today), days[-1])
 
     def get_table_kwargs(self) -> dict[str, Any]:
         # Every CSV (the season's, a week's, a team's) has the same columns in the same order:
@@ -262,22 +263,23 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         week = self.week
-        weeks = [] if week is None else self.weeks
+        nights = [] if week is None else self.nights
         # The CSV of what the page shows: the week shown, asked for or not (the next night).
         query = self.request.GET.copy()
         if week is not None:
             query["week"] = week.isoformat()
-        index = weeks.index(week) if week in weeks else None
+        index = next((i for i, night in enumerate(nights) if night.date == week), None)
         context.update(
             csv_query=query.urlencode(),
             team_options=team_options(self.teams, chosen=self.team.pk if self.team else None),
             team=self.team,
             by="team" if self.team is not None else "week",
             week=week,
-            week_number=None if index is None else index + 1,
-            weeks=weeks,
-            previous_week=weeks[index - 1] if index else None,
-            next_week=weeks[index + 1] if index is not None and index + 1 < len(weeks) else None,
+            night=None if index is None else nights[index],
+            # "Week 3 of 5": of the league nights, not a play-off's.
+            league_weeks=sum(1 for night in nights if night.week is not None),
+            previous_night=nights[index - 1] if index else None,
+            next_night=nights[index + 1] if index is not None and index + 1 < len(nights) else None,
         )
         return context
 

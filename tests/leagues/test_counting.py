@@ -28,7 +28,15 @@ from leagues.services.withdrawal import team_reinstate, team_withdraw
 from leagues.views.charts import progression_chart
 from scoring.actors import Actor
 from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory
-from tests.leagues.helpers import confirm, entered_teams, hand, record, squad, start_fixture
+from tests.leagues.helpers import (
+    confirm,
+    entered_teams,
+    hand,
+    page_words,
+    record,
+    squad,
+    start_fixture,
+)
 from tests.leagues.helpers import win_game as win
 
 pytestmark = pytest.mark.django_db
@@ -197,7 +205,11 @@ def test_lists_and_csvs_mark_what_does_not_count(client, season):
         "v",
         "Scheduled",
     )
-    assert fixtures["Bravo", "Delta"]["Status"] == "Cup: Played"
+    # The cup tie is the cup's, not the division's list: its teams' own lists mark it.
+    assert ("Bravo", "Delta") not in fixtures
+    team_page = client.get(reverse("leagues:team", args=[season["teams"]["Delta"].pk]))
+    assert season["cup"].get_absolute_url() in team_page.content.decode()
+    assert "Cup: Played" in page_words(team_page)
     assert fixtures["Woolpack", "Delta"]["Status"] == "Played (expunged)"
     assert fixtures["Charlie", "Alpha"]["Status"] == "Walkover to Charlie"
     assert fixtures["Alpha", "Bravo"]["Status"] == "Played"

@@ -205,3 +205,46 @@ def test_the_embeds_last_results_are_up_to_today(world):
     results = html[html.index("Last results") :]
     assert "w/o" not in results
     assert f"{played.home.name}" in results
+
+
+def test_the_grid_and_the_embed_are_the_divisions_own_fixtures_a_play_off_marked():
+    """A Friday cup tie filed under the division was a row of the printable grid ("H Black
+    Bull B" on a "Tuesdays" sheet) and a line of the embed's next fixtures, beside the league
+    match of the same teams, neither marked. Both are the division's own fixtures, as its
+    fixtures page: no cup tie; a play-off between its teams is marked with its kind."""
+    from tests.factories.leagues import FixtureFactory
+
+    division = DivisionFactory()
+    teams = [TeamEntryFactory(division=division).team for _ in range(4)]
+    start = division.season.league.today() + datetime.timedelta(days=1)
+    fixtures_generate(division=division, start=start, legs=1)
+    nights = sorted(set(Fixture.objects.filter(division=division).values_list("date", flat=True)))
+    stranger = TeamEntryFactory(division=DivisionFactory(season=division.season, rank=2)).team
+    FixtureFactory(
+        division=division,
+        home=teams[0],
+        away=stranger,
+        date=nights[0] + datetime.timedelta(days=3),
+        kind=Fixture.Kind.CUP,
+    )
+    playoff = FixtureFactory(
+        division=division,
+        home=teams[1],
+        away=teams[2],
+        date=nights[0] + datetime.timedelta(days=1),
+        kind=Fixture.Kind.PLAYOFF,
+    )
+    grid = season_grid(division=division)
+    assert [week.date for week in grid.weeks] == [nights[0], playoff.date, *nights[1:]]
+    html = Client().get(reverse("leagues:division_grid", kwargs={"pk": division.pk})).content
+    html = html.decode()
+    assert stranger.name not in html and html.count('class="night"') == 4
+    assert f"{teams[2].name} (play-off)" in html and f"{teams[1].name} (play-off)" in html
+    division.season.league.embed_sites = ""
+    division.season.league.save()
+    embed = Client().get(reverse("leagues:division_embed", kwargs={"pk": division.pk}))
+    upcoming = embed.content.decode().split('data-testid="embed-upcoming"')[1].split("</ul>")[0]
+    assert stranger.name not in upcoming and upcoming.count("<li>") == 5
+    assert f"{playoff.date:%a} {playoff.date.day} {playoff.date:%b}, 20:00 · play-off</span>" in (
+        upcoming
+    )

@@ -352,3 +352,41 @@ def test_a_cup_ties_fixture_page_gives_no_league_points(client, played):
     Fixture.objects.filter(pk=played.fixture.pk).update(kind=Fixture.Kind.CUP)
     page = get(client, "fixture", played.fixture.pk)
     assert "Match points" in page and "League points" not in page
+
+
+def seen(response) -> str:
+    """A page's words as a reader sees them: its tags dropped, each run of whitespace one
+    space."""
+    return page_words(re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+def test_a_divisions_weeks_are_its_league_nights_and_a_cup_tie_is_its_teams_not_its_own(client, db):
+    """A Friday of cup ties filed under the division was "Week 2 of 4" on its fixtures page,
+    listing a tie against another division's team, so the next Tuesday was "Week 3", round 2
+    in the API; the by-team list left the team's cup tie out where the by-week list had it. The
+    division's list is its league fixtures, a week a league night; the team's page lists its
+    cup tie, marked "Cup"."""
+    division = DivisionFactory()
+    teams = entered_teams(division, ["Black Bull", "Old Hall", "Crown", "Anchor"])
+    fixtures_generate(division=division, start=START, legs=1)
+    stranger = TeamEntryFactory(division=DivisionFactory(season=division.season, rank=2)).team
+    friday = START + datetime.timedelta(days=3)
+    cup = FixtureFactory(
+        division=division, home=teams[0], away=stranger, date=friday, kind=Fixture.Kind.CUP
+    )
+    tuesday = START + datetime.timedelta(weeks=1)
+    (fixture, *_) = Fixture.objects.filter(division=division, date=tuesday)
+    week = seen(client.get(division.get_absolute_url() + f"fixtures/?week={tuesday}"))
+    assert f"Week {fixture.round} of 3" in week
+    assert "‹ Week 1" in week and "Week 3 ›" in week
+    api = client.get(f"/api/fixtures/{fixture.pk}").json()
+    assert api["round"] == fixture.round == 2
+    # The cup night is not a week of the division's: the page shows a league night instead.
+    page = seen(client.get(division.get_absolute_url() + f"fixtures/?week={friday}"))
+    assert stranger.name not in page and "Friday" not in page
+    by_team = get(client, "division_fixtures", division.pk, team=teams[0].pk)
+    assert cup.get_absolute_url() not in by_team and stranger.name not in by_team
+    csv = get(client, "division_fixtures_csv", division.pk)
+    assert stranger.name not in csv
+    team = seen(client.get(reverse("leagues:team", args=[teams[0].pk])))
+    assert f"Black Bull v {stranger.name}" in team and "Cup: Scheduled" in team

@@ -18,6 +18,7 @@ from tests.factories.leagues import (
     PointAdjustmentFactory,
     RegistrationFactory,
     SeasonFactory,
+    TeamEntryFactory,
 )
 from tests.leagues.helpers import confirm, entered_teams, squad, start_fixture, win_game
 
@@ -186,19 +187,67 @@ def test_a_league_and_its_seasons_read_once_per_connection_are_the_querysets(div
             selectors.league_get(slug=slug)
 
 
-def test_a_divisions_weeks_and_a_player_read_once_per_connection_are_the_querysets(division):
-    """A division's league nights (each date once, in order, only its own) and a player are
-    read by queries built once per connection: what the querysets give; an id no player has
-    finds none."""
+def test_a_divisions_nights_and_a_player_read_once_per_connection_are_the_querysets(division):
+    """A division's nights (each date once, in order, only its own) and a player are read by
+    queries built once per connection: what the querysets give; an id no player has finds
+    none."""
     other = DivisionFactory(season=division.season, rank=2)
     FixtureFactory(division=other, date=datetime.date(2020, 1, 7))
     fixtures = Fixture.objects.filter(division=division)
     expected = sorted(set(fixtures.values_list("date", flat=True)))
     assert len(expected) > 1 and fixtures.count() > len(expected)  # nights of several fixtures
-    weeks = selectors.division_weeks(division=division)
-    assert weeks == expected and all(type(week) is datetime.date for week in weeks)
-    assert selectors.division_weeks(division=DivisionFactory(season=division.season)) == []
+    nights = selectors.division_nights(division=division)
+    assert [night.date for night in nights] == expected
+    assert all(type(night.date) is datetime.date for night in nights)
+    assert [night.week for night in nights] == list(range(1, len(expected) + 1))
+    assert selectors.division_nights(division=DivisionFactory(season=division.season)) == []
     player = PlayerFactory()
     assert model_to_dict(selectors.player_get(pk=player.pk)) == model_to_dict(player)
     with pytest.raises(Player.DoesNotExist):
         selectors.player_get(pk=player.pk + 1000)
+
+
+def test_a_divisions_weeks_are_its_league_nights_not_a_cup_night_filed_under_it(
+    division, django_assert_num_queries
+):
+    """A cup tie is filed under its home team's division, but its night is not one of the
+    division's weeks: a Friday of cup ties was counted as a week, so each league night after it
+    was a week later than its fixtures' round. The cup tie (one against another division's
+    team) is in neither the night's nor the team's list of the division, but in the team's own;
+    a play-off's night is listed, headed by its kind, and not counted as a week."""
+    rounds = dict(Fixture.objects.filter(division=division).values_list("date", "round").distinct())
+    first, second = sorted(rounds)[:2]
+    home = Fixture.objects.filter(division=division, date=first).first().home
+    stranger = TeamEntryFactory(division=DivisionFactory(season=division.season, rank=2)).team
+    friday = first + datetime.timedelta(days=3)
+    cup = FixtureFactory(
+        division=division, home=home, away=stranger, date=friday, kind=Fixture.Kind.CUP
+    )
+    last = max(rounds)
+    playoff = FixtureFactory(
+        division=division,
+        home=home,
+        away=Fixture.objects.filter(division=division, date=first).first().away,
+        date=last + datetime.timedelta(days=7),
+        kind=Fixture.Kind.PLAYOFF,
+    )
+    with django_assert_num_queries(1):
+        nights = selectors.division_nights(division=division)
+    assert friday not in [night.date for night in nights]
+    weeks = {night.date: night.week for night in nights if night.week is not None}
+    assert weeks == rounds, "each league night's week is its fixtures' round"
+    assert nights[-1] == selectors.Night(playoff.date, None, "Play-off")
+    assert [night.label for night in nights[:2]] == ["Week 1", "Week 2"]
+    assert second == nights[1].date
+    assert cup.pk not in [row.pk for row in selectors.division_fixture_rows(division=division)]
+    assert selectors.division_fixture_rows(division=division, week=friday) == []
+    by_team = selectors.division_fixture_rows(division=division, team=home)
+    assert cup.pk not in [row.pk for row in by_team] and playoff.pk in [r.pk for r in by_team]
+    # The team's own list has it, marked as the cup's.
+    entry = division.entries.get(team=home)
+    (listed,) = [
+        row
+        for row in selectors.team_fixture_rows(entry=entry, league=division.season.league)
+        if row.pk == cup.pk
+    ]
+    assert listed.listed_under == "Cup"
