@@ -35,15 +35,32 @@ def _status(fixture: Fixture) -> str:
     return "CONFIRMED"
 
 
+def _cup_words(fixture: Fixture) -> str:
+    """What a fixture is, when not a league fixture: a cup tie's cup and round ("League Cup,
+    Round 1"; "Cup tie" when it has no tie in a cup), else its kind ("Play-off"); "" for a
+    league fixture."""
+    if fixture.kind == Fixture.Kind.LEAGUE:
+        return ""
+    tie = getattr(fixture, "cup_tie", None) if fixture.kind == Fixture.Kind.CUP else None
+    if tie is None:
+        return "Cup tie" if fixture.kind == Fixture.Kind.CUP else fixture.get_kind_display()
+    stage = tie.round or tie.group
+    return f"{tie.competition.name}, {stage}" if stage else tie.competition.name
+
+
 def _summary(fixture: Fixture) -> str:
+    """The event's title: the match, its score once the result stands (a cup tie's as a league
+    fixture's), and what it is when not a league fixture ("(League Cup, Round 1)")."""
     match = f"{fixture.home.name} v {fixture.away.name}"
     if fixture.status == Fixture.Status.POSTPONED:
-        return f"Postponed: {match}"
-    if fixture.status == Fixture.Status.VOID:
-        return f"Void: {match}"
-    if getattr(fixture, "result_counts", False):
-        return f"{fixture.home.name} {fixture_score(fixture)} {fixture.away.name}"
-    return match
+        match = f"Postponed: {match}"
+    elif fixture.status == Fixture.Status.VOID:
+        match = f"Void: {match}"
+    elif getattr(fixture, "result_counts", False):
+        score = fixture_score(fixture, marked=fixture.kind == Fixture.Kind.LEAGUE)
+        match = f"{fixture.home.name} {score} {fixture.away.name}"
+    what = _cup_words(fixture)
+    return f"{match} ({what})" if what else match
 
 
 def _location(fixture: Fixture) -> str:
@@ -53,16 +70,25 @@ def _location(fixture: Fixture) -> str:
 
 
 def _description(fixture: Fixture, url: str) -> str:
-    lines = [f"{fixture.division.season.league.name}, {fixture.division}."]
+    """What it is first (a cup tie: its cup and round, not the division it is filed under),
+    then how it stands, its note and its page."""
+    league = fixture.division.season.league.name
+    what = _cup_words(fixture)
+    if fixture.kind == Fixture.Kind.CUP:
+        lines = [f"{what} ({league})."]
+    else:
+        lines = [f"{league}, {fixture.division}" + (f": {what.lower()}." if what else ".")]
     if getattr(fixture, "result_counts", False):
-        lines.append(f"Result: {fixture.home.name} {fixture_score(fixture)} {fixture.away.name}.")
+        score = fixture_score(fixture, marked=fixture.kind == Fixture.Kind.LEAGUE)
+        lines.append(f"Result: {fixture.home.name} {score} {fixture.away.name}.")
     elif fixture.walkover_pending:
         lines.append(f"{fixture.walkover_words}.")
     elif fixture.status == Fixture.Status.POSTPONED:
         lines.append(f"Postponed: {fixture.reason}" if fixture.reason else "Postponed.")
     elif fixture.status == Fixture.Status.VOID:
         lines.append(f"Void: {fixture.reason}" if fixture.reason else "Void.")
-    if fixture.note:
+    # A cup tie's note is its cup and round when it was made ("League Cup, Round 1"): said above.
+    if fixture.note and fixture.note.rstrip(".") != what:
         lines.append(fixture.note)
     lines.append(url)
     return "\n".join(lines)

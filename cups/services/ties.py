@@ -196,7 +196,7 @@ def _make_fixture(tie: Tie, *, date: datetime.date | None = None) -> Fixture:
         date=date or _play_date(tie),
         time=competition.league.start_time,
         venue_id=home.home_venue_id,
-        note=f"{competition.name}, {tie.round.name if tie.round else 'group'}",
+        note=f"{competition.name}, {_round_name(tie)}",  # as its calendar event says it
     )
 
 

@@ -163,11 +163,14 @@ def fixtures_with_counts(
     )
 
 
-def fixtures_with_standing(queryset: QuerySet[Fixture]) -> QuerySet[Fixture]:
+def fixtures_with_standing(
+    queryset: QuerySet[Fixture], *, kinds: Collection[str] = LEAGUE_ONLY
+) -> QuerySet[Fixture]:
     """Every fixture of ``queryset``, annotated with ``result_counts`` for :func:`result_mark`
-    (which reads the rest from the fixture's result)."""
+    (which reads the rest from the fixture's result); ``kinds`` as :func:`counts_q` takes them
+    (a calendar gives a cup tie's result too)."""
     return queryset.annotate(
-        result_counts=ExpressionWrapper(counts_q(), output_field=BooleanField())
+        result_counts=ExpressionWrapper(counts_q(kinds=kinds), output_field=BooleanField())
     )
 
 

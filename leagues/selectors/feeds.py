@@ -1,11 +1,16 @@
 """Fixtures as the calendar feeds read them.
 
-Each fixture comes with its teams, venue, division and stored result (one query), plus:
+Each fixture comes with its teams, venue, division, stored result and, for a cup tie, its tie's
+cup and round (one query), plus:
 
-- ``result_counts``: whether its result counts, from the one definition of the results that
-  count (``leagues.selectors.counting``);
+- ``result_counts``: whether its result stands, from the one definition of the results that
+  count (``leagues.selectors.counting``), for a fixture of any kind: a cup tie's result stands
+  in its cup as a league fixture's in the table (and a calendar gives it);
 - ``revision``: how many times it has changed (its audit entries: postponed, re-arranged,
   result submitted, confirmed, ...). Stored data, so a calendar's ``SEQUENCE`` only grows.
+
+A division's feed is its own fixtures (``DIVISION_OWN``), as its fixtures page lists them; a
+team's and a league's have the cup ties too.
 """
 
 from __future__ import annotations
@@ -15,7 +20,11 @@ from django.db.models.functions import Coalesce
 
 from config.queries import count_of
 from leagues.models import AuditEntry, Division, Fixture, League, Team
-from leagues.selectors.fixtures import fixture_list
+from leagues.selectors.counting import fixtures_with_standing
+from leagues.selectors.fixtures import division_own, fixture_list
+
+#: A cup tie's cup and round (or group), which its event names.
+CUP_TIE = ("cup_tie__competition", "cup_tie__round", "cup_tie__group")
 
 
 def with_revision(queryset: QuerySet[Fixture]) -> QuerySet[Fixture]:
@@ -28,8 +37,11 @@ def with_revision(queryset: QuerySet[Fixture]) -> QuerySet[Fixture]:
 def feed_fixtures(
     *, league: League | None = None, division: Division | None = None, team: Team | None = None
 ) -> QuerySet[Fixture]:
-    """Every fixture of the league, the division or the team (all seasons), in date order."""
-    fixtures = fixture_list(division=division, team=team, standing=True)
+    """Every fixture of the league, the division (its own) or the team (all seasons), in date
+    order."""
+    fixtures = fixture_list(division=division, team=team).select_related(*CUP_TIE)
+    if division is not None:
+        fixtures = division_own(fixtures)
     if league is not None:
         fixtures = fixtures.filter(division__season__league=league)
-    return with_revision(fixtures)
+    return with_revision(fixtures_with_standing(fixtures, kinds=Fixture.Kind.values))

@@ -253,3 +253,49 @@ def test_each_league_feed_is_in_its_own_zone(port_of_spain):
     (event,) = vobject.readOne(Client().get(url).content.decode()).vevent_list
     start = event.dtstart.value.astimezone(datetime.UTC)
     assert start.time() == datetime.time(19, 0)  # 20:00 British Summer Time
+
+
+def test_a_cup_tie_is_named_with_its_cup_and_round_and_its_score_once_it_stands():
+    """A played cup tie read "Flying Horse v Brown Cow" (no score, where a league fixture has
+    one), described as "Premier Division (2026–27). League Cup, Round 1": the division it is
+    filed under first. Its title has its score once confirmed and its cup and round; its
+    description says the cup and round first. It is in its teams' and the league's feeds, not
+    the division's (the division's own fixtures, as its fixtures page lists them)."""
+    from cups.services.draws import draw_make
+    from leagues.models import Fixture
+    from leagues.tables import fixture_score
+    from tests.cups.helpers import cup_world, team_cup
+    from tests.leagues.helpers import start_fixture, win_game
+
+    world = cup_world(2)
+    cup = team_cup(world)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    fixture = cup.ties.get().fixture
+    uid = uid_of(fixture)
+    team_url = reverse("leagues:team_calendar", kwargs={"pk": fixture.home_id})
+    match = f"{fixture.home.name} v {fixture.away.name}"
+    before = feed(team_url)[uid]
+    assert before["summary"] == f"{match} (League Cup, Final)"
+    assert before["description"].splitlines()[:2] == [
+        f"League Cup, Final ({world.league.name}).",
+        f"http://testserver{fixture.get_absolute_url()}",
+    ]
+    win_game(start_fixture(fixture)[0].game, "A", 3)
+    captains = {world.teams[0].pk: "home_captain", world.teams[1].pk: "away_captain"}
+    submission = confirmation.result_submit(
+        fixture=fixture, actor=Actor.of(world.users[captains[fixture.home_id]])
+    )
+    assert feed(team_url)[uid]["summary"] == f"{match} (League Cup, Final)", "not yet agreed"
+    confirmation.result_confirm(submission=submission, by=world.users[captains[fixture.away_id]])
+    score = fixture_score(Fixture.objects.get(pk=fixture.pk), marked=False)
+    assert score[0].isdigit()
+    after = feed(team_url)[uid]
+    played = f"{fixture.home.name} {score} {fixture.away.name}"
+    assert after["summary"] == f"{played} (League Cup, Final)"
+    assert after["description"].splitlines()[:2] == [
+        f"League Cup, Final ({world.league.name}).",
+        f"Result: {played}.",
+    ]
+    assert uid in feed(reverse("leagues:league_calendar", kwargs={"slug": world.league.slug}))
+    division = reverse("leagues:division_calendar", kwargs={"pk": fixture.division_id})
+    assert uid not in feed(division)
