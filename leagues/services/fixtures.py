@@ -18,6 +18,7 @@ from django.template.defaultfilters import pluralize
 
 from config.locks import lock_rows
 from leagues.audit import audit_log
+from leagues.bookings import Booked, clashes
 from leagues.days import long_date
 from leagues.models import Division, Fixture, Season, TableGame, Team, TeamEntry, Venue
 from leagues.nights_off import NightsOff, NightsOffError, dates_off, ranges_of
@@ -592,15 +593,7 @@ def fixture_add(
     if venue is not None and not venue_is_kept_by(venue, division.season.league):
         raise ValidationError({"venue": f"{venue} is not one of the league's venues."})
     venue = venue or home.home_venue
-    _refuse_clash(
-        season_id=division.season_id,
-        date=date,
-        teams=(home.pk, away.pk),
-        venue=venue.pk,
-        capacity=division.season.venue_capacity,
-    )
-    if kind == Fixture.Kind.LEAGUE:
-        _refuse_extra_meeting(division=division, home=home, away=away)
+    _refuse_clash(division=division, date=date, home=home, away=away, venue=venue, kind=kind)
     fixture = Fixture(
         division=division,
         home=home,
@@ -624,43 +617,62 @@ def fixture_add(
     return fixture
 
 
-def _refuse_extra_meeting(*, division: Division, home: Team, away: Team) -> None:
-    allowed = division.season.get_match_format().meetings
-    met = (
-        Fixture.objects.filter(division=division, kind=Fixture.Kind.LEAGUE)
-        .filter(Q(home=home, away=away) | Q(home=away, away=home))
-        .exclude(status=Fixture.Status.VOID)
-        .count()
-    )
-    if met >= allowed:
-        raise ValidationError(
-            f"{home} and {away} already have {met} league fixture{pluralize(met)} "
-            f"this season, as many as the format allows ({allowed}). A further meeting is a "
-            "cup tie, a play-off or a friendly: choose its kind."
-        )
-
-
 def _refuse_clash(
     *,
-    season_id: int,
+    division: Division,
     date: datetime.date,
-    teams: tuple[int, int],
-    venue: int,
+    home: Team,
+    away: Team,
+    venue: Venue,
     exclude: int | None = None,
-    capacity: int = 1,
+    kind: str = "",
 ) -> None:
-    others = Fixture.objects.filter(division__season=season_id, date=date).exclude(
-        status=Fixture.Status.VOID
+    """Refuse the fixture when it does not fit the season's calendar (``leagues.bookings``, the
+    rules an import's check runs too): either team already on that night, the venue full, or
+    (``kind`` league) a meeting beyond the format's. Every reason is said at once."""
+    season = division.season
+    league = kind == Fixture.Kind.LEAGUE
+    teams = (home.pk, away.pk)
+    others = (
+        Fixture.objects.filter(division__season=season)
+        .filter(Q(date=date) | Q(home__in=teams, away__in=teams) if league else Q(date=date))
+        .exclude(status=Fixture.Status.VOID)
+        .select_related("home", "away")
     )
     if exclude is not None:
         others = others.exclude(pk=exclude)
-    clash = others.filter(Q(home__in=teams) | Q(away__in=teams)).select_related("home", "away")
-    if clash:
-        raise ValidationError(f"{clash[0]} is already on that night.")
-    at_venue = list(others.filter(venue=venue).select_related("home", "away", "venue"))
-    if len(at_venue) >= capacity:
+    found = clashes(
+        booked=[
+            Booked(
+                f.date,
+                f.home_id,
+                f.away_id,
+                ("venue", f.venue_id),
+                f"{f.home} v {f.away}",
+                f.division_id if f.kind == Fixture.Kind.LEAGUE else None,
+            )
+            for f in others
+        ],
+        date=date,
+        home=home.pk,
+        away=away.pk,
+        venue=("venue", venue.pk),
+        names={home.pk: str(home), away.pk: str(away), ("venue", venue.pk): str(venue)},
+        capacity=season.venue_capacity,
+        division=division.pk if league else None,
+        meetings=season.get_match_format().meetings if league else None,
+    )
+    if found:
         raise ValidationError(
-            f"{at_venue[0].venue} already hosts {at_venue[0].home} v {at_venue[0].away} that night."
+            [
+                clash.message
+                + (
+                    " A further meeting is a cup tie, a play-off or a friendly: choose its kind."
+                    if clash.about == "meetings"
+                    else ""
+                )
+                for clash in found
+            ]
         )
 
 
@@ -799,12 +811,12 @@ def fixture_rearrange(
                 }
             )
     _refuse_clash(
-        season_id=season.pk,
+        division=fixture.division,
         date=date,
-        teams=(fixture.home_id, fixture.away_id),
-        venue=venue_id,
+        home=fixture.home,
+        away=fixture.away,
+        venue=venue if venue is not None else fixture.venue,
         exclude=fixture.pk,
-        capacity=season.venue_capacity,
     )
     if not override_checked:
         problem = season.calendar_problem(date)

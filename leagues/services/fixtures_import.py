@@ -17,11 +17,13 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from config.inputs import one_spaced
 from leagues import match
 from leagues.audit import audit_log
+from leagues.bookings import Booked, clashes
 from leagues.days import long_date
 from leagues.models import ConfirmedAs, Fixture, FixtureResult, League, ResultSubmission, Season
 from leagues.services.confirmation import result_figures
@@ -35,40 +37,124 @@ if TYPE_CHECKING:
 REQUIRED = ("date", "division", "home", "away")
 OPTIONAL = ("time", "venue", "home_score", "away_score")
 
-_DAY_FIRST = re.compile(r"^(\d{1,2})[/.\-](\d{1,2})[/.\-](\d{2}|\d{4})$")
-
 
 def _key(name: str) -> str:
     return one_spaced(name).casefold()
 
 
-def parse_date(text: str) -> datetime.date | None:
-    """A date as a British spreadsheet writes it: 2025-09-02, 2/9/2025, 02.09.25."""
-    text = text.strip().split(" ")[0]
-    try:
-        return datetime.date.fromisoformat(text)
-    except ValueError:
-        pass
-    found = _DAY_FIRST.match(text)
-    if not found:
+#: A date as a spreadsheet or a person writes it, day first: 2/9/2025, 02.09.25 (a time after
+#: it, as a spreadsheet's date and time cell gives it, is left aside).
+_DAY_FIRST = re.compile(
+    r"^(\d{1,2})[/.\-](\d{1,2})[/.\-](\d{2}|\d{4})(?:[ T]\d{1,2}[:.]\d{2}(?::\d{2})?)?$"
+)
+_ISO = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?$")
+#: "7 Jan 2027", "Thu 7 January 2027", "Thursday, 7th Jan 27", "7-Jan-2027".
+_NAMED = re.compile(
+    r"^(?:(?P<weekday>[a-z]+)\.?,?\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?[\s\-/]*"
+    r"(?P<month>[a-z]+)\.?,?(?:[\s\-/]+(?P<year>\d{4}|\d{2}))?$",
+    re.IGNORECASE,
+)
+MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+DATE_EXAMPLE = "7 Jan 2027, Thu 7 Jan 2027, 7/1/2027 or 2027-01-07"
+TIME_EXAMPLE = "20:00, 20.30, 8pm or 8.30pm"
+
+
+def _named(names: tuple[str, ...], word: str) -> int | None:
+    """The index of the month or weekday ``word`` names: in full, or its first three letters
+    or more ("Sep", "Sept", "Thurs")."""
+    word = word.casefold()
+    if len(word) < 3:
         return None
-    day, month, year = (int(part) for part in found.groups())
+    found = [i for i, name in enumerate(names) if name.startswith(word)]
+    return found[0] if len(found) == 1 else None
+
+
+def read_date(text: str) -> tuple[datetime.date | None, str]:
+    """A date as a British spreadsheet writes it (2025-09-02, 2/9/2025, 02.09.25, 2 Sep 2025,
+    Tue 2 Sep 2025), or why it is not one: the sentence a problem says."""
+    text = text.strip()
+    wrong = f"“{text}” is not a date: write it as {DATE_EXAMPLE}."
+    if found := _ISO.match(text):
+        try:
+            return datetime.date.fromisoformat(found.group(1)), ""
+        except ValueError:
+            return None, wrong
+    if found := _DAY_FIRST.match(text):
+        day, month, year = (int(part) for part in found.groups())
+    elif found := _NAMED.match(text):
+        month_index = _named(MONTHS, found["month"])
+        if month_index is None:
+            return None, wrong
+        if not found["year"]:
+            return None, f"“{text}” has no year: write it as {DATE_EXAMPLE}."
+        day, month, year = int(found["day"]), month_index + 1, int(found["year"])
+    else:
+        return None, wrong
     if year < 100:
         year += 2000
     try:
-        return datetime.date(year, month, day)
+        date = datetime.date(year, month, day)
     except ValueError:
-        return None
+        return None, wrong
+    weekday = found.groupdict().get("weekday")
+    if weekday:
+        named = _named(WEEKDAYS, weekday)
+        if named is None:
+            return None, wrong
+        if named != date.weekday():
+            return None, (
+                f"“{text}”: {date.day} {MONTHS[date.month - 1].title()} {date.year} is a "
+                f"{WEEKDAYS[date.weekday()].title()}, not a {WEEKDAYS[named].title()}. Put the "
+                "date or the day right."
+            )
+    return date, ""
+
+
+def parse_date(text: str) -> datetime.date | None:
+    return read_date(text)[0]
+
+
+_TIME_24 = re.compile(r"^(\d{1,2})[:.](\d{2})(?::\d{2})?$")
+_TIME_12 = re.compile(r"^(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?\s*m\.?$", re.IGNORECASE)
+
+
+def read_time(text: str) -> tuple[datetime.time | None, str]:
+    """A time as a British spreadsheet writes it (20:00, 20.30, 8pm, 8.30pm, 8:30 p.m.), or
+    why it is not one. A bare hour ("8") could be morning or evening: refused."""
+    text = text.strip()
+    wrong = f"“{text}” is not a time: write it as {TIME_EXAMPLE}."
+    if found := _TIME_24.match(text):
+        hour, minute = int(found.group(1)), int(found.group(2))
+        if hour > 23 or minute > 59:
+            return None, wrong
+        return datetime.time(hour, minute), ""
+    if found := _TIME_12.match(text):
+        hour, minute = int(found.group(1)), int(found.group(2) or 0)
+        if not 1 <= hour <= 12 or minute > 59:
+            return None, f"“{text}”: am and pm go with an hour from 1 to 12: write {TIME_EXAMPLE}."
+        hour = hour % 12 + (12 if found.group(3).casefold() == "p" else 0)
+        return datetime.time(hour, minute), ""
+    if text.isdigit() and int(text) <= 12:
+        return None, f"“{text}” could be morning or evening: write {TIME_EXAMPLE}."
+    return None, wrong
 
 
 def parse_time(text: str) -> datetime.time | None:
-    found = re.match(r"^(\d{1,2})[:.](\d{2})(?::\d{2})?$", text.strip())
-    if not found:
-        return None
-    hour, minute = int(found.group(1)), int(found.group(2))
-    if hour > 23 or minute > 59:
-        return None
-    return datetime.time(hour, minute)
+    return read_time(text)[0]
 
 
 @dataclass
@@ -87,6 +173,7 @@ class Row:
 @dataclass
 class FixturesPlan:
     problems: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
     create: dict[str, list[str]] = field(default_factory=dict)
     rows: list[Row] = field(default_factory=list)
 
@@ -97,11 +184,23 @@ class FixturesImport:
 
     sheet: Sheet
 
-    def plan(self, *, league: League, people: PeoplePlan, season: Season | None) -> FixturesPlan:
-        return _plan(self.sheet, league, people, season)
+    def plan(
+        self,
+        *,
+        league: League,
+        people: PeoplePlan,
+        season: Season | None,
+        starts: datetime.date | None = None,
+    ) -> FixturesPlan:
+        """``starts``: a new season's first day (None: the league's today)."""
+        return _plan(self.sheet, league, people, season, starts)
+
+    def first_date(self) -> datetime.date | None:
+        """The earliest date the sheet's rows give (None without one)."""
+        return min(filter(None, (parse_date(row["date"]) for row in self.sheet.rows)), default=None)
 
     def apply(self, plan: FixturesPlan, *, league: League, season: Season, by: Account) -> None:
-        _apply(plan, league, season, by)
+        _apply(plan, self.sheet, league, season, by)
 
 
 def read_fixtures(rows: list[list[str]], *, name: str = "") -> Sheet:
@@ -134,7 +233,13 @@ def _problem(plan: FixturesPlan, sheet: Sheet, message: str, row: int, column: s
     plan.problems.append(Problem(message, row, sheet.column(column) if column else "", sheet.name))
 
 
-def _plan(sheet: Sheet, league: League, people: PeoplePlan, season: Season | None) -> FixturesPlan:
+def _plan(
+    sheet: Sheet,
+    league: League,
+    people: PeoplePlan,
+    season: Season | None,
+    starts: datetime.date | None,
+) -> FixturesPlan:
     plan = FixturesPlan(problems=list(sheet.problems), create={"fixtures": [], "results": []})
     fmt = season.get_match_format() if season else league.get_match_format()
     divisions = {_key(d.name): d.name for d in season.divisions.all()} if season else {}
@@ -149,24 +254,48 @@ def _plan(sheet: Sheet, league: League, people: PeoplePlan, season: Season | Non
         if team.division:
             teams_in.setdefault(key, _key(team.division))
             names.setdefault(key, team.name)
-    venues = {_key(v.name) for v in league.venues.all()} | {_key(v) for v in people.venues}
+    venue_names = {_key(v.name): v.name for v in league.venues.all()}
+    venue_names.update({_key(v): v for v in people.venues if _key(v) not in venue_names})
+    venues = set(venue_names)
+    # Where each team plays at home once the people's file is imported.
+    home_venues = {_key(t.name): _key(t.home_venue.name) for t in league.teams.all()}
+    home_venues.update({k: _key(t.venue) for k, t in people.teams.items() if t.venue})
     existing: dict[tuple[str, str, datetime.date], Fixture] = {}
+    # The season's fixtures as the rules for adding one read them (``leagues.bookings``, the
+    # rules ``fixture_add`` refuses by when the import is confirmed), keyed by name: the file's
+    # rows join them one by one.
+    booked: list[Booked] = []
     if season is not None:
         for fixture in Fixture.objects.filter(division__season=season).select_related(
-            "home", "away", "result"
+            "home", "away", "venue", "division", "result"
         ):
             existing[(_key(fixture.home.name), _key(fixture.away.name), fixture.date)] = fixture
+            if fixture.status != Fixture.Status.VOID:
+                booked.append(
+                    Booked(
+                        fixture.date,
+                        _key(fixture.home.name),
+                        _key(fixture.away.name),
+                        ("venue", _key(fixture.venue.name)),
+                        f"{fixture.home} v {fixture.away}",
+                        _key(fixture.division.name)
+                        if fixture.kind == Fixture.Kind.LEAGUE
+                        else None,
+                    )
+                )
+    calendar = _Calendar.of(season, starts or league.today())
+    capacity = season.venue_capacity if season is not None else 1
     seen: dict[tuple[str, str, datetime.date], int] = {}
     today = league.today()
     for raw in sheet.rows:
         n = raw.number
         problems = len(plan.problems)
-        date = parse_date(raw["date"])
+        date, why = read_date(raw["date"])
         if date is None:
-            _problem(plan, sheet, f"“{raw['date']}” is not a date (e.g. 2025-09-02).", n, "date")
-        time = parse_time(raw["time"]) if raw["time"] else None
+            _problem(plan, sheet, why, n, "date")
+        time, why = read_time(raw["time"]) if raw["time"] else (None, "")
         if raw["time"] and time is None:
-            _problem(plan, sheet, f"“{raw['time']}” is not a time (e.g. 20:00).", n, "time")
+            _problem(plan, sheet, why, n, "time")
         division = _key(raw["division"])
         if division not in divisions:
             _problem(
@@ -220,6 +349,52 @@ def _plan(sheet: Sheet, league: League, people: PeoplePlan, season: Season | Non
         row = Row(n, date, time, raw["division"], raw["home"], raw["away"], raw["venue"], None)
         row.score = score if isinstance(score, tuple) else None
         row.existing = existing.get(key)
+        if row.existing is None:
+            # A fixture the import adds: the season's dates, and the rules adding one follows.
+            outside = calendar.outside(date)
+            if outside:
+                _problem(plan, sheet, outside, n, "date")
+                continue
+            if off := calendar.night_off(date):
+                plan.warnings.append(
+                    Problem(
+                        f"{off}: imported on it, as the file says.",
+                        n,
+                        sheet.column("date"),
+                        sheet.name,
+                    )
+                )
+            venue = ("venue", _key(raw["venue"]) if raw["venue"] else home_venues.get(key[0], ""))
+            found = clashes(
+                booked=booked,
+                date=date,
+                home=key[0],
+                away=key[1],
+                venue=venue,
+                names={
+                    key[0]: names[key[0]],
+                    key[1]: names[key[1]],
+                    venue: venue_names.get(venue[1], raw["venue"]),
+                },
+                capacity=capacity,
+                division=division,
+                meetings=fmt.meetings,
+            )
+            for clash in found:
+                column = "" if clash.about == "meetings" else clash.about
+                _problem(plan, sheet, clash.message, n, column)
+            if found:
+                continue
+            booked.append(
+                Booked(
+                    date,
+                    key[0],
+                    key[1],
+                    venue,
+                    f"{names[key[0]]} v {names[key[1]]}, row {n}",
+                    division,
+                )
+            )
         words = (
             f"{names.get(key[0], raw['home'])} v {names.get(key[1], raw['away'])}, "
             f"{long_date(date)}"
@@ -244,6 +419,40 @@ def _plan(sheet: Sheet, league: League, people: PeoplePlan, season: Season | Non
     return plan
 
 
+@dataclass(frozen=True)
+class _Calendar:
+    """The season's dates as the import checks a fixture against them."""
+
+    season: Season | None
+    starts: datetime.date
+    ends: datetime.date | None
+    words: str
+
+    @classmethod
+    def of(cls, season: Season | None, starts: datetime.date) -> _Calendar:
+        if season is not None:
+            return cls(
+                season, season.starts_on, season.ends_on, f"{season.name} runs {season.dates_words}"
+            )
+        return cls(None, starts, None, f"the new season starts on {long_date(starts)}")
+
+    def outside(self, day: datetime.date) -> str:
+        """Why a fixture on ``day`` is refused: before the season starts or after it ends."""
+        if day < self.starts:
+            where = "before the season starts"
+        elif self.ends is not None and day > self.ends:
+            where = "after the season ends"
+        else:
+            return ""
+        return (
+            f"{long_date(day)} is {where} ({self.words}): import it into the season it is in, "
+            "or put the season's dates right first."
+        )
+
+    def night_off(self, day: datetime.date) -> str:
+        return self.season.calendar_problem(day) if self.season is not None else ""
+
+
 def _stored_score(fixture: Fixture | None) -> tuple[int, int] | None:
     if fixture is None:
         return None
@@ -253,7 +462,15 @@ def _stored_score(fixture: Fixture | None) -> tuple[int, int] | None:
     return result.home_match_points, result.away_match_points
 
 
-def _apply(plan: FixturesPlan, league: League, season: Season, by: Account) -> None:
+class RowRefused(ValidationError):
+    """Saving a row's fixture was refused: its problems name the sheet and the row."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__([str(problem) for problem in problems])
+
+
+def _apply(plan: FixturesPlan, sheet: Sheet, league: League, season: Season, by: Account) -> None:
     divisions = {_key(d.name): d for d in season.divisions.all()}
     teams = {_key(t.name): t for t in league.teams.select_related("home_venue")}
     venues = {_key(v.name): v for v in league.venues.all()}
@@ -261,15 +478,22 @@ def _apply(plan: FixturesPlan, league: League, season: Season, by: Account) -> N
     for row in plan.rows:
         fixture = row.existing
         if fixture is None:
-            fixture = fixture_add(
-                division=divisions[_key(row.division)],
-                home=teams[_key(row.home)],
-                away=teams[_key(row.away)],
-                date=row.date,
-                time=row.time,
-                venue=venues.get(_key(row.venue)) if row.venue else None,
-                by=by,
-            )
+            try:
+                fixture = fixture_add(
+                    division=divisions[_key(row.division)],
+                    home=teams[_key(row.home)],
+                    away=teams[_key(row.away)],
+                    date=row.date,
+                    time=row.time,
+                    venue=venues.get(_key(row.venue)) if row.venue else None,
+                    by=by,
+                )
+            except ValidationError as exc:
+                # The check runs fixture_add's own rules (``leagues.bookings``): this is only
+                # a change made between the check and the save. Said by row all the same.
+                raise RowRefused(
+                    [Problem(message, row.number, "", sheet.name) for message in exc.messages]
+                ) from exc
         if row.score is not None and _stored_score(fixture) is None:
             _save_result(fixture, match.points_result(fmt, *row.score), league, by)
 

@@ -263,6 +263,8 @@ def _plan_teams(
 ) -> None:
     new_divisions: dict[str, str] = {}
     new_venues: dict[str, str] = {}
+    # A column the file lacks is one problem, not one a team.
+    lacking: dict[str, list[str]] = {"division": [], "venue": []}
     for row in sheet.rows:
         team_name = row["team"]
         if not team_name:
@@ -301,6 +303,8 @@ def _plan_teams(
                     first,
                     "division",
                 )
+        elif not team.division and "division" not in sheet.letters:
+            lacking["division"].append(team.name)
         elif not team.division:
             plan.problem(
                 sheet,
@@ -311,7 +315,9 @@ def _plan_teams(
         elif _key(team.division) not in divisions:
             new_divisions.setdefault(_key(team.division), team.division)
         if team.team is None:
-            if not team.venue:
+            if not team.venue and "venue" not in sheet.letters:
+                lacking["venue"].append(team.name)
+            elif not team.venue:
                 plan.problem(sheet, f"{team.name} is a new team: give its venue.", first, "venue")
             elif _key(team.venue) not in venues:
                 new_venues.setdefault(_key(team.venue), team.venue)
@@ -324,6 +330,22 @@ def _plan_teams(
             )
         if team.entry is None and team.division:
             plan.create["entries"].append(f"{team.name} in {team.division}")
+    needed = {
+        "division": ("not entered this season", "the division each plays in"),
+        "venue": ("new to the league", "each new team's home venue"),
+    }
+    for column, names in lacking.items():
+        if names:
+            what, gives = needed[column]
+            teams = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+            plan.problems.append(
+                Problem(
+                    f"The file has no {column} column, needed for the "
+                    f"team{pluralize(len(names))} {what} ({teams}): "
+                    f"add a column headed “{column}” giving {gives}.",
+                    sheet=sheet.name,
+                )
+            )
     plan.divisions = list(new_divisions.values())
     plan.venues = list(new_venues.values())
     plan.create["divisions"] += plan.divisions
@@ -516,10 +538,12 @@ def league_import(
         league = League.objects.select_for_update().get(pk=league.pk)
         if season is not None:
             season = Season.objects.get(pk=season.pk, league=league)
+        season_starts = season_starts or league.today()
         plan = import_plan(
             league=league,
             season=season,
             season_name=season_name,
+            season_starts=season_starts,
             sheet=sheet,
             answers=answers,
             fixtures=fixtures,
@@ -536,16 +560,19 @@ def league_import(
             season = season or structure.season_create(
                 league=league,
                 name=season_name,
-                starts_on=season_starts or league.today(),
+                starts_on=season_starts,
                 by=by,
             )
             sent = _apply_people(plan, league, season, by)
             if fixtures is not None and plan.extra is not None:
                 fixtures.apply(plan.extra, league=league, season=season, by=by)
         except ValidationError as exc:
-            # Something only saving finds (a fixture clashing at a venue, a season's name
-            # taken): nothing is kept, and it is listed like any other problem.
-            plan.problems += [Problem(message) for message in exc.messages]
+            # Something only saving finds (a season's name taken a moment ago; the fixtures'
+            # rules are the check's own, ``leagues.bookings``): nothing is kept, and it is
+            # listed like any other problem, by its row when a row's fixture was refused.
+            plan.problems += getattr(exc, "problems", None) or [
+                Problem(message) for message in exc.messages
+            ]
             raise ImportRefused(plan) from exc
         audit_log(
             league=league,
@@ -669,17 +696,21 @@ def import_plan(
     season: Season | None,
     season_name: str,
     sheet: Sheet,
+    season_starts: datetime.date | None = None,
     answers: dict[str, str] | None = None,
     fixtures: FixturesImport | None = None,
     by: Account = None,
 ) -> Plan:
-    """The people's plan, with the fixtures' (if any) joined to it. Reads only."""
+    """The people's plan, with the fixtures' (if any) joined to it: the check the preview
+    shows, and the one ``league_import`` runs again before it saves. ``season_starts``: a new
+    season's first day (None: the league's today). Reads only."""
     plan = people_plan(
         league=league, season=season, season_name=season_name, sheet=sheet, answers=answers, by=by
     )
     if fixtures is not None:
-        plan.extra = fixtures.plan(league=league, people=plan, season=season)
+        plan.extra = fixtures.plan(league=league, people=plan, season=season, starts=season_starts)
         plan.problems += plan.extra.problems
+        plan.warnings += plan.extra.warnings
         plan.create.update(plan.extra.create)
     # In the files' order, row by row (the checks find them column by column).
     files = list(dict.fromkeys(p.sheet for p in plan.problems))

@@ -100,6 +100,7 @@ def league_import_page(request: HttpRequest, slug: str) -> HttpResponse:
         "league": league,
         "season": season,
         "season_name": choice["season_name"],
+        "season_starts": starts,
         "sheet": people,
         "answers": answers,
         "fixtures": league_import.fixtures_reader(fixtures_sheet),
@@ -109,7 +110,6 @@ def league_import_page(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             plan = league_import.league_import(
                 **what,
-                season_starts=starts,
                 digest=request.POST.get("digest", ""),
                 source=files["people_name"],
             )

@@ -119,11 +119,16 @@ class Command(BaseCommand):
             year = league.today().year
             name = f"{year}–{str(year + 1)[-2:]}"
         reader = league_import.fixtures_reader(fixtures_sheet)
+        # A new season starts today, or on its first fixture's day when the file has fixtures
+        # already played: the league moving in mid-season.
+        first = reader.first_date() if reader is not None else None
+        starts = min(first, league.today()) if first else league.today()
         if options["dry_run"]:
             return league_import.import_plan(
                 league=league,
                 season=season,
                 season_name=name,
+                season_starts=starts,
                 sheet=sheet,
                 answers=answers,
                 fixtures=reader,
@@ -132,6 +137,7 @@ class Command(BaseCommand):
             league=league,
             season=season,
             season_name=name,
+            season_starts=starts,
             sheet=sheet,
             answers=answers,
             fixtures=reader,

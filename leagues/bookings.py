@@ -1,0 +1,89 @@
+"""Whether one more fixture fits a season's calendar: the rules adding a fixture, moving one and
+importing a fixture list all ask (``leagues.services.fixtures.fixture_add`` and
+``fixture_rearrange``, ``leagues.services.fixtures_import``), so an import's check finds every
+problem its confirmation would.
+
+Pure: the fixtures already booked come in as ``Booked`` values whose teams, venue and division
+are any keys (primary keys, or the names of what an import has still to create).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+@dataclass(frozen=True)
+class Booked:
+    """A fixture on the season's calendar (a void one is not)."""
+
+    date: datetime.date
+    home: Hashable
+    away: Hashable
+    venue: Hashable
+    words: str
+    """How a refusal names it: "Stubbing Wharf v White Lion"."""
+    division: Hashable | None = None
+    """A league fixture's division (it counts towards the teams' meetings); None otherwise."""
+
+
+@dataclass(frozen=True)
+class Clash:
+    """Why the fixture does not fit: ``about`` is "home", "away", "venue" or "meetings"."""
+
+    about: str
+    message: str
+
+
+def ordinal_word(number: int) -> str:
+    return _ORDINALS[number - 1] if 0 < number <= len(_ORDINALS) else f"{number}th"
+
+
+def clashes(
+    *,
+    booked: Iterable[Booked],
+    date: datetime.date,
+    home: Hashable,
+    away: Hashable,
+    venue: Hashable,
+    names: Mapping[Hashable, str],
+    capacity: int,
+    division: Hashable | None = None,
+    meetings: int | None = None,
+) -> list[Clash]:
+    """Every reason ``home`` v ``away`` at ``venue`` on ``date`` cannot join ``booked``: either
+    team already on that night (each named, with the fixture it plays in), the venue hosting
+    as many matches that night as it can (``capacity``), and for a league fixture (``division``
+    given) a meeting of the two beyond the format's ``meetings``. ``names`` names the teams
+    and the venue."""
+    booked = list(booked)
+    night = [b for b in booked if b.date == date]
+    found: list[Clash] = []
+    for side, team in (("home", home), ("away", away)):
+        playing = next((b for b in night if team in (b.home, b.away)), None)
+        if playing is not None:
+            found.append(Clash(side, f"{names[team]} is already on that night ({playing.words})."))
+    hosted = [b for b in night if b.venue == venue]
+    if len(hosted) >= capacity:
+        matches = (
+            hosted[0].words
+            if capacity == 1
+            else f"{len(hosted)} matches ({', '.join(b.words for b in hosted)}), as many as it can"
+        )
+        found.append(Clash("venue", f"{names[venue]} already hosts {matches} that night."))
+    if division is not None and meetings is not None:
+        met = sum(1 for b in booked if b.division == division and {b.home, b.away} == {home, away})
+        if met >= meetings:
+            plural = "" if met == 1 else "s"
+            found.append(
+                Clash(
+                    "meetings",
+                    f"{names[home]} and {names[away]} already have {met} league fixture{plural} "
+                    f"this season, as many as the format allows ({meetings}): this would be "
+                    f"their {ordinal_word(met + 1)} league meeting.",
+                )
+            )
+    return found

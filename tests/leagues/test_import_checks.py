@@ -1,0 +1,389 @@
+"""The import's check finds every problem before "Import it" is offered, naming the sheet and
+the row: the fixture rules confirming would refuse by (a team already on that night, a venue
+full, a meeting beyond the format's), a fixture outside the season's dates, a column the file
+lacks (said once), and the dates and times a British spreadsheet writes."""
+
+from __future__ import annotations
+
+import base64
+import datetime
+import io
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from leagues.formats import YORKSHIRE_FORMAT
+from leagues.models import Fixture, Player, Team, Venue
+from leagues.services.fixtures_import import read_date, read_time
+from tests.factories.leagues import (
+    DivisionFactory,
+    FixtureFactory,
+    LeagueFactory,
+    SeasonFactory,
+    TeamEntryFactory,
+    TeamFactory,
+    VenueFactory,
+)
+from tests.factories.scoring import UserFactory
+from tests.leagues.helpers import clock_at
+
+pytestmark = pytest.mark.django_db
+
+NOW = datetime.datetime(2027, 9, 1, 12, 0, tzinfo=datetime.UTC)
+
+
+@pytest.fixture
+def league():
+    return LeagueFactory(match_format=YORKSHIRE_FORMAT.to_spec())
+
+
+@pytest.fixture
+def secretary(league):
+    user = UserFactory()
+    league.secretaries.add(user)
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _xlsx(people: list[list[object]], fixtures: list[list[object]]) -> bytes:
+    from openpyxl import Workbook
+
+    book = Workbook()
+    for row in people:
+        book.active.append(row)
+    sheet = book.create_sheet("Fixtures")
+    for row in fixtures:
+        sheet.append(row)
+    handle = io.BytesIO()
+    book.save(handle)
+    return handle.getvalue()
+
+
+def _file(data: bytes, name: str) -> io.BytesIO:
+    handle = io.BytesIO(data)
+    handle.name = name
+    return handle
+
+
+def preview(client, league, people: bytes, name: str, fixtures: bytes | None = None, **fields):
+    data = {"people": _file(people, name)} | fields
+    if fixtures is not None:
+        data["fixtures"] = _file(fixtures, "fixtures.csv")
+    return client.post(reverse("leagues:manage_import", args=[league.slug]), data)
+
+
+def confirm_anyway(client, league, people: bytes, name: str, **fields):
+    """The confirmation posted as the page would (the file carried again), though the check
+    offered none: what confirming finds is what the check found."""
+    data = {
+        "action": "confirm",
+        "people_data": base64.b64encode(people).decode(),
+        "people_name": name,
+    } | fields
+    return client.post(reverse("leagues:manage_import", args=[league.slug]), data)
+
+
+def problems(response) -> list[str]:
+    return [str(p) for p in response.context["plan"].problems]
+
+
+@pytest.fixture
+def calendar(league, monkeypatch):
+    """Season 2027–28 with its fixtures: Stubbing Wharf v White Lion and Golden Lion v Crown on
+    Thu 30 Sep 2027; Golden Lion and White Lion have met twice (as many as the format allows);
+    Crown v Stubbing Wharf at the Crown Inn on Thu 7 Oct 2027."""
+    clock_at(monkeypatch, NOW)
+    season = SeasonFactory(league=league, name="2027–28", starts_on=datetime.date(2027, 9, 2))
+    division = DivisionFactory(season=season, name="Premier")
+    teams = {}
+    for name in ("Golden Lion", "White Lion", "Stubbing Wharf", "Crown", "Red Lion"):
+        venue = VenueFactory(league=league, name=f"{name} Inn")
+        team = TeamFactory(league=league, name=name, home_venue=venue)
+        TeamEntryFactory(division=division, team=team)
+        teams[name] = team
+
+    def fixture(home: str, away: str, day: datetime.date) -> None:
+        FixtureFactory(division=division, home=teams[home], away=teams[away], date=day)
+
+    night = datetime.date(2027, 9, 30)
+    fixture("Stubbing Wharf", "White Lion", night)
+    fixture("Golden Lion", "Crown", night)
+    fixture("Golden Lion", "White Lion", datetime.date(2027, 9, 9))
+    fixture("White Lion", "Golden Lion", datetime.date(2027, 9, 16))
+    fixture("Crown", "Stubbing Wharf", datetime.date(2027, 10, 7))
+    return season
+
+
+PEOPLE = [
+    ["division", "team", "player"],
+    ["Premier", "Golden Lion", "Linda Dyson"],
+    ["Premier", "White Lion", "Edna Sykes"],
+    ["Premier", "Stubbing Wharf", "Arthur Hirst"],
+    ["Premier", "Crown", "Sam Firth"],
+    ["Premier", "Red Lion", "Walter Ackroyd"],
+]
+CLASHING = [
+    ["date", "division", "home", "away", "venue"],
+    ["30/09/2027", "Premier", "Golden Lion", "White Lion", ""],
+    ["7/10/2027", "Premier", "Red Lion", "White Lion", "Crown Inn"],
+    ["14/10/2027", "Premier", "Red Lion", "Crown", ""],
+    ["14/10/2027", "Premier", "Crown", "White Lion", ""],
+]
+
+
+def test_the_check_finds_every_clash_confirming_would_by_sheet_and_row(league, calendar, secretary):
+    """The check offered "Import it" for Golden Lion v White Lion on Thu 30 Sep 2027; only
+    confirming said "Stubbing Wharf v White Lion, Thu 30 Sep 2027 is already on that night",
+    with no sheet or row, not that Golden Lion played that night too, nor that it would be the
+    two teams' third league meeting when the format allows two."""
+    data = _xlsx(PEOPLE, CLASHING)
+    fixtures_before = Fixture.objects.count()
+    response = preview(secretary, league, data, "small2.xlsx", season=str(calendar.pk))
+    assert response.status_code == 422
+    assert response.context["carried"] is None, "no Import it while a row has a problem"
+    assert 'data-testid="confirm-import"' not in response.content.decode()
+    sheet = "small2.xlsx (Fixtures)"
+    found = problems(response)
+    assert found == [
+        f"{sheet}, row 2, column home (C): Golden Lion is already on that night "
+        "(Golden Lion v Crown).",
+        f"{sheet}, row 2, column away (D): White Lion is already on that night "
+        "(Stubbing Wharf v White Lion).",
+        f"{sheet}, row 2, column venue (E): Golden Lion Inn already hosts Golden Lion v Crown "
+        "that night.",
+        f"{sheet}, row 2: Golden Lion and White Lion already have 2 league fixtures this "
+        "season, as many as the format allows (2): this would be their third league meeting.",
+        f"{sheet}, row 3, column venue (E): Crown Inn already hosts Crown v Stubbing Wharf "
+        "that night.",
+        # Two rows of the file on one night: the second is refused, naming the first.
+        f"{sheet}, row 5, column home (C): Crown is already on that night "
+        "(Red Lion v Crown, row 4).",
+    ]
+    # Confirming finds the same, by the same rules, and saves nothing.
+    refused = confirm_anyway(secretary, league, data, "small2.xlsx", season=str(calendar.pk))
+    assert refused.status_code == 422
+    assert problems(refused) == found
+    assert Fixture.objects.count() == fixtures_before and not Player.objects.exists()
+
+
+def test_a_fixture_refused_on_saving_names_its_sheet_and_row(
+    league, calendar, secretary, monkeypatch
+):
+    """Were the check ever to miss one (the calendar changing between the check and the save),
+    the refusal still names the sheet and the row, and nothing is kept."""
+    monkeypatch.setattr("leagues.services.fixtures_import.clashes", lambda **_: [])
+    data = _xlsx(PEOPLE, CLASHING[:2])
+    fixtures_before = Fixture.objects.count()
+    refused = confirm_anyway(secretary, league, data, "small2.xlsx", season=str(calendar.pk))
+    assert refused.status_code == 422
+    assert any(
+        p.startswith("small2.xlsx (Fixtures), row 2: ") and "already on that night" in p
+        for p in problems(refused)
+    ), problems(refused)
+    assert Fixture.objects.count() == fixtures_before and not Player.objects.exists()
+
+
+def test_the_check_of_a_fixture_matches_adding_it_by_hand(league, calendar):
+    """The one set of rules: what the import refuses, adding the fixture refuses too."""
+    from django.core.exceptions import ValidationError
+
+    from leagues.services.fixtures import fixture_add
+
+    division = calendar.divisions.get()
+    with pytest.raises(ValidationError) as refused:
+        fixture_add(
+            division=division,
+            home=Team.objects.get(name="Golden Lion"),
+            away=Team.objects.get(name="White Lion"),
+            date=datetime.date(2027, 9, 30),
+        )
+    assert refused.value.messages == [
+        "Golden Lion is already on that night (Golden Lion v Crown).",
+        "White Lion is already on that night (Stubbing Wharf v White Lion).",
+        f"{Venue.objects.get(name='Golden Lion Inn')} already hosts Golden Lion v Crown that "
+        "night.",
+        "Golden Lion and White Lion already have 2 league fixtures this season, as many as the "
+        "format allows (2): this would be their third league meeting. A further meeting is a "
+        "cup tie, a play-off or a friendly: choose its kind.",
+    ]
+
+
+def test_a_fixture_outside_the_seasons_dates_is_refused(league, secretary, monkeypatch):
+    """A fixture of 12 Nov 2026 with its result, imported into a new season starting 3 Dec
+    2026, was accepted without a word."""
+    clock_at(monkeypatch, datetime.datetime(2026, 11, 27, 20, 0, tzinfo=datetime.UTC))
+    people = (
+        b"division,team,venue,player\n"
+        b"Premier,Black Bull,Black Bull Inn,Linda Dyson\n"
+        b"Premier,Old Hall,Old Hall Club,Edna Sykes\n"
+    )
+    fixtures = (
+        b"date,division,home,away,home_score,away_score\n"
+        b"12/11/2026,Premier,Black Bull,Old Hall,8,2\n"
+        b"10/12/2026,Premier,Old Hall,Black Bull,,\n"
+    )
+    new = {"season": "new", "season_name": "2026–27", "season_starts": "2026-12-03"}
+    response = preview(secretary, league, people, "squads.csv", fixtures, **new)
+    assert response.status_code == 422 and response.context["carried"] is None
+    assert problems(response) == [
+        "fixtures.csv, row 2, column date (A): Thu 12 Nov 2026 is before the season starts "
+        "(the new season starts on Thu 3 Dec 2026): import it into the season it is in, or put "
+        "the season's dates right first."
+    ]
+    # An existing season's end, too: its dates named.
+    season = SeasonFactory(
+        league=league,
+        name="2026–27",
+        starts_on=datetime.date(2026, 9, 1),
+        ends_on=datetime.date(2026, 11, 30),
+    )
+    response = preview(secretary, league, people, "squads.csv", fixtures, season=str(season.pk))
+    assert problems(response) == [
+        "fixtures.csv, row 3, column date (A): Thu 10 Dec 2026 is after the season ends "
+        "(2026–27 runs Tue 1 Sep 2026 to Mon 30 Nov 2026): import it into the season it is "
+        "in, or put the season's dates right first."
+    ]
+    assert not Team.objects.exists() and not Fixture.objects.exists()
+
+
+def test_a_file_without_a_venue_column_is_one_problem(league, secretary):
+    """Twelve new teams and no venue column were twelve problems, "X is a new team: give its
+    venue"; the file lacks one column."""
+    season = str(SeasonFactory(league=league).pk)
+    rows = ["division,team,player"] + [f"Premier,Team {n},Player {n}" for n in range(12)]
+    response = preview(secretary, league, "\n".join(rows).encode(), "squads.csv", season=season)
+    assert response.status_code == 422
+    assert problems(response) == [
+        "squads.csv: The file has no venue column, needed for the teams new to the league "
+        "(Team 0, Team 1, Team 2 and 9 more): add a column headed “venue” giving each new "
+        "team's home venue."
+    ]
+    rows = ["team,player,venue"] + ["Black Bull,Linda Dyson,Black Bull Inn"]
+    rows = "\n".join(rows).encode()
+    assert problems(preview(secretary, league, rows, "squads.csv", season=season)) == [
+        "squads.csv: The file has no division column, needed for the team not entered this "
+        "season (Black Bull): add a column headed “division” giving the division each plays in."
+    ]
+    assert not Team.objects.exists() and not Venue.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("7 Jan 2027", datetime.date(2027, 1, 7)),
+        ("Thu 7 Jan 2027", datetime.date(2027, 1, 7)),
+        ("Thursday, 7th January 2027", datetime.date(2027, 1, 7)),
+        ("7-Jan-27", datetime.date(2027, 1, 7)),
+        ("7 Sept 2027", datetime.date(2027, 9, 7)),
+        ("7/1/2027", datetime.date(2027, 1, 7)),
+        ("07.01.27", datetime.date(2027, 1, 7)),
+        ("2027-01-07", datetime.date(2027, 1, 7)),
+        ("2027-01-07 19:30", datetime.date(2027, 1, 7)),
+    ],
+)
+def test_dates_as_a_british_spreadsheet_writes_them(text, day):
+    assert read_date(text) == (day, "")
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("7 Jan", "“7 Jan” has no year: write it as 7 Jan 2027, Thu 7 Jan 2027, 7/1/2027 or "),
+        ("Wed 7 Jan 2027", "7 January 2027 is a Thursday, not a Wednesday"),
+        ("31 Feb 2027", "is not a date: write it as 7 Jan 2027"),
+        ("7 Ja 2027", "is not a date: write it as 7 Jan 2027"),
+        ("next Tuesday", "is not a date: write it as 7 Jan 2027"),
+    ],
+)
+def test_a_date_that_is_not_one_says_what_is(text, words):
+    day, why = read_date(text)
+    assert day is None and words in why
+
+
+@pytest.mark.parametrize(
+    ("text", "time"),
+    [
+        ("8pm", datetime.time(20, 0)),
+        ("8.30pm", datetime.time(20, 30)),
+        ("8:30 p.m.", datetime.time(20, 30)),
+        ("8 PM", datetime.time(20, 0)),
+        ("12pm", datetime.time(12, 0)),
+        ("12.15am", datetime.time(0, 15)),
+        ("20:30", datetime.time(20, 30)),
+        ("20.30", datetime.time(20, 30)),
+        ("20:30:00", datetime.time(20, 30)),
+    ],
+)
+def test_times_as_a_british_spreadsheet_writes_them(text, time):
+    assert read_time(text) == (time, "")
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("8", "“8” could be morning or evening: write 20:00, 20.30, 8pm or 8.30pm."),
+        ("20:30pm", "am and pm go with an hour from 1 to 12"),
+        ("25:00", "is not a time: write it as 20:00, 20.30, 8pm or 8.30pm."),
+        ("830", "is not a time"),
+    ],
+)
+def test_a_time_that_is_not_one_says_what_is(text, words):
+    time, why = read_time(text)
+    assert time is None and words in why
+
+
+def test_an_import_reads_uk_dates_and_times(league, secretary, monkeypatch):
+    clock_at(monkeypatch, datetime.datetime(2026, 11, 27, 20, 0, tzinfo=datetime.UTC))
+    season = SeasonFactory(league=league, starts_on=datetime.date(2026, 9, 1))
+    people = (
+        b"division,team,venue,player\n"
+        b"Premier,Black Bull,Black Bull Inn,Linda Dyson\n"
+        b"Premier,Old Hall,Old Hall Club,Edna Sykes\n"
+    )
+    fixtures = (
+        b"date,time,division,home,away\n"
+        b"7 Jan 2027,8pm,Premier,Black Bull,Old Hall\n"
+        b"Thu 14 Jan 2027,8.30pm,Premier,Old Hall,Black Bull\n"
+        b"21 Jan,8,Premier,Old Hall,Black Bull\n"
+    )
+    response = preview(secretary, league, people, "squads.csv", fixtures, season=str(season.pk))
+    assert problems(response) == [
+        "fixtures.csv, row 4, column date (A): “21 Jan” has no year: write it as 7 Jan 2027, "
+        "Thu 7 Jan 2027, 7/1/2027 or 2027-01-07.",
+        "fixtures.csv, row 4, column time (B): “8” could be morning or evening: write 20:00, "
+        "20.30, 8pm or 8.30pm.",
+    ]
+    assert response.context["plan"].create["fixtures"] == [
+        "Black Bull v Old Hall, Thu 7 Jan 2027",
+        "Old Hall v Black Bull, Thu 14 Jan 2027",
+    ]
+    rows = response.context["plan"].extra.rows
+    assert [r.time for r in rows] == [datetime.time(20, 0), datetime.time(20, 30)]
+
+
+def test_a_fixture_on_a_night_with_no_league_is_noted_not_refused(league, secretary):
+    """A fixture the league played on one of its nights off (a re-arranged match) is as the
+    file says: the plan notes it."""
+    from leagues.nights_off import NightsOff
+
+    christmas = datetime.date(2025, 12, 23)
+    season = SeasonFactory(
+        league=league, exclusions=[NightsOff(christmas, christmas, "Christmas").to_json()]
+    )
+    people = (
+        b"division,team,venue,player\n"
+        b"Premier,Black Bull,Black Bull Inn,Linda Dyson\n"
+        b"Premier,Old Hall,Old Hall Club,Edna Sykes\n"
+    )
+    fixtures = b"date,division,home,away\n23/12/2025,Premier,Black Bull,Old Hall\n"
+    response = preview(secretary, league, people, "squads.csv", fixtures, season=str(season.pk))
+    plan = response.context["plan"]
+    assert plan.problems == [] and plan.create["fixtures"] == [
+        "Black Bull v Old Hall, Tue 23 Dec 2025"
+    ]
+    assert [str(w) for w in plan.warnings] == [
+        "fixtures.csv, row 2, column date (A): Tue 23 Dec 2025 is a night with no league "
+        "(Christmas): imported on it, as the file says."
+    ]
