@@ -3,17 +3,29 @@ group tables, a tie with its games, and the roll of honour across seasons."""
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, F, Prefetch, Q, QuerySet
+from django.db.models import (
+    BooleanField,
+    Count,
+    Exists,
+    ExpressionWrapper,
+    F,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+)
 
 from cups.models import Competition, Entrant, Group, Round, Tie, TieGame, TieResult
 from leagues import match
 from leagues.models import AuditEntry, League, Player, ResultSubmission, Team
-from leagues.selectors.statistics import CATEGORY_FIGURE, OTHER, PlayFigures
+from leagues.selectors.statistics import CATEGORY_FIGURE, OTHER, PlayFigures, add_figures
+from leagues.zones import date_in
 from scoring.actors import Account
-from scoring.models import Award, GameStatus, Hand, HandRevision
+from scoring.models import Award, GameStatus, Hand, HandRevision, Side
 from scoring.services.compiled import CompiledRead
 
 TIE_RELATED = (
@@ -221,34 +233,180 @@ def roll_of_honour(*, competition: Competition) -> list[Honour]:
     return honours
 
 
-def player_race_figures(*, player: Player) -> PlayFigures:
-    """A player's figures from the finished games of cup ties played as races (pairs or single
-    players), in the same terms as the league's player statistics."""
-    figures = PlayFigures()
-    for side, entrant in (("A", "home"), ("B", "away")):
-        mine = Q(**{f"tie__{entrant}__player_1": player}) | Q(
-            **{f"tie__{entrant}__player_2": player}
+def race_counts_q(prefix: str = "") -> Q:
+    """The race ties whose results count, for a query reaching ``Tie`` through ``prefix``: as
+    the league's (``leagues.selectors.counting``), a result both sides agreed or a secretary
+    confirmed (the tie is then played, with its winner), the secretary's settlement, or a
+    walkover; and in a league that shows provisional results, one put forward and not yet
+    agreed (submitted or disputed: ``race_provisional_q``). Never a tie still in play, nor one
+    whose result waits for agreement in a league that does not show provisional results."""
+    decided = Q(**{f"{prefix}status__in": (Tie.Status.PLAYED, Tie.Status.WALKOVER)}) & ~Q(
+        **{f"{prefix}winner": ""}
+    )
+    provisional = Q(**{f"{prefix}competition__league__show_provisional": True}) & Q(
+        _open_result(prefix)
+    )
+    return decided | provisional
+
+
+def race_provisional_q(prefix: str = "") -> Q:
+    """A counted race tie (``race_counts_q``) whose result is not yet agreed: it has no
+    winner yet (agreed, confirmed, settled or walked over, it has one)."""
+    return Q(**{f"{prefix}winner": ""})
+
+
+def _open_result(prefix: str) -> Exists:
+    return Exists(
+        TieResult.objects.filter(tie=OuterRef(f"{prefix}pk"), status__in=TieResult.OPEN_STATUSES)
+    )
+
+
+def _played_by(player: Player, prefix: str = "") -> Q:
+    """The ties (through ``prefix``) either of whose entrants ``player`` is, or is one of."""
+    q = Q()
+    for entrant in ("home", "away"):
+        for seat in ("player_1", "player_2"):
+            q |= Q(**{f"{prefix}{entrant}__{seat}": player})
+    return q
+
+
+@dataclass
+class PlayedTie:
+    """A race tie on a player's page: the tie (with its competition, round or group and
+    entrants), the player's side of its games ("A" home, "B" away), their pair (``players``,
+    the player first), the date it was played, its finished games and whether its result is
+    still to agree (counted only as a provisional result)."""
+
+    tie: Tie
+    side: str
+    players: tuple[Player, ...]
+    date: datetime.date | None
+    games: list[TieGame]
+    provisional: bool
+
+    @property
+    def partners(self) -> tuple[Player, ...]:
+        return self.players[1:]
+
+    @property
+    def opponents(self) -> str:
+        return self.tie.away_name if self.side == "A" else self.tie.home_name
+
+    @property
+    def pair(self) -> tuple[int, ...]:
+        """The pair's key, as the league's figures have it (the players' ids, sorted)."""
+        return tuple(sorted(p.pk for p in self.players))
+
+
+@dataclass
+class RaceRecord:
+    """A player's race ties whose results count, latest first, and their figures by pair
+    (sorted player ids, as ``leagues.selectors.statistics`` keys pairs)."""
+
+    ties: list[PlayedTie]
+    pairs: dict[tuple[int, ...], PlayFigures]
+
+    @property
+    def players(self) -> list[Player]:
+        """Everyone of the ties' pairs, for ``name_people``."""
+        return [p for played in self.ties for p in played.players]
+
+
+def player_race_record(*, player: Player) -> RaceRecord:
+    """The ties played as races (pairs or single players) the player played in whose results
+    count (``race_counts_q``), latest first, with their finished games, and the figures of
+    those games by pair, in the same terms as the league's player statistics: five queries
+    (the ties, their games, the games' scores, the awards, the all-fours hands), one when
+    there are none."""
+    rows = list(
+        Tie.objects.filter(_played_by(player), race_counts_q())
+        .annotate(provisional=ExpressionWrapper(race_provisional_q(), output_field=BooleanField()))
+        .select_related(
+            "competition__league",
+            "competition__season",
+            "round",
+            "group",
+            "home__player_1",
+            "home__player_2",
+            "away__player_1",
+            "away__player_2",
         )
-        games = TieGame.objects.filter(mine, game__status=GameStatus.WON)
-        for row in games.values("game__winner").annotate(n=Count("id")).order_by():
-            figures.games_played += row["n"]
-            if row["game__winner"] == side:
-                figures.games_won += row["n"]
-        awards = (
-            Award.objects.filter(
-                game__cup_game__in=games, counted=True, category__in=list(CATEGORY_FIGURE)
+        .prefetch_related(
+            Prefetch(
+                "games",
+                queryset=TieGame.objects.filter(game__status=GameStatus.WON)
+                .select_related("game")
+                .prefetch_related(
+                    Prefetch("game__sides", queryset=Side.objects.order_by("position"))
+                ),
+                to_attr="won_games",
             )
-            .values("side", "category")
+        )
+    )
+    played, sides = [], {}
+    for tie in rows:
+        assert tie.home is not None and tie.away is not None  # a counted tie has both
+        side = "A" if player in tie.home.players else "B"
+        entrant = tie.home if side == "A" else tie.away
+        players = (player, *(p for p in entrant.players if p != player))
+        games = sorted(tie.won_games, key=lambda tg: tg.number)
+        if not games and tie.status == Tie.Status.WALKOVER:
+            continue  # given without play: no game of theirs
+        moments = [tg.game.ended_at or tg.game.created_at for tg in games]
+        zone = tie.competition.league.time_zone
+        date = date_in(max(moments), zone) if moments else (tie.round and tie.round.date)
+        played.append(PlayedTie(tie, side, players, date, games, tie.provisional))
+        sides[tie.pk] = side
+    played.sort(key=lambda p: (p.date or datetime.date.min, p.tie.pk), reverse=True)
+    return RaceRecord(ties=played, pairs=_race_pairs(played, sides))
+
+
+def _race_pairs(
+    played: list[PlayedTie], sides: dict[int, str]
+) -> dict[tuple[int, ...], PlayFigures]:
+    """The figures of the ties' games by the player's pair (two queries, none for no games)."""
+    by_tie = {p.tie.pk: PlayFigures() for p in played}
+    games = [tg.game_id for p in played for tg in p.games]
+    for p in played:
+        figures = by_tie[p.tie.pk]
+        figures.games_played = len(p.games)
+        figures.games_won = sum(1 for tg in p.games if tg.game.winner == p.side)
+    if games:
+        awards = (
+            Award.objects.filter(game__in=games, counted=True, category__in=list(CATEGORY_FIGURE))
+            .values_list("game__cup_game__tie", "side", "category")
             .annotate(n=Count("id"))
             .order_by()
         )
-        for row in awards:
-            if row["side"] == side:
-                name = CATEGORY_FIGURE[row["category"]]
-                setattr(figures, name, getattr(figures, name) + row["n"])
-            elif row["category"] == "hang_jack" and row["side"] == OTHER[side]:
-                figures.hang_jacks_given += row["n"]
-        figures.all_fours += Hand.objects.filter(game__cup_game__in=games, all_fours=side).count()
+        for tie_id, side, category, n in awards:
+            figures, mine = by_tie[tie_id], sides[tie_id]
+            if side == mine:
+                name = CATEGORY_FIGURE[category]
+                setattr(figures, name, getattr(figures, name) + n)
+            elif category == "hang_jack" and side == OTHER[mine]:
+                figures.hang_jacks_given += n
+        hands = (
+            Hand.objects.filter(game__in=games)
+            .exclude(all_fours="")
+            .values_list("game__cup_game__tie", "all_fours")
+            .annotate(n=Count("id"))
+            .order_by()
+        )
+        for tie_id, side, n in hands:
+            if side == sides[tie_id]:
+                by_tie[tie_id].all_fours += n
+    pairs: dict[tuple[int, ...], PlayFigures] = {}
+    for p in played:
+        add_figures(pairs.setdefault(p.pair, PlayFigures()), by_tie[p.tie.pk])
+    return pairs
+
+
+def player_race_figures(*, player: Player) -> PlayFigures:
+    """A player's figures from the finished games of the race ties whose results count
+    (``player_race_record``), in the same terms as the league's player statistics."""
+    figures = PlayFigures()
+    for part in player_race_record(player=player).pairs.values():
+        add_figures(figures, part)
     return figures
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any, NamedTuple, TypeVar
 
 from django.db.models import (
@@ -37,7 +37,12 @@ from leagues.models import (
     TeamEntry,
     Venue,
 )
-from leagues.selectors.counting import counts_q, fixtures_with_standing, is_provisional_q
+from leagues.selectors.counting import (
+    LEAGUE_ONLY,
+    counts_q,
+    fixtures_with_standing,
+    is_provisional_q,
+)
 from scoring.models import Side
 from scoring.services.compiled import CompiledRead, CompiledReadIn, CompiledRows
 from scoring.sheet import join_words
@@ -732,13 +737,15 @@ def player_get(*, pk: int) -> Player:
     return _player_read.one(pk)
 
 
-def _player_tables_shape(player_id: int) -> QuerySet[FixtureTable]:
+def _player_tables_shape(
+    player_id: int, kinds: Collection[str] = LEAGUE_ONLY
+) -> QuerySet[FixtureTable]:
     seated = Q()
     for seat in ("home_player_1", "home_player_2", "away_player_1", "away_player_2"):
         seated |= Q(**{seat: player_id})
     return (
         FixtureTable.objects.filter(seated)
-        .filter(counts_q("fixture__"))
+        .filter(counts_q("fixture__", kinds=kinds))
         .annotate(
             provisional=ExpressionWrapper(
                 is_provisional_q("fixture__"), output_field=BooleanField()
@@ -757,17 +764,22 @@ def _player_tables_shape(player_id: int) -> QuerySet[FixtureTable]:
 
 
 #: Building the tables' query (the counting rule's joins, six tables' rows read with them)
-#: costs the ORM far more than running it: it is built once per connection
-#: (``scoring.services.compiled``; a test compares its rows with the queryset's).
-_player_tables_read = CompiledRead(_player_tables_shape)
+#: costs the ORM far more than running it: it is built once per connection and kinds of
+#: fixture (``scoring.services.compiled``; a test compares its rows with the queryset's).
+_player_tables_reads = {
+    kinds: CompiledRead(lambda pk, kinds=kinds: _player_tables_shape(pk, kinds))
+    for kinds in (LEAGUE_ONLY, (Fixture.Kind.CUP,), (Fixture.Kind.LEAGUE, Fixture.Kind.CUP))
+}
 
 
-def player_tables(*, player: Player) -> list[FixtureTable]:
-    """The fixture tables the player sat at in results that count, latest first (each marked
-    ``provisional`` when not yet confirmed), with their games' scores (three queries: tables,
-    games, sides). A game is read with its status and winner only, a side with its score (not
-    the ruleset or the players, which the page does not show)."""
-    tables = _player_tables_read.rows(player.pk)
+def player_tables(*, player: Player, kinds: tuple[str, ...] = LEAGUE_ONLY) -> list[FixtureTable]:
+    """The fixture tables the player sat at in results that count, of the ``kinds`` of fixture
+    (the league's by default; cup ties played as fixtures, or both: one of
+    ``_player_tables_reads``' keys), latest first (each marked ``provisional`` when not yet
+    confirmed), with their games' scores (three queries: tables, games, sides). A game is read
+    with its status and winner only, a side with its score (not the ruleset or the players,
+    which the page does not show)."""
+    tables = _player_tables_reads[tuple(kinds)].rows(player.pk)
     games = (
         TableGame.objects.select_related("game")
         .only("table", "number", "game__status", "game__winner")

@@ -216,15 +216,21 @@ def _player_figures(pairs: dict[tuple[int, ...], PlayFigures], player: Player) -
 
 
 def player_with_pairs(
-    *, player: Player, kinds: Collection[str] = LEAGUE_ONLY, known: Iterable[Player] = ()
+    *,
+    player: Player,
+    kinds: Collection[str] = LEAGUE_ONLY,
+    known: Iterable[Player] = (),
+    more: dict[tuple[int, ...], PlayFigures] | None = None,
 ) -> tuple[PlayerStatistics, list[PairStatistics]]:
     """A player's page: their figures over ``kinds`` (``player_statistics``) and the pairs they
-    sat in for league games (``pair_statistics``): one query for both, kind by kind, and two
-    for the partners (none when ``known`` has them all: ``_players``)."""
-    by_kind = _pairs(player=player, kinds={*kinds, *LEAGUE_ONLY})
-    league = _together({kind: by_kind[kind] for kind in LEAGUE_ONLY})
-    figures = _together({kind: by_kind[kind] for kind in kinds})
-    return _player_figures(figures, player), _pair_rows(league, player=player, known=known)
+    sat in for those games (``pair_statistics``), with ``more`` added in (figures by pair from
+    games played outside fixtures: a cup's race ties, ``cups.selectors.player_race_record``):
+    one query for both, and two for the partners (none when ``known`` has them all:
+    ``_players``)."""
+    pairs = _together(_pairs(player=player, kinds=kinds))
+    for pair, figures in (more or {}).items():
+        _add(pairs.setdefault(pair, PlayFigures()), figures)
+    return _player_figures(pairs, player), _pair_rows(pairs, player=player, known=known)
 
 
 def player_leaderboard(

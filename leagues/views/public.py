@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable, Iterable
 from html import escape
 from typing import Any
@@ -38,11 +39,7 @@ from leagues.selectors.standings import (
     divisions_standings,
     entry_standing,
 )
-from leagues.selectors.statistics import (
-    add_figures,
-    player_leaderboard,
-    player_with_pairs,
-)
+from leagues.selectors.statistics import player_leaderboard, player_with_pairs
 from leagues.tables import (
     DATE_FIRST,
     FixturesTable,
@@ -348,24 +345,20 @@ FIGURE_KINDS = {
     "cup": (Fixture.Kind.CUP,),
     "all": (Fixture.Kind.LEAGUE, Fixture.Kind.CUP),
 }
-
-
-def _player_figures(player: Any, scope: str, known: list[Any]) -> tuple[Any, Any]:
-    """The player's figures in the scope, and their pairs' (league games); ``known``: players
-    named already (``player_with_pairs``)."""
-    stats, pairs = player_with_pairs(player=player, kinds=FIGURE_KINDS[scope], known=known)
-    if scope != "league":
-        from cups.selectors import player_race_figures
-
-        add_figures(stats, player_race_figures(player=player))
-    return stats, pairs
+#: Where the results of each scope count, for the note on tables entered from a score card.
+SCOPE_COUNTS_IN = {
+    "league": "in the league table",
+    "cup": "in the cup",
+    "all": "in the league table or the cup",
+}
 
 
 def _game_lines(
     table_games: Any, side: str, game_url: Callable[[int], str]
 ) -> list[dict[str, Any]]:
-    """Each game at a player's table as their page lists it: its link, the score (side A's
-    first) and, for a game won, whether the player's side (``side``) won it."""
+    """Each game at a player's table (or of their race tie) as their page lists it: its link,
+    the score (side A's first) and, for a game won, whether the player's side (``side``) won
+    it."""
     lines = []
     for table_game in table_games:
         game = table_game.game
@@ -392,13 +385,20 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     named: list[Any] = []  # the player, once the fragment is rendered (and they are named)
 
     def context() -> dict[str, Any]:
+        from cups.selectors import player_race_record
+
         seats = []
-        tables = selectors.player_tables(player=player)
+        tables = selectors.player_tables(player=player, kinds=FIGURE_KINDS[scope])
         seated = seated_players(tables)
-        # The player (the page's title too) and everyone at their tables, in one query.
-        name_people([player, *seated])
+        # The cup's races (pairs, single players): none read for the league's figures.
+        race = player_race_record(player=player) if scope != "league" else None
+        pairs_known = [*seated, *(race.players if race else ())]
+        # The player (the page's title too) and everyone at their tables and in their pairs,
+        # in one query.
+        name_people([player, *pairs_known])
         named.append(player)
         fixture_url, game_url = paths_for("leagues:fixture"), paths_for("scoring:game")
+        tie_url = paths_for("cups:tie")
         for table in tables:
             home = player in table.home_pair
             pair = table.home_pair if home else table.away_pair
@@ -408,23 +408,48 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
                     "table": table,
                     "fixture": table.fixture,
                     "fixture_url": fixture_url(table.fixture_id),
+                    "date": table.fixture.date,
+                    "provisional": table.provisional,
                     "partner": [p for p in pair if p != player],
                     "side": side,
                     "games": _game_lines(table.games.all(), side, game_url),
                 }
             )
-        # The partners sat at the player's tables (counted league results, as the pairs are).
-        stats, pairs = _player_figures(player, scope, seated)
+        for played in race.ties if race else ():
+            seats.append(
+                {
+                    "tie": played.tie,
+                    "tie_url": tie_url(played.tie.pk),
+                    "opponents": played.opponents,
+                    "date": played.date,
+                    "provisional": played.provisional,
+                    "partner": list(played.partners),
+                    "side": played.side,
+                    "games": _game_lines(played.games, played.side, game_url),
+                }
+            )
+        # Latest first, a league night's tables and a cup's ties together (a tie not yet
+        # dated, after them all).
+        seats.sort(key=lambda seat: seat["date"] or datetime.date.min, reverse=True)
+        # The partners sat at the player's tables and in their cup pairs (counted results,
+        # as the pairs are).
+        stats, pairs = player_with_pairs(
+            player=player,
+            kinds=FIGURE_KINDS[scope],
+            known=pairs_known,
+            more=race.pairs if race else None,
+        )
         return {
             "player": player,
             "registrations": list(selectors.player_registrations(player=player)),
             "stats": stats,
             "scope": scope,
             "scopes": FIGURE_SCOPES,
+            "counts_in": SCOPE_COUNTS_IN[scope],
             "pairs": pairs,
             "seats": seats,
             # A card has no hands: the figures above leave its tables out, and say so.
-            "card_tables": sum(1 for seat in seats if seat["table"].from_card),
+            "card_tables": sum(1 for seat in seats if "table" in seat and seat["table"].from_card),
         }
 
     fragment = page_fragment(

@@ -83,8 +83,9 @@ def _read(table) -> tuple:
 
 
 def test_player_tables_built_once_are_the_querysets(division):
-    """The tables' query is built once per connection and run with each player's id (in every
-    seat): the same tables, fields, related rows and marks as its queryset gives."""
+    """The tables' query is built once per connection (and kinds of fixture) and run with each
+    player's id (in every seat): the same tables, fields, related rows and marks as its
+    queryset gives; the league's tables under the league, and under the league and cup."""
     fixtures = list(Fixture.objects.filter(division=division).order_by("date", "pk")[:2])
     for fixture in fixtures:
         for table_game in start_fixture(fixture):
@@ -95,6 +96,11 @@ def test_player_tables_built_once_are_the_querysets(division):
         read = selectors.player_tables(player=player)
         expected = list(selectors._player_tables_shape(player.pk))
         assert read and [_read(t) for t in read] == [_read(t) for t in expected]
+        for kinds in selectors._player_tables_reads:
+            read = selectors.player_tables(player=player, kinds=kinds)
+            expected = list(selectors._player_tables_shape(player.pk, kinds))
+            assert [_read(t) for t in read] == [_read(t) for t in expected]
+            assert bool(read) == (Fixture.Kind.LEAGUE in kinds), kinds
 
 
 def test_player_registrations_built_once_are_the_querysets(division):
