@@ -48,6 +48,8 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
+from config.release import release
+
 ALL = "fragments:version:all"
 PARAM = re.compile(r"^[-\w:.]{0,60}$")
 
@@ -140,7 +142,7 @@ def _version_keys(league_id: int, *, live: bool, fixture: int | None) -> list[st
 
 def _tag(league_id: int, fixture: int | None, day: str, versions: Iterable[Any]) -> str:
     digest = hashlib.sha256(
-        ":".join([str(league_id), str(fixture), day, *map(str, versions)]).encode()
+        ":".join([release(), str(league_id), str(fixture), day, *map(str, versions)]).encode()
     )
     return f'"{digest.hexdigest()[:32]}"'
 
@@ -203,7 +205,8 @@ def cached_fragment_tagged(
         tag = versions_tag(league_id=league_id, live=live, fixture=fixture, day=day)
         return mark_safe(render()), tag
     name = ":".join(str(part) for part in parts)
-    key = f"fragments:{league_id}:{hashlib.sha256(name.encode()).hexdigest()[:32]}"
+    # Under the code's release: a fragment an older release rendered is never served.
+    key = f"fragments:{release()}:{league_id}:{hashlib.sha256(name.encode()).hexdigest()[:32]}"
     version_keys = _version_keys(league_id, live=live, fixture=fixture)
     found = cache.get_many([*version_keys, key])
     stored = found.get(key)

@@ -15,7 +15,7 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from leagues.fragments import invalidate_league
+from leagues.fragments import invalidate_league, versions_tag
 from leagues.models import Fixture, PointAdjustment
 from leagues.services.fixtures import fixture_walkover, fixtures_generate
 from leagues.services.standings import refresh_division_table
@@ -192,6 +192,27 @@ def test_a_result_changed_shows_at_once_on_every_cached_page(client):
     assert "walkover" in week.lower()
     team = client.get(reverse("leagues:team", args=[fixture.home_id])).content.decode()
     assert "walkover" in team.lower()
+
+
+def test_new_code_never_serves_a_fragment_the_old_code_rendered(
+    client, django_assert_num_queries, monkeypatch
+):
+    """A server started on new code (another ``config.release``) renders each page afresh, and
+    a poll holding the old code's tag is not told "not modified": a deploy showed "Week 3 of
+    6" from the cache after the code had stopped counting cup nights as weeks."""
+    division = division_of(4, "yorkshire")
+    pages = pages_of(division)
+    client.get(pages["fixture"])
+    rendered, cached = QUERIES["standings"]
+    client.get(pages["standings"])
+    with django_assert_num_queries(cached):
+        client.get(pages["standings"])
+    league = division.season.league_id
+    tag = versions_tag(league_id=league)
+    monkeypatch.setattr("leagues.fragments.release", lambda: "a-new-release")
+    with django_assert_num_queries(rendered):
+        client.get(pages["standings"])
+    assert versions_tag(league_id=league) != tag
 
 
 def test_a_hand_in_play_changes_the_fixture_page_and_no_other(client, django_assert_num_queries):
