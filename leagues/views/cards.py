@@ -20,7 +20,7 @@ from leagues.selectors import fixtures as selectors
 from leagues.selectors.people import name_people, seated_players
 from leagues.services import cards
 from leagues.services.seating import table_has_hands
-from leagues.views.common import found
+from leagues.views.common import acted_by, found
 
 
 @login_required
@@ -34,10 +34,12 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
         )
     season = fixture.division.season
     fmt = season.get_match_format()
-    disputed = ResultSubmission.objects.filter(
-        fixture=fixture, status=ResultSubmission.Status.DISPUTED
-    ).exists()
-    settling = disputed
+    disputed = (
+        ResultSubmission.objects.filter(fixture=fixture, status=ResultSubmission.Status.DISPUTED)
+        .select_related("disputed_by")
+        .first()
+    )
+    settling = disputed is not None
     tables = {
         t.board: t
         for t in FixtureTable.objects.filter(fixture=fixture).select_related(
@@ -106,6 +108,11 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
         if len(sides) == 1
         else None,
         "settling": settling,
+        # What the dispute is about, at the top, as the result page says it.
+        "dispute": disputed,
+        "disputed_by": acted_by(request.user, fixture, disputed.disputed_by)
+        if disputed is not None and disputed.disputed_by is not None
+        else "a captain",
         "as_captain": as_captain,
         "fmt": fmt,
     }

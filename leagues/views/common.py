@@ -14,7 +14,7 @@ from django.shortcuts import redirect
 from django.utils.safestring import SafeString
 
 from leagues.models import League
-from leagues.permissions import can_manage_league
+from leagues.permissions import can_manage_league, fixture_role
 
 T = TypeVar("T")
 
@@ -49,6 +49,15 @@ def require_manager(request: HttpRequest, league: League) -> None:
     """403 unless the user may run ``league`` (see ``leagues.permissions``)."""
     if not can_manage_league(request.user, league):
         raise PermissionDenied(f"Only the secretaries of {league} can do that.")
+
+
+def acted_by(viewer: Any, fixture: Any, account: Any) -> str:
+    """Who acted on ``fixture``'s result as ``viewer`` reads it: by role ("captain of Reds"),
+    with the account's name for the league's secretaries (account names are personal)."""
+    role = fixture_role(account, fixture)
+    if account is not None and can_manage_league(viewer, fixture.division.season.league):
+        return f"{account.get_username()} ({role})"
+    return role
 
 
 def user_or_none(request: HttpRequest) -> Any:

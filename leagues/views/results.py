@@ -18,13 +18,13 @@ from django.views.decorators.http import require_http_methods
 
 from config.inputs import clean_text, strict_id
 from leagues.models import AuditEntry, FixtureTable, League, ResultSubmission
-from leagues.permissions import can_manage_league, captained_sides, fixture_links, fixture_role
+from leagues.permissions import can_manage_league, captained_sides, fixture_links
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.audit import league_audit_page
 from leagues.selectors.live import status_words
 from leagues.selectors.people import name_people, seated_players
 from leagues.services import agreement, cards, confirmation, results
-from leagues.views.common import found, require_manager
+from leagues.views.common import acted_by, found, require_manager
 from scoring.actors import Actor
 from scoring.models import HandRevision, ScoringLink
 from scoring.permissions import SESSION_KEY
@@ -57,8 +57,7 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
     secretary = can_manage_league(request.user, league)
 
     def who(account: Any) -> str:
-        role = fixture_role(account, fixture)
-        return f"{account.get_username()} ({role})" if secretary and account is not None else role
+        return acted_by(request.user, fixture, account)
 
     actors = (
         {

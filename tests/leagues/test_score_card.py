@@ -889,3 +889,20 @@ def test_settling_with_the_card_is_offered_only_to_a_secretary_who_may_settle() 
     secretary.post(url, data)
     submission = ResultSubmission.objects.get(fixture=fixture, status="settled")
     assert submission.settled_by == users["secretary"]
+
+
+def test_settling_with_the_card_says_what_the_dispute_is_about_and_who_disputed() -> None:
+    """ "Settle with the score card" did not say what was disputed: the captain's reason, and
+    who gave it, stand at the top as on the result page."""
+    fixture, users = _fixture()
+    submission = fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+    confirmation.result_dispute(submission=submission, reason="Table 4 was 10-11", by=users["away"])
+    client = Client()
+    client.force_login(users["secretary"])
+    response = client.get(reverse("leagues:score_card", kwargs={"pk": fixture.pk}))
+    body = unescape(response.content.decode())
+    note = re.search(r'data-testid="card-dispute">([^<]*)<', body)
+    assert note is not None
+    name = users["away"].get_username()
+    assert note.group(1) == f"Disputed by {name} (captain of Old Hall): Table 4 was 10-11"
+    assert body.index('data-testid="card-dispute"') < body.index('data-testid="score-card"')
