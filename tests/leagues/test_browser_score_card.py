@@ -113,3 +113,24 @@ def test_the_captain_seats_a_table_and_shows_its_qr_full_screen(
     expect(phone.get_by_test_id("table-qr-link")).to_have_attribute(
         "href", live_server.url + link.get_absolute_url()
     )
+
+
+def test_long_team_names_wrap_above_the_score_boxes_on_a_phone(
+    phone: Page, live_server: Any
+) -> None:
+    """On a 390px phone "Shoulder of Mutton A" and "Shoulder of Mutton B" were both cut to
+    "Shoulder of Mut…" above the boxes: the names wrap, whole, and nothing scrolls sideways."""
+    league = LeagueFactory(match_format=YORKSHIRE_FORMAT.to_spec())
+    division = DivisionFactory(season__league=league)
+    home, away = entered_teams(division, ["Shoulder of Mutton A", "Shoulder of Mutton B"])
+    fixture = FixtureFactory(division=division, home=home, away=away)
+    secretary = UserFactory()
+    league.secretaries.add(secretary)
+    _logged_in(phone, live_server, secretary)
+    phone.goto(live_server.url + f"/leagues/fixture/{fixture.pk}/score-card/")
+    labels = phone.get_by_test_id("card-table-1").locator(".card-figure > span")
+    expect(labels).to_have_text(["Shoulder of Mutton A", "Shoulder of Mutton B"])
+    for label in labels.all():
+        # Shown whole: nothing of the name is hidden past the label's edge.
+        assert label.evaluate("e => e.scrollWidth <= e.clientWidth"), label.inner_text()
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
