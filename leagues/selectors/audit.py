@@ -21,6 +21,9 @@ class AuditRow:
 
     kind: str
     item: Any
+    #: The ruleset of the entry's fixture's season: its entries leave out the figures it does
+    #: not have (a Yorkshire card's hang jacks). None for an entry of no fixture.
+    ruleset: Any = None
 
     @property
     def at(self) -> Any:
@@ -64,7 +67,7 @@ def league_audit_page(*, league: League, page: Any, per_page: int = 100) -> tupl
     found: dict[tuple[str, int], Any] = {}
     if wanted[LEAGUE]:
         for entry in AuditEntry.objects.filter(pk__in=wanted[LEAGUE]).select_related(
-            "by", "link", "fixture__home", "fixture__away"
+            "by", "link", "fixture__home", "fixture__away", "fixture__division__season"
         ):
             found[(LEAGUE, entry.pk)] = entry
     if wanted[HAND]:
@@ -79,5 +82,20 @@ def league_audit_page(*, league: League, page: Any, per_page: int = 100) -> tupl
             .prefetch_related("game__sides")
         ):
             found[(HAND, revision.pk)] = revision
-    rows = [AuditRow(k, found[(k, pk)]) for _, pk, k in keys if (k, pk) in found]
+    rulesets: dict[int, Any] = {}
+
+    def ruleset(item: Any) -> Any:
+        if item.fixture is None:
+            return None
+        season = item.fixture.division.season
+        season.league = league  # the page's league: no query for it
+        if season.pk not in rulesets:
+            rulesets[season.pk] = season.get_ruleset()
+        return rulesets[season.pk]
+
+    rows = [
+        AuditRow(k, found[(k, pk)], ruleset(found[(k, pk)]) if k == LEAGUE else None)
+        for _, pk, k in keys
+        if (k, pk) in found
+    ]
     return current, rows

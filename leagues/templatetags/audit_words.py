@@ -2,7 +2,8 @@
 field in the page's words ("Status: scheduled → postponed", "Jack won by: Blues → Reds"), never
 the stored JSON. Every audit page uses it: the league's, a fixture's, a tie's and a game's.
 
-Give ``game=`` for a game's hands: its sides' letters ("A", "B") read as their names.
+Give ``game=`` for a game's hands: its sides' letters ("A", "B") read as their names; give
+``ruleset=`` for a league's entries: the figures its ruleset does not have are left out.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from leagues.models import FixtureTable
 from scoring.forms.cards import card_label
 from scoring.forms.words import KEY_WORDS, OUTCOME_WORDS, PENALTY_WORDS
 from scoring.models import names_by_label
+from scoring.rules import Ruleset
 
 register = template.Library()
 
@@ -37,6 +39,12 @@ SILENT_OBJECTS = {"figures", "card"}
 #: Keys whose two numbers are the home and away sides' ("1–1"), or a list of such pairs, a
 #: game a pair ("14–9, 14–12").
 SCORE_KEYS = {"games", "bullseyes", "hang_jacks"}
+#: A stored name beside its record's id ("venue" 19, "venue_name" "Crown"): the name reads as
+#: the field ("Venue: Crown"), the id is not shown.
+NAME_SUFFIX = "_name"
+#: The hang jacks a result or a score card stores (0–0 where the ruleset has none): left out
+#: of the entries of a league whose ruleset has no hang jack (``figures_left_out``).
+HANG_JACK_KEYS = frozenset({"hang_jacks", "home_hang_jacks", "away_hang_jacks"})
 #: Keys whose values have words of their own on the league's pages (the model's labels).
 LEAGUE_VALUE_WORDS = {"source": dict(FixtureTable.Source.choices)}
 
@@ -57,18 +65,37 @@ def _key(key: str, names: dict[str, str]) -> str:
     return names.get(key) or KEY_WORDS.get(key) or key.replace("_", " ")
 
 
-def _fields(state: Any, names: dict[str, str], prefix: str = "") -> dict[tuple[str, str], Any]:
+def figures_left_out(ruleset: Ruleset | None) -> frozenset[str]:
+    """The stored figures ``ruleset`` does not have, left out of its league's entries."""
+    if isinstance(ruleset, Ruleset) and ruleset.hang_jack_points is None:
+        return HANG_JACK_KEYS
+    return frozenset()
+
+
+def _fields(
+    state: Any, names: dict[str, str], prefix: str = "", leave_out: frozenset[str] = frozenset()
+) -> dict[tuple[str, str], Any]:
     """The state's fields, a nested object's under its key's words: (key, words) → value."""
     if not isinstance(state, dict):
         return {} if state is None else {("", prefix): state}
     fields: dict[tuple[str, str], Any] = {}
+    named = {
+        str(key)[: -len(NAME_SUFFIX)]
+        for key in state
+        if str(key).endswith(NAME_SUFFIX) and str(key)[: -len(NAME_SUFFIX)] in state
+    }
     for key, value in state.items():
-        if key in ID_KEYS and type(value) is int:
+        if (key in ID_KEYS and type(value) is int) or key in leave_out:
             continue
+        if key in named and (value is None or type(value) is int):
+            # The record's id: its name beside it is shown instead.
+            continue
+        if str(key).endswith(NAME_SUFFIX) and str(key)[: -len(NAME_SUFFIX)] in named:
+            key = str(key)[: -len(NAME_SUFFIX)]
         silent = key in SILENT_OBJECTS and isinstance(value, dict)
         words = prefix if silent else f"{prefix} {_key(str(key), names)}".strip()
         if isinstance(value, dict) and value:
-            fields |= _fields(value, names, words)
+            fields |= _fields(value, names, words, leave_out)
         else:
             fields[(str(key), words)] = value
     return fields
@@ -109,10 +136,19 @@ def _headline(item: dict[str, Any], names: dict[str, str]) -> str:
     return f"{head} ({said})" if said else head
 
 
-def changes(before: Any, after: Any, names: dict[str, str] | None = None) -> list[Change]:
-    """The fields whose words differ between ``before`` and ``after``, in their stored order."""
+def changes(
+    before: Any,
+    after: Any,
+    names: dict[str, str] | None = None,
+    leave_out: frozenset[str] = frozenset(),
+) -> list[Change]:
+    """The fields whose words differ between ``before`` and ``after``, in their stored order;
+    keys in ``leave_out`` (figures the league's ruleset does not have) are not read."""
     names = names or {}
-    old, new = _fields(before, names), _fields(after, names)
+    old, new = (
+        _fields(before, names, leave_out=leave_out),
+        _fields(after, names, leave_out=leave_out),
+    )
     made = before is None or before == {}
     lines = []
     for key, words in dict.fromkeys([*old, *new]):
@@ -125,6 +161,8 @@ def changes(before: Any, after: Any, names: dict[str, str] | None = None) -> lis
 
 
 @register.inclusion_tag("leagues/_audit_changes.html")
-def audit_changes(before: Any, after: Any, game: Any = None) -> dict[str, Any]:
+def audit_changes(before: Any, after: Any, game: Any = None, ruleset: Any = None) -> dict[str, Any]:
+    """Give ``ruleset`` (the entry's season's) to leave out the figures it does not have: a
+    Yorkshire score card's "hang jacks: 0–0"."""
     names = names_by_label(game.sides.all()) if game is not None else {}
-    return {"lines": changes(before, after, names)}
+    return {"lines": changes(before, after, names, figures_left_out(ruleset))}

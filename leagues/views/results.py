@@ -237,6 +237,8 @@ def fixture_audit(request: HttpRequest, pk: int) -> HttpResponse:
             "fixture": fixture,
             "league": fixture.division.season.league,
             "division": fixture.division,
+            # Its entries leave out the figures the season's ruleset does not have.
+            "audit_ruleset": fixture.division.season.get_ruleset(),
             "entries": list(entries),
             "hands": list(hands),
         },

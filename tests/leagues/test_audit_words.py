@@ -163,3 +163,70 @@ def test_a_score_card_and_its_result_read_in_words_not_numbers():
     # The fixture is dated as every list and sentence dates a day, not "Tue 09 Sep 2025".
     assert f"Score card of {fixture.home} v {fixture.away}, {long_date(fixture.date)}" in entries
     assert not re.search(r"(?<!Table )\b\d+ (card|home|source)\b", entries), entries
+
+
+def test_a_record_stored_by_id_beside_its_name_reads_by_name():
+    """A fixture moved to another pub read "Venue: 19 → 23" beside "Venue name: Crown → Red
+    Lion": the name reads as the field, the id is not shown."""
+    before = {"date": "2025-10-07", "venue": 19, "venue_name": "Crown", "status": "scheduled"}
+    after = {"date": "2025-10-14", "venue": 23, "venue_name": "Red Lion", "status": "scheduled"}
+    assert changes(before, after) == [
+        Change("Date", "2025-10-07", "2025-10-14"),
+        Change("Venue", "Crown", "Red Lion"),
+    ]
+    team = {"team": 4, "name": "Crown A", "home_venue": 19, "home_venue_name": "Crown"}
+    assert changes(None, team) == [
+        Change("Name", None, "Crown A"),
+        Change("Home venue", None, "Crown"),
+    ]
+    # A name with no id beside it keeps its words.
+    assert changes(None, {"player_name": "Linda Dyson"}) == [
+        Change("Player name", None, "Linda Dyson")
+    ]
+
+
+def test_a_rearranged_fixture_reads_its_venues_by_name_on_the_audit_page():
+    from leagues.services.fixtures import fixture_rearrange
+    from tests.factories.leagues import VenueFactory
+
+    world = build(played=True)
+    spare = spare_fixture(world)
+    was = spare.venue
+    moved = VenueFactory(league=world.league, name="Red Lion")
+    fixture_rearrange(
+        fixture=spare,
+        venue=moved,
+        reason="Crown closed",
+        outside_calendar=True,
+        by=world.users["secretary"],
+    )
+    client = Client()
+    client.force_login(world.users["secretary"])
+    page = client.get(reverse("leagues:manage_fixture_audit", args=[spare.pk])).content.decode()
+    entries = shown_as_words(region(page, "audit-entries", "</table>"))
+    assert f"Venue: {was} → {moved}" in entries, entries
+    assert "Venue name" not in entries and f"{moved.pk}" not in entries.split("Venue:")[1][:20]
+
+
+def test_a_yorkshire_card_leaves_out_the_hang_jacks_its_ruleset_has_not():
+    """Every Yorkshire score card's entry read "Table 1 hang jacks: 0–0" (and a result's "Home
+    hang jacks: 0"): Yorkshire has no hang jack, so its entries leave them out; a Trinidad
+    card keeps them (``test_a_score_card_and_its_result_read_in_words_not_numbers``)."""
+    from leagues.services.cards import fixture_card_enter
+    from leagues.services.confirmation import result_confirm
+    from tests.leagues.test_score_card import _fixture, _yorkshire_card
+
+    fixture, users = _fixture("yorkshire")
+    submission = fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+    result_confirm(submission=submission, by=users["away"])
+    client = Client()
+    client.force_login(users["secretary"])
+    page = client.get(reverse("leagues:manage_fixture_audit", args=[fixture.pk])).content.decode()
+    entries = shown_as_words(region(page, "audit-entries", "</table>"))
+    assert "Table 1 games: 11–7" in entries
+    assert "hang jacks" not in entries.lower(), entries
+    slug = fixture.division.season.league.slug
+    page = client.get(reverse("leagues:manage_league_audit", args=[slug])).content.decode()
+    rows = shown_as_words(region(page, "audit-entries", "</table>"))
+    assert "Table 1 games: 11–7" in rows
+    assert "hang jacks" not in rows.lower(), rows
