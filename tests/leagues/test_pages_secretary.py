@@ -279,6 +279,18 @@ def test_generate_fixtures_shows_the_report_and_keeps_played_fixtures(client, se
     assert played.status == Fixture.Status.WALKOVER
 
 
+def test_a_fixtures_secretary_page_links_back_to_the_desk(client, secretary, league, fixture):
+    """A fixture's secretary page linked its public page alone: the secretary who came from
+    the desk had no way back to it but the browser's."""
+    page = client.get(reverse("leagues:manage_fixture", args=[fixture.pk])).content.decode()
+    desk = reverse("leagues:manage_league", args=[league.slug])
+    assert f'<a href="{desk}" data-testid="back-to-desk">Back to the desk</a>' in page
+    fixture.status = Fixture.Status.VOID
+    fixture.save(update_fields=["status"])
+    page = client.get(reverse("leagues:manage_fixture", args=[fixture.pk])).content.decode()
+    assert 'data-testid="back-to-desk"' in page
+
+
 def test_postpone_then_rearrange(client, secretary, fixture):
     url = reverse("leagues:manage_fixture", args=[fixture.pk])
     response = client.post(url, {"action": "postpone", "postpone-reason": ""})
