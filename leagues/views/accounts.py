@@ -156,6 +156,8 @@ def captain_account(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "existing": existing,
             "invite": invite,
             "invitations": sent,
+            # Resend or withdraw one of them comes back here, not to the secretaries' page.
+            "invitations_back": f"{here}?season={season.pk}" if season else here,
             "back": f"{back}?season={season.pk}" if season else back,
         },
         status=status,

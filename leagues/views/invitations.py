@@ -6,6 +6,7 @@ is closed."""
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +17,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from config.inputs import strict_id
@@ -29,6 +31,9 @@ from leagues.services import invitations, league_requests
 from leagues.views.common import found, post_action, require_manager
 
 logger = logging.getLogger(__name__)
+
+#: A page of the league's desk an invitation's buttons may send back to: a path and a query.
+SAFE_BACK = re.compile(r"/[\w/.-]*(\?[\w=&.-]*)?", re.ASCII)
 
 NOT_SENT = "The e-mail could not be sent just now, so nothing changed. Try again in a few minutes."
 
@@ -76,6 +81,14 @@ def invitation_change(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     except MAIL_ERRORS:
         logger.exception("invitation mail could not be sent")
         messages.error(request, NOT_SENT)
+    back = request.POST.get("back", "")
+    if (
+        back.startswith(reverse("leagues:manage_league", args=[league.slug]))
+        and SAFE_BACK.fullmatch(back)
+        and url_has_allowed_host_and_scheme(back, allowed_hosts=None)
+    ):
+        # Pressed on a team's or its captain's page: back there, not to the secretaries'.
+        return redirect(back)
     return redirect("leagues:manage_secretaries", slug=league.slug)
 
 

@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from config.inputs import strict_id
 from leagues import forms, nights_off
-from leagues.models import Division, Fixture, Team, TeamEntry
+from leagues.models import Division, Fixture, Invitation, Team, TeamEntry
 from leagues.permissions import can_create_league
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.live import NO_RESULT_WORDS
@@ -106,13 +106,27 @@ def _single(data: dict[str, list[str]]) -> dict[str, Any]:
 def league_manage(request: HttpRequest, slug: str) -> HttpResponse:
     """The secretary's desk: every season, division, team and venue with what to do next."""
     league = _league(request, slug)
+    seasons_ = list(selectors.league_seasons(league=league))
+    teams = list(league.teams.select_related("home_venue").order_by("name"))
+    # A team withdrawn from the latest season is marked so in the list (its page says more).
+    withdrawn = (
+        {
+            entry.team_id: entry
+            for entry in TeamEntry.objects.filter(season=seasons_[0], withdrawn_on__isnull=False)
+        }
+        if seasons_
+        else {}
+    )
+    for team in teams:
+        team.withdrawn_entry = withdrawn.get(team.pk)
     return render(
         request,
         "leagues/manage/league.html",
         {
             "league": league,
-            "seasons": list(selectors.league_seasons(league=league)),
-            "teams": list(league.teams.select_related("home_venue").order_by("name")),
+            "seasons": seasons_,
+            "latest": seasons_[0] if seasons_ else None,
+            "teams": teams,
             "match_format": league.get_match_format().describe(),
             "results_waiting": selectors.results_to_see_to(league=league),
             "results_missing": selectors.results_missing(league=league),
@@ -588,6 +602,15 @@ def team_manage(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 )
     squad = list(selectors.team_squad(team=team, season=season)) if season else []
     name_people([*(r.player for r in squad), entry.captain if entry else None])
+    # A captain with no account may have been invited: the newest invitation says where it
+    # stands ("has no account yet" read as if none had gone).
+    captain = entry.captain if entry else None
+    sent = (
+        list(team.invitations.filter(role=Invitation.Role.CAPTAIN, player=captain))
+        if captain is not None and captain.user_id is None
+        else []
+    )
+    invitation = next((i for i in sent if i.is_open), sent[0] if sent else None)
     return render(
         request,
         "leagues/manage/team.html",
@@ -599,6 +622,11 @@ def team_manage(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "entry": entry,
             "form": form,
             "squad": squad,
+            "invitation": invitation,
+            "here": f"{reverse('leagues:manage_team', args=[league.slug, team.pk])}"
+            f"?season={season.pk}"
+            if season
+            else "",
             "withdraw_form": forms.WithdrawForm(league=league),
         },
     )

@@ -194,3 +194,113 @@ def test_an_invitations_dates_are_the_leagues_own(world):
     assert f"expired on {long_date((gone - datetime.timedelta(days=1)).date())}" in (
         response.content.decode()
     )
+
+
+def _invited_captain(world):
+    entry = TeamEntry.objects.get(team=world.fixture.home)
+    captain = PlayerFactory(name="Walter Haigh")
+    TeamEntry.objects.filter(pk=entry.pk).update(captain=captain)
+    entry.refresh_from_db()
+    invitation = invitations.captain_invite(
+        entry=entry, email="walter@example.org", by=world.users["secretary"]
+    )
+    url = reverse("leagues:manage_team", args=[world.league.slug, entry.team_id])
+    return entry, invitation, f"{url}?season={entry.season_id}"
+
+
+def _captain_line(body: str) -> str:
+    line = re.search(r'data-testid="captain-account-link">(.*?)</p>', body, re.S).group(1)
+    return " ".join(re.sub(r"<[^>]+>", " ", line).split())
+
+
+def test_the_team_page_says_where_the_captains_invitation_stands(world):
+    """The team's secretary page said "Walter Haigh has no account yet" the day an invitation
+    went to him: it says it went, when (in the league's time zone, as the invitations list),
+    until when it works, and offers to send it again or withdraw it, coming back here."""
+    world.league.time_zone = "America/Port_of_Spain"
+    world.league.save(update_fields=["time_zone"])
+    entry, invitation, url = _invited_captain(world)
+    now = timezone.now()
+    sent = now.replace(hour=1, minute=30, second=0, microsecond=0)  # 9:30 pm the day before there
+    if sent > now:
+        sent -= datetime.timedelta(days=1)
+    there = (sent - datetime.timedelta(days=1)).date()
+    until = there + datetime.timedelta(days=14)
+    Invitation.objects.filter(pk=invitation.pk).update(
+        sent_at=sent, expires_at=sent + datetime.timedelta(days=14)
+    )
+    client = secretary(world)
+    body = client.get(url).content.decode()
+    assert _captain_line(body).startswith(
+        f"Walter Haigh has no account yet: an invitation went to walter@example.org on "
+        f"{there.day} {there:%b %Y}, and works until {until.day} {until:%b %Y}."
+    )
+    assert f'data-testid="resend-{invitation.pk}"' in body
+    assert f'data-testid="withdraw-{invitation.pk}"' in body
+    # The captain's account page's list of invitations comes back to that page too.
+    account = reverse("leagues:manage_captain_account", args=[world.league.slug, entry.team_id])
+    account_page = client.get(f"{account}?season={entry.season_id}").content.decode()
+    assert f'name="back" value="{account}?season={entry.season_id}"' in account_page
+    change = reverse("leagues:manage_invitation", args=[world.league.slug, invitation.pk])
+    response = client.post(change, {"action": "withdraw", "back": url})
+    assert response.status_code == 302 and response["Location"] == url
+    invitation.refresh_from_db()
+    assert invitation.withdrawn_at is not None
+    body = client.get(url).content.decode()
+    assert _captain_line(body).startswith(
+        "Walter Haigh has no account yet: the invitation to walter@example.org was withdrawn."
+    )
+    assert f'data-testid="withdraw-{invitation.pk}"' not in body
+    # Sent back only to a page of the league's desk.
+    elsewhere = client.post(change, {"action": "resend", "back": "https://evil.example/"})
+    secretaries = reverse("leagues:manage_secretaries", args=[world.league.slug])
+    assert elsewhere["Location"] == secretaries
+    odd = client.post(change, {"action": "resend", "back": url + "\r\nX: y"})
+    assert odd.status_code == 302 and odd["Location"] == secretaries
+
+
+def test_an_expired_captain_invitation_says_so_on_the_team_page(world):
+    entry, invitation, url = _invited_captain(world)
+    Invitation.objects.filter(pk=invitation.pk).update(
+        expires_at=timezone.now() - datetime.timedelta(days=1)
+    )
+    body = secretary(world).get(url).content.decode()
+    assert "Walter Haigh has no account yet: the invitation sent to walter@example.org on" in (
+        _captain_line(body)
+    )
+    assert " expired on " in _captain_line(body)
+    assert f'data-testid="resend-{invitation.pk}"' in body
+
+
+def test_a_withdrawn_teams_open_captain_invitation_is_shown_and_the_desk_marks_it(world):
+    """A team withdrawn with its captain's invitation open: the team page says the invitation
+    is still open, to withdraw unless the captain is to have an account all the same; the
+    desk's list of teams marks the team withdrawn."""
+    from leagues.models import Withdrawal
+    from leagues.services.withdrawal import team_withdraw
+
+    entry, invitation, url = _invited_captain(world)
+    client = secretary(world)
+    desk = reverse("leagues:manage_league", args=[world.league.slug])
+    assert f'data-testid="team-withdrawn-{entry.team_id}"' not in client.get(desk).content.decode()
+    team_withdraw(
+        entry=entry,
+        withdrawal=Withdrawal.STAND,
+        reason="Pub shut",
+        by=world.users["secretary"],
+    )
+    entry.refresh_from_db()
+    body = client.get(url).content.decode()
+    line = _captain_line(body)
+    assert "an invitation went to walter@example.org on" in line
+    assert (
+        "(the team has withdrawn: withdraw the invitation unless Walter Haigh is to have an "
+        "account all the same)" in line
+    )
+    assert f'data-testid="withdraw-{invitation.pk}"' in body
+    page = client.get(desk).content.decode()
+    marked = re.search(rf'data-testid="team-withdrawn-{entry.team_id}">(.*?)</span>', page, re.S)
+    assert marked is not None
+    words = " ".join(re.sub(r"<[^>]+>", " ", marked.group(1)).split())
+    on = entry.withdrawn_on
+    assert words == f"withdrawn from {entry.season.name} on {on.day} {on:%b %Y}"
