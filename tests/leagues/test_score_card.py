@@ -906,3 +906,32 @@ def test_settling_with_the_card_says_what_the_dispute_is_about_and_who_disputed(
     name = users["away"].get_username()
     assert note.group(1) == f"Disputed by {name} (captain of Old Hall): Table 4 was 10-11"
     assert body.index('data-testid="card-dispute"') < body.index('data-testid="score-card"')
+
+
+def test_a_disputed_result_closed_to_the_viewer_is_called_disputed_not_submitted() -> None:
+    """The secretary who submitted a result disputed since (with a colleague to settle it) and
+    a captain were told "The result is submitted: confirm or dispute it": it says the result
+    is disputed, and who settles it."""
+    fixture, users = _fixture()
+    submission = fixture_card_enter(
+        fixture=fixture, tables=_yorkshire_card(), by=users["secretary"]
+    )
+    confirmation.result_dispute(submission=submission, reason="Table 4 was 10-11", by=users["away"])
+    fixture.division.season.league.secretaries.add(UserFactory())
+    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+
+    def note(user) -> str:
+        client = Client()
+        client.force_login(user)
+        body = unescape(client.get(url).content.decode())
+        found = re.search(r'data-testid="card-closed">(.*?)</p>', body, re.S)
+        assert found is not None and 'data-testid="card-dispute"' in body
+        return re.sub(r"<[^>]+>", "", found.group(1))
+
+    assert note(users["secretary"]) == (
+        "The result is disputed: you submitted it, so another secretary settles it, on the "
+        "result page or with the score card."
+    )
+    assert note(users["home"]) == (
+        "The result is disputed: a secretary settles it, on the result page or with the score card."
+    )
