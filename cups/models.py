@@ -345,14 +345,6 @@ class Tie(models.Model):
         return self.away.name if self.away else "to come"
 
     @property
-    def status_words(self) -> str:
-        """Its status as the bracket and its page print it: "In play" for a tie to play whose
-        score has started (a game won, match points counted), else the status's label."""
-        if self.status == self.Status.SCHEDULED and self.home_score + self.away_score:
-            return "In play"
-        return self.get_status_display()
-
-    @property
     def is_decided(self) -> bool:
         return self.status in self.DECIDED and bool(self.winner)
 

@@ -22,6 +22,7 @@ from django.db.models import (
 from cups.models import Competition, Entrant, Group, Round, Tie, TieGame, TieResult
 from leagues import match
 from leagues.models import AuditEntry, League, Player, ResultSubmission, Team
+from leagues.selectors.live import status_words, waiting_words
 from leagues.selectors.statistics import CATEGORY_FIGURE, OTHER, PlayFigures, add_figures
 from leagues.zones import date_in
 from scoring.actors import Account
@@ -84,19 +85,63 @@ OPEN_SUBMISSIONS = Prefetch(
 )
 
 
+#: A team tie's fixture's tables and their games: where its match stands (``match_progress``).
+FIXTURE_TABLES = "fixture__tables__games"
+
+
+def tie_status_words(tie: Tie, today: datetime.date) -> str:
+    """Where the tie stands, as every page says it (its page, its card on the bracket, a
+    player's My fixtures), ``today`` the league's. A team tie to play or played is its
+    fixture, and reads as the fixture's pages read it (``leagues.selectors.live.status_words``:
+    "Played, no result yet" once its night has passed with no game, "Played, disputed");
+    a race tie's result waiting for the sides reads as a fixture's does ("Played, to agree",
+    "Played, disputed"), a race tie to play with a game won "In play"; else its status. Reads
+    the tie's prefetched ``open_results`` (``OPEN_RESULTS``) and its fixture's
+    ``open_submissions`` and tables (``OPEN_SUBMISSIONS``, ``FIXTURE_TABLES``) when it has
+    them."""
+    undecided = (Tie.Status.SCHEDULED, Tie.Status.POSTPONED)
+    if tie.fixture is not None and (tie.status in undecided or tie.status == Tie.Status.PLAYED):
+        return status_words(tie.fixture, today)
+    if tie.competition.tie_format == Competition.TieFormat.RACE and tie.status in (
+        *undecided,
+        Tie.Status.PLAYED,
+    ):
+        waiting = getattr(tie, "open_results", None)
+        if waiting is None:
+            waiting = list(tie.results.filter(status__in=TieResult.OPEN_STATUSES)[:1])
+        if waiting:
+            return waiting_words(waiting[0].status)
+    if tie.status == Tie.Status.SCHEDULED and tie.home_score + tie.away_score:
+        return "In play"
+    return tie.get_status_display()
+
+
+def _worded(ties: list[Tie], today: datetime.date) -> list[Tie]:
+    """Each tie with its ``words`` (``tie_status_words``) for the pages' templates."""
+    for tie in ties:
+        tie.words = tie_status_words(tie, today)  # type: ignore[attr-defined]
+    return ties
+
+
 def competition_rounds(*, competition: Competition) -> list[Round]:
-    """The knock-out rounds, each with its ties in bracket order (``round.tie_list``)."""
+    """The knock-out rounds, each with its ties in bracket order (``round.tie_list``), each
+    tie with its ``words`` (``tie_status_words``)."""
     rounds = list(
         Round.objects.filter(competition=competition).prefetch_related(
             Prefetch(
                 "ties",
                 queryset=Tie.objects.select_related(*TIE_RELATED)
-                .prefetch_related(OPEN_RESULTS, OPEN_SUBMISSIONS)
+                .prefetch_related(OPEN_RESULTS, OPEN_SUBMISSIONS, FIXTURE_TABLES)
                 .order_by("position"),
                 to_attr="tie_list",
             )
         )
     )
+    today = competition.league.today()
+    for rnd in rounds:
+        for tie in rnd.tie_list:
+            tie.competition = competition
+        _worded(rnd.tie_list, today)
     return rounds
 
 
@@ -133,8 +178,11 @@ def group_tables(*, competition: Competition) -> list[GroupTable]:
     ties = list(
         Tie.objects.filter(competition=competition, group__isnull=False)
         .select_related(*TIE_RELATED)
-        .prefetch_related(OPEN_RESULTS, OPEN_SUBMISSIONS)
+        .prefetch_related(OPEN_RESULTS, OPEN_SUBMISSIONS, FIXTURE_TABLES)
     )
+    for tie in ties:
+        tie.competition = competition
+    _worded(ties, competition.league.today())
     tables = []
     for group in groups:
         rows = {e.pk: GroupRow(entrant=e) for e in group.entrants.all()}
@@ -167,7 +215,8 @@ def group_tables(*, competition: Competition) -> list[GroupTable]:
 
 
 def tie_detail(*, pk: int) -> Tie:
-    return (
+    """The tie with what its page reads, and its ``words`` (``tie_status_words``)."""
+    tie = (
         Tie.objects.select_related(
             "competition__league",
             "competition__season",
@@ -184,10 +233,15 @@ def tie_detail(*, pk: int) -> Tie:
             Prefetch(
                 "games",
                 queryset=TieGame.objects.select_related("game").prefetch_related("game__sides"),
-            )
+            ),
+            OPEN_RESULTS,
+            OPEN_SUBMISSIONS,
+            FIXTURE_TABLES,
         )
         .get(pk=pk)
     )
+    _worded([tie], tie.competition.league.today())
+    return tie
 
 
 def tie_current_result(*, tie: Tie) -> TieResult | None:
@@ -618,10 +672,18 @@ def my_ties(*, user: Account) -> list[MyTie]:
             "away__player_1",
             "away__player_2",
         )
-        .prefetch_related(Prefetch("results", queryset=open_or_counted, to_attr="live_results"))
+        .prefetch_related(
+            Prefetch("results", queryset=open_or_counted, to_attr="live_results"), OPEN_RESULTS
+        )
         .distinct()
         .order_by("competition", "round__number", "position")
     )
+    today: dict[int, datetime.date] = {}  # each league's, asked once
+    for tie in ties:
+        league = tie.competition.league
+        if league.pk not in today:
+            today[league.pk] = league.today()
+        _worded([tie], today[league.pk])
     rows = []
     for tie in ties:
         result = next(iter(tie.live_results), None)

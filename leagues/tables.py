@@ -21,6 +21,7 @@ from config.tables import BaseTable
 from leagues.days import short_date
 from leagues.models import Fixture, FixtureResult, League
 from leagues.selectors.counting import result_mark
+from leagues.selectors.live import IN_PLAY, NO_RESULT, NO_RESULT_WORDS, listed_progress
 from leagues.selectors.race import MARKERS, Marker, Race
 from leagues.selectors.standings import StandingRow
 from leagues.selectors.statistics import PlayerStatistics
@@ -284,8 +285,14 @@ def fixture_score(fixture: Fixture, *, marked: bool = True) -> str:
 
 def status_text(fixture: Fixture) -> str:
     """A fixture's status as lists print it: "Walkover to Alpha", "Played (provisional)",
-    "Play-off: Scheduled"."""
+    "Play-off: Scheduled", "Cup: Played, no result yet" (its night passed, nothing scored)."""
     label = fixture.get_status_display()
+    if fixture.status == Fixture.Status.SCHEDULED and getattr(fixture, "result", None) is None:
+        progress = listed_progress(fixture, fixture.league.today())
+        if progress == NO_RESULT:
+            label = NO_RESULT_WORDS  # as its page says it
+        elif progress == IN_PLAY:
+            label = "In play"
     if fixture.status == Fixture.Status.WALKOVER and fixture.walkover_to:
         label = fixture.walkover_words
     mark = result_mark(fixture)

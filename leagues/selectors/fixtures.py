@@ -261,6 +261,7 @@ class ListedFixture(FixtureWords):
         "venue",
         "result",
         "league",
+        "begun",
     )
 
     def __init__(self, row: tuple[Any, ...], league: League, divisions: dict[int, Division]):
@@ -272,6 +273,8 @@ class ListedFixture(FixtureWords):
         self.venue = ListedVenue(row[15])
         self.result = None if row[16] is None else ListedResult(*row[17:])
         self.league = league
+        # A game begun at one of its tables (``mark_begun``), for a fixture still to be scored.
+        self.begun = False
 
     @property
     def home_name(self) -> str:
@@ -306,7 +309,30 @@ def _listed(
     rows: Iterable[tuple[Any, ...]], league: League, divisions: Iterable[Division]
 ) -> list[ListedFixture]:
     known = {division.pk: division for division in divisions}
-    return [ListedFixture(row, league, known) for row in rows]
+    return mark_begun([ListedFixture(row, league, known) for row in rows], league)
+
+
+def mark_begun(fixtures: list[ListedFixture], league: League) -> list[ListedFixture]:
+    """Mark each fixture still to play whose night has passed with no result worked out and
+    a game begun at one of its tables (``begun``): the list says it is in play, as its page
+    does, not that it has no result yet (``leagues.selectors.live.listed_progress``). One
+    query, only when the list has such a fixture."""
+    today = None
+    unscored = []
+    for fixture in fixtures:
+        if fixture.status == Fixture.Status.SCHEDULED and fixture.result is None:
+            today = today or league.today()
+            if fixture.date < today:
+                unscored.append(fixture)
+    if unscored:
+        begun = set(
+            TableGame.objects.filter(table__fixture__in=[f.pk for f in unscored]).values_list(
+                "table__fixture", flat=True
+            )
+        )
+        for fixture in unscored:
+            fixture.begun = fixture.pk in begun
+    return fixtures
 
 
 #: A division's own fixtures, as its pages list them (by night and by team, its CSV, the

@@ -8,10 +8,11 @@ import datetime
 import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db.models import Exists, OuterRef, Prefetch
 
-from leagues.models import Division, Fixture, League, Season, TableGame
+from leagues.models import Division, Fixture, League, ResultSubmission, Season, TableGame
 from leagues.selectors.counting import fixtures_with_standing
 from leagues.selectors.fixtures import FIXTURE_RELATED, fixture_tables, league_current_season
 from leagues.selectors.standings import Standings, divisions_standings
@@ -65,6 +66,21 @@ def match_progress(fixture: Fixture, today: datetime.date | None = None) -> str:
     )
 
 
+def listed_progress(fixture: Any, today: datetime.date) -> str:
+    """``match_progress`` of a fixture as a list shows it (a ``ListedFixture``), from its
+    status, its stored result and whether a game was begun at one of its tables (its
+    ``begun``, ``leagues.selectors.fixtures.mark_begun``: a list reads no tables). A list
+    names a fixture whose night has passed with nothing scored as its page does
+    (``NO_RESULT``)."""
+    result = getattr(fixture, "result", None)
+    return _progress(
+        status=fixture.status,
+        final=result is not None and result.is_final,
+        begun=result is not None or getattr(fixture, "begun", False),
+        passed=fixture.date < today,
+    )
+
+
 def _progress(*, status: str, final: bool, begun: bool, passed: bool) -> str:
     """``match_progress`` from what it reads: the fixture's status, whether its result is
     final, whether it has begun (a game at one of its tables, or a result worked out), and
@@ -78,15 +94,56 @@ def _progress(*, status: str, final: bool, begun: bool, passed: bool) -> str:
     return NO_RESULT if passed else NOT_STARTED
 
 
+#: A played result waiting for the sides, as every page says it (a fixture's, a cup tie's, on
+#: the bracket and the captains' lists): put forward and to agree, or disputed for a
+#: secretary to settle.
+TO_AGREE_WORDS = "Played, to agree"
+DISPUTED_WORDS = "Played, disputed"
+
+
+def waiting_words(status: str) -> str:
+    """The words of a played result waiting for the sides by its status (a
+    ``ResultSubmission``'s or a cup tie's ``TieResult``'s: the same choices); "" when it is
+    not waiting (none, counted or withdrawn)."""
+    if status == ResultSubmission.Status.DISPUTED:
+        return DISPUTED_WORDS
+    if status == ResultSubmission.Status.SUBMITTED:
+        return TO_AGREE_WORDS
+    return ""
+
+
+def open_submission(fixture: Fixture) -> ResultSubmission | None:
+    """The fixture's result waiting for the sides (submitted or disputed), if any: from its
+    prefetched ``open_submissions`` or ``submissions`` when it has them, else one query."""
+    waiting = getattr(fixture, "open_submissions", None)
+    if waiting is None:
+        prefetched = getattr(fixture, "_prefetched_objects_cache", {}).get("submissions")
+        if prefetched is not None:
+            waiting = [s for s in prefetched if s.status in ResultSubmission.OPEN_STATUSES]
+        else:
+            waiting = list(
+                ResultSubmission.objects.filter(
+                    fixture=fixture, status__in=ResultSubmission.OPEN_STATUSES
+                ).order_by("-submitted_at", "-pk")[:1]
+            )
+    return waiting[0] if waiting else None
+
+
 def status_words(fixture: Fixture, today: datetime.date) -> str:
-    """The fixture's status as its page gives it (``match_progress``, from its prefetched
-    tables and games): "In play" once a game has begun, "Played, no result yet" once its night
-    has passed with none, else its status."""
+    """The fixture's status as every page gives it (its page, its result page, a captain's
+    list, a cup tie's page and card): "In play" once a game has begun (``match_progress``,
+    from its prefetched tables and games), "Played, no result yet" once its night has passed
+    with none, "Played, to agree" or "Played, disputed" while its result waits for the
+    sides, else its status."""
     progress = match_progress(fixture, today)
     if progress == IN_PLAY:
         return "In play"
     if progress == NO_RESULT:
         return NO_RESULT_WORDS
+    if fixture.status == Fixture.Status.PLAYED:
+        submission = open_submission(fixture)
+        if submission is not None:
+            return waiting_words(submission.status)
     return fixture.get_status_display()
 
 

@@ -24,12 +24,13 @@ from leagues.selectors.fixtures import ListedFixture
 from leagues.selectors.live import (
     IN_PLAY,
     NO_RESULT,
-    NO_RESULT_WORDS,
     follows_tables,
     last_change,
     match_progress,
     night_clock,
     night_now,
+    open_submission,
+    status_words,
 )
 from leagues.selectors.people import name_people, seated_players
 from leagues.selectors.race import MARKERS, division_race
@@ -250,7 +251,9 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
             "follows": follows_tables(detail, progress, today),
             "live_mark": FOLLOWS,
             "no_result": NO_RESULT,
-            "no_result_words": NO_RESULT_WORDS,
+            # Its status as every page says it ("Played, no result yet", "Played, disputed").
+            "status_words": status_words(detail, today),
+            "submission": open_submission(detail),
             "tables": tables,
             "pegs_gap": selectors.pegs_gap(tables),
             "adjustments": list(detail.adjustments.all()),
@@ -328,7 +331,8 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "fragment": page_fragment(
                 request,
                 league_id=team.league_id,
-                name=[team.pk],
+                # Its list names a fixture whose night has passed with nothing scored.
+                name=[team.pk, team.league.today().isoformat()],
                 params=("season", "f-sort", "p-sort"),
                 template="leagues/_team_body.html",
                 context=context,

@@ -21,7 +21,7 @@ from leagues.models import AuditEntry, FixtureTable, League, ResultSubmission
 from leagues.permissions import can_manage_league, captained_sides, fixture_links
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.audit import league_audit_page
-from leagues.selectors.live import status_words
+from leagues.selectors.live import NO_RESULT_WORDS, status_words
 from leagues.selectors.people import name_people, seated_players
 from leagues.services import agreement, cards, confirmation, results
 from leagues.views.common import acted_by, found, require_manager
@@ -77,7 +77,9 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         "division": fixture.division,
         "result": getattr(fixture, "result", None),
         # "In play" mid-match, as the fixture's page says it (its tables are read already).
-        "status_words": status_words(fixture, league.today()),
+        "status_words": (words := status_words(fixture, league.today())),
+        # Its night has passed with no game scored: the result is to come from the card.
+        "no_result": words == NO_RESULT_WORDS,
         "submission": current,
         "history": ResultSubmission.objects.filter(
             fixture=fixture, status=ResultSubmission.Status.WITHDRAWN

@@ -1,0 +1,155 @@
+"""A cup tie's status reads the same on every page that shows it: its page, its card on the
+bracket, its fixture's page and result page, the division's list and the captains' My
+fixtures; and a cup tie's pages speak of the tie, not of the league table."""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from cups.models import Tie
+from cups.services.draws import draw_make
+from leagues.formats import STYLE_PRESETS
+from leagues.models import Fixture
+from leagues.services import confirmation
+from leagues.services.cards import CardTable, fixture_card_enter
+from tests.cups.helpers import cup_world, pairs_cup, play_race, team_cup
+from tests.leagues.helpers import page_words, start_fixture, win_game
+
+pytestmark = pytest.mark.django_db
+
+
+def drawn_team_tie(world):
+    cup = team_cup(world)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    tie = cup.ties.get(round__number=1)
+    return cup, tie, tie.fixture
+
+
+def captain_of(world, fixture, side: str):
+    """The account of the captain of the fixture's ``side`` team (``cup_world``'s)."""
+    captains = {
+        world.teams[0].pk: world.users["home_captain"],
+        world.teams[1].pk: world.users["away_captain"],
+    }
+    return captains[fixture.home_id if side == "home" else fixture.away_id]
+
+
+def status_on_pages(world, cup, tie, fixture, viewer=None) -> dict[str, str]:
+    """What each page says of the tie's status."""
+    client = Client()
+    if viewer is not None:
+        client.force_login(viewer)
+    pages = {
+        "tie": page_words(client.get(tie.get_absolute_url())),
+        "bracket": page_words(client.get(cup.get_absolute_url())),
+        "fixture": page_words(client.get(fixture.get_absolute_url())),
+        "result": page_words(client.get(reverse("leagues:fixture_result", args=[fixture.pk]))),
+        "list": page_words(
+            client.get(
+                reverse("leagues:division_fixtures", args=[fixture.division_id])
+                + f"?week={fixture.date.isoformat()}"
+            )
+        ),
+    }
+    if viewer is not None:
+        pages["mine"] = page_words(client.get(reverse("leagues:my_fixtures")))
+    return pages
+
+
+def test_a_team_tie_whose_night_passed_unplayed_reads_as_its_fixture_does_everywhere():
+    """Swan v Wellington, its night past and no game scored: the fixture's pages said "Played,
+    no result yet", the tie's page and card "To play", the division's list "Cup: Scheduled";
+    the result page said "No games have been played" under "Played, no result yet"."""
+    world = cup_world(2)
+    cup, tie, fixture = drawn_team_tie(world)
+    Fixture.objects.filter(pk=fixture.pk).update(
+        date=world.league.today() - datetime.timedelta(days=7)
+    )
+    fixture.refresh_from_db()
+    pages = status_on_pages(world, cup, tie, fixture, viewer=world.users["home_captain"])
+    for name, words in pages.items():
+        assert "Played, no result yet" in words, name
+        assert "To play" not in words and "Cup: Scheduled" not in words, name
+    assert "No games have been played" not in pages["result"]
+    assert "its result comes from the score card" in pages["result"]
+
+
+def test_a_team_tie_to_play_reads_the_same_on_its_pages():
+    world = cup_world(2)
+    cup, tie, fixture = drawn_team_tie(world)
+    Fixture.objects.filter(pk=fixture.pk).update(
+        date=world.league.today() + datetime.timedelta(days=7)
+    )
+    fixture.refresh_from_db()
+    pages = status_on_pages(world, cup, tie, fixture)
+    for name in ("tie", "bracket", "fixture"):
+        assert "no result yet" not in pages[name] and "In play" not in pages[name], name
+    words = {
+        name: re.search(r"Scheduled|To play", pages[name]).group(0)
+        for name in ("tie", "bracket", "fixture", "list")
+    }
+    assert len(set(words.values())) == 1, words
+
+
+def test_a_disputed_team_tie_reads_played_and_disputed_on_every_page():
+    """A captain enters the card, the other disputes it: the tie's page said "10–0 in match
+    points · In play", the fixture's "Played" and "Provisional: not yet confirmed"."""
+    world = cup_world(2)
+    cup, tie, fixture = drawn_team_tie(world)
+    Fixture.objects.filter(pk=fixture.pk).update(time=datetime.time(0, 0))
+    fixture.refresh_from_db()
+    away, home = captain_of(world, fixture, "away"), captain_of(world, fixture, "home")
+    submission = fixture_card_enter(
+        fixture=fixture, tables=[CardTable(board=1, games=((6, 11),))], by=away
+    )
+    fixture.refresh_from_db()
+    pages = status_on_pages(world, cup, tie, fixture, viewer=home)
+    for name, words in pages.items():
+        assert "Played, to agree" in words or name in ("list", "mine"), name
+        assert "In play" not in words, name
+    assert "Provisional" not in pages["fixture"]
+    confirmation.result_dispute(submission=submission, reason="Table 1 was 11-6", by=home)
+    pages = status_on_pages(world, cup, tie, fixture, viewer=home)
+    for name in ("tie", "bracket", "fixture", "result"):
+        assert "Played, disputed" in pages[name], name
+        assert "In play" not in pages[name] and "Played, to agree" not in pages[name], name
+    assert "Disputed: a secretary settles it" in pages["fixture"]
+    assert "Provisional" not in pages["fixture"]
+    # Cup words, not the league's.
+    assert "league points" not in pages["result"]
+    assert "does not count in the table" not in pages["result"]
+    assert "Until it is confirmed, the tie is not decided." in pages["result"]
+
+
+def test_a_cup_fixture_in_play_speaks_of_the_tie_not_of_league_points():
+    world = cup_world(2, players=4)
+    world.league.match_format = (
+        STYLE_PRESETS["yorkshire"].match_format.with_options(tables=2).to_spec()
+    )
+    world.league.save(update_fields=["match_format"])
+    cup, tie, fixture = drawn_team_tie(world)
+    table_games = start_fixture(fixture)
+    win_game(table_games[0].game, "A", 3)
+    page = page_words(Client().get(fixture.get_absolute_url()))
+    assert "In play: the figures so far" in page
+    assert "league points" not in page.lower()
+    assert "the tie is decided once every table has finished" in page
+
+
+def test_a_race_tie_waiting_for_agreement_reads_the_same_on_its_page_card_and_my_fixtures():
+    """The tie's page said "played, waiting for both sides' agreement", its card "Played, to
+    agree" and My fixtures "Played"."""
+    world = cup_world(2)
+    cup = pairs_cup(world, best_of=3)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    tie = cup.ties.get(round__number=1)
+    play_race(tie, "AA", agree=False)
+    tie = Tie.objects.get(pk=tie.pk)
+    page = page_words(Client().get(tie.get_absolute_url()))
+    assert 'data-testid="tie-status">Played, to agree<' in page
+    assert "Played, to agree" in page_words(Client().get(cup.get_absolute_url()))
