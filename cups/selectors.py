@@ -232,7 +232,9 @@ def tie_detail(*, pk: int) -> Tie:
         .prefetch_related(
             Prefetch(
                 "games",
-                queryset=TieGame.objects.select_related("game").prefetch_related("game__sides"),
+                queryset=TieGame.objects.select_related("game")
+                .prefetch_related("game__sides")
+                .annotate(hand_count=Count("game__hands")),
             ),
             OPEN_RESULTS,
             OPEN_SUBMISSIONS,
@@ -240,6 +242,8 @@ def tie_detail(*, pk: int) -> Tie:
         )
         .get(pk=pk)
     )
+    for tie_game in tie.games.all():
+        tie_game.game.hand_count = tie_game.hand_count  # its ``status_words``: "Not started"
     _worded([tie], tie.competition.league.today())
     return tie
 

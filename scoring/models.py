@@ -160,6 +160,24 @@ class Game(models.Model):
     def in_progress(self) -> bool:
         return self.status == GameStatus.IN_PROGRESS
 
+    @property
+    def status_words(self) -> str:
+        """Its status as the lists of games say it (the games page, a cup tie's page): "Not
+        started" while in progress with no hand recorded (a cup tie's game readied for its
+        scorer, a game started and not yet dealt), else the status's label. Reads the
+        ``hand_count`` a list gave it, else counts its hands."""
+        if self.status == GameStatus.IN_PROGRESS:
+            hands = getattr(self, "hand_count", None)
+            if hands is None:
+                hands = self.hands.count()
+            if not hands:
+                return NOT_STARTED
+        return self.get_status_display()
+
+
+#: A game in progress with no hand recorded, as the lists say it (``Game.status_words``).
+NOT_STARTED = "Not started"
+
 
 class Side(models.Model):
     """A single player or a partnership; `position` is the play order (the way the deal passes)."""

@@ -57,4 +57,7 @@ class GameTable(BaseTable):
         if record.winner:
             winner = next((s for s in record.sides_in_order if s.label == record.winner), None)
             return f"Won by {winner.name if winner else record.winner}"
-        return value  # the status's label
+        return record.status_words  # "Not started" before a hand is recorded
+
+    def value_status(self, record: Game, value: str) -> str:
+        return self.render_status(record, value)

@@ -256,6 +256,13 @@ def _unready(tie: Tie) -> None:
         tie.save(update_fields=["fixture", "updated_at"])
         assert fixture is not None
         fixture.delete()
+    _drop_unplayed_games(tie)
+
+
+def _drop_unplayed_games(tie: Tie) -> None:
+    """A race tie that will not be played as it stands (its entrant changed, or a walkover
+    given before a hand was recorded): its games, none begun, go, and its scoring link stops
+    working; a reversal readies it again (a new game 1, a new link)."""
     for tie_game in tie.games.select_related("game"):
         tie_game.game.delete()
     if tie.scoring_link_id is not None:
@@ -533,8 +540,13 @@ def tie_walkover(*, tie: Tie, to: str, reason: str, by: Account) -> Tie:
         fixture_walkover(fixture=tie.fixture, to=to, reason=reason, by=by)
         return lock_tie(tie)
     if tie_started(tie):
-        raise ValidationError(f"Games have been played in {tie}; settle it or reverse it.")
+        raise ValidationError(
+            f"Hands have been recorded in {tie}: settle its score or reverse it instead. "
+            "Nothing was changed."
+        )
     before = tie_state(tie)
+    # Its game readied for the scorer was never begun: no game of it stays in progress.
+    _drop_unplayed_games(tie)
     tie.reason = reason
     tie.save(update_fields=["reason"])
     _apply(tie, winner=to, status=Status.WALKOVER, home=0, away=0, how="walkover", by=by)

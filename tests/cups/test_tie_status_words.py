@@ -153,3 +153,59 @@ def test_a_race_tie_waiting_for_agreement_reads_the_same_on_its_page_card_and_my
     page = page_words(Client().get(tie.get_absolute_url()))
     assert 'data-testid="tie-status">Played, to agree<' in page
     assert "Played, to agree" in page_words(Client().get(cup.get_absolute_url()))
+
+
+# --- a pairs tie's games before play ---------------------------------------------------------
+
+
+def test_a_walkover_leaves_no_game_of_the_tie_in_progress_and_a_reversal_readies_it_again():
+    """A walkover given to a pairs tie left its game 1 (readied for the scorer at the draw) "in
+    progress" for ever: on the tie's page ("Game 1 0–0 in progress") and the games page."""
+    from cups.services.ties import tie_reverse, tie_walkover
+    from scoring.models import Game, GameStatus
+
+    world = cup_world(4)
+    cup = pairs_cup(world, best_of=3)
+    draw_make(competition=cup, seed=3, by=world.users["secretary"])
+    tie = cup.ties.filter(round__number=1).first()
+    link = tie.scoring_link
+    assert tie.games.count() == 1  # readied for its scorer
+    tie = tie_walkover(tie=tie, to="home", reason="No show", by=world.users["secretary"])
+    assert not tie.games.exists() and tie.scoring_link is None
+    link.refresh_from_db()
+    assert not link.is_live
+    title = f"{cup.name}: {tie.home.name} v {tie.away.name}"
+    assert not Game.objects.filter(title__startswith=title, status=GameStatus.IN_PROGRESS).exists()
+    page = page_words(Client().get(tie.get_absolute_url()))
+    assert "in progress" not in page and "Game 1" not in page
+    assert "Walkover to" in page
+    # Reversed, it is to play again: a new game 1 through a new link.
+    tie = tie_reverse(tie=tie, reason="Given in error", by=world.users["secretary"])
+    assert tie.status == Tie.Status.SCHEDULED and tie.games.count() == 1
+    assert tie.scoring_link is not None and tie.scoring_link.is_live
+
+
+def test_a_game_with_no_hand_reads_not_started_on_the_tie_and_the_games_page():
+    """A pairs tie to play has its game 1 ready for the scorer: "not started" until a hand is
+    recorded, not "in progress" (the start page's "Games in play" leads to the games page)."""
+    from tests.leagues.helpers import hand, record
+
+    world = cup_world(2)
+    cup = pairs_cup(world, best_of=3)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    tie = cup.ties.get(round__number=1)
+    game = tie.games.get().game
+    client = Client()
+    page = page_words(client.get(tie.get_absolute_url()))
+    assert '0–0</strong> <span class="muted">not started</span>' in page
+    assert "in progress" not in page
+    games = page_words(client.get(reverse("scoring:game_list")))
+    row = games[games.index(f'href="{game.get_absolute_url()}"') :]
+    row = row[: row.index("</tr>")]
+    assert "Not started" in row and "In progress" not in row
+    record(game, [hand(game, "A", {"high": "A", "low": "A", "jack": "A", "game": "A"})])
+    page = page_words(client.get(tie.get_absolute_url()))
+    assert "in progress" in page and "not started" not in page
+    games = page_words(client.get(reverse("scoring:game_list")))
+    row = games[games.index(f'href="{game.get_absolute_url()}"') :]
+    assert "In progress" in row[: row.index("</tr>")]
