@@ -49,12 +49,8 @@ def status_on_pages(world, cup, tie, fixture, viewer=None) -> dict[str, str]:
         "bracket": page_words(client.get(cup.get_absolute_url())),
         "fixture": page_words(client.get(fixture.get_absolute_url())),
         "result": page_words(client.get(reverse("leagues:fixture_result", args=[fixture.pk]))),
-        "list": page_words(
-            client.get(
-                reverse("leagues:division_fixtures", args=[fixture.division_id])
-                + f"?week={fixture.date.isoformat()}"
-            )
-        ),
+        # A team's page lists its cup ties (a division's list, its league fixtures).
+        "list": page_words(client.get(reverse("leagues:team", args=[fixture.home_id]))),
     }
     if viewer is not None:
         pages["mine"] = page_words(client.get(reverse("leagues:my_fixtures")))
@@ -63,7 +59,7 @@ def status_on_pages(world, cup, tie, fixture, viewer=None) -> dict[str, str]:
 
 def test_a_team_tie_whose_night_passed_unplayed_reads_as_its_fixture_does_everywhere():
     """Swan v Wellington, its night past and no game scored: the fixture's pages said "Played,
-    no result yet", the tie's page and card "To play", the division's list "Cup: Scheduled";
+    no result yet", the tie's page and card "To play", the fixture lists "Cup: Scheduled";
     the result page said "No games have been played" under "Played, no result yet"."""
     world = cup_world(2)
     cup, tie, fixture = drawn_team_tie(world)
