@@ -227,8 +227,8 @@ class FixtureOut(Schema):
     venue: VenueOut
     walkover_to: str
     walkover_pending: bool = Field(
-        description="A walkover given ahead of its night (a team withdrew): it counts, and "
-        "``result`` is given, once its date has come."
+        description="A walkover given ahead of its night (a team withdrew or conceded): it "
+        "counts, and ``result`` is given, once its date has come."
     )
     original_date: datetime.date | None
     reason: str

@@ -581,6 +581,12 @@ class FixtureKind(models.TextChoices):
     FRIENDLY = "friendly", "Friendly"
 
 
+def withdrew_words(team: Any, reason: str) -> str:
+    """The reason a withdrawn team's remaining fixture gives (``leagues.services.withdrawal``):
+    "Red Lion withdrew: the pub has closed"; a pending walkover's words read it back."""
+    return f"{team} withdrew: {reason}"
+
+
 class FixtureWords:
     """What a list prints of a fixture, from its own columns and its teams: the words of the
     model (``Fixture``) and of a list's rows (``leagues.selectors.fixtures.ListedFixture``), which
@@ -591,6 +597,7 @@ class FixtureWords:
     status: str
     walkover_to: str
     walkover_pending: bool
+    reason: str
     date: datetime.date
     original_date: datetime.date | None
     home: Any
@@ -623,7 +630,9 @@ class FixtureWords:
     @property
     def walkover_words(self) -> str:
         """A walkover as a league player reads it: "Walkover to Black Bull", and for one given
-        ahead of its night, "Walkover to Black Bull on Tue 9 Dec (Red Lion withdrew)"."""
+        ahead of its night (it counts on that night), "Walkover to Black Bull on Tue 9 Dec (Red
+        Lion withdrew)" for a withdrawn team's, "... (Red Lion conceded)" for one the secretary
+        gave."""
         winner = self.walkover_winner
         if winner is None:
             return ""
@@ -631,7 +640,8 @@ class FixtureWords:
             return f"Walkover to {winner}"
         loser = self.away if winner == self.home else self.home
         day = short_date(self.date)
-        return f"Walkover to {winner} on {day} ({loser} withdrew)"
+        why = "withdrew" if self.reason.startswith(withdrew_words(loser, "")) else "conceded"
+        return f"Walkover to {winner} on {day} ({loser} {why})"
 
 
 class Fixture(FixtureWords, models.Model):

@@ -4,9 +4,9 @@ A fixture's result counts when all of these hold:
 
 - it is a **league** fixture (cup, play-off and friendly results never reach the standings);
 - it was **played** to the end (every table decided) or given as a **walkover** — never void,
-  never with a game still in progress, never a walkover still **pending** (a withdrawn team's
-  fixture given ahead of its night counts once its date has come:
-  ``leagues.services.withdrawal``);
+  never with a game still in progress, never a walkover still **pending** (one given ahead of
+  its night, by the secretary or for a withdrawn team, counts once its date has come:
+  ``leagues.services.withdrawal.settle_due_walkovers``);
 - it is **confirmed** by the other side or a secretary, or it is a walkover (the secretary's own
   decision), or the league shows **provisional** results (then it is marked provisional
   wherever it appears);

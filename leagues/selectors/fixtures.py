@@ -232,6 +232,7 @@ LISTED_OWN = (
     "walkover_pending",
     "original_date",
     "division_id",
+    "reason",
 )
 LISTED = (
     *LISTED_OWN,
@@ -268,10 +269,11 @@ class ListedFixture(FixtureWords):
         for name, value in zip(LISTED_OWN, row, strict=False):
             setattr(self, name, value)
         self.division = divisions.get(self.division_id)
-        self.home = ListedTeam(*row[9:12])
-        self.away = ListedTeam(*row[12:15])
-        self.venue = ListedVenue(row[15])
-        self.result = None if row[16] is None else ListedResult(*row[17:])
+        at = len(LISTED_OWN)
+        self.home = ListedTeam(*row[at : at + 3])
+        self.away = ListedTeam(*row[at + 3 : at + 6])
+        self.venue = ListedVenue(row[at + 6])
+        self.result = None if row[at + 7] is None else ListedResult(*row[at + 8 :])
         self.league = league
         # A game begun at one of its tables (``mark_begun``), for a fixture still to be scored.
         self.begun = False

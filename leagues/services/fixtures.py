@@ -19,7 +19,7 @@ from django.template.defaultfilters import pluralize
 from config.locks import lock_rows
 from leagues.audit import audit_log
 from leagues.bookings import Booked, clashes
-from leagues.days import long_date
+from leagues.days import long_date, short_date
 from leagues.models import Division, Fixture, Season, TableGame, Team, TeamEntry, Venue
 from leagues.nights_off import NightsOff, NightsOffError, dates_off, ranges_of
 from leagues.nights_off import check as check_nights_off
@@ -34,6 +34,7 @@ from leagues.schedule import (
 )
 from leagues.services.rollup import FixtureChanged, roll_up
 from leagues.services.standings import refresh_division_table, refresh_fixture_table
+from leagues.zones import today_in
 from scoring.actors import Account, Actor
 from scoring.forms.words import possessive
 
@@ -863,7 +864,13 @@ def fixture_rearrange(
 
 @transaction.atomic
 def fixture_walkover(*, fixture: Fixture, to: str, reason: str, by: Account = None) -> Fixture:
-    """Award the fixture to ``to`` ("home" or "away"): the format's walkover score."""
+    """Award the fixture to ``to`` ("home" or "away"): the format's walkover score.
+
+    The opponents conceded; the points come on the fixture's night, as a withdrawn team's
+    walkovers do (``leagues.services.withdrawal``): a league fixture dated after today (the
+    league's) is given now but ``walkover_pending``, and counts once its date has come
+    (``settle_due_walkovers``); one dated today or earlier counts at once. A cup tie's winner
+    goes through at once: the next round's draw waits on it."""
     require_secretary(by, fixture.division.season.league)
     if to not in Fixture.Side.values:
         raise ValidationError('A walkover goes to "home" or "away".')
@@ -877,17 +884,24 @@ def fixture_walkover(*, fixture: Fixture, to: str, reason: str, by: Account = No
         raise ValidationError("Give the reason for the walkover.")
     fixture.status = Fixture.Status.WALKOVER
     fixture.walkover_to = to
+    fixture.walkover_pending = fixture.kind == Fixture.Kind.LEAGUE and fixture.date > today_in(
+        fixture.division.season.league.time_zone
+    )
     fixture.reason = reason.strip()
-    fixture.save(update_fields=["status", "walkover_to", "reason", "updated_at"])
+    fixture.save(
+        update_fields=["status", "walkover_to", "walkover_pending", "reason", "updated_at"]
+    )
     roll_up(FixtureChanged(fixture=fixture, actor=Actor.of(by)))
     _audit_status(fixture, "walkover", by)
     return fixture
 
 
 def status_subject(fixture: Fixture) -> str:
-    """A fixture given as a walkover or voided, in the audit trail's words."""
+    """A fixture given as a walkover or voided, in the audit trail's words ("Walkover to
+    Crown in ...", "..., counting on Tue 9 Dec" when it waits for its date)."""
     if fixture.status == Fixture.Status.WALKOVER:
-        return f"Walkover to {fixture.walkover_to} in {fixture}: {fixture.reason}"
+        when = f" (it counts on {short_date(fixture.date)})" if fixture.walkover_pending else ""
+        return f"Walkover to {fixture.walkover_winner} in {fixture}{when}: {fixture.reason}"
     return f"{fixture} voided: {fixture.reason}"
 
 
@@ -897,7 +911,11 @@ def _audit_status(fixture: Fixture, action: str, by: Account) -> None:
         fixture=fixture,
         action=action,
         subject=status_subject(fixture),
-        after={"status": fixture.status, "walkover_to": fixture.walkover_to},
+        after={
+            "status": fixture.status,
+            "walkover_to": fixture.walkover_to,
+            "walkover_pending": fixture.walkover_pending,
+        },
         by=by,
     )
 

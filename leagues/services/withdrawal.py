@@ -39,7 +39,7 @@ from django.db.models import Q
 
 from config.locks import lock_rows
 from leagues.audit import audit_log
-from leagues.models import Fixture, League, TableGame, TeamEntry, Withdrawal
+from leagues.models import Fixture, League, TableGame, TeamEntry, Withdrawal, withdrew_words
 from leagues.permissions import require_secretary
 from leagues.services.fixtures import REPLACEABLE, status_subject
 from leagues.services.rollup import FixtureChanged, roll_up
@@ -160,7 +160,7 @@ def team_withdraw(
         else:
             fixture.status = Fixture.Status.VOID
             fixture.walkover_to = ""
-        fixture.reason = f"{entry.team} withdrew: {reason}"
+        fixture.reason = withdrew_words(entry.team, reason)
         fixture.save(
             update_fields=["status", "walkover_to", "walkover_pending", "reason", "updated_at"]
         )

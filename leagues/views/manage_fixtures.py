@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from leagues import forms, nights_off
+from leagues.days import short_date
 from leagues.models import Fixture, PointAdjustment
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.people import name_people, seated_players
@@ -156,10 +157,12 @@ def fixture_manage(request: HttpRequest, pk: int) -> HttpResponse:
                 fixtures.fixture_postpone(fixture=fixture, reason=values["reason"], by=request.user)
                 done = "Postponed"
             elif action == "walkover":
-                fixtures.fixture_walkover(
+                given = fixtures.fixture_walkover(
                     fixture=fixture, to=values["to"], reason=values["reason"], by=request.user
                 )
                 done = "Walkover given"
+                if given.walkover_pending:
+                    done = f"{done} (it counts on {short_date(given.date)})"
             elif action == "undo":
                 undone = fixtures.undo_words(fixture)
                 fixtures.fixture_undo(fixture=fixture, reason=values["reason"], by=request.user)

@@ -21,7 +21,7 @@ from django.urls import reverse
 from leagues.formats import YORKSHIRE_FORMAT
 from leagues.models import AuditEntry, Fixture, Withdrawal
 from leagues.selectors.standings import divisions_standings, worked_out_standings
-from leagues.services.fixtures import fixture_void
+from leagues.services.fixtures import fixture_void, fixture_walkover
 from leagues.services.withdrawal import settle_due_walkovers, team_reinstate, team_withdraw
 from leagues.tables import fixture_score, status_text
 from leagues.zones import today_in
@@ -313,3 +313,64 @@ def test_the_next_season_waits_for_the_walkovers_and_says_what_settles_each_kind
         "them, re-arrange them, award a walkover or void them. 1 played, its result not yet "
         "confirmed: confirm it on its result page. 2 walkovers from Red Lion's withdrawal"
     ) in refusal
+
+
+def test_a_walkover_the_secretary_gives_ahead_of_its_night_waits_for_its_date_too(
+    season, client, monkeypatch
+):
+    """A walkover given for a night still to come (the opponents conceded) counts on that
+    night, as a withdrawn team's does: pending until then, said so, settled by the same step;
+    one given for tonight counts at once."""
+    division, secretary = season["division"], season["secretary"]
+    ahead = fixture_walkover(
+        fixture=season["next_week"], to="home", reason="Red Lion cannot raise a side", by=secretary
+    )
+    tonight = fixture_walkover(
+        fixture=season["tonight"], to="away", reason="Red Lion cannot raise a side", by=secretary
+    )
+    ahead.refresh_from_db()
+    tonight.refresh_from_db()
+    assert (ahead.walkover_pending, tonight.walkover_pending) == (True, False)
+    assert played(division) == {"Red Lion": 3, "Black Bull": 1, "Crown": 1, "Dog": 1}
+    assert stored(division) == worked_out(division)
+    day = ahead.date
+    words = f"Walkover to Black Bull on {day:%a} {day.day} {day:%b} (Red Lion conceded)"
+    assert status_text(ahead) == words and fixture_score(ahead) == "v"
+    week = f"{reverse('leagues:division_fixtures', args=[division.pk])}?week={day}"
+    assert words in client.get(week).content.decode()
+    result_page = client.get(reverse("leagues:fixture_result", args=[ahead.pk])).content.decode()
+    assert f"{words}: it counts from that date" in result_page
+    entry = ahead.audit_entries.get(action="walkover")
+    assert entry.after["walkover_pending"] is True and "counts on" in entry.subject
+
+    on_the_morning_of(monkeypatch, day)
+    assert settle_due_walkovers() == 1
+    assert played(division) == {"Red Lion": 4, "Black Bull": 2, "Crown": 1, "Dog": 1}
+    assert stored(division) == worked_out(division)
+
+
+def test_a_cup_tie_given_as_a_walkover_ahead_of_its_night_goes_through_at_once(season):
+    """A cup's winner must be known for the next round's draw: a walkover in a cup tie is not
+    held back to its date (only league fixtures wait)."""
+    fixture = season["next_week"]
+    Fixture.objects.filter(pk=fixture.pk).update(kind=Fixture.Kind.CUP)
+    fixture.refresh_from_db()
+    fixture_walkover(fixture=fixture, to="home", reason="Conceded", by=season["secretary"])
+    fixture.refresh_from_db()
+    assert fixture.status == Fixture.Status.WALKOVER and not fixture.walkover_pending
+
+
+def test_the_secretary_is_told_when_a_walkover_given_ahead_counts(season, client):
+    client.force_login(season["secretary"])
+    fixture = season["next_week"]
+    url = reverse("leagues:manage_fixture", args=[fixture.pk])
+    form = client.get(url).content.decode()
+    assert "given for a night still to come, it counts on that night" in form
+    response = client.post(
+        url,
+        {"action": "walkover", "walkover-to": "home", "walkover-reason": "Red Lion conceded"},
+        follow=True,
+    )
+    day = fixture.date
+    said = f"Walkover given (it counts on {day:%a} {day.day} {day:%b}): Black Bull v Red Lion."
+    assert said in response.content.decode()
