@@ -103,15 +103,19 @@ class _Search:
         complete: bool,
         worst: bool,
         budget: list[int],
+        outside: Collection[Hashable] = (),
     ) -> None:
         self.team = team.team
         self.worst = worst
         self.budget = budget
+        self.outside = outside
         own = [f for f in fixtures if team.team in f]
         self.fixtures = own + [f for f in fixtures if team.team not in f]
         self.choices = [self._own_choices(f, outcomes) for f in own]
         self.choices += [list(outcomes)] * (len(self.fixtures) - len(own))
-        self.points = {c.team: c.points for c in contenders}
+        # A team outside the race gains points that place it nowhere: only its opponents'
+        # count, so it takes none of the search's states.
+        self.points = {c.team: c.points for c in contenders} | {t: 0 for t in outside}
         # How each other team compares with the team when both end level on points.
         self.level = {c.team: _beats(c, team, complete) for c in contenders if c is not team}
         last = {c.team: -1 for c in contenders}
@@ -138,6 +142,8 @@ class _Search:
         at_home = fixture[0] == self.team
         mine = [o[0] if at_home else o[1] for o in outcomes]
         theirs = [o[1] if at_home else o[0] for o in outcomes]
+        if fixture[1 if at_home else 0] in self.outside:
+            theirs = [0] * len(outcomes)  # an opponent outside the race: only the team's own
         want_mine = min(mine) if self.worst else max(mine)
         want_theirs = max(theirs) if self.worst else min(theirs)
         for outcome, m, t in zip(outcomes, mine, theirs, strict=True):
@@ -189,12 +195,13 @@ def _exact(
     remaining: Sequence[tuple[Hashable, Hashable]],
     outcomes: Sequence[tuple[int, int]],
     complete: bool,
+    outside: Collection[Hashable] = (),
 ) -> dict[Hashable, tuple[int, int]]:
     budget = [EXACT_LIMIT]
     return {
         c.team: (
-            _Search(c, contenders, remaining, outcomes, complete, False, budget).run(),
-            _Search(c, contenders, remaining, outcomes, complete, True, budget).run(),
+            _Search(c, contenders, remaining, outcomes, complete, False, budget, outside).run(),
+            _Search(c, contenders, remaining, outcomes, complete, True, budget, outside).run(),
         )
         for c in contenders
     }
@@ -205,8 +212,9 @@ def _bounds(
     remaining: Sequence[tuple[Hashable, Hashable]],
     outcomes: Sequence[tuple[int, int]],
     complete: bool,
+    outside: Collection[Hashable] = (),
 ) -> dict[Hashable, tuple[int, int]]:
-    most = {c.team: c.points for c in contenders}
+    most = {c.team: c.points for c in contenders} | {t: 0 for t in outside}
     fewest = dict(most)
     home_most = max(h for h, _ in outcomes)
     home_fewest = min(h for h, _ in outcomes)
@@ -244,6 +252,7 @@ def outlook(
     complete: bool = True,
     promoted: int = 0,
     relegated: int = 0,
+    outside: Collection[Hashable] = (),
 ) -> dict[Hashable, Outlook]:
     """Each team's best and worst possible place and what it has clinched.
 
@@ -251,14 +260,17 @@ def outlook(
     points, away points) a fixture can end with. ``complete``: whether the settled figures
     cover every tie-break (False when a later one, such as head-to-head, depends on which
     teams end level: equal settled figures then leave the tie open). ``promoted`` and
-    ``relegated``: how many places at the top and the bottom go up and down.
+    ``relegated``: how many places at the top and the bottom go up and down. ``outside``:
+    teams that take no place (a withdrawn team, placed below the others whatever its points)
+    whose fixtures left still give their opponents points.
     """
     teams = list(contenders)
     fixtures = [(home, away) for home, away in remaining]
     choices = sorted(set(outcomes))
     if fixtures and not choices:
         raise ValueError("a fixture left to play needs at least one possible result")
-    known = {c.team for c in teams}
+    outside = frozenset(outside)
+    known = {c.team for c in teams} | outside
     strangers = {t for fixture in fixtures for t in fixture} - known
     if strangers:
         raise ValueError(f"fixtures name teams not in the division: {sorted(map(str, strangers))}")
@@ -275,11 +287,11 @@ def outlook(
     elif len(fixtures) <= len(teams):
         # More than about two rounds left would go past the budget anyway.
         try:
-            span = _exact(teams, fixtures, choices, complete)
+            span = _exact(teams, fixtures, choices, complete, outside)
         except _TooMany:
             span = None
     if span is None:
-        span = _bounds(teams, fixtures, choices, complete)
+        span = _bounds(teams, fixtures, choices, complete, outside)
     size = len(teams)
     return {
         team: Outlook(

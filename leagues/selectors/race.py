@@ -2,8 +2,14 @@
 
 The fixtures still to count come with the standings (``Standings.remaining``: every league
 fixture that is not void and whose result the table does not count yet, a played one waiting for
-confirmation included); one query, the ranks of the season's divisions (which say whether places
-go up or down), unless the caller has them (the league's home, for all its divisions at once).
+confirmation and a walkover waiting for its date included); one query, the ranks of the season's
+divisions (which say whether places go up or down), unless the caller has them (the league's
+home, for all its divisions at once).
+
+The race reads them all, so that "N fixtures left to count" is the table's own figure (its
+"M of T counted so far": T − M = N): a withdrawn team's fixture left (a walkover on its date,
+or a result still to be confirmed) places the withdrawn team nowhere, but still gives its
+opponent points (``clinch.outlook``'s ``outside``).
 """
 
 from __future__ import annotations
@@ -43,7 +49,7 @@ class Race:
     promoted: int
     relegated: int
     remaining: int
-    """Fixtures left to count."""
+    """Fixtures left to count: ``len(Standings.remaining)``, the table's own figure."""
     withdrawn_down: bool = False
     """Withdrawn teams go down (a division is below): each is marked relegated."""
 
@@ -136,9 +142,12 @@ def division_race(*, standings: Standings, ranks: Sequence[int] | None = None) -
     division = standings.division
     playing = [row for row in standings.rows if not row.withdrawn]
     teams = {row.team.pk for row in playing}
+    # Each fixture left with a team still playing; its other side, when not playing (withdrawn,
+    # or moved out of the division), takes no place but its opponent still gains.
     remaining = [
-        (home, away) for home, away in standings.remaining if home in teams and away in teams
+        (home, away) for home, away in standings.remaining if home in teams or away in teams
     ]
+    outside = {team for fixture in remaining for team in fixture} - teams
     keys = standings.tiebreaks[1:]
     complete = "head_to_head" not in keys
     if not complete:
@@ -157,7 +166,12 @@ def division_race(*, standings: Standings, ranks: Sequence[int] | None = None) -
     places = division_places(division, standings, ranks)
     if not remaining and not standings.counted:
         # No fixture list yet: nothing is certain, no team is marked (no outlooks).
-        return Race(outlooks={}, promoted=places.up, relegated=places.down, remaining=0)
+        return Race(
+            outlooks={},
+            promoted=places.up,
+            relegated=places.down,
+            remaining=len(standings.remaining),
+        )
     # Withdrawn teams are placed below the others whatever their points: the race is between
     # the teams still playing, and a withdrawn team goes down first (``leagues.movement``).
     outlooks = outlook(
@@ -167,11 +181,12 @@ def division_race(*, standings: Standings, ranks: Sequence[int] | None = None) -
         complete=complete or not remaining,
         promoted=places.up,
         relegated=places.down,
+        outside=outside,
     )
     return Race(
         outlooks=dict(outlooks),
         promoted=places.up,
         relegated=places.down,
-        remaining=len(remaining),
+        remaining=len(standings.remaining),
         withdrawn_down=places.withdrawn == DOWN,
     )

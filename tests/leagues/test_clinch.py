@@ -230,3 +230,55 @@ def test_the_fallback_bounds_never_claim_more_than_brute_force(division) -> None
     bounds = clinch._bounds(teams, remaining, outcomes, complete)
     for name, (best, worst) in expected.items():
         assert bounds[name][0] <= best and bounds[name][1] >= worst
+
+
+# --- a team outside the race ------------------------------------------------------------
+
+
+def test_a_withdrawn_teams_fixture_still_gives_its_opponent_points() -> None:
+    """W withdrew (it is outside the race, placed below the others whatever its points), but
+    its fixture left with B still gives B points (a walkover on its date, or a result still to
+    be confirmed): A's lead of one is not yet safe."""
+    teams = [Contender("A", 10, settled=(30,)), Contender("B", 9), Contender("C", 0)]
+    result = outlook(teams, [("B", "W")], WIN_DRAW_LOSS, outside={"W"})
+    assert set(result) == {"A", "B", "C"}, "no place for the team outside the race"
+    assert not result["A"].champions and places(result, "A") == (1, 2)
+    assert places(result, "B") == (1, 2)
+    bounds = clinch._bounds(teams, [("B", "W")], WIN_DRAW_LOSS, True, outside={"W"})
+    assert bounds["A"] == (1, 2)
+
+
+@st.composite
+def divisions_with_outside(draw):
+    teams, remaining, outcomes, complete = draw(divisions())
+    names = [t.team for t in teams]
+    against_w = draw(st.lists(st.sampled_from(names), max_size=2))
+    for name in against_w:
+        remaining.append((name, "W") if draw(st.booleans()) else ("W", name))
+    busy = {t for pair in remaining for t in pair}
+    teams = [Contender(t.team, t.points, None if t.team in busy else t.settled) for t in teams]
+    return teams, remaining, outcomes, complete
+
+
+def brute_force_outside(teams, remaining, outcomes, complete):
+    """``brute_force`` with W's results given to its opponents only: W takes no place."""
+    stand_in = [Contender("W", -1000)]  # below everyone, whatever it gains
+    span = brute_force([*teams, *stand_in], remaining, outcomes, complete)
+    span.pop("W")
+    return span
+
+
+@settings(max_examples=150, deadline=None)
+@given(divisions_with_outside())
+def test_matches_brute_force_with_a_team_outside_the_race(division) -> None:
+    teams, remaining, outcomes, complete = division
+    expected = brute_force_outside(teams, remaining, outcomes, complete)
+    got = outlook(teams, remaining, outcomes, complete=complete, outside={"W"})
+    spans = {name: (o.best, o.worst) for name, o in got.items()}
+    if len(remaining) <= len(teams):  # searched, so exact (more: the bounds, below)
+        assert spans == expected
+    for name, (best, worst) in expected.items():
+        assert spans[name][0] <= best and spans[name][1] >= worst
+    bounds = clinch._bounds(teams, remaining, outcomes, complete, outside={"W"})
+    for name, (best, worst) in expected.items():
+        assert bounds[name][0] <= best and bounds[name][1] >= worst

@@ -27,7 +27,7 @@ from leagues.tables import fixture_score, status_text
 from leagues.zones import today_in
 from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory
 from tests.factories.scoring import UserFactory
-from tests.leagues.helpers import confirm, entered_teams, start_fixture
+from tests.leagues.helpers import confirm, entered_teams, page_words, start_fixture
 from tests.leagues.helpers import win_game as win
 
 pytestmark = pytest.mark.django_db
@@ -358,6 +358,18 @@ def test_a_cup_tie_given_as_a_walkover_ahead_of_its_night_goes_through_at_once(s
     fixture_walkover(fixture=fixture, to="home", reason="Conceded", by=season["secretary"])
     fixture.refresh_from_db()
     assert fixture.status == Fixture.Status.WALKOVER and not fixture.walkover_pending
+
+
+def test_the_table_and_the_race_count_the_same_fixtures_left(season, client):
+    """The division's page says how many fixtures it has counted of how many, and how many are
+    left to count: a withdrawn team's walkovers waiting for their dates are left in both, and
+    the race knows its opponents still gain their points."""
+    division = season["division"]
+    withdraw(season)
+    page = page_words(client.get(reverse("leagues:division", args=[division.pk])).content.decode())
+    assert "Provisional: 3 of 5 league fixtures counted so far." in page
+    assert "2 fixtures left to count." in page
+    assert "Every fixture is settled" not in page and "finished top" not in page
 
 
 def test_the_secretary_is_told_when_a_walkover_given_ahead_counts(season, client):
