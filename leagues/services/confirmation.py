@@ -215,8 +215,15 @@ def result_settle_with_card(
 @transaction.atomic
 def result_reopen(*, fixture: Fixture, reason: str, by: Account) -> None:
     """A secretary takes back a confirmed result (a mistake found later): it stops counting,
-    the tables' links open again, and the result is submitted afresh."""
-    terms = FixtureTerms(_lock(fixture))
+    the tables' links open again, and the result is submitted afresh. A void fixture's is
+    refused: nothing of it counts, and its tables are not to be scored again (undo the void)."""
+    fixture = _lock(fixture)
+    if fixture.status == Fixture.Status.VOID:
+        raise ValidationError(
+            "This fixture is void: its result does not count, so there is nothing to reopen "
+            "(undo the void first)."
+        )
+    terms = FixtureTerms(fixture)
     agreement.reopen(terms, reason=reason, by=by)
     _follow(terms.fixture)
 

@@ -70,7 +70,10 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         else {}
     )
     tables = list(FixtureTable.objects.filter(fixture=fixture).order_by("board"))
+    # A void fixture's tables were played, but nothing of it counts: no step is offered.
+    void = fixture.status == fixture.Status.VOID
     context = {
+        "void": void,
         "actors": actors,
         "fixture": fixture,
         "league": league,
@@ -95,18 +98,22 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         and user is not None
         and current.submitted_by_id == user.pk,
         "may_confirm": current is not None
+        and not void
         and current.status == ResultSubmission.Status.SUBMITTED
         and confirmation.can_confirm(submission=current, by=user),
         "may_dispute": current is not None
+        and not void
         and current.status == ResultSubmission.Status.SUBMITTED
         and confirmation.can_dispute(submission=current, by=user),
         "may_settle": current is not None
+        and not void
         and current.status == ResultSubmission.Status.DISPUTED
         and confirmation.can_settle(submission=current, by=user),
         "tables": tables,
         "pegs_gap": selectors.pegs_gap(tables),
         "may_enter_card": user is not None and cards.may_enter_card(user, fixture),
         "may_reopen": current is not None
+        and not void
         and current.is_confirmed
         and confirmation.can_settle(submission=current, by=user),
     }

@@ -652,3 +652,40 @@ def test_the_result_page_says_in_play_as_the_fixture_page_does():
     words = page_words(Client().get(reverse("leagues:fixture_result", args=[world.fixture.pk])))
     heading = words[words.index("<h1>") : words.index('data-testid="result-figures"')]
     assert "· In play ·" in heading and "Scheduled" not in heading
+
+
+def test_a_void_fixtures_result_page_says_it_is_void_and_why_and_offers_nothing():
+    """A fixture played to the end, confirmed, then voided (played at the wrong venue): its
+    result page said "No game has finished yet. The result can be submitted once every table
+    has finished." over its finished tables and "Confirmed.". It says it is void and why, its
+    tables played but not counting; nobody is offered a step (reopening it is refused)."""
+    from leagues.services.fixtures import fixture_void
+    from tests.leagues.helpers import confirm
+
+    world = build(played=True)
+    confirm(world.fixture)
+    secretary = world.users["secretary"]
+    fixture_void(
+        fixture=world.fixture,
+        reason="Played at the wrong venue; the committee ordered it replayed.",
+        by=secretary,
+    )
+    url = reverse("leagues:fixture_result", args=[world.fixture.pk])
+    for viewer in (None, secretary):
+        client = Client()
+        if viewer is not None:
+            client.force_login(viewer)
+        words = page_words(client.get(url))
+        figures = words[words.index('data-testid="result-figures"') :]
+        figures = figures[: figures.index("</section>")]
+        assert "No game has finished yet" not in figures
+        assert "can be submitted" not in figures
+        assert "Void: Played at the wrong venue; the committee ordered it replayed." in figures
+        assert "Table 1: 11–" in figures, "the table as it was played"
+        assert "none of them counts" in figures
+        standing = words[words.index('data-testid="result-status"') :]
+        standing = standing[: standing.index("</section>")]
+        assert "Void: the result does not count" in standing
+        assert "Reopen" not in words and "Confirm the result" not in words
+    with pytest.raises(ValidationError, match="void"):
+        confirmation.result_reopen(fixture=world.fixture, reason="Mistake", by=secretary)
