@@ -27,6 +27,7 @@ from leagues.match import MatchFormat
 from leagues.nights_off import NightsOff, dates_off
 from leagues.tiebreaks import games_word, tiebreak_rule_text, validate_tiebreaks
 from leagues.zones import site_time_zone, starts_at, today_in, validate_time_zone, zone_words
+from scoring.forms.words import signed
 
 if TYPE_CHECKING:
     from scoring.rules import Ruleset
@@ -1029,7 +1030,7 @@ class PointAdjustment(models.Model):
 
     def __str__(self) -> str:
         kind = "deduction" if self.points < 0 else "award"
-        return f"{self.entry.team}: {self.points:+d} ({kind}) — {self.reason}"
+        return f"{self.entry.team}: {signed(self.points)} ({kind}) — {self.reason}"
 
 
 class DivisionTable(models.Model):

@@ -26,6 +26,7 @@ from leagues.selectors.race import MARKERS, Marker, Race
 from leagues.selectors.standings import StandingRow
 from leagues.selectors.statistics import PlayerStatistics
 from leagues.tiebreaks import Metric
+from scoring.forms.words import number_words, signed
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 KEY_METRICS = ("played", "points")
@@ -121,6 +122,18 @@ MARK_HTML = {
 # writes 600 links).
 
 
+ADJUSTED_MARK = "*"
+"""Beside a table's points that an adjustment is in (the key says so, ``_adjusted_key.html``)."""
+
+
+def adjusted_mark(points: int) -> str:
+    """The mark beside a total with ``points`` of adjustment in it, as HTML (a number only)."""
+    return (
+        f'<abbr class="adjusted" title="After a points adjustment of {signed(int(points))}">'
+        f"{ADJUSTED_MARK}</abbr>"
+    )
+
+
 def badge(marker: Marker) -> str:
     """A race mark's badge by a team's name (its words are the race module's own)."""
     return f' <abbr class="badge badge-{marker.kind}" title="{marker.label}">{marker.mark}</abbr>'
@@ -175,6 +188,7 @@ class StandingsTable(BaseTable):
         self._figure_keys = [key for _, key in self._figure_labels]
         keys = self._figure_keys
         self._signed = keys.index("adjustments") if "adjustments" in keys else None
+        self._points = keys.index("points") if "points" in keys else None
         self.race = race
         self.compact = compact
         self._team_url = paths_for("leagues:team")
@@ -226,11 +240,13 @@ class StandingsTable(BaseTable):
 
     def _figure_list(self, record: StandingRow) -> list[Any]:
         """The row's figures in the labels' order (``StandingRow.metrics``), an adjustment
-        signed ("+2", "-1")."""
+        signed ("+2", "−1", a true minus sign), the points written as the column writes them."""
         figures: list[Any] = record.metrics(self._figure_keys)
         at = self._signed
         if at is not None and figures[at]:
-            figures[at] = f"{figures[at]:+d}"
+            figures[at] = signed(figures[at])
+        if self._points is not None:
+            figures[self._points] = number_words(figures[self._points])
         return figures
 
     def value_team(self, record: StandingRow, value: Any) -> str:
@@ -250,7 +266,19 @@ class StandingsTable(BaseTable):
         return record.form
 
     def render_adjustments(self, value: int) -> str:
-        return f"{value:+d}" if value else "—"
+        return signed(value) if value else "—"
+
+    def render_points(self, record: StandingRow, value: int) -> str:
+        """The points, marked where an adjustment is in them (the key says what the mark is;
+        the division's notes list them): a total after a deduction does not pass for one the
+        results alone gave."""
+        points = number_words(value)
+        if not record.adjustments:
+            return points
+        return SafeString(f"{points}{adjusted_mark(record.adjustments)}")
+
+    def value_points(self, value: int) -> int:
+        return value
 
     def value_adjustments(self, value: int) -> int:
         return value

@@ -11,6 +11,7 @@ from leagues.models import Fixture, PointAdjustment, TeamEntry
 from leagues.permissions import require_secretary
 from leagues.services.standings import refresh_division_table
 from scoring.actors import Account
+from scoring.forms.words import signed
 
 
 def _state(adjustment: PointAdjustment) -> dict[str, object]:
@@ -54,7 +55,7 @@ def points_adjust(
         league=entry.season.league,
         fixture=fixture,
         action="adjustment_made",
-        subject=f"{entry.team}: {points:+d} points ({reason})",
+        subject=f"{entry.team}: {signed(points)} points ({reason})",
         after=_state(adjustment),
         by=by,
     )
@@ -68,7 +69,7 @@ def adjustment_withdraw(*, adjustment: PointAdjustment, by: Account = None) -> N
     require_secretary(by, adjustment.entry.season.league)
     before = _state(adjustment)
     league, fixture = adjustment.entry.season.league, adjustment.fixture
-    subject = f"{adjustment.entry.team}: {adjustment.points:+d} points withdrawn"
+    subject = f"{adjustment.entry.team}: {signed(adjustment.points)} points withdrawn"
     division = adjustment.entry.division_id
     adjustment.delete()
     refresh_division_table(division=division)

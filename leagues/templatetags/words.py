@@ -1,4 +1,5 @@
-"""Words in templates: ``{{ name|possessive }}`` ("Old Hall's"), ``{{ 3|ordinal }}`` ("3rd")."""
+"""Words in templates: ``{{ name|possessive }}`` ("Old Hall's"), ``{{ 3|ordinal }}`` ("3rd"),
+``{{ -2|signed }}`` ("−2", a true minus sign; "+2")."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
 from scoring.forms.words import possessive as _possessive
+from scoring.forms.words import signed as _signed
 
 register = template.Library()
 
@@ -27,3 +29,9 @@ def ordinal(number: int) -> str:
     from leagues.selectors.race import ordinal as _ordinal
 
     return _ordinal(int(number))
+
+
+@register.filter
+def signed(number: int) -> str:
+    """``{{ adjustment.points|signed }}``: "+2", "−2" (``scoring.forms.words.signed``)."""
+    return _signed(int(number))

@@ -169,6 +169,9 @@ class StandingsView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateVie
             fixtures_counted=counted,
             fixtures_total=counted + left,
             provisional=left > 0,
+            # A total with an adjustment in it is marked in the table: the key says what the
+            # mark is.
+            adjusted=any(row.adjustments for row in standings.rows),
             # Each figure's abbreviation and name, and whether it shows on a wide screen only.
             legend=[
                 (

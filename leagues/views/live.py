@@ -124,6 +124,9 @@ def _night_fragment(
             "night": night,
             "fixtures": [(f, fixture_score(f)) for f in night.fixtures] if night else [],
             "tables": tables,
+            # A total with an adjustment in it is marked: the note under the tables says so.
+            "adjusted": night is not None
+            and any(row.adjustments for standings in night.standings for row in standings.rows),
             "upcoming": upcoming,
             "over": now.over,
         }

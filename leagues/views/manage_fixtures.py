@@ -20,6 +20,7 @@ from leagues.selectors.people import name_people, seated_players
 from leagues.services import adjustments, fixtures, results
 from leagues.views.common import found, post_action, require_manager
 from leagues.views.results import table_cards
+from scoring.forms.words import signed
 
 
 def _division(request: HttpRequest, pk: int) -> Any:
@@ -297,5 +298,5 @@ def adjustment_withdraw(request: HttpRequest, pk: int, adjustment: int) -> HttpR
     division = found(selectors.division_get, pk=pk)
     made = get_object_or_404(PointAdjustment, pk=adjustment, entry__division=division)
     adjustments.adjustment_withdraw(adjustment=made, by=request.user)
-    messages.success(request, f"Withdrawn: {made.entry.team} {made.points:+d}.")
+    messages.success(request, f"Withdrawn: {made.entry.team} {signed(made.points)}.")
     return redirect("leagues:manage_adjustments", pk=division.pk)

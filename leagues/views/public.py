@@ -147,6 +147,9 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
                         compact=True,
                         prefix=f"d{division.pk}-",
                     ),
+                    # A total with an adjustment in it is marked: the key says so, and the
+                    # division's notes (a link away) list them.
+                    any(row.adjustments for row in standings.rows),
                 )
                 for division, standings in zip(
                     divisions, divisions_standings(divisions=divisions, nights=False), strict=True
@@ -155,6 +158,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         return {
             "league": league,
             "tables": tables,
+            "adjusted": any(adjusted for _, _, adjusted in tables),
             "leaders": leaders,
             "divisions": len(divisions),
             "markers": MARKERS,

@@ -27,6 +27,20 @@ BEG_WORDS = {"stand": "Stand", "take_one": "Beg → take one", "run": "Beg → r
 NONE_WORDS = {"high": "No trump in play", "low": "No trump in play", "jack": "Not out"}
 
 
+MINUS = "\u2212"
+"""The minus sign: "−2" reads as a number where the hyphen of "-2" reads as a dash."""
+
+
+def signed(number: int) -> str:
+    """A change of points as the pages write it: "+2", "−2" (a true minus sign), "0"."""
+    return f"+{number}" if number > 0 else number_words(number)
+
+
+def number_words(number: int) -> str:
+    """A whole number as the pages write it: "−2" with a true minus sign, "12"."""
+    return f"{MINUS}{-number}" if number < 0 else str(number)
+
+
 def possessive(name: str) -> str:
     """`Reds'`, `Smith & Jones'`, `Patel's`."""
     return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"

@@ -232,6 +232,43 @@ def test_league_home_starts_with_each_divisions_compact_table(client, played):
         assert f'<a class="team-link" href="{team.get_absolute_url()}">{team.name}</a>' in compact
 
 
+def _row_of(table: str, team: Team) -> str:
+    start = table.index(f'href="{team.get_absolute_url()}"')
+    return table[table.rindex("<tr", 0, start) : table.index("</tr>", start)]
+
+
+def test_league_home_marks_an_adjusted_total_and_links_to_the_adjustments(client, played):
+    """The home's compact table showed a team's points after a deduction with nothing to say
+    so (the deduction only on the division's page): the total is marked, the mark explained in
+    the key, and the division's adjustments are a link away."""
+    page = page_words(get(client, "league", played.league.slug))
+    table = page[page.index('class="data-table standings compact"') :]
+    table = table[: table.index("</table>")]
+    deducted, other = played.teams[-1], played.teams[0]
+    mark = '<abbr class="adjusted" title="After a points adjustment of −2">*</abbr>'
+    assert mark in _row_of(table, deducted)
+    assert 'class="adjusted"' not in _row_of(table, other)
+    division_url = reverse("leagues:division", args=[played.division.pk])
+    assert f'<a href="{division_url}#adjustments">Point adjustments</a>' in page
+    key = page[page.index('<details class="key"') :]
+    assert "points after an adjustment" in key[: key.index("</details>")]
+
+
+def test_a_deduction_is_written_with_a_minus_sign(client, played):
+    """ "−2", not the hyphen of "-2": in the notes under the table (the adjustments' anchor),
+    the Adj column and the tapped team's figures; the total is marked and the key says so."""
+    page = page_words(get(client, "division", played.division.pk))
+    deducted = played.teams[-1]
+    notes = page[page.index('<h2 id="adjustments">Point adjustments</h2>') :]
+    assert f"<strong>{deducted.name} −2</strong>" in notes
+    row = _row_of(page[page.index('class="data-table standings"') :], deducted)
+    assert "<dt>Adjustments</dt><dd>−2</dd>" in row and ">−2</td>" in row
+    assert "-2<" not in row
+    assert 'title="After a points adjustment of −2">*</abbr>' in row
+    key = page[page.index('<details class="key"') :]
+    assert "points after an adjustment" in key[: key.index("</details>")]
+
+
 def test_standings_show_teams_figures_adjustment_and_rule(client, played):
     """The table lists every team with the style's figures, the deduction with its reason and
     the tie-break rule in words."""
