@@ -629,6 +629,21 @@ class FixtureWords:
         return self.home if self.walkover_to == Fixture.Side.HOME else self.away
 
     @property
+    def walkover_loser(self) -> Any:
+        """The team the walkover was given against (None when it is not one)."""
+        winner = self.walkover_winner
+        if winner is None:
+            return None
+        return self.away if self.walkover_to == Fixture.Side.HOME else self.home
+
+    @property
+    def walkover_withdrew(self) -> bool:
+        """Whether the walkover is one of a withdrawn team's remaining fixtures (its reason is
+        the withdrawal's, ``withdrew_words``), not one the secretary gave (the loser conceded)."""
+        loser = self.walkover_loser
+        return loser is not None and self.reason.startswith(withdrew_words(loser, ""))
+
+    @property
     def walkover_words(self) -> str:
         """A walkover as a league player reads it: "Walkover to Black Bull", and for one given
         ahead of its night (it counts on that night), "Walkover to Black Bull on Tue 9 Dec (Red
@@ -639,10 +654,8 @@ class FixtureWords:
             return ""
         if not self.walkover_pending:
             return f"Walkover to {winner}"
-        loser = self.away if winner == self.home else self.home
-        day = short_date(self.date)
-        why = "withdrew" if self.reason.startswith(withdrew_words(loser, "")) else "conceded"
-        return f"Walkover to {winner} on {day} ({loser} {why})"
+        why = "withdrew" if self.walkover_withdrew else "conceded"
+        return f"Walkover to {winner} on {short_date(self.date)} ({self.walkover_loser} {why})"
 
 
 class Fixture(FixtureWords, models.Model):

@@ -112,8 +112,9 @@ def still_to_count(season: Season) -> list[str]:
     """The league fixtures of ``season`` whose result does not count yet (as the tables read
     them: not void, no expunged team's), a sentence for each kind saying how many and what
     settles them: to play or postponed (play, re-arrange, award a walkover or void), played
-    and not confirmed (confirm), a withdrawn team's walkovers waiting for their dates (nothing:
-    each counts on its own date, ``settle_due_walkovers``)."""
+    and not confirmed (confirm), a withdrawn team's walkovers and those the secretary gave
+    ahead of their nights waiting for their dates (nothing: each counts on its own date,
+    ``settle_due_walkovers``)."""
     expunged = TeamEntry.objects.filter(season=season, withdrawal=Withdrawal.EXPUNGE).values("team")
     fixtures = (
         fixtures_with_counts(
@@ -152,22 +153,33 @@ def still_to_count(season: Season) -> list[str]:
             else f"{unconfirmed} played, their results not yet confirmed: confirm each on its "
             "result page."
         )
-    if waiting:
-        n = len(waiting)
-        withdrew = sorted(
-            {str(f.away if f.walkover_to == Fixture.Side.HOME else f.home) for f in waiting}
-        )
+    withdrawn = [fixture for fixture in waiting if fixture.walkover_withdrew]
+    if withdrawn:
+        withdrew = sorted({str(fixture.walkover_loser) for fixture in withdrawn})
         whose = " and ".join(possessive(name) for name in withdrew)
         kinds.append(
-            f"{n} walkover{pluralize(n)} from {whose} withdrawal{pluralize(len(withdrew))}"
-            + (
-                f", waiting for its date: it counts on {long_date(waiting[0].date)} by itself."
-                if n == 1
-                else ", waiting for their dates: each counts on its own date by itself (the "
-                f"last on {long_date(waiting[-1].date)})."
-            )
+            f"{len(withdrawn)} walkover{pluralize(len(withdrawn))} from {whose} "
+            f"withdrawal{pluralize(len(withdrew))}{_waiting(withdrawn)}"
+        )
+    conceded = [fixture for fixture in waiting if not fixture.walkover_withdrew]
+    if conceded:
+        n = len(conceded)
+        losers = " and ".join(sorted({str(fixture.walkover_loser) for fixture in conceded}))
+        kinds.append(
+            f"{n} walkover{pluralize(n)} given ahead of {'its' if n == 1 else 'their'} "
+            f"night{pluralize(n)} ({losers} conceded){_waiting(conceded)}"
         )
     return [kind[0].upper() + kind[1:] for kind in kinds]
+
+
+def _waiting(walkovers: list[Fixture]) -> str:
+    """How walkovers given ahead of their nights (in date order) come to count."""
+    if len(walkovers) == 1:
+        return f", waiting for its date: it counts on {long_date(walkovers[0].date)} by itself."
+    return (
+        ", waiting for their dates: each counts on its own date by itself (the last on "
+        f"{long_date(walkovers[-1].date)})."
+    )
 
 
 def next_season_placements(

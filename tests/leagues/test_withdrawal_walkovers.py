@@ -386,3 +386,21 @@ def test_the_secretary_is_told_when_a_walkover_given_ahead_counts(season, client
     day = fixture.date
     said = f"Walkover given (it counts on {day:%a} {day.day} {day:%b}): Black Bull v Red Lion."
     assert said in response.content.decode()
+
+
+def test_the_next_season_names_a_conceded_walkover_waiting_for_its_date_as_such(season):
+    """A walkover the secretary gave ahead of its night waits for its date as a withdrawn
+    team's does, but nobody withdrew: the refusal says it was conceded."""
+    from leagues.days import long_date
+    from leagues.services.seasons import still_to_count
+
+    fixture_walkover(
+        fixture=season["next_week"], to="home", reason="Short of players", by=season["secretary"]
+    )
+    kinds = still_to_count(season["division"].season)
+    day = long_date(season["next_week"].date)
+    assert (
+        f"1 walkover given ahead of its night (Red Lion conceded), waiting for its date: it "
+        f"counts on {day} by itself."
+    ) in kinds
+    assert not any("withdrawal" in kind for kind in kinds)
