@@ -243,6 +243,13 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
         tables = list(detail.tables.all())
         name_people(seated_players(tables))
         progress = match_progress(detail, today)
+        confirmed = detail.result.confirmed if hasattr(detail, "result") else False
+        # The result waiting for the sides, read once (status_words reads it as prefetched),
+        # and only where there can be one: a played fixture whose result does not count yet.
+        waiting = None
+        if detail.status == Fixture.Status.PLAYED and not confirmed:
+            waiting = open_submission(detail)
+        detail.open_submissions = [waiting] if waiting is not None else []
         return {
             "fixture": detail,
             "league": league,
@@ -257,12 +264,12 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
             "no_result": NO_RESULT,
             # Its status as every page says it ("Played, no result yet", "Played, disputed").
             "status_words": status_words(detail, today),
-            "submission": open_submission(detail),
+            "submission": waiting,
             "tables": tables,
             "pegs_gap": selectors.pegs_gap(tables),
             "adjustments": list(detail.adjustments.all()),
             "secretary": SECRETARY,
-            "confirmed": detail.result.confirmed if hasattr(detail, "result") else False,
+            "confirmed": confirmed,
             "last_change": last_change([detail]),
         }
 
