@@ -38,6 +38,19 @@ TIE_RELATED = (
 )
 
 
+#: A race tie as a player's or captain's list reads it: its cup, round or group, and its pairs.
+RACE_TIE_RELATED = (
+    "competition__league",
+    "competition__season",
+    "round",
+    "group",
+    "home__player_1",
+    "home__player_2",
+    "away__player_1",
+    "away__player_2",
+)
+
+
 def competition_get(*, pk: int) -> Competition:
     return Competition.objects.select_related("league", "season", "winner").get(pk=pk)
 
@@ -379,16 +392,7 @@ def player_race_record(*, player: Player) -> RaceRecord:
     rows = list(
         Tie.objects.filter(_played_by(player), race_counts_q())
         .annotate(provisional=ExpressionWrapper(race_provisional_q(), output_field=BooleanField()))
-        .select_related(
-            "competition__league",
-            "competition__season",
-            "round",
-            "group",
-            "home__player_1",
-            "home__player_2",
-            "away__player_1",
-            "away__player_2",
-        )
+        .select_related(*RACE_TIE_RELATED)
         .prefetch_related(
             Prefetch(
                 "games",
@@ -666,16 +670,7 @@ def my_ties(*, user: Account) -> list[MyTie]:
         Tie.objects.filter(mine, competition__tie_format=Competition.TieFormat.RACE)
         .exclude(competition__stage=Competition.Stage.FINISHED)
         .filter(status__in=[Tie.Status.SCHEDULED, Tie.Status.POSTPONED, Tie.Status.PLAYED])
-        .select_related(
-            "competition__league",
-            "competition__season",
-            "round",
-            "group",
-            "home__player_1",
-            "home__player_2",
-            "away__player_1",
-            "away__player_2",
-        )
+        .select_related(*RACE_TIE_RELATED)
         .prefetch_related(
             Prefetch("results", queryset=open_or_counted, to_attr="live_results"), OPEN_RESULTS
         )
