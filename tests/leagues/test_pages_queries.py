@@ -42,6 +42,10 @@ pytestmark = pytest.mark.django_db
 CACHE_WRITE = 6
 """Storing a fragment in the database cache: count (for culling), savepoint, look-up, insert,
 release; and the read that found nothing."""
+BEGUN = 1
+"""A fixture list with a fixture whose night passed without a result: which of those had a game
+begun (``mark_begun``: "In play"). Every page here has such a fixture; a list without one reads
+nothing for it."""
 
 # page: (queries rendered, queries served from the cache)
 QUERIES = {
@@ -51,10 +55,10 @@ QUERIES = {
     "standings": (3 + CACHE_WRITE, 2),
     # The division, its entries (the team chooser), its weeks, the week's fixtures; a team's
     # fixtures without the weeks (the page does not step through them), and which of those
-    # whose night has passed without a result had a game begun (``mark_begun``: "In play"; the
-    # week shown here has none such, so no such read).
+    # whose night has passed without a result had a game begun (``BEGUN``; the week shown
+    # here has none such, so no such read).
     "fixtures by week": (4 + CACHE_WRITE, 2),
-    "fixtures by team": (4 + CACHE_WRITE, 2),
+    "fixtures by team": (3 + BEGUN + CACHE_WRITE, 2),
     # The fixture with its teams and result (whose standing says whether it is confirmed),
     # then its tables and adjustments read onto it (no tables here, so no games to look up).
     "fixture": (3 + CACHE_WRITE, 2),
@@ -62,9 +66,8 @@ QUERIES = {
     # fixtures (their division and league are the season's: not read again), squad (and who
     # in it shares a name with someone else in the league), players' stored figures, summed
     # in one query.
-    # And which of its fixtures whose night passed without a result had a game begun
-    # (``mark_begun``).
-    "team": (8 + CACHE_WRITE, 2),
+    # And which of its fixtures whose night passed without a result had a game begun (``BEGUN``).
+    "team": (7 + BEGUN + CACHE_WRITE, 2),
     # The player, then whether someone else in the league has their name or the name of
     # someone at their tables (the title, the partners), registrations, tables (with games: and
     # the games, and their scores) and the stored figures (the partners' too).
