@@ -15,6 +15,10 @@ class LeaguesConfig(AppConfig):
         from scoring.zones import register_game_zone
 
         register_game_zone("leagues.league", permissions.league_game_zone)
+        from leagues.services.results import table_link_opened
+        from scoring.openers import register_link_opener
+
+        register_link_opener("leagues.table", lambda link, by: table_link_opened(link=link, by=by))
         from django.contrib.admin.models import LogEntry
         from django.db.models.signals import post_save
 

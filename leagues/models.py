@@ -658,6 +658,10 @@ class FixtureWords:
         return f"Walkover to {winner} on {short_date(self.date)} ({self.walkover_loser} {why})"
 
 
+#: From when a match's start is said to be "tonight" (before: "today", an afternoon match).
+EVENING = datetime.time(17, 0)
+
+
 class Fixture(FixtureWords, models.Model):
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", "Scheduled"
@@ -759,6 +763,16 @@ class Fixture(FixtureWords, models.Model):
         (``starts_at``). Its score card is entered from then on, not while it is still to be
         played that night."""
         return timezone.now() >= self.starts_at
+
+    def starts_words(self) -> str:
+        """When the match starts, in its league's own time, as what waits for it says so:
+        "This match starts at 20:00 tonight" on its day ("today" for an afternoon match),
+        "This match is on Tue 9 Sep 2025 at 20:00" before it. Its score card's refusal and its
+        tables' (``leagues.services.cards``, ``.results``) go on from it."""
+        at = f"{self.time:%H:%M}"
+        if self.date == self.league.today():
+            return f"This match starts at {at} {'tonight' if self.time >= EVENING else 'today'}"
+        return f"This match is on {long_date(self.date)} at {at}"
 
     @property
     def starts_at(self) -> datetime.datetime:

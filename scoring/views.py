@@ -39,6 +39,7 @@ from scoring.forms import (
 )
 from scoring.fresh_form import fresh_form_html
 from scoring.models import Game, GameStatus, Hand, ScoringLink, Side
+from scoring.openers import link_opened
 from scoring.rules import InvalidFacts
 from scoring.services import GameMovedOn
 from scoring.sheet import build_page, build_rows, verdict
@@ -764,7 +765,12 @@ def link_open(request: HttpRequest, key: str) -> HttpResponse:
         return render(request, "scoring/link_dead.html", {"link": link}, status=FORBIDDEN)
     permissions.grant(request, link)
     games = link.games.order_by("-pk")
-    game = games.filter(status=GameStatus.IN_PROGRESS).first() or games.first()
+    game = games.filter(status=GameStatus.IN_PROGRESS).first()
+    waits = ""
     if game is None:
-        return render(request, "scoring/link_waiting.html", {"link": link})
+        # A game due on the link begins now (a league table's, once its match has started).
+        waits = link_opened(link, permissions.request_user(request))
+        game = games.filter(status=GameStatus.IN_PROGRESS).first() or games.first()
+    if game is None:
+        return render(request, "scoring/link_waiting.html", {"link": link, "waits": waits})
     return redirect(game)

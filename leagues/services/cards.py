@@ -19,7 +19,6 @@ already waiting to be confirmed.
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,7 +29,6 @@ from django.template.defaultfilters import pluralize
 
 from leagues import match
 from leagues.audit import audit_log
-from leagues.days import long_date
 from leagues.models import Fixture, FixtureTable, Player, ResultSubmission
 from leagues.permissions import can_enter_card, can_manage_league
 from leagues.services import agreement, confirmation
@@ -43,8 +41,6 @@ from scoring.rules import Ruleset
 Status = ResultSubmission.Status
 #: The statuses a fixture takes a score card in.
 OPEN_FOR_CARD = (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED, Fixture.Status.PLAYED)
-#: From when a match's start is said to be "tonight" (before: "today", an afternoon match).
-EVENING = datetime.time(17, 0)
 
 
 @dataclass(frozen=True)
@@ -364,14 +360,9 @@ def fixture_card_enter(
 
 def not_started_words(fixture: Fixture) -> str:
     """Why the card of a match not yet started is not taken, saying when it starts in its
-    league's own time: "This match starts at 20:00 tonight: ..." on its day, "This match is on
-    Tue 9 Sep 2025 at 20:00: ..." before it."""
-    at = f"{fixture.time:%H:%M}"
-    if fixture.date == fixture.league.today():
-        when = f"starts at {at} {'tonight' if fixture.time >= EVENING else 'today'}"
-    else:
-        when = f"is on {long_date(fixture.date)} at {at}"
-    return f"This match {when}: its score card is entered once it has started."
+    league's own time (``Fixture.starts_words``): "This match starts at 20:00 tonight: ..." on
+    its day, "This match is on Tue 9 Sep 2025 at 20:00: ..." before it."""
+    return f"{fixture.starts_words()}: its score card is entered once it has started."
 
 
 def card_closed_why(by: Account, fixture: Fixture) -> str:

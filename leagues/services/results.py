@@ -133,10 +133,64 @@ def table_game_start(*, table: FixtureTable, by: Account = None) -> TableGame:
     return _table_game_start(table=table, by=by)
 
 
+def not_started_words(fixture: Fixture) -> str:
+    """Why no game is begun or scored at the tables of a match not yet started, saying when it
+    starts in its league's own time (``Fixture.starts_words``), as its score card's refusal
+    does: "This match starts at 20:00 tonight: its tables are scored once it has started."."""
+    return f"{fixture.starts_words()}: its tables are scored once it has started."
+
+
 def table_open(*, table: FixtureTable, by: Account) -> TableGame:
     """The first game at a table seated on the night (``leagues.services.seating``, which
-    checked who may seat it): its scorer can start at once."""
+    checked who may seat it, and only once the match has started): its scorer can start at
+    once."""
     return _table_game_start(table=table, by=by if by is not None and by.is_authenticated else None)
+
+
+def _due_table(link: ScoringLink) -> FixtureTable | None:
+    """The fixture table ``link`` scores, when a game of it is due to begin: seated both sides,
+    from the tables (not the score card), undecided, its fixture still to be played, and no
+    game of it in progress, its latest won (or none yet). A table whose latest game was
+    abandoned waits for a secretary's restart (``table_game_start``)."""
+    table = (
+        FixtureTable.objects.select_related("fixture__division__season__league")
+        .filter(scoring_link=link, source=FixtureTable.Source.HANDS, outcome="")
+        .exclude(home_player_1=None)
+        .exclude(away_player_1=None)
+        .first()
+    )
+    if table is None:
+        return None
+    if table.fixture.status not in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED):
+        return None
+    latest = table.games.order_by("-number").values_list("game__status", flat=True).first()
+    return table if latest in (None, GameStatus.WON) else None
+
+
+@transaction.atomic
+def table_link_opened(*, link: ScoringLink, by: Account = None) -> str:
+    """A fixture table's scoring link opened with no game in progress on it: a game due at the
+    table (``_due_table``: its first, or the next after one won before the match's start)
+    begins once the match has started, and "" is returned; before then, nothing changes and
+    the words say when its tables are scored (``not_started_words``). "" too for a link with
+    nothing due. A table seated before the match starts has no game till then
+    (``leagues.services.seating.table_seat``): its scorer, holding the live link (the
+    permission to score the table), begins it by opening the link; the game's audit trail
+    names who opened it (None: a scorer with no account). Registered with
+    ``scoring.openers.register_link_opener``."""
+    if not link.is_live or _due_table(link) is None:
+        return ""
+    lock_rows(FixtureTable.objects.filter(scoring_link=link))
+    table = _due_table(link)  # read again under the lock: another phone may have begun it
+    if table is None:
+        return ""
+    if not table.fixture.has_started():
+        return not_started_words(table.fixture)
+    try:
+        _table_game_start(table=table, by=by if by is not None and by.is_authenticated else None)
+    except ValidationError:  # every game of the table played: its page says so
+        return ""
+    return ""
 
 
 def _table_game_start(*, table: FixtureTable, by: Account) -> TableGame:
@@ -162,6 +216,8 @@ def _table_game_start(*, table: FixtureTable, by: Account) -> TableGame:
         raise ValidationError(f"Table {table.board} is already decided.")
     if fixture.status not in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED):
         raise ValidationError(f"{fixture} is {fixture.get_status_display().lower()}.")
+    if not fixture.has_started():
+        raise ValidationError(not_started_words(fixture))
     games = list(table.games.select_related("game"))
     if any(tg.game.status == GameStatus.IN_PROGRESS for tg in games):
         raise ValidationError(f"A game is still in progress at table {table.board}.")
@@ -192,8 +248,12 @@ def _abandoned(games: Sequence[TableGame]) -> int:
 def fixture_start(
     *, fixture: Fixture, pairs: Sequence[tuple[Pair, Pair]], by: Account = None
 ) -> list[TableGame]:
-    """Seat the pairs and start the first game at every table."""
+    """Seat the pairs and start the first game at every table: refused, seating nothing,
+    before the match has started (``not_started_words``)."""
     require_secretary(by, fixture.division.season.league)
+    fixture = lock_fixture(fixture)
+    if not fixture.has_started():
+        raise ValidationError(not_started_words(fixture))
     tables = fixture_tables_set(fixture=fixture, pairs=pairs, by=by)
     return [_table_game_start(table=table, by=by) for table in tables]
 
@@ -287,11 +347,15 @@ def table_game_of(game: Game) -> TableGame | None:
 
 def table_next_game(*, table_game: TableGame, fixture: Fixture) -> TableGame | None:
     """After a game at the table was won: its next game, when the table is still undecided, the
-    won game was its latest, and the fixture is still to be played."""
+    won game was its latest, and the fixture is still to be played and has started (one
+    re-arranged to a later night after its first game begins its next one then)."""
     table = table_game.table
     table.refresh_from_db()
     latest = table.games.order_by("-number").values_list("number", flat=True).first()
-    still_to_play = fixture.status in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED)
+    still_to_play = fixture.has_started() and fixture.status in (
+        Fixture.Status.SCHEDULED,
+        Fixture.Status.POSTPONED,
+    )
     if table.outcome or latest != table_game.number or not still_to_play:
         return None
     return _table_game_start(table=table, by=table_game.game.created_by)

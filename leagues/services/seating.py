@@ -3,10 +3,13 @@
 The home team's captain seats both sides (the home side sets the tables), the away captain
 their own side, a secretary either (``leagues.permissions.seating_sides``). A table's scoring
 link opens as soon as it has a pair on either side, and its first game starts once both sides
-are seated, so the table's scorer can scan its QR code at once. A pair may change until the
-table's first hand is recorded: the game already open takes the new players' names. A captain
-adds a player to their own squad by name on the spot where the league allows it
-(``leagues.services.registrations.squad_add_on_the_night``).
+are seated, so the table's scorer can scan its QR code at once. No game begins before the match
+has started (its date and time where the league plays): captains may seat the pairs and show
+the QR codes ahead, and a table seated then begins its first game when its scorer opens the
+link once the match has started (``leagues.services.results.table_link_opened``). A pair may
+change until the table's first hand is recorded: the game already open takes the new players'
+names. A captain adds a player to their own squad by name on the spot where the league allows
+it (``leagues.services.registrations.squad_add_on_the_night``).
 
 ``check_pairs`` is the one check of a fixture's seating (a player registered for their team
 that season, at one table only, one or two a side), for the secretary's seating, the captains'
@@ -124,8 +127,10 @@ def table_seat(
 ) -> FixtureTable:
     """Seat (or change) the home and/or away pair at one table of ``fixture`` (None leaves a
     side as it is). The table's scoring link opens at once; its first game starts as soon as
-    both sides are seated. Refused for a side ``by`` may not seat, a fixture no longer to be
-    played, a table from the score card, and once the table's first hand is recorded."""
+    both sides are seated and the match has started (seated before, it begins when the table's
+    scorer opens the link once it has: ``results.table_link_opened``). Refused for a side
+    ``by`` may not seat, a fixture no longer to be played, a table from the score card, and
+    once the table's first hand is recorded."""
     from leagues.services.results import _new_table_link, lock_fixture, table_open
     from scoring.services.games import _game_players_set
 
@@ -190,7 +195,8 @@ def table_seat(
     if after[0] and after[1]:
         game = table.games.select_related("game").order_by("-number").first()
         if game is None:
-            table_open(table=table, by=by)
+            if fixture.has_started():
+                table_open(table=table, by=by)
         else:
             _game_players_set(
                 game=game.game, players={"A": _names(after[0]), "B": _names(after[1])}

@@ -255,6 +255,8 @@ def fixture_tables(request: HttpRequest, pk: int) -> HttpResponse:
             "boards": boards,
             "short": short,
             "season": season,
+            # Before the match starts its games are not started: the seating may be saved.
+            "scoring_opens": "" if fixture.has_started() else results.not_started_words(fixture),
         },
     )
 

@@ -22,7 +22,7 @@ from leagues.permissions import seating_sides, squad_sides
 from leagues.seating_forms import SIDES, SquadAddForm, TableSeatForm
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.people import name_people, seated_players
-from leagues.services import registrations, seating
+from leagues.services import registrations, results, seating
 from leagues.views.common import found
 from scoring.forms.words import possessive
 from scoring.views import qr_svg
@@ -45,6 +45,13 @@ def _tables(fixture: Fixture) -> dict[int, FixtureTable]:
             "scoring_link", "home_player_1", "home_player_2", "away_player_1", "away_player_2"
         )
     }
+
+
+def _scoring_opens(fixture: Fixture) -> str:
+    """When its tables' scoring opens, for a match not yet started (seating and the QR codes
+    may come first): "This match starts at 20:00 tonight: its tables are scored once it has
+    started."; "" once it has."""
+    return "" if fixture.has_started() else results.not_started_words(fixture)
 
 
 @login_required
@@ -107,9 +114,11 @@ def fixture_night(request: HttpRequest, pk: int) -> HttpResponse:
             except ValidationError as exc:
                 add_service_error(form, exc)
             else:
+                later = "" if fixture.has_started() else " once the match has started"
                 messages.success(
                     request,
-                    f"Table {board} seated: its scorer scans the table's QR code to score it.",
+                    f"Table {board} seated: its scorer scans the table's QR code to score it"
+                    f"{later}.",
                 )
                 return redirect(f"{request.path}#table-{board}")
         link = table.scoring_link if table is not None else None
@@ -140,6 +149,7 @@ def fixture_night(request: HttpRequest, pk: int) -> HttpResponse:
             ],
             "add_form": add_form,
             "playable": playable,
+            "scoring_opens": _scoring_opens(fixture) if playable else "",
         },
     )
 
@@ -158,5 +168,11 @@ def table_qr(request: HttpRequest, pk: int, board: int) -> HttpResponse:
     return render(
         request,
         "leagues/table_qr.html",
-        {"fixture": fixture, "table": table, "url": url, "qr": qr_svg(url)},
+        {
+            "fixture": fixture,
+            "table": table,
+            "url": url,
+            "qr": qr_svg(url),
+            "scoring_opens": _scoring_opens(fixture),
+        },
     )

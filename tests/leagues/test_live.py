@@ -37,8 +37,10 @@ def night():
         division, ["Black Bull", "Old Hall", "Royal Oak", "Crown"]
     )
     today = timezone.localdate()
-    first = FixtureFactory(division=division, home=bull, away=hall, date=today)
-    second = FixtureFactory(division=division, home=oak, away=crown, date=today)
+    # Started already (at midnight), whatever the hour the tests run: no game begins before.
+    began = datetime.time(0, 0)
+    first = FixtureFactory(division=division, home=bull, away=hall, date=today, time=began)
+    second = FixtureFactory(division=division, home=oak, away=crown, date=today, time=began)
     game = current_game(start_fixture(first)[0])
     record(game, [hand(game, "A", A_HAND)])
     other = current_game(start_fixture(second)[0])
@@ -189,7 +191,10 @@ def test_the_league_night_tells_matches_in_play_from_those_not_started(client):
         division, ["Black Bull", "Old Hall", "Royal Oak", "Crown", "Swan", "Star"]
     )
     today = timezone.localdate()
-    started = FixtureFactory(division=division, home=bull, away=hall, date=today)
+    # Started at midnight (whatever the hour the tests run); the others start at 20:00.
+    started = FixtureFactory(
+        division=division, home=bull, away=hall, date=today, time=datetime.time(0, 0)
+    )
     FixtureFactory(division=division, home=oak, away=crown, date=today)
     FixtureFactory(division=division, home=swan, away=star, date=today, kind=Fixture.Kind.CUP)
     game = current_game(start_fixture(started)[0])
@@ -356,6 +361,7 @@ def test_a_fixture_page_left_open_past_its_night_is_told_to_stop_following(clien
 
 def test_a_fixture_page_still_in_play_past_midnight_keeps_following(client, monkeypatch):
     fixture = _fixture_on(0)
+    _at(monkeypatch, fixture.division.season.league, fixture.date, 20, 30)  # it has started
     game = current_game(start_fixture(fixture)[0])
     record(game, [hand(game, "A", A_HAND)])
     league = fixture.division.season.league
@@ -367,8 +373,9 @@ def test_a_fixture_page_still_in_play_past_midnight_keeps_following(client, monk
     assert poll(client, url, late["ETag"]).status_code == 304
 
 
-def test_a_fixture_finished_on_its_night_stops_its_page_following(client):
+def test_a_fixture_finished_on_its_night_stops_its_page_following(client, monkeypatch):
     fixture = _fixture_on(0)
+    _at(monkeypatch, fixture.division.season.league, fixture.date, 20, 30)  # it has started
     tables = start_fixture(fixture)
     league = fixture.division.season.league
     url = reverse("leagues:fixture_live", args=[league.pk, fixture.pk])
@@ -453,6 +460,7 @@ def _in_play_last_night(monkeypatch, hour=0, minute=30):
     ``hour``:``minute`` the morning after there."""
     fixture = _fixture_on(0)
     league = fixture.division.season.league
+    _at(monkeypatch, league, fixture.date, 21, 0)  # the match has started
     game = current_game(start_fixture(fixture)[0])
     record(game, [hand(game, "A", A_HAND)])
     _at(monkeypatch, league, fixture.date + datetime.timedelta(days=1), hour, minute)
