@@ -247,3 +247,27 @@ def test_a_table_starts_one_game_at_a_time(yorkshire_fixture):
     win_game(first.game, "A", 0)
     with pytest.raises(ValidationError, match="already decided"):
         table_game_start(table=first.table)
+
+
+def test_a_trinidad_result_page_mid_match_counts_what_the_fixture_page_counts(client):
+    """Mid-match, a Trinidad result page said "Play is still going on: 0–0 in tables so far."
+    while the fixture's page showed bullseyes 1–0 and match points 1–0: a table plays several
+    games, so none is decided yet. It says what the match counts so far, as the fixture's page
+    does; a Yorkshire page still counts tables."""
+    from django.urls import reverse
+
+    from tests.leagues.helpers import page_words
+
+    fixture = trinidad_fixture()
+    first = start_fixture(fixture)
+    win_game(first[0].game, "A", 4)
+    url = reverse("leagues:fixture_result", kwargs={"pk": fixture.pk})
+    words = page_words(client.get(url))
+    assert "Play is still going on: bullseyes 1–0, match points 1–0 so far." in words
+    assert "in tables" not in words
+
+    yorkshire = make_fixture(match_format=YORKSHIRE_FORMAT.with_options(tables=2).to_spec())
+    tables = start_fixture(yorkshire)
+    win_game(tables[0].game, "A", 4)
+    url = reverse("leagues:fixture_result", kwargs={"pk": yorkshire.pk})
+    assert "Play is still going on: 1–0 in tables so far." in page_words(client.get(url))
