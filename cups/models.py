@@ -217,6 +217,12 @@ class Entrant(models.Model):
     def players(self) -> list[Player]:
         return [p for p in (self.player_1, self.player_2) if p is not None]
 
+    @property
+    def goes_through(self) -> str:
+        """It won its tie, said of it: "Black Bull goes through", and of a pair "Nadia Charles
+        & Ronald Singh go through"."""
+        return f"{self.name} {'go' if self.player_2_id is not None else 'goes'} through"
+
 
 class Round(models.Model):
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="rounds")

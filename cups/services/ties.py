@@ -454,7 +454,7 @@ def _refresh(
             tie,
             "cup_tie_decided" if tie.winner else "cup_tie_undecided",
             f"{tie}: "
-            + (f"{tie.winning_entrant} goes through" if tie.winner else "no longer decided"),
+            + (tie.winning_entrant.goes_through if tie.winning_entrant else "no longer decided"),
             before,
             by,
             link,
