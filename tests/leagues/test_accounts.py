@@ -227,6 +227,26 @@ def test_a_captain_sees_their_fixtures_with_the_step_they_can_take(world):
     assert 'data-action=""' in body and f"Result confirmed: {score}." in body
 
 
+def test_a_void_fixture_reads_void_on_my_fixtures_as_on_its_page(world):
+    """A fixture voided after its result was confirmed read "Result confirmed: void." on My
+    fixtures: its page says it is void, and so does the list, with no result beside it."""
+    from leagues.services.fixtures import fixture_void
+
+    submission = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+    )
+    confirmation.result_confirm(submission=submission, by=world.users["away_captain"])
+    fixture_void(fixture=world.fixture, reason="Played the wrong team", by=world.users["secretary"])
+    for role in ("home_captain", "away_captain"):
+        body = my_fixtures(world, role)[1].content.decode()
+        card = body[body.index(f'data-testid="my-fixture-{world.fixture.pk}"') :]
+        card = card[: card.index("</li>")]
+        assert "Result confirmed" not in card and ": void" not in card
+        assert '<p class="muted">Void.</p>' in card
+    page = " ".join(Client().get(world.fixture.get_absolute_url()).content.decode().split())
+    assert " · Void</p>" in page
+
+
 def test_a_table_link_submission_may_be_confirmed_by_either_captain(world):
     link = world.table.scoring_link
     confirmation.result_submit(fixture=world.fixture, actor=Actor.of(None, link=link))
