@@ -53,6 +53,19 @@ class Race:
     withdrawn_down: bool = False
     """Withdrawn teams go down (a division is below): each is marked relegated."""
 
+    @property
+    def finished(self) -> bool:
+        """Every fixture of the division is counted (there were some): the table is final, and
+        the pages say how it finished, not who can still win it."""
+        return bool(self.outlooks) and not self.remaining
+
+    @property
+    def marker_words(self) -> str:
+        """What a badge (C, ↑, ↓) is, said after its label in the table's key."""
+        if self.finished:
+            return "final: every fixture is counted"
+        return "certain, whatever the results still to come"
+
     def markers(self, row: StandingRow) -> list[Marker]:
         if row.withdrawn:
             return [RELEGATED] if self.withdrawn_down else []

@@ -162,6 +162,8 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "leaders": leaders,
             "divisions": len(divisions),
             "markers": MARKERS,
+            # Every division's table final (every fixture counted): the key says so.
+            "tables_final": bool(tables) and all(table.race.finished for _, table, _ in tables),
             "earlier": [(season, seasons_divisions[season.pk]) for season in seasons[1:]],
             "current": current,
             "results": fixture_lines((f, fixture_score(f)) for f in results),

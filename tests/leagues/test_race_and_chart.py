@@ -264,7 +264,7 @@ def test_a_division_without_a_fixture_list_marks_no_team_and_says_so(client):
     refresh_division_table(division=division)
     page = client.get(reverse("leagues:division", args=[division.pk])).content.decode()
     assert page.count('class="badge ') == 3  # the key's C, ↑ and ↓ only: no team marked
-    assert "No fixture to count yet" in page and "Every fixture is settled" not in page
+    assert "No fixture to count yet" in page and "Every fixture is counted" not in page
     race = division_race(standings=division_standings(division=division))
     assert race.outlooks == {} and race.relegated == 2
 
@@ -388,3 +388,39 @@ def test_two_teams_level_first_on_every_tie_break_are_not_both_marked_champions(
     badge = '<abbr class="badge badge-champions" title="Champions">C</abbr>'
     assert page.count(badge) == page.count(f"<dt>{badge}</dt>") == 1  # the key's alone
     assert "Level first on every tie-break" in page
+
+
+def test_a_finished_division_reads_as_final_not_as_a_race(client):
+    """Once every fixture is counted the division's page headed a section "Who can still win
+    it" and its key said the champions were "certain, whatever the results still to come":
+    none are to come. It says how it finished, and the key (the league's page's too) that the
+    marks are final."""
+    from html import unescape
+
+    division, t = make_division("Anchor", "Bay Horse", "Crown")
+    play(division, t["Anchor"], t["Bay Horse"], 10, 0, 0)
+    play(division, t["Anchor"], t["Crown"], 10, 0, 1)
+    play(division, t["Bay Horse"], t["Crown"], 6, 4, 2)
+    page = " ".join(
+        unescape(
+            client.get(reverse("leagues:division", args=[division.pk])).content.decode()
+        ).split()
+    )
+    assert "How it finished" in page and "Who can still win it" not in page
+    assert "<strong>Anchor</strong> finished top." in page
+    assert "Every fixture is counted: the table is final." in page
+    assert "champions: final: every fixture is counted" in page
+    assert "whatever the results still to come" not in page and "can still" not in page
+    league = division.season.league
+    home = " ".join(unescape(client.get(league.get_absolute_url()).content.decode()).split())
+    assert "champions: final: every fixture is counted" in home
+    assert "whatever the results still to come" not in home
+
+    # A fixture still to come: the race is on again, in its own words.
+    from leagues.fragments import invalidate_league
+
+    to_play(division, t["Crown"], t["Anchor"], 3)
+    invalidate_league(league.pk)  # as adding a fixture leaves the pages
+    page = client.get(reverse("leagues:division", args=[division.pk])).content.decode()
+    assert "Who can still win it" in page and "How it finished" not in page
+    assert "certain, whatever the results still to come" in page
