@@ -4,6 +4,7 @@ console error (the pages' Content-Security-Policy allows no inline style or scri
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import pytest
@@ -16,6 +17,10 @@ from tests.leagues.helpers import current_game, entered_teams, hand, record, sta
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+#: Tonight's match started at midnight, whatever the hour the tests run: no game of it begins
+#: before it has started.
+STARTED = datetime.time(0, 0)
+
 
 def test_the_fixture_page_and_the_night_follow_a_hand_without_a_reload(
     live_server: Any, phone: Page
@@ -23,7 +28,9 @@ def test_the_fixture_page_and_the_night_follow_a_hand_without_a_reload(
     league = LeagueFactory(name="Spen Valley League")
     division = DivisionFactory(season__league=league)
     home, away = entered_teams(division, ["Black Bull", "Old Hall"])
-    fixture = FixtureFactory(division=division, home=home, away=away, date=timezone.localdate())
+    fixture = FixtureFactory(
+        division=division, home=home, away=away, date=timezone.localdate(), time=STARTED
+    )
     game = current_game(start_fixture(fixture)[0])
     problems: list[str] = []
     phone.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
@@ -68,7 +75,9 @@ def test_a_fixture_page_stops_following_once_the_match_is_decided(
     league = LeagueFactory(name="Spen Valley League")
     division = DivisionFactory(season__league=league)
     home, away = entered_teams(division, ["Black Bull", "Old Hall"])
-    fixture = FixtureFactory(division=division, home=home, away=away, date=timezone.localdate())
+    fixture = FixtureFactory(
+        division=division, home=home, away=away, date=timezone.localdate(), time=STARTED
+    )
     tables = start_fixture(fixture)
     live_url = reverse("leagues:fixture_live", args=[league.pk, fixture.pk])
     polls: list[int] = []

@@ -134,3 +134,44 @@ def test_long_team_names_wrap_above_the_score_boxes_on_a_phone(
         # Shown whole: nothing of the name is hidden past the label's edge.
         assert label.evaluate("e => e.scrollWidth <= e.clientWidth"), label.inner_text()
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_a_table_seated_days_ahead_shows_its_qr_but_scores_nothing_till_the_match(
+    phone: Page, live_server: Any
+) -> None:
+    """A captain seated a fixture eleven days ahead, opened a table's link on another phone and
+    scored it, and the result counted before the match was played. Seating and the QR code
+    still come first; the pages say when scoring opens, and the link begins no game."""
+    import datetime
+
+    from leagues.models import Fixture, TableGame
+
+    fixture, captain = _captains_night()
+    league = fixture.division.season.league
+    Fixture.objects.filter(pk=fixture.pk).update(
+        date=league.today() + datetime.timedelta(days=11), time=datetime.time(20, 30)
+    )
+    fixture.refresh_from_db()
+    words = f"{fixture.starts_words()}: its tables are scored once it has started."
+    _logged_in(phone, live_server, captain)
+    phone.goto(live_server.url + f"/leagues/fixture/{fixture.pk}/night/")
+    expect(phone.get_by_test_id("night-scoring-opens")).to_contain_text(words)
+    table = phone.get_by_test_id("night-table-1")
+    for side, seat, index in (("home", 1, 1), ("home", 2, 2), ("away", 1, 1), ("away", 2, 2)):
+        table.locator(f"#id_t1-{side}_{seat}").select_option(index=index)
+    phone.get_by_test_id("night-seat-1").tap()
+    expect(phone.locator(".messages")).to_contain_text("to score it once the match has started")
+    phone.get_by_test_id("night-qr-1").tap()
+    expect(phone.get_by_test_id("qr-scoring-opens")).to_have_text(words)
+    url = phone.get_by_test_id("table-qr-link").get_attribute("href")
+    assert url is not None
+
+    scorer = phone.context.browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        other = scorer.new_page()
+        other.goto(url)
+        expect(other.get_by_test_id("link-waits")).to_have_text(words)
+        expect(other.get_by_test_id("hand-form")).to_have_count(0)
+    finally:
+        scorer.close()
+    assert not TableGame.objects.filter(table__fixture=fixture).exists()
