@@ -5,6 +5,11 @@ reads each table's finished games into a card, asks the match engine (``leagues.
 they add up to, and stores the tables' figures, the fixture's ``FixtureResult`` and whether it is
 played; ``table_next_game`` starts a table's next game when the format needs one. Both are steps
 of the result roll-up (``leagues.services.rollup``), which calls them in order.
+
+No game begins at a table before the match has started (its date and time where the league
+plays: ``Fixture.has_started``), the rule its score card keeps (``not_started_words``): a table
+seated ahead begins its first game when its scorer opens the table's link once it has
+(``table_link_opened``).
 """
 
 from __future__ import annotations
