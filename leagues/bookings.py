@@ -13,6 +13,8 @@ import datetime
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 
+from scoring.forms.words import ordinal
+
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 
 
@@ -39,7 +41,8 @@ class Clash:
 
 
 def ordinal_word(number: int) -> str:
-    return _ORDINALS[number - 1] if 0 < number <= len(_ORDINALS) else f"{number}th"
+    """ "third" in a sentence, "21st" past the eighth."""
+    return _ORDINALS[number - 1] if 0 < number <= len(_ORDINALS) else ordinal(number)
 
 
 def clashes(

@@ -10,7 +10,6 @@ audit), or says what the link waits for.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from scoring.actors import Account
 from scoring.models import ScoringLink
@@ -28,7 +27,7 @@ def register_link_opener(name: str, opener: LinkOpener) -> None:
     _openers[name] = opener
 
 
-def link_opened(link: ScoringLink, by: Any = None) -> str:
+def link_opened(link: ScoringLink, by: Account = None) -> str:
     """``link`` opened with no game in progress on it: each registered opener may begin the
     game due on it; what one of them says the link waits for ("" when none does)."""
     for opener in _openers.values():

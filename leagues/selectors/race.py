@@ -24,6 +24,7 @@ from leagues.models import Division
 from leagues.movement import DOWN, MovingPlaces, moving_places
 from leagues.selectors.standings import StandingRow, Standings
 from leagues.tiebreaks import METRICS
+from scoring.forms.words import ordinal
 
 
 @dataclass(frozen=True)
@@ -110,14 +111,6 @@ class Race:
             for row in rows
             if (view := self.outlooks.get(row.team.pk)) is not None and view.best == 1
         ]
-
-
-def ordinal(number: int) -> str:
-    if 10 <= number % 100 <= 20:
-        suffix = "th"
-    else:
-        suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
 
 
 def division_places(

@@ -7,6 +7,7 @@ from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
+from scoring.forms.words import ordinal as _ordinal
 from scoring.forms.words import possessive as _possessive
 from scoring.forms.words import signed as _signed
 
@@ -25,9 +26,7 @@ def possessive(name: object, autoescape: bool = True) -> SafeString | str:
 
 @register.filter
 def ordinal(number: int) -> str:
-    """``{{ 3|ordinal }}``: "3rd" (``leagues.selectors.race.ordinal``)."""
-    from leagues.selectors.race import ordinal as _ordinal
-
+    """``{{ 3|ordinal }}``: "3rd" (``scoring.forms.words.ordinal``)."""
     return _ordinal(int(number))
 
 

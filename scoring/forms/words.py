@@ -41,6 +41,15 @@ def number_words(number: int) -> str:
     return f"{MINUS}{-number}" if number < 0 else str(number)
 
 
+def ordinal(number: int) -> str:
+    """A place as the pages write it: "1st", "2nd", "3rd", "11th", "21st"."""
+    if 10 <= number % 100 <= 20:
+        suffix = "th"
+    else:
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
 def possessive(name: str) -> str:
     """`Reds'`, `Smith & Jones'`, `Patel's`."""
     return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
