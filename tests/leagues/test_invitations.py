@@ -165,6 +165,22 @@ def test_a_captain_with_an_account_or_none_is_not_invited(world):
     assert not Invitation.objects.exists()
 
 
+def _sent_on_a_port_of_spain_evening(invitation):
+    """Date ``invitation`` as sent at 9:30 pm in Port of Spain (1:30 am the next day in
+    London), the latest such evening, for 14 days: (when it was sent, that day there, the last
+    day it works there)."""
+    now = timezone.now()
+    sent = now.replace(hour=1, minute=30, second=0, microsecond=0)
+    if sent > now:
+        sent -= datetime.timedelta(days=1)
+    there = (sent - datetime.timedelta(days=1)).date()
+    until = there + datetime.timedelta(days=14)
+    Invitation.objects.filter(pk=invitation.pk).update(
+        sent_at=sent, expires_at=sent + datetime.timedelta(days=14)
+    )
+    return sent, there, until
+
+
 def test_an_invitations_dates_are_the_leagues_own(world):
     """Sent at 9:30 pm on a Port of Spain league night, 1:30 am the next day in London: the
     secretary's list and the expired link's refusal give the dates where the league plays."""
@@ -173,15 +189,7 @@ def test_an_invitations_dates_are_the_leagues_own(world):
     invitation = invitations.secretary_invite(
         league=world.league, email="s@example.org", by=world.users["secretary"]
     )
-    now = timezone.now()
-    sent = now.replace(hour=1, minute=30, second=0, microsecond=0)  # 9:30 pm the day before there
-    if sent > now:
-        sent -= datetime.timedelta(days=1)
-    there = (sent - datetime.timedelta(days=1)).date()
-    until = there + datetime.timedelta(days=14)
-    Invitation.objects.filter(pk=invitation.pk).update(
-        sent_at=sent, expires_at=sent + datetime.timedelta(days=14)
-    )
+    sent, there, until = _sent_on_a_port_of_spain_evening(invitation)
     page = secretary(world).get(reverse("leagues:manage_secretaries", args=[world.league.slug]))
     assert (
         f"sent {there.day} {there:%b %Y}, works until {until.day} {until:%b %Y}"
@@ -220,15 +228,7 @@ def test_the_team_page_says_where_the_captains_invitation_stands(world):
     world.league.time_zone = "America/Port_of_Spain"
     world.league.save(update_fields=["time_zone"])
     entry, invitation, url = _invited_captain(world)
-    now = timezone.now()
-    sent = now.replace(hour=1, minute=30, second=0, microsecond=0)  # 9:30 pm the day before there
-    if sent > now:
-        sent -= datetime.timedelta(days=1)
-    there = (sent - datetime.timedelta(days=1)).date()
-    until = there + datetime.timedelta(days=14)
-    Invitation.objects.filter(pk=invitation.pk).update(
-        sent_at=sent, expires_at=sent + datetime.timedelta(days=14)
-    )
+    sent, there, until = _sent_on_a_port_of_spain_evening(invitation)
     client = secretary(world)
     body = client.get(url).content.decode()
     assert _captain_line(body).startswith(

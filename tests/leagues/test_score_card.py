@@ -488,11 +488,7 @@ def test_the_desk_lists_past_nights_without_a_result_for_the_secretary_to_enter(
     page = client.get(desk).content.decode()
     assert f'data-testid="missing-{fixture.pk}"' in page
     url = reverse("leagues:score_card", kwargs={"pk": fixture.pk}) + "?from=desk"
-    data = {
-        f"t{b}_g1_{side}": str(s[i])
-        for b, s in enumerate(CARD_SCORES, start=1)
-        for i, side in enumerate(("home", "away"))
-    }
+    data = _card_data()
     response = client.post(url, data)
     assert response.status_code == 302 and response["Location"] == desk
     assert f'data-testid="missing-{fixture.pk}"' not in client.get(desk).content.decode()
@@ -501,16 +497,21 @@ def test_the_desk_lists_past_nights_without_a_result_for_the_secretary_to_enter(
 CARD_SCORES = ((11, 7), (9, 11), (11, 4), (11, 10))
 
 
+def _card_data() -> dict[str, str]:
+    """The card form's post of ``CARD_SCORES``, a game a table."""
+    return {
+        f"t{b}_g1_{side}": str(s[i])
+        for b, s in enumerate(CARD_SCORES, start=1)
+        for i, side in enumerate(("home", "away"))
+    }
+
+
 def test_the_card_says_who_confirms_what_it_submits() -> None:
     """A captain's card waits for the other team's captain; a secretary's for both captains
     (whoever submits a result does not confirm it), as the result page says."""
     fixture, users = _fixture()
     url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
-    data = {
-        f"t{b}_g1_{side}": str(s[i])
-        for b, s in enumerate(CARD_SCORES, start=1)
-        for i, side in enumerate(("home", "away"))
-    }
+    data = _card_data()
     secretary, captain = Client(), Client()
     secretary.force_login(users["secretary"])
     captain.force_login(users["home"])
@@ -837,11 +838,7 @@ def test_a_secretary_types_a_card_both_captains_signed_and_it_counts_at_once() -
     captains have no accounts is not left waiting), and the audit trail says how."""
     fixture, users = _fixture()
     url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
-    data = {
-        f"t{b}_g1_{side}": str(s[i])
-        for b, s in enumerate(CARD_SCORES, start=1)
-        for i, side in enumerate(("home", "away"))
-    }
+    data = _card_data()
     captain, secretary = Client(), Client()
     captain.force_login(users["home"])
     secretary.force_login(users["secretary"])
