@@ -7,12 +7,13 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from leagues.models import Division, Fixture, Player, TableGame, Team
+from leagues.models import Division, Fixture, Player, TableGame, Team, TeamEntry
 from leagues.services.registrations import player_register
 from leagues.services.results import fixture_start
 from scoring import services as scoring_services
 from scoring.models import Game
 from tests.factories.leagues import PlayerFactory, TeamEntryFactory
+from tests.factories.scoring import UserFactory
 
 CATEGORIES = ("high", "low", "jack", "game")
 
@@ -30,6 +31,20 @@ def entered_teams(division: Division, names: Sequence[str], *, players: int = 8)
             )
         teams.append(team)
     return teams
+
+
+def captained_teams(division: Division, *, players: int) -> tuple[Team, Team, dict[str, Any]]:
+    """Black Bull and Old Hall entered in the division (``entered_teams``), each captained by
+    a player with an account, and a secretary of the league: (home, away, the accounts by
+    "home", "away" and "secretary")."""
+    home, away = entered_teams(division, ["Black Bull", "Old Hall"], players=players)
+    users = {"home": UserFactory(), "away": UserFactory(), "secretary": UserFactory()}
+    division.season.league.secretaries.add(users["secretary"])
+    for side, team in (("home", home), ("away", away)):
+        TeamEntry.objects.filter(team=team).update(
+            captain=PlayerFactory(name=f"{team} captain", user=users[side])
+        )
+    return home, away, users
 
 
 def squad(team: Team, season: Any) -> list[Player]:

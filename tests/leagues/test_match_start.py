@@ -18,13 +18,12 @@ from django.urls import reverse
 
 from leagues.days import long_date
 from leagues.formats import TRINIDAD_FORMAT, YORKSHIRE_FORMAT
-from leagues.models import FixtureTable, TableGame, TeamEntry
+from leagues.models import FixtureTable, TableGame
 from leagues.services.results import fixture_start, table_game_start
 from leagues.services.seating import table_seat
 from scoring.models import Game
-from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory, PlayerFactory
-from tests.factories.scoring import UserFactory
-from tests.leagues.helpers import clock_at, entered_teams, page_words, squad
+from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory
+from tests.leagues.helpers import captained_teams, clock_at, page_words, squad
 
 pytestmark = pytest.mark.django_db
 
@@ -42,13 +41,7 @@ def _night(*, style: str = "yorkshire", date: datetime.date, time: datetime.time
             match_format=TRINIDAD_FORMAT.with_options(tables=2).to_spec(),
         )
     division = DivisionFactory(season__league=league)
-    home, away = entered_teams(division, ["Black Bull", "Old Hall"], players=4)
-    users = {"home": UserFactory(), "away": UserFactory(), "secretary": UserFactory()}
-    league.secretaries.add(users["secretary"])
-    for side, team in (("home", home), ("away", away)):
-        TeamEntry.objects.filter(team=team).update(
-            captain=PlayerFactory(name=f"{team} captain", user=users[side])
-        )
+    home, away, users = captained_teams(division, players=4)
     fixture = FixtureFactory(division=division, home=home, away=away, date=date, time=time)
     season = division.season
     return fixture, users, squad(home, season), squad(away, season)

@@ -18,14 +18,20 @@ from leagues.models import (
     FixtureTable,
     ResultSubmission,
     Team,
-    TeamEntry,
 )
 from leagues.services import confirmation
 from leagues.services.cards import CardRefused, CardTable, fixture_card_enter
 from scoring.actors import Actor
-from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory, PlayerFactory
+from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory
 from tests.factories.scoring import UserFactory
-from tests.leagues.helpers import entered_teams, hand, record, squad, start_fixture, win_game
+from tests.leagues.helpers import (
+    captained_teams,
+    hand,
+    record,
+    squad,
+    start_fixture,
+    win_game,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -43,13 +49,7 @@ def _league(style: str):
 def _fixture(style: str = "yorkshire"):
     league = _league(style)
     division = DivisionFactory(season__league=league)
-    home, away = entered_teams(division, ["Black Bull", "Old Hall"], players=8)
-    users = {"home": UserFactory(), "away": UserFactory(), "secretary": UserFactory()}
-    league.secretaries.add(users["secretary"])
-    for side, team in (("home", home), ("away", away)):
-        TeamEntry.objects.filter(team=team).update(
-            captain=PlayerFactory(name=f"{team} captain", user=users[side])
-        )
+    home, away, users = captained_teams(division, players=8)
     return FixtureFactory(division=division, home=home, away=away), users
 
 
