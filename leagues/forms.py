@@ -675,7 +675,8 @@ class TeamEntryForm(forms.Form):
         max_length=200,
         required=False,
         label="Captain's phone or email",
-        help_text="Seen by the secretaries only.",
+        help_text="Seen by the secretaries only. While the captain has no account, an email "
+        "address here (on its own) gets the emails about the team's fixtures.",
     )
 
     def __init__(self, *args: Any, team: Team, season: Season, **kwargs: Any) -> None:

@@ -7,10 +7,17 @@
 - ``fixture_postponed``, ``fixture_rearranged``, ``fixture_undone`` (a postponement, walkover
   or void undone): both teams' captains.
 
-The one who made the change is not told about it. Each notice is a plain-text email with the
-link to act on and a link to turn notices off. It is sent after the change's transaction
-commits (``transaction.on_commit``) and recorded as a ``Notice`` first: the database holds one
-per event and person, so nothing is sent twice.
+A captain is told at their account; a captain with no account yet (a league's first nights) at
+the contact the secretary has for them (``TeamEntry.captain_contact``) when it is an email
+address, and not at all when it is a phone number. A result waiting for such a side's
+confirmation tells them how it gets confirmed without an account (the secretary confirms it).
+
+The one who made the change is not told about it, and no address is told twice about one change
+(a contact that is also an account's address goes to the account). Each notice is a plain-text
+email with the link to act on and a link to turn notices off, for the account or the address.
+It is sent after the change's transaction commits (``transaction.on_commit``) and recorded as a
+``Notice`` first: the database holds one per event and account or address, so nothing is sent
+twice.
 """
 
 from __future__ import annotations
@@ -23,15 +30,19 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.core import signing
+from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage
+from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.db.models import Q, QuerySet
 from django.urls import reverse
 
 from config.mail import site_headers
 from leagues.models import AuditEntry, Fixture, TeamEntry
 from notices.models import Notice, OptOut
-from scoring.actors import Account
+from scoring.forms.words import possessive
 
 SALT = "notices.opt-out"
 
@@ -47,6 +58,10 @@ class Event:
     act: str
     link: str
     to_secretaries: bool = False
+    #: What a captain with no account reads instead of ``says`` and ``act``, where they
+    #: cannot do on the site what the others are asked to.
+    says_without_account: str = ""
+    act_without_account: str = ""
 
 
 EVENTS: dict[str, Event] = {
@@ -55,6 +70,12 @@ EVENTS: dict[str, Event] = {
         says="The result of {fixture} has been submitted and waits for your confirmation.",
         act="Confirm it or dispute it",
         link="leagues:fixture_result",
+        says_without_account="The result of {fixture} has been submitted and waits for your "
+        "side's confirmation. You have no account on the league's site to confirm it with, so "
+        "the league's secretary confirms it for your side: check it, and tell the secretary "
+        "whether it is right. Once you accept the secretary's invitation to an account, you "
+        "confirm or dispute results yourself.",
+        act_without_account="See the result",
     ),
     "result_disputed": Event(
         subject="Result disputed: {fixture}",
@@ -99,22 +120,63 @@ EVENTS: dict[str, Event] = {
 }
 
 
+@dataclass(frozen=True)
+class Addressee:
+    """Whom a notice goes to: an account (``user``), or a captain with no account at the
+    contact address the secretary has for them (``user`` None; ``team`` their side)."""
+
+    address: str
+    name: str = ""
+    user: Any = None
+    team: str = ""
+
+    @classmethod
+    def of(cls, user: Any) -> Addressee:
+        return cls(address=user.email, name=user.get_full_name(), user=user)
+
+    @property
+    def contact(self) -> str:
+        """The address, for a captain with no account; "" for an account."""
+        return "" if self.user is not None else self.address
+
+
+def email_address(contact: str) -> str:
+    """``contact`` (a captain's contact as the secretary typed it) in small letters when it is
+    an email address and nothing else; "" when it is not (a phone number, or a number and an
+    address in one line: the secretary's to use, not the site's)."""
+    address = contact.strip().lower()
+    try:
+        validate_email(address)
+    except ValidationError:
+        return ""
+    return address
+
+
 def site_url(path: str) -> str:
     return f"{settings.SITE_URL.rstrip('/')}{path}"
 
 
-def opt_out_token(user: Account) -> str:
-    return signing.dumps({"user": user.pk}, salt=SALT)
+def opt_out_token(to: AbstractBaseUser | str) -> str:
+    """The signed token of an account's, or a contact address's, opt-out link."""
+    if isinstance(to, str):
+        return signing.dumps({"email": email_address(to)}, salt=SALT)
+    return signing.dumps({"user": to.pk}, salt=SALT)
 
 
-def user_from_token(token: str) -> Any:
-    """The person a notice's opt-out link names; raises ``signing.BadSignature``."""
+def addressee_from_token(token: str) -> Addressee:
+    """The person a notice's opt-out link names; raises ``signing.BadSignature``, or
+    ``ObjectDoesNotExist``, ``ValidationError`` or ``KeyError`` for a token naming no one."""
     data = signing.loads(token, salt=SALT)
-    return get_user_model().objects.get(pk=data["user"])
+    if "email" in data:
+        address = email_address(str(data["email"]))
+        if not address:
+            raise ValidationError("The link names no email address.")
+        return Addressee(address=address)
+    return Addressee.of(get_user_model().objects.get(pk=data["user"]))
 
 
-def opt_out_url(user: Account) -> str:
-    return site_url(reverse("notices:opt_out", kwargs={"token": opt_out_token(user)}))
+def opt_out_url(to: AbstractBaseUser | str) -> str:
+    return site_url(reverse("notices:opt_out", kwargs={"token": opt_out_token(to)}))
 
 
 def _detail(entry: AuditEntry) -> str:
@@ -147,42 +209,66 @@ def _sentence(text: str) -> str:
     return text if not text or text.endswith((".", "!", "?")) else f"{text}."
 
 
-def _captains(fixture: Fixture) -> dict[str, Any]:
-    """Side ("home", "away") -> the captain's account, for the sides whose captain has one."""
+def _captains(fixture: Fixture) -> tuple[list[Any], list[Addressee]]:
+    """The two sides' captains: the accounts of those who have one, and the contact addresses
+    of those who have none (a captain not named yet, or named without an account) when the
+    secretary's contact for them is an email address."""
     entries = TeamEntry.objects.filter(
-        season_id=fixture.division.season_id,
-        team_id__in=[fixture.home_id, fixture.away_id],
-        captain__user__isnull=False,
-    ).select_related("captain__user")
-    sides = {}
-    for entry in entries:
-        side = "home" if entry.team_id == fixture.home_id else "away"
-        sides[side] = entry.captain.user  # type: ignore[union-attr]
-    return sides
+        season_id=fixture.division.season_id, team_id__in=[fixture.home_id, fixture.away_id]
+    ).select_related("team", "captain__user")
+    accounts: list[Any] = []
+    contacts: list[Addressee] = []
+    for team_entry in entries:
+        captain = team_entry.captain
+        if captain is not None and captain.user is not None:
+            accounts.append(captain.user)
+        elif address := email_address(team_entry.captain_contact):
+            name = captain.name if captain is not None else ""
+            contacts.append(Addressee(address=address, name=name, team=team_entry.display_name))
+    return accounts, contacts
 
 
-def recipients(entry: AuditEntry) -> list[Any]:
-    """Who is told about ``entry``: active accounts with an email address, not the actor, not
-    anyone who turned notices off."""
+def _turned_off() -> tuple[set[int], set[str]]:
+    """The accounts and the addresses that asked for no more notices: an account that did
+    also turns off its address (the same person, should a secretary have it as a contact)."""
+    users: set[int] = set()
+    addresses: set[str] = set()
+    for user_id, email, user_email in OptOut.objects.values_list("user_id", "email", "user__email"):
+        if user_id is not None:
+            users.add(user_id)
+        addresses.add((email or user_email or "").lower())
+    addresses.discard("")
+    return users, addresses
+
+
+def recipients(entry: AuditEntry) -> list[Addressee]:
+    """Who is told about ``entry``, once an address: active accounts with an email address,
+    then contact addresses of captains with no account; not the actor, not anyone who turned
+    notices off."""
     event = EVENTS.get(entry.action)
     fixture = entry.fixture
     if event is None or fixture is None:
         return []
     # Both captains; the one who acted is dropped below, so a submitted result goes to the
     # other side's captain (to both when a scoring link or a secretary submitted it).
-    people = list(_captains(fixture).values())
+    accounts, contacts = _captains(fixture)
     if event.to_secretaries:
-        people.extend(entry.league.secretaries.all())
-    off = set(OptOut.objects.values_list("user_id", flat=True))
-    chosen: dict[int, Any] = {}
-    for user in people:
-        if user.pk == entry.by_id or user.pk in off or not user.email or not user.is_active:
+        accounts.extend(entry.league.secretaries.all())
+    off_users, off_addresses = _turned_off()
+    by = entry.by
+    # The actor's own address is taken first: they are not told of their own change at a
+    # contact (a secretary who captains a side and typed their own address), either.
+    chosen: dict[str, Addressee | None] = {by.email.lower(): None} if by and by.email else {}
+    people = [Addressee.of(user) for user in accounts if user.is_active and user.pk != entry.by_id]
+    for person in [*people, *contacts]:
+        key = person.address.lower()
+        if not key or key in off_addresses or (person.user and person.user.pk in off_users):
             continue
-        chosen.setdefault(user.pk, user)
-    return list(chosen.values())
+        chosen.setdefault(key, person)
+    return [person for person in chosen.values() if person is not None]
 
 
-def message(entry: AuditEntry, user: Account) -> EmailMessage:
+def message(entry: AuditEntry, to: Addressee) -> EmailMessage:
     event = EVENTS[entry.action]
     fixture = entry.fixture
     assert fixture is not None
@@ -192,24 +278,35 @@ def message(entry: AuditEntry, user: Account) -> EmailMessage:
         "detail": _detail(entry),
     }
     link = site_url(reverse(event.link, kwargs={"pk": fixture.pk}))
-    unsubscribe = opt_out_url(user)
+    if to.user is not None:
+        unsubscribe = opt_out_url(to.user)
+        says, act = event.says, event.act
+        why = "You get these emails as a captain or secretary."
+    else:
+        unsubscribe = opt_out_url(to.address)
+        says = event.says_without_account or event.says
+        act = event.act_without_account or event.act
+        why = (
+            f"You get these emails as {possessive(to.team)} captain, at the address the "
+            "league's secretary has for you."
+        )
     body = "\n".join(
         [
-            f"Hello {user.get_full_name() or 'there'},",
+            f"Hello {to.name or 'there'},",
             "",
-            event.says.format(**words).strip(),
+            says.format(**words).strip(),
             "",
-            f"{event.act}: {link}",
+            f"{act}: {link}",
             "",
             "-- ",
-            f"{entry.league.name}. You get these emails as a captain or secretary.",
+            f"{entry.league.name}. {why}",
             f"To stop them: {unsubscribe}",
         ]
     )
     return EmailMessage(
         subject=event.subject.format(**words),
         body=body,
-        to=[user.email],
+        to=[to.address],
         # RFC 8058: a mail client's "Unsubscribe" button POSTs
         # "List-Unsubscribe=One-Click" to the link, which turns notices off at once.
         headers={
@@ -224,7 +321,7 @@ def notices_send(*, entry_id: int) -> int:
     """Email everyone ``entry`` concerns, once each; returns how many were sent."""
     entry = (
         AuditEntry.objects.select_related(
-            "league", "fixture__home", "fixture__away", "fixture__division__season"
+            "league", "by", "fixture__home", "fixture__away", "fixture__division__season"
         )
         .filter(pk=entry_id)
         .first()
@@ -232,18 +329,20 @@ def notices_send(*, entry_id: int) -> int:
     if entry is None:
         return 0
     sent = 0
-    for user in recipients(entry):
+    for to in recipients(entry):
         try:
             with transaction.atomic():
-                notice = Notice.objects.create(entry=entry, user=user)
+                notice = Notice.objects.create(entry=entry, user=to.user, email=to.contact)
         except IntegrityError:
             continue
         try:
-            message(entry, user).send()
+            message(entry, to).send()
         except (OSError, smtplib.SMTPException):
             # The change itself is done and saved: a mail server that is down must not turn
             # it into an error page. The notice is forgotten, so sending again can retry it.
-            logger.warning("Notice of %s to user %s not sent", entry.action, user.pk, exc_info=True)
+            # (A contact's address is not logged: it is for the secretaries only.)
+            whom = f"user {to.user.pk}" if to.user is not None else f"{to.team}'s contact"
+            logger.warning("Notice of %s to %s not sent", entry.action, whom, exc_info=True)
             notice.delete()
             continue
         sent += 1
@@ -258,13 +357,26 @@ def notices_after_commit(*, entry: AuditEntry) -> None:
         transaction.on_commit(send)
 
 
+def opt_outs(to: Addressee) -> QuerySet[OptOut]:
+    """What turned ``to``'s notices off: their own opt-out, or one naming their address (as a
+    contact's, or as an account's that turned them off)."""
+    naming = Q(user=to.user) if to.user is not None else Q(pk__in=[])
+    if to.address:
+        naming |= Q(email=to.address.lower()) | Q(user__email__iexact=to.address)
+    return OptOut.objects.filter(naming)
+
+
 @transaction.atomic
-def notices_off(*, user: Account) -> OptOut:
-    """``user`` wants no more notices."""
-    opt_out, _ = OptOut.objects.get_or_create(user=user)
+def notices_off(*, to: Addressee) -> OptOut:
+    """``to`` wants no more notices."""
+    if to.user is not None:
+        opt_out, _ = OptOut.objects.get_or_create(user=to.user)
+    else:
+        opt_out, _ = OptOut.objects.get_or_create(email=to.address.lower())
     return opt_out
 
 
 @transaction.atomic
-def notices_on(*, user: Account) -> None:
-    OptOut.objects.filter(user=user).delete()
+def notices_on(*, to: Addressee) -> None:
+    """``to`` wants notices again: whatever turned them off goes."""
+    opt_outs(to).delete()

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from django.core import signing
-from django.core.exceptions import ObjectDoesNotExist
+from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 
-from notices.models import OptOut
-from notices.notices import notices_off, notices_on, user_from_token
+from notices.notices import addressee_from_token, notices_off, notices_on, opt_outs
 
 
 @csrf_exempt
@@ -19,17 +18,18 @@ def opt_out(request: HttpRequest, token: str) -> HttpResponse:
     A mail client's one-click unsubscribe (RFC 8058) POSTs ``List-Unsubscribe=One-Click`` here
     with no cookie and no CSRF token, so the view is exempt from the CSRF check: the signed
     token in the address is what authorises the change, and only the person it names (who got
-    the e-mail) has it."""
+    the e-mail: an account, or a captain's contact address) has it. The page never shows the
+    address: a contact's is for the secretaries only."""
     try:
-        user = user_from_token(token)
-    except (signing.BadSignature, ObjectDoesNotExist, KeyError, TypeError):
+        to = addressee_from_token(token)
+    except (signing.BadSignature, ObjectDoesNotExist, ValidationError, KeyError, TypeError):
         return render(request, "notices/opt_out_bad.html", status=400)
     if request.method == "POST":
         if request.POST.get("notices") == "on":
-            notices_on(user=user)
+            notices_on(to=to)
         else:
-            notices_off(user=user)
-    off = OptOut.objects.filter(user=user).exists()
+            notices_off(to=to)
+    off = opt_outs(to).exists()
     return render(
         request, "notices/opt_out.html", {"off": off, "changed": request.method == "POST"}
     )

@@ -23,11 +23,6 @@ from tests.leagues.test_access import build
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def site_url(settings):
-    settings.SITE_URL = "http://testserver"
-
-
 @pytest.fixture
 def world():
     world = build(played=True)
