@@ -21,6 +21,7 @@ from leagues.models import (
     TeamEntry,
 )
 from leagues.permissions import can_approve_leagues
+from leagues.selectors.fixtures import seasons_now
 from leagues.selectors.live import status_words
 from scoring.actors import Account
 from scoring.forms.words import possessive
@@ -58,16 +59,17 @@ class CaptainFixture:
 
 
 def _current_seasons(entries: list[TeamEntry]) -> set[int]:
-    """Each league's latest season (by its start) among the leagues the entries belong to."""
+    """Each league's season in play on its own date (``seasons_now``) among the leagues the
+    entries belong to. One query."""
     leagues = {entry.season.league_id for entry in entries}
-    latest: dict[int, int] = {}
-    for league, season in (
-        Season.objects.filter(league__in=leagues)
-        .order_by("league", "-starts_on", "-pk")
-        .values_list("league", "pk")
-    ):
-        latest.setdefault(league, season)
-    return set(latest.values())
+    by_league: dict[int, list[Season]] = {}
+    for season in Season.objects.filter(league__in=leagues).select_related("league"):
+        by_league.setdefault(season.league_id, []).append(season)
+    current = (
+        seasons_now(seasons, today=seasons[0].league.today()).current
+        for seasons in by_league.values()
+    )
+    return {season.pk for season in current if season is not None}
 
 
 def captain_fixtures(*, user: Account) -> list[CaptainFixture]:

@@ -113,9 +113,36 @@ def seasons_divisions(*, seasons: list[Season]) -> dict[int, list[Division]]:
     return found
 
 
+class SeasonsNow(NamedTuple):
+    """A league's seasons as they stand on a day (``seasons_now``)."""
+
+    current: Season | None
+    """The league's season: its home's tables, results and fixtures, its league night."""
+    coming: list[Season]
+    """The seasons still to start, but the current one, soonest first."""
+    earlier: list[Season]
+    """The seasons before the current one, latest first."""
+
+
+def seasons_now(seasons: Iterable[Season], *, today: datetime.date) -> SeasonsNow:
+    """Which of a league's ``seasons`` is its current one on ``today`` (the league's own date,
+    where it plays: ``League.today``), the one rule for every page that shows "the league's
+    season": the season in play, the latest started by today, kept (its final table shown)
+    until the next one starts, however early the secretary makes that one; before any has
+    started, the first to come. No query."""
+    by_start = sorted(seasons, key=lambda season: (season.starts_on, season.pk))
+    started = [season for season in by_start if season.starts_on <= today]
+    current = started[-1] if started else next(iter(by_start), None)
+    return SeasonsNow(
+        current=current,
+        coming=[s for s in by_start if s.starts_on > today and s is not current],
+        earlier=[s for s in reversed(started) if s is not current],
+    )
+
+
 def league_current_season(*, league: League) -> Season | None:
-    """The season that started most recently."""
-    return league.seasons.order_by("-starts_on").first()
+    """The league's season in play today, where it plays (``seasons_now``). One query."""
+    return seasons_now(league_season_list(league=league), today=league.today()).current
 
 
 def division_get(*, pk: int) -> Division:

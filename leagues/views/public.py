@@ -112,8 +112,10 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     league = found(selectors.league_get, slug=slug)
     # The seasons' divisions only when the page is rendered, not when it is served as stored.
     seasons = selectors.league_season_list(league=league)
-    current = seasons[0] if seasons else None
     clock = night_clock(league)
+    # The season in play, on the league's date: one made ahead of its start is said to come.
+    now = selectors.seasons_now(seasons, today=clock.today)
+    current = now.current
 
     def context() -> dict[str, Any]:
         seasons_divisions = selectors.seasons_divisions(seasons=seasons)
@@ -164,7 +166,8 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "markers": MARKERS,
             # Every division's table final (every fixture counted): the key says so.
             "tables_final": bool(tables) and all(table.race.finished for _, table, _ in tables),
-            "earlier": [(season, seasons_divisions[season.pk]) for season in seasons[1:]],
+            "coming": [(season, seasons_divisions[season.pk]) for season in now.coming],
+            "earlier": [(season, seasons_divisions[season.pk]) for season in now.earlier],
             "current": current,
             "results": fixture_lines((f, fixture_score(f)) for f in results),
             "upcoming": fixture_lines((f, "") for f in upcoming),
@@ -291,14 +294,17 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
 
 
 def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """A team's season (``?season=``, the latest by default): squad, fixtures, players."""
+    """A team's season (``?season=``; by default the one in play, as the league's home shows
+    it: ``seasons_now``): squad, fixtures, players."""
     team = found(selectors.team_get, pk=pk)
+    today = team.league.today()
 
     def context() -> dict[str, Any]:
         entries = list(selectors.team_entries(team=team))
         wanted = request.GET.get("season", "")
-        latest = entries[0] if entries else None
-        entry = next((e for e in entries if str(e.season_id) == wanted), latest)
+        in_play = selectors.seasons_now([e.season for e in entries], today=today).current
+        shown = next((e for e in entries if e.season == in_play), None)
+        entry = next((e for e in entries if str(e.season_id) == wanted), shown)
         context: dict[str, Any] = {
             "team": team,
             "league": team.league,
@@ -345,7 +351,7 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 request,
                 league_id=team.league_id,
                 # Its list names a fixture whose night has passed with nothing scored.
-                name=[team.pk, team.league.today().isoformat()],
+                name=[team.pk, today.isoformat()],
                 params=("season", "f-sort", "p-sort"),
                 template="leagues/_team_body.html",
                 context=context,

@@ -11,7 +11,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from leagues.days import long_date
 from leagues.nights_off import NightsOff
+from leagues.selectors.accounts import captain_fixtures
+from leagues.selectors.fixtures import league_current_season
 from leagues.selectors.standings import division_standings
 from leagues.services.seasons import next_season_placements, season_start_next
 from leagues.services.structure import season_create, team_enter, team_update
@@ -26,6 +29,8 @@ from tests.factories.leagues import (
     TeamEntryFactory,
     VenueFactory,
 )
+from tests.factories.scoring import UserFactory
+from tests.leagues.helpers import clock_at, page_words, small_hours_utc
 
 pytestmark = pytest.mark.django_db
 
@@ -346,6 +351,62 @@ def test_a_next_season_starting_inside_the_one_it_follows_is_refused_naming_the_
         season=season, name="2025–26", starts_on=datetime.date(2025, 6, 11), placements=placements
     )
     assert new.starts_on == datetime.date(2025, 6, 11)
+
+
+def test_the_league_shows_the_season_in_play_until_the_next_one_starts_where_it_plays(
+    client, monkeypatch
+):
+    """A season made ahead of its start took the league's home at once (the latest start): the
+    public saw its empty table, and no link to tonight's matches, while the old season was still
+    being played. The season in play stays the league's current one until the next starts, on
+    its start date where the league plays (at 22:00 in Port of Spain the site's date is the
+    start already); meanwhile the home says when the next starts and links its divisions. The
+    league night and a captain's fixtures follow the season in play too."""
+    instant = small_hours_utc()
+    clock_at(monkeypatch, instant)
+    league = LeagueFactory(time_zone="America/Port_of_Spain")
+    today = league.today()
+    assert today == instant.date() - datetime.timedelta(days=1)
+    playing = DivisionFactory(
+        season__league=league, season__starts_on=today - datetime.timedelta(weeks=10)
+    )
+    bull = TeamEntryFactory(division=playing, team__name="Black Bull", name="Black Bull").team
+    crown = TeamEntryFactory(division=playing, team__name="Crown", name="Crown").team
+    last_week = today - datetime.timedelta(weeks=1)
+    played = FixtureFactory(division=playing, home=bull, away=crown, date=last_week)
+    FixtureResultFactory(fixture=played, home_win=True)
+    tonight = FixtureFactory(division=playing, home=crown, away=bull, date=today)
+    user = UserFactory()
+    captain = PlayerFactory(user=user)
+    TeamEntry.objects.filter(team=bull).update(captain=captain)
+    # Made by the secretary weeks ahead of its start, its teams entered.
+    following = season_create(league=league, name="Next one", starts_on=instant.date())
+    premier = DivisionFactory(season=following, name="Top Flight")
+    TeamEntry.objects.create(team=bull, season=following, division=premier, captain=captain)
+
+    assert league_current_season(league=league) == playing.season
+    page = page_words(client.get(league.get_absolute_url()))
+    assert f'<span class="muted">{playing.season.name}</span>' in page
+    assert "8–2" in page and "No results yet" not in page, "the season in play, its results"
+    assert 'data-testid="league-night-link"' in page, "tonight's matches are followed"
+    starts = f"Next season: Next one starts {long_date(following.starts_on)}"
+    assert starts in page and premier.get_absolute_url() in page
+    assert "Earlier seasons" not in page
+    assert [row.fixture.pk for row in captain_fixtures(user=user)] == [played.pk, tonight.pk]
+    team = page_words(client.get(bull.get_absolute_url()))
+    assert f'{playing.season.name}: <a href="{playing.get_absolute_url()}">' in team
+    assert tonight.get_absolute_url() in team
+
+    # Its first day where the league plays: the new season is the league's.
+    clock_at(monkeypatch, instant + datetime.timedelta(days=1))
+    assert league.today() == following.starts_on
+    assert league_current_season(league=league) == following
+    page = page_words(client.get(league.get_absolute_url()))
+    assert '<span class="muted">Next one</span>' in page and "Next season" not in page
+    assert "Earlier seasons</h2>" in page and playing.get_absolute_url() in page
+    assert captain_fixtures(user=user) == []
+    team = page_words(client.get(bull.get_absolute_url()))
+    assert f'Next one: <a href="{premier.get_absolute_url()}">' in team
 
 
 def test_the_next_season_of_one_begun_on_29_february_without_an_end_is_offered(

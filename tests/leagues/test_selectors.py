@@ -193,6 +193,27 @@ def test_a_league_and_its_seasons_read_once_per_connection_are_the_querysets(div
             selectors.league_get(slug=slug)
 
 
+def test_the_leagues_season_is_the_one_in_play_until_the_next_starts():
+    """The one rule for "the league's season" (``seasons_now``): the latest started by the day
+    given, kept after its end until the next starts; before any has started, the first to
+    come; the others to come soonest first, the earlier ones latest first."""
+    day = datetime.timedelta(days=1)
+    past, playing, ahead, later = (
+        SeasonFactory.build(pk=pk, starts_on=datetime.date(2025, 9, 2) + 365 * n * day)
+        for n, pk in enumerate((1, 2, 3, 4))
+    )
+    playing.ends_on = playing.starts_on + 200 * day
+    seasons = [later, past, ahead, playing]  # in no order
+    now = selectors.seasons_now(seasons, today=ahead.starts_on - day)
+    assert now == selectors.SeasonsNow(playing, [ahead, later], [past])
+    after_its_end = selectors.seasons_now(seasons, today=playing.ends_on + day)
+    assert after_its_end.current == playing, "its final table until the next starts"
+    assert selectors.seasons_now(seasons, today=ahead.starts_on).current == ahead
+    first = selectors.seasons_now([later, ahead], today=past.starts_on)
+    assert first == selectors.SeasonsNow(ahead, [later], []), "a new league's first season"
+    assert selectors.seasons_now([], today=past.starts_on) == selectors.SeasonsNow(None, [], [])
+
+
 def test_a_divisions_nights_and_a_player_read_once_per_connection_are_the_querysets(division):
     """A division's nights (each date once, in order, only its own) and a player are read by
     queries built once per connection: what the querysets give; an id no player has finds
