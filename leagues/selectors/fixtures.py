@@ -542,13 +542,13 @@ def division_fixtures(*, division: Division) -> QuerySet[Fixture]:
     return fixture_list(division=division)
 
 
-#: The nights of a division's own fixtures, each with the kinds played that night, by a query
-#: built once per connection.
+#: The nights of a division's own fixtures, each with the kinds played that night and the night
+#: each was first arranged for, by a query built once per connection.
 _division_nights_read = CompiledRows(
     lambda division: (
         division_own(Fixture.objects.filter(division=division))
-        .order_by("date", "kind")
-        .values_list("date", "kind")
+        .order_by("date", "kind", "original_date")
+        .values_list("date", "kind", "original_date")
         .distinct()
     )
 )
@@ -556,29 +556,44 @@ _division_nights_read = CompiledRows(
 
 class Night(NamedTuple):
     """A night of a division's fixtures list: its date, and ``week``, its number among the
-    division's league nights (what "Week 3 of 5" counts, as the API's rounds and the points
-    chart do), or None on a night of no league fixture (a play-off's, a friendly's), which the
-    list heads by its kinds (``label``: "Week 3", "Play-off")."""
+    division's league nights (what "Week 3 of 5" counts, as the API's rounds do), or None on a
+    night that is not one (a play-off's, a friendly's, or one a fixture was re-arranged to),
+    which the list heads by what is played (``label``: "Week 3", "Play-off", "Re-arranged")."""
 
     date: datetime.date
     week: int | None
     label: str
 
 
+#: How a night that is not a league night is headed, by the kinds played on it: a league fixture
+#: there was re-arranged to it.
+NIGHT_WORDS = {Fixture.Kind.LEAGUE: "Re-arranged"} | {
+    kind: str(kind.label) for kind in Fixture.Kind if kind != Fixture.Kind.LEAGUE
+}
+
+
 def division_nights(*, division: Division) -> list[Night]:
     """The nights of the division's own fixtures (``DIVISION_OWN``: a cup night is not one), in
-    order, the league nights numbered (one query)."""
+    order, the league nights numbered (one query). The league nights are those its league
+    fixtures were arranged for (the fixture list's, or a fixture's added by hand): a fixture
+    re-arranged is listed on its new night, which is no week of its own, and its first night
+    stays a week, as each later night keeps its round's number, even when every fixture of it
+    was re-arranged."""
     kinds: dict[datetime.date, set[str]] = {}
-    for day, kind in _division_nights_read.rows(division.pk):
+    weeks: set[datetime.date] = set()
+    for day, kind, arranged in _division_nights_read.rows(division.pk):
         kinds.setdefault(day, set()).add(kind)
+        if kind == Fixture.Kind.LEAGUE:
+            weeks.add(arranged or day)
+            kinds.setdefault(arranged or day, set())
     nights = []
     week = 0
-    for day, played in kinds.items():
-        if Fixture.Kind.LEAGUE in played:
+    for day in sorted(kinds):
+        if day in weeks:
             week += 1
             nights.append(Night(day, week, f"Week {week}"))
         else:
-            first, *more = [str(kind.label) for kind in Fixture.Kind if kind in played]
+            first, *more = [NIGHT_WORDS[kind] for kind in Fixture.Kind if kind in kinds[day]]
             nights.append(Night(day, None, join_words([first, *(m.lower() for m in more)])))
     return nights
 

@@ -38,6 +38,9 @@ from leagues.tables import (
 from leagues.views.charts import progression_chart
 from leagues.views.common import NO_HAND_FIGURES, found, team_options
 
+#: A week's list with no fixture: every one of that night's was re-arranged to another.
+REARRANGED_AWAY = "Every fixture of this night was re-arranged: each is listed on its new night."
+
 
 class DivisionMixin:
     """The division from the URL (with season and league), and the page's common context."""
@@ -251,9 +254,10 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
         # a secretary pastes them into one spreadsheet.
         if self.export:
             return {}
-        # A week's fixtures share one date: the page heading says it.
+        # A week's fixtures share one date: the page heading says it. A night is listed with
+        # none only when it is a week every fixture of which was re-arranged to another.
         if self.week is not None:
-            return {"exclude": ("date",)}
+            return {"exclude": ("date",), "empty_text": REARRANGED_AWAY}
         if self.team is not None:
             return {"sequence": DATE_FIRST}
         return {}

@@ -13,8 +13,9 @@ from django.utils import timezone
 
 from leagues.formats import TRINIDAD_FORMAT
 from leagues.models import Division, Fixture, League, PointAdjustment, Team
+from leagues.selectors.fixtures import Night, division_nights
 from leagues.services.adjustments import points_adjust
-from leagues.services.fixtures import fixture_walkover, fixtures_generate
+from leagues.services.fixtures import fixture_rearrange, fixture_walkover, fixtures_generate
 from leagues.services.withdrawal import settle_due_walkovers
 from scoring.models import Game
 from tests.factories.leagues import (
@@ -428,3 +429,38 @@ def test_a_divisions_weeks_are_its_league_nights_and_a_cup_tie_is_its_teams_not_
     team = seen(client.get(reverse("leagues:team", args=[teams[0].pk])))
     # Its night (in 2025) passed with nothing scored: as its page says.
     assert f"Black Bull v {stranger.name}" in team and "Cup: Played, no result yet" in team
+
+
+def test_a_rearranged_fixture_is_listed_on_its_new_night_and_adds_no_week(client, db):
+    """A fixture re-arranged to a Thursday of its own was a week of the division's ("Week 2 of
+    4"), each later Tuesday a week ahead of its round. The weeks are the fixture list's league
+    nights: the Thursday lists the fixture, headed "Re-arranged", the Tuesdays keep their
+    rounds' numbers, and a night whose every fixture moved to a later one is still its week,
+    saying where they went."""
+    division = DivisionFactory()
+    entered_teams(division, ["Black Bull", "Old Hall", "Crown", "Anchor"])
+    fixtures_generate(division=division, start=START, legs=1)
+    week = datetime.timedelta(weeks=1)
+    thursday, catch_up = START + datetime.timedelta(days=2), START + 3 * week
+    first, *_ = Fixture.objects.filter(division=division, round=1)
+    # Its night in the past: the secretary says why it is arranged there.
+    why = {"outside_calendar": True, "reason": "Both captains asked for it"}
+    moved = fixture_rearrange(fixture=first, date=thursday, **why)
+    for fixture in Fixture.objects.filter(division=division, round=2):
+        fixture_rearrange(fixture=fixture, date=catch_up, **why)
+
+    assert division_nights(division=division) == [
+        Night(START, 1, "Week 1"),
+        Night(thursday, None, "Re-arranged"),
+        Night(START + week, 2, "Week 2"),
+        Night(START + 2 * week, 3, "Week 3"),
+        Night(catch_up, None, "Re-arranged"),
+    ]
+    url = division.get_absolute_url() + "fixtures/?week="
+    response = client.get(url + thursday.isoformat())
+    assert "‹ Week 1 Re-arranged Thursday 4 September 2025 Week 2 ›" in seen(response)
+    assert moved.get_absolute_url() in response.content.decode()
+    assert "Week 3 of 3" in seen(client.get(url + (START + 2 * week).isoformat()))
+    emptied = seen(client.get(url + (START + week).isoformat()))
+    assert "Week 2 of 3" in emptied
+    assert "Every fixture of this night was re-arranged" in emptied
