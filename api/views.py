@@ -267,8 +267,10 @@ def division_teams(request: Any, division_id: PathId) -> QuerySet[Team]:
 def division_fixtures(
     request: Any, division_id: PathId, filters: Query[FixtureFilters]
 ) -> QuerySet[Fixture]:
+    """The division's own fixtures in date order, as its pages list them: not the cup ties
+    filed under it (each is in its teams' lists); a result is given once it counts."""
     division = _division(division_id)
-    fixtures = _filtered(selectors.fixture_list(division=division, standing=True), filters)
+    fixtures = _filtered(selectors.division_fixtures(division=division, standing=True), filters)
     return _team_filter(fixtures, filters.team, division.season.league)
 
 

@@ -9,7 +9,7 @@ cup and round (one query), plus:
 - ``revision``: how many times it has changed (its audit entries: postponed, re-arranged,
   result submitted, confirmed, ...). Stored data, so a calendar's ``SEQUENCE`` only grows.
 
-A division's feed is its own fixtures (``DIVISION_OWN``), as its fixtures page lists them; a
+A division's feed is its own fixtures (``division_fixtures``), as its fixtures page lists them; a
 team's and a league's have the cup ties too.
 """
 
@@ -21,7 +21,7 @@ from django.db.models.functions import Coalesce
 from config.queries import count_of
 from leagues.models import AuditEntry, Division, Fixture, League, Team
 from leagues.selectors.counting import fixtures_with_standing
-from leagues.selectors.fixtures import division_own, fixture_list
+from leagues.selectors.fixtures import division_fixtures, fixture_list
 
 #: A cup tie's cup and round (or group), which its event names.
 CUP_TIE = ("cup_tie__competition", "cup_tie__round", "cup_tie__group")
@@ -39,9 +39,11 @@ def feed_fixtures(
 ) -> QuerySet[Fixture]:
     """Every fixture of the league, the division (its own) or the team (all seasons), in date
     order."""
-    fixtures = fixture_list(division=division, team=team).select_related(*CUP_TIE)
     if division is not None:
-        fixtures = division_own(fixtures)
+        fixtures = division_fixtures(division=division)
+    else:
+        fixtures = fixture_list(team=team)
+    fixtures = fixtures.select_related(*CUP_TIE)
     if league is not None:
         fixtures = fixtures.filter(division__season__league=league)
     return with_revision(fixtures_with_standing(fixtures, kinds=Fixture.Kind.values))

@@ -538,8 +538,13 @@ def _with_related(fixtures: QuerySet[Fixture], division: Division | None) -> Que
     return fixtures.select_related("home", "away", "venue", "result")
 
 
-def division_fixtures(*, division: Division) -> QuerySet[Fixture]:
-    return fixture_list(division=division)
+def division_fixtures(
+    *, division: Division, statuses: Iterable[str] | None = None, standing: bool = False
+) -> QuerySet[Fixture]:
+    """The division's own fixtures (``DIVISION_OWN``: not the cup ties filed under it) as
+    ``fixture_list`` reads them: what its embed, printable grid, calendar and the API list, as
+    its pages' rows (``division_fixture_rows``) do."""
+    return division_own(fixture_list(division=division, statuses=statuses, standing=standing))
 
 
 #: The nights of a division's own fixtures, each with the kinds played that night and the night

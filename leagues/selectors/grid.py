@@ -12,7 +12,7 @@ import datetime
 from dataclasses import dataclass, field
 
 from leagues.models import Division, Fixture, Team
-from leagues.selectors.fixtures import division_entries, division_own, fixture_list
+from leagues.selectors.fixtures import division_entries, division_fixtures
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ def season_grid(*, division: Division) -> SeasonGrid:
     column = {team.pk: i for i, team in enumerate(teams)}
     weeks: dict[datetime.date, Week] = {}
     grid = SeasonGrid(division=division, teams=teams, weeks=[])
-    for fixture in division_own(fixture_list(division=division)):
+    for fixture in division_fixtures(division=division):
         if fixture.status == Fixture.Status.VOID:
             grid.void += 1
             continue

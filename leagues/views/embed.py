@@ -61,10 +61,8 @@ def division_embed(request: HttpRequest, pk: int) -> HttpResponse:
     today = division.season.league.today()
     # The division's own fixtures, as its fixtures page lists them: not the cup ties filed
     # under it.
-    upcoming = selectors.division_own(
-        selectors.fixture_list(
-            division=division, statuses=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED]
-        )
+    upcoming = selectors.division_fixtures(
+        division=division, statuses=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED]
     ).filter(date__gte=today)[:SHOWN]
     # Up to today: a walkover given ahead of its night is listed from that night on.
     results = selectors.counted_results(division=division).filter(date__lte=today)[:SHOWN]

@@ -276,3 +276,36 @@ def test_the_standings_say_which_team_has_withdrawn(world):
         for row in division_standings(division=world.fixture.division_id).rows
     }
     assert withdrawn[entry.team.name] is True
+
+
+def test_a_divisions_fixtures_are_its_own_as_its_pages_list_them(db):
+    """A cup tie is filed under its home team's division: the API listed it among the
+    division's fixtures (against another division's team) where the division's fixtures page,
+    grid, embed and calendar leave it out. The API lists the division's own fixtures, as the
+    pages do (a play-off's included), by team too; the cup tie is in its team's list."""
+    from leagues.models import Fixture
+    from leagues.selectors.fixtures import division_fixture_rows
+    from tests.factories.leagues import DivisionFactory, TeamEntryFactory
+
+    division = DivisionFactory()
+    home, away = (TeamEntryFactory(division=division).team for _ in range(2))
+    league = FixtureFactory(division=division, home=home, away=away)
+    stranger = TeamEntryFactory(division=DivisionFactory(season=division.season, rank=2)).team
+    cup, playoff = (
+        FixtureFactory(division=division, home=h, away=a, date=datetime.date(2025, 9, d), kind=k)
+        for h, a, d, k in (
+            (home, stranger, 12, Fixture.Kind.CUP),
+            (away, home, 16, Fixture.Kind.PLAYOFF),
+        )
+    )
+    client = Client()
+
+    def listed(url: str) -> list[int]:
+        return [item["id"] for item in client.get(url).json()["items"]]
+
+    url = f"/api/divisions/{division.pk}/fixtures"
+    pages = [row.pk for row in division_fixture_rows(division=division)]
+    assert listed(url) == pages == [league.pk, playoff.pk]
+    by_team = [row.pk for row in division_fixture_rows(division=division, team=home)]
+    assert listed(f"{url}?team={home.pk}") == by_team == [league.pk, playoff.pk]
+    assert listed(f"/api/teams/{home.pk}/fixtures") == [league.pk, cup.pk, playoff.pk]
