@@ -64,13 +64,15 @@ def audit_log(
     by: Account = None,
     link: ScoringLink | None = None,
 ) -> AuditEntry:
-    """Record one change: what, before and after, by whom (user or scoring link), from where.
+    """Record one change: what (one of ``AuditEntry.Action``, else ``ValueError`` and nothing
+    written), before and after, by whom (user or scoring link), from where.
 
     Every audited change is a change of the league: its cached page fragments go. Whoever the
     change concerns is emailed once it commits (``notices``: a result to confirm, a dispute, a
     postponement)."""
     from notices.notices import notices_after_commit
 
+    action = AuditEntry.Action(action)
     invalidate_league(league.pk)
     entry = AuditEntry.objects.create(
         league=league,

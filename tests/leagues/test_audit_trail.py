@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from leagues.audit import audit_log
 from leagues.models import AuditEntry, Fixture, Registration, TeamEntry
 from scoring.models import HandRevision, RevisionAction
 from tests.factories.leagues import FixtureFactory, PlayerFactory, VenueFactory
@@ -267,3 +268,15 @@ def test_the_league_page_is_paginated_with_a_fixed_number_of_queries(
     assert shown == sorted(shown, reverse=True)
     kinds = {row.kind for row in first.context["rows"] + second.context["rows"]}
     assert kinds == {"league", "hand"}
+
+
+def test_an_audit_entrys_action_is_one_of_the_models_choices(world):
+    """The actions are ``AuditEntry.Action``: a service writing one not among them (a typo the
+    notices and the pages would not know) is refused, nothing written; the admin's filter
+    names each in words."""
+    with pytest.raises(ValueError, match="secretary_adedd"):
+        audit_log(league=world.league, action="secretary_adedd", subject="A typo")
+    assert not AuditEntry.objects.filter(action="secretary_adedd").exists()
+    entry = audit_log(league=world.league, action="secretary_added", subject="A secretary")
+    assert entry.action == AuditEntry.Action.SECRETARY_ADDED
+    assert entry.get_action_display() == "Secretary added"

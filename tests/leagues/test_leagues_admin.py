@@ -19,7 +19,7 @@ def test_admin_pages_for_every_leagues_model(admin_client):
     result = FixtureResultFactory(home_win=True)  # with its confirmed submission
     PointAdjustmentFactory()
     RegistrationFactory()
-    audit_log(league=result.fixture.division.season.league, action="test", subject="an entry")
+    audit_log(league=result.fixture.division.season.league, action="void", subject="an entry")
     registered = [m for m in admin.site._registry if m._meta.app_label == "leagues"]
     assert len(registered) == 13
     for model in registered:
