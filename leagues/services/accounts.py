@@ -2,9 +2,11 @@
 
 Only a secretary of the league (or the site's operator) gives or takes these rights. Every
 change is in the league's audit trail with who, when, from where, before and after; a password
-never is. A secretary never types a password for someone else: new people come in by invitation
-(``leagues.services.invitations``) and set their own. New accounts are checked by Django's
-username rules and password validators, and a refusal names the field it is about.
+never is. A secretary never types a password for someone else, nor makes anyone a secretary
+without asking them: a new secretary comes in by an invitation they accept
+(``leagues.services.invitations``), with an account they have or one they make. New accounts
+are checked by Django's username rules and password validators, and a refusal names the field
+it is about.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from django.db import transaction
 
 from config.locks import lock_rows
 from leagues.audit import audit_log
-from leagues.models import League, Player, TeamEntry
+from leagues.models import AuditEntry, League, Player, TeamEntry
 from leagues.permissions import account_is_free, can_manage_league, player_is_free
 from leagues.selectors.people import name_people
 from scoring.actors import Account
@@ -78,30 +80,7 @@ def account_find(*, username: str) -> Any:
     return user
 
 
-# --- secretaries -------------------------------------------------------------------------------
-
-
-@transaction.atomic
-def secretary_add(*, league: League, user: Account, by: Account) -> League:
-    """Make an existing, active account a secretary of ``league``."""
-    league = _lock_league(league, by)
-    if not user.is_active:
-        raise ValidationError({"username": f"{possessive(user.get_username())} account is closed."})
-    if league.secretaries.filter(pk=user.pk).exists():
-        raise ValidationError(
-            {"username": f"{user.get_username()} is already a secretary of {league}."}
-        )
-    before = secretary_names(league)
-    league.secretaries.add(user)
-    audit_log(
-        league=league,
-        action="secretary_added",
-        subject=f"{user.get_username()} made a secretary",
-        before={"secretaries": before},
-        after={"secretaries": secretary_names(league)},
-        by=by,
-    )
-    return league
+# --- secretaries (they come in by invitation: leagues.services.invitations) --------------------
 
 
 @transaction.atomic
@@ -119,7 +98,7 @@ def secretary_remove(*, league: League, user: Account, by: Account) -> League:
     league.secretaries.remove(user)
     audit_log(
         league=league,
-        action="secretary_removed",
+        action=AuditEntry.Action.SECRETARY_REMOVED,
         subject=f"{user.get_username()} is no longer a secretary",
         before={"secretaries": before},
         after={"secretaries": secretary_names(league)},
@@ -200,7 +179,7 @@ def captain_account_link(*, entry: TeamEntry, user: Account, by: Account) -> Pla
     captain.save(update_fields=["user"])
     audit_log(
         league=entry.season.league,
-        action="captain_account_linked",
+        action=AuditEntry.Action.CAPTAIN_ACCOUNT_LINKED,
         subject=f"{captain}, captain of {entry.team}, logs in as {user.get_username()}",
         before=before,
         after=_captain_state(captain),
@@ -222,7 +201,7 @@ def captain_account_unlink(*, entry: TeamEntry, by: Account) -> Player:
     captain.save(update_fields=["user"])
     audit_log(
         league=entry.season.league,
-        action="captain_account_unlinked",
+        action=AuditEntry.Action.CAPTAIN_ACCOUNT_UNLINKED,
         subject=f"{captain}, captain of {entry.team}, no longer has an account",
         before=before,
         after=_captain_state(captain),

@@ -1,6 +1,8 @@
 """Invitations: a secretary asks someone by e-mail to become a secretary of the league, or to
 log in as a team's captain. The mail's link lets them set their own password (or accept with an
-account they have); the secretary never types a password for someone else.
+account they have); the secretary never types a password for someone else. Accepting is the
+only way a secretary is added (besides whoever starts a league, and the site's operator): no
+one is made a secretary without saying yes, and until they do they have no secretary's powers.
 
 A link is signed and names the invitation and its current ``nonce``: resending gives a new
 nonce and a new expiry, so only the newest link works; withdrawing, accepting or expiry end it.
@@ -26,7 +28,7 @@ from config.mail import absolute, send_templated
 from leagues import zones
 from leagues.audit import audit_log
 from leagues.days import long_date
-from leagues.models import Invitation, League, Player, TeamEntry
+from leagues.models import AuditEntry, Invitation, League, Player, TeamEntry
 from leagues.permissions import player_is_free, require_secretary
 from leagues.selectors.people import name_people
 from leagues.services.accounts import account_state, new_account, secretary_names
@@ -129,7 +131,7 @@ def secretary_invite(*, league: League, email: str, by: Account) -> Invitation:
     _send(invitation)
     audit_log(
         league=league,
-        action="invitation_sent",
+        action=AuditEntry.Action.INVITATION_SENT,
         subject=f"{email} invited to be a secretary",
         after=_state(invitation),
         by=by,
@@ -168,7 +170,7 @@ def captain_invite(*, entry: TeamEntry, email: str, by: Account, send: bool = Tr
     _send(invitation, mail=send)
     audit_log(
         league=league,
-        action="invitation_sent",
+        action=AuditEntry.Action.INVITATION_SENT,
         subject=f"{captain}, captain of {entry.team}, invited at {email}",
         after=_state(invitation),
         by=by,
@@ -197,7 +199,7 @@ def invitation_resend(*, invitation: Invitation, league: League, by: Account) ->
     _send(invitation)
     audit_log(
         league=invitation.league,
-        action="invitation_resent",
+        action=AuditEntry.Action.INVITATION_RESENT,
         subject=f"Invitation to {invitation.email} sent again",
         before=before,
         after=_state(invitation),
@@ -215,7 +217,7 @@ def invitation_withdraw(*, invitation: Invitation, league: League, by: Account) 
     invitation.save(update_fields=["withdrawn_at"])
     audit_log(
         league=invitation.league,
-        action="invitation_withdrawn",
+        action=AuditEntry.Action.INVITATION_WITHDRAWN,
         subject=f"Invitation to {invitation.email} withdrawn",
         before=before,
         by=by,
@@ -238,7 +240,7 @@ def invitation_accept(
         user = new_account(username=username, email=invitation.email, password=password)
         audit_log(
             league=league,
-            action="account_created",
+            action=AuditEntry.Action.ACCOUNT_CREATED,
             subject=f"Account {user.get_username()} created from an invitation",
             after=account_state(user),
             by=user,
@@ -251,12 +253,10 @@ def invitation_accept(
             league.secretaries.add(user)
             audit_log(
                 league=league,
-                action="secretary_added",
+                action=AuditEntry.Action.SECRETARY_ADDED,
                 subject=f"{user.get_username()} made a secretary by invitation",
                 before={"secretaries": before},
-                after={
-                    "secretaries": sorted(league.secretaries.values_list("username", flat=True))
-                },
+                after={"secretaries": secretary_names(league)},
                 by=user,
             )
     else:
@@ -275,7 +275,7 @@ def invitation_accept(
         player.save(update_fields=["user"])
         audit_log(
             league=league,
-            action="captain_account_linked",
+            action=AuditEntry.Action.CAPTAIN_ACCOUNT_LINKED,
             subject=f"{player}, captain of {invitation.team}, logs in as {user.get_username()}",
             before={"player": player.pk, "user": None},
             after={"player": player.pk, "user": user.pk, "username": user.get_username()},
@@ -286,7 +286,7 @@ def invitation_accept(
     invitation.save(update_fields=["accepted_at", "accepted_by"])
     audit_log(
         league=league,
-        action="invitation_accepted",
+        action=AuditEntry.Action.INVITATION_ACCEPTED,
         subject=f"{invitation.email} accepted: {user.get_username()} is {what(invitation)}",
         after=_state(invitation) | {"user": user.pk},
         by=user,

@@ -37,10 +37,10 @@ def _league(request: HttpRequest, slug: str) -> Any:
 @login_required
 @require_http_methods(["GET", "POST"])
 def secretaries(request: HttpRequest, slug: str) -> HttpResponse:
-    """The league's secretaries: add one (an existing account or a new one), remove one."""
+    """The league's secretaries: invite one by e-mail (they are one once they accept), remove
+    one; the invitations waiting for an answer (to withdraw or send again), then the others."""
     league = _league(request, slug)
     action = request.POST.get("action") if request.method == "POST" else None
-    existing = forms.UsernameForm(request.POST if action == "add" else None, prefix="add")
     invite = forms.InviteForm(request.POST if action == "invite" else None, prefix="invite")
     if action == "remove":
         wanted = request.POST.get("user", "")
@@ -54,24 +54,17 @@ def secretaries(request: HttpRequest, slug: str) -> HttpResponse:
             if user.pk == request.user.pk:
                 return redirect(league)
         return redirect("leagues:manage_secretaries", slug=league.slug)
-    if action == "add" and existing.is_valid():
-        try:
-            user = accounts.account_find(username=existing.cleaned_data["username"])
-            accounts.secretary_add(league=league, user=user, by=request.user)
-        except ValidationError as exc:
-            forms.add_service_error(existing, exc, "username")
-        else:
-            messages.success(request, f"{user.get_username()} is now a secretary of {league}.")
-            return redirect("leagues:manage_secretaries", slug=league.slug)
     if action == "invite" and invite.is_valid():
         email = invite.cleaned_data["email"]
         if invitation_sent(
             invite,
             lambda: invitations.secretary_invite(league=league, email=email, by=request.user),
         ):
-            messages.success(request, f"An invitation went to {email}.")
+            messages.success(
+                request, f"An invitation went to {email}: once accepted, they are a secretary."
+            )
             return redirect("leagues:manage_secretaries", slug=league.slug)
-    status = 422 if action in ("add", "invite") else 200
+    status = 422 if action == "invite" else 200
     sent = list(league.invitations.select_related("team", "player", "accepted_by")[:50])
     name_people(invitation.player for invitation in sent)  # the captains invited
     return render(
@@ -80,10 +73,10 @@ def secretaries(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "league": league,
             "secretaries": list(league.secretaries.order_by("username")),
-            "existing": existing,
             "invite": invite,
             "invitation_days": settings.INVITATION_DAYS,
-            "invitations": sent,
+            "waiting": [invitation for invitation in sent if invitation.is_open],
+            "invitations": [invitation for invitation in sent if not invitation.is_open],
         },
         status=status,
     )

@@ -263,12 +263,6 @@ def _usernames(world: World) -> set[str]:
     return set(world.league.secretaries.values_list("username", flat=True))
 
 
-def add_secretary(world: World, client: Client):
-    newcomer = UserFactory(username="newcomer")
-    response = client.post(_secretaries_url(world), {"action": "add", "add-username": "newcomer"})
-    return response, newcomer.username in _usernames(world)
-
-
 def invite_secretary(world: World, client: Client):
     data = {"action": "invite", "invite-email": "fresh@example.org"}
     response = client.post(_secretaries_url(world), data)
@@ -580,7 +574,6 @@ ACTIONS = {
     "walkover": (walkover, False, {"secretary", "superuser"}),
     "adjust_points": (adjust, False, {"secretary", "superuser"}),
     "register_player": (register, False, {"secretary", "superuser"}),
-    "add_secretary": (add_secretary, False, SECRETARIES),
     "invite_secretary": (invite_secretary, False, SECRETARIES),
     "resend_invitation": (resend_invitation, False, SECRETARIES),
     "withdraw_invitation": (withdraw_invitation, False, SECRETARIES),

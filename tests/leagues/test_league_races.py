@@ -14,7 +14,6 @@ from leagues.models import Fixture, TeamEntry, Withdrawal
 from leagues.services.accounts import (
     captain_account_link,
     captain_account_unlink,
-    secretary_add,
     secretary_remove,
 )
 from leagues.services.fixtures import (
@@ -25,6 +24,7 @@ from leagues.services.fixtures import (
     fixtures_generate,
     fixtures_plan,
 )
+from leagues.services.invitations import secretary_invite
 from leagues.services.results import table_game_start, table_link_reissue
 from leagues.services.structure import entry_move, entry_set_captain
 from leagues.services.withdrawal import team_withdraw
@@ -156,7 +156,7 @@ def test_a_game_started_as_the_table_link_is_re_issued_is_scored_through_the_new
     assert outcome["value"].game.scoring_link_id == table.scoring_link_id
 
 
-def test_a_secretary_removed_a_moment_ago_can_no_longer_add_one(division):
+def test_a_secretary_removed_a_moment_ago_can_no_longer_invite_one(division):
     league = division.season.league
     staying, leaving = UserFactory(), UserFactory()
     league.secretaries.add(staying, leaving)
@@ -165,11 +165,12 @@ def test_a_secretary_removed_a_moment_ago_can_no_longer_add_one(division):
         lambda: secretary_remove(league=league, user=leaving, by=staying)
     )
     second, outcome = meanwhile(
-        lambda: secretary_add(league=league, user=UserFactory(), by=leaving)
+        lambda: secretary_invite(league=league, email="friend@example.org", by=leaving)
     )
     both_finish(release, first, second)
     assert isinstance(outcome.get("error"), PermissionDenied), outcome
     assert set(league.secretaries.all()) == {staying}
+    assert not league.invitations.exists()
 
 
 def test_an_account_linked_as_the_captain_changes_goes_to_the_new_captain(division):
