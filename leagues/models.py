@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
-from django.db.models.functions import Upper
+from django.db.models.functions import Lower, Upper
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
@@ -1531,6 +1531,11 @@ class LeagueRequest(models.Model):
         REFUSED = "refused", "Refused"
 
     name = models.CharField(max_length=120)
+    slug = models.SlugField(
+        max_length=120,
+        db_index=False,
+        help_text="The web address asked for: the one typed, else the name's.",
+    )
     form_data = models.JSONField(help_text="The league's form as it was sent.")
     asked_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_requests"
@@ -1552,6 +1557,24 @@ class LeagueRequest(models.Model):
 
     class Meta:
         ordering = ["-asked_at", "-pk"]
+        # One request waiting a name and a web address, also for two asked at the same
+        # instant (the service's check, which words the refusal, cannot see the other's yet).
+        constraints = [
+            models.UniqueConstraint(
+                Lower("name"),
+                condition=Q(status="waiting"),
+                name="league_request_one_waiting_a_name",
+                violation_error_message="Another league of this name is asked for and waits "
+                "for the site's operator.",
+            ),
+            models.UniqueConstraint(
+                fields=["slug"],
+                condition=Q(status="waiting"),
+                name="league_request_one_waiting_an_address",
+                violation_error_message="Another league at this web address is asked for and "
+                "waits for the site's operator.",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.get_status_display()})"

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
@@ -24,6 +24,9 @@ from leagues.services.structure import league_create
 from scoring.actors import Account
 
 logger = logging.getLogger(__name__)
+
+#: A request the database refused whose twin the check no longer sees (refused in between).
+SAME_INSTANT = "{name} was asked for at the same moment by someone else: try again in a minute."
 
 
 def _require_operator(by: Account) -> None:
@@ -39,7 +42,8 @@ def asked_address(name: str, form_data: dict[str, Any]) -> str:
 
 def _refuse_taken(name: str, slug: str, by: Account) -> None:
     """Refuse a request for a league whose name or web address a league has, or a request
-    still waiting (the operator could approve only one of the two)."""
+    still waiting (the operator could approve only one of the two; the database holds it for
+    two asked at the same instant: ``LeagueRequest``'s constraints)."""
     taken = league_name_taken(name)
     if taken:
         raise ValidationError({"name": taken})
@@ -61,7 +65,7 @@ def _refuse_taken(name: str, slug: str, by: Account) -> None:
                     "operator: choose another name (its town or district, say)."
                 }
             )
-        if asked_address(waiting.name, waiting.form_data) == slug:
+        if waiting.slug == slug:
             if waiting.asked_by_id == by.pk:
                 raise ValidationError(
                     {
@@ -108,8 +112,18 @@ def league_request_create(*, name: str, form_data: dict[str, Any], by: Account) 
     if LeagueRequest.objects.filter(asked_by=by, status=LeagueRequest.Status.WAITING).count() >= 3:
         raise ValidationError("You have three leagues waiting already: wait for the operator.")
     name = one_spaced(name)
-    _refuse_taken(name, asked_address(name, form_data), by)
-    league_request = LeagueRequest.objects.create(name=name, form_data=form_data, asked_by=by)
+    slug = asked_address(name, form_data)
+    _refuse_taken(name, slug, by)
+    try:
+        with transaction.atomic():
+            league_request = LeagueRequest.objects.create(
+                name=name, slug=slug, form_data=form_data, asked_by=by
+            )
+    except IntegrityError:
+        # Another asker's request of the name or address was stored as this one was checked:
+        # the database waited for theirs, so the check sees it now, and says so.
+        _refuse_taken(name, slug, by)
+        raise ValidationError({"name": SAME_INSTANT.format(name=name)}) from None
     transaction.on_commit(lambda: _tell_operators(league_request))
     return league_request
 

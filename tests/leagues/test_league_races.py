@@ -10,7 +10,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from leagues.formats import YORKSHIRE_FORMAT
-from leagues.models import Fixture, TeamEntry, Withdrawal
+from leagues.models import Fixture, LeagueRequest, TeamEntry, Withdrawal
 from leagues.services.accounts import (
     captain_account_link,
     captain_account_unlink,
@@ -25,6 +25,7 @@ from leagues.services.fixtures import (
     fixtures_plan,
 )
 from leagues.services.invitations import secretary_invite
+from leagues.services.league_requests import league_request_create
 from leagues.services.results import table_game_start, table_link_reissue
 from leagues.services.structure import entry_move, entry_set_captain
 from leagues.services.withdrawal import team_withdraw
@@ -348,3 +349,27 @@ def test_two_captains_entering_the_same_score_card_at_once_end_with_one_result(d
     assert ResultSubmission.objects.filter(fixture=fixture).count() == 1
     assert FixtureTable.objects.get(fixture=fixture).card["games"] == [[11, 7]]
     assert FixtureResult.objects.get(fixture=fixture).home_tables == 1
+
+
+def test_two_people_asking_for_one_league_name_at_once_end_with_one_request(settings):
+    """Both checks ran before either request was stored, and both were stored: the database
+    now holds the second until the first commits and refuses it, told as the check tells it."""
+    settings.OPEN_SIGNUP = False
+    form = {"name": "Calder Valley", "style": "yorkshire"}
+    first_asker, second_asker = UserFactory(), UserFactory()
+
+    release, first = holding_the_locks(
+        lambda: league_request_create(name="Calder Valley", form_data=form, by=first_asker)
+    )
+    second, outcome = meanwhile(
+        lambda: league_request_create(name="calder valley", form_data=form, by=second_asker)
+    )
+    both_finish(release, first, second)
+    assert isinstance(outcome.get("error"), ValidationError), outcome
+    assert outcome["error"].message_dict == {
+        "name": [
+            "Calder Valley is asked for already and waits for the site's operator: choose "
+            "another name (its town or district, say)."
+        ]
+    }
+    assert list(LeagueRequest.objects.values_list("asked_by", flat=True)) == [first_asker.pk]

@@ -12,10 +12,12 @@ import pytest
 from django.core import mail
 from django.core.exceptions import ValidationError
 from django.core.mail.backends.base import BaseEmailBackend
+from django.db import IntegrityError, transaction
 from django.test import Client
 from django.urls import reverse
 
 from leagues.models import League, LeagueRequest
+from leagues.services import league_requests
 from leagues.services.league_requests import (
     league_request_approve,
     league_request_create,
@@ -133,23 +135,81 @@ def test_a_league_whose_web_address_is_taken_is_refused_without_the_word_slug():
 
 
 def test_approving_a_request_for_a_name_taken_since_says_so_in_the_sites_words(asker, operator):
-    """Two requests alike from before the check: approving the second names the league,
-    not Django's "Slug"."""
-    first = ask(asker)
-    second = LeagueRequest.objects.create(
-        name=first.name, form_data=first.form_data, asked_by=asker
-    )
+    """A league of the name started since the request (by the operator, say): approving the
+    request names the league, not Django's "Slug"."""
+    asked = ask(asker)
+    league_create(name="Calder Valley", style="yorkshire", by=operator)
     client = logged_in(operator)
     url = reverse("leagues:league_requests")
-    client.post(url, {"request": first.pk, "action": "approve"})
-    response = client.post(url, {"request": second.pk, "action": "approve"}, follow=True)
+    response = client.post(url, {"request": asked.pk, "action": "approve"}, follow=True)
     words = said(response)
     assert response.status_code == 200
     assert "There is a league called Calder Valley already" in words
     assert "slug" not in words.lower()
     assert League.objects.count() == 1
-    second.refresh_from_db()
-    assert second.status == LeagueRequest.Status.WAITING
+    asked.refresh_from_db()
+    assert asked.status == LeagueRequest.Status.WAITING
+
+
+def test_the_database_holds_one_waiting_request_a_name_and_a_web_address(asker):
+    """The rule "one request a name" was Python's alone: two people asking at the same
+    instant could both be stored. The database refuses a second waiting request of a name
+    (case aside) or of a web address; a decided one leaves both free."""
+    first = LeagueRequest.objects.create(
+        name="Calder Valley", slug="calder-valley", form_data={}, asked_by=asker
+    )
+    for name, slug in (("CALDER VALLEY", "calder"), ("Calder Town", "calder-valley")):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            LeagueRequest.objects.create(name=name, slug=slug, form_data={}, asked_by=asker)
+    LeagueRequest.objects.filter(pk=first.pk).update(status=LeagueRequest.Status.REFUSED)
+    LeagueRequest.objects.create(
+        name="Calder Valley", slug="calder-valley", form_data={}, asked_by=asker
+    )
+    assert LeagueRequest.objects.filter(slug="calder-valley").count() == 2
+
+
+@pytest.mark.parametrize(
+    ("name", "form", "refusal"),
+    [
+        ("calder valley", {}, "Calder Valley is asked for already and waits for the site's"),
+        ("Calder Town", {"slug": "calder-valley"}, "The web address /leagues/calder-valley/ is"),
+    ],
+)
+def test_a_request_made_at_the_same_instant_is_refused_as_the_check_refuses_it(
+    asker, monkeypatch, name, form, refusal
+):
+    """The other person's request is stored while this one is checked: the check saw none
+    (as at the same instant), the database refuses the second, and the asker reads the
+    check's own refusal, nothing stored."""
+    ask(asker)
+    check = league_requests._refuse_taken
+    calls = []
+
+    def missing_the_first(*args):
+        calls.append(args)
+        if len(calls) > 1:
+            check(*args)
+
+    monkeypatch.setattr(league_requests, "_refuse_taken", missing_the_first)
+    with pytest.raises(ValidationError) as refused:
+        ask(UserFactory(username="other"), name, **form)
+    assert refusal in " ".join(refused.value.messages)
+    assert LeagueRequest.objects.count() == 1
+
+
+def test_a_twin_the_check_no_longer_sees_still_gets_a_refusal_in_words(asker, monkeypatch):
+    """The database refused the request, and by the time it is checked again the other one
+    no longer waits: the asker is told to try again, not shown a 500."""
+    ask(asker)
+    monkeypatch.setattr(league_requests, "_refuse_taken", lambda *args: None)
+    with pytest.raises(ValidationError) as refused:
+        ask(UserFactory(username="other"))
+    assert refused.value.message_dict == {
+        "name": [
+            "Calder Valley was asked for at the same moment by someone else: try again in a minute."
+        ]
+    }
+    assert LeagueRequest.objects.count() == 1
 
 
 def test_approving_a_request_whose_form_no_longer_holds_names_its_fields_in_its_words(
