@@ -255,7 +255,9 @@ class Tie(models.Model):
 
     class Status(models.TextChoices):
         WAITING = "waiting", "Waiting for its entrants"
-        SCHEDULED = "scheduled", "To play"
+        # Not yet played: the league's word for its fixtures still to play, on every cup page
+        # (a team tie reads its fixture's status, a pairs tie its own).
+        SCHEDULED = "scheduled", Fixture.Status.SCHEDULED.label
         POSTPONED = "postponed", "Postponed"
         PLAYED = "played", "Played"
         WALKOVER = "walkover", "Walkover"

@@ -64,7 +64,7 @@ def test_secretary_draws_a_pairs_cup_and_a_player_reads_the_bracket(
         tabs.get_by_role("link", name="Final", exact=True).tap()
         expect(player.get_by_test_id("round")).to_contain_text("to come")
         tabs.get_by_role("link", name="Semi-finals").tap()
-        player.get_by_test_id("tie").filter(has_text="To play").first.tap()
+        player.get_by_test_id("tie").filter(has_text="Scheduled").first.tap()
         expect(player.locator("ol.tie-games")).to_contain_text("Game 1")
         assert player.get_by_text("scoring link").count() == 0
         width = player.evaluate("document.documentElement.scrollWidth")

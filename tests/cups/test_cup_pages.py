@@ -75,7 +75,7 @@ def test_the_league_lists_a_drawn_knock_out_as_under_way(drawn):
 
 
 def test_a_tie_with_a_game_won_reads_in_play_on_its_page_and_in_the_bracket(drawn):
-    """1–0 in games with the next game to play: "In play", not "To play"."""
+    """1–0 in games with the next game to play: "In play", not "Scheduled"."""
     _, cup = drawn
     tie = cup.ties.filter(round__number=1).first()
     play_race(tie, "A")

@@ -92,6 +92,27 @@ def test_a_team_tie_to_play_reads_the_same_on_its_pages():
     assert len(set(words.values())) == 1, words
 
 
+def test_a_tie_still_to_play_reads_as_a_league_fixture_to_play_on_every_cup_page():
+    """A team tie to play read "Scheduled" (its fixture's word) and a pairs tie "To play": one
+    word for a tie not yet played, the league's for its fixtures still to play."""
+    world = cup_world(2)
+    cup, tie, fixture = drawn_team_tie(world)
+    Fixture.objects.filter(pk=fixture.pk).update(
+        date=world.league.today() + datetime.timedelta(days=7)
+    )
+    pairs = pairs_cup(world, best_of=3)
+    draw_make(competition=pairs, seed=1, by=world.users["secretary"])
+    pairs_tie = pairs.ties.filter(round__number=1).first()
+    unplayed = Fixture.Status.SCHEDULED.label
+    client = Client()
+    for competition, one in ((cup, tie), (pairs, pairs_tie)):
+        for url in (one.get_absolute_url(), competition.get_absolute_url()):
+            page = page_words(client.get(url))
+            assert unplayed in page, url
+            assert "To play" not in page, url
+    assert Tie.Status.SCHEDULED.label == unplayed
+
+
 def test_a_disputed_team_tie_reads_played_and_disputed_on_every_page():
     """A captain enters the card, the other disputes it: the tie's page said "10–0 in match
     points · In play", the fixture's "Played" and "Provisional: not yet confirmed"."""
