@@ -584,20 +584,22 @@ class FixtureKind(models.TextChoices):
 
 def withdrew_words(team: Any, reason: str) -> str:
     """The reason a withdrawn team's remaining fixture gives (``leagues.services.withdrawal``):
-    "Red Lion withdrew: the pub has closed"; a pending walkover's words read it back."""
+    "Red Lion withdrew: the pub has closed" (words as they were that day: whether a fixture is
+    a withdrawal's is ``Fixture.withdrew``)."""
     return f"{team} withdrew: {reason}"
 
 
 class FixtureWords:
     """What a list prints of a fixture, from its own columns and its teams: the words of the
     model (``Fixture``) and of a list's rows (``leagues.selectors.fixtures.ListedFixture``), which
-    carry the same names (``kind``, ``status``, ``walkover_to``, ``walkover_pending``, ``date``,
-    ``home``, ``away``, ``division``)."""
+    carry the same names (``kind``, ``status``, ``walkover_to``, ``walkover_pending``,
+    ``withdrew``, ``date``, ``home``, ``away``, ``division``)."""
 
     kind: str
     status: str
     walkover_to: str
     walkover_pending: bool
+    withdrew: str
     reason: str
     date: datetime.date
     original_date: datetime.date | None
@@ -637,11 +639,17 @@ class FixtureWords:
         return self.away if self.walkover_to == Fixture.Side.HOME else self.home
 
     @property
+    def withdrawn_team(self) -> Any:
+        """The team whose withdrawal settled the fixture (None when none did)."""
+        if not self.withdrew:
+            return None
+        return self.home if self.withdrew == Fixture.Side.HOME else self.away
+
+    @property
     def walkover_withdrew(self) -> bool:
-        """Whether the walkover is one of a withdrawn team's remaining fixtures (its reason is
-        the withdrawal's, ``withdrew_words``), not one the secretary gave (the loser conceded)."""
-        loser = self.walkover_loser
-        return loser is not None and self.reason.startswith(withdrew_words(loser, ""))
+        """Whether the walkover is one of a withdrawn team's remaining fixtures (``withdrew``),
+        not one the secretary gave (the loser conceded)."""
+        return self.walkover_winner is not None and bool(self.withdrew)
 
     @property
     def walkover_words(self) -> str:
@@ -704,6 +712,13 @@ class Fixture(FixtureWords, models.Model):
         help_text="A walkover given ahead of its night (a withdrawn team's remaining fixture): "
         "it counts once its date has come (leagues.services.withdrawal.settle_due_walkovers).",
     )
+    withdrew = models.CharField(
+        max_length=4,
+        choices=Side.choices,
+        blank=True,
+        help_text="The side whose withdrawal settled it (its walkover or void, put back by "
+        "reinstating the team); empty when the secretary did.",
+    )
     original_date = models.DateField(
         null=True, blank=True, help_text="The date first scheduled, once postponed or moved."
     )
@@ -739,6 +754,16 @@ class Fixture(FixtureWords, models.Model):
             models.CheckConstraint(
                 condition=Q(walkover_pending=False) | Q(status="walkover"),
                 name="fixture_pending_is_walkover",
+            ),
+            # A withdrawal gives the fixture to the other side, or voids it.
+            models.CheckConstraint(
+                condition=Q(withdrew="")
+                | Q(withdrew__in=["home", "away"], status="void")
+                | (
+                    Q(withdrew__in=["home", "away"], status="walkover")
+                    & ~Q(walkover_to=F("withdrew"))
+                ),
+                name="fixture_withdrawal_settles_it",
             ),
             models.CheckConstraint(
                 condition=Q(kind__in=FixtureKind.values),

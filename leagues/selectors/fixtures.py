@@ -257,6 +257,7 @@ LISTED_OWN = (
     "status",
     "walkover_to",
     "walkover_pending",
+    "withdrew",
     "original_date",
     "division_id",
     "reason",

@@ -951,22 +951,6 @@ def undo_words(fixture: Fixture) -> str:
     return "the void"
 
 
-def settled_by_withdrawal(fixture: Fixture) -> TeamEntry | None:
-    """The withdrawn team's entry whose withdrawal settled ``fixture`` (a walkover or a void
-    that reinstating the team puts back, not ``fixture_undo``), if any."""
-    withdrawn = TeamEntry.objects.filter(
-        season_id=fixture.division.season_id, withdrawn_on__isnull=False
-    ).select_related("team")
-    return next(
-        (
-            entry
-            for entry in withdrawn
-            if any(item.get("pk") == fixture.pk for item in entry.withdrawal_settled)
-        ),
-        None,
-    )
-
-
 @transaction.atomic
 def fixture_undo(*, fixture: Fixture, reason: str, by: Account = None) -> Fixture:
     """Undo a postponement, a walkover or a void: the fixture is back on the list as it was
@@ -981,10 +965,10 @@ def fixture_undo(*, fixture: Fixture, reason: str, by: Account = None) -> Fixtur
         )
     if not reason.strip():
         raise ValidationError("Give the reason for undoing it.")
-    withdrawn = settled_by_withdrawal(fixture)
+    withdrawn = fixture.withdrawn_team
     if withdrawn is not None:
         raise ValidationError(
-            f"This fixture was settled by {possessive(withdrawn.team.name)} withdrawal: "
+            f"This fixture was settled by {possessive(withdrawn.name)} withdrawal: "
             "reinstate the team to undo it."
         )
     undone = undo_words(fixture)

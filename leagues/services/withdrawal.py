@@ -10,8 +10,9 @@ Two ways, chosen per case (the league's ``withdrawal`` setting is the default):
 - **expunge**: none of its results count (``leagues.selectors.counting`` leaves them out, so the
   table, the chart and the statistics all lose them); its remaining fixtures are void.
 
-Its deductions are kept either way, and the table marks it withdrawn. The fixtures the
-withdrawal settled are remembered as they were, so that reinstating the team (until the season
+Its deductions are kept either way, and the table marks it withdrawn. Each fixture it settles
+stores the side that withdrew (``Fixture.withdrew``: the walkover's words, the undo's refusal
+read it). They are remembered as they were, so that reinstating the team (until the season
 ends) puts them back, pending or counted.
 
 **A date passing.** A pending walkover starts to count through ``settle_due_walkovers``: an
@@ -46,6 +47,9 @@ from leagues.services.rollup import FixtureChanged, roll_up
 from leagues.services.standings import refresh_entry_tables
 from leagues.zones import today_in
 from scoring.actors import Account, Actor
+
+#: What a withdrawal changes of each fixture it settles, and reinstating the team puts back.
+SETTLED_FIELDS = ("status", "walkover_to", "walkover_pending", "withdrew", "reason")
 
 
 def _locked_entry(entry: TeamEntry) -> TeamEntry:
@@ -151,19 +155,17 @@ def team_withdraw(
     today = today_in(league.time_zone)
     for fixture in _remaining(entry):
         settled.append(_fixture_state(fixture))
+        home = fixture.home_id == entry.team_id
+        fixture.withdrew = Fixture.Side.HOME if home else Fixture.Side.AWAY
         if withdrawal == Withdrawal.STAND:
             fixture.status = Fixture.Status.WALKOVER
-            fixture.walkover_to = (
-                Fixture.Side.AWAY if fixture.home_id == entry.team_id else Fixture.Side.HOME
-            )
+            fixture.walkover_to = Fixture.Side.AWAY if home else Fixture.Side.HOME
             fixture.walkover_pending = fixture.date > today
         else:
             fixture.status = Fixture.Status.VOID
             fixture.walkover_to = ""
         fixture.reason = withdrew_words(entry.team, reason)
-        fixture.save(
-            update_fields=["status", "walkover_to", "walkover_pending", "reason", "updated_at"]
-        )
+        fixture.save(update_fields=[*SETTLED_FIELDS, "updated_at"])
         roll_up(FixtureChanged(fixture=fixture, actor=Actor.of(by)))
         _audit_fixture(
             fixture,
@@ -208,18 +210,21 @@ def team_reinstate(*, entry: TeamEntry, by: Account = None) -> TeamEntry:
     by_pk = {item["pk"]: item for item in entry.withdrawal_settled}
     for fixture in (
         Fixture.objects.select_for_update(of=("self",))
-        .filter(pk__in=by_pk, status=given)
+        .filter(pk__in=by_pk)
+        .exclude(withdrew="")
         .select_related("home", "away")
     ):
+        fixture.withdrew = ""
+        if fixture.status != given:  # the secretary voided its walkover since: theirs now
+            fixture.save(update_fields=["withdrew", "updated_at"])
+            continue
         was = by_pk[fixture.pk]
         before_fixture = _fixture_state(fixture)
         fixture.status = was["status"]
         fixture.walkover_to = was["walkover_to"]
         fixture.walkover_pending = was.get("walkover_pending", False)
         fixture.reason = was["reason"]
-        fixture.save(
-            update_fields=["status", "walkover_to", "walkover_pending", "reason", "updated_at"]
-        )
+        fixture.save(update_fields=[*SETTLED_FIELDS, "updated_at"])
         roll_up(FixtureChanged(fixture=fixture, actor=Actor.of(by)))
         _audit_fixture(
             fixture,

@@ -177,9 +177,7 @@ def fixture_manage(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, f"{done}: {fixture.home} v {fixture.away}.")
             return redirect(fixture)
     # A fixture a withdrawal settled is put back by reinstating the team, not undone here.
-    withdrawn = (
-        fixtures.settled_by_withdrawal(fixture) if fixture.status in fixtures.UNDOABLE else None
-    )
+    withdrawn = fixture.withdrawn_team
     return render(
         request,
         "leagues/manage/fixture.html",

@@ -15,6 +15,7 @@ import json
 import zoneinfo
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.urls import reverse
 
@@ -404,3 +405,108 @@ def test_the_next_season_names_a_conceded_walkover_waiting_for_its_date_as_such(
         f"counts on {day} by itself."
     ) in kinds
     assert not any("withdrawal" in kind for kind in kinds)
+
+
+def test_a_withdrawn_team_renamed_still_reads_as_withdrawn_everywhere_and_is_reinstated(
+    season, client
+):
+    """Whether a walkover came from a withdrawal is stored with the fixture, not read back
+    from its reason's words: renamed after it withdrew ("Red Lion withdrew: Pub shut" stays
+    the reason), the team's pending walkovers still say it withdrew on every page, the season's
+    refusal still counts them as its withdrawal's, the secretary's page still sends the undo to
+    the team's reinstatement, and reinstating puts them back."""
+    from leagues.services.fixtures import fixture_undo
+    from leagues.services.seasons import still_to_count
+    from leagues.services.structure import team_update
+
+    division, secretary = season["division"], season["secretary"]
+    withdraw(season)
+    lion = division.entries.get(team__name="Red Lion").team
+    team_update(team=lion, name="Lion Inn", home_venue=lion.home_venue, by=secretary)
+    next_week = Fixture.objects.get(pk=season["next_week"].pk)
+    assert next_week.reason == "Red Lion withdrew: Pub shut"
+    day = next_week.date
+    words = f"Walkover to Black Bull on {day:%a} {day.day} {day:%b} (Lion Inn withdrew)"
+    assert status_text(next_week) == words
+    week = f"{reverse('leagues:division_fixtures', args=[division.pk])}?week={day}"
+    assert words in html.unescape(client.get(week).content.decode())
+    bull = division.entries.get(team__name="Black Bull").team
+    assert words in html.unescape(
+        client.get(reverse("leagues:team", args=[bull.pk])).content.decode()
+    )
+    page = client.get(reverse("leagues:fixture", args=[next_week.pk])).content.decode()
+    assert f"{words}: it counts from that date" in html.unescape(page)
+    calendar = client.get(reverse("leagues:division_calendar", args=[division.pk]))
+    assert words in calendar.content.decode().replace("\r\n ", "")
+    assert any(
+        kind.startswith("2 walkovers from Lion Inn's withdrawal")
+        for kind in still_to_count(division.season)
+    )
+
+    client.force_login(secretary)
+    manage = reverse("leagues:manage_fixture", args=[next_week.pk])
+    page = html.unescape(client.get(manage).content.decode())
+    assert 'value="undo"' not in page
+    assert "It was settled by Lion Inn's withdrawal: reinstate the team" in page
+    with pytest.raises(ValidationError, match="Lion Inn's withdrawal: reinstate the team"):
+        fixture_undo(fixture=next_week, reason="Wrong team", by=secretary)
+
+    team_reinstate(entry=division.entries.get(team=lion), by=secretary)
+    for name in ("tonight", "next_week", "in_a_fortnight"):
+        fixture = Fixture.objects.get(pk=season[name].pk)
+        assert (fixture.status, fixture.walkover_to, fixture.reason) == (
+            Fixture.Status.SCHEDULED,
+            "",
+            "",
+        )
+
+
+def test_an_expunged_teams_voids_are_put_back_by_reinstating_it_not_undone(season, client):
+    """The voids of a team withdrawn with its results expunged are its withdrawal's too: the
+    secretary's page offers no undo and names the team, renamed or not; a void the secretary
+    gives another fixture is undone as ever."""
+    from leagues.services.fixtures import fixture_undo
+    from leagues.services.structure import team_update
+
+    division, secretary = season["division"], season["secretary"]
+    withdraw(season, Withdrawal.EXPUNGE)
+    lion = division.entries.get(team__name="Red Lion").team
+    team_update(team=lion, name="Lion Inn", home_venue=lion.home_venue, by=secretary)
+    voided = Fixture.objects.get(pk=season["next_week"].pk)
+    assert voided.status == Fixture.Status.VOID
+    client.force_login(secretary)
+    page = html.unescape(
+        client.get(reverse("leagues:manage_fixture", args=[voided.pk])).content.decode()
+    )
+    assert 'value="undo"' not in page
+    assert "It was settled by Lion Inn's withdrawal: reinstate the team" in page
+    with pytest.raises(ValidationError, match="reinstate the team to undo it"):
+        fixture_undo(fixture=voided, reason="Wrong team", by=secretary)
+    teams = {entry.team.name: entry.team for entry in division.entries.select_related("team")}
+    other = FixtureFactory(
+        division=division, home=teams["Crown"], away=teams["Dog"], date=season["today"] + WEEK
+    )
+    fixture_void(fixture=other, reason="Both short", by=secretary)
+    fixture_undo(fixture=other, reason="Played after all", by=secretary)
+    assert Fixture.objects.get(pk=other.pk).status == Fixture.Status.SCHEDULED
+
+
+def test_a_withdrawals_walkover_the_secretary_voided_is_theirs_once_the_team_is_reinstated(
+    season,
+):
+    """Reinstating the team leaves a walkover the secretary has voided since as it is; the
+    void is then the secretary's own, undone as any other."""
+    from leagues.services.fixtures import fixture_undo
+
+    secretary = season["secretary"]
+    withdraw(season)
+    fixture_void(fixture=season["next_week"], reason="Abandoned", by=secretary)
+    team_reinstate(entry=season["division"].entries.get(team__name="Red Lion"), by=secretary)
+    voided = Fixture.objects.get(pk=season["next_week"].pk)
+    assert (voided.status, voided.withdrew, voided.withdrawn_team) == (
+        Fixture.Status.VOID,
+        "",
+        None,
+    )
+    fixture_undo(fixture=voided, reason="Played after all", by=secretary)
+    assert Fixture.objects.get(pk=voided.pk).status == Fixture.Status.SCHEDULED
