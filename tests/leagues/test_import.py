@@ -51,15 +51,6 @@ def league():
     return league
 
 
-@pytest.fixture
-def secretary(league):
-    user = UserFactory()
-    league.secretaries.add(user)
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def upload(client, league, people: str | bytes, fixtures: str | bytes | None = None, **extra):
     def file(content, name):
         data = content.encode() if isinstance(content, str) else content

@@ -10,7 +10,6 @@ import datetime
 import io
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from leagues.formats import YORKSHIRE_FORMAT
@@ -25,7 +24,6 @@ from tests.factories.leagues import (
     TeamFactory,
     VenueFactory,
 )
-from tests.factories.scoring import UserFactory
 from tests.leagues.helpers import clock_at
 
 pytestmark = pytest.mark.django_db
@@ -36,15 +34,6 @@ NOW = datetime.datetime(2027, 9, 1, 12, 0, tzinfo=datetime.UTC)
 @pytest.fixture
 def league():
     return LeagueFactory(match_format=YORKSHIRE_FORMAT.to_spec())
-
-
-@pytest.fixture
-def secretary(league):
-    user = UserFactory()
-    league.secretaries.add(user)
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def _xlsx(people: list[list[object]], fixtures: list[list[object]]) -> bytes:
