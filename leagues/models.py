@@ -942,12 +942,13 @@ class TableGame(models.Model):
 
 
 class PairFigures(models.Model):
-    """One side's figures at a fixture table, from the table's finished games' stored hands:
-    what the player and pair statistics add up (``leagues.selectors.statistics``), stored by
-    the roll-up (``leagues.services.figures``) in the transaction of every change to the
-    fixture's games, so that a page sums a few rows instead of counting every award. Whether
-    they count is read from the fixture at the time (``leagues.selectors.counting``). A side
-    with no finished game has no row."""
+    """One side's figures at a fixture table, from the table's finished games' stored hands
+    (a table from the score card: its games and hang jacks): what the player and pair
+    statistics add up (``leagues.selectors.statistics``), stored by the roll-up
+    (``leagues.services.figures``) in the transaction of every change to the fixture's games,
+    so that a page sums a few rows instead of counting every award. Whether they count is read
+    from the fixture at the time (``leagues.selectors.counting``). A side with no finished
+    game, or no player known, has no row."""
 
     table = models.ForeignKey(FixtureTable, on_delete=models.CASCADE, related_name="figures")
     fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="pair_figures")

@@ -446,7 +446,7 @@ PHONE_FIGURES = ("games_played", "games_won", "win_percentage")
 
 
 class PlayerStatisticsTable(BaseTable):
-    """Players' figures from stored hands; games won first."""
+    """Players' figures from stored hands and score cards; games won first."""
 
     player = tables.Column(order_by=("player__name",))
 

@@ -1,4 +1,6 @@
-"""Player and pair figures from the stored hands of league games, never by replaying them.
+"""Player and pair figures from the stored hands of league games, never by replaying them
+(and a score card's games and hang jacks where it names who sat at the table: a card has no
+hands).
 
 Each side's figures at each fixture table are stored from its finished games' hands and awards
 when its fixture rolls up (``leagues.services.figures``, ``PairFigures``); here they are summed

@@ -4,21 +4,45 @@ games (``PairFigures``): the roll-up stores a fixture's when its games change, a
 
 Three grouped queries over the fixtures' tables, whatever their number: finished games by table
 and winner, counted awards by table, side and category, and all-fours hands by table and side;
-then one row a side with a pair and a finished game. Side A of a league game is the home pair,
-side B the away pair. Whether a fixture's figures count is not decided here: the statistics read
-that from the fixture (``leagues.selectors.counting``), so a confirmation or a withdrawal moves
-nothing stored here.
+then one row a side with a pair and a finished game. A table from the score card has no hands:
+its pair's figures are what the card gives (``CARD_FIGURES``: the games played and won, the
+hang jacks taken and given), its highs, lows, jacks, game points, kicks and all-fours hands none
+to count. Side A of a league game is the home pair, side B the away pair. Whether a fixture's
+figures count is not decided here: the statistics read that from the fixture
+(``leagues.selectors.counting``), so a confirmation or a withdrawal moves nothing stored here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 
 from django.db.models import Count
 
 from leagues.models import FixtureTable, PairFigures, TableGame
 from leagues.selectors.statistics import CATEGORY_FIGURE, OTHER, SIDE_SEATS
 from scoring.models import Award, GameStatus, Hand
+
+#: What a table from the score card gives its pairs' figures: the games each side won and the
+#: hang jacks each side took, as the match engine stored them on the table.
+CARD_FIGURES = ("home_games", "away_games", "home_hang_jacks", "away_hang_jacks")
+
+
+def _card_figures(table: Mapping[str, int]) -> list[tuple[str, dict[str, int]]]:
+    """Each side's figures at a table from the score card (``CARD_FIGURES`` of it)."""
+    games = (table["home_games"], table["away_games"])
+    hang_jacks = (table["home_hang_jacks"], table["away_hang_jacks"])
+    return [
+        (
+            name,
+            {
+                "games_played": sum(games),
+                "games_won": games[mine],
+                "hang_jacks_taken": hang_jacks[mine],
+                "hang_jacks_given": hang_jacks[1 - mine],
+            },
+        )
+        for mine, name in enumerate(("A", "B"))
+    ]
 
 
 def store_figures(*, fixtures: Collection[int]) -> int:
@@ -72,12 +96,15 @@ def store_figures(*, fixtures: Collection[int]) -> int:
     ):
         add(row[via_game], row["all_fours"], "all_fours", row["n"])
 
-    played = {table for table, _ in figures}
-    seats = FixtureTable.objects.filter(pk__in=played).values(
-        "pk", "fixture", *SIDE_SEATS["A"], *SIDE_SEATS["B"]
+    seats = FixtureTable.objects.filter(fixture__in=fixture_ids).values(
+        "pk", "fixture", "source", *CARD_FIGURES, *SIDE_SEATS["A"], *SIDE_SEATS["B"]
     )
     rows = []
     for table in seats:
+        if table["source"] == FixtureTable.Source.CARD:
+            # The card gives the table (a game opened on a phone and abandoned for it is not
+            # one of its games).
+            figures.update(((table["pk"], name), counts) for name, counts in _card_figures(table))
         for name, names in SIDE_SEATS.items():
             pair = sorted(table[seat] for seat in names if table[seat])
             counts = figures.get((table["pk"], name))

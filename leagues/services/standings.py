@@ -37,6 +37,7 @@ from leagues.models import (
     DivisionTable,
     Fixture,
     FixtureResult,
+    FixtureTable,
     League,
     Season,
     TableRow,
@@ -200,12 +201,18 @@ def rebuild_tables(*, leagues: Iterable[League] | None = None, missing: bool = F
     for pk in pks:
         refresh_division_table(division=pk)
     # The pairs' figures at the tables (the player statistics read them): the rebuilt
-    # divisions' fixtures, and with ``missing`` every fixture with a finished game and none.
+    # divisions' fixtures, and with ``missing`` every fixture with a finished game and none,
+    # or a table from the score card naming who sat at it and none (on a night its phone
+    # tables have theirs).
     played = Fixture.objects.filter(division__in=pks)
     if missing:
+        card_unstored = Q(tables__source=FixtureTable.Source.CARD, tables__figures__isnull=True) & (
+            Q(tables__home_player_1__isnull=False) | Q(tables__away_player_1__isnull=False)
+        )
         played = Fixture.objects.filter(
             Q(division__in=pks)
             | Q(tables__games__game__status=GameStatus.WON, pair_figures__isnull=True)
+            | card_unstored
         )
     ids = sorted(set(played.values_list("pk", flat=True)))
     for start in range(0, len(ids), 500):

@@ -18,10 +18,12 @@ from leagues.permissions import can_manage_league, fixture_role
 
 T = TypeVar("T")
 
-#: The players' figures, empty: they come from hands, and a result from the score card has
-#: none ("No games finished yet." stood under a team with its first night's cards counted).
-NO_HAND_FIGURES = (
-    "No games scored hand by hand yet: a table from the score card has no hands to count."
+#: The players' figures, empty: they count the tables whose players are known, and a score
+#: card may name none ("No games finished yet." stood under a team with its first night's
+#: cards counted).
+NO_PLAYER_FIGURES = (
+    "No games whose players are known yet: a score card that names no pairs has no players "
+    "to count."
 )
 
 

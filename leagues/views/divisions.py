@@ -36,7 +36,7 @@ from leagues.tables import (
     wide_only,
 )
 from leagues.views.charts import progression_chart
-from leagues.views.common import NO_HAND_FIGURES, found, team_options
+from leagues.views.common import NO_PLAYER_FIGURES, found, team_options
 
 #: A week's list with no fixture: every one of that night's was re-arranged to another.
 REARRANGED_AWAY = "Every fixture of this night was re-arranged: each is listed on its new night."
@@ -292,7 +292,7 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
 
 
 class PlayersView(DivisionMixin, CSVExportMixin, SingleTableMixin, TemplateView):
-    """Every player's figures in the division, from stored hands."""
+    """Every player's figures in the division, from stored hands and score cards."""
 
     template_name = "leagues/division_players.html"
     table_class = PlayerStatisticsTable
@@ -303,4 +303,4 @@ class PlayersView(DivisionMixin, CSVExportMixin, SingleTableMixin, TemplateView)
         return player_leaderboard(division=self.division)
 
     def get_table_kwargs(self) -> dict[str, Any]:
-        return {"style": self.division.season.league.style, "empty_text": NO_HAND_FIGURES}
+        return {"style": self.division.season.league.style, "empty_text": NO_PLAYER_FIGURES}

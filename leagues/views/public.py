@@ -48,7 +48,7 @@ from leagues.tables import (
     StandingsTable,
     fixture_score,
 )
-from leagues.views.common import NO_HAND_FIGURES, found
+from leagues.views.common import NO_PLAYER_FIGURES, found
 from leagues.zones import day_ends
 
 LATEST = 8
@@ -325,7 +325,7 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 style=team.league.style,
                 prefix="p-",
                 phone=True,
-                empty_text=NO_HAND_FIGURES,
+                empty_text=NO_PLAYER_FIGURES,
             )
             config = RequestConfig(request, paginate=False)
             config.configure(fixtures)

@@ -469,9 +469,7 @@ def test_a_team_and_division_with_only_cards_say_so_not_that_no_game_finished() 
     ):
         body = unescape(Client().get(url).content.decode())
         assert "No games finished yet." not in body, url
-        assert "No games scored hand by hand yet: a table from the score card has no hands" in (
-            body
-        )
+        assert "No games whose players are known yet: a score card that names no pairs" in body
 
 
 def test_the_desk_lists_past_nights_without_a_result_for_the_secretary_to_enter() -> None:
@@ -932,3 +930,107 @@ def test_a_disputed_result_closed_to_the_viewer_is_called_disputed_not_submitted
     assert note(users["home"]) == (
         "The result is disputed: a secretary settles it, on the result page or with the score card."
     )
+
+
+def _figures_and_partners(player) -> tuple[tuple[int, int], list[tuple[str, int, int]]]:
+    from leagues.selectors.statistics import player_with_pairs
+
+    stats, pairs = player_with_pairs(player=player)
+    return (stats.games_played, stats.games_won), [
+        (pair.name, pair.games_played, pair.games_won) for pair in pairs
+    ]
+
+
+def test_a_card_naming_the_pairs_counts_their_games_and_partners_as_any_table(
+    django_assert_num_queries,
+) -> None:
+    """A card that names who sat at each table counts those games in the players' games
+    played and won and in their partners (the player's page, the division's players), as a
+    table scored on phones does, once the result counts (the one counting rule); the player's
+    page reads no more for it."""
+    from leagues.fragments import invalidate_league
+    from leagues.selectors.statistics import player_leaderboard
+    from tests.leagues.test_pages_queries import QUERIES
+
+    fixture, users = _fixture()
+    season = fixture.division.season
+    home, away = squad(fixture.home, season), squad(fixture.away, season)
+    card = _yorkshire_card()  # 11–7, 9–11, 11–4, 11–10
+    card[0] = CardTable(board=1, home=home[:2], away=away[:2], games=((11, 7),))
+    card[1] = CardTable(board=2, home=home[2:4], away=away[2:4], games=((9, 11),))
+    submission = fixture_card_enter(fixture=fixture, tables=card, by=users["home"])
+    assert _figures_and_partners(home[0]) == ((0, 0), []), "not counted until confirmed"
+    confirmation.result_confirm(submission=submission, by=users["away"])
+
+    pair = f"{home[0].name} & {home[1].name}"
+    assert _figures_and_partners(home[0]) == ((1, 1), [(pair, 1, 1)])
+    assert _figures_and_partners(away[0])[0] == (1, 0)
+    assert _figures_and_partners(away[2])[0] == (1, 1)
+    board = {row.player.pk: row for row in player_leaderboard(division=fixture.division)}
+    assert (board[home[2].pk].games_played, board[home[2].pk].games_won) == (1, 0)
+    assert set(board) == {p.pk for p in (*home[:4], *away[:4])}
+
+    client = Client()
+    url = reverse("leagues:player", args=[home[0].pk])
+    client.get(url)
+    invalidate_league(fixture.division.season.league_id)
+    # The pinned page's player sat at no table; one who did has their tables' games read too
+    # (none at a card's table): the figures and partners come in the one read as ever.
+    with django_assert_num_queries(QUERIES["player"][0] + 1):
+        page = unescape(client.get(url).content.decode())
+    assert "<dt>Games played</dt><dd>1</dd>" in page
+    assert f'<td>{pair}</td><td class="num">1</td><td class="num">1</td>' in page
+    assert 'data-testid="card-tables-note"' in page
+
+
+def test_a_trinidad_card_naming_the_pairs_counts_bullseyes_and_hang_jacks_for_them() -> None:
+    """A Trinidad card of bullseyes alone: the pair's games are its bullseyes for and
+    against, and the hang jacks the card gives each side are the pair's taken and given."""
+    fixture, users = _fixture("trinidad")
+    season = fixture.division.season
+    home, away = squad(fixture.home, season), squad(fixture.away, season)
+    tables = [
+        CardTable(board=1, home=home[:2], away=away[:2], bullseyes=(2, 0), hang_jacks=(1, 0)),
+        CardTable(board=2, bullseyes=(1, 1), hang_jacks=(0, 2)),
+    ]
+    submission = fixture_card_enter(fixture=fixture, tables=tables, by=users["away"])
+    confirmation.result_confirm(submission=submission, by=users["home"])
+    from leagues.selectors.statistics import player_statistics
+
+    mine, theirs = player_statistics(player=home[0]), player_statistics(player=away[1])
+    assert (mine.games_played, mine.games_won, mine.hang_jacks_taken) == (2, 2, 1)
+    assert (theirs.games_played, theirs.games_won, theirs.hang_jacks_given) == (2, 0, 1)
+    assert (mine.highs, mine.jacks, mine.game_points) == (0, 0, 0), "a card has no hands"
+
+
+def test_rebuilding_what_is_missing_stores_the_figures_of_a_card_naming_its_pairs() -> None:
+    """``rebuild_standings --missing`` (``make migrate``) stores the pairs' figures of a card
+    table naming them where none are stored (cards entered before cards' pairs counted), a
+    night mixing phone tables (their figures stored) and card tables too; a card naming nobody
+    has none to store."""
+    from leagues.models import PairFigures
+    from leagues.services.standings import rebuild_tables
+
+    fixture, users = _fixture()
+    season = fixture.division.season
+    home, away = squad(fixture.home, season), squad(fixture.away, season)
+    for table_game in start_fixture(fixture)[:2]:
+        win_game(table_game.game, "A", 5)
+    tables = [
+        CardTable(board=3, home=home[4:6], away=away[4:6], games=((4, 11),)),
+        CardTable(board=4, home=home[6:8], away=away[6:8], games=((11, 9),)),
+    ]
+    fixture_card_enter(fixture=fixture, tables=tables, by=users["home"])
+    nobody = FixtureFactory(division=fixture.division, home=fixture.away, away=fixture.home)
+    fixture_card_enter(fixture=nobody, tables=_yorkshire_card(), by=users["home"])
+
+    def stored():
+        return sorted(PairFigures.objects.values_list("table__board", "side", "games_won"))
+
+    before = stored()
+    won = {1: "A", 2: "A", 3: "B", 4: "A"}  # table 3: 4–11
+    assert before == [(b, side, int(won[b] == side)) for b in won for side in "AB"]
+    PairFigures.objects.filter(table__source=FixtureTable.Source.CARD).delete()
+    rebuild_tables(leagues=[season.league], missing=True)
+    assert stored() == before
+    assert not PairFigures.objects.filter(fixture=nobody).exists()
