@@ -1,5 +1,5 @@
-"""The migration that stores which team's withdrawal settled a fixture (0032, its constraint
-0033), run over withdrawals made before it: each fixture a withdrawn team's entry remembers is
+"""The migration that stores which team's withdrawal settled a fixture (0035, its constraint
+0036), run over withdrawals made before it: each fixture a withdrawn team's entry remembers is
 marked with that team's side, as reinstating the team would find it; the others are not."""
 
 import datetime
@@ -10,8 +10,8 @@ from django.db.migrations.executor import MigrationExecutor
 
 from leagues.models import Fixture as FixtureNow
 
-BEFORE = [("leagues", "0031_secretary_judges_own")]
-AFTER = [("leagues", "0033_fixture_withdrawal_settles_it")]
+BEFORE = [("leagues", "0034_leaguerequest_one_waiting")]
+AFTER = [("leagues", "0036_fixture_withdrawal_settles_it")]
 DAY = datetime.date(2026, 3, 3)
 
 

@@ -1,7 +1,7 @@
 """Which team's withdrawal settled a fixture, stored with it (``Fixture.withdrew``): filled for
 the fixtures settled before from what each withdrawn team's entry remembers
 (``TeamEntry.withdrawal_settled``), as reinstating the team would find them. The constraint
-that holds it to a walkover to the other side, or a void, comes after (0033), in a transaction
+that holds it to a walkover to the other side, or a void, comes after (0036), in a transaction
 of its own as PostgreSQL wants after rows have changed."""
 
 from django.db import migrations, models
@@ -26,7 +26,7 @@ def mark_withdrawals(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("leagues", "0031_secretary_judges_own"),
+        ("leagues", "0034_leaguerequest_one_waiting"),
     ]
 
     operations = [

@@ -3,7 +3,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("leagues", "0032_fixture_withdrew"),
+        ("leagues", "0035_fixture_withdrew"),
     ]
 
     operations = [
