@@ -10,6 +10,7 @@ from django.db.models import (
     BooleanField,
     Count,
     ExpressionWrapper,
+    Max,
     Model,
     OuterRef,
     Prefetch,
@@ -143,6 +144,53 @@ def seasons_now(seasons: Iterable[Season], *, today: datetime.date) -> SeasonsNo
 def league_current_season(*, league: League) -> Season | None:
     """The league's season in play today, where it plays (``seasons_now``). One query."""
     return seasons_now(league_season_list(league=league), today=league.today()).current
+
+
+def season_last_day(season: Season) -> datetime.date | None:
+    """The day ``season`` runs to: its end, or its last fixture (not void) when that is later
+    or it has no end; None when it has neither."""
+    return season_spans(league=season.league_id, seasons=[season])[0].last
+
+
+class SeasonSpan(NamedTuple):
+    season: Season
+    last: datetime.date | None
+    """``season_last_day``: its end, or its last fixture (not void) when later; None when it
+    has neither."""
+
+    @property
+    def runs_to(self) -> datetime.date:
+        """The last day it holds: ``last``, or its first when it has neither end nor fixture."""
+        return self.last or self.season.starts_on
+
+
+def season_spans(
+    *, league: League | int, seasons: Iterable[Season] | None = None
+) -> list[SeasonSpan]:
+    """Each of the league's seasons (or of ``seasons``, all of one league) with the day it runs
+    to, in order of start; two queries at most, however many seasons."""
+    chosen = (
+        list(seasons)
+        if seasons is not None
+        else list(Season.objects.filter(league=league).order_by("starts_on", "pk"))
+    )
+    last_fixture = dict(
+        Fixture.objects.filter(division__season__in=[season.pk for season in chosen])
+        .exclude(status=Fixture.Status.VOID)
+        .values_list("division__season")
+        .annotate(last=Max("date"))
+        .values_list("division__season", "last")
+    )
+    return [
+        SeasonSpan(
+            season,
+            max(
+                (day for day in (season.ends_on, last_fixture.get(season.pk)) if day is not None),
+                default=None,
+            ),
+        )
+        for season in chosen
+    ]
 
 
 def division_get(*, pk: int) -> Division:

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
 from django.template.defaultfilters import pluralize
 
 from leagues import nights_off
@@ -34,6 +33,7 @@ from leagues.models import (
 from leagues.movement import DOWN, OUT, STAYS, UP, moves
 from leagues.permissions import require_secretary
 from leagues.selectors.counting import fixtures_with_counts
+from leagues.selectors.fixtures import season_last_day
 from leagues.selectors.race import division_places
 from leagues.selectors.standings import Standings, season_standings
 from leagues.services.structure import division_create, season_create, team_enter
@@ -220,17 +220,6 @@ def season_after(season: Season) -> Season | None:
         .order_by("starts_on")
         .first()
     )
-
-
-def season_last_day(season: Season) -> datetime.date | None:
-    """The day ``season`` runs to: its end, or its last fixture (not void) when that is later
-    or it has no end; None when it has neither."""
-    last = (
-        Fixture.objects.filter(division__season=season)
-        .exclude(status=Fixture.Status.VOID)
-        .aggregate(last=Max("date"))["last"]
-    )
-    return max((day for day in (season.ends_on, last) if day is not None), default=None)
 
 
 def next_start_refusal(season: Season, starts_on: datetime.date) -> str:

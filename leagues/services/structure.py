@@ -18,6 +18,7 @@ from django.utils.text import slugify
 from config.inputs import one_spaced
 from config.locks import lock_rows
 from leagues.audit import audit_log
+from leagues.days import long_date
 from leagues.formats import STYLE_PRESETS
 from leagues.match import MatchFormat
 from leagues.models import (
@@ -39,6 +40,7 @@ from leagues.permissions import (
     require_secretary,
     venue_is_kept_by,
 )
+from leagues.selectors.fixtures import season_spans
 from leagues.selectors.people import name_people
 from leagues.services.fixtures import REPLACEABLE, nights_off_checked
 from leagues.services.standings import (
@@ -150,6 +152,40 @@ def league_set_match_format(
     return league
 
 
+def season_clash(
+    *,
+    league: League,
+    starts_on: datetime.date,
+    ends_on: datetime.date | None,
+    season: Season | None = None,
+) -> str:
+    """Why a season of ``league`` (``season`` itself when it is one being re-dated) cannot run
+    from ``starts_on`` to ``ends_on`` (open-ended when None), or "": the league plays one
+    season at a time, so it may not start while another runs (from its start to its end or its
+    last fixture, whichever is later) nor run into the start of a later one. Its pages show the
+    season begun most recently: an overlap would hide the rest of the other."""
+    for span in season_spans(league=league):
+        other = span.season
+        if season is not None and other.pk == season.pk:
+            continue
+        if other.starts_on <= starts_on <= span.runs_to:
+            ends = (
+                f"ends {long_date(span.runs_to)}"
+                if span.runs_to == other.ends_on
+                else f"has fixtures to {long_date(span.runs_to)}"
+            )
+            return (
+                f"{other.name} runs then: it started {long_date(other.starts_on)} and {ends}. "
+                "Start this season after it."
+            )
+        if starts_on < other.starts_on and (ends_on is None or ends_on >= other.starts_on):
+            return (
+                f"{other.name} starts {long_date(other.starts_on)}: give this season an end "
+                "before then, or start it after that season."
+            )
+    return ""
+
+
 @transaction.atomic
 def season_create(
     *,
@@ -164,8 +200,10 @@ def season_create(
     by: Account = None,
 ) -> Season:
     """A new season with its calendar; its nights with no league are refused when they overlap
-    or run outside the season's dates."""
+    or run outside the season's dates, as are dates inside another season's (``season_clash``)."""
     require_secretary(by, league)
+    if clash := season_clash(league=league, starts_on=starts_on, ends_on=ends_on):
+        raise ValidationError({"starts_on": clash})
     season = Season(
         league=league,
         name=name,
@@ -656,8 +694,12 @@ def season_update(
 ) -> Season:
     """Rename or re-date a season, or change its calendar; its slug (and so its addresses)
     stays. Fixtures already listed stay where they are: generate again (after the preview)
-    or re-arrange them."""
+    or re-arrange them. Dates inside another season's are refused (``season_clash``)."""
     require_secretary(by, season.league)
+    if clash := season_clash(
+        league=season.league, starts_on=starts_on, ends_on=ends_on, season=season
+    ):
+        raise ValidationError({"starts_on": clash})
     before = _season_state(season)
     season.name = name.strip()
     season.starts_on = starts_on

@@ -251,7 +251,7 @@ def season_start_next(request: HttpRequest, slug: str, season: int) -> HttpRespo
         else old.starts_on + datetime.timedelta(weeks=52)  # its league night, a year on
     )
     # Never inside the old season: a week after its last fixture when that is later.
-    last = seasons.season_last_day(old)
+    last = selectors.season_last_day(old)
     if last is not None and start <= last:
         start = last + datetime.timedelta(days=7)
     form = forms.NextSeasonForm(

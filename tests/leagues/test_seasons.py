@@ -17,7 +17,7 @@ from leagues.selectors.accounts import captain_fixtures
 from leagues.selectors.fixtures import league_current_season
 from leagues.selectors.standings import division_standings
 from leagues.services.seasons import next_season_placements, season_start_next
-from leagues.services.structure import season_create, team_enter, team_update
+from leagues.services.structure import season_create, season_update, team_enter, team_update
 from tests.factories.leagues import (
     DivisionFactory,
     FixtureFactory,
@@ -44,7 +44,11 @@ def test_a_renamed_team_keeps_its_old_name_in_past_seasons(client):
     )
     woolpack = TeamEntryFactory(division=past, team__name="Woolpack", name="Woolpack").team
     other = TeamEntryFactory(division=past, team__name="Crown", name="Crown").team
-    FixtureResultFactory(fixture=FixtureFactory(division=past, home=woolpack, away=other))
+    FixtureResultFactory(
+        fixture=FixtureFactory(
+            division=past, home=woolpack, away=other, date=datetime.date(2025, 5, 20)
+        )
+    )
     current = season_create(league=league, name="2025–26", starts_on=datetime.date(2025, 9, 2))
     division = DivisionFactory(season=current)
     team_enter(team=woolpack, division=division)
@@ -565,3 +569,73 @@ def test_regenerating_home_and_away_after_a_withdrawal_and_a_postponement():
         )
     )
     assert len({(r, h) for r, h, _ in rounds}) == len(rounds)
+
+
+def _season_with_fixtures_to(last: datetime.date):
+    """A season begun 2 Sep 2025 with no end, its last fixture on ``last``."""
+    division = DivisionFactory(
+        season__starts_on=datetime.date(2025, 9, 2), season__ends_on=None, season__name="2025–26"
+    )
+    FixtureFactory(division=division, date=last)
+    return division.season
+
+
+def test_a_new_season_may_not_start_while_another_still_has_fixtures(client, django_user_model):
+    """The plain "New season" form, not only "Start the next season": a season begun inside
+    another would take the league's pages before the other's last fixtures are played."""
+    old = _season_with_fixtures_to(datetime.date(2026, 3, 31))
+    league = old.league
+    user = django_user_model.objects.create_user("sec", password="pw-sec-123456")
+    league.secretaries.add(user)
+    client.force_login(user)
+
+    response = client.post(
+        reverse("leagues:manage_season_create", args=[league.slug]),
+        {"name": "Spring 2026", "starts_on": "2026-03-03", "venue_capacity": 1},
+    )
+
+    assert response.status_code == 200
+    page = page_words(response)
+    assert (
+        "2025–26 runs then: it started Tue 2 Sep 2025 and has fixtures to Tue 31 Mar 2026. "
+        "Start this season after it." in page
+    )
+    assert league.seasons.count() == 1
+    with pytest.raises(ValidationError):
+        season_create(league=league, name="Spring 2026", starts_on=datetime.date(2026, 3, 3))
+    # After its last fixture, it may.
+    after = season_create(league=league, name="Spring 2026", starts_on=datetime.date(2026, 4, 7))
+    assert after.starts_on == datetime.date(2026, 4, 7)
+
+
+def test_an_earlier_season_entered_afterwards_must_end_before_the_next_starts():
+    """A secretary typing last year's season for the record: it ends before this one starts."""
+    current = _season_with_fixtures_to(datetime.date(2026, 3, 31))
+    league = current.league
+    with pytest.raises(ValidationError) as refused:
+        season_create(league=league, name="2024–25", starts_on=datetime.date(2024, 9, 3))
+    assert refused.value.message_dict["starts_on"] == [
+        "2025–26 starts Tue 2 Sep 2025: give this season an end before then, or start it "
+        "after that season."
+    ]
+    kept = season_create(
+        league=league,
+        name="2024–25",
+        starts_on=datetime.date(2024, 9, 3),
+        ends_on=datetime.date(2025, 5, 27),
+    )
+    assert kept.pk is not None
+
+
+def test_a_season_re_dated_into_another_is_refused_and_unchanged():
+    current = _season_with_fixtures_to(datetime.date(2026, 3, 31))
+    league = current.league
+    later = season_create(league=league, name="Spring 2026", starts_on=datetime.date(2026, 4, 7))
+    with pytest.raises(ValidationError):
+        season_update(season=later, name="Spring 2026", starts_on=datetime.date(2026, 3, 24))
+    later.refresh_from_db()
+    assert later.starts_on == datetime.date(2026, 4, 7)
+    # Its own dates never clash with itself.
+    season_update(season=later, name="Spring 2026", starts_on=datetime.date(2026, 4, 14))
+    later.refresh_from_db()
+    assert later.starts_on == datetime.date(2026, 4, 14)
