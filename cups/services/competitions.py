@@ -19,7 +19,7 @@ from cups.models import Competition, Entrant
 from cups.permissions import can_manage_competition
 from cups.selectors import teams_to_enter
 from leagues.audit import audit_log
-from leagues.models import League, Player, Registration, Season, Team, TeamEntry
+from leagues.models import AuditEntry, League, Player, Registration, Season, Team, TeamEntry
 from leagues.permissions import can_manage_league
 from leagues.selectors.people import name_people
 from scoring.actors import Account
@@ -114,7 +114,7 @@ def competition_create(
     )
     audit_log(
         league=league,
-        action="cup_created",
+        action=AuditEntry.Action.CUP_CREATED,
         subject=f"{competition} created",
         after=competition_state(competition),
         by=by,
@@ -149,7 +149,7 @@ def competition_set_groups(
     competition.save(update_fields=["groups", "qualifiers"])
     audit_log(
         league=competition.league,
-        action="cup_changed",
+        action=AuditEntry.Action.CUP_CHANGED,
         subject=f"{competition}: {groups} group{pluralize(groups)}, {qualifiers} through from each",
         before=before,
         after=competition_state(competition),
@@ -298,7 +298,7 @@ def entrant_add_players(
 def _audit_entrant(competition: Competition, entrant: Entrant, by: Account) -> None:
     audit_log(
         league=competition.league,
-        action="cup_entrant_added",
+        action=AuditEntry.Action.CUP_ENTRANT_ADDED,
         subject=f"{entrant} entered {competition}",
         after={"entrant": entrant.pk, "name": entrant.name, "seed": entrant.seed},
         by=by,
@@ -312,7 +312,7 @@ def entrant_remove(*, entrant: Entrant, by: Account) -> None:
     _taking_entries(competition)
     audit_log(
         league=competition.league,
-        action="cup_entrant_removed",
+        action=AuditEntry.Action.CUP_ENTRANT_REMOVED,
         subject=f"{entrant} withdrawn from {competition}",
         before={"entrant": entrant.pk, "name": entrant.name},
         by=by,

@@ -18,6 +18,7 @@ from cups.selectors import group_tables
 from cups.services.competitions import require_manager
 from cups.services.ties import HOME, _ready, _send_through
 from leagues.audit import audit_log
+from leagues.models import AuditEntry
 from leagues.schedule import ScheduleError, TeamSlot, round_robin
 from scoring.actors import Account
 
@@ -139,7 +140,7 @@ def draw_make(
     competition.save(update_fields=["draw_seed"])
     audit_log(
         league=competition.league,
-        action="cup_drawn",
+        action=AuditEntry.Action.CUP_DRAWN,
         subject=f"Draw made for {competition}"
         + (f" (random, seed {seed})" if seed is not None else " (by ranking)"),
         after=record | {"method": competition.draw_method, "byes": byes},
@@ -211,7 +212,7 @@ def groups_finish(*, competition: Competition, by: Account) -> Competition:
     _build_knockout(competition, made, by=by)
     audit_log(
         league=competition.league,
-        action="cup_drawn",
+        action=AuditEntry.Action.CUP_DRAWN,
         subject=f"Knock-out of {competition} drawn from the groups (crossed)",
         after=_draw_record(made, names),
         by=by,

@@ -32,6 +32,7 @@ from leagues import match
 from leagues.audit import audit_log
 from leagues.fragments import invalidate_league
 from leagues.models import (
+    AuditEntry,
     Fixture,
     FixtureResult,
     Outcome,
@@ -712,7 +713,7 @@ def round_set_dates(
         )
     audit_log(
         league=rnd.competition.league,
-        action="cup_round_dated",
+        action=AuditEntry.Action.CUP_ROUND_DATED,
         subject=f"{rnd.competition}: {rnd.name} " + (rnd.when or "undated"),
         before=before,
         after={"date": str(rnd.date or ""), "deadline": str(rnd.deadline or "")},

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from leagues.audit import audit_log
-from leagues.models import Fixture, PointAdjustment, TeamEntry
+from leagues.models import AuditEntry, Fixture, PointAdjustment, TeamEntry
 from leagues.permissions import require_secretary
 from leagues.services.standings import refresh_division_table
 from scoring.actors import Account
@@ -54,7 +54,7 @@ def points_adjust(
     audit_log(
         league=entry.season.league,
         fixture=fixture,
-        action="adjustment_made",
+        action=AuditEntry.Action.ADJUSTMENT_MADE,
         subject=f"{entry.team}: {signed(points)} points ({reason})",
         after=_state(adjustment),
         by=by,
@@ -76,7 +76,7 @@ def adjustment_withdraw(*, adjustment: PointAdjustment, by: Account = None) -> N
     audit_log(
         league=league,
         fixture=fixture,
-        action="adjustment_withdrawn",
+        action=AuditEntry.Action.ADJUSTMENT_WITHDRAWN,
         subject=subject,
         before=before,
         by=by,

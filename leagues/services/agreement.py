@@ -22,7 +22,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from leagues.models import League, ResultAgreement
+from leagues.models import AuditEntry, League, ResultAgreement
 from leagues.permissions import can_manage_league
 from scoring.actors import Account
 from scoring.models import ScoringLink
@@ -186,7 +186,7 @@ def submit(terms: Terms, *, by: Account = None, link: ScoringLink | None = None)
         away_agreed_by=user if sides == {"away"} else None,
     )
     terms.audit(
-        action="result_submitted",
+        action=AuditEntry.Action.RESULT_SUBMITTED,
         subject=f"Result of {terms} submitted",
         before=None,
         after=_state(submission),
@@ -260,7 +260,7 @@ def dispute(
     submission.disputed_by = by
     submission.save(update_fields=["status", "dispute_reason", "disputed_by"])
     terms.audit(
-        action="result_disputed",
+        action=AuditEntry.Action.RESULT_DISPUTED,
         subject=f"Result of {terms} disputed: {reason}",
         before=before,
         after=_state(submission) | {"reason": reason},
@@ -300,7 +300,7 @@ def settle(
     if uphold:
         _close_links(terms)
     terms.audit(
-        action="result_settled" if uphold else "result_rejected",
+        action=AuditEntry.Action.RESULT_SETTLED if uphold else "result_rejected",
         subject=f"Dispute over {terms} settled: {note}",
         before=before,
         after=_state(submission) | {"settlement": note},
@@ -350,7 +350,7 @@ def settle_anew(
     )
     _close_links(terms)
     terms.audit(
-        action="result_settled",
+        action=AuditEntry.Action.RESULT_SETTLED,
         subject=f"Dispute over {terms} settled: {note}",
         before=before,
         after=_state(settled) | {"settlement": note},
@@ -376,7 +376,7 @@ def reopen(terms: Terms, *, reason: str, by: Account) -> ResultAgreement:
     confirmed.save(update_fields=["status"])
     _reopen_links(terms)
     terms.audit(
-        action="result_reopened",
+        action=AuditEntry.Action.RESULT_REOPENED,
         subject=f"Confirmed result of {terms} reopened: {reason}",
         before=before,
         after=_state(confirmed) | {"reason": reason},
@@ -404,7 +404,7 @@ def withdraw_open(
         submission.status = Status.WITHDRAWN
         submission.save(update_fields=["status"])
         terms.audit(
-            action="submission_withdrawn",
+            action=AuditEntry.Action.SUBMISSION_WITHDRAWN,
             subject=f"Submitted result of {terms} withdrawn: {why}",
             before=before,
             after={"status": "withdrawn", "figures": after},
@@ -432,7 +432,7 @@ def result_changed(
     if terms.submissions().filter(status__in=CONFIRMED).exists():
         logged += 1
         terms.audit(
-            action="confirmed_result_changed",
+            action=AuditEntry.Action.CONFIRMED_RESULT_CHANGED,
             subject=f"Confirmed result of {terms} changed",
             before=before,
             after=after,

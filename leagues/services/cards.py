@@ -29,7 +29,7 @@ from django.template.defaultfilters import pluralize
 
 from leagues import match
 from leagues.audit import audit_log
-from leagues.models import Fixture, FixtureTable, Player, ResultSubmission
+from leagues.models import AuditEntry, Fixture, FixtureTable, Player, ResultSubmission
 from leagues.permissions import can_enter_card, can_manage_league
 from leagues.services import agreement, confirmation
 from leagues.services.seating import TableProblem, pairs_problem, table_has_hands
@@ -339,7 +339,7 @@ def fixture_card_enter(
     audit_log(
         league=league,
         fixture=fixture,
-        action="card_entered",
+        action=AuditEntry.Action.CARD_ENTERED,
         subject=f"Score card of {fixture} entered ({len(tables)} table{pluralize(len(tables))})",
         before=before or None,
         after={t.board: _card_state(existing[t.board]) for t in tables},

@@ -7,7 +7,7 @@ from django.db import transaction
 
 from leagues.audit import audit_log
 from leagues.embed import parse_sites
-from leagues.models import League
+from leagues.models import AuditEntry, League
 from leagues.permissions import can_manage_league
 from scoring.actors import Account
 
@@ -25,7 +25,7 @@ def league_embed_sites_update(*, league: League, sites: str, by: Account) -> Lea
     league.save(update_fields=["embed_sites"])
     audit_log(
         league=league,
-        action="league_embed_sites",
+        action=AuditEntry.Action.LEAGUE_EMBED_SITES,
         subject=f"Websites that may show {league}'s tables: {', '.join(origins) or 'none'}",
         before={"embed_sites": before},
         after={"embed_sites": origins},

@@ -20,7 +20,7 @@ from config.locks import lock_rows
 from leagues.audit import audit_log
 from leagues.bookings import Booked, clashes
 from leagues.days import long_date, short_date
-from leagues.models import Division, Fixture, Season, TableGame, Team, TeamEntry, Venue
+from leagues.models import AuditEntry, Division, Fixture, Season, TableGame, Team, TeamEntry, Venue
 from leagues.nights_off import NightsOff, NightsOffError, dates_off, ranges_of
 from leagues.nights_off import check as check_nights_off
 from leagues.permissions import require_secretary, venue_is_kept_by
@@ -465,7 +465,7 @@ def fixtures_generate(
     )
     audit_log(
         league=league,
-        action="fixtures_generated",
+        action=AuditEntry.Action.FIXTURES_GENERATED,
         subject=f"Fixture list of {division} generated: {report.created} new, "
         f"{len(plan.moved)} moved, {report.kept} kept, {removed} removed, "
         f"{len(plan.postponed)} postponed kept",
@@ -609,7 +609,7 @@ def fixture_add(
     audit_log(
         league=division.season.league,
         fixture=fixture,
-        action="fixture_added",
+        action=AuditEntry.Action.FIXTURE_ADDED,
         subject=f"{fixture} ({fixture.get_kind_display().lower()}) added to {division.name}",
         after={**fixture_state(fixture), "kind": fixture.kind},
         by=by,
@@ -707,7 +707,7 @@ def fixture_postpone(*, fixture: Fixture, reason: str, by: Account = None) -> Fi
     audit_log(
         league=fixture.division.season.league,
         fixture=fixture,
-        action="fixture_postponed",
+        action=AuditEntry.Action.FIXTURE_POSTPONED,
         subject=f"{fixture} postponed: {fixture.reason}",
         before=before,
         after=fixture_state(fixture),
@@ -853,7 +853,7 @@ def fixture_rearrange(
     audit_log(
         league=season.league,
         fixture=fixture,
-        action="fixture_rearranged",
+        action=AuditEntry.Action.FIXTURE_REARRANGED,
         subject=f"{fixture.home} v {fixture.away}: {line}",
         before=before,
         after={**fixture_state(fixture), "outside_calendar": override or None},
@@ -994,7 +994,7 @@ def fixture_undo(*, fixture: Fixture, reason: str, by: Account = None) -> Fixtur
     audit_log(
         league=fixture.division.season.league,
         fixture=fixture,
-        action="fixture_undone",
+        action=AuditEntry.Action.FIXTURE_UNDONE,
         subject=f"{fixture}: {undone} undone: {reason.strip()}",
         before=before,
         after={

@@ -25,7 +25,15 @@ from leagues import match
 from leagues.audit import audit_log
 from leagues.bookings import Booked, clashes
 from leagues.days import long_date
-from leagues.models import ConfirmedAs, Fixture, FixtureResult, League, ResultSubmission, Season
+from leagues.models import (
+    AuditEntry,
+    ConfirmedAs,
+    Fixture,
+    FixtureResult,
+    League,
+    ResultSubmission,
+    Season,
+)
 from leagues.services.confirmation import result_figures
 from leagues.services.fixtures import fixture_add
 from leagues.sheets import Problem, Sheet, table
@@ -518,7 +526,7 @@ def _save_result(fixture: Fixture, result: match.MatchResult, league: League, by
     audit_log(
         league=league,
         fixture=fixture,
-        action="result_imported",
+        action=AuditEntry.Action.RESULT_IMPORTED,
         subject=f"{fixture.home} v {fixture.away}: "
         f"{result.home_match_points}–{result.away_match_points} imported",
         after=result_figures(stored),

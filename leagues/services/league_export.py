@@ -31,7 +31,7 @@ from django.db import DEFAULT_DB_ALIAS, connection, models, transaction
 from config.inputs import one_spaced
 from leagues.audit import audit_log
 from leagues.fragments import invalidate_league
-from leagues.models import League, Player
+from leagues.models import AuditEntry, League, Player
 from leagues.services.standings import rebuild_tables
 
 FORMAT = "allfours-league"
@@ -226,7 +226,7 @@ def league_restore(*, data: bytes, slug: str = "") -> League:
     rebuild_tables(leagues=[league])
     audit_log(
         league=league,
-        action="league_restored",
+        action=AuditEntry.Action.LEAGUE_RESTORED,
         subject=f"{league} loaded from an export of {document.get('league', league.slug)}",
         after={"records": len(objects)},
     )

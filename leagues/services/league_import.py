@@ -31,6 +31,7 @@ from config.inputs import one_spaced
 from config.mail import MAIL_ERRORS
 from leagues.audit import audit_log
 from leagues.models import (
+    AuditEntry,
     Division,
     Invitation,
     League,
@@ -576,7 +577,7 @@ def league_import(
             raise ImportRefused(plan) from exc
         audit_log(
             league=league,
-            action="league_imported",
+            action=AuditEntry.Action.LEAGUE_IMPORTED,
             subject=f"Imported {source or 'a spreadsheet'} into {season.name}"[:200],
             after={k: len(v) for k, v in plan.create.items()} | {"changes": len(plan.change)},
             by=by,

@@ -11,7 +11,7 @@ from django.db.models import Q
 
 from config.inputs import one_spaced
 from leagues.audit import audit_log
-from leagues.models import Fixture, FixtureTable, Player, Registration, Season, Team
+from leagues.models import AuditEntry, Fixture, FixtureTable, Player, Registration, Season, Team
 from leagues.permissions import player_is_free, require_secretary, squad_sides
 from leagues.selectors.people import LeaguePeople, name_people
 from scoring.actors import Account
@@ -87,7 +87,7 @@ def _register(
             name_people([player])  # the entry says which of two of one name it is
             audit_log(
                 league=season.league,
-                action="registration_added",
+                action=AuditEntry.Action.REGISTRATION_ADDED,
                 subject=f"{player} registered for {team} ({season.name})",
                 after=_registration_state(registration),
                 by=by,
@@ -121,7 +121,11 @@ def registration_cancel(*, registration: Registration, by: Account = None) -> No
     with transaction.atomic():
         registration.delete()
         audit_log(
-            league=league, action="registration_cancelled", subject=subject, before=before, by=by
+            league=league,
+            action=AuditEntry.Action.REGISTRATION_CANCELLED,
+            subject=subject,
+            before=before,
+            by=by,
         )
 
 

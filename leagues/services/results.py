@@ -25,6 +25,7 @@ from django.urls import reverse
 from config.locks import lock_rows
 from leagues import match
 from leagues.models import (
+    AuditEntry,
     Fixture,
     FixtureResult,
     FixtureTable,
@@ -111,7 +112,7 @@ def fixture_tables_set(
     audit_log(
         league=league,
         fixture=fixture,
-        action="tables_set",
+        action=AuditEntry.Action.TABLES_SET,
         subject=f"Pairs seated at {len(created)} table{pluralize(len(created))}",
         after=[
             {
@@ -423,7 +424,7 @@ def table_link_reissue(*, table: FixtureTable, by: Account = None) -> FixtureTab
     audit_log(
         league=fixture.division.season.league,
         fixture=fixture,
-        action="link_reissued",
+        action=AuditEntry.Action.LINK_REISSUED,
         subject=f"Scoring link of table {table.board} re-issued",
         by=by,
     )
@@ -451,7 +452,7 @@ def table_link_revoke(*, table: FixtureTable, by: Account = None) -> FixtureTabl
         audit_log(
             league=table.fixture.division.season.league,
             fixture=table.fixture,
-            action="link_revoked",
+            action=AuditEntry.Action.LINK_REVOKED,
             subject=f"Scoring link of table {table.board} revoked",
             by=by,
         )

@@ -22,6 +22,7 @@ from leagues import nights_off
 from leagues.audit import audit_log
 from leagues.days import long_date
 from leagues.models import (
+    AuditEntry,
     Division,
     Fixture,
     Registration,
@@ -333,7 +334,7 @@ def season_start_next(
     left_out = [str(entries[pk].team) for pk, rank in placements.items() if rank is None]
     audit_log(
         league=league,
-        action="season_started_next",
+        action=AuditEntry.Action.SEASON_STARTED_NEXT,
         subject=f"{new.name} started from {season.name}: {len(moves)} moved, "
         f"{len(left_out)} left out",
         before={"season": season.pk},

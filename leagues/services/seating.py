@@ -26,7 +26,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from leagues.audit import audit_log
-from leagues.models import Fixture, FixtureTable, Player, Registration
+from leagues.models import AuditEntry, Fixture, FixtureTable, Player, Registration
 from leagues.permissions import seating_sides
 from leagues.selectors.people import name_people
 from scoring.actors import Account
@@ -185,7 +185,7 @@ def table_seat(
     audit_log(
         league=fixture.division.season.league,
         fixture=fixture,
-        action="table_seated",
+        action=AuditEntry.Action.TABLE_SEATED,
         subject=f"Table {board}: {' & '.join(_names(after[0])) or '—'} v "
         f"{' & '.join(_names(after[1])) or '—'}",
         before={"home": _pair_state(before[0]), "away": _pair_state(before[1])},

@@ -22,6 +22,7 @@ from leagues.days import long_date
 from leagues.formats import STYLE_PRESETS
 from leagues.match import MatchFormat
 from leagues.models import (
+    AuditEntry,
     Division,
     Fixture,
     League,
@@ -101,7 +102,7 @@ def league_create(
         league.secretaries.add(by)
     _audit(
         league=league,
-        action="league_created",
+        action=AuditEntry.Action.LEAGUE_CREATED,
         subject=f"{league} started",
         before=None,
         after=_league_state(league)
@@ -122,7 +123,7 @@ def league_set_tiebreaks(*, league: League, tiebreaks: Sequence[str], by: Accoun
     league.save(update_fields=["tiebreaks"])
     _audit(
         league=league,
-        action="league_updated",
+        action=AuditEntry.Action.LEAGUE_UPDATED,
         subject=f"Tie-breaks of {league} changed",
         before=before,
         after=_league_state(league),
@@ -143,7 +144,7 @@ def league_set_match_format(
     league.save(update_fields=["match_format"])
     _audit(
         league=league,
-        action="league_updated",
+        action=AuditEntry.Action.LEAGUE_UPDATED,
         subject=f"Match format of {league} changed",
         before=before,
         after=_league_state(league),
@@ -222,7 +223,7 @@ def season_create(
     season.save()
     _audit(
         league=league,
-        action="season_added",
+        action=AuditEntry.Action.SEASON_ADDED,
         subject=f"Season {season.name} added",
         before=None,
         after=_season_state(season),
@@ -254,7 +255,7 @@ def division_create(
     division.save()
     _audit(
         league=season.league,
-        action="division_added",
+        action=AuditEntry.Action.DIVISION_ADDED,
         subject=f"{division} added",
         before=None,
         after=_division_state(division),
@@ -293,7 +294,7 @@ def venue_create(
     if league is not None:
         _audit(
             league=league,
-            action="venue_added",
+            action=AuditEntry.Action.VENUE_ADDED,
             subject=f"Venue {venue} added",
             before=None,
             after=_venue_state(venue),
@@ -344,7 +345,7 @@ def team_create(
     team.save()
     _audit(
         league=league,
-        action="team_added",
+        action=AuditEntry.Action.TEAM_ADDED,
         subject=f"Team {team} added",
         before=None,
         after=_team_state(team),
@@ -374,7 +375,7 @@ def team_enter(
     entry = TeamEntry.objects.create(team=team, division=division, season=season, name=team.name)
     _audit(
         league=season.league,
-        action="team_entered",
+        action=AuditEntry.Action.TEAM_ENTERED,
         subject=f"{team} entered in {division}",
         before=None,
         after=_entry_state(entry),
@@ -413,7 +414,7 @@ def entry_set_captain(*, entry: TeamEntry, captain: Player | None, by: Account =
     name_people([captain])  # the audit entry says which of two of one name it is
     _audit(
         league=entry.season.league,
-        action="captain_changed",
+        action=AuditEntry.Action.CAPTAIN_CHANGED,
         subject=(
             f"{possessive(str(entry.team))} captain for {entry.season.name}: {captain or 'none'}"
         ),
@@ -568,7 +569,7 @@ def season_rules_update(
     season.save(update_fields=["ruleset", "match_format", "tiebreaks"])
     _audit(
         league=league,
-        action="season_updated",
+        action=AuditEntry.Action.SEASON_UPDATED,
         subject=f"Rules of {season.name} changed",
         before=before,
         after=_season_rules(season),
@@ -666,7 +667,7 @@ def league_update(
             )
     _audit(
         league=league,
-        action="league_updated",
+        action=AuditEntry.Action.LEAGUE_UPDATED,
         subject=f"Settings of {league} changed",
         before=before,
         after=_league_state(league),
@@ -725,7 +726,7 @@ def season_update(
     )
     _audit(
         league=season.league,
-        action="season_updated",
+        action=AuditEntry.Action.SEASON_UPDATED,
         subject=f"Season {season.name} changed",
         before=before,
         after=_season_state(season),
@@ -758,7 +759,7 @@ def division_update(
     division.save(update_fields=["name", "rank", "promoted", "relegated"])
     _audit(
         league=division.season.league,
-        action="division_updated",
+        action=AuditEntry.Action.DIVISION_UPDATED,
         subject=f"{division} changed",
         before=before,
         after=_division_state(division),
@@ -790,7 +791,7 @@ def venue_update(
     venue.save(update_fields=["name", "town", "address"])
     _audit(
         league=league,
-        action="venue_updated",
+        action=AuditEntry.Action.VENUE_UPDATED,
         subject=f"Venue {venue} changed",
         before=before,
         after=_venue_state(venue),
@@ -827,7 +828,7 @@ def team_update(
     ).update(name=team.name)
     _audit(
         league=team.league,
-        action="team_updated",
+        action=AuditEntry.Action.TEAM_UPDATED,
         subject=f"Team {team} changed",
         before=before,
         after=_team_state(team),
@@ -871,7 +872,7 @@ def entry_move(*, entry: TeamEntry, division: Division, by: Account = None) -> i
     refresh_tables(divisions=[left, division])
     _audit(
         league=division.season.league,
-        action="team_moved",
+        action=AuditEntry.Action.TEAM_MOVED,
         subject=f"{entry.team} moved to {division.name} ({removed} unplayed fixtures removed)",
         before=before,
         after=_entry_state(entry),
@@ -890,7 +891,7 @@ def entry_set_contact(*, entry: TeamEntry, contact: str, by: Account = None) -> 
     entry.save(update_fields=["captain_contact"])
     _audit(
         league=entry.season.league,
-        action="captain_contact_changed",
+        action=AuditEntry.Action.CAPTAIN_CONTACT_CHANGED,
         subject=f"{possessive(str(entry.team))} captain's contact for {entry.season.name} changed",
         before=before,
         after=_entry_state(entry),

@@ -40,7 +40,15 @@ from django.db.models import Q
 
 from config.locks import lock_rows
 from leagues.audit import audit_log
-from leagues.models import Fixture, League, TableGame, TeamEntry, Withdrawal, withdrew_words
+from leagues.models import (
+    AuditEntry,
+    Fixture,
+    League,
+    TableGame,
+    TeamEntry,
+    Withdrawal,
+    withdrew_words,
+)
 from leagues.permissions import require_secretary
 from leagues.services.fixtures import REPLACEABLE, status_subject
 from leagues.services.rollup import FixtureChanged, roll_up
@@ -171,7 +179,7 @@ def team_withdraw(
             fixture,
             settled[-1],
             league=league,
-            action="fixture_settled_by_withdrawal",
+            action=AuditEntry.Action.FIXTURE_SETTLED_BY_WITHDRAWAL,
             subject=status_subject(fixture),
             by=by,
         )
@@ -185,7 +193,7 @@ def team_withdraw(
     refresh_entry_tables(entry=entry)
     audit_log(
         league=league,
-        action="team_withdrawn",
+        action=AuditEntry.Action.TEAM_WITHDRAWN,
         subject=f"{entry.team} withdrew from {entry.division} "
         f"({entry.get_withdrawal_display().lower()}): {reason}",
         before=before,
@@ -230,7 +238,7 @@ def team_reinstate(*, entry: TeamEntry, by: Account = None) -> TeamEntry:
             fixture,
             before_fixture,
             league=entry.season.league,
-            action="fixture_reinstated",
+            action=AuditEntry.Action.FIXTURE_REINSTATED,
             subject=f"{fixture}: back as it was, {entry.team} reinstated",
             by=by,
         )
@@ -244,7 +252,7 @@ def team_reinstate(*, entry: TeamEntry, by: Account = None) -> TeamEntry:
     refresh_entry_tables(entry=entry)
     audit_log(
         league=entry.season.league,
-        action="team_reinstated",
+        action=AuditEntry.Action.TEAM_REINSTATED,
         subject=f"{entry.team} reinstated in {entry.division}",
         before=before,
         after=_state(entry),
@@ -284,7 +292,7 @@ def _settle_walkover(pk: int) -> int:
         fixture,
         before,
         league=fixture.division.season.league,
-        action="walkover_counted",
+        action=AuditEntry.Action.WALKOVER_COUNTED,
         subject=f"{fixture}: the walkover to {winner} counts from its date ({fixture.reason})",
         by=None,
     )
