@@ -14,9 +14,14 @@ DAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
+def day_month(value: datetime.date) -> str:
+    """ "2 Sep": a day along the points chart, whose ticks all fall on the league night."""
+    return f"{value.day} {MONTH_NAMES[value.month - 1]}"
+
+
 def short_date(value: datetime.date) -> str:
     """ "Tue 2 Sep": a day in a list of fixtures."""
-    return f"{DAY_NAMES[value.weekday()]} {value.day} {MONTH_NAMES[value.month - 1]}"
+    return f"{DAY_NAMES[value.weekday()]} {day_month(value)}"
 
 
 def long_date(value: datetime.date) -> str:

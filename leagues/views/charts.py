@@ -1,4 +1,5 @@
-"""The season's points progression as a server-rendered SVG: one line per team, week by week.
+"""The season's points progression as a server-rendered SVG: one line per team, along the
+season's days (the league nights by date, as the fixture list heads them).
 
 Plain geometry, no chart library: the page inlines the SVG, so it works without JavaScript and
 under the site's content security policy (colours are SVG attributes, not styles).
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import itertools
+import math
 import zoneinfo
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 from django.utils.html import escape
 from django.utils.safestring import SafeString
 
+from leagues.days import day_month, short_date
 from leagues.models import PointAdjustment
 from leagues.selectors.standings import StandingRow
 from leagues.views.common import team_options
@@ -54,6 +57,8 @@ many weeks, a marker on every week would overlap into a solid band."""
 LABEL_SIZE = 13
 """Label size in the drawing's units: at least 12 px wherever the chart is 314 px wide or more
 (a 360 px phone gives it 334 px)."""
+TICK_GAP = 52
+"""The dates along the bottom stand at least this far apart: "16 Sep" is some 40 units wide."""
 
 
 @dataclass(frozen=True)
@@ -96,11 +101,19 @@ class Chart:
     lines: list[Line]
     """The grey lines first, the picked-out ones last (drawn on top)."""
     weeks: int
+    """How many days the lines have a point on: the nights with a result, the days with an
+    adjustment and none."""
     top: int
     y_ticks: list[tuple[float, int]]
-    x_ticks: list[tuple[float, int]]
+    x_ticks: list[tuple[float, str]]
+    """The league nights named along the bottom, as (x, "2 Sep"): a week or a few apart, each
+    on the league's night, so a result on another night (a fixture re-arranged to a Thursday)
+    or an adjustment stands between two of them, and the chart's weeks are the league's."""
     teams: list[tuple[int, str]]
     """Every team, for the chooser."""
+    first: datetime.date
+    last: datetime.date
+    """The first and last days the lines have a point on."""
     chosen: int | None = None
     band: str = ""
     """SVG ``points`` of the grey band standing for the teams not picked out, in a division of
@@ -113,6 +126,13 @@ class Chart:
     bottom_y: int = HEIGHT - BOTTOM
     right_x: int = WIDTH - RIGHT
     label_size: int = LABEL_SIZE
+
+    @property
+    def days_words(self) -> str:
+        """ "Tue 2 Sep to Tue 16 Sep": the days the lines run over, as the summary says them."""
+        if self.first == self.last:
+            return short_date(self.first)
+        return f"{short_date(self.first)} to {short_date(self.last)}"
 
     @property
     def team_options(self) -> SafeString:
@@ -132,9 +152,11 @@ class Chart:
         ]
         parts.append("\n    ")
         parts += [
-            f'\n    <text x="{x}" y="{self.bottom_y + 16}" text-anchor="middle" fill="#d5dccf" '
-            f'font-size="{size}">{week}</text>\n    '
-            for x, week in self.x_ticks
+            f'\n    <line x1="{x}" x2="{x}" y1="{self.bottom_y}" y2="{self.bottom_y + 4}" '
+            f'stroke="{GREY}" stroke-width="1"/>\n    <text x="{_label_x(x, day)}" '
+            f'y="{self.bottom_y + 16}" text-anchor="middle" fill="#d5dccf" '
+            f'font-size="{size}">{day}</text>\n    '
+            for x, day in self.x_ticks
         ]
         parts.append("\n    ")
         if self.band:
@@ -155,6 +177,44 @@ class Chart:
     def others(self) -> int:
         """How many teams are drawn in grey, as lines or as the band."""
         return self.banded or sum(1 for line in self.lines if line.pen is None)
+
+
+def _label_x(x: float, label: str) -> float:
+    """Where a date along the bottom is centred: under its tick, kept inside the drawing (the
+    last night's "16 Sep" under the right edge would be cut off)."""
+    half = len(label) * LABEL_SIZE * 0.3
+    return round(min(max(x, half), WIDTH - half), 1)
+
+
+def _named_nights(
+    first: datetime.date, last: datetime.date, *, night: int, week_width: float
+) -> list[datetime.date]:
+    """The league nights named along the bottom, from the first on the league's ``night``
+    (Monday 0) at or after ``first``, every week or every few (``week_width`` apart: at least
+    ``TICK_GAP``); ``first`` alone when no such night falls by ``last``."""
+    start = first + datetime.timedelta(days=(night - first.weekday()) % 7)
+    if start > last:
+        return [first]
+    step = max(1, math.ceil(TICK_GAP / week_width))
+    return [
+        start + datetime.timedelta(weeks=week)
+        for week in range(0, (last - start).days // 7 + 1, step)
+    ]
+
+
+def _spaced(xs: Sequence[float]) -> list[int]:
+    """Which points of a line carry a marker: at least ``MARK_GAP`` apart, the first and the
+    last always (the one before the last dropped when too near it)."""
+    marked = [0]
+    for at, here in enumerate(xs):
+        if here - xs[marked[-1]] >= MARK_GAP:
+            marked.append(at)
+    last = len(xs) - 1
+    if marked[-1] != last:
+        if len(marked) > 1 and xs[last] - xs[marked[-1]] < MARK_GAP:
+            marked.pop()
+        marked.append(last)
+    return marked
 
 
 def _drawn(line: Line) -> str:
@@ -207,9 +267,15 @@ def progression_chart(
     yours: Sequence[int] = (),
     chosen: int | None = None,
     zone: str,
+    night: int | None = None,
 ) -> Chart | None:
     """Cumulative points after each league night, every team in grey but the few picked out
     (``picked_out``); no query.
+
+    The days stand apart as far as they are in time, the league nights (``night``: the
+    season's, Monday 0; None: the first result's weekday) named by date along the bottom: a
+    result on a night of its own (a fixture re-arranged to a Thursday) or an adjustment counts
+    on its day, between the league's weeks, and adds none.
 
     The results are the table's own (each row's points on the table's ``nights``, from the ones
     ``leagues.selectors.counting`` counts) and each adjustment is added on the day it was made
@@ -251,16 +317,18 @@ def progression_chart(
     low = min(0, min(min(series) for series in running.values()))
     top = max(1, max(max(series) for series in running.values()))
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-    span = max(1, len(dates) - 1)
+    first, last = dates[0], dates[-1]
+    span = max(1, (last - first).days)
 
-    def x(week: int) -> float:
-        return round(LEFT + plot_w * week / span, 1)
+    def x(day: datetime.date) -> float:
+        return round(LEFT + plot_w * (day - first).days / span, 1)
 
     def y(points: int) -> float:
         return round(TOP + plot_h * (1 - (points - low) / (top - low)), 1)
 
-    # Each week's "x," and each total's y, worked out once: a line is these joined.
-    week_at = [f"{x(week)}," for week in range(len(dates))]
+    # Each day's "x," and each total's y, worked out once: a line is these joined.
+    xs = [x(day) for day in dates]
+    week_at = [f"{at}," for at in xs]
     height_of: dict[int, str] = {}
 
     def at(week: int, points: int) -> str:
@@ -283,17 +351,11 @@ def progression_chart(
         shown_lines = [row for row in shown if row.team.pk in pens]
     else:
         banded, shown_lines = [], shown
-    every = max(1, -(-len(dates) * MARK_GAP // plot_w))
+    marked = _spaced(xs)
     lines = []
     for row in shown_lines:
         series = running[row.team.pk]
         pen = pens.get(row.team.pk)
-        marked = list(range(0, len(series), every))
-        last = len(series) - 1
-        if marked[-1] != last:
-            if last - marked[-1] < every:
-                marked.pop()  # too close to the last week, which is always marked
-            marked.append(last)
         lines.append(
             Line(
                 team=row.entry.display_name,
@@ -303,7 +365,7 @@ def progression_chart(
                 total=series[-1],
                 pen=pen,
                 why=picked.get(row.team.pk, ""),
-                marks=tuple(Point(x(w), y(series[w])) for w in marked) if pen else (),
+                marks=tuple(Point(xs[w], y(series[w])) for w in marked) if pen else (),
             )
         )
     grey = [line for line in lines if line.pen is None]
@@ -311,17 +373,21 @@ def progression_chart(
         (line for line in lines if line.pen is not None),
         key=lambda line: list(picked).index(line.team_id),
     )
-    x_step = max(1, -(-len(dates) // 6))
+    if night is None:
+        night = (nights[0] if nights else first).weekday()
+    named = _named_nights(first, last, night=night, week_width=plot_w * 7 / span)
     return Chart(
         lines=grey + list(reversed(bright)),  # the first picked (the leader) drawn last, on top
         weeks=len(dates),
         top=top,
         y_ticks=[(y(t), t) for t in _ticks(low, top)],
-        x_ticks=[(x(w), w + 1) for w in range(0, len(dates), x_step)],
+        x_ticks=[(x(day), day_month(day)) for day in named],
         teams=[
             (row.team.pk, row.entry.display_name)
             for row in sorted(shown, key=lambda r: r.team.name)
         ],
+        first=first,
+        last=last,
         chosen=chosen if chosen in ids else None,
         band=band,
         banded=len(banded),

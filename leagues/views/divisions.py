@@ -194,6 +194,7 @@ class StandingsView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateVie
                 yours=self.yours,
                 chosen=self.chosen,
                 zone=standings.league.time_zone,
+                night=standings.division.season.night,
             ),
         )
         return context

@@ -424,3 +424,57 @@ def test_a_finished_division_reads_as_final_not_as_a_race(client):
     page = client.get(reverse("leagues:division", args=[division.pk])).content.decode()
     assert "Who can still win it" in page and "How it finished" not in page
     assert "certain, whatever the results still to come" in page
+
+
+def test_the_charts_weeks_are_the_leagues_nights_by_date():
+    """The chart numbered its axis 1, 2, 3… over every day with a result or an adjustment: a
+    fixture re-arranged to a Thursday and a point docked on a Saturday each made a "week", so
+    the chart's week 4 was the league's Week 3. The axis reads the league nights by date, as the
+    fixture list heads them; the Thursday's and the Saturday's points count, drawn at their
+    days between the Tuesdays."""
+    tuesday = datetime.date(2025, 9, 2)
+    days = [tuesday, tuesday + datetime.timedelta(days=7), tuesday + datetime.timedelta(days=9)]
+    days.append(tuesday + datetime.timedelta(days=14))
+    row = SimpleNamespace(
+        team=SimpleNamespace(pk=1, name="Black Bull"),
+        entry=SimpleNamespace(display_name="Black Bull"),
+        position=1,
+        nights=[2, 2, 2, 2],
+    )
+    docked = SimpleNamespace(
+        made_at=datetime.datetime(2025, 9, 13, 12, tzinfo=datetime.UTC),  # a Saturday
+        entry=SimpleNamespace(team_id=1),
+        points=-1,
+    )
+    chart = progression_chart(rows=[row], nights=days, adjustments=[docked], zone="UTC")
+    assert chart is not None
+    assert [label for _, label in chart.x_ticks] == ["2 Sep", "9 Sep", "16 Sep"]
+    ticks = [x for x, _ in chart.x_ticks]
+    assert ticks == [chart.left, (chart.left + chart.right_x) / 2, chart.right_x]
+    # Two days after the second Tuesday, four days after, then the third Tuesday.
+    week = ticks[1] - ticks[0]
+    xs = [float(point.split(",")[0]) for point in chart.lines[0].points.split(" ")]
+    assert xs == [ticks[0], ticks[1], ticks[1] + week * 2 / 7, ticks[1] + week * 4 / 7, ticks[2]]
+    assert chart.lines[0].total == 7
+    # Three dates along the bottom, the last kept inside the drawing.
+    assert chart.drawing.count('text-anchor="middle"') == 3
+    assert '<text x="316.6" y="216" text-anchor="middle"' in chart.drawing
+
+
+def test_the_standings_chart_after_a_fixture_re_arranged_to_a_thursday(client):
+    """On the page: a fixture of Week 1 re-arranged to the Thursday adds no tick of its own;
+    the three Tuesdays are the axis, and the summary says the nights it spans."""
+    from leagues.services.fixtures import fixture_rearrange, fixtures_generate
+
+    division, t = make_division("Anchor", "Bay Horse", "Crown", "Drop Inn")
+    fixtures_generate(division=division, start=DAY, legs=1)
+    thursday = DAY + datetime.timedelta(days=2)
+    moved = Fixture.objects.filter(division=division, round=1).first()
+    fixture_rearrange(fixture=moved, date=thursday, outside_calendar=True, reason="Asked for")
+    for fixture in Fixture.objects.filter(division=division):
+        FixtureResultFactory(fixture=fixture, home_win=True)
+    page = client.get(reverse("leagues:division", args=[division.pk])).content.decode()
+    # Along the bottom (the points up the side are set a little lower, with dy).
+    along = re.findall(r'<text x="[\d.]+" y="[\d.]+" text-anchor="middle"[^>]*>([^<]*)<', page)
+    assert along == ["2 Sep", "9 Sep", "16 Sep"]
+    assert "Points after each league night, Tue 2 Sep to Tue 16 Sep" in page
