@@ -50,6 +50,25 @@ def validate_league_slug(value: str) -> None:
         )
 
 
+def league_address(name: str, typed: str = "") -> str:
+    """The web address (slug) of a league called ``name``: the one ``typed``, else made from
+    the name. Refused, on the address, when the name has nothing to make one from ("!!!") or
+    makes one of the site's own words ("Live"): a league asked for so could never be started."""
+    slug = typed.strip() or slugify(name)
+    if not slug:
+        raise ValidationError(
+            {
+                "slug": "Give the league a web address (e.g. spen-valley): its name, "
+                f"“{one_spaced(name)}”, has no letters (a to z) or digits to make one from."
+            }
+        )
+    try:
+        validate_league_slug(slug)
+    except ValidationError as exc:
+        raise ValidationError({"slug": exc.messages}) from None
+    return slug
+
+
 class Weekday(models.IntegerChoices):
     MONDAY = 0, "Monday"
     TUESDAY = 1, "Tuesday"

@@ -13,12 +13,17 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.text import slugify
 
 from config.inputs import one_spaced
 from config.locks import lock_rows
 from config.mail import MAIL_ERRORS, absolute, send_templated
-from leagues.models import League, LeagueRequest, league_address_taken, league_name_taken
+from leagues.models import (
+    League,
+    LeagueRequest,
+    league_address,
+    league_address_taken,
+    league_name_taken,
+)
 from leagues.permissions import can_approve_leagues
 from leagues.services.structure import league_create
 from scoring.actors import Account
@@ -35,9 +40,10 @@ def _require_operator(by: Account) -> None:
 
 
 def asked_address(name: str, form_data: dict[str, Any]) -> str:
-    """The web address (slug) a request's league would have: the one typed, else its name's."""
+    """The web address (slug) a request's league would have: the one typed, else its name's
+    (``league_address``: refused when the name has nothing to make one from)."""
     typed = form_data.get("slug")
-    return (typed.strip() if isinstance(typed, str) else "") or slugify(name)
+    return league_address(name, typed if isinstance(typed, str) else "")
 
 
 def _refuse_taken(name: str, slug: str, by: Account) -> None:

@@ -32,6 +32,7 @@ from leagues.models import (
     Team,
     TeamEntry,
     Venue,
+    league_address,
 )
 from leagues.nights_off import NightsOff
 from leagues.permissions import (
@@ -86,7 +87,7 @@ def league_create(
     preset = STYLE_PRESETS[style]
     league = League(
         name=one_spaced(name),
-        slug=slug or slugify(name),
+        slug=league_address(name, slug),
         style=style,
         ruleset=dict(ruleset or preset.ruleset),
         match_format=(match_format or preset.match_format).to_spec(),

@@ -134,6 +134,42 @@ def test_a_league_whose_web_address_is_taken_is_refused_without_the_word_slug():
     ], "one refusal, on the name, when the address is the name's"
 
 
+NO_ADDRESS = (
+    "Give the league a web address (e.g. spen-valley): its name, “!!!”, has no letters (a to z) "
+    "or digits to make one from."
+)
+
+
+def test_a_name_without_letters_or_digits_and_no_web_address_is_refused_nothing_stored(
+    asker, settings
+):
+    """A name "!!!" with the web address left blank was asked for with an empty address,
+    which no league can have: the operator could never approve it, and a second such name was
+    refused as "/leagues// is asked for already". The form says what to give, and nothing is
+    stored; likewise a name whose address would be one of the site's own ("Live")."""
+    client = logged_in(asker)
+    url = reverse("leagues:manage_league_create")
+    page = text(client.post(url, {"name": "!!!", **FORM}))
+    assert NO_ADDRESS in page
+    with pytest.raises(ValidationError) as refused:
+        ask(asker, "!!!")
+    assert refused.value.message_dict == {"slug": [NO_ADDRESS]}
+    page = text(client.post(url, {"name": "Live", **FORM}))
+    assert "“live” is a word the site" in page  # the site's own addresses use
+    assert not LeagueRequest.objects.exists()
+    # Given an address, the name stands.
+    response = client.post(url, {"name": "!!!", "slug": "bang-bang", **FORM})
+    assert response.status_code == 302
+    assert LeagueRequest.objects.get().slug == "bang-bang"
+    # Where anyone may start a league at once, the same words, and no league.
+    settings.OPEN_SIGNUP = True
+    assert NO_ADDRESS in text(client.post(url, {"name": "!!!", **FORM}))
+    with pytest.raises(ValidationError) as refused:
+        league_create(name="!!!", style="yorkshire", by=asker)
+    assert refused.value.message_dict == {"slug": [NO_ADDRESS]}
+    assert not League.objects.exists()
+
+
 def test_approving_a_request_for_a_name_taken_since_says_so_in_the_sites_words(asker, operator):
     """A league of the name started since the request (by the operator, say): approving the
     request names the league, not Django's "Slug"."""
