@@ -66,6 +66,30 @@ def test_a_renamed_team_keeps_its_old_name_in_past_seasons(client):
     assert "Woolpack" in page and "The New Woolpack" not in page
 
 
+def test_a_renamed_teams_page_says_the_name_it_played_a_past_season_under(client):
+    """The team page's line "Played 2024–25 as Woolpack" read an ``entry`` its page was never
+    given, and never showed: a past season's fixtures, listed as Woolpack's, stood under the
+    heading "The New Woolpack" unexplained. The season's part of the page says it, and says
+    nothing for a season played under the team's own name."""
+    league = LeagueFactory()
+    past = DivisionFactory(
+        season__league=league,
+        season__name="2024–25",
+        season__starts_on=datetime.date(2024, 9, 3),
+        season__ends_on=datetime.date(2025, 5, 27),
+    )
+    woolpack = TeamEntryFactory(division=past, team__name="Woolpack", name="Woolpack").team
+    current = season_create(league=league, name="2025–26", starts_on=datetime.date(2025, 9, 2))
+    team_enter(team=woolpack, division=DivisionFactory(season=current))
+    team_update(team=woolpack, name="The New Woolpack", home_venue=woolpack.home_venue)
+
+    url = reverse("leagues:team", args=[woolpack.pk])
+    then = page_words(client.get(url, {"season": past.season_id}))
+    assert "Played 2024–25 as Woolpack." in then
+    now = page_words(client.get(url, {"season": current.pk}))
+    assert "The New Woolpack" in now and "Played 2025–26 as" not in now
+
+
 # --- the season's calendar --------------------------------------------------------------------
 
 import pytest as _pytest  # noqa: E402
