@@ -45,14 +45,6 @@ def league(division):
 
 
 @pytest.fixture
-def secretary(client, league):
-    user = get_user_model().objects.create_user("sec", password="pw-secret-1")
-    league.secretaries.add(user)
-    client.force_login(user)
-    return user
-
-
-@pytest.fixture
 def fixture(division):
     fixtures_generate(division=division, start=datetime.date(2025, 9, 2), legs=1)
     return Fixture.objects.filter(division=division).order_by("date", "pk").first()
@@ -98,7 +90,7 @@ def test_other_users_are_refused_and_change_nothing(client, league, division, fi
     assert fixture.status == Fixture.Status.SCHEDULED
 
 
-def test_secretary_pages_render(client, secretary, league, division, fixture):
+def test_secretary_pages_render(client, signed_in, league, division, fixture):
     for url in manage_urls(league, division, fixture):
         assert client.get(url).status_code == 200, url
 
@@ -159,7 +151,7 @@ def test_league_form_shows_a_repeated_tiebreak_as_an_error(client):
     assert not League.objects.filter(name="Twice").exists()
 
 
-def test_secretary_builds_a_season_division_venue_and_entered_team(client, secretary, league):
+def test_secretary_builds_a_season_division_venue_and_entered_team(client, signed_in, league):
     slug = league.slug
     post = client.post
     assert (
@@ -195,7 +187,7 @@ def test_secretary_builds_a_season_division_venue_and_entered_team(client, secre
     assert team.entries.get().division == division
 
 
-def test_season_ending_before_it_starts_is_a_form_error(client, secretary, league):
+def test_season_ending_before_it_starts_is_a_form_error(client, signed_in, league):
     response = client.post(
         reverse("leagues:manage_season_create", args=[league.slug]),
         {"name": "Backwards", "starts_on": "2026-05-01", "ends_on": "2026-01-01"},
@@ -205,7 +197,7 @@ def test_season_ending_before_it_starts_is_a_form_error(client, secretary, leagu
     assert not Season.objects.filter(name="Backwards").exists()
 
 
-def test_register_a_new_player_then_refuse_a_second_team(client, secretary, league, division):
+def test_register_a_new_player_then_refuse_a_second_team(client, signed_in, league, division):
     """The second registration in a season is a form error, and no player is left behind."""
     black_bull, old_hall = (Team.objects.get(name=n) for n in ("Black Bull", "Old Hall"))
     url = reverse("leagues:manage_register", args=[league.slug])
@@ -226,7 +218,7 @@ def test_register_a_new_player_then_refuse_a_second_team(client, secretary, leag
     assert Player.objects.count() == players
 
 
-def test_bad_input_changes_nothing(client, secretary, league, division):
+def test_bad_input_changes_nothing(client, signed_in, league, division):
     url = reverse("leagues:manage_register", args=[league.slug])
     players = Player.objects.count()
     response = client.post(url, {"name": "", "team": "999999", "season": "x"})
@@ -241,7 +233,7 @@ def test_bad_input_changes_nothing(client, secretary, league, division):
     assert not Fixture.objects.filter(division=division).exists()
 
 
-def test_generate_fixtures_shows_the_report_and_keeps_played_fixtures(client, secretary, division):
+def test_generate_fixtures_shows_the_report_and_keeps_played_fixtures(client, signed_in, division):
     url = reverse("leagues:manage_fixtures_generate", args=[division.pk])
     form = {
         "start": "2025-09-02",
@@ -279,7 +271,7 @@ def test_generate_fixtures_shows_the_report_and_keeps_played_fixtures(client, se
     assert played.status == Fixture.Status.WALKOVER
 
 
-def test_a_fixtures_secretary_page_links_back_to_the_desk(client, secretary, league, fixture):
+def test_a_fixtures_secretary_page_links_back_to_the_desk(client, signed_in, league, fixture):
     """A fixture's secretary page linked its public page alone: the secretary who came from
     the desk had no way back to it but the browser's."""
     page = client.get(reverse("leagues:manage_fixture", args=[fixture.pk])).content.decode()
@@ -291,7 +283,7 @@ def test_a_fixtures_secretary_page_links_back_to_the_desk(client, secretary, lea
     assert 'data-testid="back-to-desk"' in page
 
 
-def test_postpone_then_rearrange(client, secretary, fixture):
+def test_postpone_then_rearrange(client, signed_in, fixture):
     url = reverse("leagues:manage_fixture", args=[fixture.pk])
     response = client.post(url, {"action": "postpone", "postpone-reason": ""})
     assert response.status_code == 200, "a reason is required"
@@ -320,7 +312,7 @@ def test_postpone_then_rearrange(client, secretary, fixture):
     assert fixture.time == datetime.time(19, 30)
 
 
-def test_seat_the_tables_and_start_the_games(client, secretary, fixture):
+def test_seat_the_tables_and_start_the_games(client, signed_in, fixture):
     season = fixture.division.season
     home, away = squad(fixture.home, season), squad(fixture.away, season)
     form = {}
@@ -350,7 +342,7 @@ def test_seat_the_tables_and_start_the_games(client, secretary, fixture):
 
 
 def test_a_player_chosen_for_several_seats_is_named_once_with_every_seat(
-    client, secretary, fixture
+    client, signed_in, fixture
 ):
     season = fixture.division.season
     home, away = squad(fixture.home, season), squad(fixture.away, season)
@@ -373,7 +365,7 @@ def test_a_player_chosen_for_several_seats_is_named_once_with_every_seat(
     assert not fixture.tables.exists()
 
 
-def test_walkover_and_void(client, secretary, fixture):
+def test_walkover_and_void(client, signed_in, fixture):
     url = reverse("leagues:manage_fixture", args=[fixture.pk])
     response = client.post(
         url, {"action": "walkover", "walkover-to": "away", "walkover-reason": "Home conceded"}
@@ -397,7 +389,7 @@ def test_walkover_and_void(client, secretary, fixture):
     assert not FixtureResult.objects.filter(fixture=fixture).exists()
 
 
-def test_point_adjustment_is_recorded_shown_and_withdrawn(client, secretary, division):
+def test_point_adjustment_is_recorded_shown_and_withdrawn(client, signed_in, division):
     entry = division.entries.get(team__name="Crown")
     url = reverse("leagues:manage_adjustments", args=[division.pk])
     response = client.post(url, {"entry": entry.pk, "points": "0", "reason": "Nothing"})
@@ -406,7 +398,7 @@ def test_point_adjustment_is_recorded_shown_and_withdrawn(client, secretary, div
     response = client.post(url, {"entry": entry.pk, "points": "-3", "reason": "Late result card"})
     assert response.status_code == 302
     adjustment = PointAdjustment.objects.get(entry=entry)
-    assert adjustment.points == -3 and adjustment.made_by == secretary
+    assert adjustment.points == -3 and adjustment.made_by == signed_in
     standings = client.get(division.get_absolute_url()).content.decode()
     assert "Late result card" in standings
     response = client.post(
@@ -416,7 +408,7 @@ def test_point_adjustment_is_recorded_shown_and_withdrawn(client, secretary, div
     assert not PointAdjustment.objects.filter(entry=entry).exists()
 
 
-def test_team_page_enters_a_team_and_sets_its_captain(client, secretary, league, division):
+def test_team_page_enters_a_team_and_sets_its_captain(client, signed_in, league, division):
     team = Team.objects.create(
         league=league, name="Greyhound", slug="greyhound", home_venue=VenueFactory()
     )
@@ -447,7 +439,7 @@ def test_team_page_enters_a_team_and_sets_its_captain(client, secretary, league,
 
 
 def test_too_early_an_end_is_said_by_the_end_date_not_as_a_short_season(
-    client, secretary, division
+    client, signed_in, division
 ):
     """A date to end by that leaves too few league nights was refused by the start, as "the
     season is too short", though the season's own end was months away."""
@@ -505,7 +497,7 @@ def test_a_new_league_is_in_its_styles_time_zone_unless_another_is_chosen(client
 
 
 def test_a_list_generated_again_that_moves_fixtures_does_not_also_say_none_moved(
-    client, secretary, division
+    client, signed_in, division
 ):
     """Generating again a week later moves the scheduled fixtures: the report said "12
     fixtures moved to another night." and then "No fixture needed swapping or moving.", which
@@ -519,7 +511,7 @@ def test_a_list_generated_again_that_moves_fixtures_does_not_also_say_none_moved
     assert "No fixture needed swapping home and away, or moving, for a shared venue." in words
 
 
-def test_an_adjustment_is_dated_where_the_league_plays(client, secretary, league, division):
+def test_an_adjustment_is_dated_where_the_league_plays(client, signed_in, league, division):
     """Made at 21:30 on a Port of Spain league night (01:30 the next day in London, the site's
     zone), the desk's list of adjustments dated it the next day."""
     league.time_zone = "America/Port_of_Spain"

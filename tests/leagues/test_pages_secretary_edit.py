@@ -39,14 +39,6 @@ def league(division):
 
 
 @pytest.fixture
-def secretary(client, league):
-    user = get_user_model().objects.create_user("sec", password="pw-secret-1")
-    league.secretaries.add(user)
-    client.force_login(user)
-    return user
-
-
-@pytest.fixture
 def team(division):
     return Team.objects.get(name="Black Bull")
 
@@ -113,7 +105,7 @@ def test_edit_pages_are_for_the_leagues_secretary_only(client, league, division,
         assert client.get(url).status_code == 200, url
 
 
-def test_secretary_edits_the_league_on_one_page(client, secretary, league):
+def test_secretary_edits_the_league_on_one_page(client, signed_in, league):
     response = client.post(
         reverse("leagues:manage_league_edit", args=[league.slug]),
         league_data(
@@ -143,7 +135,7 @@ def test_secretary_edits_the_league_on_one_page(client, secretary, league):
 
 
 def test_a_match_format_that_gives_no_points_is_refused_and_nothing_saved(
-    client, secretary, league
+    client, signed_in, league
 ):
     response = client.post(
         reverse("leagues:manage_league_edit", args=[league.slug]),
@@ -158,7 +150,7 @@ def test_a_match_format_that_gives_no_points_is_refused_and_nothing_saved(
 
 
 def test_every_problem_with_the_settings_is_said_at_once_against_its_field(
-    client, secretary, league
+    client, signed_in, league
 ):
     """A secretary was told one problem a submission: the first tie-break listed twice but not
     the second, and a format giving no points only once the tables were filled in (said by
@@ -198,7 +190,7 @@ def test_every_problem_with_the_settings_is_said_at_once_against_its_field(
 
 
 def test_a_played_season_keeps_its_rules_when_the_league_changes_them(
-    client, secretary, league, division
+    client, signed_in, league, division
 ):
     """The league's target, format and tie-breaks are the defaults for new seasons: a season
     with a fixture played keeps its own (and its own page refuses a change), a new season
@@ -245,7 +237,7 @@ def test_a_played_season_keeps_its_rules_when_the_league_changes_them(
     assert league.seasons.get(pk=played.pk).get_match_format().tables == 4
 
 
-def test_secretary_edits_a_season_and_bad_dates_are_refused(client, secretary, league, division):
+def test_secretary_edits_a_season_and_bad_dates_are_refused(client, signed_in, league, division):
     season = division.season
     url = reverse("leagues:manage_season_edit", args=[league.slug, season.pk])
     response = client.post(
@@ -269,7 +261,7 @@ def test_secretary_edits_a_season_and_bad_dates_are_refused(client, secretary, l
 
 
 def test_the_desk_gives_each_season_its_dates_and_says_when_no_end_is_set(
-    client, secretary, league, division
+    client, signed_in, league, division
 ):
     """The desk gave a season as "from 12 Jun 2026" whether or not its end was set: a season
     ending 11 Sep read as if it ran on. The end is optional (a season may be started before
@@ -293,7 +285,7 @@ def test_the_desk_gives_each_season_its_dates_and_says_when_no_end_is_set(
 
 
 def test_secretary_renames_and_reranks_a_division_but_not_onto_another(
-    client, secretary, league, division, second
+    client, signed_in, league, division, second
 ):
     url = reverse("leagues:manage_division_edit", args=[league.slug, second.pk])
     response = client.post(url, {"name": "Premier", "rank": "2"})
@@ -306,13 +298,13 @@ def test_secretary_renames_and_reranks_a_division_but_not_onto_another(
     assert (second.name, second.rank) == ("Championship", 3)
 
 
-def test_a_division_of_another_league_is_not_found(client, secretary, league):
+def test_a_division_of_another_league_is_not_found(client, signed_in, league):
     elsewhere = DivisionFactory()
     url = reverse("leagues:manage_division_edit", args=[league.slug, elsewhere.pk])
     assert client.get(url).status_code == 404
 
 
-def test_venue_list_and_edit(client, secretary, league, team):
+def test_venue_list_and_edit(client, signed_in, league, team):
     """The secretary sees the league's venues (not another league's) and edits one."""
     venue = team.home_venue
     other_league_team = Team.objects.create(
@@ -345,7 +337,7 @@ def test_venue_list_and_edit(client, secretary, league, team):
     )
 
 
-def test_secretary_edits_a_team_but_not_onto_another_teams_name(client, secretary, league, team):
+def test_secretary_edits_a_team_but_not_onto_another_teams_name(client, signed_in, league, team):
     url = reverse("leagues:manage_team_edit", args=[league.slug, team.pk])
     new_home = VenueFactory(name="The Greyhound", league=league)
     response = client.post(url, {"name": "Old Hall", "short_name": "", "home_venue": new_home.pk})
@@ -375,7 +367,7 @@ def entry_post(team, division, **extra) -> dict:
     }
 
 
-def test_a_team_moves_division_before_it_has_played(client, secretary, league, division, second):
+def test_a_team_moves_division_before_it_has_played(client, signed_in, league, division, second):
     team = Team.objects.get(name="Crown")
     fixtures_generate(division=division, start=datetime.date(2025, 9, 2), legs=1)
     url = reverse("leagues:manage_team", args=[league.slug, team.pk])
@@ -386,7 +378,7 @@ def test_a_team_moves_division_before_it_has_played(client, secretary, league, d
     assert not Fixture.objects.filter(division=division, away=team).exists()
 
 
-def test_a_team_that_has_played_stays_in_its_division(client, secretary, league, division, second):
+def test_a_team_that_has_played_stays_in_its_division(client, signed_in, league, division, second):
     team = Team.objects.get(name="Crown")
     fixtures_generate(division=division, start=datetime.date(2025, 9, 2), legs=1)
     played = Fixture.objects.filter(division=division, home=team).first() or (
@@ -407,7 +399,7 @@ def test_a_team_that_has_played_stays_in_its_division(client, secretary, league,
     assert Fixture.objects.filter(division=division).count() == count
 
 
-def test_captain_contact_is_for_the_secretary_only(client, secretary, league, division, team):
+def test_captain_contact_is_for_the_secretary_only(client, signed_in, league, division, team):
     """Saved and shown on the secretary's team page; never on the public team, player or
     fixture pages, even to the secretary."""
     captain = squad(team, division.season)[0]
@@ -430,7 +422,7 @@ def test_captain_contact_is_for_the_secretary_only(client, secretary, league, di
         reverse("leagues:division_players", args=[division.pk]),
         league.get_absolute_url(),
     ]
-    for viewer in (secretary, None):
+    for viewer in (signed_in, None):
         if viewer is None:
             client.logout()
         for page in public:
@@ -440,7 +432,7 @@ def test_captain_contact_is_for_the_secretary_only(client, secretary, league, di
             assert "captain.bull" not in response.content.decode(), page
 
 
-def test_secretary_adds_a_single_fixture(client, secretary, league, division):
+def test_secretary_adds_a_single_fixture(client, signed_in, league, division):
     home, away = Team.objects.get(name="Black Bull"), Team.objects.get(name="Anchor")
     url = reverse("leagues:manage_fixture_add", args=[division.pk])
 
@@ -469,7 +461,7 @@ def test_secretary_adds_a_single_fixture(client, secretary, league, division):
     assert Fixture.objects.filter(division=division).count() == 1
 
 
-def test_a_team_not_in_the_division_cannot_be_chosen(client, secretary, league, division, second):
+def test_a_team_not_in_the_division_cannot_be_chosen(client, signed_in, league, division, second):
     outsider = Team.objects.create(
         league=league, name="Swan", slug="swan", home_venue=VenueFactory()
     )
@@ -485,7 +477,7 @@ def test_a_team_not_in_the_division_cannot_be_chosen(client, secretary, league, 
     assert Season.objects.count() == 1
 
 
-def test_the_secretary_sets_the_leagues_time_zone(client, secretary, league, division):
+def test_the_secretary_sets_the_leagues_time_zone(client, signed_in, league, division):
     """A new league is in the site's zone; the settings page moves it to Port of Spain (the
     audit trail says so) and its pages then name the times as Port of Spain time; a zone that
     is not one is refused by name and changes nothing."""
