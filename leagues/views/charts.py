@@ -100,7 +100,7 @@ class Line:
 class Chart:
     lines: list[Line]
     """The grey lines first, the picked-out ones last (drawn on top)."""
-    weeks: int
+    days: int
     """How many days the lines have a point on: the nights with a result, the days with an
     adjustment and none."""
     top: int
@@ -378,7 +378,7 @@ def progression_chart(
     named = _named_nights(first, last, night=night, week_width=plot_w * 7 / span)
     return Chart(
         lines=grey + list(reversed(bright)),  # the first picked (the leader) drawn last, on top
-        weeks=len(dates),
+        days=len(dates),
         top=top,
         y_ticks=[(y(t), t) for t in _ticks(low, top)],
         x_ticks=[(x(day), day_month(day)) for day in named],

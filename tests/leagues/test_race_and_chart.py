@@ -366,7 +366,7 @@ def test_an_adjustment_is_charted_on_the_day_it_was_made_where_the_league_plays(
         rows=[row], nights=[friday], adjustments=[docked], zone="America/Port_of_Spain"
     )
     assert chart is not None
-    assert chart.weeks == 1
+    assert chart.days == 1
     assert chart.lines[0].total == 1
 
 
