@@ -38,6 +38,8 @@ class ScoringLink(models.Model):
     the phone that started a stand-alone game) is their permission. A stand-alone game has a link
     of its own; every game of a fixture table is attached to that table's link. A revoked link
     (re-issued under a new key) or a closed one (the fixture's result is confirmed) grants nothing.
+    A re-issued link's successor names it (``replaces``): a phone still holding the old key is
+    told the link was replaced, not only that it may no longer score.
     """
 
     key = models.CharField(max_length=64, unique=True, editable=False)
@@ -57,6 +59,15 @@ class ScoringLink(models.Model):
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     revoked_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    replaces = models.OneToOneField(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="replaced_by",
+        editable=False,
+        help_text="The link this one was re-issued in place of (its key stopped working).",
+    )
 
     class Meta:
         ordering = ["-created_at", "-pk"]

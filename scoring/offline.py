@@ -26,6 +26,7 @@ from scoring import permissions, selectors, services
 from scoring.actors import Actor
 from scoring.forms.words import plain_message
 from scoring.models import Game, Hand, names_by_label
+from scoring.permissions import Refused
 from scoring.rules import InvalidFacts
 from scoring.services import GameMovedOn
 
@@ -204,6 +205,32 @@ def _refusal(game: Game, exc: InvalidFacts) -> str:
     return words if exc.hand is None else f"Hand {exc.hand}: {words}"
 
 
+#: Why the server no longer lets this phone score the game, and what to do, as the phone says it
+#: beside the hands it keeps (static/scoring/offline/page.mjs): a 403 from `sync`.
+REFUSED_WORDS = {
+    Refused.CLOSED: "The result this game belongs to has been confirmed, so the hands kept on "
+    "this phone were not counted. Tell your captain or the league secretary: the secretary can "
+    "correct the result.",
+    Refused.REISSUED: "This game's scoring link has been replaced by a new one. Ask for the new "
+    "fixture card or link and open it on this phone (scan its QR code): the kept hands are sent "
+    "then.",
+    Refused.REVOKED: "This game's scoring link has been revoked, with no new one yet. Ask the "
+    "league secretary (or whoever started the game) to re-issue it and open the new link on "
+    "this phone: the kept hands are sent then.",
+    Refused.SIGNED_OUT: "This phone is not signed in to score this game (its session may have "
+    "ended). Open the game's scoring link again (scan its QR code), or log in again, and the "
+    "kept hands are sent.",
+}
+
+
+def _refused(request: HttpRequest, game: Game) -> JsonResponse:
+    """A phone that may not score the game: 403, with why (`reason`, for the phone) and what to
+    do (`message`, for people)."""
+    reason = permissions.why_refused(Actor.of_request(request), game)
+    message = f"{REFUSED_WORDS[reason]} Nothing was saved."
+    return JsonResponse({"reason": reason.value, "message": message}, status=403)
+
+
 def _bad(message: str) -> JsonResponse:
     return JsonResponse({"message": message}, status=400)
 
@@ -213,14 +240,11 @@ def _bad(message: str) -> JsonResponse:
 def sync(request: HttpRequest, pk: int) -> JsonResponse:
     """One kept hand, undo or correction from the phone: `{"op", "entry_key", "number",
     "facts", "revision"}`. 200 with the game; 409 (moved on) or 422 (refused) with the message
-    and the game; 400 for a malformed request; 403 for a phone that may not score the game."""
+    and the game; 400 for a malformed request; 403 for a phone that may not score the game,
+    with why (`reason`: `Refused`) and what to do (`message`)."""
     game = selectors.game_with_sides(pk)
     if not permissions.can_score(request, game):
-        return JsonResponse(
-            {"message": "This phone may no longer score this game (the link was re-issued, "
-             "revoked or closed). Nothing was saved."},
-            status=403,
-        )  # fmt: skip
+        return _refused(request, game)
     try:
         data = json.loads(request.body)
     except (ValueError, RecursionError):
@@ -257,11 +281,8 @@ def sync(request: HttpRequest, pk: int) -> JsonResponse:
                 actor=actor,
             )
     except services.NotAllowed:
-        return JsonResponse(
-            {"message": "This phone may no longer score this game (the link was re-issued, "
-             "revoked or closed). Nothing was saved."},
-            status=403,
-        )  # fmt: skip
+        # Refused under the game's row lock: the link as it is now says why.
+        return _refused(request, selectors.game_with_sides(pk))
     except GameMovedOn as exc:
         return _answer(pk, 409, exc.message)
     except InvalidFacts as exc:

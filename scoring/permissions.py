@@ -7,12 +7,16 @@ another app registered says so (the leagues app: "a secretary of this game's lea
 
 Once a link is closed (the fixture's result is confirmed), its games are changed only by those
 registered checks and by superusers: a confirmed result is the secretary's alone.
+
+A phone refused says why (`why_refused`): the result confirmed, the link re-issued (the phone
+holds a key it replaced), the link revoked, or the phone holding no link of the game at all.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.db import models
 from django.http import HttpRequest
 
 from scoring.actors import Account, Actor
@@ -89,6 +93,45 @@ def may_score(actor: Actor, game: Game) -> bool:
 def can_score(request: HttpRequest, game: Game) -> bool:
     """Whether this request may score `game` (what a page offers; the services decide)."""
     return may_score(Actor.of_request(request), game)
+
+
+class Refused(models.TextChoices):
+    """Why a phone may not score a game, as the phone is told (scoring.offline.sync's 403)."""
+
+    CLOSED = "closed", "The result is confirmed"
+    REISSUED = "reissued", "The link was re-issued"
+    REVOKED = "revoked", "The link was revoked"
+    SIGNED_OUT = "signed_out", "No link of the game held"
+
+
+def why_refused(actor: Actor, game: Game) -> Refused:
+    """Why ``actor`` may not score ``game`` (asked once it may not): its link closed (the result
+    confirmed; re-issued or not), revoked with no new link yet, re-issued from a key this phone
+    holds, or none of its keys held (a session ended, an account logged out)."""
+    link = game.scoring_link
+    if link is None:
+        return Refused.SIGNED_OUT
+    if link.closed_at is not None:
+        return Refused.CLOSED
+    if link.revoked_at is not None:
+        return Refused.REVOKED
+    if _holds_a_replaced_key(actor, link):
+        return Refused.REISSUED
+    return Refused.SIGNED_OUT
+
+
+def _holds_a_replaced_key(actor: Actor, link: ScoringLink) -> bool:
+    """Whether ``actor`` holds a link that ``link`` replaced, once or more (one read a re-issue
+    back)."""
+    replaced, seen = link.replaces_id, set()
+    while actor.links and replaced is not None and replaced not in seen:
+        if replaced in actor.links:
+            return True
+        seen.add(replaced)
+        replaced = (
+            ScoringLink.objects.filter(pk=replaced).values_list("replaces_id", flat=True).first()
+        )
+    return False
 
 
 def can_manage_link(user: Account, game: Game) -> bool:

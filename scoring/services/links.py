@@ -66,14 +66,20 @@ def _scoring_link_revoke(*, link: ScoringLink) -> ScoringLink:
 @transaction.atomic
 def _scoring_link_reissue(*, link: ScoringLink, by: User | None = None) -> ScoringLink:
     """Revoke `link` and move its games to a new link under a new key (a lost or leaked card),
-    made by ``by``. A step: the caller checked permission."""
+    made by ``by``; the new link names the one it replaces. A step: the caller checked
+    permission. A link already replaced (a table's re-issue and its game's, one waiting on the
+    other's lock) gives the link that replaced it, and no other."""
     old = _scoring_link_revoke(link=link)
+    already = ScoringLink.objects.filter(replaces=old).first()
+    if already is not None:
+        return already
     new = ScoringLink.objects.create(
         key=_new_key(),
         label=old.label,
         next_url=old.next_url,
         created_by=account_of(by),
         closed_at=old.closed_at,
+        replaces=old,
     )
     Game.objects.filter(scoring_link=old).update(scoring_link=new)
     # A fixture table that held the old link follows it (leagues.services.results).

@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from scoring.models import Award, Game, Hand, HandRevision, RevisionAction
 from scoring.services import game_link_reissue, game_link_revoke
+from scoring.services.links import _scoring_link_close, _scoring_link_reopen
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
 from tests.factories.scoring import GameFactory, play_plain_hands
 from tests.scoring.test_browser import GAME, NOT_OUT, PATEL, SMITH, Scorer
@@ -47,6 +48,15 @@ def keep(scorer: Scorer, number: int) -> None:
         scorer.pending_game = None
     scorer.tap(button)
     expect(scorer.page.get_by_test_id(f"unsent-{number}")).to_have_text("not sent yet")
+
+
+def keep_a_hand_offline(scorer: Scorer, game: Game) -> None:
+    """Open the game for offline use, lose the connection and keep hand 1 (4♥ turned, Smith &
+    Jones high and game, Patel & Brown low) on the phone."""
+    open_for_offline(scorer, game)
+    scorer.page.context.set_offline(True)
+    scorer.enter(card="4H", high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
+    keep(scorer, 1)
 
 
 def awards_shown(page: Page, count: int) -> list[list[str]]:
@@ -85,14 +95,14 @@ def unsent(page: Page) -> Any:
 
 def kept_ops(page: Page) -> list[dict[str, Any]]:
     """What the phone keeps in IndexedDB (static/scoring/offline/store.mjs): each op's kind,
-    number and state."""
+    number and state, oldest first (as it sends them)."""
     return page.evaluate(
         """() => new Promise((resolve, reject) => {
             const request = indexedDB.open("allfours-offline");
             request.onerror = () => reject(request.error);
             request.onsuccess = () => {
               const all = request.result.transaction("ops").objectStore("ops").getAll();
-              all.onsuccess = () => resolve(all.result.map(
+              all.onsuccess = () => resolve(all.result.sort((a, b) => a.seq - b.seq).map(
                 (op) => ({op: op.op, number: op.number, state: op.state})));
             };
           })"""
@@ -240,26 +250,24 @@ def test_a_hand_kept_while_the_link_was_revoked_stays_says_why_and_goes_with_a_n
     offline_scorer: Scorer,
 ) -> None:
     """The table's link is revoked while the phone keeps a hand offline: back online, the server
-    refuses the phone (403). The hand stays kept (not set aside, not dropped), the banner says
-    why and what to do, and the phone stops sending it on the clock; opening the re-issued link
-    on the same phone sends it."""
+    refuses the phone (403, "revoked"). The hand stays kept (not set aside, not dropped), the
+    banner says why and what to do, and the phone stops sending it on the clock; the link
+    re-issued, the banner says so; opening the new link on the same phone sends it."""
     game = GameFactory(trinidad=True)
     scorer, page = offline_scorer, offline_scorer.page
-    open_for_offline(scorer, game)
-    page.context.set_offline(True)
-    scorer.enter(card="4H", high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
-    keep(scorer, 1)
+    keep_a_hand_offline(scorer, game)
 
     game_link_revoke(game=game)
     sends: list[str] = []
     page.on("request", lambda r: sends.append(r.url) if r.url.endswith("/sync/") else None)
     page.context.set_offline(False)
-    refusal = (
-        "1 hand not sent yet: this phone may no longer score this game (the link was "
-        "re-issued, revoked or closed). It stays on this phone: open the table's new scoring "
-        "link (scan its QR code again) and it is sent."
+    revoked = (
+        "1 hand not sent yet. This game's scoring link has been revoked, with no new one yet. "
+        "Ask the league secretary (or whoever started the game) to re-issue it and open the new "
+        "link on this phone: the kept hands are sent then."
     )
-    expect(unsent(page)).to_have_text(refusal)
+    expect(unsent(page)).to_have_text(revoked)
+    expect(unsent(page)).to_have_attribute("data-refused", "revoked")
     expect(page.get_by_test_id("unsent-1")).to_have_text("not sent yet")
     expect(page.get_by_test_id("offline-conflict")).to_have_count(0)
     assert kept_ops(page) == [{"op": "record", "number": 1, "state": "unsent"}]
@@ -270,11 +278,20 @@ def test_a_hand_kept_while_the_link_was_revoked_stays_says_why_and_goes_with_a_n
 
     # Opened again while the link is still revoked: the same words, the hand still kept.
     page.reload()
-    expect(unsent(page)).to_have_text(refusal)
+    expect(unsent(page)).to_have_text(revoked)
     assert kept_ops(page) == [{"op": "record", "number": 1, "state": "unsent"}]
 
-    # The table's link re-issued, its new QR code scanned on this phone: the hand goes.
+    # The table's link re-issued: opened again, the page says to open the new link.
     game_link_reissue(game=game)
+    page.reload()
+    expect(unsent(page)).to_have_text(
+        "1 hand not sent yet. This game's scoring link has been replaced by a new one. Ask for "
+        "the new fixture card or link and open it on this phone (scan its QR code): the kept "
+        "hands are sent then."
+    )
+    expect(unsent(page)).to_have_attribute("data-refused", "reissued")
+
+    # Its new QR code scanned on this phone: the hand goes.
     game.refresh_from_db()
     scorer.scan(game)
     expect(unsent(page)).to_have_count(0)
@@ -282,6 +299,51 @@ def test_a_hand_kept_while_the_link_was_revoked_stays_says_why_and_goes_with_a_n
     assert kept_ops(page) == []
     assert Hand.objects.filter(game=game).count() == 1
     assert Hand.objects.get(game=game, number=1).facts["turn_ups"] == ["4H"]
+
+
+def test_hands_kept_while_the_result_was_confirmed_say_so_here_and_in_the_games_list(
+    offline_scorer: Scorer,
+) -> None:
+    """The fixture's result confirmed (the table's link closed) while the phone keeps hands
+    offline: the phone does not give the re-issued link's advice but says the result is
+    confirmed, the kept hands were not counted and who can correct it; the list of games kept
+    on the phone says the same. The result sent back for play (the link opened again): they
+    go."""
+    game = GameFactory(trinidad=True)
+    scorer, page = offline_scorer, offline_scorer.page
+    keep_a_hand_offline(scorer, game)
+    scorer.enter(card="9C", high=PATEL, low=PATEL, jack=NOT_OUT, game=PATEL)
+    keep(scorer, 2)
+
+    _scoring_link_close(link=game.scoring_link)
+    page.context.set_offline(False)
+    closed = (
+        "The result this game belongs to has been confirmed, so the hands kept on this phone "
+        "were not counted. Tell your captain or the league secretary: the secretary can correct "
+        "the result."
+    )
+    expect(unsent(page)).to_have_text(f"2 hands not sent yet. {closed}")
+    expect(unsent(page)).to_have_attribute("data-refused", "closed")
+    assert kept_ops(page) == [
+        {"op": "record", "number": 1, "state": "unsent"},
+        {"op": "record", "number": 2, "state": "unsent"},
+    ]
+
+    # The games kept on the phone, opened with no connection: the same reason beside the game.
+    page.context.set_offline(True)
+    page.goto(scorer.base_url + "/games/")
+    kept_games = page.get_by_test_id("kept-games")
+    expect(kept_games.get_by_test_id("kept-unsent")).to_have_text("2 hands not sent yet")
+    expect(kept_games.get_by_test_id("kept-refused")).to_have_text(closed)
+
+    # A secretary sends the result back for play to continue: the game opened again, they go.
+    _scoring_link_reopen(link=game.scoring_link)
+    page.context.set_offline(False)
+    kept_games.get_by_role("link").click()
+    page.wait_for_url(scorer.base_url + game.get_absolute_url())
+    expect(unsent(page)).to_have_count(0)
+    assert kept_ops(page) == []
+    assert Hand.objects.filter(game=game).count() == 2
 
 
 def test_a_phone_closed_with_unsent_hands_sends_them_when_opened_again(
@@ -305,10 +367,7 @@ def test_a_phone_closed_with_unsent_hands_sends_them_when_opened_again(
 
     context = launch()
     scorer = Scorer(context.pages[0], live_server.url)
-    open_for_offline(scorer, game)
-    context.set_offline(True)
-    scorer.enter(card="4H", high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
-    keep(scorer, 1)
+    keep_a_hand_offline(scorer, game)
     context.close()  # the browser is closed, with the hand on the phone
 
     context = launch()

@@ -13,9 +13,12 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.urls import reverse
 
+from scoring import offline
 from scoring.forms import fields_from_facts
-from scoring.models import Game, Hand, HandRevision, RevisionAction
+from scoring.models import Game, Hand, HandRevision, RevisionAction, ScoringLink
 from scoring.offline import MODULES
+from scoring.services import game_link_reissue, game_link_revoke
+from scoring.services.links import _scoring_link_close, _scoring_link_reissue
 from tests.factories.scoring import GameFactory, plain_hand
 
 pytestmark = pytest.mark.django_db
@@ -183,11 +186,113 @@ def test_a_kept_hand_the_rules_refuse_is_named_in_the_pages_words(client: Any, g
     )
 
 
-def test_a_phone_without_the_link_may_not_send(client: Any) -> None:
-    game = GameFactory(trinidad=True)
+def refused(client: Any, game: Game) -> dict[str, Any]:
+    """A kept hand sent by a phone that may not score the game: 403, nothing saved, and the
+    answer (its reason and words)."""
     response = sync(client, game, kept(game, 1))
     assert response.status_code == 403
+    assert response["Content-Type"] == "application/json"
     assert not Hand.objects.filter(game=game).exists()
+    data = response.json()
+    assert set(data) == {"reason", "message"}
+    assert data["message"].endswith(" Nothing was saved.")
+    return data
+
+
+CLOSED_WORDS = (
+    "The result this game belongs to has been confirmed, so the hands kept on this phone were "
+    "not counted. Tell your captain or the league secretary: the secretary can correct the "
+    "result. Nothing was saved."
+)
+REISSUED_WORDS = (
+    "This game's scoring link has been replaced by a new one. Ask for the new fixture card or "
+    "link and open it on this phone (scan its QR code): the kept hands are sent then. Nothing "
+    "was saved."
+)
+REVOKED_WORDS = (
+    "This game's scoring link has been revoked, with no new one yet. Ask the league secretary "
+    "(or whoever started the game) to re-issue it and open the new link on this phone: the "
+    "kept hands are sent then. Nothing was saved."
+)
+SIGNED_OUT_WORDS = (
+    "This phone is not signed in to score this game (its session may have ended). Open the "
+    "game's scoring link again (scan its QR code), or log in again, and the kept hands are "
+    "sent. Nothing was saved."
+)
+
+
+def test_a_phone_without_the_link_may_not_send(client: Any) -> None:
+    game = GameFactory(trinidad=True)
+    assert refused(client, game) == {"reason": "signed_out", "message": SIGNED_OUT_WORDS}
+
+
+def test_a_phone_whose_link_was_closed_is_told_the_result_is_confirmed(
+    client: Any, game: Game
+) -> None:
+    """The fixture's result confirmed: the table's link closed. Not the re-issued link's advice
+    (a new link would not help): the kept hands were not counted, and who can put it right."""
+    _scoring_link_close(link=game.scoring_link)
+    assert refused(client, game) == {"reason": "closed", "message": CLOSED_WORDS}
+    # Re-issued after it closed (a lost card): still closed, and said so.
+    game_link_reissue(game=game)
+    assert refused(client, game)["reason"] == "closed"
+
+
+def test_a_phone_whose_link_was_reissued_is_told_to_open_the_new_one(
+    client: Any, game: Game
+) -> None:
+    game_link_reissue(game=game)
+    assert refused(client, game) == {"reason": "reissued", "message": REISSUED_WORDS}
+    # Re-issued again before this phone opened the first new link: still the link it held.
+    game_link_reissue(game=game)
+    assert refused(client, game)["reason"] == "reissued"
+    # The newest link opened on this phone: it scores again.
+    game.refresh_from_db()
+    assert client.get(game.scoring_link.get_absolute_url()).status_code == 302
+    assert sync(client, game, kept(game, 1)).status_code == 200
+
+
+def test_a_phone_whose_link_was_revoked_is_told_to_ask_for_a_new_one(
+    client: Any, game: Game
+) -> None:
+    game_link_revoke(game=game)
+    assert refused(client, game) == {"reason": "revoked", "message": REVOKED_WORDS}
+    # Re-issued and the new link revoked in turn: revoked, with no new link to ask for.
+    game_link_reissue(game=game)
+    game_link_revoke(game=game)
+    assert refused(client, game)["reason"] == "revoked"
+
+
+def test_a_link_reissued_that_this_phone_never_held_is_not_called_reissued(
+    client: Any, game: Game
+) -> None:
+    """This phone scored another game; this one's link was re-issued from a link it never
+    held: it is not signed in to score this one, whatever happened to its link."""
+    other = GameFactory(trinidad=True)
+    game_link_reissue(game=other)
+    assert refused(client, other) == {"reason": "signed_out", "message": SIGNED_OUT_WORDS}
+
+
+def test_a_link_revoked_between_the_check_and_the_lock_is_refused_with_its_reason(
+    client: Any, game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The services refuse under the game's row lock (a link revoked a moment ago): the answer
+    reads the link as it is then."""
+    monkeypatch.setattr(offline.permissions, "can_score", lambda request, game: True)
+    game_link_revoke(game=game)
+    assert refused(client, game) == {"reason": "revoked", "message": REVOKED_WORDS}
+
+
+def test_a_link_reissued_again_through_its_old_key_keeps_its_one_new_link(game: Game) -> None:
+    """A re-issue that waited on the old link's lock while another re-issued it (a table's and
+    its game's, each under its own lock first): it finds the first's new link and makes no
+    other, so one new link replaces the old. Here one after the other."""
+    old = game.scoring_link
+    first = _scoring_link_reissue(link=old)
+    second = _scoring_link_reissue(link=old)
+    assert first == second
+    assert first.replaces == old
+    assert ScoringLink.objects.filter(replaces=old).count() == 1
 
 
 def _update(response: Any) -> dict[str, Any]:

@@ -146,16 +146,21 @@ function statusLine(id, className, testid, shown) {
   return line;
 }
 
-/** The server's refusal of a phone that may no longer score the game (a 403 from sync), as
- * the reason beside the hands it keeps: "Nothing was saved" is the server's word for the one
- * request, and would read as if the kept hands were gone. */
-function refusalReason(message) {
-  const reason = String(message || "")
-    .replace(/\s*Nothing was saved\.?\s*$/, "")
-    .replace(/\.\s*$/, "")
-    .trim();
-  if (!reason) return "this phone may no longer score this game";
-  return reason.charAt(0).toLowerCase() + reason.slice(1);
+/** Why sending was refused when the answer does not say (a 403 not from the app), and what to
+ * do. */
+const REFUSED_UNSAID =
+  "Sending was refused, and the server did not say why (this page may be out of date, or this " +
+  "phone signed out). Reload the page, or log in again, and the kept hands are sent.";
+
+/** A 403 from sync as the phone keeps it beside its hands: why (`reason`: scoring.permissions
+ * Refused, or "refused" when the answer does not say) and the server's words for people, less
+ * "Nothing was saved" (the server's word for the one request: it would read as if the kept
+ * hands were gone). */
+function refusalOf(data) {
+  const said = data && typeof data.reason === "string" && typeof data.message === "string";
+  const words = said ? data.message.replace(/\s*Nothing was saved\.?\s*$/, "").trim() : "";
+  if (!words) return { why: "refused", words: REFUSED_UNSAID };
+  return { why: data.reason, words };
 }
 
 function drawCount(ops) {
@@ -169,20 +174,14 @@ function drawCount(ops) {
   if (hands) parts.push(plural(hands, "hand"));
   if (others) parts.push(plural(others, "change"));
   const refused = waiting.find((op) => op.refused);
-  let text = parts.length ? `${parts.join(" and ")} not sent yet` : "";
-  if (refused) {
-    const one = waiting.length === 1;
-    text +=
-      `: ${refusalReason(refused.refused)}. ${one ? "It stays" : "They stay"} on this phone: ` +
-      `open the table's new scoring link (scan its QR code again) and ${one ? "it is" : "they are"} sent`;
-  }
-  if (kept.length) {
-    const moved = `${plural(kept.length, "hand")} kept on this phone: the game moved on`;
-    text += text ? (refused ? `. Also ${moved}` : `; ${moved}`) : moved;
-  }
-  banner.textContent = `${text}.`;
+  const unsent = parts.length ? `${parts.join(" and ")} not sent yet` : "";
+  const moved = kept.length ? `${plural(kept.length, "hand")} kept on this phone: the game moved on` : "";
+  // Refused: why and what to do, in the server's words (whole sentences).
+  banner.textContent = refused
+    ? `${unsent}. ${refused.refused}${moved ? ` Also ${moved}.` : ""}`
+    : `${[unsent, moved].filter(Boolean).join("; ")}.`;
   banner.dataset.count = String(waiting.length + kept.length);
-  if (refused) banner.dataset.refused = "yes";
+  if (refused) banner.dataset.refused = refused.refusedWhy || "refused";
   else delete banner.dataset.refused;
 }
 
@@ -557,13 +556,14 @@ async function setAside(ops, state, message) {
   }
 }
 
-/** The server no longer lets this phone score the game (its link re-issued, revoked or closed):
- * every hand waiting is kept as it is, with the server's words, so that the banner says why
- * they wait (after a reload and without a connection too); none is set aside or dropped. */
-async function keepRefused(ops, message) {
+/** The server no longer lets this phone score the game (its link re-issued, revoked or closed,
+ * or a refusal that does not say why): every hand waiting is kept as it is, with why and the
+ * words to show (`refusalOf`), so that the banner and the list of games kept on the phone say
+ * why they wait (after a reload and without a connection too); none is set aside or dropped. */
+async function keepRefused(ops, { why, words }) {
   for (const op of ops) {
-    if (op.state === "conflict" || op.refused === message) continue;
-    await store.putOp({ ...op, refused: message });
+    if (op.state === "conflict" || (op.refused === words && op.refusedWhy === why)) continue;
+    await store.putOp({ ...op, refused: words, refusedWhy: why });
   }
 }
 
@@ -571,7 +571,7 @@ async function keepRefused(ops, message) {
 async function forgetRefusal() {
   for (const op of await store.opsOf(pk)) {
     if (!op.refused) continue;
-    const { refused: _, ...rest } = op;
+    const { refused: _, refusedWhy: __, ...rest } = op;
     await store.putOp(rest);
   }
 }
@@ -613,13 +613,13 @@ async function flush() {
       } catch {
         break; // not the server's answer (a portal, a proxy): try again later
       }
-      if (data.game) await store.putSnapshot(data.game);
       if (response.status === 403) {
         // Not this phone's any more: kept, and not sent again on the clock (a page opened, the
         // connection back or a hand kept tries once more: a new link opened gives it back).
-        await keepRefused(waiting, data.message || "");
+        await keepRefused(waiting, refusalOf(data));
         break;
       }
+      if (data.game) await store.putSnapshot(data.game);
       if (waiting.some((kept) => kept.refused)) {
         // Answered past the permission check: this phone may score the game again.
         await forgetRefusal();
@@ -827,7 +827,8 @@ document.addEventListener("htmx:afterSettle", () => {
 });
 window.addEventListener("online", flush);
 setInterval(() => {
-  // Hands the server refused this phone wait for a new link (a page opened), not the clock.
+  // Hands the server refused this phone wait for a page opened (a new link, a reload), not the
+  // clock.
   const waiting = view ? view.ops.filter((op) => op.state !== "conflict") : [];
   if (waiting.length && !waiting[0].refused) flush();
 }, 5000);

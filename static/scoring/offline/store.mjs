@@ -2,8 +2,9 @@
 // browser being closed):
 //   "ops": the hands (and undos and corrections) not sent yet, in order: {key, game, seq, op,
 //          number, facts, revision, state: "unsent" | "conflict", message, refused: the
-//          server's words when it no longer let this phone score the game (a 403), until it
-//          takes a hand again};
+//          words shown when the server no longer let this phone score the game (a 403: why and
+//          what to do) and refusedWhy: why ("closed", "reissued", "revoked", "signed_out", or
+//          "refused" when the answer did not say), until it takes a hand again};
 //   "games": the last state of each game the server sent: {game, version, hands, status}.
 const DB_NAME = "allfours-offline";
 

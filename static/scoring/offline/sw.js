@@ -76,7 +76,8 @@ async function fromCache(request) {
 }
 
 // The installed app's start URL (the manifest's start_url): with no connection it lists the games
-// kept on this phone, with how many of each game's hands wait to be sent.
+// kept on this phone, with how many of each game's hands wait to be sent, and why, when the server
+// refused this phone (the words its page shows).
 const START = "/games/";
 
 function escapeHtml(text) {
@@ -84,7 +85,9 @@ function escapeHtml(text) {
 }
 
 function unsentByGame() {
-  // The page's store (store.mjs): the "ops" not yet accepted by the server, by game.
+  // The page's store (store.mjs): the "ops" not yet accepted by the server, by game: how many,
+  // and why the server refused them when it did (the first waiting one's words, as the game's
+  // page shows them).
   return new Promise((resolve) => {
     const request = indexedDB.open("allfours-offline");
     request.onupgradeneeded = () => request.transaction.abort();
@@ -95,9 +98,13 @@ function unsentByGame() {
       const all = db.transaction("ops", "readonly").objectStore("ops").getAll();
       all.onerror = () => resolve({});
       all.onsuccess = () => {
-        const counts = {};
-        for (const op of all.result) counts[op.game] = (counts[op.game] || 0) + 1;
-        resolve(counts);
+        const games = {};
+        for (const op of all.result.sort((a, b) => a.seq - b.seq)) {
+          const game = games[op.game] || (games[op.game] = { count: 0, refused: "" });
+          game.count += 1;
+          if (!game.refused && op.state !== "conflict" && op.refused) game.refused = op.refused;
+        }
+        resolve(games);
       };
     };
   });
@@ -119,9 +126,10 @@ async function keptGamesPage() {
   const css = PRECACHE.find((name) => name.includes("site/site") && name.endsWith(".css"));
   const items = games
     .map((game) => {
-      const count = unsent[game.number] || 0;
+      const { count, refused } = unsent[game.number] || { count: 0, refused: "" };
       const note = count ? ` <span data-testid="kept-unsent">${count} ${count === 1 ? "hand" : "hands"} not sent yet</span>` : "";
-      return `<li><a href="${game.path}">${escapeHtml(game.title)}</a>${note}</li>`;
+      const why = refused ? `<p data-testid="kept-refused">${escapeHtml(refused)}</p>` : "";
+      return `<li><a href="${game.path}">${escapeHtml(game.title)}</a>${note}${why}</li>`;
     })
     .join("");
   const body = games.length
