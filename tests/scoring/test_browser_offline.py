@@ -346,6 +346,61 @@ def test_hands_kept_while_the_result_was_confirmed_say_so_here_and_in_the_games_
     assert Hand.objects.filter(game=game).count() == 2
 
 
+def test_a_refusal_that_is_not_the_servers_keeps_the_hands_and_says_to_reload(
+    offline_scorer: Scorer,
+) -> None:
+    """A 403 that is not the app's JSON (a proxy's page, a failed CSRF check): the hands stay
+    kept, the phone stops sending on the clock and says sending was refused and to reload or
+    log in again; the connection back again while the answer was on its way sends nothing
+    more; reloaded, with the server answering, they go."""
+    game = GameFactory(trinidad=True)
+    scorer, page = offline_scorer, offline_scorer.page
+    keep_a_hand_offline(scorer, game)
+
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    sync_url = f"{scorer.base_url}{reverse('scoring:sync', kwargs={'pk': game.pk})}"
+    page.context.route(sync_url, hold)
+    page.context.set_offline(False)
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    # The connection back again (and the clock ticking) while the phone waits for the answer.
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    page.wait_for_timeout(5_500)
+    held[0].fulfill(
+        status=403,
+        headers={"Content-Type": "text/html; charset=utf-8"},
+        body="<!doctype html><title>403 Forbidden</title><h1>CSRF verification failed.</h1>",
+    )
+    expect(unsent(page)).to_have_text(
+        "1 hand not sent yet. Sending was refused, and the server did not say why (this page "
+        "may be out of date, or this phone signed out). Reload the page, or log in again, and "
+        "the kept hands are sent."
+    )
+    expect(unsent(page)).to_have_attribute("data-refused", "refused")
+    assert kept_ops(page) == [{"op": "record", "number": 1, "state": "unsent"}]
+    # Refused: not sent again every few seconds.
+    page.wait_for_timeout(6_000)
+    assert len(held) == 1, [route.request.url for route in held]
+    assert Hand.objects.filter(game=game).count() == 0
+
+    page.context.unroute(sync_url, hold)
+    page.reload()
+    # What the phone keeps, not the banner (not drawn yet straight after the reload).
+    for _ in range(100):
+        if not kept_ops(page):
+            break
+        page.wait_for_timeout(100)
+    assert kept_ops(page) == []
+    expect(unsent(page)).to_have_count(0)
+    assert Hand.objects.filter(game=game).count() == 1
+
+
 def test_a_phone_closed_with_unsent_hands_sends_them_when_opened_again(
     browser: Browser, tmp_path: Path, live_server: Any
 ) -> None:

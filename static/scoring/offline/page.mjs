@@ -146,8 +146,8 @@ function statusLine(id, className, testid, shown) {
   return line;
 }
 
-/** Why sending was refused when the answer does not say (a 403 not from the app), and what to
- * do. */
+/** Why sending was refused when the answer does not say (a 403 that is not the server's JSON:
+ * a proxy's page, a failed CSRF check), and what to do. */
 const REFUSED_UNSAID =
   "Sending was refused, and the server did not say why (this page may be out of date, or this " +
   "phone signed out). Reload the page, or log in again, and the kept hands are sent.";
@@ -578,11 +578,13 @@ async function forgetRefusal() {
 
 /** Send what is waiting, oldest first; stop at the first refusal or failed connection. A call
  * while a send is under way (the connection back while the last try was failing) sends again
- * after it, rather than waiting for the next tick. */
-async function flush() {
+ * after it, rather than waiting for the next tick. The clock's call (`clock`) sends nothing
+ * the server refused this phone (they wait for a page opened: a new link, a reload), and adds
+ * no send after one under way (that one was to send it all), which could be refused. */
+async function flush({ clock = false } = {}) {
   if (pk === null) return;
   if (flushing) {
-    flushAgain = true;
+    if (!clock) flushAgain = true;
     return;
   }
   flushing = true;
@@ -593,7 +595,7 @@ async function flush() {
     for (;;) {
       let waiting = await store.opsOf(pk);
       let [op] = waiting;
-      if (!op || op.state === "conflict") break;
+      if (!op || op.state === "conflict" || (clock && op.refused)) break;
       const { state } = await baseState();
       if (await droppedAsRecorded(op, state)) continue;
       let response;
@@ -611,14 +613,18 @@ async function flush() {
       try {
         data = await response.json();
       } catch {
-        break; // not the server's answer (a portal, a proxy): try again later
+        // Not the server's answer (a portal, a proxy): tried again later, unless refused.
       }
       if (response.status === 403) {
-        // Not this phone's any more: kept, and not sent again on the clock (a page opened, the
-        // connection back or a hand kept tries once more: a new link opened gives it back).
+        // Not this phone's any more (or refused on the way, unsaid why): kept, and not sent
+        // again on the clock (a page opened, the connection back or a hand kept tries once
+        // more: a new link opened, a reload or a log-in gives it back).
         await keepRefused(waiting, refusalOf(data));
+        // Answered: the connection back meanwhile (or a hand kept) asks no send after this one.
+        flushAgain = false;
         break;
       }
+      if (!data) break;
       if (data.game) await store.putSnapshot(data.game);
       if (waiting.some((kept) => kept.refused)) {
         // Answered past the permission check: this phone may score the game again.
@@ -825,12 +831,12 @@ document.addEventListener("htmx:afterSettle", () => {
     followServer();
   }, 0);
 });
-window.addEventListener("online", flush);
+window.addEventListener("online", () => flush());
 setInterval(() => {
-  // Hands the server refused this phone wait for a page opened (a new link, a reload), not the
-  // clock.
+  // Refused hands wait for a page opened, not the clock (as the view shows them: flush reads
+  // what is kept, which a refusal may have changed since).
   const waiting = view ? view.ops.filter((op) => op.state !== "conflict") : [];
-  if (waiting.length && !waiting[0].refused) flush();
+  if (waiting.length && !waiting[0].refused) flush({ clock: true });
 }, 5000);
 
-refresh().then(flush);
+refresh().then(() => flush());
