@@ -26,6 +26,7 @@ from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFacto
 from tests.factories.scoring import UserFactory
 from tests.leagues.helpers import (
     captained_teams,
+    current_game,
     hand,
     record,
     squad,
@@ -1034,3 +1035,18 @@ def test_rebuilding_what_is_missing_stores_the_figures_of_a_card_naming_its_pair
     rebuild_tables(leagues=[season.league], missing=True)
     assert stored() == before
     assert not PairFigures.objects.filter(fixture=nobody).exists()
+
+
+def test_a_trinidad_table_scored_hand_by_hand_shows_its_games_and_hang_jacks_on_the_card() -> None:
+    """The card page gave a Trinidad table scored on a phone as "15–20 · halved", its points
+    over two games, while the card asks each table's games won and hang jacks: it says them,
+    as the result page does, "15–20 (bullseyes 1–1) · hang jacks 0–0 · halved"."""
+    fixture, users = _fixture("trinidad")
+    table_game = start_fixture(fixture)[0]
+    win_game(table_game.game, "A", 6)
+    win_game(current_game(table_game), "B", 1)
+    client = Client()
+    client.force_login(users["home"])
+    page = client.get(reverse("leagues:score_card", kwargs={"pk": fixture.pk})).content.decode()
+    played = " ".join(page.split('data-testid="card-played-1"')[1].split("</section>")[0].split())
+    assert "15–20 (bullseyes 1–1) · hang jacks 0–0 · halved" in played
