@@ -403,7 +403,7 @@ def _recompute(fixture: Fixture) -> FixtureResult | None:
 @transaction.atomic
 def table_link_reissue(*, table: FixtureTable, by: Account = None) -> FixtureTable:
     """A lost or leaked fixture card: the table's link is revoked and a new one issued; the
-    table's games follow the new link."""
+    table's games follow the new link. Refused for a table entered from the score card."""
     require_secretary(by, table.fixture.division.season.league)
     from leagues.audit import audit_log
     from scoring.services.links import _scoring_link_reissue
@@ -416,6 +416,12 @@ def table_link_reissue(*, table: FixtureTable, by: Account = None) -> FixtureTab
         "scoring_link", "fixture__division__season__league", "fixture__home", "fixture__away"
     ).get(pk=table.pk)
     fixture = table.fixture
+    if table.from_card:
+        # Nobody scores it (entering the card revoked any link it had, ``leagues.services.cards``),
+        # as nobody seats it (``leagues.services.seating``): a new link would wait for nothing.
+        raise ValidationError(
+            f"Table {table.board} is entered from the score card: it has no scoring link."
+        )
     if table.scoring_link is None:
         table.scoring_link = _new_table_link(fixture, table.board, by=by)
     else:

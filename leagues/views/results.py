@@ -183,8 +183,14 @@ def fixture_card(request: HttpRequest, pk: int) -> HttpResponse:
             results.table_link_revoke(table=table, by=request.user)
             messages.success(request, f"Table {table.board}'s link no longer works.")
         else:
-            results.table_link_reissue(table=table, by=request.user)
-            messages.success(request, f"Table {table.board} has a new link; the old one is void.")
+            try:
+                results.table_link_reissue(table=table, by=request.user)
+            except ValidationError as exc:
+                messages.error(request, " ".join(exc.messages))
+            else:
+                messages.success(
+                    request, f"Table {table.board} has a new link; the old one is void."
+                )
         return redirect("leagues:manage_fixture_card", pk=fixture.pk)
     tables = table_cards(request, fixture)
     return render(

@@ -28,6 +28,7 @@ from tests.leagues.helpers import (
     captained_teams,
     current_game,
     hand,
+    page_words,
     record,
     squad,
     start_fixture,
@@ -1050,3 +1051,27 @@ def test_a_trinidad_table_scored_hand_by_hand_shows_its_games_and_hang_jacks_on_
     page = client.get(reverse("leagues:score_card", kwargs={"pk": fixture.pk})).content.decode()
     played = " ".join(page.split('data-testid="card-played-1"')[1].split("</section>")[0].split())
     assert "15–20 (bullseyes 1–1) · hang jacks 0–0 · halved" in played
+
+
+def test_the_fixture_card_offers_no_link_for_a_table_from_the_score_card() -> None:
+    """The fixture card gave a table typed from the card with no pairs as " v " and offered
+    "Re-issue the link", which made a live link to a page saying "No game has started here
+    yet ... refresh", for a table nobody will score: it says "Pairs not recorded" and "From
+    the score card", and a re-issue posted anyway is refused with the reason, no link made."""
+    fixture, users = _fixture()
+    submission = fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+    confirmation.result_confirm(submission=submission, by=users["away"])
+    secretary = Client()
+    secretary.force_login(users["secretary"])
+    url = reverse("leagues:manage_fixture_card", kwargs={"pk": fixture.pk})
+    card = page_words(secretary.get(url))
+    table = card.split('data-testid="table-card-2"')[1].split("</section>")[0]
+    assert "Pairs not recorded" in table and "From the score card: no scoring link." in table
+    assert 'data-testid="reissue-2"' not in card
+    board = FixtureTable.objects.get(fixture=fixture, board=2)
+    response = secretary.post(url, {"table": str(board.pk), "action": "reissue"}, follow=True)
+    assert "Table 2 is entered from the score card: it has no scoring link." in unescape(
+        page_words(response)
+    )
+    board.refresh_from_db()
+    assert board.scoring_link is None
