@@ -524,3 +524,18 @@ def test_a_match_left_in_play_is_not_the_night_after_six_in_the_morning(client, 
     words = page_words(client.get(reverse("leagues:league_live", args=[league.slug])))
     assert "No league fixtures tonight." in words and "data-live-url" not in words
     assert client.get(reverse("leagues:league_live_poll", args=[league.pk])).status_code == 286
+
+
+def test_the_league_night_names_who_won_a_tables_game(client, night):
+    """A table's finished game read "Table 1, game 1: 3–11 won", without who won it: it says
+    "won by Crown", as the fixture's page does."""
+    league, _, _, _, _, other = night
+    win_game(other, "B", 3)
+    words = " ".join(
+        re.sub(
+            r"<[^>]+>",
+            " ",
+            client.get(reverse("leagues:league_live", args=[league.slug])).content.decode(),
+        ).split()
+    )
+    assert "Table 1, game 1: 3–11 won by Crown" in words
