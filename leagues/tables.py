@@ -315,7 +315,7 @@ def status_text(fixture: Fixture) -> str:
     """A fixture's status as lists print it: "Walkover to Alpha", "Played (provisional)",
     "Play-off: Scheduled", "Cup: Played, no result yet" (its night passed, nothing scored)."""
     label = fixture.get_status_display()
-    if fixture.status == Fixture.Status.SCHEDULED and getattr(fixture, "result", None) is None:
+    if fixture.status == Fixture.Status.SCHEDULED:  # begun: a game at a table, or a table done
         progress = listed_progress(fixture, fixture.league.today())
         if progress == NO_RESULT:
             label = NO_RESULT_WORDS  # as its page says it

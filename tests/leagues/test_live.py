@@ -4,7 +4,9 @@ unchanged page is a 304 from one cache read, and a hand changes only its own fix
 
 from __future__ import annotations
 
+import csv
 import datetime
+import io
 import re
 
 import pytest
@@ -539,3 +541,18 @@ def test_the_league_night_names_who_won_a_tables_game(client, night):
         ).split()
     )
     assert "Table 1, game 1: 3–11 won by Crown" in words
+
+
+def test_a_list_calls_a_match_in_play_with_a_table_finished_in_play(client, night):
+    """Once a table of a match had finished (a result worked out, not final yet), the
+    division's fixtures read "3–11 in play" under Result and "Scheduled" under Status, where
+    the fixture's page says "In play": the list says "In play" too."""
+    _, division, _, second, _, other = night
+    win_game(other, "B", 3)
+    second.refresh_from_db()
+    assert second.status == Fixture.Status.SCHEDULED and not second.result.is_final
+    response = client.get(reverse("leagues:division_fixtures_csv", args=[division.pk]))
+    rows = {row["Home"]: row for row in csv.DictReader(io.StringIO(response.content.decode()))}
+    assert rows["Royal Oak"]["Result"].endswith(" in play")
+    assert rows["Royal Oak"]["Status"] == "In play"
+    assert " · In play</p>" in page_words(client.get(second.get_absolute_url()))
