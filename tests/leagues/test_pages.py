@@ -317,6 +317,21 @@ def test_fixture_page_shows_tables_pairs_scores_and_score_sheet_links(client, pl
     assert "League points" in page
 
 
+def test_a_trinidad_fixture_page_gives_the_hang_jacks_of_each_table_scored_hand_by_hand(
+    client, played
+):
+    """A table typed from the card listed its hang jacks and a table scored on a phone did
+    not, though the fixture's total counts them: each table gives them in a Trinidad league."""
+    page = page_words(get(client, "fixture", played.fixture.pk))
+    tables = page.split('<section class="board card-panel">')[1:]
+    assert len(tables) == played.fixture.tables.count()
+    for table in tables:
+        if played.league.style == "trinidad":
+            assert '<li class="muted">Hang jacks 0–0</li>' in table
+        else:
+            assert "Hang jacks" not in table
+
+
 def test_team_page_shows_squad_fixtures_and_players(client, played):
     team = played.fixture.home
     page = get(client, "team", team.pk)
