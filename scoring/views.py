@@ -762,7 +762,14 @@ def link_open(request: HttpRequest, key: str) -> HttpResponse:
     """Open a scoring link: this browser may now score its games; go to the current one."""
     link = get_object_or_404(ScoringLink, key=key)
     if not link.is_live:
-        return render(request, "scoring/link_dead.html", {"link": link}, status=FORBIDDEN)
+        # A revoked link re-issued (a new key for its games) or only stopped: the advice differs.
+        replaced = link.state == "revoked" and ScoringLink.objects.filter(replaces=link).exists()
+        return render(
+            request,
+            "scoring/link_dead.html",
+            {"link": link, "replaced": replaced},
+            status=FORBIDDEN,
+        )
     permissions.grant(request, link)
     games = link.games.order_by("-pk")
     game = games.filter(status=GameStatus.IN_PROGRESS).first()

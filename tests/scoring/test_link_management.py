@@ -81,7 +81,11 @@ def test_revoke_refuses_the_key_until_the_link_is_reissued(client, creator, game
     assert game.scoring_link.state == "revoked"
     assert_refused(phone, game)
     response = Client().get(game.scoring_link.get_absolute_url())
-    assert response.status_code == 403 and "no longer works" in response.content.decode()
+    page = response.content.decode()
+    assert response.status_code == 403 and "no longer works" in page
+    # Stopped, not replaced: the page does not send the scorer looking for a new link.
+    assert "It has been stopped, and no new one given yet." in page
+    assert "replaced it with a new one" not in page
     assert HandRevision.objects.filter(game=game, action=RevisionAction.REVOKE).count() == 1
     body = client.get(game.get_absolute_url()).content.decode()
     assert 'data-testid="link-revoke"' not in body and "revoked" in body

@@ -118,7 +118,9 @@ def test_a_revoked_link_stops_working_at_once_and_a_reissued_one_takes_over(clie
     assert old.revoked_at is not None
     assert_refused(client, game)
     response = client.get(old.get_absolute_url())
-    assert response.status_code == 403 and "no longer works" in response.content.decode()
+    page = response.content.decode()
+    assert response.status_code == 403 and "no longer works" in page
+    assert "replaced it with a new one" in page and "no new one given" not in page
     assert client.get(new.get_absolute_url()).status_code == 302
     assert client.post(reverse("scoring:hand_record", kwargs={"pk": game.pk}), hand_data(game))
     assert game.hands.count() == 2
