@@ -998,12 +998,6 @@ class AdjustmentForm(forms.Form):
         return points
 
 
-class UsernameForm(forms.Form):
-    """An existing account, by its username."""
-
-    username = TextField(max_length=150, label="Username of an existing account")
-
-
 class InviteForm(forms.Form):
     """Whom to invite: the e-mail the invitation's link goes to."""
 

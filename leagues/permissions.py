@@ -11,12 +11,13 @@
 - Everyone else reads the public pages.
 
 Every object a secretary changes is owned by a league or reached through one: teams, seasons and
-venues by ``league``; players by the leagues they are registered in; accounts by the leagues they
-are a secretary of and their player's leagues. A secretary may take a player or an account into
-their league only when it is in no other league they do not run; the site operator may always.
-The services ask ``player_is_free`` and ``account_is_free`` before they register a player, make
-a captain or give a captain an account, and ``venue_is_kept_by`` before a venue is used or
-changed. ``by=None`` is the system itself (the demo, a management command), never a request.
+venues by ``league``; players by the leagues they are registered in. A secretary may take a
+player into their league only when they are in no other league the secretary does not run; the
+site operator may always. An account is never taken: it comes into a league by an invitation
+its owner accepts (``leagues.services.invitations``). The services ask ``player_is_free`` before
+they register a player, make a captain, invite a captain or unlink their account, and
+``venue_is_kept_by`` before a venue is used or changed. ``by=None`` is the system itself (the
+demo, a management command), never a request.
 
 Extend these functions, not the views.
 """
@@ -81,27 +82,10 @@ def player_leagues(player: Any) -> set[int]:
     return leagues
 
 
-def account_leagues(user: Account) -> set[int]:
-    """The leagues an account is in: the ones it is a secretary of, and its player's."""
-    leagues = set(League.objects.filter(secretaries=user).values_list("pk", flat=True))
-    leagues |= set(
-        Registration.objects.filter(player__user=user).values_list("season__league", flat=True)
-    )
-    leagues |= set(
-        TeamEntry.objects.filter(captain__user=user).values_list("season__league", flat=True)
-    )
-    return leagues
-
-
 def player_is_free(by: Account, league: League, player: Any) -> bool:
     """Whether ``by`` may register ``player`` in ``league``, make them a captain there or give
     them an account: they are in no other league, or ``by`` runs every other one they are in."""
     return _runs_all(by, player_leagues(player) - {league.pk})
-
-
-def account_is_free(by: Account, league: League, user: Account) -> bool:
-    """Whether ``by`` may link ``user``'s account to a player of ``league``."""
-    return _runs_all(by, account_leagues(user) - {league.pk})
 
 
 def venue_is_kept_by(venue: Venue, league: League) -> bool:

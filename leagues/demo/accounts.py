@@ -17,7 +17,7 @@ from django.db import transaction
 from leagues.demo.seed import HECKMONDWIKE, demo_leagues
 from leagues.models import League, TeamEntry
 from leagues.selectors.fixtures import league_current_season
-from leagues.services.accounts import captain_account_link
+from leagues.services.invitations import captain_invite, invitation_accept, invitation_token
 
 SECRETARY = "demo-secretary"
 CAPTAIN = "demo-captain"
@@ -57,7 +57,11 @@ def demo_accounts() -> list[DemoAccount]:
     if entry is not None:
         captain, _ = users.get_or_create(username=CAPTAIN)
         if entry.captain.user_id != captain.pk:
-            captain_account_link(entry=entry, user=captain, by=secretary)
+            # As on a real league: the secretary invites, and the captain accepts.
+            invitation = captain_invite(
+                entry=entry, email=f"{CAPTAIN}@example.org", by=secretary, send=False
+            )
+            invitation_accept(token=invitation_token(invitation), user=captain)
         role = f"captain of {entry.display_name} ({yorkshire.name}), {entry.captain.name}"
         accounts.append(_with_new_password(captain, role))
     return accounts

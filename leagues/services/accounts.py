@@ -1,12 +1,12 @@
 """Accounts for the people who run a league: its secretaries, and each season's team captains.
 
-Only a secretary of the league (or the site's operator) gives or takes these rights. Every
-change is in the league's audit trail with who, when, from where, before and after; a password
-never is. A secretary never types a password for someone else, nor makes anyone a secretary
-without asking them: a new secretary comes in by an invitation they accept
-(``leagues.services.invitations``), with an account they have or one they make. New accounts
-are checked by Django's username rules and password validators, and a refusal names the field
-it is about.
+Only a secretary of the league (or the site's operator) takes these rights away. Every change
+is in the league's audit trail with who, when, from where, before and after; a password never
+is. A secretary never types a password for someone else, nor gives anyone a secretary's or a
+captain's rights without asking them: a new secretary, and a captain's account, come in by an
+invitation they accept (``leagues.services.invitations``), with an account they have or one
+they make. New accounts are checked by Django's username rules and password validators, and a
+refusal names the field it is about.
 """
 
 from __future__ import annotations
@@ -21,10 +21,9 @@ from django.db import transaction
 from config.locks import lock_rows
 from leagues.audit import audit_log
 from leagues.models import AuditEntry, League, Player, TeamEntry
-from leagues.permissions import account_is_free, can_manage_league, player_is_free
+from leagues.permissions import can_manage_league, player_is_free
 from leagues.selectors.people import name_people
 from scoring.actors import Account
-from scoring.forms.words import possessive
 
 
 def _require_manager(league: League, by: Account) -> None:
@@ -72,14 +71,6 @@ def account_state(user: Account) -> dict[str, Any]:
     return {"user": user.pk, "username": user.get_username(), "email": user.email}
 
 
-def account_find(*, username: str) -> Any:
-    """The active account called ``username``; ``ValidationError`` on the username otherwise."""
-    user = get_user_model().objects.filter(username=username.strip(), is_active=True).first()
-    if user is None:
-        raise ValidationError({"username": f"There is no account called “{username.strip()}”."})
-    return user
-
-
 # --- secretaries (they come in by invitation: leagues.services.invitations) --------------------
 
 
@@ -107,7 +98,7 @@ def secretary_remove(*, league: League, user: Account, by: Account) -> League:
     return league
 
 
-# --- captains' accounts ------------------------------------------------------------------------
+# --- captains' accounts (they come in by invitation: leagues.services.invitations) -------------
 
 
 def _lock_entry(entry: TeamEntry) -> TeamEntry:
@@ -120,8 +111,9 @@ def _lock_entry(entry: TeamEntry) -> TeamEntry:
 def _captain(entry: TeamEntry, by: Account) -> Player:
     """The entry's captain, locked; refused when they are in a league ``by`` does not run.
 
-    The player's row is locked first and read after, with their account: an account linked or
-    unlinked a moment ago (through another season's entry) is the one read."""
+    The player's row is locked first and read after, with their account: an account taken by an
+    invitation accepted, or unlinked through another season's entry, a moment ago is the one
+    read."""
     if entry.captain_id is None:
         raise ValidationError(
             f"{entry.team} has no captain for {entry.season.name}: choose the captain first."
@@ -131,10 +123,8 @@ def _captain(entry: TeamEntry, by: Account) -> Player:
     name_people([captain])  # the audit entry says which of two of one name it is
     if not player_is_free(by, entry.season.league, captain):
         raise ValidationError(
-            {
-                "username": f"{captain} plays in another league too: only the site's operator "
-                "can change their account."
-            }
+            f"{captain} plays in another league too: only the site's operator can change their "
+            "account."
         )
     return captain
 
@@ -147,45 +137,6 @@ def _captain_state(player: Player) -> dict[str, Any]:
         "user": user.pk if user else None,
         "username": user.get_username() if user else None,
     }
-
-
-@transaction.atomic
-def captain_account_link(*, entry: TeamEntry, user: Account, by: Account) -> Player:
-    """Let the season's captain of ``entry`` log in as ``user`` (an existing, active account).
-
-    An account belongs to one player: one already linked to another player is refused.
-    """
-    entry = _lock_entry(entry)
-    _require_manager(entry.season.league, by)
-    captain = _captain(entry, by)
-    if not user.is_active:
-        raise ValidationError({"username": f"{possessive(user.get_username())} account is closed."})
-    if not account_is_free(by, entry.season.league, user):
-        raise ValidationError(
-            {
-                "username": f"{user.get_username()} is an account of another league: only the "
-                "site's operator can link it here."
-            }
-        )
-    if captain.user_id == user.pk:
-        raise ValidationError({"username": f"{captain} already logs in as {user.get_username()}."})
-    other = Player.objects.filter(user=user).exclude(pk=captain.pk).first()
-    if other is not None:
-        raise ValidationError(
-            {"username": f"{user.get_username()} is already the account of {other.name}."}
-        )
-    before = _captain_state(captain)
-    captain.user = user
-    captain.save(update_fields=["user"])
-    audit_log(
-        league=entry.season.league,
-        action=AuditEntry.Action.CAPTAIN_ACCOUNT_LINKED,
-        subject=f"{captain}, captain of {entry.team}, logs in as {user.get_username()}",
-        before=before,
-        after=_captain_state(captain),
-        by=by,
-    )
-    return captain
 
 
 @transaction.atomic

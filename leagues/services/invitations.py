@@ -1,8 +1,9 @@
 """Invitations: a secretary asks someone by e-mail to become a secretary of the league, or to
 log in as a team's captain. The mail's link lets them set their own password (or accept with an
 account they have); the secretary never types a password for someone else. Accepting is the
-only way a secretary is added (besides whoever starts a league, and the site's operator): no
-one is made a secretary without saying yes, and until they do they have no secretary's powers.
+only way a secretary is added, or an account made a captain's (besides whoever starts a league,
+and the site's operator in the admin): no one is made a secretary, or given a team's rights to
+submit and confirm its results, without saying yes, and until they do they have none.
 
 A link is signed and names the invitation and its current ``nonce``: resending gives a new
 nonce and a new expiry, so only the newest link works; withdrawing, accepting or expiry end it.
@@ -37,10 +38,14 @@ from scoring.actors import Account
 _SALT = "leagues.invitation"
 
 
+def invitation_token(invitation: Invitation) -> str:
+    """The signed token of the invitation's current link: what ``invitation_accept`` takes."""
+    return signing.dumps({"i": invitation.pk, "n": invitation.nonce}, salt=_SALT)
+
+
 def invitation_link(invitation: Invitation) -> str:
     """The full address of the invitation's current link (what its mail carries)."""
-    token = signing.dumps({"i": invitation.pk, "n": invitation.nonce}, salt=_SALT)
-    return absolute(reverse("invitation_accept", kwargs={"token": token}))
+    return absolute(reverse("invitation_accept", kwargs={"token": invitation_token(invitation)}))
 
 
 def invitation_from_token(token: str) -> Invitation:

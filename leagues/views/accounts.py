@@ -1,6 +1,6 @@
 """Accounts on real pages: a league's secretaries (and invitations to become one), each
-season's captain's log-in (or an invitation to make one), and the captain's own "My fixtures".
-The services check who may do it and write the audit trail."""
+season's captain's account (an invitation to accept with one, or unlinking it), and the
+captain's own "My fixtures". The services check who may do it and write the audit trail."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from leagues.services import accounts, invitations
 from leagues.tables import fixture_score
 from leagues.views.common import found, require_manager
 from leagues.views.invitations import invitation_sent
+from notices.notices import email_address
 
 
 def _league(request: HttpRequest, slug: str) -> Any:
@@ -85,7 +86,9 @@ def secretaries(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def captain_account(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    """The season's captain's account: link an existing one, create one, or unlink it."""
+    """The season's captain's account: invite the captain by e-mail (the account they accept
+    with is the captain's), or unlink the account they have. No account is made the captain's
+    without its owner saying yes."""
     league = _league(request, slug)
     team = get_object_or_404(Team, pk=pk, league=league)
     wanted = request.GET.get("season") or request.POST.get("season") or ""
@@ -99,36 +102,38 @@ def captain_account(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     back = f"{reverse('leagues:manage_team', args=[league.slug, team.pk])}"
     here = f"{reverse('leagues:manage_captain_account', args=[league.slug, team.pk])}"
     action = request.POST.get("action") if request.method == "POST" else None
-    existing = forms.UsernameForm(request.POST if action == "link" else None, prefix="link")
-    invite = forms.InviteForm(request.POST if action == "invite" else None, prefix="invite")
-    if entry is not None and action:
-        try:
-            if action == "unlink":
+    # The captain's contact, where it is an e-mail address, is where the invitation would go.
+    contact = email_address(entry.captain_contact) if entry else ""
+    invite = forms.InviteForm(
+        request.POST if action == "invite" else None,
+        prefix="invite",
+        initial={"email": contact} if contact else None,
+    )
+    if entry is not None and action == "invite":
+        if invite.is_valid():
+            email = invite.cleaned_data["email"]
+            if invitation_sent(
+                invite,
+                lambda: invitations.captain_invite(entry=entry, email=email, by=request.user),
+            ):
+                messages.success(request, f"An invitation went to {email}.")
+                return redirect(f"{here}?season={season.pk}")
+    elif entry is not None and action:
+        if action == "unlink":
+            try:
                 accounts.captain_account_unlink(entry=entry, by=request.user)
-                done = "The captain no longer has an account."
-            elif action == "link" and existing.is_valid():
-                user = accounts.account_find(username=existing.cleaned_data["username"])
-                accounts.captain_account_link(entry=entry, user=user, by=request.user)
-                done = f"The captain logs in as {user.get_username()}."
-            elif action == "invite" and invite.is_valid():
-                email = invite.cleaned_data["email"]
-                sent = invitation_sent(
-                    invite,
-                    lambda: invitations.captain_invite(entry=entry, email=email, by=request.user),
-                )
-                done = f"An invitation went to {email}." if sent else ""
-            else:
-                done = ""
-        except ValidationError as exc:
-            if action == "unlink":
+            except ValidationError as exc:
                 messages.error(request, " ".join(exc.messages))
-                return redirect(f"{here}?season={season.pk}")
-            forms.add_service_error(existing, exc, "username")
-        else:
-            if done:
-                messages.success(request, done)
-                return redirect(f"{here}?season={season.pk}")
-    status = 422 if action in ("link", "invite") else 200
+            else:
+                messages.success(request, "The captain no longer has an account.")
+        else:  # "link" from a page opened while an account was linked by its username
+            messages.error(
+                request,
+                "An account is the captain's only once they accept an invitation: invite them "
+                "by e-mail.",
+            )
+        return redirect(f"{here}?season={season.pk}")
+    status = 422 if action == "invite" else 200
     captain = entry.captain if entry else None
     sent = (
         list(team.invitations.filter(player=captain).select_related("player"))
@@ -146,7 +151,6 @@ def captain_account(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "seasons": seasons,
             "entry": entry,
             "captain": captain,
-            "existing": existing,
             "invite": invite,
             "invitations": sent,
             # Resend or withdraw one of them comes back here, not to the secretaries' page.

@@ -174,12 +174,22 @@ def test_the_services_refuse_anyone_but_a_secretary(world, role):
 # --- the captain's account ---------------------------------------------------------------------
 
 
-def test_the_secretary_links_and_unlinks_the_captains_account(world):
+def test_the_secretary_unlinks_the_captains_account_and_the_captain_accepts_another(world):
+    """The captain's account page made any account the captain's by its username, no one
+    asked. It no longer offers that (an old page's post links nothing and says why): the
+    secretary unlinks the account the captain has, and the page then offers the invitation,
+    to the captain's contact where that is an e-mail address; the account is the captain's once
+    its owner accepts."""
     client = secretary_client(world)
     team = world.fixture.home
-    captain = TeamEntry.objects.get(team=team).captain
+    entry = TeamEntry.objects.get(team=team)
+    TeamEntry.objects.filter(pk=entry.pk).update(captain_contact=" Bull.Captain@Example.org ")
+    captain = entry.captain
     url = captain_url(world, team)
-    assert world.users["home_captain"].username in client.get(url).content.decode()
+    body = client.get(url).content.decode()
+    assert world.users["home_captain"].username in body
+    assert 'data-testid="link-captain"' not in body and "link-username" not in body
+    assert 'data-testid="invite-captain"' not in body, "one account at a time: unlink it first"
 
     response = client.post(url, {"action": "unlink"})
     assert response.status_code == 302
@@ -188,24 +198,25 @@ def test_the_secretary_links_and_unlinks_the_captains_account(world):
     entry = AuditEntry.objects.get(action="captain_account_unlinked")
     assert entry.before["username"] == world.users["home_captain"].username
     assert entry.after["user"] is None
+    body = client.get(url).content.decode()
+    assert 'data-testid="invite-captain"' in body
+    assert 'name="invite-email" value="bull.captain@example.org"' in body
 
     bull = UserFactory(username="bull")
-    assert client.post(url, {"action": "link", "link-username": "bull"}).status_code == 302
+    response = client.post(url, {"action": "link", "link-username": "bull"}, follow=True)
+    assert "only once they accept an invitation" in response.content.decode()
+    captain.refresh_from_db()
+    assert captain.user is None
+    assert not AuditEntry.objects.filter(action="captain_account_linked").exists()
+
+    data = {"action": "invite", "invite-email": "bull.captain@example.org"}
+    assert client.post(url, data).status_code == 302
+    bull_client = Client()
+    bull_client.force_login(bull)
+    assert bull_client.post(invitation_link()).status_code == 302
     captain.refresh_from_db()
     assert captain.user == bull
-
-    # An account already used by another player is refused; a free one is linked.
-    taken = world.users["away_captain"].username
-    response = client.post(url, {"action": "link", "link-username": taken})
-    assert response.status_code == 422
-    assert "already the account of" in str(response.context["existing"].errors["username"])
-    response = client.post(url, {"action": "link", "link-username": "bull"})
-    assert "already logs in as bull" in str(response.context["existing"].errors["username"])
-    response = client.post(url, {"action": "link", "link-username": world.users["stranger"]})
-    assert response.status_code == 302
-    captain.refresh_from_db()
-    assert captain.user == world.users["stranger"]
-    assert not Player.objects.filter(user=bull).exists()
+    assert AuditEntry.objects.get(action="captain_account_linked").by == bull
 
 
 def test_a_team_without_a_captain_is_told_to_choose_one_first(world):
@@ -214,16 +225,25 @@ def test_a_team_without_a_captain_is_told_to_choose_one_first(world):
     assert "choose the captain" in response.content.decode()
     entry = TeamEntry.objects.get(team=world.fixture.home)
     with pytest.raises(ValidationError, match="no captain"):
-        accounts.captain_account_link(
-            entry=entry, user=world.users["stranger"], by=world.users["secretary"]
-        )
+        accounts.captain_account_unlink(entry=entry, by=world.users["secretary"])
 
 
-def test_the_team_page_links_to_the_captains_account(world):
+def test_the_team_page_links_to_the_captains_account_or_offers_the_invitation(world):
+    """A captain with an account: the team page names it, linking to the captain's account
+    (to unlink it). One with none and no invitation waiting: it offers to invite them."""
     url = reverse("leagues:manage_team", args=[world.league.slug, world.fixture.home_id])
-    body = secretary_client(world).get(url).content.decode()
-    assert 'data-testid="captain-account-link"' in body
-    assert world.users["home_captain"].username in body
+    client = secretary_client(world)
+    body = client.get(url).content.decode()
+    line = re.search(r'data-testid="captain-account-link">(.*?)</p>', body, re.S).group(1)
+    assert world.users["home_captain"].username in line
+    assert ">The captain&#x27;s account</a>" in line or ">The captain's account</a>" in line
+    captain = TeamEntry.objects.get(team=world.fixture.home).captain
+    Player.objects.filter(pk=captain.pk).update(user=None)
+    body = client.get(url).content.decode()
+    line = re.search(r'data-testid="captain-account-link">(.*?)</p>', body, re.S).group(1)
+    assert f"{captain} has no account yet." in line
+    assert f">Invite {captain} by e-mail</a>" in line
+    assert captain_url(world, world.fixture.home) in line
 
 
 # --- my fixtures -------------------------------------------------------------------------------
@@ -333,11 +353,13 @@ def test_a_secretary_logs_in_to_their_leagues_desks(world):
     body = response.content.decode()
     desk = reverse("leagues:manage_league", args=[world.league.slug])
     assert f'href="{desk}" data-testid="my-league-desk-{world.league.pk}"' in body
-    # Not told to ask their secretary for a captain's link: they are the secretary.
-    assert "links your account" not in body
-    # A stranger runs no league and is told how a captain's account is linked.
-    stranger = my_fixtures(world, "stranger")[1].content.decode()
-    assert 'data-testid="my-leagues"' not in stranger and "links your account" in stranger
+    # Not told to ask their secretary for a captain's invitation: they are the secretary.
+    assert "for an invitation" not in body
+    # A stranger runs no league and is told how an account becomes a captain's: by an
+    # invitation they accept (the secretary no longer links one without asking).
+    stranger = " ".join(my_fixtures(world, "stranger")[1].content.decode().split())
+    assert 'data-testid="my-leagues"' not in stranger
+    assert "ask your league's secretary for an invitation" in stranger
 
 
 def test_my_fixtures_runs_a_fixed_number_of_queries(world, django_assert_max_num_queries):

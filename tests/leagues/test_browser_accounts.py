@@ -37,7 +37,8 @@ def test_the_secretary_gives_the_captain_an_account_and_the_captain_submits(
 
     log_in(phone, base, world.users["secretary"].username, "a-long-test-password")
     phone.goto(base + f"/leagues/{world.league.slug}/manage/teams/{world.fixture.home_id}/")
-    phone.get_by_role("link", name="The captain's account").tap()
+    # A captain with no account: the team page offers the invitation.
+    phone.get_by_role("link", name=f"Invite {captain} by e-mail").tap()
     expect(phone.get_by_test_id("captain-username")).to_contain_text("No account yet")
     form = phone.get_by_test_id("invite-captain")
     form.get_by_label("Their e-mail").fill("captain@example.org")

@@ -11,11 +11,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from leagues.formats import YORKSHIRE_FORMAT
 from leagues.models import Fixture, LeagueRequest, TeamEntry, Withdrawal
-from leagues.services.accounts import (
-    captain_account_link,
-    captain_account_unlink,
-    secretary_remove,
-)
+from leagues.services.accounts import captain_account_unlink, secretary_remove
 from leagues.services.fixtures import (
     fixture_postpone,
     fixture_rearrange,
@@ -24,10 +20,15 @@ from leagues.services.fixtures import (
     fixtures_generate,
     fixtures_plan,
 )
-from leagues.services.invitations import secretary_invite
+from leagues.services.invitations import (
+    captain_invite,
+    invitation_accept,
+    invitation_token,
+    secretary_invite,
+)
 from leagues.services.league_requests import league_request_create
 from leagues.services.results import table_game_start, table_link_reissue
-from leagues.services.structure import entry_move, entry_set_captain
+from leagues.services.structure import entry_move
 from leagues.services.withdrawal import team_withdraw
 from scoring.models import ScoringLink
 from scoring.services import game_abandon
@@ -39,7 +40,7 @@ from tests.factories.leagues import (
     SeasonFactory,
 )
 from tests.factories.scoring import UserFactory
-from tests.leagues.helpers import entered_teams, squad, start_fixture, win_game
+from tests.leagues.helpers import entered_teams, start_fixture, win_game
 from tests.races import (
     both_finish,
     holding_the_locks,
@@ -174,27 +175,7 @@ def test_a_secretary_removed_a_moment_ago_can_no_longer_invite_one(division):
     assert not league.invitations.exists()
 
 
-def test_an_account_linked_as_the_captain_changes_goes_to_the_new_captain(division):
-    league = division.season.league
-    secretary = UserFactory()
-    league.secretaries.add(secretary)
-    entry = division.entries.order_by("team__name").first()
-    new_captain = squad(entry.team, division.season)[0]
-    account = UserFactory()
-
-    release, first = holding_the_locks(
-        lambda: entry_set_captain(entry=entry, captain=new_captain, by=secretary)
-    )
-    second, outcome = meanwhile(
-        lambda: captain_account_link(entry=entry, user=account, by=secretary)
-    )
-    both_finish(release, first, second)
-    assert "error" not in outcome, outcome.get("error")
-    new_captain.refresh_from_db()
-    assert new_captain.user == account
-
-
-def test_a_captains_account_unlinked_in_one_season_as_linked_in_another_is_unlinked(division):
+def test_a_captains_account_unlinked_in_one_season_as_accepted_in_another_is_unlinked(division):
     league = division.season.league
     secretary = UserFactory()
     league.secretaries.add(secretary)
@@ -211,9 +192,10 @@ def test_a_captains_account_unlinked_in_one_season_as_linked_in_another_is_unlin
     TeamEntry.objects.filter(pk=entry.pk).update(captain=captain)
     entry.refresh_from_db()
     account = UserFactory()
+    invitation = captain_invite(entry=entry, email="two@example.org", by=secretary, send=False)
 
     release, first = holding_the_locks(
-        lambda: captain_account_link(entry=entry, user=account, by=secretary)
+        lambda: invitation_accept(token=invitation_token(invitation), user=account)
     )
     second, outcome = meanwhile(lambda: captain_account_unlink(entry=later, by=secretary))
     both_finish(release, first, second)

@@ -19,8 +19,7 @@ from leagues.models import Player, Registration, TeamEntry
 from leagues.selectors import people
 from leagues.selectors.fixtures import team_squad
 from leagues.selectors.people import name_people
-from leagues.services.accounts import captain_account_link
-from leagues.services.invitations import captain_invite
+from leagues.services.invitations import captain_invite, invitation_accept, invitation_token
 from leagues.services.registrations import player_register
 from leagues.services.seating import table_seat
 from leagues.services.structure import entry_set_captain
@@ -409,7 +408,7 @@ def test_the_secretarys_pages_tell_the_two_lindas_apart(client, league_night):
     assert f"{BULL} has no account yet" in team
     account = reverse("leagues:manage_captain_account", args=[league.slug, home.pk])
     words = page_words(client.get(account))
-    assert f"<strong>{BULL}</strong>" in words and f"Or invite {BULL} by e-mail" in words
+    assert f"<strong>{BULL}</strong>" in words and f"Invite {BULL} by e-mail" in words
     assert f"captain of Black Bull: {BULL}" in words  # the invitation sent
     secretaries = reverse("leagues:manage_secretaries", args=[league.slug])
     assert f"captain of Black Bull: {BULL}" in page_words(client.get(secretaries))
@@ -427,7 +426,8 @@ def test_audit_entries_say_which_linda_dyson(client, league_night):
     bull, lion = league_night["lindas"]
     entry = TeamEntry.objects.get(team=home, season=season)
     entry_set_captain(entry=entry, captain=bull, by=secretary)
-    captain_account_link(entry=entry, user=UserFactory(username="lindad"), by=secretary)
+    invitation = captain_invite(entry=entry, email="linda@example.org", by=secretary, send=False)
+    invitation_accept(token=invitation_token(invitation), user=UserFactory(username="lindad"))
     next_week = _next_week(league_night)
     home_pair = squad(home, season)
     away_pair = squad(away, season)
