@@ -1489,10 +1489,17 @@ class AuditEntry(models.Model):
         return "the system"
 
 
+#: An invitation not yet answered: neither accepted nor withdrawn. An expired one still is (it
+#: is sent again, with a new link, not made anew): one such an address, role and team.
+INVITATION_UNANSWERED = Q(accepted_at__isnull=True, withdrawn_at__isnull=True)
+
+
 class Invitation(models.Model):
     """An e-mail asking someone to become a secretary of a league, or to log in as a team's
     captain: its link lets them set their own password (or use an account they have) until it
-    expires. Resending renews the link (the old one stops working); withdrawing ends it."""
+    expires. Resending renews the link (the old one stops working); withdrawing ends it. An
+    address has one unanswered invitation to be a league's secretary, and one to be a team's
+    captain (that player): a second would be a second link that works."""
 
     class Role(models.TextChoices):
         SECRETARY = "secretary", "Secretary"
@@ -1540,6 +1547,23 @@ class Invitation(models.Model):
                 condition=Q(role="secretary", player__isnull=True)
                 | Q(role="captain", player__isnull=False, team__isnull=False),
                 name="invitation_captain_names_player",
+            ),
+            models.UniqueConstraint(
+                "league",
+                Lower("email"),
+                condition=Q(role="secretary") & INVITATION_UNANSWERED,
+                name="invitation_one_unanswered_a_secretary",
+                violation_error_message="An invitation to this address to be a secretary of "
+                "the league is already waiting.",
+            ),
+            models.UniqueConstraint(
+                "team",
+                "player",
+                Lower("email"),
+                condition=Q(role="captain") & INVITATION_UNANSWERED,
+                name="invitation_one_unanswered_a_captain",
+                violation_error_message="An invitation to this address for the team's captain "
+                "is already waiting.",
             ),
         ]
 

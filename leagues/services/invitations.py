@@ -7,7 +7,9 @@ submit and confirm its results, without saying yes, and until they do they have 
 
 A link is signed and names the invitation and its current ``nonce``: resending gives a new
 nonce and a new expiry, so only the newest link works; withdrawing, accepting or expiry end it.
-Every step is in the league's audit trail; a mail that cannot be sent changes nothing.
+An address has one unanswered invitation to a role (the database holds it): inviting it again
+is refused, naming the one waiting, to send again from the list. Every step is in the league's
+audit trail; a mail that cannot be sent changes nothing.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from django.conf import settings
 from django.core import signing
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.validators import validate_email
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -29,13 +31,24 @@ from config.mail import absolute, send_templated
 from leagues import zones
 from leagues.audit import audit_log
 from leagues.days import long_date
-from leagues.models import AuditEntry, Invitation, League, Player, TeamEntry
+from leagues.models import (
+    INVITATION_UNANSWERED,
+    AuditEntry,
+    Invitation,
+    League,
+    Player,
+    TeamEntry,
+)
 from leagues.permissions import player_is_free, require_secretary
 from leagues.selectors.people import name_people
 from leagues.services.accounts import account_state, new_account, secretary_names
 from scoring.actors import Account
 
 _SALT = "leagues.invitation"
+
+#: An invitation refused by the database whose twin the check no longer finds (it was answered
+#: in between).
+SAME_MOMENT = "An invitation to {} was sent at the same moment: see the list of invitations."
 
 
 def invitation_token(invitation: Invitation) -> str:
@@ -100,6 +113,62 @@ def _send(invitation: Invitation, *, mail: bool = True) -> None:
         invitation_mail(invitation)
 
 
+def _alike(invitation: Invitation) -> Invitation | None:
+    """The unanswered invitation the same as ``invitation`` but for its link: to its address
+    (case aside), to be a secretary of its league or its team's captain (that player)."""
+    return (
+        Invitation.objects.filter(
+            INVITATION_UNANSWERED,
+            league=invitation.league_id,
+            role=invitation.role,
+            team=invitation.team_id,
+            player=invitation.player_id,
+            email__iexact=invitation.email,
+        )
+        .exclude(pk=invitation.pk)
+        .select_related("league")
+        .first()
+    )
+
+
+def _waiting_words(waiting: Invitation) -> str:
+    zone = waiting.league.time_zone
+    sent = long_date(zones.date_in(waiting.sent_at, zone))
+    if waiting.expires_at <= timezone.now():
+        expired = long_date(zones.date_in(waiting.expires_at, zone))
+        return (
+            f"The invitation to {waiting.email} sent {sent} expired on {expired}: send it again "
+            "from the list, with a new link."
+        )
+    return (
+        f"An invitation to {waiting.email} is already waiting (sent {sent}): send it again from "
+        "the list."
+    )
+
+
+def _send_new(invitation: Invitation, *, mail: bool) -> None:
+    """Store and send a new invitation, refused while one alike is unanswered: its link (in
+    the person's inbox) keeps working, and the secretary sends that one again if need be. A
+    second invitation would be a second link that works, and a double tap on Send would send
+    it; sending the first again unasked would kill the link the person may be opening."""
+    waiting = _alike(invitation)
+    if waiting is not None:
+        raise ValidationError({"email": _waiting_words(waiting)})
+    try:
+        with transaction.atomic():
+            _send(invitation, mail=False)
+    except IntegrityError:
+        # One alike was stored as this one was checked (the database holds one: the lock each
+        # caller takes is its own entry's, and a captain has one a season): it has committed
+        # by now, so it is there to name.
+        waiting = _alike(invitation)
+        raise ValidationError(
+            {"email": _waiting_words(waiting) if waiting else SAME_MOMENT.format(invitation.email)}
+        ) from None
+    if mail:
+        invitation_mail(invitation)
+
+
 def invitation_mail(invitation: Invitation) -> None:
     """Mail the invitation's current link (raises one of ``config.mail.MAIL_ERRORS``)."""
     send_templated(
@@ -133,7 +202,7 @@ def secretary_invite(*, league: League, email: str, by: Account) -> Invitation:
         raise ValidationError({"email": f"{email} is already a secretary's address."})
     invitation = Invitation(league=league, role=Invitation.Role.SECRETARY, email=email)
     invitation.invited_by = by
-    _send(invitation)
+    _send_new(invitation, mail=True)
     audit_log(
         league=league,
         action=AuditEntry.Action.INVITATION_SENT,
@@ -172,7 +241,7 @@ def captain_invite(*, entry: TeamEntry, email: str, by: Account, send: bool = Tr
         league=league, role=Invitation.Role.CAPTAIN, player=captain, team=entry.team, email=email
     )
     invitation.invited_by = by
-    _send(invitation, mail=send)
+    _send_new(invitation, mail=send)
     audit_log(
         league=league,
         action=AuditEntry.Action.INVITATION_SENT,

@@ -31,6 +31,7 @@ from config.inputs import one_spaced
 from config.mail import MAIL_ERRORS
 from leagues.audit import audit_log
 from leagues.models import (
+    INVITATION_UNANSWERED,
     AuditEntry,
     Division,
     Invitation,
@@ -500,11 +501,7 @@ def _has_account_or_invitation(person: Person, league: League) -> bool:
     if player.user_id is not None:
         return True
     return Invitation.objects.filter(
-        league=league,
-        player=player,
-        email__iexact=person.email,
-        accepted_at=None,
-        withdrawn_at=None,
+        INVITATION_UNANSWERED, league=league, player=player, email__iexact=person.email
     ).exists()
 
 

@@ -19,6 +19,7 @@ from django.utils import timezone
 from leagues.days import long_date
 from leagues.models import AuditEntry, Invitation, TeamEntry
 from leagues.services import invitations
+from leagues.zones import date_in
 from tests.factories.leagues import PlayerFactory
 from tests.leagues.test_access import build
 
@@ -304,3 +305,113 @@ def test_a_withdrawn_teams_open_captain_invitation_is_shown_and_the_desk_marks_i
     words = " ".join(re.sub(r"<[^>]+>", " ", marked.group(1)).split())
     on = entry.withdrawn_on
     assert words == f"withdrawn from {entry.season.name} on {on.day} {on:%b %Y}"
+
+
+# --- one waiting invitation an address -------------------------------------------------------
+
+
+def _sent_day(invitation: Invitation, world) -> str:
+    sent = Invitation.objects.get(pk=invitation.pk).sent_at
+    return long_date(date_in(sent, world.league.time_zone))
+
+
+def test_a_second_secretary_invitation_to_an_address_waiting_is_refused_and_the_first_works(
+    world,
+):
+    """Inviting an address a second time while its first invitation waited sent a second one:
+    two links that both made a secretary. The second is refused, saying when the first went and
+    where to send it again (a double tap, or a second secretary, leaves the link already in the
+    person's inbox working); withdrawn, the address may be invited anew."""
+    client = secretary(world)
+    url = reverse("leagues:manage_secretaries", args=[world.league.slug])
+    client.post(url, {"action": "invite", "invite-email": "jean@example.org"})
+    first = Invitation.objects.get(league=world.league)
+    path = link()
+    response = client.post(url, {"action": "invite", "invite-email": " Jean@Example.ORG"})
+    assert response.status_code == 422
+    refusal = (
+        f"An invitation to jean@example.org is already waiting (sent {_sent_day(first, world)}): "
+        "send it again from the list."
+    )
+    assert response.context["invite"].errors["email"] == [refusal]
+    assert Invitation.objects.filter(league=world.league).count() == 1 and len(mail.outbox) == 1
+    with pytest.raises(ValidationError) as refused:
+        invitations.secretary_invite(
+            league=world.league, email="jean@example.org", by=world.users["superuser"]
+        )
+    assert refused.value.message_dict == {"email": [refusal]}
+    assert Client().get(path).status_code == 200, "the first link still works"
+    assert AuditEntry.objects.filter(action="invitation_sent").count() == 1
+
+    invitations.invitation_withdraw(
+        invitation=first, league=world.league, by=world.users["secretary"]
+    )
+    response = client.post(url, {"action": "invite", "invite-email": "jean@example.org"})
+    assert response.status_code == 302
+    assert Invitation.objects.filter(league=world.league).count() == 2
+
+
+def test_a_second_captain_invitation_to_an_address_waiting_is_refused(world):
+    entry, first, _ = _invited_captain(world)
+    url = reverse("leagues:manage_captain_account", args=[world.league.slug, entry.team_id])
+    data = {"action": "invite", "invite-email": "WALTER@example.org", "season": entry.season_id}
+    response = secretary(world).post(url, data)
+    assert response.status_code == 422
+    assert response.context["invite"].errors["email"] == [
+        f"An invitation to walter@example.org is already waiting (sent {_sent_day(first, world)}): "
+        "send it again from the list."
+    ]
+    assert Invitation.objects.filter(team=entry.team_id).count() == 1 and len(mail.outbox) == 1
+    body = response.content.decode()
+    assert f'data-testid="resend-{first.pk}"' in body, "the list it points to is on the page"
+
+
+def test_an_address_whose_invitation_expired_is_sent_it_again_not_a_second(world):
+    entry, first, _ = _invited_captain(world)
+    gone = timezone.now() - datetime.timedelta(days=1)
+    Invitation.objects.filter(pk=first.pk).update(expires_at=gone)
+    with pytest.raises(ValidationError) as refused:
+        invitations.captain_invite(
+            entry=entry, email="walter@example.org", by=world.users["secretary"]
+        )
+    assert refused.value.messages == [
+        f"The invitation to walter@example.org sent {_sent_day(first, world)} expired on "
+        f"{long_date(date_in(gone, world.league.time_zone))}: send it again from the list, "
+        "with a new link."
+    ]
+    assert Invitation.objects.count() == 1
+
+
+def test_the_database_holds_one_unanswered_invitation_an_address(world):
+    """Behind the services' check: a second unanswered invitation alike (the address's case
+    aside) cannot be stored; one answered, to another address, for another role or another
+    team's captain can."""
+    from django.db import IntegrityError, transaction
+
+    entry, captain_invitation, _ = _invited_captain(world)
+    secretary_invitation = invitations.secretary_invite(
+        league=world.league, email="jean@example.org", by=world.users["secretary"]
+    )
+
+    def alike(invitation: Invitation, **changes) -> Invitation:
+        fields = {
+            name: getattr(invitation, name)
+            for name in ("league", "role", "player", "team", "email", "expires_at")
+        }
+        return Invitation(**(fields | {"nonce": "x"} | changes))
+
+    for twin in (
+        alike(secretary_invitation, email="JEAN@example.org"),
+        alike(captain_invitation),
+    ):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            twin.save()
+    other_team = TeamEntry.objects.get(team=world.fixture.away)
+    for allowed in (
+        alike(secretary_invitation, email="jean2@example.org"),
+        alike(captain_invitation, role="secretary", player=None, team=None),
+        alike(captain_invitation, team=other_team.team),
+        alike(secretary_invitation, withdrawn_at=timezone.now()),
+        alike(captain_invitation, accepted_at=timezone.now()),
+    ):
+        allowed.save()

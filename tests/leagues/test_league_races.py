@@ -10,7 +10,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from leagues.formats import YORKSHIRE_FORMAT
-from leagues.models import Fixture, LeagueRequest, TeamEntry, Withdrawal
+from leagues.models import Fixture, Invitation, LeagueRequest, TeamEntry, Withdrawal
 from leagues.services.accounts import captain_account_unlink, secretary_remove
 from leagues.services.fixtures import (
     fixture_postpone,
@@ -175,7 +175,8 @@ def test_a_secretary_removed_a_moment_ago_can_no_longer_invite_one(division):
     assert not league.invitations.exists()
 
 
-def test_a_captains_account_unlinked_in_one_season_as_accepted_in_another_is_unlinked(division):
+def _captain_of_two_seasons(division):
+    """A secretary, and one team's entries of this season and the next, with one captain."""
     league = division.season.league
     secretary = UserFactory()
     league.secretaries.add(secretary)
@@ -191,6 +192,11 @@ def test_a_captains_account_unlinked_in_one_season_as_accepted_in_another_is_unl
     )
     TeamEntry.objects.filter(pk=entry.pk).update(captain=captain)
     entry.refresh_from_db()
+    return secretary, entry, later, captain
+
+
+def test_a_captains_account_unlinked_in_one_season_as_accepted_in_another_is_unlinked(division):
+    secretary, entry, later, captain = _captain_of_two_seasons(division)
     account = UserFactory()
     invitation = captain_invite(entry=entry, email="two@example.org", by=secretary, send=False)
 
@@ -202,6 +208,29 @@ def test_a_captains_account_unlinked_in_one_season_as_accepted_in_another_is_unl
     assert "error" not in outcome, outcome.get("error")
     captain.refresh_from_db()
     assert captain.user is None
+
+
+def test_a_captain_invited_at_one_address_through_two_seasons_at_once_gets_one_invitation(
+    division,
+):
+    """Each invitation locks its own season's entry, so two of one captain through two seasons
+    do not wait for each other there: the database's one unanswered invitation an address does
+    the waiting, and the second is refused as the service's check refuses it."""
+    secretary, entry, later, _ = _captain_of_two_seasons(division)
+
+    release, first = holding_the_locks(
+        lambda: captain_invite(entry=entry, email="two@example.org", by=secretary, send=False)
+    )
+    second, outcome = meanwhile(
+        lambda: captain_invite(entry=later, email="Two@example.org", by=secretary, send=False)
+    )
+    both_finish(release, first, second)
+    assert Invitation.objects.filter(team=entry.team).count() == 1
+    error = outcome.get("error")
+    assert isinstance(error, ValidationError), outcome
+    assert error.message_dict["email"][0].startswith(
+        "An invitation to two@example.org is already waiting (sent "
+    )
 
 
 def _last_game_won(division):
