@@ -142,13 +142,18 @@ _TIME_12 = re.compile(r"^(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?\s*m\.?$", re.IGNO
 
 def read_time(text: str) -> tuple[datetime.time | None, str]:
     """A time as a British spreadsheet writes it (20:00, 20.30, 8pm, 8.30pm, 8:30 p.m.), or
-    why it is not one. A bare hour ("8") could be morning or evening: refused."""
+    why it is not one. A bare hour ("8"), or an hour before noon written without its leading
+    zero or am/pm ("7.30", as a club's card writes its evening), could be morning or evening:
+    refused ("07:30", as an XLSX file's time cell reads, is the morning)."""
     text = text.strip()
     wrong = f"“{text}” is not a time: write it as {TIME_EXAMPLE}."
+    ambiguous = f"“{text}” could be morning or evening: write {TIME_EXAMPLE}."
     if found := _TIME_24.match(text):
         hour, minute = int(found.group(1)), int(found.group(2))
         if hour > 23 or minute > 59:
             return None, wrong
+        if 1 <= hour <= 11 and not text.startswith("0"):
+            return None, ambiguous
         return datetime.time(hour, minute), ""
     if found := _TIME_12.match(text):
         hour, minute = int(found.group(1)), int(found.group(2) or 0)
@@ -157,7 +162,7 @@ def read_time(text: str) -> tuple[datetime.time | None, str]:
         hour = hour % 12 + (12 if found.group(3).casefold() == "p" else 0)
         return datetime.time(hour, minute), ""
     if text.isdigit() and int(text) <= 12:
-        return None, f"“{text}” could be morning or evening: write {TIME_EXAMPLE}."
+        return None, ambiguous
     return None, wrong
 
 

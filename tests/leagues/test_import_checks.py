@@ -303,6 +303,10 @@ def test_a_date_that_is_not_one_says_what_is(text, words):
         ("20:30", datetime.time(20, 30)),
         ("20.30", datetime.time(20, 30)),
         ("20:30:00", datetime.time(20, 30)),
+        # The 24-hour clock with its leading zero (an XLSX file's time cell reads so): morning.
+        ("07:30", datetime.time(7, 30)),
+        ("09:15:00", datetime.time(9, 15)),
+        ("12.30", datetime.time(12, 30)),
     ],
 )
 def test_times_as_a_british_spreadsheet_writes_them(text, time):
@@ -313,6 +317,10 @@ def test_times_as_a_british_spreadsheet_writes_them(text, time):
     ("text", "words"),
     [
         ("8", "“8” could be morning or evening: write 20:00, 20.30, 8pm or 8.30pm."),
+        # A league's evening written as a club's card writes it: read as 07:30, it was kept.
+        ("7.30", "“7.30” could be morning or evening: write 20:00, 20.30, 8pm or 8.30pm."),
+        ("9:15", "“9:15” could be morning or evening"),
+        ("11.00", "“11.00” could be morning or evening"),
         ("20:30pm", "am and pm go with an hour from 1 to 12"),
         ("25:00", "is not a time: write it as 20:00, 20.30, 8pm or 8.30pm."),
         ("830", "is not a time"),
