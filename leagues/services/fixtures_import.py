@@ -413,7 +413,9 @@ def _plan(
             f"{long_date(date)}"
         )
         if row.existing is None:
-            plan.create["fixtures"].append(words)
+            # At its time (the league's start time when the file gives none): a time read
+            # wrong is seen in the plan, before anything is saved.
+            plan.create["fixtures"].append(f"{words}, {time or league.start_time:%H:%M}")
         if row.score is not None:
             stored = _stored_score(row.existing)
             if stored is None:

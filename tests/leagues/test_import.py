@@ -208,7 +208,7 @@ Premier,Royal Oak,Oak,Sam Firth,
         "fixtures.csv, row 4, column division (D): Unknown division “Championship”: the "
         "season has Premier.",
     ]
-    assert plan.create["fixtures"] == ["Black Bull v Old Hall, Tue 3 Sep 2030"]
+    assert plan.create["fixtures"] == ["Black Bull v Old Hall, Tue 3 Sep 2030, 20:00"]
     assert [str(w) for w in plan.warnings] == [
         "squads.csv, row 1, column E: The column “Phone” is ignored."
     ]

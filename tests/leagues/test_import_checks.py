@@ -352,9 +352,10 @@ def test_an_import_reads_uk_dates_and_times(league, secretary, monkeypatch):
         "fixtures.csv, row 4, column time (B): “8” could be morning or evening: write 20:00, "
         "20.30, 8pm or 8.30pm.",
     ]
+    # Each at its time, so a time read wrong is seen before anything is saved.
     assert response.context["plan"].create["fixtures"] == [
-        "Black Bull v Old Hall, Thu 7 Jan 2027",
-        "Old Hall v Black Bull, Thu 14 Jan 2027",
+        "Black Bull v Old Hall, Thu 7 Jan 2027, 20:00",
+        "Old Hall v Black Bull, Thu 14 Jan 2027, 20:30",
     ]
     rows = response.context["plan"].extra.rows
     assert [r.time for r in rows] == [datetime.time(20, 0), datetime.time(20, 30)]
@@ -378,7 +379,7 @@ def test_a_fixture_on_a_night_with_no_league_is_noted_not_refused(league, secret
     response = preview(secretary, league, people, "squads.csv", fixtures, season=str(season.pk))
     plan = response.context["plan"]
     assert plan.problems == [] and plan.create["fixtures"] == [
-        "Black Bull v Old Hall, Tue 23 Dec 2025"
+        "Black Bull v Old Hall, Tue 23 Dec 2025, 20:00"
     ]
     assert [str(w) for w in plan.warnings] == [
         "fixtures.csv, row 2, column date (A): Tue 23 Dec 2025 is a night with no league "
