@@ -322,13 +322,13 @@ def test_the_operator_sees_how_many_wait_on_every_page_they_land_on(asker, opera
 def test_my_fixtures_shows_the_askers_request_waiting_then_decided(asker, operator):
     client = logged_in(asker)
     url = reverse("leagues:my_fixtures")
-    assert "Your league's secretary links your account" in text(client.get(url))
+    assert "ask your league's secretary for an invitation" in text(client.get(url))
     waiting = ask(asker)
     refused = ask(asker, "Heckmondwike")
     words = text(client.get(url))
     assert "Your request for Calder Valley waits for the site's operator" in words
     assert "Your request for Heckmondwike waits" in words
-    assert "Your league's secretary links your account" not in words
+    assert "ask your league's secretary for an invitation" not in words
 
     league_request_refuse(league_request=refused, reason="Not a pub league", by=operator)
     form = {"name": "Calder Valley", "style": "yorkshire", "league_night": 2}

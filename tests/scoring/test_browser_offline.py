@@ -272,9 +272,11 @@ def test_a_hand_kept_while_the_link_was_revoked_stays_says_why_and_goes_with_a_n
     expect(page.get_by_test_id("offline-conflict")).to_have_count(0)
     assert kept_ops(page) == [{"op": "record", "number": 1, "state": "unsent"}]
     assert Hand.objects.filter(game=game).count() == 0
-    # Refused: not sent again every few seconds.
+    # Refused: not sent again every few seconds (the one refused send may have left before
+    # the listener saw it on a loaded machine: what matters is that none follows).
+    refused = len(sends)
     page.wait_for_timeout(6_000)
-    assert len(sends) == 1, sends
+    assert len(sends) == refused <= 1, sends
 
     # Opened again while the link is still revoked: the same words, the hand still kept.
     page.reload()
