@@ -93,6 +93,22 @@ def unsent(page: Page) -> Any:
     return page.get_by_test_id("unsent-count")
 
 
+def sent_all(page: Page) -> None:
+    """Wait until the phone keeps no op (each sent and answered): the banner is gone at once on
+    a page just opened, before the phone has read its store, so its absence says nothing yet."""
+    page.wait_for_function(
+        """() => new Promise((resolve) => {
+            const request = indexedDB.open("allfours-offline");
+            request.onerror = () => resolve(false);
+            request.onsuccess = () => {
+              const count = request.result.transaction("ops").objectStore("ops").count();
+              count.onsuccess = () => resolve(count.result === 0);
+            };
+          })""",
+        timeout=10_000,
+    )
+
+
 def kept_ops(page: Page) -> list[dict[str, Any]]:
     """What the phone keeps in IndexedDB (static/scoring/offline/store.mjs): each op's kind,
     number and state, oldest first (as it sends them)."""
@@ -296,6 +312,7 @@ def test_a_hand_kept_while_the_link_was_revoked_stays_says_why_and_goes_with_a_n
     # Its new QR code scanned on this phone: the hand goes.
     game.refresh_from_db()
     scorer.scan(game)
+    sent_all(page)
     expect(unsent(page)).to_have_count(0)
     expect(page.get_by_test_id("unsent-1")).to_have_count(0)
     assert kept_ops(page) == []
@@ -343,6 +360,7 @@ def test_hands_kept_while_the_result_was_confirmed_say_so_here_and_in_the_games_
     page.context.set_offline(False)
     kept_games.get_by_role("link").click()
     page.wait_for_url(scorer.base_url + game.get_absolute_url())
+    sent_all(page)
     expect(unsent(page)).to_have_count(0)
     assert kept_ops(page) == []
     assert Hand.objects.filter(game=game).count() == 2
