@@ -21,7 +21,7 @@ from scoring.services import game_link_reissue, game_link_revoke
 from scoring.services.links import _scoring_link_close, _scoring_link_reopen
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
 from tests.factories.scoring import GameFactory, play_plain_hands
-from tests.scoring.test_browser import GAME, NOT_OUT, PATEL, SMITH, Scorer
+from tests.scoring.test_browser import GAME, NOT_OUT, PATEL, SMITH, Scorer, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -91,22 +91,6 @@ def awards_stored(game: Game) -> list[list[str]]:
 
 def unsent(page: Page) -> Any:
     return page.get_by_test_id("unsent-count")
-
-
-def sent_all(page: Page) -> None:
-    """Wait until the phone keeps no op (each sent and answered): the banner is gone at once on
-    a page just opened, before the phone has read its store, so its absence says nothing yet."""
-    page.wait_for_function(
-        """() => new Promise((resolve) => {
-            const request = indexedDB.open("allfours-offline");
-            request.onerror = () => resolve(false);
-            request.onsuccess = () => {
-              const count = request.result.transaction("ops").objectStore("ops").count();
-              count.onsuccess = () => resolve(count.result === 0);
-            };
-          })""",
-        timeout=10_000,
-    )
 
 
 def kept_ops(page: Page) -> list[dict[str, Any]]:
@@ -312,7 +296,7 @@ def test_a_hand_kept_while_the_link_was_revoked_stays_says_why_and_goes_with_a_n
     # Its new QR code scanned on this phone: the hand goes.
     game.refresh_from_db()
     scorer.scan(game)
-    sent_all(page)
+    wait_until(page, lambda: kept_ops(page) == [])  # the banner is absent before the store is read
     expect(unsent(page)).to_have_count(0)
     expect(page.get_by_test_id("unsent-1")).to_have_count(0)
     assert kept_ops(page) == []
@@ -360,7 +344,7 @@ def test_hands_kept_while_the_result_was_confirmed_say_so_here_and_in_the_games_
     page.context.set_offline(False)
     kept_games.get_by_role("link").click()
     page.wait_for_url(scorer.base_url + game.get_absolute_url())
-    sent_all(page)
+    wait_until(page, lambda: kept_ops(page) == [])  # the banner is absent before the store is read
     expect(unsent(page)).to_have_count(0)
     assert kept_ops(page) == []
     assert Hand.objects.filter(game=game).count() == 2
