@@ -247,3 +247,22 @@ def _live_server_open_during_test(request: pytest.FixtureRequest) -> Iterator[No
             _TestsApp.open = False
             # A request already in the app (not on SQLite, where it holds the lock) ends first.
             _TestsApp.answered.wait_for(lambda: _TestsApp.answering == 0, timeout=30)
+
+
+@pytest.fixture
+def migrate_to(transactional_db: None) -> Iterator[Any]:
+    """Moves the test database to the named migrations, ``migrate_to([("leagues", "0028_…")])``,
+    and gives the apps as they were there; afterwards every app is migrated forward again.
+    Moving one app back unapplies the other apps' migrations that depend on it (a column of
+    ``notices`` among them), and a later test on the same database needs every column."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    def to(targets: list[tuple[str, str]]) -> Any:
+        executor = MigrationExecutor(connection)
+        executor.migrate(targets)
+        return executor.loader.project_state(targets).apps
+
+    yield to
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())

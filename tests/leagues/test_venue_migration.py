@@ -4,8 +4,7 @@ constraint is then built (on PostgreSQL too, where an index cannot be built in t
 that updated the table's rows)."""
 
 import pytest
-from django.db import IntegrityError, connection, transaction
-from django.db.migrations.executor import MigrationExecutor
+from django.db import IntegrityError, transaction
 
 from leagues.models import Team as TeamNow
 from leagues.models import Venue as VenueNow
@@ -14,11 +13,8 @@ BEFORE = [("leagues", "0028_fixtureresult_submitted")]
 AFTER = [("leagues", "0030_venue_unique_name")]
 
 
-@pytest.mark.django_db(transaction=True)
-def test_venues_stored_before_are_tidied_and_numbered_then_held_unique():
-    executor = MigrationExecutor(connection)
-    executor.migrate(BEFORE)
-    apps = executor.loader.project_state(BEFORE).apps
+def test_venues_stored_before_are_tidied_and_numbered_then_held_unique(migrate_to):
+    apps = migrate_to(BEFORE)
     League = apps.get_model("leagues", "League")
     Venue = apps.get_model("leagues", "Venue")
     Team = apps.get_model("leagues", "Team")
@@ -31,9 +27,7 @@ def test_venues_stored_before_are_tidied_and_numbered_then_held_unique():
     Team.objects.create(league=league, name="Oak A", slug="oak-a", home_venue=again)
     theirs = Venue.objects.create(league=other, name="Royal Oak", slug="oak-3", town="Elland")
 
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(AFTER)
+    migrate_to(AFTER)
 
     assert VenueNow.objects.get(pk=oak.pk).name == "Royal Oak"
     numbered = VenueNow.objects.get(pk=again.pk)

@@ -5,8 +5,7 @@ marked with that team's side, as reinstating the team would find it; the others 
 import datetime
 
 import pytest
-from django.db import IntegrityError, connection, transaction
-from django.db.migrations.executor import MigrationExecutor
+from django.db import IntegrityError, transaction
 
 from leagues.models import Fixture as FixtureNow
 
@@ -15,11 +14,8 @@ AFTER = [("leagues", "0036_fixture_withdrawal_settles_it")]
 DAY = datetime.date(2026, 3, 3)
 
 
-@pytest.mark.django_db(transaction=True)
-def test_fixtures_a_withdrawal_settled_before_are_marked_with_its_side():
-    executor = MigrationExecutor(connection)
-    executor.migrate(BEFORE)
-    apps = executor.loader.project_state(BEFORE).apps
+def test_fixtures_a_withdrawal_settled_before_are_marked_with_its_side(migrate_to):
+    apps = migrate_to(BEFORE)
     get = apps.get_model
     league = get("leagues", "League").objects.create(name="Calder", slug="calder")
     season = get("leagues", "Season").objects.create(league=league, name="2026", starts_on=DAY)
@@ -65,9 +61,7 @@ def test_fixtures_a_withdrawal_settled_before_are_marked_with_its_side():
     for name in ("Black Bull", "Crown"):
         Entry.objects.create(season=season, division=division, team=teams[name])
 
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(AFTER)
+    migrate_to(AFTER)
 
     withdrew = dict(FixtureNow.objects.values_list("pk", "withdrew"))
     assert withdrew == {
