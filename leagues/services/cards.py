@@ -107,6 +107,18 @@ def card_problems(
             continue
         if table.games and table.bullseyes is not None:
             card = match.TableCard.of_games(table.games)
+            won, said = card.games_won, table.bullseyes
+            if len(table.games) < sum(said) and all(w <= s for w, s in zip(won, said, strict=True)):
+                # Some games' scores and not the rest: the pegs would be part of the table's.
+                problems.append(
+                    TableProblem(
+                        board,
+                        f"{where}: the card says {said[0]}–{said[1]} in games but gives the "
+                        f"score of {_scores_given(len(table.games))}: give every game's score, "
+                        "or leave the scores blank and give only the games won.",
+                    )
+                )
+                continue
             if card.games_won != table.bullseyes:
                 problems.append(
                     TableProblem(
@@ -184,6 +196,14 @@ def game_problems(
         TableProblem(board, f"Table {board}, game {number} ({home}–{away}): {p}")
         for p in ruleset.final_score_problems(home, away)
     ]
+
+
+def _scores_given(count: int) -> str:
+    """``game 1``, ``games 1 and 2``, ``games 1, 2 and 3``: the games whose scores were given."""
+    numbers = [str(n) for n in range(1, count + 1)]
+    if count == 1:
+        return "game 1 only"
+    return f"games {', '.join(numbers[:-1])} and {numbers[-1]} only"
 
 
 def _games_words(fmt: match.MatchFormat) -> str:

@@ -1075,3 +1075,20 @@ def test_the_fixture_card_offers_no_link_for_a_table_from_the_score_card() -> No
     )
     board.refresh_from_db()
     assert board.scoring_link is None
+
+
+def test_a_trinidad_card_with_some_games_scores_and_the_games_won_is_told_to_give_all_or_none():
+    """The games won (0–2) with game 1's score alone: the pegs would be a part of the table's,
+    so the card is refused in words that say what to give, not as scores that disagree."""
+    fixture, users = _fixture("trinidad")
+    tables = [
+        CardTable(board=1, bullseyes=(2, 0)),
+        CardTable(board=2, games=((9, 14),), bullseyes=(0, 2)),
+    ]
+    with pytest.raises(ValidationError) as refused:
+        fixture_card_enter(fixture=fixture, tables=tables, by=users["away"])
+    assert refused.value.messages == [
+        "Table 2: the card says 0–2 in games but gives the score of game 1 only: give every "
+        "game's score, or leave the scores blank and give only the games won."
+    ]
+    assert not fixture.tables.exists()
