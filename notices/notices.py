@@ -156,17 +156,24 @@ def site_url(path: str) -> str:
     return f"{settings.SITE_URL.rstrip('/')}{path}"
 
 
-def opt_out_token(to: AbstractBaseUser | str) -> str:
-    """The signed token of an account's, or a contact address's, opt-out link."""
-    if isinstance(to, str):
-        return signing.dumps({"email": email_address(to)}, salt=SALT)
+def opt_out_token(to: AbstractBaseUser | Notice) -> str:
+    """The signed token of an opt-out link: an account's names the account; a contact
+    address's names the notice it came in (whose address the link opens), so the address
+    itself is nowhere in the link (a token is signed, not hidden: its base64 reads)."""
+    if isinstance(to, Notice):
+        return signing.dumps({"notice": to.pk}, salt=SALT)
     return signing.dumps({"user": to.pk}, salt=SALT)
 
 
 def addressee_from_token(token: str) -> Addressee:
     """The person a notice's opt-out link names; raises ``signing.BadSignature``, or
-    ``ObjectDoesNotExist``, ``ValidationError`` or ``KeyError`` for a token naming no one."""
+    ``ObjectDoesNotExist``, ``ValidationError`` or ``KeyError`` for a token naming no one.
+    A link that names its address (mailed before a contact's link named its notice) still
+    works."""
     data = signing.loads(token, salt=SALT)
+    if "notice" in data:
+        notice = Notice.objects.exclude(email="").get(pk=data["notice"])
+        return Addressee(address=notice.email)
     if "email" in data:
         address = email_address(str(data["email"]))
         if not address:
@@ -175,7 +182,7 @@ def addressee_from_token(token: str) -> Addressee:
     return Addressee.of(get_user_model().objects.get(pk=data["user"]))
 
 
-def opt_out_url(to: AbstractBaseUser | str) -> str:
+def opt_out_url(to: AbstractBaseUser | Notice) -> str:
     return site_url(reverse("notices:opt_out", kwargs={"token": opt_out_token(to)}))
 
 
@@ -268,7 +275,8 @@ def recipients(entry: AuditEntry) -> list[Addressee]:
     return [person for person in chosen.values() if person is not None]
 
 
-def message(entry: AuditEntry, to: Addressee) -> EmailMessage:
+def message(entry: AuditEntry, to: Addressee, notice: Notice) -> EmailMessage:
+    """The email of ``notice``: ``entry`` told to ``to``."""
     event = EVENTS[entry.action]
     fixture = entry.fixture
     assert fixture is not None
@@ -283,7 +291,7 @@ def message(entry: AuditEntry, to: Addressee) -> EmailMessage:
         says, act = event.says, event.act
         why = "You get these emails as a captain or secretary."
     else:
-        unsubscribe = opt_out_url(to.address)
+        unsubscribe = opt_out_url(notice)
         says = event.says_without_account or event.says
         act = event.act_without_account or event.act
         why = (
@@ -336,7 +344,7 @@ def notices_send(*, entry_id: int) -> int:
         except IntegrityError:
             continue
         try:
-            message(entry, to).send()
+            message(entry, to, notice).send()
         except (OSError, smtplib.SMTPException):
             # The change itself is done and saved: a mail server that is down must not turn
             # it into an error page. The notice is forgotten, so sending again can retry it.

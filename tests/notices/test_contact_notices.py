@@ -7,6 +7,7 @@ a page."""
 
 from __future__ import annotations
 
+import base64
 import datetime
 from dataclasses import dataclass
 from typing import Any
@@ -106,8 +107,13 @@ def test_a_postponement_reaches_a_captain_who_has_only_a_contact_address(
     unsubscribe = link_in(message.body, "To stop them")
     assert message.extra_headers["List-Unsubscribe"] == f"<{unsubscribe}>"
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
-    assert unsubscribe == opt_out_url(night.away.captain_contact)
-    assert Notice.objects.get(email=CONTACT).user is None
+    notice = Notice.objects.get(email=CONTACT)
+    assert notice.user is None
+    assert unsubscribe == opt_out_url(notice)
+    # The link names the notice, not the address: a signed token's base64 reads as it is.
+    token = unsubscribe.rstrip("/").rsplit("/", 1)[1]
+    assert signing.loads(token, salt=SALT) == {"notice": notice.pk}
+    assert "linda" not in base64_read(token)
 
 
 def test_re_arranging_and_undoing_reach_the_contact_address_too(
@@ -228,10 +234,29 @@ def test_the_secretary_who_postponed_it_is_not_told_at_their_own_contact_address
     assert [message.to for message in mail.outbox] == [[CONTACT]]
 
 
-def test_a_bad_opt_out_link_is_a_400(night):
-    link = opt_out_url(CONTACT)
+def base64_read(token: str) -> str:
+    """What anyone reading the link sees of a signed token: its payload's base64 decoded."""
+    payload = token.split(":", 1)[0]
+    return base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)).decode(errors="replace")
+
+
+def test_a_link_mailed_with_the_address_in_it_before_still_turns_notices_off(night):
+    """Emails sent before a contact's link named its notice carry the address signed: they
+    still work."""
+    link = f"/notices/{signing.dumps({'email': CONTACT}, salt=SALT)}/"
+    response = Client().post(link, {"notices": "off"})
+    assert response.status_code == 200
+    assert OptOut.objects.get().email == CONTACT
+
+
+def test_a_bad_opt_out_link_is_a_400(night, django_capture_on_commit_callbacks):
+    postpone(night, django_capture_on_commit_callbacks)
+    link = link_in(to(CONTACT)[0].body, "To stop them")
+    to_an_account = Notice.objects.get(email="")
     for bad in (
         link[:-3] + "xyz/",
+        f"/notices/{signing.dumps({'notice': to_an_account.pk}, salt=SALT)}/",
+        f"/notices/{signing.dumps({'notice': 10**9}, salt=SALT)}/",
         f"/notices/{signing.dumps({'phone': '07700 900123'}, salt=SALT)}/",
         f"/notices/{signing.dumps({'email': '07700 900123'}, salt=SALT)}/",
     ):
