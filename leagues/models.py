@@ -810,10 +810,12 @@ class Fixture(FixtureWords, models.Model):
 
     def starts_words(self) -> str:
         """When the match starts, in its league's own time, as what waits for it says so:
-        "This match starts at 20:00 tonight" on its day ("today" for an afternoon match),
-        "This match is on Tue 9 Sep 2025 at 20:00" before it. Its score card's refusal and its
-        tables' (``leagues.services.cards``, ``.results``) go on from it."""
-        at = f"{self.time:%H:%M}"
+        "This match starts at 20:00 Port of Spain time tonight" on its day ("today" for an
+        afternoon match), "This match is on Tue 9 Sep 2025 at 20:00 London time" before it: the
+        zone named as the pages name a fixture's time (``League.time_zone_words``). Its score
+        card's refusal and its tables' (``leagues.services.cards``, ``.results``) go on from
+        it."""
+        at = f"{self.time:%H:%M} {self.league.time_zone_words}"
         if self.date == self.league.today():
             return f"This match starts at {at} {'tonight' if self.time >= EVENING else 'today'}"
         return f"This match is on {long_date(self.date)} at {at}"

@@ -380,8 +380,9 @@ def fixture_card_enter(
 
 def not_started_words(fixture: Fixture) -> str:
     """Why the card of a match not yet started is not taken, saying when it starts in its
-    league's own time (``Fixture.starts_words``): "This match starts at 20:00 tonight: ..." on
-    its day, "This match is on Tue 9 Sep 2025 at 20:00: ..." before it."""
+    league's own time (``Fixture.starts_words``): "This match starts at 20:00 Port of Spain
+    time tonight: ..." on its day, "This match is on Tue 9 Sep 2025 at 20:00 London time: ..."
+    before it."""
     return f"{fixture.starts_words()}: its score card is entered once it has started."
 
 
@@ -412,15 +413,23 @@ def card_closed_why(by: Account, fixture: Fixture) -> str:
 
 def may_enter_card(by: Account, fixture: Fixture) -> bool:
     """Whether ``by`` is offered the score card: a captain of either team or a secretary,
-    once the match has started, while the fixture has no result waiting or counting (a
-    secretary who may settle it also while disputed)."""
+    when ``card_offered`` says so. The card, result and fixture pages ask it."""
     if not can_enter_card(by, fixture):
-        return False
-    if fixture.status not in OPEN_FOR_CARD or not fixture.has_started():
         return False
     current = ResultSubmission.objects.filter(
         fixture=fixture, status__in=[*agreement.OPEN, *agreement.CONFIRMED]
     ).first()
+    return card_offered(by, fixture, current)
+
+
+def card_offered(by: Account, fixture: Fixture, current: ResultSubmission | None) -> bool:
+    """When one who may enter ``fixture``'s card (``can_enter_card``) is offered it, its
+    result waiting or counting being ``current`` (or none): once the match has started, while
+    the fixture has no result waiting or counting (a secretary who may settle it also while
+    disputed). My fixtures asks it of the result it read with its fixtures; the other pages
+    through ``may_enter_card``."""
+    if fixture.status not in OPEN_FOR_CARD or not fixture.has_started():
+        return False
     if current is None:
         return True
     return current.status == Status.DISPUTED and confirmation.can_settle(submission=current, by=by)

@@ -142,7 +142,8 @@ def table_game_start(*, table: FixtureTable, by: Account = None) -> TableGame:
 def not_started_words(fixture: Fixture) -> str:
     """Why no game is begun or scored at the tables of a match not yet started, saying when it
     starts in its league's own time (``Fixture.starts_words``), as its score card's refusal
-    does: "This match starts at 20:00 tonight: its tables are scored once it has started."."""
+    does: "This match starts at 20:00 London time tonight: its tables are scored once it has
+    started."."""
     return f"{fixture.starts_words()}: its tables are scored once it has started."
 
 

@@ -49,8 +49,8 @@ def _tables(fixture: Fixture) -> dict[int, FixtureTable]:
 
 def _scoring_opens(fixture: Fixture) -> str:
     """When its tables' scoring opens, for a match not yet started (seating and the QR codes
-    may come first): "This match starts at 20:00 tonight: its tables are scored once it has
-    started."; "" once it has."""
+    may come first): "This match starts at 20:00 London time tonight: its tables are scored
+    once it has started."; "" once it has."""
     return "" if fixture.has_started() else results.not_started_words(fixture)
 
 

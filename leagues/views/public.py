@@ -41,6 +41,7 @@ from leagues.selectors.standings import (
     entry_standing,
 )
 from leagues.selectors.statistics import player_leaderboard, player_with_pairs
+from leagues.services import cards
 from leagues.tables import (
     DATE_FIRST,
     FixturesTable,
@@ -213,6 +214,20 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
     follows = fragment.startswith(FOLLOWS)
     head, _, rest = fragment.removeprefix(FOLLOWS).partition(SECRETARY)
     can_manage = can_manage_league(request.user, league)
+    # A captain of either team runs the night (asked only of a signed-in viewer).
+    can_captain = (
+        not can_manage
+        and request.user.is_authenticated
+        and bool(captained_sides(request.user, fixture))
+    )
+    # The score card when My fixtures offers it (``cards.card_offered``); before the match,
+    # when it will be, as the card's own page says it.
+    card = (can_manage or can_captain) and cards.may_enter_card(request.user, fixture)
+    closed = (
+        ""
+        if card or not (can_manage or can_captain)
+        else cards.card_closed_why(request.user, fixture)
+    )
     return render(
         request,
         "leagues/fixture_detail.html",
@@ -220,10 +235,9 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "fixture": fixture,
             "league": league,
             "can_manage": can_manage,
-            # A captain of either team runs the night (asked only of a signed-in viewer).
-            "can_captain": not can_manage
-            and request.user.is_authenticated
-            and bool(captained_sides(request.user, fixture)),
+            "can_captain": can_captain,
+            "card": card,
+            "card_not_yet": cards.not_started_words(fixture) if closed == "not_yet" else "",
             # The two halves of the fragment, rendered and escaped already.
             "head": mark_safe(head),
             "rest": mark_safe(rest),

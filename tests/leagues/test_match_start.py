@@ -62,8 +62,8 @@ def test_a_table_seated_days_ahead_begins_no_game_and_its_link_says_when(monkeyp
     table = table_seat(fixture=fixture, board=1, home=home[:2], away=away[:2], by=users["home"])
     assert table.scoring_link.is_live and table.games.count() == 0
     words = (
-        f"This match is on {long_date(match_day)} at 20:30: its tables are scored once it has "
-        "started."
+        f"This match is on {long_date(match_day)} at 20:30 London time: its tables are scored "
+        "once it has started."
     )
     assert long_date(match_day) == "Tue 8 Dec 2026"
 
@@ -93,7 +93,7 @@ def test_a_secretary_cannot_start_the_games_before_the_match_and_nothing_is_seat
         reverse("leagues:manage_fixture_tables", kwargs={"pk": fixture.pk})
     )
     content = page_words(unescape(page.content.decode()))
-    assert "This match is on Tue 8 Dec 2026 at 20:30: its tables are scored" in content
+    assert "This match is on Tue 8 Dec 2026 at 20:30 London time: its tables are scored" in content
     assert "Seat the pairs and start the games" not in content
 
 
@@ -108,7 +108,10 @@ def test_a_trinidad_table_waits_for_tonights_start_in_port_of_spain_then_begins(
     fixture, users, home, away = _night(style="trinidad", date=today, time=datetime.time(20, 0))
     table = table_seat(fixture=fixture, board=1, home=home[:2], away=away[:2], by=users["home"])
     assert table.games.count() == 0
-    words = "This match starts at 20:00 tonight: its tables are scored once it has started."
+    words = (
+        "This match starts at 20:00 Port of Spain time tonight: its tables are scored once it "
+        "has started."
+    )
 
     scorer = Client()
     link = table.scoring_link.get_absolute_url()

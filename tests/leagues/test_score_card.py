@@ -538,7 +538,8 @@ def test_a_card_for_a_fixture_whose_night_has_not_come_is_refused_and_not_offere
     fixture.date = today + datetime.timedelta(days=4)
     fixture.save(update_fields=["date"])
     with pytest.raises(
-        ValidationError, match=f"is on {fixture.date:%a %-d %b %Y} at 20:00: its score card"
+        ValidationError,
+        match=f"is on {fixture.date:%a %-d %b %Y} at 20:00 London time: its score card",
     ):
         fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
     assert not FixtureTable.objects.filter(fixture=fixture).exists()
@@ -610,8 +611,8 @@ def test_a_closed_card_says_why_to_whoever_opens_it() -> None:
     fixture.save(update_fields=["date"])
     for client in (home, secretary):
         assert note(client) == (
-            f"This match is on {fixture.date:%a %-d %b %Y} at 20:00: its score card is entered "
-            "once it has started."
+            f"This match is on {fixture.date:%a %-d %b %Y} at 20:00 London time: its score card "
+            "is entered once it has started."
         )
     fixture.date = played_on
     fixture.save(update_fields=["date"])
@@ -712,7 +713,8 @@ def test_a_card_waits_for_the_match_to_start_on_its_night() -> None:
     fixture.save(update_fields=["date", "time"])
     assert fixture.date == league.today()
 
-    with pytest.raises(ValidationError, match=f"starts at {later:%H:%M} today"):
+    zone = league.time_zone_words
+    with pytest.raises(ValidationError, match=re.escape(f"starts at {later:%H:%M} {zone} today")):
         fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
     assert not FixtureTable.objects.filter(fixture=fixture).exists()
 
@@ -723,7 +725,8 @@ def test_a_card_waits_for_the_match_to_start_on_its_night() -> None:
     closed = re.search(r'data-testid="card-closed">(.*?)</p>', page, re.S)
     assert closed is not None
     assert closed.group(1) == (
-        f"This match starts at {later:%H:%M} today: its score card is entered once it has started."
+        f"This match starts at {later:%H:%M} {zone} today: its score card is entered once it has "
+        "started."
     )
     result_page = captain.get(reverse("leagues:fixture_result", kwargs={"pk": fixture.pk}))
     assert 'data-testid="enter-card"' not in result_page.content.decode()
@@ -1092,3 +1095,73 @@ def test_a_trinidad_card_with_some_games_scores_and_the_games_won_is_told_to_giv
         "game's score, or leave the scores blank and give only the games won."
     ]
     assert not fixture.tables.exists()
+
+
+def test_the_fixture_page_offers_the_score_card_when_my_fixtures_does(monkeypatch) -> None:
+    """The fixture page offered its captains and secretaries "the result from the score card"
+    before the match had started and after its result counted, each time a page saying the
+    card was closed. It offers it as My fixtures does (``cards.card_offered``): from the
+    match's start, until a result is put forward (to a secretary again while it is disputed,
+    to settle it). Before the start a line says when, in the league's time, as the page's
+    heading names it: "20:00 Port of Spain time"."""
+    import datetime
+    import zoneinfo
+
+    from tests.leagues.helpers import clock_at
+
+    trinidad = zoneinfo.ZoneInfo("America/Port_of_Spain")
+    fixture, users = _fixture()
+    league = fixture.division.season.league
+    league.time_zone = "America/Port_of_Spain"
+    league.save(update_fields=["time_zone"])
+    fixture.date, fixture.time = datetime.date(2026, 12, 8), datetime.time(20, 0)
+    fixture.save(update_fields=["date", "time"])
+    clients = {}
+    for who in ("home", "away", "secretary"):
+        clients[who] = Client()
+        clients[who].force_login(users[who])
+
+    def offered(who: str) -> bool:
+        page = clients[who].get(fixture.get_absolute_url()).content.decode()
+        return 'data-testid="card-link"' in page
+
+    def on_my_fixtures(who: str) -> bool:
+        page = clients[who].get(reverse("leagues:my_fixtures")).content.decode()
+        return f'data-testid="my-card-{fixture.pk}"' in page
+
+    clock_at(monkeypatch, datetime.datetime(2026, 12, 8, 19, 0, tzinfo=trinidad))
+    for who in ("home", "secretary"):
+        assert not offered(who)
+        words = page_words(unescape(clients[who].get(fixture.get_absolute_url()).content.decode()))
+        assert (
+            "20:00 Port of Spain time at" in words  # the heading's
+            and "This match starts at 20:00 Port of Spain time tonight: its score card is "
+            "entered once it has started."
+            in words
+        )
+    assert not on_my_fixtures("home")
+
+    clock_at(monkeypatch, datetime.datetime(2026, 12, 8, 20, 5, tzinfo=trinidad))
+    for who in ("home", "away", "secretary"):
+        assert offered(who)
+        assert (
+            'data-testid="card-not-yet"'
+            not in clients[who].get(fixture.get_absolute_url()).content.decode()
+        )
+    assert on_my_fixtures("home")
+
+    submission = fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+    assert not any(offered(who) for who in ("home", "away", "secretary"))
+    assert not on_my_fixtures("home") and not on_my_fixtures("away")
+
+    confirmation.result_dispute(submission=submission, reason="Table 2 was 11–9", by=users["away"])
+    assert offered("secretary")  # to settle it with the card
+    assert not offered("home") and not offered("away")
+    assert not on_my_fixtures("away")
+
+    settled = fixture_card_enter(
+        fixture=fixture, tables=_yorkshire_card(), settlement="As signed", by=users["secretary"]
+    )
+    assert settled.status == ResultSubmission.Status.SETTLED
+    assert not any(offered(who) for who in ("home", "away", "secretary"))
+    assert not on_my_fixtures("home")
