@@ -59,9 +59,10 @@ divisions lists them with their leaders (a hundred tables are no glance on a pho
 
 
 def fixture_lines(lines: Iterable[tuple[ListedFixture, str]]) -> SafeString:
-    """The league home's lists of fixtures, a line a fixture with its score ("" before it is
-    played: then its venue and time), written here rather than by a template included for each
-    line; names escaped as Django's escape does, the links reversed once for the list."""
+    """The league home's lists of fixtures, a line a fixture with its score (``fixture_score``:
+    "1–0 in play" while it is played; "" before any: then its venue and time), written here
+    rather than by a template included for each line; names escaped as Django's escape does,
+    the links reversed once for the list."""
     team_url, fixture_url = paths_for("leagues:team"), paths_for("leagues:fixture")
     written = []
     for fixture, score in lines:
@@ -171,7 +172,10 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "earlier": [(season, seasons_divisions[season.pk]) for season in now.earlier],
             "current": current,
             "results": fixture_lines((f, fixture_score(f)) for f in results),
-            "upcoming": fixture_lines((f, "") for f in upcoming),
+            # A match in play with its score so far ("1–0 in play"), as the other lists say it.
+            "upcoming": fixture_lines(
+                (f, fixture_score(f) if f.result is not None else "") for f in upcoming
+            ),
             # A league night now (tonight's, or last night's still in play): a link to follow it.
             "tonight": night_now(season=current, clock=clock).date is not None,
             "match_format": (current or league).get_match_format().describe(),

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from leagues.models import Fixture
+from leagues.tables import fixture_score
 from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory
 from tests.leagues.helpers import (
     current_game,
@@ -556,3 +557,17 @@ def test_a_list_calls_a_match_in_play_with_a_table_finished_in_play(client, nigh
     assert rows["Royal Oak"]["Result"].endswith(" in play")
     assert rows["Royal Oak"]["Status"] == "In play"
     assert " · In play</p>" in page_words(client.get(second.get_absolute_url()))
+
+
+def test_the_league_home_lists_a_match_in_play_with_its_score_as_the_lists_do(client, night):
+    """Its "Next fixtures" listed a match with a table finished as "Royal Oak v Crown", where
+    the division's fixtures and the team pages say "0–2 in play" (``fixture_score``)."""
+    league, _, _, second, _, other = night
+    win_game(other, "B", 3)
+    second.refresh_from_db()
+    score = fixture_score(second)
+    assert score.endswith(" in play")
+    home = page_words(client.get(league.get_absolute_url()))
+    upcoming = home.split("Next fixtures", 1)[1]
+    line = re.search(r'href="' + second.get_absolute_url() + r'">([^<]*)</a>', upcoming)
+    assert line is not None and line.group(1) == score
