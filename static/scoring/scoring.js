@@ -317,6 +317,19 @@
   // The offline page (static/scoring/offline/page.mjs) says so when it kept a hand or an undo.
   document.addEventListener("allfours:hand-done", showFirstKey);
 
+  /* "No, keep it" closes Undo's question where the page is (without JavaScript it is a link to
+   * the game, which opens with the question closed). */
+  document.addEventListener("click", function (event) {
+    var keep = event.target.closest("[data-undo-keep]");
+    if (!keep) return;
+    var undo = keep.closest("details");
+    if (!undo) return;
+    event.preventDefault();
+    undo.open = false;
+    var summary = undo.querySelector("summary");
+    if (summary) summary.focus();
+  });
+
   function settle(event) {
     applySheetUpdate();
     followCorrection();

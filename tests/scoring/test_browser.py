@@ -622,6 +622,30 @@ def test_undo_the_last_hand_and_see_it_in_the_audit_trail(any_scorer: Scorer) ->
     assert revision.before["turn_ups"] == ["5D"]
 
 
+def test_no_keep_it_closes_undos_question_and_keeps_the_hand(any_scorer: Scorer) -> None:
+    """Undo's question offered only "Yes": "No, keep it" closes it (in place with JavaScript,
+    the game afresh without), the hand kept and Undo ready to ask again."""
+    scorer = any_scorer
+    game = GameFactory(hands=3)
+    scorer.scan(game)
+    scorer.page.evaluate("window.__sameDocument = 1")
+    scorer.page.get_by_test_id("undo").tap()
+    keep = scorer.page.get_by_role("link", name="No, keep it", exact=True)
+    expect(keep).to_be_visible()
+    if scorer.js:
+        keep.tap()
+    else:
+        with scorer.page.expect_navigation():
+            keep.tap()
+    expect(keep).to_be_hidden()
+    assert scorer.page.locator("#undo").evaluate("d => d.open") is False
+    assert (scorer.page.evaluate("window.__sameDocument") == 1) is scorer.js
+    assert scorer.page.url == scorer.base_url + game.get_absolute_url()
+    assert hand_count(game) == 3
+    scorer.page.get_by_test_id("undo").tap()
+    expect(scorer.page.get_by_role("button", name="Yes, undo hand 3", exact=True)).to_be_visible()
+
+
 def test_double_tap_on_undo_takes_back_one_hand(any_scorer: Scorer) -> None:
     """Undo carries its own one-time key: a double tap takes back the last hand, not two."""
     scorer = any_scorer

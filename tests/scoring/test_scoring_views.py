@@ -378,6 +378,31 @@ def test_undo_the_last_hand(client):
     assert game.hands.count() == 2
 
 
+def test_undos_question_has_a_way_back_that_keeps_the_hand(client):
+    """Undo's question offered only "Yes, undo hand 3": a phone user looks for "No". "No, keep
+    it" is in the question, a link to the game (scoring.js closes the question in place), which
+    opens with the question closed and the hand kept, in the answer to an undo too."""
+    game = GameFactory(hands=3)
+    open_link(client, game)
+    page = client.get(game.get_absolute_url()).content.decode()
+    question = re.search(r'<details class="undo" id="undo">(.*?)</details>', page, re.S)
+    assert question is not None
+    keep = re.search(
+        r'<a class="button" href="([^"]+)" data-undo-keep[^>]*>No, keep it</a>', question.group(1)
+    )
+    assert keep is not None and keep.group(1) == game.get_absolute_url()
+    assert question.group(1).index("Yes, undo hand") < question.group(1).index("No, keep it")
+    back = client.get(keep.group(1))
+    assert back.status_code == 200 and game.hands.count() == 3
+    assert '<details class="undo" id="undo">' in back.content.decode()  # closed
+    answer = client.post(
+        reverse("scoring:hand_undo", kwargs={"pk": game.pk}),
+        {"expected_number": "3", "entry_key": str(uuid.uuid4())},
+        **HTMX,
+    )
+    assert 'data-testid="undo-keep"' in answer.content.decode()
+
+
 def test_undo_with_htmx_returns_the_fragment(client):
     game = GameFactory(hands=2)
     open_link(client, game)
