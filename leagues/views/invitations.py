@@ -29,6 +29,7 @@ from leagues.selectors import fixtures as selectors
 from leagues.selectors.people import name_people
 from leagues.services import invitations, league_requests
 from leagues.views.common import found, post_action, require_manager
+from leagues.zones import site_time_zone, zone_words
 
 logger = logging.getLogger(__name__)
 
@@ -174,6 +175,8 @@ def league_request_list(request: HttpRequest) -> HttpResponse:
             "waiting": LeagueRequest.objects.filter(status=LeagueRequest.Status.WAITING)
             .select_related("asked_by")
             .order_by("asked_at"),
+            # The site's zone, named as a league's pages name theirs ("London time").
+            "zone": zone_words(site_time_zone()),
             "decided": LeagueRequest.objects.exclude(
                 status=LeagueRequest.Status.WAITING
             ).select_related("asked_by", "league")[:20],

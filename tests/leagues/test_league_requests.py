@@ -316,6 +316,23 @@ def test_the_operator_sees_how_many_wait_on_every_page_they_land_on(asker, opera
         assert requests not in page
 
 
+def test_the_operator_reads_when_a_league_was_asked_for_in_the_sites_named_zone(
+    asker, operator, settings
+):
+    """The operator's page said "on 1 Dec 2026 16:15", a time in no zone it named: it names the
+    site's, as the fixtures' times name their league's ("16:15 Port of Spain time")."""
+    settings.TIME_ZONE = "America/Port_of_Spain"
+    asked = ask(asker)
+    LeagueRequest.objects.filter(pk=asked.pk).update(
+        asked_at=datetime.datetime(2026, 12, 1, 20, 15, tzinfo=datetime.UTC)
+    )
+    page = logged_in(operator).get(reverse("leagues:league_requests"))
+    assert "Asked by asker (asker@example.org) on 1 Dec 2026 16:15 Port of Spain time." in text(
+        page
+    )
+    assert '<time datetime="2026-12-01T16:15:00-04:00">' in page.content.decode()
+
+
 # --- the asker sees their request -------------------------------------------------------------
 
 
