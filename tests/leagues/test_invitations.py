@@ -59,6 +59,8 @@ def test_a_secretary_invites_and_the_person_sets_their_own_password(world):
     response = secretary(world).post(url, {"action": "invite", "invite-email": "m@example.org"})
     assert response.status_code == 302
     assert mail.outbox[-1].to == ["m@example.org"]
+    # A secretary is invited by address alone: no name to greet them by.
+    assert mail.outbox[-1].body.startswith("Hello,\n")
     path = link()
     page = Client().get(path).content.decode()
     assert "a secretary of" in page and "password" in page
@@ -92,6 +94,8 @@ def test_a_captain_is_invited_and_their_account_is_the_captains(world):
     # The mail names the team and its league: a captain may be asked by more than one.
     invited = f"captain of {world.fixture.home} in {world.league}"
     assert invited in mail.outbox[-1].subject and invited in mail.outbox[-1].body
+    # Greeted by the name the secretary gave the captain, not a bare "Hello,".
+    assert mail.outbox[-1].body.startswith("Hello Linda Dyson,\n")
     response = accept(link(), username="linda")
     assert response["Location"] == reverse("leagues:my_fixtures")
     captain.refresh_from_db()
