@@ -69,6 +69,22 @@ def league_address(name: str, typed: str = "") -> str:
     return slug
 
 
+def name_address(name: str, what: str) -> str:
+    """The web address (slug) of a season, division, venue or team (``what``) called ``name``,
+    made from the name. Refused, on the name, when it has nothing to make one from ("---"), in
+    words as ``league_address`` refuses a league's, not Django's "This field cannot be
+    blank." of the address nobody typed."""
+    slug = slugify(name)
+    if not slug:
+        raise ValidationError(
+            {
+                "name": f"Give the {what} a name with letters (a to z) or digits: "
+                f"“{one_spaced(name)}” has none to make its web address from."
+            }
+        )
+    return slug
+
+
 class Weekday(models.IntegerChoices):
     MONDAY = 0, "Monday"
     TUESDAY = 1, "Tuesday"

@@ -13,7 +13,6 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
-from django.utils.text import slugify
 
 from config.inputs import one_spaced
 from config.locks import lock_rows
@@ -33,6 +32,7 @@ from leagues.models import (
     TeamEntry,
     Venue,
     league_address,
+    name_address,
 )
 from leagues.nights_off import NightsOff
 from leagues.permissions import (
@@ -209,7 +209,7 @@ def season_create(
     season = Season(
         league=league,
         name=name,
-        slug=slug or slugify(name),
+        slug=slug or name_address(name, "season"),
         starts_on=starts_on,
         ends_on=ends_on,
         # The league's rules are the default for a new season; it keeps its own copy.
@@ -247,7 +247,9 @@ def division_create(
     """A new division of ``season``; how many go up and down at the season's end as the
     division's defaults unless given."""
     require_secretary(by, season.league)
-    division = Division(season=season, name=name, slug=slug or slugify(name), rank=rank)
+    division = Division(
+        season=season, name=name, slug=slug or name_address(name, "division"), rank=rank
+    )
     if promoted is not None:
         division.promoted = promoted
     if relegated is not None:
@@ -281,7 +283,7 @@ def venue_create(
     if league is not None:
         require_secretary(by, league)
         _refuse_venue_twice(league, name, town)
-    slug = slug or slugify(f"{name} {town}".strip())
+    slug = slug or name_address(f"{name} {town}".strip(), "venue")
     if league is not None and Venue.objects.filter(slug=slug).exists():
         # Slugs are the site's: another league's pub of that name has it.
         base, number = f"{slug}-{league.slug}"[:110], 1
@@ -338,7 +340,7 @@ def team_create(
     team = Team(
         league=league,
         name=name,
-        slug=slug or slugify(name),
+        slug=slug or name_address(name, "team"),
         short_name=short_name,
         home_venue=home_venue,
     )

@@ -52,3 +52,42 @@ def test_a_get_of_an_action_address_is_the_page_the_action_is_on(client, world):
     # nothing was done by the GETs
     assert PointAdjustment.objects.filter(pk=made.pk).exists()
     assert not TeamEntry.objects.get(pk=entry.pk).is_withdrawn
+
+
+@pytest.mark.parametrize("what", ["season", "division", "venue", "team"])
+def test_a_name_with_no_letters_or_digits_is_refused_in_words_nothing_stored(client, world, what):
+    """A season, division, venue or team called "---" was refused with Django's "This field
+    cannot be blank.": its web address is made from its name, which has nothing to make one
+    from. The form says so under the name, as a league's name is refused, and nothing is
+    stored."""
+    from leagues.models import Division, Season, Venue
+
+    client.force_login(world.users["secretary"])
+    league, season = world.league, world.fixture.division.season
+    url, data, model = {
+        "season": (
+            reverse("leagues:manage_season_create", args=[league.slug]),
+            {"starts_on": "2040-09-01"},
+            Season,
+        ),
+        "division": (
+            reverse("leagues:manage_division_create", args=[league.slug, season.pk]),
+            {"rank": "3"},
+            Division,
+        ),
+        "venue": (reverse("leagues:manage_venue_create", args=[league.slug]), {}, Venue),
+        "team": (
+            reverse("leagues:manage_team_create", args=[league.slug]),
+            {"home_venue": world.fixture.home.home_venue_id},
+            Team,
+        ),
+    }[what]
+    before = model.objects.count()
+    response = client.post(url, {"name": "---", **data})
+    assert response.status_code == 200
+    assert response.context["form"].errors["name"] == [
+        f"Give the {what} a name with letters (a to z) or digits: “---” has none to make its "
+        "web address from."
+    ]
+    assert "cannot be blank" not in response.content.decode()
+    assert model.objects.count() == before
