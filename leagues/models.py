@@ -1424,6 +1424,7 @@ class AuditEntry(models.Model):
         FIXTURE_SETTLED_BY_WITHDRAWAL = "fixture_settled_by_withdrawal", "Settled by a withdrawal"
         FIXTURE_UNDONE = "fixture_undone", "Walkover or void undone"
         FIXTURES_GENERATED = "fixtures_generated", "Fixture list generated"
+        GAME_TAKEN_AWAY = "game_taken_away", "Next game taken away"
         INVITATION_ACCEPTED = "invitation_accepted", "Invitation accepted"
         INVITATION_RESENT = "invitation_resent", "Invitation sent again"
         INVITATION_SENT = "invitation_sent", "Invitation sent"

@@ -35,6 +35,12 @@ class GameChanged:
         table, a tie or a result counts. A hand in the middle of a game is not one."""
         return not (self.was == self.game.status == "in_progress")
 
+    @property
+    def back_in_play(self) -> bool:
+        """A won game in play again: its winning hand undone, or corrected so that it no longer
+        wins. (A correction that leaves it won, by either side, is not one.)"""
+        return self.was == "won" and self.game.status == "in_progress"
+
 
 @dataclass(frozen=True)
 class HandRecorded:

@@ -4,7 +4,9 @@ Side A of every league game is the home pair and side B the away pair. ``fixture
 reads each table's finished games into a card, asks the match engine (``leagues.match``) what
 they add up to, and stores the tables' figures, the fixture's ``FixtureResult`` and whether it is
 played; ``table_next_game`` starts a table's next game when the format needs one. Both are steps
-of the result roll-up (``leagues.services.rollup``), which calls them in order.
+of the result roll-up (``leagues.services.rollup``), which calls them in order. One game is in
+play at a table at a time: a won game back in play takes the games after it away, or is refused
+once one has a hand (``table_game_back_in_play``; ``later_games_go`` for a cup tie's race too).
 
 No game begins at a table before the match has started (its date and time where the league
 plays: ``Fixture.has_started``), the rule its score card keeps (``not_started_words``): a table
@@ -15,10 +17,11 @@ seated ahead begins its first game when its scorer opens the table's link once i
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Prefetch, QuerySet
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
 
@@ -34,8 +37,9 @@ from leagues.models import (
 )
 from leagues.permissions import require_secretary
 from leagues.selectors.people import name_people, seated_players
-from scoring.actors import Account
+from scoring.actors import Account, Actor
 from scoring.models import Award, Game, GameStatus, ScoringLink, Side
+from scoring.services import GameMovedOn
 
 Pair = Sequence[Player]
 
@@ -366,6 +370,115 @@ def table_next_game(*, table_game: TableGame, fixture: Fixture) -> TableGame | N
     if table.outcome or latest != table_game.number or not still_to_play:
         return None
     return _table_game_start(table=table, by=table_game.game.created_by)
+
+
+def table_game_back_in_play(*, table_game: TableGame, actor: Actor) -> list[int]:
+    """A won game at the table in play again (``GameChanged.back_in_play``): one game is in play
+    at a table at a time, so the games started after it (``table_next_game`` started them when
+    it was won) go, when no hand of them is recorded, with an audit entry; the numbers of the
+    games taken away. Once one has a hand, the change is refused (``later_games_go``).
+
+    Called by the roll-up (``leagues.services.rollup.game_changed``) before it locks the
+    fixture: a hand recorded in a later game locks that game first and the fixture after, so
+    the later games are locked here in that order too."""
+    later = TableGame.objects.filter(table_id=table_game.table_id, number__gt=table_game.number)
+    gone = later_games_go(later, number=table_game.number, where="at this table")
+    if gone:
+        from leagues.audit import audit_log
+
+        table = table_game.table
+        fixture = table.fixture
+        audit_log(
+            league=fixture.division.season.league,
+            fixture=fixture,
+            action=AuditEntry.Action.GAME_TAKEN_AWAY,
+            subject=f"Table {table.board}: "
+            + taken_away_words(gone, game=table_game.game, number=table_game.number),
+            before={"table": table.board, "in_play": f"game {gone[-1]}"},
+            after={"table": table.board, "in_play": f"game {table_game.number}"},
+            by=actor.user,
+            link=actor.link,
+        )
+    return gone
+
+
+def later_games_go(later: QuerySet[Any], *, number: int, where: str) -> list[int]:
+    """Game ``number`` of a table (or a cup tie's race) is in play again: the games after it
+    (``later``: its ``TableGame`` or ``TieGame`` rows numbered after it) go, with their sides
+    and audit, when no hand of any is recorded (they were only started when game ``number``
+    was won: nothing a scorer entered goes with them); their numbers. Once one has a hand,
+    ``GameMovedOn`` says which and what to do ("undo its hands first"), and the caller's
+    transaction, the change that put game ``number`` back in play too, rolls back.
+
+    The later games' rows are locked first and their hands counted after (``config.locks``):
+    a hand recorded in one a moment ago is counted, never deleted under it."""
+    ids = list(later.values_list("game_id", flat=True))
+    if not ids:
+        return []
+    lock_rows(Game.objects.filter(pk__in=ids))
+    rows = list(
+        later.order_by("number")
+        .annotate(hands=Count("game__hands"))
+        .values_list("number", "game_id", "game__status", "hands")
+    )
+    begun = [(n, status, hands) for n, _, status, hands in rows if hands]
+    if begun:
+        raise GameMovedOn(_begun_words(begun, number=number, where=where))
+    Game.objects.filter(pk__in=[game_id for _, game_id, _, _ in rows]).delete()
+    return [n for n, _, _, _ in rows]
+
+
+def _begun_words(begun: Sequence[tuple[int, str, int]], *, number: int, where: str) -> str:
+    """Why game ``number`` stays won: the later games ``begun`` (number, status, hands)."""
+    change = f"the hand that won game {number}"
+    abandoned = [(n, hands) for n, status, hands in begun if status == GameStatus.ABANDONED]
+    if abandoned:
+        n, hands = abandoned[0]
+        return (
+            f"Game {n} {where} was abandoned after {hands} hand{pluralize(hands)}, so {change} "
+            "stands: ask the league secretary if it was wrong. Nothing was changed."
+        )
+    if len(begun) == 1:
+        n, _, hands = begun[0]
+        return (
+            f"Game {n} {where} has begun ({hands} hand{pluralize(hands)}): undo its hands first "
+            f"to change {change}. Nothing was changed."
+        )
+    last = begun[-1][0]
+    each = ", ".join(f"game {n}: {hands} hand{pluralize(hands)}" for n, _, hands in begun)
+    return (
+        f"Games {_listed([str(n) for n, _, _ in begun])} {where} have begun ({each}): undo "
+        f"their hands first, game {last}'s first, to change {change}. Nothing was changed."
+    )
+
+
+def _listed(items: Sequence[str]) -> str:
+    """The items as a sentence lists them: 2; 2 and 3; 2, 3 and 4."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def taken_away_words(gone: Sequence[int], *, game: Game, number: int) -> str:
+    """The audit's words for games taken away (``later_games_go``): "game 2 taken away before
+    a hand of it was recorded: game 1 is back in play (hand 12 undone)"."""
+    from scoring.models import HandRevision, RevisionAction
+
+    what = f"game {gone[0]}" if len(gone) == 1 else f"games {_listed([str(n) for n in gone])}"
+    done = (
+        HandRevision.objects.filter(
+            game=game, action__in=(RevisionAction.UNDO, RevisionAction.CORRECT)
+        )
+        .order_by("-pk")
+        .values_list("action", "hand_number")
+        .first()
+    )
+    how = ""
+    if done is not None:
+        action, hand = done
+        how = f" (hand {hand} {'undone' if action == RevisionAction.UNDO else 'corrected'})"
+    return (
+        f"{what} taken away before a hand of {'it' if len(gone) == 1 else 'them'} was recorded: "
+        f"game {number} is back in play{how}"
+    )
 
 
 def fixture_result_store(fixture: Fixture) -> FixtureResult | None:

@@ -5,6 +5,11 @@
     hand recorded, corrected, undone    scoring.services.hands ─► GameChanged ─► game_changed
     game abandoned                      scoring.services.games ─┘      │ a cup tie's game:
                                                                         │   cups.services.ties
+                                                                        │ a table's won game
+                                                                        │   back in play: the
+                                                                        │   games after it go
+                                                                        │   (refused once one
+                                                                        │   has a hand)
     walkover, void, withdrawal          leagues.services.fixtures,     ▼
     result submitted, agreed, settled   .withdrawal, .confirmation ─► roll_up(FixtureChanged)
                                                                         1. match engine
@@ -52,13 +57,20 @@ class FixtureChanged:
 def game_changed(change: GameChanged) -> None:
     """A scored game changed (the scoring services call this inside their transaction): a game
     at a fixture's table rolls its fixture up; a cup tie's game moves its tie on. A hand in the
-    middle of a game changes no result: only the pages that show games as they stand go."""
+    middle of a game changes no result: only the pages that show games as they stand go.
+
+    A table's won game back in play (its winning hand undone or corrected) is the table's one
+    game in play: the games started after it go first, before the fixture is locked
+    (``results.table_game_back_in_play``: ``GameMovedOn``, and nothing changed, once one of
+    them has a hand)."""
     table_game = results.table_game_of(change.game)
     if table_game is not None:
         fixture = table_game.table.fixture
         if not change.finished_game_changed:
             invalidate_live(fixture.division.season.league_id, fixture.pk)
             return
+        if change.back_in_play:
+            results.table_game_back_in_play(table_game=table_game, actor=change.actor)
         roll_up(
             FixtureChanged(
                 fixture=fixture,

@@ -58,7 +58,9 @@ def _allowed(actor: Actor, game: Game) -> dict[str, Any]:
 
 
 def _follow(change: GameChanged) -> None:
-    """What follows in the same transaction: the fixture's or cup tie's roll-up."""
+    """What follows in the same transaction: the fixture's or cup tie's roll-up. It may refuse
+    the change (`GameMovedOn`: a won game back in play while the game started after it has
+    begun), and then the whole transaction, the change too, rolls back."""
     from leagues.services.rollup import game_changed
 
     game_changed(change)

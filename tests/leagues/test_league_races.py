@@ -5,6 +5,7 @@ waiting."""
 from __future__ import annotations
 
 import datetime
+import uuid
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -30,8 +31,8 @@ from leagues.services.league_requests import league_request_create
 from leagues.services.results import table_game_start, table_link_reissue
 from leagues.services.structure import entry_move
 from leagues.services.withdrawal import team_withdraw
-from scoring.models import ScoringLink
-from scoring.services import game_abandon
+from scoring.models import Game, Hand, ScoringLink
+from scoring.services import GameMovedOn, game_abandon, hand_record, hand_undo
 from tests.factories.leagues import (
     DivisionFactory,
     FixtureFactory,
@@ -40,7 +41,7 @@ from tests.factories.leagues import (
     SeasonFactory,
 )
 from tests.factories.scoring import UserFactory
-from tests.leagues.helpers import entered_teams, start_fixture, win_game
+from tests.leagues.helpers import CATEGORIES, entered_teams, hand, start_fixture, win_game
 from tests.races import (
     both_finish,
     holding_the_locks,
@@ -384,3 +385,49 @@ def test_two_people_asking_for_one_league_name_at_once_end_with_one_request(sett
         ]
     }
     assert list(LeagueRequest.objects.values_list("asked_by", flat=True)) == [first_asker.pk]
+
+
+def _game_2_started():
+    """A Trinidad table of two games: game 1 won by the home pair, game 2 started, no hand."""
+    from tests.leagues.test_leagues_results import trinidad_fixture
+
+    (first,) = start_fixture(trinidad_fixture(tables=1))
+    game_1 = win_game(first.game, "A", 4)
+    return game_1, first.table.games.get(number=2).game
+
+
+def _undo_last(game):
+    return lambda: hand_undo(game=game.pk, expected_number=game.hands.count())
+
+
+def _first_hand(game):
+    facts = hand(game, "B", dict.fromkeys(CATEGORIES, "B"))
+    return lambda: hand_record(game=game.pk, facts=facts, entry_key=uuid.uuid4(), expected_number=1)
+
+
+def test_a_hand_in_game_2_as_game_1s_winning_hand_is_undone_refuses_the_undo():
+    """The undo waits for game 2's lock and counts the hand recorded under it: refused."""
+    game_1, game_2 = _game_2_started()
+
+    release, first = holding_the_locks(_first_hand(game_2))
+    second, outcome = meanwhile(_undo_last(game_1))
+    both_finish(release, first, second)
+    assert isinstance(outcome.get("error"), GameMovedOn), outcome
+    assert outcome["error"].message.startswith("Game 2 at this table has begun (1 hand)")
+    game_1.refresh_from_db()
+    assert game_1.status == "won" and game_2.hands.count() == 1
+
+
+def test_an_undo_of_game_1s_winning_hand_as_a_hand_is_sent_for_game_2_records_no_hand():
+    """The hand waits for game 2's lock, held by the undo that takes game 2 away: the game is
+    no longer there (the pages say so), and no hand is left without its game."""
+    game_1, game_2 = _game_2_started()
+
+    release, first = holding_the_locks(_undo_last(game_1))
+    second, outcome = meanwhile(_first_hand(game_2))
+    both_finish(release, first, second)
+    assert isinstance(outcome.get("error"), Game.DoesNotExist), outcome
+    assert not Game.objects.filter(pk=game_2.pk).exists()
+    assert not Hand.objects.filter(game_id=game_2.pk).exists()
+    game_1.refresh_from_db()
+    assert game_1.status == "in_progress"
