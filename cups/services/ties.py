@@ -42,6 +42,7 @@ from leagues.models import (
 )
 from leagues.selectors.people import name_people
 from leagues.services import agreement
+from leagues.services.results import later_games_go, taken_away_words
 from scoring.actors import Account, Actor
 from scoring.models import Game, GameStatus, Hand, ScoringLink
 from scoring.services import GameMovedOn
@@ -503,9 +504,30 @@ def tie_fixture_changed(*, fixture_id: int) -> bool:
 def tie_game_changed(*, game: Game, actor: Actor) -> None:
     """A finished game of a race tie (or a team tie's play-off) changed, by ``actor`` (its
     account or the link it scored through: ``leagues.services.rollup.game_changed``): count the
-    games again and, when a game was won and the tie is not decided, start the next one."""
+    games again and, when a game was won and the tie is not decided, start the next one.
+
+    A won game back in play (its winning hand undone or corrected) is the tie's one game in
+    play: the games started after it go, before the tie is locked (a hand in one of them locks
+    it first, then the tie), and the tie's audit says so; refused (``GameMovedOn``, nothing
+    changed) once one has a hand (``leagues.services.results.later_games_go``)."""
     by, link = actor.user, actor.link
+    number = game.cup_game.number
+    gone: list[int] = []
+    if game.status == GameStatus.IN_PROGRESS:  # a finished game's change: it was won
+        later = TieGame.objects.filter(tie_id=game.cup_game.tie_id, number__gt=number)
+        gone = later_games_go(later, number=number, where="of this tie")
     tie = lock_tie(game.cup_game.tie_id)
+    if gone:
+        audit_log(
+            league=tie.competition.league,
+            fixture=tie.fixture,
+            action=AuditEntry.Action.GAME_TAKEN_AWAY,
+            subject=f"{tie}: " + taken_away_words(gone, game=game, number=number),
+            before={"tie": tie.pk, "in_play": f"game {gone[-1]}"},
+            after={"tie": tie.pk, "in_play": f"game {number}"},
+            by=by,
+            link=link,
+        )
     race = tie.competition.tie_format == Competition.TieFormat.RACE
     # A walkover or a secretary's settlement decides the tie, not its games.
     by_games = race and tie.status != Status.WALKOVER and tie.decided_by != SETTLED
