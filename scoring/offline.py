@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.staticfiles import finders
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
@@ -220,6 +220,10 @@ REFUSED_WORDS = {
     Refused.SIGNED_OUT: "This phone is not signed in to score this game (its session may have "
     "ended). Open the game's scoring link again (scan its QR code), or log in again, and the "
     "kept hands are sent.",
+    Refused.GONE: "This game is no longer kept: it was taken away before any hand of it was "
+    "recorded (the game before it came back into play, or its tie changed), so the hands kept "
+    "on this phone for it were not counted. Open the scoring link again (scan its QR code) and "
+    "enter them in the game in play.",
 }
 
 
@@ -235,14 +239,26 @@ def _bad(message: str) -> JsonResponse:
     return JsonResponse({"message": message}, status=400)
 
 
+def _gone() -> JsonResponse:
+    """A game no longer kept (taken away before a hand of it was recorded: a table's or a cup
+    tie's next game when the game before it came back into play, a tie's games when its
+    entrants changed): 410, said as a refusal is (`reason`, `message`), so that the phone keeps
+    its hands beside the words and does not send them again and again."""
+    message = f"{REFUSED_WORDS[Refused.GONE]} Nothing was saved."
+    return JsonResponse({"reason": Refused.GONE.value, "message": message}, status=410)
+
+
 @never_cache
 @require_POST
 def sync(request: HttpRequest, pk: int) -> JsonResponse:
     """One kept hand, undo or correction from the phone: `{"op", "entry_key", "number",
     "facts", "revision"}`. 200 with the game; 409 (moved on) or 422 (refused) with the message
-    and the game; 400 for a malformed request; 403 for a phone that may not score the game,
-    with why (`reason`: `Refused`) and what to do (`message`)."""
-    game = selectors.game_with_sides(pk)
+    and the game; 400 for a malformed request; 403 for a phone that may not score the game, and
+    410 for a game no longer kept, with why (`reason`: `Refused`) and what to do (`message`)."""
+    try:
+        game = selectors.game_with_sides(pk)
+    except Http404:
+        return _gone()
     if not permissions.can_score(request, game):
         return _refused(request, game)
     try:
@@ -280,6 +296,9 @@ def sync(request: HttpRequest, pk: int) -> JsonResponse:
                 reason="Corrected on the phone without a connection",
                 actor=actor,
             )
+    except Game.DoesNotExist:
+        # Taken away while this request waited for the game's row lock.
+        return _gone()
     except services.NotAllowed:
         # Refused under the game's row lock: the link as it is now says why.
         return _refused(request, selectors.game_with_sides(pk))

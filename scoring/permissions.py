@@ -45,6 +45,16 @@ def grant(request: HttpRequest, link: ScoringLink) -> None:
         request.session[SESSION_KEY] = granted[-50:]
 
 
+def held_links(request: HttpRequest, *, most: int = 3) -> list[ScoringLink]:
+    """The live links this browser opened, the latest first (at most ``most``): where a phone
+    whose game is no longer kept goes on scoring."""
+    session = getattr(request, "session", None)
+    held = list(session.get(SESSION_KEY, [])) if session is not None else []
+    live = ScoringLink.objects.filter(pk__in=held, revoked_at=None, closed_at=None)
+    by_pk = {link.pk: link for link in live}
+    return [by_pk[pk] for pk in reversed(held) if pk in by_pk][:most]
+
+
 def granted_link(request: HttpRequest, game: Game) -> ScoringLink | None:
     """The game's link, if this browser holds a grant for it and it is live."""
     link = game.scoring_link
@@ -102,6 +112,9 @@ class Refused(models.TextChoices):
     REISSUED = "reissued", "The link was re-issued"
     REVOKED = "revoked", "The link was revoked"
     SIGNED_OUT = "signed_out", "No link of the game held"
+    #: Not a permission: the game is no longer kept (taken away before a hand of it was
+    #: recorded), as sync's 410 says it.
+    GONE = "gone", "The game is no longer kept"
 
 
 def why_refused(actor: Actor, game: Game) -> Refused:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -51,6 +52,27 @@ CONFLICT = 409
 
 
 FORBIDDEN = 403
+GONE = 410
+
+
+def _gone_if_missing(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A game's page or form for a game no longer kept (taken away before a hand of it was
+    recorded, ``leagues.services.results.later_games_go``): 410 with why, and the scoring
+    links this browser holds to go on with the game in play, rather than a bare "not found"
+    (which htmx would not show: the tap would do nothing). A missing hand of a game that is
+    kept is still not found."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, pk: int, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, pk, *args, **kwargs)
+        except Http404:
+            if Game.objects.filter(pk=pk).exists():
+                raise
+            links = permissions.held_links(request)
+            return render(request, "scoring/game_gone.html", {"links": links}, status=GONE)
+
+    return wrapped
 
 
 def _forbidden(request: HttpRequest, game: Game) -> HttpResponse:
@@ -302,6 +324,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@_gone_if_missing
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The game page: score, next dealer, the hand form, the score sheet and the chart."""
     return _render_game(request, selectors.game_for_page(pk))
@@ -366,6 +389,7 @@ def _edited_data(request: HttpRequest, action: str) -> Any:
 
 
 @require_POST
+@_gone_if_missing
 def hand_record(request: HttpRequest, pk: int) -> HttpResponse:
     """Record the next hand. PRG on success (with htmx: the light reply); 422 with errors by the
     facts; 409 if stale. The game is read once, under its row lock, by the service."""
@@ -455,6 +479,7 @@ def _edit_form(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 
 
 @require_POST
+@_gone_if_missing
 def hand_undo(request: HttpRequest, pk: int) -> HttpResponse:
     """Take back the last hand (the page asks first); its facts stay in the audit trail."""
     try:
@@ -500,6 +525,7 @@ def hand_undo(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
+@_gone_if_missing
 def game_again(request: HttpRequest, pk: int) -> HttpResponse:
     """Play again: a new game with the same sides, players and ruleset; the deal passes on."""
     game = selectors.game_with_sides(pk)
@@ -520,6 +546,7 @@ def game_again(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@_gone_if_missing
 def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Correct any hand: the game is re-scored from its facts (the winner may change).
 
@@ -645,6 +672,7 @@ def _render_correct(
 
 
 @require_http_methods(["GET", "POST"])
+@_gone_if_missing
 def game_abandon(request: HttpRequest, pk: int) -> HttpResponse:
     """Stop a game for good (asks first); hands and scores are kept."""
     game = selectors.game_with_sides(pk)

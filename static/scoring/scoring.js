@@ -9,11 +9,13 @@
     // htmx 2 swaps only 2xx responses by default. A refused hand (422: errors by the facts) and a
     // stale form (409: the game as it is now, with a message) must be shown in place too, and a
     // phone no longer let score the game (403: its link revoked, the result confirmed) must see
-    // the refusal page's words where the game was, not a tap that does nothing.
+    // the refusal page's words where the game was, not a tap that does nothing; so must a phone
+    // whose game is no longer kept (410: taken away before a hand of it was recorded).
     window.htmx.config.responseHandling = [
       { code: "204", swap: false },
       { code: "[23]..", swap: true },
       { code: "403", swap: true, error: false, target: "#main", select: "#main", swapOverride: "outerHTML" },
+      { code: "410", swap: true, error: false, target: "#main", select: "#main", swapOverride: "outerHTML" },
       { code: "409", swap: true, error: false },
       { code: "422", swap: true, error: false },
       { code: "[45]..", swap: false, error: true },

@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from leagues.models import AuditEntry, FixtureResult
+from leagues.models import AuditEntry, FixtureResult, TableGame
 from scoring import services as scoring_services
 from scoring.actors import Actor
 from scoring.forms import fields_from_facts
@@ -231,6 +231,41 @@ def test_an_undo_kept_offline_is_refused_with_the_words_and_the_game(table):
     answer = response.json()
     assert answer["message"] == REFUSED
     assert (answer["game"]["status"], len(answer["game"]["hands"])) == ("won", 5)
+
+
+def test_a_phone_still_on_game_2_is_told_it_is_no_longer_kept_and_where_play_goes_on(table):
+    game_1, game_2 = (tg.game for tg in table.games.order_by("number"))
+    client = phone(table)  # the link led this phone to game 2
+    undo_last(game_1, scorer(table))
+    page = client.get(game_2.get_absolute_url())
+    assert page.status_code == 410
+    words = page.content.decode()
+    assert 'data-testid="game-gone"' in words and "hand-form" not in words
+    assert f'href="{table.scoring_link.get_absolute_url()}"' in words
+    # A hand tapped on its page, and one kept offline, are refused so: nothing is recorded.
+    tapped = client.post(
+        reverse("scoring:hand_record", kwargs={"pk": game_2.pk}),
+        {"entry_key": str(uuid.uuid4()), "expected_number": "1", "dealer": "B"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert tapped.status_code == 410 and "Nothing was saved." in tapped.content.decode()
+    kept = client.post(
+        reverse("scoring:sync", kwargs={"pk": game_2.pk}),
+        data=json.dumps(
+            {
+                "op": "record",
+                "entry_key": str(uuid.uuid4()),
+                "number": 1,
+                "facts": hand(game_1, "B", dict.fromkeys(CATEGORIES, "B")),
+            }
+        ),
+        content_type="application/json",
+    )
+    assert kept.status_code == 410
+    assert kept.json()["message"].startswith("This game is no longer kept")
+    assert list(TableGame.objects.filter(table=table).values_list("game_id", flat=True)) == [
+        game_1.pk
+    ]
 
 
 def test_the_fixture_audit_trail_shows_the_game_taken_away(table):

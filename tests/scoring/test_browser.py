@@ -1182,3 +1182,24 @@ def test_a_hand_sent_after_the_link_was_revoked_says_why_in_place(scorer: Scorer
     expect(scorer.page.get_by_test_id("forbidden")).to_be_visible()
     expect(scorer.page.get_by_text("You cannot change this game")).to_be_visible()
     assert not Hand.objects.filter(game=game).exists()
+
+
+def test_a_hand_sent_for_a_game_no_longer_kept_says_so_in_place(scorer: Scorer) -> None:
+    """The game was taken away while its phone had it open (a table's next game, when the game
+    before it came back into play): the next hand got a "not found" that htmx dropped, so the
+    tap did nothing. The page says where the game was that it is no longer kept, with the
+    link to go on with the game in play; nothing is recorded."""
+    game = GameFactory(trinidad=True)
+    scorer.scan(game)
+    # Kept for offline use first, as a phone that scored on does (a page it keeps later is
+    # read again, and is no longer there).
+    scorer.page.wait_for_function("() => document.documentElement.dataset.kept === 'yes'")
+    Game.objects.filter(pk=game.pk).delete()
+    scorer.enter(card="4H", high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
+    response = scorer.record()
+    assert response is not None and response.status == 410
+    expect(scorer.page.get_by_test_id("game-gone")).to_contain_text("Nothing was saved.")
+    expect(scorer.page.get_by_test_id("game-in-play")).to_have_attribute(
+        "href", game.scoring_link.get_absolute_url()
+    )
+    assert not Hand.objects.exists()

@@ -304,6 +304,35 @@ def test_a_hand_kept_while_the_link_was_revoked_stays_says_why_and_goes_with_a_n
     assert Hand.objects.get(game=game, number=1).facts["turn_ups"] == ["4H"]
 
 
+def test_a_hand_kept_for_a_game_taken_away_meanwhile_says_so_and_is_not_sent_again(
+    offline_scorer: Scorer,
+) -> None:
+    """The game is taken away while the phone keeps a hand of it offline (a table's next game,
+    no hand of it recorded on the server, when the game before it came back into play): back
+    online, the server says so (410). The hand stays kept beside the words, and is not sent
+    again every few seconds to an address that no longer answers."""
+    game = GameFactory(trinidad=True)
+    scorer, page = offline_scorer, offline_scorer.page
+    keep_a_hand_offline(scorer, game)
+
+    Game.objects.filter(pk=game.pk).delete()
+    sends: list[str] = []
+    page.on("request", lambda r: sends.append(r.url) if r.url.endswith("/sync/") else None)
+    page.context.set_offline(False)
+    expect(unsent(page)).to_have_text(
+        "1 hand not sent yet. This game is no longer kept: it was taken away before any hand of "
+        "it was recorded (the game before it came back into play, or its tie changed), so the "
+        "hands kept on this phone for it were not counted. Open the scoring link again (scan "
+        "its QR code) and enter them in the game in play."
+    )
+    expect(unsent(page)).to_have_attribute("data-refused", "gone")
+    assert kept_ops(page) == [{"op": "record", "number": 1, "state": "unsent"}]
+    refused = len(sends)
+    page.wait_for_timeout(6_000)
+    assert len(sends) == refused <= 1, sends
+    assert not Hand.objects.exists()
+
+
 def test_hands_kept_while_the_result_was_confirmed_say_so_here_and_in_the_games_list(
     offline_scorer: Scorer,
 ) -> None:

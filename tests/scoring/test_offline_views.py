@@ -221,6 +221,27 @@ SIGNED_OUT_WORDS = (
 )
 
 
+def test_a_kept_hand_for_a_game_no_longer_kept_is_refused_with_words(
+    client: Any, game: Game
+) -> None:
+    """The game was taken away before a hand of it reached the server (a table's next game
+    when the game before it came back into play): the phone is told why and what to do (410,
+    said as a refusal is), not sent a "not found" page it would keep sending to forever."""
+    body, pk = kept(game, 1), game.pk
+    game.delete()
+    game.pk = pk
+    response = sync(client, game, body)
+    assert response.status_code == 410
+    assert response.json() == {
+        "reason": "gone",
+        "message": "This game is no longer kept: it was taken away before any hand of it was "
+        "recorded (the game before it came back into play, or its tie changed), so the hands "
+        "kept on this phone for it were not counted. Open the scoring link again (scan its QR "
+        "code) and enter them in the game in play. Nothing was saved.",
+    }
+    assert not Hand.objects.exists()
+
+
 def test_a_phone_without_the_link_may_not_send(client: Any) -> None:
     game = GameFactory(trinidad=True)
     assert refused(client, game) == {"reason": "signed_out", "message": SIGNED_OUT_WORDS}

@@ -416,6 +416,35 @@ def test_undo_with_htmx_returns_the_fragment(client):
     assert 'data-testid="hand-row-2"' not in response.content.decode()
 
 
+def test_a_game_no_longer_kept_says_so_with_the_links_this_phone_holds(client):
+    """A game taken away before a hand of it was recorded (a table's next game when the game
+    before it came back into play): its page, its hand form (with htmx too: a 404 would not
+    be shown, the tap would do nothing) and its undo say so (410), with the link this phone
+    opened to go on with the game in play. A missing hand of a game that is kept is not found."""
+    kept, gone = GameFactory(hands=1), GameFactory()
+    open_link(client, kept)
+    open_link(client, gone)
+    pk = gone.pk
+    gone.delete()
+    page = client.get(reverse("scoring:game", kwargs={"pk": pk}))
+    assert page.status_code == 410
+    words = page.content.decode()
+    assert 'data-testid="game-gone"' in words and "Nothing was saved" not in words
+    links = re.findall(r'href="([^"]+)" data-testid="game-in-play"', words)
+    assert links == [gone.scoring_link.get_absolute_url(), kept.scoring_link.get_absolute_url()]
+    posted = {"entry_key": str(uuid.uuid4()), "expected_number": "1"}
+    for url in (
+        reverse("scoring:hand_record", kwargs={"pk": pk}),
+        reverse("scoring:hand_undo", kwargs={"pk": pk}),
+    ):
+        for headers in ({}, HTMX):
+            response = client.post(url, posted, **headers)
+            assert response.status_code == 410, url
+            assert "Nothing was saved." in response.content.decode()
+    missing = reverse("scoring:hand_correct", kwargs={"pk": kept.pk, "number": 2})
+    assert client.get(missing).status_code == 404
+
+
 def test_correct_a_hand(client):
     """The correction page shows the hand's facts; saving re-scores the game."""
     game = GameFactory(hands=3)

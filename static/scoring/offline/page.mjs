@@ -152,8 +152,8 @@ const REFUSED_UNSAID =
   "Sending was refused, and the server did not say why (this page may be out of date, or this " +
   "phone signed out). Reload the page, or log in again, and the kept hands are sent.";
 
-/** A 403 from sync as the phone keeps it beside its hands: why (`reason`: scoring.permissions
- * Refused, or "refused" when the answer does not say) and the server's words for people, less
+/** A 403 (or 410) from sync as the phone keeps it beside its hands: why (`reason`:
+ * scoring.permissions Refused, or "refused" when the answer does not say) and the server's words for people, less
  * "Nothing was saved" (the server's word for the one request: it would read as if the kept
  * hands were gone). */
 function refusalOf(data) {
@@ -615,10 +615,11 @@ async function flush({ clock = false } = {}) {
       } catch {
         // Not the server's answer (a portal, a proxy): tried again later, unless refused.
       }
-      if (response.status === 403) {
-        // Not this phone's any more (or refused on the way, unsaid why): kept, and not sent
-        // again on the clock (a page opened, the connection back or a hand kept tries once
-        // more: a new link opened, a reload or a log-in gives it back).
+      if (response.status === 403 || response.status === 410) {
+        // Not this phone's any more (or refused on the way, unsaid why), or the game no longer
+        // kept (410: taken away before a hand of it was recorded): kept, and not sent again on
+        // the clock (a page opened, the connection back or a hand kept tries once more: a new
+        // link opened, a reload or a log-in gives it back).
         await keepRefused(waiting, refusalOf(data));
         // Answered: the connection back meanwhile (or a hand kept) asks no send after this one.
         flushAgain = false;
