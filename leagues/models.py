@@ -764,7 +764,13 @@ class Fixture(FixtureWords, models.Model):
     class Meta:
         ordering = ["date", "time", "pk"]
         indexes = [
-            models.Index(fields=["division", "date"]),
+            # A division's lists in their order: its latest results and next fixtures (the
+            # league's home, for a season of one division) are the first few read along it,
+            # not the first few of every league's read along the next index (under the plan
+            # PostgreSQL keeps for a prepared read, ``config.settings``, it chose that one).
+            models.Index(
+                fields=["division", "date", "time", "id"], name="fixture_division_list_order"
+            ),
             # In the lists' order: a league's latest results and next fixtures (its home page)
             # are the first few read along it, not all of a season's sorted for eight.
             models.Index(fields=["date", "time", "id"], name="fixture_list_order"),

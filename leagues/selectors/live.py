@@ -17,6 +17,7 @@ from leagues.selectors.counting import fixtures_with_standing
 from leagues.selectors.fixtures import FIXTURE_RELATED, fixture_tables, league_current_season
 from leagues.selectors.standings import Standings, divisions_standings
 from leagues.zones import now_in
+from scoring.services.compiled import CompiledRows
 
 #: The fixtures a league night shows: those to be played or played that night.
 ON_THE_NIGHT = (Fixture.Status.SCHEDULED, Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
@@ -200,6 +201,21 @@ class NightNow:
     its page says that night is over, not "no league fixtures tonight"."""
 
 
+#: The fixtures of a season's nights from one day to another, with whether each has a result
+#: and a game begun: ``night_now``'s read, built once per connection
+#: (``scoring.services.compiled``).
+_night_rows = CompiledRows(
+    lambda season, first, last: (
+        Fixture.objects.filter(
+            division__season=season, date__gte=first, date__lte=last, status__in=ON_THE_NIGHT
+        )
+        .annotate(games=Exists(TableGame.objects.filter(table__fixture=OuterRef("pk"))))
+        .values_list("date", "status", "result__pk", "result__is_final", "games")
+    ),
+    kinds=(int, datetime.date, datetime.date),
+)
+
+
 def night_now(*, season: Season | None, clock: NightClock) -> NightNow:
     """The league night shown now, the one rule for the league night's page, whether it
     follows the tables (its poll's 286 once there is none) and the league's link to it:
@@ -210,14 +226,9 @@ def night_now(*, season: Season | None, clock: NightClock) -> NightNow:
     page, polled, is answered in full and sees it). One query."""
     if season is None:
         return NightNow(date=None)
-    days = [clock.yesterday, clock.today] if clock.small_hours else [clock.today]
-    fixtures = (
-        Fixture.objects.filter(division__season=season, date__in=days, status__in=ON_THE_NIGHT)
-        .annotate(games=Exists(TableGame.objects.filter(table__fixture=OuterRef("pk"))))
-        .values_list("date", "status", "result__pk", "result__is_final", "games")
-    )
+    first = clock.yesterday if clock.small_hours else clock.today
     last_night = tonight = in_play = False
-    for date, status, result, final, games in fixtures:
+    for date, status, result, final, games in _night_rows.rows(season.pk, first, clock.today):
         if date == clock.today:
             tonight = True
             continue
