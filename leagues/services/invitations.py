@@ -242,6 +242,9 @@ def captain_invite(*, entry: TeamEntry, email: str, by: Account, send: bool = Tr
     )
     invitation.invited_by = by
     _send_new(invitation, mail=send)
+    # One address a captain: an invitation still waiting at another (a mistyped address, or
+    # one the captain no longer reads) would be a second link that works, for whoever reads it.
+    _withdraw_replaced(invitation, by=by)
     audit_log(
         league=league,
         action=AuditEntry.Action.INVITATION_SENT,
@@ -250,6 +253,29 @@ def captain_invite(*, entry: TeamEntry, email: str, by: Account, send: bool = Tr
         by=by,
     )
     return invitation
+
+
+def _withdraw_replaced(invitation: Invitation, *, by: Account) -> None:
+    """Withdraw the captain's invitations still waiting at other addresses than the new
+    ``invitation``'s, each with its audit entry saying which replaced it."""
+    earlier = Invitation.objects.filter(
+        INVITATION_UNANSWERED,
+        league=invitation.league_id,
+        role=Invitation.Role.CAPTAIN,
+        team=invitation.team_id,
+        player=invitation.player_id,
+    ).exclude(pk=invitation.pk)
+    for replaced in earlier.select_for_update():
+        before = _state(replaced)
+        replaced.withdrawn_at = timezone.now()
+        replaced.save(update_fields=["withdrawn_at"])
+        audit_log(
+            league=invitation.league,
+            action=AuditEntry.Action.INVITATION_WITHDRAWN,
+            subject=f"Invitation to {replaced.email} withdrawn: {invitation.email} invited instead",
+            before=before,
+            by=by,
+        )
 
 
 def _lock_open(invitation: Invitation, league: League, by: Account) -> Invitation:

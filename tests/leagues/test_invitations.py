@@ -419,3 +419,24 @@ def test_the_database_holds_one_unanswered_invitation_an_address(world):
         alike(captain_invitation, accepted_at=timezone.now()),
     ):
         allowed.save()
+
+
+def test_inviting_the_captain_at_another_address_withdraws_the_one_waiting(world):
+    """A mistyped address, then the right one: the first link stops working (whoever reads
+    that mailbox cannot become the captain), said in the audit trail; the new one works."""
+    entry, first, _ = _invited_captain(world)
+    typo_link = link()
+    url = reverse("leagues:manage_captain_account", args=[world.league.slug, entry.team_id])
+    data = {"action": "invite", "invite-email": "walt@example.org", "season": entry.season_id}
+    assert secretary(world).post(url, data).status_code == 302
+    first.refresh_from_db()
+    assert first.withdrawn_at is not None
+    waiting = Invitation.objects.filter(team=entry.team_id, withdrawn_at__isnull=True)
+    assert [i.email for i in waiting] == ["walt@example.org"]
+    assert AuditEntry.objects.filter(
+        action=AuditEntry.Action.INVITATION_WITHDRAWN,
+        subject="Invitation to walter@example.org withdrawn: walt@example.org invited instead",
+    ).exists()
+    assert accept(typo_link, username="someone").status_code != 302
+    assert not get_user_model().objects.filter(username="someone").exists()
+    assert accept(link(), username="walter")["Location"] == reverse("leagues:my_fixtures")
