@@ -12,8 +12,10 @@ from django.db.models import Prefetch, Q
 from django.utils import timezone
 
 from leagues.models import (
+    INVITATION_UNANSWERED,
     Division,
     Fixture,
+    Invitation,
     League,
     LeagueRequest,
     ResultSubmission,
@@ -23,6 +25,7 @@ from leagues.models import (
 from leagues.permissions import can_approve_leagues
 from leagues.selectors.fixtures import seasons_now
 from leagues.selectors.live import status_words
+from leagues.selectors.people import name_people
 from scoring.actors import Account
 from scoring.forms.words import possessive
 
@@ -194,3 +197,20 @@ def league_requests_waiting(*, user: Account) -> int:
     if not can_approve_leagues(user):
         return 0
     return LeagueRequest.objects.filter(status=LeagueRequest.Status.WAITING).count()
+
+
+#: How many of a league's answered, withdrawn or expired invitations its secretaries page lists.
+EARLIER_INVITATIONS = 50
+
+
+def league_invitations(*, league: League) -> tuple[list[Invitation], list[Invitation]]:
+    """The league's invitations as its secretaries page lists them: every one still waiting
+    (each with its Send again and Withdraw), however many, then the latest
+    ``EARLIER_INVITATIONS`` of the others (accepted, withdrawn, expired), newest first, the
+    captains invited named as the pages name them. Two queries."""
+    invited = league.invitations.select_related("team", "player", "accepted_by")
+    open_now = Q(INVITATION_UNANSWERED, expires_at__gt=timezone.now())
+    waiting = list(invited.filter(open_now))
+    earlier = list(invited.exclude(open_now)[:EARLIER_INVITATIONS])
+    name_people(invitation.player for invitation in [*waiting, *earlier])
+    return waiting, earlier

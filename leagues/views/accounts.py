@@ -66,8 +66,7 @@ def secretaries(request: HttpRequest, slug: str) -> HttpResponse:
             )
             return redirect("leagues:manage_secretaries", slug=league.slug)
     status = 422 if action == "invite" else 200
-    sent = list(league.invitations.select_related("team", "player", "accepted_by")[:50])
-    name_people(invitation.player for invitation in sent)  # the captains invited
+    waiting, earlier = account_selectors.league_invitations(league=league)
     return render(
         request,
         "leagues/manage/secretaries.html",
@@ -76,8 +75,8 @@ def secretaries(request: HttpRequest, slug: str) -> HttpResponse:
             "secretaries": list(league.secretaries.order_by("username")),
             "invite": invite,
             "invitation_days": settings.INVITATION_DAYS,
-            "waiting": [invitation for invitation in sent if invitation.is_open],
-            "invitations": [invitation for invitation in sent if not invitation.is_open],
+            "waiting": waiting,
+            "invitations": earlier,
         },
         status=status,
     )

@@ -440,3 +440,28 @@ def test_inviting_the_captain_at_another_address_withdraws_the_one_waiting(world
     assert accept(typo_link, username="someone").status_code != 302
     assert not get_user_model().objects.filter(username="someone").exists()
     assert accept(link(), username="walter")["Location"] == reverse("leagues:my_fixtures")
+
+
+def test_an_invitation_waiting_behind_fifty_answered_ones_is_still_listed_to_send_again(world):
+    """The secretaries page lists every invitation still waiting, however many came after it;
+    of the answered and withdrawn ones, the latest fifty."""
+    first = invitations.secretary_invite(
+        league=world.league, email="early@example.org", by=world.users["secretary"]
+    )
+    Invitation.objects.bulk_create(
+        Invitation(
+            league=world.league,
+            role=Invitation.Role.SECRETARY,
+            email=f"later{n}@example.org",
+            nonce=f"n{n}",
+            sent_at=first.sent_at + datetime.timedelta(minutes=n + 1),
+            expires_at=first.expires_at,
+            withdrawn_at=timezone.now(),
+        )
+        for n in range(55)
+    )
+    response = secretary(world).get(reverse("leagues:manage_secretaries", args=[world.league.slug]))
+    assert [i.email for i in response.context["waiting"]] == ["early@example.org"]
+    assert f'data-testid="resend-{first.pk}"' in response.content.decode()
+    listed = [i.email for i in response.context["invitations"]]
+    assert len(listed) == 50 and listed[0] == "later54@example.org"
