@@ -16,9 +16,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
-from django.urls import reverse
 from django.utils import timezone
 
+from config.paths import path_for
 from leagues.models import (
     Fixture,
     League,
@@ -121,7 +121,7 @@ class Competition(models.Model):
         return f"{self.name} ({self.season.name})"
 
     def get_absolute_url(self) -> str:
-        return reverse("cups:competition", kwargs={"pk": self.pk})
+        return path_for("cups:competition", self.pk)
 
     @property
     def stage_words(self) -> str:
@@ -329,7 +329,7 @@ class Tie(models.Model):
         return f"{self.home_name} v {self.away_name}"
 
     def get_absolute_url(self) -> str:
-        return reverse("cups:tie", kwargs={"pk": self.pk})
+        return path_for("cups:tie", self.pk)
 
     @property
     def decided_words(self) -> str:

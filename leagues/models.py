@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from config.inputs import one_spaced
+from config.paths import path_for
 from leagues.days import long_date, short_date
 from leagues.embed import parse_sites, validate_embed_sites
 from leagues.formats import STYLE_PRESETS
@@ -408,7 +409,7 @@ class Division(models.Model):
         return f"{self.name} ({self.season.name})"
 
     def get_absolute_url(self) -> str:
-        return reverse("leagues:division", kwargs={"pk": self.pk})
+        return path_for("leagues:division", self.pk)
 
 
 class Venue(models.Model):
@@ -474,7 +475,7 @@ class Player(models.Model):
         return self.label
 
     def get_absolute_url(self) -> str:
-        return reverse("leagues:player", kwargs={"pk": self.pk})
+        return path_for("leagues:player", self.pk)
 
     @property
     def label(self) -> str:
@@ -514,7 +515,7 @@ class Team(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
-        return reverse("leagues:team", kwargs={"pk": self.pk})
+        return path_for("leagues:team", self.pk)
 
 
 class TeamEntry(models.Model):
@@ -816,7 +817,7 @@ class Fixture(FixtureWords, models.Model):
         return f"{self.home} v {self.away}, {long_date(self.date)}"
 
     def get_absolute_url(self) -> str:
-        return reverse("leagues:fixture", kwargs={"pk": self.pk})
+        return path_for("leagues:fixture", self.pk)
 
     @property
     def league(self) -> League:

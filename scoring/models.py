@@ -158,7 +158,7 @@ class Game(models.Model):
         return self.title or f"Game {self.pk}"
 
     def get_absolute_url(self) -> str:
-        return reverse("scoring:game", kwargs={"pk": self.pk})
+        return path_for("scoring:game", self.pk)
 
     @cached_property
     def rules(self) -> Ruleset:

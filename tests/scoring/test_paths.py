@@ -34,3 +34,28 @@ def test_a_lists_addresses_are_what_reverse_gives(prefix):
                 assert row(pk) == path_for(name, pk) == reverse(name, kwargs={"pk": pk})
     finally:
         clear_script_prefix()
+
+
+@pytest.mark.parametrize("prefix", ["/", "/league/"])
+def test_an_objects_own_address_is_what_reverse_gives(prefix):
+    """``get_absolute_url`` of the objects addressed by their id (a page's links to its teams,
+    players, fixtures: ``reverse`` costs some 9 µs a call, ``path_for`` a fraction)."""
+    from cups.models import Competition, Tie
+    from leagues.models import Division, Fixture, Player, Team
+    from scoring.models import Game
+
+    set_script_prefix(prefix)
+    try:
+        for model, name in (
+            (Division, "leagues:division"),
+            (Player, "leagues:player"),
+            (Team, "leagues:team"),
+            (Fixture, "leagues:fixture"),
+            (Game, "scoring:game"),
+            (Competition, "cups:competition"),
+            (Tie, "cups:tie"),
+        ):
+            for pk in (1, 123456789):
+                assert model(pk=pk).get_absolute_url() == reverse(name, kwargs={"pk": pk})
+    finally:
+        clear_script_prefix()
