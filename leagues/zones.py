@@ -15,6 +15,9 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+# How the pages name a zone, as the scoring pages do (a league's games are shown in its zone).
+from scoring.zones import zone_words as zone_words
+
 
 @functools.cache
 def time_zone_names() -> tuple[str, ...]:
@@ -39,13 +42,6 @@ def validate_time_zone(value: str) -> None:
             f"“{value}” is not a time zone: choose a place such as Europe/London or "
             "America/Port_of_Spain."
         )
-
-
-def zone_words(name: str) -> str:
-    """The zone as a reader says it: "America/Port_of_Spain" -> "Port of Spain time"."""
-    if name == "UTC":
-        return "UTC"
-    return f"{name.rsplit('/', 1)[-1].replace('_', ' ')} time"
 
 
 def now_in(zone_name: str) -> datetime.datetime:

@@ -45,7 +45,7 @@ from scoring.rules import InvalidFacts
 from scoring.services import GameMovedOn
 from scoring.sheet import build_page, build_rows, verdict
 from scoring.tables import GameTable
-from scoring.zones import game_zone
+from scoring.zones import game_zone, zone_words
 
 UNPROCESSABLE = 422
 CONFLICT = 409
@@ -725,11 +725,13 @@ def game_audit(request: HttpRequest, pk: int) -> HttpResponse:
         }
         for revision in selectors.game_audit(game)
     ]
+    zone = game_zone(game)
     context = {
         "game": game,
         "revisions": revisions,
         "show_ip": private,
-        "zone": game_zone(game),
+        "zone": zone,
+        "zone_words": zone_words(zone),
     }
     return render(request, "scoring/game_audit.html", context)
 

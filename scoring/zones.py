@@ -23,6 +23,13 @@ def register_game_zone(name: str, lookup: ZoneLookup) -> None:
     _lookups[name] = lookup
 
 
+def zone_words(name: str) -> str:
+    """The zone as a reader says it: "America/Port_of_Spain" -> "Port of Spain time"."""
+    if name == "UTC":
+        return "UTC"
+    return f"{name.rsplit('/', 1)[-1].replace('_', ' ')} time"
+
+
 def game_zone(game: Any) -> str:
     """The IANA name of the zone ``game``'s moments are shown in."""
     for lookup in _lookups.values():
