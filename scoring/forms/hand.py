@@ -36,6 +36,7 @@ from scoring.forms.words import (
 )
 from scoring.models import Side, names_by_label
 from scoring.rules import InvalidFacts, Ruleset, parse_card, questions
+from scoring.rules.facts import REDEALS
 
 #: Form fields that are not facts: where the form's own errors go.
 _NOT_FACTS = ("__all__", "entry_key", "expected_number", "expected_revision", "reason")
@@ -313,6 +314,24 @@ class HandForm(forms.Form):
         return bool(self.penalty_errors or self.value_of("penalties")) or any(
             self[name].errors for name in self.fields if name.startswith(("penalt", "points_"))
         )
+
+    @property
+    def more_label(self) -> str:
+        """What the folded dealer's part holds, in the game's words: "Dealer, beg, redeal or
+        misdeal" where the turn-up is begged, "Dealer or misdeal" in a pitch game (no beg, no
+        redeal)."""
+        asked = ["Dealer"]
+        if "beg" in self.fields:
+            asked.append("beg")
+        if any(outcome in REDEALS for outcome in questions.outcomes(self.ruleset)):
+            asked.append("redeal")
+        return f"{', '.join(asked)} or misdeal"
+
+    @property
+    def game_hint(self) -> str:
+        """What tapping who made game does: records the hand, or saves a correction."""
+        done = "saves the correction" if self.correcting else "records the hand"
+        return f"Tapping who made game {done}."
 
     @property
     def more_open(self) -> bool:

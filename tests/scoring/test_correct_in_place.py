@@ -123,6 +123,16 @@ def test_fix_opens_the_correction_form_in_place(client, short_game):
     assert '<div id="correction" class="correction"></div>' in game_page
 
 
+def test_the_correction_form_says_tapping_game_saves_the_correction(client, short_game):
+    """Tapping who made game posts the correction at once (the reason under it goes only if
+    typed first): the hint says so, not "records the hand" as on the hand form."""
+    body = client.get(correct_url(short_game, 2), **HTMX).content.decode()
+    assert "Tapping who made game saves the correction." in body
+    assert "records the hand" not in body
+    game_page = client.get(short_game.get_absolute_url()).content.decode()
+    assert "Tapping who made game records the hand." in game_page
+
+
 def test_a_refused_correction_shows_its_errors_in_place_and_saves_nothing(client, short_game):
     """A jack turned up and said to be dealt to a side is refused by the fact (422): the form
     comes back, in place, with the error by the jack; nothing is saved."""

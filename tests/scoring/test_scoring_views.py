@@ -173,6 +173,20 @@ def test_the_game_page_asks_only_what_the_variant_asks(client):
     assert 'name="captures"' in fives and 'name="high"' not in fives
 
 
+def test_the_dealers_part_names_only_what_the_variant_asks(client):
+    """The folded dealer's part says what it holds: a pitch game has no beg and no redeal
+    (West Yorkshire's opens on the dealer and Played or Misdeal), Trinidad has both."""
+    trinidad, yorkshire = GameFactory(), GameFactory(west_yorkshire=True)
+    for game in (trinidad, yorkshire):
+        open_link(client, game)
+    toggle = re.compile(r'<summary data-testid="more-toggle">([^<]*)</summary>')
+    page = client.get(trinidad.get_absolute_url()).content.decode()
+    assert toggle.findall(page) == ["Dealer, beg, redeal or misdeal"]
+    page = client.get(yorkshire.get_absolute_url()).content.decode()
+    assert toggle.findall(page) == ["Dealer or misdeal"]
+    assert "Bunch (redeal)" not in page and 'name="beg"' not in page
+
+
 def test_the_next_dealer_is_suggested_and_the_form_carries_a_one_time_key(client):
     game = GameFactory(hands=1)
     open_link(client, game)
