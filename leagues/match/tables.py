@@ -249,7 +249,8 @@ def card_problems(card: TableCard, fmt: MatchFormat, *, target: int | None = Non
         ):
             problems.append(f"a race to {fmt.games} games cannot end {home}–{away}")
         elif fmt.games_mode != FIRST_TO and home + away > fmt.games:
-            problems.append(f"a table plays {fmt.games} game(s), not {home + away}")
+            games = "game" if fmt.games == 1 else "games"
+            problems.append(f"a table plays {fmt.games} {games}, not {home + away}")
     return problems
 
 

@@ -145,7 +145,8 @@ def test_a_game_level_on_pegs_needs_its_winner() -> None:
         (YORKSHIRE, TableCard.of_games([(9, 7)]), "short of 11"),
         (YORKSHIRE, TableCard.of_games([(-1, 11)]), "negative"),
         (YORKSHIRE, TableCard.of_games([(11, 11)]), "needs its winner"),
-        (TRINIDAD, TableCard(bullseyes=(2, 1)), "plays 2 game(s), not 3"),
+        (TRINIDAD, TableCard(bullseyes=(2, 1)), "a table plays 2 games, not 3"),
+        (YORKSHIRE, TableCard(bullseyes=(1, 1)), "a table plays 1 game, not 2"),
         (FIRST_TO_TWO, TableCard(bullseyes=(2, 2)), "cannot end 2–2"),
         (FIRST_TO_TWO, TableCard(bullseyes=(3, 0)), "cannot end 3–0"),
         (
