@@ -14,7 +14,7 @@ from django.db.models import Exists, OuterRef, Prefetch
 
 from leagues.models import Division, Fixture, League, ResultSubmission, Season, TableGame
 from leagues.selectors.counting import fixtures_with_standing
-from leagues.selectors.fixtures import FIXTURE_RELATED, fixture_tables, league_current_season
+from leagues.selectors.fixtures import FIXTURE_RELATED, fixture_tables
 from leagues.selectors.standings import Standings, divisions_standings
 from leagues.zones import now_in
 from scoring.services.compiled import CompiledRows
@@ -201,13 +201,17 @@ class NightNow:
     its page says that night is over, not "no league fixtures tonight"."""
 
 
-#: The fixtures of a season's nights from one day to another, with whether each has a result
-#: and a game begun: ``night_now``'s read, built once per connection
+#: The fixtures of a league's nights from one day to another (of whichever season: a night
+#: past midnight may be the last of a season whose next starts that day), with whether each
+#: has a result and a game begun: ``night_now``'s read, built once per connection
 #: (``scoring.services.compiled``).
 _night_rows = CompiledRows(
-    lambda season, first, last: (
+    lambda league, first, last: (
         Fixture.objects.filter(
-            division__season=season, date__gte=first, date__lte=last, status__in=ON_THE_NIGHT
+            division__season__league=league,
+            date__gte=first,
+            date__lte=last,
+            status__in=ON_THE_NIGHT,
         )
         .annotate(games=Exists(TableGame.objects.filter(table__fixture=OuterRef("pk"))))
         .values_list("date", "status", "result__pk", "result__is_final", "games")
@@ -216,19 +220,17 @@ _night_rows = CompiledRows(
 )
 
 
-def night_now(*, season: Season | None, clock: NightClock) -> NightNow:
+def night_now(*, league: League, clock: NightClock) -> NightNow:
     """The league night shown now, the one rule for the league night's page, whether it
     follows the tables (its poll's 286 once there is none) and the league's link to it:
-    tonight when the league's current ``season`` (``league_current_season``) has a fixture
-    tonight; but in the small hours last night while a match of it is still in play
-    (``match_progress``), as a league night runs past midnight. Once its last match is
-    finished the night is over (a result stored changes the league's version: the night's
-    page, polled, is answered in full and sees it). One query."""
-    if season is None:
-        return NightNow(date=None)
+    tonight when the league has a fixture tonight; but in the small hours last night while a
+    match of it is still in play (``match_progress``), as a league night runs past midnight,
+    even where a new season starts that day. Once its last match is finished the night is
+    over (a result stored changes the league's version: the night's page, polled, is answered
+    in full and sees it). One query."""
     first = clock.yesterday if clock.small_hours else clock.today
     last_night = tonight = in_play = False
-    for date, status, result, final, games in _night_rows.rows(season.pk, first, clock.today):
+    for date, status, result, final, games in _night_rows.rows(league.pk, first, clock.today):
         if date == clock.today:
             tonight = True
             continue
@@ -280,15 +282,14 @@ class Night:
 
 
 def league_night(*, league: League, date: datetime.date) -> Night:
-    """The league's fixtures on ``date`` (its current season), each with its tables and games,
-    and the tables of their divisions as they would stand: four queries for the fixtures and
-    three for the tables, however many there are."""
-    season = league_current_season(league=league)
-    if season is None:
-        return Night(league=league, season=None, date=date, fixtures=[])
+    """The league's fixtures on ``date`` (of the season they are in: seasons do not overlap),
+    each with its tables and games, and the tables of their divisions as they would stand:
+    four queries for the fixtures and three for the tables, however many there are."""
     fixtures = list(
         fixtures_with_standing(
-            Fixture.objects.filter(division__season=season, date=date, status__in=ON_THE_NIGHT)
+            Fixture.objects.filter(
+                division__season__league=league, date=date, status__in=ON_THE_NIGHT
+            )
         )
         .select_related(*FIXTURE_RELATED)
         .prefetch_related(Prefetch("tables", queryset=fixture_tables()))
@@ -302,7 +303,7 @@ def league_night(*, league: League, date: datetime.date) -> Night:
     )
     return Night(
         league=league,
-        season=season,
+        season=fixtures[0].division.season if fixtures else None,
         date=date,
         fixtures=fixtures,
         standings=divisions_standings(divisions=divisions, provisional=True),

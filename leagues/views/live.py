@@ -24,7 +24,6 @@ from django.views.decorators.http import require_safe
 from leagues.fragments import page_fragment_tagged, tag_holds, versions_tag
 from leagues.models import Fixture
 from leagues.selectors import fixtures as selectors
-from leagues.selectors.fixtures import league_current_season
 from leagues.selectors.live import (
     Night,
     NightClock,
@@ -86,7 +85,7 @@ def _night_fragment(
     request: HttpRequest, night_league: Any, clock: NightClock
 ) -> tuple[str, str, bool]:
     """The league night's fragment, its tag, and whether there is a night to follow now."""
-    now = night_now(season=league_current_season(league=night_league), clock=clock)
+    now = night_now(league=night_league, clock=clock)
 
     def context() -> dict[str, Any]:
         night: Night | None = None

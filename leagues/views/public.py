@@ -177,7 +177,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
                 (f, fixture_score(f) if f.result is not None else "") for f in upcoming
             ),
             # A league night now (tonight's, or last night's still in play): a link to follow it.
-            "tonight": night_now(season=current, clock=clock).date is not None,
+            "tonight": night_now(league=league, clock=clock).date is not None,
             "match_format": (current or league).get_match_format().describe(),
             "ruleset": (current or league).get_ruleset(),
         }

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from leagues.models import Fixture
 from leagues.tables import fixture_score
-from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory
+from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory, SeasonFactory
 from tests.leagues.helpers import (
     current_game,
     entered_teams,
@@ -571,3 +571,25 @@ def test_the_league_home_lists_a_match_in_play_with_its_score_as_the_lists_do(cl
     upcoming = home.split("Next fixtures", 1)[1]
     line = re.search(r'href="' + second.get_absolute_url() + r'">([^<]*)</a>', upcoming)
     assert line is not None and line.group(1) == score
+
+
+def test_the_last_night_of_a_season_past_midnight_is_followed_when_the_next_season_starts_that_day(
+    client, monkeypatch, django_assert_num_queries
+):
+    """At 00:30 on the first day of the next season (made ahead, starting that day), a match of
+    the old season's last night still in play: the night is still that night, its match shown
+    and followed, the league's page linking to it (the night followed only the season in play
+    today, the new one, which has no fixture that night)."""
+    league, fixture = _in_play_last_night(monkeypatch)
+    SeasonFactory(league=league, name="Next", starts_on=fixture.date + datetime.timedelta(days=1))
+    page = client.get(reverse("leagues:league_live", args=[league.slug]))
+    words = page_words(page)
+    assert "1 match in play" in words and f'data-testid="live-score-{fixture.pk}"' in words
+    assert "data-live-url" in words
+    assert 'data-testid="league-night-link"' in page_words(client.get(league.get_absolute_url()))
+    url = reverse("leagues:league_live_poll", args=[league.pk])
+    # Answered in full from the fragment the page stored: the league, the versions, which
+    # night it is (one query, of every season), the fragment.
+    with django_assert_num_queries(4):
+        first = poll(client, url)
+    assert first.status_code == 200 and "1 match in play" in page_words(first)
