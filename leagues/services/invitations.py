@@ -266,16 +266,25 @@ def _withdraw_replaced(invitation: Invitation, *, by: Account) -> None:
         player=invitation.player_id,
     ).exclude(pk=invitation.pk)
     for replaced in earlier.select_for_update():
-        before = _state(replaced)
-        replaced.withdrawn_at = timezone.now()
-        replaced.save(update_fields=["withdrawn_at"])
-        audit_log(
-            league=invitation.league,
-            action=AuditEntry.Action.INVITATION_WITHDRAWN,
-            subject=f"Invitation to {replaced.email} withdrawn: {invitation.email} invited instead",
-            before=before,
+        _withdrawn(
+            replaced,
             by=by,
+            subject=f"Invitation to {replaced.email} withdrawn: {invitation.email} invited instead",
         )
+
+
+def _withdrawn(invitation: Invitation, *, by: Account, subject: str) -> None:
+    """End ``invitation`` (its link no longer works), with its audit entry."""
+    before = _state(invitation)
+    invitation.withdrawn_at = timezone.now()
+    invitation.save(update_fields=["withdrawn_at"])
+    audit_log(
+        league=invitation.league,
+        action=AuditEntry.Action.INVITATION_WITHDRAWN,
+        subject=subject,
+        before=before,
+        by=by,
+    )
 
 
 def _lock_open(invitation: Invitation, league: League, by: Account) -> Invitation:
@@ -312,16 +321,7 @@ def invitation_resend(*, invitation: Invitation, league: League, by: Account) ->
 def invitation_withdraw(*, invitation: Invitation, league: League, by: Account) -> Invitation:
     """End the invitation: its link no longer works."""
     invitation = _lock_open(invitation, league, by)
-    before = _state(invitation)
-    invitation.withdrawn_at = timezone.now()
-    invitation.save(update_fields=["withdrawn_at"])
-    audit_log(
-        league=invitation.league,
-        action=AuditEntry.Action.INVITATION_WITHDRAWN,
-        subject=f"Invitation to {invitation.email} withdrawn",
-        before=before,
-        by=by,
-    )
+    _withdrawn(invitation, by=by, subject=f"Invitation to {invitation.email} withdrawn")
     return invitation
 
 
