@@ -329,9 +329,18 @@ class HandForm(forms.Form):
 
     @property
     def game_hint(self) -> str:
-        """What tapping who made game does: records the hand, or saves a correction."""
-        done = "saves the correction" if self.correcting else "records the hand"
-        return f"Tapping who made game {done}."
+        """What tapping who made game does: records the hand, or saves a correction (with the
+        reason typed above it, which that tap cannot wait for)."""
+        if self.correcting:
+            return "Tapping who made game saves the correction: give the reason above first."
+        return "Tapping who made game records the hand."
+
+    @property
+    def reason_hint(self) -> str:
+        """Under a correction's reason box, at the top of the form: when to type it."""
+        if "game" in self.fields:
+            return "Type it before you tap who made game: that tap saves the correction."
+        return "Type it before Save correction."
 
     @property
     def more_open(self) -> bool:

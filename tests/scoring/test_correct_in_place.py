@@ -124,13 +124,45 @@ def test_fix_opens_the_correction_form_in_place(client, short_game):
 
 
 def test_the_correction_form_says_tapping_game_saves_the_correction(client, short_game):
-    """Tapping who made game posts the correction at once (the reason under it goes only if
-    typed first): the hint says so, not "records the hand" as on the hand form."""
+    """Tapping who made game posts the correction at once (the reason goes only if typed
+    first): the hint says so, not "records the hand" as on the hand form."""
     body = client.get(correct_url(short_game, 2), **HTMX).content.decode()
-    assert "Tapping who made game saves the correction." in body
+    assert "Tapping who made game saves the correction: give the reason above first." in body
     assert "records the hand" not in body
     game_page = client.get(short_game.get_absolute_url()).content.decode()
     assert "Tapping who made game records the hand." in game_page
+
+
+@pytest.mark.parametrize("headers", [HTMX, {}], ids=["in place", "without JavaScript"])
+def test_the_reason_box_comes_before_the_game_buttons_that_save(client, short_game, headers):
+    """The reason is typed before the tap that saves: its box is the correction form's first
+    question, above the turn-up and the game buttons, and says when to fill it; in place and on
+    the page of its own alike."""
+    body = client.get(correct_url(short_game, 2), **headers).content.decode()
+    form = body[body.index('id="correct-form"') :]
+    reason = form.index('data-testid="reason"')
+    assert reason < form.index('data-testid="card-picker"')
+    assert reason < form.index('data-testid="fieldset-game"')
+    assert reason < form.index('data-testid="game-A"')
+    help_text = "Type it before you tap who made game: that tap saves the correction."
+    assert 'aria-describedby="reason-help"' in form
+    assert f'<p class="help muted" id="reason-help">{help_text}</p>' in form
+    assert form.index(help_text) < form.index('data-testid="game-A"')
+
+
+def test_a_reason_typed_above_goes_with_the_game_tap_without_javascript(client, short_game):
+    """Without JavaScript the game button posts the whole form: the reason typed at the top is
+    kept with the correction; a reason the form refuses is said beside its box, nothing saved."""
+    hand = short_game.hands.get(number=2)
+    refused = client.post(correct_url(short_game, 2), flip_high(hand) | {"reason": "a\x00b"})
+    assert refused.status_code == 422
+    assert 'data-testid="error-reason"' in refused.content.decode()
+    assert short_game.hands.get(number=2).revision == 0
+
+    response = client.post(correct_url(short_game, 2), flip_high(hand) | {"reason": "misread"})
+    assert response.status_code == 302
+    revision = HandRevision.objects.get(game=short_game, action=RevisionAction.CORRECT)
+    assert revision.reason == "misread"
 
 
 def test_a_refused_correction_shows_its_errors_in_place_and_saves_nothing(client, short_game):
