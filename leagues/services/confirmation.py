@@ -139,6 +139,22 @@ def can_confirm(*, submission: ResultSubmission, by: Account) -> bool:
     return agreement.can_confirm(FixtureTerms(submission.fixture), submission, by)
 
 
+def to_confirm(*, fixture: Fixture, by: Account) -> ResultSubmission | None:
+    """The fixture's submitted result when ``by`` may confirm it (``can_confirm``): what the
+    fixture's page asks them to see to. None for a fixture not played (a void one's result
+    counts for nothing) and for one with no result waiting to be confirmed."""
+    if agreement.account(by) is None or fixture.status != Fixture.Status.PLAYED:
+        return None
+    submission = (
+        ResultSubmission.objects.filter(fixture=fixture, status=Status.SUBMITTED)
+        .select_related("fixture__division__season__league", "submitted_by")
+        .first()
+    )
+    if submission is None or not can_confirm(submission=submission, by=by):
+        return None
+    return submission
+
+
 def can_dispute(*, submission: ResultSubmission, by: Account) -> bool:
     return agreement.can_dispute(FixtureTerms(submission.fixture), submission, by)
 

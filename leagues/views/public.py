@@ -41,7 +41,7 @@ from leagues.selectors.standings import (
     entry_standing,
 )
 from leagues.selectors.statistics import player_leaderboard, player_with_pairs
-from leagues.services import cards
+from leagues.services import cards, confirmation
 from leagues.tables import (
     DATE_FIRST,
     FixturesTable,
@@ -49,7 +49,7 @@ from leagues.tables import (
     StandingsTable,
     fixture_score,
 )
-from leagues.views.common import NO_PLAYER_FIGURES, found
+from leagues.views.common import NO_PLAYER_FIGURES, acted_by, found
 from leagues.zones import day_ends
 
 LATEST = 8
@@ -232,6 +232,12 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
         if card or not (can_manage or can_captain)
         else cards.card_closed_why(request.user, fixture)
     )
+    # The other side's result waiting for this viewer: said in words, with the way to it.
+    waiting = (
+        confirmation.to_confirm(fixture=fixture, by=request.user)
+        if can_manage or can_captain
+        else None
+    )
     return render(
         request,
         "leagues/fixture_detail.html",
@@ -242,6 +248,12 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "can_captain": can_captain,
             "card": card,
             "card_not_yet": cards.not_started_words(fixture) if closed == "not_yet" else "",
+            "to_confirm": waiting,
+            "submitted_by": acted_by(request.user, fixture, waiting.submitted_by)
+            if waiting
+            else "",
+            "may_dispute": waiting is not None
+            and confirmation.can_dispute(submission=waiting, by=request.user),
             # The two halves of the fragment, rendered and escaped already.
             "head": mark_safe(head),
             "rest": mark_safe(rest),

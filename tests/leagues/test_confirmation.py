@@ -364,6 +364,39 @@ def test_the_result_page_offers_each_viewer_their_step(world):
     assert 'data-testid="confirm-result"' not in Client().get(url).content.decode()
 
 
+def test_the_fixture_page_tells_the_captain_who_must_confirm_what_to_do(world):
+    """The home captain submits: the away captain's fixture page says who submitted it and what
+    to do, linking where Confirm and Dispute are; the submitter's, a stranger's and the public's
+    say nothing of it, a secretary who did not submit it is asked to confirm it (a secretary
+    does not dispute), and once it counts nobody is asked."""
+    fixture_url = world.fixture.get_absolute_url()
+    result_url = reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk})
+    home = Client()
+    home.force_login(world.users["home_captain"])
+    home.post(result_url, {"action": "submit"})
+    away = Client()
+    away.force_login(world.users["away_captain"])
+    page = away.get(fixture_url).content.decode()
+    assert (
+        f'<p class="note" data-testid="to-confirm"><a href="{result_url}#confirm-or-dispute">'
+        "Submitted by captain of Black Bull: confirm or dispute it</a></p>"
+    ) in page
+    assert 'id="confirm-or-dispute"' in away.get(result_url).content.decode()
+    for role in ("home_captain", "other_captain", "stranger"):
+        viewer = Client()
+        viewer.force_login(world.users[role])
+        assert 'data-testid="to-confirm"' not in viewer.get(fixture_url).content.decode(), role
+    assert 'data-testid="to-confirm"' not in Client().get(fixture_url).content.decode()
+    secretary = Client()
+    secretary.force_login(world.users["secretary"])
+    asked = page_words(secretary.get(fixture_url))
+    assert "Submitted by" in asked and ": confirm it</a>" in asked
+
+    away.post(result_url, {"action": "confirm"})
+    for viewer in (away, secretary):
+        assert 'data-testid="to-confirm"' not in viewer.get(fixture_url).content.decode()
+
+
 def test_a_secretary_is_told_before_and_after_submitting_that_someone_else_confirms(world):
     """A secretary who is neither team's captain and submits cannot confirm it too (four eyes):
     the page says so before the tap, with the way round (a table's link submits, the secretary
