@@ -102,6 +102,14 @@ def check_pairs(
         raise ValidationError(problem.text)
 
 
+def night_open(fixture: Fixture) -> bool:
+    """Whether a table of ``fixture`` may still be seated or played (the captains' night and its
+    QR codes have something to do): while it is to be played (``PLAYABLE``). Once every table
+    has its result, from the phones or the score card, the fixture is played and its result
+    goes forward; walked over or void, it has no tables to play."""
+    return fixture.status in PLAYABLE
+
+
 def table_has_hands(table: FixtureTable) -> bool:
     """Whether a hand has been recorded at the table (its pairs are then set)."""
     return Hand.objects.filter(game__league_game__table=table).exists()

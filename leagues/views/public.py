@@ -41,7 +41,7 @@ from leagues.selectors.standings import (
     entry_standing,
 )
 from leagues.selectors.statistics import player_leaderboard, player_with_pairs
-from leagues.services import cards, confirmation
+from leagues.services import cards, confirmation, seating
 from leagues.tables import (
     DATE_FIRST,
     FixturesTable,
@@ -247,6 +247,8 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "can_manage": can_manage,
             "can_captain": can_captain,
             "card": card,
+            # Seating and the tables' QR codes while a table is still to seat or play.
+            "night": (can_manage or can_captain) and seating.night_open(fixture),
             "card_not_yet": cards.not_started_words(fixture) if closed == "not_yet" else "",
             "to_confirm": waiting,
             "submitted_by": acted_by(request.user, fixture, waiting.submitted_by)

@@ -1165,3 +1165,39 @@ def test_the_fixture_page_offers_the_score_card_when_my_fixtures_does(monkeypatc
     assert settled.status == ResultSubmission.Status.SETTLED
     assert not any(offered(who) for who in ("home", "away", "secretary"))
     assert not on_my_fixtures("home")
+
+
+def test_the_fixture_page_offers_the_night_only_while_a_table_is_to_seat_or_play() -> None:
+    """ "Seat the pairs and show the tables' QR codes" is offered while a table may still be
+    seated or played (``seating.night_open``): not once the score card gave every table (the
+    result submitted), nor once every table finished on the phones. The captain still to act
+    reads what to do instead; one with nothing left to do gets no captain's line at all."""
+    carded, users = _fixture()
+    phoned = FixtureFactory(division=carded.division, home=carded.away, away=carded.home)
+    clients = {}
+    for who in ("home", "away", "secretary"):
+        clients[who] = Client()
+        clients[who].force_login(users[who])
+
+    def page(who: str, fixture) -> str:
+        return clients[who].get(fixture.get_absolute_url()).content.decode()
+
+    for who in ("home", "away", "secretary"):
+        assert 'data-testid="night-link"' in page(who, carded), who
+    fixture_card_enter(fixture=carded, tables=_yorkshire_card(), by=users["home"])
+    for who in ("home", "away", "secretary"):
+        assert 'data-testid="night-link"' not in page(who, carded), who
+    assert 'data-testid="captain-links"' not in page("home", carded)
+    assert 'data-testid="to-confirm"' in page("away", carded)
+
+    games = start_fixture(phoned)
+    assert 'data-testid="night-link"' in page("home", phoned)
+    for table_game in games[:-1]:
+        win_game(table_game.game, "A", 3)
+    assert 'data-testid="night-link"' in page("away", phoned), "a table still in play"
+    win_game(games[-1].game, "B", 3)
+    for who in ("home", "away", "secretary"):
+        assert 'data-testid="night-link"' not in page(who, phoned), who
+    # Played and not yet submitted: the captains' card is still offered, alone on their line.
+    line = r'data-testid="captain-links">Captain: <a [^>]*data-testid="card-link"'
+    assert re.search(line, page("home", phoned))
