@@ -1384,6 +1384,10 @@ class ResultSubmission(ResultAgreement):
     or a secretary who did not submit it confirms (or settles) it."""
 
     fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="submissions")
+    signed_card = models.BooleanField(
+        default=False,
+        help_text="Confirmed from the score card both captains signed, as a secretary typed it.",
+    )
 
     class Meta:
         ordering = ["fixture", "-submitted_at", "-pk"]

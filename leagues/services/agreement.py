@@ -31,6 +31,10 @@ Status = ResultAgreement.Status
 OPEN = tuple(ResultAgreement.OPEN_STATUSES)
 CONFIRMED = tuple(ResultAgreement.CONFIRMED_STATUSES)
 SIDES = ("home", "away")
+#: How a result came to count from the score card both captains signed, typed by a secretary:
+#: its confirmation's audit entry says it, and its result page ("Confirmed from the score card
+#: both captains signed, entered by …").
+SIGNED_CARD = "from the score card both captains signed"
 
 
 class Terms(ABC):
@@ -232,7 +236,7 @@ def confirm(
         _close_links(terms)
         action, subject = "result_confirmed", f"Result of {terms} confirmed"
         if signed_card:
-            subject += " from the score card both captains signed"
+            subject += f" {SIGNED_CARD}"
     else:
         action, subject = (
             "result_agreed",

@@ -191,6 +191,10 @@ def result_confirm(
     (``agreement.confirm``)."""
     terms, submission = _lock_submission(submission)
     agreement.confirm(terms, submission, by=by, signed_card=signed_card)
+    if signed_card:
+        # The result page says so, as the audit entry does (``agreement.SIGNED_CARD``).
+        submission.signed_card = True
+        submission.save(update_fields=["signed_card"])
     _follow(terms.fixture)
     return submission
 

@@ -62,7 +62,9 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
     actors = (
         {
             "submitted": who(current.submitted_by),
-            "confirmed": who(current.confirmed_by) if current.confirmed_by else "",
+            "confirmed": confirmed_how(current, who(current.confirmed_by))
+            if current.confirmed_by
+            else "",
             "disputed": who(current.disputed_by) if current.disputed_by else "a captain",
             "settled": who(current.settled_by) if current.settled_by else "",
         }
@@ -118,6 +120,14 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         and confirmation.can_settle(submission=current, by=user),
     }
     return render(request, "leagues/fixture_result.html", context)
+
+
+def confirmed_how(submission: ResultSubmission, confirmer: str) -> str:
+    """How the result came to count, as its audit entry says it, after "Confirmed": "by
+    secretary", or "from the score card both captains signed, entered by secretary"."""
+    if submission.signed_card:
+        return f"{agreement.SIGNED_CARD}, entered by {confirmer}"
+    return f"by {confirmer}"
 
 
 def _act(request: HttpRequest, fixture: Any, current: Any, actor: Actor) -> HttpResponse:

@@ -854,6 +854,29 @@ def test_a_secretary_types_a_card_both_captains_signed_and_it_counts_at_once() -
     assert submission.submitted_by == submission.confirmed_by == users["secretary"]
     confirmed = AuditEntry.objects.get(fixture=fixture, action="result_confirmed")
     assert confirmed.subject.endswith("from the score card both captains signed")
+    # The result page says what happened in the audit entry's words, not "Confirmed by" the
+    # secretary as if they had checked someone else's result.
+    result_url = reverse("leagues:fixture_result", kwargs={"pk": fixture.pk})
+    username = users["secretary"].get_username()
+    for viewer, who in ((secretary, f"{username} (secretary)"), (captain, "secretary")):
+        status = page_words(viewer.get(result_url))
+        assert f"Confirmed from the score card both captains signed, entered by {who} on" in status
+        assert "Confirmed by" not in status
+    assert submission.signed_card
+
+
+def test_a_result_a_secretary_confirms_reads_confirmed_by_them() -> None:
+    """A card the other captain has not seen, confirmed by a secretary: "Confirmed by", and
+    not marked as a signed card."""
+    fixture, users = _fixture()
+    submission = fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+    confirmation.result_confirm(submission=submission, by=users["secretary"])
+    client = Client()
+    client.force_login(users["away"])
+    status = page_words(client.get(reverse("leagues:fixture_result", kwargs={"pk": fixture.pk})))
+    assert "Confirmed by secretary on" in status and "both captains signed" not in status
+    submission.refresh_from_db()
+    assert not submission.signed_card
 
 
 def test_a_captain_cannot_enter_a_card_as_signed_by_both() -> None:
