@@ -101,8 +101,21 @@ def captain_account(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     back = f"{reverse('leagues:manage_team', args=[league.slug, team.pk])}"
     here = f"{reverse('leagues:manage_captain_account', args=[league.slug, team.pk])}"
     action = request.POST.get("action") if request.method == "POST" else None
-    # The captain's contact, where it is an e-mail address, is where the invitation would go.
+    captain = entry.captain if entry else None
+    sent = (
+        list(team.invitations.filter(player=captain).select_related("player"))
+        if captain is not None
+        else []
+    )
+    # The invitation still unanswered (one a captain: inviting at another address withdraws
+    # it), shown first with Send again and Withdraw; a new address is the second choice.
+    unanswered = [i for i in sent if i.state in ("waiting", "expired")]
+    pending = unanswered[0] if unanswered and captain and captain.user_id is None else None
+    # The captain's contact, where it is an e-mail address, is where the invitation would go
+    # (not where the one pending went already).
     contact = email_address(entry.captain_contact) if entry else ""
+    if pending is not None and contact.lower() == pending.email.lower():
+        contact = ""
     invite = forms.InviteForm(
         request.POST if action == "invite" else None,
         prefix="invite",
@@ -133,12 +146,6 @@ def captain_account(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             )
         return redirect(f"{here}?season={season.pk}")
     status = 422 if action == "invite" else 200
-    captain = entry.captain if entry else None
-    sent = (
-        list(team.invitations.filter(player=captain).select_related("player"))
-        if captain is not None
-        else []
-    )
     name_people([captain, *(invitation.player for invitation in sent)])
     return render(
         request,
@@ -151,7 +158,9 @@ def captain_account(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "entry": entry,
             "captain": captain,
             "invite": invite,
-            "invitations": sent,
+            "pending": pending,
+            "pending_list": [pending] if pending else [],
+            "invitations": [invitation for invitation in sent if invitation != pending],
             # Resend or withdraw one of them comes back here, not to the secretaries' page.
             "invitations_back": f"{here}?season={season.pk}" if season else here,
             "back": f"{back}?season={season.pk}" if season else back,

@@ -43,7 +43,7 @@ def test_the_secretary_gives_the_captain_an_account_and_the_captain_submits(
     form = phone.get_by_test_id("invite-captain")
     form.get_by_label("Their e-mail").fill("captain@example.org")
     form.get_by_role("button", name="Send the invitation").tap()
-    expect(phone.get_by_test_id("invitations")).to_contain_text("captain@example.org")
+    expect(phone.get_by_test_id("invitation-waiting")).to_contain_text("captain@example.org")
     link = re.search(r"https?://[^/\s]+(/accounts/invitation/\S+/)", mail.outbox[-1].body)
 
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)

@@ -64,6 +64,7 @@ def test_a_secretary_invites_and_the_person_sets_their_own_password(world):
     path = link()
     page = Client().get(path).content.decode()
     assert "a secretary of" in page and "password" in page
+    assert f"You are invited to be a secretary of {world.league}." in page
 
     weak = accept(path, password="password")
     assert weak.status_code == 422 and "too common" in str(weak.context["form"].errors)
@@ -96,6 +97,9 @@ def test_a_captain_is_invited_and_their_account_is_the_captains(world):
     assert invited in mail.outbox[-1].subject and invited in mail.outbox[-1].body
     # Greeted by the name the secretary gave the captain, not a bare "Hello,".
     assert mail.outbox[-1].body.startswith("Hello Linda Dyson,\n")
+    # The page the link opens greets them by it too, as a sentence does, not tacked on last.
+    words = " ".join(Client().get(link()).content.decode().split())
+    assert f'"invitation-what">Linda Dyson, you are invited to be {invited}.</p>' in words
     response = accept(link(), username="linda")
     assert response["Location"] == reverse("leagues:my_fixtures")
     captain.refresh_from_db()
@@ -465,3 +469,59 @@ def test_an_invitation_waiting_behind_fifty_answered_ones_is_still_listed_to_sen
     assert f'data-testid="resend-{first.pk}"' in response.content.decode()
     listed = [i.email for i in response.context["invitations"]]
     assert len(listed) == 50 and listed[0] == "later54@example.org"
+
+
+def test_a_captains_waiting_invitation_comes_first_and_another_address_is_the_second_choice(
+    world,
+):
+    """After Send the captain's account page still led with "Invite … by e-mail" above the
+    invitation just sent. While one waits it comes first, with Send again and Withdraw; inviting
+    at another address is a folded second choice that says it withdraws the one waiting. A
+    refused address opens it again with the refusal; an expired invitation says so."""
+    entry = TeamEntry.objects.get(team=world.fixture.home)
+    TeamEntry.objects.filter(pk=entry.pk).update(captain=PlayerFactory(name="Walter Haigh"))
+    url = reverse("leagues:manage_captain_account", args=[world.league.slug, entry.team_id])
+    client = secretary(world)
+    fresh = " ".join(client.get(url).content.decode().split())
+    assert "<h2>Invite Walter Haigh by e-mail</h2>" in fresh
+    assert 'data-testid="invitation-waiting"' not in fresh
+
+    data = {"action": "invite", "invite-email": "walter@example.org", "season": entry.season_id}
+    assert client.post(url, data).status_code == 302
+    sent = Invitation.objects.get(team=entry.team_id)
+    body = " ".join(client.get(url).content.decode().split())
+    assert "Invite Walter Haigh by e-mail" not in body
+    waiting = body.index('data-testid="invitation-waiting"')
+    assert body.index("<h2>The invitation waiting</h2>") < waiting
+    assert waiting < body.index(f'data-testid="resend-{sent.pk}"') < body.index("invite-elsewhere")
+    assert (
+        waiting < body.index(f'data-testid="withdraw-{sent.pk}"') < body.index("invite-elsewhere")
+    )
+    assert '<details class="card-panel" data-testid="invite-elsewhere">' in body
+    assert "<summary>Invite Walter Haigh at another address instead</summary>" in body
+    assert (
+        "Inviting Walter Haigh at another address withdraws the invitation to "
+        "walter@example.org: its link stops working" in body
+    )
+    assert 'value="walter@example.org"' not in body, "the box is for another address"
+    assert 'data-testid="invitations"' not in body, "no earlier invitation"
+
+    refused = client.post(url, data | {"invite-email": "not an address"})
+    assert refused.status_code == 422
+    words = " ".join(refused.content.decode().split())
+    assert '<details class="card-panel" open data-testid="invite-elsewhere">' in words
+
+    assert client.post(url, data | {"invite-email": "walt@example.org"}).status_code == 302
+    body = " ".join(client.get(url).content.decode().split())
+    again = Invitation.objects.get(team=entry.team_id, withdrawn_at__isnull=True)
+    assert body.index(f'data-testid="resend-{again.pk}"') < body.index("invite-elsewhere")
+    earlier = body.index("<h2>Earlier invitations</h2>")
+    assert earlier < body.index(f'data-testid="invitation-{sent.pk}"')
+    assert f'data-testid="resend-{sent.pk}"' not in body, "withdrawn: nothing to send"
+
+    Invitation.objects.filter(pk=again.pk).update(
+        expires_at=timezone.now() - datetime.timedelta(days=1)
+    )
+    body = " ".join(client.get(url).content.decode().split())
+    assert "<h2>The invitation has expired</h2>" in body
+    assert body.index(f'data-testid="resend-{again.pk}"') < body.index("invite-elsewhere")

@@ -408,7 +408,7 @@ def test_the_secretarys_pages_tell_the_two_lindas_apart(client, league_night):
     assert f"{BULL} has no account yet" in team
     account = reverse("leagues:manage_captain_account", args=[league.slug, home.pk])
     words = page_words(client.get(account))
-    assert f"<strong>{BULL}</strong>" in words and f"Invite {BULL} by e-mail" in words
+    assert f"<strong>{BULL}</strong>" in words and f"Invite {BULL} at another address" in words
     assert f"captain of Black Bull: {BULL}" in words  # the invitation sent
     secretaries = reverse("leagues:manage_secretaries", args=[league.slug])
     assert f"captain of Black Bull: {BULL}" in page_words(client.get(secretaries))
