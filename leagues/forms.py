@@ -199,6 +199,38 @@ class LeagueCreateForm(TiebreakMixin):
             self.add_error("tiebreak_1", exc)
         return cleaned
 
+    def asked(self) -> list[tuple[str, str]]:
+        """What a league asked for holds (this form bound to its ``form_data``), for the site's
+        operator deciding it: each question below the name, by its label, with the answer in
+        the form's own words; a blank one as what the style gives it ("11 (the style's)")."""
+        style = str(self.data.get("style", ""))
+        preset = STYLE_PRESETS.get(style)
+        defaults = {
+            "target": str(preset.ruleset.get("target", "")) if preset else "",
+            "tables": str(preset.match_format.tables) if preset else "",
+            "time_zone": _zone_label(preset.time_zone) if preset else "",
+        }
+        rows = []
+        for bound in self:
+            if bound.name in ("name", "slug", "description") or bound.name.startswith("tiebreak_"):
+                continue
+            value = "" if bound.value() is None else str(bound.value())
+            choices = {str(key): label for key, label in getattr(bound.field, "choices", [])}
+            if value in choices and value:
+                words = str(choices[value])
+            elif value:
+                words = value
+            else:
+                default = defaults.get(bound.name)
+                words = f"{default} (the style's)" if default else "—"
+            rows.append((str(bound.label), words))
+        chosen = [key for bound in self.tiebreak_fields if (key := str(bound.value() or ""))]
+        order = chosen or [key for key in (preset.tiebreaks if preset else ()) if key != "points"]
+        named = [_metric_label(key, style or None) for key in order if key in METRICS]
+        words = ", then ".join(named) or "—"
+        rows.append(("Level on points", words if chosen else f"{words} (the style's)"))
+        return rows
+
     def service_kwargs(self) -> dict[str, Any]:
         """Arguments for ``league_create``: the style's preset with the chosen overrides."""
         data = self.cleaned_data

@@ -168,13 +168,19 @@ def league_request_list(request: HttpRequest) -> HttpResponse:
             logger.exception("league request mail could not be sent")
             messages.error(request, NOT_SENT)
         return redirect("leagues:league_requests")
+    waiting = list(
+        LeagueRequest.objects.filter(status=LeagueRequest.Status.WAITING)
+        .select_related("asked_by")
+        .order_by("asked_at")
+    )
+    for item in waiting:
+        # What was asked for, in the league form's words: the operator approves knowingly.
+        item.asked = forms.LeagueCreateForm(item.form_data).asked()
     return render(
         request,
         "leagues/manage/league_requests.html",
         {
-            "waiting": LeagueRequest.objects.filter(status=LeagueRequest.Status.WAITING)
-            .select_related("asked_by")
-            .order_by("asked_at"),
+            "waiting": waiting,
             # The site's zone, named as a league's pages name theirs ("London time").
             "zone": zone_words(site_time_zone()),
             "decided": LeagueRequest.objects.exclude(

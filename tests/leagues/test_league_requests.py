@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 import re
 import smtplib
+from html import unescape
 
 import pytest
 from django.core import mail
@@ -331,6 +332,47 @@ def test_the_operator_reads_when_a_league_was_asked_for_in_the_sites_named_zone(
         page
     )
     assert '<time datetime="2026-12-01T16:15:00-04:00">' in page.content.decode()
+
+
+def test_the_operator_reads_what_was_asked_for_before_deciding(asker, operator):
+    """The operator's page showed the name and who asked, nothing of the league: it gives what
+    the form asked for, as its questions name it, a blank answer as what the style gives it."""
+    sent = {
+        "name": "Calder Valley",
+        "slug": "",
+        "style": "trinidad",
+        "target": "",
+        "tables": "3",
+        "league_night": "4",
+        "start_time": "19:30",
+        "time_zone": "",
+        "tiebreak_1": "hang_jacks_for",
+        "description": "Thursday pub league",
+    }
+    response = logged_in(asker).post(reverse("leagues:manage_league_create"), sent)
+    assert response.status_code == 302
+    asked = LeagueRequest.objects.get(name="Calder Valley")
+    plain = logged_in(asker).post(
+        reverse("leagues:manage_league_create"), {"name": "Spen Valley", **FORM}
+    )
+    assert plain.status_code == 302
+    page = logged_in(operator).get(reverse("leagues:league_requests"))
+    words = unescape(page_words(page))
+    listed = re.search(rf'data-testid="asked-{asked.pk}">(.*?)</ul>', words).group(1)
+    assert [page_words(re.sub(r"<[^>]*>", "", item)) for item in listed.split("</li>")[:-1]] == [
+        "Web address: /leagues/calder-valley/",
+        "Style: Trinidad (bullseyes and hang jacks)",
+        "Target: 14 (the style's)",
+        "Tables: 3",
+        "League night: Friday",
+        "Start time: 19:30",
+        "Time zone: America/Port of Spain (the style's)",
+        "Level on points: Hang jacks for",
+    ]
+    spen = LeagueRequest.objects.get(name="Spen Valley")
+    listed = re.search(rf'data-testid="asked-{spen.pk}">(.*?)</ul>', words).group(1)
+    assert "<li>League night: Wednesday</li>" in listed and "<li>Start time: 20:00</li>" in listed
+    assert "<li>Level on points: Games for, then Head-to-head (the style's)</li>" in listed
 
 
 # --- the asker sees their request -------------------------------------------------------------
