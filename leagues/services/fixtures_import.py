@@ -79,6 +79,13 @@ MONTHS = (
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 DATE_EXAMPLE = "7 Jan 2027, Thu 7 Jan 2027, 7/1/2027 or 2027-01-07"
 TIME_EXAMPLE = "20:00, 20.30, 8pm or 8.30pm"
+#: The dates and times a fixtures file may give (``read_date``, ``read_time``), as the import
+#: page's help says them, in the examples its refusals give.
+DATES_AND_TIMES = (
+    f"Dates day first: {DATE_EXAMPLE} (a date with no year, or a weekday that is not the "
+    f"date's, is refused). Times: {TIME_EXAMPLE}; a bare “8”, or “7.30” without its leading "
+    "zero or pm, could be morning or evening and is refused (“07:30” is the morning)."
+)
 
 
 def _named(names: tuple[str, ...], word: str) -> int | None:

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods
 
 from leagues import forms
 from leagues.selectors import fixtures as selectors
-from leagues.services import league_import
+from leagues.services import fixtures_import, league_import
 from leagues.services.league_export import league_export
 from leagues.views.common import found, require_manager
 
@@ -46,7 +46,11 @@ def league_import_page(request: HttpRequest, slug: str) -> HttpResponse:
         None if confirming else (request.FILES or None),
         league=league,
     )
-    context: dict[str, Any] = {"league": league, "form": form}
+    context: dict[str, Any] = {
+        "league": league,
+        "form": form,
+        "dates_and_times": fixtures_import.DATES_AND_TIMES,
+    }
     if request.method != "POST":
         return render(request, "leagues/manage/import.html", context)
     sizes = (0, 0)

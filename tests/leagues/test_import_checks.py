@@ -8,13 +8,21 @@ from __future__ import annotations
 import base64
 import datetime
 import io
+import re
+from html import unescape
 
 import pytest
 from django.urls import reverse
 
 from leagues.formats import YORKSHIRE_FORMAT
 from leagues.models import Fixture, Player, Team, Venue
-from leagues.services.fixtures_import import read_date, read_time
+from leagues.services.fixtures_import import (
+    DATE_EXAMPLE,
+    DATES_AND_TIMES,
+    TIME_EXAMPLE,
+    read_date,
+    read_time,
+)
 from tests.factories.leagues import (
     DivisionFactory,
     FixtureFactory,
@@ -329,6 +337,25 @@ def test_times_as_a_british_spreadsheet_writes_them(text, time):
 def test_a_time_that_is_not_one_says_what_is(text, words):
     time, why = read_time(text)
     assert time is None and words in why
+
+
+def test_the_import_page_says_which_dates_and_times_a_fixtures_file_may_give(league, secretary):
+    """The page's help named the columns, not how a date or a time is written: it says so in
+    the parser's own examples, and each example it gives is read, each it refuses refused."""
+    page = secretary.get(reverse("leagues:manage_import", args=[league.slug])).content.decode()
+    said = re.search(r'data-testid="dates-and-times">(.*?)</p>', page, re.S)
+    assert said is not None and unescape(said.group(1)) == DATES_AND_TIMES
+    assert DATES_AND_TIMES.startswith(
+        "Dates day first: 7 Jan 2027, Thu 7 Jan 2027, 7/1/2027 or 2027-01-07 "
+    )
+    assert "Times: 20:00, 20.30, 8pm or 8.30pm; a bare “8”, or “7.30”" in DATES_AND_TIMES
+    for example in re.split(r", | or ", DATE_EXAMPLE):
+        assert read_date(example)[0] is not None, example
+    for example in re.split(r", | or ", TIME_EXAMPLE):
+        assert read_time(example)[0] is not None, example
+    assert read_date("7 Jan")[0] is None and read_date("Wed 7 Jan 2027")[0] is None
+    assert read_time("8")[0] is None and read_time("7.30")[0] is None
+    assert read_time("07:30") == (datetime.time(7, 30), "")
 
 
 def test_an_import_reads_uk_dates_and_times(league, secretary, monkeypatch):
