@@ -336,7 +336,7 @@ def competition_manage(request: HttpRequest, pk: int) -> HttpResponse:
                 )
                 dates = forms.RoundDatesForm(request.POST)
                 if dates.is_valid():
-                    ties.round_set_dates(round=rnd, by=request.user, **dates.cleaned_data)
+                    rnd = ties.round_set_dates(round=rnd, by=request.user, **dates.cleaned_data)
                     messages.success(request, f"{rnd.name}: {rnd.when or 'no date'}.")
                     return redirect("cups:manage", pk=pk)
                 messages.error(request, "Give the date as a day of the calendar.")

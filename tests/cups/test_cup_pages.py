@@ -4,6 +4,7 @@ message, never a 500."""
 
 from __future__ import annotations
 
+import datetime
 from html import unescape
 
 import pytest
@@ -210,3 +211,22 @@ def test_a_leagues_cups_read_once_per_connection_are_its_queryset():
     assert [cup.name for cup in read] == ["Cup", "Shield", "Plate"]
     assert read[-1].winner == plate.entrants.first() and read[-1].season == earlier
     assert fields(read) == fields(_league_competitions_shape(world.league.pk))
+
+
+def test_setting_a_rounds_night_says_the_night_set(drawn):
+    """Setting a round's night answers with that night (it said "Round 1: no date." when the
+    night was set: the answer read the round as it was before), and with "no date" when the
+    night and the deadline are cleared."""
+    world, cup = drawn
+    rnd = cup.rounds.get(number=1)
+    client = client_for(world, "secretary")
+    url = reverse("cups:manage", args=[cup.pk])
+    night = world.season.starts_on + datetime.timedelta(days=14)
+    page = page_words(
+        client.post(url, {"action": "dates", "round": rnd.pk, "date": night}, follow=True)
+    )
+    assert f"{rnd.name}: {night:%a %-d %b %Y}." in page and "no date" not in page
+    page = page_words(
+        client.post(url, {"action": "dates", "round": rnd.pk, "date": ""}, follow=True)
+    )
+    assert f"{rnd.name}: no date." in page
