@@ -1224,3 +1224,31 @@ def test_the_fixture_page_offers_the_night_only_while_a_table_is_to_seat_or_play
     # Played and not yet submitted: the captains' card is still offered, alone on their line.
     line = r'data-testid="captain-links">Captain: <a [^>]*data-testid="card-link"'
     assert re.search(line, page("home", phoned))
+
+
+def test_a_postponed_match_to_come_is_not_said_to_be_on_its_old_night() -> None:
+    """A fixture postponed ahead of its night read "This match is on Mon 6 Sep 2027 at 20:30
+    London time: its score card is entered once it has started." on its page and its card's,
+    as if it were still played then. It says the match is postponed, and from which night."""
+    import datetime
+
+    from leagues.services.fixtures import fixture_postpone
+
+    fixture, users = _fixture()
+    league = fixture.division.season.league
+    fixture.date = league.today() + datetime.timedelta(days=10)
+    fixture.save(update_fields=["date"])
+    fixture_postpone(fixture=fixture, reason="The pub is flooded", by=users["secretary"])
+    captain = Client()
+    captain.force_login(users["home"])
+    words = (
+        f"This match is postponed (it was set for {fixture.date:%a %-d %b %Y} at "
+        f"{fixture.time:%H:%M} {league.time_zone_words}): its score card is entered once it "
+        "has started."
+    )
+    page = unescape(captain.get(fixture.get_absolute_url()).content.decode())
+    assert f'data-testid="card-not-yet">{words}</p>' in page
+    card_url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    page = unescape(captain.get(card_url).content.decode())
+    assert f'data-testid="card-closed">{words}</p>' in page
+    assert "This match is on" not in page
