@@ -525,3 +525,20 @@ def test_an_adjustment_is_dated_where_the_league_plays(client, signed_in, league
     )
     page = page_words(client.get(reverse("leagues:manage_adjustments", args=[division.pk])))
     assert "6 Nov 2026" in page and "7 Nov 2026" not in page
+
+
+def test_generating_a_new_divisions_list_says_where_its_teams_are_entered(
+    client, signed_in, league
+):
+    """A new season's division has no teams: its "Generate fixtures" page said "0 teams."
+    and nothing of where a team is entered (each team's page on the desk), so the secretary
+    was left with a list refused for want of teams. Once two are in, the pointer goes."""
+    division = DivisionFactory(season__league=league, name="First")
+    url = reverse("leagues:manage_fixtures_generate", args=[division.pk])
+    page = page_words(client.get(url))
+    desk = reverse("leagues:manage_league", args=[league.slug])
+    assert "A list needs two teams or more. A team is entered in First from its page:" in page
+    assert f'href="{desk}#teams"' in client.get(url).content.decode()
+    assert 'id="teams"' in client.get(desk).content.decode()
+    entered_teams(division, ["Swan", "Woolpack"])
+    assert 'data-testid="enter-teams"' not in client.get(url).content.decode()
