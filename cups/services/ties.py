@@ -42,6 +42,7 @@ from leagues.models import (
 )
 from leagues.selectors.people import name_people
 from leagues.services import agreement
+from leagues.services.fixtures import refuse_clash
 from leagues.services.results import later_games_go, taken_away_words
 from scoring.actors import Account, Actor
 from scoring.models import Game, GameStatus, Hand, ScoringLink
@@ -730,9 +731,9 @@ def round_set_dates(
     rnd.save(update_fields=["date", "deadline"])
     when = date or deadline
     if when is not None:
-        Fixture.objects.filter(cup_tie__round=rnd, status=Fixture.Status.SCHEDULED).update(
-            date=when
-        )
+        moving = Fixture.objects.filter(cup_tie__round=rnd, status=Fixture.Status.SCHEDULED)
+        _refuse_round_clashes(list(moving.select_related(*_CLASH_RELATED)), when)
+        moving.update(date=when)
     audit_log(
         league=rnd.competition.league,
         action=AuditEntry.Action.CUP_ROUND_DATED,
@@ -742,6 +743,33 @@ def round_set_dates(
         by=by,
     )
     return rnd
+
+
+_CLASH_RELATED = ("division__season", "home", "away", "venue")
+
+
+def _refuse_round_clashes(fixtures: list[Fixture], when: datetime.date) -> None:
+    """Refuse a round's night on which one of its ties does not fit the season's calendar (a
+    team already playing that night, league or cup; the pub full), as re-arranging a fixture
+    is refused (``refuse_clash``): every tie's reasons at once, each named."""
+    problems: list[str] = []
+    for fixture in fixtures:
+        try:
+            refuse_clash(
+                division=fixture.division,
+                date=when,
+                home=fixture.home,
+                away=fixture.away,
+                venue=fixture.venue,
+                exclude=fixture.pk,
+                kind=Fixture.Kind.CUP,
+            )
+        except ValidationError as exc:
+            problems += [f"{fixture.home} v {fixture.away}: {message}" for message in exc.messages]
+    if problems:
+        raise ValidationError(
+            [*problems, "Nothing was changed: choose another night, or re-arrange those first."]
+        )
 
 
 def entrant_label(entrant: Entrant | None) -> str:

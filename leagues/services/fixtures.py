@@ -594,7 +594,7 @@ def fixture_add(
     if venue is not None and not venue_is_kept_by(venue, division.season.league):
         raise ValidationError({"venue": f"{venue} is not one of the league's venues."})
     venue = venue or home.home_venue
-    _refuse_clash(division=division, date=date, home=home, away=away, venue=venue, kind=kind)
+    refuse_clash(division=division, date=date, home=home, away=away, venue=venue, kind=kind)
     fixture = Fixture(
         division=division,
         home=home,
@@ -618,7 +618,7 @@ def fixture_add(
     return fixture
 
 
-def _refuse_clash(
+def refuse_clash(
     *,
     division: Division,
     date: datetime.date,
@@ -811,7 +811,7 @@ def fixture_rearrange(
                     "the season's calendar, say why."
                 }
             )
-    _refuse_clash(
+    refuse_clash(
         division=fixture.division,
         date=date,
         home=fixture.home,

@@ -230,3 +230,37 @@ def test_setting_a_rounds_night_says_the_night_set(drawn):
         client.post(url, {"action": "dates", "round": rnd.pk, "date": ""}, follow=True)
     )
     assert f"{rnd.name}: no date." in page
+
+
+def test_a_rounds_night_when_a_ties_team_plays_in_the_league_is_refused_and_nothing_moves():
+    """Setting a round's night moves its ties' fixtures there: a night on which a tie's team
+    already plays a league fixture is refused, naming the tie and the clash, as re-arranging
+    a fixture onto it would be; the round keeps its date and no fixture moves."""
+    from leagues.models import Fixture
+    from tests.factories.leagues import FixtureFactory
+
+    world = cup_world(4)
+    cup = team_cup(world)
+    draw_make(competition=cup, seed=3, by=world.users["secretary"])
+    rnd = cup.rounds.get(number=1)
+    tie = cup.ties.filter(round=rnd, fixture__isnull=False).select_related("fixture").first()
+    night = world.season.starts_on + datetime.timedelta(days=21)
+    home, other = tie.fixture.home, next(t for t in world.teams if t not in tie_teams(tie))
+    FixtureFactory(
+        division=tie.fixture.division, home=home, away=other, date=night, venue=other.home_venue
+    )
+    before = dict(Fixture.objects.filter(cup_tie__round=rnd).values_list("pk", "date"))
+    client = client_for(world, "secretary")
+    url = reverse("cups:manage", args=[cup.pk])
+    page = page_words(
+        client.post(url, {"action": "dates", "round": rnd.pk, "date": night}, follow=True)
+    )
+    assert f"{tie.fixture.home} v {tie.fixture.away}:" in page
+    assert "Nothing was changed: choose another night, or re-arrange those first." in page
+    rnd.refresh_from_db()
+    assert rnd.date is None
+    assert dict(Fixture.objects.filter(cup_tie__round=rnd).values_list("pk", "date")) == before
+
+
+def tie_teams(tie):
+    return {tie.fixture.home, tie.fixture.away}
