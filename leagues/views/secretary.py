@@ -108,13 +108,15 @@ def league_manage(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(request, slug)
     seasons_ = list(selectors.league_seasons(league=league))
     teams = list(league.teams.select_related("home_venue").order_by("name"))
-    # A team withdrawn from the latest season is marked so in the list (its page says more).
+    # A team withdrawn from the season in play (not one made ahead of its start) is marked so
+    # in the list (its page says more).
+    in_play = selectors.seasons_now(seasons_, today=league.today()).current
     withdrawn = (
         {
             entry.team_id: entry
-            for entry in TeamEntry.objects.filter(season=seasons_[0], withdrawn_on__isnull=False)
+            for entry in TeamEntry.objects.filter(season=in_play, withdrawn_on__isnull=False)
         }
-        if seasons_
+        if in_play is not None
         else {}
     )
     for team in teams:
@@ -126,6 +128,7 @@ def league_manage(request: HttpRequest, slug: str) -> HttpResponse:
             "league": league,
             "seasons": seasons_,
             "latest": seasons_[0] if seasons_ else None,
+            "in_play": in_play,
             "teams": teams,
             "match_format": league.get_match_format().describe(),
             "results_waiting": selectors.results_to_see_to(league=league),

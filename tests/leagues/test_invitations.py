@@ -20,12 +20,13 @@ from leagues.days import long_date
 from leagues.models import AuditEntry, Invitation, TeamEntry
 from leagues.services import invitations
 from leagues.zones import date_in
-from tests.factories.leagues import PlayerFactory
+from tests.factories.leagues import PlayerFactory, SeasonFactory
 from tests.leagues.test_access import build
 
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "heckmondwike-pitch-11"
+DAYS_AHEAD = datetime.timedelta(days=60)
 
 
 class BrokenBackend(BaseEmailBackend):
@@ -313,6 +314,9 @@ def test_a_withdrawn_teams_open_captain_invitation_is_shown_and_the_desk_marks_i
     words = " ".join(re.sub(r"<[^>]+>", " ", marked.group(1)).split())
     on = entry.withdrawn_on
     assert words == f"withdrawn from {entry.season.name} on {on.day} {on:%b %Y}"
+    # The next season made ahead of its start: the season in play, and the mark, stay.
+    SeasonFactory(league=world.league, name="Next", starts_on=world.league.today() + DAYS_AHEAD)
+    assert words in " ".join(re.sub(r"<[^>]+>", " ", client.get(desk).content.decode()).split())
 
 
 # --- one waiting invitation an address -------------------------------------------------------
