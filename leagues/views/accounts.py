@@ -22,7 +22,7 @@ from leagues.models import Team
 from leagues.selectors import accounts as account_selectors
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.people import name_people
-from leagues.services import accounts, cards, invitations
+from leagues.services import accounts, cards, invitations, seating
 from leagues.tables import fixture_score
 from leagues.views.common import found, require_manager
 from leagues.views.invitations import invitation_sent
@@ -180,11 +180,13 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
     from cups.selectors import my_ties
 
     # Each with its score as the lists give it (a captain confirms what they can see), and
-    # whether its score card is offered, by the rule the fixture's other pages ask.
+    # whether its night (seating, QR codes) and its score card are offered, by the rules the
+    # fixture's other pages ask.
     rows = [
         (
             row,
             fixture_score(row.fixture, marked=False),
+            seating.night_open(row.fixture),
             cards.card_offered(request.user, row.fixture, row.submission),
         )
         for row in account_selectors.captain_fixtures(user=request.user)
