@@ -480,7 +480,7 @@ class SeasonForm(forms.Form):
         "and nights off are kept on or before it.",
     )
     league_night = forms.TypedChoiceField(
-        choices=[("", "The league's night"), *Weekday.choices],
+        choices=Weekday.choices,
         coerce=int,
         empty_value=None,
         required=False,
@@ -499,6 +499,14 @@ class SeasonForm(forms.Form):
         label="Matches a venue can host a night",
         help_text="1 unless a pub has room for two matches at once.",
     )
+
+    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        night = Weekday(league.league_night).label
+        self.fields["league_night"].choices = [
+            ("", f"The league's night ({night})"),
+            *Weekday.choices,
+        ]
 
     def clean_exclusions(self) -> list[NightsOff]:
         return parse_nights_off(self.cleaned_data.get("exclusions") or "")

@@ -177,7 +177,7 @@ def season_create(request: HttpRequest, slug: str) -> HttpResponse:
     return _form_page(
         request,
         league=league,
-        form=forms.SeasonForm(request.POST or None),
+        form=forms.SeasonForm(request.POST or None, league=league),
         save=lambda data: structure.season_create(league=league, **data, by=request.user),
         saved=lambda season: f"Season {season.name} added. Add its divisions.",
         next_url=lambda season: _manage_url(league),
@@ -208,6 +208,7 @@ def season_edit(request: HttpRequest, slug: str, season: int) -> HttpResponse:
     season_obj = get_object_or_404(league.seasons, pk=season)
     form = forms.SeasonForm(
         request.POST or None,
+        league=league,
         initial={
             "name": season_obj.name,
             "starts_on": season_obj.starts_on,
@@ -259,6 +260,7 @@ def season_start_next(request: HttpRequest, slug: str, season: int) -> HttpRespo
         start = last + datetime.timedelta(days=7)
     form = forms.NextSeasonForm(
         request.POST or None,
+        league=league,
         placements=placements,
         divisions=divisions,
         initial={"starts_on": start},

@@ -542,3 +542,11 @@ def test_generating_a_new_divisions_list_says_where_its_teams_are_entered(
     assert 'id="teams"' in client.get(desk).content.decode()
     entered_teams(division, ["Swan", "Woolpack"])
     assert 'data-testid="enter-teams"' not in client.get(url).content.decode()
+
+
+def test_new_season_form_names_the_league_night(client, signed_in, league):
+    """The default night option says which night the league plays, not just "the league's"."""
+    league.league_night = 1
+    league.save(update_fields=["league_night"])
+    response = client.get(reverse("leagues:manage_season_create", args=[league.slug]))
+    assert "The league&#x27;s night (Tuesday)" in response.content.decode()
