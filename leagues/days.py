@@ -1,4 +1,5 @@
-"""A day as the site writes it in words: "Tue 2 Sep" in a list, "Tue 2 Sep 2025" in a sentence.
+"""A day as the site writes it in words: "Tue 2 Sep" in a list, "Tue 2 Sep 2025" in a sentence;
+"Tue 22 Dec 2026" beside another day of another year (``day_beside``).
 
 The site is in English only (``USE_I18N = False``): the day's and month's short names are
 these, as Django's ``date`` filter (``"D j M"``) and ``strftime``'s ``%a``/``%b`` in the C
@@ -27,3 +28,9 @@ def short_date(value: datetime.date) -> str:
 def long_date(value: datetime.date) -> str:
     """ "Tue 2 Sep 2025": a day in a sentence (a note, an error, a change made)."""
     return f"{short_date(value)} {value.year}"
+
+
+def day_beside(value: datetime.date, other: datetime.date) -> str:
+    """ "Tue 22 Dec" written beside ``other`` (a re-arranged fixture's first day beside its
+    day now): with the year, "Tue 22 Dec 2026", when the two fall in different years."""
+    return short_date(value) if value.year == other.year else long_date(value)

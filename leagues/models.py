@@ -21,7 +21,7 @@ from django.utils.text import slugify
 
 from config.inputs import one_spaced
 from config.paths import path_for
-from leagues.days import long_date, short_date
+from leagues.days import day_beside, long_date, short_date
 from leagues.embed import parse_sites, validate_embed_sites
 from leagues.formats import STYLE_PRESETS
 from leagues.match import MatchFormat
@@ -654,10 +654,11 @@ class FixtureWords:
     @property
     def first_set_for(self) -> str:
         """The day a re-arranged fixture was first set for, as the lists write a day ("Tue 22
-        Dec"); "" when it is on that day still."""
+        Dec"; "Tue 22 Dec 2026" when it moved into another year); "" when it is on that day
+        still."""
         if self.original_date is None or self.original_date == self.date:
             return ""
-        return short_date(self.original_date)
+        return day_beside(self.original_date, self.date)
 
     @property
     def walkover_winner(self) -> Any:
