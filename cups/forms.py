@@ -46,6 +46,8 @@ class CompetitionForm(forms.Form):
         field = self.fields["season"]
         assert isinstance(field, forms.ModelChoiceField)
         field.queryset = league.seasons.all()
+        # One league's seasons: their names alone ("2026–27"), not the league's on each.
+        field.label_from_instance = lambda season: season.name
 
     def service_kwargs(self) -> dict[str, Any]:
         data = dict(self.cleaned_data)

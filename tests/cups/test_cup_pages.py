@@ -98,6 +98,15 @@ def test_a_tie_games_page_leads_its_scorer_back_to_the_tie(drawn):
     assert link in page
 
 
+def test_the_cup_form_names_its_league_seasons_by_name_alone():
+    """Within one league's cup form the seasons are "2026–27", not "2026–27 (the league)"."""
+    world = cup_world(2)
+    client = client_for(world, "secretary")
+    page = unescape(client.get(reverse("cups:create", args=[world.league.slug])).content.decode())
+    assert f'<option value="{world.season.pk}">{world.season.name}</option>' in page
+    assert world.league.name not in page.split('name="season"')[1].split("</select>")[0]
+
+
 @pytest.mark.parametrize("role", ROLES)
 def test_who_may_create_a_cup(role):
     world = cup_world(2)
