@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Hashable, Iterable, Mapping
 from typing import Any, NamedTuple, TypeVar
 
 from django.db.models import (
@@ -227,6 +227,17 @@ class TeamChoice(NamedTuple):
 def division_teams(*, division: Division) -> list[TeamChoice]:
     """The teams entered in the division, by name (one query)."""
     return [TeamChoice(*row) for row in _division_teams_read.rows(division.pk)]
+
+
+def no_match_words(
+    pairs: Iterable[tuple[Hashable, Hashable]], teams: Mapping[Hashable, str]
+) -> str:
+    """ "No match: Red Lion": the division's teams (``teams``: name by key) in none of one
+    night's fixtures (``pairs``: home and away keys), the bye with an odd number of teams; ""
+    when every team has a match that night. No query."""
+    playing = {key for pair in pairs for key in pair}
+    idle = [name for key, name in teams.items() if key not in playing]
+    return f"No match: {join_words(idle)}" if idle else ""
 
 
 def division_entries(*, division: Division) -> QuerySet[TeamEntry]:

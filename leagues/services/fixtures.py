@@ -32,6 +32,7 @@ from leagues.schedule import (
     occupancy,
     round_robin,
 )
+from leagues.selectors.fixtures import no_match_words
 from leagues.services.rollup import FixtureChanged, roll_up
 from leagues.services.standings import refresh_division_table, refresh_fixture_table
 from leagues.zones import today_in
@@ -84,15 +85,25 @@ class GenerationPlan:
     """The teams' names this season, by the keys the planned fixtures carry."""
 
     @property
-    def new_nights(self) -> list[tuple[datetime.date, list[tuple[str, str]]]]:
-        """The new fixtures night by night, home v away by name, for the secretary to read
-        before saving."""
+    def new_nights(self) -> list[tuple[datetime.date, list[tuple[str, str]], str]]:
+        """The new fixtures night by night, home v away by name, with the night's team with no
+        match ("No match: Red Lion", of every fixture the list has that night), for the
+        secretary to read before saving."""
+        playing: dict[datetime.date, list[tuple[Hashable, Hashable]]] = {}
+        for fixture in self.kept + self.postponed + self.unchanged:
+            playing.setdefault(fixture.date, []).append((fixture.home_id, fixture.away_id))
+        for move in self.moved:
+            playing.setdefault(move.date, []).append((move.fixture.home_id, move.fixture.away_id))
         nights: dict[datetime.date, list[tuple[str, str]]] = {}
         for planned in sorted(self.created, key=lambda f: f.date):
+            playing.setdefault(planned.date, []).append((planned.home, planned.away))
             nights.setdefault(planned.date, []).append(
                 (self.names.get(planned.home, "?"), self.names.get(planned.away, "?"))
             )
-        return list(nights.items())
+        return [
+            (night, pairs, no_match_words(playing[night], self.names))
+            for night, pairs in nights.items()
+        ]
 
     @property
     def token(self) -> str:

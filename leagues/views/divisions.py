@@ -24,7 +24,7 @@ from leagues.models import Division
 from leagues.permissions import can_manage_league
 from leagues.selectors import fixtures as fixture_selectors
 from leagues.selectors.accounts import viewer_teams
-from leagues.selectors.fixtures import Night, TeamChoice
+from leagues.selectors.fixtures import ListedFixture, Night, TeamChoice
 from leagues.selectors.race import MARKERS, Race, division_race
 from leagues.selectors.standings import Standings, division_for_table, division_standings
 from leagues.selectors.statistics import player_leaderboard
@@ -263,10 +263,14 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
             return {"sequence": DATE_FIRST}
         return {}
 
-    def get_table_data(self) -> Any:
+    @cached_property
+    def rows(self) -> list[ListedFixture]:
         return fixture_selectors.division_fixture_rows(
             division=self.division, team=self.team, week=self.week
         )
+
+    def get_table_data(self) -> Any:
+        return self.rows
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
@@ -288,6 +292,13 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
             league_weeks=sum(1 for night in nights if night.week is not None),
             previous_night=nights[index - 1] if index else None,
             next_night=nights[index + 1] if index is not None and index + 1 < len(nights) else None,
+            # The week's team with no match (the bye): of the teams the chooser reads already.
+            no_match=""
+            if week is None
+            else fixture_selectors.no_match_words(
+                ((row.home.pk, row.away.pk) for row in self.rows),
+                {team.pk: team.name for team in self.teams},
+            ),
         )
         return context
 

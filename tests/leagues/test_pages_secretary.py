@@ -550,3 +550,22 @@ def test_new_season_form_names_the_league_night(client, signed_in, league):
     league.save(update_fields=["league_night"])
     response = client.get(reverse("leagues:manage_season_create", args=[league.slug]))
     assert "The league&#x27;s night (Tuesday)" in response.content.decode()
+
+
+def test_the_preview_and_the_weekly_list_name_the_team_with_no_match(client, signed_in, division):
+    """Five teams: each night of the preview and each week of the division's list says which
+    team has the bye ("No match: Red Lion"), the same team on both pages."""
+    entered_teams(division, ["Red Lion"])
+    url = reverse("leagues:manage_fixtures_generate", args=[division.pk])
+    form = {"start": "2025-09-02", "league_night": "1", "legs": "1", "exclusions": ""}
+    preview = html.unescape(client.post(url, form).content.decode())
+    byes = re.findall(r'<h3>([^<]+)</h3>\s*<ul class="notes">.*?No match: ([^<]+)</li>', preview)
+    assert len(byes) == 5
+    assert sorted(team for _, team in byes) == sorted(t.name for t in Team.objects.all())
+    client.post(url, {**form, "confirm": "1"})
+    for night, team in byes:
+        week = datetime.datetime.strptime(night, "%a %d %b %Y").date().isoformat()
+        page = client.get(reverse("leagues:division_fixtures", args=[division.pk]), {"week": week})
+        assert f'<p data-testid="no-match">No match: {team}</p>' in html.unescape(
+            page.content.decode()
+        )
