@@ -19,6 +19,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from config.paths import path_for
+from leagues.match import PLAYOFF_TO_COME
 from leagues.models import (
     Fixture,
     League,
@@ -250,6 +251,10 @@ class Round(models.Model):
         return ""
 
 
+#: How a race tie settled by the secretary reads on the bracket: its games no longer decide it.
+SETTLED = "settled by the secretary"
+
+
 class Tie(models.Model):
     """Two entrants (either may still be to come from an earlier tie) in a round or a group."""
 
@@ -336,11 +341,32 @@ class Tie(models.Model):
         """How the tie was (or is to be) decided, as the bracket and the tie's page say it
         after the winner's name: "on pegs", "settled by the secretary"; "" for a walkover or a
         tie its games decide."""
-        if self.decided_by in ("", "walkover"):
-            return ""
-        if self.decided_by == "settled by the secretary" or not self.winner:
+        if self.decided_by in ("", "walkover", PLAYOFF_TO_COME):
+            return ""  # a play-off to come: the tie's status says it (``level_words``)
+        if self.decided_by == SETTLED or not self.winner:
             return self.decided_by
         return f"on {self.decided_by}"
+
+    @property
+    def level_words(self) -> str:
+        """ "Level 5–5: a play-off game to come": a drawn team match waiting for its play-off
+        game, as its status reads on the tie's page, its card and its fixture's page; ""
+        otherwise."""
+        if self.winner or self.decided_by != PLAYOFF_TO_COME:
+            return ""
+        return f"Level {self.home_score}–{self.away_score}: {self.decided_by}"
+
+    @property
+    def through_words(self) -> str:
+        """ "Swan goes through on a play-off game": the winner and how it was decided, as the
+        tie's page and its fixture's page say it; "" while it is undecided."""
+        entrant = self.winning_entrant
+        if entrant is None:
+            return ""
+        how = self.decided_words
+        if not how:
+            return entrant.goes_through
+        return f"{entrant.goes_through}{', ' if self.decided_by == SETTLED else ' '}{how}"
 
     @property
     def home_name(self) -> str:

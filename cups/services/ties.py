@@ -25,7 +25,7 @@ from django.db import transaction
 from django.urls import reverse
 
 from config.locks import lock_rows
-from cups.models import Competition, Entrant, Round, Tie, TieGame, TieResult
+from cups.models import SETTLED, Competition, Entrant, Round, Tie, TieGame, TieResult
 from cups.permissions import can_manage_competition
 from cups.services.results import TieTerms, race_figures
 from leagues import match
@@ -50,8 +50,6 @@ from scoring.services import GameMovedOn
 
 Status = Tie.Status
 HOME, AWAY = Tie.Side.HOME, Tie.Side.AWAY
-#: How a race tie settled by the secretary reads on the bracket: its games no longer decide it.
-SETTLED = "settled by the secretary"
 
 
 class WinnerLocked(GameMovedOn, ValidationError):

@@ -21,6 +21,10 @@ PEGS: Decider = "pegs"
 HANG_JACKS: Decider = "hang_jacks"
 PLAYOFF: Decider = "playoff"
 
+#: How a drawn match went to a play-off game, in the bracket's words: won, and still to come.
+PLAYOFF_WON = "a play-off game"
+PLAYOFF_TO_COME = "a play-off game to come"
+
 GROUP_WIN = 2
 GROUP_DRAW = 1
 
@@ -71,8 +75,8 @@ def decide_drawn_match(
         side = HOME if hang_jacks[0] > hang_jacks[1] else AWAY
         return Decision(side, f"hang jacks {hang_jacks[0]}–{hang_jacks[1]}")
     if playoff_winner is not None:
-        return Decision(playoff_winner, "a play-off game")
-    return Decision("", "a play-off game to come", playoff_needed=True)
+        return Decision(playoff_winner, PLAYOFF_WON)
+    return Decision("", PLAYOFF_TO_COME, playoff_needed=True)
 
 
 def group_points(won: int, drawn: int) -> int:

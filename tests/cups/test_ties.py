@@ -30,7 +30,15 @@ from scoring import services as scoring_services
 from scoring.actors import Actor
 from tests.cups.helpers import cup_world, current, pairs_cup, play_race, team_cup
 from tests.factories.scoring import GameFactory
-from tests.leagues.helpers import CATEGORIES, hand, record, squad, start_fixture, win_game
+from tests.leagues.helpers import (
+    CATEGORIES,
+    hand,
+    page_words,
+    record,
+    squad,
+    start_fixture,
+    win_game,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -208,6 +216,29 @@ def test_level_pegs_and_hang_jacks_go_to_a_play_off_game():
     cup.refresh_from_db()
     assert tie.winner == "away" and tie.decided_by == "a play-off game"
     assert cup.winner_id == tie.away_id
+
+
+def test_a_tie_waiting_for_its_play_off_game_says_so_and_then_who_went_through():
+    """Level pegs and hang jacks: the tie's page and its fixture's say the match is level with
+    a play-off game to come (not "Played"), then who went through on it."""
+    world = cup_world(2)
+    cup = team_cup(world)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    tie = _drawn(world, ties(cup, 1)[0], 120, 120)
+    client = Client()
+    level = "Level 2–2: a play-off game to come"
+    tie_page = page_words(client.get(tie.get_absolute_url()).content.decode())
+    fixture_page = page_words(client.get(tie.fixture.get_absolute_url()).content.decode())
+    assert f'<span data-testid="tie-status">{level}</span>' in tie_page
+    assert f'<p data-testid="cup-outcome">{level}.</p>' in fixture_page
+    win_game(tie.games.get(is_playoff=True).game, "B", 4)
+    tie.refresh_from_db()
+    through = f"{tie.away.name} goes through on a play-off game."
+    tie_page = page_words(client.get(tie.get_absolute_url()).content.decode())
+    fixture_page = page_words(client.get(tie.fixture.get_absolute_url()).content.decode())
+    assert f'<p class="winner-banner">{through}</p>' in tie_page and level not in tie_page
+    assert f'<p data-testid="cup-outcome">{through}</p>' in fixture_page
+    assert level not in fixture_page
 
 
 def test_a_walkover_sends_the_winner_through_and_is_audited():
