@@ -7,6 +7,8 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from django.core.exceptions import ValidationError
+
 from cups.models import Competition, Tie, TieResult
 from cups.services.competitions import (
     competition_create,
@@ -37,11 +39,24 @@ def _date_rounds(cup: Competition, today: datetime.date, secretary: Any) -> None
     for rnd in cup.rounds.order_by("number"):
         night = today + WEEK * (rnd.number - 2)
         if rnd.number == 1:
-            round_set_dates(
-                round=rnd, date=max(night, cup.season.starts_on), deadline=None, by=secretary
-            )
+            _round_one_night(rnd, max(night, cup.season.starts_on), today, secretary)
         else:
             round_set_dates(round=rnd, date=None, deadline=night, by=secretary)
+
+
+def _round_one_night(rnd: Any, near: datetime.date, today: datetime.date, secretary: Any) -> None:
+    """Round one on the night nearest ``near``, by today (its ties are played in the demo), on
+    which every tie fits the season's calendar (a secretary is refused a night a tie's team
+    already plays: a league night, as the demo's week before today may be)."""
+    season_start = rnd.competition.season.starts_on
+    days = [near + datetime.timedelta(days=d) for n in range(14) for d in ((-n, n) if n else (0,))]
+    for day in (d for d in days if season_start <= d <= max(today, season_start)):
+        try:
+            round_set_dates(round=rnd, date=day, deadline=None, by=secretary)
+        except ValidationError:
+            continue
+        return
+    round_set_dates(round=rnd, date=None, deadline=near, by=secretary)
 
 
 def _pairs_knockout(
