@@ -23,6 +23,7 @@ from django.core import signing
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
@@ -113,19 +114,24 @@ def _send(invitation: Invitation, *, mail: bool = True) -> None:
         invitation_mail(invitation)
 
 
+def _others_unanswered(invitation: Invitation) -> QuerySet[Invitation]:
+    """The other unanswered invitations to what ``invitation`` invites to: to be a secretary of
+    its league, or its team's captain (that player), at any address."""
+    return Invitation.objects.filter(
+        INVITATION_UNANSWERED,
+        league=invitation.league_id,
+        role=invitation.role,
+        team=invitation.team_id,
+        player=invitation.player_id,
+    ).exclude(pk=invitation.pk)
+
+
 def _alike(invitation: Invitation) -> Invitation | None:
     """The unanswered invitation the same as ``invitation`` but for its link: to its address
     (case aside), to be a secretary of its league or its team's captain (that player)."""
     return (
-        Invitation.objects.filter(
-            INVITATION_UNANSWERED,
-            league=invitation.league_id,
-            role=invitation.role,
-            team=invitation.team_id,
-            player=invitation.player_id,
-            email__iexact=invitation.email,
-        )
-        .exclude(pk=invitation.pk)
+        _others_unanswered(invitation)
+        .filter(email__iexact=invitation.email)
         .select_related("league")
         .first()
     )
@@ -258,14 +264,7 @@ def captain_invite(*, entry: TeamEntry, email: str, by: Account, send: bool = Tr
 def _withdraw_replaced(invitation: Invitation, *, by: Account) -> None:
     """Withdraw the captain's invitations still waiting at other addresses than the new
     ``invitation``'s, each with its audit entry saying which replaced it."""
-    earlier = Invitation.objects.filter(
-        INVITATION_UNANSWERED,
-        league=invitation.league_id,
-        role=Invitation.Role.CAPTAIN,
-        team=invitation.team_id,
-        player=invitation.player_id,
-    ).exclude(pk=invitation.pk)
-    for replaced in earlier.select_for_update():
+    for replaced in _others_unanswered(invitation).select_for_update():
         _withdrawn(
             replaced,
             by=by,
