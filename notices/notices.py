@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 import smtplib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +37,7 @@ from django.core.mail import EmailMessage
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
+from django.db.models.functions import Lower
 from django.urls import reverse
 
 from config.mail import site_headers
@@ -235,12 +236,15 @@ def _captains(fixture: Fixture) -> tuple[list[Any], list[Addressee]]:
     return accounts, contacts
 
 
-def _turned_off() -> tuple[set[int], set[str]]:
-    """The accounts and the addresses that asked for no more notices: an account that did
-    also turns off its address (the same person, should a secretary have it as a contact)."""
+def _turned_off(people: Sequence[Addressee]) -> tuple[set[int], set[str]]:
+    """Of ``people``, the accounts and the addresses that asked for no more notices
+    (``opt_outs``): an account that did also turns off its address (the same person, should a
+    secretary have it as a contact)."""
     users: set[int] = set()
     addresses: set[str] = set()
-    for user_id, email, user_email in OptOut.objects.values_list("user_id", "email", "user__email"):
+    for user_id, email, user_email in opt_outs(*people).values_list(
+        "user_id", "email", "user__email"
+    ):
         if user_id is not None:
             users.add(user_id)
         addresses.add((email or user_email or "").lower())
@@ -261,12 +265,12 @@ def recipients(entry: AuditEntry) -> list[Addressee]:
     accounts, contacts = _captains(fixture)
     if event.to_secretaries:
         accounts.extend(entry.league.secretaries.all())
-    off_users, off_addresses = _turned_off()
     by = entry.by
     # The actor's own address is taken first: they are not told of their own change at a
     # contact (a secretary who captains a side and typed their own address), either.
     chosen: dict[str, Addressee | None] = {by.email.lower(): None} if by and by.email else {}
     people = [Addressee.of(user) for user in accounts if user.is_active and user.pk != entry.by_id]
+    off_users, off_addresses = _turned_off([*people, *contacts])
     for person in [*people, *contacts]:
         key = person.address.lower()
         if not key or key in off_addresses or (person.user and person.user.pk in off_users):
@@ -365,13 +369,14 @@ def notices_after_commit(*, entry: AuditEntry) -> None:
         transaction.on_commit(send)
 
 
-def opt_outs(to: Addressee) -> QuerySet[OptOut]:
-    """What turned ``to``'s notices off: their own opt-out, or one naming their address (as a
-    contact's, or as an account's that turned them off)."""
-    naming = Q(user=to.user) if to.user is not None else Q(pk__in=[])
-    if to.address:
-        naming |= Q(email=to.address.lower()) | Q(user__email__iexact=to.address)
-    return OptOut.objects.filter(naming)
+def opt_outs(*people: Addressee) -> QuerySet[OptOut]:
+    """What turned these people's notices off: their own opt-outs, or ones naming their
+    addresses (as a contact's, or as an account's that turned them off; case aside)."""
+    users = [to.user.pk for to in people if to.user is not None]
+    addresses = [to.address.lower() for to in people if to.address]
+    return OptOut.objects.annotate(account_address=Lower("user__email")).filter(
+        Q(user__in=users) | Q(email__in=addresses) | Q(account_address__in=addresses)
+    )
 
 
 @transaction.atomic
