@@ -177,7 +177,7 @@ def season_spans(
     last_fixture = dict(
         Fixture.objects.filter(division__season__in=[season.pk for season in chosen])
         .exclude(status=Fixture.Status.VOID)
-        .values_list("division__season")
+        .values("division__season")  # grouped by season
         .annotate(last=Max("date"))
         .values_list("division__season", "last")
     )
