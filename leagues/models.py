@@ -1613,6 +1613,12 @@ class Invitation(models.Model):
         )
 
     @property
+    def is_unanswered(self) -> bool:
+        """Neither accepted nor withdrawn (``INVITATION_UNANSWERED``): waiting, or expired, to
+        send again or withdraw."""
+        return self.accepted_at is None and self.withdrawn_at is None
+
+    @property
     def state(self) -> str:
         if self.accepted_at is not None:
             return "accepted"

@@ -109,7 +109,7 @@ def captain_account(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     )
     # The invitation still unanswered (one a captain: inviting at another address withdraws
     # it), shown first with Send again and Withdraw; a new address is the second choice.
-    unanswered = [i for i in sent if i.state in ("waiting", "expired")]
+    unanswered = [i for i in sent if i.is_unanswered]
     pending = unanswered[0] if unanswered and captain and captain.user_id is None else None
     # The captain's contact, where it is an e-mail address, is where the invitation would go
     # (not where the one pending went already).
