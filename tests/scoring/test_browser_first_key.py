@@ -5,8 +5,11 @@ scrolled; Undo and Fix for the last hand are on the score bar, in view wherever 
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from scoring.models import Hand
 from tests.factories.scoring import GameFactory
@@ -29,6 +32,14 @@ FIRST_KEY = """() => {
 
 
 def first_key_in_view(page: Page, after: str) -> None:
+    """The key is put in view once htmx settles the answer (some 20 ms after it is swapped in,
+    when the words the test waited for already show): waited for, then asked."""
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.wait_for_function(
+            f"() => {{ const w = ({FIRST_KEY})(); "
+            "return w.top >= w.bar - 1 && w.bottom <= w.screen; }",
+            timeout=3000,
+        )
     where = page.evaluate(FIRST_KEY)
     assert where["key"] == "A", where  # the turned-up card's first rank
     assert where["top"] >= where["bar"] - 1 and where["bottom"] <= where["screen"], (after, where)
