@@ -159,8 +159,13 @@ def _emptied_by_delete_on_postgresql() -> Iterator[None]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
-    """One headless Chromium for the whole session."""
-    from playwright.sync_api import sync_playwright
+    """One headless Chromium for the whole session. An assertion on a page waits up to 10 s, as
+    the pages' own actions do (`set_default_timeout`), not Playwright's 5: on CI's two cores a
+    browser reopened on its profile, its service worker and IndexedDB, took longer than 5 s to
+    show a kept hand once."""
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=10_000)
 
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (make browser)")
