@@ -42,7 +42,7 @@ from leagues.models import (
 )
 from leagues.selectors.people import name_people
 from leagues.services import agreement
-from leagues.services.fixtures import refuse_clash
+from leagues.services.fixtures import nights_free_for, refuse_clash
 from leagues.services.results import later_games_go, taken_away_words
 from scoring.actors import Account, Actor
 from scoring.models import Game, GameStatus, Hand, ScoringLink
@@ -173,15 +173,12 @@ def offered_actions(tie: Tie) -> list[str]:
 # --- readying a tie --------------------------------------------------------------------------
 
 
-def _play_date(tie: Tie) -> datetime.date:
-    rnd = tie.round
-    if rnd is not None and (rnd.date or rnd.deadline):
-        return rnd.date or rnd.deadline  # type: ignore[return-value]
-    return max(tie.competition.league.today(), tie.competition.season.starts_on)
-
-
 def _make_fixture(tie: Tie, *, date: datetime.date | None = None) -> Fixture:
-    """The league fixture (kind "cup") a team tie is played as, at the home team's pub."""
+    """The league fixture (kind "cup") a team tie is played as, at the home team's pub: on
+    ``date`` (a group tie's night), else on its round's night (or by its deadline), else, a
+    round with neither, on the first league night from today (not before the season starts)
+    on which both teams are free and the pub has room (``nights_free_for``, as a
+    re-arrangement's offer is found)."""
     competition = tie.competition
     assert tie.home is not None and tie.away is not None
     home, away = tie.home.team, tie.away.team
@@ -189,12 +186,24 @@ def _make_fixture(tie: Tie, *, date: datetime.date | None = None) -> Fixture:
     entry = TeamEntry.objects.filter(team=home, season=competition.season_id).first()
     if entry is None:
         raise ValidationError(f"{home} has not entered {competition.season.name}.")
+    rnd = tie.round
+    if date is None and rnd is not None:
+        date = rnd.date or rnd.deadline
+    if date is None:
+        season = competition.season
+        date = nights_free_for(
+            season=season,
+            home=home.pk,
+            away=away.pk,
+            venue=home.home_venue_id,
+            start=season.starts_on,
+        )[0]
     return Fixture.objects.create(
         division_id=entry.division_id,
         kind=Fixture.Kind.CUP,
         home=home,
         away=away,
-        date=date or _play_date(tie),
+        date=date,
         time=competition.league.start_time,
         venue_id=home.home_venue_id,
         note=f"{competition.name}, {_round_name(tie)}",  # as its calendar event says it

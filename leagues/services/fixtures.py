@@ -730,26 +730,48 @@ def fixture_postpone(*, fixture: Fixture, reason: str, by: Account = None) -> Fi
 def free_nights(
     *, fixture: Fixture, venue: int | None = None, count: int = 4
 ) -> list[datetime.date]:
-    """The next ``count`` league nights of the season's calendar, from the fixture's night or
-    today (whichever is later), on which both teams and the venue (the fixture's unless
-    ``venue``, a venue's id) are free: the nights a re-arrangement offers. The last may be after
-    the season's end (the caller says so)."""
-    season = fixture.division.season
-    venue_id = venue if venue is not None else fixture.venue_id
-    others = (
-        Fixture.objects.filter(division__season=season)
-        .exclude(pk=fixture.pk)
-        .exclude(status=Fixture.Status.VOID)
+    """The next ``count`` league nights of the season's calendar after the fixture's night, from
+    today on, on which both teams and the venue (the fixture's unless ``venue``, a venue's id)
+    are free: the nights a re-arrangement offers. The last may be after the season's end (the
+    caller says so)."""
+    return nights_free_for(
+        season=fixture.division.season,
+        home=fixture.home_id,
+        away=fixture.away_id,
+        venue=venue if venue is not None else fixture.venue_id,
+        start=fixture.date + datetime.timedelta(days=1),
+        count=count,
+        moving=fixture.pk,
     )
+
+
+def nights_free_for(
+    *,
+    season: Season,
+    home: int,
+    away: int,
+    venue: int | None,
+    start: datetime.date,
+    count: int = 1,
+    moving: int | None = None,
+) -> list[datetime.date]:
+    """The next ``count`` league nights of ``season``'s calendar from ``start`` or today
+    (whichever is later, and not before the season starts) on which teams ``home`` and ``away``
+    are both free and venue ``venue`` has room, the fixture ``moving`` (a fixture's id) left
+    out: a re-arrangement's offer, and the night a cup tie of an undated round is played on.
+    The last may be after the season's end (the caller says so). One query."""
+    others = Fixture.objects.filter(division__season=season).exclude(status=Fixture.Status.VOID)
+    if moving is not None:
+        others = others.exclude(pk=moving)
     busy: dict[datetime.date, set[int]] = {}
     hosted: dict[datetime.date, int] = {}
-    for day, home, away, at in others.values_list("date", "home", "away", "venue"):
-        busy.setdefault(day, set()).update((home, away))
-        if at == venue_id:
+    for day, home_id, away_id, at in others.values_list("date", "home", "away", "venue"):
+        busy.setdefault(day, set()).update((home_id, away_id))
+        if at == venue:
             hosted[day] = hosted.get(day, 0) + 1
-    full = {day: {venue_id} for day, n in hosted.items() if n >= season.venue_capacity}
+    full = {day: {venue} for day, n in hosted.items() if n >= season.venue_capacity}
     after = max(
-        fixture.date,
+        start - datetime.timedelta(days=1),
         season.league.today() - datetime.timedelta(days=1),
         season.starts_on - datetime.timedelta(days=1),
     )
@@ -758,10 +780,10 @@ def free_nights(
         after = next_free_night(
             after=after,
             league_night=season.night,
-            home=fixture.home_id,
-            away=fixture.away_id,
+            home=home,
+            away=away,
             busy=busy,
-            venue=venue_id,
+            venue=venue,
             venue_busy=full,
             exclusions=season.excluded_dates,
         )

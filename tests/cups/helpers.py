@@ -35,6 +35,10 @@ def cup_world(teams: int = 4, *, players: int = 2, venues_shared: bool = False) 
         # whatever the hour the tests run (at 20:00 it had not before 8 pm).
         start_time=datetime.time(0, 0),
     )
+    # An undated round's tie goes on the first league night from today on which it fits: the
+    # league plays on today's weekday, so a tie drawn now is played tonight.
+    league.league_night = league.today().weekday()
+    league.save(update_fields=["league_night"])
     division = DivisionFactory(season__league=league)
     made = entered_teams(division, [f"Team {chr(65 + i)}" for i in range(teams)], players=players)
     users = {"secretary": UserFactory(), "other_secretary": UserFactory()}

@@ -23,15 +23,17 @@ from cups.services.ties import (
     tie_settle,
     tie_walkover,
 )
-from leagues.models import AuditEntry, Fixture, ResultSubmission
+from leagues.models import AuditEntry, Fixture, ResultSubmission, Team
 from leagues.selectors.standings import division_standings
 from leagues.services import confirmation
 from scoring import services as scoring_services
 from scoring.actors import Actor
 from tests.cups.helpers import cup_world, current, pairs_cup, play_race, team_cup
+from tests.factories.leagues import FixtureFactory, VenueFactory
 from tests.factories.scoring import GameFactory
 from tests.leagues.helpers import (
     CATEGORIES,
+    entered_teams,
     hand,
     page_words,
     record,
@@ -526,3 +528,33 @@ def test_a_group_plays_one_tie_a_night_from_the_draw_on():
     for team in world.teams:
         dates = [f.date for f in fixtures if team.pk in (f.home_id, f.away_id)]
         assert len(dates) == len(set(dates)) == 2
+
+
+def test_a_tie_of_an_undated_round_goes_on_the_first_league_night_both_teams_are_free():
+    """A round with no night set: its tie is played on the league's first night from today on
+    which neither team already plays (here both play a league match tonight), not tonight."""
+    world = cup_world(2)
+    tonight = world.league.today()
+    home, away = world.teams
+    FixtureFactory(division=home.entries.get().division, home=home, away=away, date=tonight)
+    cup = team_cup(world)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    (final,) = ties(cup, 1)
+    assert final.fixture.date == tonight + datetime.timedelta(weeks=1)
+
+
+def test_a_tie_of_an_undated_round_waits_for_a_night_its_pub_has_room():
+    """The home team's pub already hosts a league match tonight (one match a night): the tie
+    goes on the next league night."""
+    world = cup_world(2)
+    tonight = world.league.today()
+    division = world.teams[0].entries.get().division
+    pub = VenueFactory(league=world.league)
+    Team.objects.filter(pk__in=[team.pk for team in world.teams]).update(home_venue=pub)
+    others = entered_teams(division, ["Old Hall", "White Lion"], players=0)
+    FixtureFactory(division=division, home=others[0], away=others[1], date=tonight, venue=pub)
+    cup = team_cup(world)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    (final,) = ties(cup, 1)
+    assert final.fixture.venue == pub
+    assert final.fixture.date == tonight + datetime.timedelta(weeks=1)

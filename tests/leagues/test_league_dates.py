@@ -127,10 +127,13 @@ def _in_port_of_spain(world):
 
 
 def test_a_cup_tie_drawn_in_the_evening_is_dated_the_leagues_day(monkeypatch):
-    """A team tie with no round date is played from the draw's day where the league plays."""
+    """A team tie with no round date is played from the draw's day where the league plays: on
+    its league night that day (in London already the next day)."""
     clock_at(monkeypatch, small_hours_utc())
     world = cup_world(2)
     _in_port_of_spain(world)
+    world.league.league_night = world.league.today().weekday()
+    world.league.save(update_fields=["league_night"])
     cup = team_cup(world)
     draw_make(competition=cup, seed=1, by=world.users["secretary"])
     (final,) = cup.ties.all()
