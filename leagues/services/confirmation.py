@@ -133,6 +133,22 @@ def can_submit(*, fixture: Fixture, actor: Actor) -> bool:
     return actor.link is not None and actor.link.pk in fixture_links(fixture)
 
 
+def may_submit(*, fixture: Fixture, actor: Actor) -> bool:
+    """Whether ``actor`` is offered to submit the fixture's result now: every table has
+    finished (the fixture is played), no side has submitted it yet (its stored result says so,
+    as the lists' "not yet submitted" does: ``FixtureResult.submitted``, no withdrawn
+    submission counted) and ``can_submit``. The result page's Submit and the fixture page's
+    note pointing to it ask this one rule; it reads nothing but ``can_submit``'s, and nothing
+    at all for a visitor with neither an account nor a link."""
+    result = getattr(fixture, "result", None)
+    return (
+        fixture.status == Fixture.Status.PLAYED
+        and result is not None
+        and not result.submitted
+        and can_submit(fixture=fixture, actor=actor)
+    )
+
+
 def can_confirm(*, submission: ResultSubmission, by: Account) -> bool:
     """A captain of a side that has not agreed yet, or a secretary who did not submit it (or
     the league's only secretary)."""

@@ -1,5 +1,5 @@
-"""What the leagues views share: 404s from selectors, the secretary check, a team chooser's
-options."""
+"""What the leagues views share: 404s from selectors, the secretary check, who acts at a
+fixture, a team chooser's options."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ from django.http import Http404, HttpRequest, HttpResponseNotAllowed
 from django.shortcuts import redirect
 from django.utils.safestring import SafeString
 
-from leagues.models import League
-from leagues.permissions import can_manage_league, fixture_role
+from leagues.models import Fixture, League
+from leagues.permissions import can_manage_league, fixture_links, fixture_role
+from scoring.actors import Actor
+from scoring.models import ScoringLink
 
 T = TypeVar("T")
 
@@ -60,6 +62,16 @@ def acted_by(viewer: Any, fixture: Any, account: Any) -> str:
     if account is not None and can_manage_league(viewer, fixture.division.season.league):
         return f"{account.get_username()} ({role})"
     return role
+
+
+def fixture_actor(request: HttpRequest, fixture: Fixture) -> Actor:
+    """Who acts on ``fixture``'s result from this request: the signed-in account, through one of
+    the fixture's live scoring links when this browser has opened it (the link the audit names,
+    and a scorer with no account may submit through). Nothing read for a browser holding no
+    link."""
+    actor = Actor.of_request(request)
+    held = actor.links & fixture_links(fixture) if actor.links else set()
+    return actor.through(ScoringLink.objects.filter(pk__in=held).first() if held else None)
 
 
 def user_or_none(request: HttpRequest) -> Any:

@@ -49,7 +49,7 @@ from leagues.tables import (
     StandingsTable,
     fixture_score,
 )
-from leagues.views.common import NO_PLAYER_FIGURES, acted_by, found
+from leagues.views.common import NO_PLAYER_FIGURES, acted_by, fixture_actor, found
 from leagues.zones import day_ends
 
 LATEST = 8
@@ -238,6 +238,10 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
         if can_manage or can_captain
         else None
     )
+    # Every table finished and nobody has submitted the result: whoever the result page lets
+    # submit it (a scorer through the table's link too) is pointed to its Submit, first; the
+    # score card, whose page submits it too, comes after.
+    to_submit = confirmation.may_submit(fixture=fixture, actor=fixture_actor(request, fixture))
     return render(
         request,
         "leagues/fixture_detail.html",
@@ -246,7 +250,9 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "league": league,
             "can_manage": can_manage,
             "can_captain": can_captain,
-            "card": card,
+            "card": card and not to_submit,
+            "to_submit": to_submit,
+            "card_too": card and to_submit,
             # Seating and the tables' QR codes while a table is still to seat or play.
             "night": (can_manage or can_captain) and seating.night_open(fixture),
             "card_not_yet": cards.not_started_words(fixture) if closed == "not_yet" else "",

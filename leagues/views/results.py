@@ -18,31 +18,23 @@ from django.views.decorators.http import require_http_methods
 
 from config.inputs import clean_text, strict_id
 from leagues.models import AuditEntry, FixtureTable, League, ResultSubmission
-from leagues.permissions import can_manage_league, captained_sides, fixture_links
+from leagues.permissions import can_manage_league, captained_sides
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.audit import league_audit_page
 from leagues.selectors.live import NO_RESULT_WORDS, status_words
 from leagues.selectors.people import name_people, seated_players
 from leagues.services import agreement, cards, confirmation, results
-from leagues.views.common import acted_by, found, require_manager
+from leagues.views.common import acted_by, fixture_actor, found, require_manager
 from scoring.actors import Actor
-from scoring.models import HandRevision, ScoringLink
-from scoring.permissions import SESSION_KEY
+from scoring.models import HandRevision
 from scoring.views import qr_svg
-
-
-def _held_link(request: HttpRequest, fixture: Any) -> ScoringLink | None:
-    """A live scoring link of one of the fixture's tables that this browser has opened."""
-    held = set(request.session.get(SESSION_KEY, [])) & fixture_links(fixture)
-    return ScoringLink.objects.filter(pk__in=held).first() if held else None
 
 
 @require_http_methods(["GET", "POST"])
 def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
     """The result as the tables give it, where it stands, and the step this viewer may take."""
     fixture = found(selectors.fixture_detail, pk=pk)
-    # Who acts: the signed-in account, through the table's link when this browser holds it.
-    actor = Actor.of_request(request).through(_held_link(request, fixture))
+    actor = fixture_actor(request, fixture)
     user = actor.user
     current = (
         ResultSubmission.objects.filter(fixture=fixture)
@@ -89,9 +81,7 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         "history": ResultSubmission.objects.filter(
             fixture=fixture, status=ResultSubmission.Status.WITHDRAWN
         ).count(),
-        "may_submit": current is None
-        and fixture.status == fixture.Status.PLAYED
-        and confirmation.can_submit(fixture=fixture, actor=actor),
+        "may_submit": confirmation.may_submit(fixture=fixture, actor=actor),
         # A secretary who is neither side's captain and submits cannot confirm it too: say so
         # before, and after (the page would otherwise wait on a captain who may have no account).
         "as_secretary": secretary and not captained_sides(user, fixture),

@@ -3,6 +3,7 @@ them; the standings counting confirmed results only; the audit trail and the fix
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
@@ -395,6 +396,51 @@ def test_the_fixture_page_tells_the_captain_who_must_confirm_what_to_do(world):
     away.post(result_url, {"action": "confirm"})
     for viewer in (away, secretary):
         assert 'data-testid="to-confirm"' not in viewer.get(fixture_url).content.decode()
+
+
+def test_the_fixture_page_asks_whoever_may_submit_the_finished_tables_result_to_submit_it(world):
+    """Every table finished on the phones and nobody had submitted the result: the fixture page
+    offered a captain "enter the result from the score card" and never the Submit that the
+    result page and My fixtures offer. It says so to whoever the result page lets submit
+    (either captain, a secretary, the table's scorer through its link), linking to the result
+    page's Submit; the score card comes after that, not first; nobody else reads it, nor anyone
+    once the result is submitted."""
+    from tests.leagues.test_access import client_for
+
+    fixture_url = world.fixture.get_absolute_url()
+    result_url = reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk})
+    note = (
+        f'<p class="note" data-testid="to-submit"><a href="{result_url}#submit-result">'
+        "Every table has finished: check and submit the result</a>"
+    )
+    for role in ("home_captain", "away_captain", "secretary", "live_link"):
+        viewer = client_for(world, role)
+        page = viewer.get(fixture_url).content.decode()
+        assert note in page, role
+        assert 'data-testid="captain-links"' not in page, role
+        assert "enter the result from the score card" not in page, role
+        if role != "live_link":
+            assert page.index(note) < page.index('data-testid="card-link"'), role
+        submit = viewer.get(result_url).content.decode()
+        assert re.search(
+            r'<section [^>]*id="submit-result".*data-testid="submit-result"', submit, re.S
+        )
+    for role in ("other_captain", "other_secretary", "stranger", "public"):
+        page = client_for(world, role).get(fixture_url).content.decode()
+        assert 'data-testid="to-submit"' not in page, role
+    # My fixtures offers the captains the same step.
+    mine = client_for(world, "away_captain").get(reverse("leagues:my_fixtures")).content.decode()
+    assert f'data-testid="my-submit-{world.fixture.pk}"' in mine
+
+    home = client_for(world, "home_captain")
+    home.post(result_url, {"action": "submit"})
+    for role in ("home_captain", "away_captain", "secretary", "live_link"):
+        page = client_for(world, role).get(fixture_url).content.decode()
+        assert 'data-testid="to-submit"' not in page, role
+    assert (
+        'data-testid="to-confirm"'
+        in client_for(world, "away_captain").get(fixture_url).content.decode()
+    )
 
 
 def test_a_secretary_is_told_before_and_after_submitting_that_someone_else_confirms(world):

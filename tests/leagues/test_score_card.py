@@ -1194,7 +1194,8 @@ def test_the_fixture_page_offers_the_night_only_while_a_table_is_to_seat_or_play
     """ "Seat the pairs and show the tables' QR codes" is offered while a table may still be
     seated or played (``seating.night_open``): not once the score card gave every table (the
     result submitted), nor once every table finished on the phones. The captain still to act
-    reads what to do instead; one with nothing left to do gets no captain's line at all."""
+    reads what to do instead (confirm it, or submit it); one with nothing left to do gets no
+    captain's line at all."""
     carded, users = _fixture()
     phoned = FixtureFactory(division=carded.division, home=carded.away, away=carded.home)
     clients = {}
@@ -1221,9 +1222,12 @@ def test_the_fixture_page_offers_the_night_only_while_a_table_is_to_seat_or_play
     win_game(games[-1].game, "B", 3)
     for who in ("home", "away", "secretary"):
         assert 'data-testid="night-link"' not in page(who, phoned), who
-    # Played and not yet submitted: the captains' card is still offered, alone on their line.
-    line = r'data-testid="captain-links">Captain: <a [^>]*data-testid="card-link"'
-    assert re.search(line, page("home", phoned))
+    # Played and not yet submitted: the captains are asked to submit it, the card (which
+    # submits it too) offered after that, not first on a captain's line of its own.
+    for who in ("home", "away"):
+        played = page(who, phoned)
+        assert 'data-testid="captain-links"' not in played, who
+        assert re.search(r'data-testid="to-submit">.*data-testid="card-link"', played), who
 
 
 def test_a_postponed_match_to_come_is_not_said_to_be_on_its_old_night() -> None:
