@@ -59,15 +59,19 @@ def _gone_if_missing(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
     """A game's page or form for a game no longer kept (taken away before a hand of it was
     recorded, ``leagues.services.results.later_games_go``): 410 with why, and the scoring
     links this browser holds to go on with the game in play, rather than a bare "not found"
-    (which htmx would not show: the tap would do nothing). A missing hand of a game that is
-    kept is still not found."""
+    (which htmx would not show: the tap would do nothing). A game id that never was a game,
+    and a missing hand of a game that is kept, are still not found."""
 
     @functools.wraps(view)
     def wrapped(request: HttpRequest, pk: int, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
             return view(request, pk, *args, **kwargs)
         except Http404:
-            if Game.objects.filter(pk=pk).exists():
+            # The record a game taken away leaves is its league's audit entry (a cup tie's
+            # games' too): one query, on this path only.
+            from leagues.selectors.audit import game_taken_away
+
+            if not game_taken_away(pk=pk):
                 raise
             links = permissions.held_links(request)
             return render(request, "scoring/game_gone.html", {"links": links}, status=GONE)

@@ -43,7 +43,12 @@ from leagues.models import (
 from leagues.selectors.people import name_people
 from leagues.services import agreement
 from leagues.services.fixtures import nights_free_for, refuse_clash
-from leagues.services.results import later_games_go, taken_away_words
+from leagues.services.results import (
+    gone_words,
+    later_games_go,
+    taken_away_named,
+    taken_away_words,
+)
 from scoring.actors import Account, Actor
 from scoring.models import Game, GameStatus, Hand, ScoringLink
 from scoring.services import GameMovedOn
@@ -258,7 +263,7 @@ def _ready(tie: Tie, *, by: Account = None, date: datetime.date | None = None) -
         _race_game_start(tie, by=by)
 
 
-def _unready(tie: Tie) -> None:
+def _unready(tie: Tie, *, by: Account) -> None:
     """An entrant changed before play began: drop the fixture or the unplayed games."""
     if tie.fixture_id is not None:
         fixture = tie.fixture
@@ -266,15 +271,26 @@ def _unready(tie: Tie) -> None:
         tie.save(update_fields=["fixture", "updated_at"])
         assert fixture is not None
         fixture.delete()
-    _drop_unplayed_games(tie)
+    _drop_unplayed_games(tie, why="an entrant changed before play began", by=by)
 
 
-def _drop_unplayed_games(tie: Tie) -> None:
+def _drop_unplayed_games(tie: Tie, *, why: str, by: Account) -> None:
     """A race tie that will not be played as it stands (its entrant changed, or a walkover
-    given before a hand was recorded): its games, none begun, go, and its scoring link stops
+    given before a hand was recorded): its games, none begun, go, with an audit entry naming
+    them (a phone still on one is told it is no longer kept), and its scoring link stops
     working; a reversal readies it again (a new game 1, a new link)."""
-    for tie_game in tie.games.select_related("game"):
-        tie_game.game.delete()
+    gone = dict(tie.games.order_by("number").values_list("number", "game_id"))
+    Game.objects.filter(pk__in=gone.values()).delete()
+    if gone:
+        audit_log(
+            league=tie.competition.league,
+            fixture=tie.fixture,
+            action=AuditEntry.Action.GAME_TAKEN_AWAY,
+            subject=f"{tie}: {gone_words(list(gone))}: {why}",
+            before={"tie": tie.pk, "in_play": f"game {max(gone)}"},
+            after={"tie": tie.pk, "in_play": ""} | taken_away_named(gone),
+            by=by,
+        )
     if tie.scoring_link_id is not None:
         from scoring.services.links import _scoring_link_revoke
 
@@ -331,7 +347,7 @@ def _send_through(tie: Tie, *, by: Account = None) -> None:
             f"the next tie ({nxt.home_name} v {nxt.away_name}, {_round_name(nxt)}) "
             "has started: the secretary reverses that tie first. Nothing was changed."
         )
-    _unready(nxt)
+    _unready(nxt, by=by)
     setattr(nxt, side, entrant)
     nxt.status = Status.WAITING
     nxt.winner = ""
@@ -520,7 +536,7 @@ def tie_game_changed(*, game: Game, actor: Actor) -> None:
     changed) once one has a hand (``leagues.services.results.later_games_go``)."""
     by, link = actor.user, actor.link
     number = game.cup_game.number
-    gone: list[int] = []
+    gone: dict[int, int] = {}
     if game.status == GameStatus.IN_PROGRESS:  # a finished game's change: it was won
         later = TieGame.objects.filter(tie_id=game.cup_game.tie_id, number__gt=number)
         gone = later_games_go(later, number=number, where="of this tie")
@@ -530,9 +546,9 @@ def tie_game_changed(*, game: Game, actor: Actor) -> None:
             league=tie.competition.league,
             fixture=tie.fixture,
             action=AuditEntry.Action.GAME_TAKEN_AWAY,
-            subject=f"{tie}: " + taken_away_words(gone, game=game, number=number),
-            before={"tie": tie.pk, "in_play": f"game {gone[-1]}"},
-            after={"tie": tie.pk, "in_play": f"game {number}"},
+            subject=f"{tie}: " + taken_away_words(list(gone), game=game, number=number),
+            before={"tie": tie.pk, "in_play": f"game {max(gone)}"},
+            after={"tie": tie.pk, "in_play": f"game {number}"} | taken_away_named(gone),
             by=by,
             link=link,
         )
@@ -577,7 +593,7 @@ def tie_walkover(*, tie: Tie, to: str, reason: str, by: Account) -> Tie:
         )
     before = tie_state(tie)
     # Its game readied for the scorer was never begun: no game of it stays in progress.
-    _drop_unplayed_games(tie)
+    _drop_unplayed_games(tie, why="a walkover was given", by=by)
     tie.reason = reason
     tie.save(update_fields=["reason"])
     _apply(tie, winner=to, status=Status.WALKOVER, home=0, away=0, how="walkover", by=by)

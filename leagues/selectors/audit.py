@@ -14,6 +14,20 @@ from scoring.models import HandRevision
 
 LEAGUE, HAND = "league", "hand"
 
+#: Where an entry of games taken away (``AuditEntry.Action.GAME_TAKEN_AWAY``) names them, in
+#: its ``after``: each game's id (the object's key) and its number.
+TAKEN_AWAY = "taken_away"
+
+
+def game_taken_away(*, pk: int) -> bool:
+    """Whether game ``pk`` was taken away before a hand of it was recorded (a table's or a cup
+    tie's next game, ``leagues.services.results.later_games_go``; a cup tie's games when it
+    changed before play): the audit entry that took it away names it. No entry names a game id
+    that never was a game. One query."""
+    return AuditEntry.objects.filter(
+        action=AuditEntry.Action.GAME_TAKEN_AWAY, **{f"after__{TAKEN_AWAY}__has_key": str(pk)}
+    ).exists()
+
 
 @dataclass(frozen=True)
 class AuditRow:

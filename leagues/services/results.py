@@ -16,7 +16,7 @@ seated ahead begins its first game when its scorer opens the table's link once i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -36,6 +36,7 @@ from leagues.models import (
     TableGame,
 )
 from leagues.permissions import require_secretary
+from leagues.selectors.audit import TAKEN_AWAY
 from leagues.selectors.people import name_people, seated_players
 from scoring.actors import Account, Actor
 from scoring.models import Award, Game, GameStatus, ScoringLink, Side
@@ -375,8 +376,9 @@ def table_next_game(*, table_game: TableGame, fixture: Fixture) -> TableGame | N
 def table_game_back_in_play(*, table_game: TableGame, actor: Actor) -> list[int]:
     """A won game at the table in play again (``GameChanged.back_in_play``): one game is in play
     at a table at a time, so the games started after it (``table_next_game`` started them when
-    it was won) go, when no hand of them is recorded, with an audit entry; the numbers of the
-    games taken away. Once one has a hand, the change is refused (``later_games_go``).
+    it was won) go, when no hand of them is recorded, with an audit entry naming them; the
+    numbers of the games taken away. Once one has a hand, the change is refused
+    (``later_games_go``).
 
     Called by the roll-up (``leagues.services.rollup.game_changed``) before it locks the
     fixture: a hand recorded in a later game locks that game first and the fixture after, so
@@ -393,20 +395,22 @@ def table_game_back_in_play(*, table_game: TableGame, actor: Actor) -> list[int]
             fixture=fixture,
             action=AuditEntry.Action.GAME_TAKEN_AWAY,
             subject=f"Table {table.board}: "
-            + taken_away_words(gone, game=table_game.game, number=table_game.number),
-            before={"table": table.board, "in_play": f"game {gone[-1]}"},
-            after={"table": table.board, "in_play": f"game {table_game.number}"},
+            + taken_away_words(list(gone), game=table_game.game, number=table_game.number),
+            before={"table": table.board, "in_play": f"game {max(gone)}"},
+            after={"table": table.board, "in_play": f"game {table_game.number}"}
+            | taken_away_named(gone),
             by=actor.user,
             link=actor.link,
         )
-    return gone
+    return list(gone)
 
 
-def later_games_go(later: QuerySet[Any], *, number: int, where: str) -> list[int]:
+def later_games_go(later: QuerySet[Any], *, number: int, where: str) -> dict[int, int]:
     """Game ``number`` of a table (or a cup tie's race) is in play again: the games after it
     (``later``: its ``TableGame`` or ``TieGame`` rows numbered after it) go, with their sides
     and audit, when no hand of any is recorded (they were only started when game ``number``
-    was won: nothing a scorer entered goes with them); their numbers. Once one has a hand,
+    was won: nothing a scorer entered goes with them); each one's number and id, in order, for
+    the caller's audit entry to name them (``taken_away_named``). Once one has a hand,
     ``GameMovedOn`` says which and what to do ("undo its hands first"), and the caller's
     transaction, the change that put game ``number`` back in play too, rolls back.
 
@@ -414,7 +418,7 @@ def later_games_go(later: QuerySet[Any], *, number: int, where: str) -> list[int
     a hand recorded in one a moment ago is counted, never deleted under it."""
     ids = list(later.values_list("game_id", flat=True))
     if not ids:
-        return []
+        return {}
     lock_rows(Game.objects.filter(pk__in=ids))
     rows = list(
         later.order_by("number")
@@ -425,7 +429,14 @@ def later_games_go(later: QuerySet[Any], *, number: int, where: str) -> list[int
     if begun:
         raise GameMovedOn(_begun_words(begun, number=number, where=where))
     Game.objects.filter(pk__in=[game_id for _, game_id, _, _ in rows]).delete()
-    return [n for n, _, _, _ in rows]
+    return {n: game_id for n, game_id, _, _ in rows}
+
+
+def taken_away_named(gone: Mapping[int, int]) -> dict[str, dict[str, int]]:
+    """What the audit entry of games taken away (each one's number and id: ``gone``) keeps in
+    its ``after`` to name them, by id: how a game's page tells a game no longer kept from one
+    that never was (``leagues.selectors.audit.game_taken_away``)."""
+    return {TAKEN_AWAY: {str(game_id): n for n, game_id in gone.items()}}
 
 
 def _begun_words(begun: Sequence[tuple[int, str, int]], *, number: int, where: str) -> str:
@@ -457,12 +468,18 @@ def _listed(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
+def gone_words(gone: Sequence[int]) -> str:
+    """The audit's words for games taken away, by number: "game 2 taken away before a hand of
+    it was recorded", "games 2 and 3 taken away before a hand of them was recorded"."""
+    what = f"game {gone[0]}" if len(gone) == 1 else f"games {_listed([str(n) for n in gone])}"
+    return f"{what} taken away before a hand of {'it' if len(gone) == 1 else 'them'} was recorded"
+
+
 def taken_away_words(gone: Sequence[int], *, game: Game, number: int) -> str:
     """The audit's words for games taken away (``later_games_go``): "game 2 taken away before
     a hand of it was recorded: game 1 is back in play (hand 12 undone)"."""
     from scoring.models import HandRevision, RevisionAction
 
-    what = f"game {gone[0]}" if len(gone) == 1 else f"games {_listed([str(n) for n in gone])}"
     done = (
         HandRevision.objects.filter(
             game=game, action__in=(RevisionAction.UNDO, RevisionAction.CORRECT)
@@ -475,10 +492,7 @@ def taken_away_words(gone: Sequence[int], *, game: Game, number: int) -> str:
     if done is not None:
         action, hand = done
         how = f" (hand {hand} {'undone' if action == RevisionAction.UNDO else 'corrected'})"
-    return (
-        f"{what} taken away before a hand of {'it' if len(gone) == 1 else 'them'} was recorded: "
-        f"game {number} is back in play{how}"
-    )
+    return f"{gone_words(gone)}: game {number} is back in play{how}"
 
 
 def fixture_result_store(fixture: Fixture) -> FixtureResult | None:

@@ -15,6 +15,7 @@ from typing import Any
 from django import template
 
 from leagues.models import FixtureTable
+from leagues.selectors.audit import TAKEN_AWAY
 from scoring.forms.cards import card_label
 from scoring.forms.words import KEY_WORDS, OUTCOME_WORDS, PENALTY_WORDS
 from scoring.models import names_by_label
@@ -31,6 +32,10 @@ VALUE_WORDS = {"outcome": OUTCOME_WORDS, "kind": PENALTY_WORDS}
 #: Keys whose whole-number values are a record's id, stored for the operator beside the names
 #: the entry also stores (its subject, ``username``, ``player_name``): not shown as a change.
 ID_KEYS = {"invitation", "player", "season", "team", "user"}
+#: Keys whose object names records by id for the pages that look them up (the games an entry
+#: took away: ``leagues.selectors.audit.game_taken_away``), the entry's subject naming them in
+#: words: not shown as a change.
+ID_OBJECTS = {TAKEN_AWAY}
 #: A stored code such as "pack_exhausted": read with spaces.
 CODE = re.compile(r"[a-z]+(?:_[a-z]+)+")
 #: Keys whose object's fields read without the key: a result's "figures" ("Home tables: 3"),
@@ -85,7 +90,7 @@ def _fields(
         if str(key).endswith(NAME_SUFFIX) and str(key)[: -len(NAME_SUFFIX)] in state
     }
     for key, value in state.items():
-        if (key in ID_KEYS and type(value) is int) or key in leave_out:
+        if (key in ID_KEYS and type(value) is int) or key in ID_OBJECTS or key in leave_out:
             continue
         if key in named and (value is None or type(value) is int):
             # The record's id: its name beside it is shown instead.

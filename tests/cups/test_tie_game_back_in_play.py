@@ -62,7 +62,11 @@ def test_game_1_back_in_play_takes_away_game_2_and_winning_it_again_starts_game_
         f"{tie}: game 2 taken away before a hand of it was recorded: game 1 is back in play "
         f"(hand {game_1.hands.count() + 1} undone)"
     )
-    assert entry.after == {"tie": tie.pk, "in_play": "game 1"} and entry.link == tie.scoring_link
+    # It names the game taken away by its id: its page says it is no longer kept.
+    taken_away = {"taken_away": {str(game_2.pk): 2}}
+    assert entry.after == {"tie": tie.pk, "in_play": "game 1"} | taken_away
+    assert entry.link == tie.scoring_link
+    assert Client().get(game_2.get_absolute_url()).status_code == 410
     # The tie's audit trail (its page for the secretary) lists it.
     secretary = tie.competition.league.secretaries.get()
     client = Client()
@@ -91,3 +95,25 @@ def test_once_game_2_has_a_hand_the_undo_of_game_1_is_refused_and_nothing_change
     tie.refresh_from_db()
     assert (tie.home_score, tie.away_score) == (1, 0)
     assert not AuditEntry.objects.filter(action=AuditEntry.Action.GAME_TAKEN_AWAY).exists()
+
+
+def test_a_walkover_before_play_takes_game_1_away_and_its_page_says_it_is_no_longer_kept():
+    """A walkover given before a hand of the tie's game 1 was recorded drops the game readied
+    for its scorers: the tie's audit names it taken away, so a phone still on its page is told
+    it is no longer kept (410), not that it was never found."""
+    from cups.services.ties import tie_walkover
+
+    world = cup_world(2)
+    cup = pairs_cup(world, best_of=3)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    tie = cup.ties.get()
+    game_1 = current(tie)
+    tie_walkover(tie=tie, to="home", reason="The away pair withdrew", by=world.users["secretary"])
+    assert not Game.objects.filter(pk=game_1.pk).exists()
+    entry = AuditEntry.objects.get(action=AuditEntry.Action.GAME_TAKEN_AWAY)
+    assert entry.subject == (
+        f"{tie}: game 1 taken away before a hand of it was recorded: a walkover was given"
+    )
+    assert entry.after == {"tie": tie.pk, "in_play": "", "taken_away": {str(game_1.pk): 1}}
+    page = Client().get(game_1.get_absolute_url())
+    assert page.status_code == 410 and 'data-testid="game-gone"' in page.content.decode()

@@ -13,12 +13,14 @@ games are recorded through the services (see ``tests/leagues/helpers.py``).
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 import factory
 from factory import fuzzy
 
 from leagues.formats import STYLE_PRESETS
 from leagues.models import (
+    AuditEntry,
     Division,
     Fixture,
     FixtureResult,
@@ -252,3 +254,22 @@ class PointAdjustmentFactory(factory.django.DjangoModelFactory):
         """The stored table has it, as ``points_adjust`` leaves it."""
         if create:
             refresh_division_table(division=obj.entry.division_id)
+
+
+def take_away(game: Any) -> None:
+    """``game`` (a stand-alone one, for a test of the scoring pages) gone as a table's next game
+    goes when the game before it comes back into play
+    (``leagues.services.results.later_games_go``): deleted, with the audit entry that names it
+    taken away, in a league of its own."""
+    from leagues.audit import audit_log
+    from leagues.services.results import gone_words, taken_away_named
+
+    gone = {2: game.pk}
+    game.delete()
+    audit_log(
+        league=LeagueFactory(),
+        action=AuditEntry.Action.GAME_TAKEN_AWAY,
+        subject=f"Table 1: {gone_words(list(gone))}: game 1 is back in play",
+        before={"table": 1, "in_play": "game 2"},
+        after={"table": 1, "in_play": "game 1"} | taken_away_named(gone),
+    )

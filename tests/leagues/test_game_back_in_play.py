@@ -103,7 +103,12 @@ def test_game_1_back_in_play_takes_away_the_game_2_nobody_began(table, change):
     )
     assert entry.fixture == table.fixture and entry.link == table.scoring_link
     assert entry.before == {"table": 1, "in_play": "game 2"}
-    assert entry.after == {"table": 1, "in_play": "game 1"}
+    # And names the game taken away by its id, for its page (``game_taken_away``).
+    assert entry.after == {
+        "table": 1,
+        "in_play": "game 1",
+        "taken_away": {str(game_2.pk): 2},
+    }
 
 
 def test_game_1_won_again_starts_game_2_again(table):
@@ -268,6 +273,37 @@ def test_a_phone_still_on_game_2_is_told_it_is_no_longer_kept_and_where_play_goe
     ]
 
 
+def test_a_game_id_that_never_was_a_game_is_not_found_and_one_taken_away_is_no_longer_kept(
+    table, django_assert_num_queries
+):
+    """Any game id that was not a game got the "no longer kept" page (410), as if a game of it
+    had been taken away: a game id that never was a game is a plain "not found" (404) on its
+    page and to a hand posted (with htmx or not), while a game taken away keeps its 410, told
+    apart by the audit entry that took it away (one query)."""
+    game_1, game_2 = (tg.game for tg in table.games.order_by("number"))
+    client = phone(table)
+    undo_last(game_1, scorer(table))
+    never = Game.objects.order_by("-pk").values_list("pk", flat=True)[0] + 1000
+    for pk, status in ((game_2.pk, 410), (never, 404)):
+        page = client.get(reverse("scoring:game", kwargs={"pk": pk}))
+        assert page.status_code == status, pk
+        assert ('data-testid="game-gone"' in page.content.decode()) == (status == 410)
+        for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
+            tapped = client.post(
+                reverse("scoring:hand_record", kwargs={"pk": pk}),
+                {"entry_key": str(uuid.uuid4()), "expected_number": "1", "dealer": "B"},
+                **headers,
+            )
+            assert tapped.status_code == status, (pk, headers)
+            assert ("Nothing was saved." in tapped.content.decode()) == (status == 410)
+    from leagues.selectors.audit import game_taken_away
+
+    for pk, gone in ((game_2.pk, True), (never, False), (game_1.pk, False)):
+        with django_assert_num_queries(1):
+            assert game_taken_away(pk=pk) is gone
+    assert not Hand.objects.filter(game_id__in=[game_2.pk, never]).exists()
+
+
 def test_the_fixture_audit_trail_shows_the_game_taken_away(table):
     game_1 = table.games.get(number=1).game
     undo_last(game_1, scorer(table))
@@ -280,3 +316,4 @@ def test_the_fixture_audit_trail_shows_the_game_taken_away(table):
     assert 'data-testid="audit-game_taken_away"' in words
     assert "Table 1: game 2 taken away before a hand of it was recorded" in words
     assert '<span class="change-field">In play:</span> game 2 → game 1' in words
+    assert "Taken away" not in words, "the game's id is for its page, not said"

@@ -18,6 +18,7 @@ from django.utils import timezone
 from playwright.sync_api import Browser, Locator, Page, Response, expect
 
 from scoring.models import Game, GameStatus, Hand, HandRevision, ScoringLink
+from tests.factories.leagues import take_away
 from tests.factories.scoring import GameFactory, UserFactory, record_hands
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -1194,7 +1195,7 @@ def test_a_hand_sent_for_a_game_no_longer_kept_says_so_in_place(scorer: Scorer) 
     # Kept for offline use first, as a phone that scored on does (a page it keeps later is
     # read again, and is no longer there).
     scorer.page.wait_for_function("() => document.documentElement.dataset.kept === 'yes'")
-    Game.objects.filter(pk=game.pk).delete()
+    take_away(Game.objects.get(pk=game.pk))
     scorer.enter(card="4H", high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
     response = scorer.record()
     assert response is not None and response.status == 410

@@ -435,11 +435,13 @@ def test_a_game_no_longer_kept_says_so_with_the_links_this_phone_holds(client):
     before it came back into play): its page, its hand form (with htmx too: a 404 would not
     be shown, the tap would do nothing) and its undo say so (410), with the link this phone
     opened to go on with the game in play. A missing hand of a game that is kept is not found."""
+    from tests.factories.leagues import take_away
+
     kept, gone = GameFactory(hands=1), GameFactory()
     open_link(client, kept)
     open_link(client, gone)
     pk = gone.pk
-    gone.delete()
+    take_away(gone)
     page = client.get(reverse("scoring:game", kwargs={"pk": pk}))
     assert page.status_code == 410
     words = page.content.decode()
