@@ -515,3 +515,75 @@ def test_a_503_from_the_server_shows_the_kept_page_as_without_a_connection(
     kept_games.get_by_role("link").click()
     page.wait_for_url(scorer.base_url + game.get_absolute_url())
     expect(scorer.score("A")).to_have_text(scores[0])
+
+
+def test_a_double_tap_on_game_with_no_connection_keeps_the_hand_once(
+    offline_scorer: Scorer,
+) -> None:
+    """Two taps on who made game before the first is kept (a double tap): one hand kept, as
+    online htmx sends one; not the same hand twice, the second a phantom next hand that could
+    even win the game on the phone."""
+    game = GameFactory(trinidad=True)
+    scorer, page = offline_scorer, offline_scorer.page
+    open_for_offline(scorer, game)
+    page.context.set_offline(True)
+    scorer.enter(card="4H", high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
+    button = page.get_by_role("group", name=GAME, exact=True).get_by_role(
+        "button", name=SMITH, exact=True
+    )
+    scorer.pending_game = None
+    button.evaluate("button => { button.click(); button.click(); }")
+    expect(page.get_by_test_id("unsent-1")).to_have_text("not sent yet")
+    expect(unsent(page)).to_have_text("1 hand not sent yet.")
+    expect(page.locator("#hand-2")).to_have_count(0)
+    assert kept_ops(page) == [{"op": "record", "number": 1, "state": "unsent"}]
+    page.context.set_offline(False)
+    expect(unsent(page)).to_have_count(0)
+    assert Hand.objects.filter(game=game).count() == 1
+
+
+def test_a_kept_hand_the_server_cannot_place_is_kept_beside_its_words_not_sent_again(
+    offline_scorer: Scorer,
+) -> None:
+    """A kept hand refused at its number with no hand of the server's there (here hand 2 kept
+    while the server has none: its hand 1 lost from the phone's store): the phone sends it
+    once, keeps it beside the server's words and offers to add it after the sheet's last hand;
+    it does not send it again and again."""
+    game = GameFactory(trinidad=True)
+    scorer, page = offline_scorer, offline_scorer.page
+    open_for_offline(scorer, game)
+    page.context.set_offline(True)
+    scorer.enter(card="4H", high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
+    keep(scorer, 1)
+    scorer.enter(card="5S", high=PATEL, low=SMITH, jack=NOT_OUT, game=PATEL)
+    keep(scorer, 2)
+    page.evaluate(
+        """() => new Promise((resolve, reject) => {
+            const request = indexedDB.open("allfours-offline");
+            request.onerror = () => reject(request.error);
+            request.onsuccess = () => {
+              const ops = request.result.transaction("ops", "readwrite").objectStore("ops");
+              const all = ops.getAll();
+              all.onsuccess = () => {
+                const first = all.result.find((op) => op.number === 1);
+                const gone = ops.delete(first.key);
+                gone.onsuccess = () => resolve();
+              };
+            };
+          })"""
+    )
+    sends: list[str] = []
+    page.on(
+        "request", lambda request: sends.append(request.url) if "/sync/" in request.url else None
+    )
+    page.context.set_offline(False)
+    kept = page.get_by_test_id("offline-conflict")
+    expect(kept).to_contain_text("Hand 2, kept on this phone: the game moved on")
+    expect(kept.get_by_test_id("conflict-message")).to_contain_text("the game has moved on")
+    page.wait_for_timeout(1500)  # the phone's clock sends what waits every few seconds
+    assert len(sends) == 1
+    assert Hand.objects.filter(game=game).count() == 0
+    scorer.tap(kept.get_by_test_id("add-after-2"))
+    expect(unsent(page)).to_have_count(0)
+    hands = list(Hand.objects.filter(game=game))
+    assert [(hand.number, hand.facts["high"]) for hand in hands] == [(1, "B")]

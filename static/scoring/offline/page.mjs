@@ -296,6 +296,24 @@ function drawConflicts(root, game, ops, state) {
         button("Add mine after theirs", { addAfter: op.key, testid: `add-after-${op.number}` }, "primary"),
       );
       item.append(title, table, row);
+    } else if (op.state === "conflict" && op.op === "record") {
+      // Refused at its number with no hand of theirs there (the sheet has fewer hands now).
+      title.textContent = `Hand ${op.number}, kept on this phone: the game moved on`;
+      const message = document.createElement("p");
+      message.textContent = op.message || "";
+      message.dataset.testid = "conflict-message";
+      const table = document.createElement("table");
+      table.className = "sheet kept-sheet";
+      const body = document.createElement("tbody");
+      body.append(keptRow("Kept on this phone", describeHand(game, before, before.length + 1, op.facts)));
+      table.append(body);
+      const row = document.createElement("div");
+      row.className = "button-row";
+      row.append(
+        button("Add it after the sheet's last hand", { addAfter: op.key, testid: `add-after-${op.number}` }, "primary"),
+        button("Discard it", { offlineDiscard: op.key, testid: "conflict-discard" }, "danger"),
+      );
+      item.append(title, message, table, row);
     } else {
       title.textContent = op.append
         ? "A hand kept on this phone, to follow the sheet's last hand"
@@ -451,8 +469,23 @@ async function nextSeq() {
   return ops.length ? ops[ops.length - 1].seq + 1 : Date.now();
 }
 
-/** Keep the form's hand on the phone (checked by the rules first); true when kept. */
-async function keepHand(form, { key, number, submitter = null } = {}) {
+/** A hand being kept: a second tap meanwhile (a double tap on a Game button) keeps nothing. */
+let keeping = false;
+
+/** Keep the form's hand on the phone (checked by the rules first); true when kept. One at a
+ * time: a tap while the last is still being kept read the same form, and would have kept the
+ * same hand twice, the second after the first as the next hand (online, htmx sends one). */
+async function keepHand(form, options = {}) {
+  if (keeping) return false;
+  keeping = true;
+  try {
+    return await keepOneHand(form, options);
+  } finally {
+    keeping = false;
+  }
+}
+
+async function keepOneHand(form, { key, number, submitter = null } = {}) {
   if (!view) await refresh();
   if (!view) return false;
   const { facts, errors } = factsFromForm(form, {
@@ -547,13 +580,18 @@ async function droppedAsRecorded(op, state) {
 }
 
 /** The game moved past a kept hand: every kept hand the server has another at is set aside
- * for the scorer to settle (the ones it has exactly are dropped). */
+ * for the scorer to settle (the ones it has exactly are dropped). Whether any was. */
 async function setAside(ops, state, message) {
+  let settled = false;
   for (const op of ops) {
     if (op.op !== "record" || op.append) continue;
-    if (await droppedAsRecorded(op, state)) continue;
-    if (theirsFor(op, state)) await store.putOp({ ...op, state: "conflict", message });
+    if (await droppedAsRecorded(op, state)) settled = true;
+    else if (theirsFor(op, state)) {
+      await store.putOp({ ...op, state: "conflict", message });
+      settled = true;
+    }
   }
+  return settled;
 }
 
 /** The server no longer lets this phone score the game (its link re-issued, revoked or closed,
@@ -638,11 +676,15 @@ async function flush({ clock = false } = {}) {
         sent += 1;
         continue;
       }
-      if (response.status === 409 && op.op === "record" && !op.append && data.game) {
-        await setAside(waiting, data.game, data.message);
+      const settled = response.status === 409 && op.op === "record" && !op.append && data.game
+        ? await setAside(waiting, data.game, data.message)
+        : false;
+      if (settled) {
         if (!(await store.opsOf(pk)).some((kept) => kept.state === "conflict")) continue;
         refused = true;
       } else if (response.status === 409 || response.status === 422) {
+        // Refused, and nothing the server has explains it (no hand of theirs at its number):
+        // kept beside the server's words for the scorer to settle, not sent again and again.
         await store.putOp({ ...op, state: "conflict", message: data.message });
         refused = true;
       }
