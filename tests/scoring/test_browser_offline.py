@@ -587,3 +587,23 @@ def test_a_kept_hand_the_server_cannot_place_is_kept_beside_its_words_not_sent_a
     expect(unsent(page)).to_have_count(0)
     hands = list(Hand.objects.filter(game=game))
     assert [(hand.number, hand.facts["high"]) for hand in hands] == [(1, "B")]
+
+
+def test_a_double_tap_on_yes_undo_with_no_connection_undoes_one_hand(
+    offline_scorer: Scorer,
+) -> None:
+    """Undo of a sent hand with no connection, Yes tapped twice before the first is kept: one
+    undo waits to be sent, not two (the second took back the hand before it as well)."""
+    game = GameFactory(trinidad=True, hands=2)
+    scorer, page = offline_scorer, offline_scorer.page
+    open_for_offline(scorer, game)
+    page.context.set_offline(True)
+    scorer.tap(page.get_by_test_id("undo"))
+    page.get_by_test_id("undo-confirm").evaluate("button => { button.click(); button.click(); }")
+    expect(page.locator("#hand-2")).to_have_count(0)
+    expect(page.locator("#hand-1")).to_have_count(1)
+    expect(unsent(page)).to_have_text("1 change not sent yet.")
+    assert kept_ops(page) == [{"op": "undo", "number": 2, "state": "unsent"}]
+    page.context.set_offline(False)
+    expect(unsent(page)).to_have_count(0)
+    assert list(Hand.objects.filter(game=game).values_list("number", flat=True)) == [1]

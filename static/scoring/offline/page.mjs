@@ -469,7 +469,8 @@ async function nextSeq() {
   return ops.length ? ops[ops.length - 1].seq + 1 : Date.now();
 }
 
-/** A hand being kept: a second tap meanwhile (a double tap on a Game button) keeps nothing. */
+/** A hand being kept or undone: a second tap meanwhile (a double tap on a Game button, or on
+ * Yes, undo it) does nothing. */
 let keeping = false;
 
 /** Keep the form's hand on the phone (checked by the rules first); true when kept. One at a
@@ -531,7 +532,19 @@ function stopEditing() {
   document.getElementById("offline-correcting")?.remove();
 }
 
+/** Undo the last hand on the phone; one at a time, as a hand is kept (a double tap on Yes,
+ * undo it undoes one hand). */
 async function undoLast() {
+  if (keeping) return;
+  keeping = true;
+  try {
+    await undoOne();
+  } finally {
+    keeping = false;
+  }
+}
+
+async function undoOne() {
   if (!view) return;
   const last = view.hands[view.hands.length - 1];
   if (!last) return;
