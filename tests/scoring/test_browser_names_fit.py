@@ -74,3 +74,32 @@ def test_names_on_the_hand_and_correction_forms_break_only_between_words(
     page.get_by_role("link", name="Fix hand 1").tap()
     expect(page.get_by_test_id("correct-form")).to_be_visible()
     _words_whole(page, "#correction .tap")
+
+
+def test_a_league_tables_game_title_shows_its_table_and_game_on_the_score_bar(
+    narrow_phone: Page, live_server: Any
+) -> None:
+    """The score bar's title ends in which table and game it is: on a phone that shows (the
+    title on up to two lines, the ruleset after it cut first), not "Coffee Street Kings v
+    Smokey's Jokers, t…"."""
+    game = GameFactory(
+        trinidad=True, title="Coffee Street Kings v Smokey's Jokers, table 2, game 1"
+    )
+    page = narrow_phone
+    page.goto(live_server.url + game.scoring_link.get_absolute_url())
+    title = page.locator(".game-title")
+    expect(title).to_contain_text("table 2, game 1")
+    # Where the words end up: inside the title's box (the ruleset after them may be cut).
+    shown = title.evaluate(
+        """el => {
+            const text = el.firstChild;
+            const at = text.data.indexOf("table 2, game 1");
+            const range = document.createRange();
+            range.setStart(text, at);
+            range.setEnd(text, at + "table 2, game 1".length);
+            const box = el.getBoundingClientRect();
+            return [...range.getClientRects()].every(
+              r => r.bottom <= box.bottom + 0.5 && r.right <= box.right + 0.5);
+        }"""
+    )
+    assert shown
