@@ -398,7 +398,9 @@ def venue_create(request: HttpRequest, slug: str) -> HttpResponse:
         form=forms.VenueForm(request.POST or None),
         save=lambda data: structure.venue_create(**data, league=league, by=request.user),
         saved=lambda venue: f"{venue} added.",
-        next_url=lambda venue: _manage_url(league),
+        # The venues, the new one among them, with New venue for the next: a league's pubs are
+        # entered one after another.
+        next_url=lambda venue: reverse("leagues:manage_venues", kwargs={"slug": league.slug}),
         title="New venue",
         submit="Add the venue",
     )

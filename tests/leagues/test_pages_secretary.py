@@ -170,13 +170,13 @@ def test_secretary_builds_a_season_division_venue_and_entered_team(client, signe
         == 302
     )
     division = Division.objects.get(season=season, name="Second")
-    assert (
-        post(
-            reverse("leagues:manage_venue_create", args=[slug]),
-            {"name": "The Greyhound", "town": "Birstall", "address": ""},
-        ).status_code
-        == 302
+    added = post(
+        reverse("leagues:manage_venue_create", args=[slug]),
+        {"name": "The Greyhound", "town": "Birstall", "address": ""},
     )
+    # Back to the venues, the new one listed, for the next pub.
+    assert added.status_code == 302
+    assert added["Location"] == reverse("leagues:manage_venues", args=[slug])
     venue = Venue.objects.get(name="The Greyhound")
     response = post(
         reverse("leagues:manage_team_create", args=[slug]),
