@@ -352,12 +352,15 @@ class FixturesTable(BaseTable):
     away = tables.Column(order_by=("away__name",), attrs={"td": {"class": "away"}})
     venue = tables.Column(order_by=("venue__name",), attrs={"td": {"class": "venue"}})
     status = tables.Column(attrs={"td": {"class": "status"}})
+    # The start time where the league plays, in the CSV only (a page says the league's time
+    # once, above its list).
+    time = tables.Column(visible=False, orderable=False)
 
     export_name = "fixtures"
 
     class Meta(BaseTable.Meta):
         attrs = {"class": "data-table fixtures"}
-        sequence = ("home", "score", "away", "date", "venue", "status")
+        sequence = ("home", "score", "away", "date", "time", "venue", "status")
         empty_text = "No fixtures yet."
         order_by = ("date",)
 
@@ -410,8 +413,11 @@ class FixturesTable(BaseTable):
     def value_date(self, record: Fixture) -> str:
         return record.date.isoformat()
 
+    def value_time(self, record: Fixture) -> str:
+        return record.time.strftime("%H:%M") if record.time else ""
 
-DATE_FIRST = ("date", "home", "score", "away", "venue", "status")
+
+DATE_FIRST = ("date", "time", "home", "score", "away", "venue", "status")
 
 
 #: Player figures, in the order shown; the style decides which of the optional ones appear.

@@ -136,10 +136,12 @@ def test_standings_sort_by_a_column_and_back(client, division):
 
 def test_fixtures_csv_is_the_whole_list_and_follows_filters(client, division):
     url = reverse("leagues:division_fixtures_csv", args=[division.pk])
+    Fixture.objects.filter(division=division).update(time=datetime.time(19, 30))
     table = rows(client.get(url))
-    assert table[0] == ["Home", "Result", "Away", "Date", "Venue", "Status"]
+    assert table[0] == ["Home", "Result", "Away", "Date", "Time", "Venue", "Status"]
     assert len(table) == 1 + Fixture.objects.filter(division=division).count()
-    assert table[1][:4] == ["Anchor", "8–2", "Bay Horse", "2025-09-09"]
+    # The start time where the league plays, which the page says above its list.
+    assert table[1][:5] == ["Anchor", "8–2", "Bay Horse", "2025-09-09", "19:30"]
     drop_inn = division.entries.get(team__name="Drop Inn").team
     table = rows(client.get(url, {"team": drop_inn.pk}))
     assert [row[0] for row in table[1:]] == ["Drop Inn"]
@@ -156,7 +158,7 @@ def test_every_fixtures_csv_of_a_division_has_the_same_columns_in_the_same_order
     season = rows(client.get(url))
     week = rows(client.get(url, {"week": "2025-09-16"}))
     team = rows(client.get(url, {"team": crown.pk}))
-    assert season[0] == ["Home", "Result", "Away", "Date", "Venue", "Status"]
+    assert season[0] == ["Home", "Result", "Away", "Date", "Time", "Venue", "Status"]
     assert week[0] == season[0], "a league night's CSV"
     assert team[0] == season[0], "a team's CSV"
     # The same fixture is the same row in each.
