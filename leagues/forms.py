@@ -91,7 +91,7 @@ def add_service_error(form: forms.Form, error: ValidationError, field: str | Non
 def _metric_label(key: str, style: str | None) -> str:
     metric = METRICS[key]
     if style is None:
-        return metric.label.format(games="Games (bullseyes)")
+        return metric.label.format(games="Games (bullseyes)", pegs="Pegs (points scored)")
     return metric.label_for(style)
 
 

@@ -26,7 +26,13 @@ from leagues.embed import parse_sites, validate_embed_sites
 from leagues.formats import STYLE_PRESETS
 from leagues.match import MatchFormat
 from leagues.nights_off import NightsOff, dates_off
-from leagues.tiebreaks import games_word, tiebreak_rule_text, validate_tiebreaks
+from leagues.tiebreaks import (
+    games_word,
+    pegged_words,
+    pegs_word,
+    tiebreak_rule_text,
+    validate_tiebreaks,
+)
 from leagues.zones import site_time_zone, starts_at, today_in, validate_time_zone, zone_words
 from scoring.forms.words import signed
 
@@ -262,6 +268,16 @@ class League(models.Model):
     def games_word(self) -> str:
         """ "games" or "bullseyes", as the league says it."""
         return games_word(self.style)
+
+    @property
+    def pegs_word(self) -> str:
+        """ "pegs" or "points scored", as the league says it."""
+        return pegs_word(self.style)
+
+    @property
+    def pegged_words(self) -> str:
+        """ "points pegged" or "points scored": the figure as a heading says it."""
+        return pegged_words(self.style)
 
     def embed_origins(self) -> list[str]:
         """The websites allowed to frame the league's embed pages, as origins."""

@@ -20,20 +20,22 @@ TRINIDAD = "trinidad"
 class Metric:
     key: str
     label: str
-    """Column heading, e.g. "Games for"; ``{games}`` becomes "Games" or "Bullseyes"."""
+    """Column heading, e.g. "Games for"; ``{games}`` becomes "Games" or "Bullseyes", ``{pegs}``
+    "Pegs" or "Points scored" (``figure_words``)."""
     abbr: str
     higher_is_better: bool = True
     phrase: str = ""
     """How the rule sentence names it, e.g. "games won"; defaults to the label in lower case."""
 
     def label_for(self, style: str) -> str:
-        return self.label.format(games=games_word(style).capitalize())
+        words = figure_words(style)
+        return self.label.format(**{key: word.capitalize() for key, word in words.items()})
 
     def abbr_for(self, style: str) -> str:
         return self.abbr.format(g="B" if style == TRINIDAD else "G")
 
     def phrase_for(self, style: str) -> str:
-        text = (self.phrase or self.label.lower()).format(games=games_word(style))
+        text = (self.phrase or self.label.lower()).format(**figure_words(style))
         if not self.higher_is_better and not text.startswith("fewer"):
             text = f"fewer {text}"
         return text
@@ -42,6 +44,30 @@ class Metric:
 def games_word(style: str) -> str:
     """What the league calls a game won: a bullseye in Trinidad style."""
     return "bullseyes" if style == TRINIDAD else "games"
+
+
+def pegs_word(style: str) -> str:
+    """What the league calls the points its games are scored in: pegs in Yorkshire style (they
+    are pegged on a board), points scored in Trinidad style, where nobody pegs (not "game
+    points": those are the "game" awards a player's figures count)."""
+    return "points scored" if style == TRINIDAD else "pegs"
+
+
+def pegged_words(style: str) -> str:
+    """The same figure as a heading or a phrase says it: "points pegged", "points scored"."""
+    return "points scored" if style == TRINIDAD else "points pegged"
+
+
+def figure_words(style: str) -> dict[str, str]:
+    """The words the metrics' labels and phrases are written with, as the league says them."""
+    return {
+        "games": games_word(style),
+        "pegs": pegs_word(style),
+        "pegged": pegged_words(style),
+        "pegs_difference": (
+            "difference in points scored" if style == TRINIDAD else "pegging difference"
+        ),
+    }
 
 
 METRICS: dict[str, Metric] = {
@@ -62,15 +88,15 @@ METRICS: dict[str, Metric] = {
         ),
         Metric("games_diff", "{games} difference", "{g}D"),
         Metric("tables_won", "Tables won", "TW"),
-        Metric("pegs_for", "Pegs for", "PF", phrase="points pegged"),
+        Metric("pegs_for", "{pegs} for", "PF", phrase="{pegged}"),
         Metric(
             "pegs_against",
-            "Pegs against",
+            "{pegs} against",
             "PA",
             higher_is_better=False,
-            phrase="points pegged against",
+            phrase="{pegged} against",
         ),
-        Metric("pegs_diff", "Pegs difference", "PD", phrase="pegging difference"),
+        Metric("pegs_diff", "{pegs} difference", "PD", phrase="{pegs_difference}"),
         Metric("hang_jacks_for", "Hang jacks for", "HJF", phrase="hang jacks taken"),
         Metric(
             "hang_jacks_against",

@@ -984,17 +984,23 @@ class PegsGap(NamedTuple):
     every: bool  # no table's: the result has no pegs to give, not 0–0
     boards: str  # "table 1", "tables 1 and 3"
     verb: str  # "has", "have"
+    counted: str  # the tables the result's pegs are from: "tables 2 and 4"
+    only: str  # "the only one", "the only ones" (with game scores on the card)
 
 
 def pegs_gap(tables: Iterable[FixtureTable]) -> PegsGap | None:
     """Which of the fixture's tables gave no pegs (their card had no game scores), or None
-    when every table's pegs are known: how the fixture's and the result's pages say it."""
+    when every table's pegs are known: how the fixture's and the result's pages say it, and
+    which tables the pegs they give are from (a total of some tables is not the match's)."""
     tables = list(tables)
     boards = [str(table.board) for table in tables if not table.has_pegs]
     if not boards:
         return None
+    counted = [str(table.board) for table in tables if table.has_pegs]
     return PegsGap(
-        every=len(boards) == len(tables),
+        every=not counted,
         boards=f"table{pluralize(len(boards))} {join_words(boards)}",
         verb=pluralize(len(boards), "has,have"),
+        counted=f"table{pluralize(len(counted))} {join_words(counted)}",
+        only=f"the only one{pluralize(len(counted))}",
     )

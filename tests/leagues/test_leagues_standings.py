@@ -288,6 +288,30 @@ def test_rule_text_for_each_style():
     )
 
 
+def test_a_trinidad_league_orders_by_points_scored_not_pegs():
+    """Nobody pegs in a Trinidad league: its tie-breaks name the points scored in games, as its
+    pages do, and a Yorkshire league keeps its pegs."""
+    keys = ["points", "pegs_for", "pegs_against", "pegs_diff"]
+    assert tiebreak_rule_text(keys, "trinidad") == (
+        "Ordered by points, then points scored, then fewer points scored against, "
+        "then difference in points scored."
+    )
+    assert [METRICS[key].label_for("trinidad") for key in keys[1:]] == [
+        "Points scored for",
+        "Points scored against",
+        "Points scored difference",
+    ]
+    assert tiebreak_rule_text(keys, "yorkshire") == (
+        "Ordered by points, then points pegged, then fewer points pegged against, "
+        "then pegging difference."
+    )
+    assert [METRICS[key].label_for("yorkshire") for key in keys[1:]] == [
+        "Pegs for",
+        "Pegs against",
+        "Pegs difference",
+    ]
+
+
 def test_style_columns():
     trinidad, _ = make_division("A", trinidad=True)
     standings = division_standings(division=trinidad)

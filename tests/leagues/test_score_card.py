@@ -637,7 +637,8 @@ def _fixture_page(client, fixture):
     return page[page.index('aria-label="Result figures"') : page.index("<h2>Tables</h2>")]
 
 
-def test_a_card_of_bullseyes_alone_gives_no_pegs_rather_than_0_0() -> None:
+def test_a_card_of_bullseyes_alone_gives_no_points_rather_than_0_0() -> None:
+    """A Trinidad league counts points, not pegs (a Yorkshire word), on both pages."""
     fixture, users = _fixture("trinidad")
     tables = [
         CardTable(board=1, bullseyes=(2, 0), hang_jacks=(1, 0)),
@@ -645,13 +646,16 @@ def test_a_card_of_bullseyes_alone_gives_no_pegs_rather_than_0_0() -> None:
     ]
     fixture_card_enter(fixture=fixture, tables=tables, by=users["away"])
     summary, detail = _figures(Client(), fixture)
-    assert "pegs 0–0" not in summary
-    assert "pegs — (no game scores on the card)" in summary
-    assert "Points pegged 0 0" not in detail
-    assert "Points pegged — (no game scores on the card)" in detail
+    assert "points scored 0–0" not in summary
+    assert "points scored — (no game scores on the card)" in summary
+    assert "Points scored 0 0" not in detail
+    assert "Points scored — (no game scores on the card)" in detail
+    assert "peg" not in summary.lower() and "peg" not in detail.lower()
 
 
-def test_a_card_with_some_tables_bullseyes_alone_says_which_pegs_are_missing() -> None:
+def test_a_card_with_some_tables_bullseyes_alone_says_which_tables_the_points_are_from() -> None:
+    """The points of the tables with game scores are not the match's: the winners on bullseyes
+    may trail on them, so both pages say which tables they are from."""
     fixture, users = _fixture("trinidad")
     tables = [
         CardTable(board=1, bullseyes=(2, 0), hang_jacks=(1, 0)),
@@ -659,9 +663,19 @@ def test_a_card_with_some_tables_bullseyes_alone_says_which_pegs_are_missing() -
     ]
     fixture_card_enter(fixture=fixture, tables=tables, by=users["away"])
     summary, detail = _figures(Client(), fixture)
-    assert "pegs 20–23 (table 1: no game scores on the card)" in summary
-    assert "Points pegged 20 23" in detail
-    assert "Points pegged: table 1 has no game scores on the card" in detail
+    assert "bullseyes 3–1" in summary
+    assert "points scored 20–23 in table 2, the only one with game scores on the card" in summary
+    assert "Points scored 20 23" in detail
+    assert "Points scored in table 2 only: table 1 has no game scores on the card" in detail
+    assert "peg" not in summary.lower() and "peg" not in detail.lower()
+
+
+def test_a_yorkshire_result_keeps_its_pegs() -> None:
+    fixture, users = _fixture()
+    fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+    summary, detail = _figures(Client(), fixture)
+    assert "pegs 42–32 ·" in summary
+    assert "Points pegged 42 32" in detail
 
 
 @pytest.mark.parametrize(
