@@ -912,8 +912,8 @@ def player_tables(*, player: Player, kinds: tuple[str, ...] = LEAGUE_ONLY) -> li
     (the league's by default; cup ties played as fixtures, or both: one of
     ``_player_tables_reads``' keys), latest first (each marked ``provisional`` when not yet
     confirmed), with their games' scores (three queries: tables, games, sides). A game is read
-    with its status and winner only, a side with its score (not the ruleset or the players,
-    which the page does not show)."""
+    with its status and winner only, a side with its label and score (not the ruleset or the
+    players, which the page does not show)."""
     tables = _player_tables_reads[tuple(kinds)].rows(player.pk)
     games = (
         TableGame.objects.select_related("game")
@@ -921,7 +921,7 @@ def player_tables(*, player: Player, kinds: tuple[str, ...] = LEAGUE_ONLY) -> li
         .prefetch_related(
             Prefetch(
                 "game__sides",
-                queryset=Side.objects.only("game", "score").order_by("position"),
+                queryset=Side.objects.only("game", "label", "score").order_by("position"),
             )
         )
     )

@@ -418,17 +418,18 @@ def _game_lines(
     table_games: Any, side: str, game_url: Callable[[int], str]
 ) -> list[dict[str, Any]]:
     """Each game at a player's table (or of their race tie) as their page lists it: its link,
-    the score (side A's first) and, for a game won, whether the player's side (``side``) won
-    it."""
+    the score from the player's side (``side``: theirs first, as "won" or "lost" beside it
+    reads) and, for a game won, whether their side won it."""
     lines = []
     for table_game in table_games:
         game = table_game.game
         won = game.status == "won"
+        sides = sorted(game.sides.all(), key=lambda s: s.label != side)
         lines.append(
             {
                 "url": game_url(game.pk),
                 "number": table_game.number,
-                "score": "–".join(str(s.score) for s in game.sides.all()),
+                "score": "–".join(str(s.score) for s in sides),
                 "outcome": ("won" if game.winner == side else "lost") if won else "",
                 "status": "" if won else game.get_status_display().lower(),
             }

@@ -352,6 +352,18 @@ def test_player_page_shows_teams_figures_and_games(client, played):
     assert played.games[0].get_absolute_url() in page
 
 
+def test_player_page_gives_each_games_score_from_the_players_side(client, played):
+    """An away player's game reads "3–11 lost" (theirs first, as "lost" reads), not the
+    home side's "11–3 lost"; a home player's "11–3 won"."""
+    table = played.fixture.tables.get(board=1)
+    target = played.games[0].rules.target
+    for player, words in (
+        (table.away_player_1, f'Game 1</a>: 3–{target} <span class="lost">lost</span>'),
+        (table.home_player_1, f'Game 1</a>: {target}–3 <strong class="won">won</strong>'),
+    ):
+        assert words in page_words(get(client, "player", player.pk))
+
+
 def test_division_players_table(client, played):
     page = get(client, "division_players", played.division.pk)
     player = played.fixture.tables.get(board=1).away_player_1
