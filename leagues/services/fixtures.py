@@ -878,8 +878,8 @@ def fixture_rearrange(
     line = f"Re-arranged from {long_date(was)} to {long_date(date)}" + (
         f": {reason}" if reason else "."
     )
-    if override:
-        line += f" (outside the calendar: {override})"
+    # The note is public (the fixture's page, the calendar feeds, the captains' e-mail): the
+    # secretary's reason alone. Why the night is outside the calendar is the audit trail's.
     fixture.note = f"{fixture.note}\n{line}".strip()
     fixture.save()
     roll_up(FixtureChanged(fixture=fixture, recount=False))
@@ -887,7 +887,8 @@ def fixture_rearrange(
         league=season.league,
         fixture=fixture,
         action=AuditEntry.Action.FIXTURE_REARRANGED,
-        subject=f"{fixture.home} v {fixture.away}: {line}",
+        subject=f"{fixture.home} v {fixture.away}: {line}"
+        + (f" (outside the calendar: {override})" if override else ""),
         before=before,
         after={**fixture_state(fixture), "outside_calendar": override or None},
         by=by,

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from leagues.formats import TRINIDAD_FORMAT
-from leagues.models import Division, Fixture, League, PointAdjustment, Team
+from leagues.models import AuditEntry, Division, Fixture, League, PointAdjustment, Team
 from leagues.selectors.fixtures import Night, division_nights
 from leagues.services.adjustments import points_adjust
 from leagues.services.fixtures import fixture_rearrange, fixture_walkover, fixtures_generate
@@ -460,6 +460,27 @@ def test_a_divisions_weeks_are_its_league_nights_and_a_cup_tie_is_its_teams_not_
     team = seen(client.get(reverse("leagues:team", args=[teams[0].pk])))
     # Its night (in 2025) passed with nothing scored: as its page says.
     assert f"Black Bull v {stranger.name}" in team and "Cup: Played, no result yet" in team
+
+
+def test_a_rearrangement_outside_the_calendar_publishes_the_secretarys_reason_alone(client, db):
+    """The fixture's page and calendar feed read "...: Kings away for Christmas (outside the
+    calendar: Thu 4 Sep 2025 is in the past)": the app's bracket is the audit trail's, the
+    public read the secretary's reason."""
+    division = DivisionFactory()
+    entered_teams(division, ["Black Bull", "Old Hall"])
+    fixtures_generate(division=division, start=START, legs=1)
+    fixture = Fixture.objects.get(division=division)
+    thursday = START + datetime.timedelta(days=2)
+    fixture_rearrange(
+        fixture=fixture, date=thursday, outside_calendar=True, reason="Kings away for Christmas"
+    )
+    line = "Re-arranged from Tue 2 Sep 2025 to Thu 4 Sep 2025: Kings away for Christmas"
+    feed = client.get(reverse("leagues:division_calendar", args=[division.pk])).content.decode()
+    for public in (seen(client.get(fixture.get_absolute_url())), "".join(feed.split("\r\n "))):
+        assert line in public and "outside the calendar" not in public
+    entry = AuditEntry.objects.get(fixture=fixture, action="fixture_rearranged")
+    assert entry.subject.endswith(f"{line} (outside the calendar: Thu 4 Sep 2025 is in the past)")
+    assert entry.after["outside_calendar"] == "Thu 4 Sep 2025 is in the past"
 
 
 def test_a_rearranged_fixture_is_listed_on_its_new_night_and_adds_no_week(client, db):
