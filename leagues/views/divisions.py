@@ -281,20 +281,23 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
         if week is not None:
             query["week"] = week.isoformat()
         index = next((i for i, night in enumerate(nights) if night.date == week), None)
+        night = None if index is None else nights[index]
         context.update(
             csv_query=query.urlencode(),
             team_options=team_options(self.teams, chosen=self.team.pk if self.team else None),
             team=self.team,
             by="team" if self.team is not None else "week",
             week=week,
-            night=None if index is None else nights[index],
+            night=night,
             # "Week 3 of 5": of the league nights, not a play-off's.
             league_weeks=sum(1 for night in nights if night.week is not None),
             previous_night=nights[index - 1] if index else None,
             next_night=nights[index + 1] if index is not None and index + 1 < len(nights) else None,
             # The week's team with no match (the bye): of the teams the chooser reads already.
+            # Only a league night's: the teams not in a re-arranged match that night had none
+            # to play.
             no_match=""
-            if week is None
+            if night is None or night.week is None
             else fixture_selectors.no_match_words(
                 ((row.home.pk, row.away.pk) for row in self.rows),
                 {team.pk: team.name for team in self.teams},

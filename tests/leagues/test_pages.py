@@ -486,9 +486,10 @@ def test_a_rearrangement_outside_the_calendar_publishes_the_secretarys_reason_al
 def test_a_rearranged_fixture_is_listed_on_its_new_night_and_adds_no_week(client, db):
     """A fixture re-arranged to a Thursday of its own was a week of the division's ("Week 2 of
     4"), each later Tuesday a week ahead of its round. The weeks are the fixture list's league
-    nights: the Thursday lists the fixture, headed "Re-arranged", the Tuesdays keep their
-    rounds' numbers, and a night whose every fixture moved to a later one is still its week,
-    saying where they went."""
+    nights: the Thursday lists the fixture, headed "Re-arranged" (and named the other teams as
+    having "No match" there, on a night that was never a league night), the Tuesdays keep
+    their rounds' numbers, and a night whose every fixture moved to a later one is still its
+    week, saying where they went."""
     division = DivisionFactory()
     entered_teams(division, ["Black Bull", "Old Hall", "Crown", "Anchor"])
     fixtures_generate(division=division, start=START, legs=1)
@@ -512,6 +513,11 @@ def test_a_rearranged_fixture_is_listed_on_its_new_night_and_adds_no_week(client
     response = client.get(url + thursday.isoformat())
     assert "‹ Week 1 Re-arranged Thursday 4 September 2025 Week 2 ›" in seen(response)
     assert moved.get_absolute_url() in response.content.decode()
+    # Not a league night: the teams not in its one match had none to play. Week 1, whose
+    # match moved away, still names the two teams without one.
+    assert "No match" not in seen(response)
+    assert "No match" not in seen(client.get(url + catch_up.isoformat()))
+    assert "No match: " in seen(client.get(url + START.isoformat()))
     assert "Week 3 of 3" in seen(client.get(url + (START + 2 * week).isoformat()))
     emptied = seen(client.get(url + (START + week).isoformat()))
     assert "Week 2 of 3" in emptied
