@@ -106,7 +106,7 @@ def tie_status_words(tie: Tie, today: datetime.date) -> str:
     """Where the tie stands, as every page says it (its page, its card on the bracket, a
     player's My fixtures), ``today`` the league's. A team tie to play or played is its
     fixture, and reads as the fixture's pages read it (``leagues.selectors.live.status_words``:
-    "Played, no result yet" once its night has passed with no game, "Played, disputed");
+    "Result not in yet" once its night has passed with no game, "Played, disputed");
     a drawn team match waiting for its play-off game "Level 5–5: a play-off game to come"
     (``Tie.level_words``); a race tie's result waiting for the sides reads as a fixture's does
     ("Played, to agree", "Played, disputed"), a race tie to play with a game won "In play";

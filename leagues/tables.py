@@ -313,7 +313,7 @@ def fixture_score(fixture: Fixture, *, marked: bool = True) -> str:
 
 def status_text(fixture: Fixture) -> str:
     """A fixture's status as lists print it: "Walkover to Alpha", "Played (provisional)",
-    "Play-off: Scheduled", "Cup: Played, no result yet" (its night passed, nothing scored)."""
+    "Play-off: Scheduled", "Cup: Result not in yet" (its night passed, nothing scored)."""
     label = fixture.get_status_display()
     if fixture.status == Fixture.Status.SCHEDULED:  # begun: a game at a table, or a table done
         progress = listed_progress(fixture, fixture.league.today())

@@ -39,9 +39,10 @@ def last_change(fixtures: Iterable[Fixture]) -> datetime.datetime | None:
 #: How far a fixture's match has got (``match_progress``).
 NOT_STARTED, IN_PLAY, FINISHED = "not started", "in play", "finished"
 #: A fixture still to be decided whose night has passed with no game begun: its result is to
-#: come (from the score card). What the fixture page says for it (the desk's heading too).
+#: come (from the score card). What the fixture page says for it (the desk's heading too): not
+#: "Played", which nothing entered says it was.
 NO_RESULT = "no result yet"
-NO_RESULT_WORDS = "Played, no result yet"
+NO_RESULT_WORDS = "Result not in yet"
 
 
 def match_progress(fixture: Fixture, today: datetime.date | None = None) -> str:
@@ -133,7 +134,7 @@ def open_submission(fixture: Fixture) -> ResultSubmission | None:
 def status_words(fixture: Fixture, today: datetime.date) -> str:
     """The fixture's status as every page gives it (its page, its result page, a captain's
     list, a cup tie's page and card): "In play" once a game has begun (``match_progress``,
-    from its prefetched tables and games), "Played, no result yet" once its night has passed
+    from its prefetched tables and games), "Result not in yet" once its night has passed
     with none, "Played, to agree" or "Played, disputed" while its result waits for the
     sides, else its status."""
     progress = match_progress(fixture, today)

@@ -305,7 +305,7 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
             "follows": follows_tables(detail, progress, today),
             "live_mark": FOLLOWS,
             "no_result": NO_RESULT,
-            # Its status as every page says it ("Played, no result yet", "Played, disputed").
+            # Its status as every page says it ("Result not in yet", "Played, disputed").
             "status_words": status_words(detail, today),
             "submission": waiting,
             "tables": tables,

@@ -403,7 +403,7 @@ def secretaries_url_for(league: League) -> str:
 def test_a_match_under_way_reads_in_play_on_my_fixtures_as_on_its_page():
     """Mid-match (the pairs seated, a game begun) My fixtures said "Scheduled." while the
     fixture's own page said "In play"; a night passed with no game and no result reads as the
-    fixture's page does, "Played, no result yet"."""
+    fixture's page does, "Result not in yet"."""
     started = build(played=False)
     fixture = started.fixture
     league = fixture.division.season.league
@@ -420,6 +420,6 @@ def test_a_match_under_way_reads_in_play_on_my_fixtures_as_on_its_page():
         return row[: row.index("</li>")]
 
     assert '<p class="muted">In play.</p>' in status(fixture.pk)
-    assert '<p class="muted">Played, no result yet.</p>' in status(missed.pk)
-    for shown, words in ((fixture, "In play"), (missed, "Played, no result yet")):
+    assert '<p class="muted">Result not in yet.</p>' in status(missed.pk)
+    for shown, words in ((fixture, "In play"), (missed, "Result not in yet")):
         assert words in Client().get(shown.get_absolute_url()).content.decode()

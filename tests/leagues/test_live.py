@@ -308,9 +308,9 @@ def test_a_fixture_page_off_its_night_and_not_in_play_does_not_follow_the_tables
     assert "data-live-url" not in words and LIVE_NOTE not in words
     assert "live.js" not in words
     if day_offset < 0:  # its night has passed: not upcoming, waiting for its result
-        assert "Played, no result yet" in words and "Scheduled" not in words
+        assert "Result not in yet" in words and "Scheduled" not in words
     else:
-        assert "Scheduled" in words and "no result yet" not in words
+        assert "Scheduled" in words and "not in yet" not in words
 
 
 def test_a_fixture_page_follows_the_tables_on_its_night_in_the_leagues_zone(client):
@@ -356,7 +356,7 @@ def test_a_fixture_page_left_open_past_its_night_is_told_to_stop_following(clien
     _after_midnight(monkeypatch, league)
     late = poll(client, url, first["ETag"])
     assert late.status_code == 286
-    assert "Played, no result yet" in page_words(late)
+    assert "Result not in yet" in page_words(late)
     # A page opened now does not follow, and a poll without a tag is told to stop too.
     assert "data-live-url" not in client.get(fixture.get_absolute_url()).content.decode()
     assert poll(client, url).status_code == 286

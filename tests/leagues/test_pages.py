@@ -459,7 +459,25 @@ def test_a_divisions_weeks_are_its_league_nights_and_a_cup_tie_is_its_teams_not_
     assert stranger.name not in csv
     team = seen(client.get(reverse("leagues:team", args=[teams[0].pk])))
     # Its night (in 2025) passed with nothing scored: as its page says.
-    assert f"Black Bull v {stranger.name}" in team and "Cup: Played, no result yet" in team
+    assert f"Black Bull v {stranger.name}" in team and "Cup: Result not in yet" in team
+
+
+def test_a_fixture_whose_night_passed_with_nothing_entered_is_not_said_to_be_played(client, db):
+    """Nothing was scored or entered: nobody knows the match was played. Its page, the
+    fixtures list, its CSV and the team page read "Result not in yet", not "Played, no result
+    yet"."""
+    division = DivisionFactory()
+    entered_teams(division, ["Black Bull", "Old Hall"])
+    fixtures_generate(division=division, start=START, legs=1)
+    fixture = Fixture.objects.get(division=division)
+    pages = {
+        "fixture": seen(client.get(fixture.get_absolute_url())),
+        "week": seen(client.get(division.get_absolute_url() + f"fixtures/?week={fixture.date}")),
+        "csv": get(client, "division_fixtures_csv", division.pk),
+        "team": seen(client.get(reverse("leagues:team", args=[fixture.home_id]))),
+    }
+    for name, page in pages.items():
+        assert "Result not in yet" in page and "Played, no result" not in page, name
 
 
 def test_a_rearrangement_outside_the_calendar_publishes_the_secretarys_reason_alone(client, db):
