@@ -29,6 +29,7 @@ from leagues.services.cards import (
     game_problems,
 )
 from leagues.services.seating import TableProblem
+from leagues.tiebreaks import score_word
 from scoring.forms.words import possessive
 from scoring.rules import Ruleset
 
@@ -90,6 +91,8 @@ class ScoreCardForm(forms.Form):
         self.tables, self.editable = tables, editable
         self.players = {p.pk: p for squad in squads.values() for p in squad}
         self.names = {"home": fixture.home.name, "away": fixture.away.name}
+        #: What a game's score is counted in, as the boxes and refusals say it.
+        self.scored = score_word(fixture.league.style)
         self.games = fmt.max_games_per_table
         self.asks_bullseyes = self.games > 1
         self.asks_hang_jacks = ruleset.hang_jack_points is not None
@@ -181,7 +184,7 @@ class ScoreCardForm(forms.Form):
                     missing = named[0] if home is None else named[1]
                     self.add_error(
                         missing,
-                        f"Table {board}, game {number}: give both sides' pegs, "
+                        f"Table {board}, game {number}: give both sides' {self.scored}, "
                         f"{self.names['home']} and {self.names['away']}.",
                     )
         if self.errors:
@@ -226,6 +229,7 @@ class ScoreCardForm(forms.Form):
                         self.fmt,
                         self.ruleset,
                         names=(self.names["home"], self.names["away"]),
+                        scored=self.scored,
                     )
                 continue
             for number in range(1, self.games + 1):

@@ -53,6 +53,12 @@ def pegs_word(style: str) -> str:
     return "points scored" if style == TRINIDAD else "pegs"
 
 
+def score_word(style: str) -> str:
+    """What one game's score is counted in, as a score card's boxes and refusals say it: "pegs"
+    in Yorkshire style, "points" in Trinidad style."""
+    return "points" if style == TRINIDAD else "pegs"
+
+
 def pegged_words(style: str) -> str:
     """The same figure as a heading or a phrase says it: "points pegged", "points scored"."""
     return "points scored" if style == TRINIDAD else "points pegged"

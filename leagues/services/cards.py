@@ -33,6 +33,7 @@ from leagues.models import AuditEntry, Fixture, FixtureTable, Player, ResultSubm
 from leagues.permissions import can_enter_card, can_manage_league
 from leagues.services import agreement, confirmation
 from leagues.services.seating import TableProblem, pairs_problem, table_has_hands
+from leagues.tiebreaks import score_word
 from scoring.actors import Account, Actor
 from scoring.forms.words import possessive
 from scoring.models import Game, GameStatus
@@ -90,10 +91,12 @@ def card_problems(
     ruleset: Ruleset,
     *,
     names: tuple[str, str] = ("the home side", "the away side"),
+    scored: str = "pegs",
 ) -> list[TableProblem]:
     """Everything wrong with the typed tables, each at its table and naming the table, the
     game and the figure (empty when the card is right), a side by its team's name in
-    ``names``. The rules are the engines': the format's and the ruleset's."""
+    ``names``, a game's score in what the league counts it in (``scored``: ``score_word``).
+    The rules are the engines': the format's and the ruleset's."""
     problems: list[TableProblem] = []
     for table in tables:
         board = table.board
@@ -131,7 +134,11 @@ def card_problems(
         if not table.games and table.bullseyes is None:
             # In the words the card's boxes are labelled with (``ScoreCardForm``): one game's
             # "Pegs"; several games' "Game 1", "Game 2" and their "Games won".
-            wanted = "each game's pegs, or the games won" if fmt.games > 1 else "the table's pegs"
+            wanted = (
+                f"each game's {scored}, or the games won"
+                if fmt.games > 1
+                else f"the table's {scored}"
+            )
             problems.append(TableProblem(board, f"{where}: give {wanted}."))
             continue
         if any(p.table == board for p in problems):
@@ -149,12 +156,16 @@ def card_problems(
                 )
             )
         elif not found:
-            problems += _hang_jack_problems(table, card.games_won, ruleset, names)
+            problems += _hang_jack_problems(table, card.games_won, ruleset, names, scored)
     return problems
 
 
 def _hang_jack_problems(
-    table: CardTable, games_won: tuple[int, int], ruleset: Ruleset, names: tuple[str, str]
+    table: CardTable,
+    games_won: tuple[int, int],
+    ruleset: Ruleset,
+    names: tuple[str, str],
+    scored: str,
 ) -> list[TableProblem]:
     """A side's hang jacks past what its game scores allow (``Ruleset.most_hang_jacks``);
     a card of bullseyes alone gives no pegs to hold them to."""
@@ -167,7 +178,7 @@ def _hang_jack_problems(
             problems.append(
                 TableProblem(
                     table.board,
-                    f"Table {table.board}: {possessive(name)} pegs ({pegs}) allow at most "
+                    f"Table {table.board}: {possessive(name)} {scored} ({pegs}) allow at most "
                     f"{most} hang jacks, not {table.hang_jacks[side]}.",
                 )
             )
@@ -329,7 +340,9 @@ def fixture_card_enter(
             )
         )
     names = (fixture.home.name, fixture.away.name)
-    problems += card_problems(tables, fmt, season.get_ruleset(), names=names)
+    problems += card_problems(
+        tables, fmt, season.get_ruleset(), names=names, scored=score_word(season.league.style)
+    )
     # Said with the figures' problems: a captain learns all of them from one submission.
     seating = card_pairs_problem(fixture, existing, tables)
     if seating is not None:

@@ -682,7 +682,7 @@ def test_a_yorkshire_result_keeps_its_pegs() -> None:
     ("style", "words"),
     [
         ("yorkshire", "Table 1: give the table's pegs."),
-        ("trinidad", "Table 1: give each game's pegs, or the games won."),
+        ("trinidad", "Table 1: give each game's points, or the games won."),
     ],
 )
 def test_an_empty_table_is_asked_for_by_the_words_its_boxes_are_labelled_with(style, words):
@@ -774,13 +774,14 @@ def test_more_hang_jacks_than_a_sides_pegs_allow_are_refused_naming_the_team() -
     data |= {"t2_hj_home": "9", "t2_hj_away": "0"}
     response = client.post(url, data)
     assert response.status_code == 200
-    assert "Table 2: Black Bull's pegs (14 and 11) allow at most 8 hang jacks, not 9." in unescape(
-        response.content.decode()
+    assert (
+        "Table 2: Black Bull's points (14 and 11) allow at most 8 hang jacks, not 9."
+        in unescape(response.content.decode())
     )
     assert not FixtureTable.objects.filter(fixture=fixture).exists()
     assert not ResultSubmission.objects.filter(fixture=fixture).exists()
     with pytest.raises(
-        ValidationError, match=r"Old Hall's pegs \(9 and 14\) allow at most 8 hang jacks, not 9"
+        ValidationError, match=r"Old Hall's points \(9 and 14\) allow at most 8 hang jacks, not 9"
     ):
         fixture_card_enter(
             fixture=fixture,
