@@ -206,6 +206,61 @@ class LeaguePeople:
         return found
 
 
+@dataclass(frozen=True)
+class Listed:
+    """One person a list names (a spreadsheet's row, a line of a squad typed in): its number,
+    the name, ``known``, the label of the league's person it is ("" for someone new), and
+    ``team``, the team it names them for (where a list has several)."""
+
+    number: int
+    name: str
+    known: str = ""
+    team: str = ""
+
+
+def named_twice(listed: Iterable[Listed], *, lines: str, makes: str) -> dict[str, str]:
+    """The names that ``listed`` gives on two lines or more, someone new on one of them at
+    least, each said before anything is saved (by the name as names are compared): each line
+    is a person of their own (``LeaguePeople.take``), so a name typed twice, or one person put
+    in two teams, makes two people. ``lines`` is what the list's lines are called ("rows"),
+    ``makes`` who makes the people ("the import makes")."""
+    alike: dict[str, list[Listed]] = defaultdict(list)
+    for person in listed:
+        alike[_key(person.name)].append(person)
+    said: dict[str, str] = {}
+    for key, same in alike.items():
+        new = [person for person in same if not person.known]
+        if len(same) < 2 or not new:
+            continue
+        name = new[0].name
+        teams = ", ".join(dict.fromkeys(person.team for person in same if person.team))
+        called = f"{name} ({teams})" if teams else name
+        if len(new) == len(same):
+            who = f"someone new called {called}"
+        else:
+            known = [person for person in same if person.known]
+            who = (
+                f"{called}: {_numbered(lines, known)} {'is' if len(known) == 1 else 'are'} "
+                f"{_and([person.known for person in known])}, whom the league has, and "
+                f"{_numbered(lines, new)} someone new"
+            )
+        said[key] = (
+            f"{_numbered(lines, same).capitalize()} each name {who}: {makes} {len(same)} people "
+            f"of that name. If they are one person, put the {lines} right first."
+        )
+    return said
+
+
+def _numbered(lines: str, listed: list[Listed]) -> str:
+    """ "row 2", "rows 2 and 5", "rows 2, 3 and 5"."""
+    numbers = [str(person.number) for person in listed]
+    return f"{lines if len(numbers) > 1 else lines.removesuffix('s')} {_and(numbers)}"
+
+
+def _and(words: list[str]) -> str:
+    return f"{', '.join(words[:-1])} and {words[-1]}" if len(words) > 1 else words[0]
+
+
 def _key(name: str) -> str:
     """A name as names are compared: as stored (``one_spaced``), case aside."""
     return one_spaced(name).casefold()

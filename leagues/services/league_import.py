@@ -43,7 +43,7 @@ from leagues.models import (
     Venue,
 )
 from leagues.permissions import can_manage_league, player_is_free
-from leagues.selectors.people import LeaguePeople
+from leagues.selectors.people import LeaguePeople, Listed, named_twice
 from leagues.services import invitations, registrations, structure
 from leagues.services.fixtures_import import FixturesImport, read_fixtures
 from leagues.sheets import MAX_BYTES, Problem, Sheet, read_sheets, table
@@ -439,30 +439,24 @@ def _plan_people(
             others = ", ".join(found.namesakes)
             note = f" (not the {name} of {others})" if others else ""
             plan.create["people"].append(f"{name} for {team.name}{note}")
-    _note_new_namesakes(plan, sheet)
+    _note_new_namesakes(plan, sheet, people)
 
 
-def _note_new_namesakes(plan: Plan, sheet: Sheet) -> None:
-    """Rows that each make a new person of one name: said before the import, since each
-    becomes a person of their own (a row typed twice, or one person put in two teams, would
-    make two)."""
-    new: dict[str, list[Person]] = defaultdict(list)
-    for person in plan.people:
-        if person.player is None and not person.open:
-            new[_key(person.name)].append(person)
-    for same in new.values():
-        if len(same) < 2:
-            continue
-        rows = ", ".join(str(person.row) for person in same[:-1]) + f" and {same[-1].row}"
-        teams = ", ".join(plan.teams[person.team_key].name for person in same)
-        plan.warnings.append(
-            Problem(
-                f"Rows {rows} each name someone new called {same[0].name} ({teams}): the import "
-                f"makes {len(same)} people of that name. If they are one person, put the rows "
-                "right first.",
-                sheet=sheet.name,
-            )
+def _note_new_namesakes(plan: Plan, sheet: Sheet, people: LeaguePeople) -> None:
+    """Rows that make a new person of a name another row names too: said before the import
+    (``named_twice``: a row typed twice, or one person put in two teams, would make two)."""
+    listed = [
+        Listed(
+            person.row,
+            person.name,
+            known=people.label(person.player) if person.player is not None else "",
+            team=plan.teams[person.team_key].name,
         )
+        for person in plan.people
+        if not person.open
+    ]
+    for words in named_twice(listed, lines="rows", makes="the import makes").values():
+        plan.warnings.append(Problem(words, sheet=sheet.name))
 
 
 def _plan_captains(plan: Plan, sheet: Sheet, league: League) -> None:

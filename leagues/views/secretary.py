@@ -22,7 +22,7 @@ from leagues.models import Division, Fixture, Invitation, Team, TeamEntry
 from leagues.permissions import can_create_league
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.live import NO_RESULT_WORDS
-from leagues.selectors.people import LeaguePeople, name_people
+from leagues.selectors.people import LeaguePeople, Listed, name_people, named_twice
 from leagues.selectors.standings import season_standings
 from leagues.services import league_requests, registrations, seasons, structure, withdrawal
 from leagues.views.common import found, post_action, require_manager
@@ -507,11 +507,12 @@ def team_squad(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         request.POST or None, request.FILES or None, league=league, season=season
     )
     questions: list[dict[str, Any]] = []
+    twice: list[dict[str, str]] = []
     if request.method == "POST" and form.is_valid():
         # Each name is someone the league has, someone new, or asks which (nothing is
         # registered until every name is answered).
         people = LeaguePeople(league=league, season=season)
-        known, new = [], []
+        known, new, listed = [], [], []
         for index, name in enumerate(form.cleaned_data["all_names"]):
             found = people.match(name, team)
             answer = request.POST.get(f"person-{index}", "")
@@ -526,13 +527,26 @@ def team_squad(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                             + [("new", f"Someone new: a second {name}")],
                         }
                     )
+                    continue
                 found.player = chosen
             if found.player is not None:
                 people.take(found.player)
                 known.append(found.player)
+                listed.append(Listed(index + 1, name, known=people.label(found.player)))
             else:
                 new.append(name)
-        if questions:
+                listed.append(Listed(index + 1, name))
+        # A name on two lines is two people: said, and registered only once the secretary
+        # says they are (each such name ticked).
+        sure = request.POST.getlist("twice")
+        twice = [
+            {"key": key, "words": words}
+            for key, words in named_twice(
+                listed, lines="lines", makes="registering them makes"
+            ).items()
+            if key not in sure
+        ]
+        if questions or twice:
             # Asked on the same page, the names (the CSV's too) kept in the box.
             form.data = form.data.copy()
             form.data["names"] = "\n".join(form.cleaned_data["all_names"])
@@ -558,7 +572,14 @@ def team_squad(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return render(
         request,
         "leagues/manage/squad.html",
-        {"league": league, "team": team, "season": season, "form": form, "questions": questions},
+        {
+            "league": league,
+            "team": team,
+            "season": season,
+            "form": form,
+            "questions": questions,
+            "twice": twice,
+        },
     )
 
 

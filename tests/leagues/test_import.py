@@ -26,7 +26,12 @@ from leagues.models import (
     Venue,
 )
 from leagues.selectors.counting import counts_q
-from tests.factories.leagues import DivisionFactory, LeagueFactory, SeasonFactory
+from tests.factories.leagues import (
+    DivisionFactory,
+    LeagueFactory,
+    SeasonFactory,
+    TeamEntryFactory,
+)
 from tests.factories.scoring import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -433,6 +438,79 @@ def test_a_squad_list_naming_someone_the_league_has_asks_and_refuses_nobody(leag
     assert {r.player_id for r in registered} >= {bull_linda.pk}
     # Edna Sykes, the league's only one, last at Old Hall: surely her, no second record.
     assert Player.objects.filter(name="Edna Sykes").count() == 1
+
+
+SMOKEYS = [
+    "Kavita Ramdial",
+    "Curtis Joseph",
+    "Andre Baptiste",
+    "Marlon Ali",
+    "Shelly Ann Mohammed",
+    "Dexter Charles",
+    "Renee Phillip",
+    "Curtis Joseph",
+    "Vishnu Persad",
+    "Keisha Thomas",
+    "Gerard Lewis",
+    "Anil Maharaj",
+    "Joel Rampersad",
+]
+
+
+def test_a_squad_list_naming_someone_new_twice_asks_and_changes_nothing(league, secretary):
+    """Thirteen names with Curtis Joseph typed twice made two people of that name, told apart
+    as "(Smokey's Jokers, 1)" and "(…, 2)" ever after. The list is refused as the import's plan
+    says it, naming the name and the lines, until the secretary says they are two people."""
+    season = league.seasons.get()
+    jokers = TeamEntryFactory(division=DivisionFactory(season=season), team__name="Smokey's Jokers")
+    url = reverse("leagues:manage_squad", args=[league.slug, jokers.team_id])
+    url += f"?season={season.pk}"
+    typed = "\n".join(SMOKEYS[:4] + [""] + SMOKEYS[4:])  # a blank line is no line
+    response = secretary.post(url, {"season": season.pk, "names": typed})
+    assert response.status_code == 200
+    words = (
+        "Lines 2 and 8 each name someone new called Curtis Joseph: registering them makes 2 "
+        "people of that name. If they are one person, put the lines right first."
+    )
+    assert words in response.content.decode()
+    assert not Player.objects.exists() and not Registration.objects.exists()
+    # The box now holds the names as numbered.
+    assert response.context["form"].data["names"].splitlines()[7] == "Curtis Joseph"
+
+    response = secretary.post(url, {"season": season.pk, "names": "\n".join(SMOKEYS[:7])})
+    assert response.status_code == 302
+    assert Player.objects.filter(name="Curtis Joseph").count() == 1
+    # Typed again with the whole squad: the Curtis Joseph registered is line 2, and line 8
+    # would be a second one.
+    response = secretary.post(url, {"season": season.pk, "names": "\n".join(SMOKEYS)})
+    assert response.status_code == 200
+    assert (
+        "Lines 2 and 8 each name Curtis Joseph: line 2 is Curtis Joseph (Smokey's Jokers), "
+        "whom the league has, and line 8 someone new: registering them makes 2 people of that "
+        "name." in response.content.decode().replace("&#x27;", "'")
+    )
+    assert Player.objects.count() == 7
+    # Said to be two people: both registered.
+    response = secretary.post(
+        url, {"season": season.pk, "names": "\n".join(SMOKEYS), "twice": "curtis joseph"}
+    )
+    assert response.status_code == 302
+    assert Registration.objects.filter(team=jokers.team).count() == 13
+    assert Player.objects.filter(name="Curtis Joseph").count() == 2
+
+
+def test_an_import_row_naming_again_someone_a_row_is_says_so(league, secretary):
+    """The import's note is the squad's rule: a row making someone new of the name of a
+    person another row already is (here the Black Bull's Linda Dyson, typed twice) is said."""
+    confirm(secretary, league, upload(secretary, league, PEOPLE))
+    again = PEOPLE + "Premier,Black Bull,Black Bull Inn,Linda Dyson,,\n"
+    plan = upload(secretary, league, again).context["plan"]
+    assert [w.message for w in plan.warnings] == [
+        "Rows 2, 5 and 6 each name Linda Dyson (Black Bull, Old Hall): rows 2 and "
+        "5 are Linda Dyson (Black Bull) and Linda Dyson (Old Hall), whom the league has, and "
+        "row 6 someone new: the import makes 3 people of that name. If they are one person, "
+        "put the rows right first."
+    ]
 
 
 def test_registering_a_name_the_league_has_means_picking_that_person(league, secretary):
