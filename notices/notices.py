@@ -1,7 +1,9 @@
 """Who is told what, by email, when the league's audit trail records a change.
 
 - ``result_submitted``: the captain(s) of the side that did not submit: the result waits for
-  their confirmation;
+  their confirmation; and the league's secretaries when a side it waits for has no captain an
+  email reaches (none named, none with an account or a contact address, or an account with no
+  address): a secretary confirms it for that side;
 - ``result_disputed``, ``result_settled``, ``result_rejected``: both captains and the league's
   secretaries;
 - ``fixture_postponed``, ``fixture_rearranged``, ``fixture_undone`` (a postponement, walkover
@@ -25,7 +27,7 @@ from __future__ import annotations
 import logging
 import smtplib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.conf import settings
@@ -63,6 +65,9 @@ class Event:
     #: cannot do on the site what the others are asked to.
     says_without_account: str = ""
     act_without_account: str = ""
+    #: What the league's secretaries read when a side the change waits for has no captain an
+    #: email reaches (``{unreached}``: "Old Hall's captain"); "": they are not told then.
+    says_to_secretaries: str = ""
 
 
 EVENTS: dict[str, Event] = {
@@ -77,6 +82,10 @@ EVENTS: dict[str, Event] = {
         "whether it is right. Once you accept the secretary's invitation to an account, you "
         "confirm or dispute results yourself.",
         act_without_account="See the result",
+        says_to_secretaries="The result of {fixture} has been submitted and waits for "
+        "{unreached} to confirm it, but no email reaches them (no account with an email "
+        "address, nor a contact address), so a secretary confirms it: check it with them, then "
+        "confirm it or dispute it.",
     ),
     "result_disputed": Event(
         subject="Result disputed: {fixture}",
@@ -130,6 +139,8 @@ class Addressee:
     name: str = ""
     user: Any = None
     team: str = ""
+    #: Told as a secretary, for a captain no email reaches (``Event.says_to_secretaries``).
+    for_unreached: str = ""
 
     @classmethod
     def of(cls, user: Any) -> Addressee:
@@ -217,23 +228,38 @@ def _sentence(text: str) -> str:
     return text if not text or text.endswith((".", "!", "?")) else f"{text}."
 
 
-def _captains(fixture: Fixture) -> tuple[list[Any], list[Addressee]]:
+def _captains(fixture: Fixture) -> tuple[list[Any], list[Addressee], dict[str, str]]:
     """The two sides' captains: the accounts of those who have one, and the contact addresses
     of those who have none (a captain not named yet, or named without an account) when the
-    secretary's contact for them is an email address."""
+    secretary's contact for them is an email address; and the sides ("home", "away") whose
+    captain no email reaches (none named and no contact address, or an account with no
+    address), with their team's name."""
     entries = TeamEntry.objects.filter(
         season_id=fixture.division.season_id, team_id__in=[fixture.home_id, fixture.away_id]
     ).select_related("team", "captain__user")
     accounts: list[Any] = []
     contacts: list[Addressee] = []
+    unreached: dict[str, str] = {}
     for team_entry in entries:
         captain = team_entry.captain
+        reached = False
         if captain is not None and captain.user is not None:
             accounts.append(captain.user)
+            reached = captain.user.is_active and bool(captain.user.email)
         elif address := email_address(team_entry.captain_contact):
             name = captain.name if captain is not None else ""
             contacts.append(Addressee(address=address, name=name, team=team_entry.display_name))
-    return accounts, contacts
+            reached = True
+        if not reached:
+            side = "home" if team_entry.team_id == fixture.home_id else "away"
+            unreached[side] = team_entry.display_name
+    return accounts, contacts, unreached
+
+
+def _waiting(entry: AuditEntry) -> list[str]:
+    """The sides a submitted result waits for: those that have not agreed to it."""
+    after = entry.after if isinstance(entry.after, dict) else {}
+    return [side for side in ("home", "away") if side not in after.get("agreed", [])]
 
 
 def _turned_off(people: Sequence[Addressee]) -> tuple[set[int], set[str]]:
@@ -262,14 +288,28 @@ def recipients(entry: AuditEntry) -> list[Addressee]:
         return []
     # Both captains; the one who acted is dropped below, so a submitted result goes to the
     # other side's captain (to both when a scoring link or a secretary submitted it).
-    accounts, contacts = _captains(fixture)
-    if event.to_secretaries:
-        accounts.extend(entry.league.secretaries.all())
+    accounts, contacts, unreached = _captains(fixture)
+    # A side no email reaches is confirmed by a secretary: the secretaries are told of it.
+    for_unreached = ""
+    if event.says_to_secretaries:
+        for_unreached = " and ".join(
+            f"{possessive(unreached[side])} captain"
+            for side in _waiting(entry)
+            if side in unreached
+        )
+    secretaries: list[Any] = []
+    if event.to_secretaries or for_unreached:
+        secretaries = list(entry.league.secretaries.all())
     by = entry.by
     # The actor's own address is taken first: they are not told of their own change at a
     # contact (a secretary who captains a side and typed their own address), either.
     chosen: dict[str, Addressee | None] = {by.email.lower(): None} if by and by.email else {}
     people = [Addressee.of(user) for user in accounts if user.is_active and user.pk != entry.by_id]
+    people += [
+        replace(Addressee.of(user), for_unreached=for_unreached)
+        for user in secretaries
+        if user.is_active and user.pk != entry.by_id
+    ]
     off_users, off_addresses = _turned_off([*people, *contacts])
     for person in [*people, *contacts]:
         key = person.address.lower()
@@ -290,7 +330,12 @@ def message(entry: AuditEntry, to: Addressee, notice: Notice) -> EmailMessage:
         "detail": _detail(entry),
     }
     link = site_url(reverse(event.link, kwargs={"pk": fixture.pk}))
-    if to.user is not None:
+    if to.for_unreached and event.says_to_secretaries:
+        unsubscribe = opt_out_url(to.user)
+        says, act = event.says_to_secretaries, event.act
+        words["unreached"] = to.for_unreached
+        why = "You get these emails as a secretary."
+    elif to.user is not None:
         unsubscribe = opt_out_url(to.user)
         says, act = event.says, event.act
         why = "You get these emails as a captain or secretary."

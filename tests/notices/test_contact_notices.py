@@ -285,3 +285,59 @@ def test_a_result_to_confirm_tells_a_captain_without_an_account_how_it_is_confir
     says = message.body.split("\n\n")[1]
     assert "no account" in says and "secretary" in says, says
     assert "See the result: http://testserver/" in message.body
+
+
+@pytest.mark.parametrize("away", ["no account", "a phone number", "an account with no address"])
+def test_a_result_no_email_takes_to_the_other_captain_goes_to_the_secretaries(
+    away, django_capture_on_commit_callbacks
+):
+    """The other side's captain had no account, or one with no e-mail address: no "Result to
+    confirm" went to anyone, and it sat on the desk. The secretaries, who confirm it for that
+    side, are told, in words that say why; one who turned notices off is not."""
+    world = build(played=True)
+    for role in ("secretary", "home_captain"):
+        world.users[role].email = f"{role}@example.org"
+        world.users[role].save(update_fields=["email"])
+    quiet = UserFactory(email="quiet@example.org")
+    world.league.secretaries.add(quiet)
+    OptOut.objects.create(user=quiet)
+    if away == "an account with no address":
+        assert not world.users["away_captain"].email
+    else:
+        contact = "07700 900123" if away == "a phone number" else ""
+        TeamEntry.objects.filter(team=world.fixture.away).update(
+            captain=PlayerFactory(name="Linda Dyson"), captain_contact=contact
+        )
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmation.result_submit(
+            fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+        )
+    [message] = mail.outbox
+    assert message.to == ["secretary@example.org"]
+    assert message.subject == f"Result to confirm: {world.fixture}"
+    says = " ".join(message.body.split("\n\n")[1].split())
+    assert says == (
+        f"The result of {world.fixture} has been submitted and waits for Old Hall's captain to "
+        "confirm it, but no email reaches them (no account with an email address, nor a "
+        "contact address), so a secretary confirms it: check it with them, then confirm it or "
+        "dispute it."
+    )
+    url = f"http://testserver/leagues/fixture/{world.fixture.pk}/result/"
+    assert link_in(message.body, "Confirm it or dispute it") == url
+    assert "as a secretary" in message.body
+
+
+def test_a_result_the_other_captain_is_told_of_is_not_the_secretaries_to_confirm(
+    django_capture_on_commit_callbacks,
+):
+    """A captain an e-mail reaches (at an account or a contact address) is told, and the
+    secretaries are not: it is that side's to confirm, or to take to the secretary."""
+    world = build(played=True)
+    for role in ("secretary", "home_captain", "away_captain"):
+        world.users[role].email = f"{role}@example.org"
+        world.users[role].save(update_fields=["email"])
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmation.result_submit(
+            fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+        )
+    assert [message.to for message in mail.outbox] == [["away_captain@example.org"]]
