@@ -489,7 +489,7 @@ def test_the_desk_lists_each_result_to_see_to_until_it_is_confirmed(world):
     confirmation.result_dispute(
         submission=submission, reason="Table 1 was 11-9", by=world.users["away_captain"]
     )
-    assert "disputed: settle it" in line()
+    assert re.sub(r"<[^>]+>", "", line()).endswith("disputed: settle it")
     confirmation.result_settle(
         submission=submission, uphold=True, note="Checked", by=world.users["secretary"]
     )
@@ -497,6 +497,33 @@ def test_the_desk_lists_each_result_to_see_to_until_it_is_confirmed(world):
     assert "None: every finished fixture's result is confirmed." in page_words(
         secretary.get(desk_url)
     )
+
+
+def test_a_dispute_on_the_desk_links_to_where_it_is_settled_and_to_the_card(world):
+    """The desk said "disputed: settle it" with "settle it" in bold but no link, and the result
+    page's "Settle the dispute" offered only to uphold or reject it: "settle it" leads to that
+    section, which offers the corrected score card too."""
+    submission = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+    )
+    confirmation.result_dispute(
+        submission=submission, reason="Table 1 was 11-9", by=world.users["away_captain"]
+    )
+    secretary = Client()
+    secretary.force_login(world.users["secretary"])
+    desk = page_words(secretary.get(reverse("leagues:manage_league", args=[world.league.slug])))
+    link = re.search(r'disputed: <a href="([^"]+)"[^>]*>settle it</a>', desk)
+    assert link, desk
+    result_url = reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk})
+    assert link.group(1) == f"{result_url}#settle-dispute"
+    page = page_words(secretary.get(result_url))
+    start = page.index('id="settle-dispute"')
+    section = page[start : page.index("</section>", start)]
+    assert "Settle the dispute" in section and 'data-testid="uphold-result"' in section
+    card = re.search(r'<a href="([^"]+)" data-testid="settle-with-card">([^<]+)</a>', section)
+    assert card, section
+    assert card.group(1) == reverse("leagues:score_card", kwargs={"pk": world.fixture.pk})
+    assert card.group(2) == "or settle it with the corrected score card"
 
 
 def test_the_fixture_card_shows_each_tables_qr_and_link_to_secretaries_only(world):
