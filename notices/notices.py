@@ -89,7 +89,7 @@ EVENTS: dict[str, Event] = {
     ),
     "result_disputed": Event(
         subject="Result disputed: {fixture}",
-        says="The result of {fixture} has been disputed: {detail}. A secretary settles it.",
+        says="The result of {fixture} has been disputed: {detail} A secretary settles it.",
         act="See the result",
         link="leagues:fixture_result",
         to_secretaries=True,
@@ -143,8 +143,10 @@ class Addressee:
     for_unreached: str = ""
 
     @classmethod
-    def of(cls, user: Any) -> Addressee:
-        return cls(address=user.email, name=user.get_full_name(), user=user)
+    def of(cls, user: Any, *, known_as: str = "") -> Addressee:
+        """``user``'s account, greeted by its full name, else as the league knows them
+        (``known_as``: a captain's name as a player)."""
+        return cls(address=user.email, name=user.get_full_name() or known_as, user=user)
 
     @property
     def contact(self) -> str:
@@ -218,17 +220,19 @@ def _detail(entry: AuditEntry) -> str:
         )
     for key in ("reason", "settlement"):
         if after.get(key):
-            return str(after[key])
+            return _sentence(str(after[key]))
     return ""
 
 
 def _sentence(text: str) -> str:
-    """``text`` ending as a sentence ends: "New date agreed" -> "New date agreed."."""
+    """``text`` ending as a sentence ends, once: "New date agreed" -> "New date agreed.";
+    "Check the card." and "Check the card!" as they are (a closing bracket or quote aside)."""
     text = text.strip()
-    return text if not text or text.endswith((".", "!", "?")) else f"{text}."
+    ended = text.rstrip(")]\"'”’»").endswith((".", "!", "?", "…"))
+    return text if not text or ended else f"{text}."
 
 
-def _captains(fixture: Fixture) -> tuple[list[Any], list[Addressee], dict[str, str]]:
+def _captains(fixture: Fixture) -> tuple[list[Addressee], list[Addressee], dict[str, str]]:
     """The two sides' captains: the accounts of those who have one, and the contact addresses
     of those who have none (a captain not named yet, or named without an account) when the
     secretary's contact for them is an email address; and the sides ("home", "away") whose
@@ -237,14 +241,14 @@ def _captains(fixture: Fixture) -> tuple[list[Any], list[Addressee], dict[str, s
     entries = TeamEntry.objects.filter(
         season_id=fixture.division.season_id, team_id__in=[fixture.home_id, fixture.away_id]
     ).select_related("team", "captain__user")
-    accounts: list[Any] = []
+    accounts: list[Addressee] = []
     contacts: list[Addressee] = []
     unreached: dict[str, str] = {}
     for team_entry in entries:
         captain = team_entry.captain
         reached = False
         if captain is not None and captain.user is not None:
-            accounts.append(captain.user)
+            accounts.append(Addressee.of(captain.user, known_as=captain.name))
             reached = captain.user.is_active and bool(captain.user.email)
         elif address := email_address(team_entry.captain_contact):
             name = captain.name if captain is not None else ""
@@ -304,7 +308,9 @@ def recipients(entry: AuditEntry) -> list[Addressee]:
     # The actor's own address is taken first: they are not told of their own change at a
     # contact (a secretary who captains a side and typed their own address), either.
     chosen: dict[str, Addressee | None] = {by.email.lower(): None} if by and by.email else {}
-    people = [Addressee.of(user) for user in accounts if user.is_active and user.pk != entry.by_id]
+    people = [
+        person for person in accounts if person.user.is_active and person.user.pk != entry.by_id
+    ]
     people += [
         replace(Addressee.of(user), for_unreached=for_unreached)
         for user in secretaries
@@ -349,7 +355,7 @@ def message(entry: AuditEntry, to: Addressee, notice: Notice) -> EmailMessage:
         )
     body = "\n".join(
         [
-            f"Hello {to.name or 'there'},",
+            f"Hello {to.name}," if to.name else "Hello,",
             "",
             says.format(**words).strip(),
             "",

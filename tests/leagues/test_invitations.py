@@ -107,6 +107,20 @@ def test_a_captain_is_invited_and_their_account_is_the_captains(world):
     assert captain.user.username == "linda"
 
 
+def test_an_invitation_names_who_invites_by_their_full_name(world):
+    """The mail said "kavita.secretary invites you": the secretary's account's full name where
+    it has one, else the username."""
+    url = reverse("leagues:manage_secretaries", args=[world.league.slug])
+    user = world.users["secretary"]
+    secretary(world).post(url, {"action": "invite", "invite-email": "m@example.org"})
+    assert f"\n{user.username} invites you to be a secretary" in mail.outbox[-1].body
+    user.first_name, user.last_name = "Kavita", "Ramdial"
+    user.save(update_fields=["first_name", "last_name"])
+    secretary(world).post(url, {"action": "invite", "invite-email": "n@example.org"})
+    assert "\nKavita Ramdial invites you to be a secretary" in mail.outbox[-1].body
+    assert user.username not in mail.outbox[-1].body
+
+
 def test_a_logged_in_person_accepts_with_their_own_account(world):
     invitations.secretary_invite(
         league=world.league, email="s@example.org", by=world.users["secretary"]

@@ -18,6 +18,7 @@ from leagues.services.fixtures import fixture_postpone, fixture_rearrange
 from notices.models import Notice, OptOut
 from notices.notices import notices_send, opt_out_url
 from scoring.actors import Actor
+from tests.factories.scoring import UserFactory
 from tests.leagues.test_access import build
 
 pytestmark = pytest.mark.django_db
@@ -98,6 +99,51 @@ def test_a_dispute_and_its_settlement_tell_both_captains_and_the_secretaries(
         ["home_captain@example.org"],
     ]
     assert "the submitted result stands. Sheets checked" in mail.outbox[0].body
+
+
+@pytest.mark.parametrize("end", [".", "!", "?", ""])
+def test_a_disputes_reason_ends_its_sentence_once(world, django_capture_on_commit_callbacks, end):
+    """ "…not 1-1. Check the card.. A secretary settles it.": the reason's own full stop (or
+    ! or ?) ends the sentence; one is added only to a reason with none."""
+    submission = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+    )
+    reason = f"Table 3 was 2-0 to Kings, not 1-1. Check the card{end}"
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmation.result_dispute(
+            submission=submission, reason=reason, by=world.users["away_captain"]
+        )
+    says = mail.outbox[0].body.split("\n")[2]
+    assert says == (
+        f"The result of {world.fixture} has been disputed: Table 3 was 2-0 to Kings, not 1-1. "
+        f"Check the card{end or '.'} A secretary settles it."
+    )
+
+
+def test_a_notice_greets_each_person_by_the_name_the_league_knows(
+    world, django_capture_on_commit_callbacks
+):
+    """Every notice began "Hello there,": a captain is greeted by their account's full name,
+    else their name as a player; a secretary by their full name; someone the app knows no
+    name for by "Hello," alone."""
+    submission = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+    )
+    secretary = world.users["secretary"]
+    secretary.first_name, secretary.last_name = "Kavita", "Ramdial"
+    secretary.save(update_fields=["first_name", "last_name"])
+    world.league.secretaries.add(UserFactory(email="nameless@example.org"))
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmation.result_dispute(
+            submission=submission, reason="Table 1 was 11-9", by=world.users["away_captain"]
+        )
+    greeting = {message.to[0]: message.body.split("\n")[0] for message in mail.outbox}
+    assert greeting == {
+        "home_captain@example.org": f"Hello {world.fixture.home} captain,",
+        "secretary@example.org": "Hello Kavita Ramdial,",
+        "nameless@example.org": "Hello,",
+    }
+    assert not any("there" in message.body.split("\n")[0] for message in mail.outbox)
 
 
 def test_postponing_and_rearranging_tell_both_captains(world, django_capture_on_commit_callbacks):
