@@ -10,6 +10,7 @@ import smtplib
 from html import unescape
 
 import pytest
+from django.contrib.auth.models import User
 from django.core import mail
 from django.core.exceptions import ValidationError
 from django.core.mail.backends.base import BaseEmailBackend
@@ -278,7 +279,31 @@ def test_the_operators_are_mailed_when_a_league_is_asked_for(
     message = mail.outbox[0]
     assert "Calder Valley" in message.subject
     assert "asker" in message.body
+    assert message.body.startswith("Hello root,\n")  # an operator with no name: the username
     assert "/leagues/requests/" in message.body
+
+
+def test_the_operator_and_the_asker_are_greeted_by_name_where_they_have_one(
+    asker, operator, django_capture_on_commit_callbacks
+):
+    """The mails greeted "Hello kavita.secretary," where the account has a name."""
+    User.objects.filter(pk=asker.pk).update(first_name="Kavita", last_name="Ramdial")
+    User.objects.filter(pk=operator.pk).update(first_name="Site", last_name="Keeper")
+    asker.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        ask(asker)
+    waiting = mail.outbox[-1]
+    assert waiting.body.startswith("Hello Site Keeper,\n")
+    assert "Kavita Ramdial, asker (asker@example.org) asked to start a league" in waiting.body
+    with django_capture_on_commit_callbacks(execute=True):
+        league_request_approve(
+            league_request=LeagueRequest.objects.get(),
+            league_kwargs={"name": "Calder Valley", "style": "yorkshire", "league_night": 2}
+            | {"start_time": datetime.time(20)},
+            by=operator,
+        )
+    assert mail.outbox[-1].to == ["asker@example.org"]
+    assert mail.outbox[-1].body.startswith("Hello Kavita Ramdial,\n")
 
 
 def test_a_request_stands_when_the_operators_mail_cannot_go(
