@@ -109,6 +109,13 @@ EVENTS: dict[str, Event] = {
         link="leagues:fixture_result",
         to_secretaries=True,
     ),
+    "submission_withdrawn": Event(
+        subject="Result to submit again: {fixture}",
+        says="The result submitted for {fixture} has been withdrawn: {detail} It is submitted "
+        "again once every table has finished.",
+        act="See the result",
+        link="leagues:fixture_result",
+    ),
     "fixture_postponed": Event(
         subject="Postponed: {fixture}",
         says="{fixture} is postponed: {detail}",

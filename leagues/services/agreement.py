@@ -411,7 +411,7 @@ def withdraw_open(
             action=AuditEntry.Action.SUBMISSION_WITHDRAWN,
             subject=f"Submitted result of {terms} withdrawn: {why}",
             before=before,
-            after={"status": "withdrawn", "figures": after},
+            after={"status": "withdrawn", "figures": after, "reason": why},
             by=by,
             link=link,
         )

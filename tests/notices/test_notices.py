@@ -324,3 +324,41 @@ def test_a_captain_submitting_on_the_result_page_emails_the_other_captain(
     assert response.status_code in (200, 302)
     assert addressees() == [{"away_captain@example.org"}]
     assert f"http://testserver{url}" in mail.outbox[0].body
+
+
+def test_a_submitted_result_withdrawn_by_an_undo_at_the_table_tells_both_captains(
+    world, django_capture_on_commit_callbacks
+):
+    """A scorer undid the table's last hand after the home captain submitted the result: the
+    submission is withdrawn, and both captains are told to submit it again (nobody was: the
+    captain's My fixtures just asked again for a result they had submitted)."""
+    from scoring import services as scoring_services
+
+    confirmation.result_submit(fixture=world.fixture, actor=Actor.of(world.users["home_captain"]))
+    game = world.game()
+    with django_capture_on_commit_callbacks(execute=True):
+        scoring_services.hand_undo(
+            game=game,
+            expected_number=game.hands.count(),
+            actor=Actor.of(None, link=world.table.scoring_link),
+        )
+    assert sorted(map(sorted, addressees())) == [
+        ["away_captain@example.org"],
+        ["home_captain@example.org"],
+    ]
+    message = mail.outbox[0]
+    assert message.subject == f"Result to submit again: {world.fixture}"
+    assert (
+        f"The result submitted for {world.fixture} has been withdrawn: the games changed. It is "
+        "submitted again once every table has finished." in message.body
+    )
+    url = reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk})
+    assert link_in(message.body, "See the result") == f"http://testserver{url}"
+
+
+def test_the_undo_question_of_a_won_table_game_says_a_submitted_result_is_withdrawn(world):
+    game = world.game()
+    scorer = Client()
+    scorer.get(world.table.scoring_link.get_absolute_url())
+    page = scorer.get(reverse("scoring:game", kwargs={"pk": game.pk})).content.decode()
+    assert "a result submitted for the match is withdrawn, to be submitted again" in page
