@@ -712,6 +712,23 @@ def results_to_see_to(*, league: League) -> list[Fixture]:
     )
 
 
+def fixtures_on_nights_off(*, seasons: Iterable[Season]) -> list[Fixture]:
+    """The seasons' fixtures still to play (scheduled) on one of their own nights with no
+    league, a night off added after the list was made: for the secretary to re-arrange, oldest
+    first. One query (none where no season has a night off)."""
+    wanted = Q()
+    for season in seasons:
+        if season.exclusions:
+            wanted |= Q(division__season=season, date__in=sorted(season.excluded_dates))
+    if not wanted:
+        return []
+    return list(
+        Fixture.objects.filter(wanted, status=Fixture.Status.SCHEDULED)
+        .select_related("home", "away", "division")
+        .order_by("date", "time", "pk")
+    )
+
+
 def results_missing(*, league: League) -> list[Fixture]:
     """The league's fixtures whose night has passed with no table scored to a finish and no
     decision (still scheduled): the results to enter from the score card, oldest first."""

@@ -14,11 +14,13 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 
 from config.inputs import strict_id
 from leagues import forms, nights_off
-from leagues.models import Division, Fixture, Invitation, Team, TeamEntry
+from leagues.days import short_date
+from leagues.models import Division, Fixture, Invitation, Season, Team, TeamEntry
 from leagues.permissions import can_create_league
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.live import NO_RESULT_WORDS
@@ -133,6 +135,7 @@ def league_manage(request: HttpRequest, slug: str) -> HttpResponse:
             "match_format": league.get_match_format().describe(),
             "results_waiting": selectors.results_to_see_to(league=league),
             "results_missing": selectors.results_missing(league=league),
+            "on_nights_off": selectors.fixtures_on_nights_off(seasons=seasons_),
             "no_result_words": NO_RESULT_WORDS,  # as each of their pages says
         },
     )
@@ -202,6 +205,20 @@ def division_create(request: HttpRequest, slug: str, season: int) -> HttpRespons
     )
 
 
+def _season_saved(season: Season) -> str:
+    """Said once a season is saved: and its fixtures left on a night it no longer plays."""
+    stranded = selectors.fixtures_on_nights_off(seasons=[season])
+    if not stranded:
+        return f"Season {season.name} saved."
+    nights = sorted({fixture.date for fixture in stranded})
+    return (
+        f"Season {season.name} saved. {len(stranded)} fixture{pluralize(len(stranded))} "
+        f"{'is' if len(stranded) == 1 else 'are'} still on a night with no league now "
+        f"({', '.join(short_date(night) for night in nights)}): re-arrange "
+        f"{'it' if len(stranded) == 1 else 'them'}, from the list on the desk."
+    )
+
+
 @login_required
 def season_edit(request: HttpRequest, slug: str, season: int) -> HttpResponse:
     league = _league(request, slug)
@@ -223,7 +240,7 @@ def season_edit(request: HttpRequest, slug: str, season: int) -> HttpResponse:
         league=league,
         form=form,
         save=lambda data: structure.season_update(season=season_obj, **data, by=request.user),
-        saved=lambda season: f"Season {season.name} saved.",
+        saved=_season_saved,
         next_url=lambda season: _manage_url(league),
         title=f"Season {season_obj.name}",
     )

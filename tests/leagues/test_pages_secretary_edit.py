@@ -504,3 +504,38 @@ def test_the_secretary_sets_the_leagues_time_zone(client, signed_in, league, div
     assert "Port of Spain time" in page
     adding = client.get(reverse("leagues:manage_fixture_add", args=[division.pk]))
     assert "Port of Spain time" in adding.content.decode()
+
+
+def test_a_night_off_added_after_the_list_says_which_fixtures_are_on_it(
+    client, signed_in, league, division
+):
+    """A night off added once the fixtures are listed left them booked on it, with only "Season
+    saved.": the save says so, and the desk lists them to re-arrange, until they are."""
+    season = division.season
+    fixtures_generate(division=division, start=datetime.date(2025, 9, 2), legs=1)
+    on_it = list(Fixture.objects.filter(division=division, date=datetime.date(2025, 9, 9)))
+    assert len(on_it) == 2
+    url = reverse("leagues:manage_season_edit", args=[league.slug, season.pk])
+    response = client.post(
+        url,
+        {
+            "name": season.name,
+            "starts_on": season.starts_on.isoformat(),
+            "ends_on": season.ends_on.isoformat() if season.ends_on else "",
+            "exclusions": "2025-09-09 Heckmondwike Feast",
+            "venue_capacity": str(season.venue_capacity),
+        },
+        follow=True,
+    )
+    words = page_words(re.sub(r"<[^>]*>", " ", response.content.decode()))
+    assert (
+        f"Season {season.name} saved. 2 fixtures are still on a night with no league now "
+        "(Tue 9 Sep): re-arrange them, from the list on the desk." in words
+    )
+    desk = client.get(reverse("leagues:manage_league", args=[league.slug])).content.decode()
+    for fixture in on_it:
+        assert f'data-testid="night-off-{fixture.pk}"' in desk
+    Fixture.objects.filter(pk=on_it[0].pk).update(date=datetime.date(2025, 9, 30))
+    desk = client.get(reverse("leagues:manage_league", args=[league.slug])).content.decode()
+    assert f'data-testid="night-off-{on_it[0].pk}"' not in desk
+    assert f'data-testid="night-off-{on_it[1].pk}"' in desk
