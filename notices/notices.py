@@ -130,7 +130,7 @@ EVENTS: dict[str, Event] = {
     ),
     "fixture_rearranged": Event(
         subject="Re-arranged: {match}",
-        says="{match} is re-arranged: {detail}",
+        says="{match}: {detail}",
         act="See the fixture",
         link="leagues:fixture",
     ),

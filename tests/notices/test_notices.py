@@ -176,6 +176,8 @@ def test_postponing_and_rearranging_tell_both_captains(world, django_capture_on_
     assert re.fullmatch(
         r"\S.* to Tue 14 Oct 2025: Agreed\. Now at \d\d:\d\d London time, \S.*\.", says
     ), says
+    # Said once: not "… is re-arranged: Re-arranged from …".
+    assert says.startswith(f"{fixture.home} v {fixture.away}: Re-arranged from Tue 9 Sep 2025")
 
 
 def test_a_long_rearrangement_reason_reaches_the_captains_whole(
