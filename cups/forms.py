@@ -148,6 +148,13 @@ class TieActionForm(forms.Form):
         self, *args: Any, tie: Tie, offered: list[str] | None = None, **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
+        # The sides by name, as the tie's page names them (not "Home" and "Away").
+        to = self.fields["to"]
+        assert isinstance(to, forms.ChoiceField)
+        to.choices = [
+            (Tie.Side.HOME, tie.home_name),
+            (Tie.Side.AWAY, tie.away_name),
+        ]
         self.fields["home"].label = f"Settle: {tie.home_name} games"
         self.fields["away"].label = f"Settle: {tie.away_name} games"
         if offered is None:

@@ -135,3 +135,17 @@ def test_a_bad_settle_number_names_the_field_it_was_given_in():
     said = html.unescape(client.get(response["Location"]).content.decode())
     assert "Give both sides' games." in said
     assert state(tie) == before
+
+
+def test_a_walkover_is_given_to_a_side_chosen_by_its_name():
+    """The walkover's choice named the sides "Home" and "Away" beside a button "Do it"; the
+    page names them as the tie does."""
+    world = cup_world(2)
+    cup = team_cup(world)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    (tie,) = cup.ties.all()
+    shown = page(secretary(world), tie)
+    assert f'<option value="home">{tie.home_name}</option>' in shown
+    assert f'<option value="away">{tie.away_name}</option>' in shown
+    assert ">Home</option>" not in shown and ">Do it<" not in shown
+    assert ">Decide the tie<" in shown
