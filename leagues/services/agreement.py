@@ -176,12 +176,25 @@ def _require_open(submission: ResultAgreement, status: str) -> None:
 
 def submit(terms: Terms, *, by: Account = None, link: ScoringLink | None = None) -> Any:
     """Put the result the games give forward; the submitter's side (if it speaks for exactly
-    one) has agreed. The caller checked the submitter may and the games are finished."""
+    one) has agreed. The caller checked the submitter may and the games are finished.
+
+    Already submitted, with these very figures, by the other side's captain (the two captains
+    pressed Submit at once): a captain of the side still to agree agrees instead (``confirm``), as
+    they would have next; the submission is returned, its ``submitted_by`` someone else's."""
     existing = terms.submissions().filter(status__in=[*OPEN, *CONFIRMED]).first()
-    if existing is not None:
-        raise ValidationError(f"The result is already {existing.get_status_display().lower()}.")
     user = account(by)
     sides = terms.sides_of(user) if user is not None else set()
+    if (
+        existing is not None
+        and existing.status == Status.SUBMITTED
+        and existing.submitted_by_id is not None
+        and existing.figures == terms.figures()
+        and len(sides) == 1
+        and getattr(existing, f"{next(iter(sides))}_agreed_by_id") is None
+    ):
+        return confirm(terms, existing, by=by)
+    if existing is not None:
+        raise ValidationError(f"The result is already {existing.get_status_display().lower()}.")
     submission = terms.create(
         figures=terms.figures(),
         submitted_by=user,

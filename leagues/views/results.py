@@ -133,11 +133,21 @@ def _act(request: HttpRequest, fixture: Any, current: Any, actor: Actor) -> Http
         return redirect("leagues:fixture_result", pk=fixture.pk)
     try:
         if action == "submit":
-            confirmation.result_submit(fixture=fixture, actor=actor)
-            done = (
-                "Result submitted: it counts once both teams have agreed "
-                "(or a secretary confirms it)."
-            )
+            submission = confirmation.result_submit(fixture=fixture, actor=actor)
+            if user is not None and submission.submitted_by_id not in (None, user.pk):
+                # The other captain had just submitted the same figures: agreed instead.
+                done = (
+                    "The other team had just submitted this very result: your team's agreement "
+                    "is recorded, and it counts."
+                    if submission.is_confirmed
+                    else "The other team had just submitted this very result: your team's "
+                    "agreement is recorded."
+                )
+            else:
+                done = (
+                    "Result submitted: it counts once both teams have agreed "
+                    "(or a secretary confirms it)."
+                )
         elif action == "confirm":
             agreed = confirmation.result_confirm(submission=current, by=user)
             done = (

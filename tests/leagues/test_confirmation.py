@@ -3,6 +3,7 @@ them; the standings counting confirmed results only; the audit trail and the fix
 
 from __future__ import annotations
 
+import html
 import re
 import uuid
 
@@ -795,3 +796,30 @@ def test_a_void_fixtures_result_page_says_it_is_void_and_why_and_offers_nothing(
         assert "Reopen" not in words and "Confirm the result" not in words
     with pytest.raises(ValidationError, match="void"):
         confirmation.result_reopen(fixture=world.fixture, reason="Mistake", by=secretary)
+
+
+def test_the_other_captain_submitting_the_same_result_at_once_agrees_to_it(world):
+    """Both captains pressed Submit at once: the second was told "The result is already
+    submitted, awaiting confirmation." and had to press Confirm next; their Submit of the very
+    figures submitted is their team's agreement, and the result counts."""
+    confirmation.result_submit(fixture=world.fixture, actor=Actor.of(world.users["home_captain"]))
+    agreed = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(world.users["away_captain"])
+    )
+    assert agreed.submitted_by == world.users["home_captain"]
+    assert agreed.is_confirmed
+    assert ResultSubmission.objects.filter(fixture=world.fixture).count() == 1
+    # The captain who submitted it pressing Submit again is still told it is submitted.
+    with pytest.raises(ValidationError, match="already confirmed"):
+        confirmation.result_submit(
+            fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+        )
+
+
+def test_the_result_page_says_the_second_submit_was_an_agreement(world):
+    confirmation.result_submit(fixture=world.fixture, actor=Actor.of(world.users["home_captain"]))
+    client = Client()
+    client.force_login(world.users["away_captain"])
+    url = reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk})
+    page = client.post(url, {"action": "submit"}, follow=True).content.decode()
+    assert "The other team had just submitted this very result" in html.unescape(page)
