@@ -171,6 +171,20 @@ def to_confirm(*, fixture: Fixture, by: Account) -> ResultSubmission | None:
     return submission
 
 
+def can_take_back(*, submission: ResultSubmission, by: Account) -> bool:
+    """Whoever submitted the result (an account), while it waits and no side but their own has
+    agreed to it: a figure they typed wrong is theirs to put right, before anyone relies on
+    it."""
+    user = agreement.account(by)
+    if user is None or submission.submitted_by_id != user.pk:
+        return False
+    if submission.status != Status.SUBMITTED:
+        return False
+    own = FixtureTerms(submission.fixture).sides_of(user)
+    agreed = {side for side in ("home", "away") if side not in waiting_sides(submission)}
+    return agreed <= own
+
+
 def can_dispute(*, submission: ResultSubmission, by: Account) -> bool:
     return agreement.can_dispute(FixtureTerms(submission.fixture), submission, by)
 
@@ -213,6 +227,27 @@ def result_confirm(
         submission.save(update_fields=["signed_card"])
     _follow(terms.fixture)
     return submission
+
+
+@transaction.atomic
+def result_take_back(*, submission: ResultSubmission, by: Account) -> None:
+    """Whoever submitted the result takes it back to put a figure right (``can_take_back``):
+    it is withdrawn (audited; both captains are told), and the result page or the score card
+    submits it again."""
+    terms, submission = _lock_submission(submission)
+    if not can_take_back(submission=submission, by=by):
+        raise PermissionDenied(
+            "Only whoever submitted the result takes it back, while the other team has not "
+            "agreed to it."
+        )
+    agreement.withdraw_open(
+        terms,
+        why="taken back by whoever submitted it, to put a figure right",
+        after=terms.figures(),
+        by=by,
+        link=None,
+    )
+    _follow(terms.fixture)
 
 
 @transaction.atomic

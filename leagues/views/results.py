@@ -97,6 +97,9 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         and not void
         and current.status == ResultSubmission.Status.SUBMITTED
         and confirmation.can_dispute(submission=current, by=user),
+        "may_take_back": current is not None
+        and not void
+        and confirmation.can_take_back(submission=current, by=user),
         "may_settle": current is not None
         and not void
         and current.status == ResultSubmission.Status.DISPUTED
@@ -155,6 +158,12 @@ def _act(request: HttpRequest, fixture: Any, current: Any, actor: Actor) -> Http
                 if agreed.is_confirmed
                 else "Your team's agreement is recorded: the other team's captain (or a "
                 "secretary) confirms it next."
+            )
+        elif action == "take_back":
+            confirmation.result_take_back(submission=current, by=user)
+            done = (
+                "Result taken back: put the figure right, on the score card or at the table, "
+                "then submit it again."
             )
         elif action == "dispute":
             confirmation.result_dispute(submission=current, reason=text, by=user)

@@ -1271,3 +1271,36 @@ def test_a_postponed_match_to_come_is_not_said_to_be_on_its_old_night() -> None:
     page = unescape(captain.get(card_url).content.decode())
     assert f'data-testid="card-closed">{words}</p>' in page
     assert "This match is on" not in page
+
+
+def test_a_captain_takes_back_a_card_they_typed_wrong_and_enters_it_again() -> None:
+    """A captain who submitted the card and saw a slip could only wait for the other captain
+    to dispute it: while the other team has not agreed, they take it back (withdrawn, audited)
+    and enter the card again; once the other team agrees, they cannot."""
+    fixture, users = _fixture()
+    submission = fixture_card_enter(
+        fixture=fixture,
+        tables=_yorkshire_card(((11, 7), (9, 11), (11, 4), (1, 11))),
+        by=users["home"],
+    )
+    home, away = Client(), Client()
+    home.force_login(users["home"])
+    away.force_login(users["away"])
+    result_url = reverse("leagues:fixture_result", kwargs={"pk": fixture.pk})
+    assert 'data-testid="take-back"' not in away.get(result_url).content.decode()
+    card = unescape(
+        home.get(reverse("leagues:score_card", kwargs={"pk": fixture.pk})).content.decode()
+    )
+    assert 'data-testid="card-take-back"' in card
+    page = home.post(result_url, {"action": "take_back"}, follow=True)
+    assert "Result taken back: put the figure right" in unescape(page.content.decode())
+    submission.refresh_from_db()
+    assert submission.status == ResultSubmission.Status.WITHDRAWN
+    assert AuditEntry.objects.filter(fixture=fixture, action="submission_withdrawn").exists()
+    again = fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+    assert again.status == ResultSubmission.Status.SUBMITTED
+    assert FixtureResult.objects.get(fixture=fixture).home_pegs == 42
+    # Once the other team has agreed, it is theirs too: no taking it back.
+    confirmation.result_confirm(submission=again, by=users["away"])
+    with pytest.raises(PermissionDenied):
+        confirmation.result_take_back(submission=again, by=users["home"])
