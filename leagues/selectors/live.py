@@ -99,7 +99,7 @@ def _progress(*, status: str, final: bool, begun: bool, passed: bool) -> str:
 #: A played result waiting for the sides, as every page says it (a fixture's, a cup tie's, on
 #: the bracket and the captains' lists): put forward and to agree, or disputed for a
 #: secretary to settle.
-TO_AGREE_WORDS = "Played, to agree"
+TO_AGREE_WORDS = "Played, waiting to be confirmed"
 DISPUTED_WORDS = "Played, disputed"
 
 
@@ -135,8 +135,8 @@ def status_words(fixture: Fixture, today: datetime.date) -> str:
     """The fixture's status as every page gives it (its page, its result page, a captain's
     list, a cup tie's page and card): "In play" once a game has begun (``match_progress``,
     from its prefetched tables and games), "Result not in yet" once its night has passed
-    with none, "Played, to agree" or "Played, disputed" while its result waits for the
-    sides, else its status."""
+    with none, "Played, waiting to be confirmed" or "Played, disputed" while its result waits
+    for the sides, else its status."""
     progress = match_progress(fixture, today)
     if progress == IN_PLAY:
         return "In play"

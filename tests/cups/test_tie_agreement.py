@@ -354,7 +354,7 @@ def test_the_bracket_marks_a_tie_played_and_waiting_for_agreement():
     result = semi_2.results.get()
     tie_result_dispute(result=result, reason="Game 3 misdealt", by=pair_player(semi_2, "home"))
     page = Client().get(cup.get_absolute_url() + "?round=1").content.decode()
-    assert "Played, to agree" in page and "Played, disputed" in page
+    assert "Played, waiting to be confirmed" in page and "Played, disputed" in page
 
 
 def test_a_ties_audit_trail_shows_its_own_entries_and_hands_to_its_secretaries_only():
