@@ -607,3 +607,20 @@ def test_a_double_tap_on_yes_undo_with_no_connection_undoes_one_hand(
     page.context.set_offline(False)
     expect(unsent(page)).to_have_count(0)
     assert list(Hand.objects.filter(game=game).values_list("number", flat=True)) == [1]
+
+
+def test_a_hand_kept_offline_replaces_the_last_recorded_notice(offline_scorer: Scorer) -> None:
+    """The score bar said "Hand 1 recorded." above "1 hand not sent yet." once hand 2 was kept
+    with no connection: it says what the phone did last."""
+    game = GameFactory(trinidad=True)
+    scorer, page = offline_scorer, offline_scorer.page
+    open_for_offline(scorer, game)
+    scorer.enter(card="4H", high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
+    scorer.record()
+    notice = page.get_by_test_id("game-notice")
+    expect(notice).to_have_text("Hand 1 recorded.")
+    page.wait_for_function(KEPT)
+    page.context.set_offline(True)
+    scorer.enter(card="5S", high=PATEL, low=SMITH, jack=NOT_OUT, game=PATEL)
+    keep(scorer, 2)
+    expect(notice).to_have_text("Hand 2 kept on this phone: sent when the connection is back.")

@@ -519,8 +519,16 @@ async function keepOneHand(form, { key, number, submitter = null } = {}) {
     const expected = number || target;
     await store.putOp({ key: key || store.newKey(), game: pk, seq: await nextSeq(), op: "record", number: expected, facts, state: "unsent" });
   }
+  const kept = editing ? `The correction of hand ${target}` : `Hand ${number || target}`;
   stopEditing();
   clearForm(form);
+  // The server's last notice ("Hand 2 recorded.") no longer says what the phone did last.
+  const notice = document.getElementById("game-notice");
+  if (notice) {
+    notice.className = "notice success";
+    notice.setAttribute("role", "status");
+    notice.textContent = `${kept} kept on this phone: sent when the connection is back.`;
+  }
   await refresh();
   document.dispatchEvent(new Event("allfours:hand-done"));
   flush();
