@@ -37,9 +37,9 @@ from leagues.models import (
     FixtureResult,
     Outcome,
     ResultSubmission,
-    TableGame,
     TeamEntry,
 )
+from leagues.selectors.fixtures import boards_begun
 from leagues.selectors.people import name_people
 from leagues.services import agreement
 from leagues.services.fixtures import nights_free_for, refuse_clash
@@ -150,9 +150,8 @@ def tie_started(tie: Tie) -> bool:
     if tie.fixture_id is not None:
         fixture = tie.fixture
         assert fixture is not None
-        return (
-            fixture.status in (Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
-            or TableGame.objects.filter(table__fixture=fixture).exists()
+        return fixture.status in (Fixture.Status.PLAYED, Fixture.Status.WALKOVER) or bool(
+            boards_begun(fixture)
         )
     return Hand.objects.filter(game__cup_game__tie=tie).exists()
 

@@ -240,6 +240,21 @@ def no_match_words(
     return f"No match: {join_words(idle)}" if idle else ""
 
 
+def boards_begun(fixture: Fixture) -> list[int]:
+    """The boards of ``fixture`` at which play has begun: a game started at the table (its
+    hands follow) or its result typed from the score card. Once there is one, the match is
+    being played on its night: it is not moved to another (``fixture_rearrange``,
+    ``fixture_postpone``) and a cup tie on it is under way (``cups.services.ties``). One
+    query."""
+    return list(
+        FixtureTable.objects.filter(fixture=fixture)
+        .filter(Q(games__isnull=False) | Q(source=FixtureTable.Source.CARD))
+        .order_by("board")
+        .values_list("board", flat=True)
+        .distinct()
+    )
+
+
 def division_entries(*, division: Division) -> QuerySet[TeamEntry]:
     return division.entries.select_related("team__home_venue", "captain").order_by("team__name")
 

@@ -32,12 +32,13 @@ from leagues.schedule import (
     occupancy,
     round_robin,
 )
-from leagues.selectors.fixtures import no_match_words
+from leagues.selectors.fixtures import boards_begun, no_match_words
 from leagues.services.rollup import FixtureChanged, roll_up
 from leagues.services.standings import refresh_division_table, refresh_fixture_table
 from leagues.zones import today_in
 from scoring.actors import Account, Actor
 from scoring.forms.words import possessive
+from scoring.sheet import join_words
 
 #: Fixtures not yet played: a re-arrangement may move them, a walkover or void settle them.
 REPLACEABLE = (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED)
@@ -697,6 +698,20 @@ def _locked_fixture(fixture: Fixture) -> Fixture:
     return Fixture.objects.select_related(*related).get(pk=fixture.pk)
 
 
+def _refuse_begun(fixture: Fixture, doing: str) -> None:
+    """Refuse to move ``fixture`` off its night (``doing``: "moved", "postponed") once play has
+    begun at its tables (``boards_begun``): what was played there belongs to that night."""
+    boards = boards_begun(fixture)
+    if boards:
+        which = join_words([str(board) for board in boards])
+        raise ValidationError(
+            f"Play has begun at this match's tables (table{pluralize(boards)} {which}): it "
+            f"cannot be {doing}. Let the tables still playing finish, or enter what they "
+            "played on the match's score card; if the match is to be played again from the "
+            "start, void it and add the replay as a new fixture."
+        )
+
+
 @transaction.atomic
 def fixture_postpone(*, fixture: Fixture, reason: str, by: Account = None) -> Fixture:
     """Postpone a fixture not yet played; the rest of the list stays as it is."""
@@ -707,6 +722,7 @@ def fixture_postpone(*, fixture: Fixture, reason: str, by: Account = None) -> Fi
             f"Only a scheduled fixture can be postponed; this one is "
             f"{fixture.get_status_display().lower()}."
         )
+    _refuse_begun(fixture, "postponed")
     if not reason.strip():
         raise ValidationError("Give the reason for the postponement.")
     before = fixture_state(fixture)
@@ -822,6 +838,7 @@ def fixture_rearrange(
             f"Only a scheduled or postponed fixture can be re-arranged; this one is "
             f"{fixture.get_status_display().lower()}."
         )
+    _refuse_begun(fixture, "moved")
     season = fixture.division.season
     if (
         venue is not None

@@ -9,7 +9,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 
-from leagues.models import Fixture
+from leagues.models import Fixture, FixtureTable
 from leagues.services.fixtures import (
     fixture_add,
     fixture_postpone,
@@ -246,6 +246,33 @@ def test_only_unplayed_fixtures_are_postponed_or_rearranged():
         fixture_postpone(fixture=fixture, reason="Too late")
     with pytest.raises(ValidationError):
         fixture_rearrange(fixture=fixture, date=datetime.date(2025, 12, 2))
+
+
+def test_a_match_whose_tables_have_begun_is_neither_rearranged_nor_postponed():
+    division = DivisionFactory(season__league=LeagueFactory(league_night=TUESDAY))
+    entered_teams(division, [f"Team {i}" for i in range(4)])
+    fixtures_generate(division=division, start=START)
+    begun, carded = division.fixtures.order_by("date", "pk")[:2]
+    start_fixture(begun)
+    FixtureTable.objects.create(fixture=carded, board=2, source=FixtureTable.Source.CARD)
+    boards = division.season.league.get_match_format().tables
+    tables = "tables " + ", ".join(str(b) for b in range(1, boards)) + f" and {boards}"
+    with pytest.raises(
+        ValidationError,
+        match=rf"Play has begun at this match's tables \({tables}\): it cannot be moved\. "
+        ".*void it and add the replay",
+    ):
+        fixture_rearrange(
+            fixture=begun, date=datetime.date(2025, 12, 9), outside_calendar=True, reason="Agreed"
+        )
+    with pytest.raises(ValidationError, match="cannot be moved"):
+        fixture_rearrange(fixture=begun)
+    with pytest.raises(ValidationError, match=r"\(table 2\): it cannot be postponed"):
+        fixture_postpone(fixture=carded, reason="Burst pipe")
+    assert {(f.date, f.status) for f in Fixture.objects.filter(pk__in=[begun.pk, carded.pk])} == {
+        (begun.date, Fixture.Status.SCHEDULED),
+        (carded.date, Fixture.Status.SCHEDULED),
+    }
 
 
 def test_every_pair_meets_once_in_the_generated_list():
