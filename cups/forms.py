@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 
-from cups.models import Competition, Tie
+from cups.models import Competition, Round, Tie
 from cups.selectors import teams_to_enter
 from leagues.forms import label_people
 from leagues.models import League, Player, Season, Team
@@ -120,12 +120,20 @@ class DrawForm(forms.Form):
 
 
 class RoundDatesForm(forms.Form):
-    date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    """A round's night or deadline, one form a round (its fields' ids end with its key)."""
+
+    date = forms.DateField(
+        required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
     deadline = forms.DateField(
         required=False,
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         label="or play by",
     )
+
+    def __init__(self, *args: Any, round: Round, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", {"date": round.date, "deadline": round.deadline})
+        super().__init__(*args, auto_id=f"%s-{round.pk}", **kwargs)
 
 
 class TieActionForm(forms.Form):

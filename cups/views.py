@@ -267,6 +267,8 @@ def competition_manage(request: HttpRequest, pk: int) -> HttpResponse:
         prefix="groups",
         initial={"groups": competition.groups, "qualifiers": competition.qualifiers},
     )
+    refused_dates: forms.RoundDatesForm | None = None
+    refused_round = None
     if request.method == "POST":
         action = request.POST.get("action", "")
         try:
@@ -334,12 +336,17 @@ def competition_manage(request: HttpRequest, pk: int) -> HttpResponse:
                 rnd = get_object_or_404(
                     Round, pk=request.POST.get("round"), competition=competition
                 )
-                dates = forms.RoundDatesForm(request.POST)
+                dates = forms.RoundDatesForm(request.POST, round=rnd)
+                # The round's form shows what was typed and why it was refused, one list.
+                refused_dates, refused_round = dates, rnd.pk
                 if dates.is_valid():
-                    rnd = ties.round_set_dates(round=rnd, by=request.user, **dates.cleaned_data)
-                    messages.success(request, f"{rnd.name}: {rnd.when or 'no date'}.")
-                    return redirect("cups:manage", pk=pk)
-                messages.error(request, "Give the date as a day of the calendar.")
+                    try:
+                        rnd = ties.round_set_dates(round=rnd, by=request.user, **dates.cleaned_data)
+                    except ValidationError as exc:
+                        add_service_error(dates, exc)
+                    else:
+                        messages.success(request, f"{rnd.name}: {rnd.when or 'no date'}.")
+                        return redirect("cups:manage", pk=pk)
             else:
                 messages.error(request, "That is not something this page does.")
         except ValidationError as exc:
@@ -358,7 +365,10 @@ def competition_manage(request: HttpRequest, pk: int) -> HttpResponse:
             "to_enter": to_enter,
             "draw_form": draw_form,
             "groups_form": groups_form,
-            "rounds": list(competition.rounds.all()),
+            "rounds": [
+                (rnd, refused_dates if rnd.pk == refused_round else forms.RoundDatesForm(round=rnd))
+                for rnd in competition.rounds.all()
+            ],
         },
     )
 

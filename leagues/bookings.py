@@ -30,6 +30,8 @@ class Booked:
     """How a refusal names it: "Stubbing Wharf v White Lion"."""
     division: Hashable | None = None
     """A league fixture's division (it counts towards the teams' meetings); None otherwise."""
+    on_the_night: bool = True
+    """False for a walkover: it counts as a meeting, but no match is played on its night."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,7 @@ def clashes(
     given) a meeting of the two beyond the format's ``meetings``. ``names`` names the teams
     and the venue."""
     booked = list(booked)
-    night = [b for b in booked if b.date == date]
+    night = [b for b in booked if b.date == date and b.on_the_night]
     found: list[Clash] = []
     for side, team in (("home", home), ("away", away)):
         playing = next((b for b in night if team in (b.home, b.away)), None)

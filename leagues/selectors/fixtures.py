@@ -240,6 +240,19 @@ def no_match_words(
     return f"No match: {join_words(idle)}" if idle else ""
 
 
+#: A void fixture and a walkover have no match on their night: nobody plays them, so their teams
+#: are free that night and their pub has room (the clash rules, ``leagues.bookings``). A league
+#: walkover still counts as its teams' meeting.
+NO_MATCH_ON_THE_NIGHT = (Fixture.Status.VOID, Fixture.Status.WALKOVER)
+
+
+def matches_on_their_nights(fixtures: QuerySet[Fixture]) -> QuerySet[Fixture]:
+    """``fixtures`` without those with no match on their night (``NO_MATCH_ON_THE_NIGHT``): the
+    nights and pubs they take, as refusing a clash, finding a free night and planning a list
+    read them."""
+    return fixtures.exclude(status__in=NO_MATCH_ON_THE_NIGHT)
+
+
 def boards_begun(fixture: Fixture) -> list[int]:
     """The boards of ``fixture`` at which play has begun: a game started at the table (its
     hands follow) or its result typed from the score card. Once there is one, the match is

@@ -32,7 +32,12 @@ from leagues.schedule import (
     occupancy,
     round_robin,
 )
-from leagues.selectors.fixtures import boards_begun, no_match_words
+from leagues.selectors.fixtures import (
+    NO_MATCH_ON_THE_NIGHT,
+    boards_begun,
+    matches_on_their_nights,
+    no_match_words,
+)
 from leagues.services.rollup import FixtureChanged, roll_up
 from leagues.services.standings import refresh_division_table, refresh_fixture_table
 from leagues.zones import today_in
@@ -360,11 +365,12 @@ def _venues_taken(
     fill it (``capacity`` home matches): the planner pairs the division's teams against them."""
     hosting: dict[tuple[int, datetime.date], int] = {}
     for venue, day in (
-        Fixture.objects.filter(
-            division__season=division.season_id, venue__in={t.home_venue_id for t in teams}
+        matches_on_their_nights(
+            Fixture.objects.filter(
+                division__season=division.season_id, venue__in={t.home_venue_id for t in teams}
+            )
         )
         .exclude(division=division)
-        .exclude(status=Fixture.Status.VOID)
         .values_list("venue", "date")
     ):
         hosting[(venue, day)] = hosting.get((venue, day), 0) + 1
@@ -525,14 +531,12 @@ def _clear_other_divisions(
     if not planned:
         return planned
     first = min(f.date for f in planned)
-    others = (
+    others = matches_on_their_nights(
         Fixture.objects.filter(
             division__season=division.season_id,
             venue__in=set(venue_of.values()),
             date__gte=first,
-        )
-        .exclude(division=division)
-        .exclude(status=Fixture.Status.VOID)
+        ).exclude(division=division)
     )
     hosting: dict[tuple[datetime.date, int], list[str]] = {}
     for other in others.select_related("home"):
@@ -646,12 +650,12 @@ def refuse_clash(
     season = division.season
     league = kind == Fixture.Kind.LEAGUE
     teams = (home.pk, away.pk)
-    others = (
-        Fixture.objects.filter(division__season=season)
-        .filter(Q(date=date) | Q(home__in=teams, away__in=teams) if league else Q(date=date))
-        .exclude(status=Fixture.Status.VOID)
-        .select_related("home", "away")
-    )
+    others = matches_on_their_nights(Fixture.objects.filter(division__season=season, date=date))
+    if league:
+        others |= Fixture.objects.filter(
+            division__season=season, home__in=teams, away__in=teams
+        ).exclude(status=Fixture.Status.VOID)
+    others = others.select_related("home", "away")
     if exclude is not None:
         others = others.exclude(pk=exclude)
     found = clashes(
@@ -663,6 +667,7 @@ def refuse_clash(
                 ("venue", f.venue_id),
                 f"{f.home} v {f.away}",
                 f.division_id if f.kind == Fixture.Kind.LEAGUE else None,
+                on_the_night=f.status not in NO_MATCH_ON_THE_NIGHT,
             )
             for f in others
         ],
@@ -776,7 +781,7 @@ def nights_free_for(
     are both free and venue ``venue`` has room, the fixture ``moving`` (a fixture's id) left
     out: a re-arrangement's offer, and the night a cup tie of an undated round is played on.
     The last may be after the season's end (the caller says so). One query."""
-    others = Fixture.objects.filter(division__season=season).exclude(status=Fixture.Status.VOID)
+    others = matches_on_their_nights(Fixture.objects.filter(division__season=season))
     if moving is not None:
         others = others.exclude(pk=moving)
     busy: dict[datetime.date, set[int]] = {}

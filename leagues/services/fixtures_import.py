@@ -34,6 +34,7 @@ from leagues.models import (
     ResultSubmission,
     Season,
 )
+from leagues.selectors.fixtures import NO_MATCH_ON_THE_NIGHT
 from leagues.services.confirmation import result_figures
 from leagues.services.fixtures import fixture_add
 from leagues.sheets import Problem, Sheet, table
@@ -301,6 +302,7 @@ def _plan(
                         _key(fixture.division.name)
                         if fixture.kind == Fixture.Kind.LEAGUE
                         else None,
+                        on_the_night=fixture.status not in NO_MATCH_ON_THE_NIGHT,
                     )
                 )
     calendar = _Calendar.of(season, starts or league.today())

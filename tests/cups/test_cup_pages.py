@@ -271,5 +271,62 @@ def test_a_rounds_night_when_a_ties_team_plays_in_the_league_is_refused_and_noth
     assert dict(Fixture.objects.filter(cup_tie__round=rnd).values_list("pk", "date")) == before
 
 
+def test_a_walkover_on_a_rounds_night_leaves_its_teams_free_and_a_refusal_keeps_the_night():
+    """A league fixture given as a walkover (its opponents withdrew) is no match on its night:
+    the round's ties may be set on it. A night refused for a real clash keeps the typed date
+    in the round's form and says every reason in one list there (it was cleared, and each
+    reason was a box of its own at the top of the page)."""
+    from leagues.models import Fixture
+    from tests.factories.leagues import FixtureFactory
+
+    world = cup_world(6)
+    cup = team_cup(world)
+    draw_make(competition=cup, seed=3, by=world.users["secretary"])
+    rnd = cup.rounds.get(number=1)
+    played = cup.ties.filter(round=rnd, fixture__isnull=False).select_related("fixture")
+    first, second = played[:2]
+    night = world.season.starts_on + datetime.timedelta(days=21)
+    home = first.fixture.home
+    other = next(t for t in world.teams if t not in tie_teams(first) | tie_teams(second))
+    FixtureFactory(
+        division=first.fixture.division,
+        home=other,
+        away=home,
+        date=night,
+        venue=other.home_venue,
+        status=Fixture.Status.WALKOVER,
+        walkover_to=Fixture.Side.AWAY,
+        reason=f"{other} withdrew",
+    )
+    client = client_for(world, "secretary")
+    url = reverse("cups:manage", args=[cup.pk])
+    client.post(url, {"action": "dates", "round": rnd.pk, "date": night}, follow=True)
+    rnd.refresh_from_db()
+    assert rnd.date == night
+    assert Fixture.objects.get(pk=first.fixture.pk).date == night
+
+    later = night + datetime.timedelta(days=7)
+    for tie in (first, second):
+        FixtureFactory(
+            division=tie.fixture.division,
+            home=tie.fixture.home,
+            away=other,
+            date=later,
+            venue=tie.fixture.home.home_venue,
+        )
+    response = client.post(url, {"action": "dates", "round": rnd.pk, "date": later})
+    html = response.content.decode()
+    assert f'value="{later:%Y-%m-%d}"' in html
+    assert 'class="message error"' not in html
+    assert html.count('class="form-errors"') == 1
+    box = html[html.index('class="form-errors"') :]
+    box = unescape(box[: box.index("</div>")])
+    for tie in (first, second):
+        assert f"<li>{tie.fixture.home} v {tie.fixture.away}: {tie.fixture.home} is already" in box
+    assert "Nothing was changed: choose another night" in box
+    rnd.refresh_from_db()
+    assert rnd.date == night
+
+
 def tie_teams(tie):
     return {tie.fixture.home, tie.fixture.away}

@@ -224,6 +224,25 @@ def test_rearrangement_refuses_a_night_when_a_team_or_the_pub_is_busy():
     assert fixture.status == Fixture.Status.SCHEDULED and fixture.original_date is None
 
 
+def test_a_walkover_leaves_its_night_free_but_still_counts_as_a_meeting():
+    division, _ = division_of(4)
+    fixtures_generate(division=division, start=START)
+    fixture = division.fixtures.order_by("date", "pk").first()
+    walkover = division.fixtures.filter(date__gt=fixture.date).first()
+    # Every team plays every night: that night's fixtures are both walkovers.
+    division.fixtures.filter(date=walkover.date).update(
+        status=Fixture.Status.WALKOVER, walkover_to=Fixture.Side.HOME, reason="They withdrew"
+    )
+    fixture_rearrange(fixture=fixture, date=walkover.date, outside_calendar=True, reason="Agreed")
+    fixture.refresh_from_db()
+    assert fixture.date == walkover.date
+    # The walkover is their first league meeting: a second is added, a third refused.
+    teams = {"home": walkover.away, "away": walkover.home, "kind": Fixture.Kind.LEAGUE}
+    fixture_add(division=division, date=datetime.date(2025, 12, 9), **teams)
+    with pytest.raises(ValidationError, match="already have 2 league fixtures"):
+        fixture_add(division=division, date=datetime.date(2025, 12, 16), **teams)
+
+
 def test_an_added_fixture_is_checked_the_same_way():
     division, teams = division_of(4)
     fixtures_generate(division=division, start=START)
