@@ -21,7 +21,16 @@ from django.db.models import (
 
 from cups.models import Competition, Entrant, Group, Round, Tie, TieGame, TieResult
 from leagues import match
-from leagues.models import AuditEntry, League, Player, ResultSubmission, Team
+from leagues.days import long_date, short_date
+from leagues.models import (
+    AuditEntry,
+    Fixture,
+    FixtureTable,
+    League,
+    Player,
+    ResultSubmission,
+    Team,
+)
 from leagues.selectors.live import status_words, waiting_words
 from leagues.selectors.statistics import CATEGORY_FIGURE, OTHER, PlayFigures, add_figures
 from leagues.zones import date_in
@@ -139,6 +148,35 @@ def _worded(ties: list[Tie], today: datetime.date) -> list[Tie]:
     return ties
 
 
+def tie_night_words(tie: Tie, league: League | None) -> str:
+    """When a team tie is played, as the pages name a fixture's night: its fixture's date and
+    time in ``league``'s words ("Tue 12 Jan 2027, 20:00 London time"), or without the year
+    and the zone when ``league`` is None (the bracket's box: "Tue 12 Jan, 20:00"); "" for a
+    race tie, and for a tie whose fixture is postponed or void (no night to play it on). No
+    query."""
+    fixture = tie.fixture
+    if fixture is None or fixture.status in (Fixture.Status.POSTPONED, Fixture.Status.VOID):
+        return ""
+    if league is None:
+        return f"{short_date(fixture.date)}, {fixture.time:%H:%M}"
+    return f"{long_date(fixture.date)}, {fixture.time:%H:%M} {league.time_zone_words}"
+
+
+def _play_begun(tie: Tie) -> bool:
+    """Whether the tie's score means anything yet: it is played or has a score, or play has
+    begun (a team tie: a game or a score card at its fixture's tables, ``boards_begun``; a race
+    tie: a game). Before, "0–0 in match points" would read as a result. Reads the tables and
+    games the selectors prefetch."""
+    if tie.status == Tie.Status.PLAYED or tie.home_score or tie.away_score:
+        return True
+    if tie.fixture is None:
+        return bool(tie.games.all())
+    return any(
+        table.source == FixtureTable.Source.CARD or table.games.all()
+        for table in tie.fixture.tables.all()
+    )
+
+
 def competition_rounds(*, competition: Competition) -> list[Round]:
     """The knock-out rounds, each with its ties in bracket order (``round.tie_list``), each
     tie with its ``words`` (``tie_status_words``)."""
@@ -157,6 +195,7 @@ def competition_rounds(*, competition: Competition) -> list[Round]:
     for rnd in rounds:
         for tie in rnd.tie_list:
             tie.competition = competition
+            tie.night = tie_night_words(tie, competition.league)  # type: ignore[attr-defined]
         _worded(rnd.tie_list, today)
     return rounds
 
@@ -198,6 +237,7 @@ def group_tables(*, competition: Competition) -> list[GroupTable]:
     )
     for tie in ties:
         tie.competition = competition
+        tie.night = tie_night_words(tie, competition.league)  # type: ignore[attr-defined]
     _worded(ties, competition.league.today())
     tables = []
     for group in groups:
@@ -261,6 +301,8 @@ def tie_detail(*, pk: int) -> Tie:
     for tie_game in tie.games.all():
         tie_game.game.hand_count = tie_game.hand_count  # its ``status_words``: "Not started"
     _worded([tie], tie.competition.league.today())
+    tie.night = tie_night_words(tie, tie.competition.league)  # type: ignore[attr-defined]
+    tie.play_begun = _play_begun(tie)  # type: ignore[attr-defined]
     return tie
 
 
@@ -585,8 +627,11 @@ def _score(tie: Tie, side: str) -> str:
 
 
 def _note(tie: Tie) -> str:
-    """How a drawn match was (or is to be) decided, for the bracket."""
-    return tie.decided_words
+    """How a drawn match was (or is to be) decided, for the bracket; else a team tie's night
+    (``tie_night_words``) while it is still to be decided."""
+    if tie.decided_words:
+        return tie.decided_words
+    return "" if tie.is_decided else tie_night_words(tie, None)
 
 
 def bracket(rounds: list[Any]) -> Bracket:

@@ -330,3 +330,33 @@ def test_a_walkover_on_a_rounds_night_leaves_its_teams_free_and_a_refusal_keeps_
 
 def tie_teams(tie):
     return {tie.fixture.home, tie.fixture.away}
+
+
+def test_a_team_ties_night_is_on_its_page_and_in_the_bracket_and_no_score_before_play():
+    """A team tie's page and the bracket (its card and its box) say the night its fixture is
+    played on, at the league's time in its zone's words (only the team's page did); the page
+    says no "0–0 in match points" before play begins, and the score once it has."""
+    from cups.services.ties import round_set_dates
+    from leagues.days import long_date, short_date
+    from leagues.models import FixtureTable
+
+    world = cup_world(4)
+    cup = team_cup(world)
+    draw_make(competition=cup, seed=3, by=world.users["secretary"])
+    rnd = cup.rounds.get(number=1)
+    night = world.league.today() + datetime.timedelta(days=14)
+    round_set_dates(round=rnd, date=night, deadline=None, by=world.users["secretary"])
+    tie = cup.ties.filter(round=rnd, fixture__isnull=False).select_related("fixture").first()
+    when = f"{long_date(night)}, 00:00 {world.league.time_zone_words}"
+    client = Client()
+    page = unescape(client.get(tie.get_absolute_url()).content.decode())
+    assert f'<span data-testid="tie-night">{when}</span>' in page
+    assert "in match points" not in page
+    page = unescape(client.get(cup.get_absolute_url()).content.decode())
+    assert f'<span data-testid="tie-night">{when}</span>' in page  # the round's card
+    box = f"{tie.home_name} v {tie.away_name}, {short_date(night)}, 00:00"
+    assert f"<title>{box}</title>" in page
+
+    FixtureTable.objects.create(fixture=tie.fixture, board=1, source=FixtureTable.Source.CARD)
+    page = unescape(client.get(tie.get_absolute_url()).content.decode())
+    assert "<strong>0–0</strong> in match points" in page
