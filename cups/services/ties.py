@@ -42,7 +42,7 @@ from leagues.models import (
 from leagues.selectors.fixtures import boards_begun
 from leagues.selectors.people import name_people
 from leagues.services import agreement
-from leagues.services.fixtures import nights_free_for, refuse_clash
+from leagues.services.fixtures import nights_free_for, refuse_begun, refuse_clash
 from leagues.services.results import (
     gone_words,
     later_games_go,
@@ -772,10 +772,16 @@ _CLASH_RELATED = ("division__season", "home", "away", "venue")
 
 def _refuse_round_clashes(fixtures: list[Fixture], when: datetime.date) -> None:
     """Refuse a round's night on which one of its ties does not fit the season's calendar (a
-    team already playing that night, league or cup; the pub full), as re-arranging a fixture
-    is refused (``refuse_clash``): every tie's reasons at once, each named."""
+    team already playing that night, league or cup; the pub full), or whose match has begun at
+    its tables, as re-arranging a fixture is refused (``refuse_clash``, ``refuse_begun``):
+    every tie's reasons at once, each named."""
     problems: list[str] = []
     for fixture in fixtures:
+        try:
+            refuse_begun(fixture, "moved")
+        except ValidationError as exc:
+            problems += [f"{fixture.home} v {fixture.away}: {message}" for message in exc.messages]
+            continue
         try:
             refuse_clash(
                 division=fixture.division,

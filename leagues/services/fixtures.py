@@ -703,7 +703,7 @@ def _locked_fixture(fixture: Fixture) -> Fixture:
     return Fixture.objects.select_related(*related).get(pk=fixture.pk)
 
 
-def _refuse_begun(fixture: Fixture, doing: str) -> None:
+def refuse_begun(fixture: Fixture, doing: str) -> None:
     """Refuse to move ``fixture`` off its night (``doing``: "moved", "postponed") once play has
     begun at its tables (``boards_begun``): what was played there belongs to that night."""
     boards = boards_begun(fixture)
@@ -727,7 +727,7 @@ def fixture_postpone(*, fixture: Fixture, reason: str, by: Account = None) -> Fi
             f"Only a scheduled fixture can be postponed; this one is "
             f"{fixture.get_status_display().lower()}."
         )
-    _refuse_begun(fixture, "postponed")
+    refuse_begun(fixture, "postponed")
     if not reason.strip():
         raise ValidationError("Give the reason for the postponement.")
     before = fixture_state(fixture)
@@ -843,7 +843,7 @@ def fixture_rearrange(
             f"Only a scheduled or postponed fixture can be re-arranged; this one is "
             f"{fixture.get_status_display().lower()}."
         )
-    _refuse_begun(fixture, "moved")
+    refuse_begun(fixture, "moved")
     season = fixture.division.season
     if (
         venue is not None

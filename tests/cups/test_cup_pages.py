@@ -360,3 +360,26 @@ def test_a_team_ties_night_is_on_its_page_and_in_the_bracket_and_no_score_before
     FixtureTable.objects.create(fixture=tie.fixture, board=1, source=FixtureTable.Source.CARD)
     page = unescape(client.get(tie.get_absolute_url()).content.decode())
     assert "<strong>0–0</strong> in match points" in page
+
+
+def test_a_rounds_night_does_not_move_a_tie_whose_tables_have_begun():
+    """A round's night moves its ties' fixtures: one whose match has begun at its tables stays
+    on its night, and the round's night is refused, naming it, as re-arranging it is."""
+    from django.core.exceptions import ValidationError
+
+    from cups.services.ties import round_set_dates
+    from leagues.models import Fixture, FixtureTable
+
+    world = cup_world(4)
+    cup = team_cup(world)
+    draw_make(competition=cup, seed=3, by=world.users["secretary"])
+    rnd = cup.rounds.get(number=1)
+    tie = cup.ties.filter(round=rnd, fixture__isnull=False).select_related("fixture").first()
+    FixtureTable.objects.create(fixture=tie.fixture, board=1, source=FixtureTable.Source.CARD)
+    night = world.league.today() + datetime.timedelta(days=14)
+    words = f"{tie.fixture.home} v {tie.fixture.away}: Play has begun at this match's tables"
+    with pytest.raises(ValidationError, match=words):
+        round_set_dates(round=rnd, date=night, deadline=None, by=world.users["secretary"])
+    assert Fixture.objects.get(pk=tie.fixture.pk).date == tie.fixture.date
+    rnd.refresh_from_db()
+    assert rnd.date is None
