@@ -12,12 +12,13 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from leagues.models import AuditEntry
+from leagues.models import AuditEntry, Fixture
 from leagues.services import confirmation
 from leagues.services.fixtures import fixture_postpone, fixture_rearrange
 from notices.models import Notice, OptOut
 from notices.notices import notices_send, opt_out_url
 from scoring.actors import Actor
+from tests.factories.leagues import FixtureFactory
 from tests.factories.scoring import UserFactory
 from tests.leagues.test_access import build
 
@@ -31,6 +32,15 @@ def world():
         user.email = f"{role}@example.org"
         user.save(update_fields=["email"])
     return world
+
+
+def unplayed(world) -> Fixture:
+    """The world's two teams' next meeting, on the same night, nothing played at it yet: a
+    match whose tables have begun is neither postponed nor re-arranged."""
+    played = world.fixture
+    return FixtureFactory(
+        division=played.division, home=played.home, away=played.away, date=played.date
+    )
 
 
 def addressees() -> list[set[str]]:
@@ -147,9 +157,7 @@ def test_a_notice_greets_each_person_by_the_name_the_league_knows(
 
 
 def test_postponing_and_rearranging_tell_both_captains(world, django_capture_on_commit_callbacks):
-    fixture = world.fixture
-    fixture.status = "scheduled"
-    fixture.save(update_fields=["status"])
+    fixture = unplayed(world)
     with django_capture_on_commit_callbacks(execute=True):
         fixture_postpone(fixture=fixture, reason="Pub flooded", by=world.users["secretary"])
     assert sorted(map(sorted, addressees())) == [
@@ -186,9 +194,7 @@ def test_a_long_rearrangement_reason_reaches_the_captains_whole(
     """The e-mail was made from the audit entry's subject, kept to 200 characters: a reason and
     the note of a night outside the calendar stopped mid-word ("is before the se. Now at 19:30").
     The captains read the whole line; the audit trail's subject ends on a word, with "…"."""
-    fixture = world.fixture
-    fixture.status = "scheduled"
-    fixture.save(update_fields=["status"])
+    fixture = unplayed(world)
     reason = "Moved up: the Black Bull is booked for a wedding on the night, and " * 2 + "agreed"
     with django_capture_on_commit_callbacks(execute=True):
         fixture_rearrange(
