@@ -118,10 +118,10 @@ def tie_status_words(tie: Tie, today: datetime.date) -> str:
     "Result not in yet" once its night has passed with no game, "Played, disputed");
     a drawn team match waiting for its play-off game "Level 5–5: a play-off game to come"
     (``Tie.level_words``); a race tie's result waiting for the sides reads as a fixture's does
-    ("Played, waiting to be confirmed", "Played, disputed"), a race tie to play with a game won "In play";
-    else its status. Reads the tie's prefetched ``open_results`` (``OPEN_RESULTS``) and its
-    fixture's ``open_submissions`` and tables (``OPEN_SUBMISSIONS``, ``FIXTURE_TABLES``) when
-    it has them."""
+    ("Played, waiting to be confirmed", "Played, disputed"), a race tie to play with a game won
+    "In play"; else its status. Reads the tie's prefetched ``open_results``
+    (``OPEN_RESULTS``) and its fixture's ``open_submissions`` and tables (``OPEN_SUBMISSIONS``,
+    ``FIXTURE_TABLES``) when it has them."""
     if tie.level_words:
         return tie.level_words
     undecided = (Tie.Status.SCHEDULED, Tie.Status.POSTPONED)
