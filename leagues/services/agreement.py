@@ -190,7 +190,7 @@ def submit(terms: Terms, *, by: Account = None, link: ScoringLink | None = None)
         and existing.submitted_by_id is not None
         and existing.figures == terms.figures()
         and len(sides) == 1
-        and getattr(existing, f"{next(iter(sides))}_agreed_by_id") is None
+        and sides <= set(waiting_sides(existing))
     ):
         return confirm(terms, existing, by=by)
     if existing is not None:
