@@ -625,6 +625,20 @@ class Registration(models.Model):
         return f"{self.player} for {self.team} ({self.season.name})"
 
 
+class FixtureStatus(models.TextChoices):
+    """Where a fixture stands: to play (``TO_PLAY``), played, given as a walkover, or void."""
+
+    SCHEDULED = "scheduled", "Scheduled"
+    POSTPONED = "postponed", "Postponed"
+    PLAYED = "played", "Played"
+    WALKOVER = "walkover", "Walkover"
+    VOID = "void", "Void"
+
+
+#: A fixture still to be played: its tables may be seated and scored, its date moved.
+TO_PLAY = (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED)
+
+
 class FixtureKind(models.TextChoices):
     """What a fixture is for: only league fixtures count in the standings."""
 
@@ -724,12 +738,9 @@ EVENING = datetime.time(17, 0)
 
 
 class Fixture(FixtureWords, models.Model):
-    class Status(models.TextChoices):
-        SCHEDULED = "scheduled", "Scheduled"
-        POSTPONED = "postponed", "Postponed"
-        PLAYED = "played", "Played"
-        WALKOVER = "walkover", "Walkover"
-        VOID = "void", "Void"
+    Status = FixtureStatus
+    #: Still to be played (scheduled or postponed).
+    TO_PLAY = TO_PLAY
 
     class Side(models.TextChoices):
         HOME = "home", "Home"
@@ -792,6 +803,14 @@ class Fixture(FixtureWords, models.Model):
             # In the lists' order: a league's latest results and next fixtures (its home page)
             # are the first few read along it, not all of a season's sorted for eight.
             models.Index(fields=["date", "time", "id"], name="fixture_list_order"),
+            # The fixtures still to play, in the lists' order: a league's next fixtures are the
+            # first few from today along it, however many fixtures every league has played (a
+            # season with none left to play found that out by reading the whole table).
+            models.Index(
+                fields=["date", "time", "id"],
+                condition=Q(status__in=TO_PLAY),
+                name="fixture_to_play_order",
+            ),
         ]
         constraints = [
             models.CheckConstraint(condition=~Q(home=F("away")), name="fixture_home_not_away"),

@@ -491,7 +491,7 @@ _season_team_rows = CompiledRows(
 #: and what it is read by (``_read_by``).
 _latest_rows: dict[tuple[bool, int, str], CompiledRows] = {}
 _next_rows: dict[tuple[int, str], CompiledRows] = {}
-NEXT_STATUSES = (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED)
+NEXT_STATUSES = Fixture.TO_PLAY
 
 
 def division_fixture_rows(

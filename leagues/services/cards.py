@@ -41,7 +41,7 @@ from scoring.rules import Ruleset
 
 Status = ResultSubmission.Status
 #: The statuses a fixture takes a score card in.
-OPEN_FOR_CARD = (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED, Fixture.Status.PLAYED)
+OPEN_FOR_CARD = (*Fixture.TO_PLAY, Fixture.Status.PLAYED)
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ from scoring.forms.words import possessive
 from scoring.sheet import join_words
 
 #: Fixtures not yet played: a re-arrangement may move them, a walkover or void settle them.
-REPLACEABLE = (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED)
+REPLACEABLE = Fixture.TO_PLAY
 #: What a secretary can undo (``fixture_undo``): a postponement, a walkover, a void.
 UNDOABLE = (Fixture.Status.POSTPONED, Fixture.Status.WALKOVER, Fixture.Status.VOID)
 

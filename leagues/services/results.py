@@ -81,7 +81,7 @@ def fixture_tables_set(
     fixture = lock_fixture(fixture)
     league = fixture.division.season.league
     match_format = fixture.division.season.get_match_format()
-    if fixture.status not in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED):
+    if fixture.status not in Fixture.TO_PLAY:
         raise ValidationError(f"{fixture} is {fixture.get_status_display().lower()}.")
     if TableGame.objects.filter(table__fixture=fixture).exists():
         raise ValidationError("Games have started at this fixture; the tables are set.")
@@ -173,7 +173,7 @@ def _due_table(link: ScoringLink) -> FixtureTable | None:
     )
     if table is None:
         return None
-    if table.fixture.status not in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED):
+    if table.fixture.status not in Fixture.TO_PLAY:
         return None
     latest = table.games.order_by("-number").values_list("game__status", flat=True).first()
     return table if latest in (None, GameStatus.WON) else None
@@ -226,7 +226,7 @@ def _table_game_start(*, table: FixtureTable, by: Account) -> TableGame:
     match_format = fixture.division.season.get_match_format()
     if table.outcome:
         raise ValidationError(f"Table {table.board} is already decided.")
-    if fixture.status not in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED):
+    if fixture.status not in Fixture.TO_PLAY:
         raise ValidationError(f"{fixture} is {fixture.get_status_display().lower()}.")
     if not fixture.has_started():
         raise ValidationError(not_started_words(fixture))
@@ -519,7 +519,7 @@ def _recompute(fixture: Fixture) -> FixtureResult | None:
     _store_tables([table for table, _ in tables], result)
     stored = _save_result(fixture, result)
 
-    if result.is_final and fixture.status in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED):
+    if result.is_final and fixture.status in Fixture.TO_PLAY:
         fixture.status = Fixture.Status.PLAYED
         fixture.save(update_fields=["status", "updated_at"])
     elif not result.is_final and fixture.status == Fixture.Status.PLAYED:

@@ -34,7 +34,7 @@ from scoring.models import Hand
 
 Pair = Sequence[Player]
 #: The statuses a fixture's tables may still be seated in.
-PLAYABLE = (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED)
+PLAYABLE = Fixture.TO_PLAY
 SIDES = ("home", "away")
 
 

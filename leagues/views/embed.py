@@ -61,9 +61,9 @@ def division_embed(request: HttpRequest, pk: int) -> HttpResponse:
     today = division.season.league.today()
     # The division's own fixtures, as its fixtures page lists them: not the cup ties filed
     # under it.
-    upcoming = selectors.division_fixtures(
-        division=division, statuses=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED]
-    ).filter(date__gte=today)[:SHOWN]
+    upcoming = selectors.division_fixtures(division=division, statuses=Fixture.TO_PLAY).filter(
+        date__gte=today
+    )[:SHOWN]
     # Up to today: a walkover given ahead of its night is listed from that night on.
     results = selectors.counted_results(division=division).filter(date__lte=today)[:SHOWN]
     response = render(
