@@ -1197,6 +1197,13 @@ class DivisionTable(models.Model):
         help_text="Point adjustments made in the division: its pages read them only when there "
         "are some.",
     )
+    band = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="In a division of more than 20 teams (leagues.progression.BAND_ABOVE), the "
+        "chart's grey band: [ISO date, lowest, highest] of its teams' points after each day the "
+        "chart runs over (empty in a smaller division: the page reads every team's points).",
+    )
     refreshed_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:

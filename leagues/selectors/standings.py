@@ -34,6 +34,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, QuerySet
 
 from config.queries import count_of
+from leagues import progression
 from leagues.models import (
     Division,
     DivisionTable,
@@ -188,6 +189,12 @@ class Standings:
     nights: list[datetime.date] = field(default_factory=list)
     """The league nights with a counted result, in order: each row's ``nights`` are its
     points on these (a number a night, not a date a point: a 100-team table has 198 nights)."""
+    band: list[tuple[datetime.date, int, int]] = field(default_factory=list)
+    """In a division of more than ``BAND_ABOVE`` teams, its teams' lowest and highest points
+    after each day of the chart (``leagues.progression.band``); as stored, its rows come
+    without their points a night (``with_nights`` reads the few the chart draws)."""
+    row_nights: bool = True
+    """Whether the rows carry their points a night (``StandingRow.nights``)."""
 
     @property
     def column_keys(self) -> list[str]:
@@ -509,6 +516,9 @@ def _rows_shape(divisions: list[int], *, nights: bool = True) -> QuerySet[TableR
 _tables_read = CompiledReadIn(lambda divisions: DivisionTable.objects.filter(pk__in=divisions))
 _rows_read = CompiledRowsIn(_rows_shape)
 _rows_without_nights_read = CompiledRowsIn(lambda divisions: _rows_shape(divisions, nights=False))
+_nights_read = CompiledRowsIn(
+    lambda entries: TableRow.objects.filter(entry__in=entries).values_list("entry_id", "nights")
+)
 
 
 def divisions_standings(
@@ -533,9 +543,12 @@ def divisions_standings(
     unread = [pk for pk in ids if pk not in tables]
     tables.update({pk: None for pk in unread})
     tables.update({table.pk: table for table in _tables_read.rows(unread)})
+    # The points a night of a table with a band are read for the few lines drawn over it
+    # (``with_nights``), not for every team.
+    row_nights = nights and not all(table is not None and table.band for table in tables.values())
     rows: dict[int, list[StandingRow]] = {pk: [] for pk in ids}
-    for stored in (_rows_read if nights else _rows_without_nights_read).rows(ids):
-        rows[stored[0]].append(_stored_row(stored, nights=nights))
+    for stored in (_rows_read if row_nights else _rows_without_nights_read).rows(ids):
+        rows[stored[0]].append(_stored_row(stored, nights=row_nights))
     adjustments = _adjustments(
         [pk for pk, table in tables.items() if table is not None and table.adjusted]
     )
@@ -558,9 +571,26 @@ def divisions_standings(
                 nights=[datetime.date.fromisoformat(night) for night in table.nights]
                 if table and nights
                 else [],
+                band=[
+                    (datetime.date.fromisoformat(day), lowest, highest)
+                    for day, lowest, highest in table.band
+                ]
+                if table and nights
+                else [],
+                row_nights=row_nights,
             )
         )
     return standings
+
+
+def with_nights(standings: Standings, *, teams: Iterable[int]) -> None:
+    """Give the rows of ``teams`` their points a night where the table was read without them
+    (a table with a band: ``divisions_standings``): one query, none where they were read."""
+    if standings.row_nights:
+        return
+    wanted = {row.entry.pk: row for row in standings.rows if row.team.pk in set(teams)}
+    for entry, nights in _nights_read.rows(sorted(wanted)):
+        wanted[entry].nights = nights
 
 
 #: The figures a ``TableRow`` stores, as ``StandingRow`` has them.
@@ -697,6 +727,20 @@ def worked_out_standings(
     ]
 
 
+def adjustments_made(
+    adjustments: Iterable[PointAdjustment], *, zone: str
+) -> list[progression.Made]:
+    """The adjustments as the chart counts them, each on the day it was made where the league
+    plays (``leagues.progression.adjustments_made``)."""
+    return progression.adjustments_made(
+        (
+            (adjustment.made_at, adjustment.entry.team_id, adjustment.points)
+            for adjustment in adjustments
+        ),
+        zone=zone,
+    )
+
+
 def _standings(
     division: Division,
     rows: dict[int, StandingRow],
@@ -713,11 +757,17 @@ def _standings(
 
     nights = _nights(rows.values())
     tiebreaks = division.season.get_tiebreaks()
+    ranked = rank_rows(rows.values(), tiebreaks)
     return Standings(
         division=division,
         league=league,
         nights=nights,
-        rows=rank_rows(rows.values(), tiebreaks),
+        band=progression.band(
+            weekly={row.team.pk: row.nights for row in ranked},
+            nights=nights,
+            made=adjustments_made(adjustments, zone=league.time_zone),
+        ),
+        rows=ranked,
         tiebreaks=tiebreaks,
         rule_text=tiebreak_rule_text(tiebreaks, league.style),
         columns=[METRICS[key] for key in COLUMNS[league.style]],

@@ -3,8 +3,9 @@
 ``refresh_division_table`` works a division's table out from its results
 (``leagues.selectors.standings.worked_out_standings``, through the one definition of what
 counts) and stores it: each team's figures, place (head-to-head included), last five and
-points per league night, the fixtures counted and those left, and how many adjustments there
-are (a page reads them only when there are some). It runs inside the transaction of every
+points per league night, the fixtures counted and those left, how many adjustments there
+are (a page reads them only when there are some) and, in a big division, the chart's band
+(``leagues.progression``). It runs inside the transaction of every
 change to what counts (a result stored, confirmed, settled, reopened or corrected; a
 walkover, a void, a pending walkover whose date has come (``settle_due_walkovers``); an
 adjustment made or withdrawn; a team withdrawn, reinstated, entered or
@@ -122,11 +123,13 @@ def refresh_division_table(*, division: Division | int) -> DivisionTable:
 
     remaining = [[home, away] for home, away in standings.remaining]
     nights = [night.isoformat() for night in standings.nights]
+    band = [[day.isoformat(), lowest, highest] for day, lowest, highest in standings.band]
     if (
         table.counted != standings.counted
         or table.remaining != remaining
         or table.nights != nights
         or table.adjusted != len(standings.adjustments)
+        or table.band != band
         or changed
         or new
     ):
@@ -134,8 +137,11 @@ def refresh_division_table(*, division: Division | int) -> DivisionTable:
         table.remaining = remaining
         table.nights = nights
         table.adjusted = len(standings.adjustments)
+        table.band = band
         table.refreshed_at = timezone.now()
-        table.save(update_fields=["counted", "remaining", "nights", "adjusted", "refreshed_at"])
+        table.save(
+            update_fields=["counted", "remaining", "nights", "adjusted", "band", "refreshed_at"]
+        )
     return table
 
 

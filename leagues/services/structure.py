@@ -676,10 +676,13 @@ def league_update(
         after=_league_state(league),
         by=by,
     )
-    if before.get("tiebreaks") != league.tiebreaks or before.get("show_provisional") != (
-        league.show_provisional
+    if (
+        before.get("tiebreaks") != league.tiebreaks
+        or before.get("show_provisional") != league.show_provisional
+        or before.get("time_zone") != league.time_zone
     ):
-        # What counts (a provisional result) or the order of the tables changed.
+        # What counts (a provisional result) or the order of the tables changed, or the day
+        # an adjustment counts on in a big division's chart band (the league's date).
         refresh_league_tables(league=league)
     return league
 

@@ -8,18 +8,17 @@ under the site's content security policy (colours are SVG attributes, not styles
 from __future__ import annotations
 
 import datetime
-import itertools
 import math
-import zoneinfo
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString
 
+from leagues import progression
 from leagues.days import day_month, short_date
 from leagues.models import PointAdjustment
-from leagues.selectors.standings import StandingRow
+from leagues.selectors.standings import StandingRow, adjustments_made
 from leagues.views.common import team_options
 
 
@@ -47,10 +46,6 @@ LEADERS = 2
 two are the only teams shown."""
 WIDTH, HEIGHT = 340, 230
 LEFT, RIGHT, TOP, BOTTOM = 34, 12, 12, 30
-BAND_ABOVE = 20
-"""In a division of more teams than this, the teams not picked out are drawn as one grey band,
-from the lowest to the highest of their points each week: a hundred grey lines are a tangle
-no one can follow, and most of a page's weight."""
 MARK_GAP = 12
 """A picked-out line's markers stand at least this far apart (in the drawing's units): with
 many weeks, a marker on every week would overlap into a solid band."""
@@ -116,8 +111,8 @@ class Chart:
     """The first and last days the lines have a point on."""
     chosen: int | None = None
     band: str = ""
-    """SVG ``points`` of the grey band standing for the teams not picked out, in a division of
-    more than ``BAND_ABOVE`` teams (their lines are then not drawn)."""
+    """SVG ``points`` of the grey band standing for every team, in a division of more than
+    ``BAND_ABOVE`` teams (only the picked-out teams' lines are drawn, over it)."""
     banded: int = 0
     """How many teams the band stands for."""
     width: int = WIDTH
@@ -264,13 +259,17 @@ def progression_chart(
     rows: Sequence[StandingRow],
     nights: Sequence[datetime.date],
     adjustments: Sequence[PointAdjustment] = (),
+    band: Sequence[tuple[datetime.date, int, int]] = (),
     yours: Sequence[int] = (),
     chosen: int | None = None,
     zone: str,
     night: int | None = None,
 ) -> Chart | None:
     """Cumulative points after each league night, every team in grey but the few picked out
-    (``picked_out``); no query.
+    (``picked_out``); no query. In a division of more than ``BAND_ABOVE`` teams the grey is one
+    band, from the lowest to the highest points each day: ``band`` as stored with the table
+    (``Standings.band``: then only the picked-out rows need their points a night), else worked
+    out from the rows (``leagues.progression``).
 
     The days stand apart as far as they are in time, the league nights (``night``: the
     season's, Monday 0; None: the first result's weekday) named by date along the bottom: a
@@ -288,34 +287,29 @@ def progression_chart(
         return None
     ids = [row.team.pk for row in shown]
     shown_ids = set(ids)
-    made = [
-        (
-            adjustment.made_at.astimezone(zoneinfo.ZoneInfo(zone)).date(),
-            adjustment.entry.team_id,
-            adjustment.points,
+    made = [made for made in adjustments_made(adjustments, zone=zone) if made[1] in shown_ids]
+    picked = picked_out(shown, yours=yours, chosen=chosen)
+    pens = dict(zip(picked, PENS, strict=False))
+    if not band:
+        band = progression.band(
+            weekly={row.team.pk: row.nights for row in shown}, nights=nights, made=made
         )
-        for adjustment in adjustments
-        if adjustment.entry.team_id in shown_ids
-    ]
-    dates = sorted(set(nights) | {day for day, _, _ in made})
+    # Under a band, only the picked-out teams are drawn as lines.
+    shown_lines = [row for row in shown if row.team.pk in pens] if band else shown
+    dates = sorted(set(progression.chart_days(nights, made)) | {day for day, _, _ in band})
     if not dates:
         return None
     week_of = {day: i for i, day in enumerate(dates)}
-    # Each team's points a night, with a 0 on each day that has an adjustment but no result
-    # (the nights come in order, each once: the days between them are the ones inserted).
-    results = set(nights)
-    between = [week for week, day in enumerate(dates) if day not in results]
-    gained = {}
-    for pk, row in zip(ids, shown, strict=True):
-        weekly = list(row.nights)
-        for week in between:
-            weekly.insert(week, 0)
-        gained[pk] = weekly
-    for day, team, points in made:
-        gained[team][week_of[day]] += points
-    running = {pk: list(itertools.accumulate(weekly)) for pk, weekly in gained.items()}
-    low = min(0, min(min(series) for series in running.values()))
-    top = max(1, max(max(series) for series in running.values()))
+    running = progression.team_points(
+        weekly={row.team.pk: row.nights for row in shown_lines},
+        nights=nights,
+        days=dates,
+        made=made,
+    )
+    lows = [min(series) for series in running.values()] + [low for _, low, _ in band]
+    highs = [max(series) for series in running.values()] + [high for _, _, high in band]
+    low = min(0, *lows)
+    top = max(1, *highs)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     first, last = dates[0], dates[-1]
     span = max(1, (last - first).days)
@@ -337,20 +331,8 @@ def progression_chart(
             height = height_of[points] = str(y(points))
         return week_at[week] + height
 
-    picked = picked_out(shown, yours=yours, chosen=chosen)
-    pens = dict(zip(picked, PENS, strict=False))
-    banded = [row.team.pk for row in shown if row.team.pk not in pens]
-    band = ""
-    if len(shown) > BAND_ABOVE and banded:
-        weeks = list(zip(*(running[pk] for pk in banded), strict=True))  # a tuple a week
-        highest = [max(week) for week in weeks]
-        lowest = [min(week) for week in weeks]
-        edge = [at(w, p) for w, p in enumerate(highest)]
-        edge += [at(w, p) for w, p in reversed(list(enumerate(lowest)))]
-        band = " ".join(edge)
-        shown_lines = [row for row in shown if row.team.pk in pens]
-    else:
-        banded, shown_lines = [], shown
+    edge = [at(week_of[day], highest) for day, _, highest in band]
+    edge += [at(week_of[day], lowest) for day, lowest, _ in reversed(band)]
     marked = _spaced(xs)
     lines = []
     for row in shown_lines:
@@ -389,6 +371,6 @@ def progression_chart(
         first=first,
         last=last,
         chosen=chosen if chosen in ids else None,
-        band=band,
-        banded=len(banded),
+        band=" ".join(edge),
+        banded=len(shown) if band else 0,
     )

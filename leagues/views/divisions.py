@@ -26,7 +26,12 @@ from leagues.selectors import fixtures as fixture_selectors
 from leagues.selectors.accounts import viewer_teams
 from leagues.selectors.fixtures import ListedFixture, Night, TeamChoice
 from leagues.selectors.race import MARKERS, Race, division_race
-from leagues.selectors.standings import Standings, division_for_table, division_standings
+from leagues.selectors.standings import (
+    Standings,
+    division_for_table,
+    division_standings,
+    with_nights,
+)
 from leagues.selectors.statistics import player_leaderboard
 from leagues.tables import (
     DATE_FIRST,
@@ -35,7 +40,7 @@ from leagues.tables import (
     StandingsTable,
     wide_only,
 )
-from leagues.views.charts import progression_chart
+from leagues.views.charts import picked_out, progression_chart
 from leagues.views.common import NO_PLAYER_FIGURES, found, team_options
 
 #: A week's list with no fixture: every one of that night's was re-arranged to another.
@@ -167,6 +172,11 @@ class StandingsView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateVie
         # The league fixtures (not void) the table counts, and those it will: the same two
         # figures the race below reads ("16 fixtures left to count").
         counted, left = standings.counted, len(standings.remaining)
+        # A big division's table is read without its teams' points a night: the chart draws
+        # its band and the lines of the few teams it picks out, read now.
+        with_nights(
+            standings, teams=picked_out(standings.rows, yours=self.yours, chosen=self.chosen)
+        )
         context.update(
             standings=standings,
             fixtures_counted=counted,
@@ -191,6 +201,7 @@ class StandingsView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateVie
                 rows=standings.rows,
                 nights=standings.nights,
                 adjustments=standings.adjustments,
+                band=standings.band,
                 yours=self.yours,
                 chosen=self.chosen,
                 zone=standings.league.time_zone,

@@ -17,6 +17,7 @@ from django.urls import reverse
 
 from leagues.fragments import invalidate_league, versions_tag
 from leagues.models import Fixture, PointAdjustment
+from leagues.progression import BAND_ABOVE
 from leagues.services.fixtures import fixture_walkover, fixtures_generate
 from leagues.services.standings import refresh_division_table
 from tests.factories.leagues import (
@@ -123,6 +124,27 @@ def test_each_page_runs_a_fixed_number_of_queries(client, django_assert_num_quer
         assert first.status_code == second.status_code == 200, page
         if "fragment" in first.context:
             assert first.context["fragment"] == second.context["fragment"], page
+
+
+def test_a_big_divisions_standings_read_the_points_a_night_of_the_charts_few_teams_alone(
+    client, django_assert_num_queries
+):
+    """A division of more than ``BAND_ABOVE`` teams: its table's rows are read without their
+    points a night, and the chart's picked-out teams' are read in one query more, whichever
+    team is picked out."""
+    division = DivisionFactory(season__league=LeagueFactory())
+    entries = [TeamEntryFactory(division=division) for _ in range(BAND_ABOVE + 2)]
+    for i in range(0, len(entries), 2):
+        fixture = FixtureFactory(division=division, home=entries[i].team, away=entries[i + 1].team)
+        FixtureResultFactory(fixture=fixture, home_win=True)
+    PointAdjustmentFactory(entry=entries[0], points=-2)
+    url = reverse("leagues:division", args=[division.pk])
+    client.get(url)
+    for chosen in ("", entries[5].team.pk, entries[9].team.pk):
+        invalidate_league(division.season.league_id)
+        with django_assert_num_queries(QUERIES["standings"][0] + 1):
+            response = client.get(url, {"team": chosen})
+        assert 'data-testid="chart-band"' in response.content.decode()
 
 
 def test_a_division_without_adjustments_does_not_look_them_up(client, django_assert_num_queries):

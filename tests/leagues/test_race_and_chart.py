@@ -14,16 +14,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from leagues.models import Fixture
+from leagues.progression import BAND_ABOVE
 from leagues.selectors.race import division_race
-from leagues.selectors.standings import division_standings
+from leagues.selectors.standings import division_standings, with_nights, worked_out_standings
 from leagues.services.standings import refresh_division_table
 from leagues.views.charts import (
-    BAND_ABOVE,
     BOTTOM,
     HEIGHT,
     MARK_GAP,
     PENS,
     TOP,
+    picked_out,
     progression_chart,
 )
 from tests.factories.leagues import (
@@ -221,18 +222,66 @@ def _rows(teams: int, weeks: int) -> list[SimpleNamespace]:
     return sorted(rows, key=lambda row: -(row.team.pk - 1) % 4)
 
 
-def test_a_big_division_draws_the_teams_not_picked_out_as_one_band():
+def test_a_big_division_draws_every_team_as_one_band_under_the_picked_out_lines():
     rows = _rows(BAND_ABOVE + 1, 30)
     chart = progression_chart(rows=rows, nights=_nights(30), chosen=5, zone="UTC")
     assert chart is not None
     assert [line.why for line in chart.lines] == ["chosen", "leader"]
-    assert chart.others == BAND_ABOVE - 1
+    assert chart.banded == BAND_ABOVE + 1
     edge = chart.band.split(" ")
     assert len(edge) == 2 * 30
-    # The band's top is the best of the others each week, its bottom the worst (no points).
+    # The band's top is the best of all each week (the leader's), its bottom the worst (no
+    # points).
     ys = [float(point.split(",")[1]) for point in edge]
     assert ys[:30] == sorted(ys[:30], reverse=True) and len(set(ys[30:])) == 1
     assert max(ys) == ys[30]
+
+
+def big_division():
+    """A division of two teams more than ``BAND_ABOVE``, three weeks played and a team docked
+    points today (a day of its own on the chart)."""
+    names = [f"Team {k:02}" for k in range(BAND_ABOVE + 2)]
+    division, t = make_division(*names)
+    teams = list(t.values())
+    for week in range(3):
+        for i in range(0, len(teams), 2):
+            home, away = teams[(i + week) % len(teams)], teams[(i + week + 1) % len(teams)]
+            play(division, home, away, (i * 3 + week) % 11, (i + week * 5) % 11, week)
+    PointAdjustmentFactory(entry=division.entries.get(team=teams[5]), points=-4, reason="Late")
+    refresh_division_table(division=division)
+    return division, teams
+
+
+def test_a_big_divisions_chart_is_drawn_from_its_stored_band_as_from_every_teams_points(client):
+    division, teams = big_division()
+    (worked_out,) = worked_out_standings(divisions=[division])
+    stored = division_standings(division=division)
+    assert len(stored.band) == 4 and stored.band == worked_out.band
+    # Read as stored, the rows come without their points a night; the chart's few are read.
+    assert not stored.row_nights and all(row.nights == [] for row in stored.rows)
+    chosen = teams[7].pk
+    picked = picked_out(stored.rows, chosen=chosen)
+    with_nights(stored, teams=picked)
+    assert {row.team.pk for row in stored.rows if row.nights} == set(picked)
+
+    def chart(standings):
+        return progression_chart(
+            rows=standings.rows,
+            nights=standings.nights,
+            adjustments=standings.adjustments,
+            band=standings.band,
+            chosen=chosen,
+            zone=standings.league.time_zone,
+        )
+
+    from_stored, from_every_team = chart(stored), chart(worked_out)
+    assert from_stored is not None and from_every_team is not None
+    assert from_stored.band and from_stored.drawing == from_every_team.drawing
+    assert from_stored.banded == len(teams)
+    page = client.get(reverse("leagues:division", args=[division.pk]), {"team": chosen})
+    html = page.content.decode()
+    assert from_stored.drawing in html
+    assert f"all {len(teams)} teams, from the lowest to the highest each week" in html
 
 
 def _nights(weeks: int) -> list[datetime.date]:
