@@ -403,13 +403,18 @@ class ListedFixture(FixtureWords):
         return self.away.listed_name
 
     def get_status_display(self) -> str:
-        return str(Fixture.Status(self.status).label)
+        return _STATUS_LABELS[self.status]
 
     def get_kind_display(self) -> str:
-        return str(Fixture.Kind(self.kind).label)
+        return _KIND_LABELS[self.kind]
 
     def get_absolute_url(self) -> str:
         return path_for("leagues:fixture", self.pk)
+
+
+#: The statuses' and kinds' labels by value (a list of 200 fixtures looked each up as an enum).
+_STATUS_LABELS = {value: str(label) for value, label in Fixture.Status.choices}
+_KIND_LABELS = {value: str(label) for value, label in Fixture.Kind.choices}
 
 
 def fixture_rows(
