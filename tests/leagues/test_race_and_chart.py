@@ -13,11 +13,12 @@ from django.urls import reverse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leagues.models import Fixture
+from leagues.models import Division, Fixture, PointAdjustment
 from leagues.progression import BAND_ABOVE
 from leagues.selectors.race import division_race
 from leagues.selectors.standings import division_standings, with_nights, worked_out_standings
 from leagues.services.standings import refresh_division_table
+from leagues.services.structure import league_update
 from leagues.views.charts import (
     BOTTOM,
     HEIGHT,
@@ -36,6 +37,7 @@ from tests.factories.leagues import (
     PointAdjustmentFactory,
     TeamEntryFactory,
 )
+from tests.factories.scoring import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -282,6 +284,40 @@ def test_a_big_divisions_chart_is_drawn_from_its_stored_band_as_from_every_teams
     html = page.content.decode()
     assert from_stored.drawing in html
     assert f"all {len(teams)} teams, from the lowest to the highest each week" in html
+
+
+def test_a_big_divisions_band_moves_an_adjustment_to_its_day_where_the_league_now_plays():
+    """An adjustment made at 02:00 UTC counts on that day in London, the day before in Port of
+    Spain: the stored band follows the league's time zone when the secretary changes it."""
+    division, teams = big_division()
+    league = division.season.league
+    secretary = UserFactory()
+    league.secretaries.add(secretary)
+    made_at = datetime.datetime(2025, 9, 20, 2, 0, tzinfo=datetime.UTC)
+    PointAdjustment.objects.update(made_at=made_at)
+    refresh_division_table(division=division)
+
+    def band_days():
+        return [day for day, _, _ in division_standings(division=division).band]
+
+    assert datetime.date(2025, 9, 20) in band_days()
+    league_update(
+        league=league,
+        name=league.name,
+        description=league.description,
+        league_night=league.league_night,
+        start_time=league.start_time,
+        target=None,
+        time_zone="America/Port_of_Spain",
+        match_format=league.get_match_format(),
+        tiebreaks=league.get_tiebreaks(),
+        by=secretary,
+    )
+    days = band_days()
+    assert datetime.date(2025, 9, 19) in days and datetime.date(2025, 9, 20) not in days
+    division = Division.objects.select_related("season__league").get(pk=division.pk)
+    (worked_out,) = worked_out_standings(divisions=[division])
+    assert division_standings(division=division).band == worked_out.band
 
 
 def _nights(weeks: int) -> list[datetime.date]:
