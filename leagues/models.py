@@ -987,6 +987,11 @@ class FixtureTable(models.Model):
     def away_pair(self) -> list[Player]:
         return [p for p in (self.away_player_1, self.away_player_2) if p is not None]
 
+    abandoned = False
+    """Whether its game was abandoned at the table and nothing since, as
+    ``leagues.services.seating.mark_abandoned`` marks the tables a page shows (False where it
+    was not asked): its result comes from the score card, or a secretary starts it again."""
+
     @property
     def from_card(self) -> bool:
         return self.source == self.Source.CARD

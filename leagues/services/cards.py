@@ -32,7 +32,12 @@ from leagues.audit import audit_log
 from leagues.models import AuditEntry, Fixture, FixtureTable, Player, ResultSubmission
 from leagues.permissions import can_enter_card, can_manage_league
 from leagues.services import agreement, confirmation
-from leagues.services.seating import TableProblem, pairs_problem, table_has_hands
+from leagues.services.seating import (
+    TableProblem,
+    mark_abandoned,
+    pairs_problem,
+    table_has_hands,
+)
 from leagues.tiebreaks import score_word
 from scoring.actors import Account, Actor
 from scoring.forms.words import possessive
@@ -304,6 +309,8 @@ def fixture_card_enter(
         )
     }
     boards = [t.board for t in tables]
+    # A table whose game was abandoned is played no more on a phone: the card gives it.
+    mark_abandoned(list(existing.values()))
     problems: list[TableProblem] = []
     if len(set(boards)) != len(boards) or not all(1 <= b <= fmt.tables for b in boards):
         problems.append(
@@ -311,7 +318,13 @@ def fixture_card_enter(
         )
     for board in boards:
         table = existing.get(board)
-        if table is not None and not settling and not table.from_card and table_has_hands(table):
+        if (
+            table is not None
+            and not settling
+            and not table.from_card
+            and not table.abandoned
+            and table_has_hands(table)
+        ):
             problems.append(
                 TableProblem(
                     board,
@@ -323,8 +336,10 @@ def fixture_card_enter(
         if board not in boards and not table.outcome:
             # A table with hands takes no card here (the card page gives it no boxes).
             what = (
-                "is still being played at the table, hand by hand: let it finish, then enter the "
-                "card."
+                "had its game abandoned at the table: give its card."
+                if table.abandoned
+                else "is still being played at the table, hand by hand: let it finish, then "
+                "enter the card."
                 if not settling and table_has_hands(table)
                 else "is still being played at the table: give its card, or let it finish."
             )

@@ -26,11 +26,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from leagues.audit import audit_log
-from leagues.models import AuditEntry, Fixture, FixtureTable, Player, Registration
+from leagues.models import AuditEntry, Fixture, FixtureTable, Player, Registration, TableGame
 from leagues.permissions import seating_sides
 from leagues.selectors.people import name_people
 from scoring.actors import Account
-from scoring.models import Hand
+from scoring.models import GameStatus, Hand
 
 Pair = Sequence[Player]
 #: The statuses a fixture's tables may still be seated in.
@@ -113,6 +113,25 @@ def night_open(fixture: Fixture) -> bool:
 def table_has_hands(table: FixtureTable) -> bool:
     """Whether a hand has been recorded at the table (its pairs are then set)."""
     return Hand.objects.filter(game__league_game__table=table).exists()
+
+
+def mark_abandoned(tables: Collection[FixtureTable]) -> None:
+    """Mark each of ``tables`` whose game was abandoned at the table and nothing since
+    (``FixtureTable.abandoned``): scored on the phones, undecided, its latest game abandoned.
+    Such a table is played no more on a phone: its result comes from the score card (which
+    gives it boxes as a table never scored) or a secretary starts its game again. One query,
+    none where every table is decided or from the card."""
+    scored = [table.pk for table in tables if not table.from_card and not table.outcome]
+    latest: dict[int, str] = {}
+    if scored:
+        for table_id, status in (
+            TableGame.objects.filter(table__in=scored)
+            .order_by("table", "-number")
+            .values_list("table_id", "game__status")
+        ):
+            latest.setdefault(table_id, status)
+    for table in tables:
+        table.abandoned = latest.get(table.pk) == GameStatus.ABANDONED
 
 
 def _pair_state(pair: Pair) -> list[dict[str, object]]:

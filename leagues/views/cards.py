@@ -19,7 +19,7 @@ from leagues.permissions import can_enter_card, can_manage_league, captained_sid
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.people import name_people, seated_players
 from leagues.services import cards
-from leagues.services.seating import table_has_hands
+from leagues.services.seating import mark_abandoned, table_has_hands
 from leagues.views.common import acted_by, found
 
 
@@ -46,8 +46,13 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
             "home_player_1", "home_player_2", "away_player_1", "away_player_2"
         )
     }
+    # A table scored on the phones keeps its games, unless its game was abandoned there: the
+    # card gives it then.
+    mark_abandoned(list(tables.values()))
     played = {
-        board for board, table in tables.items() if not table.from_card and table_has_hands(table)
+        board
+        for board, table in tables.items()
+        if not table.from_card and not table.abandoned and table_has_hands(table)
     }
     editable = [b for b in range(1, fmt.tables + 1) if settling or b not in played]
     squads = {
@@ -100,6 +105,7 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
         "form": form,
         "blocks": form.blocks(),
         "played": [tables[b] for b in sorted(played) if b not in editable],
+        "abandoned": [board for board, table in tables.items() if table.abandoned],
         "open": open_for_card,
         "closed": closed,
         "not_started": cards.not_started_words(fixture) if closed == "not_yet" else "",

@@ -97,9 +97,11 @@ def fixture_night(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("leagues:fixture_night", pk=fixture.pk)
 
     rows: list[dict[str, Any]] = []
+    seating.mark_abandoned(list(tables.values()))  # one query for every table
     for board in range(1, boards + 1):
         table = tables.get(board)
         started = table is not None and seating.table_has_hands(table)
+        abandoned = table is not None and table.abandoned
         seated = (table.home_pair, table.away_pair) if table else ([], [])
         form = TableSeatForm(
             request.POST if posted_board == str(board) else None,
@@ -128,6 +130,7 @@ def fixture_night(request: HttpRequest, pk: int) -> HttpResponse:
                 "table": table,
                 "form": form,
                 "started": started,
+                "abandoned": abandoned,
                 "card": table is not None and table.from_card,
                 "open": playable and not started and not (table and table.from_card),
                 "link": link if link is not None and link.is_live else None,

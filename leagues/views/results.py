@@ -24,6 +24,7 @@ from leagues.selectors.audit import league_audit_page
 from leagues.selectors.live import NO_RESULT_WORDS, status_words
 from leagues.selectors.people import name_people, seated_players
 from leagues.services import agreement, cards, confirmation, results
+from leagues.services.seating import mark_abandoned
 from leagues.views.common import acted_by, fixture_actor, found, require_manager
 from scoring.actors import Actor
 from scoring.models import HandRevision
@@ -64,6 +65,7 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         else {}
     )
     tables = list(FixtureTable.objects.filter(fixture=fixture).order_by("board"))
+    mark_abandoned(tables)  # its result is to come from the card: said so, not "being played"
     # A void fixture's tables were played, but nothing of it counts: no step is offered.
     void = fixture.status == fixture.Status.VOID
     context = {

@@ -1304,3 +1304,42 @@ def test_a_captain_takes_back_a_card_they_typed_wrong_and_enters_it_again() -> N
     confirmation.result_confirm(submission=again, by=users["away"])
     with pytest.raises(PermissionDenied):
         confirmation.result_take_back(submission=again, by=users["home"])
+
+
+def test_a_table_whose_game_was_abandoned_is_given_by_the_card_and_said_so() -> None:
+    """A table's game abandoned at the table after a hand left the match stuck for good: the
+    result page said it was still being played, the night page "Playing", and the card gave it
+    no boxes and refused the result. Now the pages say it was abandoned and the card gives it."""
+    from scoring.services.games import game_abandon
+
+    fixture, users = _fixture()
+    started = start_fixture(fixture)
+    for table_game in started[:3]:
+        win_game(table_game.game, "A", 5)
+    game = started[3].game
+    record(game, [hand(game, "A", {"high": "A", "low": "B", "jack": "A", "game": "B"})])
+    game_abandon(game=game, reason="The pub closed early.")
+    captain = Client()
+    captain.force_login(users["home"])
+
+    result_page = page_words(captain.get(reverse("leagues:fixture_result", args=[fixture.pk])))
+    assert "Table 4: game abandoned at the table: its figures come from the score card" in (
+        result_page
+    )
+    assert "still being played" not in result_page
+    night = captain.get(reverse("leagues:fixture_night", args=[fixture.pk])).content.decode()
+    assert 'data-testid="night-abandoned-4"' in night
+    assert 'data-testid="night-started-4"' not in night
+    card = captain.get(reverse("leagues:score_card", args=[fixture.pk])).content.decode()
+    assert 'data-testid="card-table-4"' in card and 'data-testid="card-abandoned-4"' in card
+    assert 'data-testid="card-table-1"' not in card  # a table won on the phone stands
+
+    fixture_card_enter(
+        fixture=fixture, tables=[CardTable(board=4, games=((11, 9),))], by=users["home"]
+    )
+    result = FixtureResult.objects.get(fixture=fixture)
+    assert (result.home_tables, result.away_tables) == (4, 0) and result.is_final
+    table = FixtureTable.objects.get(fixture=fixture, board=4)
+    assert table.source == FixtureTable.Source.CARD
+    game.refresh_from_db()
+    assert game.status == "abandoned"  # its hands kept as they were
