@@ -68,6 +68,15 @@ class Event:
     #: What the league's secretaries read when a side the change waits for has no captain an
     #: email reaches (``{unreached}``: "Old Hall's captain"); "": they are not told then.
     says_to_secretaries: str = ""
+    #: The sides ("home", "away") whose captains are told of an entry, where not both: none,
+    #: and no one is told.
+    sides: Callable[[AuditEntry], Sequence[str]] | None = None
+
+
+def _replaced(entry: AuditEntry) -> list[str]:
+    """The sides whose seated pair someone else changed (``seating.table_seat``)."""
+    after = entry.after if isinstance(entry.after, dict) else {}
+    return [side for side in after.get("replaced", []) if side in ("home", "away")]
 
 
 EVENTS: dict[str, Event] = {
@@ -127,6 +136,13 @@ EVENTS: dict[str, Event] = {
         says="{fixture}: {detail}",
         act="See the fixture",
         link="leagues:fixture",
+    ),
+    "table_seated": Event(
+        subject="Your pair changed: {match}",
+        says="{detail}",
+        act="See the night's tables",
+        link="leagues:fixture",
+        sides=_replaced,
     ),
     "fixture_rearranged": Event(
         subject="Re-arranged: {match}",
@@ -225,6 +241,26 @@ def _detail(entry: AuditEntry) -> str:
             for part in (_sentence(line), _sentence(f"Now at {where}") if where else "")
             if part
         )
+    if entry.action == "table_seated" and entry.fixture is not None:
+        before = entry.before if isinstance(entry.before, dict) else {}
+        fixture = entry.fixture
+        # Only the home captain or a secretary seats the other side's pair.
+        home_captain = TeamEntry.objects.filter(
+            season_id=fixture.division.season_id, team_id=fixture.home_id, captain__user=entry.by_id
+        ).exists()
+        role = f"{possessive(str(fixture.home))} captain" if home_captain else "a secretary"
+        name = entry.by.get_full_name() if entry.by else ""
+        by = f"{role}, {name}" if name else role
+        lines = []
+        for side in _replaced(entry):
+            team = fixture.home if side == "home" else fixture.away
+            now = " & ".join(p["name"] for p in after.get(side, [])) or "nobody"
+            was = " & ".join(p["name"] for p in before.get(side, []))
+            lines.append(
+                f"At {fixture}, {possessive(str(team))} pair at table {after.get('board')} is "
+                f"now {now} (it was {was}): changed by {by}."
+            )
+        return " ".join(lines)
     for key in ("reason", "settlement"):
         if after.get(key):
             return _sentence(str(after[key]))
@@ -239,14 +275,17 @@ def _sentence(text: str) -> str:
     return text if not text or ended else f"{text}."
 
 
-def _captains(fixture: Fixture) -> tuple[list[Addressee], list[Addressee], dict[str, str]]:
+def _captains(
+    fixture: Fixture, *, sides: Sequence[str] = ("home", "away")
+) -> tuple[list[Addressee], list[Addressee], dict[str, str]]:
     """The two sides' captains: the accounts of those who have one, and the contact addresses
     of those who have none (a captain not named yet, or named without an account) when the
     secretary's contact for them is an email address; and the sides ("home", "away") whose
     captain no email reaches (none named and no contact address, or an account with no
     address), with their team's name."""
+    teams = {"home": fixture.home_id, "away": fixture.away_id}
     entries = TeamEntry.objects.filter(
-        season_id=fixture.division.season_id, team_id__in=[fixture.home_id, fixture.away_id]
+        season_id=fixture.division.season_id, team_id__in=[teams[side] for side in sides]
     ).select_related("team", "captain__user")
     accounts: list[Addressee] = []
     contacts: list[Addressee] = []
@@ -299,7 +338,10 @@ def recipients(entry: AuditEntry) -> list[Addressee]:
         return []
     # Both captains; the one who acted is dropped below, so a submitted result goes to the
     # other side's captain (to both when a scoring link or a secretary submitted it).
-    accounts, contacts, unreached = _captains(fixture)
+    sides = ("home", "away") if event.sides is None else tuple(event.sides(entry))
+    if not sides:
+        return []
+    accounts, contacts, unreached = _captains(fixture, sides=sides)
     # A side no email reaches is confirmed by a secretary: the secretaries are told of it.
     for_unreached = ""
     if event.says_to_secretaries:

@@ -27,7 +27,7 @@ from django.db import transaction
 
 from leagues.audit import audit_log
 from leagues.models import AuditEntry, Fixture, FixtureTable, Player, Registration, TableGame
-from leagues.permissions import seating_sides
+from leagues.permissions import captained_sides, seating_sides
 from leagues.selectors.people import name_people
 from scoring.actors import Account
 from scoring.models import GameStatus, Hand
@@ -209,6 +209,14 @@ def table_seat(
         setattr(table, f"{side}_player_2", pair[1] if len(pair) > 1 else None)
     table.save()
     name_people([*after[0], *after[1]])  # two of one name are told apart
+    # A side's seated pair changed by someone who does not captain it (the home captain, a
+    # secretary): its captain is told (``notices``), not left to find out at the table.
+    own = captained_sides(by, fixture) if by is not None else set()
+    replaced = [
+        side
+        for side, was, now in zip(SIDES, before, after, strict=True)
+        if was and {p.pk for p in was} != {p.pk for p in now} and side not in own
+    ]
     audit_log(
         league=fixture.division.season.league,
         fixture=fixture,
@@ -216,7 +224,8 @@ def table_seat(
         subject=f"Table {board}: {' & '.join(_names(after[0])) or '—'} v "
         f"{' & '.join(_names(after[1])) or '—'}",
         before={"home": _pair_state(before[0]), "away": _pair_state(before[1])},
-        after={"home": _pair_state(after[0]), "away": _pair_state(after[1])},
+        after={"home": _pair_state(after[0]), "away": _pair_state(after[1])}
+        | ({"replaced": replaced, "board": board} if replaced else {}),
         by=by,
     )
     if after[0] and after[1]:

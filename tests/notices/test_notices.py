@@ -370,3 +370,48 @@ def test_the_undo_question_of_a_won_table_game_says_a_submitted_result_is_withdr
     scorer.get(world.table.scoring_link.get_absolute_url())
     page = scorer.get(reverse("scoring:game", kwargs={"pk": game.pk})).content.decode()
     assert "a result submitted for the match is withdrawn, to be submitted again" in page
+
+
+def test_a_sides_pair_changed_by_someone_else_tells_that_sides_captain_alone(
+    world, django_capture_on_commit_callbacks
+):
+    """The home captain may seat both sides; changing the pair the away captain seated told no
+    one: the away captain found out at the table. Seating a side's own pair, or a pair where
+    none sat, tells no one."""
+    from leagues.services.seating import table_seat
+    from tests.factories.leagues import PlayerFactory, RegistrationFactory
+    from tests.leagues.helpers import squad
+
+    fixture = unplayed(world)
+    season = fixture.division.season
+    for team in (fixture.home, fixture.away):
+        for _ in range(2):
+            RegistrationFactory(team=team, season=season, player=PlayerFactory())
+    home, away = squad(fixture.home, season), squad(fixture.away, season)
+    users = world.users
+    with django_capture_on_commit_callbacks(execute=True):
+        table_seat(fixture=fixture, board=1, away=away[:2], by=users["away_captain"])
+        table_seat(fixture=fixture, board=1, home=home[:2], by=users["home_captain"])
+        table_seat(fixture=fixture, board=1, home=home[2:], by=users["home_captain"])
+        # The same two players the other way round: no one is told.
+        table_seat(fixture=fixture, board=1, away=away[:2][::-1], by=users["home_captain"])
+    assert mail.outbox == []
+    with django_capture_on_commit_callbacks(execute=True):
+        table_seat(fixture=fixture, board=1, away=away[2:], by=users["home_captain"])
+    assert addressees() == [{"away_captain@example.org"}]
+    message = mail.outbox[0]
+    assert message.subject == f"Your pair changed: {fixture.home} v {fixture.away}"
+    now = " & ".join(p.name for p in away[2:])
+    was = " & ".join(p.name for p in away[:2][::-1])  # as it was seated last
+    assert (
+        f"At {fixture}, Old Hall's pair at table 1 is now {now} (it was {was}): changed by "
+        "Black Bull's captain."
+    ) in message.body
+    url = reverse("leagues:fixture", kwargs={"pk": fixture.pk})
+    assert link_in(message.body, "See the night's tables") == f"http://testserver{url}"
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        table_seat(fixture=fixture, board=1, home=home[:2], by=users["secretary"])
+    assert addressees() == [{"home_captain@example.org"}]
+    assert "Black Bull's pair at table 1 is now" in mail.outbox[0].body
+    assert "changed by a secretary." in mail.outbox[0].body
