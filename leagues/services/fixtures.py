@@ -1028,6 +1028,26 @@ def fixture_undo(*, fixture: Fixture, reason: str, by: Account = None) -> Fixtur
             "reinstate the team to undo it."
         )
     undone = undo_words(fixture)
+    # Back on its night: what was booked onto that night meanwhile (a team's other match,
+    # the pub's tables, a replacement meeting) would clash with it.
+    try:
+        refuse_clash(
+            division=fixture.division,
+            date=fixture.date,
+            home=fixture.home,
+            away=fixture.away,
+            venue=fixture.venue,
+            exclude=fixture.pk,
+            kind=fixture.kind,
+        )
+    except ValidationError as exc:
+        raise ValidationError(
+            [
+                f"{undone[0].upper()}{undone[1:]} cannot be undone: {fixture} would be back on "
+                f"{long_date(fixture.date)}, which no longer has room for it.",
+                *exc.messages,
+            ]
+        ) from exc
     before = {**fixture_state(fixture), "walkover_to": fixture.walkover_to}
     if fixture.status == Fixture.Status.POSTPONED and fixture.original_date == fixture.date:
         fixture.original_date = None

@@ -167,3 +167,32 @@ def test_a_walkover_from_a_withdrawal_is_not_offered_to_undo_the_page_says_reins
     ) in page
     with pytest.raises(ValidationError, match="reinstate the team to undo it"):
         fixture_undo(fixture=fixture, reason="Wrong team", by=secretary)
+
+
+def test_a_walkover_is_not_undone_onto_a_night_booked_meanwhile(world):
+    """A walkover frees its night: the home team was booked a friendly on it. Undoing the
+    walkover put both matches on one night for the same team; it is refused, naming the clash,
+    and the walkover stands."""
+    from leagues.models import Fixture, Team
+    from leagues.services.fixtures import fixture_add
+
+    secretary = world.users["secretary"]
+    fixture = scheduled(world.fixture)
+    fixture_walkover(fixture=fixture, to="home", reason="No show", by=secretary)
+    other = Team.objects.get(name="Royal Oak")
+    friendly = fixture_add(
+        division=fixture.division,
+        home=fixture.home,
+        away=other,
+        date=fixture.date,
+        kind=Fixture.Kind.FRIENDLY,
+        by=secretary,
+    )
+    with pytest.raises(ValidationError) as refused:
+        fixture_undo(fixture=fixture, reason="Given in error", by=secretary)
+    words = " ".join(refused.value.messages)
+    assert f"The walkover to {fixture.home} cannot be undone" in words
+    assert str(fixture.home) in words and f"{friendly.home} v {friendly.away}" in words
+    fixture.refresh_from_db()
+    assert fixture.status == "walkover"
+    assert not AuditEntry.objects.filter(action="fixture_undone").exists()
