@@ -327,7 +327,9 @@ def status_text(fixture: Fixture) -> str:
     if mark and mark != fixture.get_kind_display().lower():
         label = f"{label} ({mark})"
     if fixture.kind != Fixture.Kind.LEAGUE:
-        label = f"{fixture.get_kind_display()}: {label}"
+        # A cup tie's fixture in a list is named by its cup ("Knockout Cup: Scheduled"): a
+        # league may run two.
+        label = f"{getattr(fixture, 'cup_name', '') or fixture.get_kind_display()}: {label}"
     return label
 
 

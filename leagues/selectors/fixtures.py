@@ -335,7 +335,8 @@ class ListedResult:
 
 
 #: What a listed fixture reads, in ``ListedFixture``'s order: the fixture's own columns, its
-#: teams' names (their own and that season's), its venue's name and its result's figures.
+#: teams' names (their own and that season's), its venue's name, its cup's (a cup tie's) and
+#: its result's figures.
 LISTED_OWN = (
     "pk",
     "date",
@@ -358,6 +359,7 @@ LISTED = (
     "away__name",
     "away_name",
     "venue__name",
+    "cup_tie__competition__name",
     "result__id",
     *(f"result__{name}" for name in ListedResult.__slots__),
 )
@@ -378,6 +380,7 @@ class ListedFixture(FixtureWords):
         "result",
         "league",
         "begun",
+        "cup_name",
     )
 
     def __init__(self, row: tuple[Any, ...], league: League, divisions: dict[int, Division]):
@@ -388,7 +391,9 @@ class ListedFixture(FixtureWords):
         self.home = ListedTeam(*row[at : at + 3])
         self.away = ListedTeam(*row[at + 3 : at + 6])
         self.venue = ListedVenue(row[at + 6])
-        self.result = None if row[at + 7] is None else ListedResult(*row[at + 8 :])
+        # A cup tie's fixture: its cup's name, which a list gives where it says "Cup".
+        self.cup_name = row[at + 7] or ""
+        self.result = None if row[at + 8] is None else ListedResult(*row[at + 9 :])
         self.league = league
         # A game begun at one of its tables (``mark_begun``), for a fixture still to be scored.
         self.begun = False

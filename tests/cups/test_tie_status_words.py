@@ -90,6 +90,8 @@ def test_a_team_tie_to_play_reads_the_same_on_its_pages():
         for name in ("tie", "bracket", "fixture", "list")
     }
     assert len(set(words.values())) == 1, words
+    # A list names the tie by its cup, not "Cup" (a league may run two).
+    assert f"{cup.name}: Scheduled" in pages["list"]
 
 
 def test_a_tie_still_to_play_reads_as_a_league_fixture_to_play_on_every_cup_page():
