@@ -34,7 +34,10 @@ def spreadsheet(path: Path) -> Path:
 
 
 def submit(page: Page, name: str) -> None:
-    with page.expect_navigation():
+    # "Import it" writes 20 teams, 160 players and 20 invitations in one request: on a CI
+    # machine running both suites' browser tests at once it has taken more than the 10 s the
+    # other steps are given (PostgreSQL, 2 cores).
+    with page.expect_navigation(timeout=30_000):
         page.get_by_role("button", name=name).tap()
 
 
