@@ -991,6 +991,8 @@ class FixtureTable(models.Model):
     """Whether its game was abandoned at the table and nothing since, as
     ``leagues.services.seating.mark_abandoned`` marks the tables a page shows (False where it
     was not asked): its result comes from the score card, or a secretary starts it again."""
+    abandoned_at = ""
+    """The score its abandoned game stopped at, home first ("5–3"), where ``abandoned``."""
 
     @property
     def from_card(self) -> bool:

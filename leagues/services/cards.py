@@ -336,7 +336,8 @@ def fixture_card_enter(
         if board not in boards and not table.outcome:
             # A table with hands takes no card here (the card page gives it no boxes).
             what = (
-                "had its game abandoned at the table: give its card."
+                f"had its game abandoned at {table.abandoned_at}: give its figures from the "
+                "card, or the secretary starts it again."
                 if table.abandoned
                 else "is still being played at the table, hand by hand: let it finish, then "
                 "enter the card."

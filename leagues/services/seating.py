@@ -119,19 +119,27 @@ def mark_abandoned(tables: Collection[FixtureTable]) -> None:
     """Mark each of ``tables`` whose game was abandoned at the table and nothing since
     (``FixtureTable.abandoned``): scored on the phones, undecided, its latest game abandoned.
     Such a table is played no more on a phone: its result comes from the score card (which
-    gives it boxes as a table never scored) or a secretary starts its game again. One query,
+    gives it boxes as a table never scored) or a secretary starts its game again. Each marked
+    table's ``abandoned_at`` is the score its game stopped at, home first ("5–3"). One query,
     none where every table is decided or from the card."""
     scored = [table.pk for table in tables if not table.from_card and not table.outcome]
-    latest: dict[int, str] = {}
+    latest: dict[int, tuple[int, str]] = {}
+    scores: dict[int, dict[str, int]] = {}
     if scored:
-        for table_id, status in (
+        for table_id, number, status, label, score in (
             TableGame.objects.filter(table__in=scored)
             .order_by("table", "-number")
-            .values_list("table_id", "game__status")
+            .values_list(
+                "table_id", "number", "game__status", "game__sides__label", "game__sides__score"
+            )
         ):
-            latest.setdefault(table_id, status)
+            if latest.setdefault(table_id, (number, status))[0] == number and label:
+                scores.setdefault(table_id, {})[label] = score
     for table in tables:
-        table.abandoned = latest.get(table.pk) == GameStatus.ABANDONED
+        table.abandoned = latest.get(table.pk, (0, ""))[1] == GameStatus.ABANDONED
+        if table.abandoned:
+            score = scores.get(table.pk, {})
+            table.abandoned_at = f"{score.get('A', 0)}–{score.get('B', 0)}"
 
 
 def _pair_state(pair: Pair) -> list[dict[str, object]]:

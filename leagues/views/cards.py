@@ -105,7 +105,7 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
         "form": form,
         "blocks": form.blocks(),
         "played": [tables[b] for b in sorted(played) if b not in editable],
-        "abandoned": [board for board, table in tables.items() if table.abandoned],
+        "abandoned": [table for table in tables.values() if table.abandoned],
         "open": open_for_card,
         "closed": closed,
         "not_started": cards.not_started_words(fixture) if closed == "not_yet" else "",

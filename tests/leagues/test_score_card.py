@@ -1323,15 +1323,18 @@ def test_a_table_whose_game_was_abandoned_is_given_by_the_card_and_said_so() -> 
     captain.force_login(users["home"])
 
     result_page = page_words(captain.get(reverse("leagues:fixture_result", args=[fixture.pk])))
-    assert "Table 4: game abandoned at the table: its figures come from the score card" in (
-        result_page
+    assert (
+        "Table 4: game abandoned at 2–2 — the secretary can start it again, or the result is "
+        "entered from the score card" in result_page
     )
     assert "still being played" not in result_page
+    said = "Table 4: game abandoned at 2–2 — the secretary can start it again"
     night = captain.get(reverse("leagues:fixture_night", args=[fixture.pk])).content.decode()
-    assert 'data-testid="night-abandoned-4"' in night
+    assert 'data-testid="night-abandoned-4"' in night and said in page_words(night)
     assert 'data-testid="night-started-4"' not in night
     card = captain.get(reverse("leagues:score_card", args=[fixture.pk])).content.decode()
     assert 'data-testid="card-table-4"' in card and 'data-testid="card-abandoned-4"' in card
+    assert said in page_words(card)
     assert 'data-testid="card-table-1"' not in card  # a table won on the phone stands
 
     fixture_card_enter(
