@@ -1516,6 +1516,7 @@ class AuditEntry(models.Model):
         SECRETARY_ADDED = "secretary_added", "Secretary added"
         SECRETARY_REMOVED = "secretary_removed", "Secretary removed"
         SUBMISSION_WITHDRAWN = "submission_withdrawn", "Submitted result withdrawn"
+        TABLE_RESTARTED = "table_restarted", "Table started again"
         TABLE_SEATED = "table_seated", "Table seated"
         TABLES_SET = "tables_set", "Pairs seated"
         TEAM_ADDED = "team_added", "Team added"

@@ -91,6 +91,11 @@ urlpatterns = [
         manage_fixtures.fixture_tables,
         name="manage_fixture_tables",
     ),
+    path(
+        "fixture/<int:pk>/manage/tables/<int:board>/restart/",
+        manage_fixtures.table_restart,
+        name="manage_table_restart",
+    ),
     # A league's home and the secretary's pages for its structure.
     path("<slug:slug>/", public.league_detail, name="league"),
     path("<slug:slug>/calendar.ics", feeds.league_calendar, name="league_calendar"),

@@ -51,6 +51,7 @@ NOT_PAGES = {
     "leagues:manage_team_withdraw",
     "scoring:link_open",
     "leagues:manage_adjustment_withdraw",
+    "leagues:manage_table_restart",
     "leagues:fixture_live",
     "leagues:league_live_poll",
     "leagues:manage_invitation",

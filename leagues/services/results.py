@@ -133,15 +133,48 @@ def fixture_tables_set(
 
 
 @transaction.atomic
+@transaction.atomic
 def table_game_start(*, table: FixtureTable, by: Account = None) -> TableGame:
     """Start the next game at a table under the league's ruleset (side A home, B away): a
-    secretary's restart of a table (a game abandoned). The roll-up starts a table's next game
+    secretary's restart of a table (a game abandoned), written to the fixture's audit trail
+    with the score the abandoned game stopped at. The roll-up starts a table's next game
     itself (``table_next_game``).
 
     The deal starts with the home pair in odd-numbered games and the away pair in even ones.
     """
-    require_secretary(by, table.fixture.division.season.league)
-    return _table_game_start(table=table, by=by)
+    from leagues.audit import audit_log
+
+    league = table.fixture.division.season.league
+    require_secretary(by, league)
+    started = _table_game_start(table=table, by=by)
+    before = (
+        TableGame.objects.filter(table=started.table, number=started.number - 1)
+        .select_related("game")
+        .first()
+    )
+    board = started.table.board
+    if before is not None and before.game.status == GameStatus.ABANDONED:
+        was = f"game {before.number} abandoned at {game_score(before.game)}"
+        subject = f"Table {board} started again: game {started.number} ({was})"
+    else:
+        was = f"game {before.number} {before.game.get_status_display().lower()}" if before else ""
+        subject = f"Table {board}: game {started.number} started"
+    audit_log(
+        league=league,
+        fixture=started.table.fixture,
+        action=AuditEntry.Action.TABLE_RESTARTED,
+        subject=subject,
+        before={"table": board, "in_play": was or "none"},
+        after={"table": board, "in_play": f"game {started.number}"},
+        by=by,
+    )
+    return started
+
+
+def game_score(game: Game) -> str:
+    """A table's game's score, home first: "5–3"."""
+    scores = {side.label: side.score for side in game.sides.all()}
+    return f"{scores.get(HOME, 0)}–{scores.get(AWAY, 0)}"
 
 
 def not_started_words(fixture: Fixture) -> str:

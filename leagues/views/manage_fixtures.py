@@ -14,10 +14,11 @@ from django.urls import reverse
 
 from leagues import forms, nights_off
 from leagues.days import short_date
-from leagues.models import Fixture, PointAdjustment
+from leagues.models import Fixture, FixtureTable, PointAdjustment
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.people import name_people, seated_players
 from leagues.services import adjustments, fixtures, results
+from leagues.services.seating import mark_abandoned
 from leagues.views.common import found, post_action, require_manager
 from leagues.views.results import table_cards
 from scoring.forms.words import signed
@@ -205,6 +206,8 @@ def fixture_tables(request: HttpRequest, pk: int) -> HttpResponse:
     season = fixture.division.season
     seated = list(fixture.tables.all())
     started = any(table.games.all() for table in seated)
+    # A table whose game was abandoned waits for the secretary: offered a start again here.
+    mark_abandoned(seated)
     boards = season.get_match_format().tables
     squads = {
         team: [r.player for r in selectors.team_squad(team=team, season=season)]
@@ -249,6 +252,7 @@ def fixture_tables(request: HttpRequest, pk: int) -> HttpResponse:
             "form": form,
             "started": started,
             "tables": seated,
+            "abandoned": [table for table in seated if table.abandoned],
             "cards": table_cards(request, fixture) if started else [],
             "boards": boards,
             "short": short,
@@ -257,6 +261,32 @@ def fixture_tables(request: HttpRequest, pk: int) -> HttpResponse:
             "scoring_opens": "" if fixture.has_started() else results.not_started_words(fixture),
         },
     )
+
+
+@login_required
+@post_action(lambda pk, board: reverse("leagues:manage_fixture_tables", args=[pk]))
+def table_restart(request: HttpRequest, pk: int, board: int) -> HttpResponse:
+    """Start again a table whose game was abandoned (``results.table_game_start``): its next
+    game begins on the table's own link. Refused, nothing changed, for a table whose latest
+    game was not abandoned."""
+    fixture = _fixture(request, pk)
+    table = get_object_or_404(FixtureTable, fixture=fixture, board=board)
+    mark_abandoned([table])
+    back = redirect("leagues:manage_fixture_tables", pk=fixture.pk)
+    if not table.abandoned:
+        messages.error(request, f"Table {board} has no abandoned game to start again.")
+        return back
+    try:
+        started = results.table_game_start(table=table, by=request.user)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(
+            request,
+            f"Table {board} started again: game {started.number} begins at 0–0. Its scorer "
+            "goes on with the same QR code (or link).",
+        )
+    return back
 
 
 @login_required

@@ -1,0 +1,121 @@
+"""A table whose game was abandoned, started again by a secretary from the fixture's Tables
+page: a new game on the table's own link, written to the fixture's audit trail."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from leagues.formats import YORKSHIRE_FORMAT
+from leagues.models import AuditEntry, TableGame
+from leagues.services.results import table_game_start
+from scoring.models import GameStatus
+from scoring.services.games import game_abandon
+from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory
+from tests.leagues.helpers import (
+    captained_teams,
+    hand,
+    page_words,
+    record,
+    start_fixture,
+    win_game,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def _abandoned_at_table_4():
+    """A Yorkshire match whose tables 1–3 are won and table 4's game abandoned at 2–2."""
+    league = LeagueFactory(style="yorkshire", match_format=YORKSHIRE_FORMAT.to_spec())
+    division = DivisionFactory(season__league=league)
+    home, away, users = captained_teams(division, players=8)
+    fixture = FixtureFactory(division=division, home=home, away=away)
+    started = start_fixture(fixture)
+    for table_game in started[:3]:
+        win_game(table_game.game, "A", 5)
+    game = started[3].game
+    record(game, [hand(game, "A", {"high": "A", "low": "B", "jack": "A", "game": "B"})])
+    game_abandon(game=game, reason="The pub's power went off.")
+    return fixture, started[3].table, users
+
+
+def _client(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_the_secretary_starts_an_abandoned_table_again_from_the_tables_page() -> None:
+    """The Tables page offered no restart for a table whose game was abandoned, though the
+    service for it exists: the match stayed stuck. Now it asks whether to start the table again,
+    and doing so begins its next game on the table's own link, written to the audit trail."""
+    fixture, table, users = _abandoned_at_table_4()
+    secretary = _client(users["secretary"])
+    tables_url = reverse("leagues:manage_fixture_tables", args=[fixture.pk])
+    restart_url = reverse("leagues:manage_table_restart", args=[fixture.pk, 4])
+
+    page = page_words(secretary.get(tables_url))
+    assert 'data-testid="restart-4"' in page
+    assert "Table 4: game abandoned at 2–2" in page and "Start table 4 again?" in page
+    assert f'action="{restart_url}"' in page and "Start table 4 again</button>" in page
+    assert 'data-testid="restart-1"' not in page  # a table won stands
+
+    # Following the address is no restart: the page it is on.
+    assert secretary.get(restart_url)["Location"] == tables_url
+    assert TableGame.objects.filter(table=table).count() == 1
+
+    response = secretary.post(restart_url, follow=True)
+    assert "Table 4 started again: game 2 begins at 0–0" in page_words(response)
+    again = TableGame.objects.get(table=table, number=2)
+    assert again.game.status == GameStatus.IN_PROGRESS
+    assert again.game.scoring_link_id == table.scoring_link_id
+    entry = AuditEntry.objects.get(fixture=fixture, action=AuditEntry.Action.TABLE_RESTARTED)
+    assert entry.subject == "Table 4 started again: game 2 (game 1 abandoned at 2–2)"
+    assert entry.by == users["secretary"]
+    assert 'data-testid="restart-4"' not in page_words(secretary.get(tables_url))
+    result = page_words(secretary.get(reverse("leagues:fixture_result", args=[fixture.pk])))
+    assert "Table 4: still being played" in result
+    audit = page_words(secretary.get(reverse("leagues:manage_fixture_audit", args=[fixture.pk])))
+    assert 'data-testid="audit-table_restarted"' in audit
+
+    # Posted twice (a second tab): the game begun stands, nothing more is started.
+    response = secretary.post(restart_url, follow=True)
+    assert "Table 4 has no abandoned game to start again." in page_words(response)
+    assert TableGame.objects.filter(table=table).count() == 2
+
+
+def test_a_captain_cannot_start_a_table_again_and_nothing_changes() -> None:
+    fixture, table, users = _abandoned_at_table_4()
+    captain = _client(users["home"])
+    assert 'data-testid="restart-4"' not in page_words(
+        captain.get(reverse("leagues:fixture_night", args=[fixture.pk]))
+    )
+    response = captain.post(reverse("leagues:manage_table_restart", args=[fixture.pk, 4]))
+    assert response.status_code == 403
+    assert TableGame.objects.filter(table=table).count() == 1
+    assert not AuditEntry.objects.filter(action=AuditEntry.Action.TABLE_RESTARTED).exists()
+
+
+def test_a_table_still_playing_or_won_is_not_started_again() -> None:
+    fixture, table, users = _abandoned_at_table_4()
+    secretary = _client(users["secretary"])
+    response = secretary.post(
+        reverse("leagues:manage_table_restart", args=[fixture.pk, 1]), follow=True
+    )
+    assert "Table 1 has no abandoned game to start again." in page_words(response)
+    assert TableGame.objects.filter(table__fixture=fixture).count() == 4
+    assert not AuditEntry.objects.filter(action=AuditEntry.Action.TABLE_RESTARTED).exists()
+
+
+def test_a_restart_by_the_service_is_audited_with_the_score_it_stopped_at() -> None:
+    """``table_game_start`` wrote no league audit entry: a restart left no trace of who did it
+    or what the abandoned game stood at."""
+    fixture, table, users = _abandoned_at_table_4()
+    started = table_game_start(table=table, by=users["secretary"])
+    assert started.number == 2
+    entry = AuditEntry.objects.get(fixture=fixture, action=AuditEntry.Action.TABLE_RESTARTED)
+    assert entry.subject == "Table 4 started again: game 2 (game 1 abandoned at 2–2)"
+    assert entry.before == {"table": 4, "in_play": "game 1 abandoned at 2–2"}
+    assert entry.after == {"table": 4, "in_play": "game 2"}
+    assert entry.by == users["secretary"]
