@@ -133,7 +133,6 @@ def fixture_tables_set(
 
 
 @transaction.atomic
-@transaction.atomic
 def table_game_start(*, table: FixtureTable, by: Account = None) -> TableGame:
     """Start the next game at a table under the league's ruleset (side A home, B away): a
     secretary's restart of a table (a game abandoned), written to the fixture's audit trail
