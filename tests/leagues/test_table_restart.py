@@ -119,3 +119,22 @@ def test_a_restart_by_the_service_is_audited_with_the_score_it_stopped_at() -> N
     assert entry.before == {"table": 4, "in_play": "game 1 abandoned at 2–2"}
     assert entry.after == {"table": 4, "in_play": "game 2"}
     assert entry.by == users["secretary"]
+
+
+def test_the_scorers_phone_says_what_follows_a_league_tables_abandoned_game():
+    """The phone said only "Game abandoned at 2–2." at a league table: its scorer and captains
+    did not learn that the secretary starts it again or the card gives it."""
+    from tests.factories.scoring import GameFactory
+
+    _, table, _ = _abandoned_at_table_4()
+    game = table.games.get(number=1).game
+    client = Client()
+    client.get(game.scoring_link.get_absolute_url())
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert 'data-testid="abandoned-banner"' in page
+    assert "the secretary can start it again" in page
+    alone = GameFactory()
+    game_abandon(game=alone, reason="Closing time.")
+    page = Client().get(alone.get_absolute_url()).content.decode()
+    assert 'data-testid="abandoned-banner"' in page
+    assert 'data-testid="abandoned-table-next"' not in page
