@@ -24,7 +24,7 @@ from leagues.selectors import fixtures as selectors
 from leagues.selectors.people import name_people
 from leagues.services import accounts, cards, invitations, seating
 from leagues.tables import fixture_score
-from leagues.views.common import found, require_manager
+from leagues.views.common import found, require_manager, season_asked
 from leagues.views.invitations import invitation_sent
 from notices.notices import email_address
 
@@ -90,9 +90,7 @@ def captain_account(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     without its owner saying yes."""
     league = _league(request, slug)
     team = get_object_or_404(Team, pk=pk, league=league)
-    wanted = request.GET.get("season") or request.POST.get("season") or ""
-    seasons = list(league.seasons.order_by("-starts_on"))
-    season = next((s for s in seasons if str(s.pk) == wanted), seasons[0] if seasons else None)
+    seasons, season = season_asked(request, league)
     entry = (
         team.entries.filter(season=season).select_related("season", "captain__user").first()
         if season

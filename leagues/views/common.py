@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponseNotAllowed
 from django.shortcuts import redirect
 from django.utils.safestring import SafeString
 
-from leagues.models import Fixture, League
+from leagues.models import Fixture, League, Season
 from leagues.permissions import can_manage_league, fixture_links, fixture_role
 from scoring.actors import Actor
 from scoring.models import ScoringLink
@@ -47,6 +47,20 @@ def team_options(teams: Iterable[tuple[int, str]], *, chosen: int | None) -> Saf
             for pk, name in teams
         )
     )
+
+
+def season_asked(request: HttpRequest, league: League) -> tuple[list[Season], Season | None]:
+    """The league's seasons, newest first, and the one a secretary's team page shows: the one
+    asked for (``?season=``, or the form's), else the league's season on its date
+    (``seasons_now``: the season in play, not one made ahead of its start)."""
+    from leagues.selectors.fixtures import seasons_now
+
+    seasons = list(league.seasons.order_by("-starts_on"))
+    wanted = request.GET.get("season") or request.POST.get("season") or ""
+    asked = next((season for season in seasons if str(season.pk) == wanted), None)
+    if asked is None and seasons:
+        asked = seasons_now(seasons, today=league.today()).current or seasons[0]
+    return seasons, asked
 
 
 def require_manager(request: HttpRequest, league: League) -> None:

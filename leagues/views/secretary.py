@@ -27,7 +27,7 @@ from leagues.selectors.live import NO_RESULT_WORDS
 from leagues.selectors.people import LeaguePeople, Listed, name_people, named_twice
 from leagues.selectors.standings import season_standings
 from leagues.services import league_requests, registrations, seasons, structure, withdrawal
-from leagues.views.common import found, post_action, require_manager
+from leagues.views.common import found, post_action, require_manager, season_asked
 from scoring.forms.words import possessive
 
 
@@ -605,9 +605,7 @@ def team_manage(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """A team's season: its division and captain (kept off the public pages) and its squad."""
     league = _league(request, slug)
     team = get_object_or_404(Team.objects.select_related("home_venue"), pk=pk, league=league)
-    seasons = list(league.seasons.order_by("-starts_on"))
-    wanted = request.GET.get("season") or request.POST.get("season") or ""
-    season = next((s for s in seasons if str(s.pk) == wanted), seasons[0] if seasons else None)
+    seasons, season = season_asked(request, league)
     entry = team.entries.filter(season=season).select_related("division", "captain__user").first()
     form = None
     if season is not None:

@@ -569,3 +569,23 @@ def test_the_preview_and_the_weekly_list_name_the_team_with_no_match(client, sig
         assert f'<p data-testid="no-match">No match: {team}</p>' in html.unescape(
             page.content.decode()
         )
+
+
+def test_a_teams_secretary_pages_open_on_the_season_in_play_not_one_made_ahead(
+    client, signed_in, league, division
+):
+    """A season made ahead for next year (no entries yet) is the newest: the team's page and
+    its captain's account page opened on it, showing the team in no division and no captain,
+    mid-season."""
+    from tests.factories.leagues import SeasonFactory
+
+    team = division.entries.first().team
+    ahead = SeasonFactory(league=league, starts_on=league.today() + datetime.timedelta(days=90))
+    for name in ("leagues:manage_team", "leagues:manage_captain_account"):
+        url = reverse(name, args=[league.slug, team.pk])
+        page = client.get(url).content.decode()
+        chosen = re.search(r'<a href="\?season=(\d+)" aria-current="page">', page)
+        assert chosen and int(chosen.group(1)) == division.season_id, name
+        asked = client.get(url, {"season": ahead.pk}).content.decode()
+        chosen = re.search(r'<a href="\?season=(\d+)" aria-current="page">', asked)
+        assert chosen and int(chosen.group(1)) == ahead.pk, name
