@@ -1346,3 +1346,22 @@ def test_a_table_whose_game_was_abandoned_is_given_by_the_card_and_said_so() -> 
     assert table.source == FixtureTable.Source.CARD
     game.refresh_from_db()
     assert game.status == "abandoned"  # its hands kept as they were
+
+
+def test_a_table_link_stopped_by_the_card_says_so_and_leads_to_the_result() -> None:
+    """The scorer of a table whose result the card gave, opening the table's QR code, read
+    only that the link was stopped and to ask for it to be re-issued."""
+    fixture, users = _fixture()
+    started = start_fixture(fixture)
+    link = FixtureTable.objects.get(pk=started[3].table_id).scoring_link
+    for table_game in started[:3]:
+        win_game(table_game.game, "A", 5)
+    fixture_card_enter(
+        fixture=fixture, tables=[CardTable(board=4, games=((11, 9),))], by=users["home"]
+    )
+    response = Client().get(link.get_absolute_url())
+    page = response.content.decode()
+    assert response.status_code == 403
+    assert 'data-testid="link-dead-table"' in page
+    assert "entered from the score card" in page
+    assert reverse("leagues:fixture_result", args=[fixture.pk]) in page
