@@ -1365,3 +1365,23 @@ def test_a_table_link_stopped_by_the_card_says_so_and_leads_to_the_result() -> N
     assert 'data-testid="link-dead-table"' in page
     assert "entered from the score card" in page
     assert reverse("leagues:fixture_result", args=[fixture.pk]) in page
+
+
+def test_a_scorer_whose_table_the_card_gave_is_told_why_they_can_score_no_more() -> None:
+    """The phone scoring table 4, its link stopped by the card, was told only to scan the
+    table's QR code (which no longer works)."""
+    fixture, users = _fixture()
+    started = start_fixture(fixture)
+    game = started[3].game
+    scorer = Client()
+    scorer.get(FixtureTable.objects.get(pk=started[3].table_id).scoring_link.get_absolute_url())
+    for table_game in started[:3]:
+        win_game(table_game.game, "A", 5)
+    fixture_card_enter(
+        fixture=fixture, tables=[CardTable(board=4, games=((11, 9),))], by=users["home"]
+    )
+    response = scorer.get(reverse("scoring:game_abandon", args=[game.pk]))
+    page = response.content.decode()
+    assert response.status_code == 403
+    assert 'data-testid="forbidden-stopped"' in page
+    assert "entered from the score card" in page and "Scan the QR code" not in page

@@ -79,7 +79,8 @@ def test_revoke_refuses_the_key_until_the_link_is_reissued(client, creator, game
     assert client.post(link_url(game), {"action": "revoke"}).status_code == 302
     game.refresh_from_db()
     assert game.scoring_link.state == "revoked"
-    assert_refused(phone, game)
+    # Told the link was stopped, not to scan the QR code that no longer works.
+    assert_refused(phone, game, text="scoring link has been stopped. To score it again, ask")
     response = Client().get(game.scoring_link.get_absolute_url())
     page = response.content.decode()
     assert response.status_code == 403 and "no longer works" in page
