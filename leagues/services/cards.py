@@ -385,15 +385,17 @@ def fixture_card_enter(
             setattr(table, f"{side}_player_2", pair[1] if len(pair) > 1 else None)
         table.save()
         existing[typed.board] = table
-    audit_log(
-        league=league,
-        fixture=fixture,
-        action=AuditEntry.Action.CARD_ENTERED,
-        subject=f"Score card of {fixture} entered ({len(tables)} table{pluralize(len(tables))})",
-        before=before or None,
-        after={t.board: _card_state(existing[t.board]) for t in tables},
-        by=by,
-    )
+    if tables:  # none typed (every table scored on the phones): the card submits, enters none
+        audit_log(
+            league=league,
+            fixture=fixture,
+            action=AuditEntry.Action.CARD_ENTERED,
+            subject=f"Score card of {fixture} entered ({len(tables)} "
+            f"table{pluralize(len(tables))})",
+            before=before or None,
+            after={t.board: _card_state(existing[t.board]) for t in tables},
+            by=by,
+        )
     roll_up(FixtureChanged(fixture=fixture, actor=Actor.of(by)))
     fixture.refresh_from_db()
     if fixture.status != Fixture.Status.PLAYED:

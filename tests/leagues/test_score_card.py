@@ -1385,3 +1385,16 @@ def test_a_scorer_whose_table_the_card_gave_is_told_why_they_can_score_no_more()
     assert response.status_code == 403
     assert 'data-testid="forbidden-stopped"' in page
     assert "entered from the score card" in page and "Scan the QR code" not in page
+
+
+def test_submitting_from_the_card_with_every_table_scored_on_phones_enters_no_card() -> None:
+    """Every table won on the phones, the captain submits from the score card page: the
+    audit trail said "Score card of … entered (0 tables)"; it now records the submission
+    alone."""
+    fixture, users = _fixture()
+    for table_game in start_fixture(fixture):
+        win_game(table_game.game, "A", 5)
+    submission = fixture_card_enter(fixture=fixture, tables=[], by=users["home"])
+    assert submission.status == ResultSubmission.Status.SUBMITTED
+    assert not AuditEntry.objects.filter(fixture=fixture, action="card_entered").exists()
+    assert AuditEntry.objects.filter(fixture=fixture, action="result_submitted").exists()
