@@ -138,10 +138,10 @@ EVENTS: dict[str, Event] = {
         link="leagues:fixture",
     ),
     "table_seated": Event(
-        subject="Your pair changed: {match}",
+        subject="Your team's pair changed: {match}",
         says="{detail}",
-        act="See the night's tables",
-        link="leagues:fixture",
+        act="See the tables, and change them back if need be",
+        link="leagues:fixture_night",
         sides=_replaced,
     ),
     "fixture_rearranged": Event(
@@ -245,11 +245,19 @@ def _detail(entry: AuditEntry) -> str:
         before = entry.before if isinstance(entry.before, dict) else {}
         fixture = entry.fixture
         # Only the home captain or a secretary seats the other side's pair.
-        home_captain = TeamEntry.objects.filter(
-            season_id=fixture.division.season_id, team_id=fixture.home_id, captain__user=entry.by_id
-        ).exists()
+        home_captain = (
+            TeamEntry.objects.filter(
+                season_id=fixture.division.season_id,
+                team_id=fixture.home_id,
+                captain__user=entry.by_id,
+            )
+            .select_related("captain")
+            .first()
+        )
         role = f"{possessive(str(fixture.home))} captain" if home_captain else "a secretary"
         name = entry.by.get_full_name() if entry.by else ""
+        if not name and home_captain is not None and home_captain.captain is not None:
+            name = home_captain.captain.name  # the captain as the league knows them
         by = f"{role}, {name}" if name else role
         lines = []
         for side in _replaced(entry):

@@ -96,8 +96,8 @@ def _forbidden(request: HttpRequest, game: Game) -> HttpResponse:
 def _scoring_link_panel(request: HttpRequest, game: Game) -> dict[str, Any] | None:
     """The link and its QR code, for a phone that may score, so a second phone can join."""
     link = game.scoring_link
-    if link is None or not link.is_live:
-        return None
+    if link is None or not link.is_live or game.status == GameStatus.ABANDONED:
+        return None  # an abandoned game takes no more hands, on any phone
     url = request.build_absolute_uri(link.get_absolute_url())
     return {"url": url, "qr": qr_svg(url)}
 

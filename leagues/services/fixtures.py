@@ -665,7 +665,8 @@ def refuse_clash(
                 f.home_id,
                 f.away_id,
                 ("venue", f.venue_id),
-                f"{f.home} v {f.away}",
+                f"{f.home} v {f.away}"
+                + ("" if f.kind == Fixture.Kind.LEAGUE else f", {f.get_kind_display().lower()}"),
                 f.division_id if f.kind == Fixture.Kind.LEAGUE else None,
                 on_the_night=f.status not in NO_MATCH_ON_THE_NIGHT,
             )

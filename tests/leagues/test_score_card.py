@@ -1329,6 +1329,9 @@ def test_a_table_whose_game_was_abandoned_is_given_by_the_card_and_said_so() -> 
     )
     assert "still being played" not in result_page
     said = "Table 4: game abandoned at 2–2 — the secretary can start it again"
+    fixture_page = captain.get(fixture.get_absolute_url()).content.decode()
+    assert 'data-testid="table-4-abandoned"' in fixture_page
+    assert 'data-testid="table-1-abandoned"' not in fixture_page
     night = captain.get(reverse("leagues:fixture_night", args=[fixture.pk])).content.decode()
     assert 'data-testid="night-abandoned-4"' in night and said in page_words(night)
     assert 'data-testid="night-started-4"' not in night

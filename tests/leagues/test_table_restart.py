@@ -132,7 +132,8 @@ def test_the_scorers_phone_says_what_follows_a_league_tables_abandoned_game():
     client.get(game.scoring_link.get_absolute_url())
     page = client.get(game.get_absolute_url()).content.decode()
     assert 'data-testid="abandoned-banner"' in page
-    assert "the secretary can start it again" in page
+    assert "the league secretary can start the table again" in page
+    assert "Score on another phone" not in page  # no more hands, on any phone
     alone = GameFactory()
     game_abandon(game=alone, reason="Closing time.")
     page = Client().get(alone.get_absolute_url()).content.decode()

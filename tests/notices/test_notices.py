@@ -400,15 +400,18 @@ def test_a_sides_pair_changed_by_someone_else_tells_that_sides_captain_alone(
         table_seat(fixture=fixture, board=1, away=away[2:], by=users["home_captain"])
     assert addressees() == [{"away_captain@example.org"}]
     message = mail.outbox[0]
-    assert message.subject == f"Your pair changed: {fixture.home} v {fixture.away}"
+    assert message.subject == f"Your team's pair changed: {fixture.home} v {fixture.away}"
     now = " & ".join(p.name for p in away[2:])
     was = " & ".join(p.name for p in away[:2][::-1])  # as it was seated last
     assert (
         f"At {fixture}, Old Hall's pair at table 1 is now {now} (it was {was}): changed by "
-        "Black Bull's captain."
+        "Black Bull's captain, Black Bull captain."
     ) in message.body
-    url = reverse("leagues:fixture", kwargs={"pk": fixture.pk})
-    assert link_in(message.body, "See the night's tables") == f"http://testserver{url}"
+    url = reverse("leagues:fixture_night", kwargs={"pk": fixture.pk})
+    assert (
+        link_in(message.body, "See the tables, and change them back if need be")
+        == f"http://testserver{url}"
+    )
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         table_seat(fixture=fixture, board=1, home=home[:2], by=users["secretary"])
