@@ -93,7 +93,9 @@ def captain_fixtures(*, user: Account) -> list[CaptainFixture]:
     ).order_by("-submitted_at", "-pk")
     fixtures = list(
         Fixture.objects.filter(where)
-        .select_related("division__season__league", "home", "away", "venue", "result")
+        .select_related(
+            "division__season__league", "home", "away", "venue", "result", "cup_tie__competition"
+        )
         .prefetch_related(Prefetch("submissions", queryset=open_or_confirmed), "tables__games")
         .order_by("date", "time", "pk")
     )

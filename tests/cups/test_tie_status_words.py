@@ -71,6 +71,8 @@ def test_a_team_tie_whose_night_passed_unplayed_reads_as_its_fixture_does_everyw
     for name, words in pages.items():
         assert "Result not in yet" in words, name
         assert "To play" not in words and "Cup: Scheduled" not in words, name
+    # A captain's own list names the cup, not "cup fixture".
+    assert cup.name in pages["mine"] and "cup fixture" not in pages["mine"]
     assert "No games have been played" not in pages["result"]
     assert "its result comes from the score card" in pages["result"]
 
