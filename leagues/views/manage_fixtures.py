@@ -188,6 +188,10 @@ def fixture_manage(request: HttpRequest, pk: int) -> HttpResponse:
             "division": fixture.division,
             "forms": sent,
             "posted": form,
+            # A change posted from a page left open before the fixture closed to it: its form
+            # is not shown, so its refusal is said at the top (undo's and void's forms say
+            # theirs).
+            "posted_unshown": action in ("rearrange", "postpone", "walkover"),
             "open": fixture.status in fixtures.REPLACEABLE,
             "undo": fixtures.undo_words(fixture)
             if fixture.status in fixtures.UNDOABLE and withdrawn is None

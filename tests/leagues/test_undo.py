@@ -196,3 +196,26 @@ def test_a_walkover_is_not_undone_onto_a_night_booked_meanwhile(world):
     fixture.refresh_from_db()
     assert fixture.status == "walkover"
     assert not AuditEntry.objects.filter(action="fixture_undone").exists()
+
+
+def test_an_undo_refused_on_the_page_is_said_once_at_its_form(world, client):
+    """The refusal was printed twice on a phone: at the top and in the undo form."""
+    from leagues.models import Fixture, Team
+    from leagues.services.fixtures import fixture_add
+
+    secretary = world.users["secretary"]
+    fixture = scheduled(world.fixture)
+    fixture_walkover(fixture=fixture, to="home", reason="No show", by=secretary)
+    other = Team.objects.get(name="Royal Oak")
+    fixture_add(
+        division=fixture.division,
+        home=fixture.home,
+        away=other,
+        date=fixture.date,
+        kind=Fixture.Kind.FRIENDLY,
+        by=secretary,
+    )
+    client.force_login(secretary)
+    url = reverse("leagues:manage_fixture", args=[fixture.pk])
+    page = client.post(url, {"action": "undo", "undo-reason": "Given in error"}).content.decode()
+    assert html.unescape(page).count("cannot be undone") == 1
