@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from leagues.models import (
@@ -44,6 +44,7 @@ from leagues.models import (
     TableRow,
     TeamEntry,
 )
+from leagues.progression import BAND_ABOVE
 from leagues.selectors.counting import result_standing
 from leagues.selectors.standings import stored_figures, worked_out_standings
 from leagues.services.figures import store_figures
@@ -196,12 +197,16 @@ def refresh_league_tables(*, league: League | int) -> None:
 
 def rebuild_tables(*, leagues: Iterable[League] | None = None, missing: bool = False) -> int:
     """Work every division's table (of ``leagues``, or all; only those with none stored yet
-    when ``missing``) out again from its results; the number of divisions."""
+    when ``missing``, or a big division's stored before its chart's band was: migration
+    0044) out again from its results; the number of divisions."""
     divisions = Division.objects.all()
     if leagues is not None:
         divisions = divisions.filter(season__league__in=list(leagues))
     if missing:
-        divisions = divisions.filter(table__isnull=True)
+        unbanded = Q(table__counted__gt=0, table__band=[], teams__gt=BAND_ABOVE)
+        divisions = divisions.annotate(teams=Count("entries")).filter(
+            Q(table__isnull=True) | unbanded
+        )
     pks = list(divisions.order_by("pk").values_list("pk", flat=True))
     store_result_standing(fixtures=Fixture.objects.filter(division__in=pks))
     for pk in pks:

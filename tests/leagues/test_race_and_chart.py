@@ -320,6 +320,21 @@ def test_a_big_divisions_band_moves_an_adjustment_to_its_day_where_the_league_no
     assert division_standings(division=division).band == worked_out.band
 
 
+def test_a_big_divisions_table_stored_before_its_band_is_rebuilt_as_missing():
+    """A table stored before the band was (migration 0044) has none: ``rebuild_standings
+    --missing`` (run on every ``make serve``) works it out; a table with its band is left."""
+    from leagues.models import DivisionTable
+    from leagues.services.standings import rebuild_tables
+
+    division, _ = big_division()
+    stored = DivisionTable.objects.get(pk=division.pk).band
+    assert stored
+    assert rebuild_tables(leagues=[division.season.league], missing=True) == 0
+    DivisionTable.objects.filter(pk=division.pk).update(band=[])
+    assert rebuild_tables(leagues=[division.season.league], missing=True) == 1
+    assert DivisionTable.objects.get(pk=division.pk).band == stored
+
+
 def _nights(weeks: int) -> list[datetime.date]:
     start = datetime.date(2026, 9, 1)
     return [start + datetime.timedelta(days=7 * w) for w in range(weeks)]
