@@ -159,7 +159,7 @@ def test_a_team_tie_is_a_cup_fixture_that_counts_once_confirmed_and_never_in_the
     client.force_login(confirmer)
     mine = client.get(reverse("leagues:my_fixtures")).content.decode()
     assert f'data-testid="my-confirm-{fixture.pk}"' in mine
-    assert "<strong>cup</strong> fixture" in mine and fixture.division.name not in mine
+    assert f"<strong>{cup.name}</strong>" in mine and fixture.division.name not in mine
     confirmation.result_confirm(submission=submission, by=confirmer)
     final.refresh_from_db()
     cup.refresh_from_db()
