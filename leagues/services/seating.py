@@ -115,6 +115,19 @@ def table_has_hands(table: FixtureTable) -> bool:
     return Hand.objects.filter(game__league_game__table=table).exists()
 
 
+def tables_with_hands(tables: Collection[FixtureTable]) -> set[int]:
+    """The ids of ``tables`` at which a hand has been recorded (``table_has_hands`` of each),
+    for a page showing every table: one query, none where no table is given."""
+    if not tables:
+        return set()
+    return set(
+        Hand.objects.filter(game__league_game__table__in=[table.pk for table in tables])
+        .order_by()
+        .values_list("game__league_game__table", flat=True)
+        .distinct()
+    )
+
+
 def mark_abandoned(tables: Collection[FixtureTable]) -> None:
     """Mark each of ``tables`` whose game was abandoned at the table and nothing since
     (``FixtureTable.abandoned``): scored on the phones, undecided, its latest game abandoned.

@@ -98,9 +98,10 @@ def fixture_night(request: HttpRequest, pk: int) -> HttpResponse:
 
     rows: list[dict[str, Any]] = []
     seating.mark_abandoned(list(tables.values()))  # one query for every table
+    with_hands = seating.tables_with_hands(list(tables.values()))  # and one more
     for board in range(1, boards + 1):
         table = tables.get(board)
-        started = table is not None and seating.table_has_hands(table)
+        started = table is not None and table.pk in with_hands
         abandoned = table is not None and table.abandoned
         seated = (table.home_pair, table.away_pair) if table else ([], [])
         form = TableSeatForm(
@@ -131,6 +132,8 @@ def fixture_night(request: HttpRequest, pk: int) -> HttpResponse:
                 "form": form,
                 "started": started,
                 "abandoned": abandoned,
+                # Won or halved on the phone: finished, not playing.
+                "finished": table is not None and bool(table.outcome) and not table.from_card,
                 "card": table is not None and table.from_card,
                 "open": playable and not started and not (table and table.from_card),
                 "link": link if link is not None and link.is_live else None,

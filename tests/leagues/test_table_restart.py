@@ -24,6 +24,11 @@ from tests.leagues.helpers import (
 
 pytestmark = pytest.mark.django_db
 
+#: The night page of a four-table match, every table seated and begun, to its home captain:
+#: its tables, their latest games and their hands read once for them all, not once a table
+#: (it was 20, a query a table for its hands).
+NIGHT_PAGE_QUERIES = 17
+
 
 def _abandoned_at_table_4():
     """A Yorkshire match whose tables 1–3 are won and table 4's game abandoned at 2–2."""
@@ -139,3 +144,25 @@ def test_the_scorers_phone_says_what_follows_a_league_tables_abandoned_game():
     page = Client().get(alone.get_absolute_url()).content.decode()
     assert 'data-testid="abandoned-banner"' in page
     assert 'data-testid="abandoned-table-next"' not in page
+
+
+def test_the_night_page_says_a_won_table_is_finished_not_playing(
+    django_assert_max_num_queries,
+) -> None:
+    """The night page said "Playing" of every table with a hand in, a table won on the phone
+    too: its captains could not tell the finished tables from those still at play. It reads
+    which tables have hands in one query for them all (it asked once a table)."""
+    fixture, table, users = _abandoned_at_table_4()
+    captain = _client(users["home"])
+    url = reverse("leagues:fixture_night", args=[fixture.pk])
+    with django_assert_max_num_queries(NIGHT_PAGE_QUERIES):
+        night = page_words(captain.get(url))
+    assert 'data-testid="night-started-1"' not in night
+    assert 'data-testid="night-finished-1"' in night
+    assert f"Table 1: finished, won by {fixture.home.name} · 11–5." in night
+    assert 'data-testid="night-abandoned-4"' in night
+    table_game_start(table=table, by=users["secretary"])
+    night = page_words(captain.get(url))
+    assert 'data-testid="night-started-4"' in night  # playing again, its pairs set
+    assert 'data-testid="night-finished-4"' not in night
+    assert 'data-testid="night-abandoned-4"' not in night
