@@ -44,7 +44,7 @@ from leagues.selectors.counting import (
     fixtures_with_standing,
     is_provisional_q,
 )
-from scoring.models import Side
+from scoring.models import GameStatus, Side
 from scoring.services.compiled import CompiledRead, CompiledReadIn, CompiledRows
 from scoring.sheet import join_words
 
@@ -733,20 +733,60 @@ def counted_query(
 KEPT = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER, Fixture.Status.VOID)
 
 
+def with_abandoned_game(tables: QuerySet[FixtureTable]) -> QuerySet[FixtureTable]:
+    """``tables`` narrowed to those whose game was abandoned at the table and nothing since:
+    scored on the phones, undecided, their latest game abandoned. The one rule of an abandoned
+    table (``leagues.services.seating.mark_abandoned`` marks a page's tables by it): its result
+    comes from the score card, or a secretary starts its game again. Each has
+    ``stopped_home`` and ``stopped_away``, the score its game stopped at."""
+    latest = TableGame.objects.filter(table=OuterRef("pk")).order_by("-number")
+    stopped = Side.objects.filter(game=OuterRef("stopped_game"))
+    return (
+        tables.filter(source=FixtureTable.Source.HANDS, outcome="")
+        .annotate(latest_status=Subquery(latest.values("game__status")[:1]))
+        .filter(latest_status=GameStatus.ABANDONED)
+        .annotate(
+            stopped_game=Subquery(latest.values("game")[:1]),
+            stopped_home=Subquery(stopped.filter(label="A").values("score")[:1]),
+            stopped_away=Subquery(stopped.filter(label="B").values("score")[:1]),
+        )
+    )
+
+
 def results_to_see_to(*, league: League) -> list[Fixture]:
-    """The league's fixtures played to the end whose result is not confirmed yet, oldest first,
-    each with ``open_status``: its open submission's ("submitted", "disputed"), or None when
-    nobody has submitted it. What the secretary's desk lists."""
+    """What the secretary's desk lists, oldest first: the league's fixtures played to the end
+    whose result is not confirmed yet, each with ``open_status``, its open submission's
+    ("submitted", "disputed") or None when nobody has submitted it; and its fixtures still to
+    play held up by a table whose game was abandoned (``with_abandoned_game``), each with
+    ``abandoned_tables``, those tables (``abandoned_at``: the score each stopped at). Two
+    queries, however many tables."""
     open_submission = ResultSubmission.objects.filter(
         fixture=OuterRef("pk"), status__in=ResultSubmission.OPEN_STATUSES
     ).order_by("-pk")
-    return list(
+    finished = list(
         Fixture.objects.filter(
             is_provisional_q(), division__season__league=league, result__is_final=True
         )
         .annotate(open_status=Subquery(open_submission.values("status")[:1]))
         .select_related("home", "away", "division")
-        .order_by("date", "time", "pk")
+    )
+    held_up: dict[int, Fixture] = {}
+    for table in with_abandoned_game(
+        FixtureTable.objects.filter(
+            fixture__division__season__league=league, fixture__status__in=Fixture.TO_PLAY
+        )
+    ).select_related("fixture__home", "fixture__away", "fixture__division"):
+        fixture = held_up.setdefault(table.fixture_id, table.fixture)
+        if not hasattr(fixture, "abandoned_tables"):
+            fixture.open_status = None
+            fixture.abandoned_tables = []
+        table.abandoned = True
+        table.abandoned_at = f"{table.stopped_home or 0}–{table.stopped_away or 0}"
+        fixture.abandoned_tables.append(table)
+    for fixture in held_up.values():
+        fixture.abandoned_tables.sort(key=lambda table: table.board)
+    return sorted(
+        [*finished, *held_up.values()], key=lambda fixture: (fixture.date, fixture.time, fixture.pk)
     )
 
 

@@ -26,11 +26,12 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from leagues.audit import audit_log
-from leagues.models import AuditEntry, Fixture, FixtureTable, Player, Registration, TableGame
+from leagues.models import AuditEntry, Fixture, FixtureTable, Player, Registration
 from leagues.permissions import captained_sides, seating_sides
+from leagues.selectors.fixtures import with_abandoned_game
 from leagues.selectors.people import name_people
 from scoring.actors import Account
-from scoring.models import GameStatus, Hand
+from scoring.models import Hand
 
 Pair = Sequence[Player]
 #: The statuses a fixture's tables may still be seated in.
@@ -130,29 +131,24 @@ def tables_with_hands(tables: Collection[FixtureTable]) -> set[int]:
 
 def mark_abandoned(tables: Collection[FixtureTable]) -> None:
     """Mark each of ``tables`` whose game was abandoned at the table and nothing since
-    (``FixtureTable.abandoned``): scored on the phones, undecided, its latest game abandoned.
-    Such a table is played no more on a phone: its result comes from the score card (which
-    gives it boxes as a table never scored) or a secretary starts its game again. Each marked
-    table's ``abandoned_at`` is the score its game stopped at, home first ("5–3"). One query,
-    none where every table is decided or from the card."""
+    (``FixtureTable.abandoned``, by the one rule ``selectors.with_abandoned_game``): scored
+    on the phones, undecided, its latest game abandoned. Such a table is played no more on a
+    phone: its result comes from the score card (which gives it boxes as a table never scored)
+    or a secretary starts its game again. Each marked table's ``abandoned_at`` is the score its
+    game stopped at, home first ("5–3"). One query, none where every table is decided or from
+    the card."""
     scored = [table.pk for table in tables if not table.from_card and not table.outcome]
-    latest: dict[int, tuple[int, str]] = {}
-    scores: dict[int, dict[str, int]] = {}
+    stopped: dict[int, str] = {}
     if scored:
-        for table_id, number, status, label, score in (
-            TableGame.objects.filter(table__in=scored)
-            .order_by("table", "-number")
-            .values_list(
-                "table_id", "number", "game__status", "game__sides__label", "game__sides__score"
-            )
-        ):
-            if latest.setdefault(table_id, (number, status))[0] == number and label:
-                scores.setdefault(table_id, {})[label] = score
+        stopped = {
+            pk: f"{home or 0}–{away or 0}"
+            for pk, home, away in with_abandoned_game(
+                FixtureTable.objects.filter(pk__in=scored)
+            ).values_list("pk", "stopped_home", "stopped_away")
+        }
     for table in tables:
-        table.abandoned = latest.get(table.pk, (0, ""))[1] == GameStatus.ABANDONED
-        if table.abandoned:
-            score = scores.get(table.pk, {})
-            table.abandoned_at = f"{score.get('A', 0)}–{score.get('B', 0)}"
+        table.abandoned = table.pk in stopped
+        table.abandoned_at = stopped.get(table.pk, "")
 
 
 def _pair_state(pair: Pair) -> list[dict[str, object]]:

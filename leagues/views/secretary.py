@@ -123,6 +123,8 @@ def league_manage(request: HttpRequest, slug: str) -> HttpResponse:
     )
     for team in teams:
         team.withdrawn_entry = withdrawn.get(team.pk)
+    waiting = selectors.results_to_see_to(league=league)
+    listed = {fixture.pk for fixture in waiting}
     return render(
         request,
         "leagues/manage/league.html",
@@ -133,8 +135,13 @@ def league_manage(request: HttpRequest, slug: str) -> HttpResponse:
             "in_play": in_play,
             "teams": teams,
             "match_format": league.get_match_format().describe(),
-            "results_waiting": selectors.results_to_see_to(league=league),
-            "results_missing": selectors.results_missing(league=league),
+            "results_waiting": waiting,
+            # A match held up by an abandoned table is listed once, with what to do for it.
+            "results_missing": [
+                fixture
+                for fixture in selectors.results_missing(league=league)
+                if fixture.pk not in listed
+            ],
             "on_nights_off": selectors.fixtures_on_nights_off(seasons=seasons_),
             "no_result_words": NO_RESULT_WORDS,  # as each of their pages says
         },

@@ -166,3 +166,47 @@ def test_the_night_page_says_a_won_table_is_finished_not_playing(
     assert 'data-testid="night-started-4"' in night  # playing again, its pairs set
     assert 'data-testid="night-finished-4"' not in night
     assert 'data-testid="night-abandoned-4"' not in night
+
+
+def test_the_secretarys_desk_lists_a_match_held_up_by_an_abandoned_table() -> None:
+    """The desk listed nothing for a match held up by a table whose game was abandoned (nor
+    said why among the results missing): the secretary had no way to learn of it. Now it is
+    listed once, with the score the game stopped at and both ways on."""
+    fixture, table, users = _abandoned_at_table_4()
+    secretary = _client(users["secretary"])
+    desk_url = reverse("leagues:manage_league", args=[fixture.division.season.league.slug])
+    desk = page_words(secretary.get(desk_url))
+    assert f'data-testid="held-up-{fixture.pk}">table 4\'s game abandoned at 2–2:</strong>' in desk
+    tables_url = reverse("leagues:manage_fixture_tables", args=[fixture.pk])
+    assert f'<a href="{tables_url}" data-testid="restart-link-{fixture.pk}">start it again</a>' in (
+        desk
+    )
+    card_url = reverse("leagues:score_card", args=[fixture.pk])
+    assert f'href="{card_url}?from=desk" data-testid="held-up-card-{fixture.pk}"' in desk
+    assert f'data-testid="missing-{fixture.pk}"' not in desk  # listed once, not twice
+
+    table_game_start(table=table, by=users["secretary"])
+    desk = page_words(secretary.get(desk_url))
+    assert f'data-testid="held-up-{fixture.pk}"' not in desk
+    assert f'data-testid="missing-{fixture.pk}"' in desk  # its night passed, not finished
+
+
+def test_results_to_see_to_reads_the_abandoned_tables_in_one_query(
+    django_assert_num_queries,
+) -> None:
+    """Every table of every held-up match in one query, beside the finished matches' one."""
+    from leagues.selectors.fixtures import results_to_see_to
+
+    fixture, table, users = _abandoned_at_table_4()
+    other = FixtureFactory(division=fixture.division, home=fixture.away, away=fixture.home)
+    for table_game in start_fixture(other)[:2]:
+        game_abandon(game=table_game.game, reason="Closing time.")
+    with django_assert_num_queries(2):
+        listed = results_to_see_to(league=fixture.division.season.league)
+    assert [f.pk for f in listed] == [fixture.pk, other.pk]
+    assert [(t.board, t.abandoned_at) for t in listed[0].abandoned_tables] == [(4, "2–2")]
+    assert [(t.board, t.abandoned_at) for t in listed[1].abandoned_tables] == [
+        (1, "0–0"),
+        (2, "0–0"),
+    ]
+    assert listed[0].open_status is None
