@@ -19,7 +19,7 @@ from leagues.permissions import can_enter_card, can_manage_league, captained_sid
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.people import name_people, seated_players
 from leagues.services import cards
-from leagues.services.seating import mark_abandoned, table_has_hands
+from leagues.services.seating import mark_abandoned, tables_with_hands
 from leagues.views.common import acted_by, found
 
 
@@ -49,10 +49,11 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
     # A table scored on the phones keeps its games, unless its game was abandoned there: the
     # card gives it then.
     mark_abandoned(list(tables.values()))
+    with_hands = tables_with_hands(list(tables.values()))  # one query for every table
     played = {
         board
         for board, table in tables.items()
-        if not table.from_card and not table.abandoned and table_has_hands(table)
+        if not table.from_card and not table.abandoned and table.pk in with_hands
     }
     editable = [b for b in range(1, fmt.tables + 1) if settling or b not in played]
     squads = {

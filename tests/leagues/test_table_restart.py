@@ -28,6 +28,9 @@ pytestmark = pytest.mark.django_db
 #: its tables, their latest games and their hands read once for them all, not once a table
 #: (it was 20, a query a table for its hands).
 NIGHT_PAGE_QUERIES = 17
+#: The score card of that match to its home captain: which tables have a hand in, read once
+#: for them all (it was 23, a query for each table won on the phones).
+SCORE_CARD_QUERIES = 21
 
 
 def _abandoned_at_table_4():
@@ -210,3 +213,12 @@ def test_results_to_see_to_reads_the_abandoned_tables_in_one_query(
         (2, "0–0"),
     ]
     assert listed[0].open_status is None
+
+
+def test_the_score_card_reads_its_tables_hands_once(django_assert_max_num_queries) -> None:
+    """The score card asked once a table whether a hand was in; it asks once for them all."""
+    fixture, table, users = _abandoned_at_table_4()
+    captain = _client(users["home"])
+    with django_assert_max_num_queries(SCORE_CARD_QUERIES):
+        card = captain.get(reverse("leagues:score_card", args=[fixture.pk])).content.decode()
+    assert 'data-testid="card-table-4"' in card and 'data-testid="card-table-1"' not in card
