@@ -3,6 +3,7 @@ captains told; what cannot be undone is refused in words."""
 
 from __future__ import annotations
 
+import datetime
 import html
 
 import pytest
@@ -219,3 +220,24 @@ def test_an_undo_refused_on_the_page_is_said_once_at_its_form(world, client):
     url = reverse("leagues:manage_fixture", args=[fixture.pk])
     page = client.post(url, {"action": "undo", "undo-reason": "Given in error"}).content.decode()
     assert html.unescape(page).count("cannot be undone") == 1
+
+
+def test_a_friendlys_page_says_it_is_a_friendly(world, client):
+    """Only the team's list said "Friendly"; the match's own page did not."""
+    from leagues.models import Fixture, Team
+    from leagues.services.fixtures import fixture_add
+
+    fixture = world.fixture
+    friendly = fixture_add(
+        division=fixture.division,
+        home=fixture.home,
+        away=Team.objects.get(name="Royal Oak"),
+        date=fixture.date + datetime.timedelta(days=3),
+        kind=Fixture.Kind.FRIENDLY,
+        by=world.users["secretary"],
+    )
+    page = client.get(friendly.get_absolute_url()).content.decode()
+    assert '<strong data-testid="fixture-kind">Friendly</strong>' in page
+    assert (
+        'data-testid="fixture-kind"' not in client.get(fixture.get_absolute_url()).content.decode()
+    )
