@@ -36,7 +36,7 @@ from leagues.services.seating import (
     TableProblem,
     mark_abandoned,
     pairs_problem,
-    table_has_hands,
+    tables_with_hands,
 )
 from leagues.tiebreaks import score_word
 from scoring.actors import Account, Actor
@@ -311,6 +311,7 @@ def fixture_card_enter(
     boards = [t.board for t in tables]
     # A table whose game was abandoned is played no more on a phone: the card gives it.
     mark_abandoned(list(existing.values()))
+    with_hands = tables_with_hands(list(existing.values()))  # one query for every table
     problems: list[TableProblem] = []
     if len(set(boards)) != len(boards) or not all(1 <= b <= fmt.tables for b in boards):
         problems.append(
@@ -323,7 +324,7 @@ def fixture_card_enter(
             and not settling
             and not table.from_card
             and not table.abandoned
-            and table_has_hands(table)
+            and table.pk in with_hands
         ):
             problems.append(
                 TableProblem(
@@ -341,7 +342,7 @@ def fixture_card_enter(
                 if table.abandoned
                 else "is still being played at the table, hand by hand: let it finish, then "
                 "enter the card."
-                if not settling and table_has_hands(table)
+                if not settling and table.pk in with_hands
                 else "is still being played at the table: give its card, or let it finish."
             )
             problems.append(TableProblem(board, f"Table {board} {what}"))
