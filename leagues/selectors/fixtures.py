@@ -753,6 +753,12 @@ def with_abandoned_game(tables: QuerySet[FixtureTable]) -> QuerySet[FixtureTable
     )
 
 
+def stopped_at(table: FixtureTable) -> str:
+    """The score a table's abandoned game stopped at, home first ("5–3"), as
+    ``with_abandoned_game`` reads it."""
+    return f"{table.stopped_home or 0}–{table.stopped_away or 0}"  # type: ignore[attr-defined]
+
+
 def results_to_see_to(*, league: League) -> list[Fixture]:
     """What the secretary's desk lists, oldest first: the league's fixtures played to the end
     whose result is not confirmed yet, each with ``open_status``, its open submission's
@@ -771,20 +777,22 @@ def results_to_see_to(*, league: League) -> list[Fixture]:
         .select_related("home", "away", "division")
     )
     held_up: dict[int, Fixture] = {}
-    for table in with_abandoned_game(
-        FixtureTable.objects.filter(
-            fixture__division__season__league=league, fixture__status__in=Fixture.TO_PLAY
+    for table in (
+        with_abandoned_game(
+            FixtureTable.objects.filter(
+                fixture__division__season__league=league, fixture__status__in=Fixture.TO_PLAY
+            )
         )
-    ).select_related("fixture__home", "fixture__away", "fixture__division"):
-        fixture = held_up.setdefault(table.fixture_id, table.fixture)
-        if not hasattr(fixture, "abandoned_tables"):
+        .select_related("fixture__home", "fixture__away", "fixture__division")
+        .order_by("fixture", "board")
+    ):
+        fixture = held_up.get(table.fixture_id)
+        if fixture is None:
+            fixture = held_up[table.fixture_id] = table.fixture
             fixture.open_status = None
             fixture.abandoned_tables = []
-        table.abandoned = True
-        table.abandoned_at = f"{table.stopped_home or 0}–{table.stopped_away or 0}"
+        table.abandoned, table.abandoned_at = True, stopped_at(table)
         fixture.abandoned_tables.append(table)
-    for fixture in held_up.values():
-        fixture.abandoned_tables.sort(key=lambda table: table.board)
     return sorted(
         [*finished, *held_up.values()], key=lambda fixture: (fixture.date, fixture.time, fixture.pk)
     )

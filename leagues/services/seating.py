@@ -28,7 +28,7 @@ from django.db import transaction
 from leagues.audit import audit_log
 from leagues.models import AuditEntry, Fixture, FixtureTable, Player, Registration
 from leagues.permissions import captained_sides, seating_sides
-from leagues.selectors.fixtures import with_abandoned_game
+from leagues.selectors.fixtures import stopped_at, with_abandoned_game
 from leagues.selectors.people import name_people
 from scoring.actors import Account
 from scoring.models import Hand
@@ -141,10 +141,8 @@ def mark_abandoned(tables: Collection[FixtureTable]) -> None:
     stopped: dict[int, str] = {}
     if scored:
         stopped = {
-            pk: f"{home or 0}–{away or 0}"
-            for pk, home, away in with_abandoned_game(
-                FixtureTable.objects.filter(pk__in=scored)
-            ).values_list("pk", "stopped_home", "stopped_away")
+            found.pk: stopped_at(found)
+            for found in with_abandoned_game(FixtureTable.objects.filter(pk__in=scored)).only("pk")
         }
     for table in tables:
         table.abandoned = table.pk in stopped
