@@ -244,21 +244,7 @@ def _detail(entry: AuditEntry) -> str:
     if entry.action == "table_seated" and entry.fixture is not None:
         before = entry.before if isinstance(entry.before, dict) else {}
         fixture = entry.fixture
-        # Only the home captain or a secretary seats the other side's pair.
-        home_captain = (
-            TeamEntry.objects.filter(
-                season_id=fixture.division.season_id,
-                team_id=fixture.home_id,
-                captain__user=entry.by_id,
-            )
-            .select_related("captain")
-            .first()
-        )
-        role = f"{possessive(str(fixture.home))} captain" if home_captain else "a secretary"
-        name = entry.by.get_full_name() if entry.by else ""
-        if not name and home_captain is not None and home_captain.captain is not None:
-            name = home_captain.captain.name  # the captain as the league knows them
-        by = f"{role}, {name}" if name else role
+        by = after.get("changed_by", "")  # as the seating service named them
         lines = []
         for side in _replaced(entry):
             team = fixture.home if side == "home" else fixture.away

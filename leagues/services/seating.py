@@ -26,11 +26,12 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from leagues.audit import audit_log
-from leagues.models import AuditEntry, Fixture, FixtureTable, Player, Registration
+from leagues.models import AuditEntry, Fixture, FixtureTable, Player, Registration, TeamEntry
 from leagues.permissions import captained_sides, seating_sides
 from leagues.selectors.fixtures import stopped_at, with_abandoned_game
 from leagues.selectors.people import name_people
 from scoring.actors import Account
+from scoring.forms.words import possessive
 from scoring.models import Hand
 
 Pair = Sequence[Player]
@@ -149,6 +150,26 @@ def mark_abandoned(tables: Collection[FixtureTable]) -> None:
         table.abandoned_at = stopped.get(table.pk, "")
 
 
+def _changed_by(by: Account, fixture: Fixture, own: Collection[str]) -> str:
+    """Who seated another side's pair, as that side's captain is told (``notices``): only the
+    home captain ("Black Bull's captain, Roy Stead": the account's full name, else the
+    captain as the league knows them) or a secretary may."""
+    if "home" not in own:
+        return "a secretary"
+    role = f"{possessive(str(fixture.home))} captain"
+    name = by.get_full_name() if by is not None else ""
+    if not name:
+        entry = (
+            TeamEntry.objects.filter(
+                season_id=fixture.division.season_id, team_id=fixture.home_id, captain__user=by
+            )
+            .select_related("captain")
+            .first()
+        )
+        name = entry.captain.name if entry is not None and entry.captain is not None else ""
+    return f"{role}, {name}" if name else role
+
+
 def _pair_state(pair: Pair) -> list[dict[str, object]]:
     return [{"id": p.pk, "name": p.name} for p in pair]
 
@@ -240,7 +261,11 @@ def table_seat(
         f"{' & '.join(_names(after[1])) or '—'}",
         before={"home": _pair_state(before[0]), "away": _pair_state(before[1])},
         after={"home": _pair_state(after[0]), "away": _pair_state(after[1])}
-        | ({"replaced": replaced, "board": board} if replaced else {}),
+        | (
+            {"replaced": replaced, "board": board, "changed_by": _changed_by(by, fixture, own)}
+            if replaced
+            else {}
+        ),
         by=by,
     )
     if after[0] and after[1]:
