@@ -49,6 +49,16 @@ def kept_offline(a: Scorer, hands: list[dict[str, str]]) -> None:
         keep(a, number)
 
 
+# Notes the game's section as it was and every kept-hands panel the page shows from now on.
+WATCH_PANEL = """() => {
+    window.gameBefore = document.getElementById("game");
+    window.panelsSeen = [];
+    new MutationObserver(() => {
+        const panel = document.getElementById("offline-conflict");
+        if (panel && !window.panelsSeen.includes(panel)) window.panelsSeen.push(panel);
+    }).observe(document.body, { childList: true, subtree: true });
+}"""
+
 HAND_1 = {"card": "4H", "high": SMITH, "low": PATEL, "jack": NOT_OUT, "game": SMITH}
 HAND_2 = {"card": "5C", "high": PATEL, "low": SMITH, "jack": NOT_OUT, "game": PATEL}
 
@@ -64,8 +74,9 @@ def test_a_hand_both_phones_recorded_alike_is_kept_once_and_theirs_can_be_kept(
     b.play(1, **HAND_1)  # exactly as A kept it
     b.play(2, card="6D", high=SMITH, low=SMITH, jack=NOT_OUT, game=SMITH)
 
-    a.page.context.set_offline(False)
     page = a.page
+    page.evaluate(WATCH_PANEL)
+    page.context.set_offline(False)
     expect(page.get_by_test_id("already-recorded")).to_have_text(
         "Hand 1 was already recorded on the other phone, exactly as kept here: kept once."
     )
@@ -78,6 +89,13 @@ def test_a_hand_both_phones_recorded_alike_is_kept_once_and_theirs_can_be_kept(
     assert "{" not in words and "turn_ups" not in words and "null" not in words
     expect(unsent(page)).to_have_text("1 hand kept on this phone: the game moved on.")
 
+    # Everything sent or set aside, the phone shows the server's page again: the panel moves
+    # over as it was, never gone from under the scorer's finger (a tap then was lost).
+    page.wait_for_function(
+        "() => document.getElementById('game') !== window.gameBefore"
+        " && document.getElementById('offline-conflict') !== null"
+    )
+    assert page.evaluate("window.panelsSeen.length") == 1
     page.get_by_test_id("keep-theirs-2").tap()
     expect(page.get_by_test_id("offline-conflict")).to_have_count(0)
     expect(unsent(page)).to_have_count(0)

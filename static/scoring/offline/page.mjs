@@ -731,7 +731,12 @@ async function reloadGame() {
     const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("game");
     const current = document.getElementById("game");
     if (fresh && current) {
-      current.replaceWith(document.importNode(fresh, true));
+      // The kept hands' panel moves over as it is, so that it never leaves the scorer's sight
+      // (or the place under their finger) while the server's page takes the old one's place.
+      const node = document.adoptNode(fresh);
+      const panel = current.querySelector("#offline-conflict");
+      if (panel) node.querySelector("#score-sheet")?.before(panel);
+      current.replaceWith(node);
       if (window.htmx) window.htmx.process(document.getElementById("game"));
     }
     await refresh();
