@@ -251,6 +251,11 @@ CORS_PREFLIGHT_MAX_AGE = 86400
 API_RATE_LIMIT = int(os.environ.get("API_RATE_LIMIT", "120"))
 API_RATE_WINDOW = 60
 
+# A phone left showing a game in play (the other phone at the table scoring) asks every so many
+# seconds, while nobody touches it, whether the game changed, and shows the hands recorded
+# meanwhile (static/scoring/offline/page.mjs); 0 turns the asking off.
+GAME_WATCH_SECONDS = int(os.environ.get("GAME_WATCH_SECONDS", "20"))
+
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/London")
 # The app speaks British English only (no translations, no locale middleware). With the

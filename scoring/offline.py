@@ -9,6 +9,7 @@ is, and the phone keeps the hand beside that message.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 import uuid
@@ -104,7 +105,18 @@ def state_change(game: Game, *, count: int, hands: Sequence[Hand]) -> dict[str, 
 
 def _version(game: Game) -> int:
     """Grows with every change of the game (its `updated_at`, in microseconds)."""
-    return int(game.updated_at.timestamp() * 1_000_000)
+    return _version_at(game.updated_at)
+
+
+def _version_at(updated_at: datetime.datetime) -> int:
+    return int(updated_at.timestamp() * 1_000_000)
+
+
+def shows_latest(pk: int, shown: str) -> bool:
+    """Whether a page showing the game at version ``shown`` (its ``game_state``'s, as the
+    phone sends it back) still shows it as it is: one query."""
+    updated_at = selectors.game_updated_at(pk)
+    return updated_at is not None and str(_version_at(updated_at)) == shown
 
 
 def page_state(game: Game, *, can_score: bool) -> dict[str, Any]:

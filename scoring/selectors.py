@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+
 from django.db.models import Prefetch, QuerySet
 from django.db.models.expressions import RawSQL
 from django.http import Http404
@@ -26,6 +28,12 @@ def game_for_page(pk: int) -> Game:
         ),
         pk=pk,
     )
+
+
+def game_updated_at(pk: int) -> datetime.datetime | None:
+    """When the game last changed (a hand recorded, corrected or undone; the game won or
+    abandoned), or None when there is no such game: one query, nothing else read."""
+    return Game.objects.filter(pk=pk).values_list("updated_at", flat=True).first()
 
 
 def game_with_sides(pk: int) -> Game:

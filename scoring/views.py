@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import (
@@ -180,6 +181,7 @@ def _render_game(
         "notice": notice,
         "notice_kind": notice_kind,
         "messages_shown": True,
+        "watch_seconds": settings.GAME_WATCH_SECONDS,
         "undo_key": uuid.uuid4(),
         "last_number": page.last_hand.number if page.last_hand else None,
         "next_number": page.next_number,
@@ -336,7 +338,14 @@ def game_new(request: HttpRequest) -> HttpResponse:
 @require_GET
 @_gone_if_missing
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """The game page: score, next dealer, the hand form, the score sheet and the chart."""
+    """The game page: score, next dealer, the hand form, the score sheet and the chart.
+
+    A phone left showing the game asks now and then whether it changed, sending the version
+    its page shows (``X-Game-Version``, static/scoring/offline/page.mjs): while the game is
+    as shown, the answer is 204 with nothing in it (one query), else the page as it is now."""
+    shown = request.headers.get("X-Game-Version")
+    if shown is not None and offline.shows_latest(pk, shown):
+        return HttpResponse(status=204)
     return _render_game(request, selectors.game_for_page(pk))
 
 

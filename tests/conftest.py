@@ -24,7 +24,7 @@ PHONE = {"width": 390, "height": 844}
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Three settings for the whole run, module-wide worlds included (built before any test's
+    """Four settings for the whole run, module-wide worlds included (built before any test's
     ``settings`` fixture applies):
 
     - the tests never read collected static files: WhiteNoise's middleware, made again for
@@ -33,12 +33,15 @@ def pytest_configure(config: pytest.Config) -> None:
     - test passwords are hashed cheaply: the production hasher is deliberately slow (some
       twenty seconds a run in the worlds' accounts alone);
     - the API's rate limit is off: every test client is one address, and the whole run's
-      requests would be counted against it (tests/api/test_api_http.py turns it on)."""
+      requests would be counted against it (tests/api/test_api_http.py turns it on);
+    - a game's page does not ask by itself whether the game changed: a browser test's phone
+      keeps the page it was shown (tests/scoring/test_browser_watch.py turns it on)."""
     from django.conf import settings
 
     settings.STATIC_ROOT = os.path.join(os.path.dirname(__file__), "no-collected-static")
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.API_RATE_LIMIT = 0
+    settings.GAME_WATCH_SECONDS = 0
 
 
 class _TestsApp:

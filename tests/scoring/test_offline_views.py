@@ -323,7 +323,11 @@ def _update(response: Any) -> dict[str, Any]:
 
 
 def _page_state(client: Any, game: Game) -> dict[str, Any]:
-    html = client.get(game.get_absolute_url()).content.decode()
+    return _state_in(client.get(game.get_absolute_url()))
+
+
+def _state_in(response: Any) -> dict[str, Any]:
+    html = response.content.decode()
     return json.loads(html.split('id="offline-state" type="application/json">')[1].split("<")[0])
 
 
@@ -384,3 +388,28 @@ def test_each_light_reply_says_what_changed_of_the_game_the_phone_keeps(
     )
     assert (change["count"], change["hands"]) == (1, [])
     follow(change)
+
+
+def test_a_page_asking_whether_its_game_changed_is_answered_204_while_it_did_not(
+    client: Any, game: Game, django_assert_num_queries: Any, settings: Any
+) -> None:
+    """A phone left showing the game sends the version its page shows: while the game is as
+    shown, the answer is 204 with nothing in it, in one query; once a hand is recorded, the
+    page as it is now. A version that is not a number, or none, is the page too."""
+    settings.GAME_WATCH_SECONDS = 20
+    url = game.get_absolute_url()
+    page = client.get(url)
+    assert 'data-watch-seconds="20"' in page.content.decode()
+    version = _state_in(page)["version"]
+    with django_assert_num_queries(1):
+        unchanged = client.get(url, headers={"X-Game-Version": str(version)})
+    assert unchanged.status_code == 204 and unchanged.content == b""
+
+    assert sync(client, game, kept(game, 1)).status_code == 200
+    changed = client.get(url, headers={"X-Game-Version": str(version)})
+    assert changed.status_code == 200
+    assert _state_in(changed)["version"] > version and len(_state_in(changed)["hands"]) == 1
+    for shown in ("", "not a number", str(version + 1)):
+        assert client.get(url, headers={"X-Game-Version": shown}).status_code == 200
+    missing = reverse("scoring:game", kwargs={"pk": game.pk + 1000})
+    assert client.get(missing, headers={"X-Game-Version": str(version)}).status_code == 404

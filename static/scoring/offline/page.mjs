@@ -722,28 +722,111 @@ async function flush({ clock = false } = {}) {
   if (flushAgain) await flush();
 }
 
+/** The game as the server's page (its HTML) shows it, in place of the game shown. */
+function showServerGame(html) {
+  const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("game");
+  const current = document.getElementById("game");
+  if (!fresh || !current) return;
+  // The kept hands' panel moves over as it is, so that it never leaves the scorer's sight
+  // (or the place under their finger) while the server's page takes the old one's place.
+  const node = document.adoptNode(fresh);
+  const panel = current.querySelector("#offline-conflict");
+  if (panel) node.querySelector("#score-sheet")?.before(panel);
+  current.replaceWith(node);
+  if (window.htmx) window.htmx.process(node);
+}
+
 /** Everything sent: show the server's page again, and keep it for the next time offline. */
 async function reloadGame() {
   try {
     const response = await fetch(location.pathname, { credentials: "same-origin", cache: "no-store" });
     if (!response.ok) return;
-    const html = await response.text();
-    const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("game");
-    const current = document.getElementById("game");
-    if (fresh && current) {
-      // The kept hands' panel moves over as it is, so that it never leaves the scorer's sight
-      // (or the place under their finger) while the server's page takes the old one's place.
-      const node = document.adoptNode(fresh);
-      const panel = current.querySelector("#offline-conflict");
-      if (panel) node.querySelector("#score-sheet")?.before(panel);
-      current.replaceWith(node);
-      if (window.htmx) window.htmx.process(document.getElementById("game"));
-    }
+    showServerGame(await response.text());
     await refresh();
     await keepThisPage();
   } catch {
     // Offline again: the phone's view stays.
   }
+}
+
+// --- a phone left showing the game -----------------------------------------------------------
+// The other phone at the table records the hands; this one, left on the table or picked up
+// again, shows them without a reload. While the page is in sight, the game in play, nothing
+// waits to be sent and nobody has touched the phone for a while (a hand half entered stays as
+// it is), it asks now and then whether the game changed: the server answers 204, with nothing
+// in it, while the page shows the game as it is, and the page as it is now when it does not.
+// A phone scoring asks nothing of the kind: each of its hands is one request, whose reply says
+// what changed. The server says how often (`data-watch-seconds`; 0: never).
+const watchEvery = Number(document.getElementById("game")?.dataset.watchSeconds || 0) * 1000;
+let lastTouched = Date.now();
+let lastAsked = Date.now();
+let asking = false;
+const begunForms = new WeakSet();
+
+function touched(event) {
+  lastTouched = Date.now();
+  const form = event.target.closest && event.target.closest("#hand-form");
+  if (form) begunForms.add(form);
+}
+for (const kind of ["pointerdown", "keydown", "input"]) document.addEventListener(kind, touched, true);
+for (const kind of ["htmx:beforeRequest", "htmx:afterSettle"]) {
+  document.addEventListener(kind, () => {
+    lastTouched = Date.now();
+  });
+}
+
+/** Whether the page may be shown anew: nothing of the scorer's on it would be lost. */
+function leftAlone() {
+  const form = document.getElementById("hand-form");
+  return (
+    document.visibilityState === "visible" &&
+    navigator.onLine &&
+    Date.now() - lastTouched >= watchEvery &&
+    !flushing &&
+    !keeping &&
+    !following &&
+    !document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling") &&
+    editing === null &&
+    view !== null &&
+    view.fromPage &&
+    view.ops.length === 0 &&
+    !(form && begunForms.has(form)) &&
+    !document.getElementById("correction")?.childElementCount
+  );
+}
+
+async function askWhetherChanged() {
+  const state = pageState();
+  if (!watchEvery || asking || !state || state.status !== "in_progress") return;
+  if (Date.now() - lastAsked < watchEvery || !leftAlone()) return;
+  asking = true;
+  lastAsked = Date.now();
+  try {
+    const response = await fetch(location.pathname, {
+      credentials: "same-origin",
+      cache: "no-store",
+      headers: { "X-Game-Version": String(state.version) },
+    });
+    if (response.status !== 200) return; // 204: as shown
+    const html = await response.text();
+    if (!leftAlone()) return; // touched meanwhile: what the scorer began stays
+    showServerGame(html);
+    await refresh();
+    await keepPageAsShown();
+  } catch {
+    // No connection: asked again later.
+  } finally {
+    asking = false;
+  }
+}
+if (watchEvery) {
+  setInterval(askWhetherChanged, 1000);
+  // Picked up again after a while in a pocket: asked at once.
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState !== "visible") return;
+    lastAsked = 0;
+    askWhetherChanged();
+  });
 }
 
 // --- wiring ----------------------------------------------------------------------------------

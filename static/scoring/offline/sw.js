@@ -42,6 +42,8 @@ function isPage(request, url) {
     url.pathname.startsWith("/games/") &&
     !url.pathname.endsWith(".json") &&
     !request.headers.has("HX-Request") &&
+    // A page asking whether its game changed (page.mjs): its answer is not the page to keep.
+    !request.headers.has("X-Game-Version") &&
     (request.mode === "navigate" || (request.headers.get("Accept") || "").includes("text/html") || request.destination === "")
   );
 }

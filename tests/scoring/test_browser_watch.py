@@ -1,0 +1,82 @@
+"""A phone left showing a game (the other phone at the table scoring), in headless Chromium at
+390×844: it shows the hands recorded on the other phone by itself, once nobody has touched it for
+a while; a hand half entered on it stays as it was; the phone scoring asks nothing of the kind."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Request, expect
+
+from tests.conftest import PHONE
+from tests.factories.scoring import GameFactory
+from tests.scoring.test_browser import NOT_OUT, PATEL, SMITH, Scorer
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+HAND = {"card": "4H", "high": SMITH, "low": PATEL, "jack": NOT_OUT, "game": SMITH}
+
+
+@pytest.fixture
+def phones(browser: Browser, live_server: Any, settings: Any) -> Iterator[tuple[Scorer, Scorer]]:
+    """Phone A scores; phone B is left on the table. Asking every second, not every 20."""
+    settings.GAME_WATCH_SECONDS = 1
+    contexts = [
+        browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True) for _ in range(2)
+    ]
+    scorers = []
+    for context in contexts:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        scorers.append(Scorer(page, live_server.url))
+    yield scorers[0], scorers[1]
+    for context in contexts:
+        context.close()
+
+
+def asked(requests: list[Request]) -> list[Request]:
+    return [r for r in requests if "x-game-version" in r.headers]
+
+
+def test_a_phone_left_alone_shows_the_other_phones_hands(phones: tuple[Scorer, Scorer]) -> None:
+    a, b = phones
+    game = GameFactory(trinidad=True)
+    b.scan(game)
+    b_requests: list[Request] = []
+    b.page.on("request", lambda r: b_requests.append(r))
+    a.scan(game)
+    a_requests: list[Request] = []
+    a.page.on("request", lambda r: a_requests.append(r))
+
+    a.play(1, **HAND)
+    a.play(2, card="6D", high=PATEL, low=PATEL, jack=NOT_OUT, game=PATEL)
+
+    # B was not touched: within a few seconds it shows both hands and the score as A does.
+    expect(b.sheet_row(2)).to_be_visible()
+    expect(b.score("A")).to_have_text(a.score("A").inner_text())
+    expect(b.score("B")).to_have_text(a.score("B").inner_text())
+    # The page came anew only when the game had changed (at most once a hand); asked while
+    # the game was as shown, the server said so with nothing else.
+    b.page.wait_for_timeout(2_500)
+    answers = [r.response() for r in asked(b_requests)]
+    statuses = [x.status for x in answers if x is not None]
+    assert 1 <= statuses.count(200) <= 2
+    assert statuses.count(204) >= 1 and set(statuses) == {200, 204}
+    # A, scoring, shows the game as it is after each reply: asked too (it was left alone
+    # meanwhile), the server had nothing to send it.
+    assert {r.response().status for r in asked(a_requests)} <= {204}
+
+
+def test_a_hand_half_entered_on_the_phone_left_alone_stays(phones: tuple[Scorer, Scorer]) -> None:
+    a, b = phones
+    game = GameFactory(trinidad=True)
+    b.scan(game)
+    a.scan(game)
+    b.card("7S")  # B begins a hand, and is left alone
+    a.play(1, **HAND)
+
+    b.page.wait_for_timeout(3_000)
+    expect(b.sheet_row(1)).to_have_count(0)
+    expect(b.page.locator("input[name=turn_ups]")).to_have_value("7S")
