@@ -25,12 +25,12 @@ from leagues.days import long_date, short_date
 from leagues.models import (
     AuditEntry,
     Fixture,
-    FixtureTable,
     League,
     Player,
     ResultSubmission,
     Team,
 )
+from leagues.selectors.fixtures import boards_begun
 from leagues.selectors.live import status_words, waiting_words
 from leagues.selectors.statistics import CATEGORY_FIGURE, OTHER, PlayFigures, add_figures
 from leagues.zones import date_in
@@ -166,15 +166,12 @@ def _play_begun(tie: Tie) -> bool:
     """Whether the tie's score means anything yet: it is played or has a score, or play has
     begun (a team tie: a game or a score card at its fixture's tables, ``boards_begun``; a race
     tie: a game). Before, "0–0 in match points" would read as a result. Reads the tables and
-    games the selectors prefetch."""
+    games the selectors prefetch (``FIXTURE_TABLES``)."""
     if tie.status == Tie.Status.PLAYED or tie.home_score or tie.away_score:
         return True
     if tie.fixture is None:
         return bool(tie.games.all())
-    return any(
-        table.source == FixtureTable.Source.CARD or table.games.all()
-        for table in tie.fixture.tables.all()
-    )
+    return bool(boards_begun(tie.fixture))
 
 
 def competition_rounds(*, competition: Competition) -> list[Round]:

@@ -257,15 +257,15 @@ def boards_begun(fixture: Fixture) -> list[int]:
     """The boards of ``fixture`` at which play has begun: a game started at the table (its
     hands follow) or its result typed from the score card. Once there is one, the match is
     being played on its night: it is not moved to another (``fixture_rearrange``,
-    ``fixture_postpone``) and a cup tie on it is under way (``cups.services.ties``). One
-    query."""
-    return list(
-        FixtureTable.objects.filter(fixture=fixture)
-        .filter(Q(games__isnull=False) | Q(source=FixtureTable.Source.CARD))
-        .order_by("board")
-        .values_list("board", flat=True)
-        .distinct()
-    )
+    ``fixture_postpone``), a cup tie on it is under way (``cups.services.ties``) and its page
+    shows its score (``cups.selectors``). Reads the fixture's tables and their games as
+    prefetched (``"tables__games"``: the cup pages do), else two queries."""
+    prefetch_related_objects([fixture], "tables__games")
+    return [
+        table.board
+        for table in fixture.tables.all()
+        if table.source == FixtureTable.Source.CARD or table.games.all()
+    ]
 
 
 def division_entries(*, division: Division) -> QuerySet[TeamEntry]:

@@ -362,6 +362,30 @@ def test_a_team_ties_night_is_on_its_page_and_in_the_bracket_and_no_score_before
     assert "<strong>0–0</strong> in match points" in page
 
 
+@pytest.mark.parametrize(
+    ("table", "begun"), [("seated", False), ("game started", True), ("score card", True)]
+)
+def test_a_team_ties_page_shows_its_score_once_its_match_cannot_be_moved(table, begun):
+    """The tie's page shows its score from the same play begun at its tables that keeps its
+    match on its night (``boards_begun``): a table seated with no game yet is not play, a
+    game started or a score card typed is."""
+    from leagues.models import FixtureTable, TableGame
+    from leagues.selectors.fixtures import boards_begun
+    from tests.factories.scoring import GameFactory
+
+    world = cup_world(4)
+    cup = team_cup(world)
+    draw_make(competition=cup, seed=3, by=world.users["secretary"])
+    tie = cup.ties.filter(fixture__isnull=False).select_related("fixture").first()
+    source = FixtureTable.Source.CARD if table == "score card" else FixtureTable.Source.HANDS
+    seated = FixtureTable.objects.create(fixture=tie.fixture, board=1, source=source)
+    if table == "game started":
+        TableGame.objects.create(table=seated, game=GameFactory())
+    page = unescape(Client().get(tie.get_absolute_url()).content.decode())
+    assert ("<strong>0–0</strong> in match points" in page) is begun
+    assert boards_begun(tie.fixture) == ([1] if begun else [])
+
+
 def test_a_rounds_night_does_not_move_a_tie_whose_tables_have_begun():
     """A round's night moves its ties' fixtures: one whose match has begun at its tables stays
     on its night, and the round's night is refused, naming it, as re-arranging it is."""
