@@ -37,6 +37,7 @@ from leagues.models import (
 )
 from leagues.permissions import require_secretary
 from leagues.selectors.audit import TAKEN_AWAY
+from leagues.selectors.fixtures import with_abandoned_game
 from leagues.selectors.people import name_people, seated_players
 from scoring.actors import Account, Actor
 from scoring.models import Award, Game, GameStatus, ScoringLink, Side
@@ -134,10 +135,12 @@ def fixture_tables_set(
 
 @transaction.atomic
 def table_game_start(*, table: FixtureTable, by: Account = None) -> TableGame:
-    """Start the next game at a table under the league's ruleset (side A home, B away): a
-    secretary's restart of a table (a game abandoned), written to the fixture's audit trail
-    with the score the abandoned game stopped at. The roll-up starts a table's next game
-    itself (``table_next_game``).
+    """A secretary's restart of a table whose game was abandoned (``with_abandoned_game``, the
+    one rule): its next game begins under the league's ruleset (side A home, B away) on the
+    table's own link, written to the fixture's audit trail with the score the abandoned game
+    stopped at. Refused, nothing changed, for any other table: its first game begins when its
+    scorer opens the link (``table_link_opened``), the next after one won by the roll-up
+    (``table_next_game``).
 
     The deal starts with the home pair in odd-numbered games and the away pair in even ones.
     """
@@ -145,25 +148,22 @@ def table_game_start(*, table: FixtureTable, by: Account = None) -> TableGame:
 
     league = table.fixture.division.season.league
     require_secretary(by, league)
+    # Locked first and read after (``config.locks``): a restart posted twice starts one game.
+    lock_rows(FixtureTable.objects.filter(pk=table.pk))
+    if not with_abandoned_game(FixtureTable.objects.filter(pk=table.pk)).exists():
+        raise ValidationError(f"Table {table.board} has no abandoned game to start again.")
     started = _table_game_start(table=table, by=by)
-    before = (
-        TableGame.objects.filter(table=started.table, number=started.number - 1)
-        .select_related("game")
-        .first()
+    before = TableGame.objects.select_related("game").get(
+        table=started.table, number=started.number - 1
     )
     board = started.table.board
-    if before is not None and before.game.status == GameStatus.ABANDONED:
-        was = f"game {before.number} abandoned at {game_score(before.game)}"
-        subject = f"Table {board} started again: game {started.number} ({was})"
-    else:
-        was = f"game {before.number} {before.game.get_status_display().lower()}" if before else ""
-        subject = f"Table {board}: game {started.number} started"
+    was = f"game {before.number} abandoned at {game_score(before.game)}"
     audit_log(
         league=league,
         fixture=started.table.fixture,
         action=AuditEntry.Action.TABLE_RESTARTED,
-        subject=subject,
-        before={"table": board, "in_play": was or "none"},
+        subject=f"Table {board} started again: game {started.number} ({was})",
+        before={"table": board, "in_play": was},
         after={"table": board, "in_play": f"game {started.number}"},
         by=by,
     )

@@ -271,15 +271,10 @@ def fixture_tables(request: HttpRequest, pk: int) -> HttpResponse:
 @post_action(lambda pk, board: reverse("leagues:manage_fixture_tables", args=[pk]))
 def table_restart(request: HttpRequest, pk: int, board: int) -> HttpResponse:
     """Start again a table whose game was abandoned (``results.table_game_start``): its next
-    game begins on the table's own link. Refused, nothing changed, for a table whose latest
-    game was not abandoned."""
+    game begins on the table's own link. The service's refusal (a table whose latest game was
+    not abandoned) is shown, nothing changed."""
     fixture = _fixture(request, pk)
     table = get_object_or_404(FixtureTable, fixture=fixture, board=board)
-    mark_abandoned([table])
-    back = redirect("leagues:manage_fixture_tables", pk=fixture.pk)
-    if not table.abandoned:
-        messages.error(request, f"Table {board} has no abandoned game to start again.")
-        return back
     try:
         started = results.table_game_start(table=table, by=request.user)
     except ValidationError as exc:
@@ -290,7 +285,7 @@ def table_restart(request: HttpRequest, pk: int, board: int) -> HttpResponse:
             f"Table {board} started again: game {started.number} begins at 0–0. Its scorer "
             "goes on with the same QR code (or link).",
         )
-    return back
+    return redirect("leagues:manage_fixture_tables", pk=fixture.pk)
 
 
 @login_required

@@ -4,12 +4,13 @@ page: a new game on the table's own link, written to the fixture's audit trail."
 from __future__ import annotations
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
 from leagues.formats import YORKSHIRE_FORMAT
 from leagues.models import AuditEntry, TableGame
-from leagues.services.results import table_game_start
+from leagues.services.results import fixture_tables_set, table_game_start
 from scoring.models import GameStatus
 from scoring.services.games import game_abandon
 from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory
@@ -18,6 +19,7 @@ from tests.leagues.helpers import (
     hand,
     page_words,
     record,
+    squad,
     start_fixture,
     win_game,
 )
@@ -127,6 +129,24 @@ def test_a_restart_by_the_service_is_audited_with_the_score_it_stopped_at() -> N
     assert entry.before == {"table": 4, "in_play": "game 1 abandoned at 2–2"}
     assert entry.after == {"table": 4, "in_play": "game 2"}
     assert entry.by == users["secretary"]
+
+
+def test_the_service_starts_again_only_a_table_whose_game_was_abandoned() -> None:
+    """Only the Tables page asked whether a table's game was abandoned: ``table_game_start``
+    itself began a game at any table with none in play, a table seated and waiting for its
+    scorer too (its first game, audited as a restart). The service refuses, nothing
+    changed."""
+    league = LeagueFactory(style="yorkshire", match_format=YORKSHIRE_FORMAT.to_spec())
+    division = DivisionFactory(season__league=league)
+    home, away, users = captained_teams(division, players=8)
+    fixture = FixtureFactory(division=division, home=home, away=away)
+    season = division.season
+    pairs = [(squad(home, season)[i : i + 2], squad(away, season)[i : i + 2]) for i in (0, 2, 4, 6)]
+    (table, *_) = fixture_tables_set(fixture=fixture, pairs=pairs, by=users["secretary"])
+    with pytest.raises(ValidationError, match="Table 1 has no abandoned game to start again"):
+        table_game_start(table=table, by=users["secretary"])
+    assert not TableGame.objects.filter(table__fixture=fixture).exists()
+    assert not AuditEntry.objects.filter(action=AuditEntry.Action.TABLE_RESTARTED).exists()
 
 
 def test_the_scorers_phone_says_what_follows_a_league_tables_abandoned_game():
