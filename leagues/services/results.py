@@ -37,7 +37,7 @@ from leagues.models import (
 )
 from leagues.permissions import require_secretary
 from leagues.selectors.audit import TAKEN_AWAY
-from leagues.selectors.fixtures import with_abandoned_game
+from leagues.selectors.fixtures import stopped_at, with_abandoned_game
 from leagues.selectors.people import name_people, seated_players
 from scoring.actors import Account, Actor
 from scoring.models import Award, Game, GameStatus, ScoringLink, Side
@@ -150,14 +150,12 @@ def table_game_start(*, table: FixtureTable, by: Account = None) -> TableGame:
     require_secretary(by, league)
     # Locked first and read after (``config.locks``): a restart posted twice starts one game.
     lock_rows(FixtureTable.objects.filter(pk=table.pk))
-    if not with_abandoned_game(FixtureTable.objects.filter(pk=table.pk)).exists():
+    abandoned = with_abandoned_game(FixtureTable.objects.filter(pk=table.pk)).first()
+    if abandoned is None:
         raise ValidationError(f"Table {table.board} has no abandoned game to start again.")
     started = _table_game_start(table=table, by=by)
-    before = TableGame.objects.select_related("game").get(
-        table=started.table, number=started.number - 1
-    )
     board = started.table.board
-    was = f"game {before.number} abandoned at {game_score(before.game)}"
+    was = f"game {started.number - 1} abandoned at {stopped_at(abandoned)}"
     audit_log(
         league=league,
         fixture=started.table.fixture,
@@ -168,12 +166,6 @@ def table_game_start(*, table: FixtureTable, by: Account = None) -> TableGame:
         by=by,
     )
     return started
-
-
-def game_score(game: Game) -> str:
-    """A table's game's score, home first: "5–3"."""
-    scores = {side.label: side.score for side in game.sides.all()}
-    return f"{scores.get(HOME, 0)}–{scores.get(AWAY, 0)}"
 
 
 def not_started_words(fixture: Fixture) -> str:

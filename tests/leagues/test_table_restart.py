@@ -35,8 +35,9 @@ NIGHT_PAGE_QUERIES = 17
 SCORE_CARD_QUERIES = 21
 
 
-def _abandoned_at_table_4():
-    """A Yorkshire match whose tables 1–3 are won and table 4's game abandoned at 2–2."""
+def _abandoned_at_table_4(low: str = "B"):
+    """A Yorkshire match whose tables 1–3 are won and table 4's game abandoned at 2–2 (3–1 to
+    the home pair with ``low`` "A")."""
     league = LeagueFactory(style="yorkshire", match_format=YORKSHIRE_FORMAT.to_spec())
     division = DivisionFactory(season__league=league)
     home, away, users = captained_teams(division, players=8)
@@ -45,7 +46,7 @@ def _abandoned_at_table_4():
     for table_game in started[:3]:
         win_game(table_game.game, "A", 5)
     game = started[3].game
-    record(game, [hand(game, "A", {"high": "A", "low": "B", "jack": "A", "game": "B"})])
+    record(game, [hand(game, "A", {"high": "A", "low": low, "jack": "A", "game": "B"})])
     game_abandon(game=game, reason="The pub's power went off.")
     return fixture, started[3].table, users
 
@@ -129,6 +130,19 @@ def test_a_restart_by_the_service_is_audited_with_the_score_it_stopped_at() -> N
     assert entry.before == {"table": 4, "in_play": "game 1 abandoned at 2–2"}
     assert entry.after == {"table": 4, "in_play": "game 2"}
     assert entry.by == users["secretary"]
+
+
+def test_the_restart_audit_and_the_pages_give_the_same_stopped_score_home_first() -> None:
+    """The restart's audit entry worded the abandoned game's score from its sides, the pages
+    from the table as ``with_abandoned_game`` reads it: one wording now (``stopped_at``), home
+    first, so a game stopped with the home pair ahead reads the same in both."""
+    fixture, table, users = _abandoned_at_table_4(low="A")
+    secretary = _client(users["secretary"])
+    tables_url = reverse("leagues:manage_fixture_tables", args=[fixture.pk])
+    assert "Table 4: game abandoned at 3–1" in page_words(secretary.get(tables_url))
+    table_game_start(table=table, by=users["secretary"])
+    entry = AuditEntry.objects.get(fixture=fixture, action=AuditEntry.Action.TABLE_RESTARTED)
+    assert entry.subject == "Table 4 started again: game 2 (game 1 abandoned at 3–1)"
 
 
 def test_the_service_starts_again_only_a_table_whose_game_was_abandoned() -> None:
