@@ -92,7 +92,7 @@ def fixture_tables_set(
         )
     if any(not pair for pairs_at_board in pairs for pair in pairs_at_board):
         raise ValidationError("Each side at a table is one or two players.")
-    from leagues.services.seating import check_pairs
+    from leagues.services.seating import check_pairs, pair_state
     from scoring.services.links import _scoring_link_revoke
 
     check_pairs(fixture, dict(enumerate(pairs, start=1)))
@@ -123,8 +123,8 @@ def fixture_tables_set(
         after=[
             {
                 "board": board,
-                "home": [p.pk for p in home_pair],
-                "away": [p.pk for p in away_pair],
+                "home": pair_state(home_pair),
+                "away": pair_state(away_pair),
             }
             for board, (home_pair, away_pair) in enumerate(pairs, start=1)
         ],

@@ -170,7 +170,9 @@ def _changed_by(by: Account, fixture: Fixture, own: Collection[str]) -> str:
     return f"{role}, {name}" if name else role
 
 
-def _pair_state(pair: Pair) -> list[dict[str, object]]:
+def pair_state(pair: Pair) -> list[dict[str, object]]:
+    """A pair as a seating's audit entry stores it: each player's id and name (the audit page
+    names them, ``audit_words``)."""
     return [{"id": p.pk, "name": p.name} for p in pair]
 
 
@@ -259,13 +261,9 @@ def table_seat(
         action=AuditEntry.Action.TABLE_SEATED,
         subject=f"Table {board}: {' & '.join(_names(after[0])) or '—'} v "
         f"{' & '.join(_names(after[1])) or '—'}",
-        before={"home": _pair_state(before[0]), "away": _pair_state(before[1])},
-        after={"home": _pair_state(after[0]), "away": _pair_state(after[1])}
-        | (
-            {"replaced": replaced, "board": board, "changed_by": _changed_by(by, fixture, own)}
-            if replaced
-            else {}
-        ),
+        before={"home": pair_state(before[0]), "away": pair_state(before[1])},
+        after={"home": pair_state(after[0]), "away": pair_state(after[1]), "board": board}
+        | ({"replaced": replaced, "changed_by": _changed_by(by, fixture, own)} if replaced else {}),
         by=by,
     )
     if after[0] and after[1]:

@@ -3,21 +3,25 @@ field in the page's words ("Status: scheduled → postponed", "Jack won by: Blue
 the stored JSON. Every audit page uses it: the league's, a fixture's, a tie's and a game's.
 
 Give ``game=`` for a game's hands: its sides' letters ("A", "B") read as their names; give
-``ruleset=`` for a league's entries: the figures its ruleset does not have are left out.
+``ruleset=`` for a league's entries: the figures its ruleset does not have are left out. Give
+``action=`` (the entry's ``AuditEntry.Action``) and ``fixture=``: an action with words of its
+own (``ACTION_LINES``: a table seated) reads as sentences naming the fixture's teams, not field
+by field.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from django import template
 
-from leagues.models import FixtureTable
+from leagues.models import AuditEntry, Fixture, FixtureTable
 from leagues.selectors.audit import TAKEN_AWAY
 from scoring.forms.cards import card_label
-from scoring.forms.words import KEY_WORDS, OUTCOME_WORDS, PENALTY_WORDS
+from scoring.forms.words import KEY_WORDS, OUTCOME_WORDS, PENALTY_WORDS, possessive
 from scoring.models import names_by_label
 from scoring.rules import Ruleset
 
@@ -165,9 +169,90 @@ def changes(
     return lines
 
 
+def _team(fixture: Fixture | None, side: str) -> str:
+    """The side's team by name; "the home side" where the entry's fixture is gone."""
+    if not isinstance(fixture, Fixture):
+        return f"the {side} side"
+    return str(fixture.home if side == "home" else fixture.away)
+
+
+def _players(pair: Any) -> str:
+    """A stored pair (``seating.pair_state``: each player's id and name) in words: "Ann Cole
+    and Bob Lee"; "" where a player's name is not stored (an entry from before names were)."""
+    names = [p.get("name") if isinstance(p, dict) else None for p in pair or []]
+    return " and ".join(names) if names and all(names) else ""
+
+
+def _sentence(text: str) -> Change:
+    return Change("", None, text)
+
+
+def _table_seated(before: Any, after: Any, fixture: Fixture | None) -> list[Change]:
+    """A table seated on the night (``seating.table_seat``), a line for each side whose pair
+    changed: "Table 2, Red Lion: Sheila Walker and Tom Hird seated (were Ann Cole and Bob
+    Lee)", and by whom where it was not that side's captain (the notice's ``changed_by``)."""
+    before = before if isinstance(before, dict) else {}
+    after = after if isinstance(after, dict) else {}
+    board = after.get("board")
+    replaced, changed_by = after.get("replaced") or [], after.get("changed_by")
+    lines = []
+    for side in ("home", "away"):
+        was, now = before.get(side) or [], after.get(side) or []
+        if was == now:
+            continue
+        team = _team(fixture, side)
+        where = f"Table {board}, {team}" if board else team
+        by = f" by {changed_by}" if side in replaced and changed_by else ""
+        pair = _players(now) or f"{possessive(team)} pair"
+        earlier = _players(was) or "another pair"
+        if not now:
+            lines.append(_sentence(f"{where}: {earlier} no longer seated{by}"))
+        elif was:
+            verb = "was" if len(was) == 1 else "were"
+            lines.append(_sentence(f"{where}: {pair} seated{by} ({verb} {earlier})"))
+        else:
+            lines.append(_sentence(f"{where}: {pair} seated{by}"))
+    return lines or [_sentence("The same pairs seated again")]
+
+
+def _tables_set(before: Any, after: Any, fixture: Fixture | None) -> list[Change]:
+    """Every table seated at once by a secretary (``results.fixture_tables_set``), a line a
+    table: "Table 1: Ann Cole and Bob Lee (Black Bull) v Sheila Walker and Tom Hird (Old
+    Hall)"."""
+
+    def pair(seat: dict[str, Any], side: str) -> str:
+        team = _team(fixture, side)
+        players = _players(seat.get(side))
+        return f"{players} ({team})" if players else f"{possessive(team)} pair"
+
+    seats = [seat for seat in after or [] if isinstance(seat, dict)]
+    return [
+        _sentence(f"Table {seat.get('board')}: {pair(seat, 'home')} v {pair(seat, 'away')}")
+        for seat in seats
+    ]
+
+
+#: The actions whose entries read as sentences of their own rather than field by field: what
+#: each writes (before, after, the entry's fixture) in the words of the night.
+ACTION_LINES: dict[str, Callable[[Any, Any, Fixture | None], list[Change]]] = {
+    AuditEntry.Action.TABLE_SEATED: _table_seated,
+    AuditEntry.Action.TABLES_SET: _tables_set,
+}
+
+
 @register.inclusion_tag("leagues/_audit_changes.html")
-def audit_changes(before: Any, after: Any, game: Any = None, ruleset: Any = None) -> dict[str, Any]:
+def audit_changes(
+    before: Any,
+    after: Any,
+    game: Any = None,
+    ruleset: Any = None,
+    action: str = "",
+    fixture: Fixture | None = None,
+) -> dict[str, Any]:
     """Give ``ruleset`` (the entry's season's) to leave out the figures it does not have: a
-    Yorkshire score card's "hang jacks: 0–0"."""
+    Yorkshire score card's "hang jacks: 0–0"; ``action`` and ``fixture`` (the entry's) for an
+    action with words of its own (``ACTION_LINES``)."""
+    if action in ACTION_LINES:
+        return {"lines": ACTION_LINES[action](before, after, fixture)}
     names = names_by_label(game.sides.all()) if game is not None else {}
     return {"lines": changes(before, after, names, figures_left_out(ruleset))}

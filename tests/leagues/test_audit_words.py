@@ -83,7 +83,9 @@ def region(body: str, testid: str, end: str) -> str:
 
 
 def shown_as_words(part: str) -> str:
-    assert "{" not in part and "}" not in part and "&quot;" not in part and "&#x27;" not in part
+    assert "{" not in part and "}" not in part and "&quot;" not in part
+    # A quote of stored text ('away'), not an apostrophe in a word ("Black Bull's captain").
+    assert not re.search(r"(?<![A-Za-z])&#x27;|&#x27;(?![a-z])", part)
     assert "<code>" not in part
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", part)).split())
 
@@ -230,3 +232,116 @@ def test_a_yorkshire_card_leaves_out_the_hang_jacks_its_ruleset_has_not():
     rows = shown_as_words(region(page, "audit-entries", "</table>"))
     assert "Table 1 games: 11–7" in rows
     assert "hang jacks" not in rows.lower(), rows
+
+
+NIGHT_NAMES = [
+    *("Roy Stead", "Jim Ward", "Pat Hey", "Len Firth"),
+    *("Ann Cole", "Bob Lee", "Sheila Walker", "Tom Hird"),
+]
+
+
+def _night():
+    """Black Bull v Old Hall on two tables, both captained by accounts, each side's four players
+    named as a secretary knows them (no number in a name: none is a record's)."""
+    from leagues.formats import YORKSHIRE_FORMAT
+    from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory
+    from tests.leagues.helpers import captained_teams, squad
+
+    league = LeagueFactory(match_format=YORKSHIRE_FORMAT.with_options(tables=2).to_spec())
+    division = DivisionFactory(season__league=league)
+    home, away, users = captained_teams(division, players=4)
+    fixture = FixtureFactory(division=division, home=home, away=away)
+    ours, theirs = squad(home, division.season), squad(away, division.season)
+    for player, name in zip([*ours, *theirs], NIGHT_NAMES, strict=True):
+        player.name = name
+        player.save(update_fields=["name"])
+    return fixture, users, ours, theirs
+
+
+def _audit_pages(fixture, user) -> tuple[str, str]:
+    """The fixture's audit page and its league's, as their secretary ``user`` reads them."""
+    client = Client()
+    client.force_login(user)
+    slug = fixture.division.season.league.slug
+    return (
+        client.get(reverse("leagues:manage_fixture_audit", args=[fixture.pk])).content.decode(),
+        client.get(reverse("leagues:manage_league_audit", args=[slug])).content.decode(),
+    )
+
+
+def test_a_table_seated_on_the_night_reads_who_sat_where_not_record_numbers():
+    """A table seated on the night read "Away: 5 (name Ann Cole), 6 (name Bob Lee) → 7 (name
+    Sheila Walker), …", "Replaced: — → away", "Board: — → 2": each side whose pair changed is
+    a sentence of its table, its team and its players, who changed another side's pair and
+    the pair it was. A row with no address says nothing of where it came from (no
+    "From: —")."""
+    from leagues.services.seating import table_seat
+
+    fixture, users, home, away = _night()
+    table_seat(fixture=fixture, board=2, away=away[:2], by=users["away"])
+    table_seat(fixture=fixture, board=2, home=home[:2], away=away[2:], by=users["home"])
+    table_seat(fixture=fixture, board=1, home=home[2:], by=users["home"])
+    for page in _audit_pages(fixture, users["secretary"]):
+        entries = shown_as_words(region(page, "audit-entries", "</table>"))
+        assert "Table 2, Old Hall: Ann Cole and Bob Lee seated" in entries, entries
+        assert (
+            "Table 2, Old Hall: Sheila Walker and Tom Hird seated by Black Bull's captain, "
+            "Black Bull captain (were Ann Cole and Bob Lee)"
+        ) in entries, entries
+        assert "Table 2, Black Bull: Roy Stead and Jim Ward seated" in entries
+        assert "Table 1, Black Bull: Pat Hey and Len Firth seated" in entries
+        assert "Table 1, Old Hall" not in entries  # not seated yet: not changed
+        for stored in ("(name", "Replaced", "Board", "Changed by", "Home:", "Away:"):
+            assert stored not in entries, entries
+        assert not re.search(r"\b\d+ \(", entries), entries
+        # The services were called with no request: no address, and no "From: —".
+        assert 'data-label="From">—' not in page and 'data-label="From"></td>' in page
+    hands = region(_audit_pages(fixture, users["secretary"])[0], "audit-hands", "</table>")
+    assert "Started" in hands and 'data-label="From"></td>' in hands
+
+
+def test_every_table_seated_by_a_secretary_reads_by_name():
+    """A secretary's seating of every table stored each pair as its players' record numbers
+    and read "1 (home 163, 164, away 171, 172)": it reads a table a line, the pairs by name
+    with their teams."""
+    from leagues.services.results import fixture_tables_set
+
+    fixture, users, home, away = _night()
+    pairs = [(home[:2], away[:2]), (home[2:], away[2:])]
+    fixture_tables_set(fixture=fixture, pairs=pairs, by=users["secretary"])
+    for page in _audit_pages(fixture, users["secretary"]):
+        entries = shown_as_words(region(page, "audit-entries", "</table>"))
+        assert (
+            "Table 1: Roy Stead and Jim Ward (Black Bull) v Ann Cole and Bob Lee (Old Hall)"
+        ) in entries, entries
+        assert (
+            "Table 2: Pat Hey and Len Firth (Black Bull) v Sheila Walker and Tom Hird (Old Hall)"
+        ) in entries, entries
+        assert not re.search(r"\b\d+ \(", entries), entries
+
+
+def test_a_seating_entry_reads_in_words_whatever_it_stored():
+    """A pair taken off a table, an entry from before the table's number was stored, one whose
+    fixture is gone, the same pair seated again and a seating stored by record number alone
+    (a league file restored from before names were stored) each read as words, never ids."""
+    from leagues.templatetags.audit_words import audit_changes
+
+    def said(action, before, after):
+        return [line.after for line in audit_changes(before, after, action=action)["lines"]]
+
+    ann, bob = {"id": 5, "name": "Ann Cole"}, {"id": 6, "name": "Bob Lee"}
+    assert said(
+        "table_seated", {"home": [ann, bob], "away": []}, {"home": [], "away": [], "board": 3}
+    ) == ["Table 3, the home side: Ann Cole and Bob Lee no longer seated"]
+    assert said("table_seated", {"home": [], "away": []}, {"home": [], "away": [ann]}) == [
+        "the away side: Ann Cole seated"
+    ]
+    assert said(
+        "table_seated", {"home": [ann], "away": []}, {"home": [bob], "away": [], "board": 1}
+    ) == ["Table 1, the home side: Bob Lee seated (was Ann Cole)"]
+    assert said("table_seated", {"home": [ann]}, {"home": [ann], "board": 1}) == [
+        "The same pairs seated again"
+    ]
+    assert said("tables_set", None, [{"board": 1, "home": [5, 6], "away": [7, 8]}]) == [
+        "Table 1: the home side's pair v the away side's pair"
+    ]
