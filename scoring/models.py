@@ -85,10 +85,14 @@ class ScoringLink(models.Model):
 
     @property
     def state(self) -> str:
-        if self.revoked_at is not None:
-            return "revoked"
+        """ "live", "closed" (its games' result confirmed: only a secretary scores them now,
+        whether the link was also revoked or not, as a new key would be closed too) or
+        "revoked" (stopped; re-issued or not): the one ranking every page and refusal tells a
+        scorer holding the link."""
         if self.closed_at is not None:
             return "closed"
+        if self.revoked_at is not None:
+            return "revoked"
         return "live"
 
 

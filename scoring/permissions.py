@@ -119,15 +119,14 @@ class Refused(models.TextChoices):
 
 def why_refused(actor: Actor, game: Game) -> Refused:
     """Why ``actor`` may not score ``game`` (asked once it may not): its link closed (the result
-    confirmed; re-issued or not), revoked with no new link yet, re-issued from a key this phone
-    holds, or none of its keys held (a session ended, an account logged out)."""
+    confirmed; re-issued or not) or revoked with no new link yet, as ``ScoringLink.state``
+    ranks them; re-issued from a key this phone holds; or none of its keys held (a session
+    ended, an account logged out)."""
     link = game.scoring_link
     if link is None:
         return Refused.SIGNED_OUT
-    if link.closed_at is not None:
-        return Refused.CLOSED
-    if link.revoked_at is not None:
-        return Refused.REVOKED
+    if link.state != "live":
+        return Refused(link.state)
     if _holds_a_replaced_key(actor, link):
         return Refused.REISSUED
     return Refused.SIGNED_OUT

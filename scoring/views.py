@@ -81,17 +81,9 @@ def _gone_if_missing(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
 
 
 def _forbidden(request: HttpRequest, game: Game) -> HttpResponse:
-    """The refusal page: why this browser may not change the game, and what would let it."""
-    link = game.scoring_link
-    closed = link is not None and link.closed_at is not None
-    # Stopped: a league table's result entered from the score card, or the link stopped.
-    stopped = link is not None and not closed and link.revoked_at is not None
-    return render(
-        request,
-        "scoring/forbidden.html",
-        {"game": game, "closed": closed, "stopped": stopped},
-        status=FORBIDDEN,
-    )
+    """The refusal page: why this browser may not change the game (its link's state, as
+    ``ScoringLink.state`` ranks it), and what would let it."""
+    return render(request, "scoring/forbidden.html", {"game": game}, status=FORBIDDEN)
 
 
 def _scoring_link_panel(request: HttpRequest, game: Game) -> dict[str, Any] | None:

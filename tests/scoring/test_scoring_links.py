@@ -142,6 +142,25 @@ def test_a_closed_link_refuses_even_the_creator_but_not_a_superuser(client, game
     assert mine.hands.count() == 2
 
 
+def test_a_link_stopped_then_closed_tells_its_holder_the_result_is_confirmed(client, game):
+    """A link stopped and then closed (a table's result entered from the score card, then the
+    match confirmed): the game's refusal said the result was confirmed, but the link's own page
+    (``ScoringLink.state``: revoked first) said it was stopped and to ask for it re-issued,
+    though a new key would be closed too. One ranking now, the scorer's: confirmed."""
+    from scoring.actors import Actor
+
+    link = game.scoring_link
+    client.get(link.get_absolute_url())
+    services.game_link_revoke(game=game)
+    _scoring_link_close(link=link)
+    link.refresh_from_db()
+    assert link.state == "closed"
+    assert_refused(client, game, text="has been confirmed")
+    assert permissions.why_refused(Actor(links=frozenset({link.pk})), game) == "closed"
+    page = client.get(link.get_absolute_url()).content.decode()
+    assert "The result has been confirmed" in page and "re-issue" not in page
+
+
 def test_a_registered_check_lets_a_named_user_score(client, game):
     """Other apps (the leagues) register who else may score: e.g. the league's secretary."""
     secretary = UserFactory()
