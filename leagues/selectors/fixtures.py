@@ -22,6 +22,7 @@ from django.db.models import (
 from django.template.defaultfilters import pluralize
 
 from config.paths import path_for
+from config.queries import written
 from leagues.models import (
     Division,
     Fixture,
@@ -562,14 +563,29 @@ def next_fixture_rows(
     by, owner = _read_by(season, divisions)
     if (limit, by) not in _next_rows:
         _next_rows[limit, by] = CompiledRows(
-            lambda owner, day: (
-                fixture_query(**{by: owner}, statuses=NEXT_STATUSES)
-                .filter(date__gte=day)
-                .values_list(*LISTED)[:limit]
-            ),
+            lambda owner, day: next_query(**{by: owner}, since=day)[:limit],
             kinds=(int, datetime.date),
         )
     return _listed(_next_rows[limit, by].rows(owner, today), season.league, divisions)
+
+
+def next_query(
+    *,
+    division: Division | int | None = None,
+    season: Season | int | None = None,
+    since: datetime.date,
+) -> QuerySet[Fixture]:
+    """The rows (``LISTED``) of the fixtures of a division or a season still to play
+    (``NEXT_STATUSES``) from ``since`` on, in date order. Their statuses are written into the
+    SQL (``config.queries.Written``): PostgreSQL's one plan for the prepared statement reads
+    them along the index of the fixtures still to play (``fixture_to_play_order``), not along
+    every league's fixtures from that day on looking for them (all of them, for a season with
+    none left to play)."""
+    return (
+        fixture_query(division=division, season=season, statuses=written(NEXT_STATUSES))
+        .filter(date__gte=since)
+        .values_list(*LISTED)
+    )
 
 
 def _read_by(season: Season, divisions: list[Division]) -> tuple[str, int]:

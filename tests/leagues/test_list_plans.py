@@ -1,0 +1,79 @@
+"""The league home's lists of fixtures read along the indexes made for them, under the one plan
+PostgreSQL keeps for each prepared statement (``config.settings``: ``plan_cache_mode``), made
+before it knows any value the statement is given: a partial index serves it only when the
+values its condition names are written into the SQL (``config.queries.Written``), not sent as
+parameters. Among three thousand fixtures played, none read to find the few still to play."""
+
+from __future__ import annotations
+
+import datetime
+import re
+from typing import Any
+
+import pytest
+from django.db import connection
+from psycopg import ClientCursor
+
+from leagues.models import Fixture, FixtureResult, Outcome
+from leagues.selectors.fixtures import next_query
+from tests.factories.leagues import DivisionFactory, FixtureFactory, TeamEntryFactory
+
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's plans"),
+]
+
+PLAYED = 3000
+TODAY = datetime.date(2026, 1, 6)
+
+
+@pytest.fixture
+def season():
+    """A season of two divisions (its lists read by the season) and, in its league and before
+    its today, three thousand fixtures played and agreed; ANALYZEd, as a live database is."""
+    top = DivisionFactory()
+    DivisionFactory(season=top.season, rank=2)
+    home, away = (TeamEntryFactory(division=top).team for _ in range(2))
+    played = Fixture.objects.bulk_create(
+        Fixture(
+            division=top,
+            home=home,
+            away=away,
+            venue=home.home_venue,
+            date=TODAY - datetime.timedelta(days=1 + n % 700),
+            status=Fixture.Status.PLAYED,
+        )
+        for n in range(PLAYED)
+    )
+    FixtureResult.objects.bulk_create(
+        FixtureResult(fixture=fixture, is_final=True, outcome=Outcome.HOME, confirmed=True)
+        for fixture in played
+    )
+    FixtureFactory(division=top, home=home, away=away, date=TODAY + datetime.timedelta(days=7))
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE leagues_fixture, leagues_fixtureresult")
+    return top.season
+
+
+def generic_plan(queryset: Any) -> str:
+    """The plan PostgreSQL keeps for ``queryset``'s statement prepared, its values sent as
+    parameters (as the app's connection sends them), and run with them."""
+    sql, params = queryset.query.get_compiler(using="default").as_sql()
+    numbers = iter(range(1, len(params) + 1))
+    sql = re.sub(r"%s", lambda _: f"${next(numbers)}", sql).replace("%%", "%")
+    cursor = ClientCursor(connection.connection)
+    cursor.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+    cursor.execute(f"PREPARE listed AS {sql}")
+    try:
+        cursor.execute(f"EXPLAIN EXECUTE listed({', '.join(['%s'] * len(params))})", params)
+        return "\n".join(row[0] for row in cursor.fetchall())
+    finally:
+        cursor.execute("DEALLOCATE listed")
+
+
+def test_the_next_fixtures_are_read_along_the_fixtures_still_to_play(season):
+    """From today on, along ``fixture_to_play_order``: not every fixture dated from today, of
+    every league, in the order of dates, looking for those still to play."""
+    plan = generic_plan(next_query(season=season, since=TODAY)[:8])
+    assert "fixture_to_play_order" in plan, plan
+    assert "fixture_list_order" not in plan, plan
