@@ -6,7 +6,18 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import CharField, Count, IntegerField, OuterRef, QuerySet, Subquery, Value
+from django.db.models import (
+    BooleanField,
+    CharField,
+    Count,
+    F,
+    Func,
+    IntegerField,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    Value,
+)
 
 
 def count_of(rows: QuerySet, *, field: str, outer: str) -> Subquery:
@@ -46,3 +57,27 @@ def written(values: Iterable[str]) -> list[Written]:
 
 
 _WORD = re.compile(r"[\w-]+", re.ASCII)
+
+
+class AmongFew(Func):
+    """Whether ``field`` is among the values ``rows`` (a one-column queryset of a few rows)
+    selects: on PostgreSQL ``field = ANY(ARRAY(rows))``, which it reads first, by itself (an
+    initplan), and then looks the few up by ``field``'s index, whatever the plan it keeps for
+    a prepared statement (``config.settings``: ``plan_cache_mode``) guessed of the values it
+    would be given; ``field IN (rows)`` elsewhere. For ``rows`` read along a small partial
+    index (the fixtures still to play whose night has passed), where a plain ``IN`` may be
+    planned as a walk along all of ``field``'s table hoping to meet them soon."""
+
+    output_field = BooleanField()
+
+    def __init__(self, field: str, rows: QuerySet[Any]) -> None:
+        super().__init__(F(field), Subquery(rows))
+
+    def as_sql(  # type: ignore[override]
+        self, compiler: Any, connection: Any, **extra: Any
+    ) -> tuple[str, list[Any]]:
+        field, rows = self.get_source_expressions()
+        field_sql, field_params = compiler.compile(field)
+        rows_sql, rows_params = compiler.compile(rows)
+        among = "= ANY(ARRAY{})" if connection.vendor == "postgresql" else "IN {}"
+        return f"{field_sql} {among.format(rows_sql)}", [*field_params, *rows_params]

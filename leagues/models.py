@@ -1115,6 +1115,17 @@ class FixtureResult(models.Model):
     computed_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        indexes = [
+            # The results played to the end and not yet agreed (nor expunged): the few a
+            # league that counts only agreed results awaits (its home's "Awaiting results",
+            # ``leagues.selectors.fixtures.awaiting_query``), found without reading every
+            # result there is.
+            models.Index(
+                fields=["fixture"],
+                condition=Q(is_final=True, confirmed=False, expunged=False),
+                name="result_to_agree",
+            ),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(

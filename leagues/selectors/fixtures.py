@@ -22,10 +22,11 @@ from django.db.models import (
 from django.template.defaultfilters import pluralize
 
 from config.paths import path_for
-from config.queries import written
+from config.queries import AmongFew, written
 from leagues.models import (
     Division,
     Fixture,
+    FixtureResult,
     FixtureTable,
     FixtureWords,
     League,
@@ -434,10 +435,17 @@ def fixture_rows(
 
 
 def _listed(
-    rows: Iterable[tuple[Any, ...]], league: League, divisions: Iterable[Division]
+    rows: Iterable[tuple[Any, ...]],
+    league: League,
+    divisions: Iterable[Division],
+    *,
+    begun: bool = True,
 ) -> list[ListedFixture]:
+    """``rows`` as ``ListedFixture``s; with ``begun``, those whose night has passed with no
+    result marked as begun or not (``mark_begun``: a query, for a list that says so)."""
     known = {division.pk: division for division in divisions}
-    return mark_begun([ListedFixture(row, league, known) for row in rows], league)
+    listed = [ListedFixture(row, league, known) for row in rows]
+    return mark_begun(listed, league) if begun else listed
 
 
 def mark_begun(fixtures: list[ListedFixture], league: League) -> list[ListedFixture]:
@@ -502,6 +510,8 @@ _season_team_rows = CompiledRows(
 #: and what it is read by (``_read_by``).
 _latest_rows: dict[tuple[bool, int, str], CompiledRows] = {}
 _next_rows: dict[tuple[int, str], CompiledRows] = {}
+#: The fixtures awaiting their results, by (its league's rule,) how many.
+_awaiting_rows: dict[tuple[bool, int], CompiledRows] = {}
 NEXT_STATUSES = Fixture.TO_PLAY
 
 
@@ -584,6 +594,63 @@ def next_query(
     return (
         fixture_query(division=division, season=season, statuses=written(NEXT_STATUSES))
         .filter(date__gte=since)
+        .values_list(*LISTED)
+    )
+
+
+def awaiting_result_rows(
+    *, season: Season, divisions: Iterable[Division], today: datetime.date, limit: int
+) -> list[ListedFixture]:
+    """The season's latest ``limit`` league fixtures whose night has passed (before
+    ``today``) without a result that counts (``awaiting_query``), latest first, each given
+    its division (``divisions``: the season's). One query."""
+    league = season.league
+    key = (league.show_provisional, limit)
+    if key not in _awaiting_rows:
+        _awaiting_rows[key] = CompiledRows(
+            lambda season, day: awaiting_query(season=season, before=day, provisional=key[0])[
+                :limit
+            ],
+            kinds=(int, datetime.date),
+        )
+    # A list that says only "Result awaited" reads nothing of games begun at its tables.
+    rows = _awaiting_rows[key].rows(season.pk, today)
+    return _listed(rows, league, divisions, begun=False)
+
+
+def awaiting_query(
+    *, season: Season | int, before: datetime.date, provisional: bool
+) -> QuerySet[Fixture]:
+    """The rows (``LISTED``) of the season's league fixtures whose night has passed (dated
+    before ``before``, the league's today) without a result that counts, latest first:
+    those still scheduled (nothing entered, or a match still in play), and, in a league that
+    counts only agreed results (``provisional``: its ``show_provisional``, off), those
+    played to the end and not yet agreed (not expunged: those never count). Not a
+    postponed, void or walked-over one: nobody awaits its result.
+
+    The few there are, in every league, are found along the indexes of them (the scheduled
+    ones before the date along ``fixture_to_play_order``, whose statuses are written into
+    the SQL, ``config.queries.Written``; the results to agree along ``result_to_agree``),
+    then looked up by id (``config.queries.AmongFew``) and the season's kept: never read
+    along every fixture played, whatever the plan PostgreSQL keeps for the prepared
+    statement guesses of the date."""
+    scheduled = (
+        Fixture.objects.filter(status__in=written([Fixture.Status.SCHEDULED]), date__lt=before)
+        .order_by()
+        .values("pk")
+    )
+    awaited = Q(AmongFew("pk", scheduled))
+    if not provisional:  # a result played to the end counts at once where it is provisional
+        to_agree = (
+            FixtureResult.objects.filter(is_final=True, confirmed=False, expunged=False)
+            .order_by()
+            .values("fixture")
+        )
+        awaited |= Q(status__in=written([Fixture.Status.PLAYED])) & Q(AmongFew("pk", to_agree))
+    return (
+        fixture_query(season=season)
+        .filter(awaited, kind=Fixture.Kind.LEAGUE, date__lt=before)
+        .order_by("-date", "-time", "-pk")
         .values_list(*LISTED)
     )
 

@@ -103,6 +103,22 @@ TO_AGREE_WORDS = "Played, waiting to be confirmed"
 DISPUTED_WORDS = "Played, disputed"
 
 
+#: A league fixture whose night has passed without a result that counts, as the league's home
+#: lists it (``leagues.selectors.fixtures.awaiting_result_rows``): its result is still to come,
+#: or a side has put it forward and it waits for the other's word.
+RESULT_AWAITED = "Result awaited"
+RESULT_TO_CONFIRM = "Result submitted, awaiting confirmation"
+
+
+def awaiting_words(fixture: Any) -> str:
+    """What the league's home says of a fixture awaiting its result (a ``ListedFixture``):
+    ``RESULT_TO_CONFIRM`` once a side has submitted its result (``FixtureResult.submitted``),
+    else ``RESULT_AWAITED``."""
+    result = fixture.result
+    submitted = fixture.status == Fixture.Status.PLAYED and result is not None and result.submitted
+    return RESULT_TO_CONFIRM if submitted else RESULT_AWAITED
+
+
 def waiting_words(status: str) -> str:
     """The words of a played result waiting for the sides by its status (a
     ``ResultSubmission``'s or a cup tie's ``TieResult``'s: the same choices); "" when it is

@@ -24,6 +24,7 @@ from leagues.selectors.fixtures import ListedFixture
 from leagues.selectors.live import (
     IN_PLAY,
     NO_RESULT,
+    awaiting_words,
     follows_tables,
     last_change,
     match_progress,
@@ -58,11 +59,16 @@ GLANCE_TABLES = 12
 divisions lists them with their leaders (a hundred tables are no glance on a phone)."""
 
 
-def fixture_lines(lines: Iterable[tuple[ListedFixture, str]]) -> SafeString:
+def fixture_lines(
+    lines: Iterable[tuple[ListedFixture, str]],
+    *,
+    said: Callable[[ListedFixture], str] | None = None,
+) -> SafeString:
     """The league home's lists of fixtures, a line a fixture with its score (``fixture_score``:
-    "1–0 in play" while it is played; "" before any: then its venue and time), written here
-    rather than by a template included for each line; names escaped as Django's escape does,
-    the links reversed once for the list."""
+    "1–0 in play" while it is played; "" before any: then its venue and time) and what
+    ``said`` says of it ("Result awaited"), written here rather than by a template included
+    for each line; names escaped as Django's escape does, the links reversed once for the
+    list."""
     team_url, fixture_url = paths_for("leagues:team"), paths_for("leagues:fixture")
     written = []
     for fixture, score in lines:
@@ -71,6 +77,8 @@ def fixture_lines(lines: Iterable[tuple[ListedFixture, str]]) -> SafeString:
             where += f" · {escape(fixture.venue.name)}, {time_format(fixture.time, 'H:i')}"
         if fixture.status == Fixture.Status.POSTPONED:
             where += " · postponed"
+        if said is not None:
+            where += f" · {escape(said(fixture))}"
         written.append(
             '<li class="fixture-line">\n'
             f'  <span class="when">{short_date(fixture.date)}</span>\n'
@@ -121,13 +129,17 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
     def context() -> dict[str, Any]:
         seasons_divisions = selectors.seasons_divisions(seasons=seasons)
-        results = upcoming = []
+        results = awaiting = upcoming = []
         today = clock.today
         # The season's divisions: the fixtures' too.
         divisions = seasons_divisions[current.pk] if current is not None else []
         if current is not None:
             # Up to today: a walkover given ahead of its night is listed from that night on.
             results = selectors.latest_result_rows(
+                season=current, divisions=divisions, today=today, limit=LATEST
+            )
+            # Before today: a match of tonight's is not awaited until its night has passed.
+            awaiting = selectors.awaiting_result_rows(
                 season=current, divisions=divisions, today=today, limit=LATEST
             )
             upcoming = selectors.next_fixture_rows(
@@ -172,6 +184,15 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "earlier": [(season, seasons_divisions[season.pk]) for season in now.earlier],
             "current": current,
             "results": fixture_lines((f, fixture_score(f)) for f in results),
+            # The score only of a match still in play, as the next fixtures say it: a result
+            # played to the end is not one the league counts yet.
+            "awaiting": fixture_lines(
+                (
+                    (f, fixture_score(f) if f.result is not None and not f.result.is_final else "v")
+                    for f in awaiting
+                ),
+                said=awaiting_words,
+            ),
             # A match in play with its score so far ("1–0 in play"), as the other lists say it.
             "upcoming": fixture_lines(
                 (f, fixture_score(f) if f.result is not None else "") for f in upcoming
@@ -189,8 +210,9 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "league": league,
             "current": current,
             "can_manage": can_manage_league(request.user, league),
-            # The results up to today and the fixtures from today on, and the league night's
-            # link: the date (and whether it is the small hours) is in the key.
+            # The results up to today, those awaited from before today and the fixtures from
+            # today on, and the league night's link: the date (and whether it is the small
+            # hours) is in the key.
             "fragment": page_fragment(
                 request,
                 league_id=league.pk,

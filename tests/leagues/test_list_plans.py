@@ -15,7 +15,7 @@ from django.db import connection
 from psycopg import ClientCursor
 
 from leagues.models import Fixture, FixtureResult, Outcome
-from leagues.selectors.fixtures import next_query
+from leagues.selectors.fixtures import awaiting_query, next_query
 from tests.factories.leagues import DivisionFactory, FixtureFactory, TeamEntryFactory
 
 pytestmark = [
@@ -77,3 +77,15 @@ def test_the_next_fixtures_are_read_along_the_fixtures_still_to_play(season):
     plan = generic_plan(next_query(season=season, since=TODAY)[:8])
     assert "fixture_to_play_order" in plan, plan
     assert "fixture_list_order" not in plan, plan
+
+
+@pytest.mark.parametrize("provisional", [False, True])
+def test_the_fixtures_awaiting_results_are_read_along_the_few_of_them(season, provisional):
+    """Those scheduled before today along ``fixture_to_play_order``, the results to agree along
+    ``result_to_agree``, then looked up by id: never every fixture played, nor every result."""
+    plan = generic_plan(awaiting_query(season=season, before=TODAY, provisional=provisional)[:8])
+    assert "fixture_to_play_order" in plan, plan
+    assert ("result_to_agree" in plan) is not provisional, plan
+    assert "Seq Scan on leagues_fixture " not in plan, plan
+    assert "Seq Scan on leagues_fixtureresult" not in plan, plan
+    assert "fixture_list_order" not in plan and "fixture_division_list_order" not in plan, plan

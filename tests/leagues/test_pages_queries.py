@@ -74,10 +74,12 @@ QUERIES = {
     # the games, and their scores) and the stored figures (the partners' too).
     "player": (5 + CACHE_WRITE, 3),
     # The league and its seasons (with their divisions: the fixtures' too), then the latest
-    # and next fixtures, every division's stored table, rows and adjustments at once, the
-    # league's cups, whether there is a league night now (``night_now``: its link). Served as
-    # stored: the league and its seasons (not their divisions), the fragment.
-    "league home": (10 + CACHE_WRITE, 3),
+    # results, the fixtures awaiting theirs (the last nights' here: nothing read of games
+    # begun at their tables, which the list does not say) and the next fixtures, every
+    # division's stored table, rows and adjustments at once, the league's cups, whether there
+    # is a league night now (``night_now``: its link). Served as stored: the league and its
+    # seasons (not their divisions), the fragment.
+    "league home": (11 + CACHE_WRITE, 3),
 }
 
 

@@ -23,6 +23,8 @@ from leagues.days import long_date, short_date
 from leagues.models import Fixture
 from leagues.selectors.fixtures import (
     NEXT_STATUSES,
+    awaiting_query,
+    awaiting_result_rows,
     counted_query,
     division_entries,
     division_fixture_rows,
@@ -395,6 +397,19 @@ def test_listed_rows_read_as_the_fixtures_do(rf, division, provisional):
                 season=division.season, divisions=[division], today=day, limit=3
             ),
             fixture_query(season=division.season, statuses=NEXT_STATUSES).filter(date__gte=day)[:3],
+        ),
+        (
+            lambda: awaiting_result_rows(
+                season=division.season,
+                divisions=[division],
+                today=day + datetime.timedelta(days=1),
+                limit=3,
+            ),
+            awaiting_query(
+                season=division.season,
+                before=day + datetime.timedelta(days=1),
+                provisional=provisional,
+            )[:3],
         ),
     ]
     for compiled, fixtures in cases:
