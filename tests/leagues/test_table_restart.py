@@ -33,6 +33,11 @@ NIGHT_PAGE_QUERIES = 17
 #: The score card of that match to its home captain: which tables have a hand in, read once
 #: for them all (it was 23, a query for each table won on the phones).
 SCORE_CARD_QUERIES = 21
+#: The secretary's Tables page of a match begun, a table's game abandoned, however many tables:
+#: the session and account, the fixture, its tables, their games and the games' sides,
+#: adjustments, the secretary check, the abandoned tables, both squads, the namesakes, the
+#: tables' links for the cards and their players' namesakes.
+TABLES_PAGE_QUERIES = 14
 
 
 def _abandoned_at_table_4(low: str = "B"):
@@ -94,6 +99,25 @@ def test_the_secretary_starts_an_abandoned_table_again_from_the_tables_page() ->
     response = secretary.post(restart_url, follow=True)
     assert "Table 4 has no abandoned game to start again." in page_words(response)
     assert TableGame.objects.filter(table=table).count() == 2
+
+
+@pytest.mark.parametrize("tables", [2, 4])
+def test_the_tables_page_reads_a_match_of_any_number_of_tables_in_the_same_queries(
+    tables, django_assert_num_queries
+) -> None:
+    league = LeagueFactory(
+        style="yorkshire", match_format=YORKSHIRE_FORMAT.with_options(tables=tables).to_spec()
+    )
+    division = DivisionFactory(season__league=league)
+    home, away, users = captained_teams(division, players=8)
+    fixture = FixtureFactory(division=division, home=home, away=away)
+    game_abandon(game=start_fixture(fixture)[-1].game, reason="Closing time.")
+    secretary = _client(users["secretary"])
+    url = reverse("leagues:manage_fixture_tables", args=[fixture.pk])
+    with django_assert_num_queries(TABLES_PAGE_QUERIES):
+        page = page_words(secretary.get(url))
+    assert f'data-testid="seated-table-{tables}"' in page
+    assert f'data-testid="restart-{tables}"' in page and 'data-testid="restart-1"' not in page
 
 
 def test_a_captain_cannot_start_a_table_again_and_nothing_changes() -> None:
