@@ -298,11 +298,10 @@ class Night:
         return self._progress.count(FINISHED)
 
 
-def league_night(*, league: League, date: datetime.date) -> Night:
+def night_fixtures(*, league: League, date: datetime.date) -> list[Fixture]:
     """The league's fixtures on ``date`` (of the season they are in: seasons do not overlap),
-    each with its tables and games, and the tables of their divisions as they would stand:
-    four queries for the fixtures and three for the tables, however many there are."""
-    fixtures = list(
+    each with its tables and games, in the night's order: four queries."""
+    return list(
         fixtures_with_standing(
             Fixture.objects.filter(
                 division__season__league=league, date=date, status__in=ON_THE_NIGHT
@@ -312,6 +311,13 @@ def league_night(*, league: League, date: datetime.date) -> Night:
         .prefetch_related(Prefetch("tables", queryset=fixture_tables()))
         .order_by("division__rank", "division__name", "time", "pk")
     )
+
+
+def league_night(*, league: League, date: datetime.date) -> Night:
+    """The league's fixtures on ``date`` (``night_fixtures``), and the tables of their
+    divisions as they would stand: four queries for the fixtures and three for the tables,
+    however many there are."""
+    fixtures = night_fixtures(league=league, date=date)
     ids = {fixture.division_id for fixture in fixtures if fixture.kind == Fixture.Kind.LEAGUE}
     divisions = list(
         Division.objects.filter(pk__in=ids)

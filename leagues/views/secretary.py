@@ -23,7 +23,13 @@ from leagues.days import short_date
 from leagues.models import Division, Fixture, Invitation, Season, Team, TeamEntry
 from leagues.permissions import can_create_league
 from leagues.selectors import fixtures as selectors
-from leagues.selectors.live import NO_RESULT_WORDS
+from leagues.selectors.live import (
+    NO_RESULT_WORDS,
+    match_progress,
+    night_clock,
+    night_fixtures,
+    night_now,
+)
 from leagues.selectors.people import LeaguePeople, Listed, name_people, named_twice
 from leagues.selectors.standings import season_standings
 from leagues.services import league_requests, registrations, seasons, structure, withdrawal
@@ -125,6 +131,13 @@ def league_manage(request: HttpRequest, slug: str) -> HttpResponse:
         team.withdrawn_entry = withdrawn.get(team.pk)
     waiting = selectors.results_to_see_to(league=league)
     listed = {fixture.pk for fixture in waiting}
+    # The league night now (tonight's, or last night's still in play after midnight): its
+    # matches first, each with its night page (the pairs seated, the QR codes), its tables
+    # and its score card.
+    night = night_now(league=league, clock=night_clock(league))
+    tonight = night_fixtures(league=league, date=night.date) if night.date else []
+    for fixture in tonight:
+        fixture.progress = match_progress(fixture)
     return render(
         request,
         "leagues/manage/league.html",
@@ -135,6 +148,8 @@ def league_manage(request: HttpRequest, slug: str) -> HttpResponse:
             "in_play": in_play,
             "teams": teams,
             "match_format": league.get_match_format().describe(),
+            "night": night.date,
+            "tonight": tonight,
             "results_waiting": waiting,
             # A match held up by an abandoned table is listed once, with what to do for it.
             "results_missing": [

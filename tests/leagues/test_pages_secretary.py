@@ -589,3 +589,26 @@ def test_a_teams_secretary_pages_open_on_the_season_in_play_not_one_made_ahead(
         asked = client.get(url, {"season": ahead.pk}).content.decode()
         chosen = re.search(r'<a href="\?season=(\d+)" aria-current="page">', asked)
         assert chosen and int(chosen.group(1)) == ahead.pk, name
+
+
+def test_the_desk_opens_on_the_league_night_with_each_matchs_pages(
+    client, signed_in, league, fixture
+):
+    """On a league night the desk lists the night's matches first, each linked to its night
+    page (the pairs seated, the QR codes), its tables and its score card, and to the league
+    night's page: the desk listed only past nights' results."""
+    desk = reverse("leagues:manage_league", args=[league.slug])
+    page = client.get(desk).content.decode()
+    assert 'data-testid="desk-tonight"' not in page and "League night ·" not in page
+
+    Fixture.objects.filter(pk=fixture.pk).update(date=league.today())
+    page = client.get(desk).content.decode()
+    night = reverse("leagues:fixture_night", args=[fixture.pk])
+    assert f'<a href="{night}" data-testid="tonight-{fixture.pk}">' in page
+    assert reverse("leagues:manage_fixture_tables", args=[fixture.pk]) in page
+    assert reverse("leagues:score_card", args=[fixture.pk]) + "?from=desk" in page
+    assert reverse("leagues:league_live", args=[league.slug]) in page
+    words = page_words(page)
+    assert f"{fixture.home.name} v {fixture.away.name}" in words and "not started" in words
+    # First on the desk, before the results to see to.
+    assert page.index('data-testid="desk-tonight"') < page.index("Results to see to")
