@@ -24,6 +24,7 @@ from scoring.forms.cards import card_label
 from scoring.forms.words import KEY_WORDS, OUTCOME_WORDS, PENALTY_WORDS, possessive
 from scoring.models import names_by_label
 from scoring.rules import Ruleset
+from scoring.rules.presets import PRESETS
 
 register = template.Library()
 
@@ -32,7 +33,12 @@ NOTHING = "—"
 #: Keys whose values are cards ("JS" reads "J♠").
 CARD_KEYS = {"turn_ups", "card"}
 #: Keys whose values have words of their own on the scoring pages.
-VALUE_WORDS = {"outcome": OUTCOME_WORDS, "kind": PENALTY_WORDS}
+VALUE_WORDS = {
+    "outcome": OUTCOME_WORDS,
+    "kind": PENALTY_WORDS,
+    # A game's variant by the name its start form gives it ("West Yorkshire").
+    "variant": {name: ruleset.label for name, ruleset in PRESETS.items()},
+}
 #: Keys whose whole-number values are a record's id, stored for the operator beside the names
 #: the entry also stores (its subject, ``username``, ``player_name``): not shown as a change.
 ID_KEYS = {"invitation", "player", "season", "team", "user"}

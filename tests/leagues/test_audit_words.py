@@ -42,6 +42,15 @@ def test_ids_stored_beside_names_are_not_shown_as_changes():
     ]
 
 
+def test_a_games_variant_reads_as_its_start_form_names_it():
+    """A game started: "Variant: West Yorkshire", not the stored "west yorkshire"."""
+    lines = changes(None, {"variant": "west_yorkshire", "target": 11})
+    assert Change("Variant", None, "West Yorkshire") in lines
+    assert changes({"variant": "trinidad"}, {"variant": "all_fives"}) == [
+        Change("Variant", "Trinidad", "All Fives")
+    ]
+
+
 def test_a_change_reads_field_before_and_after_in_words():
     before = {"date": "2025-10-07", "status": "scheduled", "reason": "", "venue": 3}
     after = {**before, "status": "postponed", "reason": "Pub flooded"}
