@@ -346,6 +346,11 @@ def invitation_accept(
         )
     elif not user.is_active:
         raise ValidationError("This account is closed.")
+    elif not user.email:
+        # Notices go by e-mail: an account with no address takes the one the invitation
+        # reached (its link confirms it), or its captain or secretary is never told anything.
+        user.email = invitation.email
+        user.save(update_fields=["email"])
     if invitation.role == Invitation.Role.SECRETARY:
         if not league.secretaries.filter(pk=user.pk).exists():
             before = secretary_names(league)

@@ -131,6 +131,33 @@ def test_a_logged_in_person_accepts_with_their_own_account(world):
     assert world.league.secretaries.filter(pk=world.users["stranger"].pk).exists()
 
 
+def test_an_account_with_no_address_takes_the_one_its_invitation_reached(world):
+    """Notices go by e-mail: an account with none, accepting, would never be told anything.
+    One with an address of its own keeps it."""
+    stranger = world.users["stranger"]
+    stranger.email = ""
+    stranger.save(update_fields=["email"])
+    invitations.secretary_invite(
+        league=world.league, email="s@example.org", by=world.users["secretary"]
+    )
+    client = Client()
+    client.force_login(stranger)
+    assert client.post(link()).status_code == 302
+    stranger.refresh_from_db()
+    assert stranger.email == "s@example.org"
+
+    secretary_ = world.users["secretary"]
+    secretary_.email = kept = "sec@example.org"
+    secretary_.save(update_fields=["email"])
+    other = SeasonFactory(league__name="Other league").league
+    other.secretaries.add(stranger)
+    invitations.secretary_invite(league=other, email="new@example.org", by=stranger)
+    client.force_login(secretary_)
+    assert client.post(link()).status_code == 302
+    secretary_.refresh_from_db()
+    assert secretary_.email == kept
+
+
 def test_resending_kills_the_old_link_and_withdrawing_the_new_one(world):
     invitation = invitations.secretary_invite(
         league=world.league, email="s@example.org", by=world.users["secretary"]
