@@ -49,6 +49,9 @@ def demo_accounts() -> list[DemoAccount]:
         return []
     users = get_user_model().objects
     secretary, _ = users.get_or_create(username=SECRETARY)
+    # An address, as a real secretary's account has: the notices to secretaries (a dispute to
+    # settle) are printed on the console where `make run` serves.
+    secretary.email = secretary.email or f"{SECRETARY}@example.org"
     accounts = [_with_new_password(secretary, "secretary of " + _names(leagues))]
     for league in leagues:
         league.secretaries.add(secretary)
@@ -71,7 +74,7 @@ def _with_new_password(user, role: str) -> DemoAccount:
     password = _password()
     user.is_active = True
     user.set_password(password)
-    user.save(update_fields=["is_active", "password"])
+    user.save(update_fields=["is_active", "password", "email"])
     return DemoAccount(username=user.get_username(), password=password, role=role)
 
 

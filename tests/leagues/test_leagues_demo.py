@@ -209,6 +209,7 @@ def test_seed_demo_accounts_prints_a_secretary_and_a_captain_to_sign_in_as(
     import io
     import re
 
+    from django.contrib.auth import get_user_model
     from django.urls import reverse
 
     from leagues.selectors.fixtures import league_current_season
@@ -238,6 +239,14 @@ def test_seed_demo_accounts_prints_a_secretary_and_a_captain_to_sign_in_as(
     page = client.get(reverse("leagues:my_fixtures")).content.decode()
     assert captain.display_name in page
     client.logout()
+    # Each has an address, as a real account has: the notices are printed where it serves.
+    emails = dict(
+        get_user_model().objects.filter(username__in=printed).values_list("username", "email")
+    )
+    assert emails == {
+        "demo-secretary": "demo-secretary@example.org",
+        "demo-captain": "demo-captain@example.org",
+    }
 
     again = io.StringIO()
     call_command("seed_demo", "--accounts", verbosity=0, stdout=again)
