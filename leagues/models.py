@@ -934,6 +934,15 @@ class FixtureTable(models.Model):
     away_player_2 = models.ForeignKey(
         Player, on_delete=models.PROTECT, null=True, blank=True, related_name="away_seats_2"
     )
+    # Who seated each side's pair (the account; None: not known, or no one's): another
+    # side's captain or a secretary is asked to confirm before replacing a pair its own captain
+    # seated (``leagues.services.seating.table_seat``).
+    home_seated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    away_seated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     # Where the table's figures come from: its games scored hand by hand at the table, or the
     # paper score card as typed (``card``: what the card says, ``leagues.services.cards``).
     source = models.CharField(max_length=5, choices=Source.choices, default=Source.HANDS)

@@ -66,6 +66,13 @@ class TableSeatForm(forms.Form):
             if data.get(f"{side}_{seat}") is not None
         ]
 
+    def replace_confirmed(self) -> list[int]:
+        """The players of another captain's pair the viewer agreed to replace (the page asked
+        them: ``seating.ReplaceTheirPair``), for ``table_seat``'s ``replace_confirmed``."""
+        getlist = getattr(self.data, "getlist", None)
+        values = getlist(self.add_prefix("replace")) if getlist is not None else []
+        return [int(value) for value in values if str(value).isdigit()]
+
     def pairs(self) -> dict[str, list[Player] | None]:
         """The service's ``home`` and ``away``: None for a side left as it is."""
         return {side: self.pair(side) or None if side in self.may_seat else None for side in SIDES}

@@ -100,6 +100,7 @@ def fixture_tables_set(
     for old in FixtureTable.objects.filter(fixture=fixture, scoring_link__isnull=False):
         _scoring_link_revoke(link=old.scoring_link)
     FixtureTable.objects.filter(fixture=fixture).delete()
+    seater = by if getattr(by, "is_authenticated", False) else None
     tables = [
         FixtureTable(
             fixture=fixture,
@@ -109,6 +110,8 @@ def fixture_tables_set(
             home_player_2=home_pair[1] if len(home_pair) > 1 else None,
             away_player_1=away_pair[0],
             away_player_2=away_pair[1] if len(away_pair) > 1 else None,
+            home_seated_by=seater,
+            away_seated_by=seater,
         )
         for board, (home_pair, away_pair) in enumerate(pairs, start=1)
     ]

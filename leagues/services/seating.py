@@ -150,24 +150,89 @@ def mark_abandoned(tables: Collection[FixtureTable]) -> None:
         table.abandoned_at = stopped.get(table.pk, "")
 
 
-def _changed_by(by: Account, fixture: Fixture, own: Collection[str]) -> str:
-    """Who seated another side's pair, as that side's captain is told (``notices``): only the
-    home captain ("Black Bull's captain, Roy Stead": the account's full name, else the
-    captain as the league knows them) or a secretary may."""
-    if "home" not in own:
-        return "a secretary"
-    role = f"{possessive(str(fixture.home))} captain"
-    name = by.get_full_name() if by is not None else ""
+def _captain_words(account: Account, fixture: Fixture, side: str) -> str:
+    """``account``, the captain of ``fixture``'s ``side``, as the other side is told: "Black
+    Bull's captain, Roy Stead" (the account's full name, else the captain as the league knows
+    them)."""
+    team = fixture.home if side == "home" else fixture.away
+    role = f"{possessive(str(team))} captain"
+    name = account.get_full_name() if account is not None else ""
     if not name:
         entry = (
             TeamEntry.objects.filter(
-                season_id=fixture.division.season_id, team_id=fixture.home_id, captain__user=by
+                season_id=fixture.division.season_id, team_id=team.pk, captain__user=account
             )
             .select_related("captain")
             .first()
         )
         name = entry.captain.name if entry is not None and entry.captain is not None else ""
     return f"{role}, {name}" if name else role
+
+
+def _changed_by(by: Account, fixture: Fixture, own: Collection[str]) -> str:
+    """Who seated another side's pair, as that side's captain is told (``notices``): only the
+    home captain or a secretary may."""
+    return _captain_words(by, fixture, "home") if "home" in own else "a secretary"
+
+
+@dataclass(frozen=True)
+class TheirPair:
+    """A pair seated by its own side's captain that a change would replace, by someone who
+    does not captain that side (the home captain, a secretary): they are asked first."""
+
+    board: int
+    team: str
+    was: Sequence[Player]
+    now: Sequence[Player]
+    #: Who seated it, in words: "Old Hall's captain, Sue Mills".
+    seated_by: str
+
+    def __str__(self) -> str:
+        was, now = _pair_words(self.was), _pair_words(self.now)
+        verb = "was" if len(self.was) == 1 else "were"
+        put = f"Seat {now} in their place?" if self.now else f"Take {was} off the table?"
+        return f"Table {self.board}: {was} {verb} seated for {self.team} by {self.seated_by}. {put}"
+
+
+class ReplaceTheirPair(ValidationError):
+    """A seating refused until its actor confirms replacing ``pairs``, seated by their own
+    captains (``table_seat``'s ``replace_confirmed``): nothing was changed."""
+
+    def __init__(self, pairs: Sequence[TheirPair]) -> None:
+        super().__init__(" ".join(str(pair) for pair in pairs))
+        self.pairs = list(pairs)
+
+
+def _pair_words(pair: Sequence[Player]) -> str:
+    return " and ".join(p.label for p in pair)
+
+
+def their_pairs(
+    *,
+    fixture: Fixture,
+    table: FixtureTable | None,
+    after: tuple[Pair, Pair],
+    own: Collection[str],
+) -> list[TheirPair]:
+    """The pairs at ``table`` that seating ``after`` (home pair, away pair) would replace,
+    each seated by its own side's captain, where the actor captains not that side (``own``:
+    the sides they do): the home captain changing the away captain's pair, a secretary either
+    captain's. Not a pair the actor seated, an empty seat, nor the same two players the other
+    way round. One query a side to replace, none where nothing is."""
+    if table is None:
+        return []
+    pairs = []
+    for side, now in zip(SIDES, after, strict=True):
+        was = getattr(table, f"{side}_pair")
+        seated_by = getattr(table, f"{side}_seated_by")
+        if side in own or not was or {p.pk for p in was} == {p.pk for p in now}:
+            continue
+        if seated_by is None or side not in captained_sides(seated_by, fixture):
+            continue
+        team = str(fixture.home if side == "home" else fixture.away)
+        words = _captain_words(seated_by, fixture, side)
+        pairs.append(TheirPair(table.board, team, was, list(now), words))
+    return pairs
 
 
 def pair_state(pair: Pair) -> list[dict[str, object]]:
@@ -189,13 +254,17 @@ def table_seat(
     home: Pair | None = None,
     away: Pair | None = None,
     by: Account,
+    replace_confirmed: Collection[int] = (),
 ) -> FixtureTable:
     """Seat (or change) the home and/or away pair at one table of ``fixture`` (None leaves a
     side as it is). The table's scoring link opens at once; its first game starts as soon as
     both sides are seated and the match has started (seated before, it begins when the table's
     scorer opens the link once it has: ``results.table_link_opened``). Refused for a side
     ``by`` may not seat, a fixture no longer to be played, a table from the score card, and
-    once the table's first hand is recorded."""
+    once the table's first hand is recorded. A pair its own captain seated is replaced by
+    someone else only once they have confirmed it (``their_pairs``): every player of it is in
+    ``replace_confirmed`` (ids), else ``ReplaceTheirPair`` says whose pair it is and nothing
+    changes."""
     from leagues.services.results import _new_table_link, lock_fixture, table_open
     from scoring.services.games import _game_players_set
 
@@ -219,7 +288,13 @@ def table_seat(
         for t in FixtureTable.objects.select_for_update(of=("self",))
         .filter(fixture=fixture)
         .select_related(
-            "scoring_link", "home_player_1", "home_player_2", "away_player_1", "away_player_2"
+            "scoring_link",
+            "home_player_1",
+            "home_player_2",
+            "away_player_1",
+            "away_player_2",
+            "home_seated_by",
+            "away_seated_by",
         )
     }
     table = tables.get(board)
@@ -237,19 +312,30 @@ def table_seat(
     )
     seats[board] = (after[0], after[1])
     check_pairs(fixture, seats, seating=[board])
+    own = captained_sides(by, fixture) if by is not None else set()
+    name_people([*before[0], *before[1], *after[0], *after[1]])  # two of one name told apart
+    confirmed = set(replace_confirmed)
+    unconfirmed = [
+        pair
+        for pair in their_pairs(fixture=fixture, table=table, after=after, own=own)
+        if not {p.pk for p in pair.was} <= confirmed
+    ]
+    if unconfirmed:
+        raise ReplaceTheirPair(unconfirmed)
 
     if table is None:
         table = FixtureTable(fixture=fixture, board=board)
     if table.scoring_link is None:
         table.scoring_link = _new_table_link(fixture, board, by=by)
-    for side, pair in zip(SIDES, after, strict=True):
+    seater = by if getattr(by, "is_authenticated", False) else None
+    for side, was, pair in zip(SIDES, before, after, strict=True):
         setattr(table, f"{side}_player_1", pair[0] if pair else None)
         setattr(table, f"{side}_player_2", pair[1] if len(pair) > 1 else None)
+        if {p.pk for p in was} != {p.pk for p in pair}:
+            setattr(table, f"{side}_seated_by", seater if pair else None)
     table.save()
-    name_people([*after[0], *after[1]])  # two of one name are told apart
     # A side's seated pair changed by someone who does not captain it (the home captain, a
     # secretary): its captain is told (``notices``), not left to find out at the table.
-    own = captained_sides(by, fixture) if by is not None else set()
     replaced = [
         side
         for side, was, now in zip(SIDES, before, after, strict=True)

@@ -111,9 +111,19 @@ def fixture_night(request: HttpRequest, pk: int) -> HttpResponse:
             seated=seated,
             may_seat=may_seat,
         )
+        replacing: list[seating.TheirPair] = []
         if posted_board == str(board) and form.is_valid():
             try:
-                seating.table_seat(fixture=fixture, board=board, **form.pairs(), by=request.user)
+                seating.table_seat(
+                    fixture=fixture,
+                    board=board,
+                    **form.pairs(),
+                    by=request.user,
+                    replace_confirmed=form.replace_confirmed(),
+                )
+            except seating.ReplaceTheirPair as exc:
+                # Asked first, nothing changed: the form again, as chosen, to confirm.
+                replacing = exc.pairs
             except ValidationError as exc:
                 add_service_error(form, exc)
             else:
@@ -130,6 +140,7 @@ def fixture_night(request: HttpRequest, pk: int) -> HttpResponse:
                 "board": board,
                 "table": table,
                 "form": form,
+                "replacing": replacing,
                 "started": started,
                 "abandoned": abandoned,
                 # Won or halved on the phone: finished, not playing.

@@ -288,7 +288,14 @@ def test_a_table_seated_on_the_night_reads_who_sat_where_not_record_numbers():
 
     fixture, users, home, away = _night()
     table_seat(fixture=fixture, board=2, away=away[:2], by=users["away"])
-    table_seat(fixture=fixture, board=2, home=home[:2], away=away[2:], by=users["home"])
+    table_seat(
+        fixture=fixture,
+        board=2,
+        home=home[:2],
+        away=away[2:],
+        by=users["home"],
+        replace_confirmed=[p.pk for p in away[:2]],  # as the night page asks first
+    )
     table_seat(fixture=fixture, board=1, home=home[2:], by=users["home"])
     for page in _audit_pages(fixture, users["secretary"]):
         entries = shown_as_words(region(page, "audit-entries", "</table>"))

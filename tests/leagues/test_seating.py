@@ -11,7 +11,7 @@ from django.urls import reverse
 from leagues.formats import YORKSHIRE_FORMAT
 from leagues.models import AuditEntry, FixtureTable, League, Registration, TeamEntry
 from leagues.services.registrations import squad_add_on_the_night as squad_add
-from leagues.services.seating import table_seat
+from leagues.services.seating import ReplaceTheirPair, table_seat
 from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory, PlayerFactory
 from tests.factories.scoring import UserFactory
 from tests.leagues.helpers import entered_teams, hand, record, squad
@@ -224,3 +224,100 @@ def test_a_pair_changed_from_a_page_left_open_after_the_first_hand_is_told_it_wa
     assert "Table 1 has played its first hand: its pairs are set for the night." in body
     table.refresh_from_db()
     assert table.home_pair == home[:2]
+
+
+def test_replacing_the_pair_the_away_captain_seated_is_asked_first(night) -> None:
+    """The home captain replaced the pair the away captain had seated with no word: the away
+    captain was e-mailed after. The service refuses it, naming the pair and who seated it,
+    and changes nothing, until the home captain confirms replacing that very pair."""
+    fixture, users, home, away = night
+    table_seat(fixture=fixture, board=1, away=away[:2], by=users["away"])
+    entries = AuditEntry.objects.filter(fixture=fixture).count()
+    with pytest.raises(ReplaceTheirPair) as refused:
+        table_seat(fixture=fixture, board=1, home=home[:2], away=away[2:], by=users["home"])
+    (pair,) = refused.value.pairs
+    assert (pair.board, pair.team, pair.was, pair.now) == (1, "Old Hall", away[:2], away[2:])
+    assert str(pair) == (
+        f"Table 1: {away[0]} and {away[1]} were seated for Old Hall by Old Hall's captain, "
+        f"Old Hall captain. Seat {away[2]} and {away[3]} in their place?"
+    )
+    table = FixtureTable.objects.get(fixture=fixture, board=1)
+    assert table.away_pair == away[:2] and table.home_pair == []
+    assert AuditEntry.objects.filter(fixture=fixture).count() == entries
+    # Confirming another pair (the seating changed since the page asked) is asked again.
+    with pytest.raises(ReplaceTheirPair):
+        table_seat(
+            fixture=fixture,
+            board=1,
+            away=away[2:],
+            by=users["home"],
+            replace_confirmed=[away[0].pk, away[3].pk],
+        )
+    table = table_seat(
+        fixture=fixture,
+        board=1,
+        home=home[:2],
+        away=away[2:],
+        by=users["home"],
+        replace_confirmed=[p.pk for p in away[:2]],
+    )
+    assert table.away_pair == away[2:] and table.away_seated_by == users["home"]
+
+
+def test_seating_ones_own_side_an_empty_seat_or_the_same_two_needs_no_asking(night) -> None:
+    """Asked only before replacing a pair another side's captain seated: not for a side the
+    actor captains, an empty seat, the same two players the other way round, a pair the home
+    captain seated themselves or one a secretary seated; a secretary is asked before replacing
+    either captain's pair."""
+    fixture, users, home, away = night
+    # An empty seat; then the away captain changes the pair the home captain chose for them.
+    table_seat(fixture=fixture, board=1, home=home[:2], away=away[:2], by=users["home"])
+    table_seat(fixture=fixture, board=1, away=away[2:], by=users["away"])
+    # The same two the other way round, then the home captain's own side.
+    table_seat(fixture=fixture, board=1, away=away[2:][::-1], by=users["home"])
+    table = table_seat(fixture=fixture, board=1, home=home[2:], by=users["home"])
+    assert table.away_pair == away[2:][::-1] and table.home_pair == home[2:]
+    assert table.away_seated_by == users["away"]  # who chose the two, not who turned them
+    # A pair a secretary seated: the home captain changes it unasked.
+    table_seat(fixture=fixture, board=2, away=away[:2], by=users["secretary"])
+    assert table_seat(fixture=fixture, board=2, away=[away[0]], by=users["home"]).away_pair == [
+        away[0]
+    ]
+    # A secretary replacing the home captain's pair is asked.
+    with pytest.raises(ReplaceTheirPair, match="seated for Black Bull by Black Bull's captain"):
+        table_seat(fixture=fixture, board=1, home=home[:2], by=users["secretary"])
+
+
+def test_the_night_page_asks_before_replacing_the_other_captains_pair(night) -> None:
+    """Without JavaScript: the first press is answered with the form as chosen and a warning
+    naming the pair and who seated it, nothing saved; "Yes, replace Old Hall's pair" saves
+    it; "No, keep" is the page as it was."""
+    fixture, users, home, away = night
+    table_seat(fixture=fixture, board=1, away=away[:2], by=users["away"])
+    client = Client()
+    client.force_login(users["home"])
+    url = reverse("leagues:fixture_night", kwargs={"pk": fixture.pk})
+    data = {"action": "seat", "board": "1", "t1-home_1": home[0].pk, "t1-home_2": home[1].pk}
+    data |= {"t1-away_1": away[2].pk, "t1-away_2": away[3].pk}
+    response = client.post(url, data)
+    assert response.status_code == 200
+    body = " ".join(response.content.decode().split())
+    assert 'data-testid="night-replace-1"' in body
+    assert (
+        f"Table 1: {away[0]} and {away[1]} were seated for Old Hall by Old Hall&#x27;s "
+        f"captain, Old Hall captain. Seat {away[2]} and {away[3]} in their place?"
+    ) in body
+    assert "Yes, replace Old Hall's pair" in body and 'data-testid="night-seat-1"' not in body
+    assert "No, keep Old Hall's pair" in body
+    assert f'<option value="{away[2].pk}" selected>' in body  # as chosen
+    for player in away[:2]:
+        assert f'<input type="hidden" name="t1-replace" value="{player.pk}">' in body
+    table = FixtureTable.objects.get(fixture=fixture, board=1)
+    assert table.away_pair == away[:2] and table.home_pair == []
+    response = client.post(url, data | {"t1-replace": [away[0].pk, away[1].pk]})
+    assert response.status_code == 302
+    table.refresh_from_db()
+    assert table.away_pair == away[2:] and table.home_pair == home[:2]
+    # The home captain's own pair changed again: no question.
+    data |= {"t1-home_1": home[2].pk, "t1-home_2": home[3].pk}
+    assert client.post(url, data).status_code == 302

@@ -397,7 +397,14 @@ def test_a_sides_pair_changed_by_someone_else_tells_that_sides_captain_alone(
         table_seat(fixture=fixture, board=1, away=away[:2][::-1], by=users["home_captain"])
     assert mail.outbox == []
     with django_capture_on_commit_callbacks(execute=True):
-        table_seat(fixture=fixture, board=1, away=away[2:], by=users["home_captain"])
+        # Confirmed, as the night page asks before replacing the away captain's pair.
+        table_seat(
+            fixture=fixture,
+            board=1,
+            away=away[2:],
+            by=users["home_captain"],
+            replace_confirmed=[p.pk for p in away[:2]],
+        )
     assert addressees() == [{"away_captain@example.org"}]
     message = mail.outbox[0]
     assert message.subject == f"Your team's pair changed: {fixture.home} v {fixture.away}"
@@ -414,7 +421,13 @@ def test_a_sides_pair_changed_by_someone_else_tells_that_sides_captain_alone(
     )
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        table_seat(fixture=fixture, board=1, home=home[:2], by=users["secretary"])
+        table_seat(
+            fixture=fixture,
+            board=1,
+            home=home[:2],
+            by=users["secretary"],
+            replace_confirmed=[p.pk for p in home[2:]],
+        )
     assert addressees() == [{"home_captain@example.org"}]
     assert "Black Bull's pair at table 1 is now" in mail.outbox[0].body
     assert "changed by a secretary." in mail.outbox[0].body
