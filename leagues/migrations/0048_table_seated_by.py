@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("leagues", "0046_audit_tables_set_names"),
+        ("leagues", "0047_result_to_agree"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
