@@ -610,5 +610,5 @@ def test_the_desk_opens_on_the_league_night_with_each_matchs_pages(
     assert reverse("leagues:league_live", args=[league.slug]) in page
     words = page_words(page)
     assert f"{fixture.home.name} v {fixture.away.name}" in words and "not started" in words
-    # First on the desk, before the results to see to.
-    assert page.index('data-testid="desk-tonight"') < page.index("Results to see to")
+    # First on the desk, under its heading: before its buttons and the results to see to.
+    assert page.index('data-testid="desk-tonight"') < page.index("League settings")
