@@ -22,14 +22,22 @@ class TableSeatForm(forms.Form):
         squads: dict[str, list[Player]],
         seated: tuple[list[Player], list[Player]],
         may_seat: set[str],
+        boards: dict[int, int] | None = None,
         **kwargs: Any,
     ) -> None:
+        """``boards``: the table each player seated for the match sits at; one seated at
+        another table is offered with it ("Barry Stead (table 1)"), as the refusal of
+        choosing them here will say."""
         super().__init__(*args, prefix=f"t{board}", **kwargs)
         self.board = board
         self.players = {p.pk: p for squad in squads.values() for p in squad}
         self.may_seat = may_seat
+        boards = boards or {}
         for side, pair in zip(SIDES, seated, strict=True):
-            choices = [("", "—")] + [(str(p.pk), p.label) for p in squads[side]]
+            choices: list[tuple[str, str]] = [("", "—")]
+            for p in squads[side]:
+                at = boards.get(p.pk, board)
+                choices.append((str(p.pk), p.label if at == board else f"{p.label} (table {at})"))
             for seat in (1, 2):
                 self.fields[f"{side}_{seat}"] = forms.TypedChoiceField(
                     label=f"Player {seat}",

@@ -97,6 +97,11 @@ def fixture_night(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("leagues:fixture_night", pk=fixture.pk)
 
     rows: list[dict[str, Any]] = []
+    boards_of = {
+        player.pk: table.board
+        for table in tables.values()
+        for player in (*table.home_pair, *table.away_pair)
+    }
     seating.mark_abandoned(list(tables.values()))  # one query for every table
     with_hands = seating.tables_with_hands(list(tables.values()))  # and one more
     for board in range(1, boards + 1):
@@ -110,6 +115,7 @@ def fixture_night(request: HttpRequest, pk: int) -> HttpResponse:
             squads=squads,
             seated=seated,
             may_seat=may_seat,
+            boards=boards_of,
         )
         replacing: list[seating.TheirPair] = []
         if posted_board == str(board) and form.is_valid():

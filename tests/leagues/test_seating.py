@@ -141,6 +141,25 @@ def test_the_phone_page_seats_a_table_and_shows_its_qr_full_screen(night) -> Non
     assert table.scoring_link.get_absolute_url() in body
 
 
+def test_the_pickers_say_which_table_a_player_already_sits_at(night) -> None:
+    """Table 2's pickers offer table 1's players with their table ("(table 1)"): a captain
+    chose one and was only told when it was refused."""
+    fixture, users, home, away = night
+    client = Client()
+    client.force_login(users["home"])
+    url = reverse("leagues:fixture_night", kwargs={"pk": fixture.pk})
+    data = {"action": "seat", "board": "1", "t1-home_1": home[0].pk, "t1-home_2": home[1].pk}
+    assert client.post(url, data).status_code == 302
+    page = client.get(url).content.decode()
+    table_2 = page[page.index('data-testid="night-table-2"') :]
+    assert f'<option value="{home[0].pk}">{home[0].label} (table 1)</option>' in table_2
+    assert f'<option value="{home[2].pk}">{home[2].label}</option>' in table_2
+    table_1 = page[
+        page.index('data-testid="night-table-1"') : page.index('data-testid="night-table-2"')
+    ]
+    assert "(table 1)" not in table_1
+
+
 def test_the_phone_page_keeps_what_was_chosen_on_a_refusal(night) -> None:
     fixture, users, home, away = night
     client = Client()
