@@ -441,7 +441,7 @@ def _listed(
     *,
     begun: bool = True,
 ) -> list[ListedFixture]:
-    """``rows`` as ``ListedFixture``s; with ``begun``, those whose night has passed with no
+    """``rows`` as ``ListedFixture``s; with ``begun``, those whose night has come with no
     result marked as begun or not (``mark_begun``: a query, for a list that says so)."""
     known = {division.pk: division for division in divisions}
     listed = [ListedFixture(row, league, known) for row in rows]
@@ -449,16 +449,18 @@ def _listed(
 
 
 def mark_begun(fixtures: list[ListedFixture], league: League) -> list[ListedFixture]:
-    """Mark each fixture still to play whose night has passed with no result worked out and
-    a game begun at one of its tables (``begun``): the list says it is in play, as its page
-    does, not that it has no result yet (``leagues.selectors.live.listed_progress``). One
-    query, only when the list has such a fixture."""
+    """Mark each fixture still to play whose night has come (today's, or passed) with no
+    result worked out and a game begun at one of its tables (``begun``): the list says it is
+    in play, as its page does, not that it is scheduled or has no result yet
+    (``leagues.selectors.live.listed_progress``). No game begins before its night
+    (``Fixture.has_started``): a later fixture is not looked for. One query, only when the
+    list has such a fixture."""
     today = None
     unscored = []
     for fixture in fixtures:
         if fixture.status == Fixture.Status.SCHEDULED and fixture.result is None:
             today = today or league.today()
-            if fixture.date < today:
+            if fixture.date <= today:
                 unscored.append(fixture)
     if unscored:
         begun = set(

@@ -559,6 +559,37 @@ def test_a_list_calls_a_match_in_play_with_a_table_finished_in_play(client, nigh
     assert " · In play</p>" in page_words(client.get(second.get_absolute_url()))
 
 
+def _listed_status(client, division, day) -> dict[str, str]:
+    """The division's fixtures of the night ``day`` as its page lists them: the status by
+    home team."""
+    url = reverse("leagues:division_fixtures", args=[division.pk]) + f"?week={day.isoformat()}"
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", page_words(client.get(url)))
+    found = {}
+    for row in rows:
+        cells = [
+            re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)
+        ]
+        if cells:
+            found[cells[0]] = cells[-1]
+    return found
+
+
+def test_the_division_list_says_in_play_on_the_night_of_a_match_begun(client, night):
+    """On its night, a match with a game begun at table 1 (one hand in, no table finished) was
+    listed "Scheduled" by the division's fixtures, where its page said "In play": only a
+    fixture whose night had passed was looked at for a game begun. The list says "In play",
+    and a match not begun on the same night stays "Scheduled"."""
+    _, division, first, second, _, _ = night
+    idle = FixtureFactory(
+        division=division, home=first.away, away=second.away, date=first.date, time=first.time
+    )
+    assert " · In play</p>" in page_words(client.get(first.get_absolute_url()))
+    statuses = _listed_status(client, division, first.date)
+    assert statuses["Black Bull"] == "In play"
+    assert statuses["Royal Oak"] == "In play"  # its table 1's game is open, no hand yet
+    assert statuses[idle.home.name] == "Scheduled"
+
+
 def test_the_league_home_lists_a_match_in_play_with_its_score_as_the_lists_do(client, night):
     """Its "Next fixtures" listed a match with a table finished as "Royal Oak v Crown", where
     the division's fixtures and the team pages say "0–2 in play" (``fixture_score``)."""
