@@ -270,6 +270,49 @@ def boards_begun(fixture: Fixture) -> list[int]:
     ]
 
 
+def unseated_boards(fixture: Fixture, tables: Iterable[FixtureTable]) -> list[int]:
+    """The tables of the fixture's match format (its season's) with no pair seated at them
+    yet, in order, while some are (``tables``: the fixture's, as the page read them) and it
+    is still to be played: what every page of the match names ("Table 3: not seated yet"),
+    so that nobody takes a match played at the one table seated for a match of one table.
+    [] when no table is seated (the page says the pairs are not seated yet) and once the
+    match is decided. No query."""
+    seated = {table.board for table in tables}
+    if not seated or fixture.status not in Fixture.TO_PLAY:
+        return []
+    boards = fixture.division.season.get_match_format().tables
+    return [board for board in range(1, boards + 1) if board not in seated]
+
+
+def tables_closed_words(fixture: Fixture, tables: Iterable[FixtureTable]) -> str:
+    """Why the fixture's tables are seated no more, as the secretary's Tables page says it
+    instead of offering the seating (``tables``: the fixture's, with ``result`` read with it):
+    "The result is confirmed from the score card.", "Walkover to Black Bull: no tables are
+    played."; "" while it is still to be played."""
+    if fixture.status in Fixture.TO_PLAY:
+        return ""
+    if fixture.status == Fixture.Status.WALKOVER:
+        return f"{fixture.walkover_words}: no tables are played."
+    if fixture.status == Fixture.Status.VOID:
+        return "The fixture is void: no tables are played."
+    cards = {table.from_card for table in tables}
+    source = {
+        frozenset({True}): " from the score card",
+        frozenset({False}): " from the tables' phones",
+        frozenset({True, False}): " from the score card and the tables' phones",
+    }.get(frozenset(cards), "")
+    result = getattr(fixture, "result", None)
+    if result is not None and result.expunged:
+        state = "expunged"
+    elif result is not None and result.confirmed:
+        state = "confirmed"
+    elif result is not None and result.submitted:
+        state = "submitted, waiting to be confirmed"
+    else:
+        state = "in"
+    return f"The result is {state}{source}."
+
+
 def division_entries(*, division: Division) -> QuerySet[TeamEntry]:
     return division.entries.select_related("team__home_venue", "captain").order_by("team__name")
 

@@ -15,13 +15,15 @@ from django.urls import reverse
 from leagues import forms, nights_off
 from leagues.days import short_date
 from leagues.models import Fixture, FixtureTable, PointAdjustment
+from leagues.seating_forms import SIDES, TableSeatForm
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.people import name_people, seated_players
-from leagues.services import adjustments, fixtures, results
+from leagues.services import adjustments, fixtures, results, seating
 from leagues.services.seating import mark_abandoned
 from leagues.views.common import found, post_action, require_manager
 from leagues.views.results import table_cards
 from scoring.forms.words import signed
+from scoring.sheet import join_words
 
 
 def _division(request: HttpRequest, pk: int) -> Any:
@@ -204,11 +206,14 @@ def fixture_manage(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def fixture_tables(request: HttpRequest, pk: int) -> HttpResponse:
     """Seat each board's home and away pair from the registered players, then start the games
-    (or save the seating to start later)."""
+    (or save the seating to start later). Once a game has started, a table not seated yet is
+    seated on its own (``seating.table_seat``, as on the captains' night page); once the match
+    is decided, the page says what decided it and offers no seating."""
     fixture = _fixture(request, pk)
     league = fixture.division.season.league
     season = fixture.division.season
     seated = list(fixture.tables.all())
+    closed = selectors.tables_closed_words(fixture, seated)
     started = any(table.games.all() for table in seated)
     # A table whose game was abandoned waits for the secretary: offered a start again here.
     mark_abandoned(seated)
@@ -221,13 +226,48 @@ def fixture_tables(request: HttpRequest, pk: int) -> HttpResponse:
     # A team with fewer registered players than tables cannot be seated: say whom to register.
     short = [(team, len(players)) for team, players in squads.items() if len(players) < boards]
     form = forms.FixtureTablesForm(
-        request.POST or None,
+        request.POST if not closed and "board" not in request.POST else None,
         boards=boards,
         home_players=squads[fixture.home],
         away_players=squads[fixture.away],
         initial_pairs=[(t.home_pair, t.away_pair) for t in seated],
     )
-    if request.method == "POST" and not started and not short and form.is_valid():
+    # Once games have started, the tables not seated yet, each seated on its own.
+    unseated = selectors.unseated_boards(fixture, seated) if started else []
+    posted = request.POST.get("board", "")
+    seat_forms = [
+        TableSeatForm(
+            request.POST if posted == str(board) else None,
+            board=board,
+            squads={"home": squads[fixture.home], "away": squads[fixture.away]},
+            seated=([], []),
+            may_seat=set(SIDES),
+        )
+        for board in unseated
+    ]
+    for seat_form in seat_forms:
+        if posted == str(seat_form.board) and seat_form.is_valid():
+            try:
+                seating.table_seat(
+                    fixture=fixture, board=seat_form.board, **seat_form.pairs(), by=request.user
+                )
+            except ValidationError as exc:
+                forms.add_service_error(seat_form, exc)
+            else:
+                messages.success(
+                    request,
+                    f"Table {seat_form.board} seated: its scorer scans the table's QR code below "
+                    "(or opens its link) to score it.",
+                )
+                return redirect("leagues:manage_fixture_tables", pk=fixture.pk)
+    if (
+        request.method == "POST"
+        and not closed
+        and not posted
+        and not started
+        and not short
+        and form.is_valid()
+    ):
         start = "start" in request.POST
         try:
             if start:
@@ -254,10 +294,14 @@ def fixture_tables(request: HttpRequest, pk: int) -> HttpResponse:
             "league": league,
             "division": fixture.division,
             "form": form,
+            "closed": closed,
             "started": started,
             "tables": seated,
             "abandoned": [table for table in seated if table.abandoned],
-            "cards": table_cards(request, fixture) if started else [],
+            # Decided, its tables as they were seated (the pairs a card gave, if any).
+            "cards": table_cards(request, fixture) if started or closed else [],
+            "seat_forms": seat_forms,
+            "unseated_words": join_words([str(board) for board in unseated]),
             "boards": boards,
             "short": short,
             "season": season,

@@ -1,0 +1,118 @@
+"""The secretary's Tables page and the match's other pages with some of its tables seated
+(the captains seat them table by table on the night page), and once the match is decided."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from leagues.formats import YORKSHIRE_FORMAT
+from leagues.models import FixtureTable
+from leagues.services.seating import table_seat
+from tests.factories.leagues import (
+    DivisionFactory,
+    FixtureFactory,
+    FixtureResultFactory,
+    LeagueFactory,
+)
+from tests.factories.scoring import UserFactory
+from tests.leagues.helpers import current_game, entered_teams, hand, page_words, record, squad
+
+pytestmark = pytest.mark.django_db
+
+A_HAND = {"high": "A", "low": "B", "jack": "A", "game": "A"}
+
+
+@pytest.fixture
+def one_seated():
+    """A match of four tables, table 1 seated by a captain and a hand in; tables 2-4 not."""
+    league = LeagueFactory(match_format=YORKSHIRE_FORMAT.with_options(tables=4).to_spec())
+    division = DivisionFactory(season__league=league)
+    home, away = entered_teams(division, ["Black Bull", "Old Hall"], players=8)
+    secretary = UserFactory()
+    league.secretaries.add(secretary)
+    fixture = FixtureFactory(division=division, home=home, away=away)
+    season = division.season
+    home_squad, away_squad = squad(home, season), squad(away, season)
+    table = table_seat(fixture=fixture, board=1, home=home_squad[:2], away=away_squad[:2], by=None)
+    game = current_game(table)
+    record(game, [hand(game, "A", A_HAND)])
+    client = Client()
+    client.force_login(secretary)
+    return fixture, client, home_squad, away_squad
+
+
+def _tables_url(fixture) -> str:
+    return reverse("leagues:manage_fixture_tables", args=[fixture.pk])
+
+
+def test_the_tables_page_lists_every_table_and_seats_those_not_seated_yet(one_seated):
+    """With table 1 of four seated it said "Games have started: the tables are set.", listed
+    table 1 only and offered no way to seat tables 2-4: it names each table not seated yet and
+    seats one with the seating service (its game opens at once, the match having started)."""
+    fixture, client, home, away = one_seated
+    words = page_words(client.get(_tables_url(fixture)))
+    assert "the tables are set" not in words
+    assert "tables 2, 3 and 4 are not seated yet" in words
+    for board in (2, 3, 4):
+        assert f"Table {board}: not seated yet" in words
+        assert f'data-testid="tables-seat-{board}"' in words
+    assert 'data-testid="unseated-table-1"' not in words
+    posted = {
+        "board": "3",
+        "t3-home_1": home[4].pk,
+        "t3-home_2": home[5].pk,
+        "t3-away_1": away[4].pk,
+        "t3-away_2": away[5].pk,
+    }
+    response = client.post(_tables_url(fixture), posted, follow=True)
+    table = FixtureTable.objects.get(fixture=fixture, board=3)
+    assert table.home_pair == home[4:6] and table.away_pair == away[4:6]
+    assert table.games.count() == 1  # its first game is open: its scorer can start
+    words = page_words(response)
+    assert "Table 3 seated" in words
+    assert 'data-testid="seated-table-3"' in words and "Table 3: not seated yet" not in words
+    assert "tables 2 and 4 are not seated yet" in words
+
+
+def test_a_refused_seating_on_the_tables_page_says_why_and_changes_nothing(one_seated):
+    """A player already at table 1 seated at table 2: the service's refusal, on the page."""
+    fixture, client, home, away = one_seated
+    posted = {"board": "2", "t2-home_1": home[0].pk, "t2-away_1": away[4].pk}
+    response = client.post(_tables_url(fixture), posted)
+    assert response.status_code == 200
+    assert "already seated at table 1" in page_words(response)
+    assert not FixtureTable.objects.filter(fixture=fixture, board=2).exists()
+
+
+def test_the_tables_page_of_a_result_confirmed_from_the_score_card_offers_no_seating(client):
+    """A match confirmed from the score card offered 16 empty pickers and "Seat the pairs and
+    start the games", refusing only once they were all filled: it says what decided it."""
+    league = LeagueFactory(match_format=YORKSHIRE_FORMAT.with_options(tables=4).to_spec())
+    secretary = UserFactory()
+    league.secretaries.add(secretary)
+    fixture = FixtureFactory(division=DivisionFactory(season__league=league))
+    for board in range(1, 5):
+        FixtureTable.objects.create(fixture=fixture, board=board, source=FixtureTable.Source.CARD)
+    FixtureResultFactory(fixture=fixture, home_win=True)
+    client.force_login(secretary)
+    response = client.get(_tables_url(fixture))
+    words = page_words(response)
+    assert "The result is confirmed from the score card." in words
+    assert "<select" not in words and "Seat the pairs and start the games" not in words
+    assert client.post(_tables_url(fixture), {"start": "1"}).status_code == 200
+
+
+def test_the_fixture_card_with_no_table_seated_links_to_the_night_page(client):
+    """ "The tables are not set yet: seat the pairs first." linked only the Tables page: it
+    links the night page too, where the captains seat the tables one by one."""
+    league = LeagueFactory()
+    secretary = UserFactory()
+    league.secretaries.add(secretary)
+    fixture = FixtureFactory(division=DivisionFactory(season__league=league))
+    client.force_login(secretary)
+    words = page_words(client.get(reverse("leagues:manage_fixture_card", args=[fixture.pk])))
+    assert "The tables are not set yet" in words
+    assert f'href="{reverse("leagues:fixture_night", args=[fixture.pk])}"' in words
+    assert f'href="{_tables_url(fixture)}"' in words
