@@ -14,7 +14,7 @@ from django.db.models import Exists, OuterRef, Prefetch
 
 from leagues.models import Division, Fixture, League, ResultSubmission, Season, TableGame
 from leagues.selectors.counting import fixtures_with_standing
-from leagues.selectors.fixtures import FIXTURE_RELATED, fixture_tables
+from leagues.selectors.fixtures import FIXTURE_RELATED, fixture_tables, unseated_boards
 from leagues.selectors.standings import Standings, divisions_standings
 from leagues.zones import now_in
 from scoring.services.compiled import CompiledRows
@@ -300,8 +300,9 @@ class Night:
 
 def night_fixtures(*, league: League, date: datetime.date) -> list[Fixture]:
     """The league's fixtures on ``date`` (of the season they are in: seasons do not overlap),
-    each with its tables and games, in the night's order: four queries."""
-    return list(
+    each with its tables and games and ``unseated``, the tables of its match not seated yet
+    (``unseated_boards``), in the night's order: four queries."""
+    fixtures = list(
         fixtures_with_standing(
             Fixture.objects.filter(
                 division__season__league=league, date=date, status__in=ON_THE_NIGHT
@@ -311,6 +312,9 @@ def night_fixtures(*, league: League, date: datetime.date) -> list[Fixture]:
         .prefetch_related(Prefetch("tables", queryset=fixture_tables()))
         .order_by("division__rank", "division__name", "time", "pk")
     )
+    for fixture in fixtures:
+        fixture.unseated = unseated_boards(fixture, fixture.tables.all())
+    return fixtures
 
 
 def league_night(*, league: League, date: datetime.date) -> Night:

@@ -331,6 +331,8 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
             "status_words": status_words(detail, today),
             "submission": waiting,
             "tables": tables,
+            # The match's tables not seated yet: named, so one table seated is not the match.
+            "unseated": selectors.unseated_boards(detail, tables),
             "pegs_gap": selectors.pegs_gap(tables),
             "adjustments": list(detail.adjustments.all()),
             "secretary": SECRETARY,

@@ -75,6 +75,8 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         "league": league,
         "division": fixture.division,
         "result": getattr(fixture, "result", None),
+        # The match's tables not seated yet: named, so one table seated is not the match.
+        "unseated": selectors.unseated_boards(fixture, tables),
         # "In play" mid-match, as the fixture's page says it (its tables are read already).
         "status_words": (words := status_words(fixture, league.today())),
         # Its night has passed with no game scored: the result is to come from the card.

@@ -3,11 +3,15 @@
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from leagues.formats import YORKSHIRE_FORMAT
+from leagues.fragments import invalidate_league
 from leagues.models import FixtureTable
 from leagues.services.seating import table_seat
 from tests.factories.leagues import (
@@ -32,7 +36,14 @@ def one_seated():
     home, away = entered_teams(division, ["Black Bull", "Old Hall"], players=8)
     secretary = UserFactory()
     league.secretaries.add(secretary)
-    fixture = FixtureFactory(division=division, home=home, away=away)
+    # Tonight, started already (at midnight), whatever the hour the tests run.
+    fixture = FixtureFactory(
+        division=division,
+        home=home,
+        away=away,
+        date=timezone.localdate(),
+        time=datetime.time(0, 0),
+    )
     season = division.season
     home_squad, away_squad = squad(home, season), squad(away, season)
     table = table_seat(fixture=fixture, board=1, home=home_squad[:2], away=away_squad[:2], by=None)
@@ -116,3 +127,34 @@ def test_the_fixture_card_with_no_table_seated_links_to_the_night_page(client):
     assert "The tables are not set yet" in words
     assert f'href="{reverse("leagues:fixture_night", args=[fixture.pk])}"' in words
     assert f'href="{_tables_url(fixture)}"' in words
+
+
+def test_every_page_of_the_match_names_the_tables_not_seated_yet(client, one_seated):
+    """With table 1 of four seated, the fixture's page, its result page ("Play is still going
+    on") and the league night's page showed table 1 alone: nobody could tell three tables
+    were still to play. Each names tables 2-4 "not seated yet", linking the night page."""
+    fixture, _, _, _ = one_seated
+    night = reverse("leagues:fixture_night", args=[fixture.pk])
+    league = fixture.division.season.league
+    pages = {
+        "fixture": fixture.get_absolute_url(),
+        "result": reverse("leagues:fixture_result", args=[fixture.pk]),
+        "league night": reverse("leagues:league_live", args=[league.slug]),
+    }
+    for page, url in pages.items():
+        words = page_words(client.get(url))
+        assert "Table 1" in words, page
+        for board in (2, 3, 4):
+            assert f"Table {board}: not seated yet" in words, (page, board)
+        assert "Table 1: not seated yet" not in words, page
+        assert f'href="{night}"' in words, page
+    # Before any table is seated a page says the pairs are not seated yet (not four tables
+    # "not seated yet"); a match decided names none either.
+    other = FixtureFactory(division=fixture.division, date=fixture.date, time=fixture.time)
+    words = page_words(client.get(other.get_absolute_url()))
+    assert "The pairs are not seated yet." in words and "not seated yet ·" not in words
+    assert "not seated yet</h3>" not in words
+    fixture.status = fixture.Status.VOID
+    fixture.save(update_fields=["status"])
+    invalidate_league(fixture.division.season.league_id)
+    assert "not seated yet</h3>" not in page_words(client.get(fixture.get_absolute_url()))
