@@ -27,6 +27,7 @@ from django.urls import reverse
 
 from config.locks import lock_rows
 from leagues import match
+from leagues.fragments import invalidate_league
 from leagues.models import (
     AuditEntry,
     Fixture,
@@ -229,6 +230,9 @@ def table_link_opened(*, link: ScoringLink, by: Account = None) -> str:
         _table_game_start(table=table, by=by if by is not None and by.is_authenticated else None)
     except ValidationError:  # every game of the table played: its page says so
         return ""
+    # A game begun changes what the league's lists say of the match ("In play"): they are
+    # cached till the league changes, and nothing else here tells them (no audit entry).
+    invalidate_league(table.fixture.division.season.league_id)
     return ""
 
 

@@ -624,3 +624,39 @@ def test_the_last_night_of_a_season_past_midnight_is_followed_when_the_next_seas
     with django_assert_num_queries(4):
         first = poll(client, url)
     assert first.status_code == 200 and "1 match in play" in page_words(first)
+
+
+def test_a_table_seated_ahead_whose_scorer_begins_it_turns_the_list_to_in_play(client, monkeypatch):
+    """A table seated before the match starts begins its game when its scorer opens the link
+    after the start: only the pages that follow games were told, so the division's list,
+    cached since the seating, went on saying "Scheduled" all night. Beginning a table's game
+    is a change of the league's lists: they say "In play"."""
+    from zoneinfo import ZoneInfo
+
+    from leagues.services.results import table_link_opened
+    from leagues.services.seating import table_seat
+    from tests.leagues.helpers import clock_at, squad
+
+    league = LeagueFactory()
+    division = DivisionFactory(season__league=league)
+    home, away = entered_teams(division, ["Black Bull", "Old Hall"])
+    zone = ZoneInfo(league.time_zone)
+    day = timezone.now().astimezone(zone).date()
+    clock_at(monkeypatch, datetime.datetime.combine(day, datetime.time(12, 0), tzinfo=zone))
+    fixture = FixtureFactory(
+        division=division, home=home, away=away, date=day, time=datetime.time(20, 0)
+    )
+    season = division.season
+    table = table_seat(
+        fixture=fixture,
+        board=1,
+        home=squad(home, season)[:2],
+        away=squad(away, season)[:2],
+        by=None,
+    )
+    assert table.games.count() == 0  # the match has not started: no game yet
+    assert _listed_status(client, division, day)["Black Bull"] == "Scheduled"
+    clock_at(monkeypatch, datetime.datetime.combine(day, datetime.time(20, 30), tzinfo=zone))
+    assert table_link_opened(link=table.scoring_link) == ""
+    assert table.games.count() == 1
+    assert _listed_status(client, division, day)["Black Bull"] == "In play"
