@@ -242,6 +242,12 @@ def fixture_tables(request: HttpRequest, pk: int) -> HttpResponse:
             squads={"home": squads[fixture.home], "away": squads[fixture.away]},
             seated=([], []),
             may_seat=set(SIDES),
+            # A player at a seated table is offered with it ("Barry Stead (table 1)").
+            boards={
+                player.pk: table.board
+                for table in seated
+                for player in (*table.home_pair, *table.away_pair)
+            },
         )
         for board in unseated
     ]

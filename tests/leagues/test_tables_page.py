@@ -70,6 +70,7 @@ def test_the_tables_page_lists_every_table_and_seats_those_not_seated_yet(one_se
         assert f"Table {board}: not seated yet" in words
         assert f'data-testid="tables-seat-{board}"' in words
     assert 'data-testid="unseated-table-1"' not in words
+    assert f"{home[0].label} (table 1)" in words  # as the night page's pickers offer them
     posted = {
         "board": "3",
         "t3-home_1": home[4].pk,
