@@ -15,6 +15,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django_tables2 import RequestConfig
 
 from config.paths import paths_for
+from leagues import match
 from leagues.days import short_date
 from leagues.fragments import PLAYERS, page_fragment, page_fragment_tagged, tag_until
 from leagues.models import Division, Fixture
@@ -438,27 +439,56 @@ SCOPE_COUNTS_IN = {
 }
 
 
+def _game_line(
+    *, number: int, scores: Iterable[int], won: bool | None, url: str = "", status: str = ""
+) -> dict[str, Any]:
+    """One game as a player's page lists it, scored hand by hand or typed from the card: the
+    score from the player's side (theirs first, as "won" or "lost" beside it reads), whether
+    their side won it (``won`` None: not finished, ``status`` says how it stands) and, for a
+    game scored hand by hand, its link. ``scores``: the player's side's first."""
+    return {
+        "url": url,
+        "number": number,
+        "score": "–".join(str(score) for score in scores),
+        "outcome": "" if won is None else ("won" if won else "lost"),
+        "status": status,
+    }
+
+
 def _game_lines(
     table_games: Any, side: str, game_url: Callable[[int], str]
 ) -> list[dict[str, Any]]:
-    """Each game at a player's table (or of their race tie) as their page lists it: its link,
-    the score from the player's side (``side``: theirs first, as "won" or "lost" beside it
-    reads) and, for a game won, whether their side won it."""
+    """Each game scored hand by hand at a player's table (or of their race tie), ``side``
+    the player's ("A" or "B"), as ``_game_line`` words it."""
     lines = []
     for table_game in table_games:
         game = table_game.game
-        won = game.status == "won"
-        sides = sorted(game.sides.all(), key=lambda s: s.label != side)
+        finished = game.status == "won"
         lines.append(
-            {
-                "url": game_url(game.pk),
-                "number": table_game.number,
-                "score": "–".join(str(s.score) for s in sides),
-                "outcome": ("won" if game.winner == side else "lost") if won else "",
-                "status": "" if won else game.get_status_display().lower(),
-            }
+            _game_line(
+                number=table_game.number,
+                scores=[s.score for s in sorted(game.sides.all(), key=lambda s: s.label != side)],
+                won=game.winner == side if finished else None,
+                url=game_url(game.pk),
+                status="" if finished else game.get_status_display().lower(),
+            )
         )
     return lines
+
+
+def _card_game_lines(table: Any, side: str) -> list[dict[str, Any]]:
+    """Each game of a table typed from the score card (with its scores), ``side`` the
+    player's ("A" home, "B" away), as ``_game_line`` words it: who won is the match engine's
+    reading of the card, as the fixture's result took it."""
+    mine = match.HOME if side == "A" else match.AWAY
+    return [
+        _game_line(
+            number=number,
+            scores=(game.home, game.away) if mine == match.HOME else (game.away, game.home),
+            won=game.won_by == mine,
+        )
+        for number, game in enumerate(cards.table_card(table.card).games, start=1)
+    ]
 
 
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -498,7 +528,11 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
                     "provisional": table.provisional,
                     "partner": [p for p in pair if p != player],
                     "side": side,
-                    "games": _game_lines(table.games.all(), side, game_url),
+                    "games": (
+                        _card_game_lines(table, side)
+                        if table.from_card
+                        else _game_lines(table.games.all(), side, game_url)
+                    ),
                 }
             )
         for played in race.ties if race else ():

@@ -808,8 +808,41 @@ def test_a_players_card_table_seated_on_the_phone_first_lists_no_abandoned_game(
     submission = fixture_card_enter(fixture=fixture, tables=card, by=users["away"])
     confirmation.result_confirm(submission=submission, by=users["home"])
     page = " ".join(Client().get(seated[0].get_absolute_url()).content.decode().split())
-    assert "From the score card: game 1 11–7; no hands recorded." in page
+    assert "From the score card; no hands recorded." in page
+    assert "Game 1: 11–7 won" in re.sub(r"<[^>]+>", "", page)
     assert "abandoned" not in page
+
+
+def test_a_players_card_games_read_as_their_phone_games_do_their_sides_score_first_won_or_lost():
+    """An away player's card table read "From the score card: game 1 4–11", their side's
+    score first with no won or lost, where the home side won it 11–4 (the fixture page's
+    "Game 1: 11–4"): readers took it that the away side had won. The card's games are listed as
+    the phone's are: "Game 1: 4–11 lost", and "won" for a player of the side that won it."""
+    fixture, users = _fixture()
+    started = start_fixture(fixture)
+    win_game(started[0].game, "A", 5)
+    win_game(started[1].game, "B", 3)
+    seated = {t.board: t for t in FixtureTable.objects.filter(fixture=fixture)}
+    tables = [
+        CardTable(board=b, home=seated[b].home_pair, away=seated[b].away_pair, games=(s,))
+        for b, s in ((3, (11, 4)), (4, (8, 11)))
+    ]
+    submission = fixture_card_enter(fixture=fixture, tables=tables, by=users["home"])
+    confirmation.result_confirm(submission=submission, by=users["away"])
+
+    def games_of(player) -> str:
+        page = Client().get(player.get_absolute_url()).content.decode()
+        return " ".join(re.sub(r"<[^>]+>", " ", page.split("<h2>Games</h2>")[1]).split())
+
+    # The phone's tables: the player's side first, won or lost.
+    assert "Game 1 : 11–5 won" in games_of(seated[1].home_pair[0])
+    assert "Game 1 : 3–11 lost" in games_of(seated[2].home_pair[0])
+    # The card's: the same.
+    assert "Game 1: 4–11 lost" in games_of(seated[3].away_pair[0])
+    assert "Game 1: 11–4 won" in games_of(seated[3].home_pair[0])
+    assert "Game 1: 11–8 won" in games_of(seated[4].away_pair[0])
+    assert "Game 1: 8–11 lost" in games_of(seated[4].home_pair[0])
+    assert "From the score card; no hands recorded." in games_of(seated[4].home_pair[0])
 
 
 def test_a_card_sent_while_a_phone_table_is_in_play_says_to_let_it_finish() -> None:
