@@ -5,6 +5,7 @@ wait for them)."""
 from __future__ import annotations
 
 import datetime
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +31,10 @@ from scoring.actors import Account
 from scoring.forms.words import possessive
 
 SUBMIT, CONFIRM, WAIT, NONE = "submit", "confirm", "wait", ""
+#: The steps that wait for the captain: a result to submit, or the other side's to confirm or
+#: dispute (a score card to enter waits for them too: ``captain_sections``).
+WAITING_FOR_YOU = (SUBMIT, CONFIRM)
+PAST, TONIGHT, COMING = "past", "tonight", "coming"
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,7 @@ class CaptainFixture:
     submission: ResultSubmission | None
     action: str  # SUBMIT, CONFIRM (confirm or dispute), WAIT (for the other side) or NONE
     status_words: str  # where the match stands, as the fixture's page says it ("In play")
+    when: str = ""  # PAST, TONIGHT or COMING: its date against its league's today
 
     @property
     def submitter(self) -> str:
@@ -112,18 +118,64 @@ def captain_fixtures(*, user: Account) -> list[CaptainFixture]:
                 team=team,
                 submission=submission,
                 action=_action(fixture, submission, user, sides),
-                status_words=_status_words(fixture, today),
+                status_words=status_words(fixture, _today(fixture, today)),
+                when=_when(fixture, _today(fixture, today)),
             )
         )
     return rows
 
 
-def _status_words(fixture: Fixture, today: dict[int, datetime.date]) -> str:
-    """``status_words`` with each league's today asked once."""
+@dataclass(frozen=True)
+class CaptainSection:
+    """A part of My fixtures: ``key`` (WAITING, TONIGHT, COMING or PAST), its heading and its
+    fixtures in the order it lists them."""
+
+    key: str
+    title: str
+    rows: list[CaptainFixture]
+
+
+WAITING = "waiting"
+SECTION_TITLES = {
+    WAITING: "Waiting for you",
+    TONIGHT: "Tonight",
+    COMING: "Coming up",
+    PAST: "Past results",
+}
+
+
+def captain_sections(
+    rows: Sequence[CaptainFixture], *, cards_due: Collection[int]
+) -> list[CaptainSection]:
+    """``captain_fixtures`` as My fixtures lists them, the step a captain came for first:
+    waiting for them (a result to submit, the other side's to confirm or dispute, or a score
+    card to enter: the fixtures in ``cards_due``), oldest first; then tonight's matches; then
+    those to come, soonest first; then past results, latest first. Sections with no fixture
+    are left out. No query."""
+    parts: dict[str, list[CaptainFixture]] = {key: [] for key in SECTION_TITLES}
+    for row in rows:
+        waiting = row.action in WAITING_FOR_YOU or row.fixture.pk in cards_due
+        parts[WAITING if waiting else row.when].append(row)
+    parts[PAST].reverse()
+    return [
+        CaptainSection(key=key, title=SECTION_TITLES[key], rows=found)
+        for key, found in parts.items()
+        if found
+    ]
+
+
+def _today(fixture: Fixture, today: dict[int, datetime.date]) -> datetime.date:
+    """The fixture's league's today, each league's asked once."""
     league = fixture.division.season.league
     if league.pk not in today:
         today[league.pk] = league.today()
-    return status_words(fixture, today[league.pk])
+    return today[league.pk]
+
+
+def _when(fixture: Fixture, today: datetime.date) -> str:
+    if fixture.date < today:
+        return PAST
+    return TONIGHT if fixture.date == today else COMING
 
 
 def _action(

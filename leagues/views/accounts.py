@@ -177,17 +177,30 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
     leagues waiting is on every page: ``base.html``)."""
     from cups.selectors import my_ties
 
+    fixtures = account_selectors.captain_fixtures(user=request.user)
+    # Whether its score card is offered, by the rule the fixture's other pages ask: a card to
+    # enter waits for the captain, as a result to confirm does.
+    cards_due = {
+        row.fixture.pk
+        for row in fixtures
+        if cards.card_offered(request.user, row.fixture, row.submission)
+    }
     # Each with its score as the lists give it (a captain confirms what they can see), and
-    # whether its night (seating, QR codes) and its score card are offered, by the rules the
-    # fixture's other pages ask.
-    rows = [
+    # whether its night (seating, QR codes) is offered.
+    sections = [
         (
-            row,
-            fixture_score(row.fixture, marked=False),
-            seating.night_open(row.fixture),
-            cards.card_offered(request.user, row.fixture, row.submission),
+            section,
+            [
+                (
+                    row,
+                    fixture_score(row.fixture, marked=False),
+                    seating.night_open(row.fixture),
+                    row.fixture.pk in cards_due,
+                )
+                for row in section.rows
+            ],
         )
-        for row in account_selectors.captain_fixtures(user=request.user)
+        for section in account_selectors.captain_sections(fixtures, cards_due=cards_due)
     ]
     ties = my_ties(user=request.user)
     run = account_selectors.leagues_run_by(user=request.user)
@@ -195,7 +208,7 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
         request,
         "leagues/my_fixtures.html",
         {
-            "rows": rows,
+            "sections": sections,
             "ties": ties,
             "leagues_run": run,
             "league_requests": account_selectors.league_requests_of(user=request.user),

@@ -26,6 +26,7 @@ from leagues.tables import fixture_score
 from scoring.actors import Actor
 from tests.factories.leagues import FixtureFactory
 from tests.factories.scoring import UserFactory
+from tests.leagues.helpers import clock_at
 from tests.leagues.test_access import build
 
 pytestmark = pytest.mark.django_db
@@ -327,6 +328,77 @@ def test_the_captain_asked_to_confirm_reads_who_submitted_by_role_not_account(wo
     body = my_fixtures(world, "away_captain")[1].content.decode()
     assert f"{world.fixture.home.name}&#x27;s captain submitted the result" in body
     assert world.users["home_captain"].username not in body
+
+
+def test_my_fixtures_opens_on_what_waits_for_the_captain_then_tonight_then_to_come_then_past(
+    world, monkeypatch
+):
+    """My fixtures listed the season by date, so tonight's match and the result waiting to be
+    confirmed came below every past result (a captain's card began 1,340 px down the page on a
+    phone). It opens on "Waiting for you" (a result to confirm or dispute, with the table
+    scores being agreed beside it, not only the match's), then "Tonight", "Coming up" and the
+    past results, latest first."""
+    clock_at(monkeypatch, datetime.datetime(2025, 9, 20, 12, 0, tzinfo=datetime.UTC))
+    today = world.league.today()
+    assert world.fixture.date < today
+    home, away = world.fixture.home, world.fixture.away
+
+    def fixture(days: int, **kwargs) -> Fixture:
+        return FixtureFactory(
+            division=world.fixture.division,
+            home=away,
+            away=home,
+            date=today + datetime.timedelta(days=days),
+            **kwargs,
+        )
+
+    earlier, later = fixture(-35, status="void"), fixture(-28, status="void")
+    coming, tonight = fixture(7), fixture(0, time=datetime.time(20, 0))
+    confirmation.result_submit(fixture=world.fixture, actor=Actor.of(world.users["home_captain"]))
+    body = " ".join(my_fixtures(world, "away_captain")[1].content.decode().split())
+
+    sections = re.findall(r'data-testid="my-section-(\w+)"', body)
+    assert sections == ["waiting", "tonight", "coming", "past"]
+    listed = [int(pk) for pk in re.findall(r'data-testid="my-fixture-(\d+)"', body)]
+    assert listed == [world.fixture.pk, tonight.pk, coming.pk, later.pk, earlier.pk]
+    assert '<h2 id="my-waiting">Waiting for you</h2>' in body
+    tables = body.split(f'data-testid="my-tables-{world.fixture.pk}">')[1].split("</p>")[0]
+    assert tables == "The tables, Black Bull first: table 1 11–3."
+    assert body.index(tables) < body.index(f'data-testid="my-confirm-{world.fixture.pk}"')
+
+
+def test_a_score_card_to_enter_waits_for_the_captain_on_my_fixtures(world, monkeypatch):
+    """A match whose night has come with no result yet (its card offered) is at the top,
+    under "Waiting for you", with its "Enter the score card"; one not yet started is under
+    "Tonight"."""
+    clock_at(monkeypatch, datetime.datetime(2025, 9, 20, 12, 0, tzinfo=datetime.UTC))
+    today = world.league.today()
+    confirmation.result_confirm(
+        submission=confirmation.result_submit(
+            fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+        ),
+        by=world.users["away_captain"],
+    )
+    missed = FixtureFactory(
+        division=world.fixture.division,
+        home=world.fixture.away,
+        away=world.fixture.home,
+        date=today - datetime.timedelta(days=7),
+    )
+    tonight = FixtureFactory(
+        division=world.fixture.division,
+        home=world.fixture.home,
+        away=world.fixture.away,
+        date=today,
+        time=datetime.time(20, 0),
+    )
+    body = " ".join(my_fixtures(world, "home_captain")[1].content.decode().split())
+    waiting = body.split('data-testid="my-section-waiting"')[1].split("</section>")[0]
+    assert f'data-testid="my-card-{missed.pk}"' in waiting
+    later = body.split('data-testid="my-section-tonight"')[1].split("</section>")[0]
+    assert f'data-testid="my-fixture-{tonight.pk}"' in later
+    past = body.split('data-testid="my-section-past"')[1].split("</section>")[0]
+    assert f'data-testid="my-fixture-{world.fixture.pk}"' in past
 
 
 def test_other_people_see_no_fixtures_and_visitors_log_in_first(world):
