@@ -100,6 +100,9 @@ class ScoreCardForm(forms.Form):
         self.boards: dict[str, int] = {}
         #: The card's refusals that are no one field's (``refuse``), each with its table.
         self.refusals: list[TableProblem] = []
+        #: The refusal of the pairs the card seats (``card_pairs_problem``), if any: a table's
+        #: player boxes are marked for it, not its figures.
+        self.seating: TableProblem | None = None
         if settling or not signing:
             # Offered to a secretary typing the card, not to a captain (``fixture_card_enter``).
             del self.fields["signed"]
@@ -169,10 +172,40 @@ class ScoreCardForm(forms.Form):
             }
             for board in self.editable
         ]
+        at_tables = self.table_problems()
         for block in blocks:
             seats = [field for fields in block["pairs"].values() for field in fields]
             block["pairs_open"] = any(field.errors or field.value() for field in seats)
+            block["problems"] = [problem.text for problem in at_tables.get(block["board"], [])]
+            if block["problems"]:
+                self._mark(block["board"])
         return blocks
+
+    def table_problems(self) -> dict[int, list[TableProblem]]:
+        """Every refusal on the card (``problem_list``) by the table that takes a card it is
+        at: each table's are said beside its boxes, and the list at the top links to them."""
+        at_tables: dict[int, list[TableProblem]] = {}
+        for problem in self.problem_list():
+            if problem.table in self.editable:
+                at_tables.setdefault(problem.table, []).append(problem)
+        return at_tables
+
+    def _mark(self, board: int) -> None:
+        """The boxes of a table with a refusal, described by the table's refusals (the block's
+        ``problems``, ``id="table-N-problems"``) and marked invalid where it is theirs: a box
+        with its own refusal (Django marks it), the figures where a rule of the card refuses the
+        table, the pairs where its seating is refused."""
+        refused = [p for p in self.refusals if p.table == board]
+        figures_refused = any(p is not self.seating for p in refused)
+        pairs_refused = self.seating is not None and self.seating.table == board
+        figures = set(self._figure_names(board))
+        for name, at in self.boards.items():
+            if at != board:
+                continue
+            attrs = self.fields[name].widget.attrs
+            attrs["aria-describedby"] = f"table-{board}-problems"
+            if figures_refused if name in figures else pairs_refused:
+                attrs["aria-invalid"] = "true"
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -244,17 +277,22 @@ class ScoreCardForm(forms.Form):
         # With the pairs already seated at the tables the card leaves as they are.
         seating = card_pairs_problem(self.fixture, self.tables, self.card_tables())
         if seating is not None:
+            self.seating = seating
             problems.append(seating)
         return problems
 
     def problems(self) -> list[str]:
+        """Every refusal on the card in words (``problem_list``)."""
+        return [problem.text for problem in self.problem_list()]
+
+    def problem_list(self) -> list[TableProblem]:
         """Every refusal on the card, table by table (the rules' and the figures' together:
         they came as the rules' first, then the figures', "Table 1, 4, 6, 2, 3"), each naming
-        its table or its field (each field's messages name it)."""
+        its table or its field (each field's messages name it), each at its table."""
         said = list(self.refusals)
         for field in self:
             said += [TableProblem(self.boards.get(field.name), str(e)) for e in field.errors]
-        return [problem.text for problem in sorted(said, key=lambda p: p.table or 0)]
+        return sorted(said, key=lambda p: p.table or 0)
 
     def card_tables(self) -> list[CardTable]:
         """The typed tables, for ``fixture_card_enter``. A settling secretary's table left

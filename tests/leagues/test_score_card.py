@@ -284,6 +284,51 @@ def test_the_phone_form_names_a_refused_figure_and_a_rule_broken_elsewhere_at_on
     assert not ResultSubmission.objects.filter(fixture=fixture).exists()
 
 
+def test_each_refused_table_is_marked_beside_its_boxes_and_the_list_links_to_it() -> None:
+    """The refusals were listed only at the top ("Nothing was saved. Put right: Table 2, game 1
+    (9–10) ..."), the tables themselves unmarked: on a phone one scrolled between the list and
+    the boxes. Each refused table says its own refusals beside its boxes (the engine's words,
+    as the list says them), its boxes refused marked invalid and described by them; the list's
+    entries link to their tables (#table-N); a table that is right is not marked."""
+    fixture, users = _fixture()
+    client = Client()
+    client.force_login(users["home"])
+    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    player = fixture.home.registrations.first().player
+    data = {"t1_g1_home": "11", "t1_g1_away": "7", "t2_g1_home": "9", "t2_g1_away": "10"}
+    data |= {"t3_g1_home": "11", "t3_g1_away": "4", "t4_g1_home": "11", "t4_g1_away": "99"}
+    data |= {"t1_home_1": str(player.pk), "t3_home_1": str(player.pk)}
+    body = unescape(client.post(url, data).content.decode())
+    errors = body.split('data-testid="card-errors"')[1].split("</ul>")[0]
+    listed = re.findall(r'<li><a href="#table-(\d)">(.*?)</a></li>', errors)
+    assert [board for board, _ in listed] == ["2", "3", "4"], listed
+
+    def table(board: int) -> str:
+        return body.split(f'data-testid="card-table-{board}"')[1].split("</fieldset>")[0]
+
+    def box(board: int, name: str) -> str:
+        return re.search(rf'<(?:input|select)[^>]*name="t{board}_{name}"[^>]*>', table(board))[0]
+
+    assert 'id="table-1"' in body.split('data-testid="card-table-1"')[0].rsplit("<fieldset", 1)[1]
+    for board, text in listed:
+        board = int(board)
+        own = table(board).split(f'id="table-{board}-problems"')[1].split("</ul>")[0]
+        assert f"<li>{text}</li>" in own
+        assert f'aria-describedby="table-{board}-problems"' in box(board, "g1_home")
+    # Table 2's game is short of the target: its figures are refused, not its pairs.
+    assert "neither side reached the target of 11" in listed[0][1]
+    assert 'aria-invalid="true"' in box(2, "g1_home") and 'aria-invalid="true"' in box(2, "g1_away")
+    # Table 3's pair is refused (the player sits at table 1): its player box, not its figures.
+    assert listed[1][1] == f"Table 3: {player.name} is already seated at table 1."
+    assert 'aria-invalid="true"' in box(3, "home_1")
+    assert "aria-invalid" not in box(3, "g1_home")
+    # Table 4's figure is refused: that box.
+    assert 'aria-invalid="true"' in box(4, "g1_away") and "aria-invalid" not in box(4, "g1_home")
+    # Table 1 is right: not marked.
+    assert "table-1-problems" not in body and "aria-invalid" not in table(1)
+    assert not FixtureTable.objects.filter(fixture=fixture).exists()
+
+
 def test_a_player_chosen_twice_is_named_with_the_figures_and_the_pairs_stay_open() -> None:
     """A card with a game short of the target and a player chosen at two tables named the
     game only; the player came on the next submission, under pairs folded shut that hid who
@@ -326,7 +371,7 @@ def test_a_player_already_seated_at_a_phone_table_is_named_with_the_figures() ->
     for figure in ("x", "10"):
         body = unescape(client.post(url, data | {"t4_g1_away": figure}).content.decode())
         errors = body.split('data-testid="card-errors"')[1].split("</ul>")[0]
-        said = re.findall(r"<li>(.*?)</li>", errors)
+        said = re.findall(r"<li>(?:<a [^>]*>)?(.*?)(?:</a>)?</li>", errors)
         assert said[0] == f"Table 1: {player.name} is already seated at table 3.", figure
         assert len(said) == (2 if figure == "x" else 1), said
     assert not ResultSubmission.objects.filter(fixture=fixture).exists()
@@ -345,7 +390,7 @@ def test_the_cards_problems_are_listed_table_by_table() -> None:
     data |= {"t2_bull_home": "1", "t2_bull_away": "1"}
     body = unescape(client.post(url, data).content.decode())
     errors = body.split('data-testid="card-errors"')[1].split("</ul>")[0]
-    said = re.findall(r"<li>(.*?)</li>", errors)
+    said = re.findall(r"<li>(?:<a [^>]*>)?(.*?)(?:</a>)?</li>", errors)
     assert [line.split(":")[0].split(",")[0] for line in said] == ["Table 1", "Table 2"], said
     assert not FixtureTable.objects.filter(fixture=fixture).exists()
 
@@ -382,7 +427,7 @@ def test_the_services_refusals_are_listed_table_by_table_too() -> None:
     data |= {"t4_g1_home": "11", "t4_g1_away": "4"}
     body = unescape(client.post(url, data).content.decode())
     errors = body.split('data-testid="card-errors"')[1].split("</ul>")[0]
-    said = re.findall(r"<li>(.*?)</li>", errors)
+    said = re.findall(r"<li>(?:<a [^>]*>)?(.*?)(?:</a>)?</li>", errors)
     assert said[0].startswith("Table 1, game 1 (9–10): "), said
     assert said[1].startswith("Table 3 is still being played at the table"), said
     assert len(said) == 2
@@ -403,7 +448,7 @@ def test_a_player_not_in_the_squad_is_refused_at_their_table() -> None:
     data |= {"t2_home_1": str(stranger.pk)}
     body = unescape(client.post(url, data).content.decode())
     errors = body.split('data-testid="card-errors"')[1].split("</ul>")[0]
-    said = re.findall(r"<li>(.*?)</li>", errors)
+    said = re.findall(r"<li>(?:<a [^>]*>)?(.*?)(?:</a>)?</li>", errors)
     assert said == [
         "Table 1, game 1: Old Hall: give a whole number.",
         "Table 2: Black Bull player 1: choose a player from Black Bull's squad.",
