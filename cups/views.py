@@ -151,7 +151,7 @@ def _result_context(request: HttpRequest, tie: Tie, names: bool) -> dict[str, An
         and confirmation.can_settle(result=result, by=user),
         "may_reopen": result is not None
         and result.is_confirmed
-        and confirmation.can_settle(result=result, by=user),
+        and confirmation.can_reopen(tie=tie, by=user),
     }
 
 

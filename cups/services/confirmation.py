@@ -1,9 +1,10 @@
 """A race tie's result, agreed as a league fixture's is (``leagues.services.agreement``): the
 tie's scoring link puts it forward when the deciding game is won (or a side or a secretary
 does, after a rejected one); a player of each pair, or the pair's team captain, agrees for it
-or disputes it; a secretary who did not submit it confirms it, settles a dispute or reopens a
-counted result. The winner goes through once the result counts, and comes back when it stops
-counting, which is refused (nothing changes) once the next round's tie has started.
+or disputes it; a secretary who did not submit it confirms it or settles a dispute, and any
+secretary reopens a counted result. The winner goes through once the result counts, and comes
+back when it stops counting, which is refused (nothing changes) once the next round's tie has
+started.
 
 A team tie's result is its fixture's (``leagues.services.confirmation``).
 """
@@ -48,6 +49,11 @@ def can_dispute(*, result: TieResult, by: Account) -> bool:
 
 def can_settle(*, result: TieResult, by: Account) -> bool:
     return agreement.can_settle(TieTerms(result.tie), result, by)
+
+
+def can_reopen(*, tie: Tie, by: Account) -> bool:
+    """Any secretary of the league, whoever submitted the result (``agreement.can_reopen``)."""
+    return agreement.can_reopen(TieTerms(tie), by)
 
 
 @transaction.atomic

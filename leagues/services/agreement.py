@@ -147,6 +147,14 @@ def can_settle(terms: Terms, submission: ResultAgreement, by: Account) -> bool:
     return judges(terms, submission, by)
 
 
+def can_reopen(terms: Terms, by: Account) -> bool:
+    """Any secretary of the league, the one who submitted or confirmed the result included (a
+    score card both captains signed, typed with a slip, is put right by whoever typed it): the
+    four eyes are the sides' agreement to a result, not undoing it, and reopening is audited."""
+    user = account(by)
+    return user is not None and is_secretary(terms, user)
+
+
 def _state(submission: ResultAgreement) -> dict[str, Any]:
     return {
         "status": submission.status,
@@ -380,7 +388,7 @@ def settle_anew(
 def reopen(terms: Terms, *, reason: str, by: Account) -> ResultAgreement:
     """A secretary takes back a counted result (a mistake found later): it stops counting and
     the scoring links open again."""
-    if not is_secretary(terms, by):
+    if not can_reopen(terms, by):
         raise PermissionDenied("Only a secretary of the league reopens a confirmed result.")
     reason = reason.strip()
     if not reason:

@@ -193,6 +193,12 @@ def can_settle(*, submission: ResultSubmission, by: Account) -> bool:
     return agreement.can_settle(FixtureTerms(submission.fixture), submission, by)
 
 
+def can_reopen(*, fixture: Fixture, by: Account) -> bool:
+    """Any secretary of the league (``agreement.can_reopen``): whoever submitted a result, or
+    typed the score card both captains signed, included."""
+    return agreement.can_reopen(FixtureTerms(fixture), by)
+
+
 @transaction.atomic
 def result_submit(*, fixture: Fixture, actor: Actor) -> ResultSubmission:
     """Put the fixture's result forward for the other side to confirm (``can_submit`` says who

@@ -114,7 +114,7 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         "may_reopen": current is not None
         and not void
         and current.is_confirmed
-        and confirmation.can_settle(submission=current, by=user),
+        and confirmation.can_reopen(fixture=fixture, by=user),
     }
     return render(request, "leagues/fixture_result.html", context)
 

@@ -391,3 +391,33 @@ def test_a_ties_audit_trail_shows_its_own_entries_and_hands_to_its_secretaries_o
         someone.force_login(world.users[role])
         assert someone.get(url).status_code == 403, role
         assert url not in someone.get(first.get_absolute_url()).content.decode(), role
+
+
+def test_the_secretary_who_submitted_a_ties_counted_result_may_reopen_it():
+    """The tie's page offered Reopen only to a secretary who had not submitted the result
+    (another one, in a league with two): any secretary reopens a counted result, as the
+    service lets them (``agreement.can_reopen``)."""
+    from tests.factories.scoring import UserFactory
+
+    world = cup_world(4)
+    cup = pairs_cup(world, best_of=3)
+    sec = world.users["secretary"]
+    world.league.secretaries.add(UserFactory())
+    draw_make(competition=cup, seed=5, by=sec)
+    semi_1 = play_race(ties(cup, 1)[0], "AA", agree=False)
+    result = semi_1.results.get()
+    tie_result_dispute(result=result, reason="Wrong pair", by=pair_player(semi_1, "away"))
+    tie_result_settle(result=result, uphold=False, note="Submit it again", by=sec)
+    again = tie_result_submit(tie=semi_1, by=sec)
+    for side in ("home", "away"):
+        tie_result_confirm(result=again, by=pair_player(semi_1, side))
+    again.refresh_from_db()
+    assert again.is_confirmed and again.submitted_by == sec
+    client = Client()
+    client.force_login(sec)
+    page = client.get(reverse("cups:tie", args=[semi_1.pk])).content.decode()
+    assert 'data-testid="reopen-tie-result"' in page
+    from cups.services.confirmation import can_reopen
+
+    assert can_reopen(tie=semi_1, by=sec)
+    assert not can_reopen(tie=semi_1, by=pair_player(semi_1, "home"))
