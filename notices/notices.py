@@ -24,6 +24,7 @@ twice.
 
 from __future__ import annotations
 
+import datetime
 import logging
 import smtplib
 from collections.abc import Callable, Sequence
@@ -461,6 +462,17 @@ def notices_after_commit(*, entry: AuditEntry) -> None:
     if entry.action in EVENTS and entry.fixture_id is not None:
         send: Callable[[], int] = lambda: notices_send(entry_id=entry.pk)  # noqa: E731
         transaction.on_commit(send)
+
+
+def secretaries_told(*, fixture: Fixture, action: str, since: datetime.datetime) -> bool:
+    """Whether a notice of the fixture's ``action`` (an audit action) since ``since`` went to
+    one of its league's secretaries: what a page may say of who was told, and no more."""
+    return Notice.objects.filter(
+        entry__fixture=fixture,
+        entry__action=action,
+        entry__at__gte=since,
+        user__in=fixture.division.season.league.secretaries.all(),
+    ).exists()
 
 
 def opt_outs(*people: Addressee) -> QuerySet[OptOut]:

@@ -172,13 +172,14 @@ def to_confirm(*, fixture: Fixture, by: Account) -> ResultSubmission | None:
 
 
 def can_take_back(*, submission: ResultSubmission, by: Account) -> bool:
-    """Whoever submitted the result (an account), while it waits and no side but their own has
-    agreed to it: a figure they typed wrong is theirs to put right, before anyone relies on
-    it."""
+    """Whoever submitted the result (an account), while it waits or is disputed and no side but
+    their own has agreed to it: a figure they typed wrong is theirs to put right, before anyone
+    relies on it, and a dispute they find the other side right about is theirs to end by
+    entering the corrected card (the secretary need not settle it)."""
     user = agreement.account(by)
     if user is None or submission.submitted_by_id != user.pk:
         return False
-    if submission.status != Status.SUBMITTED:
+    if submission.status not in ResultSubmission.OPEN_STATUSES:
         return False
     own = FixtureTerms(submission.fixture).sides_of(user)
     agreed = {side for side in ("home", "away") if side not in waiting_sides(submission)}
@@ -237,18 +238,25 @@ def result_confirm(
 
 @transaction.atomic
 def result_take_back(*, submission: ResultSubmission, by: Account) -> None:
-    """Whoever submitted the result takes it back to put a figure right (``can_take_back``):
-    it is withdrawn (audited; both captains are told), and the result page or the score card
-    submits it again."""
+    """Whoever submitted the result takes it back to put a figure right (``can_take_back``),
+    disputed or not: it is withdrawn (audited, with the dispute's reason; both captains are
+    told), the fixture's result is not in again, and the result page or the score card submits
+    it again."""
     terms, submission = _lock_submission(submission)
     if not can_take_back(submission=submission, by=by):
         raise PermissionDenied(
             "Only whoever submitted the result takes it back, while the other team has not "
             "agreed to it."
         )
+    why = "taken back by whoever submitted it, to put a figure right"
+    if submission.status == Status.DISPUTED:
+        why = (
+            f"taken back by whoever submitted it, to put it right after it was disputed "
+            f"({submission.dispute_reason})"
+        )
     agreement.withdraw_open(
         terms,
-        why="taken back by whoever submitted it, to put a figure right",
+        why=why,
         after=terms.figures(),
         by=by,
         link=None,

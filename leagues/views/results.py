@@ -26,6 +26,7 @@ from leagues.selectors.people import name_people, seated_players
 from leagues.services import agreement, cards, confirmation, results
 from leagues.services.seating import mark_abandoned
 from leagues.views.common import acted_by, fixture_actor, found, require_manager
+from notices.notices import secretaries_told
 from scoring.actors import Actor
 from scoring.models import HandRevision
 from scoring.views import qr_svg
@@ -104,6 +105,12 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         "may_take_back": current is not None
         and not void
         and confirmation.can_take_back(submission=current, by=user),
+        # Who settles a dispute, and whether they were told (only what the notices record).
+        "secretaries_told": current is not None
+        and current.status == ResultSubmission.Status.DISPUTED
+        and secretaries_told(
+            fixture=fixture, action=AuditEntry.Action.RESULT_DISPUTED, since=current.submitted_at
+        ),
         "may_settle": current is not None
         and not void
         and current.status == ResultSubmission.Status.DISPUTED

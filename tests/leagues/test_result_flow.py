@@ -1,17 +1,20 @@
 """Where a tester found the result page a dead end: a secretary's own signed card they could
-not reopen."""
+not reopen, a disputed result nobody was told how to move on."""
 
 from __future__ import annotations
+
+from html import unescape
 
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.test import Client
 from django.urls import reverse
 
-from leagues.models import AuditEntry, ResultSubmission
+from leagues.models import AuditEntry, FixtureResult, ResultSubmission
 from leagues.services import confirmation
 from leagues.services.cards import fixture_card_enter
 from tests.factories.scoring import UserFactory
+from tests.leagues.helpers import page_words
 from tests.leagues.test_score_card import _fixture, _yorkshire_card
 
 pytestmark = pytest.mark.django_db
@@ -50,3 +53,81 @@ def test_the_secretary_who_typed_a_signed_card_reopens_it_though_the_league_has_
     assert entry.by == users["secretary"] and entry.after["reason"] == "Table 2 typed the wrong way"
     with pytest.raises(PermissionDenied):
         confirmation.result_reopen(fixture=fixture, reason="x", by=users["home"])
+
+
+def _disputed(django_capture_on_commit_callbacks):
+    """Black Bull's captain entered the card; Old Hall's disputed it (the notices sent, the
+    secretary's to their address)."""
+    fixture, users = _fixture()
+    users["secretary"].email = "secretary@example.org"
+    users["secretary"].save(update_fields=["email"])
+    submission = fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmation.result_dispute(
+            submission=submission, reason="Table 4 was 10-11", by=users["away"]
+        )
+    return fixture, users, submission
+
+
+def test_a_disputed_result_tells_both_captains_who_settles_it_and_that_they_were_told(
+    django_capture_on_commit_callbacks,
+):
+    """Both captains read only "Disputed… does not count": now who settles it, and that the
+    secretary was told, as the notices record it (and not when no email reached them)."""
+    fixture, users, _ = _disputed(django_capture_on_commit_callbacks)
+    told = "The league secretary settles a disputed result: they have been told."
+    for side in ("home", "away"):
+        assert told in page_words(_client(users[side]).get(_result_url(fixture))), side
+    # The secretary who settles it is offered the settling, not told about it.
+    page = page_words(_client(users["secretary"]).get(_result_url(fixture)))
+    assert 'data-testid="settle-dispute"' in page and told not in page
+
+
+def test_a_dispute_no_email_told_the_secretary_of_says_so(django_capture_on_commit_callbacks):
+    fixture, users = _fixture()  # the secretary has no email address
+    assert not users["secretary"].email
+    submission = fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmation.result_dispute(submission=submission, reason="Table 4", by=users["away"])
+    page = page_words(_client(users["away"]).get(_result_url(fixture)))
+    assert "they have been told" not in page
+    assert "The league secretary settles a disputed result: no email reached them" in page
+
+
+def test_the_captain_who_submitted_a_disputed_result_takes_it_back_and_enters_it_again(
+    django_capture_on_commit_callbacks,
+):
+    """The submitting captain had no button once the result was disputed: they take it back
+    (the fixture's result is not in again, the dispute's reason kept in the audit trail) and
+    enter the corrected card; the disputing captain may not take it back."""
+    fixture, users, submission = _disputed(django_capture_on_commit_callbacks)
+    url = _result_url(fixture)
+    home, away = _client(users["home"]), _client(users["away"])
+    page = page_words(home.get(url))
+    assert 'data-testid="take-back-button"' in page
+    assert "Is the other team right? Take the result back" in page
+    assert 'data-testid="take-back"' not in away.get(url).content.decode()
+    assert not confirmation.can_take_back(submission=submission, by=users["away"])
+    with pytest.raises(PermissionDenied):
+        confirmation.result_take_back(submission=submission, by=users["away"])
+    mine = unescape(page_words(home.get(reverse("leagues:my_fixtures"))))
+    assert "Result disputed: 8–2. The league secretary settles it, or you take it back" in mine
+    theirs = unescape(page_words(away.get(reverse("leagues:my_fixtures"))))
+    assert "Result disputed: 8–2. The league secretary settles it. " in theirs
+
+    assert home.post(url, {"action": "take_back"}).status_code == 302
+    submission.refresh_from_db()
+    assert submission.status == "withdrawn"
+    assert not FixtureResult.objects.get(fixture=fixture).submitted
+    entry = AuditEntry.objects.get(fixture=fixture, action="submission_withdrawn")
+    assert entry.by == users["home"] and entry.before["status"] == "disputed"
+    assert "Table 4 was 10-11" in entry.after["reason"]
+    assert AuditEntry.objects.filter(fixture=fixture, action="result_disputed").exists()
+    card = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    assert f'href="{card}"' in home.get(url).content.decode()
+    again = fixture_card_enter(
+        fixture=fixture,
+        tables=_yorkshire_card(((11, 7), (9, 11), (11, 4), (10, 11))),
+        by=users["home"],
+    )
+    assert again.status == "submitted" and again.pk != submission.pk
