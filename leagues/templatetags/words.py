@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import template
-from django.utils.html import conditional_escape
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from scoring.forms.words import ordinal as _ordinal
@@ -34,3 +36,17 @@ def ordinal(number: int) -> str:
 def signed(number: int) -> str:
     """``{{ adjustment.points|signed }}``: "+2", "−2" (``scoring.forms.words.signed``)."""
     return _signed(int(number))
+
+
+@register.simple_tag
+def agreement(fixture: Any, submission: Any) -> SafeString:
+    """Where each side stands on a submitted result, in the one set of words the result page
+    and the fixture's page say it: "Old Hall agreed · waiting for New Inn's captain"."""
+    parts = []
+    for side, team in (("home", fixture.home), ("away", fixture.away)):
+        name = str(team.name)
+        if getattr(submission, f"{side}_agreed_by_id"):
+            parts.append(format_html("{} agreed", name))
+        else:
+            parts.append(format_html("waiting for {} captain", possessive(name)))
+    return mark_safe(" · ".join(parts))  # noqa: S308 - each part is escaped

@@ -1,5 +1,6 @@
 """Where a tester found the result page a dead end: a secretary's own signed card they could
-not reopen, a disputed result nobody was told how to move on."""
+not reopen, a disputed result nobody was told how to move on, and the fixture page's words on
+a secretary's submission disagreeing with the result page's."""
 
 from __future__ import annotations
 
@@ -131,3 +132,23 @@ def test_the_captain_who_submitted_a_disputed_result_takes_it_back_and_enters_it
         by=users["home"],
     )
     assert again.status == "submitted" and again.pk != submission.pk
+
+
+def test_the_fixture_page_says_whom_a_secretarys_submission_waits_for_as_the_result_page_does():
+    """A secretary's unsigned card waits for both captains: the fixture page said "waiting for
+    the other side to agree"; both pages now say it in the same words."""
+    fixture, users = _fixture()
+    fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["secretary"])
+    words = "waiting for Black Bull's captain · waiting for Old Hall's captain"
+    viewer = _client(users["home"])
+    fixture_page = unescape(page_words(viewer.get(fixture.get_absolute_url())))
+    assert f"Submitted: {words}" in fixture_page
+    assert "the other side" not in fixture_page
+    result_page = unescape(page_words(viewer.get(_result_url(fixture))))
+    assert f"W{words[1:]}." in result_page
+    confirmation.result_confirm(
+        submission=ResultSubmission.objects.get(fixture=fixture), by=users["away"]
+    )
+    agreed = "waiting for Black Bull's captain · Old Hall agreed"
+    assert f"Submitted: {agreed}" in unescape(page_words(viewer.get(fixture.get_absolute_url())))
+    assert f"W{agreed[1:]}." in unescape(page_words(viewer.get(_result_url(fixture))))
