@@ -306,6 +306,12 @@ class Tie(models.Model):
         max_length=120, blank=True, help_text="How a drawn match was decided, for the bracket."
     )
     reason = models.TextField(blank=True, help_text="Why it was postponed or walked over.")
+    playoff_home = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The play-off game's home score, from the score card."
+    )
+    playoff_away = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The play-off game's away score, from the score card."
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -327,6 +333,11 @@ class Tie(models.Model):
             models.CheckConstraint(
                 condition=Q(status__in=["played", "walkover", "bye"]) | Q(winner=""),
                 name="tie_winner_when_decided",
+            ),
+            models.CheckConstraint(
+                condition=Q(playoff_home__isnull=True, playoff_away__isnull=True)
+                | Q(playoff_home__isnull=False, playoff_away__isnull=False),
+                name="tie_playoff_both_scores",
             ),
         ]
 

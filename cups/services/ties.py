@@ -79,6 +79,7 @@ def tie_state(tie: Tie) -> dict[str, Any]:
         "score": [tie.home_score, tie.away_score],
         "winner": tie.winner,
         "decided_by": tie.decided_by,
+        "playoff": None if tie.playoff_home is None else [tie.playoff_home, tie.playoff_away],
     }
 
 
@@ -367,17 +368,97 @@ def _decide_drawn_match(tie: Tie, result: FixtureResult) -> tuple[str, str]:
     how). A play-off game is started when the decider comes to one and none is under way."""
     playoff = tie.games.filter(is_playoff=True).select_related("game").first()
     playoff_won = playoff is not None and playoff.game.status == GameStatus.WON
+    winner: match.Side | None = None
+    if tie.playoff_home is not None and tie.playoff_away is not None:
+        # Typed from the score card (``tie_playoff_enter``): its higher score won it.
+        winner = match.HOME if tie.playoff_home > tie.playoff_away else match.AWAY
+    elif playoff is not None and playoff_won:
+        winner = match.HOME if playoff.game.winner == "A" else match.AWAY
     decision = match.decide_drawn_match(
         tie.competition.decider,
         pegs=(result.home_pegs, result.away_pegs),
         hang_jacks=(result.home_hang_jacks, result.away_hang_jacks),
-        playoff_winner=(match.HOME if playoff.game.winner == "A" else match.AWAY)
-        if playoff is not None and playoff_won
-        else None,
+        playoff_winner=winner,
     )
     if decision.playoff_needed and (playoff is None or playoff.game.status == GameStatus.ABANDONED):
         _race_game_start(tie, playoff=True)
     return decision.winner, decision.how
+
+
+def playoff_due(tie: Tie, result: FixtureResult | None) -> bool:
+    """Whether the tie's match as ``result`` adds it up is level and its competition's decider
+    comes to a play-off game (the match engine's ``decide_drawn_match``): a knock-out team
+    tie only, a group match staying drawn."""
+    if tie.round is None or result is None or result.outcome != Outcome.DRAW:
+        return False
+    return match.decide_drawn_match(
+        tie.competition.decider,
+        pegs=(result.home_pegs, result.away_pegs),
+        hang_jacks=(result.home_hang_jacks, result.away_hang_jacks),
+    ).playoff_needed
+
+
+def playoff_problems(tie: Tie, *, home: int, away: int) -> list[str]:
+    """What is wrong with a play-off game's final score typed from the card, checked as a
+    table's game is (``Ruleset.final_score_problems``): one side at the target, no draw."""
+    assert tie.fixture is not None
+    ruleset = tie.fixture.division.season.get_ruleset()
+    return [f"Play-off game ({home}–{away}): {p}" for p in ruleset.final_score_problems(home, away)]
+
+
+def take_playoff_from_card(tie: Tie, *, home: int, away: int, by: Account) -> None:
+    """Keep the play-off game's score from the card on the (locked) tie, its score checked by
+    the caller (``playoff_problems``). A play-off game readied for a phone and not begun goes
+    (its link stops working); one with a hand scored on a phone is refused: it stands."""
+    phone = tie.games.filter(is_playoff=True).exclude(game__status=GameStatus.ABANDONED)
+    if Hand.objects.filter(game__cup_game__in=phone).exists():
+        raise ValidationError(
+            "The play-off game is being scored on a phone: its hands stand (a secretary "
+            "abandons that game first to give its score from the card). Nothing was changed."
+        )
+    for number, game_id in phone.values_list("number", "game_id"):
+        audit_log(
+            league=tie.competition.league,
+            fixture=tie.fixture,
+            action=AuditEntry.Action.GAME_TAKEN_AWAY,
+            subject=f"{tie}: the play-off game readied for a phone goes: the score card gives it",
+            before={"tie": tie.pk, "in_play": f"game {number}"},
+            after={"tie": tie.pk, "in_play": ""},
+            by=by,
+        )
+        Game.objects.filter(pk=game_id).delete()
+    tie.playoff_home, tie.playoff_away = home, away
+    tie.save(update_fields=["playoff_home", "playoff_away", "updated_at"])
+
+
+@transaction.atomic
+def tie_playoff_enter(*, tie: Tie, home: int, away: int, by: Account) -> Tie:
+    """A secretary types the play-off game's score from the signed score card of a team tie
+    whose match counts and is level, waiting for its play-off game: the tie is decided by it,
+    as a play-off game scored on a phone decides it. Refused, naming what was wrong, with
+    nothing changed: a score no game finishes on, a tie not waiting for a play-off game, a
+    play-off game already being scored on a phone."""
+    tie = lock_tie(tie)
+    _require_manager(tie, by)
+    if not tie.level_words:
+        raise ValidationError(
+            f"{tie} is not level waiting for a play-off game: there is no play-off score to "
+            "give. Nothing was changed."
+        )
+    problems = playoff_problems(tie, home=home, away=away)
+    if problems:
+        raise ValidationError([f"{p}. Nothing was changed." for p in problems])
+    before = tie_state(tie)
+    take_playoff_from_card(tie, home=home, away=away, by=by)
+    _audit(
+        tie,
+        AuditEntry.Action.CARD_ENTERED,
+        f"Score card of {tie}: play-off game {home}–{away} entered",
+        before,
+        by,
+    )
+    _refresh(tie, by=by)
+    return tie
 
 
 def _team_outcome(tie: Tie) -> tuple[str, str, int, int]:

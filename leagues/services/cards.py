@@ -29,7 +29,14 @@ from django.template.defaultfilters import pluralize
 
 from leagues import match
 from leagues.audit import audit_log
-from leagues.models import AuditEntry, Fixture, FixtureTable, Player, ResultSubmission
+from leagues.models import (
+    AuditEntry,
+    Fixture,
+    FixtureResult,
+    FixtureTable,
+    Player,
+    ResultSubmission,
+)
 from leagues.permissions import can_enter_card, can_manage_league
 from leagues.services import agreement, confirmation
 from leagues.services.seating import (
@@ -245,14 +252,19 @@ def fixture_card_enter(
     tables: Sequence[CardTable],
     settlement: str = "",
     signed: bool = False,
+    playoff: tuple[int, int] | None = None,
     by: Account,
 ) -> ResultSubmission:
     """Store the score card's tables (the others stay as scored hand by hand), add the match
     up and submit the result for the other side to confirm; with ``settlement`` a secretary
     settles a disputed result with the card instead, and it counts. ``signed``: a secretary
     types the card both captains signed at the table, their agreement: it counts at once.
+    ``playoff``: a knock-out cup tie's play-off game (home, away) from the card, when its
+    tables leave the match level and the cup's decider comes to a play-off game
+    (``cups.services.ties.playoff_due``): the tie is decided by it once the result counts.
     Refused, naming the table, the game and the figure, unless the whole card is right
     (``CardRefused``: every problem with its table); nothing is stored then."""
+    from cups.services.ties import lock_tie, playoff_due, playoff_problems, take_playoff_from_card
     from leagues.services.results import lock_fixture
     from leagues.services.rollup import FixtureChanged, roll_up
     from scoring.services import game_abandon
@@ -364,6 +376,15 @@ def fixture_card_enter(
     seating = card_pairs_problem(fixture, existing, tables)
     if seating is not None:
         problems.append(seating)
+    tie = getattr(fixture, "cup_tie", None) if fixture.kind == Fixture.Kind.CUP else None
+    if playoff is not None:
+        if tie is None or tie.round is None:
+            problems.append(TableProblem(None, "This match has no play-off game: leave it blank."))
+        else:
+            problems += [
+                TableProblem(None, f"{p}.")
+                for p in playoff_problems(tie, home=playoff[0], away=playoff[1])
+            ]
     if problems:
         raise CardRefused(problems)
 
@@ -386,7 +407,7 @@ def fixture_card_enter(
             setattr(table, f"{side}_player_2", pair[1] if len(pair) > 1 else None)
         table.save()
         existing[typed.board] = table
-    if tables:  # none typed (every table scored on the phones): the card submits, enters none
+    if tables or playoff:  # none typed (every table scored on the phones): it enters none
         audit_log(
             league=league,
             fixture=fixture,
@@ -394,13 +415,28 @@ def fixture_card_enter(
             subject=f"Score card of {fixture} entered ({len(tables)} "
             f"table{pluralize(len(tables))})",
             before=before or None,
-            after={t.board: _card_state(existing[t.board]) for t in tables},
+            after={t.board: _card_state(existing[t.board]) for t in tables}
+            | ({"playoff": list(playoff)} if playoff else {}),
             by=by,
         )
     roll_up(FixtureChanged(fixture=fixture, actor=Actor.of(by)))
     fixture.refresh_from_db()
     if fixture.status != Fixture.Status.PLAYED:
         raise ValidationError("Every table must be finished for the card to give a result.")
+    if playoff is not None:
+        assert tie is not None
+        tie = lock_tie(tie)
+        if not playoff_due(tie, FixtureResult.objects.filter(fixture=fixture).first()):
+            raise CardRefused(
+                [
+                    TableProblem(
+                        None,
+                        "The tables decide this match: there is no play-off game to give. "
+                        "Leave its score blank.",
+                    )
+                ]
+            )
+        take_playoff_from_card(tie, home=playoff[0], away=playoff[1], by=by)
     if settling:
         assert current is not None
         return confirmation.result_settle_with_card(replacing=current, note=settlement, by=by)
