@@ -328,3 +328,17 @@ class ScoreCardForm(forms.Form):
             bullseyes=bullseyes,
             hang_jacks=(hang[0], hang[1]),
         )
+
+
+class PlayoffForm(forms.Form):
+    """A level cup tie's play-off game from the score card: "Play-off game: home __ away __".
+    The score is checked by the service, as a table's game is (``tie_playoff_enter``)."""
+
+    def __init__(self, *args: Any, fixture: Fixture, ruleset: Ruleset, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for side in SIDES:
+            name = fixture.home.name if side == "home" else fixture.away.name
+            field = _figure(f"Play-off game: {name}", most=ruleset.highest_final_score)
+            field.required = True
+            field.error_messages["required"] = f"Play-off game: give {possessive(name)} score."
+            self.fields[f"playoff_{side}"] = field

@@ -23,6 +23,7 @@ from django.template.defaultfilters import pluralize
 
 from config.paths import path_for
 from config.queries import AmongFew, written
+from leagues.match import PLAYOFF_TO_COME
 from leagues.models import (
     Division,
     Fixture,
@@ -892,7 +893,8 @@ def results_to_see_to(*, league: League) -> list[Fixture]:
     whose result is not confirmed yet, each with ``open_status``, its open submission's
     ("submitted", "disputed") or None when nobody has submitted it; and its fixtures still to
     play held up by a table whose game was abandoned (``with_abandoned_game``), each with
-    ``abandoned_tables``, those tables (``abandoned_at``: the score each stopped at). Two
+    ``abandoned_tables``, those tables (``abandoned_at``: the score each stopped at); and its
+    cup ties level waiting for their play-off game's score (``playoff_to_come``). Three
     queries, however many tables."""
     open_submission = ResultSubmission.objects.filter(
         fixture=OuterRef("pk"), status__in=ResultSubmission.OPEN_STATUSES
@@ -904,6 +906,16 @@ def results_to_see_to(*, league: League) -> list[Fixture]:
         .annotate(open_status=Subquery(open_submission.values("status")[:1]))
         .select_related("home", "away", "division")
     )
+    # A knock-out cup tie whose counted match is level, its play-off game's score to come.
+    level = list(
+        Fixture.objects.filter(
+            division__season__league=league,
+            cup_tie__winner="",
+            cup_tie__decided_by=PLAYOFF_TO_COME,
+        ).select_related("home", "away", "division")
+    )
+    for fixture in level:
+        fixture.open_status, fixture.playoff_to_come = None, True
     held_up: dict[int, Fixture] = {}
     for table in (
         with_abandoned_game(
@@ -922,7 +934,8 @@ def results_to_see_to(*, league: League) -> list[Fixture]:
         table.abandoned, table.abandoned_at = True, stopped_at(table)
         fixture.abandoned_tables.append(table)
     return sorted(
-        [*finished, *held_up.values()], key=lambda fixture: (fixture.date, fixture.time, fixture.pk)
+        [*finished, *level, *held_up.values()],
+        key=lambda fixture: (fixture.date, fixture.time, fixture.pk),
     )
 
 

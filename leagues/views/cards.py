@@ -13,7 +13,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from leagues.card_forms import ScoreCardForm
+from cups.services.ties import tie_playoff_enter
+from leagues.card_forms import PlayoffForm, ScoreCardForm
 from leagues.models import FixtureTable, ResultSubmission
 from leagues.permissions import can_enter_card, can_manage_league, captained_sides
 from leagues.selectors import fixtures as selectors
@@ -99,6 +100,9 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
                 return redirect("leagues:manage_league", slug=season.league.slug)
             return redirect("leagues:fixture_result", pk=fixture.pk)
     closed = None if open_for_card else cards.card_closed_why(request.user, fixture)
+    playoff = _playoff(request, fixture) if closed == "counts" else None
+    if isinstance(playoff, HttpResponse):
+        return playoff
     context: dict[str, Any] = {
         "fixture": fixture,
         "league": season.league,
@@ -122,8 +126,37 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
         else "a captain",
         "as_captain": as_captain,
         "fmt": fmt,
+        "playoff": playoff,
     }
     return render(request, "leagues/score_card.html", context, status=200)
+
+
+def _playoff(request: HttpRequest, fixture: Any) -> PlayoffForm | HttpResponse | None:
+    """A counted cup tie left level, its play-off game to come: its boxes, for a secretary
+    (``tie_playoff_enter``); the tie's page once it is given."""
+    tie = getattr(fixture, "cup_tie", None)
+    if tie is None or not tie.level_words:
+        return None
+    if not can_manage_league(request.user, fixture.division.season.league):
+        return None
+    form = PlayoffForm(
+        request.POST or None, fixture=fixture, ruleset=fixture.division.season.get_ruleset()
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            tie = tie_playoff_enter(
+                tie=tie,
+                home=form.cleaned_data["playoff_home"],
+                away=form.cleaned_data["playoff_away"],
+                by=request.user,
+            )
+        except ValidationError as exc:
+            for message in exc.messages:
+                form.add_error(None, message)
+        else:
+            messages.success(request, f"Play-off game entered: {tie.through_words}.")
+            return redirect("leagues:fixture_result", pk=fixture.pk)
+    return form
 
 
 def _done(submission: ResultSubmission, *, as_captain: bool) -> str:
