@@ -266,8 +266,10 @@ def migrate_to(transactional_db: None) -> Iterator[Any]:
     from django.db import connection
     from django.db.migrations.executor import MigrationExecutor
 
-    def to(targets: list[tuple[str, str]]) -> Any:
+    def to(targets: list[tuple[str, str]] | None = None) -> Any:
+        """To ``targets``; with none, every app's latest (the code's models: its pages)."""
         executor = MigrationExecutor(connection)
+        targets = targets or executor.loader.graph.leaf_nodes()
         executor.migrate(targets)
         return executor.loader.project_state(targets).apps
 
