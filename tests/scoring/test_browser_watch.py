@@ -4,15 +4,14 @@ a while; a hand half entered on it stays as it was; the phone scoring asks nothi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Request, expect
+from playwright.sync_api import Request, expect
 
-from tests.conftest import PHONE
 from tests.factories.scoring import GameFactory
 from tests.scoring.test_browser import NOT_OUT, PATEL, SMITH, Scorer
+from tests.scoring.test_browser_two_phones import phones  # noqa: F401 (the two browsers)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -20,28 +19,20 @@ HAND = {"card": "4H", "high": SMITH, "low": PATEL, "jack": NOT_OUT, "game": SMIT
 
 
 @pytest.fixture
-def phones(browser: Browser, live_server: Any, settings: Any) -> Iterator[tuple[Scorer, Scorer]]:
-    """Phone A scores; phone B is left on the table. Asking every second, not every 20."""
+def watched(request: Any, settings: Any, live_server: Any) -> tuple[Scorer, Scorer]:
+    """Phone A scores; phone B is left on the table (the two-phones tests' two browsers).
+    Asking every second, not every 20. ``live_server`` is named here: the tests' server opens
+    only to a test that names it among its fixtures."""
     settings.GAME_WATCH_SECONDS = 1
-    contexts = [
-        browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True) for _ in range(2)
-    ]
-    scorers = []
-    for context in contexts:
-        page = context.new_page()
-        page.set_default_timeout(10_000)
-        scorers.append(Scorer(page, live_server.url))
-    yield scorers[0], scorers[1]
-    for context in contexts:
-        context.close()
+    return request.getfixturevalue("phones")
 
 
 def asked(requests: list[Request]) -> list[Request]:
     return [r for r in requests if "x-game-version" in r.headers]
 
 
-def test_a_phone_left_alone_shows_the_other_phones_hands(phones: tuple[Scorer, Scorer]) -> None:
-    a, b = phones
+def test_a_phone_left_alone_shows_the_other_phones_hands(watched: tuple[Scorer, Scorer]) -> None:
+    a, b = watched
     game = GameFactory(trinidad=True)
     b.scan(game)
     b_requests: list[Request] = []
@@ -69,8 +60,8 @@ def test_a_phone_left_alone_shows_the_other_phones_hands(phones: tuple[Scorer, S
     assert {r.response().status for r in asked(a_requests)} <= {204}
 
 
-def test_a_hand_half_entered_on_the_phone_left_alone_stays(phones: tuple[Scorer, Scorer]) -> None:
-    a, b = phones
+def test_a_hand_half_entered_on_the_phone_left_alone_stays(watched: tuple[Scorer, Scorer]) -> None:
+    a, b = watched
     game = GameFactory(trinidad=True)
     b.scan(game)
     a.scan(game)
