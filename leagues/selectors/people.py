@@ -133,6 +133,12 @@ def seated_players(tables: Iterable[FixtureTable | None]) -> list[Player]:
     return [p for t in tables if t is not None for p in (*t.home_pair, *t.away_pair)]
 
 
+def seated_boards(tables: Iterable[FixtureTable]) -> dict[int, int]:
+    """The table each player seated at ``tables`` sits at, by player id: a seating form
+    offers a player seated elsewhere with their table ("Barry Stead (table 1)")."""
+    return {p.pk: t.board for t in tables for p in (*t.home_pair, *t.away_pair)}
+
+
 @dataclass
 class NameMatch:
     """Who a name typed for a team may be: ``player`` when surely one of the league's people,

@@ -17,7 +17,7 @@ from leagues.days import short_date
 from leagues.models import Fixture, FixtureTable, PointAdjustment
 from leagues.seating_forms import SIDES, TableSeatForm
 from leagues.selectors import fixtures as selectors
-from leagues.selectors.people import name_people, seated_players
+from leagues.selectors.people import name_people, seated_boards, seated_players
 from leagues.services import adjustments, fixtures, results, seating
 from leagues.services.seating import mark_abandoned
 from leagues.views.common import found, post_action, require_manager
@@ -235,6 +235,7 @@ def fixture_tables(request: HttpRequest, pk: int) -> HttpResponse:
     # Once games have started, the tables not seated yet, each seated on its own.
     unseated = selectors.unseated_boards(fixture, seated) if started else []
     posted = request.POST.get("board", "")
+    boards_of = seated_boards(seated)
     seat_forms = [
         TableSeatForm(
             request.POST if posted == str(board) else None,
@@ -243,11 +244,7 @@ def fixture_tables(request: HttpRequest, pk: int) -> HttpResponse:
             seated=([], []),
             may_seat=set(SIDES),
             # A player at a seated table is offered with it ("Barry Stead (table 1)").
-            boards={
-                player.pk: table.board
-                for table in seated
-                for player in (*table.home_pair, *table.away_pair)
-            },
+            boards=boards_of,
         )
         for board in unseated
     ]

@@ -21,7 +21,7 @@ from leagues.models import Fixture, FixtureTable
 from leagues.permissions import seating_sides, squad_sides
 from leagues.seating_forms import SIDES, SquadAddForm, TableSeatForm
 from leagues.selectors import fixtures as selectors
-from leagues.selectors.people import name_people, seated_players
+from leagues.selectors.people import name_people, seated_boards, seated_players
 from leagues.services import registrations, results, seating
 from leagues.views.common import found
 from scoring.forms.words import possessive
@@ -97,11 +97,7 @@ def fixture_night(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("leagues:fixture_night", pk=fixture.pk)
 
     rows: list[dict[str, Any]] = []
-    boards_of = {
-        player.pk: table.board
-        for table in tables.values()
-        for player in (*table.home_pair, *table.away_pair)
-    }
+    boards_of = seated_boards(tables.values())
     seating.mark_abandoned(list(tables.values()))  # one query for every table
     with_hands = seating.tables_with_hands(list(tables.values()))  # and one more
     for board in range(1, boards + 1):
