@@ -359,11 +359,17 @@ class Tie(models.Model):
         return f"on {self.decided_by}"
 
     @property
+    def playoff_to_come(self) -> bool:
+        """Whether the tie is undecided, its match level and waiting for its play-off game
+        (the secretary's desk asks it of the database too: ``results_to_see_to``)."""
+        return not self.winner and self.decided_by == PLAYOFF_TO_COME
+
+    @property
     def level_words(self) -> str:
         """ "Level 5–5: a play-off game to come": a drawn team match waiting for its play-off
-        game, as its status reads on the tie's page, its card and its fixture's page; ""
-        otherwise."""
-        if self.winner or self.decided_by != PLAYOFF_TO_COME:
+        game (``playoff_to_come``), as its status reads on the tie's page, its card and its
+        fixture's page; "" otherwise."""
+        if not self.playoff_to_come:
             return ""
         return f"Level {self.home_score}–{self.away_score}: {self.decided_by}"
 

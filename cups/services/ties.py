@@ -440,7 +440,7 @@ def tie_playoff_enter(*, tie: Tie, home: int, away: int, by: Account) -> Tie:
     play-off game already being scored on a phone."""
     tie = lock_tie(tie)
     _require_manager(tie, by)
-    if not tie.level_words:
+    if not tie.playoff_to_come:
         raise ValidationError(
             f"{tie} is not level waiting for a play-off game: there is no play-off score to "
             "give. Nothing was changed."

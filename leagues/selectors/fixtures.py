@@ -906,7 +906,8 @@ def results_to_see_to(*, league: League) -> list[Fixture]:
         .annotate(open_status=Subquery(open_submission.values("status")[:1]))
         .select_related("home", "away", "division")
     )
-    # A knock-out cup tie whose counted match is level, its play-off game's score to come.
+    # A knock-out cup tie whose counted match is level, its play-off game's score to come
+    # (``Tie.playoff_to_come``, asked of the database).
     level = list(
         Fixture.objects.filter(
             division__season__league=league,

@@ -135,7 +135,7 @@ def _playoff(request: HttpRequest, fixture: Any) -> PlayoffForm | HttpResponse |
     """A counted cup tie left level, its play-off game to come: its boxes, for a secretary
     (``tie_playoff_enter``); the tie's page once it is given."""
     tie = getattr(fixture, "cup_tie", None)
-    if tie is None or not tie.level_words:
+    if tie is None or not tie.playoff_to_come:
         return None
     if not can_manage_league(request.user, fixture.division.season.league):
         return None
