@@ -22,7 +22,7 @@ from django.db.models import (
 from django.template.defaultfilters import pluralize
 
 from config.paths import path_for
-from config.queries import AmongFew, written
+from config.queries import AmongFew, Written, written
 from leagues.match import PLAYOFF_TO_COME
 from leagues.models import (
     Division,
@@ -522,7 +522,10 @@ def mark_begun(fixtures: list[ListedFixture], league: League) -> list[ListedFixt
 #: friendlies its secretary adds between its teams; not the cup ties filed under it. A cup tie is
 #: the cup's: it is filed under its home team's division (whose opponent may be of another) and
 #: listed with its teams' own fixtures, marked "Cup" (``team_fixture_rows``, a team's calendar).
-DIVISION_OWN = ~Q(kind=Fixture.Kind.CUP)
+#: The kind is written into the SQL (``Written``): the plan PostgreSQL keeps for a prepared read
+#: then weighs how few cup ties there are, not any kind at all (a site with no cup tie yet would
+#: have it expect no fixture to be a division's own, and read the whole table).
+DIVISION_OWN = ~Q(kind=Written(Fixture.Kind.CUP))
 
 
 def division_own(fixtures: QuerySet[Fixture]) -> QuerySet[Fixture]:
@@ -776,14 +779,19 @@ def division_fixtures(
 
 #: The nights of a division's own fixtures, each with the kinds played that night and the night
 #: each was first arranged for, by a query built once per connection.
-_division_nights_read = CompiledRows(
-    lambda division: (
+def division_nights_query(division: Division | int) -> QuerySet[Fixture]:
+    """Each night of the division's own fixtures once a kind and first night (the date a
+    re-arranged fixture was first arranged for), in order: read from ``fixture_division_nights``
+    alone, however many fixtures a night has."""
+    return (
         division_own(Fixture.objects.filter(division=division))
         .order_by("date", "kind", "original_date")
         .values_list("date", "kind", "original_date")
         .distinct()
     )
-)
+
+
+_division_nights_read = CompiledRows(division_nights_query)
 
 
 class Night(NamedTuple):
