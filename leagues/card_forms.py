@@ -14,7 +14,7 @@ figures are right.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -32,6 +32,9 @@ from leagues.services.seating import TableProblem
 from leagues.tiebreaks import score_word
 from scoring.forms.words import possessive
 from scoring.rules import Ruleset
+
+if TYPE_CHECKING:
+    from cups.models import Tie
 
 SIDES = ("home", "away")
 #: The most hang jacks a side is asked for at one table.
@@ -84,10 +87,13 @@ class ScoreCardForm(forms.Form):
         editable: list[int],
         settling: bool,
         signing: bool = False,
+        tie: Tie | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.fixture, self.fmt, self.ruleset, self.settling = fixture, fmt, ruleset, settling
+        #: A knock-out cup tie's: the card carries its play-off game's boxes from the start.
+        self.tie = tie
         self.tables, self.editable = tables, editable
         self.players = {p.pk: p for squad in squads.values() for p in squad}
         self.names = {"home": fixture.home.name, "away": fixture.away.name}
@@ -151,6 +157,25 @@ class ScoreCardForm(forms.Form):
                     field.initial = card.get("hang_jacks", [0, 0])[index]
                     self.fields[f"t{board}_hj_{side}"] = field
             self.boards |= {name: board for name in self.fields if name.startswith(f"t{board}_")}
+        if tie is not None:
+            stored = (tie.playoff_home, tie.playoff_away)
+            for index, side in enumerate(SIDES):
+                field = _playoff_figure(self.names[side], ruleset)
+                field.initial = stored[index]
+                self.fields[f"playoff_{side}"] = field
+
+    @property
+    def playoff(self) -> list[forms.BoundField]:
+        """The play-off game's two boxes (home, away), or none: not a knock-out cup tie."""
+        return [self[f"playoff_{side}"] for side in SIDES] if self.tie is not None else []
+
+    def playoff_score(self) -> tuple[int, int] | None:
+        """The play-off game's score as typed (home, away), for ``fixture_card_enter``; None
+        when its boxes are blank (or the card has none)."""
+        if self.tie is None:
+            return None
+        home, away = (self.cleaned_data.get(f"playoff_{side}") for side in SIDES)
+        return None if home is None or away is None else (home, away)
 
     def blocks(self) -> list[dict[str, Any]]:
         """Each editable table's fields, grouped for the page. A table's pairs are open where a
@@ -220,6 +245,15 @@ class ScoreCardForm(forms.Form):
                         f"Table {board}, game {number}: give both sides' {self.scored}, "
                         f"{self.names['home']} and {self.names['away']}.",
                     )
+        if self.tie is not None:
+            named = [f"playoff_{side}" for side in SIDES]
+            home, away = (cleaned.get(name) for name in named)
+            if (home is None) != (away is None) and not any(n in self.errors for n in named):
+                self.add_error(
+                    named[0] if home is None else named[1],
+                    f"Play-off game: give both sides' scores, {self.names['home']} and "
+                    f"{self.names['away']}, or leave both blank.",
+                )
         if self.errors:
             for problem in self._rule_problems():
                 self.refuse(problem)
@@ -239,6 +273,9 @@ class ScoreCardForm(forms.Form):
             problems = [TableProblem(None, message) for message in error.messages]
         for problem in problems:
             self.refuse(problem)
+
+    def _playoff_refused(self) -> bool:
+        return any(f"playoff_{side}" in self.errors for side in SIDES)
 
     def _figure_names(self, board: int) -> list[str]:
         names = [f"t{board}_g{n}_{side}" for n in range(1, self.games + 1) for side in SIDES]
@@ -274,6 +311,15 @@ class ScoreCardForm(forms.Form):
                     problems += game_problems(
                         board=board, number=number, home=home, away=away, ruleset=self.ruleset
                     )
+        score = self.playoff_score() if not self._playoff_refused() else None
+        if score is not None:
+            from cups.services.ties import playoff_problems
+
+            assert self.tie is not None
+            problems += [
+                TableProblem(None, f"{p}.")
+                for p in playoff_problems(self.tie, home=score[0], away=score[1])
+            ]
         # With the pairs already seated at the tables the card leaves as they are.
         seating = card_pairs_problem(self.fixture, self.tables, self.card_tables())
         if seating is not None:
@@ -330,6 +376,11 @@ class ScoreCardForm(forms.Form):
         )
 
 
+def _playoff_figure(name: str, ruleset: Ruleset) -> forms.IntegerField:
+    """A side's box of a cup tie's play-off game: "Play-off game: Old Hall"."""
+    return _figure(f"Play-off game: {name}", most=ruleset.highest_final_score)
+
+
 class PlayoffForm(forms.Form):
     """A level cup tie's play-off game from the score card: "Play-off game: home __ away __".
     The score is checked by the service, as a table's game is (``tie_playoff_enter``)."""
@@ -338,7 +389,7 @@ class PlayoffForm(forms.Form):
         super().__init__(*args, **kwargs)
         for side in SIDES:
             name = fixture.home.name if side == "home" else fixture.away.name
-            field = _figure(f"Play-off game: {name}", most=ruleset.highest_final_score)
+            field = _playoff_figure(name, ruleset)
             field.required = True
             field.error_messages["required"] = f"Play-off game: give {possessive(name)} score."
             self.fields[f"playoff_{side}"] = field

@@ -13,9 +13,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from cups.models import Tie
 from cups.services.ties import tie_playoff_enter
 from leagues.card_forms import PlayoffForm, ScoreCardForm
-from leagues.models import FixtureTable, ResultSubmission
+from leagues.models import Fixture, FixtureTable, ResultSubmission
 from leagues.permissions import can_enter_card, can_manage_league, captained_sides
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.people import name_people, seated_players
@@ -66,6 +67,7 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
     signing = can_manage_league(request.user, season.league) and not captained_sides(
         request.user, fixture
     )
+    tie = _knockout_tie(fixture)
     form = ScoreCardForm(
         request.POST or None,
         fixture=fixture,
@@ -76,6 +78,8 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
         editable=editable,
         settling=settling,
         signing=signing,
+        # The card of a knock-out cup tie carries its play-off game from the start.
+        tie=tie,
     )
     open_for_card = cards.may_enter_card(request.user, fixture)
     # A captain's card is their team's word, so it waits for the other team's; a secretary's
@@ -89,18 +93,19 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
                 tables=form.card_tables(),
                 settlement=form.cleaned_data.get("settlement", ""),
                 signed=bool(form.cleaned_data.get("signed")),
+                playoff=form.playoff_score(),
                 by=request.user,
             )
         except ValidationError as exc:
             form.refused(exc)
         else:
-            messages.success(request, _done(submission, as_captain=as_captain))
+            messages.success(request, _done(submission, as_captain=as_captain, tie=tie))
             if request.GET.get("from") == "desk":
                 # A secretary entering a night's cards goes back to the desk's list for the next.
                 return redirect("leagues:manage_league", slug=season.league.slug)
             return redirect("leagues:fixture_result", pk=fixture.pk)
     closed = None if open_for_card else cards.card_closed_why(request.user, fixture)
-    playoff = _playoff(request, fixture) if closed == "counts" else None
+    playoff = _playoff(request, fixture, tie) if closed == "counts" else None
     if isinstance(playoff, HttpResponse):
         return playoff
     context: dict[str, Any] = {
@@ -131,10 +136,20 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "leagues/score_card.html", context, status=200)
 
 
-def _playoff(request: HttpRequest, fixture: Any) -> PlayoffForm | HttpResponse | None:
+def _knockout_tie(fixture: Any) -> Tie | None:
+    """The knock-out cup tie played as ``fixture``, whose level match goes to a play-off game
+    (a group's match stays drawn); None for any other fixture (no query for a league one)."""
+    if fixture.kind != Fixture.Kind.CUP:
+        return None
+    tie = Tie.objects.filter(fixture=fixture).first()
+    return tie if tie is not None and tie.round_id is not None else None
+
+
+def _playoff(
+    request: HttpRequest, fixture: Any, tie: Tie | None
+) -> PlayoffForm | HttpResponse | None:
     """A counted cup tie left level, its play-off game to come: its boxes, for a secretary
-    (``tie_playoff_enter``); the tie's page once it is given."""
-    tie = getattr(fixture, "cup_tie", None)
+    (``tie_playoff_enter``); the result page once it is given."""
     if tie is None or not tie.playoff_to_come:
         return None
     if not can_manage_league(request.user, fixture.division.season.league):
@@ -159,11 +174,19 @@ def _playoff(request: HttpRequest, fixture: Any) -> PlayoffForm | HttpResponse |
     return form
 
 
-def _done(submission: ResultSubmission, *, as_captain: bool) -> str:
-    if submission.status == ResultSubmission.Status.SETTLED:
-        return "Dispute settled with the score card: the result counts."
+def _done(submission: ResultSubmission, *, as_captain: bool, tie: Tie | None = None) -> str:
     if submission.is_confirmed:
-        return "Result from the signed score card entered: it counts."
+        done = (
+            "Dispute settled with the score card: the result counts."
+            if submission.status == ResultSubmission.Status.SETTLED
+            else "Result from the signed score card entered: it counts."
+        )
+        if tie is not None:
+            # Who goes through (on the card's play-off game too), or that it is still to come.
+            tie.refresh_from_db()
+            outcome = tie.through_words or tie.level_words
+            done += f" {outcome}." if outcome else ""
+        return done
     if as_captain:
         return (
             "Result from the score card submitted: it counts once the other team's captain "

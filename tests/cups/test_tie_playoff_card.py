@@ -145,3 +145,111 @@ def test_a_bad_play_off_score_given_later_is_refused_and_a_captain_may_not_give_
     assert tie.winner == "away"
     with pytest.raises(ValidationError, match="not level waiting for a play-off game"):
         tie_playoff_enter(tie=tie, home=11, away=2, by=secretary)
+
+
+def _captains(world, tie):
+    """The tie's fixture's captains by side ("home", "away")."""
+    by_team = {world.teams[0].pk: "home_captain", world.teams[1].pk: "away_captain"}
+    return {
+        "home": world.users[by_team[tie.fixture.home_id]],
+        "away": world.users[by_team[tie.fixture.away_id]],
+    }
+
+
+def _card(tables, **more):
+    """The score card page's form as typed: each table's game, and ``more`` (the play-off)."""
+    data = {}
+    for table in tables:
+        ((home, away),) = table.games
+        data |= {f"t{table.board}_g1_home": str(home), f"t{table.board}_g1_away": str(away)}
+    return data | {name: str(value) for name, value in more.items()}
+
+
+def test_a_cup_ties_blank_score_card_has_the_play_off_boxes_and_a_league_fixtures_has_none():
+    """The card a captain fills in carries the play-off game from the start, for a knock-out
+    cup tie only: a league fixture's card has no play-off boxes."""
+    from tests.factories.leagues import FixtureFactory
+
+    world, cup, tie = _tie()
+    client = Client()
+    client.force_login(_captains(world, tie)["home"])
+    page = client.get(reverse("leagues:score_card", args=[tie.fixture.pk])).content.decode()
+    assert 'data-testid="card-playoff"' in page
+    assert 'name="playoff_home"' in page and 'name="playoff_away"' in page
+    league_fixture = FixtureFactory(
+        division=tie.fixture.division, home=tie.fixture.home, away=tie.fixture.away
+    )
+    page = client.get(reverse("leagues:score_card", args=[league_fixture.pk])).content.decode()
+    assert 'name="t1_g1_home"' in page and 'name="playoff_home"' not in page
+
+
+def test_a_level_card_typed_with_its_play_off_score_decides_the_tie_in_one_go():
+    """A secretary types the card both captains signed, its tables level and its play-off
+    boxes filled: the result counts and the tie is decided by the play-off at once."""
+    world, cup, tie = _tie()
+    client = Client()
+    client.force_login(world.users["secretary"])
+    url = reverse("leagues:score_card", args=[tie.fixture.pk])
+    response = client.post(
+        url, _card(LEVEL, playoff_home=4, playoff_away=11, signed="on"), follow=True
+    )
+    tie.refresh_from_db()
+    assert tie.winner == "away" and tie.decided_by == "a play-off game"
+    assert (tie.playoff_home, tie.playoff_away) == (4, 11)
+    said = [str(m) for m in response.context["messages"]]
+    assert said == [f"Result from the signed score card entered: it counts. {tie.through_words}."]
+
+
+def test_a_captains_level_card_with_its_play_off_decides_the_tie_once_the_other_agrees():
+    from leagues.services import confirmation
+
+    world, cup, tie = _tie()
+    captains = _captains(world, tie)
+    client = Client()
+    client.force_login(captains["home"])
+    url = reverse("leagues:score_card", args=[tie.fixture.pk])
+    client.post(url, _card(LEVEL, playoff_home=11, playoff_away=6))
+    tie.refresh_from_db()
+    assert tie.winner == "" and (tie.playoff_home, tie.playoff_away) == (11, 6)
+    submission = tie.fixture.submissions.get(status="submitted")
+    confirmation.result_confirm(submission=submission, by=captains["away"])
+    tie.refresh_from_db()
+    assert tie.winner == "home" and tie.decided_by == "a play-off game"
+
+
+@pytest.mark.parametrize(
+    ("tables", "playoff", "said"),
+    [
+        (LEVEL, {"playoff_home": 11}, "Play-off game: give both sides' scores"),
+        (LEVEL, {"playoff_home": 9, "playoff_away": 7}, "neither side reached the target of 11"),
+        (HOME_WINS, {"playoff_home": 11, "playoff_away": 7}, "The tables decide this match"),
+    ],
+)
+def test_a_card_with_a_wrong_play_off_is_refused_whole_and_every_figure_stays(
+    tables, playoff, said
+):
+    world, cup, tie = _tie()
+    client = Client()
+    client.force_login(world.users["secretary"])
+    url = reverse("leagues:score_card", args=[tie.fixture.pk])
+    response = client.post(url, _card(tables, signed="on", **playoff))
+    assert response.status_code == 200
+    page = response.content.decode().replace("&#x27;", "'")
+    assert said in page and "Nothing was saved." in page
+    assert f'name="playoff_home" value="{playoff["playoff_home"]}"' in page
+    tie.refresh_from_db()
+    assert tie.winner == "" and tie.playoff_home is None
+    assert not FixtureTable.objects.filter(fixture=tie.fixture).exists()
+
+
+def test_a_card_refused_for_a_tables_figure_names_a_wrong_play_off_score_too():
+    """A captain learns every problem on the card from one submission: a table's figure
+    refused and the play-off game's score that finishes no game, both said."""
+    world, cup, tie = _tie()
+    client = Client()
+    client.force_login(world.users["secretary"])
+    data = _card(LEVEL, playoff_home=9, playoff_away=7) | {"t1_g1_home": "x"}
+    page = client.post(reverse("leagues:score_card", args=[tie.fixture.pk]), data)
+    words = page.content.decode().replace("&#x27;", "'")
+    assert "give a whole number" in words
+    assert "Play-off game (9–7): neither side reached the target of 11" in words
