@@ -13,13 +13,20 @@ from typing import Any
 
 from cups.models import Competition, Entrant, Tie
 from leagues.models import League, TeamEntry
-from leagues.permissions import can_manage_league
+from leagues.permissions import can_enter_card, can_manage_league
 from scoring.actors import Account
 from scoring.forms.words import possessive
 
 
 def can_manage_competition(user: Account, competition: Competition) -> bool:
     return can_manage_league(user, competition.league)
+
+
+def can_give_playoff(user: Account, tie: Tie) -> bool:
+    """Whether ``user`` may give a level team tie's play-off game's score from the score card
+    once its result counts (``cups.services.ties.tie_playoff_enter``): who may enter its
+    fixture's card, a captain of either team that season or a secretary."""
+    return tie.fixture is not None and can_enter_card(user, tie.fixture)
 
 
 def can_score_cup_game(user: Account, game: Any) -> bool:

@@ -26,7 +26,7 @@ from django.urls import reverse
 
 from config.locks import lock_rows
 from cups.models import SETTLED, Competition, Entrant, Round, Tie, TieGame, TieResult
-from cups.permissions import can_manage_competition
+from cups.permissions import can_give_playoff, can_manage_competition
 from cups.services.results import TieTerms, race_figures
 from leagues import match
 from leagues.audit import audit_log
@@ -433,13 +433,18 @@ def take_playoff_from_card(tie: Tie, *, home: int, away: int, by: Account) -> No
 
 @transaction.atomic
 def tie_playoff_enter(*, tie: Tie, home: int, away: int, by: Account) -> Tie:
-    """A secretary types the play-off game's score from the signed score card of a team tie
-    whose match counts and is level, waiting for its play-off game: the tie is decided by it,
-    as a play-off game scored on a phone decides it. Refused, naming what was wrong, with
-    nothing changed: a score no game finishes on, a tie not waiting for a play-off game, a
-    play-off game already being scored on a phone."""
+    """A captain of either team, or a secretary (``can_give_playoff``), types the play-off
+    game's score from the score card of a team tie whose match counts and is level, waiting
+    for its play-off game: the tie is decided by it, as a play-off game scored on a phone
+    decides it (audited, by whom). Refused, naming what was wrong, with nothing changed: anyone
+    else, a score no game finishes on, a tie not waiting for a play-off game, a play-off game
+    already being scored on a phone."""
     tie = lock_tie(tie)
-    _require_manager(tie, by)
+    if not can_give_playoff(by, tie):
+        raise PermissionDenied(
+            "Only a captain of one of the two teams or a secretary gives the play-off game's "
+            "score. Nothing was changed."
+        )
     if not tie.playoff_to_come:
         raise ValidationError(
             f"{tie} is not level waiting for a play-off game: there is no play-off score to "

@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from cups.models import Tie
+from cups.permissions import can_give_playoff
 from cups.services.ties import tie_playoff_enter
 from leagues.card_forms import PlayoffForm, ScoreCardForm
 from leagues.models import Fixture, FixtureTable, ResultSubmission
@@ -142,17 +143,18 @@ def _knockout_tie(fixture: Any) -> Tie | None:
     if fixture.kind != Fixture.Kind.CUP:
         return None
     tie = Tie.objects.filter(fixture=fixture).first()
-    return tie if tie is not None and tie.round_id is not None else None
+    if tie is None or tie.round_id is None:
+        return None
+    tie.fixture = fixture  # read already, with its division, season and league
+    return tie
 
 
 def _playoff(
     request: HttpRequest, fixture: Any, tie: Tie | None
 ) -> PlayoffForm | HttpResponse | None:
-    """A counted cup tie left level, its play-off game to come: its boxes, for a secretary
-    (``tie_playoff_enter``); the result page once it is given."""
-    if tie is None or not tie.playoff_to_come:
-        return None
-    if not can_manage_league(request.user, fixture.division.season.league):
+    """A counted cup tie left level, its play-off game to come: its boxes, for a captain of
+    either team or a secretary (``tie_playoff_enter``); the result page once it is given."""
+    if tie is None or not tie.playoff_to_come or not can_give_playoff(request.user, tie):
         return None
     form = PlayoffForm(
         request.POST or None, fixture=fixture, ruleset=fixture.division.season.get_ruleset()

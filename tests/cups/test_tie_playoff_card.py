@@ -128,7 +128,10 @@ def test_a_bad_play_off_score_is_refused_naming_what_was_wrong_with_nothing_save
     assert not AuditEntry.objects.filter(action=AuditEntry.Action.CARD_ENTERED).exists()
 
 
-def test_a_bad_play_off_score_given_later_is_refused_and_a_captain_may_not_give_it():
+@pytest.mark.parametrize("who", ["stranger", "other_secretary"])
+def test_a_bad_play_off_score_given_later_is_refused_and_no_one_else_may_give_it(who):
+    """Neither someone with no part in the tie nor another league's secretary gives the
+    play-off game's score: refused, nothing changed."""
     from django.core.exceptions import PermissionDenied
 
     world, cup, tie = _tie()
@@ -136,8 +139,8 @@ def test_a_bad_play_off_score_given_later_is_refused_and_a_captain_may_not_give_
     fixture_card_enter(fixture=tie.fixture, tables=LEVEL, signed=True, by=secretary)
     with pytest.raises(ValidationError, match="neither side reached the target of 11"):
         tie_playoff_enter(tie=tie, home=3, away=2, by=secretary)
-    with pytest.raises(PermissionDenied):
-        tie_playoff_enter(tie=tie, home=11, away=2, by=world.users["home_captain"])
+    with pytest.raises(PermissionDenied, match="Only a captain of one of the two teams"):
+        tie_playoff_enter(tie=tie, home=11, away=2, by=world.users[who])
     tie.refresh_from_db()
     assert tie.winner == "" and tie.playoff_home is None
     tie_playoff_enter(tie=tie, home=2, away=11, by=secretary)
@@ -253,3 +256,38 @@ def test_a_card_refused_for_a_tables_figure_names_a_wrong_play_off_score_too():
     words = page.content.decode().replace("&#x27;", "'")
     assert "give a whole number" in words
     assert "Play-off game (9–7): neither side reached the target of 11" in words
+
+
+@pytest.mark.parametrize("side", ["home", "away"])
+def test_either_captain_gives_the_play_off_once_the_level_result_counts_and_it_is_audited(side):
+    """Either team's captain, not only a secretary, gives the play-off game's score once the
+    level result counts: the tie is decided by it, and the audit trail says who gave it."""
+    world, cup, tie = _tie()
+    fixture_card_enter(fixture=tie.fixture, tables=LEVEL, signed=True, by=world.users["secretary"])
+    captain = _captains(world, tie)[side]
+    tie_playoff_enter(tie=tie, home=11, away=9, by=captain)
+    tie.refresh_from_db()
+    assert tie.winner == "home" and tie.decided_by == "a play-off game"
+    entry = AuditEntry.objects.filter(action=AuditEntry.Action.CARD_ENTERED).latest("pk")
+    assert entry.subject == f"Score card of {tie}: play-off game 11–9 entered"
+    assert entry.by == captain and entry.after["playoff"] == [11, 9]
+
+
+def test_a_captain_is_offered_the_play_off_boxes_on_the_card_page_and_gives_it_there():
+    """The captain who opens the score card of a counted level tie gets the play-off game's
+    boxes (before, only a secretary did), and the tie is decided by what they type."""
+    world, cup, tie = _tie()
+    fixture_card_enter(fixture=tie.fixture, tables=LEVEL, signed=True, by=world.users["secretary"])
+    client = Client()
+    client.force_login(_captains(world, tie)["away"])
+    url = reverse("leagues:score_card", args=[tie.fixture.pk])
+    page = client.get(url).content.decode()
+    assert 'data-testid="playoff-form"' in page and 'name="playoff_home"' in page
+    response = client.post(url, {"playoff_home": "6", "playoff_away": "11"})
+    assert response.status_code == 302
+    assert response.url == reverse("leagues:fixture_result", args=[tie.fixture.pk])
+    tie.refresh_from_db()
+    assert tie.winner == "away" and tie.decided_by == "a play-off game"
+    # Someone with no part in the tie is not let in to the card at all.
+    client.force_login(world.users["stranger"])
+    assert client.get(url).status_code == 403
