@@ -31,6 +31,10 @@ from leagues.models import (
     agreement_constraints,
 )
 
+#: Who gives a level team tie's play-off game's score from the score card, as its pages say it
+#: (``cups.permissions.can_give_playoff`` decides it).
+PLAYOFF_GIVERS = "Either team's captain or a secretary"
+
 
 class Competition(models.Model):
     class Format(models.TextChoices):
@@ -372,6 +376,19 @@ class Tie(models.Model):
         if not self.playoff_to_come:
             return ""
         return f"Level {self.home_score}–{self.away_score}: {self.decided_by}"
+
+    @property
+    def playoff_words(self) -> str:
+        """ "The tie is level 3–3: the play-off game's score is still to come. Either team's
+        captain or a secretary gives it from the score card.": a team tie waiting for its
+        play-off game (``playoff_to_come``), as its result page and its fixture's page say it,
+        naming who may give it (``cups.permissions.can_give_playoff``); "" otherwise."""
+        if not self.playoff_to_come:
+            return ""
+        return (
+            f"The tie is level {self.home_score}–{self.away_score}: the play-off game's score "
+            f"is still to come. {PLAYOFF_GIVERS} gives it from the score card."
+        )
 
     @property
     def through_words(self) -> str:

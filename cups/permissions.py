@@ -25,7 +25,8 @@ def can_manage_competition(user: Account, competition: Competition) -> bool:
 def can_give_playoff(user: Account, tie: Tie) -> bool:
     """Whether ``user`` may give a level team tie's play-off game's score from the score card
     once its result counts (``cups.services.ties.tie_playoff_enter``): who may enter its
-    fixture's card, a captain of either team that season or a secretary."""
+    fixture's card, a captain of either team that season or a secretary, as its pages say
+    (``cups.models.PLAYOFF_GIVERS``)."""
     return tie.fixture is not None and can_enter_card(user, tie.fixture)
 
 

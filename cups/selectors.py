@@ -303,6 +303,18 @@ def tie_detail(*, pk: int) -> Tie:
     return tie
 
 
+def knockout_tie(*, fixture: Fixture) -> Tie | None:
+    """The knock-out cup tie played as ``fixture``, whose level match goes to a play-off game
+    (a group's match stays drawn), with ``fixture`` as its own; None for any other fixture
+    (no query for a league one)."""
+    if fixture.kind != Fixture.Kind.CUP:
+        return None
+    tie = Tie.objects.filter(fixture=fixture, round__isnull=False).first()
+    if tie is not None:
+        tie.fixture = fixture  # read already, with its teams, division, season and league
+    return tie
+
+
 def tie_current_result(*, tie: Tie) -> TieResult | None:
     """A race tie's result as it stands: open (submitted or disputed) or counted; none before
     the deciding game is won or after it was withdrawn."""

@@ -15,9 +15,10 @@ from django.views.decorators.http import require_http_methods
 
 from cups.models import Tie
 from cups.permissions import can_give_playoff
+from cups.selectors import knockout_tie
 from cups.services.ties import tie_playoff_enter
 from leagues.card_forms import PlayoffForm, ScoreCardForm
-from leagues.models import Fixture, FixtureTable, ResultSubmission
+from leagues.models import FixtureTable, ResultSubmission
 from leagues.permissions import can_enter_card, can_manage_league, captained_sides
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.people import name_people, seated_players
@@ -68,7 +69,7 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
     signing = can_manage_league(request.user, season.league) and not captained_sides(
         request.user, fixture
     )
-    tie = _knockout_tie(fixture)
+    tie = knockout_tie(fixture=fixture)
     form = ScoreCardForm(
         request.POST or None,
         fixture=fixture,
@@ -135,18 +136,6 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
         "playoff": playoff,
     }
     return render(request, "leagues/score_card.html", context, status=200)
-
-
-def _knockout_tie(fixture: Any) -> Tie | None:
-    """The knock-out cup tie played as ``fixture``, whose level match goes to a play-off game
-    (a group's match stays drawn); None for any other fixture (no query for a league one)."""
-    if fixture.kind != Fixture.Kind.CUP:
-        return None
-    tie = Tie.objects.filter(fixture=fixture).first()
-    if tie is None or tie.round_id is None:
-        return None
-    tie.fixture = fixture  # read already, with its division, season and league
-    return tie
 
 
 def _playoff(

@@ -15,6 +15,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django_tables2 import RequestConfig
 
 from config.paths import paths_for
+from cups.selectors import knockout_tie
 from leagues import match
 from leagues.days import short_date
 from leagues.fragments import PLAYERS, page_fragment, page_fragment_tagged, tag_until
@@ -265,6 +266,9 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
     # submit it (a scorer through the table's link too) is pointed to its Submit, first; the
     # score card, whose page submits it too, comes after.
     to_submit = confirmation.may_submit(fixture=fixture, actor=fixture_actor(request, fixture))
+    # A cup tie left level: whoever may enter its card gives the play-off game's score
+    # (``cups.permissions.can_give_playoff``), on the card's page.
+    tie = knockout_tie(fixture=fixture) if can_manage or can_captain else None
     return render(
         request,
         "leagues/fixture_detail.html",
@@ -276,6 +280,7 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "card": card and not to_submit,
             "to_submit": to_submit,
             "card_too": card and to_submit,
+            "playoff": tie is not None and tie.playoff_to_come,
             # Seating and the tables' QR codes while a table is still to seat or play.
             "night": (can_manage or can_captain) and seating.night_open(fixture),
             "card_not_yet": cards.not_started_words(fixture) if closed == "not_yet" else "",

@@ -17,6 +17,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from config.inputs import clean_text, strict_id
+from cups.permissions import can_give_playoff
+from cups.selectors import knockout_tie
 from leagues.models import AuditEntry, FixtureTable, League, ResultSubmission
 from leagues.permissions import can_manage_league, captained_sides
 from leagues.selectors import fixtures as selectors
@@ -67,6 +69,9 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
     )
     tables = list(FixtureTable.objects.filter(fixture=fixture).order_by("board"))
     mark_abandoned(tables)  # its result is to come from the card: said so, not "being played"
+    # A cup tie the counted match left level: its play-off game's score is still to come.
+    tie = knockout_tie(fixture=fixture)
+    playoff_tie = tie if tie is not None and tie.playoff_to_come else None
     # A void fixture's tables were played, but nothing of it counts: no step is offered.
     void = fixture.status == fixture.Status.VOID
     context = {
@@ -122,6 +127,8 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         and not void
         and current.is_confirmed
         and confirmation.can_reopen(fixture=fixture, by=user),
+        "playoff_tie": playoff_tie,
+        "may_give_playoff": playoff_tie is not None and can_give_playoff(user, playoff_tie),
     }
     return render(request, "leagues/fixture_result.html", context)
 

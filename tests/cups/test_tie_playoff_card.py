@@ -291,3 +291,39 @@ def test_a_captain_is_offered_the_play_off_boxes_on_the_card_page_and_gives_it_t
     # Someone with no part in the tie is not let in to the card at all.
     client.force_login(world.users["stranger"])
     assert client.get(url).status_code == 403
+
+
+def test_the_result_and_fixture_pages_say_the_play_off_is_to_come_and_who_gives_it():
+    """A counted level tie's result page (which said only "Played" and "Confirmed") and its
+    fixture's page say the tie is level, its play-off game's score still to come, and who
+    gives it; a captain of either team and a secretary are led to its boxes, no one else."""
+    world, cup, tie = _tie()
+    fixture_card_enter(fixture=tie.fixture, tables=LEVEL, signed=True, by=world.users["secretary"])
+    said = (
+        "The tie is level 3–3: the play-off game's score is still to come. Either team's "
+        "captain or a secretary gives it from the score card."
+    )
+    result_url = reverse("leagues:fixture_result", args=[tie.fixture.pk])
+    fixture_url = tie.fixture.get_absolute_url()
+
+    def read(client, url):
+        return client.get(url).content.decode().replace("&#x27;", "'")
+
+    client = Client()
+    for url in (result_url, fixture_url):
+        page = read(client, url)
+        assert said in page
+        assert 'data-testid="give-playoff"' not in page
+        assert 'data-testid="playoff-link"' not in page
+    client.force_login(world.users["stranger"])
+    assert 'data-testid="give-playoff"' not in read(client, result_url)
+    for who in ("home_captain", "away_captain", "secretary"):
+        client.force_login(world.users[who])
+        assert 'data-testid="give-playoff"' in read(client, result_url)
+        assert 'data-testid="playoff-link"' in read(client, fixture_url)
+    tie_playoff_enter(tie=tie, home=11, away=3, by=world.users["secretary"])
+    tie.refresh_from_db()
+    for url in (result_url, fixture_url):
+        page = read(client, url)
+        assert said not in page and 'data-testid="playoff-link"' not in page
+    assert f"{tie.through_words}." in read(client, fixture_url)
