@@ -315,6 +315,17 @@ def knockout_tie(*, fixture: Fixture) -> Tie | None:
     return tie
 
 
+def ties_waiting_for_playoff(*, competition: Competition) -> list[Tie]:
+    """The competition's team ties whose counted match is level, waiting for the play-off
+    game's score (``Tie.playoff_to_come``, asked of the database), in bracket order, each with
+    its fixture and teams: one query."""
+    return list(
+        Tie.objects.filter(
+            competition=competition, winner="", decided_by=match.PLAYOFF_TO_COME
+        ).select_related("round", "home", "away", "fixture__home", "fixture__away")
+    )
+
+
 def tie_current_result(*, tie: Tie) -> TieResult | None:
     """A race tie's result as it stands: open (submitted or disputed) or counted; none before
     the deciding game is won or after it was withdrawn."""

@@ -22,6 +22,7 @@ from cups import forms, selectors
 from cups.models import Competition, Entrant, Round, Tie, TieResult
 from cups.permissions import can_manage_competition, tie_role
 from cups.services import competitions, confirmation, draws, ties
+from leagues.card_forms import PlayoffForm
 from leagues.forms import add_service_error
 from leagues.selectors import fixtures as league_selectors
 from leagues.views.common import found, post_action, require_manager, user_or_none
@@ -354,6 +355,13 @@ def competition_manage(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.error(request, message)
     competition.refresh_from_db()
     to_enter = selectors.teams_to_enter(competition=competition).count() if is_teams else 0
+    # Each team tie left level, its play-off game's boxes: they go to its score card's page,
+    # which takes them (``tie_playoff_enter``) and comes back here.
+    ruleset = competition.season.get_ruleset()
+    playoffs = [
+        (tie, PlayoffForm(fixture=tie.fixture, ruleset=ruleset, auto_id=f"id_tie{tie.pk}_%s"))
+        for tie in selectors.ties_waiting_for_playoff(competition=competition)
+    ]
     return render(
         request,
         "cups/manage/competition.html",
@@ -365,6 +373,7 @@ def competition_manage(request: HttpRequest, pk: int) -> HttpResponse:
             "to_enter": to_enter,
             "draw_form": draw_form,
             "groups_form": groups_form,
+            "playoffs": playoffs,
             "rounds": [
                 (rnd, refused_dates if rnd.pk == refused_round else forms.RoundDatesForm(round=rnd))
                 for rnd in competition.rounds.all()

@@ -142,7 +142,8 @@ def _playoff(
     request: HttpRequest, fixture: Any, tie: Tie | None
 ) -> PlayoffForm | HttpResponse | None:
     """A counted cup tie left level, its play-off game to come: its boxes, for a captain of
-    either team or a secretary (``tie_playoff_enter``); the result page once it is given."""
+    either team or a secretary (``tie_playoff_enter``); the result page once it is given (the
+    cup's page, for a secretary who gave it there)."""
     if tie is None or not tie.playoff_to_come or not can_give_playoff(request.user, tie):
         return None
     form = PlayoffForm(
@@ -161,6 +162,9 @@ def _playoff(
                 form.add_error(None, message)
         else:
             messages.success(request, f"Play-off game entered: {tie.through_words}.")
+            if request.GET.get("from") == "cup":
+                # A secretary giving the cup's level ties' play-offs goes back to its list.
+                return redirect("cups:manage", pk=tie.competition_id)
             return redirect("leagues:fixture_result", pk=fixture.pk)
     return form
 

@@ -327,3 +327,27 @@ def test_the_result_and_fixture_pages_say_the_play_off_is_to_come_and_who_gives_
         page = read(client, url)
         assert said not in page and 'data-testid="playoff-link"' not in page
     assert f"{tie.through_words}." in read(client, fixture_url)
+
+
+def test_the_cups_manage_page_lists_the_level_ties_and_takes_their_play_off_score():
+    """The secretary's page of the cup lists each tie left level waiting for its play-off
+    game, with its boxes; what they give there decides the tie, and they come back to the
+    cup's page, the tie gone from the list."""
+    world, cup, tie = _tie()
+    client = Client()
+    client.force_login(world.users["secretary"])
+    manage = reverse("cups:manage", args=[cup.pk])
+    assert 'data-testid="playoffs"' not in client.get(manage).content.decode()
+    fixture_card_enter(fixture=tie.fixture, tables=LEVEL, signed=True, by=world.users["secretary"])
+    page = client.get(manage).content.decode()
+    assert f'data-testid="playoff-tie-{tie.pk}"' in page
+    assert "Level 3–3: a play-off game to come" in page
+    action = reverse("leagues:score_card", args=[tie.fixture.pk]) + "?from=cup"
+    assert f'action="{action}"' in page and f'id="id_tie{tie.pk}_playoff_home"' in page
+    response = client.post(action, {"playoff_home": "11", "playoff_away": "10"}, follow=True)
+    assert response.redirect_chain == [(manage, 302)]
+    tie.refresh_from_db()
+    assert tie.winner == "home" and tie.decided_by == "a play-off game"
+    page = response.content.decode().replace("&#x27;", "'")
+    assert f"Play-off game entered: {tie.through_words}." in page
+    assert 'data-testid="playoffs"' not in page
