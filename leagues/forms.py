@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+from collections.abc import Mapping
 from typing import Any
 
 from django import forms
@@ -930,7 +931,9 @@ class WalkoverForm(forms.Form):
 
 
 class FixtureTablesForm(forms.Form):
-    """Each board's home pair and away pair, from the players registered to each team."""
+    """Each board's home pair and away pair, from the players registered to each team; the
+    pairs seated already (``seated``: by board, as a captain may seat table 2 alone on the
+    night page) offered at their own table."""
 
     def __init__(
         self,
@@ -938,7 +941,7 @@ class FixtureTablesForm(forms.Form):
         boards: int,
         home_players: QuerySet[Player] | list[Player],
         away_players: QuerySet[Player] | list[Player],
-        initial_pairs: list[tuple[list[Player], list[Player]]] | None = None,
+        seated: Mapping[int, tuple[list[Player], list[Player]]] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
@@ -949,9 +952,8 @@ class FixtureTablesForm(forms.Form):
         for board in range(1, boards + 1):
             for side, pool in pools.items():
                 choices = [("", "—")] + [(str(p.pk), p.label) for p in pool]
-                seated = []
-                if initial_pairs and board <= len(initial_pairs):
-                    seated = initial_pairs[board - 1][0 if side == "home" else 1]
+                pairs = (seated or {}).get(board, ([], []))
+                pair = pairs[0 if side == "home" else 1]
                 for seat in (1, 2):
                     name = f"board_{board}_{side}_{seat}"
                     self.seat_names[name] = f"{side} player {seat} at table {board}"
@@ -961,7 +963,7 @@ class FixtureTablesForm(forms.Form):
                         coerce=int,
                         required=seat == 1,
                         empty_value=None,
-                        initial=seated[seat - 1].pk if len(seated) >= seat else "",
+                        initial=pair[seat - 1].pk if len(pair) >= seat else "",
                     )
 
     @property

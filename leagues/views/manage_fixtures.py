@@ -225,12 +225,14 @@ def fixture_tables(request: HttpRequest, pk: int) -> HttpResponse:
     name_people([*squads[fixture.home], *squads[fixture.away], *seated_players(seated)])
     # A team with fewer registered players than tables cannot be seated: say whom to register.
     short = [(team, len(players)) for team, players in squads.items() if len(players) < boards]
+    # Bound only to its own post: a page opened (a GET's empty POST) shows the pairs seated.
+    posted_all = request.method == "POST" and not closed and "board" not in request.POST
     form = forms.FixtureTablesForm(
-        request.POST if not closed and "board" not in request.POST else None,
+        request.POST if posted_all else None,
         boards=boards,
         home_players=squads[fixture.home],
         away_players=squads[fixture.away],
-        initial_pairs=[(t.home_pair, t.away_pair) for t in seated],
+        seated={t.board: (t.home_pair, t.away_pair) for t in seated},
     )
     # Once games have started, the tables not seated yet, each seated on its own.
     unseated = selectors.unseated_boards(fixture, seated) if started else []

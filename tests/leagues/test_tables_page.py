@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import datetime
+import re
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -12,7 +14,7 @@ from django.utils import timezone
 
 from leagues.formats import YORKSHIRE_FORMAT
 from leagues.fragments import invalidate_league
-from leagues.models import FixtureTable
+from leagues.models import Fixture, FixtureTable
 from leagues.services.seating import table_seat
 from tests.factories.leagues import (
     DivisionFactory,
@@ -28,24 +30,26 @@ pytestmark = pytest.mark.django_db
 A_HAND = {"high": "A", "low": "B", "jack": "A", "game": "A"}
 
 
+def _match(*, tables: int, players: int, **when: Any) -> tuple[Fixture, Any, list, list]:
+    """Black Bull v Old Hall on ``tables`` tables (``when``: its date and time), each team
+    with ``players`` registered: (the fixture, a secretary, each side's squad)."""
+    league = LeagueFactory(match_format=YORKSHIRE_FORMAT.with_options(tables=tables).to_spec())
+    division = DivisionFactory(season__league=league)
+    home, away = entered_teams(division, ["Black Bull", "Old Hall"], players=players)
+    secretary = UserFactory()
+    league.secretaries.add(secretary)
+    fixture = FixtureFactory(division=division, home=home, away=away, **when)
+    season = division.season
+    return fixture, secretary, squad(home, season), squad(away, season)
+
+
 @pytest.fixture
 def one_seated():
     """A match of four tables, table 1 seated by a captain and a hand in; tables 2-4 not."""
-    league = LeagueFactory(match_format=YORKSHIRE_FORMAT.with_options(tables=4).to_spec())
-    division = DivisionFactory(season__league=league)
-    home, away = entered_teams(division, ["Black Bull", "Old Hall"], players=8)
-    secretary = UserFactory()
-    league.secretaries.add(secretary)
     # Tonight, started already (at midnight), whatever the hour the tests run.
-    fixture = FixtureFactory(
-        division=division,
-        home=home,
-        away=away,
-        date=timezone.localdate(),
-        time=datetime.time(0, 0),
+    fixture, secretary, home_squad, away_squad = _match(
+        tables=4, players=8, date=timezone.localdate(), time=datetime.time(0, 0)
     )
-    season = division.season
-    home_squad, away_squad = squad(home, season), squad(away, season)
     table = table_seat(fixture=fixture, board=1, home=home_squad[:2], away=away_squad[:2], by=None)
     game = current_game(table)
     record(game, [hand(game, "A", A_HAND)])
@@ -159,3 +163,27 @@ def test_every_page_of_the_match_names_the_tables_not_seated_yet(client, one_sea
     fixture.save(update_fields=["status"])
     invalidate_league(fixture.division.season.league_id)
     assert "not seated yet</h3>" not in page_words(client.get(fixture.get_absolute_url()))
+
+
+def _chosen(body: str, name: str) -> str:
+    """The value of the option shown chosen in the picker ``name`` ("" for none)."""
+    picker = body.split(f'name="{name}"')[1].split("</select>")[0]
+    found = re.search(r'<option value="(\d*)"[^>]*selected', picker)
+    return found.group(1) if found else ""
+
+
+def test_the_tables_pickers_before_the_match_offer_each_seated_pair_at_its_own_table(client):
+    """With table 2 of two seated by a captain before the match, the Tables page's seating
+    offered table 2's pair in table 1's pickers (filled in table order, not by board) and
+    table 2's empty; and, opened, it showed every picker empty and "This field is required"
+    (the form bound to a GET's empty POST). Each seated pair is at its own table."""
+    week = timezone.localdate() + datetime.timedelta(days=7)
+    fixture, secretary, ours, theirs = _match(tables=2, players=4, date=week)
+    table_seat(fixture=fixture, board=2, home=ours[2:], away=theirs[2:], by=None)
+    client.force_login(secretary)
+    body = client.get(_tables_url(fixture)).content.decode()
+    assert "This field is required" not in body and "aria-invalid" not in body
+    for side, pair in (("home", ours[2:]), ("away", theirs[2:])):
+        for seat, player in enumerate(pair, start=1):
+            assert _chosen(body, f"board_2_{side}_{seat}") == str(player.pk)
+            assert _chosen(body, f"board_1_{side}_{seat}") == ""
