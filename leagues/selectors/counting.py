@@ -28,6 +28,7 @@ either, so that the filter reads two columns rather than searching every submiss
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import Any
 
 from django.db.models import (
     BooleanField,
@@ -174,10 +175,30 @@ def fixtures_with_standing(
     )
 
 
+#: A stored result's state, as every page words it (``result_state``).
+EXPUNGED = "expunged"
+CONFIRMED = "confirmed"
+TO_CONFIRM = "awaiting confirmation"
+NOT_SUBMITTED = "not yet submitted"
+
+
+def result_state(result: Any) -> str:
+    """Where a stored result (a ``FixtureResult``, or a list's ``ListedResult``) stands, from
+    what it stores, in the one wording of it: ``EXPUNGED`` (a team withdrew with its results
+    expunged), ``CONFIRMED`` (agreed, or settled), ``TO_CONFIRM`` (a side has submitted it),
+    else ``NOT_SUBMITTED``. The lists' marks (``result_mark``) and the Tables page of a
+    decided match (``tables_closed_words``) say it so."""
+    if result.expunged:
+        return EXPUNGED
+    if result.confirmed:
+        return CONFIRMED
+    return TO_CONFIRM if result.submitted else NOT_SUBMITTED
+
+
 def result_mark(fixture: Fixture) -> str:
     """How a listed fixture's result stands, in a word or two ("" when it simply counts or has
-    no result yet): "provisional", "awaiting confirmation" (a side has submitted it), "not yet
-    submitted" (played, no captain has submitted it), "expunged", or the kind ("cup")."""
+    no result yet): "provisional", its ``result_state`` when it does not count ("awaiting
+    confirmation", "not yet submitted", "expunged"), or the kind ("cup")."""
     if fixture.status not in RESULT_STATUSES:
         return ""
     result = getattr(fixture, "result", None)
@@ -185,10 +206,11 @@ def result_mark(fixture: Fixture) -> str:
         return ""
     if fixture.kind != Fixture.Kind.LEAGUE:
         return fixture.get_kind_display().lower()
-    if result.expunged:
-        return "expunged"
-    if fixture.status == Fixture.Status.WALKOVER or result.confirmed:
+    state = result_state(result)
+    if state == EXPUNGED:
+        return state
+    if fixture.status == Fixture.Status.WALKOVER or state == CONFIRMED:
         return ""
     if fixture.league.show_provisional:
         return "provisional"
-    return "awaiting confirmation" if result.submitted else "not yet submitted"
+    return state

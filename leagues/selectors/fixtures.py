@@ -46,6 +46,7 @@ from leagues.selectors.counting import (
     counts_q,
     fixtures_with_standing,
     is_provisional_q,
+    result_state,
 )
 from scoring.models import GameStatus, Side
 from scoring.services.compiled import CompiledRead, CompiledReadIn, CompiledRows
@@ -288,8 +289,8 @@ def unseated_boards(fixture: Fixture, tables: Iterable[FixtureTable]) -> list[in
 def tables_closed_words(fixture: Fixture, tables: Iterable[FixtureTable]) -> str:
     """Why the fixture's tables are seated no more, as the secretary's Tables page says it
     instead of offering the seating (``tables``: the fixture's, with ``result`` read with it):
-    "The result is confirmed from the score card.", "Walkover to Black Bull: no tables are
-    played."; "" while it is still to be played."""
+    "The result from the score card is confirmed." (its ``result_state``), "Walkover to Black
+    Bull: no tables are played."; "" while it is still to be played."""
     if fixture.status in Fixture.TO_PLAY:
         return ""
     if fixture.status == Fixture.Status.WALKOVER:
@@ -303,15 +304,7 @@ def tables_closed_words(fixture: Fixture, tables: Iterable[FixtureTable]) -> str
         frozenset({True, False}): " from the score card and the tables' phones",
     }.get(frozenset(cards), "")
     result = getattr(fixture, "result", None)
-    if result is not None and result.expunged:
-        state = "expunged"
-    elif result is not None and result.confirmed:
-        state = "confirmed"
-    elif result is not None and result.submitted:
-        state = "submitted, waiting to be confirmed"
-    else:
-        state = "in"
-    return f"The result is {state}{source}."
+    return f"The result{source} is {'in' if result is None else result_state(result)}."
 
 
 def division_entries(*, division: Division) -> QuerySet[TeamEntry]:

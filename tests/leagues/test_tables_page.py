@@ -14,7 +14,8 @@ from django.utils import timezone
 
 from leagues.formats import YORKSHIRE_FORMAT
 from leagues.fragments import invalidate_league
-from leagues.models import Fixture, FixtureTable
+from leagues.models import Fixture, FixtureResult, FixtureTable
+from leagues.selectors.counting import result_mark
 from leagues.services.seating import table_seat
 from tests.factories.leagues import (
     DivisionFactory,
@@ -115,9 +116,29 @@ def test_the_tables_page_of_a_result_confirmed_from_the_score_card_offers_no_sea
     client.force_login(secretary)
     response = client.get(_tables_url(fixture))
     words = page_words(response)
-    assert "The result is confirmed from the score card." in words
+    assert "The result from the score card is confirmed." in words
     assert "<select" not in words and "Seat the pairs and start the games" not in words
     assert client.post(_tables_url(fixture), {"start": "1"}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("submitted", "state"), [(True, "awaiting confirmation"), (False, "not yet submitted")]
+)
+def test_the_tables_page_words_a_result_not_confirmed_as_the_lists_mark_it(
+    client, submitted, state
+):
+    """The Tables page worded a result's state itself ("submitted, waiting to be confirmed",
+    "in") where the lists mark it "awaiting confirmation" or "not yet submitted": it says it
+    in the lists' words (``result_state``)."""
+    fixture, secretary, _, _ = _match(tables=1, players=2)
+    FixtureTable.objects.create(fixture=fixture, board=1, source=FixtureTable.Source.CARD)
+    result = FixtureResultFactory(fixture=fixture, home_win=True, confirmed=False)
+    FixtureResult.objects.filter(pk=result.pk).update(submitted=submitted)
+    fixture.result.refresh_from_db()
+    assert result_mark(fixture) == state
+    client.force_login(secretary)
+    words = page_words(client.get(_tables_url(fixture)))
+    assert f"The result from the score card is {state}." in words
 
 
 def test_the_fixture_card_with_no_table_seated_links_to_the_night_page(client):
