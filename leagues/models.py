@@ -1546,6 +1546,7 @@ class AuditEntry(models.Model):
         SUBMISSION_WITHDRAWN = "submission_withdrawn", "Submitted result withdrawn"
         TABLE_RESTARTED = "table_restarted", "Table started again"
         TABLE_SEATED = "table_seated", "Table seated"
+        TABLE_STARTED = "table_started", "Table started"
         TABLES_SET = "tables_set", "Pairs seated"
         TEAM_ADDED = "team_added", "Team added"
         TEAM_ENTERED = "team_entered", "Team entered"

@@ -27,7 +27,6 @@ from django.urls import reverse
 
 from config.locks import lock_rows
 from leagues import match
-from leagues.fragments import invalidate_league
 from leagues.models import (
     AuditEntry,
     Fixture,
@@ -216,23 +215,36 @@ def table_link_opened(*, link: ScoringLink, by: Account = None) -> str:
     nothing due. A table seated before the match starts has no game till then
     (``leagues.services.seating.table_seat``): its scorer, holding the live link (the
     permission to score the table), begins it by opening the link; the game's audit trail
-    names who opened it (None: a scorer with no account). Registered with
+    names who opened it (None: a scorer with no account), and so does the fixture's, as
+    every other start of a table's game is written there (its seating, its restart): the
+    entry, by the account or else the link, is the league's change that its cached lists
+    ("In play") go with (``audit_log``). Registered with
     ``scoring.openers.register_link_opener``."""
+    from leagues.audit import audit_log
+
     if not link.is_live or _due_table(link) is None:
         return ""
     lock_rows(FixtureTable.objects.filter(scoring_link=link))
     table = _due_table(link)  # read again under the lock: another phone may have begun it
     if table is None:
         return ""
-    if not table.fixture.has_started():
-        return not_started_words(table.fixture)
+    fixture = table.fixture
+    if not fixture.has_started():
+        return not_started_words(fixture)
+    opener = by if by is not None and by.is_authenticated else None
     try:
-        _table_game_start(table=table, by=by if by is not None and by.is_authenticated else None)
+        started = _table_game_start(table=table, by=opener)
     except ValidationError:  # every game of the table played: its page says so
         return ""
-    # A game begun changes what the league's lists say of the match ("In play"): they are
-    # cached till the league changes, and nothing else here tells them (no audit entry).
-    invalidate_league(table.fixture.division.season.league_id)
+    audit_log(
+        league=fixture.division.season.league,
+        fixture=fixture,
+        action=AuditEntry.Action.TABLE_STARTED,
+        subject=f"Table {table.board} started: game {started.number}, on its scoring link",
+        after={"table": table.board, "in_play": f"game {started.number}"},
+        by=opener,
+        link=link,
+    )
     return ""
 
 

@@ -626,14 +626,11 @@ def test_the_last_night_of_a_season_past_midnight_is_followed_when_the_next_seas
     assert first.status_code == 200 and "1 match in play" in page_words(first)
 
 
-def test_a_table_seated_ahead_whose_scorer_begins_it_turns_the_list_to_in_play(client, monkeypatch):
-    """A table seated before the match starts begins its game when its scorer opens the link
-    after the start: only the pages that follow games were told, so the division's list,
-    cached since the seating, went on saying "Scheduled" all night. Beginning a table's game
-    is a change of the league's lists: they say "In play"."""
+def _seated_ahead(monkeypatch):
+    """A match at 20:00 tonight, its table 1 seated at noon (no game yet): (the clock at noon,
+    its zone and day, the division, the fixture, the table)."""
     from zoneinfo import ZoneInfo
 
-    from leagues.services.results import table_link_opened
     from leagues.services.seating import table_seat
     from tests.leagues.helpers import clock_at, squad
 
@@ -655,8 +652,50 @@ def test_a_table_seated_ahead_whose_scorer_begins_it_turns_the_list_to_in_play(c
         by=None,
     )
     assert table.games.count() == 0  # the match has not started: no game yet
+    later = datetime.datetime.combine(day, datetime.time(20, 30), tzinfo=zone)
+    return later, day, division, fixture, table
+
+
+def test_a_table_seated_ahead_whose_scorer_begins_it_turns_the_list_to_in_play(client, monkeypatch):
+    """A table seated before the match starts begins its game when its scorer opens the link
+    after the start: only the pages that follow games were told, so the division's list,
+    cached since the seating, went on saying "Scheduled" all night. Beginning a table's game
+    is a change of the league's lists: they say "In play"."""
+    from leagues.services.results import table_link_opened
+    from tests.leagues.helpers import clock_at
+
+    later, day, division, _, table = _seated_ahead(monkeypatch)
     assert _listed_status(client, division, day)["Black Bull"] == "Scheduled"
-    clock_at(monkeypatch, datetime.datetime.combine(day, datetime.time(20, 30), tzinfo=zone))
+    clock_at(monkeypatch, later)
     assert table_link_opened(link=table.scoring_link) == ""
     assert table.games.count() == 1
     assert _listed_status(client, division, day)["Black Bull"] == "In play"
+
+
+def test_a_table_begun_by_opening_its_link_is_on_the_fixtures_audit_trail(client, monkeypatch):
+    """Every other start of a table's game (its seating, its restart) is on the fixture's
+    audit trail; the one its scorer began by opening the table's link was not, and bumped the
+    league's version itself. It is written there, by the scorer's account and the link, once:
+    the link opened again begins nothing more."""
+    from leagues.models import AuditEntry
+    from tests.factories.scoring import UserFactory
+    from tests.leagues.helpers import clock_at
+
+    later, _, _, fixture, table = _seated_ahead(monkeypatch)
+    scorer = UserFactory()
+    client.force_login(scorer)
+    opened = reverse("scoring:link_open", args=[table.scoring_link.key])
+    client.get(opened)  # before the start: it waits, nothing written
+    assert not AuditEntry.objects.filter(action=AuditEntry.Action.TABLE_STARTED).exists()
+    clock_at(monkeypatch, later)
+    assert client.get(opened).status_code == 302
+    client.get(opened)
+    entry = AuditEntry.objects.get(fixture=fixture, action=AuditEntry.Action.TABLE_STARTED)
+    assert entry.subject == "Table 1 started: game 1, on its scoring link"
+    assert (entry.by, entry.link) == (scorer, table.scoring_link)
+    assert table.games.count() == 1
+    secretary = UserFactory()
+    fixture.division.season.league.secretaries.add(secretary)
+    client.force_login(secretary)
+    audit = page_words(client.get(reverse("leagues:manage_fixture_audit", args=[fixture.pk])))
+    assert 'data-testid="audit-table_started"' in audit
