@@ -137,7 +137,7 @@ def fixture_tables_set(
 
 
 @transaction.atomic
-def table_game_start(*, table: FixtureTable, by: Account = None) -> TableGame:
+def table_restart(*, table: FixtureTable, by: Account = None) -> TableGame:
     """A secretary's restart of a table whose game was abandoned (``with_abandoned_game``, the
     one rule): its next game begins under the league's ruleset (side A home, B away) on the
     table's own link, written to the fixture's audit trail with the score the abandoned game
@@ -190,7 +190,7 @@ def _due_table(link: ScoringLink) -> FixtureTable | None:
     """The fixture table ``link`` scores, when a game of it is due to begin: seated both sides,
     from the tables (not the score card), undecided, its fixture still to be played, and no
     game of it in progress, its latest won (or none yet). A table whose latest game was
-    abandoned waits for a secretary's restart (``table_game_start``)."""
+    abandoned waits for a secretary's restart (``table_restart``)."""
     table = (
         FixtureTable.objects.select_related("fixture__division__season__league")
         .filter(scoring_link=link, source=FixtureTable.Source.HANDS, outcome="")

@@ -319,13 +319,13 @@ def fixture_tables(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @post_action(lambda pk, board: reverse("leagues:manage_fixture_tables", args=[pk]))
 def table_restart(request: HttpRequest, pk: int, board: int) -> HttpResponse:
-    """Start again a table whose game was abandoned (``results.table_game_start``): its next
+    """Start again a table whose game was abandoned (``results.table_restart``): its next
     game begins on the table's own link. The service's refusal (a table whose latest game was
     not abandoned) is shown, nothing changed."""
     fixture = _fixture(request, pk)
     table = get_object_or_404(FixtureTable, fixture=fixture, board=board)
     try:
-        started = results.table_game_start(table=table, by=request.user)
+        started = results.table_restart(table=table, by=request.user)
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:

@@ -28,7 +28,7 @@ from leagues.services.invitations import (
     secretary_invite,
 )
 from leagues.services.league_requests import league_request_create
-from leagues.services.results import table_game_start, table_link_reissue
+from leagues.services.results import table_link_reissue, table_restart
 from leagues.services.structure import entry_move
 from leagues.services.withdrawal import team_withdraw
 from scoring.models import Game, Hand, ScoringLink
@@ -152,7 +152,7 @@ def test_a_game_started_as_the_table_link_is_re_issued_is_scored_through_the_new
     game_abandon(game=table.games.get().game, reason="The pub's power went off")
 
     release, first = holding_the_locks(lambda: table_link_reissue(table=table))
-    second, outcome = meanwhile(lambda: table_game_start(table=table))
+    second, outcome = meanwhile(lambda: table_restart(table=table))
     both_finish(release, first, second)
     assert "error" not in outcome, outcome.get("error")
     table.refresh_from_db()

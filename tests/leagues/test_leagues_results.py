@@ -8,7 +8,7 @@ from leagues.formats import TRINIDAD_FORMAT, YORKSHIRE_FORMAT
 from leagues.match import FIRST_TO
 from leagues.models import Fixture, FixtureResult, FixtureTable
 from leagues.services.fixtures import fixture_void, fixture_walkover
-from leagues.services.results import fixture_tables_set, table_game_start
+from leagues.services.results import fixture_tables_set, table_restart
 from scoring import services as scoring_services
 from scoring.models import GameStatus
 from tests.factories.leagues import (
@@ -243,10 +243,10 @@ def test_tables_refuse_unregistered_players_and_the_wrong_number_of_tables(yorks
 def test_a_table_starts_one_game_at_a_time(yorkshire_fixture):
     (first, *_) = start_fixture(yorkshire_fixture)
     with pytest.raises(ValidationError, match="Table 1 has no abandoned game to start again"):
-        table_game_start(table=first.table)  # its game still in progress
+        table_restart(table=first.table)  # its game still in progress
     win_game(first.game, "A", 0)
     with pytest.raises(ValidationError, match="Table 1 has no abandoned game to start again"):
-        table_game_start(table=first.table)  # decided
+        table_restart(table=first.table)  # decided
 
 
 def test_a_trinidad_result_page_mid_match_counts_what_the_fixture_page_counts(client):

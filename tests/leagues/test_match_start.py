@@ -19,7 +19,7 @@ from django.urls import reverse
 from leagues.days import long_date
 from leagues.formats import TRINIDAD_FORMAT, YORKSHIRE_FORMAT
 from leagues.models import FixtureTable, TableGame
-from leagues.services.results import fixture_start, table_game_start
+from leagues.services.results import fixture_start, table_restart
 from leagues.services.seating import table_seat
 from scoring.models import Game
 from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory
@@ -74,7 +74,7 @@ def test_a_table_seated_days_ahead_begins_no_game_and_its_link_says_when(monkeyp
 
     # Nor does a secretary's restart begin it: that is for a table whose game was abandoned.
     with pytest.raises(ValidationError, match="Table 1 has no abandoned game to start again"):
-        table_game_start(table=table, by=users["secretary"])
+        table_restart(table=table, by=users["secretary"])
     assert not TableGame.objects.exists()
 
 

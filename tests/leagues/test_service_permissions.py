@@ -75,7 +75,7 @@ WRITES = {
         by=by,
     ),
     "table_link_reissue": lambda w, by: results.table_link_reissue(table=w.table, by=by),
-    "table_game_start": lambda w, by: results.table_game_start(table=w.table, by=by),
+    "table_restart": lambda w, by: results.table_restart(table=w.table, by=by),
 }
 
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from leagues.formats import YORKSHIRE_FORMAT
 from leagues.models import AuditEntry, TableGame
-from leagues.services.results import fixture_tables_set, table_game_start
+from leagues.services.results import fixture_tables_set, table_restart
 from scoring.models import GameStatus
 from scoring.services.games import game_abandon
 from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory
@@ -144,10 +144,10 @@ def test_a_table_still_playing_or_won_is_not_started_again() -> None:
 
 
 def test_a_restart_by_the_service_is_audited_with_the_score_it_stopped_at() -> None:
-    """``table_game_start`` wrote no league audit entry: a restart left no trace of who did it
+    """``table_restart`` wrote no league audit entry: a restart left no trace of who did it
     or what the abandoned game stood at."""
     fixture, table, users = _abandoned_at_table_4()
-    started = table_game_start(table=table, by=users["secretary"])
+    started = table_restart(table=table, by=users["secretary"])
     assert started.number == 2
     entry = AuditEntry.objects.get(fixture=fixture, action=AuditEntry.Action.TABLE_RESTARTED)
     assert entry.subject == "Table 4 started again: game 2 (game 1 abandoned at 2–2)"
@@ -164,13 +164,13 @@ def test_the_restart_audit_and_the_pages_give_the_same_stopped_score_home_first(
     secretary = _client(users["secretary"])
     tables_url = reverse("leagues:manage_fixture_tables", args=[fixture.pk])
     assert "Table 4: game abandoned at 3–1" in page_words(secretary.get(tables_url))
-    table_game_start(table=table, by=users["secretary"])
+    table_restart(table=table, by=users["secretary"])
     entry = AuditEntry.objects.get(fixture=fixture, action=AuditEntry.Action.TABLE_RESTARTED)
     assert entry.subject == "Table 4 started again: game 2 (game 1 abandoned at 3–1)"
 
 
 def test_the_service_starts_again_only_a_table_whose_game_was_abandoned() -> None:
-    """Only the Tables page asked whether a table's game was abandoned: ``table_game_start``
+    """Only the Tables page asked whether a table's game was abandoned: ``table_restart``
     itself began a game at any table with none in play, a table seated and waiting for its
     scorer too (its first game, audited as a restart). The service refuses, nothing
     changed."""
@@ -182,7 +182,7 @@ def test_the_service_starts_again_only_a_table_whose_game_was_abandoned() -> Non
     pairs = [(squad(home, season)[i : i + 2], squad(away, season)[i : i + 2]) for i in (0, 2, 4, 6)]
     (table, *_) = fixture_tables_set(fixture=fixture, pairs=pairs, by=users["secretary"])
     with pytest.raises(ValidationError, match="Table 1 has no abandoned game to start again"):
-        table_game_start(table=table, by=users["secretary"])
+        table_restart(table=table, by=users["secretary"])
     assert not TableGame.objects.filter(table__fixture=fixture).exists()
     assert not AuditEntry.objects.filter(action=AuditEntry.Action.TABLE_RESTARTED).exists()
 
@@ -222,7 +222,7 @@ def test_the_night_page_says_a_won_table_is_finished_not_playing(
     assert 'data-testid="night-finished-1"' in night
     assert f"Table 1: finished, won by {fixture.home.name} · 11–5." in night
     assert 'data-testid="night-abandoned-4"' in night
-    table_game_start(table=table, by=users["secretary"])
+    table_restart(table=table, by=users["secretary"])
     night = page_words(captain.get(url))
     assert 'data-testid="night-started-4"' in night  # playing again, its pairs set
     assert 'data-testid="night-finished-4"' not in night
@@ -246,7 +246,7 @@ def test_the_secretarys_desk_lists_a_match_held_up_by_an_abandoned_table() -> No
     assert f'href="{card_url}?from=desk" data-testid="held-up-card-{fixture.pk}"' in desk
     assert f'data-testid="missing-{fixture.pk}"' not in desk  # listed once, not twice
 
-    table_game_start(table=table, by=users["secretary"])
+    table_restart(table=table, by=users["secretary"])
     desk = page_words(secretary.get(desk_url))
     assert f'data-testid="held-up-{fixture.pk}"' not in desk
     assert f'data-testid="missing-{fixture.pk}"' in desk  # its night passed, not finished
