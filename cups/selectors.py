@@ -715,6 +715,24 @@ class MyTie:
     result: TieResult | None
     action: str  # "agree" (agree or dispute), "wait" (for the other side), or ""
 
+    @property
+    def waits_for_you(self) -> bool:
+        """Its result waits for this player (or captain) to agree or dispute it: listed under
+        "Waiting for you" with the league fixtures waiting for them."""
+        return self.action == "agree"
+
+    @property
+    def date(self) -> datetime.date | None:
+        """The tie's night as My fixtures orders it among the league fixtures: its round's
+        date, else the day its result was put forward (the league's day), else its round's
+        deadline; None when it has none of these."""
+        round_ = self.tie.round
+        if round_ is not None and round_.date is not None:
+            return round_.date
+        if self.result is not None:
+            return date_in(self.result.submitted_at, self.tie.competition.league.time_zone)
+        return round_.deadline if round_ is not None else None
+
 
 def my_ties(*, user: Account) -> list[MyTie]:
     """The race ties to play, waiting for agreement or decided, of the pairs ``user`` plays in

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from django.db.models import Prefetch, Q
 from django.utils import timezone
@@ -47,6 +47,10 @@ class CaptainFixture:
     action: str  # SUBMIT, CONFIRM (confirm or dispute), WAIT (for the other side) or NONE
     status_words: str  # where the match stands, as the fixture's page says it ("In play")
     when: str = ""  # PAST, TONIGHT or COMING: its date against its league's today
+
+    @property
+    def date(self) -> datetime.date:
+        return self.fixture.date
 
     @property
     def submitter(self) -> str:
@@ -125,14 +129,24 @@ def captain_fixtures(*, user: Account) -> list[CaptainFixture]:
     return rows
 
 
+class WaitingTie(Protocol):
+    """A cup tie of the player's (``cups.selectors.MyTie``) as My fixtures sorts it."""
+
+    @property
+    def waits_for_you(self) -> bool: ...
+
+    @property
+    def date(self) -> datetime.date | None: ...
+
+
 @dataclass(frozen=True)
 class CaptainSection:
     """A part of My fixtures: ``key`` (WAITING, TONIGHT, COMING or PAST), its heading and its
-    fixtures in the order it lists them."""
+    fixtures (and, waiting for the player, cup ties) in the order it lists them."""
 
     key: str
     title: str
-    rows: list[CaptainFixture]
+    rows: list[CaptainFixture | WaitingTie]
 
 
 WAITING = "waiting"
@@ -145,17 +159,24 @@ SECTION_TITLES = {
 
 
 def captain_sections(
-    rows: Sequence[CaptainFixture], *, cards_due: Collection[int]
+    rows: Sequence[CaptainFixture],
+    *,
+    cards_due: Collection[int],
+    ties: Sequence[WaitingTie] = (),
 ) -> list[CaptainSection]:
     """``captain_fixtures`` as My fixtures lists them, the step a captain came for first:
     waiting for them (a result to submit, the other side's to confirm or dispute, or a score
-    card to enter: the fixtures in ``cards_due``), oldest first; then tonight's matches; then
-    those to come, soonest first; then past results, latest first. Sections with no fixture
-    are left out. No query."""
-    parts: dict[str, list[CaptainFixture]] = {key: [] for key in SECTION_TITLES}
+    card to enter: the fixtures in ``cards_due``; and each of ``ties`` whose result waits for
+    them to agree), oldest first, a tie by its ``date`` (one with none last); then tonight's
+    matches; then those to come, soonest first; then past results, latest first. Sections
+    with no fixture are left out. No query."""
+    parts: dict[str, list[CaptainFixture | WaitingTie]] = {key: [] for key in SECTION_TITLES}
     for row in rows:
         waiting = row.action in WAITING_FOR_YOU or row.fixture.pk in cards_due
         parts[WAITING if waiting else row.when].append(row)
+    # Merged by date with the fixtures (already by date and time, which a stable sort keeps).
+    parts[WAITING].extend(tie for tie in ties if tie.waits_for_you)
+    parts[WAITING].sort(key=lambda row: row.date or datetime.date.max)
     parts[PAST].reverse()
     return [
         CaptainSection(key=key, title=SECTION_TITLES[key], rows=found)

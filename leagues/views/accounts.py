@@ -171,13 +171,15 @@ def captain_account(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def my_fixtures(request: HttpRequest) -> HttpResponse:
     """The fixtures of the teams this account captains this season, with the step it can take
     on each: submit the result, confirm or dispute the other side's; the cup pairs ties of the
-    pairs it plays in (or captains the team of), to agree or dispute their results; and the
+    pairs it plays in (or captains the team of), to agree or dispute their results (those
+    waiting for it listed with the fixtures waiting for it, first on the page); and the
     leagues it is a secretary of, each a tap from its desk; the leagues it asked for (waiting
     for the site's operator, or lately decided). Where logging in lands (the operator's count of
     leagues waiting is on every page: ``base.html``)."""
     from cups.selectors import my_ties
 
     fixtures = account_selectors.captain_fixtures(user=request.user)
+    ties = my_ties(user=request.user)
     # Whether its score card is offered, by the rule the fixture's other pages ask: a card to
     # enter waits for the captain, as a result to confirm does.
     cards_due = {
@@ -185,31 +187,34 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
         for row in fixtures
         if cards.card_offered(request.user, row.fixture, row.submission)
     }
-    # Each with its score as the lists give it (a captain confirms what they can see), and
-    # whether its night (seating, QR codes) is offered.
-    sections = [
-        (
-            section,
-            [
-                (
-                    row,
-                    fixture_score(row.fixture, marked=False),
-                    seating.night_open(row.fixture),
-                    row.fixture.pk in cards_due,
-                )
-                for row in section.rows
-            ],
+
+    def listed(row: Any) -> tuple[Any, str, bool, bool]:
+        """A fixture with its score as the lists give it (a captain confirms what they can
+        see), whether its night (seating, QR codes) is offered and its card; a cup tie as
+        it is."""
+        if not isinstance(row, account_selectors.CaptainFixture):
+            return row, "", False, False
+        fixture = row.fixture
+        return (
+            row,
+            fixture_score(fixture, marked=False),
+            seating.night_open(fixture),
+            fixture.pk in cards_due,
         )
-        for section in account_selectors.captain_sections(fixtures, cards_due=cards_due)
+
+    sections = [
+        (section, [listed(row) for row in section.rows])
+        for section in account_selectors.captain_sections(fixtures, cards_due=cards_due, ties=ties)
     ]
-    ties = my_ties(user=request.user)
     run = account_selectors.leagues_run_by(user=request.user)
     return render(
         request,
         "leagues/my_fixtures.html",
         {
+            "captain": bool(fixtures),
             "sections": sections,
-            "ties": ties,
+            # The cup ties not waiting for this account (those are in "Waiting for you").
+            "ties": [tie for tie in ties if not tie.waits_for_you],
             "leagues_run": run,
             "league_requests": account_selectors.league_requests_of(user=request.user),
         },

@@ -6,6 +6,9 @@ unless that tie is reversed first. The same audit entries and database rules as 
 
 from __future__ import annotations
 
+import datetime
+import re
+
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
@@ -14,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
 
-from cups.models import Tie, TieResult
+from cups.models import Round, Tie, TieResult
 from cups.services.confirmation import (
     tie_result_confirm,
     tie_result_dispute,
@@ -24,7 +27,7 @@ from cups.services.confirmation import (
 )
 from cups.services.draws import draw_make
 from cups.services.ties import tie_postpone, tie_reverse, tie_settle
-from leagues.models import AuditEntry
+from leagues.models import AuditEntry, Division
 from tests.cups.helpers import (
     cup_world,
     current,
@@ -34,6 +37,7 @@ from tests.cups.helpers import (
     play_race,
     team_cup,
 )
+from tests.factories.leagues import FixtureFactory, FixtureResultFactory
 from tests.leagues.helpers import hand, record
 
 pytestmark = pytest.mark.django_db
@@ -342,6 +346,52 @@ def test_my_fixtures_offers_a_pair_player_the_agreement():
     cup.refresh_from_db()
     assert tie.winner == "home" and cup.stage == "finished"
     assert f"my-tie-{tie.pk}" not in client.get(url).content.decode()  # the cup is over
+
+
+def test_my_fixtures_opens_on_the_cup_ties_and_fixtures_waiting_for_a_captain_by_date():
+    """A cup tie whose result waited for a captain to agree stayed in its own list at the
+    bottom of My fixtures, under the league fixtures, and a secretary who also captains a
+    team read "Leagues you run" first. "Waiting for you" opens the page, above the leagues
+    they run, with the ties and fixtures waiting for them by date; the ties that do not wait
+    for them stay in the cup ties' list."""
+    world = cup_world(2)
+    cup = pairs_cup(world, best_of=3)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    tie = play_race(ties(cup, 1)[0], "AA", agree=False)
+    captain = pair_captain(world, tie, "home")
+    world.league.secretaries.add(captain)
+    today = world.league.today()
+    Round.objects.filter(pk=tie.round_id).update(date=today - datetime.timedelta(days=14))
+    team, other = tie.home.team, tie.away.team
+    division = Division.objects.get(season=world.season)
+    week_ago = FixtureResultFactory(
+        fixture=FixtureFactory(
+            division=division, home=team, away=other, date=today - datetime.timedelta(days=7)
+        ),
+        home_win=True,
+        confirmed=False,
+    ).fixture  # played, its result for the captains to submit
+    client = Client()
+    client.force_login(captain)
+    body = " ".join(client.get(reverse("leagues:my_fixtures")).content.decode().split())
+    waiting = body.split('data-testid="my-section-waiting"')[1].split("</section>")[0]
+    listed = re.findall(r'data-testid="my-(tie|fixture)-(\d+)"', waiting)
+    assert listed == [("tie", str(tie.pk)), ("fixture", str(week_ago.pk))]
+    assert f'data-testid="my-agree-{tie.pk}"' in waiting
+    assert body.index('data-testid="my-section-waiting"') < body.index('data-testid="my-leagues"')
+    assert body.count(f'data-testid="my-tie-{tie.pk}"') == 1
+    assert 'data-testid="my-ties"' not in body
+
+    # Agreed for their side (by its pair), it waits for the other side, no longer for them:
+    # back in the cup ties' list.
+    player = Client()
+    player.force_login(pair_player(tie, "home"))
+    player.post(reverse("cups:tie_result", args=[tie.pk]), {"action": "confirm"})
+    body = client.get(reverse("leagues:my_fixtures")).content.decode()
+    waiting = body.split('data-testid="my-section-waiting"')[1].split("</section>")[0]
+    assert f"my-tie-{tie.pk}" not in waiting
+    cup_ties = body.split('data-testid="my-ties"')[1]
+    assert f'data-testid="my-tie-{tie.pk}" data-action="wait"' in cup_ties
 
 
 def test_the_bracket_marks_a_tie_played_and_waiting_for_agreement():
