@@ -45,7 +45,9 @@ LEADERS = 2
 """Leaders picked out: the top team, and the next one while it shares first place or the top
 two are the only teams shown."""
 WIDTH, HEIGHT = 340, 230
-LEFT, RIGHT, TOP, BOTTOM = 34, 12, 12, 30
+LEFT, RIGHT, TOP, BOTTOM = 34, 26, 12, 30
+"""``RIGHT`` leaves room after the last day: its marker and its date ("16 Sep", some 47 units
+wide), centred under its tick, stand wholly inside the drawing."""
 MARK_GAP = 12
 """A picked-out line's markers stand at least this far apart (in the drawing's units): with
 many weeks, a marker on every week would overlap into a solid band."""
@@ -54,6 +56,20 @@ LABEL_SIZE = 13
 (a 360 px phone gives it 334 px)."""
 TICK_GAP = 52
 """The dates along the bottom stand at least this far apart: "16 Sep" is some 40 units wide."""
+ROW = 16
+"""A second row of dates, beneath the first: a re-arranged night's too near a league night's."""
+
+
+@dataclass(frozen=True)
+class OffNight:
+    """A result on a night other than the league's (a fixture re-arranged to a Thursday): its
+    date along the bottom in italics, under a dashed tick, beside the league nights' dates
+    (``row`` 0) or beneath them (1) where it would touch one; ``row`` None: the tick alone,
+    with no room for its date in either row."""
+
+    x: float
+    label: str
+    row: int | None
 
 
 @dataclass(frozen=True)
@@ -104,6 +120,8 @@ class Chart:
     """The league nights named along the bottom, as (x, "2 Sep"): a week or a few apart, each
     on the league's night, so a result on another night (a fixture re-arranged to a Thursday)
     or an adjustment stands between two of them, and the chart's weeks are the league's."""
+    off_nights: list[OffNight]
+    """The results on another night, each named (``OffNight``) so that it reads too."""
     teams: list[tuple[int, str]]
     """Every team, for the chooser."""
     first: datetime.date
@@ -153,6 +171,7 @@ class Chart:
             f'font-size="{size}">{day}</text>\n    '
             for x, day in self.x_ticks
         ]
+        parts += [self._off_night(off) for off in self.off_nights]
         parts.append("\n    ")
         if self.band:
             parts.append(
@@ -163,6 +182,23 @@ class Chart:
         parts.append("\n    ")
         parts += [_drawn(line) + "\n    " for line in self.lines]
         return SafeString("".join(parts))
+
+    def _off_night(self, off: OffNight) -> str:
+        """A re-arranged night's dashed tick, down to its date's row, and its date in italics."""
+        depth = 4 + ROW * (off.row or 0)
+        tick = (
+            f'\n    <line x1="{off.x}" x2="{off.x}" y1="{self.bottom_y}" '
+            f'y2="{self.bottom_y + depth}" stroke="{GREY}" stroke-width="1" '
+            'stroke-dasharray="2 2" data-testid="off-night"/>'
+        )
+        if off.row is None:
+            return tick + "\n    "
+        return (
+            f'{tick}\n    <text x="{_label_x(off.x, off.label)}" '
+            f'y="{self.bottom_y + 16 + ROW * off.row}" text-anchor="middle" '
+            f'font-style="italic" fill="#d5dccf" font-size="{self.label_size}">'
+            f"{off.label}</text>\n    "
+        )
 
     @property
     def standing_out(self) -> list[Line]:
@@ -176,7 +212,7 @@ class Chart:
 
 def _label_x(x: float, label: str) -> float:
     """Where a date along the bottom is centred: under its tick, kept inside the drawing (the
-    last night's "16 Sep" under the right edge would be cut off)."""
+    first night's under the left edge would be cut off; ``RIGHT`` leaves room for the last's)."""
     half = len(label) * LABEL_SIZE * 0.3
     return round(min(max(x, half), WIDTH - half), 1)
 
@@ -195,6 +231,30 @@ def _named_nights(
         start + datetime.timedelta(weeks=week)
         for week in range(0, (last - start).days // 7 + 1, step)
     ]
+
+
+def _off_nights(
+    off: Sequence[tuple[float, str]], *, named: Sequence[tuple[float, str]]
+) -> list[OffNight]:
+    """Where each re-arranged night's date goes (``off``: its x and date, in order): beside the
+    league nights' dates (``named``) where it stands ``TICK_GAP`` from each of them, else in the
+    row beneath, ``TICK_GAP`` from the last one there, else nowhere (its tick alone)."""
+    rows: list[list[float]] = [[_label_x(x, label) for x, label in named], []]
+    placed = []
+    for x, label in off:
+        at = _label_x(x, label)
+        row = next(
+            (
+                number
+                for number, taken in enumerate(rows)
+                if all(abs(at - other) >= TICK_GAP for other in taken)
+            ),
+            None,
+        )
+        if row is not None:
+            rows[row].append(at)
+        placed.append(OffNight(x, label, row))
+    return placed
 
 
 def _spaced(xs: Sequence[float]) -> list[int]:
@@ -274,7 +334,8 @@ def progression_chart(
     The days stand apart as far as they are in time, the league nights (``night``: the
     season's, Monday 0; None: the first result's weekday) named by date along the bottom: a
     result on a night of its own (a fixture re-arranged to a Thursday) or an adjustment counts
-    on its day, between the league's weeks, and adds none.
+    on its day, between the league's weeks; the re-arranged night is named too, in italics
+    (``OffNight``), beneath the league nights' dates where it would touch one.
 
     The results are the table's own (each row's points on the table's ``nights``, from the ones
     ``leagues.selectors.counting`` counts) and each adjustment is added on the day it was made
@@ -358,12 +419,19 @@ def progression_chart(
     if night is None:
         night = (nights[0] if nights else first).weekday()
     named = _named_nights(first, last, night=night, week_width=plot_w * 7 / span)
+    x_ticks = [(x(day), day_month(day)) for day in named]
+    off_nights = _off_nights(
+        [(x(day), day_month(day)) for day in sorted(set(nights)) if day.weekday() != night],
+        named=x_ticks,
+    )
     return Chart(
         lines=grey + list(reversed(bright)),  # the first picked (the leader) drawn last, on top
         days=len(dates),
         top=top,
         y_ticks=[(y(t), t) for t in _ticks(low, top)],
-        x_ticks=[(x(day), day_month(day)) for day in named],
+        x_ticks=x_ticks,
+        off_nights=off_nights,
+        height=HEIGHT + (ROW if any(off.row for off in off_nights) else 0),
         teams=[
             (row.team.pk, row.entry.display_name)
             for row in sorted(shown, key=lambda r: r.team.name)

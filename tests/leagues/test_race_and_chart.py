@@ -22,9 +22,13 @@ from leagues.services.structure import league_update
 from leagues.views.charts import (
     BOTTOM,
     HEIGHT,
+    LABEL_SIZE,
     MARK_GAP,
     PENS,
+    ROW,
+    TICK_GAP,
     TOP,
+    OffNight,
     picked_out,
     progression_chart,
 )
@@ -556,14 +560,78 @@ def test_the_charts_weeks_are_the_leagues_nights_by_date():
     xs = [float(point.split(",")[0]) for point in chart.lines[0].points.split(" ")]
     assert xs == [ticks[0], ticks[1], ticks[1] + week * 2 / 7, ticks[1] + week * 4 / 7, ticks[2]]
     assert chart.lines[0].total == 7
-    # Three dates along the bottom, the last kept inside the drawing.
-    assert chart.drawing.count('text-anchor="middle"') == 3
-    assert '<text x="316.6" y="216" text-anchor="middle"' in chart.drawing
+    # The three Tuesdays' dates along the bottom, the last under its tick; the Thursday's in
+    # italics beneath (beside the second Tuesday's, the two would touch).
+    assert chart.drawing.count('text-anchor="middle" fill') == 3
+    assert f'<text x="{float(chart.right_x)}" y="216" text-anchor="middle"' in chart.drawing
+    assert chart.off_nights == [OffNight(xs[2], "11 Sep", 1)]
+    assert chart.height == HEIGHT + ROW
+    assert f'y="{216 + ROW}" text-anchor="middle" font-style="italic"' in chart.drawing
+    assert ">11 Sep</text>" in chart.drawing
+
+
+def _one_team(days: list[datetime.date]) -> SimpleNamespace:
+    return SimpleNamespace(
+        team=SimpleNamespace(pk=1, name="Black Bull"),
+        entry=SimpleNamespace(display_name="Black Bull"),
+        position=1,
+        nights=[2] * len(days),
+    )
+
+
+def _label_width(label: str) -> float:
+    return len(label) * LABEL_SIZE * 0.6
+
+
+@pytest.mark.parametrize("weeks", [1, 2, 3, 8, 30])
+def test_the_last_nights_point_and_date_stand_inside_the_drawing(weeks):
+    """The last night's point stood at the drawing's right edge: its marker and the line's end
+    were cut off on a phone, and its date, pushed left to stay in, stood off its tick. There is
+    room: the marker (5 units each side, and its outline) and the date, centred under the
+    tick, are inside the drawing."""
+    days = [DAY + datetime.timedelta(weeks=w) for w in range(weeks + 1)]
+    chart = progression_chart(rows=[_one_team(days)], nights=days, zone="UTC")
+    assert chart is not None
+    last_x, last_label = chart.x_ticks[-1]
+    assert last_x == chart.right_x == chart.lines[0].marks[-1].x
+    assert last_x + 5.5 <= chart.width
+    assert f'<text x="{float(last_x)}" y="216" text-anchor="middle"' in chart.drawing
+    assert last_x + _label_width(last_label) / 2 <= chart.width
+
+
+def test_a_re_arranged_night_is_named_beside_the_league_nights_where_there_is_room():
+    """A Friday three days after the first Tuesday of a two-week season stands far enough from
+    both Tuesdays for its date in the same row, in italics; the chart keeps its height."""
+    days = [DAY, DAY + datetime.timedelta(days=3), DAY + datetime.timedelta(weeks=1)]
+    days.append(DAY + datetime.timedelta(weeks=2))
+    chart = progression_chart(rows=[_one_team(days)], nights=days, night=1, zone="UTC")
+    assert chart is not None
+    assert [label for _, label in chart.x_ticks] == ["2 Sep", "9 Sep", "16 Sep"]
+    assert [(off.label, off.row) for off in chart.off_nights] == [("5 Sep", 0)]
+    assert chart.height == HEIGHT
+    assert 'y="216" text-anchor="middle" font-style="italic"' in chart.drawing
+
+
+def test_re_arranged_nights_dates_never_overlap():
+    """A Wednesday and a Thursday just after the first Tuesday: the Wednesday's date goes
+    beneath, the Thursday's has no room in either row and is a dashed tick alone; no two dates
+    in a row stand nearer than ``TICK_GAP``."""
+    days = [DAY + datetime.timedelta(days=n) for n in (0, 1, 2, 14)]
+    chart = progression_chart(rows=[_one_team(days)], nights=days, night=1, zone="UTC")
+    assert chart is not None
+    assert [(off.label, off.row) for off in chart.off_nights] == [("3 Sep", 1), ("4 Sep", None)]
+    assert chart.drawing.count('data-testid="off-night"') == 2
+    assert ">4 Sep</text>" not in chart.drawing
+    texts = re.findall(r'<text x="([\d.]+)" y="([\d.]+)" text-anchor="middle"', chart.drawing)
+    for row in {y for _, y in texts}:
+        xs = sorted(float(x) for x, y in texts if y == row)
+        assert all(b - a >= TICK_GAP for a, b in zip(xs, xs[1:], strict=False)), (row, xs)
 
 
 def test_the_standings_chart_after_a_fixture_re_arranged_to_a_thursday(client):
-    """On the page: a fixture of Week 1 re-arranged to the Thursday adds no tick of its own;
-    the three Tuesdays are the axis, and the summary says the nights it spans."""
+    """On the page: a fixture of Week 1 re-arranged to the Thursday is named too, in italics
+    beneath (it adds no league night: the three Tuesdays are the axis), and the summary says
+    the nights it spans."""
     from leagues.services.fixtures import fixture_rearrange, fixtures_generate
 
     division, t = make_division("Anchor", "Bay Horse", "Crown", "Drop Inn")
@@ -575,6 +643,8 @@ def test_the_standings_chart_after_a_fixture_re_arranged_to_a_thursday(client):
         FixtureResultFactory(fixture=fixture, home_win=True)
     page = client.get(reverse("leagues:division", args=[division.pk])).content.decode()
     # Along the bottom (the points up the side are set a little lower, with dy).
-    along = re.findall(r'<text x="[\d.]+" y="[\d.]+" text-anchor="middle"[^>]*>([^<]*)<', page)
+    along = re.findall(r'<text x="[\d.]+" y="[\d.]+" text-anchor="middle" fill[^>]*>([^<]*)<', page)
     assert along == ["2 Sep", "9 Sep", "16 Sep"]
+    off = re.findall(r'<text [^>]*font-style="italic"[^>]*>([^<]*)<', page)
+    assert off == ["4 Sep"]
     assert "Points after each league night, Tue 2 Sep to Tue 16 Sep" in page
