@@ -6,6 +6,8 @@
   address): a secretary confirms it for that side;
 - ``result_disputed``, ``result_settled``, ``result_rejected``: both captains and the league's
   secretaries;
+- ``submission_withdrawn``: both captains: the result is to be submitted again; and the
+  league's secretaries when it was disputed (told of the dispute, they are told it is over);
 - ``fixture_postponed``, ``fixture_rearranged``, ``fixture_undone`` (a postponement, walkover
   or void undone): both teams' captains.
 
@@ -61,7 +63,8 @@ class Event:
     says: str
     act: str
     link: str
-    to_secretaries: bool = False
+    #: Whether the league's secretaries are told too: always, never, or as an entry says.
+    to_secretaries: bool | Callable[[AuditEntry], bool] = False
     #: What a captain with no account reads instead of ``says`` and ``act``, where they
     #: cannot do on the site what the others are asked to.
     says_without_account: str = ""
@@ -78,6 +81,16 @@ def _replaced(entry: AuditEntry) -> list[str]:
     """The sides whose seated pair someone else changed (``seating.table_seat``)."""
     after = entry.after if isinstance(entry.after, dict) else {}
     return [side for side in after.get("replaced", []) if side in ("home", "away")]
+
+
+def _was_disputed(entry: AuditEntry) -> bool:
+    """Whether the result an entry withdrew was disputed (a secretary was told to settle it)."""
+    before = entry.before if isinstance(entry.before, dict) else {}
+    return before.get("status") == "disputed"
+
+
+#: What everyone told of a disputed result's withdrawal reads: the secretaries above all.
+DISPUTE_OVER = "The dispute is over: a secretary has nothing left to settle."
 
 
 EVENTS: dict[str, Event] = {
@@ -125,6 +138,7 @@ EVENTS: dict[str, Event] = {
         "again once every table has finished.",
         act="See the result",
         link="leagues:fixture_result",
+        to_secretaries=_was_disputed,
     ),
     "fixture_postponed": Event(
         subject="Postponed: {fixture}",
@@ -258,7 +272,10 @@ def _detail(entry: AuditEntry) -> str:
         return " ".join(lines)
     for key in ("reason", "settlement"):
         if after.get(key):
-            return _sentence(str(after[key]))
+            detail = _sentence(str(after[key]))
+            if entry.action == "submission_withdrawn" and _was_disputed(entry):
+                detail = f"{detail} {DISPUTE_OVER}"
+            return detail
     return ""
 
 
@@ -345,8 +362,11 @@ def recipients(entry: AuditEntry) -> list[Addressee]:
             for side in _waiting(entry)
             if side in unreached
         )
+    to_secretaries = event.to_secretaries
+    if callable(to_secretaries):
+        to_secretaries = to_secretaries(entry)
     secretaries: list[Any] = []
-    if event.to_secretaries or for_unreached:
+    if to_secretaries or for_unreached:
         secretaries = list(entry.league.secretaries.all())
     by = entry.by
     # The actor's own address is taken first: they are not told of their own change at a

@@ -111,6 +111,53 @@ def test_a_dispute_and_its_settlement_tell_both_captains_and_the_secretaries(
     assert "the submitted result stands. Sheets checked" in mail.outbox[0].body
 
 
+def test_a_disputed_result_taken_back_tells_the_secretaries_it_is_over(
+    world, django_capture_on_commit_callbacks
+):
+    """The captain who submitted a disputed result took it back: the secretaries, told of the
+    dispute, were not told there was nothing left to settle. They are now, after the commit,
+    as the dispute told them; the secretary's desk lists no dispute."""
+    submission = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmation.result_dispute(
+            submission=submission, reason="Table 1 was 11-9", by=world.users["away_captain"]
+        )
+    desk = Client()
+    desk.force_login(world.users["secretary"])
+    desk_url = reverse("leagues:manage_league", kwargs={"slug": world.league.slug})
+    settle = f'data-testid="settle-{world.fixture.pk}"'
+    assert settle in desk.get(desk_url).content.decode()
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmation.result_take_back(submission=submission, by=world.users["home_captain"])
+        assert mail.outbox == []  # nothing before the commit
+    assert sorted(map(sorted, addressees())) == [
+        ["away_captain@example.org"],
+        ["secretary@example.org"],
+    ]
+    told = next(m for m in mail.outbox if m.to == ["secretary@example.org"])
+    assert told.subject == f"Result to submit again: {world.fixture}"
+    assert "Table 1 was 11-9" in told.body
+    assert "The dispute is over: a secretary has nothing left to settle." in told.body
+    page = desk.get(desk_url).content.decode()
+    assert settle not in page and "every table finished, not submitted yet" in page
+
+
+def test_an_undisputed_result_taken_back_is_not_the_secretaries_business(
+    world, django_capture_on_commit_callbacks
+):
+    submission = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
+    )
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmation.result_take_back(submission=submission, by=world.users["home_captain"])
+    assert addressees() == [{"away_captain@example.org"}]
+    assert "nothing left to settle" not in mail.outbox[0].body
+
+
 @pytest.mark.parametrize("end", [".", "!", "?", ""])
 def test_a_disputes_reason_ends_its_sentence_once(world, django_capture_on_commit_callbacks, end):
     """ "…not 1-1. Check the card.. A secretary settles it.": the reason's own full stop (or
