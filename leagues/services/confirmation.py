@@ -10,6 +10,7 @@ its games, and every change is logged.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -184,6 +185,39 @@ def can_take_back(*, submission: ResultSubmission, by: Account) -> bool:
     own = FixtureTerms(submission.fixture).sides_of(user)
     agreed = {side for side in ("home", "away") if side not in waiting_sides(submission)}
     return agreed <= own
+
+
+@dataclass(frozen=True)
+class TakeBackWords:
+    """How taking a result back reads, for what it is taken back for (``take_back_words``):
+    what the result page says above its button and on it, and once it is done."""
+
+    note: str
+    button: str
+    done: str
+
+
+#: A result only waiting for the other team, taken back for a slip of its submitter's.
+TAKE_BACK_SLIP = TakeBackWords(
+    note="A figure you typed wrong? Take the result back before the other team agrees, put it "
+    "right, and submit it again.",
+    button="Take it back to put a figure right",
+    done="Result taken back: put the figure right, on the score card or at the table, then "
+    "submit it again.",
+)
+#: A disputed result taken back: the other team is right, the corrected card goes in.
+TAKE_BACK_DISPUTE = TakeBackWords(
+    note="Is the other team right? Take the result back, enter the corrected card and submit "
+    "it again: the secretary need not settle it, and the dispute stays in the league's audit "
+    "trail.",
+    button="Take back this result and enter the corrected card",
+    done="Result taken back: the dispute is over. Enter the corrected card, then submit it again.",
+)
+
+
+def take_back_words(submission: ResultSubmission) -> TakeBackWords:
+    """The words of taking ``submission`` back (``can_take_back``), disputed or not."""
+    return TAKE_BACK_DISPUTE if submission.status == Status.DISPUTED else TAKE_BACK_SLIP
 
 
 def can_dispute(*, submission: ResultSubmission, by: Account) -> bool:

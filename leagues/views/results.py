@@ -110,6 +110,7 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         "may_take_back": current is not None
         and not void
         and confirmation.can_take_back(submission=current, by=user),
+        "take_back": confirmation.take_back_words(current) if current is not None else None,
         # Who settles a dispute, and whether they were told (only what the notices record).
         "secretaries_told": current is not None
         and current.status == ResultSubmission.Status.DISPUTED
@@ -178,11 +179,8 @@ def _act(request: HttpRequest, fixture: Any, current: Any, actor: Actor) -> Http
                 "secretary) confirms it next."
             )
         elif action == "take_back":
+            done = confirmation.take_back_words(current).done
             confirmation.result_take_back(submission=current, by=user)
-            done = (
-                "Result taken back: put the figure right, on the score card or at the table, "
-                "then submit it again."
-            )
         elif action == "dispute":
             confirmation.result_dispute(submission=current, reason=text, by=user)
             done = "Result disputed: the secretary will settle it."

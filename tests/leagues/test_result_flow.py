@@ -152,3 +152,27 @@ def test_the_fixture_page_says_whom_a_secretarys_submission_waits_for_as_the_res
     agreed = "waiting for Black Bull's captain · Old Hall agreed"
     assert f"Submitted: {agreed}" in unescape(page_words(viewer.get(fixture.get_absolute_url())))
     assert f"W{agreed[1:]}." in unescape(page_words(viewer.get(_result_url(fixture))))
+
+
+def test_the_take_back_button_is_worded_for_a_dispute_and_for_a_slip(
+    django_capture_on_commit_callbacks,
+):
+    """The button read "Take it back to put a figure right" on a disputed result too: for a
+    dispute it says what taking it back is for (the corrected card), and so does the message
+    once done; a result only waiting keeps the words for a slip."""
+    fixture, users, _ = _disputed(django_capture_on_commit_callbacks)
+    home, url = _client(users["home"]), _result_url(fixture)
+    page = unescape(page_words(home.get(url)))
+    assert (
+        'data-testid="take-back-button">Take back this result and enter the corrected card<' in page
+    )
+    assert "to put a figure right" not in page
+    done = unescape(page_words(home.post(url, {"action": "take_back"}, follow=True)))
+    assert "Result taken back: the dispute is over. Enter the corrected card" in done
+    assert "put the figure right" not in done
+
+    fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+    page = unescape(page_words(home.get(url)))
+    assert 'data-testid="take-back-button">Take it back to put a figure right<' in page
+    done = unescape(page_words(home.post(url, {"action": "take_back"}, follow=True)))
+    assert "Result taken back: put the figure right" in done
