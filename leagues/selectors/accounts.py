@@ -47,6 +47,7 @@ class CaptainFixture:
     action: str  # SUBMIT, CONFIRM (confirm or dispute), WAIT (for the other side) or NONE
     status_words: str  # where the match stands, as the fixture's page says it ("In play")
     when: str = ""  # PAST, TONIGHT or COMING: its date against its league's today
+    sides: frozenset[str] = frozenset()  # the sides ("home", "away") the captain captains
 
     @property
     def date(self) -> datetime.date:
@@ -124,6 +125,11 @@ def captain_fixtures(*, user: Account) -> list[CaptainFixture]:
                 action=_action(fixture, submission, user, sides),
                 status_words=status_words(fixture, _today(fixture, today)),
                 when=_when(fixture, _today(fixture, today)),
+                sides=frozenset(
+                    side
+                    for side, team in (("home", fixture.home_id), ("away", fixture.away_id))
+                    if team in sides
+                ),
             )
         )
     return rows

@@ -10,6 +10,7 @@ its games, and every change is logged.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -172,17 +173,26 @@ def to_confirm(*, fixture: Fixture, by: Account) -> ResultSubmission | None:
     return submission
 
 
-def can_take_back(*, submission: ResultSubmission, by: Account) -> bool:
+def can_take_back(
+    *, submission: ResultSubmission, by: Account, sides: Collection[str] | None = None
+) -> bool:
     """Whoever submitted the result (an account), while it waits or is disputed and no side but
     their own has agreed to it: a figure they typed wrong is theirs to put right, before anyone
     relies on it, and a dispute they find the other side right about is theirs to end by
-    entering the corrected card (the secretary need not settle it)."""
+    entering the corrected card (the secretary need not settle it). A disputed result no
+    account submitted (a table's scoring link did) is the home captain's to take back on the
+    same terms: the home side enters the card, as it seats the tables. ``sides``: the sides
+    ``by`` captains in the fixture, where the caller read them already (else read here)."""
     user = agreement.account(by)
-    if user is None or submission.submitted_by_id != user.pk:
+    if user is None or submission.status not in ResultSubmission.OPEN_STATUSES:
         return False
-    if submission.status not in ResultSubmission.OPEN_STATUSES:
+    submitter = submission.submitted_by_id == user.pk
+    from_table = submission.submitted_by_id is None and submission.status == Status.DISPUTED
+    if not (submitter or from_table):
         return False
-    own = FixtureTerms(submission.fixture).sides_of(user)
+    own = set(sides) if sides is not None else FixtureTerms(submission.fixture).sides_of(user)
+    if not submitter and "home" not in own:
+        return False
     agreed = {side for side in ("home", "away") if side not in waiting_sides(submission)}
     return agreed <= own
 
@@ -205,10 +215,10 @@ TAKE_BACK_SLIP = TakeBackWords(
     done="Result taken back: put the figure right, on the score card or at the table, then "
     "submit it again.",
 )
-#: A disputed result taken back: the other team is right, the corrected card goes in.
+#: A disputed result taken back: the dispute is right, the corrected card goes in.
 TAKE_BACK_DISPUTE = TakeBackWords(
-    note="Is the other team right? Take the result back, enter the corrected card and submit "
-    "it again: the secretary need not settle it, and the dispute stays in the league's audit "
+    note="Is the dispute right? Take the result back, enter the corrected card and submit it "
+    "again: the secretary need not settle it, and the dispute stays in the league's audit "
     "trail.",
     button="Take back this result and enter the corrected card",
     done="Result taken back: the dispute is over. Enter the corrected card, then submit it again.",
@@ -273,19 +283,24 @@ def result_confirm(
 @transaction.atomic
 def result_take_back(*, submission: ResultSubmission, by: Account) -> None:
     """Whoever submitted the result takes it back to put a figure right (``can_take_back``),
-    disputed or not: it is withdrawn (audited, with the dispute's reason; both captains are
-    told), the fixture's result is not in again, and the result page or the score card submits
-    it again."""
+    disputed or not, as does the home captain a disputed one the table submitted: it is
+    withdrawn (audited, with the dispute's reason; both captains are told, and the secretaries
+    of a disputed one), the fixture's result is not in again, and the result page or the score
+    card submits it again."""
     terms, submission = _lock_submission(submission)
     if not can_take_back(submission=submission, by=by):
         raise PermissionDenied(
-            "Only whoever submitted the result takes it back, while the other team has not "
-            "agreed to it."
+            "Only whoever submitted the result takes it back (a disputed one the table's "
+            "scoring link submitted, the home captain), while the other team has not agreed "
+            "to it."
         )
-    why = "taken back by whoever submitted it, to put a figure right"
+    who = "whoever submitted it"
+    if submission.submitted_by_id is None:
+        who = terms.side_label("home")
+    why = f"taken back by {who}, to put a figure right"
     if submission.status == Status.DISPUTED:
         why = (
-            f"taken back by whoever submitted it, to put it right after it was disputed "
+            f"taken back by {who}, to put it right after it was disputed "
             f"({submission.dispute_reason})"
         )
     agreement.withdraw_open(

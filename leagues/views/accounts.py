@@ -22,7 +22,7 @@ from leagues.models import Team
 from leagues.selectors import accounts as account_selectors
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.people import name_people
-from leagues.services import accounts, cards, invitations, seating
+from leagues.services import accounts, cards, confirmation, invitations, seating
 from leagues.tables import fixture_score
 from leagues.views.common import found, require_manager, season_asked
 from leagues.views.invitations import invitation_sent
@@ -206,6 +206,14 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
         (section, [listed(row) for row in section.rows])
         for section in account_selectors.captain_sections(fixtures, cards_due=cards_due, ties=ties)
     ]
+    # Its disputed result is this captain's to take back (they submitted it, or the table did
+    # and they captain the home side), by the rule the result page asks.
+    taking_back = {
+        row.fixture.pk
+        for row in fixtures
+        if row.submission is not None
+        and confirmation.can_take_back(submission=row.submission, by=request.user, sides=row.sides)
+    }
     run = account_selectors.leagues_run_by(user=request.user)
     return render(
         request,
@@ -215,6 +223,7 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
             "sections": sections,
             # The cup ties not waiting for this account (those are in "Waiting for you").
             "ties": [tie for tie in ties if not tie.waits_for_you],
+            "taking_back": taking_back,
             "leagues_run": run,
             "league_requests": account_selectors.league_requests_of(user=request.user),
         },

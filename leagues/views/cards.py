@@ -22,7 +22,7 @@ from leagues.models import FixtureTable, ResultSubmission
 from leagues.permissions import can_enter_card, can_manage_league, captained_sides
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.people import name_people, seated_players
-from leagues.services import cards
+from leagues.services import cards, confirmation
 from leagues.services.seating import mark_abandoned, tables_with_hands
 from leagues.views.common import acted_by, found
 
@@ -132,6 +132,11 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
         if disputed is not None and disputed.disputed_by is not None
         else "a captain",
         "as_captain": as_captain,
+        # A disputed result this captain may take back (``can_take_back``), in its words.
+        "take_back": confirmation.take_back_words(disputed)
+        if disputed is not None
+        and confirmation.can_take_back(submission=disputed, by=request.user, sides=sides)
+        else None,
         "fmt": fmt,
         "playoff": playoff,
     }

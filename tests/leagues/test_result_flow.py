@@ -106,7 +106,7 @@ def test_the_captain_who_submitted_a_disputed_result_takes_it_back_and_enters_it
     home, away = _client(users["home"]), _client(users["away"])
     page = page_words(home.get(url))
     assert 'data-testid="take-back-button"' in page
-    assert "Is the other team right? Take the result back" in page
+    assert "Is the dispute right? Take the result back" in page
     assert 'data-testid="take-back"' not in away.get(url).content.decode()
     assert not confirmation.can_take_back(submission=submission, by=users["away"])
     with pytest.raises(PermissionDenied):
@@ -176,3 +176,77 @@ def test_the_take_back_button_is_worded_for_a_dispute_and_for_a_slip(
     assert 'data-testid="take-back-button">Take it back to put a figure right<' in page
     done = unescape(page_words(home.post(url, {"action": "take_back"}, follow=True)))
     assert "Result taken back: put the figure right" in done
+
+
+def _disputed_from_the_table(by_side: str):
+    """A one-table match won at the table: the table's scoring link submitted the result (no
+    captain did), and the ``by_side`` captain disputed it."""
+    from scoring.actors import Actor
+    from tests.leagues.test_access import build
+
+    world = build(played=True)
+    submission = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(None, link=world.table.scoring_link)
+    )
+    disputed = confirmation.result_dispute(
+        submission=submission, reason="Hand 3 was recorded twice", by=world.users[by_side]
+    )
+    return world, disputed
+
+
+@pytest.mark.parametrize("by_side", ["away_captain", "home_captain"])
+def test_the_home_captain_takes_back_a_disputed_result_the_table_submitted(by_side):
+    """A result the table's scoring link submitted, then disputed, waited on a secretary alone:
+    no captain had submitted it to take it back. The home captain (whose side enters the card)
+    takes it back and enters the corrected card; the away captain may not."""
+    world, submission = _disputed_from_the_table(by_side)
+    fixture, users = world.fixture, world.users
+    home, away, url = (
+        _client(users["home_captain"]),
+        _client(users["away_captain"]),
+        _result_url(fixture),
+    )
+    assert confirmation.can_take_back(submission=submission, by=users["home_captain"])
+    assert not confirmation.can_take_back(submission=submission, by=users["away_captain"])
+    button = 'data-testid="take-back-button">Take back this result and enter the corrected card<'
+    assert button in unescape(page_words(home.get(url)))
+    assert 'data-testid="take-back"' not in away.get(url).content.decode()
+    with pytest.raises(PermissionDenied):
+        confirmation.result_take_back(submission=submission, by=users["away_captain"])
+    mine = unescape(page_words(home.get(reverse("leagues:my_fixtures"))))
+    assert "The league secretary settles it, or you take it back" in mine
+    theirs = unescape(page_words(away.get(reverse("leagues:my_fixtures"))))
+    assert "or you take it back" not in theirs
+    card = unescape(page_words(home.get(reverse("leagues:score_card", kwargs={"pk": fixture.pk}))))
+    assert f'href="{url}#take-back" data-testid="card-take-back"' in card
+
+    assert home.post(url, {"action": "take_back"}).status_code == 302
+    submission.refresh_from_db()
+    assert submission.status == "withdrawn"
+    assert not FixtureResult.objects.get(fixture=fixture).submitted
+    entry = AuditEntry.objects.get(fixture=fixture, action="submission_withdrawn")
+    assert entry.by == users["home_captain"]
+    assert "taken back by Black Bull's captain" in entry.after["reason"]
+    assert "Hand 3 was recorded twice" in entry.after["reason"]
+
+
+def test_the_home_captain_does_not_take_back_a_table_result_waiting_or_agreed_by_the_other_side():
+    """Only a disputed result the table submitted, and only while no other side has agreed to
+    it: one merely waiting is confirmed or disputed; one the away side agreed to is theirs
+    too, and a secretary settles its dispute."""
+    from scoring.actors import Actor
+    from tests.leagues.test_access import build
+
+    world = build(played=True)
+    users = world.users
+    submission = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(None, link=world.table.scoring_link)
+    )
+    assert not confirmation.can_take_back(submission=submission, by=users["home_captain"])
+    confirmation.result_confirm(submission=submission, by=users["away_captain"])
+    submission = confirmation.result_dispute(
+        submission=submission, reason="Hand 3", by=users["home_captain"]
+    )
+    assert submission.status == "disputed"
+    assert not confirmation.can_take_back(submission=submission, by=users["home_captain"])
+    assert not confirmation.can_take_back(submission=submission, by=users["away_captain"])

@@ -1046,7 +1046,8 @@ def test_a_disputed_result_closed_to_the_viewer_is_called_disputed_not_submitted
 
     assert note(users["secretary"]) == (
         "The result is disputed: you submitted it, so another secretary settles it, on the "
-        "result page or with the score card."
+        "result page or with the score card. Or it is yours to end, on the result page: Take "
+        "back this result and enter the corrected card."
     )
     assert note(users["home"]) == (
         "The result is disputed: a secretary settles it, on the result page or with the score card."
