@@ -107,6 +107,19 @@ def people_labels(*, league: League, players: Iterable[Player]) -> dict[int, str
     return {p.pk: labels.get(p.pk, p.name) for p in players}
 
 
+def person_name(account: Any) -> str:
+    """How the app names a person with an account (``account``): its full name, else their
+    name as one of the league's players (a captain's, as the secretary entered it), else ""; never
+    the username, a login rather than a name. One query when it has no full name."""
+    if account is None:
+        return ""
+    name = str(account.get_full_name()).strip()
+    if name:
+        return name
+    player = Player.objects.filter(user=account).values_list("name", flat=True).first()
+    return player or ""
+
+
 def name_people(players: Iterable[Player | None]) -> None:
     """Tell namesakes apart wherever players are shown (pages, CSV, API, audit entries, games):
     each player who shares their name with someone else in their league gets ``Player.label``

@@ -26,10 +26,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from leagues.audit import audit_log
-from leagues.models import AuditEntry, Fixture, FixtureTable, Player, Registration, TeamEntry
+from leagues.models import AuditEntry, Fixture, FixtureTable, Player, Registration
 from leagues.permissions import captained_sides, seating_sides
 from leagues.selectors.fixtures import stopped_at, with_abandoned_game
-from leagues.selectors.people import name_people
+from leagues.selectors.people import name_people, person_name
 from scoring.actors import Account
 from scoring.forms.words import possessive
 from scoring.models import Hand
@@ -152,20 +152,10 @@ def mark_abandoned(tables: Collection[FixtureTable]) -> None:
 
 def _captain_words(account: Account, fixture: Fixture, side: str) -> str:
     """``account``, the captain of ``fixture``'s ``side``, as the other side is told: "Black
-    Bull's captain, Roy Stead" (the account's full name, else the captain as the league knows
-    them)."""
+    Bull's captain, Roy Stead" (the person as the app names them: ``person_name``)."""
     team = fixture.home if side == "home" else fixture.away
     role = f"{possessive(str(team))} captain"
-    name = account.get_full_name() if account is not None else ""
-    if not name:
-        entry = (
-            TeamEntry.objects.filter(
-                season_id=fixture.division.season_id, team_id=team.pk, captain__user=account
-            )
-            .select_related("captain")
-            .first()
-        )
-        name = entry.captain.name if entry is not None and entry.captain is not None else ""
+    name = person_name(account)
     return f"{role}, {name}" if name else role
 
 

@@ -27,7 +27,7 @@ from leagues.selectors.live import NO_RESULT_WORDS, status_words
 from leagues.selectors.people import name_people, seated_players
 from leagues.services import agreement, cards, confirmation, results
 from leagues.services.seating import mark_abandoned
-from leagues.views.common import acted_by, fixture_actor, found, require_manager
+from leagues.views.common import acted_by_words, fixture_actor, found, require_manager
 from notices.notices import secretaries_told
 from scoring.actors import Actor
 from scoring.models import HandRevision
@@ -49,11 +49,8 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         return _act(request, fixture, current, actor)
     league = fixture.division.season.league
-    # Account names are personal: the public reads who acted by role.
     secretary = can_manage_league(request.user, league)
-
-    def who(account: Any) -> str:
-        return acted_by(request.user, fixture, account)
+    who = acted_by_words(request.user, fixture)
 
     actors = (
         {

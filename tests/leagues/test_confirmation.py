@@ -381,7 +381,8 @@ def test_the_fixture_page_tells_the_captain_who_must_confirm_what_to_do(world):
     page = away.get(fixture_url).content.decode()
     assert (
         f'<p class="note" data-testid="to-confirm"><a href="{result_url}#confirm-or-dispute">'
-        "Submitted by captain of Black Bull: confirm or dispute it</a></p>"
+        # The captain by their name as a player of the league, and their team.
+        "Submitted by Black Bull captain (captain of Black Bull): confirm or dispute it</a></p>"
     ) in page
     assert 'id="confirm-or-dispute"' in away.get(result_url).content.decode()
     for role in ("home_captain", "other_captain", "stranger"):

@@ -250,3 +250,36 @@ def test_the_home_captain_does_not_take_back_a_table_result_waiting_or_agreed_by
     assert submission.status == "disputed"
     assert not confirmation.can_take_back(submission=submission, by=users["home_captain"])
     assert not confirmation.can_take_back(submission=submission, by=users["away_captain"])
+
+
+def test_who_acted_reads_as_a_name_and_team_to_the_captains_and_secretaries_alike(
+    django_capture_on_commit_callbacks,
+):
+    """Captains read "Submitted by captain of Black Bull", with no name, where secretaries read
+    the account's username: both read the person as the app names people (the account's full
+    name, else their name as a player) and their team; never a username; the public, the role."""
+    from leagues.models import Player
+
+    fixture, users = _fixture()
+    users["home"].first_name, users["home"].last_name = "Roy", "Stead"
+    users["home"].save(update_fields=["first_name", "last_name"])
+    Player.objects.filter(user=users["away"]).update(name="Sue Mills")  # no full name
+    submission = fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+    submitted = "Submitted by Roy Stead (captain of Black Bull)"
+    for side in ("away", "secretary"):
+        page = unescape(page_words(_client(users[side]).get(fixture.get_absolute_url())))
+        assert f"{submitted}: confirm" in page, side
+        assert users["home"].get_username() not in page, side
+    confirmation.result_dispute(submission=submission, reason="Table 4", by=users["away"])
+    card = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    secretary_card = unescape(page_words(_client(users["secretary"]).get(card)))
+    assert "Disputed by Sue Mills (captain of Old Hall): Table 4" in secretary_card
+    for side in ("home", "away", "secretary"):
+        page = unescape(page_words(_client(users[side]).get(_result_url(fixture))))
+        assert f"{submitted} on " in page, side
+        assert "Disputed by Sue Mills (captain of Old Hall): Table 4" in page, side
+        for user in users.values():
+            assert f"{user.get_username()} (" not in page, side
+    public = unescape(page_words(Client().get(_result_url(fixture))))
+    assert "Submitted by captain of Black Bull on " in public
+    assert "Roy Stead" not in public and "Sue Mills" not in public
