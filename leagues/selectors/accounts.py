@@ -25,7 +25,7 @@ from leagues.models import (
 )
 from leagues.permissions import can_approve_leagues
 from leagues.selectors.fixtures import seasons_now
-from leagues.selectors.live import status_words
+from leagues.selectors.live import result_words, status_words
 from leagues.selectors.people import name_people
 from scoring.actors import Account
 from scoring.forms.words import possessive
@@ -52,6 +52,12 @@ class CaptainFixture:
     @property
     def date(self) -> datetime.date:
         return self.fixture.date
+
+    @property
+    def result_words(self) -> str:
+        """Where its submitted result stands, as the fixture's page says it (``result_words``):
+        "Result settled by the secretary"."""
+        return result_words(self.submission.status) if self.submission is not None else ""
 
     @property
     def submitter(self) -> str:

@@ -130,6 +130,25 @@ def waiting_words(status: str) -> str:
     return ""
 
 
+def result_words(status: str = ResultSubmission.Status.CONFIRMED) -> str:
+    """A submitted result's standing, as the fixture's page and My fixtures say it: "Result
+    confirmed", "Result settled by the secretary", "Result disputed": its status's label
+    (``SubmissionStatus``), the words its result page heads it with. A counted result whose
+    submission is not read says "Result confirmed"."""
+    return f"Result {ResultSubmission.Status(status).label.lower()}"
+
+
+def counted_submission(fixture: Fixture) -> ResultSubmission | None:
+    """The fixture's result that counts (confirmed or settled), if any: one query."""
+    return (
+        ResultSubmission.objects.filter(
+            fixture=fixture, status__in=ResultSubmission.CONFIRMED_STATUSES
+        )
+        .only("status")
+        .first()
+    )
+
+
 def open_submission(fixture: Fixture) -> ResultSubmission | None:
     """The fixture's result waiting for the sides (submitted or disputed), if any: from its
     prefetched ``open_submissions`` or ``submissions`` when it has them, else one query."""

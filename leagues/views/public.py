@@ -27,12 +27,14 @@ from leagues.selectors.live import (
     IN_PLAY,
     NO_RESULT,
     awaiting_words,
+    counted_submission,
     follows_tables,
     last_change,
     match_progress,
     night_clock,
     night_now,
     open_submission,
+    result_words,
     status_words,
 )
 from leagues.selectors.people import name_people, seated_players
@@ -321,6 +323,13 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
         if detail.status == Fixture.Status.PLAYED and not confirmed:
             waiting = open_submission(detail)
         detail.open_submissions = [waiting] if waiting is not None else []
+        # How a counted result came to count ("Result settled by the secretary"), in its result
+        # page's words: read only where one counts.
+        counted = (
+            counted_submission(detail)
+            if detail.status == Fixture.Status.PLAYED and confirmed
+            else None
+        )
         return {
             "fixture": detail,
             "league": league,
@@ -343,6 +352,7 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
             "adjustments": list(detail.adjustments.all()),
             "secretary": SECRETARY,
             "confirmed": confirmed,
+            "counted_words": result_words(counted.status) if counted else result_words(),
             "last_change": last_change([detail]),
         }
 

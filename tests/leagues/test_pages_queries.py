@@ -61,8 +61,9 @@ QUERIES = {
     "fixtures by week": (4 + CACHE_WRITE, 2),
     "fixtures by team": (3 + BEGUN + CACHE_WRITE, 2),
     # The fixture with its teams and result (whose standing says whether it is confirmed),
-    # then its tables and adjustments read onto it (no tables here, so no games to look up).
-    "fixture": (3 + CACHE_WRITE, 2),
+    # then its tables and adjustments read onto it (no tables here, so no games to look up),
+    # and, its result counting, how it came to ("Result settled by the secretary").
+    "fixture": (4 + CACHE_WRITE, 2),
     # The team, then its seasons, its row of the stored table (with the table's size),
     # fixtures (their division and league are the season's: not read again), squad (and who
     # in it shares a name with someone else in the league), players' stored figures, summed

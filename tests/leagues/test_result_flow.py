@@ -4,6 +4,7 @@ a secretary's submission disagreeing with the result page's."""
 
 from __future__ import annotations
 
+import re
 from html import unescape
 
 import pytest
@@ -283,3 +284,32 @@ def test_who_acted_reads_as_a_name_and_team_to_the_captains_and_secretaries_alik
     public = unescape(page_words(Client().get(_result_url(fixture))))
     assert "Submitted by captain of Black Bull on " in public
     assert "Roy Stead" not in public and "Sue Mills" not in public
+
+
+def test_a_settled_result_reads_the_same_on_the_fixture_page_as_on_its_result_page(
+    django_capture_on_commit_callbacks,
+):
+    """The fixture page said "Result confirmed" of a result the secretary settled, where its
+    result page said "Settled by the secretary": both say it in the status's one wording."""
+    fixture, users, submission = _disputed(django_capture_on_commit_callbacks)
+    confirmation.result_settle(
+        submission=submission, uphold=True, note="Card checked", by=users["secretary"]
+    )
+    for side in ("home", "away", "secretary"):
+        viewer = _client(users[side])
+        result_page = page_words(viewer.get(_result_url(fixture)))
+        assert "<strong>Settled by the secretary</strong>." in result_page, side
+        state = re.search(
+            r'data-testid="result-state"><a [^>]*>([^<]*)<',
+            page_words(viewer.get(fixture.get_absolute_url())),
+        )
+        assert state is not None and state.group(1) == "Result settled by the secretary", side
+
+
+def test_a_result_both_captains_agreed_reads_confirmed_on_the_fixture_page():
+    fixture, users = _fixture()
+    submission = fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+    confirmation.result_confirm(submission=submission, by=users["away"])
+    page = page_words(Client().get(fixture.get_absolute_url()))
+    assert re.search(r'data-testid="result-state"><a [^>]*>Result confirmed<', page)
+    assert "<strong>Confirmed</strong>." in page_words(Client().get(_result_url(fixture)))
