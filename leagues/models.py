@@ -1528,6 +1528,7 @@ class AuditEntry(models.Model):
         LEAGUE_UPDATED = "league_updated", "League changed"
         LINK_REISSUED = "link_reissued", "Scoring link re-issued"
         LINK_REVOKED = "link_revoked", "Scoring link revoked"
+        PLAYOFF_GIVEN = "playoff_given", "Play-off game's score given"
         REGISTRATION_ADDED = "registration_added", "Player registered"
         REGISTRATION_CANCELLED = "registration_cancelled", "Registration cancelled"
         RESULT_AGREED = "result_agreed", "Result agreed"

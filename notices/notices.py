@@ -8,6 +8,8 @@
   secretaries;
 - ``submission_withdrawn``: both captains: the result is to be submitted again; and the
   league's secretaries when it was disputed (told of the dispute, they are told it is over);
+- ``playoff_given`` (a level cup tie's play-off game's score typed from the score card, by a
+  captain or a secretary): both captains and the league's secretaries;
 - ``fixture_postponed``, ``fixture_rearranged``, ``fixture_undone`` (a postponement, walkover
   or void undone): both teams' captains.
 
@@ -140,6 +142,14 @@ EVENTS: dict[str, Event] = {
         link="leagues:fixture_result",
         to_secretaries=_was_disputed,
     ),
+    "playoff_given": Event(
+        subject="Play-off game's score given: {fixture}",
+        says="{fixture} was level, and its play-off game decides it: {detail} If that is not "
+        "right, tell the league's secretary, who puts it right.",
+        act="See the result",
+        link="leagues:fixture_result",
+        to_secretaries=True,
+    ),
     "fixture_postponed": Event(
         subject="Postponed: {fixture}",
         says="{fixture} is postponed: {detail}",
@@ -270,7 +280,7 @@ def _detail(entry: AuditEntry) -> str:
                 f"now {now} (it was {was}): changed by {by}."
             )
         return " ".join(lines)
-    for key in ("reason", "settlement"):
+    for key in ("reason", "settlement", "said"):
         if after.get(key):
             detail = _sentence(str(after[key]))
             if entry.action == "submission_withdrawn" and _was_disputed(entry):

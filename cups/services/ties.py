@@ -40,7 +40,7 @@ from leagues.models import (
     TeamEntry,
 )
 from leagues.selectors.fixtures import boards_begun
-from leagues.selectors.people import name_people
+from leagues.selectors.people import name_people, person_name
 from leagues.services import agreement
 from leagues.services.fixtures import nights_free_for, refuse_begun, refuse_clash
 from leagues.services.results import (
@@ -111,15 +111,24 @@ def _require_manager(tie: Tie, by: Account) -> None:
 
 
 def _audit(
-    tie: Tie, action: str, subject: str, before: Any, by: Account, link: ScoringLink | None = None
+    tie: Tie,
+    action: str,
+    subject: str,
+    before: Any,
+    by: Account,
+    link: ScoringLink | None = None,
+    *,
+    said: str = "",
 ) -> None:
+    """The tie's change in the league's audit trail; ``said``: what the notices of it say
+    happened (``notices.notices``)."""
     audit_log(
         league=tie.competition.league,
         fixture=tie.fixture,
         action=action,
         subject=subject,
         before=before,
-        after=tie_state(tie),
+        after={**tie_state(tie), "said": said} if said else tie_state(tie),
         by=by,
         link=link,
     )
@@ -455,12 +464,16 @@ def tie_playoff_enter(*, tie: Tie, home: int, away: int, by: Account) -> Tie:
         raise ValidationError([f"{p}. Nothing was changed." for p in problems])
     before = tie_state(tie)
     take_playoff_from_card(tie, home=home, away=away, by=by)
+    # The higher score won the game (``playoff_problems``: one side reached the target).
+    through = tie.home_name if home > away else tie.away_name
     _audit(
         tie,
-        AuditEntry.Action.CARD_ENTERED,
+        AuditEntry.Action.PLAYOFF_GIVEN,
         f"Score card of {tie}: play-off game {home}–{away} entered",
         before,
         by,
+        said=f"{person_name(by)} gave the play-off game's score, {home}–{away}: {through} "
+        "go through",
     )
     _refresh(tie, by=by)
     return tie

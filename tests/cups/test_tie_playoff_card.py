@@ -268,9 +268,38 @@ def test_either_captain_gives_the_play_off_once_the_level_result_counts_and_it_i
     tie_playoff_enter(tie=tie, home=11, away=9, by=captain)
     tie.refresh_from_db()
     assert tie.winner == "home" and tie.decided_by == "a play-off game"
-    entry = AuditEntry.objects.filter(action=AuditEntry.Action.CARD_ENTERED).latest("pk")
+    entry = AuditEntry.objects.filter(action=AuditEntry.Action.PLAYOFF_GIVEN).latest("pk")
     assert entry.subject == f"Score card of {tie}: play-off game 11–9 entered"
     assert entry.by == captain and entry.after["playoff"] == [11, 9]
+
+
+@pytest.mark.parametrize("giver", ["home_captain", "away_captain", "secretary"])
+def test_a_play_off_given_after_the_result_counts_tells_the_others_after_the_commit(
+    giver, django_capture_on_commit_callbacks, mailoutbox
+):
+    """A play-off score one captain (or a secretary) types alone, once the level result counts,
+    decides the tie without anyone agreeing to it: the other captain and the secretaries are
+    told by e-mail who gave which score and who goes through, and how to have it put right;
+    the one who gave it is not."""
+    world, cup, tie = _tie()
+    fixture_card_enter(fixture=tie.fixture, tables=LEVEL, signed=True, by=world.users["secretary"])
+    captains = _captains(world, tie)
+    people = {"home_captain": captains["home"], "away_captain": captains["away"]}
+    people["secretary"] = world.users["secretary"]
+    for role, user in people.items():
+        user.first_name, user.last_name = role.split("_")[0].title(), "Hird"
+        user.email = f"{role}@example.org"
+        user.save(update_fields=["first_name", "last_name", "email"])
+    mailoutbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        tie_playoff_enter(tie=tie, home=6, away=11, by=people[giver])
+    told = sorted(address for message in mailoutbox for address in message.to)
+    assert told == sorted(f"{role}@example.org" for role in people if role != giver)
+    body = mailoutbox[0].body
+    assert mailoutbox[0].subject.startswith("Play-off game's score given:")
+    name = f"{giver.split('_')[0].title()} Hird"
+    assert f"{name} gave the play-off game's score, 6–11: {tie.away_name} go through." in body
+    assert "tell the league's secretary, who puts it right" in body
 
 
 def test_a_captain_is_offered_the_play_off_boxes_on_the_card_page_and_gives_it_there():
