@@ -365,7 +365,7 @@ class Tie(models.Model):
     @property
     def playoff_to_come(self) -> bool:
         """Whether the tie is undecided, its match level and waiting for its play-off game
-        (the secretary's desk asks it of the database too: ``results_to_see_to``)."""
+        (a query asks it as ``leagues.selectors.fixtures.playoff_to_come_q``)."""
         return not self.winner and self.decided_by == PLAYOFF_TO_COME
 
     @property

@@ -30,7 +30,7 @@ from leagues.models import (
     ResultSubmission,
     Team,
 )
-from leagues.selectors.fixtures import boards_begun
+from leagues.selectors.fixtures import boards_begun, playoff_to_come_q
 from leagues.selectors.live import status_words, waiting_words
 from leagues.selectors.statistics import CATEGORY_FIGURE, OTHER, PlayFigures, add_figures
 from leagues.zones import date_in
@@ -320,9 +320,9 @@ def ties_waiting_for_playoff(*, competition: Competition) -> list[Tie]:
     game's score (``Tie.playoff_to_come``, asked of the database), in bracket order, each with
     its fixture and teams: one query."""
     return list(
-        Tie.objects.filter(
-            competition=competition, winner="", decided_by=match.PLAYOFF_TO_COME
-        ).select_related("round", "home", "away", "fixture__home", "fixture__away")
+        Tie.objects.filter(playoff_to_come_q(), competition=competition).select_related(
+            "round", "home", "away", "fixture__home", "fixture__away"
+        )
     )
 
 

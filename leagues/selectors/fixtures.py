@@ -521,6 +521,13 @@ def mark_begun(fixtures: list[ListedFixture], league: League) -> list[ListedFixt
 DIVISION_OWN = ~Q(kind=Written(Fixture.Kind.CUP))
 
 
+def playoff_to_come_q(path: str = "") -> Q:
+    """A cup tie undecided, its match level and waiting for its play-off game
+    (``cups.models.Tie.playoff_to_come``) as a query asks it; ``path``: the way to the tie
+    ("cup_tie__" from its fixture)."""
+    return Q(**{f"{path}winner": "", f"{path}decided_by": PLAYOFF_TO_COME})
+
+
 def division_own(fixtures: QuerySet[Fixture]) -> QuerySet[Fixture]:
     """``fixtures`` (a division's) without the cup ties filed under it (``DIVISION_OWN``)."""
     return fixtures.filter(DIVISION_OWN)
@@ -907,13 +914,10 @@ def results_to_see_to(*, league: League) -> list[Fixture]:
         .annotate(open_status=Subquery(open_submission.values("status")[:1]))
         .select_related("home", "away", "division")
     )
-    # A knock-out cup tie whose counted match is level, its play-off game's score to come
-    # (``Tie.playoff_to_come``, asked of the database).
+    # A knock-out cup tie whose counted match is level, its play-off game's score to come.
     level = list(
         Fixture.objects.filter(
-            division__season__league=league,
-            cup_tie__winner="",
-            cup_tie__decided_by=PLAYOFF_TO_COME,
+            playoff_to_come_q("cup_tie__"), division__season__league=league
         ).select_related("home", "away", "division")
     )
     for fixture in level:
