@@ -255,6 +255,9 @@ API_RATE_WINDOW = 60
 # seconds, while nobody touches it, whether the game changed, and shows the hands recorded
 # meanwhile (static/scoring/offline/page.mjs); 0 turns the asking off.
 GAME_WATCH_SECONDS = int(os.environ.get("GAME_WATCH_SECONDS", "20"))
+# A page following a league night (a fixture's, the league night's) asks for its tables every
+# so many seconds (static/leagues/live.js), and says so.
+LIVE_POLL_SECONDS = int(os.environ.get("LIVE_POLL_SECONDS", "10"))
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/London")

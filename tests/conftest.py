@@ -42,6 +42,7 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.API_RATE_LIMIT = 0
     settings.GAME_WATCH_SECONDS = 0
+    settings.LIVE_POLL_SECONDS = 2
 
 
 class _TestsApp:

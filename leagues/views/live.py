@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.urls import reverse
@@ -35,8 +36,6 @@ from leagues.tables import StandingsTable, fixture_score
 from leagues.views.common import found
 from leagues.views.public import FOLLOWS, SECRETARY, fixture_fragment
 
-#: How often a page polls, in seconds (the pages say so).
-EVERY = 10
 #: The answer to a poll with nothing left to follow: shown, and the page polls no more (as
 #: htmx's polling takes it; ``static/leagues/live.js``).
 STOP_POLLING = 286
@@ -157,7 +156,7 @@ def league_live(request: HttpRequest, slug: str) -> HttpResponse:
             "fragment": fragment,
             "live_url": reverse("leagues:league_live_poll", args=[league.pk]),
             "live_tag": tag,
-            "every": EVERY,
+            "every": settings.LIVE_POLL_SECONDS,
             # A league night now (tonight's, or last night's still in play): the page follows
             # its tables.
             "follows": follows,

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from html import escape
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -296,6 +297,7 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "head": mark_safe(head),
             "rest": mark_safe(rest),
             "live_url": reverse("leagues:fixture_live", args=[league.pk, fixture.pk]),
+            "every": settings.LIVE_POLL_SECONDS,
             "live_tag": tag,
             # On its night, or while a game of it is in play: the page polls its tables.
             "follows": follows,

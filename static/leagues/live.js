@@ -1,4 +1,5 @@
-// Pages that follow a league night (a fixture's, the league night's): every ten seconds, while
+// Pages that follow a league night (a fixture's, the league night's): every so many seconds
+// (data-live-every, the LIVE_POLL_SECONDS setting; ten unless set), while
 // the page is shown, ask for its live fragment with the ETag last seen. "304 Not Modified"
 // (nothing changed) costs nothing; otherwise each [data-live-region] of the page is swapped for
 // the fresh one. 286 (htmx's "stop polling": the match decided, or its night over with nothing
@@ -6,7 +7,6 @@
 // says it follows the tables. Without JavaScript the page is the same and a reload shows what
 // changed.
 (() => {
-  const EVERY = 10_000;
   const STOP = 286;
 
   function follow(root) {
@@ -54,7 +54,7 @@
       if (!document.hidden) poll();
     }
 
-    timer = setInterval(poll, EVERY);
+    timer = setInterval(poll, (Number(root.dataset.liveEvery) || 10) * 1000);
     document.addEventListener("visibilitychange", onVisible);
   }
 

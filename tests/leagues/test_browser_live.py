@@ -1,6 +1,7 @@
 """Watching a league night on a phone, in headless Chromium at 390×844: the fixture page and
-the league night's page follow a hand at a table within ten seconds, with no reload and no
-console error (the pages' Content-Security-Policy allows no inline style or script)."""
+the league night's page follow a hand at a table within a poll (``LIVE_POLL_SECONDS``: ten
+seconds, two in the tests), with no reload and no console error (the pages'
+Content-Security-Policy allows no inline style or script)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import datetime
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import Page, expect
@@ -20,6 +22,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 #: Tonight's match started at midnight, whatever the hour the tests run: no game of it begins
 #: before it has started.
 STARTED = datetime.time(0, 0)
+
+
+def poll_ms() -> int:
+    """How often the pages poll, in milliseconds, as the tests set it."""
+    return settings.LIVE_POLL_SECONDS * 1000
 
 
 def test_the_fixture_page_and_the_night_follow_a_hand_without_a_reload(
@@ -59,7 +66,7 @@ def test_the_fixture_page_and_the_night_follow_a_hand_without_a_reload(
                 )
             ],
         )
-        expect(shown).to_contain_text(f"after hand {count + 1}", timeout=12_000)
+        expect(shown).to_contain_text(f"after hand {count + 1}", timeout=poll_ms() + 2_000)
         assert loads == []  # no reload: the poll swapped the tables in
     assert problems == []
 
@@ -90,8 +97,8 @@ def test_a_fixture_page_stops_following_once_the_match_is_decided(
         if game.status == "in_progress":
             win_game(game, "A", 1)
     assert Fixture.objects.get(pk=fixture.pk).status == Fixture.Status.PLAYED
-    expect(phone.locator(".live-note")).to_have_count(0, timeout=12_000)
+    expect(phone.locator(".live-note")).to_have_count(0, timeout=poll_ms() + 2_000)
     assert polls[-1] == 286
     asked = len(polls)
-    phone.wait_for_timeout(11_000)  # a tick more
+    phone.wait_for_timeout(poll_ms() + 1_000)  # a tick more
     assert len(polls) == asked
