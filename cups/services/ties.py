@@ -22,6 +22,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import QuerySet
 from django.urls import reverse
 
 from config.locks import lock_rows
@@ -283,12 +284,15 @@ def _unready(tie: Tie, *, by: Account) -> None:
     _drop_unplayed_games(tie, why="an entrant changed before play began", by=by)
 
 
-def _drop_unplayed_games(tie: Tie, *, why: str, by: Account) -> None:
+def _drop_unplayed_games(
+    tie: Tie, *, why: str, by: Account, games: QuerySet[TieGame] | None = None
+) -> None:
     """A race tie that will not be played as it stands (its entrant changed, or a walkover
-    given before a hand was recorded): its games, none begun, go, with an audit entry naming
-    them (a phone still on one is told it is no longer kept), and its scoring link stops
-    working; a reversal readies it again (a new game 1, a new link)."""
-    gone = dict(tie.games.order_by("number").values_list("number", "game_id"))
+    given before a hand was recorded): its games (``games``: those of them), none begun, go,
+    with an audit entry naming them (a phone still on one is told it is no longer kept), and
+    its scoring link stops working; a reversal readies it again (a new game 1, a new link)."""
+    games = tie.games.all() if games is None else games
+    gone = dict(games.order_by("number").values_list("number", "game_id"))
     Game.objects.filter(pk__in=gone.values()).delete()
     if gone:
         audit_log(
@@ -425,17 +429,7 @@ def take_playoff_from_card(tie: Tie, *, home: int, away: int, by: Account) -> No
             "The play-off game is being scored on a phone: its hands stand (a secretary "
             "abandons that game first to give its score from the card). Nothing was changed."
         )
-    for number, game_id in phone.values_list("number", "game_id"):
-        audit_log(
-            league=tie.competition.league,
-            fixture=tie.fixture,
-            action=AuditEntry.Action.GAME_TAKEN_AWAY,
-            subject=f"{tie}: the play-off game readied for a phone goes: the score card gives it",
-            before={"tie": tie.pk, "in_play": f"game {number}"},
-            after={"tie": tie.pk, "in_play": ""},
-            by=by,
-        )
-        Game.objects.filter(pk=game_id).delete()
+    _drop_unplayed_games(tie, why="the score card gives the play-off game", by=by, games=phone)
     tie.playoff_home, tie.playoff_away = home, away
     tie.save(update_fields=["playoff_home", "playoff_away", "updated_at"])
 

@@ -18,6 +18,7 @@ from cups.services.competitions import entrant_add_players, entrant_add_team
 from cups.services.draws import draw_make
 from cups.services.ties import (
     WinnerLocked,
+    tie_playoff_enter,
     tie_postpone,
     tie_reverse,
     tie_settle,
@@ -561,3 +562,20 @@ def test_a_tie_of_an_undated_round_waits_for_a_night_its_pub_has_room():
     (final,) = ties(cup, 1)
     assert final.fixture.venue == pub
     assert final.fixture.date == tonight + datetime.timedelta(weeks=1)
+
+
+def test_a_play_off_game_readied_for_a_phone_and_given_from_the_card_is_taken_away_named():
+    """The play-off game's score given from the score card: the game readied for a phone, not
+    begun, goes, and its audit entry names it, as every game taken away is named: a phone still
+    on it is told it is no longer kept, not that it never was."""
+    from leagues.selectors.audit import game_taken_away
+
+    world = cup_world(2)
+    cup = team_cup(world)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    tie = _drawn(world, ties(cup, 1)[0], 120, 120)
+    readied = tie.games.get(is_playoff=True).game_id
+    tie_playoff_enter(tie=tie, home=11, away=7, by=world.users["secretary"])
+    tie.refresh_from_db()
+    assert tie.winner == "home" and not tie.games.filter(is_playoff=True).exists()
+    assert game_taken_away(pk=readied)
