@@ -1529,6 +1529,7 @@ class AuditEntry(models.Model):
         LINK_REISSUED = "link_reissued", "Scoring link re-issued"
         LINK_REVOKED = "link_revoked", "Scoring link revoked"
         PLAYOFF_GIVEN = "playoff_given", "Play-off game's score given"
+        PLAYOFF_WITHDRAWN = "playoff_withdrawn", "Play-off game's score withdrawn"
         REGISTRATION_ADDED = "registration_added", "Player registered"
         REGISTRATION_CANCELLED = "registration_cancelled", "Registration cancelled"
         RESULT_AGREED = "result_agreed", "Result agreed"

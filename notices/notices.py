@@ -10,6 +10,9 @@
   league's secretaries when it was disputed (told of the dispute, they are told it is over);
 - ``playoff_given`` (a level cup tie's play-off game's score typed from the score card, by a
   captain or a secretary): both captains and the league's secretaries;
+- ``playoff_withdrawn`` (that score gone with the result it was given with: reopened, taken
+  back, set aside): both captains and the league's secretaries when it had decided the tie;
+  nobody otherwise (the result's own withdrawal tells the captains);
 - ``fixture_postponed``, ``fixture_rearranged``, ``fixture_undone`` (a postponement, walkover
   or void undone): both teams' captains.
 
@@ -91,6 +94,18 @@ def _was_disputed(entry: AuditEntry) -> bool:
     return before.get("status") == "disputed"
 
 
+def _had_decided(entry: AuditEntry) -> bool:
+    """Whether the tie an entry changed had been decided before it (its winner went through)."""
+    before = entry.before if isinstance(entry.before, dict) else {}
+    return bool(before.get("winner"))
+
+
+def _both_if_decided(entry: AuditEntry) -> list[str]:
+    """Both sides, when the tie an entry changed had been decided (``_had_decided``); none
+    otherwise."""
+    return ["home", "away"] if _had_decided(entry) else []
+
+
 #: What everyone told of a disputed result's withdrawal reads: the secretaries above all.
 DISPUTE_OVER = "The dispute is over: a secretary has nothing left to settle."
 
@@ -149,6 +164,16 @@ EVENTS: dict[str, Event] = {
         act="See the result",
         link="leagues:fixture_result",
         to_secretaries=True,
+    ),
+    "playoff_withdrawn": Event(
+        subject="Play-off game's score withdrawn: {fixture}",
+        says="{fixture} is no longer decided by its play-off game: {detail} Once its result "
+        "counts again, its result page says who goes through, or that the play-off game's "
+        "score is still to come.",
+        act="See the result",
+        link="leagues:fixture_result",
+        to_secretaries=_had_decided,
+        sides=_both_if_decided,
     ),
     "fixture_postponed": Event(
         subject="Postponed: {fixture}",

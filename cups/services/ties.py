@@ -50,7 +50,7 @@ from leagues.services.results import (
     taken_away_named,
     taken_away_words,
 )
-from scoring.actors import Account, Actor
+from scoring.actors import SYSTEM, Account, Actor
 from scoring.models import Game, GameStatus, Hand, ScoringLink
 from scoring.services import GameMovedOn
 
@@ -419,10 +419,18 @@ def playoff_problems(tie: Tie, *, home: int, away: int) -> list[str]:
     return [f"Play-off game ({home}–{away}): {p}" for p in ruleset.final_score_problems(home, away)]
 
 
-def take_playoff_from_card(tie: Tie, *, home: int, away: int, by: Account) -> None:
+def take_playoff_from_card(tie: Tie, score: tuple[int, int] | None, *, by: Account) -> None:
     """Keep the play-off game's score from the card on the (locked) tie, its score checked by
     the caller (``playoff_problems``). A play-off game readied for a phone and not begun goes
-    (its link stops working); one with a hand scored on a phone is refused: it stands."""
+    (its link stops working); one with a hand scored on a phone is refused: it stands.
+    ``score`` None, the card's play-off boxes left blank: it carries no play-off score, and
+    one kept from before goes (``_playoff_withdraw``)."""
+    if score is None:
+        if tie.playoff_home is not None:
+            _playoff_withdraw(
+                tie, why="the score card was entered with its play-off boxes blank", by=by
+            )
+        return
     phone = tie.games.filter(is_playoff=True).exclude(game__status=GameStatus.ABANDONED)
     if Hand.objects.filter(game__cup_game__in=phone).exists():
         raise ValidationError(
@@ -430,8 +438,47 @@ def take_playoff_from_card(tie: Tie, *, home: int, away: int, by: Account) -> No
             "abandons that game first to give its score from the card). Nothing was changed."
         )
     _drop_unplayed_games(tie, why="the score card gives the play-off game", by=by, games=phone)
-    tie.playoff_home, tie.playoff_away = home, away
+    tie.playoff_home, tie.playoff_away = score
     tie.save(update_fields=["playoff_home", "playoff_away", "updated_at"])
+
+
+def _playoff_withdraw(tie: Tie, *, why: str, by: Account, link: ScoringLink | None = None) -> None:
+    """The play-off score kept from the card on the (locked) tie no longer stands (``why``):
+    it goes, audited (``playoff_withdrawn``: the captains and the secretaries are told when it
+    had decided the tie); the caller's roll-up then moves the tie on without it."""
+    before = tie_state(tie)
+    home, away = tie.playoff_home, tie.playoff_away
+    tie.playoff_home = tie.playoff_away = None
+    tie.save(update_fields=["playoff_home", "playoff_away", "updated_at"])
+    _audit(
+        tie,
+        AuditEntry.Action.PLAYOFF_WITHDRAWN,
+        f"{tie}: play-off game {home}–{away} withdrawn: {why}",
+        before,
+        by,
+        link,
+        said=f"The play-off game's score, {home}–{away}, no longer stands: {why}",
+    )
+
+
+def _playoff_stands_why_not(tie: Tie) -> str:
+    """Why the play-off score kept from the card on the tie no longer stands, or "" while it
+    does: it stands with the result it was given with (submitted, agreed or counted), while
+    that result leaves the match level to a play-off game (``playoff_due``)."""
+    fixture = tie.fixture
+    assert fixture is not None
+    if fixture.status != Fixture.Status.PLAYED:
+        return f"the match is {fixture.get_status_display().lower()}"
+    submissions = ResultSubmission.objects.filter(fixture=fixture)
+    standing = [*ResultSubmission.OPEN_STATUSES, *ResultSubmission.CONFIRMED_STATUSES]
+    if not submissions.filter(status__in=standing).exists():
+        latest = submissions.order_by("-pk").first()
+        if latest is not None and latest.confirmed_at is not None:
+            return "its result was reopened"
+        return "the result it came with was withdrawn"
+    if not playoff_due(tie, FixtureResult.objects.filter(fixture=fixture).first()):
+        return "the match no longer goes to a play-off game"
+    return ""
 
 
 @transaction.atomic
@@ -457,7 +504,7 @@ def tie_playoff_enter(*, tie: Tie, home: int, away: int, by: Account) -> Tie:
     if problems:
         raise ValidationError([f"{p}. Nothing was changed." for p in problems])
     before = tie_state(tie)
-    take_playoff_from_card(tie, home=home, away=away, by=by)
+    take_playoff_from_card(tie, (home, away), by=by)
     # The higher score won the game (``playoff_problems``: one side reached the target).
     through = tie.home_name if home > away else tie.away_name
     _audit(
@@ -545,6 +592,10 @@ def _refresh(
             return False
         assert tie.fixture is not None
         tie.fixture.refresh_from_db()
+        # A play-off score from the card goes with the result it was given with.
+        why = _playoff_stands_why_not(tie) if tie.playoff_home is not None else ""
+        if why:
+            _playoff_withdraw(tie, why=why, by=by, link=link)
         winner, how, home, away = _team_outcome(tie)
         if tie.fixture.status == Fixture.Status.POSTPONED:
             status = Status.POSTPONED
@@ -607,13 +658,13 @@ def _race_result_follows(tie: Tie, *, by: Account, link: ScoringLink | None) -> 
 
 
 @transaction.atomic
-def tie_fixture_changed(*, fixture_id: int) -> bool:
-    """A cup fixture's status, result or confirmation changed: its tie follows. Whether the tie
-    changed (its score, status or winner)."""
+def tie_fixture_changed(*, fixture_id: int, actor: Actor = SYSTEM) -> bool:
+    """A cup fixture's status, result or confirmation changed, by ``actor``: its tie follows.
+    Whether the tie changed (its score, status or winner)."""
     tie_id = Tie.objects.filter(fixture_id=fixture_id).values_list("pk", flat=True).first()
     if tie_id is None:
         return False
-    return _refresh(lock_tie(tie_id))
+    return _refresh(lock_tie(tie_id), by=actor.user, link=actor.link)
 
 
 @transaction.atomic
@@ -788,6 +839,9 @@ def tie_reverse(*, tie: Tie, reason: str, by: Account) -> Tie:
     if found is not None and tie_started(found[0]) and tie.winner:
         raise ValidationError(f"The next tie ({found[0]}) has started too: reverse that one first.")
     before = tie_state(tie)
+    if tie.playoff_home is not None:
+        # Its match is to be played again: the play-off score from its card goes with it.
+        _playoff_withdraw(tie, why=f"the tie was reversed: {reason}", by=by)
     if tie.fixture is not None:
         fixture = tie.fixture
         tie.fixture = None

@@ -261,7 +261,9 @@ def fixture_card_enter(
     types the card both captains signed at the table, their agreement: it counts at once.
     ``playoff``: a knock-out cup tie's play-off game (home, away) from the card, when its
     tables leave the match level and the cup's decider comes to a play-off game
-    (``cups.services.ties.playoff_due``): the tie is decided by it once the result counts.
+    (``cups.services.ties.playoff_due``): the tie is decided by it once the result counts;
+    None, its boxes left blank: a play-off score kept from before goes (a dispute settled with
+    the card emptied of it), and the tie waits for its play-off game.
     Refused, naming the table, the game and the figure, unless the whole card is right
     (``CardRefused``: every problem with its table); nothing is stored then."""
     from cups.services.ties import lock_tie, playoff_due, playoff_problems, take_playoff_from_card
@@ -423,10 +425,13 @@ def fixture_card_enter(
     fixture.refresh_from_db()
     if fixture.status != Fixture.Status.PLAYED:
         raise ValidationError("Every table must be finished for the card to give a result.")
-    if playoff is not None:
-        assert tie is not None
+    if tie is not None and tie.round_id is not None:
+        # The card's play-off boxes, blank or not: a score kept from before never rides on a
+        # card entered without it.
         tie = lock_tie(tie)
-        if not playoff_due(tie, FixtureResult.objects.filter(fixture=fixture).first()):
+        if playoff is not None and not playoff_due(
+            tie, FixtureResult.objects.filter(fixture=fixture).first()
+        ):
             raise CardRefused(
                 [
                     TableProblem(
@@ -436,7 +441,7 @@ def fixture_card_enter(
                     )
                 ]
             )
-        take_playoff_from_card(tie, home=playoff[0], away=playoff[1], by=by)
+        take_playoff_from_card(tie, playoff, by=by)
     if settling:
         assert current is not None
         return confirmation.result_settle_with_card(replacing=current, note=settlement, by=by)

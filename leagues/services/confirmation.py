@@ -257,7 +257,7 @@ def result_submit(*, fixture: Fixture, actor: Actor) -> ResultSubmission:
     submission: ResultSubmission = agreement.submit(
         FixtureTerms(fixture), by=actor.user, link=actor.link
     )
-    _follow(fixture)
+    _follow(fixture, actor)
     return submission
 
 
@@ -276,7 +276,7 @@ def result_confirm(
         # The result page says so, as the audit entry does (``agreement.SIGNED_CARD``).
         submission.signed_card = True
         submission.save(update_fields=["signed_card"])
-    _follow(terms.fixture)
+    _follow(terms.fixture, Actor.of(by))
     return submission
 
 
@@ -310,7 +310,7 @@ def result_take_back(*, submission: ResultSubmission, by: Account) -> None:
         by=by,
         link=None,
     )
-    _follow(terms.fixture)
+    _follow(terms.fixture, Actor.of(by))
 
 
 @transaction.atomic
@@ -318,7 +318,7 @@ def result_dispute(*, submission: ResultSubmission, reason: str, by: Account) ->
     """The other side's captain does not agree: the secretary settles it."""
     terms, submission = _lock_submission(submission)
     agreement.dispute(terms, submission, reason=reason, by=by)
-    _follow(terms.fixture)
+    _follow(terms.fixture, Actor.of(by))
     return submission
 
 
@@ -330,7 +330,7 @@ def result_settle(
     reject it (withdrawn: the games are corrected and the result submitted again)."""
     terms, submission = _lock_submission(submission)
     agreement.settle(terms, submission, uphold=uphold, note=note, by=by)
-    _follow(terms.fixture)
+    _follow(terms.fixture, Actor.of(by))
     return submission
 
 
@@ -342,7 +342,7 @@ def result_settle_with_card(
     the result the card gives counts, settled."""
     terms = FixtureTerms(_lock(replacing.fixture))
     settled: ResultSubmission = agreement.settle_anew(terms, replacing=replacing, note=note, by=by)
-    _follow(terms.fixture)
+    _follow(terms.fixture, Actor.of(by))
     return settled
 
 
@@ -359,15 +359,16 @@ def result_reopen(*, fixture: Fixture, reason: str, by: Account) -> None:
         )
     terms = FixtureTerms(fixture)
     agreement.reopen(terms, reason=reason, by=by)
-    _follow(terms.fixture)
+    _follow(terms.fixture, Actor.of(by))
 
 
-def _follow(fixture: Fixture) -> None:
-    """The agreement changed, not the games: the roll-up's later steps follow (a cup tie, the
-    standings, the cached pages); the agreement step wrote its own audit entry."""
+def _follow(fixture: Fixture, actor: Actor) -> None:
+    """The agreement changed, not the games, by ``actor``: the roll-up's later steps follow (a
+    cup tie, the standings, the cached pages); the agreement step wrote its own audit entry,
+    and what the cup tie's step writes names ``actor`` too."""
     from leagues.services.rollup import FixtureChanged, roll_up
 
-    roll_up(FixtureChanged(fixture=fixture, recount=False))
+    roll_up(FixtureChanged(fixture=fixture, actor=actor, recount=False))
 
 
 def result_changed(

@@ -45,8 +45,8 @@ class FixtureChanged:
     """A fixture changed: ``recount`` when its games or its status did (the engine adds its
     tables up again), not when only the agreement did; ``table_game`` the game at one of its
     tables that was won (the table may start its next game); ``actor`` who changed the games
-    (an account, a table's scoring link, or the system), as a recount's audit entries name
-    them."""
+    or the agreement (an account, a table's scoring link, or the system), as the audit entries
+    the roll-up writes name them (a recount's, a cup tie's)."""
 
     fixture: Fixture
     actor: Actor = SYSTEM
@@ -131,7 +131,7 @@ def roll_up(change: FixtureChanged) -> RolledUp:
     if fixture.kind == Fixture.Kind.CUP:
         from cups.services.ties import tie_fixture_changed
 
-        tie_changed = tie_fixture_changed(fixture_id=fixture.pk)
+        tie_changed = tie_fixture_changed(fixture_id=fixture.pk, actor=change.actor)
     # 6. Stored standings: the division's table follows, in this transaction, when what
     #    counts may have moved (a result that is or was final, a fixture voided, or the
     #    agreement or the status changed); a game won in a match still in play moves nothing.

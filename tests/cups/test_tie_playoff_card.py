@@ -25,15 +25,17 @@ LEVEL = [CardTable(board=1, games=((11, 5),)), CardTable(board=2, games=((5, 11)
 HOME_WINS = [CardTable(board=1, games=((11, 5),)), CardTable(board=2, games=((11, 9),))]
 
 
-def _tie():
-    world = cup_world(2)
+def _tie(teams: int = 2):
+    """A two-table cup of ``teams`` teams, drawn: its world, the cup and round one's first tie
+    (the final, of two teams)."""
+    world = cup_world(teams)
     world.league.match_format = (
         STYLE_PRESETS["yorkshire"].match_format.with_options(tables=2).to_spec()
     )
     world.league.save(update_fields=["match_format"])
     cup = team_cup(world)
     draw_make(competition=cup, seed=1, by=world.users["secretary"])
-    return world, cup, Tie.objects.get(competition=cup)
+    return world, cup, Tie.objects.get(competition=cup, round__number=1, position=0)
 
 
 def test_a_level_card_with_its_play_off_score_decides_the_tie_for_the_side_that_won_it():
