@@ -13,6 +13,8 @@ The draw is made by ``cups.draw`` (pure) through ``cups.services.draws``; writes
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -34,6 +36,15 @@ from leagues.models import (
 #: Who gives a level team tie's play-off game's score from the score card, as its pages say it
 #: (``cups.permissions.can_give_playoff`` decides it).
 PLAYOFF_GIVERS = "Either team's captain or a secretary"
+#: A level team tie's play-off game being played at the table (``Tie.playoff_at_table``), as
+#: its pages and the desk say it, and the score card's refusal of a score for it.
+PLAYOFF_AT_TABLE = "the play-off game is being played at the table, scored on a phone"
+#: Why the score card gives no score for a play-off game a phone has scored hands of, as the
+#: card's page and its refusal say it (``cups.services.ties.take_playoff_from_card``).
+PLAYOFF_HANDS_STAND = (
+    "its hands stand, so the score card gives no score for it (a secretary abandons that game "
+    "first to give its score from the card)"
+)
 
 
 class Competition(models.Model):
@@ -377,17 +388,44 @@ class Tie(models.Model):
             return ""
         return f"Level {self.home_score}–{self.away_score}: {self.decided_by}"
 
+    @cached_property
+    def playoff_at_table(self) -> bool:
+        """Whether it waits for its play-off game (``playoff_to_come``) while the game is being
+        played at the table: a hand of it scored on a phone, the game neither won nor
+        abandoned. Its pages say so and offer no play-off boxes, which the card would refuse
+        (``cups.services.ties.take_playoff_from_card``). One query, asked once; a list of ties
+        asks it of the database (``leagues.selectors.fixtures.playoff_at_table_q``) and sets
+        it."""
+        from leagues.selectors.fixtures import playoff_at_table_q
+
+        if not self.playoff_to_come:
+            return False
+        return Tie.objects.filter(playoff_at_table_q(), pk=self.pk).exists()
+
+    @property
+    def playoff_from_card(self) -> bool:
+        """Whether its play-off game's score is to come from the score card now: it waits for
+        it (``playoff_to_come``), and the game is not being played at the table
+        (``playoff_at_table``). Its pages offer the card's play-off boxes only then."""
+        return self.playoff_to_come and not self.playoff_at_table
+
     @property
     def playoff_words(self) -> str:
         """ "The tie is level 3–3: the play-off game's score is still to come. Either team's
         captain or a secretary gives it from the score card.": a team tie waiting for its
-        play-off game (``playoff_to_come``), as its result page and its fixture's page say it,
-        naming who may give it (``cups.permissions.can_give_playoff``); "" otherwise."""
+        play-off game (``playoff_to_come``), as its result page, its fixture's page, its card
+        and the cup's manage page say it, naming who may give it
+        (``cups.permissions.can_give_playoff``); while the game is being played at the table
+        (``playoff_at_table``), "The tie is level 3–3: the play-off game is being played at the
+        table, scored on a phone, and whoever wins it goes through."; "" otherwise."""
         if not self.playoff_to_come:
             return ""
+        level = f"The tie is level {self.home_score}–{self.away_score}: "
+        if self.playoff_at_table:
+            return f"{level}{PLAYOFF_AT_TABLE}, and whoever wins it goes through."
         return (
-            f"The tie is level {self.home_score}–{self.away_score}: the play-off game's score "
-            f"is still to come. {PLAYOFF_GIVERS} gives it from the score card."
+            f"{level}the play-off game's score is still to come. {PLAYOFF_GIVERS} gives it from "
+            "the score card."
         )
 
     @property

@@ -30,7 +30,7 @@ from leagues.models import (
     ResultSubmission,
     Team,
 )
-from leagues.selectors.fixtures import boards_begun, playoff_to_come_q
+from leagues.selectors.fixtures import boards_begun, playoff_at_table_q, playoff_to_come_q
 from leagues.selectors.live import status_words, waiting_words
 from leagues.selectors.statistics import CATEGORY_FIGURE, OTHER, PlayFigures, add_figures
 from leagues.zones import date_in
@@ -318,11 +318,12 @@ def knockout_tie(*, fixture: Fixture) -> Tie | None:
 def ties_waiting_for_playoff(*, competition: Competition) -> list[Tie]:
     """The competition's team ties whose counted match is level, waiting for the play-off
     game's score (``Tie.playoff_to_come``, asked of the database), in bracket order, each with
-    its fixture and teams: one query."""
+    its fixture and teams and whether its play-off game is being played at the table
+    (``Tie.playoff_at_table``): one query."""
     return list(
-        Tie.objects.filter(playoff_to_come_q(), competition=competition).select_related(
-            "round", "home", "away", "fixture__home", "fixture__away"
-        )
+        Tie.objects.filter(playoff_to_come_q(), competition=competition)
+        .annotate(playoff_at_table=playoff_at_table_q())
+        .select_related("round", "home", "away", "fixture__home", "fixture__away")
     )
 
 

@@ -356,10 +356,16 @@ def competition_manage(request: HttpRequest, pk: int) -> HttpResponse:
     competition.refresh_from_db()
     to_enter = selectors.teams_to_enter(competition=competition).count() if is_teams else 0
     # Each team tie left level, its play-off game's boxes: they go to its score card's page,
-    # which takes them (``tie_playoff_enter``) and comes back here.
+    # which takes them (``tie_playoff_enter``) and comes back here. None while its play-off
+    # game is being played at the table (``Tie.playoff_from_card``): its words say so.
     ruleset = competition.season.get_ruleset()
     playoffs = [
-        (tie, PlayoffForm(fixture=tie.fixture, ruleset=ruleset, auto_id=f"id_tie{tie.pk}_%s"))
+        (
+            tie,
+            PlayoffForm(fixture=tie.fixture, ruleset=ruleset, auto_id=f"id_tie{tie.pk}_%s")
+            if tie.playoff_from_card
+            else None,
+        )
         for tie in selectors.ties_waiting_for_playoff(competition=competition)
     ]
     return render(

@@ -26,12 +26,21 @@ from django.db.models import QuerySet
 from django.urls import reverse
 
 from config.locks import lock_rows
-from cups.models import SETTLED, Competition, Entrant, Round, Tie, TieGame, TieResult
+from cups.models import (
+    PLAYOFF_HANDS_STAND,
+    SETTLED,
+    Competition,
+    Entrant,
+    Round,
+    Tie,
+    TieGame,
+    TieResult,
+)
 from cups.permissions import can_give_playoff, can_manage_competition
 from cups.services.results import TieTerms, race_figures
 from leagues import match
 from leagues.audit import audit_log
-from leagues.fragments import invalidate_league
+from leagues.fragments import invalidate_league, invalidate_live
 from leagues.models import (
     AuditEntry,
     Fixture,
@@ -434,8 +443,8 @@ def take_playoff_from_card(tie: Tie, score: tuple[int, int] | None, *, by: Accou
     phone = tie.games.filter(is_playoff=True).exclude(game__status=GameStatus.ABANDONED)
     if Hand.objects.filter(game__cup_game__in=phone).exists():
         raise ValidationError(
-            "The play-off game is being scored on a phone: its hands stand (a secretary "
-            "abandons that game first to give its score from the card). Nothing was changed."
+            f"A phone has scored hands of the play-off game: {PLAYOFF_HANDS_STAND}. "
+            "Nothing was changed."
         )
     _drop_unplayed_games(tie, why="the score card gives the play-off game", by=by, games=phone)
     tie.playoff_home, tie.playoff_away = score
@@ -665,6 +674,15 @@ def tie_fixture_changed(*, fixture_id: int, actor: Actor = SYSTEM) -> bool:
     if tie_id is None:
         return False
     return _refresh(lock_tie(tie_id), by=actor.user, link=actor.link)
+
+
+def tie_playoff_changed(*, tie_id: int) -> None:
+    """A hand of a team tie's play-off game was scored, undone or corrected, or the game
+    finished: its fixture's page, which says whether the game is being played at the table
+    (``Tie.playoff_at_table``), is out of date."""
+    found = Tie.objects.filter(pk=tie_id, fixture__isnull=False)
+    for fixture_id, league_id in found.values_list("fixture_id", "competition__league_id"):
+        invalidate_live(league_id, fixture_id)
 
 
 @transaction.atomic

@@ -9,6 +9,7 @@ from typing import Any, NamedTuple, TypeVar
 from django.db.models import (
     BooleanField,
     Count,
+    Exists,
     ExpressionWrapper,
     Max,
     Model,
@@ -48,7 +49,7 @@ from leagues.selectors.counting import (
     is_provisional_q,
     result_state,
 )
-from scoring.models import GameStatus, Side
+from scoring.models import GameStatus, Hand, Side
 from scoring.services.compiled import CompiledRead, CompiledReadIn, CompiledRows
 from scoring.sheet import join_words
 
@@ -528,6 +529,20 @@ def playoff_to_come_q(path: str = "") -> Q:
     return Q(**{f"{path}winner": "", f"{path}decided_by": PLAYOFF_TO_COME})
 
 
+def playoff_at_table_q(tie: str = "pk") -> Exists:
+    """A cup tie's play-off game being played at the table: a hand of it scored on a phone,
+    the game still in progress (``cups.models.Tie.playoff_at_table``), as a query asks it;
+    ``tie``: the way to the tie from the query's rows ("pk" from a tie, "cup_tie" from its
+    fixture)."""
+    return Exists(
+        Hand.objects.filter(
+            game__cup_game__tie=OuterRef(tie),
+            game__cup_game__is_playoff=True,
+            game__status=GameStatus.IN_PROGRESS,
+        )
+    )
+
+
 def division_own(fixtures: QuerySet[Fixture]) -> QuerySet[Fixture]:
     """``fixtures`` (a division's) without the cup ties filed under it (``DIVISION_OWN``)."""
     return fixtures.filter(DIVISION_OWN)
@@ -902,8 +917,8 @@ def results_to_see_to(*, league: League) -> list[Fixture]:
     ("submitted", "disputed") or None when nobody has submitted it; and its fixtures still to
     play held up by a table whose game was abandoned (``with_abandoned_game``), each with
     ``abandoned_tables``, those tables (``abandoned_at``: the score each stopped at); and its
-    cup ties level waiting for their play-off game's score (``playoff_to_come``). Three
-    queries, however many tables."""
+    cup ties level waiting for their play-off game's score (``playoff_to_come``), each with
+    ``playoff_at_table``. Three queries, however many tables."""
     open_submission = ResultSubmission.objects.filter(
         fixture=OuterRef("pk"), status__in=ResultSubmission.OPEN_STATUSES
     ).order_by("-pk")
@@ -914,11 +929,12 @@ def results_to_see_to(*, league: League) -> list[Fixture]:
         .annotate(open_status=Subquery(open_submission.values("status")[:1]))
         .select_related("home", "away", "division")
     )
-    # A knock-out cup tie whose counted match is level, its play-off game's score to come.
+    # A knock-out cup tie whose counted match is level, its play-off game's score to come
+    # (``playoff_at_table``: its game being played at the table, scored on a phone).
     level = list(
-        Fixture.objects.filter(
-            playoff_to_come_q("cup_tie__"), division__season__league=league
-        ).select_related("home", "away", "division")
+        Fixture.objects.filter(playoff_to_come_q("cup_tie__"), division__season__league=league)
+        .annotate(playoff_at_table=playoff_at_table_q("cup_tie"))
+        .select_related("home", "away", "division")
     )
     for fixture in level:
         fixture.open_status, fixture.playoff_to_come = None, True

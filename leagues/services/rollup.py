@@ -57,7 +57,8 @@ class FixtureChanged:
 def game_changed(change: GameChanged) -> None:
     """A scored game changed (the scoring services call this inside their transaction): a game
     at a fixture's table rolls its fixture up; a cup tie's game moves its tie on. A hand in the
-    middle of a game changes no result: only the pages that show games as they stand go.
+    middle of a game changes no result: only the pages that show games as they stand go (a
+    team tie's play-off game's: its fixture's page, which says it is being played).
 
     A table's won game back in play (its winning hand undone or corrected) is the table's one
     game in play: the games started after it go first, before the fixture is locked
@@ -78,10 +79,14 @@ def game_changed(change: GameChanged) -> None:
                 table_game=table_game if change.game.status == "won" else None,
             )
         )
-    elif change.finished_game_changed and hasattr(change.game, "cup_game"):
-        from cups.services.ties import tie_game_changed
+    elif hasattr(change.game, "cup_game"):
+        from cups.services.ties import tie_game_changed, tie_playoff_changed
 
-        tie_game_changed(game=change.game, actor=change.actor)
+        if change.game.cup_game.is_playoff:
+            # Its tie's fixture page says whether it is being played at the table.
+            tie_playoff_changed(tie_id=change.game.cup_game.tie_id)
+        if change.finished_game_changed:
+            tie_game_changed(game=change.game, actor=change.actor)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from cups.models import Tie
+from cups.models import PLAYOFF_HANDS_STAND, Tie
 from cups.permissions import can_give_playoff
 from cups.selectors import knockout_tie
 from cups.services.ties import tie_playoff_enter
@@ -139,6 +139,11 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
         else None,
         "fmt": fmt,
         "playoff": playoff,
+        # A counted level tie whose play-off game is being played at the table: why no boxes
+        # (and that a score posted from boxes read before its first hand was not taken).
+        "playoff_at_table": tie if closed == "counts" and tie and tie.playoff_at_table else None,
+        "hands_stand": PLAYOFF_HANDS_STAND,
+        "posted": request.method == "POST",
     }
     return render(request, "leagues/score_card.html", context, status=200)
 
@@ -148,8 +153,9 @@ def _playoff(
 ) -> PlayoffForm | HttpResponse | None:
     """A counted cup tie left level, its play-off game to come: its boxes, for a captain of
     either team or a secretary (``tie_playoff_enter``); the result page once it is given (the
-    cup's page, for a secretary who gave it there)."""
-    if tie is None or not tie.playoff_to_come or not can_give_playoff(request.user, tie):
+    cup's page, for a secretary who gave it there). None while the game is being played at the
+    table (``Tie.playoff_from_card``): the page says so instead."""
+    if tie is None or not tie.playoff_from_card or not can_give_playoff(request.user, tie):
         return None
     form = PlayoffForm(
         request.POST or None, fixture=fixture, ruleset=fixture.division.season.get_ruleset()

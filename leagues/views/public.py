@@ -270,7 +270,8 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
     # score card, whose page submits it too, comes after.
     to_submit = confirmation.may_submit(fixture=fixture, actor=fixture_actor(request, fixture))
     # A cup tie left level: whoever may enter its card gives the play-off game's score
-    # (``cups.permissions.can_give_playoff``), on the card's page.
+    # (``cups.permissions.can_give_playoff``), on the card's page, unless the game is being
+    # played at the table (``Tie.playoff_from_card``).
     tie = knockout_tie(fixture=fixture) if can_manage or can_captain else None
     return render(
         request,
@@ -283,7 +284,7 @@ def fixture_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "card": card and not to_submit,
             "to_submit": to_submit,
             "card_too": card and to_submit,
-            "playoff": tie is not None and tie.playoff_to_come,
+            "playoff": tie is not None and tie.playoff_from_card,
             # Seating and the tables' QR codes while a table is still to seat or play.
             "night": (can_manage or can_captain) and seating.night_open(fixture),
             "card_not_yet": cards.not_started_words(fixture) if closed == "not_yet" else "",

@@ -126,7 +126,10 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         and current.is_confirmed
         and confirmation.can_reopen(fixture=fixture, by=user),
         "playoff_tie": playoff_tie,
-        "may_give_playoff": playoff_tie is not None and can_give_playoff(user, playoff_tie),
+        # Its boxes, unless the play-off game is being played at the table (``playoff_words``).
+        "may_give_playoff": playoff_tie is not None
+        and playoff_tie.playoff_from_card
+        and can_give_playoff(user, playoff_tie),
     }
     return render(request, "leagues/fixture_result.html", context)
 

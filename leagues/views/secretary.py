@@ -18,6 +18,7 @@ from django.template.defaultfilters import pluralize
 from django.urls import reverse
 
 from config.inputs import strict_id
+from cups.models import PLAYOFF_AT_TABLE
 from leagues import forms, nights_off
 from leagues.days import short_date
 from leagues.models import Division, Fixture, Invitation, Season, Team, TeamEntry
@@ -159,6 +160,8 @@ def league_manage(request: HttpRequest, slug: str) -> HttpResponse:
             ],
             "on_nights_off": selectors.fixtures_on_nights_off(seasons=seasons_),
             "no_result_words": NO_RESULT_WORDS,  # as each of their pages says
+            # A level cup tie's play-off game being played: as the tie's pages say it.
+            "playoff_at_table": PLAYOFF_AT_TABLE,
         },
     )
 
