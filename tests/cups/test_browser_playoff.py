@@ -1,7 +1,9 @@
 """A captain gives a level cup tie's play-off game on a phone (headless Chromium, 390×844):
 from the result page that says it is still to come, to the score card's boxes, to the tie
 decided. Each page on the way (the card with its play-off boxes from the start, the result
-page, the cup's manage page listing the level tie) passes axe-core and fits the phone."""
+page, the cup's manage page listing the level tie) passes axe-core and fits the phone; and
+once the play-off game is begun on the scorer's phone, the pages say it is being played at the
+table, with no boxes."""
 
 from __future__ import annotations
 
@@ -74,4 +76,33 @@ def test_a_captain_gives_the_play_off_game_on_a_phone(
         f"Play-off game entered: {tie.through_words}"
     )
     expect(phone.get_by_test_id("playoff-to-come")).to_have_count(0)
+    assert problems == []
+
+
+def test_a_play_off_game_begun_on_a_phone_is_said_to_be_played_at_the_table(
+    live_server: Any, phone: Page
+) -> None:
+    """The level tie's play-off game begun on the scorer's phone: the result page, the
+    fixture's page and the score card say it is being played at the table, offer no boxes,
+    pass axe-core and fit the phone."""
+    from tests.cups.test_tie_playoff_at_table import AT_TABLE
+    from tests.leagues.helpers import hand, record
+
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: `make test` installs it (npm ci --prefix tests/axe)")
+    world, cup, tie = _tie()
+    fixture_card_enter(fixture=tie.fixture, tables=LEVEL, signed=True, by=world.users["secretary"])
+    game = tie.games.get(is_playoff=True).game
+    record(game, [hand(game, "A", dict.fromkeys(("high", "low", "jack", "game"), "A"))])
+    _as(phone, live_server, _captains(world, tie)["home"])
+    problems: list[str] = []
+    for where, url in (
+        ("the result page", reverse("leagues:fixture_result", args=[tie.fixture.pk])),
+        ("the fixture's page", tie.fixture.get_absolute_url()),
+        ("the score card", reverse("leagues:score_card", args=[tie.fixture.pk])),
+    ):
+        phone.goto(live_server.url + url)
+        expect(phone.get_by_text(AT_TABLE)).to_be_visible()
+        expect(phone.locator("input[name=playoff_home]")).to_have_count(0)
+        problems += _fits(phone, where)
     assert problems == []
