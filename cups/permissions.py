@@ -13,9 +13,14 @@ from typing import Any
 
 from cups.models import Competition, Entrant, Tie
 from leagues.models import League, TeamEntry
-from leagues.permissions import can_enter_card, can_manage_league
+from leagues.permissions import (
+    BY_SECRETARY,
+    BY_SITE_OPERATOR,
+    can_enter_card,
+    can_manage_league,
+    captain_of,
+)
 from scoring.actors import Account
-from scoring.forms.words import possessive
 
 
 def can_manage_competition(user: Account, competition: Competition) -> bool:
@@ -72,7 +77,8 @@ def tie_sides(user: Account, tie: Tie) -> set[str]:
 
 def tie_role(user: Account, tie: Tie) -> str:
     """Who acted on a race tie's result, by role, as the public reads it ("one of Ann & Bob",
-    "Reds' captain", "secretary", "site operator"); never an account name."""
+    "captain of Reds", "secretary", "site operator": a league fixture's words,
+    ``leagues.permissions.fixture_role``); never an account name."""
     if user is None:
         return "the tie's scoring link"
     for entrant in (tie.home, tie.away):
@@ -80,9 +86,9 @@ def tie_role(user: Account, tie: Tie) -> str:
             return f"one of {entrant}"
     for entrant in (tie.home, tie.away):
         if speaks_for(user, entrant, tie.competition.season_id):
-            return f"{possessive(str(entrant.team))} captain"  # type: ignore[union-attr]
+            return captain_of(entrant.team)  # type: ignore[union-attr]
     if getattr(user, "is_superuser", False):
-        return "site operator"
+        return BY_SITE_OPERATOR
     if tie.competition.league.secretaries.filter(pk=user.pk).exists():
-        return "secretary"
+        return BY_SECRETARY
     return "a former player or captain"

@@ -20,11 +20,12 @@ from django.urls import reverse
 from config.inputs import clean_text
 from cups import forms, selectors
 from cups.models import Competition, Entrant, Round, Tie, TieResult
-from cups.permissions import can_manage_competition, tie_role
+from cups.permissions import can_manage_competition, tie_role, tie_sides
 from cups.services import competitions, confirmation, draws, ties
 from leagues.card_forms import PlayoffForm
 from leagues.forms import add_service_error
 from leagues.selectors import fixtures as league_selectors
+from leagues.selectors.people import acted_words
 from leagues.views.common import found, post_action, require_manager, user_or_none
 
 
@@ -115,15 +116,19 @@ def tie_audit(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def _result_context(request: HttpRequest, tie: Tie, names: bool) -> dict[str, Any]:
-    """Where a race tie's result stands, who acted (by role; account names for secretaries)
-    and the steps this viewer may take."""
+def _result_context(request: HttpRequest, tie: Tie, secretary: bool) -> dict[str, Any]:
+    """Where a race tie's result stands, who acted and the steps this viewer may take. Who
+    acted reads as on a league fixture's result page: to the people who agree it (the
+    league's secretaries, ``secretary``, and whoever agrees it for a side) the person as the
+    app names them and their role, "Roy Stead (captain of Black Bull)"; to anyone else the
+    role alone; never a username."""
     user = user_or_none(request)
     result = selectors.tie_current_result(tie=tie)
+    named = secretary or bool(tie_sides(user, tie))
 
     def who(account: Any) -> str:
         role = tie_role(account, tie)
-        return f"{account.get_username()} ({role})" if names and account is not None else role
+        return acted_words(account, role) if named else role
 
     submitted = result is not None and result.status == TieResult.Status.SUBMITTED
     decided_elsewhere = tie.status in (Tie.Status.WALKOVER, Tie.Status.BYE) or (

@@ -191,16 +191,27 @@ def league_game_zone(game: Any) -> str | None:
     )
 
 
+#: Who acted on a result, by role, in the words every page gives (``fixture_role``).
+BY_TABLE_LINK = "the table's scoring link"
+BY_SECRETARY = "secretary"
+BY_SITE_OPERATOR = "site operator"
+
+
+def captain_of(team: Any) -> str:
+    """A team's captain as the one who acted on a result: "captain of Reds"."""
+    return f"captain of {team}"
+
+
 def fixture_role(user: Account, fixture: Fixture) -> str:
     """Who acted on ``fixture``'s result, by role, as the public reads it ("captain of Reds",
     "secretary", "site operator"); never an account name."""
     if user is None:
-        return "the table's scoring link"
+        return BY_TABLE_LINK
     sides = captained_sides(user, fixture)
     if sides:
-        return f"captain of {fixture.home if 'home' in sides else fixture.away}"
+        return captain_of(fixture.home if "home" in sides else fixture.away)
     if getattr(user, "is_superuser", False):
-        return "site operator"
+        return BY_SITE_OPERATOR
     if fixture.division.season.league.secretaries.filter(pk=user.pk).exists():
-        return "secretary"
+        return BY_SECRETARY
     return "a former captain"

@@ -120,6 +120,15 @@ def person_name(account: Any) -> str:
     return player or ""
 
 
+def acted_words(account: Any, role: str) -> str:
+    """Who acted on a result as the people who agree it read them (its secretaries and its
+    sides' captains or players): the person as the app names them and their ``role``, "Roy
+    Stead (captain of Black Bull)"; the role alone for someone with no name the app knows
+    (the table's scoring link)."""
+    name = person_name(account)
+    return f"{name} ({role})" if name else role
+
+
 def name_people(players: Iterable[Player | None]) -> None:
     """Tell namesakes apart wherever players are shown (pages, CSV, API, audit entries, games):
     each player who shares their name with someone else in their league gets ``Player.label``

@@ -15,7 +15,7 @@ from django.utils.safestring import SafeString
 
 from leagues.models import Fixture, League, Season
 from leagues.permissions import can_manage_league, captained_sides, fixture_links, fixture_role
-from leagues.selectors.people import person_name
+from leagues.selectors.people import acted_words
 from scoring.actors import Actor
 from scoring.models import ScoringLink
 
@@ -78,17 +78,16 @@ def acted_by(viewer: Any, fixture: Any, account: Any) -> str:
 def acted_by_words(viewer: Any, fixture: Any) -> Callable[[Any], str]:
     """Who acted on ``fixture``'s result, as ``viewer`` reads each: to the people who agree it
     (the league's secretaries, the two teams' captains) the person as the app names them and
-    their role, "Roy Stead (captain of Reds)", the same for all of them; to anyone else the
-    role alone, "captain of Reds" (a person's name is theirs to give, not the public's to
-    read). Whether the viewer reads names is asked once."""
+    their role (``acted_words``), "Roy Stead (captain of Reds)", the same for all of them; to
+    anyone else the role alone, "captain of Reds" (a person's name is theirs to give, not the
+    public's to read). Whether the viewer reads names is asked once."""
     named = can_manage_league(viewer, fixture.division.season.league) or bool(
         captained_sides(viewer, fixture)
     )
 
     def who(account: Any) -> str:
         role = fixture_role(account, fixture)
-        name = person_name(account) if named else ""
-        return f"{name} ({role})" if name else role
+        return acted_words(account, role) if named else role
 
     return who
 

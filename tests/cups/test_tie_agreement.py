@@ -471,3 +471,47 @@ def test_the_secretary_who_submitted_a_ties_counted_result_may_reopen_it():
 
     assert can_reopen(tie=semi_1, by=sec)
     assert not can_reopen(tie=semi_1, by=pair_player(semi_1, "home"))
+
+
+def test_who_acted_on_a_tie_reads_as_a_name_and_role_never_a_username():
+    """The tie's page told the secretaries who acted by account username ("scorer12
+    (secretary)"), and the pairs and captains by role alone: all of them read the person as
+    the app names people (an account's full name, else their name as a player) and their role,
+    as a league fixture's result page says it; the public, the role alone."""
+    world = cup_world(2)
+    cup = pairs_cup(world, best_of=3)
+    secretary = world.users["secretary"]
+    secretary.first_name, secretary.last_name = "Ann", "Lee"
+    secretary.save(update_fields=["first_name", "last_name"])
+    draw_make(competition=cup, seed=1, by=secretary)
+    tie = play_race(ties(cup, 1)[0], "AA", agree=False)
+    result = tie.results.get()
+    captain = pair_captain(world, tie, "away")  # "Team A captain" as a player, no full name
+    team = tie.away.team
+    viewers = (secretary, pair_player(tie, "home"), captain)
+
+    def pages() -> list[str]:
+        read = []
+        for viewer in (*viewers, None):
+            client = Client()
+            if viewer is not None:
+                client.force_login(viewer)
+            read.append(" ".join(client.get(tie.get_absolute_url()).content.decode().split()))
+        for page in read:
+            for user in (secretary, captain):
+                assert f"{user.get_username()} (" not in page
+        return read
+
+    tie_result_dispute(result=result, reason="Game 2 was 7-11", by=captain)
+    *named, public = pages()
+    for page in named:
+        assert f"Disputed by {team} captain (captain of {team}): Game 2" in page
+        assert "Put forward by the tie&#x27;s scoring link on" in page
+    assert f"Disputed by captain of {team}: Game 2" in public
+    tie_result_settle(result=result, uphold=True, note="Sheets checked", by=secretary)
+    *named, public = pages()
+    for page in named:
+        assert "Settled by Ann Lee (secretary): Sheets checked" in page
+        assert "Confirmed by Ann Lee (secretary) on" in page
+    assert "Settled by secretary: Sheets checked" in public
+    assert "Ann Lee" not in public and f"{team} captain (" not in public
