@@ -20,7 +20,8 @@ from django.db.models import QuerySet
 
 from leagues.audit import audit_log
 from leagues.models import ConfirmedAs, Fixture, FixtureResult, ResultSubmission
-from leagues.permissions import can_manage_league, captained_sides, fixture_links
+from leagues.permissions import can_manage_league, captained_sides, fixture_links, fixture_role
+from leagues.selectors.people import acted_words
 from leagues.services import agreement
 from scoring.actors import Account, Actor
 from scoring.forms.words import possessive
@@ -294,9 +295,9 @@ def result_take_back(*, submission: ResultSubmission, by: Account) -> None:
             "scoring link submitted, the home captain), while the other team has not agreed "
             "to it."
         )
-    who = "whoever submitted it"
-    if submission.submitted_by_id is None:
-        who = terms.side_label("home")
+    # Told to the captains and the secretaries (the notice, the audit trail): the person who
+    # took it back, as the result page names them to them.
+    who = acted_words(by, fixture_role(by, terms.fixture))
     why = f"taken back by {who}, to put a figure right"
     if submission.status == Status.DISPUTED:
         why = (

@@ -227,7 +227,8 @@ def test_the_home_captain_takes_back_a_disputed_result_the_table_submitted(by_si
     assert not FixtureResult.objects.get(fixture=fixture).submitted
     entry = AuditEntry.objects.get(fixture=fixture, action="submission_withdrawn")
     assert entry.by == users["home_captain"]
-    assert "taken back by Black Bull's captain" in entry.after["reason"]
+    # The home captain by name (as a player: their account has none) and team.
+    assert "taken back by Black Bull captain (captain of Black Bull)" in entry.after["reason"]
     assert "Hand 3 was recorded twice" in entry.after["reason"]
 
 

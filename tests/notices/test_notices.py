@@ -158,6 +158,36 @@ def test_an_undisputed_result_taken_back_is_not_the_secretaries_business(
     assert "nothing left to settle" not in mail.outbox[0].body
 
 
+def test_a_result_taken_back_names_who_took_it_back(world, django_capture_on_commit_callbacks):
+    """The notice said the result was "taken back by whoever submitted it" though the site
+    knows who did: it names them as the result page names them to the captains and the
+    secretaries, "Roy Stead (captain of Black Bull)"; by their name as a player when their
+    account has none."""
+    captain = world.users["home_captain"]
+    captain.first_name, captain.last_name = "Roy", "Stead"
+    captain.save(update_fields=["first_name", "last_name"])
+    submission = confirmation.result_submit(fixture=world.fixture, actor=Actor.of(captain))
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmation.result_take_back(submission=submission, by=captain)
+    [told] = mail.outbox
+    says = " ".join(told.body.split())
+    assert "taken back by Roy Stead (captain of Black Bull), to put a figure right." in says
+    assert "whoever submitted it" not in says
+
+    away = world.users["away_captain"]  # no full name: "Old Hall captain" as a player
+    submission = confirmation.result_submit(fixture=world.fixture, actor=Actor.of(away))
+    confirmation.result_dispute(submission=submission, reason="Table 1 was 11-9", by=captain)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmation.result_take_back(submission=submission, by=away)
+    told = next(m for m in mail.outbox if m.to == ["secretary@example.org"])
+    assert (
+        "taken back by Old Hall captain (captain of Old Hall), to put it right after it was "
+        "disputed (Table 1 was 11-9)."
+    ) in " ".join(told.body.split())
+
+
 @pytest.mark.parametrize("end", [".", "!", "?", ""])
 def test_a_disputes_reason_ends_its_sentence_once(world, django_capture_on_commit_callbacks, end):
     """ "…not 1-1. Check the card.. A secretary settles it.": the reason's own full stop (or
