@@ -23,12 +23,17 @@ from leagues.models import (
     Season,
     TeamEntry,
 )
-from leagues.permissions import can_approve_leagues
+from leagues.permissions import (
+    BY_SECRETARY,
+    BY_SITE_OPERATOR,
+    BY_TABLE_LINK,
+    can_approve_leagues,
+    captain_of,
+)
 from leagues.selectors.fixtures import seasons_now
 from leagues.selectors.live import result_words, status_words
-from leagues.selectors.people import name_people
+from leagues.selectors.people import acted_words, name_people, player_name_of
 from scoring.actors import Account
-from scoring.forms.words import possessive
 
 SUBMIT, CONFIRM, WAIT, NONE = "submit", "confirm", "wait", ""
 #: The steps that wait for the captain: a result to submit, or the other side's to confirm or
@@ -61,21 +66,26 @@ class CaptainFixture:
 
     @property
     def submitter(self) -> str:
-        """Who submitted the result, by role as the result page names them ("Old Hall's
-        captain"), never an account's name: another team's captain reads it."""
+        """Who submitted the result as its result page names them to a captain
+        (``acted_words``): "Roy Stead (captain of Old Hall)", "Ann Lee (secretary)", "the
+        table's scoring link"; never an account's username. The role from what the row holds
+        (a captain's submission is their side's agreement), the name from the account and its
+        player's name read with the submission (``captain_fixtures``): no query a row."""
         submission, fixture = self.submission, self.fixture
         if submission is None:
             return ""
-        by = submission.submitted_by_id
+        by = submission.submitted_by
         if by is None:
-            return "The table's scoring link"
+            return BY_TABLE_LINK
+        role = BY_SITE_OPERATOR if by.is_superuser else BY_SECRETARY
         for team, agreed in (
             (fixture.home, submission.home_agreed_by_id),
             (fixture.away, submission.away_agreed_by_id),
         ):
-            if agreed == by:
-                return f"{possessive(team.name)} captain"
-        return "A secretary"
+            if agreed == by.pk:
+                role = captain_of(team)
+        as_player = getattr(submission, "submitter_as_player", None) or ""
+        return acted_words(by, role, as_player=as_player)
 
 
 def _current_seasons(entries: list[TeamEntry]) -> set[int]:
@@ -105,9 +115,13 @@ def captain_fixtures(*, user: Account) -> list[CaptainFixture]:
     where = Q()
     for season, team in mine:
         where |= Q(division__season=season) & (Q(home=team) | Q(away=team))
-    open_or_confirmed = ResultSubmission.objects.exclude(
-        status=ResultSubmission.Status.WITHDRAWN
-    ).order_by("-submitted_at", "-pk")
+    # Who submitted each, named as the result page names them (``CaptainFixture.submitter``).
+    open_or_confirmed = (
+        ResultSubmission.objects.exclude(status=ResultSubmission.Status.WITHDRAWN)
+        .select_related("submitted_by")
+        .annotate(submitter_as_player=player_name_of("submitted_by"))
+        .order_by("-submitted_at", "-pk")
+    )
     fixtures = list(
         Fixture.objects.filter(where)
         .select_related(

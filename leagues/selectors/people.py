@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.db.models.functions import Lower
 
 from config.inputs import one_spaced
@@ -107,25 +107,34 @@ def people_labels(*, league: League, players: Iterable[Player]) -> dict[int, str
     return {p.pk: labels.get(p.pk, p.name) for p in players}
 
 
-def person_name(account: Any) -> str:
+def person_name(account: Any, *, as_player: str | None = None) -> str:
     """How the app names a person with an account (``account``): its full name, else their
     name as one of the league's players (a captain's, as the secretary entered it), else ""; never
-    the username, a login rather than a name. One query when it has no full name."""
+    the username, a login rather than a name. One query when it has no full name, none when
+    their name as a player was read with it (``as_player``: ``player_name_of``'s, "" for none)."""
     if account is None:
         return ""
     name = str(account.get_full_name()).strip()
     if name:
         return name
-    player = Player.objects.filter(user=account).values_list("name", flat=True).first()
-    return player or ""
+    if as_player is None:
+        as_player = Player.objects.filter(user=account).values_list("name", flat=True).first()
+    return as_player or ""
 
 
-def acted_words(account: Any, role: str) -> str:
+def player_name_of(account: str) -> Subquery:
+    """The name as a player of the account a query reaches by ``account`` (its path, e.g.
+    "submitted_by"), or null: for a list that names people (``person_name``'s ``as_player``)
+    in its own query, not in one query a person. An account is at most one player."""
+    return Subquery(Player.objects.filter(user=OuterRef(account)).values("name")[:1])
+
+
+def acted_words(account: Any, role: str, *, as_player: str | None = None) -> str:
     """Who acted on a result as the people who agree it read them (its secretaries and its
     sides' captains or players): the person as the app names them and their ``role``, "Roy
     Stead (captain of Black Bull)"; the role alone for someone with no name the app knows
-    (the table's scoring link)."""
-    name = person_name(account)
+    (the table's scoring link). ``as_player`` as ``person_name`` takes it."""
+    name = person_name(account, as_player=as_player)
     return f"{name} ({role})" if name else role
 
 

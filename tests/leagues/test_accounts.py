@@ -313,21 +313,40 @@ def test_a_table_link_submission_may_be_confirmed_by_either_captain(world):
     for role in ("home_captain", "away_captain"):
         body = my_fixtures(world, role)[1].content.decode()
         assert f'data-testid="my-confirm-{world.fixture.pk}"' in body
-        assert "The table&#x27;s scoring link submitted the result" in body
+        assert "Submitted by the table&#x27;s scoring link: <strong" in body
 
 
-def test_the_captain_asked_to_confirm_reads_who_submitted_by_role_not_account(world):
-    """My fixtures told the other captain "sueb submitted the result": an account's name, which
-    the result page keeps from everyone but the secretaries. It names the role, as that page
-    does."""
+def test_the_captain_asked_to_confirm_reads_who_submitted_by_name_and_team(world):
+    """My fixtures told the other captain "Black Bull's captain submitted the result" where the
+    result page names the person to them, "Roy Stead (captain of Black Bull)": it names them
+    so too (an account's full name, else their name as a player), never by username."""
+    result_url = reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk})
     home = Client()
     home.force_login(world.users["home_captain"])
-    home.post(
-        reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk}), {"action": "submit"}
-    )
+    home.post(result_url, {"action": "submit"})
+    # No full name: the captain as a player of the league, as the result page names them.
+    submitted = "Submitted by Black Bull captain (captain of Black Bull)"
+    away, body = my_fixtures(world, "away_captain")
+    assert f"{submitted}: <strong" in body.content.decode()
+    assert f"{submitted} on " in " ".join(away.get(result_url).content.decode().split())
+    captain = world.users["home_captain"]
+    captain.first_name, captain.last_name = "Roy", "Stead"
+    captain.save(update_fields=["first_name", "last_name"])
     body = my_fixtures(world, "away_captain")[1].content.decode()
-    assert f"{world.fixture.home.name}&#x27;s captain submitted the result" in body
-    assert world.users["home_captain"].username not in body
+    assert "Submitted by Roy Stead (captain of Black Bull): <strong" in body
+    assert captain.username not in body
+
+
+def test_a_secretarys_submission_names_the_secretary_on_my_fixtures(world):
+    """A secretary who submitted it reads as one, by name ("A secretary submitted the result"
+    before), as the result page names them to the captains."""
+    secretary = world.users["secretary"]
+    secretary.first_name, secretary.last_name = "Ann", "Lee"
+    secretary.save(update_fields=["first_name", "last_name"])
+    confirmation.result_submit(fixture=world.fixture, actor=Actor.of(secretary))
+    for role in ("home_captain", "away_captain"):
+        body = my_fixtures(world, role)[1].content.decode()
+        assert "Submitted by Ann Lee (secretary): <strong" in body, role
 
 
 def test_my_fixtures_opens_on_what_waits_for_the_captain_then_tonight_then_to_come_then_past(
@@ -439,12 +458,17 @@ def test_my_fixtures_runs_a_fixed_number_of_queries(world, django_assert_max_num
 
     for _ in range(5):
         FixtureFactory(division=world.fixture.division, home=world.fixture.home)
+    # A result to confirm: who submitted it is named (the away captain as a player) with no
+    # query of its own.
+    confirmation.result_submit(fixture=world.fixture, actor=Actor.of(world.users["away_captain"]))
     client = Client()
     client.force_login(world.users["home_captain"])
     # 11: one of them the leagues the account asked for (none here).
     with django_assert_max_num_queries(11):
         response = client.get(reverse("leagues:my_fixtures"))
-    assert response.content.decode().count('data-testid="my-fixture-') == 6
+    body = response.content.decode()
+    assert body.count('data-testid="my-fixture-') == 6
+    assert "Submitted by Old Hall captain (captain of Old Hall): <strong" in body
 
 
 # --- a new league ------------------------------------------------------------------------------
