@@ -13,7 +13,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Prefetch
 
 from leagues.models import Division, Fixture, League, ResultSubmission, Season, TableGame
-from leagues.selectors.counting import fixtures_with_standing
+from leagues.selectors.counting import TO_CONFIRM, fixtures_with_standing, result_state
 from leagues.selectors.fixtures import FIXTURE_RELATED, fixture_tables, unseated_boards
 from leagues.selectors.standings import Standings, divisions_standings
 from leagues.zones import now_in
@@ -104,19 +104,23 @@ DISPUTED_WORDS = "Played, disputed"
 
 
 #: A league fixture whose night has passed without a result that counts, as the league's home
-#: lists it (``leagues.selectors.fixtures.awaiting_result_rows``): its result is still to come,
-#: or a side has put it forward and it waits for the other's word.
+#: lists it (``leagues.selectors.fixtures.awaiting_result_rows``) while its result is still to
+#: come (one a side has put forward reads as every page says it: ``awaiting_words``).
 RESULT_AWAITED = "Result awaited"
-RESULT_TO_CONFIRM = "Result submitted, awaiting confirmation"
 
 
 def awaiting_words(fixture: Any) -> str:
-    """What the league's home says of a fixture awaiting its result (a ``ListedFixture``):
-    ``RESULT_TO_CONFIRM`` once a side has submitted its result (``FixtureResult.submitted``),
-    else ``RESULT_AWAITED``."""
+    """What the league's home says of a fixture awaiting its result (a ``ListedFixture``): once
+    a side has submitted its result (its stored result's state, ``counting.result_state``,
+    awaiting confirmation), that result's standing as the fixture's page and My fixtures say
+    it (``result_words``): "Result submitted, awaiting confirmation", or "Result disputed"
+    (by its submission's status, ``fixtures.mark_waiting``); else ``RESULT_AWAITED``."""
     result = fixture.result
-    submitted = fixture.status == Fixture.Status.PLAYED and result is not None and result.submitted
-    return RESULT_TO_CONFIRM if submitted else RESULT_AWAITED
+    if fixture.status != Fixture.Status.PLAYED or result is None:
+        return RESULT_AWAITED
+    if result_state(result) != TO_CONFIRM:
+        return RESULT_AWAITED
+    return result_words(fixture.waiting or ResultSubmission.Status.SUBMITTED)
 
 
 def waiting_words(status: str) -> str:

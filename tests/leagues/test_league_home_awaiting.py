@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from leagues.formats import YORKSHIRE_FORMAT
 from leagues.models import Fixture, League
-from leagues.services.confirmation import result_confirm, result_submit
+from leagues.services.confirmation import result_confirm, result_dispute, result_submit
 from leagues.services.fixtures import fixture_postpone, fixture_void, fixture_walkover
 from scoring.actors import Actor
 from tests.factories.leagues import (
@@ -144,6 +144,26 @@ def test_a_result_played_waits_for_its_submission_then_its_confirmation(client):
     page = home_page(client, league)
     assert AWAITING not in page
     assert url in "".join(listed(page, LATEST))
+
+
+def test_a_disputed_result_awaited_reads_as_on_my_fixtures(client):
+    """The home said "Result submitted, awaiting confirmation" of a disputed result (its own
+    words for a result put forward, beside the lists' and the fixture page's): it says where
+    the result stands as My fixtures and the result page do (``live.result_words``), "Result
+    disputed"; its fixture's page says "Played, disputed"."""
+    from django.test import Client
+
+    world = build(played=True)
+    league, fixture, users = world.league, world.fixture, world.users
+    submission = result_submit(fixture=fixture, actor=Actor.of(users["home_captain"]))
+    result_dispute(submission=submission, reason="Table 1 was 11-9", by=users["away_captain"])
+    [line] = awaiting(client, league)
+    assert line.endswith("· Result disputed</span>")
+    captain = Client()
+    captain.force_login(users["home_captain"])
+    mine = page_words(captain.get(reverse("leagues:my_fixtures")))
+    assert "Result disputed: " in mine
+    assert "· Played, disputed" in page_words(client.get(fixture.get_absolute_url()))
 
 
 def test_where_a_result_counts_once_played_it_is_no_longer_awaited_once_entered(client):

@@ -186,6 +186,36 @@ def test_the_league_home_runs_the_same_queries_whatever_the_number_of_divisions(
     assert page.count('class="division-glance"') == 3
 
 
+def test_a_result_put_forward_among_the_awaited_is_read_in_one_query_more(
+    client, django_assert_num_queries
+):
+    """An awaited result a side has put forward reads as every page says it ("Result
+    submitted, awaiting confirmation", "Result disputed": its submission's status), for one
+    query more on the league home (the open submissions of the awaited list's played
+    fixtures, ``mark_waiting``); a list with none reads nothing for it (the pinned count)."""
+    from leagues.models import ResultSubmission
+    from tests.factories.scoring import UserFactory
+
+    division = division_of(4, "yorkshire")
+    awaited = Fixture.objects.filter(division=division, result__isnull=True).order_by("date")[0]
+    result = FixtureResultFactory(fixture=awaited, home_win=True, confirmed=False)
+    result.submitted = True
+    result.save(update_fields=["submitted"])
+    ResultSubmission.objects.create(
+        fixture=awaited,
+        submitted_by=UserFactory(),
+        status=ResultSubmission.Status.DISPUTED,
+        dispute_reason="Table 2 was 11-9",
+        disputed_by=UserFactory(),
+    )
+    url = pages_of(division)["league home"]
+    client.get(url)
+    invalidate_league(division.season.league_id)
+    with django_assert_num_queries(QUERIES["league home"][0] + 1):
+        page = page_words(client.get(url))
+    assert f'href="{awaited.get_absolute_url()}">' in page and "· Result disputed</span>" in page
+
+
 @pytest.mark.parametrize("style", ["yorkshire", "trinidad"])
 def test_standings_rows_and_queries_do_not_grow_with_a_sort(
     client, django_assert_num_queries, style
