@@ -1,0 +1,70 @@
+"""A team's squad on a phone (390×844): the list is in two columns, and each player stays whole
+in one of them, "(captain)" beside the captain's name on the secretary's team page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+from playwright.sync_api import Page
+
+from leagues.models import TeamEntry
+from leagues.services.registrations import player_register
+from tests.factories.leagues import DivisionFactory, PlayerFactory, TeamEntryFactory
+from tests.factories.scoring import UserFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+#: Where each part of each squad line (a name, "(captain)") sits: left of the list's middle or
+#: right of it, that is in the first column or the second.
+COLUMNS = """() => [...document.querySelectorAll('.squad li')].map(li => {
+    const list = li.closest('.squad').getBoundingClientRect();
+    const middle = list.left + list.width / 2;
+    return [li.textContent.trim(), [...li.children].map(
+        part => part.getBoundingClientRect().left < middle ? 1 : 2)];
+})"""
+
+
+def test_the_captain_stays_beside_their_name_in_the_squads_two_columns(
+    phone: Page, live_server: Any
+) -> None:
+    """The squad's two columns broke a line between them: the captain's name ended the first
+    column and its "(captain)" began the second, above another player's name."""
+    division = DivisionFactory()
+    entry = TeamEntryFactory(division=division, team__name="Wheatsheaf")
+    names = [
+        "Frank Ackroyd",
+        "Linda Featherstonehaugh",
+        "Ted Hartley",
+        "Winnie Blackburn",
+        "Zachary Oldroyd-Whitworth",
+    ]
+    players = [PlayerFactory(name=name) for name in names]
+    for player in players:
+        player_register(player=player, team=entry.team, season=division.season)
+    secretary = UserFactory()
+    division.season.league.secretaries.add(secretary)
+    client = Client()
+    client.force_login(secretary)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    phone.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
+    page = (
+        live_server.url
+        + reverse("leagues:manage_team", args=[division.season.league.slug, entry.team.pk])
+        + f"?season={division.season.pk}"
+    )
+
+    # Wherever the columns break, the captain's line stays whole.
+    for captain in players:
+        TeamEntry.objects.filter(pk=entry.pk).update(captain=captain)
+        phone.goto(page)
+        lines = phone.evaluate(COLUMNS)
+        assert [text for text, _ in lines] == [
+            f"{name} (captain)" if name == captain.name else name for name in names
+        ]
+        split = [text for text, columns in lines if len(set(columns)) > 1]
+        assert split == [], "a squad line broken between the two columns"
+        assert {columns[0] for _, columns in lines} == {1, 2}, "the squad is in two columns"
