@@ -153,6 +153,7 @@ def _act(request: HttpRequest, fixture: Any, current: Any, actor: Actor) -> Http
     if action != "submit" and current is None:
         messages.error(request, "There is no submitted result to act on.")
         return redirect("leagues:fixture_result", pk=fixture.pk)
+    to_card = False
     try:
         if action == "submit":
             submission = confirmation.result_submit(fixture=fixture, actor=actor)
@@ -181,6 +182,8 @@ def _act(request: HttpRequest, fixture: Any, current: Any, actor: Actor) -> Http
         elif action == "take_back":
             done = confirmation.take_back_words(current).done
             confirmation.result_take_back(submission=current, by=user)
+            # A card's figures are put right on the card, which opens with them typed in.
+            to_card = fixture.tables.filter(source=FixtureTable.Source.CARD).exists()
         elif action == "dispute":
             confirmation.result_dispute(submission=current, reason=text, by=user)
             done = "Result disputed: the secretary will settle it."
@@ -198,6 +201,8 @@ def _act(request: HttpRequest, fixture: Any, current: Any, actor: Actor) -> Http
         messages.error(request, " ".join(exc.messages))
     else:
         messages.success(request, done)
+        if to_card and cards.may_enter_card(user, fixture):
+            return redirect("leagues:score_card", pk=fixture.pk)
     return redirect("leagues:fixture_result", pk=fixture.pk)
 
 

@@ -1375,7 +1375,13 @@ def test_a_captain_takes_back_a_card_they_typed_wrong_and_enters_it_again() -> N
     )
     assert 'data-testid="card-take-back"' in card
     page = home.post(result_url, {"action": "take_back"}, follow=True)
+    # Taken back, the card opens with its figures, to put the one wrong right (the result page
+    # offered "Submit the result" of those very figures first, the card a button below).
+    card_url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    assert page.redirect_chain == [(card_url, 302)]
     assert "Result taken back: put the figure right" in unescape(page.content.decode())
+    form = page.context["form"]
+    assert [(form["t4_g1_home"].value(), form["t4_g1_away"].value())] == [(1, 11)]
     submission.refresh_from_db()
     assert submission.status == ResultSubmission.Status.WITHDRAWN
     assert AuditEntry.objects.filter(fixture=fixture, action="submission_withdrawn").exists()
