@@ -171,18 +171,24 @@ def test_every_fixtures_csv_of_a_division_has_the_same_columns_in_the_same_order
 
 
 def test_a_weeks_page_links_to_the_csv_of_the_week_it_shows(client, division):
-    """The fixtures page shows a league night (the next one when none is asked for): its
-    "Download as CSV" is that night's list, as the note beside it says; the whole season's has
-    a link of its own."""
+    """The fixtures page shows a league night (the next one when none is asked for): "This week
+    as CSV" is that night's list, and the whole season's is beside it, both below who has no
+    match that week (the page read "Download as CSV", then "No match: ...", then "The CSV of
+    this week; the whole season's list as CSV", its note two lines away from its link)."""
     page_url = reverse("leagues:division_fixtures", args=[division.pk])
     csv_url = reverse("leagues:division_fixtures_csv", args=[division.pk])
     for query, night in (({}, "2025-09-23"), ({"week": "2025-09-16"}, "2025-09-16")):
         page = client.get(page_url, query).content.decode()
-        link = re.search(r'<p class="csv"><a href="([^"]+)"', page).group(1)
-        assert link == f"{csv_url}?week={night}"
-        table = rows(client.get(link.replace("&amp;", "&")))
+        links = re.findall(r'<p class="csv">(.*?)</p>', page)
+        assert links == [
+            f'<a href="{csv_url}?week={night}" download>This week as CSV</a> · '
+            f'<a href="{csv_url}" download>the whole season\'s list as CSV</a>'
+        ]
+        table = rows(client.get(f"{csv_url}?week={night}"))
         assert {row[3] for row in table[1:]} == {night}, "the CSV holds that night's fixtures"
-    assert f'<a href="{csv_url}" download>the whole season' in page
+    assert page.index('data-testid="no-match">No match: Bay Horse and Drop Inn<') < page.index(
+        '<p class="csv">'
+    )
 
 
 def test_fixtures_sort_by_home_team(client, division):
