@@ -6,6 +6,8 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
+from tests.factories.scoring import UserFactory
+
 
 @pytest.mark.django_db
 def test_home_page_says_what_the_app_is(client):
@@ -109,4 +111,17 @@ def test_the_start_pages_buttons_each_lead_somewhere_of_their_own(client):
     targets = [href for href, _ in buttons]
     assert len(targets) == len(set(targets)) == 4
     assert (reverse("leagues:league_list"), "Find your league") in buttons
-    assert (reverse("leagues:manage_league_create"), "Start a league") in buttons
+    assert (reverse("signup"), "Start a league") in buttons
+
+
+@pytest.mark.django_db
+def test_start_a_league_leads_a_newcomer_to_sign_up_and_one_logged_in_to_the_league_form(client):
+    """The "Start a league" button led someone with no account to the log-in page, which
+    named sign-up in its last line: it leads them to sign up, and someone logged in to the
+    league's form."""
+    start = re.compile(r'<a class="button" href="([^"]+)">Start a league</a>')
+    assert start.findall(client.get(reverse("home")).content.decode()) == [reverse("signup")]
+    client.force_login(UserFactory())
+    assert start.findall(client.get(reverse("home")).content.decode()) == [
+        reverse("leagues:manage_league_create")
+    ]
