@@ -36,6 +36,11 @@ class AuditAddressMiddleware:
             _address.reset(token)
 
 
+def request_address() -> str | None:
+    """The address of the client whose request is being served (None outside a request)."""
+    return _address.get()
+
+
 def _user(by: Account) -> Any:
     return by if by is not None and getattr(by, "is_authenticated", False) else None
 
@@ -83,7 +88,7 @@ def audit_log(
         after=after,
         by=_user(by),
         link=link,
-        ip=_address.get(),
+        ip=request_address(),
     )
     notices_after_commit(entry=entry)
     return entry

@@ -27,6 +27,7 @@ from django.urls import reverse
 
 from config.locks import lock_rows
 from leagues import match
+from leagues.audit import audit_log, request_address
 from leagues.models import (
     AuditEntry,
     Fixture,
@@ -116,7 +117,6 @@ def fixture_tables_set(
         for board, (home_pair, away_pair) in enumerate(pairs, start=1)
     ]
     created = FixtureTable.objects.bulk_create(tables)
-    from leagues.audit import audit_log
 
     audit_log(
         league=league,
@@ -147,7 +147,6 @@ def table_restart(*, table: FixtureTable, by: Account = None) -> TableGame:
 
     The deal starts with the home pair in odd-numbered games and the away pair in even ones.
     """
-    from leagues.audit import audit_log
 
     league = table.fixture.division.season.league
     require_secretary(by, league)
@@ -220,7 +219,6 @@ def table_link_opened(*, link: ScoringLink, by: Account = None) -> str:
     entry, by the account or else the link, is the league's change that its cached lists
     ("In play") go with (``audit_log``). Registered with
     ``scoring.openers.register_link_opener``."""
-    from leagues.audit import audit_log
 
     if not link.is_live or _due_table(link) is None:
         return ""
@@ -291,6 +289,8 @@ def _table_game_start(*, table: FixtureTable, by: Account) -> TableGame:
         title=f"{fixture.home} v {fixture.away}, table {table.board}, game {number}",
         by=by,
         scoring_link=table.scoring_link,
+        # The game's own trail names where it was begun from, as a phone's own start does.
+        ip=request_address(),
     )
     return TableGame.objects.create(table=table, game=game, number=number)
 
@@ -429,8 +429,6 @@ def table_game_back_in_play(*, table_game: TableGame, actor: Actor) -> list[int]
     later = TableGame.objects.filter(table_id=table_game.table_id, number__gt=table_game.number)
     gone = later_games_go(later, number=table_game.number, where="at this table")
     if gone:
-        from leagues.audit import audit_log
-
         table = table_game.table
         fixture = table.fixture
         audit_log(
@@ -576,7 +574,6 @@ def table_link_reissue(*, table: FixtureTable, by: Account = None) -> FixtureTab
     """A lost or leaked fixture card: the table's link is revoked and a new one issued; the
     table's games follow the new link. Refused for a table entered from the score card."""
     require_secretary(by, table.fixture.division.season.league)
-    from leagues.audit import audit_log
     from scoring.services.links import _scoring_link_reissue
 
     # Locked first and read after (``config.locks`` says why): a re-issue posted twice
@@ -618,7 +615,6 @@ def _table_link_follow(*, old: ScoringLink, new: ScoringLink) -> int:
 def table_link_revoke(*, table: FixtureTable, by: Account = None) -> FixtureTable:
     """Stop a table's link working without a replacement (re-issue when play resumes)."""
     require_secretary(by, table.fixture.division.season.league)
-    from leagues.audit import audit_log
     from scoring.services.links import _scoring_link_revoke
 
     table = FixtureTable.objects.select_related(

@@ -678,6 +678,7 @@ def test_a_table_begun_by_opening_its_link_is_on_the_fixtures_audit_trail(client
     league's version itself. It is written there, by the scorer's account and the link, once:
     the link opened again begins nothing more."""
     from leagues.models import AuditEntry
+    from scoring.models import HandRevision, RevisionAction
     from tests.factories.scoring import UserFactory
     from tests.leagues.helpers import clock_at
 
@@ -694,6 +695,9 @@ def test_a_table_begun_by_opening_its_link_is_on_the_fixtures_audit_trail(client
     assert entry.subject == "Table 1 started: game 1, on its scoring link"
     assert (entry.by, entry.link) == (scorer, table.scoring_link)
     assert table.games.count() == 1
+    # The game's own trail names where it was begun from, as the fixture's does.
+    start = HandRevision.objects.get(game=table.games.get().game, action=RevisionAction.START)
+    assert entry.ip == start.ip == "127.0.0.1"
     secretary = UserFactory()
     fixture.division.season.league.secretaries.add(secretary)
     client.force_login(secretary)
