@@ -24,6 +24,7 @@ from leagues.models import Fixture, FixtureTable, Player
 from leagues.services.cards import (
     CardRefused,
     CardTable,
+    card_layout,
     card_pairs_problem,
     card_problems,
     game_problems,
@@ -99,9 +100,11 @@ class ScoreCardForm(forms.Form):
         self.names = {"home": fixture.home.name, "away": fixture.away.name}
         #: What a game's score is counted in, as the boxes and refusals say it.
         self.scored = score_word(fixture.league.style)
-        self.games = fmt.max_games_per_table
-        self.asks_bullseyes = self.games > 1
-        self.asks_hang_jacks = ruleset.hang_jack_points is not None
+        # What a table's card asks for, as the printed blank card has it, box for box.
+        layout = card_layout(fmt, ruleset)
+        self.games = layout.games
+        self.asks_bullseyes = layout.games_won
+        self.asks_hang_jacks = layout.hang_jacks
         #: Each table's fields by name, the table they are at: their refusals are listed by it.
         self.boards: dict[str, int] = {}
         #: The card's refusals that are no one field's (``refuse``), each with its table.

@@ -14,6 +14,7 @@ cup's deciders: the result roll-up (``leagues.services.results``), "who can stil
         points_result,                             # a result known by its match points only
         games_to_win, race_winner, race_final_score, decide_drawn_match, Decision,
         group_points, group_order,
+        card_layout, CardLayout,                   # what a score card has: boxes and totals
         HOME, AWAY, HALVED, DRAW,
     )
 
@@ -37,9 +38,11 @@ the games as given (hands scored at a table are what they are); a typed card is 
 ``card_problems``/``match_problems`` before it is stored.
 
 Modules: ``format`` (the :class:`MatchFormat` value), ``tables`` (cards → table outcomes → the
-match result), ``outlook`` (every possible result), ``cup`` (race ties, deciders, groups).
+match result), ``outlook`` (every possible result), ``cup`` (race ties, deciders, groups),
+``card`` (what a score card has: each table's boxes and the totals).
 """
 
+from .card import CardLayout, Total, card_layout
 from .cup import (
     GROUP_DRAW,
     GROUP_WIN,
@@ -109,6 +112,7 @@ __all__ = [
     "PLAYOFF_WON",
     "SINGLE",
     "CardError",
+    "CardLayout",
     "Decider",
     "Decision",
     "FormatError",
@@ -120,7 +124,9 @@ __all__ = [
     "TableCard",
     "TableOutcome",
     "TableVerdict",
+    "Total",
     "aggregate_bonus",
+    "card_layout",
     "card_problems",
     "decide_drawn_match",
     "decided_tables",

@@ -86,6 +86,25 @@ class CardRefused(ValidationError):
         self.problems = tuple(problems)
 
 
+def card_layout(
+    fmt: match.MatchFormat,
+    ruleset: Ruleset,
+    *,
+    league_points: bool = True,
+    decider: match.Decider | None = None,
+) -> match.CardLayout:
+    """What a score card of a match played under ``fmt`` has (``match.card_layout``): the hang
+    jacks where ``ruleset`` scores them; ``league_points`` and a knock-out cup tie's
+    ``decider`` as the engine takes them. The typed card asks a table's figures by it and the
+    printed blank card draws its boxes by it."""
+    return match.card_layout(
+        fmt,
+        hang_jacks=ruleset.hang_jack_points is not None,
+        league_points=league_points,
+        decider=decider,
+    )
+
+
 def table_card(stored: dict[str, Any]) -> match.TableCard:
     """The match engine's card for a table entered from the score card."""
     games = tuple(match.Game(int(h), int(a)) for h, a in stored.get("games", ()))

@@ -16,12 +16,14 @@ from leagues.match import (
     FIRST_TO,
     FIXED,
     HOME,
+    PEGS,
     SINGLE,
     CardError,
     FormatError,
     Game,
     MatchFormat,
     TableCard,
+    card_layout,
     card_problems,
     decide_drawn_match,
     games_to_win,
@@ -198,6 +200,26 @@ def test_a_format_that_cannot_be_played_is_refused_with_every_reason() -> None:
 def test_cup_deciders(decider, pegs, jacks, playoff, expected) -> None:
     decision = decide_drawn_match(decider, pegs=pegs, hang_jacks=jacks, playoff_winner=playoff)
     assert (decision.winner, decision.how, decision.playoff_needed) == expected
+
+
+def test_a_score_card_has_the_boxes_and_totals_its_format_scores() -> None:
+    """``card_layout``: a table's game lines, a box for its games won where it plays more than
+    one, its hang jacks where the variant scores them; the aggregate is added up where it gives
+    a bonus or decides a level cup tie, league points only where the match gives them, the
+    play-off game's boxes only on a knock-out tie's card."""
+    yorkshire = card_layout(YORKSHIRE, hang_jacks=False)
+    assert (yorkshire.games, yorkshire.games_won, yorkshire.hang_jacks) == (1, False, False)
+    assert yorkshire.totals == ("tables", "pegs", "bonus", "match_points")
+    assert yorkshire.table_points and not yorkshire.playoff
+    trinidad = card_layout(TRINIDAD, hang_jacks=True)
+    assert (trinidad.games, trinidad.games_won, trinidad.hang_jacks) == (2, True, True)
+    assert trinidad.totals == ("games", "hang_jacks", "match_points", "points")
+    tie = card_layout(TRINIDAD, hang_jacks=True, league_points=False, decider=PEGS)
+    assert tie.totals == ("games", "pegs", "hang_jacks", "match_points") and tie.playoff
+    race = TRINIDAD.with_options(games_mode=FIRST_TO, games=3)
+    assert card_layout(race, hang_jacks=False).games == 5
+    bonus_only = MatchFormat(points_per_table=0, points_per_table_halved=0, aggregate_bonus=2)
+    assert not card_layout(bonus_only, hang_jacks=False).table_points
 
 
 def test_race_ties_and_group_tables() -> None:
