@@ -2,6 +2,7 @@ from django.urls import path
 
 from leagues.views import (
     accounts,
+    blank_cards,
     cards,
     divisions,
     embed,
@@ -83,6 +84,12 @@ urlpatterns = [
     path("fixture/<int:pk>/night/", night.fixture_night, name="fixture_night"),
     path("fixture/<int:pk>/night/table/<int:board>/", night.table_qr, name="table_qr"),
     path("fixture/<int:pk>/score-card/", cards.score_card, name="score_card"),
+    # The blank score card to print before the match; a league night's, one card a page.
+    path(
+        "fixture/<int:pk>/score-card/blank/",
+        blank_cards.fixture_blank_card,
+        name="fixture_blank_card",
+    ),
     path("fixture/<int:pk>/manage/", manage_fixtures.fixture_manage, name="manage_fixture"),
     path("fixture/<int:pk>/manage/card/", results.fixture_card, name="manage_fixture_card"),
     path("fixture/<int:pk>/manage/audit/", results.fixture_audit, name="manage_fixture_audit"),
@@ -100,6 +107,11 @@ urlpatterns = [
     path("<slug:slug>/", public.league_detail, name="league"),
     path("<slug:slug>/calendar.ics", feeds.league_calendar, name="league_calendar"),
     path("<slug:slug>/live/", live.league_live, name="league_live"),
+    path(
+        "<slug:slug>/score-cards/<str:night>/",
+        blank_cards.night_blank_cards,
+        name="night_blank_cards",
+    ),
     path("<slug:slug>/manage/", secretary.league_manage, name="manage_league"),
     path("<slug:slug>/manage/audit/", results.league_audit, name="manage_league_audit"),
     path("<slug:slug>/manage/settings/", secretary.league_edit, name="manage_league_edit"),

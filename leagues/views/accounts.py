@@ -21,6 +21,7 @@ from leagues import forms
 from leagues.models import Team
 from leagues.selectors import accounts as account_selectors
 from leagues.selectors import fixtures as selectors
+from leagues.selectors.blank_cards import card_to_print
 from leagues.selectors.people import name_people
 from leagues.services import accounts, cards, confirmation, invitations, seating
 from leagues.tables import fixture_score
@@ -188,18 +189,19 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
         if cards.card_offered(request.user, row.fixture, row.submission)
     }
 
-    def listed(row: Any) -> tuple[Any, str, bool, bool]:
+    def listed(row: Any) -> tuple[Any, str, bool, bool, bool]:
         """A fixture with its score as the lists give it (a captain confirms what they can
-        see), whether its night (seating, QR codes) is offered and its card; a cup tie as
-        it is."""
+        see), whether its night (seating, QR codes) is offered, its card to enter and its
+        blank card to print; a cup tie as it is."""
         if not isinstance(row, account_selectors.CaptainFixture):
-            return row, "", False, False
+            return row, "", False, False, False
         fixture = row.fixture
         return (
             row,
             fixture_score(fixture, marked=False),
             seating.night_open(fixture),
             fixture.pk in cards_due,
+            card_to_print(fixture, fixture.division.season.league.today()),
         )
 
     sections = [

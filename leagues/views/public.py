@@ -23,6 +23,7 @@ from leagues.fragments import PLAYERS, page_fragment, page_fragment_tagged, tag_
 from leagues.models import Division, Fixture
 from leagues.permissions import can_manage_league, captained_sides
 from leagues.selectors import fixtures as selectors
+from leagues.selectors.blank_cards import card_to_print
 from leagues.selectors.fixtures import ListedFixture
 from leagues.selectors.live import (
     IN_PLAY,
@@ -349,6 +350,8 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
             "status_words": status_words(detail, today),
             "submission": waiting,
             "tables": tables,
+            # Its blank score card, to print before the match is played.
+            "to_print": card_to_print(detail, today),
             # The match's tables not seated yet: named, so one table seated is not the match.
             "unseated": selectors.unseated_boards(detail, tables),
             "pegs_gap": selectors.pegs_gap(tables),

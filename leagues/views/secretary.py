@@ -24,6 +24,7 @@ from leagues.days import short_date
 from leagues.models import Division, Fixture, Invitation, Season, Team, TeamEntry
 from leagues.permissions import can_create_league
 from leagues.selectors import fixtures as selectors
+from leagues.selectors.blank_cards import next_night_to_print
 from leagues.selectors.live import (
     NO_RESULT_WORDS,
     match_progress,
@@ -151,6 +152,8 @@ def league_manage(request: HttpRequest, slug: str) -> HttpResponse:
             "match_format": league.get_match_format().describe(),
             "night": night.date,
             "tonight": tonight,
+            # The next league night's blank score cards, to print before it.
+            "to_print": next_night_to_print(league=league),
             "results_waiting": waiting,
             # A match held up by an abandoned table is listed once, with what to do for it.
             "results_missing": [

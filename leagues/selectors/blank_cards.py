@@ -1,0 +1,235 @@
+"""The blank score cards printed before a match: a fixture's, or every match of a league night
+(of one division, or of the whole league), one card a page.
+
+A card is the typed score card on paper, box for box: the tables in board order, each with its
+two pairs' names (printed where the pairs are seated already, else blank lines) and a box a side
+for each figure the format scores a table by (``leagues.services.cards.card_layout``: each
+game's score, the games won, the hang jacks, the table's match points), the totals under them,
+a knock-out cup tie's play-off game, and the two captains' signatures. It holds nothing the
+fixture's page does not show (no scoring link: those are the secretary's fixture card's).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.db.models import Count, Prefetch, QuerySet, Subquery
+
+from leagues import match
+from leagues.models import Fixture, FixtureTable, League, Player
+from leagues.selectors.fixtures import FIXTURE_RELATED, NO_MATCH_ON_THE_NIGHT, SEATS
+from leagues.selectors.people import name_people, seated_players
+from leagues.services.cards import card_layout
+from leagues.tiebreaks import games_word, pegged_words, score_word
+
+#: A seat on the card: its player's name, or "" for a line to write it on.
+Seat = str
+
+
+@dataclass(frozen=True)
+class BlankTable:
+    """One table's row: its board and each side's two seats."""
+
+    board: int
+    home: tuple[Seat, Seat]
+    away: tuple[Seat, Seat]
+
+
+@dataclass(frozen=True)
+class BlankCard:
+    """One fixture's card, as its page prints it."""
+
+    fixture: Fixture
+    competition: str
+    """What the match is played for, as the card's heading names it: the division ("Premier
+    Division"), or the cup and its round ("League Cup · Semi-final"), or its kind."""
+    layout: match.CardLayout
+    columns: tuple[str, ...]
+    """The heading of each of a table's figures, in the typed card's order and words ("Pegs";
+    "Game 1", "Game 2", "Games won", "Hang jacks"), then "Match points": a box a side each."""
+    tables: tuple[BlankTable, ...]
+    totals: tuple[str, ...]
+    """The totals' names, in order ("Tables won", "Points pegged", ...), as the fixture's
+    page names its result's figures: a box a side each."""
+    scored: str
+    """What a game's score is counted in ("pegs", "points"): the play-off game's boxes."""
+    rules: str
+    """The format and the target in a sentence, for the captains adding it up."""
+    decider: str
+    """How a knock-out cup tie left level is decided ("Aggregate pegs, then hang jacks, then a
+    play-off game"); "" for any other match."""
+
+    @property
+    def playable(self) -> bool:
+        """Whether a match is played for it: not a walkover, nor void."""
+        return self.fixture.status not in NO_MATCH_ON_THE_NIGHT
+
+    @property
+    def postponed(self) -> bool:
+        """Postponed: its date is still to be set, so the card leaves it blank."""
+        return self.fixture.status == Fixture.Status.POSTPONED
+
+
+def card_to_print(fixture: Fixture, today: datetime.date) -> bool:
+    """Whether the fixture's pages offer its blank card (``today``: its league's): a match
+    still to be played, scheduled for today or later, or postponed (its card leaves the date
+    blank). No query."""
+    if fixture.status == Fixture.Status.POSTPONED:
+        return True
+    return fixture.status == Fixture.Status.SCHEDULED and fixture.date >= today
+
+
+def _read(fixtures: QuerySet[Fixture]) -> list[Fixture]:
+    """``fixtures`` with their teams, venue, division, season and league, a cup tie's
+    competition and round, and their tables with the seated players: two queries (none for the
+    tables of no fixture)."""
+    return list(
+        fixtures.select_related(
+            *FIXTURE_RELATED, "cup_tie__competition", "cup_tie__round", "cup_tie__group"
+        ).prefetch_related(Prefetch("tables", queryset=FixtureTable.objects.select_related(*SEATS)))
+    )
+
+
+def _competition(fixture: Fixture) -> str:
+    tie = getattr(fixture, "cup_tie", None)
+    if fixture.kind == Fixture.Kind.CUP and tie is not None:
+        stage = tie.round or tie.group
+        return f"{tie.competition.name} · {stage}" if stage else tie.competition.name
+    if fixture.kind == Fixture.Kind.LEAGUE:
+        return f"{fixture.division.name} · {fixture.division.season.name}"
+    return f"{fixture.get_kind_display()} · {fixture.division.name}"
+
+
+def _seats(pair: Sequence[Player]) -> tuple[Seat, Seat]:
+    """A side's two seats: the seated players' names (as ``name_people`` tells namesakes
+    apart), a line to write on for each seat no one is in yet."""
+    names = [str(player) for player in pair]
+    return (names[0] if names else "", names[1] if len(names) > 1 else "")
+
+
+def _card(fixture: Fixture) -> BlankCard:
+    season = fixture.division.season
+    style = season.league.style
+    fmt, ruleset = season.get_match_format(), season.get_ruleset()
+    tie = getattr(fixture, "cup_tie", None)
+    # A knock-out tie's level match goes to its decider; a group's match stays drawn.
+    knockout = tie if fixture.kind == Fixture.Kind.CUP and tie and tie.round_id else None
+    decider = knockout.competition.decider if knockout is not None else None
+    layout = card_layout(
+        fmt, ruleset, league_points=fixture.kind == Fixture.Kind.LEAGUE, decider=decider
+    )
+    scored = score_word(style)
+    games = (
+        [f"Game {number}" for number in range(1, layout.games + 1)]
+        if layout.games > 1
+        else [scored.capitalize()]
+    )
+    columns = [
+        *games,
+        *(["Games won"] if layout.games_won else []),
+        *(["Hang jacks"] if layout.hang_jacks else []),
+        *(["Match points"] if layout.table_points else []),
+    ]
+    words = {
+        "tables": "Tables won",
+        "games": games_word(style).capitalize(),
+        "pegs": pegged_words(style).capitalize(),
+        "bonus": "Bonus for the higher aggregate",
+        "hang_jacks": "Hang jacks",
+        "match_points": "Match points",
+        "points": "League points",
+    }
+    seated = {table.board: table for table in fixture.tables.all()}
+    tables = []
+    for board in range(1, fmt.tables + 1):
+        table = seated.get(board)
+        tables.append(
+            BlankTable(
+                board=board,
+                home=_seats(table.home_pair if table else []),
+                away=_seats(table.away_pair if table else []),
+            )
+        )
+    return BlankCard(
+        fixture=fixture,
+        competition=_competition(fixture),
+        layout=layout,
+        columns=tuple(columns),
+        tables=tuple(tables),
+        totals=tuple(words[total] for total in layout.totals),
+        scored=scored,
+        rules=f"{fmt.describe()} Games to {ruleset.target}.",
+        decider=knockout.competition.get_decider_display() if knockout is not None else "",
+    )
+
+
+def blank_cards(fixtures: QuerySet[Fixture]) -> list[BlankCard]:
+    """The card of each of ``fixtures``, in their order: two queries, and one more to tell
+    namesakes apart where a pair is seated already (``name_people``)."""
+    read = _read(fixtures)
+    name_people(seated_players(table for fixture in read for table in fixture.tables.all()))
+    return [_card(fixture) for fixture in read]
+
+
+def fixture_blank_card(*, pk: int) -> BlankCard:
+    """The card of the fixture ``pk``; raises ``Fixture.DoesNotExist``."""
+    cards = blank_cards(Fixture.objects.filter(pk=pk))
+    if not cards:
+        raise Fixture.DoesNotExist(f"No fixture {pk}.")
+    return cards[0]
+
+
+def night_blank_cards(
+    *, league: League, date: datetime.date, divisions: Iterable[int] = ()
+) -> list[BlankCard]:
+    """The cards of the league's matches to play on ``date`` (scheduled; of ``divisions``
+    only, where given), in the league night's order: by division, then time."""
+    fixtures = Fixture.objects.filter(
+        division__season__league=league, date=date, status=Fixture.Status.SCHEDULED
+    )
+    divisions = list(divisions)
+    if divisions:
+        fixtures = fixtures.filter(division__in=divisions)
+    return blank_cards(fixtures.order_by("division__rank", "division__name", "time", "pk"))
+
+
+@dataclass(frozen=True)
+class NightToPrint:
+    """The next league night's cards to print: its date and each division's matches."""
+
+    date: datetime.date
+    divisions: tuple[tuple[int, str, int], ...]
+    """Each division with a match that night, top first: (its id, its name, its matches)."""
+
+    @property
+    def night(self) -> str:
+        """The night as its cards' address gives it: 2025-09-09."""
+        return self.date.isoformat()
+
+    @property
+    def matches(self) -> int:
+        return sum(matches for _, _, matches in self.divisions)
+
+
+def next_night_to_print(*, league: League) -> NightToPrint | None:
+    """The league's next night with a match to play (scheduled, from the league's today on),
+    with each of its divisions' matches: the cards the secretary's desk offers to print (a
+    cup tie under its teams' division). None when no match is left to play. One query."""
+    to_play = Fixture.objects.filter(
+        division__season__league=league, status=Fixture.Status.SCHEDULED
+    )
+    first = to_play.filter(date__gte=league.today()).order_by("date").values("date")[:1]
+    rows = list(
+        to_play.filter(date=Subquery(first))
+        .values_list("date", "division", "division__name")
+        .annotate(matches=Count("pk"))
+        .order_by("division__rank", "division__name")
+    )
+    if not rows:
+        return None
+    return NightToPrint(
+        date=rows[0][0],
+        divisions=tuple((division, name, matches) for _, division, name, matches in rows),
+    )

@@ -1,0 +1,302 @@
+"""The blank score card printed before a match: a fixture's, and a league night's (one card a
+page). Its tables' boxes are the typed score card's, box for box, as the season's format scores
+a table; the pairs already seated are printed on it; a knock-out cup tie's card carries its
+play-off game. Anyone who can see the fixture's page may print it: it shows nothing more."""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from cups.models import Tie
+from cups.services.draws import draw_make
+from leagues.formats import STYLE_PRESETS, TRINIDAD_FORMAT, YORKSHIRE_FORMAT
+from leagues.models import Fixture
+from leagues.services.fixtures import fixture_postpone, fixture_walkover
+from leagues.services.seating import table_seat
+from tests.cups.helpers import cup_world, team_cup
+from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory
+from tests.leagues.helpers import captained_teams, entered_teams, page_words, squad
+
+pytestmark = pytest.mark.django_db
+
+NIGHT = datetime.date(2025, 9, 9)
+#: What a Yorkshire card adds up: the tables, the aggregate and its bonus, the match points.
+YORKSHIRE_TOTALS = ["Tables won", "Points pegged", "Bonus for the higher aggregate", "Match points"]
+
+
+def _fixture(style: str = "yorkshire", *, date: datetime.date = NIGHT, **league):
+    if style == "yorkshire":
+        league = LeagueFactory(match_format=YORKSHIRE_FORMAT.to_spec(), **league)
+    else:
+        league = LeagueFactory(
+            trinidad=True, match_format=TRINIDAD_FORMAT.with_options(tables=2).to_spec(), **league
+        )
+    division = DivisionFactory(season__league=league, name="Premier Division")
+    home, away, users = captained_teams(division, players=8)
+    return FixtureFactory(division=division, home=home, away=away, date=date), users
+
+
+def _card(client: Client, fixture: Fixture) -> str:
+    response = client.get(reverse("leagues:fixture_blank_card", args=[fixture.pk]))
+    assert response.status_code == 200
+    return page_words(response)
+
+
+def _part(page: str, testid: str) -> str:
+    """The element of ``page`` marked ``data-testid="testid"``, to its closing tag."""
+    start = page.index(f'data-testid="{testid}"')
+    tag = page.rindex("<", 0, start)
+    name = re.match(r"<(\w+)", page[tag:]).group(1)
+    return page[tag : page.index(f"</{name}>", start)]
+
+
+def _totals(page: str) -> list[str]:
+    return re.findall(r'<th scope="row">([^<]+)</th>', _part(page, "blank-card-totals"))
+
+
+def _row(page: str, board: int) -> str:
+    start = page.index(f'data-testid="blank-card-table-{board}"')
+    return page[start : page.index("</tr>", start)]
+
+
+def test_a_yorkshire_card_has_its_four_tables_pegs_and_the_aggregate_to_add_up(client):
+    """League, division and season, the date and time, the venue, home and away; four tables,
+    each with two name lines a side and a box a side for its pegs and its match points; the
+    totals the format adds up (tables, the aggregate and its bonus, match points: no league
+    points, no hang jacks); two signatures. Anyone may print it."""
+    fixture, _ = _fixture()
+    page = _card(Client(), fixture)
+    league = fixture.division.season.league
+    assert league.name in page
+    assert f"Premier Division · {fixture.division.season.name}" in page
+    assert "Tuesday 9 September 2025, 20:00" in page
+    assert str(fixture.venue) in page
+    assert "<small>Home</small> Black Bull" in page and "<small>Away</small> Old Hall" in page
+    assert "4 tables, one game per table; 2 for each table won;" in page
+    assert "Games to 11." in page
+    tables = _part(page, "blank-card-tables")
+    headings = re.findall(r'<th scope="colgroup" colspan="2">([^<]+)</th>', tables)
+    assert headings == ["Pegs", "Match points"]
+    for board in range(1, 5):
+        row = _row(page, board)
+        assert row.count('class="name-line"></span>') == 4  # two blank lines a side
+        assert row.count('class="box"') == 4
+    assert 'data-testid="blank-card-table-5"' not in page
+    assert _totals(page) == YORKSHIRE_TOTALS
+    assert "blank-card-playoff" not in page
+    assert page.count('class="signature"') == 2
+    assert "Signed for Black Bull (home captain)" in page
+    assert "Signed for Old Hall (away captain)" in page
+    typed = reverse("leagues:score_card", args=[fixture.pk])
+    assert f"types this card in at http://testserver{typed}" in page
+
+
+def test_a_trinidad_card_has_each_games_score_the_bullseyes_and_hang_jacks(client):
+    """A table of two games: each game's score, the games won, the hang jacks and its match
+    points, a box a side each; the totals are the bullseyes, hang jacks, match points and the
+    league points the format gives (no tables won, no aggregate)."""
+    fixture, _ = _fixture("trinidad")
+    page = _card(client, fixture)
+    tables = _part(page, "blank-card-tables")
+    headings = re.findall(r'<th scope="colgroup" colspan="2">([^<]+)</th>', tables)
+    assert headings == ["Game 1", "Game 2", "Games won", "Hang jacks", "Match points"]
+    assert [_row(page, board).count('class="box"') for board in (1, 2)] == [10, 10]
+    assert 'data-testid="blank-card-table-3"' not in page
+    assert _totals(page) == ["Bullseyes", "Hang jacks", "Match points", "League points"]
+    assert "Games to 14." in page
+
+
+@pytest.mark.parametrize("style", ["yorkshire", "trinidad"])
+def test_the_blank_card_has_a_box_for_every_box_the_typed_card_asks(style):
+    """Copied box for box: a table's figures on paper (bar its match points, which the app
+    adds up) are the typed score card's boxes, as many and in the same order."""
+    fixture, users = _fixture(style)
+    captain = Client()
+    captain.force_login(users["home"])
+    typed = page_words(captain.get(reverse("leagues:score_card", args=[fixture.pk])))
+    table = typed[typed.index('data-testid="card-table-1"') :]
+    table = table[: table.index("</fieldset>")]
+    boxes = re.findall(r'name="t1_(g\d+|bull|hj)_(home|away)"', table)
+    page = _card(captain, fixture)
+    headings = re.findall(
+        r'<th scope="colgroup" colspan="2">([^<]+)</th>', _part(page, "blank-card-tables")
+    )
+    words = {"Games won": "bull", "Hang jacks": "hj", "Pegs": "g1", "Points": "g1"}
+    on_paper = [
+        (words.get(heading) or f"g{heading.removeprefix('Game ')}", side)
+        for heading in headings[:-1]
+        for side in ("home", "away")
+    ]
+    assert on_paper == boxes
+
+
+def test_the_pairs_already_seated_are_printed_and_the_others_left_blank(client):
+    """Table 1 seated: its four players' names on its lines; table 2 seated on the home side
+    only; tables 3 and 4 blank. No table's scoring link is on the card."""
+    fixture, _ = _fixture()
+    season = fixture.division.season
+    home, away = squad(fixture.home, season), squad(fixture.away, season)
+    first = table_seat(fixture=fixture, board=1, home=home[:2], away=away[:2], by=None)
+    table_seat(fixture=fixture, board=2, home=home[2:4], by=None)
+    page = _card(client, fixture)
+    one = _row(page, 1)
+    for player in (*home[:2], *away[:2]):
+        assert f'<span class="name-line">{player.name}</span>' in one
+    two = _row(page, 2)
+    assert home[2].name in two and home[3].name in two
+    assert two.count('class="name-line"></span>') == 2
+    assert _row(page, 3).count('class="name-line"></span>') == 4
+    first.refresh_from_db()
+    assert first.scoring_link is not None
+    assert first.scoring_link.get_absolute_url() not in page
+
+
+def test_a_knock_out_cup_ties_card_names_the_cup_and_round_and_has_the_play_off_game(
+    client, django_assert_num_queries
+):
+    """A team tie of a knock-out: the cup and its round in place of the division, the play-off
+    game's boxes with how a level tie is decided; the aggregate's total, which decides it first,
+    and no league points."""
+    world = cup_world(2)
+    world.league.match_format = (
+        STYLE_PRESETS["yorkshire"].match_format.with_options(tables=2).to_spec()
+    )
+    world.league.save(update_fields=["match_format"])
+    cup = team_cup(world)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    tie = Tie.objects.select_related("round", "fixture").get(competition=cup, round__number=1)
+    with django_assert_num_queries(2):  # the tie, its cup and round read with the fixture
+        page = _card(client, tie.fixture)
+    assert f"League Cup · {tie.round.name}" in page
+    playoff = _part(page, "blank-card-playoff")
+    assert "Play-off game" in playoff and '<th scope="row">Pegs</th>' in playoff
+    assert playoff.count('class="box"') == 2
+    assert (
+        "A level tie goes to aggregate pegs, then hang jacks, then a play-off game: its score, "
+        "only if it is played." in playoff
+    )
+    assert _totals(page) == YORKSHIRE_TOTALS
+    assert [_row(page, board).count('class="box"') for board in (1, 2)] == [4, 4]
+
+
+def test_a_postponed_fixtures_card_leaves_the_date_to_write_in(client):
+    fixture, users = _fixture()
+    fixture_postpone(fixture=fixture, reason="The pub is shut", by=users["secretary"])
+    page = _card(client, fixture)
+    assert 'data-testid="blank-card-date-blank"' in page
+    assert "(postponed from Tue 9 Sep 2025)" in page
+
+
+def test_a_walkover_has_no_card(client):
+    fixture, users = _fixture()
+    fixture_walkover(fixture=fixture, to=Fixture.Side.HOME, reason="No team", by=users["secretary"])
+    page = _card(client, fixture)
+    assert 'data-testid="no-card"' in page and "Walkover to Black Bull" in page
+    assert "blank-card-tables" not in page and 'data-testid="print"' not in page
+
+
+def test_a_fixture_that_does_not_exist_is_not_found(client):
+    assert client.get(reverse("leagues:fixture_blank_card", args=[999999])).status_code == 404
+
+
+def _night():
+    """A league of two divisions with two matches each on ``NIGHT``, one more played and one
+    postponed that night, and one a week later."""
+    league = LeagueFactory(match_format=YORKSHIRE_FORMAT.to_spec())
+    first = DivisionFactory(season__league=league, name="Premier Division", rank=1)
+    second = DivisionFactory(season=first.season, name="First Division", rank=2)
+    night: dict[str, list[Fixture]] = {"first": [], "second": []}
+    for key, division in (("first", first), ("second", second)):
+        teams = entered_teams(division, [f"{key} {n}" for n in range(4)], players=2)
+        for home, away in (teams[:2], teams[2:]):
+            night[key].append(FixtureFactory(division=division, home=home, away=away, date=NIGHT))
+    FixtureFactory(division=first, date=NIGHT, status=Fixture.Status.PLAYED)
+    FixtureFactory(division=first, date=NIGHT, status=Fixture.Status.POSTPONED)
+    FixtureFactory(division=first, date=NIGHT + datetime.timedelta(days=7))
+    return league, first, second, night
+
+
+def test_a_league_nights_cards_are_its_matches_to_play_one_a_page_by_division(client):
+    league, first, second, night = _night()
+    url = reverse("leagues:night_blank_cards", args=[league.slug, NIGHT.isoformat()])
+    page = page_words(client.get(url))
+    cards = re.findall(r'data-testid="blank-card-(\d+)"', page)
+    assert cards == [str(f.pk) for f in (*night["first"], *night["second"])]
+    assert "4 matches, one card a page" in page
+    page = page_words(client.get(f"{url}?division={second.pk}"))
+    assert re.findall(r'data-testid="blank-card-(\d+)"', page) == [
+        str(f.pk) for f in night["second"]
+    ]
+    assert f"{league.name}, First Division: 2 matches" in page
+    empty = page_words(client.get(url.replace(NIGHT.isoformat(), "2025-09-10")))
+    assert "no match to play that night" in empty and "blank-card-tables" not in empty
+    assert client.get(url.replace(NIGHT.isoformat(), "9-9-2025")).status_code == 404
+
+
+def test_a_blank_card_runs_a_fixed_number_of_queries(client, django_assert_num_queries):
+    """The fixture with its teams, venue, league and cup tie; its tables with their pairs; and,
+    once a pair is seated, whether someone else in the league shares a seated player's name."""
+    fixture, _ = _fixture()
+    url = reverse("leagues:fixture_blank_card", args=[fixture.pk])
+    with django_assert_num_queries(2):
+        client.get(url)
+    season = fixture.division.season
+    home, away = squad(fixture.home, season), squad(fixture.away, season)
+    table_seat(fixture=fixture, board=1, home=home[:2], away=away[:2], by=None)
+    with django_assert_num_queries(3):
+        client.get(url)
+
+
+def test_a_league_nights_cards_run_a_fixed_number_of_queries(client, django_assert_num_queries):
+    """The league; the night's fixtures, their tables (with pairs) and the namesakes' read:
+    the same for one division's matches and for the whole night's, however many."""
+    league, _, second, night = _night()
+    for fixture in (night["first"][0], night["second"][1]):
+        season = fixture.division.season
+        table_seat(fixture=fixture, board=1, home=squad(fixture.home, season), by=None)
+    url = reverse("leagues:night_blank_cards", args=[league.slug, NIGHT.isoformat()])
+    with django_assert_num_queries(4):
+        client.get(url)
+    with django_assert_num_queries(4):
+        client.get(f"{url}?division={second.pk}")
+
+
+def test_the_fixture_page_and_my_fixtures_offer_the_blank_card_of_a_match_to_come():
+    fixture, users = _fixture(date=datetime.date.today() + datetime.timedelta(days=7))
+    url = reverse("leagues:fixture_blank_card", args=[fixture.pk])
+    public = page_words(Client().get(fixture.get_absolute_url()))
+    assert f'<a href="{url}">Print the blank score card</a>' in public
+    captain = Client()
+    captain.force_login(users["away"])
+    mine = page_words(captain.get(reverse("leagues:my_fixtures")))
+    assert f'href="{url}" data-testid="my-blank-card-{fixture.pk}"' in mine
+
+
+def test_a_played_fixture_offers_no_blank_card():
+    fixture, users = _fixture(date=datetime.date.today() - datetime.timedelta(days=7))
+    page = page_words(Client().get(fixture.get_absolute_url()))
+    assert 'data-testid="blank-card-link"' not in page
+    captain = Client()
+    captain.force_login(users["away"])
+    mine = page_words(captain.get(reverse("leagues:my_fixtures")))
+    assert f"my-blank-card-{fixture.pk}" not in mine
+
+
+def test_the_desk_offers_the_next_league_nights_cards_and_each_divisions():
+    league, first, second, night = _night()
+    later = datetime.date.today() + datetime.timedelta(days=3)
+    Fixture.objects.filter(date=NIGHT).update(date=later)
+    secretary = captained_teams(first, players=0)[2]["secretary"]
+    client = Client()
+    client.force_login(secretary)
+    page = page_words(client.get(reverse("leagues:manage_league", args=[league.slug])))
+    url = reverse("leagues:night_blank_cards", args=[league.slug, later.isoformat()])
+    desk = _part(page, "desk-cards")
+    assert f'<a href="{url}" data-testid="desk-cards-all">all 4 matches</a>' in desk
+    assert f'href="{url}?division={first.pk}"' in desk and "Premier Division (2)" in desk
+    assert f'href="{url}?division={second.pk}"' in desk and "First Division (2)" in desk
