@@ -14,6 +14,7 @@ import io
 import zipfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from config.inputs import one_spaced
 
@@ -90,51 +91,60 @@ def is_xlsx(data: bytes) -> bool:
     return data[:4] == b"PK\x03\x04"
 
 
-def read_sheets(
-    data: bytes, filename: str = "", size: int | None = None
-) -> tuple[list[list[list[str]]], list[str], str]:
-    """The file's sheets as rows of cell texts, their names, and why it cannot be read ("").
-    ``size``: the file's whole size, when only its start was read."""
+class Read(NamedTuple):
+    """A file read: its sheets as rows of cell texts and their names, or why it cannot be
+    read."""
+
+    sheets: list[list[list[str]]]
+    names: list[str]
+    why: str = ""
+    separator: str = ""
+    """What stands between a CSV file's cells ("," or ";"); "" for an XLSX workbook."""
+
+
+def read_sheets(data: bytes, filename: str = "", size: int | None = None) -> Read:
+    """The file's sheets, or why it cannot be read. ``size``: the file's whole size, when
+    only its start was read."""
     size = max(size or 0, len(data))
     if size > MAX_BYTES:
-        return (
-            [],
-            [],
+        return _unreadable(
             f"The file is {size / 1024 / 1024:.1f} MB: at most "
             f"{MAX_BYTES // 1024 // 1024} MB is read. Is it the right file?",
         )
     if not data.strip():
-        return [], [], "The file is empty."
+        return _unreadable("The file is empty.")
     if is_xlsx(data):
         return _read_xlsx(data)
     if filename.lower().endswith((".xls", ".ods", ".numbers")) or b"\0" in data[:4096]:
-        return [], [], "This is not a CSV or XLSX file: save it from your spreadsheet as one."
+        return _unreadable("This is not a CSV or XLSX file: save it from your spreadsheet as one.")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        return (
-            [],
-            [],
-            "The file is not UTF-8 text: save it as “CSV UTF-8” (or as XLSX) and try again.",
+        return _unreadable(
+            "The file is not UTF-8 text: save it as “CSV UTF-8” (or as XLSX) and try again."
         )
     first = text.split("\n", 1)[0]
-    delimiter = ";" if first.count(";") > first.count(",") else ","
+    separator = ";" if first.count(";") > first.count(",") else ","
     try:
-        rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
+        rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=separator))
     except csv.Error as exc:
-        return [], [], f"The CSV cannot be read: {exc}."
-    return [rows], [""], ""
+        return _unreadable(f"The CSV cannot be read: {exc}.")
+    return Read([rows], [""], separator=separator)
 
 
-def _read_xlsx(data: bytes) -> tuple[list[list[list[str]]], list[str], str]:
+def _unreadable(why: str) -> Read:
+    return Read([], [], why)
+
+
+def _read_xlsx(data: bytes) -> Read:
     from openpyxl import load_workbook
 
     try:
         book = load_workbook(io.BytesIO(data), read_only=True, data_only=False)
     except (zipfile.BadZipFile, KeyError, OSError, ValueError, TypeError) as exc:
-        return [], [], f"The XLSX file cannot be opened ({type(exc).__name__}): is it whole?"
+        return _unreadable(f"The XLSX file cannot be opened ({type(exc).__name__}): is it whole?")
     except Exception as exc:  # openpyxl raises many kinds on a damaged file
-        return [], [], f"The XLSX file cannot be opened ({type(exc).__name__}): is it whole?"
+        return _unreadable(f"The XLSX file cannot be opened ({type(exc).__name__}): is it whole?")
     sheets: list[list[list[str]]] = []
     names: list[str] = []
     try:
@@ -147,10 +157,10 @@ def _read_xlsx(data: bytes) -> tuple[list[list[list[str]]], list[str], str]:
             sheets.append(rows)
             names.append(worksheet.title)
     except Exception as exc:  # a damaged sheet inside a whole zip
-        return [], [], f"The XLSX file cannot be read ({type(exc).__name__}): is it whole?"
+        return _unreadable(f"The XLSX file cannot be read ({type(exc).__name__}): is it whole?")
     finally:
         book.close()
-    return sheets, names, ""
+    return Read(sheets, names)
 
 
 def _xlsx_text(value: object) -> str:
@@ -180,8 +190,11 @@ def table(
     name: str = "",
     required: Iterable[str],
     optional: Iterable[str] = (),
+    separator: str = "",
 ) -> Sheet:
-    """The sheet's rows by column name: the first non-empty row is the heading row."""
+    """The sheet's rows by column name: the first non-empty row is the heading row.
+    ``separator``: a CSV file's (``Read.separator``), whose rows are checked against the
+    heading row's cells (``_misread``)."""
     sheet = Sheet(name=name)
     required, optional = list(required), list(optional)
     known = set(required) | set(optional)
@@ -214,7 +227,20 @@ def table(
     if len(rows) - start - 1 > MAX_ROWS:
         sheet.problem(f"The sheet has {len(rows) - start - 1} rows: at most {MAX_ROWS} are read.")
         return sheet
+    width = len(rows[start])
+    filled = [raw for raw in rows[start + 1 :] if any(cell.strip() for cell in raw)]
+    shape = Shape(
+        width,
+        even=2 * sum(len(raw) == width for raw in filled) > len(filled),
+        ends_empty=all(len(raw) > width for raw in filled),
+    )
     for offset, raw in enumerate(rows[start + 1 :], start=start + 2):
+        misread = separator and _misread(raw, shape, separator)
+        if misread:
+            # Its cells are not under their headings: read by place, it named a venue's
+            # town as the player and the captain's name as the mark. This problem alone.
+            sheet.problem(misread, offset)
+            continue
         cells = {
             key: one_spaced(raw[index] if index < len(raw) else "")
             for key, index in positions.items()
@@ -227,3 +253,49 @@ def table(
                 cells[key] = ""
         sheet.rows.append(Row(offset, cells))
     return sheet
+
+
+class Shape(NamedTuple):
+    """How a CSV file's rows stand to its heading row's ``width`` cells: ``even``, most rows
+    have as many (a spreadsheet saves them so); ``ends_empty``, every row has more (each
+    typed ending in a separator)."""
+
+    width: int
+    even: bool
+    ends_empty: bool
+
+
+def _misread(raw: Sequence[str], shape: Shape, separator: str) -> str:
+    """Why a CSV row's cells are not under their headings, "" when they are: text beyond the
+    last heading, or a cell more than the headings where the file's rows do not each end so
+    (a cell parted in two by the ``separator`` typed inside it); a cell fewer where the file's
+    other rows have as many as the headings (a separator left out). A file whose rows leave
+    their empty cells off is read as it is."""
+    width = shape.width
+    beyond = any(cell.strip() for cell in raw[width:])
+    if len(raw) > width and (beyond or not shape.ends_empty) or len(raw) < width and shape.even:
+        return _misread_words(raw, width, separator)
+    return ""
+
+
+def _misread_words(raw: Sequence[str], width: int, separator: str) -> str:
+    mark = {",": "comma", ";": "semicolon"}.get(separator, f"“{separator}”")
+    counted = f"This row has {len(raw)} cells but the headings name {width}"
+    if len(raw) < width:
+        return (
+            f"{counted}: is a {mark} missing between two cells? Give every heading its cell "
+            f"(an empty one is two {mark}s together, {separator}{separator})."
+        )
+    # A cell parted where the separator was followed by a space ("Black Bull, Mirfield")
+    # is named, when the row has one such place and one cell too many.
+    parted = [
+        f"{raw[i - 1]}{separator}{raw[i]}"
+        for i in range(1, len(raw))
+        if raw[i][:1].isspace() and raw[i].strip() and raw[i - 1].strip()
+    ]
+    one = len(parted) == len(raw) - width == 1
+    example = parted[0] if one else f"Black Bull{separator} Mirfield"
+    return (
+        f"{counted}: is there a {mark} inside a name or an address? Put that cell in double "
+        f'quotes ("{example}") or remove the {mark}.'
+    )

@@ -224,8 +224,8 @@ class FixturesImport:
         _apply(plan, self.sheet, league, season, by)
 
 
-def read_fixtures(rows: list[list[str]], *, name: str = "") -> Sheet:
-    return table(rows, name=name, required=REQUIRED, optional=OPTIONAL)
+def read_fixtures(rows: list[list[str]], *, name: str = "", separator: str = "") -> Sheet:
+    return table(rows, name=name, required=REQUIRED, optional=OPTIONAL, separator=separator)
 
 
 def _score(

@@ -219,8 +219,10 @@ def _require(league: League, by: Account) -> None:
         raise PermissionDenied(f"Only the secretaries of {league} can import into it.")
 
 
-def read_people(rows: list[list[str]], *, name: str = "") -> Sheet:
-    return table(rows, name=name, required=PEOPLE_REQUIRED, optional=PEOPLE_OPTIONAL)
+def read_people(rows: list[list[str]], *, name: str = "", separator: str = "") -> Sheet:
+    return table(
+        rows, name=name, required=PEOPLE_REQUIRED, optional=PEOPLE_OPTIONAL, separator=separator
+    )
 
 
 def people_plan(
@@ -654,17 +656,24 @@ def read_files(
 ) -> tuple[Sheet, Sheet | None]:
     """The people's sheet and the fixtures' (a second file, or an XLSX file's second sheet);
     a file that cannot be read is a sheet with that one problem."""
-    sheets, names, why = read_sheets(people, people_name, sizes[0])
-    if why:
-        return _unreadable(people_name, why), None
-    people_sheet = read_people(sheets[0], name=_label(people_name, names[0]))
+    read = read_sheets(people, people_name, sizes[0])
+    if read.why:
+        return _unreadable(people_name, read.why), None
+    people_sheet = read_people(
+        read.sheets[0], name=_label(people_name, read.names[0]), separator=read.separator
+    )
     if fixtures:
-        rows, fixture_names, why = read_sheets(fixtures, fixtures_name, sizes[1])
-        if why:
-            return people_sheet, _unreadable(fixtures_name, why)
-        return people_sheet, read_fixtures(rows[0], name=_label(fixtures_name, fixture_names[0]))
+        second = read_sheets(fixtures, fixtures_name, sizes[1])
+        if second.why:
+            return people_sheet, _unreadable(fixtures_name, second.why)
+        return people_sheet, read_fixtures(
+            second.sheets[0],
+            name=_label(fixtures_name, second.names[0]),
+            separator=second.separator,
+        )
+    sheets = read.sheets
     if len(sheets) > 1 and any(any(cell.strip() for cell in row) for row in sheets[1]):
-        return people_sheet, read_fixtures(sheets[1], name=_label(people_name, names[1]))
+        return people_sheet, read_fixtures(sheets[1], name=_label(people_name, read.names[1]))
     return people_sheet, None
 
 

@@ -412,3 +412,92 @@ def test_a_fixture_on_a_night_with_no_league_is_noted_not_refused(league, secret
         "fixtures.csv, row 2, column date (A): Tue 23 Dec 2025 is a night with no league "
         "(Christmas): imported on it, as the file says."
     ]
+
+
+WALKED = """division,team,venue,player,captain,email
+Premier,Old Hall,Old Hall Club,Edna Sykes,yes,edna@example.org
+Premier,Black Bull,Black Bull, Mirfield,Roy Stead,yes,roy@example.org
+Premier,Black Bull,Black Bull, Mirfield,Arthur Hirst,,
+Premier,Old Hall,Old Hall Club,Walter Ackroyd,,
+"""
+
+
+def test_a_row_with_more_cells_than_the_headings_is_that_problem_alone(league, secretary):
+    """A venue typed with its comma unquoted parted the row: read by place, the import said
+    "“Roy Stead” in the captain column" and "“yes” is not an e-mail address", and would make
+    people called Mirfield. The row is refused for its cells alone, in words saying why, and
+    nothing is saved though the other rows are right."""
+    season = str(SeasonFactory(league=league).pk)
+    response = preview(secretary, league, WALKED.encode(), "squads.csv", season=season)
+    assert response.status_code == 422
+    parted = (
+        "This row has 7 cells but the headings name 6: is there a comma inside a name or an "
+        'address? Put that cell in double quotes ("Black Bull, Mirfield") or remove the comma.'
+    )
+    assert problems(response) == [f"squads.csv, row 3: {parted}", f"squads.csv, row 4: {parted}"]
+    plan = response.context["plan"]
+    assert not any("Mirfield" in line for lines in plan.create.values() for line in lines)
+    assert "Black Bull" not in plan.create["teams"]
+    assert 'Put that cell in double quotes ("Black Bull, Mirfield")' in unescape(
+        response.content.decode()
+    )
+    # All or nothing: confirming the file anyway saves none of it, the right rows neither.
+    confirming = confirm_anyway(secretary, league, WALKED.encode(), "squads.csv", season=season)
+    assert confirming.status_code == 422 and problems(confirming) == problems(response)
+    assert not Team.objects.exists() and not Player.objects.exists()
+
+
+BULL = (
+    "division,team,venue,player,captain,email\n"
+    "Premier,Black Bull,Bull,Roy Stead,yes,roy@example.org\n"
+    "Premier,Black Bull,Bull,Arthur Hirst,,\n"
+)
+
+
+def test_a_row_with_fewer_cells_than_the_others_is_refused_and_short_files_are_read(
+    league, secretary
+):
+    """A comma left out runs two cells into one and moves the rest left ("yes" read as the
+    player): refused when the file's other rows give every heading its cell. A file whose
+    rows leave their empty cells off, or end each in a comma, is read as it always was; so is
+    a semicolon file, whose words name the semicolon."""
+    season = str(SeasonFactory(league=league).pk)
+    short = BULL + "Premier,Old Hall Old Hall Club,Edna Sykes,yes,\n"
+    response = preview(secretary, league, short.encode(), "squads.csv", season=season)
+    assert problems(response) == [
+        "squads.csv, row 4: This row has 5 cells but the headings name 6: is a comma missing "
+        "between two cells? Give every heading its cell (an empty one is two commas together, "
+        ",,)."
+    ]
+    ragged = (
+        "division,team,venue,player,captain,email\n"
+        "Premier,Black Bull,Bull,Roy Stead,yes,roy@example.org\n"
+        "Premier,Black Bull,Bull,Arthur Hirst\n"
+        "Premier,Old Hall,Old Hall Club,Edna Sykes\n"
+    )
+    full = short.replace("Old Hall Old Hall Club", "Old Hall,Old Hall Club").splitlines()
+    trailing = "\n".join(full[:1] + [line + "," for line in full[1:]]) + "\n"
+    for text in (ragged, trailing, ragged.replace(",", ";")):
+        response = preview(secretary, league, text.encode(), "squads.csv", season=season)
+        assert not problems(response), text
+        assert len(response.context["plan"].create["people"]) == 3
+    parted = ragged.replace(",", ";") + "Premier;Old Hall;Old Hall; Mirfield;Sam Firth;y;\n"
+    response = preview(secretary, league, parted.encode(), "squads.csv", season=season)
+    assert problems(response) == [
+        "squads.csv, row 5: This row has 7 cells but the headings name 6: is there a semicolon "
+        'inside a name or an address? Put that cell in double quotes ("Old Hall; Mirfield") or '
+        "remove the semicolon."
+    ]
+
+
+def test_an_xlsx_file_is_never_told_of_commas(league, secretary):
+    """A workbook's cells are cells: a note in a column with no heading is ignored as before."""
+    season = str(SeasonFactory(league=league).pk)
+    people = [
+        ["division", "team", "venue", "player"],
+        ["Premier", "Black Bull", "Black Bull, Mirfield", "Roy Stead", "a note"],
+        ["Premier", "Black Bull", "Black Bull, Mirfield", "Arthur Hirst"],
+    ]
+    response = preview(secretary, league, _xlsx(people, []), "squads.xlsx", season=season)
+    assert not problems(response)
+    assert response.context["plan"].create["venues"] == ["Black Bull, Mirfield"]
