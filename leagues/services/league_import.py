@@ -371,6 +371,7 @@ def _plan_people(
         for p in named
         if p.user and p.user.email
     }
+    addresses: dict[str, Person] = {}  # the row that gave each address first
     for row in sheet.rows:
         name, team_key = row["player"], _key(row["team"])
         if not name or team_key not in plan.teams:
@@ -393,6 +394,12 @@ def _plan_people(
                 plan.problem(sheet, f"“{email}” is not an e-mail address.", row.number, "email")
                 email = ""
         person = Person(row.number, name, team_key, captain=mark in YES, email=email)
+        earlier = addresses.get(email.casefold()) if email else None
+        if earlier is not None:
+            plan.problem(sheet, _given_twice(plan, earlier, person), row.number, "email")
+            person.email = email = ""  # no second invitation to one inbox in the plan
+        elif email:
+            addresses[email.casefold()] = person
         plan.people.append(person)
         found = people.match(name, team.team)
         known = by_email.get(email.casefold()) if email else None
@@ -442,6 +449,26 @@ def _plan_people(
             note = f" (not the {name} of {others})" if others else ""
             plan.create["people"].append(f"{name} for {team.name}{note}")
     _note_new_namesakes(plan, sheet, people)
+
+
+def _given_twice(plan: Plan, earlier: Person, person: Person) -> str:
+    """Why ``person``'s row may not give the address ``earlier``'s row gave: an address is one
+    person's (the league knows people by it, and invites a captain at it), and a person plays
+    for one team a season."""
+    team, first = plan.teams[person.team_key].name, plan.teams[earlier.team_key].name
+    given = f"Row {earlier.row} gives {earlier.email} for {earlier.name} ({first})"
+    if _key(person.name) != _key(earlier.name):
+        return (
+            f"{given}, and this row for {person.name} ({team}): an address is one person's. "
+            f"Give {person.name} their own address, or leave the cell empty."
+        )
+    if team == first:
+        return f"{given} already: one person on two rows. Delete one of them."
+    other = f"; mark another {team} player as its captain" if person.captain else ""
+    return (
+        f"{given}, and this row for {person.name} ({team}): one address, so one person, and "
+        f"a player plays for one team a season. Keep {person.name} in one of them{other}."
+    )
 
 
 def _note_new_namesakes(plan: Plan, sheet: Sheet, people: LeaguePeople) -> None:

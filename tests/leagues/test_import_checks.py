@@ -15,7 +15,7 @@ import pytest
 from django.urls import reverse
 
 from leagues.formats import YORKSHIRE_FORMAT
-from leagues.models import Fixture, Player, Team, Venue
+from leagues.models import Fixture, Invitation, Player, Team, Venue
 from leagues.services.fixtures_import import (
     DATE_EXAMPLE,
     DATES_AND_TIMES,
@@ -501,3 +501,58 @@ def test_an_xlsx_file_is_never_told_of_commas(league, secretary):
     response = preview(secretary, league, _xlsx(people, []), "squads.xlsx", season=season)
     assert not problems(response)
     assert response.context["plan"].create["venues"] == ["Black Bull, Mirfield"]
+
+
+def checked(client, league, people: str):
+    """The check of ``people`` (a CSV's text) into a new season: the response, the season."""
+    season = str(SeasonFactory(league=league).pk)
+    return preview(client, league, people.encode(), "squads.csv", season=season), season
+
+
+def test_two_rows_giving_one_address_to_two_names_are_refused_naming_both(league, secretary):
+    """Two captains at one address were each to be invited at it, without a word: the second
+    row is refused, naming the first; nothing is invited, nothing saved."""
+    people = (
+        BULL
+        + "Premier,Royal Oak,Oak,Ann Lee,yes,ROY@example.org\n"
+        + "Premier,Old Hall,Old Hall Club,Edna Sykes,yes,edna@example.org\n"
+    )
+    response, season = checked(secretary, league, people)
+    assert response.status_code == 422
+    assert problems(response) == [
+        "squads.csv, row 4, column email (F): Row 2 gives roy@example.org for Roy Stead "
+        "(Black Bull), and this row for Ann Lee (Royal Oak): an address is one person's. Give "
+        "Ann Lee their own address, or leave the cell empty."
+    ]
+    plan = response.context["plan"]
+    assert plan.create["invitations"] == [
+        "Roy Stead (Black Bull) at roy@example.org",
+        "Edna Sykes (Old Hall) at edna@example.org",
+    ]
+    confirming = confirm_anyway(secretary, league, people.encode(), "squads.csv", season=season)
+    assert confirming.status_code == 422
+    assert not Player.objects.exists() and not Invitation.objects.exists()
+
+
+def test_one_name_at_one_address_for_two_teams_is_one_person_who_plays_for_one(league, secretary):
+    """Roy Stead at one address as the captain of two teams is one person, who plays for one
+    team a season: the import would have made two Roy Steads and sent both invitations to his
+    inbox (the second he could not accept with his account)."""
+    people = (
+        BULL
+        + "Premier,Old Hall,Old Hall Club,roy stead,yes,roy@example.org\n"
+        + "Premier,Black Bull,Bull,Roy Stead,,roy@example.org\n"
+    )
+    response, _ = checked(secretary, league, people)
+    assert problems(response) == [
+        "squads.csv, row 4, column email (F): Row 2 gives roy@example.org for Roy Stead "
+        "(Black Bull), and this row for roy stead (Old Hall): one address, so one person, and "
+        "a player plays for one team a season. Keep roy stead in one of them; mark another "
+        "Old Hall player as its captain.",
+        "squads.csv, row 5, column email (F): Row 2 gives roy@example.org for Roy Stead "
+        "(Black Bull) already: one person on two rows. Delete one of them.",
+    ]
+    assert response.context["plan"].create["invitations"] == [
+        "Roy Stead (Black Bull) at roy@example.org"
+    ]
+    assert not Player.objects.exists()
