@@ -542,12 +542,14 @@ def team_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 @login_required
 def team_squad(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    """Register a squad at once: the league's players ticked, names typed, or a CSV of names."""
+    """Register a squad at once: the league's players ticked, names typed, or a CSV of names;
+    for the season asked for, else the team page's (``season_asked``: the league's current)."""
     league = _league(request, slug)
     team = get_object_or_404(Team, pk=pk, league=league)
-    season = get_object_or_404(
-        league.seasons, pk=request.GET.get("season") or request.POST.get("season") or 0
-    )
+    _, season = season_asked(request, league)
+    if season is None:
+        # The team's page says to add a season first.
+        return redirect("leagues:manage_team", slug=league.slug, pk=team.pk)
     form = forms.SquadForm(
         request.POST or None, request.FILES or None, league=league, season=season
     )

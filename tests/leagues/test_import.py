@@ -31,6 +31,7 @@ from tests.factories.leagues import (
     LeagueFactory,
     SeasonFactory,
     TeamEntryFactory,
+    TeamFactory,
 )
 from tests.factories.scoring import UserFactory
 
@@ -438,6 +439,31 @@ def test_a_squad_list_naming_someone_the_league_has_asks_and_refuses_nobody(leag
     assert {r.player_id for r in registered} >= {bull_linda.pk}
     # Edna Sykes, the league's only one, last at Old Hall: surely her, no second record.
     assert Player.objects.filter(name="Edna Sykes").count() == 1
+
+
+def test_a_teams_squad_page_without_a_season_asked_is_the_leagues_current_season(league, secretary):
+    """/manage/teams/<id>/squad/ without ?season= was a bare 404: it is the team page's season,
+    the league's current one (not one made ahead of its start); a league with no season yet
+    is sent to the team's page, which says to add one first."""
+    confirm(secretary, league, upload(secretary, league, PEOPLE))
+    current = league.seasons.get()
+    SeasonFactory(league=league, name="2099–00", starts_on="2099-09-01")
+    bull = Team.objects.get(name="Black Bull")
+    url = reverse("leagues:manage_squad", args=[league.slug, bull.pk])
+    page = secretary.get(url)
+    assert page.status_code == 200 and page.context["season"] == current
+    assert "Black Bull's squad for 2025–26" in page.content.decode().replace("&#x27;", "'")
+    response = secretary.post(url, {"names": "Walter Ackroyd"})
+    assert response.status_code == 302
+    assert Registration.objects.get(player__name="Walter Ackroyd").season == current
+
+    empty = LeagueFactory()
+    empty.secretaries.add(page.wsgi_request.user)
+    team = TeamFactory(league=empty)
+    response = secretary.get(reverse("leagues:manage_squad", args=[empty.slug, team.pk]))
+    team_page = reverse("leagues:manage_team", args=[empty.slug, team.pk])
+    assert response.status_code == 302 and response["Location"] == team_page
+    assert "Add a season first." in secretary.get(team_page).content.decode()
 
 
 SMOKEYS = [
