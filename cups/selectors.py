@@ -31,7 +31,7 @@ from leagues.models import (
     Team,
 )
 from leagues.selectors.fixtures import boards_begun, playoff_at_table_q, playoff_to_come_q
-from leagues.selectors.live import status_words, waiting_words
+from leagues.selectors.live import result_words, status_words, waiting_words
 from leagues.selectors.statistics import CATEGORY_FIGURE, OTHER, PlayFigures, add_figures
 from leagues.zones import date_in
 from scoring.actors import Account
@@ -115,13 +115,13 @@ def tie_status_words(tie: Tie, today: datetime.date) -> str:
     """Where the tie stands, as every page says it (its page, its card on the bracket, a
     player's My fixtures), ``today`` the league's. A team tie to play or played is its
     fixture, and reads as the fixture's pages read it (``leagues.selectors.live.status_words``:
-    "Result not in yet" once its night has passed with no game, "Played, disputed");
+    "Result not in yet" once its night has passed with no game, "Result disputed");
     a drawn team match waiting for its play-off game "Level 5–5: a play-off game to come"
     (``Tie.level_words``); a race tie's result waiting for the sides reads as a fixture's does
-    ("Played, waiting to be confirmed", "Played, disputed"), a race tie to play with a game won
-    "In play"; else its status. Reads the tie's prefetched ``open_results``
-    (``OPEN_RESULTS``) and its fixture's ``open_submissions`` and tables (``OPEN_SUBMISSIONS``,
-    ``FIXTURE_TABLES``) when it has them."""
+    ("Result submitted, awaiting confirmation", "Result disputed": ``waiting_words``), a race
+    tie to play with a game won "In play"; else its status. Reads the tie's prefetched
+    ``open_results`` (``OPEN_RESULTS``) and its fixture's ``open_submissions`` and tables
+    (``OPEN_SUBMISSIONS``, ``FIXTURE_TABLES``) when it has them."""
     if tie.level_words:
         return tie.level_words
     undecided = (Tie.Status.SCHEDULED, Tie.Status.POSTPONED)
@@ -721,6 +721,12 @@ class MyTie:
         """Its result waits for this player (or captain) to agree or dispute it: listed under
         "Waiting for you" with the league fixtures waiting for them."""
         return self.action == "agree"
+
+    @property
+    def result_words(self) -> str:
+        """Where its result stands, as every page says a result's standing (``result_words``):
+        "Result submitted, awaiting confirmation", "Result confirmed"; "" with none."""
+        return result_words(self.result.status) if self.result is not None else ""
 
     @property
     def date(self) -> datetime.date | None:

@@ -96,13 +96,6 @@ def _progress(*, status: str, final: bool, begun: bool, passed: bool) -> str:
     return NO_RESULT if passed else NOT_STARTED
 
 
-#: A played result waiting for the sides, as every page says it (a fixture's, a cup tie's, on
-#: the bracket and the captains' lists): put forward and to agree, or disputed for a
-#: secretary to settle.
-TO_AGREE_WORDS = "Played, waiting to be confirmed"
-DISPUTED_WORDS = "Played, disputed"
-
-
 #: A league fixture whose night has passed without a result that counts, as the league's home
 #: lists it (``leagues.selectors.fixtures.awaiting_result_rows``) while its result is still to
 #: come (one a side has put forward reads as every page says it: ``awaiting_words``).
@@ -125,13 +118,10 @@ def awaiting_words(fixture: Any) -> str:
 
 def waiting_words(status: str) -> str:
     """The words of a played result waiting for the sides by its status (a
-    ``ResultSubmission``'s or a cup tie's ``TieResult``'s: the same choices); "" when it is
-    not waiting (none, counted or withdrawn)."""
-    if status == ResultSubmission.Status.DISPUTED:
-        return DISPUTED_WORDS
-    if status == ResultSubmission.Status.SUBMITTED:
-        return TO_AGREE_WORDS
-    return ""
+    ``ResultSubmission``'s or a cup tie's ``TieResult``'s: the same choices), as every page
+    says a result's standing (``result_words``): "Result submitted, awaiting confirmation",
+    "Result disputed"; "" when it is not waiting (none, counted or withdrawn)."""
+    return result_words(status) if status in ResultSubmission.OPEN_STATUSES else ""
 
 
 def result_words(status: str = ResultSubmission.Status.CONFIRMED) -> str:
@@ -174,8 +164,8 @@ def status_words(fixture: Fixture, today: datetime.date) -> str:
     """The fixture's status as every page gives it (its page, its result page, a captain's
     list, a cup tie's page and card): "In play" once a game has begun (``match_progress``,
     from its prefetched tables and games), "Result not in yet" once its night has passed
-    with none, "Played, waiting to be confirmed" or "Played, disputed" while its result waits
-    for the sides, else its status."""
+    with none, "Result submitted, awaiting confirmation" or "Result disputed" while its result
+    waits for the sides (``waiting_words``), else its status."""
     progress = match_progress(fixture, today)
     if progress == IN_PLAY:
         return "In play"

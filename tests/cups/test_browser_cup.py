@@ -114,7 +114,9 @@ def test_both_pairs_agree_a_tie_on_their_phones_and_the_winner_goes_through(
     try:
         other = context.new_page()
         _log_in(other, base, away, semi.get_absolute_url())
-        expect(other.get_by_test_id("tie-score")).to_contain_text("Played, waiting to be confirmed")
+        expect(other.get_by_test_id("tie-score")).to_contain_text(
+            "Result submitted, awaiting confirmation"
+        )
         button = other.get_by_test_id("agree-tie-result")
         box = button.bounding_box()
         assert box is not None and box["height"] >= 44

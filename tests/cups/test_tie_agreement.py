@@ -404,7 +404,7 @@ def test_the_bracket_marks_a_tie_played_and_waiting_for_agreement():
     result = semi_2.results.get()
     tie_result_dispute(result=result, reason="Game 3 misdealt", by=pair_player(semi_2, "home"))
     page = Client().get(cup.get_absolute_url() + "?round=1").content.decode()
-    assert "Played, waiting to be confirmed" in page and "Played, disputed" in page
+    assert "Result submitted, awaiting confirmation" in page and "Result disputed" in page
 
 
 def test_a_ties_audit_trail_shows_its_own_entries_and_hands_to_its_secretaries_only():
@@ -515,3 +515,29 @@ def test_who_acted_on_a_tie_reads_as_a_name_and_role_never_a_username():
         assert "Confirmed by Ann Lee (secretary) on" in page
     assert "Settled by secretary: Sheets checked" in public
     assert "Ann Lee" not in public and f"{team} captain (" not in public
+
+
+def test_my_fixtures_says_where_a_ties_result_stands_as_every_page_does():
+    """A cup tie on My fixtures whose result waits for nobody there read "2–0: result
+    disputed." (its status's label, lower case, its own wording): it reads as a league
+    fixture's row and the pages say a result's standing, "Result disputed: 2–0.", "Result
+    confirmed: 2–0." (``live.result_words``)."""
+    world = cup_world(4)
+    cup = pairs_cup(world, best_of=3)
+    draw_make(competition=cup, seed=3, by=world.users["secretary"])
+    semi = play_race(ties(cup, 1)[0], "AA", agree=False)
+    result = semi.results.get()
+    away = pair_player(semi, "away")
+    tie_result_dispute(result=result, reason="Game 2 was 7-11", by=away)
+    client = Client()
+    client.force_login(away)
+
+    def row() -> str:
+        body = " ".join(client.get(reverse("leagues:my_fixtures")).content.decode().split())
+        return body.split(f'data-testid="my-tie-{semi.pk}"')[1].split("</li>")[0]
+
+    assert "Result disputed: 2–0. " in row() and "result disputed" not in row()
+    tie_result_settle(
+        result=result, uphold=True, note="Sheets checked", by=world.users["secretary"]
+    )
+    assert "Result settled by the secretary: 2–0. " in row()

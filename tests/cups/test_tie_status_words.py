@@ -131,15 +131,16 @@ def test_a_disputed_team_tie_reads_played_and_disputed_on_every_page():
     fixture.refresh_from_db()
     pages = status_on_pages(world, cup, tie, fixture, viewer=home)
     for name, words in pages.items():
-        assert "Played, waiting to be confirmed" in words or name in ("list", "mine"), name
+        assert "Result submitted, awaiting confirmation" in words or name in ("list", "mine"), name
         assert "In play" not in words, name
     assert "Provisional" not in pages["fixture"]
     confirmation.result_dispute(submission=submission, reason="Table 1 was 11-6", by=home)
     pages = status_on_pages(world, cup, tie, fixture, viewer=home)
     for name in ("tie", "bracket", "fixture", "result"):
-        assert "Played, disputed" in pages[name], name
+        assert "Result disputed" in pages[name], name
         assert (
-            "In play" not in pages[name] and "Played, waiting to be confirmed" not in pages[name]
+            "In play" not in pages[name]
+            and "Result submitted, awaiting confirmation" not in pages[name]
         ), name
     assert "Disputed: a secretary settles it" in pages["fixture"]
     assert "Provisional" not in pages["fixture"]
@@ -174,8 +175,10 @@ def test_a_race_tie_waiting_for_agreement_reads_the_same_on_its_page_card_and_my
     play_race(tie, "AA", agree=False)
     tie = Tie.objects.get(pk=tie.pk)
     page = page_words(Client().get(tie.get_absolute_url()))
-    assert 'data-testid="tie-status">Played, waiting to be confirmed<' in page
-    assert "Played, waiting to be confirmed" in page_words(Client().get(cup.get_absolute_url()))
+    assert 'data-testid="tie-status">Result submitted, awaiting confirmation<' in page
+    assert "Result submitted, awaiting confirmation" in page_words(
+        Client().get(cup.get_absolute_url())
+    )
 
 
 # --- a pairs tie's games before play ---------------------------------------------------------

@@ -146,7 +146,7 @@ def test_a_team_tie_is_a_cup_fixture_that_counts_once_confirmed_and_never_in_the
     submission = confirmation.result_submit(fixture=fixture, actor=Actor.of(submitter))
     # Submitted on its fixture, the tie reads as played and waiting for the other captain.
     page = Client().get(cup.get_absolute_url()).content.decode()
-    assert "Played, waiting to be confirmed" in page and "In play" not in page
+    assert "Result submitted, awaiting confirmation" in page and "In play" not in page
     # Its pages are filed under the cup, not the division it is stored in.
     for url in (fixture.get_absolute_url(), reverse("leagues:fixture_result", args=[fixture.pk])):
         body = Client().get(url).content.decode()

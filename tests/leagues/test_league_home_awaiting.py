@@ -150,7 +150,7 @@ def test_a_disputed_result_awaited_reads_as_on_my_fixtures(client):
     """The home said "Result submitted, awaiting confirmation" of a disputed result (its own
     words for a result put forward, beside the lists' and the fixture page's): it says where
     the result stands as My fixtures and the result page do (``live.result_words``), "Result
-    disputed"; its fixture's page says "Played, disputed"."""
+    disputed", as its fixture's page does."""
     from django.test import Client
 
     world = build(played=True)
@@ -163,7 +163,7 @@ def test_a_disputed_result_awaited_reads_as_on_my_fixtures(client):
     captain.force_login(users["home_captain"])
     mine = page_words(captain.get(reverse("leagues:my_fixtures")))
     assert "Result disputed: " in mine
-    assert "· Played, disputed" in page_words(client.get(fixture.get_absolute_url()))
+    assert "· Result disputed" in page_words(client.get(fixture.get_absolute_url()))
 
 
 def test_where_a_result_counts_once_played_it_is_no_longer_awaited_once_entered(client):
