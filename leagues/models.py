@@ -1117,7 +1117,7 @@ class FixtureResult(models.Model):
     # How the result stands, as ``leagues.selectors.counting`` defines it from the fixture's
     # submissions and the teams' entries, stored with every change to either
     # (``leagues.services.standings.store_result_standing``) so that every list and table reads
-    # three columns, not a search of every submission.
+    # four columns, not a search of every submission.
     confirmed = models.BooleanField(
         default=False, help_text="A submission of it was confirmed or settled."
     )
@@ -1128,6 +1128,11 @@ class FixtureResult(models.Model):
     )
     expunged = models.BooleanField(
         default=False, help_text="Either team withdrew with its results expunged."
+    )
+    disputed = models.BooleanField(
+        default=False,
+        help_text="The other side disputes its submission: it waits for a secretary to settle "
+        "it, not for a confirmation.",
     )
     computed_at = models.DateTimeField(auto_now=True)
 

@@ -74,6 +74,16 @@ def submitted_exists(prefix: str = "") -> Exists:
     )
 
 
+def disputed_exists(prefix: str = "") -> Exists:
+    """Whether the other side disputes the submitted result of the fixture at ``prefix`` (a
+    secretary settles it): what ``FixtureResult.disputed`` stores."""
+    return Exists(
+        ResultSubmission.objects.filter(
+            fixture=OuterRef(_field(prefix, "pk")), status=ResultSubmission.Status.DISPUTED
+        )
+    )
+
+
 def expunged_exists(prefix: str = "") -> Exists:
     """Whether either team of the fixture at ``prefix`` withdrew with its results expunged:
     what ``FixtureResult.expunged`` stores."""
@@ -87,19 +97,25 @@ def expunged_exists(prefix: str = "") -> Exists:
     )
 
 
-def result_standing(fixtures: QuerySet[Fixture]) -> dict[int, tuple[bool, bool, bool]]:
-    """For each fixture of ``fixtures`` that has a result: (confirmed, expunged, submitted),
-    worked out from its submissions and its teams' entries."""
+#: What ``result_standing`` works out of each result, in its order: ``FixtureResult``'s names.
+STANDING = ("confirmed", "expunged", "submitted", "disputed")
+
+
+def result_standing(fixtures: QuerySet[Fixture]) -> dict[int, tuple[bool, ...]]:
+    """For each fixture of ``fixtures`` that has a result: (confirmed, expunged, submitted,
+    disputed), as ``STANDING`` names them, worked out from its submissions and its teams'
+    entries."""
     rows = (
         fixtures.filter(result__isnull=False)
         .annotate(
             is_confirmed=confirmed_exists(),
             is_expunged=expunged_exists(),
             is_submitted=submitted_exists(),
+            is_disputed=disputed_exists(),
         )
-        .values_list("pk", "is_confirmed", "is_expunged", "is_submitted")
+        .values_list("pk", *(f"is_{name}" for name in STANDING))
     )
-    return {pk: (confirmed, expunged, submitted) for pk, confirmed, expunged, submitted in rows}
+    return {pk: tuple(standing) for pk, *standing in rows}
 
 
 #: The kinds of fixture whose results count by default: the league's own.
@@ -179,26 +195,31 @@ def fixtures_with_standing(
 EXPUNGED = "expunged"
 CONFIRMED = "confirmed"
 TO_CONFIRM = "awaiting confirmation"
+DISPUTED = ResultSubmission.Status.DISPUTED.label.lower()
 NOT_SUBMITTED = "not yet submitted"
 
 
 def result_state(result: Any) -> str:
     """Where a stored result (a ``FixtureResult``, or a list's ``ListedResult``) stands, from
     what it stores, in the one wording of it: ``EXPUNGED`` (a team withdrew with its results
-    expunged), ``CONFIRMED`` (agreed, or settled), ``TO_CONFIRM`` (a side has submitted it),
-    else ``NOT_SUBMITTED``. The lists' marks (``result_mark``) and the Tables page of a
-    decided match (``tables_closed_words``) say it so."""
+    expunged), ``CONFIRMED`` (agreed, or settled), ``DISPUTED`` (the other side disputes it:
+    its submission's status's word), ``TO_CONFIRM`` (a side has submitted it), else
+    ``NOT_SUBMITTED``. The lists' marks (``result_mark``), the Tables page of a decided match
+    (``tables_closed_words``) and the league home's awaited results (``live.awaiting_words``)
+    say it so."""
     if result.expunged:
         return EXPUNGED
     if result.confirmed:
         return CONFIRMED
+    if result.disputed:
+        return DISPUTED
     return TO_CONFIRM if result.submitted else NOT_SUBMITTED
 
 
 def result_mark(fixture: Fixture) -> str:
     """How a listed fixture's result stands, in a word or two ("" when it simply counts or has
     no result yet): "provisional", its ``result_state`` when it does not count ("awaiting
-    confirmation", "not yet submitted", "expunged"), or the kind ("cup")."""
+    confirmation", "disputed", "not yet submitted", "expunged"), or the kind ("cup")."""
     if fixture.status not in RESULT_STATUSES:
         return ""
     result = getattr(fixture, "result", None)

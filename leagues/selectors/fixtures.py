@@ -367,6 +367,7 @@ class ListedResult:
         "confirmed",
         "expunged",
         "submitted",
+        "disputed",
     )
 
     def __init__(self, *values: Any) -> None:
@@ -421,7 +422,6 @@ class ListedFixture(FixtureWords):
         "league",
         "begun",
         "cup_name",
-        "waiting",
     )
 
     def __init__(self, row: tuple[Any, ...], league: League, divisions: dict[int, Division]):
@@ -438,8 +438,6 @@ class ListedFixture(FixtureWords):
         self.league = league
         # A game begun at one of its tables (``mark_begun``), for a fixture still to be scored.
         self.begun = False
-        # Its result's submission waiting for the sides, by status (``mark_waiting``).
-        self.waiting = ""
 
     @property
     def home_name(self) -> str:
@@ -681,26 +679,9 @@ def awaiting_result_rows(
             kinds=(int, datetime.date),
         )
     # A list that says only "Result awaited" reads nothing of games begun at its tables; of a
-    # result put forward it says where it stands (``live.awaiting_words``).
+    # result put forward it says where it stands from its stored result (``live.awaiting_words``).
     rows = _awaiting_rows[key].rows(season.pk, today)
-    return mark_waiting(_listed(rows, league, divisions, begun=False))
-
-
-def mark_waiting(fixtures: list[ListedFixture]) -> list[ListedFixture]:
-    """Give each played fixture of ``fixtures`` whose result a side has put forward the status
-    of that submission (``waiting``: submitted, or disputed), for the words every page gives it
-    (``live.result_words``). One query, only when the list has a played fixture (the awaited
-    results' list: one whose result is to agree)."""
-    played = [fixture.pk for fixture in fixtures if fixture.status == Fixture.Status.PLAYED]
-    if played:
-        waiting = dict(
-            ResultSubmission.objects.filter(
-                fixture__in=played, status__in=ResultSubmission.OPEN_STATUSES
-            ).values_list("fixture", "status")
-        )
-        for fixture in fixtures:
-            fixture.waiting = waiting.get(fixture.pk, "")
-    return fixtures
+    return _listed(rows, league, divisions, begun=False)
 
 
 def awaiting_query(

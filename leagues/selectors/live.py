@@ -13,7 +13,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Prefetch
 
 from leagues.models import Division, Fixture, League, ResultSubmission, Season, TableGame
-from leagues.selectors.counting import TO_CONFIRM, fixtures_with_standing, result_state
+from leagues.selectors.counting import DISPUTED, TO_CONFIRM, fixtures_with_standing, result_state
 from leagues.selectors.fixtures import FIXTURE_RELATED, fixture_tables, unseated_boards
 from leagues.selectors.standings import Standings, divisions_standings
 from leagues.zones import now_in
@@ -102,18 +102,25 @@ def _progress(*, status: str, final: bool, begun: bool, passed: bool) -> str:
 RESULT_AWAITED = "Result awaited"
 
 
+#: A stored result's state (``counting.result_state``) a side has put forward, to agree or to
+#: settle, by its submission's status.
+PUT_FORWARD = {
+    TO_CONFIRM: ResultSubmission.Status.SUBMITTED,
+    DISPUTED: ResultSubmission.Status.DISPUTED,
+}
+
+
 def awaiting_words(fixture: Any) -> str:
     """What the league's home says of a fixture awaiting its result (a ``ListedFixture``): once
-    a side has submitted its result (its stored result's state, ``counting.result_state``,
-    awaiting confirmation), that result's standing as the fixture's page and My fixtures say
-    it (``result_words``): "Result submitted, awaiting confirmation", or "Result disputed"
-    (by its submission's status, ``fixtures.mark_waiting``); else ``RESULT_AWAITED``."""
+    a side has submitted its result (its stored result's state, ``counting.result_state``:
+    awaiting confirmation, or disputed), that result's standing as every page says it
+    (``result_words``): "Result submitted, awaiting confirmation", "Result disputed"; else
+    ``RESULT_AWAITED``."""
     result = fixture.result
     if fixture.status != Fixture.Status.PLAYED or result is None:
         return RESULT_AWAITED
-    if result_state(result) != TO_CONFIRM:
-        return RESULT_AWAITED
-    return result_words(fixture.waiting or ResultSubmission.Status.SUBMITTED)
+    status = PUT_FORWARD.get(result_state(result))
+    return result_words(status) if status else RESULT_AWAITED
 
 
 def waiting_words(status: str) -> str:

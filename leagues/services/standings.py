@@ -15,7 +15,8 @@ see the other's. Only the rows whose figures moved are written.
 
 ``store_result_standing`` stores on a result whether it is confirmed and whether it is expunged
 (``leagues.selectors.counting.result_standing``), which every list and table filters on, and
-whether a side has submitted it (which the lists' marks read), where
+whether a side has submitted it and whether the other side disputes it (which the lists' marks
+read), where
 either can change: for the fixture whose result or agreement changed (``refresh_fixture_table``,
 a cup tie's too, before its table), for every result of a team withdrawn or reinstated
 (``refresh_entry_tables``), and for every result when the tables are rebuilt.
@@ -45,7 +46,7 @@ from leagues.models import (
     TeamEntry,
 )
 from leagues.progression import BAND_ABOVE
-from leagues.selectors.counting import result_standing
+from leagues.selectors.counting import STANDING, result_standing
 from leagues.selectors.standings import stored_figures, worked_out_standings
 from leagues.services.figures import store_figures
 from scoring.models import GameStatus
@@ -66,9 +67,9 @@ def _locked_table(division: Division) -> DivisionTable:
 
 
 def store_result_standing(*, fixtures: QuerySet[Fixture]) -> int:
-    """Store on each result of ``fixtures`` whether it is confirmed, whether it is expunged and
-    whether a side has submitted it, as its submissions and its teams' entries now have it; the
-    number of results changed."""
+    """Store on each result of ``fixtures`` whether it is confirmed, whether it is expunged,
+    whether a side has submitted it and whether it is disputed, as its submissions and its
+    teams' entries now have it; the number of results changed."""
     standing = result_standing(fixtures)
     # The fixtures as a subquery and the writes in batches: a rebuild of every league reads and
     # may change tens of thousands of results, past the 65,535 parameters PostgreSQL takes in
@@ -76,16 +77,15 @@ def store_result_standing(*, fixtures: QuerySet[Fixture]) -> int:
     changed = [
         result
         for result in FixtureResult.objects.filter(fixture__in=fixtures).only(
-            "pk", "fixture_id", "confirmed", "expunged", "submitted"
+            "pk", "fixture_id", *STANDING
         )
         if result.fixture_id in standing
-        and (result.confirmed, result.expunged, result.submitted) != standing[result.fixture_id]
+        and tuple(getattr(result, name) for name in STANDING) != standing[result.fixture_id]
     ]
     for result in changed:
-        result.confirmed, result.expunged, result.submitted = standing[result.fixture_id]
-    FixtureResult.objects.bulk_update(
-        changed, ["confirmed", "expunged", "submitted"], batch_size=1000
-    )
+        for name, value in zip(STANDING, standing[result.fixture_id], strict=True):
+            setattr(result, name, value)
+    FixtureResult.objects.bulk_update(changed, list(STANDING), batch_size=1000)
     return len(changed)
 
 

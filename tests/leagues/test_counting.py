@@ -277,3 +277,45 @@ def test_a_pair_meets_in_the_league_only_as_often_as_the_format_allows(season):
         kind=Fixture.Kind.PLAYOFF,
     )
     assert playoff.kind == Fixture.Kind.PLAYOFF
+
+
+def test_a_disputed_result_is_marked_disputed_wherever_its_standing_shows(client):
+    """The lists (a division's fixtures, its CSV, a team's page) and the secretary's Tables
+    page said a disputed result was "awaiting confirmation" (the stored result knew only that
+    a side had submitted it): it reads "disputed" there, as the league home, the fixture's page
+    and its result page say it ("Result disputed"), from its stored standing
+    (``FixtureResult.disputed``); settled, the mark goes."""
+    from django.test import Client
+
+    from leagues.models import FixtureResult
+    from leagues.services.confirmation import result_dispute, result_settle
+    from tests.leagues.test_access import build
+
+    world = build(played=True)
+    fixture, users = world.fixture, world.users
+    submission = result_submit(fixture=fixture, actor=Actor.of(users["home_captain"]))
+    # The fixture's page says where it stands as the others do (it read "Played, waiting to be
+    # confirmed", "Played, disputed": words of its own).
+    page = page_words(client.get(fixture.get_absolute_url()))
+    assert "· Result submitted, awaiting confirmation" in page and "Played, wait" not in page
+    result_dispute(submission=submission, reason="Table 1 was 11-9", by=users["away_captain"])
+    assert FixtureResult.objects.get(fixture=fixture).disputed
+    division = fixture.division
+    (row,) = rows_of(client, "division_fixtures_csv", division.pk)
+    assert (row["Status"], row["Result"][-9:]) == ("Played (disputed)", " disputed")
+    for url in (
+        reverse("leagues:division_fixtures", args=[division.pk]),
+        fixture.home.get_absolute_url(),
+    ):
+        words = page_words(client.get(url))
+        assert "disputed" in words and "awaiting confirmation" not in words, url
+    assert "· Result disputed" in page_words(client.get(fixture.get_absolute_url()))
+    secretary = Client()
+    secretary.force_login(users["secretary"])
+    tables = page_words(secretary.get(reverse("leagues:manage_fixture_tables", args=[fixture.pk])))
+    assert "The result from the tables&#x27; phones is disputed." in tables
+
+    result_settle(submission=submission, uphold=True, note="Sheets checked", by=users["secretary"])
+    assert not FixtureResult.objects.get(fixture=fixture).disputed
+    (row,) = rows_of(client, "division_fixtures_csv", division.pk)
+    assert row["Status"] == "Played"

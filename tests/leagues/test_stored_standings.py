@@ -32,7 +32,7 @@ from leagues.models import (
     TableRow,
     Withdrawal,
 )
-from leagues.selectors.counting import result_standing
+from leagues.selectors.counting import STANDING, result_standing
 from leagues.selectors.standings import (
     divisions_standings,
     stored_figures,
@@ -65,14 +65,14 @@ def table_worked_out(division) -> dict[str, Any]:
     return _table(standings)
 
 
-def standing_as_stored(division) -> dict[int, tuple[bool, bool, bool]]:
+def standing_as_stored(division) -> dict[int, tuple[bool, ...]]:
     return {
-        result.fixture_id: (result.confirmed, result.expunged, result.submitted)
+        result.fixture_id: tuple(getattr(result, name) for name in STANDING)
         for result in FixtureResult.objects.filter(fixture__division=division)
     }
 
 
-def standing_worked_out(division) -> dict[int, tuple[bool, bool, bool]]:
+def standing_worked_out(division) -> dict[int, tuple[bool, ...]]:
     return result_standing(Fixture.objects.filter(division=division))
 
 
