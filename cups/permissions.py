@@ -75,15 +75,21 @@ def tie_sides(user: Account, tie: Tie) -> set[str]:
     }
 
 
-def tie_role(user: Account, tie: Tie) -> str:
-    """Who acted on a race tie's result, by role, as the public reads it ("one of Ann & Bob",
-    "captain of Reds", "secretary", "site operator": a league fixture's words,
-    ``leagues.permissions.fixture_role``); never an account name."""
+def tie_role(user: Account, tie: Tie, *, named: bool = False) -> str:
+    """Who acted on a race tie's result, by role, as the public reads it ("one of Ann Lee & Bob
+    Hirst", "captain of Reds", "secretary", "site operator": a league fixture's words,
+    ``leagues.permissions.fixture_role``); never an account name. ``named``: as it follows
+    their name (``leagues.selectors.people.acted_words``), where a pair's player is said with
+    their partner, "Ann Lee (with Bob Hirst)", not their own name twice; a single player's
+    name is their side, so their role is then their name alone ("")."""
     if user is None:
         return "the tie's scoring link"
     for entrant in (tie.home, tie.away):
         if entrant is not None and user.pk in {p.user_id for p in entrant.players}:
-            return f"one of {entrant}"
+            partners = [p.name for p in entrant.players if p.user_id != user.pk]
+            if named:
+                return f"with {' & '.join(partners)}" if partners else ""
+            return f"one of {entrant}" if partners else str(entrant)
     for entrant in (tie.home, tie.away):
         if speaks_for(user, entrant, tie.competition.season_id):
             return captain_of(entrant.team)  # type: ignore[union-attr]

@@ -127,8 +127,9 @@ def _result_context(request: HttpRequest, tie: Tie, secretary: bool) -> dict[str
     named = secretary or bool(tie_sides(user, tie))
 
     def who(account: Any) -> str:
-        role = tie_role(account, tie)
-        return acted_words(account, role) if named else role
+        if named:
+            return acted_words(account, tie_role(account, tie, named=True))
+        return tie_role(account, tie)
 
     submitted = result is not None and result.status == TieResult.Status.SUBMITTED
     decided_elsewhere = tie.status in (Tie.Status.WALKOVER, Tie.Status.BYE) or (

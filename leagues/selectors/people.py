@@ -133,9 +133,10 @@ def acted_words(account: Any, role: str, *, as_player: str | None = None) -> str
     """Who acted on a result as the people who agree it read them (its secretaries and its
     sides' captains or players): the person as the app names them and their ``role``, "Roy
     Stead (captain of Black Bull)"; the role alone for someone with no name the app knows
-    (the table's scoring link). ``as_player`` as ``person_name`` takes it."""
+    (the table's scoring link), the name alone for a role of none (a single player in a cup
+    tie: the side is them). ``as_player`` as ``person_name`` takes it."""
     name = person_name(account, as_player=as_player)
-    return f"{name} ({role})" if name else role
+    return f"{name} ({role})" if name and role else name or role
 
 
 def name_people(players: Iterable[Player | None]) -> None:

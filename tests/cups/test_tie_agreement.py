@@ -517,6 +517,39 @@ def test_who_acted_on_a_tie_reads_as_a_name_and_role_never_a_username():
     assert "Ann Lee" not in public and f"{team} captain (" not in public
 
 
+def test_a_pair_player_who_acted_reads_with_their_partner_not_their_own_name_twice():
+    """A pair's player who disputed a tie's result read "Team A player 1 (one of Team A player 1
+    & Team A player 2)" to the secretaries and the sides: their name, then their partner's,
+    "Team A player 1 (with Team A player 2)"; the public reads the pair, "one of Team A
+    player 1 & Team A player 2". A single player's name is their side: named once."""
+    world = cup_world(2)
+    cup = pairs_cup(world, best_of=3)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    tie = play_race(ties(cup, 1)[0], "AA", agree=False)
+    player = pair_player(tie, "away")
+    first, second = (p.name for p in tie.away.players)
+    tie_result_dispute(result=tie.results.get(), reason="Game 2 was 7-11", by=player)
+
+    def page(viewer) -> str:
+        client = Client()
+        if viewer is not None:
+            client.force_login(viewer)
+        return " ".join(client.get(tie.get_absolute_url()).content.decode().split())
+
+    for viewer in (world.users["secretary"], pair_player(tie, "home"), player):
+        read = page(viewer)
+        assert f"Disputed by {first} (with {second}): Game 2" in read
+        assert f"({escape(f'one of {tie.away}')})" not in read
+    assert f"Disputed by {escape(f'one of {tie.away}')}: Game 2" in page(None)
+
+    from cups.permissions import tie_role
+    from leagues.selectors.people import acted_words
+
+    tie.away.player_2, tie.away.name = None, first  # as a single player's entry is
+    assert tie_role(player, tie) == first
+    assert acted_words(player, tie_role(player, tie, named=True)) == first
+
+
 def test_my_fixtures_says_where_a_ties_result_stands_as_every_page_does():
     """A cup tie on My fixtures whose result waits for nobody there read "2–0: result
     disputed." (its status's label, lower case, its own wording): it reads as a league
