@@ -14,12 +14,11 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 
-from leagues.demo.seed import HECKMONDWIKE, demo_leagues
+from leagues.demo.seed import HECKMONDWIKE, SECRETARY, demo_leagues, demo_secretary
 from leagues.models import League, TeamEntry
 from leagues.selectors.fixtures import league_current_season
 from leagues.services.invitations import captain_invite, invitation_accept, invitation_token
 
-SECRETARY = "demo-secretary"
 CAPTAIN = "demo-captain"
 
 
@@ -48,11 +47,12 @@ def demo_accounts() -> list[DemoAccount]:
     if not leagues:
         return []
     users = get_user_model().objects
-    secretary, _ = users.get_or_create(username=SECRETARY)
+    secretary = demo_secretary()
     # An address, as a real secretary's account has: the notices to secretaries (a dispute to
     # settle) are printed on the console where `make run` serves.
     secretary.email = secretary.email or f"{SECRETARY}@example.org"
-    accounts = [_with_new_password(secretary, "secretary of " + _names(leagues))]
+    role = f"secretary of {_names(leagues)}, {secretary.get_full_name()}"
+    accounts = [_with_new_password(secretary, role)]
     for league in leagues:
         league.secretaries.add(secretary)
     yorkshire = next((league for league in leagues if league.slug == HECKMONDWIKE.slug), None)

@@ -64,6 +64,31 @@ from scoring.forms.words import possessive
 from scoring.models import Game, GameStatus
 from scoring.rules import questions
 
+#: The demo's secretaries' accounts, each with a person's name, as a real secretary's account
+#: has (the pages name who acted on a result so: "Susan Booth (secretary)"): the secretary of
+#: both leagues, whom ``seed_demo --accounts`` signs in as, and the one who types score cards.
+SECRETARY = "demo-secretary"
+CARD_SECRETARY = "demo-results-secretary"
+SECRETARY_NAMES = {SECRETARY: ("Susan", "Booth"), CARD_SECRETARY: ("Colin", "Earnshaw")}
+
+
+def demo_secretary(username: str = SECRETARY) -> Any:
+    """A demo secretary's account (``SECRETARY_NAMES``), made with no usable password (nobody
+    signs in to it until ``seed_demo --accounts`` gives it one) and with their name, given too
+    to one a demo seeded before had made without it."""
+    user, created = get_user_model().objects.get_or_create(username=username)
+    changed = []
+    if created:
+        user.set_unusable_password()
+        changed.append("password")
+    if not user.get_full_name().strip():
+        user.first_name, user.last_name = SECRETARY_NAMES[username]
+        changed += ["first_name", "last_name"]
+    if changed:
+        user.save(update_fields=changed)
+    return user
+
+
 YORKSHIRE_FIRST = [
     "Harold",
     "Albert",
@@ -617,7 +642,7 @@ class _Builder:
             pairs=dict(enumerate(pairs, start=1)),
         )
         league = season.league
-        clerk = self._secretary(league, username="demo-results-secretary")
+        clerk = self._secretary(league, username=CARD_SECRETARY)
         submission = fixture_card_enter(fixture=fixture, tables=tables, by=clerk)
         result_confirm(submission=submission, by=self._secretary(league))
         self.report.card_fixtures += 1
@@ -631,12 +656,9 @@ class _Builder:
         submission = result_submit(fixture=fixture, actor=Actor.of(None, link=link))
         result_confirm(submission=submission, by=self._secretary(fixture.division.season.league))
 
-    def _secretary(self, league: League, username: str = "demo-secretary") -> Any:
-        """A demo secretary: an account nobody can log in to (no usable password)."""
-        user, created = get_user_model().objects.get_or_create(username=username)
-        if created:
-            user.set_unusable_password()
-            user.save(update_fields=["password"])
+    def _secretary(self, league: League, username: str = SECRETARY) -> Any:
+        """A demo secretary of ``league`` (``demo_secretary``)."""
+        user = demo_secretary(username)
         league.secretaries.add(user)
         return user
 

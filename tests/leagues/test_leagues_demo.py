@@ -281,3 +281,36 @@ def test_the_demo_seeds_in_the_first_half_of_the_year_too(small_plans, monkeypat
     assert played.filter(status="played").exists()
     christmas = [(12, day) for day in range(24, 32)] + [(1, 1)]
     assert not [f.date for f in played if (f.date.month, f.date.day) in christmas]
+
+
+@pytest.mark.django_db
+def test_the_demo_secretaries_are_named_as_a_real_secretary_is(small_plans, settings, client):
+    """The demo's secretaries' accounts had no name (and are not players): every page named
+    them "secretary" alone, where a league's pages name theirs, "Susan Booth (secretary)". The
+    secretary `make run` prints is printed with their name too."""
+    import io
+
+    from django.contrib.auth import get_user_model
+    from django.urls import reverse
+
+    from leagues.models import ResultSubmission
+
+    settings.DEBUG = True
+    out = io.StringIO()
+    call_command("seed_demo", "--accounts", verbosity=0, stdout=out)
+    secretary = get_user_model().objects.get(username="demo-secretary")
+    assert secretary.get_full_name() == "Susan Booth"
+    assert "secretary of " in out.getvalue() and ", Susan Booth)" in out.getvalue()
+    client.force_login(secretary)
+    for clerk, name in (
+        ("demo-secretary", "Susan Booth"),
+        ("demo-results-secretary", "Colin Earnshaw"),
+    ):
+        submission = (
+            ResultSubmission.objects.filter(submitted_by__username=clerk)
+            .union(ResultSubmission.objects.filter(confirmed_by__username=clerk))
+            .first()
+        )
+        assert submission is not None, clerk
+        page = client.get(reverse("leagues:fixture_result", args=[submission.fixture_id]))
+        assert f"{name} (secretary)" in page.content.decode(), clerk
