@@ -13,7 +13,13 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Prefetch
 
 from leagues.models import Division, Fixture, League, ResultSubmission, Season, TableGame
-from leagues.selectors.counting import DISPUTED, TO_CONFIRM, fixtures_with_standing, result_state
+from leagues.selectors.counting import (
+    DISPUTED,
+    NOT_SUBMITTED,
+    TO_CONFIRM,
+    fixtures_with_standing,
+    result_state,
+)
 from leagues.selectors.fixtures import FIXTURE_RELATED, fixture_tables, unseated_boards
 from leagues.selectors.standings import Standings, divisions_standings
 from leagues.zones import now_in
@@ -100,6 +106,10 @@ def _progress(*, status: str, final: bool, begun: bool, passed: bool) -> str:
 #: lists it (``leagues.selectors.fixtures.awaiting_result_rows``) while its result is still to
 #: come (one a side has put forward reads as every page says it: ``awaiting_words``).
 RESULT_AWAITED = "Result awaited"
+#: A cup tie's match played with no result put forward (every table finished, or its result
+#: reopened by a secretary), as its pages and its fixture's say it: the tie is not decided
+#: till its result counts, so not "Played" (its fixture's status), as a decided tie reads.
+CUP_NOT_SUBMITTED_WORDS = f"Result {NOT_SUBMITTED}"
 
 
 #: A stored result's state (``counting.result_state``) a side has put forward, to agree or to
@@ -172,7 +182,8 @@ def status_words(fixture: Fixture, today: datetime.date) -> str:
     list, a cup tie's page and card): "In play" once a game has begun (``match_progress``,
     from its prefetched tables and games), "Result not in yet" once its night has passed
     with none, "Result submitted, awaiting confirmation" or "Result disputed" while its result
-    waits for the sides (``waiting_words``), else its status."""
+    waits for the sides (``waiting_words``), a cup tie's with none put forward "Result not yet
+    submitted" (``CUP_NOT_SUBMITTED_WORDS``), else its status."""
     progress = match_progress(fixture, today)
     if progress == IN_PLAY:
         return "In play"
@@ -182,6 +193,9 @@ def status_words(fixture: Fixture, today: datetime.date) -> str:
         submission = open_submission(fixture)
         if submission is not None:
             return waiting_words(submission.status)
+        result = getattr(fixture, "result", None)
+        if fixture.kind == Fixture.Kind.CUP and result and result_state(result) == NOT_SUBMITTED:
+            return CUP_NOT_SUBMITTED_WORDS
     return fixture.get_status_display()
 
 

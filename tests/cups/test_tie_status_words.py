@@ -150,6 +150,80 @@ def test_a_disputed_team_tie_reads_played_and_disputed_on_every_page():
     assert "Until it is confirmed, the tie is not decided." in pages["result"]
 
 
+def test_a_reopened_team_tie_reads_result_not_yet_submitted_on_every_page_not_played():
+    """A secretary reopens a cup tie's counted result: the tie is undecided again, and every
+    page says its result is not yet submitted. Its page and its card on the bracket read
+    "Played" (its fixture's status), as a decided tie reads."""
+    world = cup_world(2)
+    cup, tie, fixture = drawn_team_tie(world)
+    Fixture.objects.filter(pk=fixture.pk).update(time=datetime.time(0, 0))
+    fixture.refresh_from_db()
+    secretary = world.users["secretary"]
+    fixture_card_enter(
+        fixture=fixture, tables=[CardTable(board=1, games=((11, 6),))], signed=True, by=secretary
+    )
+    tie.refresh_from_db()
+    assert tie.status == Tie.Status.PLAYED
+    assert 'data-testid="tie-status">Played<' in page_words(Client().get(tie.get_absolute_url()))
+    confirmation.result_reopen(fixture=fixture, reason="Table 1 was 11-9", by=secretary)
+    tie.refresh_from_db()
+    assert tie.status == Tie.Status.SCHEDULED and tie.winner == ""
+    pages = status_on_pages(world, cup, tie, fixture, viewer=captain_of(world, fixture, "home"))
+    assert 'data-testid="tie-status">Result not yet submitted<' in pages["tie"]
+    for name in ("tie", "bracket", "fixture", "result"):
+        assert "Result not yet submitted" in pages[name], name
+    # My fixtures offers the captain its Submit.
+    assert f'data-testid="my-submit-{fixture.pk}"' in pages["mine"]
+    # Submitted again, it reads as any result waiting for the other side.
+    fixture_card_enter(fixture=fixture, tables=[CardTable(board=1, games=((11, 9),))], by=secretary)
+    pages = status_on_pages(world, cup, tie, fixture)
+    for name in ("tie", "bracket", "fixture", "result"):
+        assert "Result submitted, awaiting confirmation" in pages[name], name
+        assert "not yet submitted" not in pages[name], name
+
+
+def test_a_team_tie_played_at_the_tables_and_not_submitted_reads_so_on_every_page():
+    """Every table finished on the phones and nobody has submitted the result: the tie is not
+    decided until its result counts, so it does not read "Played"."""
+    world = cup_world(2, players=4)
+    world.league.match_format = (
+        STYLE_PRESETS["yorkshire"].match_format.with_options(tables=2).to_spec()
+    )
+    world.league.save(update_fields=["match_format"])
+    cup, tie, fixture = drawn_team_tie(world)
+    for table_game in start_fixture(fixture):
+        win_game(table_game.game, "A", 3)
+    fixture.refresh_from_db()
+    tie.refresh_from_db()
+    assert fixture.status == Fixture.Status.PLAYED and tie.status == Tie.Status.SCHEDULED
+    pages = status_on_pages(world, cup, tie, fixture)
+    assert 'data-testid="tie-status">Result not yet submitted<' in pages["tie"]
+    for name in ("bracket", "fixture", "result"):
+        assert "Result not yet submitted" in pages[name], name
+
+
+def test_a_league_fixture_played_and_not_submitted_still_reads_played():
+    """A league fixture's figures count as they stand (provisionally) once played: it reads
+    "Played" as before; only a cup tie waits for its result to count."""
+    from leagues.selectors.live import status_words
+    from tests.factories.leagues import FixtureFactory
+
+    world = cup_world(2)
+    cup, tie, fixture = drawn_team_tie(world)
+    league_fixture = FixtureFactory(
+        division=fixture.division, home=fixture.home, away=fixture.away, time=datetime.time(0, 0)
+    )
+    fixture_card_enter(
+        fixture=league_fixture,
+        tables=[CardTable(board=1, games=((11, 6),))],
+        signed=True,
+        by=world.users["secretary"],
+    )
+    confirmation.result_reopen(fixture=league_fixture, reason="wrong", by=world.users["secretary"])
+    league_fixture.refresh_from_db()
+    assert status_words(league_fixture, world.league.today()) == "Played"
+
+
 def test_a_cup_fixture_in_play_speaks_of_the_tie_not_of_league_points():
     world = cup_world(2, players=4)
     world.league.match_format = (
