@@ -429,6 +429,19 @@ class Tie(models.Model):
         )
 
     @property
+    def playoff_score_words(self) -> str:
+        """ "Play-off game: Black Bull 11–7 New Inn": the play-off game's score given from the
+        score card (``playoff_home``, kept with the result it came with), home team first as
+        a match's score reads, as the result page and My fixtures say it beside the tables'
+        figures; "" without one. Reads its fixture's teams."""
+        if self.playoff_home is None or self.playoff_away is None or self.fixture is None:
+            return ""
+        return (
+            f"Play-off game: {self.fixture.home.name} {self.playoff_home}–{self.playoff_away} "
+            f"{self.fixture.away.name}"
+        )
+
+    @property
     def through_words(self) -> str:
         """ "Swan goes through on a play-off game": the winner and how it was decided, as the
         tie's page and its fixture's page say it; "" while it is undecided."""

@@ -334,10 +334,13 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
             if detail.status == Fixture.Status.PLAYED and confirmed
             else None
         )
+        # A cup tie's play-off game's score from the card, once the result it came with counts.
+        tie = getattr(detail, "cup_tie", None) if detail.kind == Fixture.Kind.CUP else None
         return {
             "fixture": detail,
             "league": league,
             "division": detail.division,
+            "playoff_tie": tie if confirmed and tie and tie.playoff_home is not None else None,
             "result": getattr(detail, "result", None),
             "score": fixture_score(detail),
             # "In play" while a game of it has begun, as the league night counts it.

@@ -126,6 +126,8 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         and current.is_confirmed
         and confirmation.can_reopen(fixture=fixture, by=user),
         "playoff_tie": playoff_tie,
+        # The play-off game's score the card gave with the result: to agree with the tables'.
+        "playoff_score": tie.playoff_score_words if tie is not None else "",
         # Its boxes, unless the play-off game is being played at the table (``playoff_words``).
         "may_give_playoff": playoff_tie is not None
         and playoff_tie.playoff_from_card
