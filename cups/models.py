@@ -39,6 +39,12 @@ PLAYOFF_GIVERS = "Either team's captain or a secretary"
 #: A level team tie's play-off game being played at the table (``Tie.playoff_at_table``), as
 #: its pages and the desk say it, and the score card's refusal of a score for it.
 PLAYOFF_AT_TABLE = "the play-off game is being played at the table, scored on a phone"
+#: A level team tie's play-off game won at the table, scored on a phone
+#: (``Tie.playoff_won_at_table``): it stands when the tie's result is reopened, and decides the
+#: tie once its match counts level again. As the score card says it in place of its play-off
+#: boxes, and its refusal of a score for it (``cups.services.ties.take_playoff_from_card``).
+PLAYOFF_WON_AT_TABLE = "the play-off game has been won at the table, scored on a phone"
+PLAYOFF_WON_DECIDES = "its result decides the tie, and the card's play-off boxes are not needed"
 #: Why the score card gives no score for a play-off game a phone has scored hands of, as the
 #: card's page and its refusal say it (``cups.services.ties.take_playoff_from_card``).
 PLAYOFF_HANDS_STAND = (
@@ -401,6 +407,15 @@ class Tie(models.Model):
         if not self.playoff_to_come:
             return False
         return Tie.objects.filter(playoff_at_table_q(), pk=self.pk).exists()
+
+    @cached_property
+    def playoff_won_at_table(self) -> bool:
+        """Whether its play-off game was won at the table, scored on a phone
+        (``PLAYOFF_WON_AT_TABLE``): its result reopened, the game stands, and the score card
+        takes no play-off score for it. One query, asked once."""
+        from scoring.models import GameStatus
+
+        return self.games.filter(is_playoff=True, game__status=GameStatus.WON).exists()
 
     @property
     def playoff_from_card(self) -> bool:

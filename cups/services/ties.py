@@ -24,10 +24,13 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import QuerySet
 from django.urls import reverse
+from django.utils.text import capfirst
 
 from config.locks import lock_rows
 from cups.models import (
     PLAYOFF_HANDS_STAND,
+    PLAYOFF_WON_AT_TABLE,
+    PLAYOFF_WON_DECIDES,
     SETTLED,
     Competition,
     Entrant,
@@ -431,7 +434,8 @@ def playoff_problems(tie: Tie, *, home: int, away: int) -> list[str]:
 def take_playoff_from_card(tie: Tie, score: tuple[int, int] | None, *, by: Account) -> None:
     """Keep the play-off game's score from the card on the (locked) tie, its score checked by
     the caller (``playoff_problems``). A play-off game readied for a phone and not begun goes
-    (its link stops working); one with a hand scored on a phone is refused: it stands.
+    (its link stops working); one with a hand scored on a phone is refused: it stands, and
+    one won at the table (``Tie.playoff_won_at_table``: its result reopened) decides the tie.
     ``score`` None, the card's play-off boxes left blank: it carries no play-off score, and
     one kept from before goes (``_playoff_withdraw``)."""
     if score is None:
@@ -440,6 +444,10 @@ def take_playoff_from_card(tie: Tie, score: tuple[int, int] | None, *, by: Accou
                 tie, why="the score card was entered with its play-off boxes blank", by=by
             )
         return
+    if tie.playoff_won_at_table:
+        raise ValidationError(
+            f"{capfirst(PLAYOFF_WON_AT_TABLE)}: {PLAYOFF_WON_DECIDES}. Nothing was changed."
+        )
     phone = tie.games.filter(is_playoff=True).exclude(game__status=GameStatus.ABANDONED)
     if Hand.objects.filter(game__cup_game__in=phone).exists():
         raise ValidationError(

@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from cups.models import PLAYOFF_HANDS_STAND, Tie
+from cups.models import PLAYOFF_HANDS_STAND, PLAYOFF_WON_AT_TABLE, PLAYOFF_WON_DECIDES, Tie
 from cups.permissions import can_give_playoff
 from cups.selectors import knockout_tie
 from cups.services.ties import tie_playoff_enter
@@ -143,6 +143,10 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
         # (and that a score posted from boxes read before its first hand was not taken).
         "playoff_at_table": tie if closed == "counts" and tie and tie.playoff_at_table else None,
         "hands_stand": PLAYOFF_HANDS_STAND,
+        # Its play-off game won at the table (its result reopened): no boxes, and why not.
+        "playoff_won": open_for_card and tie is not None and tie.playoff_won_at_table,
+        "won_at_table": PLAYOFF_WON_AT_TABLE,
+        "won_decides": PLAYOFF_WON_DECIDES,
         "posted": request.method == "POST",
     }
     return render(request, "leagues/score_card.html", context, status=200)

@@ -113,3 +113,39 @@ def test_the_play_off_game_abandoned_at_the_table_is_given_from_the_card_again()
     client.post(pages["card"], {"playoff_home": "11", "playoff_away": "4"})
     tie.refresh_from_db()
     assert tie.winner == "home" and tie.decided_by == "a play-off game"
+
+
+def test_a_card_after_a_reopen_is_told_the_play_off_game_won_at_the_table_decides_the_tie():
+    """The play-off game won on a phone, then the result reopened: the card entered again with
+    a play-off score was refused with "A phone has scored hands of the play-off game: its hands
+    stand ... (a secretary abandons that game first ...)", as if it were still being played.
+    The card says the game was won at the table and decides the tie, offers no play-off boxes,
+    and refuses a score posted for it; without one, the won game decides the tie again."""
+    from leagues.services import confirmation
+    from tests.cups.test_tie_playoff_card import _card
+
+    world, tie, game, pages = _level_tie_with_its_play_off_begun()
+    win_game(game, "B", 4)
+    secretary = world.users["secretary"]
+    confirmation.result_reopen(fixture=tie.fixture, reason="table 2 was 11-9", by=secretary)
+    tie = Tie.objects.get(pk=tie.pk)
+    assert tie.winner == "" and tie.playoff_won_at_table
+    won = "The play-off game has been won at the table, scored on a phone"
+    client = Client()
+    client.force_login(secretary)
+    page = _read(client, pages["card"])
+    assert f"{won}: if the tables leave the match level, its result decides the tie" in page
+    assert 'data-testid="card-playoff-won"' in page
+    assert 'name="playoff_home"' not in page
+    response = client.post(pages["card"], _card(LEVEL, playoff_home=11, playoff_away=3))
+    page = response.content.decode().replace("&#x27;", "'")
+    assert response.status_code == 200 and "Nothing was saved." in page
+    assert (
+        f"{won}: its result decides the tie, and the card's play-off boxes are not needed."
+    ) in page
+    assert "A phone has scored hands" not in page and "abandons that game" not in page
+    tie.refresh_from_db()
+    assert tie.winner == "" and tie.playoff_home is None
+    client.post(pages["card"], _card(LEVEL, signed="on"))
+    tie.refresh_from_db()
+    assert tie.winner == "away" and tie.decided_by == "a play-off game"
