@@ -30,8 +30,9 @@ from leagues.models import (
     ResultSubmission,
     Team,
 )
+from leagues.selectors.counting import result_words
 from leagues.selectors.fixtures import boards_begun, playoff_at_table_q, playoff_to_come_q
-from leagues.selectors.live import result_words, status_words, waiting_words
+from leagues.selectors.live import status_words, waiting_words
 from leagues.selectors.statistics import CATEGORY_FIGURE, OTHER, PlayFigures, add_figures
 from leagues.zones import date_in
 from scoring.actors import Account

@@ -30,8 +30,9 @@ from leagues.permissions import (
     can_approve_leagues,
     captain_of,
 )
+from leagues.selectors.counting import result_words
 from leagues.selectors.fixtures import seasons_now
-from leagues.selectors.live import result_words, status_words
+from leagues.selectors.live import status_words
 from leagues.selectors.people import acted_words, name_people, player_name_of
 from scoring.actors import Account
 

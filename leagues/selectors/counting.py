@@ -216,6 +216,14 @@ def result_state(result: Any) -> str:
     return TO_CONFIRM if result.submitted else NOT_SUBMITTED
 
 
+def result_words(status: str = ResultSubmission.Status.CONFIRMED) -> str:
+    """A submitted result's standing, as the fixture's page and My fixtures say it: "Result
+    confirmed", "Result settled by the secretary", "Result disputed": its status's label
+    (``SubmissionStatus``), the words its result page heads it with. A counted result whose
+    submission is not read says "Result confirmed"."""
+    return f"Result {ResultSubmission.Status(status).label.lower()}"
+
+
 def result_mark(fixture: Fixture) -> str:
     """How a listed fixture's result stands, in a word or two ("" when it simply counts or has
     no result yet): "provisional", its ``result_state`` when it does not count ("awaiting

@@ -44,10 +44,12 @@ from leagues.models import (
 )
 from leagues.selectors.counting import (
     LEAGUE_ONLY,
+    NOT_SUBMITTED,
     counts_q,
     fixtures_with_standing,
     is_provisional_q,
     result_state,
+    result_words,
 )
 from scoring.models import GameStatus, Hand, Side
 from scoring.services.compiled import CompiledRead, CompiledReadIn, CompiledRows
@@ -916,7 +918,8 @@ def stopped_at(table: FixtureTable) -> str:
 def results_to_see_to(*, league: League) -> list[Fixture]:
     """What the secretary's desk lists, oldest first: the league's fixtures played to the end
     whose result is not confirmed yet, each with ``open_status``, its open submission's
-    ("submitted", "disputed") or None when nobody has submitted it; and its fixtures still to
+    ("submitted", "disputed") or None when nobody has submitted it, and ``open_words``, how
+    that stands in the words every page uses ("Result disputed"); and its fixtures still to
     play held up by a table whose game was abandoned (``with_abandoned_game``), each with
     ``abandoned_tables``, those tables (``abandoned_at``: the score each stopped at); and its
     cup ties level waiting for their play-off game's score (``playoff_to_come``), each with
@@ -931,6 +934,12 @@ def results_to_see_to(*, league: League) -> list[Fixture]:
         .annotate(open_status=Subquery(open_submission.values("status")[:1]))
         .select_related("home", "away", "division")
     )
+    for fixture in finished:  # as every page says a result's standing
+        fixture.open_words = (
+            result_words(fixture.open_status)
+            if fixture.open_status
+            else f"Every table finished, result {NOT_SUBMITTED}"
+        )
     # A knock-out cup tie whose counted match is level, its play-off game's score to come
     # (``playoff_at_table``: its game being played at the table, scored on a phone).
     level = list(

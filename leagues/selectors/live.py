@@ -19,6 +19,7 @@ from leagues.selectors.counting import (
     TO_CONFIRM,
     fixtures_with_standing,
     result_state,
+    result_words,
 )
 from leagues.selectors.fixtures import FIXTURE_RELATED, fixture_tables, unseated_boards
 from leagues.selectors.standings import Standings, divisions_standings
@@ -139,14 +140,6 @@ def waiting_words(status: str) -> str:
     says a result's standing (``result_words``): "Result submitted, awaiting confirmation",
     "Result disputed"; "" when it is not waiting (none, counted or withdrawn)."""
     return result_words(status) if status in ResultSubmission.OPEN_STATUSES else ""
-
-
-def result_words(status: str = ResultSubmission.Status.CONFIRMED) -> str:
-    """A submitted result's standing, as the fixture's page and My fixtures say it: "Result
-    confirmed", "Result settled by the secretary", "Result disputed": its status's label
-    (``SubmissionStatus``), the words its result page heads it with. A counted result whose
-    submission is not read says "Result confirmed"."""
-    return f"Result {ResultSubmission.Status(status).label.lower()}"
 
 
 def counted_submission(fixture: Fixture) -> ResultSubmission | None:

@@ -24,6 +24,7 @@ from leagues.models import Division, Fixture
 from leagues.permissions import can_manage_league, captained_sides
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.blank_cards import card_to_print
+from leagues.selectors.counting import result_words
 from leagues.selectors.fixtures import ListedFixture
 from leagues.selectors.live import (
     IN_PLAY,
@@ -36,7 +37,6 @@ from leagues.selectors.live import (
     night_clock,
     night_now,
     open_submission,
-    result_words,
     status_words,
 )
 from leagues.selectors.people import name_people, seated_players

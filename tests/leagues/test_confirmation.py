@@ -483,15 +483,16 @@ def test_the_desk_lists_each_result_to_see_to_until_it_is_confirmed(world):
         start = page.find(f'<a href="{result_url}">')
         return "" if start < 0 else page[start : page.index("</li>", start)]
 
-    assert "every table finished, not submitted yet" in line()
+    assert "Every table finished, result not yet submitted" in line()
     submission = confirmation.result_submit(
         fixture=world.fixture, actor=Actor.of(world.users["home_captain"])
     )
-    assert "submitted, waiting to be confirmed" in line()
+    # In the words every page says a result's standing in (``counting.result_words``).
+    assert "Result submitted, awaiting confirmation" in line()
     confirmation.result_dispute(
         submission=submission, reason="Table 1 was 11-9", by=world.users["away_captain"]
     )
-    assert re.sub(r"<[^>]+>", "", line()).endswith("disputed: settle it")
+    assert re.sub(r"<[^>]+>", "", line()).endswith("Result disputed: settle it")
     confirmation.result_settle(
         submission=submission, uphold=True, note="Checked", by=world.users["secretary"]
     )

@@ -142,7 +142,7 @@ def test_a_disputed_result_taken_back_tells_the_secretaries_it_is_over(
     assert "Table 1 was 11-9" in told.body
     assert "The dispute is over: a secretary has nothing left to settle." in told.body
     page = desk.get(desk_url).content.decode()
-    assert settle not in page and "every table finished, not submitted yet" in page
+    assert settle not in page and "Every table finished, result not yet submitted" in page
 
 
 def test_an_undisputed_result_taken_back_is_not_the_secretaries_business(
