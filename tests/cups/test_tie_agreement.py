@@ -554,7 +554,7 @@ def test_my_fixtures_says_where_a_ties_result_stands_as_every_page_does():
     """A cup tie on My fixtures whose result waits for nobody there read "2–0: result
     disputed." (its status's label, lower case, its own wording): it reads as a league
     fixture's row and the pages say a result's standing, "Result disputed: 2–0.", "Result
-    confirmed: 2–0." (``live.result_words``)."""
+    confirmed: 2–0." (``counting.result_words``)."""
     world = cup_world(4)
     cup = pairs_cup(world, best_of=3)
     draw_make(competition=cup, seed=3, by=world.users["secretary"])

@@ -149,7 +149,7 @@ def test_a_result_played_waits_for_its_submission_then_its_confirmation(client):
 def test_a_disputed_result_awaited_reads_as_on_my_fixtures(client):
     """The home said "Result submitted, awaiting confirmation" of a disputed result (its own
     words for a result put forward, beside the lists' and the fixture page's): it says where
-    the result stands as My fixtures and the result page do (``live.result_words``), "Result
+    the result stands as My fixtures and the result page do (``counting.result_words``), "Result
     disputed", as its fixture's page does."""
     from django.test import Client
 
