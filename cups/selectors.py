@@ -307,10 +307,11 @@ def tie_detail(*, pk: int) -> Tie:
 def knockout_tie(*, fixture: Fixture) -> Tie | None:
     """The knock-out cup tie played as ``fixture``, whose level match goes to a play-off game
     (a group's match stays drawn), with ``fixture`` as its own; None for any other fixture
-    (no query for a league one)."""
+    (no query for a league one), and its competition (whose decider the card names)."""
     if fixture.kind != Fixture.Kind.CUP:
         return None
-    tie = Tie.objects.filter(fixture=fixture, round__isnull=False).first()
+    ties = Tie.objects.filter(fixture=fixture, round__isnull=False)
+    tie = ties.select_related("competition").first()
     if tie is not None:
         tie.fixture = fixture  # read already, with its teams, division, season and league
     return tie

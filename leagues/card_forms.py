@@ -22,11 +22,13 @@ from django.core.exceptions import ValidationError
 from leagues import match
 from leagues.models import Fixture, FixtureTable, Player
 from leagues.services.cards import (
+    PLAYOFF_GAME,
     CardRefused,
     CardTable,
     card_layout,
     card_pairs_problem,
     card_problems,
+    card_words,
     game_problems,
 )
 from leagues.services.seating import TableProblem
@@ -100,11 +102,18 @@ class ScoreCardForm(forms.Form):
         self.names = {"home": fixture.home.name, "away": fixture.away.name}
         #: What a game's score is counted in, as the boxes and refusals say it.
         self.scored = score_word(fixture.league.style)
-        # What a table's card asks for, as the printed blank card has it, box for box.
-        layout = card_layout(fmt, ruleset)
+        # What a table's card asks for, as the printed blank card has it, box for box, and
+        # each box's words, as the printed card heads it.
+        layout = card_layout(
+            fmt,
+            ruleset,
+            league_points=fixture.kind == Fixture.Kind.LEAGUE,
+            decider=tie.competition.decider if tie is not None else None,
+        )
         self.games = layout.games
         self.asks_bullseyes = layout.games_won
         self.asks_hang_jacks = layout.hang_jacks
+        self.words = card_words(layout, fixture.league.style)
         #: Each table's fields by name, the table they are at: their refusals are listed by it.
         self.boards: dict[str, int] = {}
         #: The card's refusals that are no one field's (``refuse``), each with its table.
@@ -149,13 +158,13 @@ class ScoreCardForm(forms.Form):
                     self.fields[f"t{board}_g{number}_{side}"] = field
             for index, side in enumerate(SIDES):
                 if self.asks_bullseyes:
-                    label = f"Table {board}: {possessive(self.names[side])} games won"
+                    label = f"Table {board}: {self._box(side, self.words.games_won)}"
                     field = _figure(label, most=fmt.max_games_won_at_table)
                     if card.get("bullseyes"):
                         field.initial = card["bullseyes"][index]
                     self.fields[f"t{board}_bull_{side}"] = field
                 if self.asks_hang_jacks:
-                    label = f"Table {board}: {possessive(self.names[side])} hang jacks"
+                    label = f"Table {board}: {self._box(side, self.words.hang_jacks)}"
                     field = _figure(label, most=MOST_HANG_JACKS)
                     field.initial = card.get("hang_jacks", [0, 0])[index]
                     self.fields[f"t{board}_hj_{side}"] = field
@@ -166,6 +175,11 @@ class ScoreCardForm(forms.Form):
                 field = _playoff_figure(self.names[side], ruleset)
                 field.initial = stored[index]
                 self.fields[f"playoff_{side}"] = field
+
+    def _box(self, side: str, words: str) -> str:
+        """A side's box of a table's figure, as its label and refusals name it: "Black Bull's
+        hang jacks" (the figure in the card's words)."""
+        return f"{possessive(self.names[side])} {words.lower()}"
 
     @property
     def playoff(self) -> list[forms.BoundField]:
@@ -188,8 +202,8 @@ class ScoreCardForm(forms.Form):
                 "board": board,
                 "pairs": {side: [self[f"t{board}_{side}_{s}"] for s in (1, 2)] for side in SIDES},
                 "games": [
-                    (number, [self[f"t{board}_g{number}_{side}"] for side in SIDES])
-                    for number in range(1, self.games + 1)
+                    (words, [self[f"t{board}_g{number}_{side}"] for side in SIDES])
+                    for number, words in enumerate(self.words.games, start=1)
                 ],
                 "bullseyes": [self[f"t{board}_bull_{side}"] for side in SIDES]
                 if self.asks_bullseyes
@@ -381,12 +395,15 @@ class ScoreCardForm(forms.Form):
 
 def _playoff_figure(name: str, ruleset: Ruleset) -> forms.IntegerField:
     """A side's box of a cup tie's play-off game: "Play-off game: Old Hall"."""
-    return _figure(f"Play-off game: {name}", most=ruleset.highest_final_score)
+    return _figure(f"{PLAYOFF_GAME}: {name}", most=ruleset.highest_final_score)
 
 
 class PlayoffForm(forms.Form):
     """A level cup tie's play-off game from the score card: "Play-off game: home __ away __".
     The score is checked by the service, as a table's game is (``tie_playoff_enter``)."""
+
+    #: Its boxes' heading, as the score card's play-off game's.
+    heading = PLAYOFF_GAME
 
     def __init__(self, *args: Any, fixture: Fixture, ruleset: Ruleset, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

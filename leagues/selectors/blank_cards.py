@@ -21,8 +21,7 @@ from leagues import match
 from leagues.models import Fixture, FixtureTable, League, Player
 from leagues.selectors.fixtures import FIXTURE_RELATED, NO_MATCH_ON_THE_NIGHT, SEATS
 from leagues.selectors.people import name_people, seated_players
-from leagues.services.cards import card_layout
-from leagues.tiebreaks import games_word, pegged_words, score_word
+from leagues.services.cards import CardWords, card_layout, card_words
 
 #: A seat on the card: its player's name, or "" for a line to write it on.
 Seat = str
@@ -46,15 +45,12 @@ class BlankCard:
     """What the match is played for, as the card's heading names it: the division ("Premier
     Division"), or the cup and its round ("League Cup · Semi-final"), or its kind."""
     layout: match.CardLayout
-    columns: tuple[str, ...]
-    """The heading of each of a table's figures, in the typed card's order and words ("Pegs";
-    "Game 1", "Game 2", "Games won", "Hang jacks"), then "Match points": a box a side each."""
+    words: CardWords
+    """Its boxes' headings, the typed card's words: each of a table's figures in the typed
+    card's order (``columns``: "Pegs"; "Game 1", "Game 2", "Games won", "Hang jacks"), then
+    "Match points", a box a side each; the totals' names in order ("Tables won", "Points
+    pegged", ...); the play-off game's."""
     tables: tuple[BlankTable, ...]
-    totals: tuple[str, ...]
-    """The totals' names, in order ("Tables won", "Points pegged", ...), as the fixture's
-    page names its result's figures: a box a side each."""
-    scored: str
-    """What a game's score is counted in ("pegs", "points"): the play-off game's boxes."""
     rules: str
     """The format and the target in a sentence, for the captains adding it up."""
     decider: str
@@ -120,27 +116,6 @@ def _card(fixture: Fixture) -> BlankCard:
     layout = card_layout(
         fmt, ruleset, league_points=fixture.kind == Fixture.Kind.LEAGUE, decider=decider
     )
-    scored = score_word(style)
-    games = (
-        [f"Game {number}" for number in range(1, layout.games + 1)]
-        if layout.games > 1
-        else [scored.capitalize()]
-    )
-    columns = [
-        *games,
-        *(["Games won"] if layout.games_won else []),
-        *(["Hang jacks"] if layout.hang_jacks else []),
-        *(["Match points"] if layout.table_points else []),
-    ]
-    words = {
-        "tables": "Tables won",
-        "games": games_word(style).capitalize(),
-        "pegs": pegged_words(style).capitalize(),
-        "bonus": "Bonus for the higher aggregate",
-        "hang_jacks": "Hang jacks",
-        "match_points": "Match points",
-        "points": "League points",
-    }
     seated = {table.board: table for table in fixture.tables.all()}
     tables = []
     for board in range(1, fmt.tables + 1):
@@ -156,10 +131,8 @@ def _card(fixture: Fixture) -> BlankCard:
         fixture=fixture,
         competition=_competition(fixture),
         layout=layout,
-        columns=tuple(columns),
+        words=card_words(layout, style),
         tables=tuple(tables),
-        totals=tuple(words[total] for total in layout.totals),
-        scored=scored,
         rules=f"{fmt.describe()} Games to {ruleset.target}.",
         decider=knockout.competition.get_decider_display() if knockout is not None else "",
     )

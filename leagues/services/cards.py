@@ -45,7 +45,7 @@ from leagues.services.seating import (
     pairs_problem,
     tables_with_hands,
 )
-from leagues.tiebreaks import score_word
+from leagues.tiebreaks import games_word, pegged_words, score_word
 from scoring.actors import Account, Actor
 from scoring.forms.words import possessive
 from scoring.models import Game, GameStatus
@@ -102,6 +102,70 @@ def card_layout(
         hang_jacks=ruleset.hang_jack_points is not None,
         league_points=league_points,
         decider=decider,
+    )
+
+
+#: The heading of a knock-out cup tie's play-off game's boxes, and of each box's label.
+PLAYOFF_GAME = "Play-off game"
+
+
+@dataclass(frozen=True)
+class CardWords:
+    """The words of a score card's boxes (a ``match.CardLayout``'s, in a league's style): the
+    typed card labels its boxes with them and the printed blank card heads its boxes with them,
+    so the two say each box alike and a label changes in this one place."""
+
+    games: tuple[str, ...]
+    """Each game line's: "Game 1", "Game 2"; a table of one game's is its score, "Pegs" (in
+    Trinidad style "Points")."""
+    games_won: str
+    """The games won's, "Games won": "" where the card has no such box."""
+    hang_jacks: str
+    """The hang jacks', "Hang jacks": "" where the card has no such box."""
+    match_points: str
+    """The table's match points', "Match points" (the blank card's; the app adds them up for
+    the typed card): "" where the card has no such box."""
+    totals: tuple[str, ...]
+    """Each total's, in the card's order ("Tables won", "Points pegged", ...), as the fixture's
+    page names its result's figures."""
+    playoff: str
+    """The play-off game's heading, "Play-off game" ("" where the card has none)."""
+    playoff_score: str
+    """The play-off game's score box's: "Pegs" ("Points")."""
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """A table's boxes in the card's order: each game's, the games won, the hang jacks,
+        the match points."""
+        return tuple(
+            word
+            for word in (*self.games, self.games_won, self.hang_jacks, self.match_points)
+            if word
+        )
+
+
+def card_words(layout: match.CardLayout, style: str) -> CardWords:
+    """The words of ``layout``'s boxes as a league of ``style`` says them."""
+    scored = score_word(style).capitalize()
+    totals = {
+        "tables": "Tables won",
+        "games": games_word(style).capitalize(),
+        "pegs": pegged_words(style).capitalize(),
+        "bonus": "Bonus for the higher aggregate",
+        "hang_jacks": "Hang jacks",
+        "match_points": "Match points",
+        "points": "League points",
+    }
+    return CardWords(
+        games=tuple(f"Game {number}" for number in range(1, layout.games + 1))
+        if layout.games > 1
+        else (scored,),
+        games_won="Games won" if layout.games_won else "",
+        hang_jacks=totals["hang_jacks"] if layout.hang_jacks else "",
+        match_points=totals["match_points"] if layout.table_points else "",
+        totals=tuple(totals[total] for total in layout.totals),
+        playoff=PLAYOFF_GAME if layout.playoff else "",
+        playoff_score=scored,
     )
 
 

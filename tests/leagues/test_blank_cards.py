@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from html import unescape
 
 import pytest
 from django.test import Client
@@ -39,6 +40,20 @@ def _fixture(style: str = "yorkshire", *, date: datetime.date = NIGHT, **league)
     division = DivisionFactory(season__league=league, name="Premier Division")
     home, away, users = captained_teams(division, players=8)
     return FixtureFactory(division=division, home=home, away=away, date=date), users
+
+
+def _knock_out_tie():
+    """Round one's tie of a two-table Yorkshire team cup (with its round and fixture), and the
+    league's secretary."""
+    world = cup_world(2)
+    world.league.match_format = (
+        STYLE_PRESETS["yorkshire"].match_format.with_options(tables=2).to_spec()
+    )
+    world.league.save(update_fields=["match_format"])
+    cup = team_cup(world)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    tie = Tie.objects.select_related("round", "fixture").get(competition=cup, round__number=1)
+    return tie, world.users["secretary"]
 
 
 def _card(client: Client, fixture: Fixture) -> str:
@@ -162,14 +177,7 @@ def test_a_knock_out_cup_ties_card_names_the_cup_and_round_and_has_the_play_off_
     """A team tie of a knock-out: the cup and its round in place of the division, the play-off
     game's boxes with how a level tie is decided; the aggregate's total, which decides it first,
     and no league points."""
-    world = cup_world(2)
-    world.league.match_format = (
-        STYLE_PRESETS["yorkshire"].match_format.with_options(tables=2).to_spec()
-    )
-    world.league.save(update_fields=["match_format"])
-    cup = team_cup(world)
-    draw_make(competition=cup, seed=1, by=world.users["secretary"])
-    tie = Tie.objects.select_related("round", "fixture").get(competition=cup, round__number=1)
+    tie, _ = _knock_out_tie()
     with django_assert_num_queries(2):  # the tie, its cup and round read with the fixture
         page = _card(client, tie.fixture)
     assert f"League Cup · {tie.round.name}" in page
@@ -300,3 +308,83 @@ def test_the_desk_offers_the_next_league_nights_cards_and_each_divisions():
     assert f'<a href="{url}" data-testid="desk-cards-all">all 4 matches</a>' in desk
     assert f'href="{url}?division={first.pk}"' in desk and "Premier Division (2)" in desk
     assert f'href="{url}?division={second.pk}"' in desk and "First Division (2)" in desk
+
+
+def _typed_card(user, fixture: Fixture) -> str:
+    client = Client()
+    client.force_login(user)
+    response = client.get(reverse("leagues:score_card", args=[fixture.pk]))
+    assert response.status_code == 200
+    assert 'data-testid="score-card"' in (page := page_words(response))
+    return page
+
+
+@pytest.mark.parametrize("card", ["yorkshire", "trinidad", "cup tie"])
+def test_a_boxs_words_are_written_once_for_the_typed_card_and_the_blank_card(monkeypatch, card):
+    """Every box's words on both cards come from the one place (``services.cards.card_words``):
+    with each changed there, the typed card and the printed card both say the new words and
+    neither says the old ones (the typed card wrote "Games won", "Game 2", "Pegs" itself)."""
+    from leagues.services import cards
+
+    if card == "cup tie":
+        tie, user = _knock_out_tie()
+        fixture = tie.fixture
+    else:
+        fixture, users = _fixture(card)
+        user = users["home"]
+    before = _typed_card(user, fixture), _card(Client(), fixture)
+    words = cards.CardWords
+
+    def changed(**given):
+        return words(
+            **{
+                name: tuple(f"New {w}" for w in value)
+                if isinstance(value, tuple)
+                else value and f"New {value}"
+                for name, value in given.items()
+            }
+        )
+
+    monkeypatch.setattr(cards, "CardWords", changed)
+    typed, blank = _typed_card(user, fixture), _card(Client(), fixture)
+    labels = re.findall(r'class="card-game-label">([^<]+)<', typed)
+    assert labels and all(label.startswith("New ") for label in labels), labels
+    # The same words, box for box, as the printed card heads them (bar its match points).
+    headings = re.findall(
+        r'<th scope="colgroup" colspan="2">([^<]+)</th>', _part(blank, "blank-card-tables")
+    )
+    assert all(heading.startswith("New ") for heading in headings)
+    assert labels[: len(headings) - 1] == headings[:-1]
+    assert headings[-1] == "New Match points"
+    assert all(total.startswith("New ") for total in _totals(blank))
+    if card == "cup tie":
+        assert "<legend>New Play-off game</legend>" in typed and labels[-1] == "New Pegs"
+        playoff = _part(blank, "blank-card-playoff")
+        assert "New Play-off game" in playoff and '<th scope="row">New Pegs</th>' in playoff
+    # And nothing else changed on either page.
+    for old, new in zip(before, (typed, blank), strict=True):
+        assert _tokenless(new).replace("New ", "") == _tokenless(old)
+
+
+def _tokenless(page: str) -> str:
+    return re.sub(r'(csrfmiddlewaretoken" value=|X-CSRFToken": )"[^"]+"', "", page)
+
+
+def test_a_boxs_refusal_names_it_in_the_cards_words(monkeypatch):
+    """A figure refused says which box in the card's words: "Table 1: Black Bull's games
+    won", as the box is headed (``services.cards.card_words``)."""
+    from leagues.services import cards
+
+    fixture, users = _fixture("trinidad")
+    words = cards.CardWords
+    monkeypatch.setattr(
+        cards, "CardWords", lambda **given: words(**{**given, "games_won": "Bullseyes won"})
+    )
+    captain = Client()
+    captain.force_login(users["home"])
+    page = unescape(
+        page_words(
+            captain.post(reverse("leagues:score_card", args=[fixture.pk]), {"t1_bull_home": "x"})
+        )
+    )
+    assert "Table 1: Black Bull's bullseyes won: give a whole number." in page
