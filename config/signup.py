@@ -1,6 +1,6 @@
-"""Sign-up: anyone makes an account (username, e-mail, a password Django's validators accept),
-confirms the e-mail by the signed link mailed to it, and is then logged in and sent to start a
-league. An account is closed (cannot log in) until its e-mail is confirmed.
+"""Sign-up: anyone makes an account (their name, a username, e-mail, a password Django's
+validators accept), confirms the e-mail by the signed link mailed to it, and is then logged in
+and sent to start a league. An account is closed (cannot log in) until its e-mail is confirmed.
 
 Sign-up is throttled like log-in and by the same counts (``config.login``): every try counts
 against its address, and an address log-in refuses is refused here too.
@@ -24,6 +24,8 @@ from django.views.decorators.http import require_http_methods
 
 from config.login import admit, record_failure
 from config.mail import MAIL_ERRORS, absolute, send_templated
+from leagues.forms import clean_account_name, name_field, new_password_fields
+from leagues.services.accounts import name_account
 
 logger = logging.getLogger(__name__)
 
@@ -36,13 +38,32 @@ NOT_SENT = (
 
 
 class SignupForm(UserCreationForm):  # type: ignore[type-arg]
+    name = name_field()
     email = forms.EmailField(
         label="E-mail", help_text="The link that confirms your account goes to it."
     )
+    password1, password2 = new_password_fields()
 
     class Meta(UserCreationForm.Meta):  # type: ignore[name-defined,misc]
         model = get_user_model()
         fields = ("username", "email")
+
+    field_order = ("name", "username", "email", "password1", "password2")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["username"].widget.attrs.pop("autofocus", None)
+        self.fields["name"].widget.attrs["autofocus"] = True
+
+    def clean_name(self) -> str:
+        return clean_account_name(self)
+
+    def _post_clean(self) -> None:
+        # The name on the account before Django's validators read it (a password like the
+        # name is refused), and saved with it.
+        if "name" in self.cleaned_data:
+            name_account(self.instance, self.cleaned_data["name"])
+        super()._post_clean()
 
     def clean_email(self) -> str:
         email = self.cleaned_data["email"].strip()
@@ -69,7 +90,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         # passwords), as on any refused form.
         reason = admit(request, tries="tries to sign up or log in from here")
         if reason:
-            typed = {key: request.POST.get(key, "") for key in ("username", "email")}
+            typed = {key: request.POST.get(key, "") for key in ("name", "username", "email")}
             context = {"form": SignupForm(initial=typed), "refused": reason}
             return render(request, "registration/signup.html", context, status=429)
         record_failure(request)

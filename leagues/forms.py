@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import forms
+from django.contrib.auth.forms import SetPasswordMixin
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 
@@ -38,6 +39,7 @@ from leagues.models import (
 from leagues.nights_off import NightsOff
 from leagues.selectors.fixtures import league_players, league_players_available, league_venues
 from leagues.selectors.people import league_labels, people_labels
+from leagues.services.accounts import NAME_LENGTH, NAME_WORDS, NO_NAME, account_name
 from leagues.tiebreaks import METRICS, validate_tiebreaks
 from leagues.zones import site_time_zone, time_zone_names
 from scoring.sheet import join_words
@@ -77,10 +79,18 @@ def time_zone_field(*, by_style: bool = False) -> forms.ChoiceField:
     )
 
 
-def add_service_error(form: forms.Form, error: ValidationError, field: str | None = None) -> None:
-    """Show a service's refusal on the form: per field where the service named one we show."""
+def add_service_error(
+    form: forms.Form,
+    error: ValidationError,
+    field: str | None = None,
+    *,
+    aliases: Mapping[str, str] | None = None,
+) -> None:
+    """Show a service's refusal on the form: per field where the service named one we show
+    (``aliases``: the form's name for a field the service calls otherwise)."""
     if hasattr(error, "error_dict"):
         for name, errors in error.error_dict.items():
+            name = (aliases or {}).get(name, name)
             target = name if name in form.fields else field
             for message in errors:
                 form.add_error(target, message)
@@ -1046,25 +1056,56 @@ class InviteForm(forms.Form):
     email = forms.EmailField(label="Their e-mail", help_text="The invitation's link goes to it.")
 
 
-class InvitationAccountForm(forms.Form):
+def name_field() -> TextField:
+    """The person's name for their account, as sign-up, an invitation and the account's own
+    page ask it (``accounts.account_name`` checks it)."""
+    return TextField(
+        label=NAME_WORDS,
+        max_length=NAME_LENGTH,
+        help_text='e.g. "Maureen Kaye": invitations and results name you by it.',
+        error_messages={"required": NO_NAME},
+        widget=forms.TextInput(attrs={"autocomplete": "name"}),
+    )
+
+
+def new_password_fields() -> tuple[forms.CharField, forms.CharField]:
+    """A new password, twice, as sign-up and an invitation ask it: Django's ``password1`` and
+    ``password2`` (one naming, so a password manager treats both pages alike)."""
+    password1, password2 = SetPasswordMixin.create_password_fields(label2="Password again")
+    password1.help_text = (
+        "At least 8 characters, not too common, not all digits, not like your name or username."
+    )
+    password2.help_text = ""
+    return password1, password2
+
+
+def clean_account_name(form: forms.Form) -> str:
+    """``form``'s name as an account keeps it (``account_name``), its refusal on the field."""
+    try:
+        return account_name(form.cleaned_data["name"])
+    except ValidationError as exc:
+        raise ValidationError(exc.message_dict["name"]) from None
+
+
+class AccountNameForm(forms.Form):
+    """A person's name for their own account."""
+
+    name = name_field()
+
+    def clean_name(self) -> str:
+        return clean_account_name(self)
+
+
+class InvitationAccountForm(SetPasswordMixin, AccountNameForm):
     """The invited person's own new account (the e-mail is the invited one). The service checks
     the username and runs Django's password validators; its refusals come back here."""
 
     username = TextField(max_length=150, help_text="What you log in with.")
-    password = forms.CharField(
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-        strip=False,
-        help_text="At least 8 characters, not too common, not all digits, not like the username.",
-    )
-    password_again = forms.CharField(
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-        strip=False,
-    )
+    password1, password2 = new_password_fields()
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
-        if cleaned.get("password") != cleaned.get("password_again"):
-            self.add_error("password_again", "The two passwords differ.")
+        self.validate_passwords()
         return cleaned
 
 

@@ -36,6 +36,7 @@ class BrokenBackend(BaseEmailBackend):
 
 def sign_up(client: Client, username: str = "linda", **extra: str):
     data = {
+        "name": "Linda Dyson",
         "username": username,
         "email": f"{username}@example.org",
         "password1": PASSWORD,
@@ -78,6 +79,9 @@ def test_sign_up_confirm_by_the_link_and_start_a_league():
         ({"password2": PASSWORD + "x"}, "password2", "didn’t match"),
         ({"email": ""}, "email", "required"),
         ({"username": "bad name!"}, "username", "valid username"),
+        ({"name": " "}, "name", "Give your name, as your league knows you"),
+        ({"name": "M" * 121}, "name", "at most 120 characters"),
+        ({"password1": "dyson123", "password2": "dyson123"}, "password2", "too similar"),
     ],
 )
 def test_sign_up_refuses_what_djangos_validators_refuse(extra, field, words):
@@ -195,3 +199,36 @@ def test_a_sign_up_held_back_says_so_in_its_own_words_and_keeps_what_was_typed(s
     assert "failed log-ins" not in body
     assert "Too many tries to sign up or log in from here: wait" in body
     assert 'value="kamla"' in body and 'value="kamla@example.tt"' in body
+
+
+def test_sign_up_asks_the_persons_name_and_their_invitations_give_it():
+    """Sign-up asked only a username: a new secretary's captains read "maureen invites you",
+    and results "entered by secretary". The name is asked first, kept trimmed and one-spaced,
+    and is the name every invitation they send gives."""
+    client = Client(REMOTE_ADDR="192.0.2.40")
+    page = client.get(reverse("signup")).content.decode()
+    assert page.index('name="name"') < page.index('name="username"')
+    assert "Your name, as your league knows you" in page and 'autocomplete="name"' in page
+    sign_up(client, username="maureen", name="  Maureen   Kaye ")
+    user = get_user_model().objects.get(username="maureen")
+    assert (user.first_name, user.last_name, user.get_full_name()) == (
+        "Maureen",
+        "Kaye",
+        "Maureen Kaye",
+    )
+    assert mail.outbox[-1].body.startswith("Hello Maureen Kaye,\n")
+    client.post(mailed_link())
+    client.post(reverse("leagues:manage_league_create"), LEAGUE)
+    league = League.objects.get(name=LEAGUE["name"])
+    invite = reverse("leagues:manage_secretaries", args=[league.slug])
+    client.post(invite, {"action": "invite", "invite-email": "jean@example.org"})
+    assert "\nMaureen Kaye invites you to be a secretary" in mail.outbox[-1].body
+    assert "maureen" not in mail.outbox[-1].body.replace("Maureen Kaye", "")
+
+
+def test_a_sign_up_held_back_keeps_the_name_typed_too(settings):
+    settings.LOGIN_SLOW_AFTER = 1
+    client = Client(REMOTE_ADDR="192.0.2.41")
+    client.post(reverse("signup"), {"username": "kamla", "email": "kamla@example.tt"})
+    response = sign_up(client, username="kamla", name="Kamla Ramdial")
+    assert response.status_code == 429 and 'value="Kamla Ramdial"' in response.content.decode()

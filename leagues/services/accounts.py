@@ -7,6 +7,10 @@ captain's rights without asking them: a new secretary, and a captain's account, 
 invitation they accept (``leagues.services.invitations``), with an account they have or one
 they make. New accounts are checked by Django's username rules and password validators, and a
 refusal names the field it is about.
+
+Every account has a person's name, given at sign-up or when an invitation is accepted and
+changed on the account's own page (``account_rename``): it is how the app names them to the
+people they run the league with (``leagues.selectors.people.person_name``), never the username.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
+from config.inputs import clean_text, one_spaced
 from config.locks import lock_rows
 from leagues.audit import audit_log
 from leagues.models import AuditEntry, League, Player, TeamEntry
@@ -44,10 +49,48 @@ def _lock_league(league: League, by: Account) -> League:
     return league
 
 
-def new_account(*, username: str, email: str, password: str) -> Any:
-    """A new, active account; ``ValidationError`` by field (username, email, password)."""
+#: The longest name an account keeps: a player's, so a captain's name as the secretary typed it
+#: always fits.
+NAME_LENGTH: int = Player._meta.get_field("name").max_length or 120
+
+#: What a form asks for (and a refusal of a missing name says).
+NAME_WORDS = "Your name, as your league knows you"
+NO_NAME = "Give your name, as your league knows you: the people you run the league with read it."
+
+
+def account_name(name: str) -> str:
+    """``name`` as an account keeps it (``one_spaced``); ``ValidationError`` on the "name"
+    field when there is none, it is too long, or it holds a control character."""
+    try:
+        name = one_spaced(clean_text(name))
+    except ValidationError as exc:
+        raise ValidationError({"name": exc.messages}) from None
+    if not name:
+        raise ValidationError({"name": NO_NAME})
+    if len(name) > NAME_LENGTH:
+        raise ValidationError(
+            {"name": f"Give your name in {NAME_LENGTH} characters at most ({len(name)} now)."}
+        )
+    return name
+
+
+def name_account(user: Any, name: str) -> None:
+    """Give ``user`` the name ``name`` (``account_name``'s), unsaved. Django's full name is its
+    first and last names joined by a space: the name's last word is the last name and the rest
+    the first, so the admin's two boxes read naturally and the whole name reads back as given."""
+    first, _, last = name.rpartition(" ")
+    user.first_name, user.last_name = (first, last) if first else (last, "")
+
+
+def new_account(*, username: str, email: str, password: str, name: str) -> Any:
+    """A new, active account of a person called ``name``; ``ValidationError`` by field
+    (name, username, email, password)."""
     user = get_user_model()(username=username.strip(), email=email.strip())
     errors: dict[str, list[str]] = {}
+    try:
+        name_account(user, account_name(name))
+    except ValidationError as exc:
+        errors.update(exc.message_dict)
     try:
         user.full_clean(exclude=["password"])
     except ValidationError as exc:
@@ -68,7 +111,23 @@ def new_account(*, username: str, email: str, password: str) -> Any:
 
 def account_state(user: Account) -> dict[str, Any]:
     # What identifies the account, never its password.
-    return {"user": user.pk, "username": user.get_username(), "email": user.email}
+    return {
+        "user": user.pk,
+        "username": user.get_username(),
+        "email": user.email,
+        "name": user.get_full_name(),
+    }
+
+
+@transaction.atomic
+def account_rename(*, account: Any, name: str, by: Account) -> Any:
+    """Give ``account`` the name ``name`` (``account_name``), as the person themselves: nobody
+    names someone else's account (the site's operator does, in the admin)."""
+    if by is None or not by.is_authenticated or by.pk != account.pk:
+        raise PermissionDenied("Only the person whose account it is changes its name.")
+    name_account(account, account_name(name))
+    account.save(update_fields=["first_name", "last_name"])
+    return account
 
 
 # --- secretaries (they come in by invitation: leagues.services.invitations) --------------------

@@ -41,8 +41,13 @@ from leagues.models import (
     TeamEntry,
 )
 from leagues.permissions import player_is_free, require_secretary
-from leagues.selectors.people import name_people
-from leagues.services.accounts import account_state, new_account, secretary_names
+from leagues.selectors.people import name_people, person_name
+from leagues.services.accounts import (
+    account_rename,
+    account_state,
+    new_account,
+    secretary_names,
+)
 from scoring.actors import Account
 
 _SALT = "leagues.invitation"
@@ -175,6 +180,15 @@ def _send_new(invitation: Invitation, *, mail: bool) -> None:
         invitation_mail(invitation)
 
 
+def inviter_words(invitation: Invitation) -> str:
+    """Who invites, as the mail names them: the person as the app names them ("Maureen
+    Kaye"), an account that has given no name its username, else "The secretary"."""
+    by = invitation.invited_by
+    if by is None:
+        return "The secretary"
+    return person_name(by) or by.get_username()
+
+
 def invitation_mail(invitation: Invitation) -> None:
     """Mail the invitation's current link (raises one of ``config.mail.MAIL_ERRORS``)."""
     send_templated(
@@ -182,6 +196,7 @@ def invitation_mail(invitation: Invitation) -> None:
         template="leagues/mail/invitation",
         context={
             "invitation": invitation,
+            "inviter": inviter_words(invitation),
             "what": what(invitation),
             "link": invitation_link(invitation),
             "days": settings.INVITATION_DAYS,
@@ -326,17 +341,18 @@ def invitation_withdraw(*, invitation: Invitation, league: League, by: Account) 
 
 @transaction.atomic
 def invitation_accept(
-    *, token: str, user: Account = None, username: str = "", password: str = ""
+    *, token: str, user: Account = None, username: str = "", password: str = "", name: str = ""
 ) -> Any:
     """Accept the invitation a link names: as ``user`` (an account the person is logged in
-    with), or with a new account of ``username`` and ``password`` (its e-mail the invited one,
-    so confirmed by the link itself). Returns the account."""
+    with; given ``name``, the account takes it as its name, ``account_rename``), or with a new
+    account of ``name``, ``username`` and ``password`` (its e-mail the invited one, so
+    confirmed by the link itself). Returns the account."""
     invitation = invitation_from_token(token)
     lock_rows(Invitation.objects.filter(pk=invitation.pk))
     invitation = invitation_from_token(token)
     league = invitation.league
     if user is None:
-        user = new_account(username=username, email=invitation.email, password=password)
+        user = new_account(username=username, email=invitation.email, password=password, name=name)
         audit_log(
             league=league,
             action=AuditEntry.Action.ACCOUNT_CREATED,
@@ -385,6 +401,9 @@ def invitation_accept(
             after={"player": player.pk, "user": user.pk, "username": user.get_username()},
             by=user,
         )
+    if name and user.get_full_name() != name:
+        # Last: a refusal above leaves the account as it was, its name too.
+        account_rename(account=user, name=name, by=user)
     invitation.accepted_at = timezone.now()
     invitation.accepted_by = user
     invitation.save(update_fields=["accepted_at", "accepted_by"])

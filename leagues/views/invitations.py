@@ -26,7 +26,7 @@ from leagues import forms
 from leagues.models import Invitation, LeagueRequest
 from leagues.permissions import can_approve_leagues
 from leagues.selectors import fixtures as selectors
-from leagues.selectors.people import name_people
+from leagues.selectors.people import name_people, person_name
 from leagues.services import invitations, league_requests
 from leagues.views.common import found, post_action, require_manager
 from leagues.zones import site_time_zone, zone_words
@@ -93,8 +93,18 @@ def invitation_change(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return redirect("leagues:manage_secretaries", slug=league.slug)
 
 
+def _known_name(invitation: Invitation, user: Any) -> str:
+    """The name an invitation's form starts with: the captain's, as the secretary entered it;
+    else the one the app knows the account by (its name as a player)."""
+    if invitation.player is not None:
+        return invitation.player.name
+    return person_name(user) if user.is_authenticated else ""
+
+
 @require_http_methods(["GET", "POST"])
 def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
+    """The invited person makes their account (name, username, password) and accepts, or
+    accepts with the account they are logged in with, giving their name if it has none."""
     try:
         invitation = invitations.invitation_from_token(token)
     except ValidationError as exc:
@@ -102,24 +112,35 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
             request, "registration/signup_dead.html", {"why": " ".join(exc.messages)}, status=410
         )
     logged_in = request.user.is_authenticated
-    form = forms.InvitationAccountForm(
-        request.POST if request.method == "POST" and not logged_in else None
-    )
-    if request.method == "POST" and (logged_in or form.is_valid()):
+    form: forms.AccountNameForm | None = None
+    if not logged_in or not request.user.get_full_name():
+        form_class = forms.AccountNameForm if logged_in else forms.InvitationAccountForm
+        form = form_class(
+            request.POST if request.method == "POST" else None,
+            initial={"name": _known_name(invitation, request.user)},
+        )
+    if request.method == "POST" and (form is None or form.is_valid()):
+        given = form.cleaned_data if form is not None else {}
         try:
             if logged_in:
-                user = invitations.invitation_accept(token=token, user=request.user)
+                user = invitations.invitation_accept(
+                    token=token, user=request.user, name=given.get("name", "")
+                )
             else:
                 user = invitations.invitation_accept(
                     token=token,
-                    username=form.cleaned_data["username"],
-                    password=form.cleaned_data["password"],
+                    name=given["name"],
+                    username=given["username"],
+                    password=given["password1"],
                 )
                 login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         except ValidationError as exc:
-            forms.add_service_error(form, exc, None if logged_in else "username")
-            if logged_in:
+            if form is None:
                 messages.error(request, " ".join(exc.messages))
+            else:
+                forms.add_service_error(
+                    form, exc, None if logged_in else "username", aliases={"password": "password2"}
+                )
         else:
             messages.success(request, f"Welcome: you are {invitations.what(invitation)}.")
             if invitation.role == Invitation.Role.CAPTAIN:

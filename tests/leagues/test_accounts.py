@@ -91,7 +91,7 @@ def test_a_secretary_is_added_only_once_they_accept_an_invitation(world):
     assert 'data-testid="invitations-waiting"' in body
     assert f'data-testid="withdraw-{invitation.pk}"' in body
 
-    assert jean_client.post(invitation_link()).status_code == 302
+    assert jean_client.post(invitation_link(), {"name": "Jean Oldroyd"}).status_code == 302
     assert names(world.league) == {world.users["secretary"].username, "jean"}
     assert jean_client.get(league_desk).status_code == 200
     entry = AuditEntry.objects.get(league=world.league, action="secretary_added")
@@ -214,7 +214,7 @@ def test_the_secretary_unlinks_the_captains_account_and_the_captain_accepts_anot
     assert client.post(url, data).status_code == 302
     bull_client = Client()
     bull_client.force_login(bull)
-    assert bull_client.post(invitation_link()).status_code == 302
+    assert bull_client.post(invitation_link(), {"name": str(captain)}).status_code == 302
     captain.refresh_from_db()
     assert captain.user == bull
     assert AuditEntry.objects.get(action="captain_account_linked").by == bull

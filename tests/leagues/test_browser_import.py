@@ -48,10 +48,11 @@ def test_twenty_teams_of_eight_with_captains_in_five_forms(
     forms = 0
     phone.goto(base + "/accounts/login/")
     phone.get_by_role("link", name="Sign up").tap()
+    phone.get_by_label("Your name, as your league knows you").fill("Maureen Kaye")
     phone.get_by_label("Username").fill("newsec")
     phone.get_by_label("E-mail").fill("newsec@example.org")
     phone.get_by_label("Password", exact=True).fill(PASSWORD)
-    phone.get_by_label("Password confirmation").fill(PASSWORD)
+    phone.get_by_label("Password again").fill(PASSWORD)
     submit(phone, "Sign up")
     forms += 1
     expect(phone.get_by_test_id("signup-sent")).to_contain_text("newsec@example.org")
@@ -96,4 +97,7 @@ def test_twenty_teams_of_eight_with_captains_in_five_forms(
     assert Registration.objects.filter(season__league=league).count() == 160
     assert TeamEntry.objects.filter(season__league=league, captain__isnull=False).count() == 20
     assert Player.objects.count() == 160
-    assert len([m for m in mail.outbox if m.to[0].startswith("captain")]) == 20
+    captains = [m for m in mail.outbox if m.to[0].startswith("captain")]
+    assert len(captains) == 20
+    # Each invitation names the secretary by the name they signed up with.
+    assert all("\nMaureen Kaye invites you to be captain of" in m.body for m in captains)

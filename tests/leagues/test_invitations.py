@@ -49,9 +49,16 @@ def link() -> str:
     return re.search(r"https?://[^/\s]+(/accounts/invitation/\S+/)", mail.outbox[-1].body).group(1)
 
 
-def accept(path: str, username: str = "margaret", password: str = PASSWORD, again: str = ""):
+def accept(
+    path: str,
+    username: str = "margaret",
+    password: str = PASSWORD,
+    again: str = "",
+    name: str = "Margaret Holt",
+):
     return Client().post(
-        path, {"username": username, "password": password, "password_again": again or password}
+        path,
+        {"name": name, "username": username, "password1": password, "password2": again or password},
     )
 
 
@@ -70,7 +77,7 @@ def test_a_secretary_invites_and_the_person_sets_their_own_password(world):
     weak = accept(path, password="password")
     assert weak.status_code == 422 and "too common" in str(weak.context["form"].errors)
     differ = accept(path, again=PASSWORD + "x")
-    assert "differ" in str(differ.context["form"].errors["password_again"])
+    assert "didn’t match" in str(differ.context["form"].errors["password2"])
     assert not get_user_model().objects.filter(username="margaret").exists()
 
     response = accept(path)
@@ -101,10 +108,68 @@ def test_a_captain_is_invited_and_their_account_is_the_captains(world):
     # The page the link opens greets them by it too, as a sentence does, not tacked on last.
     words = " ".join(Client().get(link()).content.decode().split())
     assert f'"invitation-what">Linda Dyson, you are invited to be {invited}.</p>' in words
-    response = accept(link(), username="linda")
+    # Their name is the one the secretary entered, there to keep or put right.
+    assert 'name="name" value="Linda Dyson"' in words
+    response = accept(link(), username="linda", name="Linda Dyson")
     assert response["Location"] == reverse("leagues:my_fixtures")
     captain.refresh_from_db()
     assert captain.user.username == "linda"
+    assert captain.user.get_full_name() == "Linda Dyson"
+
+
+def test_a_new_account_from_an_invitation_gives_the_persons_name(world):
+    """The invitation asked a username and a password: the person was their username to the
+    league for good. Their name is asked first, required, and their account keeps it."""
+    invitations.secretary_invite(
+        league=world.league, email="m@example.org", by=world.users["secretary"]
+    )
+    page = Client().get(link()).content.decode()
+    assert page.index('name="name"') < page.index('name="username"')
+    refused = accept(link(), name=" ")
+    assert refused.status_code == 422
+    assert "Give your name, as your league knows you" in str(refused.context["form"].errors["name"])
+    assert not get_user_model().objects.filter(username="margaret").exists()
+    assert accept(link(), name="Margaret  Holt ").status_code == 302
+    user = get_user_model().objects.get(username="margaret")
+    assert (user.first_name, user.last_name) == ("Margaret", "Holt")
+    created = AuditEntry.objects.get(action="account_created")
+    assert created.after["name"] == "Margaret Holt"
+
+
+def test_the_invitation_and_sign_up_name_their_password_fields_alike(world):
+    """One page named them password and password_again, the other password1 and password2: a
+    password manager filled one and not the other."""
+    invitations.secretary_invite(
+        league=world.league, email="m@example.org", by=world.users["secretary"]
+    )
+    fields = re.compile(r'name="(password\w*)"')
+    invitation = fields.findall(Client().get(link()).content.decode())
+    assert invitation == fields.findall(Client().get(reverse("signup")).content.decode())
+    assert invitation == ["password1", "password2"]
+
+
+def test_a_logged_in_captain_with_no_name_is_offered_the_one_the_secretary_entered(world):
+    entry = TeamEntry.objects.get(team=world.fixture.home)
+    captain = PlayerFactory(name="Linda Dyson")
+    TeamEntry.objects.filter(pk=entry.pk).update(captain=captain)
+    invitations.captain_invite(entry=entry, email="l@example.org", by=world.users["secretary"])
+    client = Client()
+    client.force_login(world.users["stranger"])
+    words = " ".join(client.get(link()).content.decode().split())
+    assert 'name="name" value="Linda Dyson"' in words
+    assert client.post(link(), {"name": "Linda Dyson"}).status_code == 302
+    world.users["stranger"].refresh_from_db()
+    assert world.users["stranger"].get_full_name() == "Linda Dyson"
+
+
+def test_an_invitation_from_a_secretary_with_no_name_but_a_players_names_them_by_it(world):
+    """A secretary who captains a team, with no name on the account: the mail gives their name
+    as a player, as the league's pages do (``person_name``), not the username."""
+    user = world.users["secretary"]
+    PlayerFactory(name="Walter Hird", user=user)
+    url = reverse("leagues:manage_secretaries", args=[world.league.slug])
+    secretary(world).post(url, {"action": "invite", "invite-email": "m@example.org"})
+    assert "\nWalter Hird invites you to be a secretary" in mail.outbox[-1].body
 
 
 def test_an_invitation_names_who_invites_by_their_full_name(world):
@@ -122,13 +187,30 @@ def test_an_invitation_names_who_invites_by_their_full_name(world):
 
 
 def test_a_logged_in_person_accepts_with_their_own_account(world):
+    """An account with no name gives one as it accepts (the league's people read it); one
+    with a name is not asked again."""
     invitations.secretary_invite(
         league=world.league, email="s@example.org", by=world.users["secretary"]
     )
+    stranger = world.users["stranger"]
     client = Client()
-    client.force_login(world.users["stranger"])
+    client.force_login(stranger)
+    assert 'name="name"' in client.get(link()).content.decode()
+    refused = client.post(link(), {"name": "  "})
+    assert refused.status_code == 422
+    assert "Give your name" in str(refused.context["form"].errors["name"])
+    assert not world.league.secretaries.filter(pk=stranger.pk).exists()
+    assert client.post(link(), {"name": "Jean  Oldroyd"}).status_code == 302
+    assert world.league.secretaries.filter(pk=stranger.pk).exists()
+    stranger.refresh_from_db()
+    assert stranger.get_full_name() == "Jean Oldroyd"
+
+    other = SeasonFactory(league__name="Other league").league
+    other.secretaries.add(world.users["secretary"])
+    invitations.secretary_invite(league=other, email="s@example.org", by=world.users["secretary"])
+    assert 'name="name"' not in client.get(link()).content.decode(), "named already"
     assert client.post(link()).status_code == 302
-    assert world.league.secretaries.filter(pk=world.users["stranger"].pk).exists()
+    assert other.secretaries.filter(pk=stranger.pk).exists()
 
 
 def test_an_account_with_no_address_takes_the_one_its_invitation_reached(world):
@@ -142,7 +224,7 @@ def test_an_account_with_no_address_takes_the_one_its_invitation_reached(world):
     )
     client = Client()
     client.force_login(stranger)
-    assert client.post(link()).status_code == 302
+    assert client.post(link(), {"name": "Jean Oldroyd"}).status_code == 302
     stranger.refresh_from_db()
     assert stranger.email == "s@example.org"
 
@@ -153,7 +235,7 @@ def test_an_account_with_no_address_takes_the_one_its_invitation_reached(world):
     other.secretaries.add(stranger)
     invitations.secretary_invite(league=other, email="new@example.org", by=stranger)
     client.force_login(secretary_)
-    assert client.post(link()).status_code == 302
+    assert client.post(link(), {"name": "Kavita Ramdial"}).status_code == 302
     secretary_.refresh_from_db()
     assert secretary_.email == kept
 
