@@ -3,6 +3,7 @@ from django.urls import include, path, re_path
 
 from api.views import api, not_found
 from config import views
+from config.account import account
 from config.login import LoginView
 from config.password_reset import PasswordResetView
 from config.signup import signup, signup_confirm
@@ -21,6 +22,7 @@ urlpatterns = [
     path("accounts/signup/", signup, name="signup"),
     path("accounts/signup/<str:token>/", signup_confirm, name="signup_confirm"),
     path("accounts/invitation/<str:token>/", invitation_accept, name="invitation_accept"),
+    path("accounts/", account, name="account"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("api/", not_found),  # before Ninja's root, an HTML 404

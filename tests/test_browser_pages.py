@@ -108,6 +108,7 @@ PAGES: dict[str, list[str]] = {
         "leagues:league",
         "password_change",
         "password_change_done",
+        "account",
     ],
     "secretary": [
         "leagues:manage_league_create",
@@ -276,6 +277,7 @@ def _build(url: str) -> Site:
         page("leagues:league", league.slug),
         page("password_change"),
         page("password_change_done"),
+        page("account"),
     ]
     secretary = [
         page("leagues:manage_league_create"),
