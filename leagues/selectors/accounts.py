@@ -31,15 +31,16 @@ from leagues.permissions import (
     captain_of,
 )
 from leagues.selectors.counting import result_words
-from leagues.selectors.fixtures import seasons_now
+from leagues.selectors.fixtures import from_card, seasons_now
 from leagues.selectors.live import status_words
 from leagues.selectors.people import acted_words, name_people, player_name_of
 from scoring.actors import Account
 
-SUBMIT, CONFIRM, WAIT, NONE = "submit", "confirm", "wait", ""
-#: The steps that wait for the captain: a result to submit, or the other side's to confirm or
-#: dispute (a score card to enter waits for them too: ``captain_sections``).
-WAITING_FOR_YOU = (SUBMIT, CONFIRM)
+SUBMIT, CARD, CONFIRM, WAIT, NONE = "submit", "card", "confirm", "wait", ""
+#: The steps that wait for the captain: a result to submit (or its score card's to enter again
+#: once corrected), or the other side's to confirm or dispute (a score card to enter waits for
+#: them too: ``captain_sections``).
+WAITING_FOR_YOU = (SUBMIT, CARD, CONFIRM)
 PAST, TONIGHT, COMING = "past", "tonight", "coming"
 
 
@@ -50,7 +51,9 @@ class CaptainFixture:
     fixture: Fixture
     team: Any  # the captain's team in it
     submission: ResultSubmission | None
-    action: str  # SUBMIT, CONFIRM (confirm or dispute), WAIT (for the other side) or NONE
+    # SUBMIT, CARD (its card's figures to put right and enter again), CONFIRM (confirm or
+    # dispute), WAIT (for the other side) or NONE
+    action: str
     status_words: str  # where the match stands, as the fixture's page says it ("In play")
     when: str = ""  # PAST, TONIGHT or COMING: its date against its league's today
     sides: frozenset[str] = frozenset()  # the sides ("home", "away") the captain captains
@@ -233,7 +236,10 @@ def _action(
     sides: set[int],
 ) -> str:
     if submission is None:
-        return SUBMIT if fixture.status == Fixture.Status.PLAYED else NONE
+        if fixture.status != Fixture.Status.PLAYED:
+            return NONE
+        # Submitted by entering the card again, as the result page says (``may_submit``).
+        return CARD if from_card(fixture.tables.all()) else SUBMIT
     if submission.status != ResultSubmission.Status.SUBMITTED:
         return NONE
     agreed = {submission.home_agreed_by_id, submission.away_agreed_by_id}

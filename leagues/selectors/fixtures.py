@@ -275,6 +275,15 @@ def boards_begun(fixture: Fixture) -> list[int]:
     ]
 
 
+def from_card(tables: Iterable[FixtureTable]) -> bool:
+    """Whether a fixture's result came from its score card, as its tables' stored source says
+    (``FixtureTable.from_card``; one such table is enough: the card gives the tables the
+    phones did not score): its figures are put right on the card and entered again, which
+    submits them, not submitted as they stand. ``tables``: the fixture's, read already (no
+    query), or its ``tables`` manager's ``all()`` (one)."""
+    return any(table.from_card for table in tables)
+
+
 def unseated_boards(fixture: Fixture, tables: Iterable[FixtureTable]) -> list[int]:
     """The tables of the fixture's match format (its season's) with no pair seated at them
     yet, in order, while some are (``tables``: the fixture's, as the page read them) and it

@@ -10,7 +10,7 @@ its games, and every change is logged.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,8 +19,9 @@ from django.db import transaction
 from django.db.models import QuerySet
 
 from leagues.audit import audit_log
-from leagues.models import ConfirmedAs, Fixture, FixtureResult, ResultSubmission
+from leagues.models import ConfirmedAs, Fixture, FixtureResult, FixtureTable, ResultSubmission
 from leagues.permissions import can_manage_league, captained_sides, fixture_links, fixture_role
+from leagues.selectors.fixtures import from_card
 from leagues.selectors.people import acted_words
 from leagues.services import agreement
 from scoring.actors import Account, Actor
@@ -136,19 +137,25 @@ def can_submit(*, fixture: Fixture, actor: Actor) -> bool:
     return actor.link is not None and actor.link.pk in fixture_links(fixture)
 
 
-def may_submit(*, fixture: Fixture, actor: Actor) -> bool:
+def may_submit(
+    *, fixture: Fixture, actor: Actor, tables: Iterable[FixtureTable] | None = None
+) -> bool:
     """Whether ``actor`` is offered to submit the fixture's result now: every table has
     finished (the fixture is played), no side has submitted it yet (its stored result says so,
     as the lists' "not yet submitted" does: ``FixtureResult.submitted``, no withdrawn
-    submission counted) and ``can_submit``. The result page's Submit and the fixture page's
-    note pointing to it ask this one rule; it reads nothing but ``can_submit``'s, and nothing
-    at all for a visitor with neither an account nor a link."""
+    submission counted), ``can_submit``, and its figures are not from the score card
+    (``from_card``: a card's result taken back, or rejected or reopened, is put right on the
+    card, whose entry submits it). The result page's Submit and the fixture page's note
+    pointing to it ask this one rule; it reads ``can_submit``'s and, where all else holds, the
+    fixture's tables (none when ``tables``, the fixture's, are given), and nothing at all for
+    a visitor with neither an account nor a link."""
     result = getattr(fixture, "result", None)
     return (
         fixture.status == Fixture.Status.PLAYED
         and result is not None
         and not result.submitted
         and can_submit(fixture=fixture, actor=actor)
+        and not from_card(fixture.tables.all() if tables is None else tables)
     )
 
 

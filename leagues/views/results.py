@@ -88,7 +88,7 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         "history": ResultSubmission.objects.filter(
             fixture=fixture, status=ResultSubmission.Status.WITHDRAWN
         ).count(),
-        "may_submit": confirmation.may_submit(fixture=fixture, actor=actor),
+        "may_submit": confirmation.may_submit(fixture=fixture, actor=actor, tables=tables),
         # A secretary who is neither side's captain and submits cannot confirm it too: say so
         # before, and after (the page would otherwise wait on a captain who may have no account).
         "as_secretary": secretary and not captained_sides(user, fixture),
@@ -120,7 +120,14 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         and confirmation.can_settle(submission=current, by=user),
         "tables": tables,
         "pegs_gap": selectors.pegs_gap(tables),
-        "may_enter_card": user is not None and cards.may_enter_card(user, fixture),
+        "may_enter_card": (card := user is not None and cards.may_enter_card(user, fixture)),
+        # Its figures came from the score card and no result of them stands (taken back,
+        # rejected or reopened): put right on the card and entered again, not submitted as
+        # they are (``may_submit`` says no); the phones' figures are submitted as they are.
+        "card_again": card
+        and current is None
+        and fixture.status == fixture.Status.PLAYED
+        and selectors.from_card(tables),
         "may_reopen": current is not None
         and not void
         and current.is_confirmed
@@ -185,7 +192,7 @@ def _act(request: HttpRequest, fixture: Any, current: Any, actor: Actor) -> Http
             done = confirmation.take_back_words(current).done
             confirmation.result_take_back(submission=current, by=user)
             # A card's figures are put right on the card, which opens with them typed in.
-            to_card = fixture.tables.filter(source=FixtureTable.Source.CARD).exists()
+            to_card = selectors.from_card(fixture.tables.all())
         elif action == "dispute":
             confirmation.result_dispute(submission=current, reason=text, by=user)
             done = "Result disputed: the secretary will settle it."

@@ -1394,6 +1394,55 @@ def test_a_captain_takes_back_a_card_they_typed_wrong_and_enters_it_again() -> N
         confirmation.result_take_back(submission=again, by=users["home"])
 
 
+def test_a_card_result_taken_back_is_corrected_on_the_card_not_submitted_as_it_stands() -> None:
+    """A result from the score card taken back: its result page read "Every table has
+    finished. Check the figures above, then submit the result with the button below" over a
+    big "Submit the result" of the very figures taken back, as the fixture page and My fixtures
+    did. Its figures came from the card (the tables' stored source): every page points to the
+    card instead, "Enter the corrected score card"; tables scored on the phones are still
+    submitted as they stand."""
+    fixture, users = _fixture()
+    submission = fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+    confirmation.result_take_back(submission=submission, by=users["home"])
+    result_url = reverse("leagues:fixture_result", kwargs={"pk": fixture.pk})
+    card_url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    for side in ("home", "away"):
+        captain = Client()
+        captain.force_login(users[side])
+        page = captain.get(result_url).content.decode()
+        assert 'data-testid="submit-result"' not in page, side
+        assert "submit the result with the button below" not in page, side
+        again = re.search(r'<section [^>]*data-testid="card-again">(.*?)</section>', page, re.S)
+        assert again is not None, side
+        assert "These figures came from the score card" in again[1]
+        assert f'<a class="button primary" href="{card_url}" data-testid="enter-card">' in again[1]
+        assert page.count('data-testid="enter-card"') == 1, side
+        assert ">Enter the corrected score card</a>" in again[1]
+        fixture_page = captain.get(fixture.get_absolute_url()).content.decode()
+        assert 'data-testid="to-submit"' not in fixture_page, side
+        assert 'data-testid="card-link"' in fixture_page, side
+        mine = captain.get(reverse("leagues:my_fixtures")).content.decode()
+        assert f'data-testid="my-submit-{fixture.pk}"' not in mine, side
+        assert f'data-testid="my-card-again-{fixture.pk}"' in mine, side
+    assert not confirmation.may_submit(fixture=fixture, actor=Actor.of(users["home"]))
+
+
+def test_a_result_from_the_phones_not_yet_submitted_is_still_submitted_as_it_stands() -> None:
+    """The other side of the rule above: the phones' figures are submitted from the result
+    page, and no page sends the captain to the card to correct them."""
+    fixture, users = _fixture()
+    for table_game in start_fixture(fixture):
+        win_game(table_game.game, "A", 5)
+    captain = Client()
+    captain.force_login(users["home"])
+    page = captain.get(reverse("leagues:fixture_result", kwargs={"pk": fixture.pk}))
+    assert 'data-testid="submit-result"' in page.content.decode()
+    assert 'data-testid="card-again"' not in page.content.decode()
+    mine = captain.get(reverse("leagues:my_fixtures")).content.decode()
+    assert f'data-testid="my-submit-{fixture.pk}"' in mine
+    assert f'data-testid="my-card-again-{fixture.pk}"' not in mine
+
+
 def test_a_table_whose_game_was_abandoned_is_given_by_the_card_and_said_so() -> None:
     """A table's game abandoned at the table after a hand left the match stuck for good: the
     result page said it was still being played, the night page "Playing", and the card gave it
