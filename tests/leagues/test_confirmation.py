@@ -23,7 +23,7 @@ from scoring.actors import Actor
 from tests.factories.leagues import FixtureFactory
 from tests.factories.scoring import UserFactory
 from tests.leagues.helpers import page_words
-from tests.leagues.test_access import build
+from tests.leagues.test_access import build, client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -407,7 +407,6 @@ def test_the_fixture_page_asks_whoever_may_submit_the_finished_tables_result_to_
     (either captain, a secretary, the table's scorer through its link), linking to the result
     page's Submit; the score card comes after that, not first; nobody else reads it, nor anyone
     once the result is submitted."""
-    from tests.leagues.test_access import client_for
 
     fixture_url = world.fixture.get_absolute_url()
     result_url = reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk})
@@ -443,6 +442,42 @@ def test_the_fixture_page_asks_whoever_may_submit_the_finished_tables_result_to_
         'data-testid="to-confirm"'
         in client_for(world, "away_captain").get(fixture_url).content.decode()
     )
+
+
+def test_the_result_page_says_once_when_a_submitted_result_counts(world):
+    """The result page said three times that a submitted result does not count yet: "It counts
+    once both teams have agreed...", "Waiting for the other team's captain (or a secretary) to
+    confirm it." and "Until it is confirmed the result does not count in the table". It says so
+    once, by where each team stands; a disputed result still says it does not count."""
+    confirmation.result_submit(fixture=world.fixture, actor=Actor.of(world.users["home_captain"]))
+    result_url = reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk})
+    for provisional in (False, True):
+        world.league.show_provisional = provisional
+        world.league.save(update_fields=["show_provisional"])
+        for role in ("home_captain", "away_captain"):
+            words = page_words(client_for(world, role).get(result_url))
+            stands = words.split("Where the result stands")[1]
+            said = (
+                "Black Bull agreed · waiting for Old Hall's captain. It counts in the table once "
+                "both teams have agreed, or a secretary who did not submit it (or the league's "
+                "only secretary) confirms it"
+                + (
+                    "; until then it is listed as a provisional result, marked as such."
+                    if provisional
+                    else "."
+                )
+            )
+            assert said in stands, (role, provisional)
+            assert "Waiting for the other team's captain" not in stands, role
+            assert "Until it is confirmed" not in stands, role
+            assert stands.count("once both teams") == 1, role
+    confirmation.result_dispute(
+        submission=ResultSubmission.objects.get(fixture=world.fixture, status=Status.SUBMITTED),
+        reason="Table 1 was 11-3 to Old Hall",
+        by=world.users["away_captain"],
+    )
+    words = page_words(client_for(world, "home_captain").get(result_url))
+    assert "Until it is confirmed the result does not count in the table" in words
 
 
 def test_a_secretary_is_told_before_and_after_submitting_that_someone_else_confirms(world):
