@@ -16,6 +16,7 @@ from django import forms
 from django.contrib.auth.forms import SetPasswordMixin
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
+from django.utils.html import format_html
 
 from config.inputs import SaneDateField, TextField, one_spaced
 from leagues import nights_off
@@ -730,13 +731,23 @@ class TeamEntryForm(forms.Form):
         "address here (on its own) gets the emails about the team's fixtures.",
     )
 
-    def __init__(self, *args: Any, team: Team, season: Season, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, team: Team, season: Season, squad_url: str = "", **kwargs: Any
+    ) -> None:
+        """``squad_url``: where the team's squad for ``season`` is registered, given while it
+        has no player (the captain's list is empty then, and says so, with the way to it)."""
         super().__init__(*args, **kwargs)
         self.fields["division"].queryset = season.divisions.all()
         self.fields["captain"].queryset = Player.objects.filter(
             registrations__team=team, registrations__season=season
         ).order_by("name")
         label_people(season.league, self.fields["captain"])
+        if squad_url:
+            self.fields["captain"].help_text = format_html(
+                'Register the squad first: the captain is one of its players (<a href="{}">'
+                "register a squad</a>).",
+                squad_url,
+            )
 
 
 class FixtureAddForm(forms.Form):

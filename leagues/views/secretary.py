@@ -637,6 +637,7 @@ def team_manage(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     team = get_object_or_404(Team.objects.select_related("home_venue"), pk=pk, league=league)
     seasons, season = season_asked(request, league)
     entry = team.entries.filter(season=season).select_related("division", "captain__user").first()
+    squad = list(selectors.team_squad(team=team, season=season)) if season else []
     form = None
     if season is not None:
         initial = (
@@ -648,7 +649,17 @@ def team_manage(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             if entry
             else {}
         )
-        form = forms.TeamEntryForm(request.POST or None, team=team, season=season, initial=initial)
+        form = forms.TeamEntryForm(
+            request.POST or None,
+            team=team,
+            season=season,
+            initial=initial,
+            # No squad yet: the captain's list is empty, and says where the squad is registered.
+            squad_url=""
+            if squad
+            else f"{reverse('leagues:manage_squad', args=[league.slug, team.pk])}"
+            f"?season={season.pk}",
+        )
         if request.method == "POST" and form.is_valid():
             data = form.cleaned_data
             try:
@@ -673,7 +684,6 @@ def team_manage(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                     f"{reverse('leagues:manage_team', args=[league.slug, team.pk])}"
                     f"?season={season.pk}"
                 )
-    squad = list(selectors.team_squad(team=team, season=season)) if season else []
     name_people([*(r.player for r in squad), entry.captain if entry else None])
     # A captain with no account may have been invited: the newest invitation says where it
     # stands ("has no account yet" read as if none had gone).

@@ -408,6 +408,44 @@ def test_point_adjustment_is_recorded_shown_and_withdrawn(client, signed_in, div
     assert not PointAdjustment.objects.filter(entry=entry).exists()
 
 
+def test_a_new_teams_page_goes_squad_then_captain_then_withdrawal(
+    client, signed_in, league, division
+):
+    """A team just added ("Register its players next"): its page showed the division and an
+    empty captain's list, then the withdrawal form and its red button, and the squad last. It
+    goes as a secretary works: the squad (its button the first step), the division and captain
+    (the list, empty until a squad is registered, says so with the way to it), the withdrawal
+    last."""
+    team = Team.objects.create(
+        league=league, name="Commercial", slug="commercial", home_venue=VenueFactory()
+    )
+    url = reverse("leagues:manage_team", args=[league.slug, team.pk])
+    client.post(url, {"season": division.season.pk, "division": division.pk})
+    squad_url = reverse("leagues:manage_squad", args=[league.slug, team.pk])
+    squad_url += f"?season={division.season.pk}"
+    page = page_words(client.get(url))
+    order = [
+        page.index("<h3>Squad</h3>"),
+        page.index(f'<a class="button primary" href="{squad_url}">Register a squad</a>'),
+        page.index('<label for="id_captain">'),
+        page.index("<h3>Withdrawal</h3>"),
+        page.index("Withdraw Commercial from"),
+    ]
+    assert order == sorted(order)
+    assert "{#" not in page and "#}" not in page
+    first = (
+        'Register the squad first: the captain is one of its players (<a href="'
+        + html.escape(squad_url)
+        + '">register a squad</a>).'
+    )
+    assert first in page
+    assert page.index("Register the squad first") > page.index('<label for="id_captain">')
+    player_register(player=PlayerFactory(name="Edna Senior"), team=team, season=division.season)
+    page = page_words(client.get(url))
+    assert "Register the squad first" not in page
+    assert f'<a class="button" href="{squad_url}">Register a squad</a>' in page
+
+
 def test_team_page_enters_a_team_and_sets_its_captain(client, signed_in, league, division):
     team = Team.objects.create(
         league=league, name="Greyhound", slug="greyhound", home_venue=VenueFactory()
