@@ -1,5 +1,6 @@
 """A day as the site writes it in words: "Tue 2 Sep" in a list, "Tue 2 Sep 2025" in a sentence;
-"Tue 22 Dec 2026" beside another day of another year (``day_beside``).
+"Tue 22 Dec 2026" beside another day of another year (``day_beside``); a start time in a list,
+"20:30" (``clock``).
 
 The site is in English only (``USE_I18N = False``): the day's and month's short names are
 these, as Django's ``date`` filter (``"D j M"``) and ``strftime``'s ``%a``/``%b`` in the C
@@ -23,6 +24,13 @@ def day_month(value: datetime.date) -> str:
 def short_date(value: datetime.date) -> str:
     """ "Tue 2 Sep": a day in a list of fixtures."""
     return f"{DAY_NAMES[value.weekday()]} {day_month(value)}"
+
+
+def clock(value: datetime.time) -> str:
+    """ "20:30": a fixture's start time in a list, where its league plays (as it is stored:
+    a Trinidad league's in Port of Spain time; the page names the zone once,
+    ``League.time_zone_words``)."""
+    return f"{value.hour:02d}:{value.minute:02d}"
 
 
 def long_date(value: datetime.date) -> str:

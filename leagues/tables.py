@@ -7,7 +7,6 @@ columns come first so that a phone shows them without scrolling sideways.
 from __future__ import annotations
 
 import copy
-import datetime
 import functools
 import html
 from typing import Any
@@ -18,7 +17,7 @@ from django.utils.safestring import SafeString
 
 from config.paths import paths_for
 from config.tables import BaseTable
-from leagues.days import short_date
+from leagues.days import clock, short_date
 from leagues.models import Fixture, FixtureResult, League
 from leagues.selectors.counting import result_mark
 from leagues.selectors.live import IN_PLAY, NO_RESULT, NO_RESULT_WORDS, listed_progress
@@ -354,8 +353,8 @@ class FixturesTable(BaseTable):
     away = tables.Column(order_by=("away__name",), attrs={"td": {"class": "away"}})
     venue = tables.Column(order_by=("venue__name",), attrs={"td": {"class": "venue"}})
     status = tables.Column(attrs={"td": {"class": "status"}})
-    # The start time where the league plays, in the CSV only (a page says the league's time
-    # once, above its list).
+    # The start time where the league plays, a column of the CSV; a page gives it with the
+    # date of a fixture still to begin (``render_date``) and names the league's zone once.
     time = tables.Column(visible=False, orderable=False)
 
     export_name = "fixtures"
@@ -388,8 +387,13 @@ class FixturesTable(BaseTable):
     def value_away(self, record: Fixture) -> str:
         return getattr(record, "away_name", None) or record.away.name
 
-    def render_date(self, value: datetime.date) -> str:
-        return short_date(value)
+    def render_date(self, record: Fixture) -> str:
+        """ "Fri 4 Dec", and its start time where it is still to begin, "Fri 4 Dec, 19:30", as
+        the league home's next fixtures give it (the page names the league's zone once)."""
+        when = short_date(record.date)
+        if record.status in Fixture.TO_PLAY and getattr(record, "result", None) is None:
+            return f"{when}, {clock(record.time)}"
+        return when
 
     def render_score(self, record: Fixture) -> Any:
         url = self._fixture_url(record.pk)
@@ -416,7 +420,7 @@ class FixturesTable(BaseTable):
         return record.date.isoformat()
 
     def value_time(self, record: Fixture) -> str:
-        return record.time.strftime("%H:%M") if record.time else ""
+        return clock(record.time) if record.time else ""
 
 
 DATE_FIRST = ("date", "time", "home", "score", "away", "venue", "status")

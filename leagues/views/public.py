@@ -11,14 +11,13 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.formats import time_format
 from django.utils.safestring import SafeString, mark_safe
 from django_tables2 import RequestConfig
 
 from config.paths import paths_for
 from cups.selectors import knockout_tie
 from leagues import match
-from leagues.days import short_date
+from leagues.days import clock, short_date
 from leagues.fragments import PLAYERS, page_fragment, page_fragment_tagged, tag_until
 from leagues.models import Division, Fixture
 from leagues.permissions import can_manage_league, captained_sides
@@ -80,7 +79,7 @@ def fixture_lines(
     for fixture, score in lines:
         where = escape(fixture.listed_under)
         if not score:
-            where += f" · {escape(fixture.venue.name)}, {time_format(fixture.time, 'H:i')}"
+            where += f" · {escape(fixture.venue.name)}, {clock(fixture.time)}"
         if fixture.status == Fixture.Status.POSTPONED:
             where += " · postponed"
         if said is not None:

@@ -8,9 +8,11 @@ import re
 from dataclasses import dataclass
 
 import pytest
+from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from leagues.days import short_date
 from leagues.formats import TRINIDAD_FORMAT
 from leagues.models import AuditEntry, Division, Fixture, League, PointAdjustment, Team
 from leagues.selectors.fixtures import Night, division_nights
@@ -342,6 +344,46 @@ def test_team_page_shows_squad_fixtures_and_players(client, played):
     assert team.name in page and "Squad" in page
     assert f"{team.name} player 1" in page
     assert played.fixture.get_absolute_url() in page
+
+
+def test_team_page_gives_each_fixture_to_come_its_start_time_in_the_leagues_zone(client, played):
+    """A team's list of fixtures gave their days alone ("Tue 16 Sep"), where the league home,
+    My fixtures and the fixture's page give the start time too. A fixture still to begin reads
+    "Tue 16 Sep, 20:00" (its time where the league plays, as stored), the page naming the
+    league's zone once ("Start times are in Port of Spain time."); a result reads its day."""
+    team = played.fixture.home
+    page = page_words(get(client, "team", team.pk))
+    to_come = (
+        Fixture.objects.filter(division=played.division, status=Fixture.Status.SCHEDULED)
+        .filter(models.Q(home=team) | models.Q(away=team))
+        .order_by("date")
+        .first()
+    )
+    assert to_come is not None
+    when = f"{short_date(to_come.date)}, {to_come.time:%H:%M}"
+    assert f'<td class="when">{when}</td>' in page
+    assert f'<td class="when">{short_date(played.fixture.date)}</td>' in page
+    zone = f"Start times are in {played.league.time_zone_words}.</p>"
+    assert zone in page
+    assert page.index(zone) < page.index(when)
+
+
+def test_a_trinidad_teams_fixture_reads_its_time_in_port_of_spain(client, db):
+    """A Port of Spain league's fixture at 19:30 reads 19:30 on its team's page, Port of Spain
+    time, as on its league home, not the hour it is elsewhere."""
+    league = LeagueFactory(trinidad=True, time_zone="America/Port_of_Spain")
+    division = DivisionFactory(season__league=league)
+    home, away = (TeamEntryFactory(division=division).team for _ in range(2))
+    day = league.today() + datetime.timedelta(days=7)
+    FixtureFactory(division=division, home=home, away=away, date=day, time=datetime.time(19, 30))
+    page = page_words(get(client, "team", home.pk))
+    assert f'<td class="when">{short_date(day)}, 19:30</td>' in page
+    assert "Start times are in Port of Spain time.</p>" in page
+    by_team = page_words(get(client, "division_fixtures", division.pk, team=home.pk))
+    assert f'<td class="when">{short_date(day)}, 19:30</td>' in by_team
+    assert "Start times are in Port of Spain time.</p>" in by_team
+    home_page = page_words(get(client, "league", league.slug))
+    assert ", 19:30</span>" in home_page
 
 
 def test_player_page_shows_teams_figures_and_games(client, played):
