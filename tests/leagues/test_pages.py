@@ -323,6 +323,22 @@ def test_fixture_page_shows_tables_pairs_scores_and_score_sheet_links(client, pl
     assert "League points" in page
 
 
+def test_a_fixture_pages_table_says_who_won_it_as_the_page_says_who_won_a_game(client, played):
+    """A table's heading read "Table 1 · Black Bull", which did not say Black Bull had won it:
+    it reads "Table 1: won by Black Bull" (or "halved"), as its games read "won by Black Bull"
+    and the night page words a finished table."""
+    page = page_words(get(client, "fixture", played.fixture.pk))
+    fixture = played.fixture
+    for table in fixture.tables.all():
+        assert table.outcome, table.board
+        won = {
+            "home": f"won by {fixture.home.name}",
+            "away": f"won by {fixture.away.name}",
+            "halved": "halved",
+        }[table.outcome]
+        assert f'<h3>Table {table.board}: <span class="muted">{won}</span></h3>' in page
+
+
 def test_a_trinidad_fixture_page_gives_the_hang_jacks_of_each_table_scored_hand_by_hand(
     client, played
 ):
