@@ -215,6 +215,25 @@ def captain_sections(
     ]
 
 
+def nights_to_seat(rows: Sequence[CaptainFixture], *, open_nights: Collection[int]) -> set[int]:
+    """The fixtures of ``rows`` whose night My fixtures offers to seat (the pairs, the tables'
+    QR codes), of those whose night is open (``open_nights``: ``seating.night_open``): each
+    league's next night, tonight or the soonest to come, and the nights passed not yet played;
+    not a later night's (seated on its night: the season's every fixture had its button), nor a
+    result. No query."""
+    next_night: dict[int, datetime.date] = {}
+    for row in rows:
+        if row.fixture.pk in open_nights and row.when != PAST:
+            league = row.fixture.division.season.league_id
+            next_night[league] = min(next_night.get(league, row.date), row.date)
+    return {
+        row.fixture.pk
+        for row in rows
+        if row.fixture.pk in open_nights
+        and (row.when == PAST or row.date <= next_night[row.fixture.division.season.league_id])
+    }
+
+
 def _today(fixture: Fixture, today: dict[int, datetime.date]) -> datetime.date:
     """The fixture's league's today, each league's asked once."""
     league = fixture.division.season.league

@@ -189,6 +189,13 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
         if cards.card_offered(request.user, row.fixture, row.submission)
     }
 
+    # Its night (seating, QR codes) where it is useful: the next night's, or one passed and
+    # not yet played.
+    nights = account_selectors.nights_to_seat(
+        fixtures,
+        open_nights={row.fixture.pk for row in fixtures if seating.night_open(row.fixture)},
+    )
+
     def listed(row: Any) -> tuple[Any, str, bool, bool, bool]:
         """A fixture with its score as the lists give it (a captain confirms what they can
         see), whether its night (seating, QR codes) is offered, its card to enter and its
@@ -199,7 +206,7 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
         return (
             row,
             fixture_score(fixture, marked=False),
-            seating.night_open(fixture),
+            fixture.pk in nights,
             fixture.pk in cards_due,
             card_to_print(fixture, fixture.division.season.league.today()),
         )

@@ -386,6 +386,40 @@ def test_my_fixtures_opens_on_what_waits_for_the_captain_then_tonight_then_to_co
     assert body.index(tables) < body.index(f'data-testid="my-confirm-{world.fixture.pk}"')
 
 
+def test_my_fixtures_offers_seating_for_the_next_night_not_every_fixture_of_the_season(
+    world, monkeypatch
+):
+    """My fixtures gave every fixture of the season to come its own "Seat the pairs · QR codes"
+    button. It offers it where it is of use: the next night's fixture (tonight's once there is
+    one) and a night passed not yet played, under "Waiting for you" still first; not the nights
+    after the next, nor a result."""
+    clock_at(monkeypatch, datetime.datetime(2025, 9, 20, 12, 0, tzinfo=datetime.UTC))
+    today = world.league.today()
+    home, away = world.fixture.home, world.fixture.away
+
+    def fixture(days: int) -> Fixture:
+        return FixtureFactory(
+            division=world.fixture.division,
+            home=home,
+            away=away,
+            date=today + datetime.timedelta(days=days),
+            time=datetime.time(20, 0),
+        )
+
+    missed, coming = fixture(-7), fixture(7)
+    fixture(14), fixture(21)  # the nights after the next
+
+    def offered() -> list[int]:
+        body = my_fixtures(world, "home_captain")[1].content.decode()
+        assert re.findall(r'data-testid="my-section-(\w+)"', body)[0] == "waiting"
+        return [int(pk) for pk in re.findall(r'data-testid="my-night-(\d+)"', body)]
+
+    assert offered() == [missed.pk, coming.pk]
+    assert world.fixture.status == Fixture.Status.PLAYED  # a result: no seating
+    tonight = fixture(0)
+    assert offered() == [missed.pk, tonight.pk]
+
+
 def test_a_score_card_to_enter_waits_for_the_captain_on_my_fixtures(world, monkeypatch):
     """A match whose night has come with no result yet (its card offered) is at the top,
     under "Waiting for you", with its "Enter the score card"; one not yet started is under
