@@ -68,3 +68,33 @@ def test_the_captain_stays_beside_their_name_in_the_squads_two_columns(
         split = [text for text, columns in lines if len(set(columns)) > 1]
         assert split == [], "a squad line broken between the two columns"
         assert {columns[0] for _, columns in lines} == {1, 2}, "the squad is in two columns"
+
+
+def test_a_new_teams_page_opens_on_its_squad_on_a_phone(phone: Page, live_server: Any) -> None:
+    """A team just added, "Register its players next": on a phone its page opened on the
+    division, an empty captain's list and the withdrawal's red button, the squad's "Register a
+    squad" some 1,700 px down. It opens on the squad, its button on the first screen, then the
+    captain's list (saying the squad comes first), the withdrawal last; and it fits the phone."""
+    division = DivisionFactory()
+    entry = TeamEntryFactory(division=division, team__name="Commercial")
+    secretary = UserFactory()
+    division.season.league.secretaries.add(secretary)
+    client = Client()
+    client.force_login(secretary)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    phone.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
+    phone.goto(
+        live_server.url
+        + reverse("leagues:manage_team", args=[division.season.league.slug, entry.team.pk])
+        + f"?season={division.season.pk}"
+    )
+    squad = phone.get_by_role("link", name="Register a squad", exact=True)
+    captain = phone.locator("#id_captain")
+    withdraw = phone.get_by_role("button", name="Withdraw Commercial from")
+    tops = [part.bounding_box()["y"] for part in (squad, captain, withdraw)]  # type: ignore[index]
+    assert tops == sorted(tops)
+    assert tops[0] + squad.bounding_box()["height"] <= 844  # type: ignore[index]
+    assert phone.get_by_text(
+        "Register the squad first: the captain is one of its players"
+    ).is_visible()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
