@@ -407,7 +407,8 @@ def test_my_fixtures_offers_seating_for_the_next_night_not_every_fixture_of_the_
         )
 
     missed, coming = fixture(-7), fixture(7)
-    fixture(14), fixture(21)  # the nights after the next
+    later = fixture(14)
+    fixture(21)
 
     def offered() -> list[int]:
         body = my_fixtures(world, "home_captain")[1].content.decode()
@@ -415,6 +416,10 @@ def test_my_fixtures_offers_seating_for_the_next_night_not_every_fixture_of_the_
         return [int(pk) for pk in re.findall(r'data-testid="my-night-(\d+)"', body)]
 
     assert offered() == [missed.pk, coming.pk]
+    # The blank card to print goes with its night, as the desk offers the next night's cards.
+    mine = my_fixtures(world, "home_captain")[1].content.decode()
+    assert f'data-testid="my-blank-card-{coming.pk}"' in mine
+    assert f'data-testid="my-blank-card-{later.pk}"' not in mine
     assert world.fixture.status == Fixture.Status.PLAYED  # a result: no seating
     tonight = fixture(0)
     assert offered() == [missed.pk, tonight.pk]
