@@ -172,8 +172,10 @@ def test_a_reopened_team_tie_reads_result_not_yet_submitted_on_every_page_not_pl
     assert 'data-testid="tie-status">Result not yet submitted<' in pages["tie"]
     for name in ("tie", "bracket", "fixture", "result"):
         assert "Result not yet submitted" in pages[name], name
-    # My fixtures offers the captain its Submit.
-    assert f'data-testid="my-submit-{fixture.pk}"' in pages["mine"]
+    # My fixtures offers the captain its card to correct and enter again (its figures came
+    # from the card: not a Submit of them as they stand).
+    assert f'data-testid="my-card-again-{fixture.pk}"' in pages["mine"]
+    assert f'data-testid="my-submit-{fixture.pk}"' not in pages["mine"]
     # Submitted again, it reads as any result waiting for the other side.
     fixture_card_enter(fixture=fixture, tables=[CardTable(board=1, games=((11, 9),))], by=secretary)
     pages = status_on_pages(world, cup, tie, fixture)
