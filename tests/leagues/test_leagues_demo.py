@@ -291,6 +291,7 @@ def test_the_demo_secretaries_are_named_as_a_real_secretary_is(small_plans, sett
     import io
 
     from django.contrib.auth import get_user_model
+    from django.db.models import Q
     from django.urls import reverse
 
     from leagues.models import ResultSubmission
@@ -306,11 +307,9 @@ def test_the_demo_secretaries_are_named_as_a_real_secretary_is(small_plans, sett
         ("demo-secretary", "Susan Booth"),
         ("demo-results-secretary", "Colin Earnshaw"),
     ):
-        submission = (
-            ResultSubmission.objects.filter(submitted_by__username=clerk)
-            .union(ResultSubmission.objects.filter(confirmed_by__username=clerk))
-            .first()
-        )
+        submission = ResultSubmission.objects.filter(
+            Q(submitted_by__username=clerk) | Q(confirmed_by__username=clerk)
+        ).first()
         assert submission is not None, clerk
         page = client.get(reverse("leagues:fixture_result", args=[submission.fixture_id]))
         assert f"{name} (secretary)" in page.content.decode(), clerk
