@@ -33,7 +33,7 @@ from leagues.permissions import (
 from leagues.selectors.counting import result_words
 from leagues.selectors.fixtures import from_card, seasons_now
 from leagues.selectors.live import status_words
-from leagues.selectors.people import acted_words, name_people, player_name_of
+from leagues.selectors.people import acted_words, name_people, person_name, player_name_of
 from scoring.actors import Account
 
 SUBMIT, CARD, CONFIRM, WAIT, NONE = "submit", "card", "confirm", "wait", ""
@@ -335,9 +335,26 @@ def league_invitations(*, league: League) -> tuple[list[Invitation], list[Invita
     (each with its Send again and Withdraw), however many, then the latest
     ``EARLIER_INVITATIONS`` of the others (accepted, withdrawn, expired), newest first, the
     captains invited named as the pages name them. Two queries."""
-    invited = league.invitations.select_related("team", "player", "accepted_by")
+    invited = league.invitations.select_related("team", "player", "accepted_by").annotate(
+        accepted_player=player_name_of("accepted_by")
+    )
     open_now = Q(INVITATION_UNANSWERED, expires_at__gt=timezone.now())
     waiting = list(invited.filter(open_now))
     earlier = list(invited.exclude(open_now)[:EARLIER_INVITATIONS])
     name_people(invitation.player for invitation in [*waiting, *earlier])
+    for invitation in earlier:  # who accepted it, as the pages name people (else the login)
+        invitation.accepted_name = person_name(
+            invitation.accepted_by, as_player=invitation.accepted_player or ""
+        )
     return waiting, earlier
+
+
+def league_secretaries(*, league: League) -> list[Any]:
+    """The league's secretaries by username, each with ``name``, the person as the pages name
+    them ("" for an account with no name the app knows: the page shows its login). One query."""
+    secretaries = list(
+        league.secretaries.annotate(player_name=player_name_of("pk")).order_by("username")
+    )
+    for secretary in secretaries:
+        secretary.name = person_name(secretary, as_player=secretary.player_name or "")
+    return secretaries

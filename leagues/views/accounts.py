@@ -73,7 +73,7 @@ def secretaries(request: HttpRequest, slug: str) -> HttpResponse:
         "leagues/manage/secretaries.html",
         {
             "league": league,
-            "secretaries": list(league.secretaries.order_by("username")),
+            "secretaries": account_selectors.league_secretaries(league=league),
             "invite": invite,
             "invitation_days": settings.INVITATION_DAYS,
             "waiting": waiting,

@@ -100,7 +100,9 @@ def test_a_secretary_is_added_only_once_they_accept_an_invitation(world):
     assert entry.after == {"secretaries": sorted([world.users["secretary"].username, "jean"])}
     assert AuditEntry.objects.filter(action="invitation_accepted", by=jean).exists()
     body = client.get(secretaries_url(world)).content.decode()
-    assert "accepted by jean" in body and f'data-testid="withdraw-{invitation.pk}"' not in body
+    # Named as she gave her name on accepting, not by her login.
+    assert "accepted by Jean Oldroyd" in body
+    assert f'data-testid="withdraw-{invitation.pk}"' not in body
 
 
 def test_a_secretary_withdraws_a_waiting_invitation_from_the_page_and_no_one_comes_in(world):

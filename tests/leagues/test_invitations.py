@@ -89,8 +89,14 @@ def test_a_secretary_invites_and_the_person_sets_their_own_password(world):
     dumped = [str(e.before) + str(e.after) + e.subject for e in AuditEntry.objects.all()]
     assert not any(PASSWORD in text for text in dumped)
     assert AuditEntry.objects.filter(action="invitation_accepted", by=user).exists()
-    # The secretaries' page shows it accepted.
-    assert "accepted by margaret" in secretary(world).get(url).content.decode()
+    # The secretaries' page shows it accepted, and the new secretary, by the name they gave
+    # (the login beside it on the list, where two accounts may need telling apart).
+    page = " ".join(secretary(world).get(url).content.decode().split())
+    assert "accepted by Margaret Holt" in page
+    assert (
+        '<li data-testid="secretary-margaret"> <strong>Margaret Holt</strong> '
+        '<span class="muted small">(margaret)</span>'
+    ) in page
 
 
 def test_a_captain_is_invited_and_their_account_is_the_captains(world):
