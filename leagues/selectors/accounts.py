@@ -9,7 +9,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from leagues.models import (
@@ -19,8 +19,10 @@ from leagues.models import (
     Invitation,
     League,
     LeagueRequest,
+    Player,
     ResultSubmission,
     Season,
+    Team,
     TeamEntry,
 )
 from leagues.permissions import (
@@ -330,31 +332,53 @@ def league_requests_waiting(*, user: Account) -> int:
 EARLIER_INVITATIONS = 50
 
 
+def _with_acceptor(invitations: QuerySet[Invitation]) -> QuerySet[Invitation]:
+    """``invitations`` read with the account that accepted each and its name as a player, for
+    ``_name_acceptors``: no query more."""
+    return invitations.select_related("accepted_by").annotate(
+        accepted_player=player_name_of("accepted_by")
+    )
+
+
+def _name_acceptors(invitations: list[Invitation]) -> list[Invitation]:
+    """Give each of ``invitations`` (read ``_with_acceptor``) ``accepted_name``, who accepted it
+    as the pages name people ("" for an account with no name the app knows: the list shows its
+    login)."""
+    for invitation in invitations:
+        invitation.accepted_name = person_name(
+            invitation.accepted_by, as_player=invitation.accepted_player or ""
+        )
+    return invitations
+
+
 def league_invitations(*, league: League) -> tuple[list[Invitation], list[Invitation]]:
     """The league's invitations as its secretaries page lists them: every one still waiting
     (each with its Send again and Withdraw), however many, then the latest
     ``EARLIER_INVITATIONS`` of the others (accepted, withdrawn, expired), newest first, the
-    captains invited named as the pages name them. Two queries."""
-    invited = league.invitations.select_related("team", "player", "accepted_by").annotate(
-        accepted_player=player_name_of("accepted_by")
-    )
+    captains invited named as the pages name them, and who accepted each. Three queries (two
+    with no captain's invitation among them)."""
+    invited = _with_acceptor(league.invitations.select_related("team", "player"))
     open_now = Q(INVITATION_UNANSWERED, expires_at__gt=timezone.now())
     waiting = list(invited.filter(open_now))
-    earlier = list(invited.exclude(open_now)[:EARLIER_INVITATIONS])
+    earlier = _name_acceptors(list(invited.exclude(open_now)[:EARLIER_INVITATIONS]))
     name_people(invitation.player for invitation in [*waiting, *earlier])
-    for invitation in earlier:  # who accepted it, as the pages name people (else the login)
-        invitation.accepted_name = person_name(
-            invitation.accepted_by, as_player=invitation.accepted_player or ""
-        )
     return waiting, earlier
 
 
+def captain_invitations(*, team: Team, captain: Player) -> list[Invitation]:
+    """The invitations ``team`` sent ``captain`` to have the captain's account, with who
+    accepted each (``_name_acceptors``). One query."""
+    invited = team.invitations.filter(player=captain).select_related("player")
+    return _name_acceptors(list(_with_acceptor(invited)))
+
+
 def league_secretaries(*, league: League) -> list[Any]:
-    """The league's secretaries by username, each with ``name``, the person as the pages name
-    them ("" for an account with no name the app knows: the page shows its login). One query."""
-    secretaries = list(
-        league.secretaries.annotate(player_name=player_name_of("pk")).order_by("username")
-    )
+    """The league's secretaries, each with ``name``, the person as the pages name them ("" for
+    an account with no name the app knows: the page shows its login), in the order of the names
+    shown (two accounts of one name by their logins). One query."""
+    secretaries = list(league.secretaries.annotate(player_name=player_name_of("pk")))
     for secretary in secretaries:
         secretary.name = person_name(secretary, as_player=secretary.player_name or "")
-    return secretaries
+    return sorted(
+        secretaries, key=lambda s: ((s.name or s.get_username()).casefold(), s.get_username())
+    )

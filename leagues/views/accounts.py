@@ -22,7 +22,7 @@ from leagues.models import Team
 from leagues.selectors import accounts as account_selectors
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.blank_cards import card_to_print
-from leagues.selectors.people import name_people
+from leagues.selectors.people import name_people, person_name
 from leagues.services import accounts, cards, confirmation, invitations, seating
 from leagues.tables import fixture_score
 from leagues.views.common import found, require_manager, season_asked
@@ -52,7 +52,8 @@ def secretaries(request: HttpRequest, slug: str) -> HttpResponse:
         except ValidationError as exc:
             messages.error(request, " ".join(exc.messages))
         else:
-            messages.success(request, f"{user.get_username()} is no longer a secretary.")
+            who = person_name(user) or user.get_username()
+            messages.success(request, f"{who} is no longer a secretary.")
             if user.pk == request.user.pk:
                 return redirect(league)
         return redirect("leagues:manage_secretaries", slug=league.slug)
@@ -102,7 +103,7 @@ def captain_account(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     action = request.POST.get("action") if request.method == "POST" else None
     captain = entry.captain if entry else None
     sent = (
-        list(team.invitations.filter(player=captain).select_related("player"))
+        account_selectors.captain_invitations(team=team, captain=captain)
         if captain is not None
         else []
     )

@@ -32,6 +32,10 @@ from tests.leagues.test_access import build
 pytestmark = pytest.mark.django_db
 
 GOOD_PASSWORD = "heckmondwike-pitch-11"
+#: The secretaries page: the session and its account, the league, the secretary's right, the
+#: secretaries (with their names as players), the invitations waiting and the others (with who
+#: accepted them, and theirs), the captains invited named.
+PAGE_QUERIES = 7
 
 
 @pytest.fixture
@@ -103,6 +107,49 @@ def test_a_secretary_is_added_only_once_they_accept_an_invitation(world):
     # Named as she gave her name on accepting, not by her login.
     assert "accepted by Jean Oldroyd" in body
     assert f'data-testid="withdraw-{invitation.pk}"' not in body
+
+
+def test_the_secretaries_page_names_everyone_in_a_fixed_number_of_queries(
+    world, django_assert_num_queries
+):
+    """The secretaries and who accepted each invitation, named as the pages name people (the
+    account's name, else its name as a player, else its login), are read with their lists:
+    the page's count is the same for one secretary and an accepted invitation as for four and
+    three."""
+    client = secretary_client(world)
+    url = secretaries_url(world)
+
+    def accepted(email: str, account) -> None:
+        invitation = invitations.secretary_invite(
+            league=world.league, email=email, by=world.users["secretary"]
+        )
+        Invitation.objects.filter(pk=invitation.pk).update(
+            accepted_at=invitation.sent_at, accepted_by=account
+        )
+
+    accepted("a@example.org", UserFactory(username="ann", first_name="Ann", last_name="Lee"))
+    with django_assert_num_queries(PAGE_QUERIES):
+        client.get(url)
+
+    captain = world.users["home_captain"]  # no name of its own: a player's
+    second = UserFactory(username="mkaye2", first_name="Maureen", last_name="Kaye")
+    world.league.secretaries.add(second, captain, UserFactory(username="bare"))
+    accepted("b@example.org", second)
+    accepted("c@example.org", captain)
+    with django_assert_num_queries(PAGE_QUERIES):
+        body = " ".join(client.get(url).content.decode().split())
+    assert "accepted by Ann Lee" in body and "accepted by Maureen Kaye" in body
+    assert "accepted by Black Bull captain" in body
+    assert '<strong>Maureen Kaye</strong> <span class="muted small">(mkaye2)</span>' in body
+    named = f'<strong>Black Bull captain</strong> <span class="muted small">({captain.username})'
+    assert named in body and "<strong>bare</strong>" in body
+    # In the order of the names shown, as a secretary reads them, not by login.
+    listed = re.findall(r'<li data-testid="secretary-([^"]+)"', body)
+    assert listed == ["bare", captain.username, "mkaye2", world.users["secretary"].username]
+
+    response = client.post(url, {"action": "remove", "user": second.pk}, follow=True)
+    # Removed by name, as the list named her (it read "mkaye2 is no longer a secretary.").
+    assert "Maureen Kaye is no longer a secretary." in response.content.decode()
 
 
 def test_a_secretary_withdraws_a_waiting_invitation_from_the_page_and_no_one_comes_in(world):

@@ -121,6 +121,10 @@ def test_a_captain_is_invited_and_their_account_is_the_captains(world):
     captain.refresh_from_db()
     assert captain.user.username == "linda"
     assert captain.user.get_full_name() == "Linda Dyson"
+    # The captain's account page lists the invitation accepted by her name, as the secretaries'
+    # page does (it read "accepted by linda"), read with the invitations.
+    page = " ".join(secretary(world).get(url).content.decode().split())
+    assert "accepted by Linda Dyson" in page and "accepted by linda" not in page
 
 
 def test_a_new_account_from_an_invitation_gives_the_persons_name(world):
