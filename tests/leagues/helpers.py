@@ -156,3 +156,14 @@ def small_hours_utc() -> datetime.datetime:
     return datetime.datetime.combine(
         datetime.datetime.now(datetime.UTC).date(), datetime.time(2, 0), tzinfo=datetime.UTC
     )
+
+
+def phone_signed_in(page: Any, live_server: Any, user: Any) -> None:
+    """The browser ``page`` signed in as ``user`` on the live server (its session cookie)."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    page.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])

@@ -7,14 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from tests.factories.leagues import DivisionFactory
 from tests.factories.scoring import UserFactory
-from tests.leagues.helpers import entered_teams
+from tests.leagues.helpers import entered_teams, phone_signed_in
 from tests.test_browser_pages import layout_problems
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -27,10 +25,7 @@ def test_the_fixture_lists_preview_fits_a_phone_with_thumb_sized_targets(
     entered_teams(division, ["Black Bull", "Old Hall", "Royal Oak", "Red Lion"], players=2)
     secretary = UserFactory()
     division.season.league.secretaries.add(secretary)
-    client = Client()
-    client.force_login(secretary)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    phone.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
+    phone_signed_in(phone, live_server, secretary)
     phone.goto(live_server.url + reverse("leagues:manage_fixtures_generate", args=[division.pk]))
     with phone.expect_navigation():
         phone.get_by_role("button", name="Preview the list").tap()

@@ -7,15 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from playwright.sync_api import Locator, Page, expect
 
 from leagues.formats import YORKSHIRE_FORMAT
 from leagues.models import FixtureResult, FixtureTable, ResultSubmission, TeamEntry
 from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory, PlayerFactory
 from tests.factories.scoring import UserFactory
-from tests.leagues.helpers import entered_teams
+from tests.leagues.helpers import entered_teams, phone_signed_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -51,16 +49,9 @@ def _captains_night() -> tuple[Any, Any]:
     return FixtureFactory(division=division, home=home, away=away), captain
 
 
-def _logged_in(page: Page, live_server: Any, user: Any) -> None:
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    page.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
-
-
 def test_a_captain_enters_the_score_card_in_at_most_40_taps(phone: Page, live_server: Any) -> None:
     fixture, captain = _captains_night()
-    _logged_in(phone, live_server, captain)
+    phone_signed_in(phone, live_server, captain)
     phone.goto(live_server.url + "/leagues/my-fixtures/")
     thumb = Thumb(phone)
     thumb.tap(phone.get_by_test_id(f"my-card-{fixture.pk}"))
@@ -81,7 +72,7 @@ def test_a_refused_card_keeps_every_figure_and_names_the_table(
     phone: Page, live_server: Any
 ) -> None:
     fixture, captain = _captains_night()
-    _logged_in(phone, live_server, captain)
+    phone_signed_in(phone, live_server, captain)
     phone.goto(live_server.url + f"/leagues/fixture/{fixture.pk}/score-card/")
     thumb = Thumb(phone)
     for board, (home, away) in enumerate(((11, 7), (9, 10), (11, 4), (11, 10)), start=1):
@@ -99,7 +90,7 @@ def test_the_captain_seats_a_table_and_shows_its_qr_full_screen(
     phone: Page, live_server: Any
 ) -> None:
     fixture, captain = _captains_night()
-    _logged_in(phone, live_server, captain)
+    phone_signed_in(phone, live_server, captain)
     phone.goto(live_server.url + f"/leagues/fixture/{fixture.pk}/night/")
     table = phone.get_by_test_id("night-table-1")
     for side, seat, index in (("home", 1, 1), ("home", 2, 2), ("away", 1, 1), ("away", 2, 2)):
@@ -126,7 +117,7 @@ def test_long_team_names_wrap_above_the_score_boxes_on_a_phone(
     fixture = FixtureFactory(division=division, home=home, away=away)
     secretary = UserFactory()
     league.secretaries.add(secretary)
-    _logged_in(phone, live_server, secretary)
+    phone_signed_in(phone, live_server, secretary)
     phone.goto(live_server.url + f"/leagues/fixture/{fixture.pk}/score-card/")
     labels = phone.get_by_test_id("card-table-1").locator(".card-figure > span")
     expect(labels).to_have_text(["Shoulder of Mutton A", "Shoulder of Mutton B"])
@@ -153,7 +144,7 @@ def test_a_table_seated_days_ahead_shows_its_qr_but_scores_nothing_till_the_matc
     )
     fixture.refresh_from_db()
     words = f"{fixture.starts_words()}: its tables are scored once it has started."
-    _logged_in(phone, live_server, captain)
+    phone_signed_in(phone, live_server, captain)
     phone.goto(live_server.url + f"/leagues/fixture/{fixture.pk}/night/")
     expect(phone.get_by_test_id("night-scoring-opens")).to_contain_text(words)
     table = phone.get_by_test_id("night-table-1")

@@ -6,8 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from django.urls import reverse
 from playwright.sync_api import Page
 
@@ -15,6 +13,7 @@ from leagues.models import TeamEntry
 from leagues.services.registrations import player_register
 from tests.factories.leagues import DivisionFactory, PlayerFactory, TeamEntryFactory
 from tests.factories.scoring import UserFactory
+from tests.leagues.helpers import phone_signed_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -47,10 +46,7 @@ def test_the_captain_stays_beside_their_name_in_the_squads_two_columns(
         player_register(player=player, team=entry.team, season=division.season)
     secretary = UserFactory()
     division.season.league.secretaries.add(secretary)
-    client = Client()
-    client.force_login(secretary)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    phone.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
+    phone_signed_in(phone, live_server, secretary)
     page = (
         live_server.url
         + reverse("leagues:manage_team", args=[division.season.league.slug, entry.team.pk])
@@ -79,10 +75,7 @@ def test_a_new_teams_page_opens_on_its_squad_on_a_phone(phone: Page, live_server
     entry = TeamEntryFactory(division=division, team__name="Commercial")
     secretary = UserFactory()
     division.season.league.secretaries.add(secretary)
-    client = Client()
-    client.force_login(secretary)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    phone.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
+    phone_signed_in(phone, live_server, secretary)
     phone.goto(
         live_server.url
         + reverse("leagues:manage_team", args=[division.season.league.slug, entry.team.pk])

@@ -8,8 +8,6 @@ import datetime
 from typing import Any
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import Page, expect
@@ -18,7 +16,7 @@ from leagues.formats import YORKSHIRE_FORMAT
 from leagues.models import FixtureTable
 from leagues.services.seating import table_seat
 from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory
-from tests.leagues.helpers import captained_teams, squad
+from tests.leagues.helpers import captained_teams, phone_signed_in, squad
 from tests.test_browser_pages import layout_problems
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -40,10 +38,7 @@ def test_seating_table_1_on_the_tables_page_keeps_table_2s_pair_at_table_2(
     )
     ours, theirs = squad(home, division.season), squad(away, division.season)
     table_seat(fixture=fixture, board=2, home=ours[2:], away=theirs[2:], by=users["home"])
-    client = Client()
-    client.force_login(users["secretary"])
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    phone.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
+    phone_signed_in(phone, live_server, users["secretary"])
 
     phone.goto(live_server.url + reverse("leagues:manage_fixture_tables", args=[fixture.pk]))
     for side, pair in (("home", ours[2:]), ("away", theirs[2:])):
