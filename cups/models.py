@@ -369,6 +369,12 @@ class Tie(models.Model):
         return path_for("cups:tie", self.pk)
 
     @property
+    def is_knockout(self) -> bool:
+        """A knock-out round's tie, whose level match goes to the cup's decider (a play-off
+        game at the last), not a group's, whose match stays drawn."""
+        return self.round_id is not None
+
+    @property
     def decided_words(self) -> str:
         """How the tie was (or is to be) decided, as the bracket and the tie's page say it
         after the winner's name: "on pegs", "settled by the secretary"; "" for a walkover or a

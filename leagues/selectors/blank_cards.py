@@ -111,7 +111,7 @@ def _card(fixture: Fixture) -> BlankCard:
     fmt, ruleset = season.get_match_format(), season.get_ruleset()
     tie = getattr(fixture, "cup_tie", None)
     # A knock-out tie's level match goes to its decider; a group's match stays drawn.
-    knockout = tie if fixture.kind == Fixture.Kind.CUP and tie and tie.round_id else None
+    knockout = tie if fixture.kind == Fixture.Kind.CUP and tie and tie.is_knockout else None
     decider = knockout.competition.decider if knockout is not None else None
     layout = card_layout(
         fmt, ruleset, league_points=fixture.kind == Fixture.Kind.LEAGUE, decider=decider

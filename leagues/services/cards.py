@@ -508,7 +508,7 @@ def fixture_card_enter(
     fixture.refresh_from_db()
     if fixture.status != Fixture.Status.PLAYED:
         raise ValidationError("Every table must be finished for the card to give a result.")
-    if tie is not None and tie.round_id is not None:
+    if tie is not None and tie.is_knockout:
         # The card's play-off boxes, blank or not: a score kept from before never rides on a
         # card entered without it.
         tie = lock_tie(tie)
