@@ -122,6 +122,12 @@ def person_name(account: Any, *, as_player: str | None = None) -> str:
     return as_player or ""
 
 
+def person_or_login(account: Any) -> str:
+    """A person named where someone must be told who: as ``person_name`` names them, else by
+    the login they gave no name to ("mkaye2"), the one thing left that tells them apart."""
+    return person_name(account) or account.get_username()
+
+
 def player_name_of(account: str) -> Subquery:
     """The name as a player of the account a query reaches by ``account`` (its path, e.g.
     "submitted_by"), or null: for a list that names people (``person_name``'s ``as_player``)

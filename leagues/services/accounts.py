@@ -27,7 +27,7 @@ from config.locks import lock_rows
 from leagues.audit import audit_log
 from leagues.models import AuditEntry, League, Player, TeamEntry
 from leagues.permissions import can_manage_league, player_is_free
-from leagues.selectors.people import name_people
+from leagues.selectors.people import name_people, person_or_login
 from scoring.actors import Account
 
 
@@ -139,17 +139,17 @@ def secretary_remove(*, league: League, user: Account, by: Account) -> League:
     so the last one cannot be removed (not even by themselves)."""
     league = _lock_league(league, by)
     if not league.secretaries.filter(pk=user.pk).exists():
-        raise ValidationError(f"{user.get_username()} is not a secretary of {league}.")
+        raise ValidationError(f"{person_or_login(user)} is not a secretary of {league}.")
     before = secretary_names(league)
     if len(before) <= 1:
         raise ValidationError(
-            f"{user.get_username()} is the league's only secretary: add another secretary first."
+            f"{person_or_login(user)} is the league's only secretary: add another secretary first."
         )
     league.secretaries.remove(user)
     audit_log(
         league=league,
         action=AuditEntry.Action.SECRETARY_REMOVED,
-        subject=f"{user.get_username()} is no longer a secretary",
+        subject=f"{person_or_login(user)} is no longer a secretary",
         before={"secretaries": before},
         after={"secretaries": secretary_names(league)},
         by=by,

@@ -41,7 +41,7 @@ from leagues.models import (
     TeamEntry,
 )
 from leagues.permissions import player_is_free, require_secretary
-from leagues.selectors.people import name_people, person_name
+from leagues.selectors.people import name_people, person_or_login
 from leagues.services.accounts import (
     account_rename,
     account_state,
@@ -186,7 +186,7 @@ def inviter_words(invitation: Invitation) -> str:
     by = invitation.invited_by
     if by is None:
         return "The secretary"
-    return person_name(by) or by.get_username()
+    return person_or_login(by)
 
 
 def invitation_mail(invitation: Invitation) -> None:

@@ -1,5 +1,6 @@
 """Words in templates: ``{{ name|possessive }}`` ("Old Hall's"), ``{{ 3|ordinal }}`` ("3rd"),
-``{{ -2|signed }}`` ("−2", a true minus sign; "+2")."""
+``{{ -2|signed }}`` ("−2", a true minus sign; "+2"), ``{{ account|person }}`` ("Maureen Kaye",
+the login only for an account with no name)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from django import template
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from leagues.selectors.people import person_or_login
 from scoring.forms.words import ordinal as _ordinal
 from scoring.forms.words import possessive as _possessive
 from scoring.forms.words import signed as _signed
@@ -50,3 +52,9 @@ def agreement(fixture: Any, submission: Any) -> SafeString:
         else:
             parts.append(format_html("waiting for {} captain", possessive(name)))
     return mark_safe(" · ".join(parts))  # noqa: S308 - each part is escaped
+
+
+@register.filter
+def person(account: Any) -> str:
+    """Someone with an account as the app names them (``people.person_or_login``)."""
+    return person_or_login(account)

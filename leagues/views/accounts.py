@@ -22,7 +22,7 @@ from leagues.models import Team
 from leagues.selectors import accounts as account_selectors
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.blank_cards import card_to_print
-from leagues.selectors.people import name_people, person_name
+from leagues.selectors.people import name_people, person_or_login
 from leagues.services import accounts, cards, confirmation, invitations, seating
 from leagues.tables import fixture_score
 from leagues.views.common import found, require_manager, season_asked
@@ -52,8 +52,7 @@ def secretaries(request: HttpRequest, slug: str) -> HttpResponse:
         except ValidationError as exc:
             messages.error(request, " ".join(exc.messages))
         else:
-            who = person_name(user) or user.get_username()
-            messages.success(request, f"{who} is no longer a secretary.")
+            messages.success(request, f"{person_or_login(user)} is no longer a secretary.")
             if user.pk == request.user.pk:
                 return redirect(league)
         return redirect("leagues:manage_secretaries", slug=league.slug)

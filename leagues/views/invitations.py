@@ -26,7 +26,7 @@ from leagues import forms
 from leagues.models import Invitation, LeagueRequest
 from leagues.permissions import can_approve_leagues
 from leagues.selectors import fixtures as selectors
-from leagues.selectors.people import name_people, person_name
+from leagues.selectors.people import name_people, person_name, person_or_login
 from leagues.services import invitations, league_requests
 from leagues.views.common import found, post_action, require_manager
 from leagues.zones import site_time_zone, zone_words
@@ -177,12 +177,17 @@ def league_request_list(request: HttpRequest) -> HttpResponse:
                 league = league_requests.league_request_approve(
                     league_request=wanted, league_kwargs=form.service_kwargs(), by=request.user
                 )
-                messages.success(request, f"{league} is started; {wanted.asked_by} is told.")
+                messages.success(
+                    request, f"{league} is started; {person_or_login(wanted.asked_by)} is told."
+                )
             else:
                 league_requests.league_request_refuse(
                     league_request=wanted, reason=request.POST.get("reason", ""), by=request.user
                 )
-                messages.success(request, f"{wanted.name} is refused; {wanted.asked_by} is told.")
+                messages.success(
+                    request,
+                    f"{wanted.name} is refused; {person_or_login(wanted.asked_by)} is told.",
+                )
         except ValidationError as exc:
             messages.error(request, f"{wanted.name}: {' '.join(exc.messages)}")
         except MAIL_ERRORS:

@@ -607,3 +607,19 @@ def test_a_match_under_way_reads_in_play_on_my_fixtures_as_on_its_page():
     assert '<p class="muted">Result not in yet.</p>' in status(missed.pk)
     for shown, words in ((fixture, "In play"), (missed, "Result not in yet")):
         assert words in Client().get(shown.get_absolute_url()).content.decode()
+
+
+def test_the_last_secretary_is_refused_removal_by_name_and_a_removal_is_audited_by_name(world):
+    """The refusal and the audit entry named the secretary by login ("mkaye2 is the league's
+    only secretary"), where the page around them names people."""
+    client = secretary_client(world)
+    me = world.users["secretary"]
+    me.first_name, me.last_name = "Susan", "Booth"
+    me.save(update_fields=["first_name", "last_name"])
+    second = UserFactory(username="mkaye2", first_name="Maureen", last_name="Kaye")
+    world.league.secretaries.add(second)
+    client.post(secretaries_url(world), {"action": "remove", "user": second.pk})
+    entry = AuditEntry.objects.get(action="secretary_removed")
+    assert entry.subject == "Maureen Kaye is no longer a secretary"
+    response = client.post(secretaries_url(world), {"action": "remove", "user": me.pk}, follow=True)
+    assert "Susan Booth is the league&#x27;s only secretary" in response.content.decode()

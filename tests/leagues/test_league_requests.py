@@ -427,3 +427,20 @@ def test_my_fixtures_shows_the_askers_request_waiting_then_decided(asker, operat
     assert "The site's operator approved Calder Valley: its secretary's desk" in words
     desk = reverse("leagues:manage_league", kwargs={"slug": league.slug})
     assert f'href="{desk}"' in client.get(url).content.decode()
+
+
+def test_the_operator_reads_who_asked_by_name_and_is_told_it_on_deciding(operator):
+    """The operator's page and its message after deciding named the asker by login ("Asked by
+    maureen", "maureen is told."): sign-up asks a name, and the page gives it."""
+    asker = UserFactory(
+        username="maureen", email="m@example.org", first_name="Maureen", last_name="Kaye"
+    )
+    asked = ask(asker)
+    page = logged_in(operator).get(reverse("leagues:league_requests"))
+    assert "Asked by Maureen Kaye (m@example.org)" in text(page)
+    response = logged_in(operator).post(
+        reverse("leagues:league_requests"),
+        {"request": asked.pk, "action": "refuse", "reason": "Ask again in May"},
+        follow=True,
+    )
+    assert "Calder Valley is refused; Maureen Kaye is told." in text(response)

@@ -650,3 +650,18 @@ def test_the_desk_opens_on_the_league_night_with_each_matchs_pages(
     assert f"{fixture.home.name} v {fixture.away.name}" in words and "not started" in words
     # First on the desk, under its heading: before its buttons and the results to see to.
     assert page.index('data-testid="desk-tonight"') < page.index("League settings")
+
+
+def test_the_adjustments_page_names_who_made_each_adjustment_not_their_login(
+    client, signed_in, division
+):
+    """The list read "by sec", the secretary's login: it names the person, as the secretaries
+    page does, and the login only for an account that gave no name."""
+    entry = division.entries.get(team__name="Crown")
+    url = reverse("leagues:manage_adjustments", args=[division.pk])
+    client.post(url, {"entry": entry.pk, "points": "-2", "reason": "Late result card"})
+    assert "by sec" in page_words(client.get(url))
+    signed_in.first_name, signed_in.last_name = "Susan", "Booth"
+    signed_in.save(update_fields=["first_name", "last_name"])
+    page = page_words(client.get(url))
+    assert "by Susan Booth" in page and "by sec" not in page
