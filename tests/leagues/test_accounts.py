@@ -623,3 +623,39 @@ def test_the_last_secretary_is_refused_removal_by_name_and_a_removal_is_audited_
     assert entry.subject == "Maureen Kaye is no longer a secretary"
     response = client.post(secretaries_url(world), {"action": "remove", "user": me.pk}, follow=True)
     assert "Susan Booth is the league&#x27;s only secretary" in response.content.decode()
+
+
+#: The captain's account page: the session and its account, the league and its secretaries'
+#: check, the team, the seasons, the entry with its captain and account, the invitations sent
+#: to the captain with who accepted each (named), the league's namesakes (the captain's label).
+CAPTAIN_PAGE_QUERIES = 9
+
+
+def test_the_captains_account_page_names_who_accepted_in_a_fixed_number_of_queries(
+    world, django_assert_num_queries
+):
+    """The invitations sent to a captain are listed with who accepted each, by name: read with
+    the list, so the page's count is the same for one invitation as for three."""
+    client = secretary_client(world)
+    team = world.fixture.home
+    entry = TeamEntry.objects.get(team=team, season=world.fixture.division.season)
+    Player.objects.filter(pk=entry.captain_id).update(user=None)  # invited afresh each time
+    url = captain_url(world, team)
+
+    def accepted(email: str, account) -> None:
+        invitation = invitations.captain_invite(
+            entry=entry, email=email, by=world.users["secretary"], send=False
+        )
+        Invitation.objects.filter(pk=invitation.pk).update(
+            accepted_at=invitation.sent_at, accepted_by=account
+        )
+
+    accepted("a@example.org", UserFactory(username="roy", first_name="Roy", last_name="Stead"))
+    with django_assert_num_queries(CAPTAIN_PAGE_QUERIES):
+        client.get(url)
+    accepted("b@example.org", UserFactory(username="nadia", first_name="Nadia", last_name="C"))
+    accepted("c@example.org", UserFactory(username="bare2"))
+    with django_assert_num_queries(CAPTAIN_PAGE_QUERIES):
+        body = " ".join(client.get(url).content.decode().split())
+    assert "accepted by Roy Stead" in body and "accepted by Nadia C" in body
+    assert "accepted by bare2" in body
