@@ -203,9 +203,9 @@ def main(argv: list[str] | None = None) -> int:
     django.setup()
     call_command("migrate", "--noinput", verbosity=0)
     call_command("collectstatic", "--noinput", verbosity=0)
-    from django.core.wsgi import get_wsgi_application
+    from config.wsgi import application  # as gunicorn loads it
 
-    phone = Phone(get_wsgi_application())
+    phone = Phone(application)
     play(phone, 1, 10)  # warm-up: imports, templates, connections, prepared statements
 
     hand_cpu, page_cpu = play(phone, args.games, args.hands)
