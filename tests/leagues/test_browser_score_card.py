@@ -14,6 +14,7 @@ from leagues.models import FixtureResult, FixtureTable, ResultSubmission, TeamEn
 from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory, PlayerFactory
 from tests.factories.scoring import UserFactory
 from tests.leagues.helpers import entered_teams, phone_signed_in
+from tests.test_browser_pages import sideways
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -65,7 +66,7 @@ def test_a_captain_enters_the_score_card_in_at_most_40_taps(phone: Page, live_se
     assert (result.home_match_points, result.away_match_points) == (8, 2)
     assert ResultSubmission.objects.get(fixture=fixture).submitted_by == captain
     # Nothing scrolls sideways: the card fits the phone.
-    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert sideways(phone) <= 0
 
 
 def test_a_refused_card_keeps_every_figure_and_names_the_table(
@@ -124,7 +125,7 @@ def test_long_team_names_wrap_above_the_score_boxes_on_a_phone(
     for label in labels.all():
         # Shown whole: nothing of the name is hidden past the label's edge.
         assert label.evaluate("e => e.scrollWidth <= e.clientWidth"), label.inner_text()
-    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert sideways(phone) <= 0
 
 
 def test_a_table_seated_days_ahead_shows_its_qr_but_scores_nothing_till_the_match(
