@@ -375,6 +375,14 @@ class Tie(models.Model):
         return self.round_id is not None
 
     @property
+    def cup_and_stage(self) -> str:
+        """The cup and where in it the tie is, as a fixture's card, list and calendar name it
+        ("League Cup, Quarter-final"; "League Cup, Group A"), the cup alone where neither is
+        set. Its competition, round and group read with it."""
+        stage = self.round or self.group
+        return f"{self.competition.name}, {stage}" if stage else self.competition.name
+
+    @property
     def decided_words(self) -> str:
         """How the tie was (or is to be) decided, as the bracket and the tie's page say it
         after the winner's name: "on pegs", "settled by the secretary"; "" for a walkover or a

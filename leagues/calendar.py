@@ -44,8 +44,7 @@ def _cup_words(fixture: Fixture) -> str:
     tie = getattr(fixture, "cup_tie", None) if fixture.kind == Fixture.Kind.CUP else None
     if tie is None:
         return "Cup tie" if fixture.kind == Fixture.Kind.CUP else fixture.get_kind_display()
-    stage = tie.round or tie.group
-    return f"{tie.competition.name}, {stage}" if stage else tie.competition.name
+    return tie.cup_and_stage
 
 
 def _summary(fixture: Fixture) -> str:

@@ -91,8 +91,7 @@ def _read(fixtures: QuerySet[Fixture]) -> list[Fixture]:
 def _competition(fixture: Fixture) -> str:
     tie = getattr(fixture, "cup_tie", None)
     if fixture.kind == Fixture.Kind.CUP and tie is not None:
-        stage = tie.round or tie.group
-        return f"{tie.competition.name} · {stage}" if stage else tie.competition.name
+        return tie.cup_and_stage
     if fixture.kind == Fixture.Kind.LEAGUE:
         return f"{fixture.division.name} · {fixture.division.season.name}"
     return f"{fixture.get_kind_display()} · {fixture.division.name}"

@@ -180,7 +180,7 @@ def test_a_knock_out_cup_ties_card_names_the_cup_and_round_and_has_the_play_off_
     tie, _ = _knock_out_tie()
     with django_assert_num_queries(2):  # the tie, its cup and round read with the fixture
         page = _card(client, tie.fixture)
-    assert f"League Cup · {tie.round.name}" in page
+    assert f"League Cup, {tie.round.name}" in page
     playoff = _part(page, "blank-card-playoff")
     assert "Play-off game" in playoff and '<th scope="row">Pegs</th>' in playoff
     assert playoff.count('class="box"') == 2
