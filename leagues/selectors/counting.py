@@ -226,8 +226,10 @@ def result_words(status: str = ResultSubmission.Status.CONFIRMED) -> str:
 
 def result_mark(fixture: Fixture) -> str:
     """How a listed fixture's result stands, in a word or two ("" when it simply counts or has
-    no result yet): "provisional", its ``result_state`` when it does not count ("awaiting
-    confirmation", "disputed", "not yet submitted", "expunged"), or the kind ("cup")."""
+    no result yet): "provisional" (and "provisional, disputed": a league that counts results
+    before they are agreed counts a disputed one too, and says so), its ``result_state`` when
+    it does not count ("awaiting confirmation", "disputed", "not yet submitted", "expunged"),
+    or the kind ("cup")."""
     if fixture.status not in RESULT_STATUSES:
         return ""
     result = getattr(fixture, "result", None)
@@ -241,5 +243,5 @@ def result_mark(fixture: Fixture) -> str:
     if fixture.status == Fixture.Status.WALKOVER or state == CONFIRMED:
         return ""
     if fixture.league.show_provisional:
-        return "provisional"
+        return f"provisional, {DISPUTED}" if state == DISPUTED else "provisional"
     return state

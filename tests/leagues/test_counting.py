@@ -314,6 +314,12 @@ def test_a_disputed_result_is_marked_disputed_wherever_its_standing_shows(client
     secretary.force_login(users["secretary"])
     tables = page_words(secretary.get(reverse("leagues:manage_fixture_tables", args=[fixture.pk])))
     assert "The result from the tables&#x27; phones is disputed." in tables
+    # Where the league counts results before they are agreed, a disputed one counts too: it
+    # read "provisional" alone, the dispute not said.
+    world.league.show_provisional = True
+    world.league.save(update_fields=["show_provisional"])
+    (row,) = rows_of(client, "division_fixtures_csv", division.pk)
+    assert row["Status"] == "Played (provisional, disputed)"
 
     result_settle(submission=submission, uphold=True, note="Sheets checked", by=users["secretary"])
     assert not FixtureResult.objects.get(fixture=fixture).disputed
