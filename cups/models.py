@@ -21,7 +21,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from config.paths import path_for
-from leagues.match import PLAYOFF_TO_COME
+from leagues.match import PLAYOFF_TO_COME, level_words
 from leagues.models import (
     Fixture,
     League,
@@ -404,9 +404,7 @@ class Tie(models.Model):
         """ "Level 5–5: a play-off game to come": a drawn team match waiting for its play-off
         game (``playoff_to_come``), as its status reads on the tie's page, its card and its
         fixture's page; "" otherwise."""
-        if not self.playoff_to_come:
-            return ""
-        return f"Level {self.home_score}–{self.away_score}: {self.decided_by}"
+        return level_words(self.home_score, self.away_score) if self.playoff_to_come else ""
 
     @cached_property
     def playoff_at_table(self) -> bool:

@@ -322,6 +322,9 @@ def status_text(fixture: Fixture) -> str:
             label = "In play"
     if fixture.status == Fixture.Status.WALKOVER and fixture.walkover_to:
         label = fixture.walkover_words
+    # A cup tie's match level, its play-off game to come ("League Cup: Level 3–3: a play-off
+    # game to come"), not "Played" as if the tie were done.
+    label = getattr(fixture, "cup_level", "") or label
     mark = result_mark(fixture)
     if mark and mark != fixture.get_kind_display().lower():
         label = f"{label} ({mark})"

@@ -57,6 +57,7 @@ from .cup import (
     games_to_win,
     group_order,
     group_points,
+    level_words,
     race_final_score,
     race_winner,
 )
@@ -109,6 +110,7 @@ __all__ = [
     "PEGS",
     "PLAYOFF",
     "PLAYOFF_TO_COME",
+    "level_words",
     "PLAYOFF_WON",
     "SINGLE",
     "CardError",

@@ -29,6 +29,12 @@ GROUP_WIN = 2
 GROUP_DRAW = 1
 
 
+def level_words(home_score: int, away_score: int) -> str:
+    """A drawn knock-out match waiting for its play-off game, as its status reads wherever
+    the tie is shown: "Level 5–5: a play-off game to come"."""
+    return f"Level {home_score}–{away_score}: {PLAYOFF_TO_COME}"
+
+
 def games_to_win(best_of: int) -> int:
     """Games a side needs in a race tie of ``best_of`` games: more than half."""
     return best_of // 2 + 1

@@ -24,7 +24,7 @@ from django.template.defaultfilters import pluralize
 
 from config.paths import path_for
 from config.queries import AmongFew, Written, written
-from leagues.match import PLAYOFF_TO_COME
+from leagues.match import PLAYOFF_TO_COME, level_words
 from leagues.models import (
     Division,
     Fixture,
@@ -412,6 +412,10 @@ LISTED = (
     "away_name",
     "venue__name",
     "cup_tie__competition__name",
+    "cup_tie__winner",
+    "cup_tie__decided_by",
+    "cup_tie__home_score",
+    "cup_tie__away_score",
     "result__id",
     *(f"result__{name}" for name in ListedResult.__slots__),
 )
@@ -433,6 +437,7 @@ class ListedFixture(FixtureWords):
         "league",
         "begun",
         "cup_name",
+        "cup_level",
     )
 
     def __init__(self, row: tuple[Any, ...], league: League, divisions: dict[int, Division]):
@@ -445,7 +450,11 @@ class ListedFixture(FixtureWords):
         self.venue = ListedVenue(row[at + 6])
         # A cup tie's fixture: its cup's name, which a list gives where it says "Cup".
         self.cup_name = row[at + 7] or ""
-        self.result = None if row[at + 8] is None else ListedResult(*row[at + 9 :])
+        # A knock-out tie's match left level, its play-off game to come: said in its place.
+        winner, decided_by, home_score, away_score = row[at + 8 : at + 12]
+        level = winner == "" and decided_by == PLAYOFF_TO_COME
+        self.cup_level = level_words(home_score, away_score) if level else ""
+        self.result = None if row[at + 12] is None else ListedResult(*row[at + 13 :])
         self.league = league
         # A game begun at one of its tables (``mark_begun``), for a fixture still to be scored.
         self.begun = False

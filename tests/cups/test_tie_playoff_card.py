@@ -16,6 +16,7 @@ from leagues.formats import STYLE_PRESETS
 from leagues.models import AuditEntry, FixtureTable
 from leagues.services.cards import CardRefused, CardTable, fixture_card_enter
 from tests.cups.helpers import cup_world, team_cup
+from tests.leagues.helpers import page_words
 
 pytestmark = pytest.mark.django_db
 
@@ -382,3 +383,18 @@ def test_the_cups_manage_page_lists_the_level_ties_and_takes_their_play_off_scor
     page = response.content.decode().replace("&#x27;", "'")
     assert f"Play-off game entered: {tie.through_words}." in page
     assert 'data-testid="playoffs"' not in page
+
+
+def test_the_teams_lists_say_a_level_tie_waits_for_its_play_off_game_not_that_it_was_played():
+    """A team's page listed the level tie "League Cup: Played", as if it were done: its status
+    reads as the tie's page says it, then "Played" once the play-off game decides it."""
+    world, cup, tie = _tie()
+    secretary = world.users["secretary"]
+    fixture_card_enter(fixture=tie.fixture, tables=LEVEL, signed=True, by=secretary)
+    team = tie.fixture.home
+    words = page_words(Client().get(team.get_absolute_url()))
+    assert f"{cup.name}: Level 3–3: a play-off game to come" in words
+    assert f"{cup.name}: Played" not in words
+    tie_playoff_enter(tie=Tie.objects.get(pk=tie.pk), home=11, away=8, by=secretary)
+    words = page_words(Client().get(team.get_absolute_url()))
+    assert f"{cup.name}: Played" in words and "a play-off game to come" not in words
