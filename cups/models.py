@@ -21,7 +21,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from config.paths import path_for
-from leagues.match import PLAYOFF_TO_COME, level_words
+from leagues.match import PLAYOFF_TO_COME, PLAYOFF_WON, level_words
 from leagues.models import (
     Fixture,
     League,
@@ -467,6 +467,31 @@ class Tie(models.Model):
             f"Play-off game: {self.fixture.home.name} {self.playoff_home}–{self.playoff_away} "
             f"{self.fixture.away.name}"
         )
+
+    @cached_property
+    def playoff_played_words(self) -> str:
+        """ "Play-off game: Black Bull 7–11 New Inn": the score of the play-off game that
+        decided the tie, given from the score card (``playoff_score_words``) or won at the table
+        on a phone (its game, side A home: one query, asked only of a tie a play-off game
+        decided without a card's score), as its fixture's page says it under who went through;
+        "" for a tie no play-off game decided."""
+        from scoring.models import GameStatus, Side
+
+        if not self.winner or self.fixture is None or self.decided_by != PLAYOFF_WON:
+            return ""
+        if self.playoff_home is not None:
+            return self.playoff_score_words
+        scores = dict(
+            Side.objects.filter(
+                game__cup_game__tie=self,
+                game__cup_game__is_playoff=True,
+                game__status=GameStatus.WON,
+            ).values_list("label", "score")
+        )
+        if set(scores) != {"A", "B"}:
+            return ""
+        home, away = self.fixture.home.name, self.fixture.away.name
+        return f"Play-off game: {home} {scores['A']}–{scores['B']} {away}"
 
     @property
     def through_words(self) -> str:

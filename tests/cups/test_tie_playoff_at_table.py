@@ -96,6 +96,11 @@ def test_the_play_off_game_won_at_the_table_decides_the_tie_and_the_pages_say_wh
     client = Client()
     page = _read(client, pages["fixture"])
     assert f"{tie.through_words}." in page and "play-off game is being played" not in page
+    # With the play-off game's score, as a card-given one is shown: it said who went through
+    # and nothing of the game.
+    fixture = tie.fixture
+    score = f"Play-off game: {fixture.home.name} {game.sides.get(label='A').score}–"
+    assert score + f"{game.sides.get(label='B').score} {fixture.away.name}." in page
 
 
 def test_the_play_off_game_abandoned_at_the_table_is_given_from_the_card_again():

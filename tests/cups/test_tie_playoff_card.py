@@ -54,6 +54,12 @@ def test_a_level_card_with_its_play_off_score_decides_the_tie_for_the_side_that_
     entry = AuditEntry.objects.get(action=AuditEntry.Action.CARD_ENTERED, fixture=tie.fixture)
     assert entry.after["playoff"] == [7, 11] and entry.by == secretary
     assert AuditEntry.objects.filter(action=AuditEntry.Action.CUP_TIE_DECIDED).exists()
+    # The fixture's page says who went through and the play-off game's score.
+    fixture = tie.fixture
+    words = page_words(Client().get(fixture.get_absolute_url()))
+    assert f"{tie.through_words}. Play-off game: {fixture.home.name} 7–11 {fixture.away.name}." in (
+        words
+    )
 
 
 def test_a_captains_level_card_with_its_play_off_decides_once_the_other_captain_agrees():

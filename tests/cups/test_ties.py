@@ -237,13 +237,17 @@ def test_a_tie_waiting_for_its_play_off_game_says_so_and_then_who_went_through()
         '<p data-testid="cup-outcome">The tie is level 2–2: the play-off game\'s score is still '
         "to come. Either team's captain or a secretary gives it from the score card.</p>"
     ) in fixture_page.replace("&#x27;", "'")
-    win_game(tie.games.get(is_playoff=True).game, "B", 4)
+    playoff = tie.games.get(is_playoff=True).game
+    win_game(playoff, "B", 4)
     tie.refresh_from_db()
+    home, away = (playoff.sides.get(label=label).score for label in "AB")
+    fixture = tie.fixture
     through = f"{tie.away.name} goes through on a play-off game."
+    played = f"Play-off game: {fixture.home.name} {home}–{away} {fixture.away.name}."
     tie_page = page_words(client.get(tie.get_absolute_url()).content.decode())
     fixture_page = page_words(client.get(tie.fixture.get_absolute_url()).content.decode())
     assert f'<p class="winner-banner">{through}</p>' in tie_page and level not in tie_page
-    assert f'<p data-testid="cup-outcome">{through}</p>' in fixture_page
+    assert f'<p data-testid="cup-outcome">{through} {played}</p>' in fixture_page
     assert "level" not in fixture_page
 
 
