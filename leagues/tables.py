@@ -358,7 +358,7 @@ class FixturesTable(BaseTable):
     status = tables.Column(attrs={"td": {"class": "status"}})
     # The start time where the league plays, a column of the CSV; a page gives it with the
     # date of a fixture still to begin (``render_date``) and names the league's zone once.
-    time = tables.Column(visible=False, orderable=False)
+    time = tables.Column(visible=False, orderable=False, attrs={"td": {"class": "time"}})
 
     export_name = "fixtures"
 
@@ -394,9 +394,13 @@ class FixturesTable(BaseTable):
         """ "Fri 4 Dec", and its start time where it is still to begin, "Fri 4 Dec, 19:30", as
         the league home's next fixtures give it (the page names the league's zone once)."""
         when = short_date(record.date)
-        if record.status in Fixture.TO_PLAY and getattr(record, "result", None) is None:
-            return f"{when}, {clock(record.time)}"
-        return when
+        starts = start_time(record)
+        return f"{when}, {starts}" if starts else when
+
+    def render_time(self, record: Fixture) -> str:
+        """Where a week's list shows the column (its fixtures start at different times): the
+        start time of a fixture still to begin, else nothing."""
+        return start_time(record) or "—"
 
     def render_score(self, record: Fixture) -> Any:
         url = self._fixture_url(record.pk)
@@ -427,6 +431,14 @@ class FixturesTable(BaseTable):
 
 
 DATE_FIRST = ("date", "time", "home", "score", "away", "venue", "status")
+
+
+def start_time(fixture: Fixture) -> str:
+    """ "19:30": when a fixture still to begin starts (in its league's zone, which the page
+    names once); "" for one begun, played, given or void."""
+    if fixture.status in Fixture.TO_PLAY and getattr(fixture, "result", None) is None:
+        return clock(fixture.time)
+    return ""
 
 
 #: Player figures, in the order shown; the style decides which of the optional ones appear.

@@ -38,6 +38,7 @@ from leagues.tables import (
     FixturesTable,
     PlayerStatisticsTable,
     StandingsTable,
+    start_time,
     wide_only,
 )
 from leagues.views.charts import picked_out, progression_chart
@@ -283,6 +284,20 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
     def get_table_data(self) -> Any:
         return self.rows
 
+    @cached_property
+    def week_starts(self) -> list[str]:
+        """The start times of the week's fixtures still to begin: one, said with the night's
+        date; more (a match moved to another hour), a column of the list."""
+        if self.week is None:
+            return []
+        return sorted({start_time(row) for row in self.rows} - {""})
+
+    def get_table(self, **kwargs: Any) -> Any:
+        table = super().get_table(**kwargs)
+        if not self.export and len(self.week_starts) > 1:
+            table.columns.show("time")
+        return table
+
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         week = self.week
@@ -300,6 +315,7 @@ class FixturesView(FragmentMixin, CSVExportMixin, SingleTableMixin, TemplateView
             by="team" if self.team is not None else "week",
             week=week,
             night=night,
+            starts=self.week_starts,
             # "Week 3 of 5": of the league nights, not a play-off's.
             league_weeks=sum(1 for night in nights if night.week is not None),
             previous_night=nights[index - 1] if index else None,

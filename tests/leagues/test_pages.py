@@ -587,7 +587,7 @@ def test_a_rearranged_fixture_is_listed_on_its_new_night_and_adds_no_week(client
     ]
     url = division.get_absolute_url() + "fixtures/?week="
     response = client.get(url + thursday.isoformat())
-    assert "‹ Week 1 Re-arranged Thursday 4 September 2025 Week 2 ›" in seen(response)
+    assert "‹ Week 1 Re-arranged Thursday 4 September 2025, 20:00 Week 2 ›" in seen(response)
     assert moved.get_absolute_url() in response.content.decode()
     # Not a league night: the teams not in its one match had none to play. Week 1, whose
     # match moved away, still names the two teams without one.
@@ -598,3 +598,33 @@ def test_a_rearranged_fixture_is_listed_on_its_new_night_and_adds_no_week(client
     emptied = seen(client.get(url + (START + week).isoformat()))
     assert "Week 2 of 3" in emptied
     assert "Every fixture of this night was re-arranged" in emptied
+
+
+def test_a_weeks_fixtures_say_when_they_start(client, db):
+    """A week's list gave the night's date and no start time (the team's list and the league's
+    home gave it): the heading gives the one start time, with the zone; a match moved to
+    another hour that night, the list gives each fixture's time in a column of its own."""
+    division = DivisionFactory(season__league__time_zone="America/Port_of_Spain")
+    entered_teams(division, ["Black Bull", "Old Hall", "Crown", "Anchor"])
+    fixtures_generate(division=division, start=START, legs=1)
+    url = division.get_absolute_url() + f"fixtures/?week={START.isoformat()}"
+    response = client.get(url)
+    page = seen(response)
+    assert "Tuesday 2 September 2025, 20:00 Week 2 ›" in page
+    assert "Start times are in Port of Spain time." in page
+    assert '<td class="time"' not in response.content.decode()
+
+    late = Fixture.objects.filter(division=division, date=START).order_by("pk").first()
+    fixture_rearrange(
+        fixture=late,
+        date=START,
+        time=datetime.time(21, 15),
+        outside_calendar=True,
+        reason="The pub's darts match first",
+    )
+    response = client.get(url)
+    page = seen(response)
+    assert "Tuesday 2 September 2025 Week 2 ›" in page
+    assert "Start times are in Port of Spain time." in page
+    cells = re.findall(r'<td class="time"[^>]*>([^<]*)</td>', response.content.decode())
+    assert sorted(cells) == ["20:00", "21:15"]
