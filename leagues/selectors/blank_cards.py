@@ -15,7 +15,7 @@ import datetime
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from django.db.models import Count, Prefetch, QuerySet, Subquery
+from django.db.models import Count, Max, Min, Prefetch, Q, QuerySet, Subquery
 
 from leagues import match
 from leagues.models import Fixture, FixtureTable, League, Player
@@ -153,18 +153,35 @@ def fixture_blank_card(*, pk: int) -> BlankCard:
     return cards[0]
 
 
+def _to_play(*, league: League, divisions: Iterable[int]) -> QuerySet[Fixture]:
+    """The league's matches to play (scheduled; of ``divisions`` only, where given)."""
+    fixtures = Fixture.objects.filter(
+        division__season__league=league, status=Fixture.Status.SCHEDULED
+    )
+    divisions = list(divisions)
+    return fixtures.filter(division__in=divisions) if divisions else fixtures
+
+
 def night_blank_cards(
     *, league: League, date: datetime.date, divisions: Iterable[int] = ()
 ) -> list[BlankCard]:
     """The cards of the league's matches to play on ``date`` (scheduled; of ``divisions``
     only, where given), in the league night's order: by division, then time."""
-    fixtures = Fixture.objects.filter(
-        division__season__league=league, date=date, status=Fixture.Status.SCHEDULED
-    )
-    divisions = list(divisions)
-    if divisions:
-        fixtures = fixtures.filter(division__in=divisions)
+    fixtures = _to_play(league=league, divisions=divisions).filter(date=date)
     return blank_cards(fixtures.order_by("division__rank", "division__name", "time", "pk"))
+
+
+def nights_beside(
+    *, league: League, date: datetime.date, divisions: Iterable[int] = ()
+) -> tuple[datetime.date | None, datetime.date | None]:
+    """The nights before (from the league's today on) and after ``date`` with a match to
+    play (of ``divisions`` only, where given), or None: a night's cards page steps to them,
+    for a secretary printing a few weeks' cards at once. One query."""
+    before = Q(date__lt=date, date__gte=league.today())
+    found = _to_play(league=league, divisions=divisions).aggregate(
+        before=Max("date", filter=before), after=Min("date", filter=Q(date__gt=date))
+    )
+    return found["before"], found["after"]
 
 
 @dataclass(frozen=True)

@@ -50,9 +50,9 @@ def night_blank_cards(request: HttpRequest, slug: str, night: str) -> HttpRespon
     except ValueError as exc:
         raise Http404("No such night.") from exc
     division = strict_id(request.GET.get("division"))
-    cards = blank_cards.night_blank_cards(
-        league=league, date=date, divisions=[division] if division else []
-    )
+    divisions = [division] if division else []
+    cards = blank_cards.night_blank_cards(league=league, date=date, divisions=divisions)
+    before, after = blank_cards.nights_beside(league=league, date=date, divisions=divisions)
     return render(
         request,
         "leagues/blank_cards.html",
@@ -61,6 +61,9 @@ def night_blank_cards(request: HttpRequest, slug: str, night: str) -> HttpRespon
             "night": date,
             "in_division": cards[0].fixture.division if cards and division else None,
             "cards": cards,
+            "before": before,
+            "after": after,
+            "division": division,
             "site": _site(request),
         },
     )

@@ -21,7 +21,7 @@ from leagues.services.fixtures import fixture_postpone, fixture_walkover
 from leagues.services.seating import table_seat
 from tests.cups.helpers import cup_world, team_cup
 from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory
-from tests.leagues.helpers import captained_teams, entered_teams, page_words, squad
+from tests.leagues.helpers import captained_teams, clock_at, entered_teams, page_words, squad
 
 pytestmark = pytest.mark.django_db
 
@@ -246,6 +246,35 @@ def test_a_league_nights_cards_are_its_matches_to_play_one_a_page_by_division(cl
     assert client.get(url.replace(NIGHT.isoformat(), "9-9-2025")).status_code == 404
 
 
+def test_a_nights_cards_step_to_the_nights_before_and_after_with_a_match_to_play(
+    client, monkeypatch
+):
+    """The desk offers the next night's cards only: the night's page steps on to the next
+    night with a match to play (and back, to today at the earliest), in the division asked
+    for, for a secretary printing a few weeks' cards at once."""
+    league, first, second, night = _night()
+    clock_at(monkeypatch, datetime.datetime(2025, 9, 8, 12, tzinfo=datetime.UTC))
+    url = reverse("leagues:night_blank_cards", args=[league.slug, NIGHT.isoformat()])
+    later = NIGHT + datetime.timedelta(days=7)
+    later_url = url.replace(NIGHT.isoformat(), later.isoformat())
+    page = page_words(client.get(url))
+    assert f'href="{later_url}" rel="next">{later:%a} {later.day} {later:%b} ›</a>' in page
+    assert 'rel="prev"' not in page
+    back = page_words(client.get(later_url))
+    assert f'href="{url}" rel="prev">‹ {NIGHT:%a} {NIGHT.day} {NIGHT:%b}</a>' in back
+    assert 'rel="next"' not in back
+    # The second division plays that one night only: nowhere to step to.
+    assert (
+        'data-testid="cards-nights"'
+        not in client.get(f"{url}?division={second.pk}").content.decode()
+    )
+    page = page_words(client.get(f"{url}?division={first.pk}"))
+    assert f'href="{later_url}?division={first.pk}" rel="next"' in page
+    # A night gone by is not stepped back to, its matches not played or not.
+    clock_at(monkeypatch, datetime.datetime(2025, 9, 10, 12, tzinfo=datetime.UTC))
+    assert 'rel="prev"' not in client.get(later_url).content.decode()
+
+
 def test_a_blank_card_runs_a_fixed_number_of_queries(client, django_assert_num_queries):
     """The fixture with its teams, venue, league and cup tie; its tables with their pairs; and,
     once a pair is seated, whether someone else in the league shares a seated player's name."""
@@ -261,16 +290,17 @@ def test_a_blank_card_runs_a_fixed_number_of_queries(client, django_assert_num_q
 
 
 def test_a_league_nights_cards_run_a_fixed_number_of_queries(client, django_assert_num_queries):
-    """The league; the night's fixtures, their tables (with pairs) and the namesakes' read:
-    the same for one division's matches and for the whole night's, however many."""
+    """The league; the night's fixtures, their tables (with pairs) and the namesakes' read;
+    the nights before and after: the same for one division's matches and for the whole
+    night's, however many."""
     league, _, second, night = _night()
     for fixture in (night["first"][0], night["second"][1]):
         season = fixture.division.season
         table_seat(fixture=fixture, board=1, home=squad(fixture.home, season), by=None)
     url = reverse("leagues:night_blank_cards", args=[league.slug, NIGHT.isoformat()])
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(5):
         client.get(url)
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(5):
         client.get(f"{url}?division={second.pk}")
 
 
