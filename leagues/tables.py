@@ -399,7 +399,7 @@ class FixturesTable(BaseTable):
 
     def render_time(self, record: Fixture) -> str:
         """Where a week's list shows the column (its fixtures start at different times): the
-        start time of a fixture still to begin, else nothing."""
+        start time of a fixture still to begin, else a dash."""
         return start_time(record) or "—"
 
     def render_score(self, record: Fixture) -> Any:
