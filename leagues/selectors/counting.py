@@ -194,7 +194,8 @@ def fixtures_with_standing(
 #: A stored result's state, as every page words it (``result_state``).
 EXPUNGED = "expunged"
 CONFIRMED = "confirmed"
-TO_CONFIRM = "awaiting confirmation"
+#: The submitted status's label after its comma ("Submitted, awaiting confirmation").
+TO_CONFIRM = ResultSubmission.Status.SUBMITTED.label.partition(", ")[2]
 DISPUTED = ResultSubmission.Status.DISPUTED.label.lower()
 NOT_SUBMITTED = "not yet submitted"
 
