@@ -198,6 +198,8 @@ CONFIRMED = "confirmed"
 TO_CONFIRM = ResultSubmission.Status.SUBMITTED.label.partition(", ")[2]
 DISPUTED = ResultSubmission.Status.DISPUTED.label.lower()
 NOT_SUBMITTED = "not yet submitted"
+#: The states of a result played to the end that is not (yet) agreed.
+UNAGREED = (TO_CONFIRM, DISPUTED, NOT_SUBMITTED)
 
 
 def result_state(result: Any) -> str:
@@ -230,15 +232,17 @@ def result_mark(fixture: Fixture) -> str:
     no result yet): "provisional" (and "provisional, disputed": a league that counts results
     before they are agreed counts a disputed one too, and says so), its ``result_state`` when
     it does not count ("awaiting confirmation", "disputed", "not yet submitted", "expunged"),
-    or the kind ("cup")."""
+    or the kind ("cup") of a cup tie's agreed result (one not yet agreed says where it stands,
+    as a league result's does: its winner goes through only once it is)."""
     if fixture.status not in RESULT_STATUSES:
         return ""
     result = getattr(fixture, "result", None)
     if result is None or not result.is_final:
         return ""
-    if fixture.kind != Fixture.Kind.LEAGUE:
-        return fixture.get_kind_display().lower()
     state = result_state(result)
+    if fixture.kind != Fixture.Kind.LEAGUE:
+        waiting = fixture.status != Fixture.Status.WALKOVER and state in UNAGREED
+        return state if waiting else fixture.get_kind_display().lower()
     if state == EXPUNGED:
         return state
     if fixture.status == Fixture.Status.WALKOVER or state == CONFIRMED:

@@ -404,3 +404,24 @@ def test_the_teams_lists_say_a_level_tie_waits_for_its_play_off_game_not_that_it
     tie_playoff_enter(tie=Tie.objects.get(pk=tie.pk), home=11, away=8, by=secretary)
     words = page_words(Client().get(team.get_absolute_url()))
     assert f"{cup.name}: Played" in words and "a play-off game to come" not in words
+
+
+def test_a_cup_ties_result_not_yet_agreed_is_listed_as_waiting_then_as_played():
+    """A captain's card for a cup tie, the other captain yet to agree: a team's list said
+    "League Cup: Played", as if it counted; it says it awaits confirmation until agreed."""
+    from leagues.services import confirmation
+
+    world, cup, tie = _tie()
+    captains = {
+        tie.fixture.home_id: world.users["home_captain"],
+        tie.fixture.away_id: world.users["away_captain"],
+    }
+    submission = fixture_card_enter(
+        fixture=tie.fixture, tables=HOME_WINS, by=captains[tie.fixture.home_id]
+    )
+    team = tie.fixture.home
+    words = page_words(Client().get(team.get_absolute_url()))
+    assert f"{cup.name}: Played (awaiting confirmation)" in words
+    confirmation.result_confirm(submission=submission, by=captains[tie.fixture.away_id])
+    words = page_words(Client().get(team.get_absolute_url()))
+    assert f"{cup.name}: Played" in words and "awaiting confirmation" not in words
