@@ -29,7 +29,7 @@ from leagues.selectors.live import (
     IN_PLAY,
     NO_RESULT,
     awaiting_words,
-    counted_submission,
+    counted_status,
     follows_tables,
     last_change,
     match_progress,
@@ -329,9 +329,7 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
         # How a counted result came to count ("Result settled by the secretary"), in its result
         # page's words: read only where one counts.
         counted = (
-            counted_submission(detail)
-            if detail.status == Fixture.Status.PLAYED and confirmed
-            else None
+            counted_status(detail) if detail.status == Fixture.Status.PLAYED and confirmed else None
         )
         # A cup tie's play-off game's score from the card, once the result it came with counts.
         tie = getattr(detail, "cup_tie", None) if detail.kind == Fixture.Kind.CUP else None
@@ -360,7 +358,7 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
             "adjustments": list(detail.adjustments.all()),
             "secretary": SECRETARY,
             "confirmed": confirmed,
-            "counted_words": result_words(counted.status) if counted else result_words(),
+            "counted_words": result_words(counted) if counted else result_words(),
             "last_change": last_change([detail]),
         }
 
