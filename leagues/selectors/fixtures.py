@@ -581,12 +581,6 @@ _week_rows = CompiledRows(
     ),
     kinds=(int, datetime.date),
 )
-_division_team_rows = CompiledRows(
-    lambda division, team: division_own(fixture_query(division=division, team=team)).values_list(
-        *LISTED
-    ),
-    kinds=(int, int),
-)
 _season_team_rows = CompiledRows(
     lambda team, season: fixture_query(team=team, season=season).values_list(*LISTED),
     kinds=(int, int),
@@ -610,12 +604,29 @@ def division_fixture_rows(
     list shows them: the team's (``team``), the night's (``week``) or all of them. One
     query."""
     if team is not None:
-        rows = _division_team_rows.rows(division.pk, team.pk)
+        rows = _division_team_own(division, _season_team_rows.rows(team.pk, division.season_id))
     elif week is not None:
         rows = _week_rows.rows(division.pk, week)
     else:
         rows = _division_rows.rows(division.pk)
     return _listed(rows, division.season.league, [division])
+
+
+#: Where a listed row (``LISTED``) has its fixture's division and kind.
+_DIVISION_AT, _KIND_AT = LISTED.index("division_id"), LISTED.index("kind")
+
+
+def _division_team_own(division: Division, rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """Of a team's fixtures of the division's season (``_season_team_rows``, read along the
+    fixtures' home and away team indexes), those of ``division`` that are its own
+    (``DIVISION_OWN``: not a cup tie). Asked for the division's and the team's together,
+    PostgreSQL read them along the division's fixtures, all of them (9,900 of a division of 100
+    teams, for the team's 198: some 3 ms)."""
+    return [
+        row
+        for row in rows
+        if row[_DIVISION_AT] == division.pk and row[_KIND_AT] != Fixture.Kind.CUP
+    ]
 
 
 def team_fixture_rows(*, entry: TeamEntry, league: League) -> list[ListedFixture]:
