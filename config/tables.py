@@ -24,6 +24,7 @@ import csv
 import html
 import io
 import operator
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote_plus
 
@@ -64,6 +65,9 @@ def _safe_cell(value: Any) -> Any:
 
 #: What django-tables2 offers a render method, by argument name (``BoundRow._call_render``).
 CELL_ARGUMENTS = ("value", "record", "column", "bound_column", "bound_row", "table")
+
+#: The arguments of a render method called with them directly (``_CellPlan.direct``).
+DIRECT_ARGUMENTS = (("record",), ("value",), ("record", "value"), ("value", "record"))
 
 
 def attrs_html(attrs: AttributeDict) -> str:
@@ -167,8 +171,11 @@ class _CellPlan:
         self.as_is = self.link is None and getattr(self.render, "__func__", None) is (
             tables.Column.render
         )
-        # A render method asking for the record alone, not linked: called with it directly.
-        self.by_record = self.link is None and self.callable and self.names == ("record",)
+        # A render method asking for the record, the value or both, not linked: called with
+        # them directly, not with a mapping of everything it might ask for.
+        self.direct = self.link is None and self.callable and self.names in DIRECT_ARGUMENTS
+        self.wants_record = self.names is not None and "record" in self.names
+        self.wants_value = self.names is not None and "value" in self.names
         self.localize = bound_column.localize
         # Whether a whole number is grouped (read once a column, not once a cell).
         self.grouped = settings.USE_THOUSAND_SEPARATOR
@@ -187,6 +194,22 @@ class _CellPlan:
         if self.accessor and self.accessor.SEPARATOR not in self.accessor:
             self.name = str(self.accessor)
         self.ways: dict[type, str] = {}
+
+    def writer(self, record: Any) -> Callable[[BoundRow, Any], str]:
+        """What writes this column's ``<td>`` for a row and its record, for records of the
+        kind of ``record``: chosen once a kind (a table's records are all of one, as a rule),
+        not once a cell. A column whose value is the record's attribute of its name, whose
+        cell is that value or what a render method asking for the record or the value makes
+        of it, and whose attributes are the same for every cell (most columns) is written by
+        ``_attribute_html``; any other by ``html``, the general way."""
+        if (
+            self.td is not None
+            and (self.as_is or self.direct)
+            and not (self.many_to_many or self.text_link)
+            and self._way(record) == "attribute"
+        ):
+            return self._attribute_html
+        return self.html
 
     def _way(self, record: Any) -> str:
         """How a record of this kind gives the cell's value, worked out at its first row:
@@ -281,31 +304,75 @@ class _CellPlan:
             return self._call(row)
         if value in self.empty_values or (self.many_to_many and not value.exists()):
             return self.default
-        if self.by_record:
-            return self.render(record=record)
+        if self.as_is:
+            return value
+        if self.direct:
+            return self._rendered(record, value)
         return self._call(row, value)
 
-    def html(self, row: BoundRow) -> str:
-        """The ``<td>`` element, as the template writes it."""
-        content = self.cell(row)
-        kind = type(content)
-        if kind is int and not self.grouped:
-            text = str(content)  # what localize() makes of a whole number without grouping
-        elif kind is str and self.localize is None:
-            text = html.escape(content)  # what localize() and conditional_escape() make of text
-        elif kind is SafeString and self.localize is None:
-            text = content
+    def _rendered(self, record: Any, value: Any) -> Any:
+        """What a ``direct`` render method makes of the record and the value it asks for."""
+        if not self.wants_value:
+            return self.render(record=record)
+        if self.wants_record:
+            return self.render(record=record, value=value)
+        return self.render(value=value)
+
+    def _attribute_html(self, row: BoundRow, record: Any) -> str:
+        """``html`` for a column ``writer`` gives it to: the value looked up as ``cell`` looks
+        up an ``"attribute"``, the cell the column's default where it is empty, else the value
+        or the render method's content, written as ``html`` writes it."""
+        try:  # as Accessor.resolve: a lookup that fails in any way finds nothing
+            value = getattr(record, self.name)
+            if callable(value):
+                value = self._called(value)
+        except Exception:
+            value = None
+        if value in self.empty_values:
+            content = self.default
+        elif self.as_is:
+            content = value
         else:
-            if self.localize is not None:
-                content = localize(content, use_l10n=self.localize)
-            content = localize(template_localtime(content))
-            text = conditional_escape(content if isinstance(content, str) else str(content))
+            content = self._rendered(record, value)
+        # Joined with +: an f-string would call SafeString's __str__, a Python method, for
+        # each cell of a column of links.
+        return "<td " + self.td + ">" + self._text(content) + "</td>"
+
+    def html(self, row: BoundRow, record: Any = None) -> str:
+        """The ``<td>`` element, as the template writes it (the general way: any column)."""
+        content = self.cell(row)
         td = self.td
-        if td is None:
+        if td is None:  # computed from the record and the cell's (localized) content
+            content = self._localized(content)
             bound = self.bound_column
             bound.current_record, bound.current_value = row.record, content
             td = attrs_html(bound.attrs["td"])
-        return f"<td {td}>{text}</td>"
+        return f"<td {td}>{self._text(content)}</td>"
+
+    def _text(self, content: Any) -> str:
+        """A cell's content as the template writes it (``{{ cell }}``: localized, escaped
+        unless safe)."""
+        kind = type(content)
+        if kind is int and not self.grouped:
+            return str(content)  # what localize() makes of a whole number without grouping
+        if self.localize is None and kind is str:
+            return html.escape(content)  # what localize() and conditional_escape() make of it
+        if self.localize is None and kind is SafeString:
+            return content
+        content = self._localized(content)
+        return conditional_escape(content if isinstance(content, str) else str(content))
+
+    def _localized(self, content: Any) -> Any:
+        """A cell's content as ``{{ cell }}`` localizes it: a whole number without grouping
+        and text where the column does not localize are left as they are."""
+        kind = type(content)
+        if (kind is int and not self.grouped) or (
+            self.localize is None and kind in (str, SafeString)
+        ):
+            return content
+        if self.localize is not None:
+            content = localize(content, use_l10n=self.localize)
+        return localize(template_localtime(content))
 
 
 class _ListData(TableListData):
@@ -437,6 +504,8 @@ class BaseTable(tables.Table):
         # value is computed from the record: then they are worked out for each row.
         each_row = _has_callable(self.row_attrs)
         shared: dict[tuple[type, int], str] = {}
+        # Each column's writer, chosen once for each kind of record (``_CellPlan.writer``).
+        writers: dict[type, list[Callable[[BoundRow, Any], str]]] = {}
         rows = []
         for row in self.paginated_rows:
             if each_row:
@@ -446,7 +515,11 @@ class BaseTable(tables.Table):
                 if kind not in shared:
                     shared[kind] = attrs_html(row.attrs)
                 attrs = shared[kind]
-            rows.append(f"<tr {attrs}>{''.join([plan.html(row) for plan in plans])}</tr>")
+            record = row.record
+            cells = writers.get(type(record))
+            if cells is None:
+                cells = writers[type(record)] = [plan.writer(record) for plan in plans]
+            rows.append(f"<tr {attrs}>{''.join([write(row, record) for write in cells])}</tr>")
         return rows
 
     def as_csv(self, exclude_columns: tuple[str, ...] = ()) -> str:

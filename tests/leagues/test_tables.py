@@ -13,6 +13,7 @@ import django_tables2 as tables
 import pytest
 from django.urls import reverse
 from django.utils.formats import date_format
+from django.utils.html import format_html
 from django_tables2.data import TableListData
 from django_tables2.utils import AttributeDict
 from hypothesis import given, settings
@@ -230,16 +231,39 @@ def test_csv_cells_that_look_like_formulas_are_quoted():
 class ProbeTable(BaseTable):
     """Each way django-tables2 fills a cell: a choices field shown by its label, a link, a date
     by its template, a default for an empty value, attributes computed from the record (a
-    cell's and a row's)."""
+    cell's and a row's), render methods asking for the value, the record or both (in either
+    order), a method of the record called, a name the record lacks, a column that counts
+    nothing as empty."""
 
     status = tables.Column(attrs={"td": {"data-status": lambda record: record.status}})
     home = tables.Column(linkify=True)
     date = tables.DateColumn(format="j M")
     original_date = tables.Column(default="never moved")
     round = tables.Column()
+    number = tables.Column(accessor="pk")
+    away = tables.Column()
+    kind = tables.Column(accessor="get_kind_display")
+    missing = tables.Column(accessor="no_such_name", default="nothing")
+    unlisted = tables.Column(accessor="no_such_name", empty_values=())
+    moved = tables.Column(accessor="original_date", empty_values=(), default="not shown")
 
     class Meta(BaseTable.Meta):
         row_attrs = {"data-fixture": lambda record: record.pk}
+
+    def render_number(self, value, record):
+        return f"{value}/{record.round} <&>"
+
+    def render_away(self, record, value):
+        return format_html("<b>{}</b> ({})", value, record.pk)
+
+    def render_missing(self, value):
+        return "never shown"
+
+    def render_unlisted(self, value):
+        return f"not found: {value}"
+
+    def render_moved(self, record):
+        return f"moved from {record.original_date}"
 
 
 def part(html: str, tag: str = "tbody") -> str:
