@@ -214,6 +214,24 @@ def test_every_table_subclasses_the_project_base_table():
         assert table._meta.template_name == "site/table.html"
 
 
+def test_each_table_has_columns_of_its_own():
+    """A table's columns are copies of its class's (``BaseTable`` copies each shallowly, not
+    deeply as django-tables2 does): one hidden, or given its accessor, in one table is so in
+    that table only, and a subclass's columns are copied so too."""
+
+    class Later(FixturesTable):
+        note = tables.Column()
+
+    first, second = FixturesTable([]), Later([])
+    first.columns.hide("venue")
+    assert not first.columns["venue"].visible
+    assert second.columns["venue"].visible and FixturesTable.base_columns["venue"].visible
+    assert first.columns["home"].accessor == "home"
+    assert FixturesTable.base_columns["home"].accessor is None
+    assert first.columns["home"].column is not second.columns["home"].column
+    assert second.columns["note"].column is not Later.base_columns["note"]
+
+
 def test_a_table_asked_for_pages_refuses(rf):
     """``site/table.html`` writes no page links: a paginated table would show its first page
     and no way to the others."""
