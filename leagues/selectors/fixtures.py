@@ -52,7 +52,7 @@ from leagues.selectors.counting import (
     result_words,
 )
 from scoring.models import GameStatus, Hand, Side
-from scoring.services.compiled import CompiledRead, CompiledReadIn, CompiledRows
+from scoring.services.compiled import LARGEST_ID, CompiledRead, CompiledReadIn, CompiledRows
 from scoring.sheet import join_words
 
 M = TypeVar("M", bound=Model)
@@ -1176,7 +1176,7 @@ def team_get(*, pk: int) -> Team:
 def _team_entries_shape(team_id: int) -> QuerySet[TeamEntry]:
     return (
         TeamEntry.objects.filter(team=team_id)
-        .select_related("division", "season")
+        .select_related("division", "season", "team__league", "team__home_venue")
         .order_by("-season__starts_on", "pk")
     )
 
@@ -1185,10 +1185,18 @@ def _team_entries_shape(team_id: int) -> QuerySet[TeamEntry]:
 _team_entries_read = CompiledRead(_team_entries_shape)
 
 
-def team_entries(*, team: Team) -> list[TeamEntry]:
-    """The team's divisions season by season, latest first, with their seasons (what the team
-    page shows of them), each given ``team``."""
-    return _rows_given(_team_entries_read, team, "team")
+def team_with_entries(*, pk: int) -> tuple[Team, list[TeamEntry]]:
+    """The team as ``team_get`` reads it, and its divisions season by season, latest first,
+    with their seasons (what the team page shows of them), each given that team: one query, the
+    team read with its seasons (two for a team never entered in one, read then by
+    ``team_get``); raises ``Team.DoesNotExist``."""
+    entries = _team_entries_read.rows(pk) if 0 < pk <= LARGEST_ID else []
+    if not entries:
+        return team_get(pk=pk), []
+    team = entries[0].team
+    for entry in entries:
+        entry.team = team
+    return team, entries
 
 
 #: A team's squad of a season, by a query built once per connection (team, season).

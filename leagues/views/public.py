@@ -380,11 +380,11 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
 def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A team's season (``?season=``; by default the one in play, as the league's home shows
     it: ``seasons_now``): squad, fixtures, players."""
-    team = found(selectors.team_get, pk=pk)
+    # Its seasons are read with it (the fragment's, read on a cached page too): one query.
+    team, entries = found(selectors.team_with_entries, pk=pk)
     today = team.league.today()
 
     def context() -> dict[str, Any]:
-        entries = list(selectors.team_entries(team=team))
         wanted = request.GET.get("season", "")
         in_play = selectors.seasons_now([e.season for e in entries], today=today).current
         shown = next((e for e in entries if e.season == in_play), None)

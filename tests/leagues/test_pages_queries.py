@@ -64,12 +64,12 @@ QUERIES = {
     # then its tables and adjustments read onto it (no tables here, so no games to look up),
     # and, its result counting, how it came to ("Result settled by the secretary").
     "fixture": (4 + CACHE_WRITE, 2),
-    # The team, then its seasons, its row of the stored table (with the table's size),
-    # fixtures (their division and league are the season's: not read again), squad (and who
-    # in it shares a name with someone else in the league), players' stored figures, summed
-    # in one query.
+    # The team with its seasons (on a cached page too), then its row of the stored table
+    # (with the table's size), fixtures (their division and league are the season's: not read
+    # again), squad (and who in it shares a name with someone else in the league), players'
+    # stored figures, summed in one query.
     # And which of its fixtures whose night passed without a result had a game begun (``BEGUN``).
-    "team": (7 + BEGUN + CACHE_WRITE, 2),
+    "team": (6 + BEGUN + CACHE_WRITE, 2),
     # The player, then whether someone else in the league has their name or the name of
     # someone at their tables (the title, the partners), registrations, tables (with games: and
     # the games, and their scores) and the stored figures (the partners' too).

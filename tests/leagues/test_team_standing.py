@@ -8,7 +8,7 @@ import pytest
 from django.forms.models import model_to_dict
 from django.urls import reverse
 
-from leagues.selectors.fixtures import _team_entries_shape, team_entries
+from leagues.selectors.fixtures import _team_entries_shape, team_with_entries
 from leagues.selectors.standings import (
     STORED_FIGURES,
     _entry_row_shape,
@@ -16,6 +16,7 @@ from leagues.selectors.standings import (
     entry_standing,
 )
 from leagues.services.standings import refresh_division_table
+from tests.factories.leagues import TeamFactory
 from tests.leagues.helpers import confirm
 from tests.leagues.test_access import build
 
@@ -62,16 +63,19 @@ def test_the_team_pages_reads_built_once_are_the_querysets():
     fixture = confirm(world.fixture)
     refresh_division_table(division=fixture.division_id)
     for team in (fixture.home, fixture.away):
-        entries = team_entries(team=team)
+        read, entries = team_with_entries(pk=team.pk)
         expected = list(_team_entries_shape(team.pk))
-        assert [_fields(e, e.division, e.season) for e in entries] == [
-            _fields(e, e.division, e.season) for e in expected
+        assert [_fields(e, e.division, e.season, e.team, e.team.league) for e in entries] == [
+            _fields(e, e.division, e.season, e.team, e.team.league) for e in expected
         ]
-        assert all(entry.team is team for entry in entries)
+        assert all(entry.team is read for entry in entries)
+        assert _fields(read, read.league, read.home_venue) == _fields(
+            team, team.league, team.home_venue
+        )
         (entry,) = entries
         row, teams = entry_standing(entry=entry)
         (stored,) = _entry_row_shape(entry.pk)
-        assert row is not None and row.team is team and teams == stored.teams == 3
+        assert row is not None and row.team is read and teams == stored.teams == 3
         assert [getattr(row, name) for name in STORED_FIGURES] == [
             getattr(stored, name) for name in STORED_FIGURES
         ]
@@ -79,3 +83,15 @@ def test_the_team_pages_reads_built_once_are_the_querysets():
 
 def _fields(*objs) -> list[dict]:
     return [model_to_dict(obj) for obj in objs]
+
+
+def test_a_team_never_entered_in_a_season_has_its_page(client):
+    """The team page reads the team with its seasons: a team with none is read by itself."""
+    team = TeamFactory(name="Crown & Anchor")
+    read, entries = team_with_entries(pk=team.pk)
+    assert entries == [] and _fields(read, read.league, read.home_venue) == _fields(
+        team, team.league, team.home_venue
+    )
+    page = client.get(reverse("leagues:team", args=[team.pk])).content.decode()
+    assert "Crown &amp; Anchor" in page and "Not entered in a season yet." in page
+    assert team.home_venue.name in page
