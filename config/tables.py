@@ -306,19 +306,7 @@ class _CellPlan:
             return self._call(row)
         if value in self.empty_values or (self.many_to_many and not value.exists()):
             return self.default
-        if self.as_is:
-            return value
-        if self.direct:
-            return self._rendered(record, value)
         return self._call(row, value)
-
-    def _rendered(self, record: Any, value: Any) -> Any:
-        """What a ``direct`` render method makes of the record and the value it asks for."""
-        if not self.wants_value:
-            return self.render(record=record)
-        if self.wants_record:
-            return self.render(record=record, value=value)
-        return self.render(value=value)
 
     def _attribute_html(self, row: BoundRow, record: Any) -> str:
         """``html`` for a column ``writer`` gives it to: the value looked up as ``cell`` looks
@@ -334,8 +322,12 @@ class _CellPlan:
             content = self.default
         elif self.as_is:
             content = value
+        elif not self.wants_value:
+            content = self.render(record=record)
+        elif self.wants_record:
+            content = self.render(record=record, value=value)
         else:
-            content = self._rendered(record, value)
+            content = self.render(value=value)
         # Joined with +: an f-string would call SafeString's __str__, a Python method, for
         # each cell of a column of links.
         return "<td " + self.td + ">" + self._text(content) + "</td>"
