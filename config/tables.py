@@ -36,7 +36,7 @@ from django.core.exceptions import FieldDoesNotExist
 from django.db import models
 from django.http import HttpRequest, HttpResponse
 from django.utils.formats import localize
-from django.utils.html import conditional_escape, escape
+from django.utils.html import conditional_escape
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString
 from django.utils.timezone import template_localtime
@@ -105,10 +105,14 @@ def _arguments(render: Any) -> tuple[tuple[str, ...], str | None]:
 
 
 def _has_callable(attrs: Any) -> bool:
+    """Whether attributes compute a value (a callable, at any depth of their dicts)."""
     if callable(attrs):
         return True
     if isinstance(attrs, dict):
-        return any(_has_callable(value) for value in attrs.values())
+        return any(
+            callable(value) or (isinstance(value, dict) and _has_callable(value))
+            for value in attrs.values()
+        )
     return False
 
 
@@ -482,10 +486,10 @@ class BaseTable(tables.Table):
         cells = []
         for plan in self._cell_plans():
             column = plan.bound_column
-            heading = conditional_escape(column.header)
+            heading = _escaped(column.header)  # as conditional_escape, without its wrappers
             if column.orderable:
                 sort = f"{key}={quote_plus(column.order_by_alias.next)}"
-                heading = f'<a href="{escape(before + sort + after)}">{heading}</a>'
+                heading = f'<a href="{html.escape(before + sort + after)}">{heading}</a>'
             cells.append(f"<th {plan.th}>{heading}</th>")
         return SafeString("".join(cells))
 
