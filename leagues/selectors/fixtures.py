@@ -1091,7 +1091,18 @@ def division_adjustments(*, division: Division) -> QuerySet[PointAdjustment]:
 
 
 def _fixture_shape(fixture_id: int) -> QuerySet[Fixture]:
-    return Fixture.objects.select_related(*FIXTURE_RELATED).filter(pk=fixture_id)
+    """A fixture with its teams, venue, result and league, and whether it has tables and point
+    adjustments (``has_tables``, ``has_adjustments``): its page reads them only where it has
+    some (a fixture entered from its score card alone has no tables; few have adjustments)."""
+    of_it = OuterRef("pk")
+    return (
+        Fixture.objects.select_related(*FIXTURE_RELATED)
+        .filter(pk=fixture_id)
+        .annotate(
+            has_tables=Exists(FixtureTable.objects.filter(fixture=of_it)),
+            has_adjustments=Exists(PointAdjustment.objects.filter(fixture=of_it)),
+        )
+    )
 
 
 #: A fixture's page reads it by a query built once per connection
@@ -1100,8 +1111,8 @@ _fixture_read = CompiledRead(_fixture_shape)
 
 
 def fixture_get(*, pk: int) -> Fixture:
-    """A fixture with its teams, venue, result and league: one query; raises
-    ``Fixture.DoesNotExist``."""
+    """A fixture with its teams, venue, result and league (``_fixture_shape``): one query;
+    raises ``Fixture.DoesNotExist``."""
     return _fixture_read.one(pk)
 
 
@@ -1143,19 +1154,24 @@ _fixture_adjustments_read = CompiledRead(
 
 def fixture_detail(*, pk: int) -> Fixture:
     """A fixture with its result, tables and pairs, games with their sides and hands, and
-    adjustments: five queries."""
+    adjustments: up to five queries."""
     return fixture_with_tables(fixture=fixture_get(pk=pk))
 
 
 def fixture_with_tables(*, fixture: Fixture) -> Fixture:
     """The fixture as ``fixture_get`` reads it with its tables and pairs, games with their
-    sides and hands, and adjustments read onto it: four queries (a page that has the fixture
-    already does not read it again)."""
-    tables = _rows_given(_fixture_tables_read, fixture, "fixture")
-    if tables:
+    sides and hands, and adjustments read onto it: up to four queries, each only where the
+    fixture has such rows (its ``has_tables`` and ``has_adjustments``; a page that has the
+    fixture already does not read it again)."""
+    tables = []
+    if fixture.has_tables:  # type: ignore[attr-defined]
+        tables = _rows_given(_fixture_tables_read, fixture, "fixture")
         prefetch_related_objects(tables, Prefetch("games", queryset=table_games()))
     _read_onto(fixture, "tables", tables)
-    _read_onto(fixture, "adjustments", _rows_given(_fixture_adjustments_read, fixture, "fixture"))
+    adjustments = []
+    if fixture.has_adjustments:  # type: ignore[attr-defined]
+        adjustments = _rows_given(_fixture_adjustments_read, fixture, "fixture")
+    _read_onto(fixture, "adjustments", adjustments)
     return fixture
 
 

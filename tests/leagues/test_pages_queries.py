@@ -60,10 +60,10 @@ QUERIES = {
     # here has none such, so no such read).
     "fixtures by week": (4 + CACHE_WRITE, 2),
     "fixtures by team": (3 + BEGUN + CACHE_WRITE, 2),
-    # The fixture with its teams and result (whose standing says whether it is confirmed),
-    # then its tables and adjustments read onto it (no tables here, so no games to look up),
-    # and, its result counting, how it came to ("Result settled by the secretary").
-    "fixture": (4 + CACHE_WRITE, 2),
+    # The fixture with its teams and result (whose standing says whether it is confirmed) and
+    # whether it has tables and adjustments (here neither: none read, and no games to look
+    # up), and, its result counting, how it came to ("Result settled by the secretary").
+    "fixture": (2 + CACHE_WRITE, 2),
     # The team with its seasons (on a cached page too), then its row of the stored table
     # (with the table's size), fixtures (their division and league are the season's: not read
     # again), squad (and who in it shares a name with someone else in the league), players'

@@ -141,7 +141,7 @@ def test_a_fixture_read_once_per_connection_is_its_queryset(division):
         selectors.fixture_get(pk=999_999)
 
 
-def test_a_fixtures_tables_and_adjustments_are_read_onto_it_in_four_queries(
+def test_a_fixtures_tables_and_adjustments_are_read_onto_it_in_up_to_four_queries(
     division, django_assert_num_queries
 ):
     """A fixture page's tables (with their pairs, games, sides and hands) and adjustments are
@@ -167,6 +167,16 @@ def test_a_fixtures_tables_and_adjustments_are_read_onto_it_in_four_queries(
             t.games.all()[0].hands for t in expected
         ]
     assert [a.pk for a in adjustments] == [a.pk for a in made]
+    # The fixture's read says whether it has tables and adjustments: none is looked for where
+    # it has none.
+    third = Fixture.objects.filter(division=division).order_by("date", "pk")[2]
+    for fixture, queries, adjusted in ((other, 1, 1), (third, 0, 0)):
+        read = selectors.fixture_get(pk=fixture.pk)
+        with django_assert_num_queries(queries):  # its adjustment, or nothing
+            selectors.fixture_with_tables(fixture=read)
+        with django_assert_num_queries(0):
+            assert list(read.tables.all()) == []
+            assert len(read.adjustments.all()) == adjusted
 
 
 def _seated(table) -> list:

@@ -34,10 +34,11 @@ NIGHT_PAGE_QUERIES = 17
 #: for them all (it was 23, a query for each table won on the phones).
 SCORE_CARD_QUERIES = 21
 #: The secretary's Tables page of a match begun, a table's game abandoned, however many tables:
-#: the session and account, the fixture, its tables, their games and the games' sides,
-#: adjustments, the secretary check, the abandoned tables, both squads, the namesakes, the
-#: tables' links for the cards and their players' namesakes.
-TABLES_PAGE_QUERIES = 14
+#: the session and account, the fixture (with whether it has tables and adjustments: it has no
+#: adjustment, not looked for), its tables, their games and the games' sides, the secretary
+#: check, the abandoned tables, both squads, the namesakes, the tables' links for the cards and
+#: their players' namesakes.
+TABLES_PAGE_QUERIES = 13
 
 
 def _abandoned_at_table_4(low: str = "B"):
