@@ -109,10 +109,9 @@ def _has_callable(attrs: Any) -> bool:
     if callable(attrs):
         return True
     if isinstance(attrs, dict):
-        return any(
-            callable(value) or (isinstance(value, dict) and _has_callable(value))
-            for value in attrs.values()
-        )
+        for value in attrs.values():
+            if callable(value) or (isinstance(value, dict) and _has_callable(value)):
+                return True
     return False
 
 
