@@ -166,6 +166,13 @@ def test_a_fixtures_tables_and_adjustments_are_read_onto_it_in_up_to_four_querie
         assert [t.games.all()[0].hands for t in tables] == [
             t.games.all()[0].hands for t in expected
         ]
+        # Each game, its sides and its number of hands as the prefetch gives them, each
+        # reaching its table and game as theirs do.
+        assert [_games(t) for t in tables] == [_games(t) for t in expected]
+        assert all(g.table is t for t in tables for g in t.games.all())
+        assert all(
+            s.game is g.game for t in tables for g in t.games.all() for s in g.game.sides.all()
+        )
     assert [a.pk for a in adjustments] == [a.pk for a in made]
     # The fixture's read says whether it has tables and adjustments: none is looked for where
     # it has none.
@@ -177,6 +184,18 @@ def test_a_fixtures_tables_and_adjustments_are_read_onto_it_in_up_to_four_querie
         with django_assert_num_queries(0):
             assert list(read.tables.all()) == []
             assert len(read.adjustments.all()) == adjusted
+
+
+def _games(table) -> list:
+    return [
+        (
+            model_to_dict(g),
+            g.hands,
+            model_to_dict(g.game),
+            [model_to_dict(s) for s in g.game.sides.all()],
+        )
+        for g in table.games.all()
+    ]
 
 
 def _seated(table) -> list:
