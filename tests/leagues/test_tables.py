@@ -291,10 +291,11 @@ def part(html: str, tag: str = "tbody") -> str:
     return re.sub(r">\s+<", "><", body).strip()
 
 
-@pytest.mark.parametrize("make", ["standings", "fixtures", "probe", "games"])
+@pytest.mark.parametrize("make", ["standings", "fixtures", "probe", "games", "mixed"])
 def test_rows_are_the_ones_django_tables2_would_write(rf, division, make):
     """``BaseTable.rendered_rows`` writes, cell for cell, what django-tables2's own template
-    writes for the same table."""
+    writes for the same table (``mixed``: rows of two kinds, objects and mappings, each
+    written its own way)."""
     fixtures = Fixture.objects.filter(division=division).select_related(
         "home", "away", "venue", "division__season__league"
     )
@@ -326,6 +327,15 @@ def test_rows_are_the_ones_django_tables2_would_write(rf, division, make):
         )
     elif make == "fixtures":
         table = FixturesTable(fixtures)
+    elif make == "mixed":
+        club = SimpleNamespace(name="Elm & Ash")
+        table = _SortedTable(
+            [
+                SimpleNamespace(day=None, number=2, name="Crown <b>", club=club),
+                {"day": datetime.date(2025, 9, 2), "number": 0, "name": "Anchor", "club": club},
+                SimpleNamespace(day=datetime.date(2025, 9, 1), number=1, name="", club=club),
+            ]
+        )
     else:
         table = ProbeTable(fixtures)
     # The header's sort links keep the rest of the query string, escaped, and replace the sort.
