@@ -49,7 +49,7 @@ def _entry_sides(pk: int) -> QuerySet[Side]:
 
 #: Built once per connection, as the service's locked read is (services/compiled.py): on every
 #: hand, building this query cost the ORM more than the database takes to answer it.
-_entry_read = CompiledRead(_entry_sides)
+_entry_read = CompiledRead(_entry_sides, one_parent=True)
 
 
 def game_for_entry(pk: int) -> tuple[Game, list[Side]]:
@@ -59,9 +59,7 @@ def game_for_entry(pk: int) -> tuple[Game, list[Side]]:
     sides = _entry_read.rows(pk)
     if not sides:
         raise Http404("No such game.")
-    for side in sides[1:]:
-        side.game = sides[0].game
-    return sides[0].game, sides
+    return sides[0].game, sides  # every side's (the read's one parent)
 
 
 def hand_for_correction(game_pk: int, number: int) -> Hand:

@@ -61,11 +61,15 @@ class CompiledRead(Generic[M]):
         *,
         locking: type[Model] | None = None,
         kind: type = int,
+        one_parent: bool = False,
     ) -> None:
-        """``kind``: what the read is given, an id (``int``) or a text (``str``: a slug)."""
+        """``kind``: what the read is given, an id (``int``) or a text (``str``: a slug).
+        ``one_parent``: every row reaches the same related rows (a game's sides, one game),
+        which are then made once, from the first row, and given to the others."""
         self.shape = shape
         self.locking = locking
         self.kind = kind
+        self.one_parent = one_parent
         self._plans: weakref.WeakKeyDictionary[BaseDatabaseWrapper, _Plan[M]] = (
             weakref.WeakKeyDictionary()
         )
@@ -86,7 +90,9 @@ class CompiledRead(Generic[M]):
         plan = self._plans.get(connection)
         if plan is None:
             mark = _mark(self.kind, 0)
-            plan = self._plans[connection] = _Plan(self.shape(mark), [mark], using)
+            plan = self._plans[connection] = _Plan(
+                self.shape(mark), [mark], using, one_parent=self.one_parent
+            )
         if self.locking is None or not connection.features.has_select_for_update:
             return plan.run([game_id], connection)
         if not _several_statements(connection):
@@ -265,7 +271,14 @@ class _Plan(_Statement, Generic[M]):
     """A statement whose rows become instances of one model, with their `select_related`
     objects and annotations (as Django's own `ModelIterable` makes them)."""
 
-    def __init__(self, queryset: QuerySet[M], marks: Sequence[Any], using: str) -> None:
+    def __init__(
+        self,
+        queryset: QuerySet[M],
+        marks: Sequence[Any],
+        using: str,
+        *,
+        one_parent: bool = False,
+    ) -> None:
         super().__init__(queryset, marks, using)
         compiler = self.compiler
         info = compiler.klass_info
@@ -275,6 +288,16 @@ class _Plan(_Statement, Generic[M]):
         self.columns = slice(start, end)
         self.init_list = [column[0].target.attname for column in compiler.select[start:end]]
         self.related = get_related_populators(info, compiler.select, using)
+        # With one parent: the first row's related objects (its own, as the populators set
+        # them: forward relations only), given to each row after it as the populator would.
+        self.parents = (
+            [related["field"] for related in info.get("related_klass_infos", [])]
+            if one_parent
+            else None
+        )
+        assert self.parents is None or not any(
+            related["reverse"] for related in info.get("related_klass_infos", [])
+        ), "one parent: forward relations only"
         self.annotations = dict(compiler.annotation_col_map or {})
         self.using = using
 
@@ -286,11 +309,15 @@ class _Plan(_Statement, Generic[M]):
         after: tuple[str, list[Any]] | None = None,
     ) -> list[M]:
         """The rows for the marks' values, in order (``fetch``)."""
-        found = []
+        found: list[M] = []
         for row in self.fetch(values, connection, after=after):
             obj = self.model.from_db(self.using, self.init_list, row[self.columns])
-            for populator in self.related:
-                populator.populate(row, obj)
+            if found and self.parents is not None:
+                for field in self.parents:
+                    field.set_cached_value(obj, field.get_cached_value(found[0]))
+            else:
+                for populator in self.related:
+                    populator.populate(row, obj)
             for name, position in self.annotations.items():
                 setattr(obj, name, row[position])
             found.append(obj)

@@ -145,13 +145,11 @@ def lock_for_entry(game: Game | int) -> tuple[Game, list[Side], int]:
     rows = _entry_rows.rows(pk)
     if not rows:
         raise Game.DoesNotExist(f"no game {pk}")
-    locked = rows[0].game
+    locked = rows[0].game  # every side's (the read's one parent)
     if isinstance(game, Game) and "rules" in game.__dict__ and game.ruleset == locked.ruleset:
         # The ruleset the caller's copy of the game already worked out from the same spec (the
         # view's, to read the hand form against): not worked out again.
         locked.__dict__["rules"] = game.__dict__["rules"]
-    for side in rows:
-        side.game = locked
     return locked, rows, int(rows[0].hand_count)  # type: ignore[attr-defined]
 
 
@@ -167,7 +165,7 @@ def _entry_shape(pk: int) -> QuerySet[Side]:
 
 
 #: Built once per connection (building it costs about ten times running it).
-_entry_rows = CompiledRead(_entry_shape, locking=Game)
+_entry_rows = CompiledRead(_entry_shape, locking=Game, one_parent=True)
 
 
 def store_game_state(game: Game, result: GameScore) -> None:
