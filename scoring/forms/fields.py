@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from django import forms
 from django.utils.choices import BaseChoiceIterator
@@ -39,6 +40,15 @@ def whole_number_messages(what: str, least: int, most: int) -> dict[str, str]:
         "min_value": f"{wanted} (got %(show_value)s).",
         "max_value": f"{wanted} (got %(show_value)s).",
     }
+
+
+class NumericInput(forms.NumberInput):
+    """A number box that asks a phone for its digit keypad. Given to a field as a class, not an
+    instance: a field deep-copies a widget instance it is given, and the hand form builds four
+    such boxes on every hand."""
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        super().__init__({"inputmode": "numeric", **(attrs or {})})
 
 
 class TapRadio(forms.RadioSelect):

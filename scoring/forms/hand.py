@@ -24,7 +24,13 @@ from scoring.forms.facts import (
     penalties_from_tokens,
     penalty_tokens,
 )
-from scoring.forms.fields import PlainChoices, TapRadio, side_choices, whole_number_messages
+from scoring.forms.fields import (
+    NumericInput,
+    PlainChoices,
+    TapRadio,
+    side_choices,
+    whole_number_messages,
+)
 from scoring.forms.words import (
     BEG_WORDS,
     NONE_WORDS,
@@ -138,7 +144,7 @@ class HandForm(forms.Form):
                     min_value=0,
                     max_value=80,
                     label=f"{self.names[label]} card points",
-                    widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+                    widget=NumericInput,
                     error_messages=whole_number_messages(
                         f"{possessive(self.names[label])} card points", 0, 80
                     ),
@@ -149,7 +155,7 @@ class HandForm(forms.Form):
                 min_value=1,
                 max_value=100,
                 label=f"Points to {self.names[label]}",
-                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+                widget=NumericInput,
                 error_messages=whole_number_messages(f"Points to {self.names[label]}", 1, 100),
             )
 
