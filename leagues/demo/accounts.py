@@ -64,7 +64,11 @@ def demo_accounts() -> list[DemoAccount]:
             invitation = captain_invite(
                 entry=entry, email=f"{CAPTAIN}@example.org", by=secretary, send=False
             )
-            invitation_accept(token=invitation_token(invitation), user=captain)
+            # Accepting, the captain gives their name, as the invitation's form asks it
+            # (pre-filled with the captain's name as the secretary entered it).
+            invitation_accept(
+                token=invitation_token(invitation), user=captain, name=entry.captain.name
+            )
         role = f"captain of {entry.display_name} ({yorkshire.name}), {entry.captain.name}"
         accounts.append(_with_new_password(captain, role))
     return accounts

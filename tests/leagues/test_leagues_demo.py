@@ -238,6 +238,9 @@ def test_seed_demo_accounts_prints_a_secretary_and_a_captain_to_sign_in_as(
     client.post(login, {"username": "demo-captain", "password": printed["demo-captain"]})
     page = client.get(reverse("leagues:my_fixtures")).content.decode()
     assert captain.display_name in page
+    # Named as the captain accepting an invitation names their account (it read "Logged in
+    # as demo-captain · Give your name" while the secretary's pages called him by name).
+    assert f"Logged in as <strong>{captain.captain.name}</strong> (demo-captain)" in page
     client.logout()
     # Each has an address, as a real account has: the notices are printed where it serves.
     emails = dict(
