@@ -18,7 +18,8 @@ each team's most and fewest possible points.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 __all__ = ["EXACT_LIMIT", "Contender", "Outlook", "outlook"]
@@ -65,23 +66,34 @@ def _beats(a: Contender, b: Contender, complete: bool) -> int | None:
     return 0 if complete else None
 
 
-def _places(
-    team: Contender, points: Mapping[Hashable, int], others: Sequence[Contender], complete: bool
-) -> tuple[int, int]:
-    """Best and worst place of ``team`` with these final points."""
-    own = points[team.team]
-    above = level = 0
-    for other in others:
-        theirs = points[other.team]
-        if theirs > own:
-            above += 1
-        elif theirs == own:
-            order = _beats(other, team, complete)
-            if order is None:
-                level += 1
-            elif order > 0:
-                above += 1
-    return above + 1, above + level + 1
+def _final_places(
+    contenders: Sequence[Contender], complete: bool
+) -> dict[Hashable, tuple[int, int]]:
+    """Best and worst place of each team with nothing left to play: the teams with more
+    points are above it, and of those level with it on points, the ones its tie-breaks place
+    above it, or that they leave open. The teams are taken a level of points at a time, so
+    that a team is compared only with those level with it (a 100-team table: some 100
+    comparisons, not 9,900)."""
+    levels: dict[int, list[Contender]] = defaultdict(list)
+    for contender in contenders:
+        levels[contender.points].append(contender)
+    span: dict[Hashable, tuple[int, int]] = {}
+    more = 0  # the teams with more points than this level
+    for points in sorted(levels, reverse=True):
+        level = levels[points]
+        for team in level:
+            above = undecided = 0
+            for other in level:
+                if other is team:
+                    continue
+                order = _beats(other, team, complete)
+                if order is None:
+                    undecided += 1
+                elif order > 0:
+                    above += 1
+            span[team.team] = (more + above + 1, more + above + undecided + 1)
+        more += len(level)
+    return {contender.team: span[contender.team] for contender in contenders}
 
 
 class _TooMany(Exception):
@@ -280,10 +292,7 @@ def outlook(
     if not fixtures:
         # Nothing left to play: each place is the one the table gives (what the search finds,
         # without a search per team).
-        points = {c.team: c.points for c in teams}
-        span = {
-            c.team: _places(c, points, [o for o in teams if o is not c], complete) for c in teams
-        }
+        span = _final_places(teams, complete)
     elif len(fixtures) <= len(teams):
         # More than about two rounds left would go past the budget anyway.
         try:
