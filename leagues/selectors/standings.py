@@ -522,7 +522,11 @@ _nights_read = CompiledRowsIn(
 
 
 def divisions_standings(
-    *, divisions: Sequence[Division], provisional: bool | None = None, nights: bool = True
+    *,
+    divisions: Sequence[Division],
+    provisional: bool | None = None,
+    nights: bool = True,
+    adjustments: bool = True,
 ) -> list[Standings]:
     """The league tables of the divisions (each with its season and league loaded), in their
     order: however many there are, one query for their stored tables (none where they were
@@ -530,7 +534,9 @@ def divisions_standings(
     adjustments (none where the tables count none). Stored, unless ``provisional=True``: as they
     would stand if every result played to the end counted, confirmed or not (the league
     night's table, worked out). ``nights=False``: without the points per league night (only
-    the chart reads them; the league's home has none)."""
+    the chart reads them; the league's home has none). ``adjustments=False``: without the
+    list of adjustments, no query for them (only the division's notes list them; the league's
+    home marks the totals with one in them, which the rows' own figures say)."""
     if provisional:
         return worked_out_standings(divisions=divisions, provisional=True)
     ids = [division.pk for division in divisions]
@@ -549,8 +555,8 @@ def divisions_standings(
     rows: dict[int, list[StandingRow]] = {pk: [] for pk in ids}
     for stored in (_rows_read if row_nights else _rows_without_nights_read).rows(ids):
         rows[stored[0]].append(_stored_row(stored, nights=row_nights))
-    adjustments = _adjustments(
-        [pk for pk, table in tables.items() if table is not None and table.adjusted]
+    listed = _adjustments(
+        [pk for pk, table in tables.items() if adjustments and table is not None and table.adjusted]
     )
     standings = []
     for division in divisions:
@@ -565,7 +571,7 @@ def divisions_standings(
                 tiebreaks=tiebreaks,
                 rule_text=tiebreak_rule_text(tiebreaks, league.style),
                 columns=[METRICS[key] for key in COLUMNS[league.style]],
-                adjustments=adjustments.get(division.pk, []),
+                adjustments=listed.get(division.pk, []),
                 counted=table.counted if table else 0,
                 remaining=[(home, away) for home, away in table.remaining] if table else [],
                 nights=[datetime.date.fromisoformat(night) for night in table.nights]

@@ -173,7 +173,9 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
                     any(row.adjustments for row in standings.rows),
                 )
                 for division, standings in zip(
-                    divisions, divisions_standings(divisions=divisions, nights=False), strict=True
+                    divisions,
+                    divisions_standings(divisions=divisions, nights=False, adjustments=False),
+                    strict=True,
                 )
             ]
         return {

@@ -266,6 +266,9 @@ def test_standings_take_a_fixed_number_of_queries(django_assert_num_queries):
     loaded = division_get(pk=division.pk)  # as other pages have it, season and league with it
     with django_assert_num_queries(3):  # its stored table, rows, adjustments
         assert division_standings(division=loaded).rows == standings.rows
+    with django_assert_num_queries(2):  # without the adjustments listed (the league's home)
+        glance = divisions_standings(divisions=[loaded], adjustments=False)[0]
+    assert glance.rows == standings.rows and not glance.adjustments and standings.adjustments
 
 
 def test_rule_text_for_each_style():
