@@ -381,19 +381,15 @@ def progression_chart(
     def y(points: int) -> float:
         return round(TOP + plot_h * (1 - (points - low) / (top - low)), 1)
 
-    # Each day's "x," and each total's y, worked out once: a line is these joined.
+    # Each day's "x," and each total's y, worked out once (a total is drawn on many days, by
+    # many lines): a line is these joined.
     xs = [x(day) for day in dates]
     week_at = [f"{at}," for at in xs]
-    height_of: dict[int, str] = {}
-
-    def at(week: int, points: int) -> str:
-        height = height_of.get(points)
-        if height is None:
-            height = height_of[points] = str(y(points))
-        return week_at[week] + height
-
-    edge = [at(week_of[day], highest) for day, _, highest in band]
-    edge += [at(week_of[day], lowest) for day, lowest, _ in reversed(band)]
+    totals = {points for series in running.values() for points in series}
+    totals.update(points for _, lowest, highest in band for points in (lowest, highest))
+    height = {points: str(y(points)) for points in totals}
+    edge = [week_at[week_of[day]] + height[highest] for day, _, highest in band]
+    edge += [week_at[week_of[day]] + height[lowest] for day, lowest, _ in reversed(band)]
     marked = _spaced(xs)
     lines = []
     for row in shown_lines:
@@ -404,7 +400,7 @@ def progression_chart(
                 team=row.entry.display_name,
                 team_id=row.team.pk,
                 position=row.position,
-                points=" ".join([at(w, p) for w, p in enumerate(series)]),
+                points=" ".join([week_at[w] + height[p] for w, p in enumerate(series)]),
                 total=series[-1],
                 pen=pen,
                 why=picked.get(row.team.pk, ""),
