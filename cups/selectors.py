@@ -30,6 +30,7 @@ from leagues.models import (
     ResultSubmission,
     Team,
 )
+from leagues.selectors.audit import entries_about, hands_of
 from leagues.selectors.counting import result_words
 from leagues.selectors.fixtures import boards_begun, playoff_at_table_q, playoff_to_come_q
 from leagues.selectors.live import status_words, waiting_words
@@ -798,13 +799,4 @@ def tie_audit(*, tie: Tie) -> tuple[list[AuditEntry], list[HandRevision]]:
     if tie.fixture_id is not None:
         about |= Q(fixture_id=tie.fixture_id)
         games |= Q(game__league_game__table__fixture_id=tie.fixture_id)
-    entries = AuditEntry.objects.filter(about, league=tie.competition.league_id).select_related(
-        "by", "link"
-    )
-    hands = (
-        HandRevision.objects.filter(games)
-        .select_related("by", "link", "game")
-        .prefetch_related("game__sides")
-        .order_by("-at", "-pk")
-    )
-    return list(entries), list(hands)
+    return entries_about(about & Q(league=tie.competition.league_id)), hands_of(games)

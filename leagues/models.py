@@ -1600,14 +1600,6 @@ class AuditEntry(models.Model):
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action}: {self.subject}"
 
-    @property
-    def who(self) -> str:
-        if self.by is not None:
-            return self.by.get_username()
-        if self.link is not None:
-            return f"scoring link “{self.link}”"
-        return "the system"
-
 
 #: An invitation not yet answered: neither accepted nor withdrawn. An expired one still is (it
 #: is sent again, with a new link, not made anew): one such an address, role and team.

@@ -721,7 +721,11 @@ def game_audit(request: HttpRequest, pk: int) -> HttpResponse:
         if key not in roles:
             role = permissions.actor_role(revision.by, revision.link, game)
             if private and revision.by is not None:
-                role = f"{revision.by.get_username()} ({role})"
+                from leagues.selectors.people import person_or_login
+
+                # The person as the league's pages name them (a query for one with no name
+                # of their own: each account once).
+                role = f"{person_or_login(revision.by)} ({role})"
             elif private and revision.link is not None:
                 role = f"scoring link “{revision.link}”"
             roles[key] = role

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import CharField, Value
+from django.db.models import CharField, Q, Value
 
-from leagues.models import AuditEntry, League
+from leagues.models import AuditEntry, Fixture, League
+from leagues.selectors.people import BY_AS_PLAYER, player_name_of
 from scoring.models import HandRevision
 
 LEAGUE, HAND = "league", "hand"
@@ -80,8 +81,12 @@ def league_audit_page(*, league: League, page: Any, per_page: int = 100) -> tupl
     wanted[HAND] = [pk for _, pk, k in keys if k == HAND]
     found: dict[tuple[str, int], Any] = {}
     if wanted[LEAGUE]:
-        for entry in AuditEntry.objects.filter(pk__in=wanted[LEAGUE]).select_related(
-            "by", "link", "fixture__home", "fixture__away", "fixture__division__season"
+        for entry in (
+            AuditEntry.objects.filter(pk__in=wanted[LEAGUE])
+            .select_related(
+                "by", "link", "fixture__home", "fixture__away", "fixture__division__season"
+            )
+            .annotate(**{BY_AS_PLAYER: player_name_of("by")})
         ):
             found[(LEAGUE, entry.pk)] = entry
     if wanted[HAND]:
@@ -94,6 +99,7 @@ def league_audit_page(*, league: League, page: Any, per_page: int = 100) -> tupl
                 "game__league_game__table__fixture__away",
             )
             .prefetch_related("game__sides")
+            .annotate(**{BY_AS_PLAYER: player_name_of("by")})
         ):
             found[(HAND, revision.pk)] = revision
     rulesets: dict[int, Any] = {}
@@ -113,3 +119,34 @@ def league_audit_page(*, league: League, page: Any, per_page: int = 100) -> tupl
         if (k, pk) in found
     ]
     return current, rows
+
+
+def entries_about(about: Q) -> list[AuditEntry]:
+    """The league's audit entries ``about`` matches, newest first, each with who made it
+    (``people.acted_by``) read in the same query."""
+    return list(
+        AuditEntry.objects.filter(about)
+        .select_related("by", "link")
+        .annotate(**{BY_AS_PLAYER: player_name_of("by")})
+    )
+
+
+def hands_of(games: Q) -> list[HandRevision]:
+    """Every hand-level change to the games ``games`` matches, newest first, with who made it
+    and the games' sides (its changes name them)."""
+    return list(
+        HandRevision.objects.filter(games)
+        .select_related("by", "link", "game")
+        .prefetch_related("game__sides")
+        .annotate(**{BY_AS_PLAYER: player_name_of("by")})
+        .order_by("-at", "-pk")
+    )
+
+
+def fixture_audit(*, fixture: Fixture) -> tuple[list[AuditEntry], list[HandRevision]]:
+    """A fixture's audit trail, newest first: the league's entries about it and every
+    hand-level change to its tables' games."""
+    return (
+        entries_about(Q(fixture=fixture)),
+        hands_of(Q(game__league_game__table__fixture=fixture)),
+    )

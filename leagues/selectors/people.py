@@ -122,10 +122,29 @@ def person_name(account: Any, *, as_player: str | None = None) -> str:
     return as_player or ""
 
 
-def person_or_login(account: Any) -> str:
+def person_or_login(account: Any, *, as_player: str | None = None) -> str:
     """A person named where someone must be told who: as ``person_name`` names them, else by
     the login they gave no name to ("mkaye2"), the one thing left that tells them apart."""
-    return person_name(account) or account.get_username()
+    return person_name(account, as_player=as_player) or account.get_username()
+
+
+#: What an audit query names its rows' accounts' names as players (``player_name_of("by")``),
+#: read by ``acted_by`` with no query a row.
+BY_AS_PLAYER = "by_as_player"
+
+
+def acted_by(change: Any) -> str:
+    """Who made a league audit entry or a game's hand revision (``change``, with its ``by`` and
+    ``link``), in the audit trail's words: the person ("Susan Booth", ``person_or_login``), a
+    table's scoring link ("scoring link “Table 1”"), or "the system". No query where the query
+    that read it annotated ``BY_AS_PLAYER``."""
+    if change.by is not None:
+        # Read with the entry: null for an account that is no player ("": none, no query).
+        as_player = getattr(change, BY_AS_PLAYER) or "" if hasattr(change, BY_AS_PLAYER) else None
+        return person_or_login(change.by, as_player=as_player)
+    if change.link is not None:
+        return f"scoring link “{change.link}”"
+    return "the system"
 
 
 def player_name_of(account: str) -> Subquery:

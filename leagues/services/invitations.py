@@ -374,7 +374,8 @@ def invitation_accept(
             audit_log(
                 league=league,
                 action=AuditEntry.Action.SECRETARY_ADDED,
-                subject=f"{user.get_username()} made a secretary by invitation",
+                # By the name they give with it (the account is named last, below).
+                subject=f"{name or person_or_login(user)} made a secretary by invitation",
                 before={"secretaries": before},
                 after={"secretaries": secretary_names(league)},
                 by=user,
@@ -410,7 +411,7 @@ def invitation_accept(
     audit_log(
         league=league,
         action=AuditEntry.Action.INVITATION_ACCEPTED,
-        subject=f"{invitation.email} accepted: {user.get_username()} is {what(invitation)}",
+        subject=f"{invitation.email} accepted: {person_or_login(user)} is {what(invitation)}",
         after=_state(invitation) | {"user": user.pk},
         by=user,
     )

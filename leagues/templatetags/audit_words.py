@@ -11,10 +11,12 @@ by field.
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django import template
 
@@ -46,6 +48,9 @@ ID_KEYS = {"invitation", "player", "season", "team", "user"}
 #: took away: ``leagues.selectors.audit.game_taken_away``), the entry's subject naming them in
 #: words: not shown as a change.
 ID_OBJECTS = {TAKEN_AWAY}
+#: A stored day ("2026-12-12") and moment ("2026-12-12T20:45:29.123+00:00", ``isoformat``).
+DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?([+-]\d{2}:\d{2}|Z)")
 #: A stored code such as "pack_exhausted": read with spaces.
 CODE = re.compile(r"[a-z]+(?:_[a-z]+)+")
 #: Keys whose object's fields read without the key: a result's "figures" ("Home tables: 3"),
@@ -116,8 +121,27 @@ def _fields(
     return fields
 
 
-def _text(value: Any, key: str, names: dict[str, str]) -> str:
-    """A value in words: sides by name, cards with suit symbols, codes with spaces."""
+def _moment(text: str, zone: str | None) -> str | None:
+    """A stored day ("2026-12-12") or moment ("2026-12-12T20:45:29.1+00:00") as the page
+    says its own: "12 Dec 2026", a moment in the league's ``zone`` ("12 Dec 2026 20:45");
+    None for any other text."""
+    if DAY.fullmatch(text):
+        day = datetime.date.fromisoformat(text)
+        return f"{day.day} {day:%b %Y}"
+    if zone and MOMENT.fullmatch(text):
+        try:
+            moment = datetime.datetime.fromisoformat(text)
+        except ValueError:
+            return None
+        if moment.tzinfo is not None:
+            moment = moment.astimezone(ZoneInfo(zone))
+            return f"{moment.day} {moment:%b %Y %H:%M}"
+    return None
+
+
+def _text(value: Any, key: str, names: dict[str, str], zone: str | None = None) -> str:
+    """A value in words: sides by name, cards with suit symbols, codes with spaces, days and
+    moments as the pages write them (a moment in the league's ``zone``)."""
     if value is None or value == "" or value == [] or value == {}:
         return NOTHING
     if isinstance(value, bool):
@@ -125,12 +149,14 @@ def _text(value: Any, key: str, names: dict[str, str]) -> str:
     if key in SCORE_KEYS and isinstance(value, list):
         if len(value) == 2 and all(type(n) is int for n in value):
             return f"{value[0]}–{value[1]}"
-        return ", ".join(_text(item, key, names) for item in value)
+        return ", ".join(_text(item, key, names, zone) for item in value)
     if isinstance(value, list):
-        return ", ".join(_text(item, key, names) for item in value)
+        return ", ".join(_text(item, key, names, zone) for item in value)
     if isinstance(value, dict):
-        return _headline(value, names)
+        return _headline(value, names, zone)
     text = str(value)
+    if isinstance(value, str) and (moment := _moment(text, zone)) is not None:
+        return moment
     if key in CARD_KEYS:
         return card_label(text)
     if text in names:
@@ -142,11 +168,11 @@ def _text(value: Any, key: str, names: dict[str, str]) -> str:
     return text.replace("_", " ") if CODE.fullmatch(text) else text
 
 
-def _headline(item: dict[str, Any], names: dict[str, str]) -> str:
+def _headline(item: dict[str, Any], names: dict[str, str], zone: str | None = None) -> str:
     """One item of a list ("Renege (side Reds)"): its first value, then the others it adds."""
     (key, value), *rest = item.items()
-    head = _text(value, key, names)
-    more = [(k, _text(v, k, names)) for k, v in rest]
+    head = _text(value, key, names, zone)
+    more = [(k, _text(v, k, names, zone)) for k, v in rest]
     said = ", ".join(f"{_key(k, names)} {text}" for k, text in more if text != head)
     return f"{head} ({said})" if said else head
 
@@ -156,9 +182,11 @@ def changes(
     after: Any,
     names: dict[str, str] | None = None,
     leave_out: frozenset[str] = frozenset(),
+    zone: str | None = None,
 ) -> list[Change]:
     """The fields whose words differ between ``before`` and ``after``, in their stored order;
-    keys in ``leave_out`` (figures the league's ruleset does not have) are not read."""
+    keys in ``leave_out`` (figures the league's ruleset does not have) are not read; moments
+    read in ``zone`` (the league's time zone)."""
     names = names or {}
     old, new = (
         _fields(before, names, leave_out=leave_out),
@@ -167,8 +195,8 @@ def changes(
     made = before is None or before == {}
     lines = []
     for key, words in dict.fromkeys([*old, *new]):
-        was = _text(old.get((key, words)), key, names)
-        now = _text(new.get((key, words)), key, names)
+        was = _text(old.get((key, words)), key, names, zone)
+        now = _text(new.get((key, words)), key, names, zone)
         if was != now:
             field = words[:1].upper() + words[1:]
             lines.append(Change(field, None if made else was, now))
@@ -254,11 +282,13 @@ def audit_changes(
     ruleset: Any = None,
     action: str = "",
     fixture: Fixture | None = None,
+    zone: str | None = None,
 ) -> dict[str, Any]:
     """Give ``ruleset`` (the entry's season's) to leave out the figures it does not have: a
     Yorkshire score card's "hang jacks: 0–0"; ``action`` and ``fixture`` (the entry's) for an
-    action with words of its own (``ACTION_LINES``)."""
+    action with words of its own (``ACTION_LINES``); ``zone`` (the league's time zone, which
+    the page's times are in) for the moments an entry stores: an invitation's expiry."""
     if action in ACTION_LINES:
         return {"lines": ACTION_LINES[action](before, after, fixture)}
     names = names_by_label(game.sides.all()) if game is not None else {}
-    return {"lines": changes(before, after, names, figures_left_out(ruleset))}
+    return {"lines": changes(before, after, names, figures_left_out(ruleset), zone)}

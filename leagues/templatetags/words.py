@@ -1,6 +1,6 @@
 """Words in templates: ``{{ name|possessive }}`` ("Old Hall's"), ``{{ 3|ordinal }}`` ("3rd"),
 ``{{ -2|signed }}`` ("−2", a true minus sign; "+2"), ``{{ account|person }}`` ("Maureen Kaye",
-the login only for an account with no name)."""
+the login only for an account with no name), ``{{ entry|who }}`` (who made an audit entry)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django import template
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from leagues.selectors.people import person_or_login
+from leagues.selectors.people import acted_by, person_or_login
 from scoring.forms.words import ordinal as _ordinal
 from scoring.forms.words import possessive as _possessive
 from scoring.forms.words import signed as _signed
@@ -58,3 +58,9 @@ def agreement(fixture: Any, submission: Any) -> SafeString:
 def person(account: Any) -> str:
     """Someone with an account as the app names them (``people.person_or_login``)."""
     return person_or_login(account)
+
+
+@register.filter
+def who(change: Any) -> str:
+    """Who made an audit entry or a hand's revision (``people.acted_by``)."""
+    return acted_by(change)

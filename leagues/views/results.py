@@ -21,8 +21,8 @@ from cups.permissions import can_give_playoff
 from cups.selectors import knockout_tie
 from leagues.models import AuditEntry, FixtureTable, League, ResultSubmission
 from leagues.permissions import can_manage_league, captained_sides
+from leagues.selectors import audit
 from leagues.selectors import fixtures as selectors
-from leagues.selectors.audit import league_audit_page
 from leagues.selectors.live import NO_RESULT_WORDS, status_words
 from leagues.selectors.people import name_people, seated_players
 from leagues.services import agreement, cards, confirmation, results
@@ -30,7 +30,6 @@ from leagues.services.seating import mark_abandoned
 from leagues.views.common import acted_by_words, fixture_actor, found, require_manager
 from notices.notices import secretaries_told
 from scoring.actors import Actor
-from scoring.models import HandRevision
 from scoring.views import qr_svg
 
 
@@ -285,13 +284,7 @@ def fixture_audit(request: HttpRequest, pk: int) -> HttpResponse:
     """Every change to the fixture: its result, adjustments, and each hand of its games."""
     fixture = found(selectors.fixture_detail, pk=pk)
     require_manager(request, fixture.division.season.league)
-    entries = AuditEntry.objects.filter(fixture=fixture).select_related("by", "link")
-    hands = (
-        HandRevision.objects.filter(game__league_game__table__fixture=fixture)
-        .select_related("by", "link", "game")
-        .prefetch_related("game__sides")
-        .order_by("-at", "-pk")
-    )
+    entries, hands = audit.fixture_audit(fixture=fixture)
     return render(
         request,
         "leagues/manage/audit.html",
@@ -303,8 +296,8 @@ def fixture_audit(request: HttpRequest, pk: int) -> HttpResponse:
             "division": fixture.division,
             # Its entries leave out the figures the season's ruleset does not have.
             "audit_ruleset": fixture.division.season.get_ruleset(),
-            "entries": list(entries),
-            "hands": list(hands),
+            "entries": entries,
+            "hands": hands,
         },
     )
 
@@ -315,7 +308,7 @@ def league_audit(request: HttpRequest, slug: str) -> HttpResponse:
     of 100 at a time."""
     league = get_object_or_404(League, slug=slug)
     require_manager(request, league)
-    page, rows = league_audit_page(league=league, page=request.GET.get("page"))
+    page, rows = audit.league_audit_page(league=league, page=request.GET.get("page"))
     return render(
         request,
         "leagues/manage/league_audit.html",

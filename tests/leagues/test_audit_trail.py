@@ -5,6 +5,7 @@ of the league's games with its own entries, by time, a page at a time."""
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
 from django.test import Client
@@ -225,6 +226,34 @@ def test_the_league_page_shows_hand_changes_merged_by_time(world, secretary):
     ]
     assert positions == sorted(positions)
     assert f"{world.fixture.home} v {world.fixture.away}" in body
+
+
+def test_the_trail_names_people_as_the_league_pages_do(world, secretary):
+    """The "Who" column gave logins ("demo-secretary"): it names the person as the league's
+    pages do, the account's own name, else their name as a player (a captain as the secretary
+    entered them), the login only for an account with neither; a hand's too."""
+    from tests.leagues.helpers import win_game
+
+    AuditEntry.objects.all().delete()
+    HandRevision.objects.all().delete()
+    named = world.users["secretary"]
+    named.first_name, named.last_name = "Susan", "Booth"
+    named.save()
+    captain = world.users["home_captain"]
+    nameless = world.users["stranger"]
+    for by, subject in ((named, "By Susan"), (captain, "By the captain"), (nameless, "By nobody")):
+        AuditEntry.objects.create(league=world.league, action="edited", subject=subject, by=by)
+    win_game(world.game(), "A", 1)
+    HandRevision.objects.update(by=captain, link=None)
+    cells = re.findall(
+        r'<td data-label="Who">([^<]*)</td>', league_audit(secretary, world).content.decode()
+    )
+    assert {"Susan Booth", f"{world.fixture.home} captain", nameless.get_username()} == set(cells)
+    fixture_page = secretary.get(
+        reverse("leagues:manage_fixture_audit", kwargs={"pk": world.fixture.pk})
+    )
+    cells = re.findall(r'<td data-label="Who">([^<]*)</td>', fixture_page.content.decode())
+    assert f"{world.fixture.home} captain" in cells and captain.get_username() not in cells
 
 
 def test_other_leagues_hands_are_not_shown(world, secretary):

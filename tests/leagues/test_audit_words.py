@@ -182,7 +182,7 @@ def test_a_record_stored_by_id_beside_its_name_reads_by_name():
     before = {"date": "2025-10-07", "venue": 19, "venue_name": "Crown", "status": "scheduled"}
     after = {"date": "2025-10-14", "venue": 23, "venue_name": "Red Lion", "status": "scheduled"}
     assert changes(before, after) == [
-        Change("Date", "2025-10-07", "2025-10-14"),
+        Change("Date", "7 Oct 2025", "14 Oct 2025"),
         Change("Venue", "Crown", "Red Lion"),
     ]
     team = {"team": 4, "name": "Crown A", "home_venue": 19, "home_venue_name": "Crown"}
@@ -361,3 +361,18 @@ def test_a_seating_entry_reads_in_words_whatever_it_stored():
     assert said("tables_set", None, [{"board": 1, "home": [5, 6], "away": [7, 8]}]) == [
         "Table 1: the home side's pair v the away side's pair"
     ]
+
+
+def test_days_and_moments_read_as_the_pages_write_them():
+    """An invitation's entry read "Expires at: 2026-12-12T20:45:29.123456+00:00" on a page
+    whose times are the league's: a stored moment reads in the league's zone, a day as a day."""
+    after = {"expires_at": "2026-12-12T20:45:29.123456+00:00", "starts_on": "2026-09-01"}
+    assert changes(None, after, zone="America/Port_of_Spain") == [
+        Change("Expires at", None, "12 Dec 2026 16:45"),
+        Change("Starts on", None, "1 Sep 2026"),
+    ]
+    assert changes(None, after, zone="Europe/London")[0].after == "12 Dec 2026 20:45"
+    # Text that only looks like a day at its start keeps its words.
+    assert changes(None, {"reason": "2026-09-01 was a bank holiday"})[0].after == (
+        "2026-09-01 was a bank holiday"
+    )

@@ -214,6 +214,16 @@ def test_a_logged_in_person_accepts_with_their_own_account(world):
     assert world.league.secretaries.filter(pk=stranger.pk).exists()
     stranger.refresh_from_db()
     assert stranger.get_full_name() == "Jean Oldroyd"
+    # The audit trail names her by the name she gave, not by her login.
+    subjects = set(
+        AuditEntry.objects.filter(
+            action__in=[AuditEntry.Action.SECRETARY_ADDED, AuditEntry.Action.INVITATION_ACCEPTED]
+        ).values_list("subject", flat=True)
+    )
+    assert subjects == {
+        "Jean Oldroyd made a secretary by invitation",
+        "s@example.org accepted: Jean Oldroyd is a secretary of " + str(world.league),
+    }
 
     other = SeasonFactory(league__name="Other league").league
     other.secretaries.add(world.users["secretary"])
