@@ -254,6 +254,11 @@ def test_the_trail_names_people_as_the_league_pages_do(world, secretary):
     )
     cells = re.findall(r'<td data-label="Who">([^<]*)</td>', fixture_page.content.decode())
     assert f"{world.fixture.home} captain" in cells and captain.get_username() not in cells
+    game_page = secretary.get(reverse("scoring:game_audit", kwargs={"pk": world.game().pk}))
+    assert (
+        re.findall(r'data-testid="audit-who">([^<]*)<', game_page.content.decode())
+        == [f"{world.fixture.home} captain (scorer)"] * HandRevision.objects.count()
+    )
 
 
 def test_other_leagues_hands_are_not_shown(world, secretary):
