@@ -1050,8 +1050,11 @@ class AdjustmentForm(forms.Form):
             "team__name"
         )
         self.fields["entry"].label_from_instance = lambda entry: entry.team.name
-        self.fields["fixture"].queryset = division.fixtures.select_related("home", "away").order_by(
-            "date", "pk"
+        # The league's fixtures: a cup tie is not in the table its points would change.
+        self.fields["fixture"].queryset = (
+            division.fixtures.filter(kind=Fixture.Kind.LEAGUE)
+            .select_related("home", "away")
+            .order_by("date", "pk")
         )
 
     def clean_points(self) -> int:

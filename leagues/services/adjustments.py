@@ -41,8 +41,16 @@ def points_adjust(
         raise ValidationError("Give the reason: it is printed under the table.")
     if points == 0:
         raise ValidationError("An adjustment of 0 points changes nothing.")
-    if fixture is not None and fixture.division_id != entry.division_id:
-        raise ValidationError(f"{fixture} is not in {entry.division}.")
+    if fixture is not None:
+        if fixture.division_id != entry.division_id:
+            raise ValidationError(f"{fixture} is not in {entry.division}.")
+        if fixture.kind != Fixture.Kind.LEAGUE:
+            raise ValidationError(
+                f"{fixture} is a cup tie: the league's table does not count it, so points "
+                "cannot arise from it."
+            )
+        if entry.team_id not in (fixture.home_id, fixture.away_id):
+            raise ValidationError(f"{fixture} is not a fixture of {entry.team}.")
     adjustment = PointAdjustment.objects.create(
         entry=entry,
         points=points,

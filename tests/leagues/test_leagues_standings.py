@@ -237,6 +237,29 @@ def test_a_deduction_changes_the_order():
     assert standings.rows[1].adjustments == -2 and standings.rows[1].result_points == 8
 
 
+def test_an_adjustment_arises_from_a_league_fixture_of_its_own_team():
+    """The form's "Fixture" offered the division's cup ties (one against another division's
+    team): an adjustment changes the league's table, which counts no cup tie, and arises
+    from the team's own fixture; anything else is refused and nothing is made."""
+    from leagues.forms import AdjustmentForm
+    from leagues.models import PointAdjustment
+
+    division, teams = make_division("Alma", "Zetland", "Filler")
+    theirs = play(division, teams["Alma"], teams["Zetland"], home_points=8, away_points=2).fixture
+    others = FixtureFactory(division=division, home=teams["Zetland"], away=teams["Filler"])
+    cup = FixtureFactory(
+        division=division, home=teams["Alma"], away=teams["Filler"], kind=Fixture.Kind.CUP
+    )
+    entry = teams["Alma"].entries.get()
+    assert list(AdjustmentForm(division=division).fields["fixture"].queryset) == [theirs, others]
+    for fixture, words in ((cup, "is a cup tie"), (others, "is not a fixture of Alma")):
+        with pytest.raises(ValidationError, match=words):
+            points_adjust(entry=entry, points=-2, reason="Late start", fixture=fixture)
+    assert not PointAdjustment.objects.exists()
+    made = points_adjust(entry=entry, points=-2, reason="Late start", fixture=theirs)
+    assert made.fixture == theirs
+
+
 def test_only_final_results_of_played_or_walked_over_fixtures_count():
     division, teams = make_division("Alma", "Zetland")
     unfinished = play(division, teams["Alma"], teams["Zetland"], home_points=4, away_points=2)
