@@ -407,3 +407,12 @@ def test_a_rounds_night_does_not_move_a_tie_whose_tables_have_begun():
     assert Fixture.objects.get(pk=tie.fixture.pk).date == tie.fixture.date
     rnd.refresh_from_db()
     assert rnd.date is None
+
+
+def test_the_roll_of_honour_says_a_cup_still_to_be_won_is_under_way(drawn):
+    """A cup with no winner yet read "in play" there, a game's words, where the league's list
+    of cups says "under way"."""
+    world, cup = drawn
+    row = Client().get(reverse("cups:honours", args=[cup.pk])).content.decode()
+    row = row[row.index(cup.season.name) :].split("</tr>")[0]
+    assert "under way" in row and "in play" not in row
