@@ -27,12 +27,14 @@ import time
 
 from django.conf import settings
 from django.contrib.auth import views as auth_views
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.db import connection
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse
 from django.template.defaultfilters import pluralize
 
 from config.addresses import client_address
+from config.confirmation import confirm_again
 from logins.models import LoginTries
 
 __all__ = ["LoginView", "admit", "client_address", "record_failure"]
@@ -144,6 +146,14 @@ class LoginView(auth_views.LoginView):
 
     def form_invalid(self, form):  # type: ignore[no-untyped-def]
         record_failure(self.request)
+        # The right password of an account not yet confirmed: it is told so, with the link
+        # sent again, not that the username or password is wrong.
+        waiting = confirm_again(
+            username=form.data.get("username", ""), password=form.data.get("password", "")
+        )
+        if waiting:
+            form.errors.pop(NON_FIELD_ERRORS, None)
+            form.add_error(None, waiting)
         return super().form_invalid(form)
 
     def form_valid(self, form):  # type: ignore[no-untyped-def]

@@ -14,6 +14,7 @@ from django.forms import Form
 from django.http import HttpResponse
 from django.template import loader
 
+from config.confirmation import send_again_to
 from config.mail import site_headers
 
 logger = logging.getLogger(__name__)
@@ -45,6 +46,12 @@ class PasswordResetForm(auth_forms.PasswordResetForm):
             html = loader.render_to_string(html_email_template_name, context)
             message.attach_alternative(html, "text/html")
         message.send()
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        super().save(*args, **kwargs)
+        # An account not yet confirmed has no password to reset: its confirmation link goes
+        # again instead, and confirming logs it in.
+        send_again_to(self.cleaned_data["email"])
 
 
 class PasswordResetView(auth_views.PasswordResetView):

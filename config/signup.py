@@ -16,20 +16,24 @@ from django.conf import settings
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.forms import UserCreationForm
 from django.core import signing
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from config.confirmation import (
+    SALT,
+    USERNAME_WAITING,
+    is_unconfirmed,
+    send_confirmation,
+)
 from config.login import admit, record_failure
-from config.mail import MAIL_ERRORS, absolute, send_templated
+from config.mail import MAIL_ERRORS
 from leagues.forms import clean_account_name, name_field, new_password_fields
 from leagues.services.accounts import name_account
 
 logger = logging.getLogger(__name__)
-
-_SALT = "config.signup"
 
 NOT_SENT = (
     "The confirmation e-mail could not be sent just now, so no account was made. Try again in "
@@ -58,6 +62,15 @@ class SignupForm(UserCreationForm):  # type: ignore[type-arg]
     def clean_name(self) -> str:
         return clean_account_name(self)
 
+    def clean_username(self) -> str:
+        # Its own words for a username whose account waits for confirmation: the person who
+        # signed up and lost the mail is told how to go on, not only that it is taken.
+        username = self.cleaned_data.get("username")
+        waiting = get_user_model().objects.filter(username__iexact=username).first()
+        if username and waiting is not None and is_unconfirmed(waiting):
+            raise ValidationError(USERNAME_WAITING)
+        return str(super().clean_username())
+
     def _post_clean(self) -> None:
         # The name on the account before Django's validators read it (a password like the
         # name is refused), and saved with it.
@@ -72,11 +85,6 @@ class SignupForm(UserCreationForm):  # type: ignore[type-arg]
                 "An account has this e-mail already: log in, or reset its password."
             )
         return email
-
-
-def confirmation_link(user: Any) -> str:
-    token = signing.dumps(user.pk, salt=_SALT)
-    return absolute(reverse("signup_confirm", kwargs={"token": token}))
 
 
 @require_http_methods(["GET", "POST"])
@@ -101,15 +109,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                     user = form.save(commit=False)
                     user.is_active = False
                     user.save()
-                    send_templated(
-                        to=user.email,
-                        template="registration/signup_mail",
-                        context={
-                            "user": user,
-                            "link": confirmation_link(user),
-                            "days": settings.SIGNUP_CONFIRM_DAYS,
-                        },
-                    )
+                    send_confirmation(user)
             except MAIL_ERRORS:
                 logger.exception("sign-up confirmation mail could not be sent")
                 form.add_error(None, NOT_SENT)
@@ -124,13 +124,17 @@ def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
     """The link from the mail: a button confirms (a mail scanner fetching the link does not)."""
     max_age = settings.SIGNUP_CONFIRM_DAYS * 24 * 3600
     try:
-        pk = signing.loads(token, salt=_SALT, max_age=max_age)
+        pk = signing.loads(token, salt=SALT, max_age=max_age)
         user = get_user_model().objects.get(pk=pk)
     except signing.SignatureExpired:
-        return _dead(request, "This link has expired: sign up again.")
+        return _dead(
+            request,
+            "This link has expired: log in with the account's username and password to have "
+            "a new one sent.",
+        )
     except (signing.BadSignature, get_user_model().DoesNotExist, TypeError, ValueError):
         return _dead(request, "This link is not one of ours: check the address in the mail.")
-    if user.is_active or user.last_login is not None:
+    if not is_unconfirmed(user):
         return _dead(request, "This account is confirmed already: log in.")
     if request.method == "POST":
         user.is_active = True

@@ -221,7 +221,7 @@ def _build(url: str) -> Site:
     draw_make(competition=cup, seed=3, by=secretary)
     tie = cup.ties.order_by("pk").first()
 
-    from config.signup import confirmation_link
+    from config.confirmation import confirmation_link
     from leagues.services.invitations import invitation_link, secretary_invite
     from leagues.services.league_requests import league_request_create
 

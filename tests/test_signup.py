@@ -232,3 +232,60 @@ def test_a_sign_up_held_back_keeps_the_name_typed_too(settings):
     client.post(reverse("signup"), {"username": "kamla", "email": "kamla@example.tt"})
     response = sign_up(client, username="kamla", name="Kamla Ramdial")
     assert response.status_code == 429 and 'value="Kamla Ramdial"' in response.content.decode()
+
+
+def log_in(username: str, password: str):
+    return Client(REMOTE_ADDR="192.0.2.31").post(
+        reverse("login"), {"username": username, "password": password}
+    )
+
+
+def test_an_account_not_yet_confirmed_is_told_so_and_has_its_link_again():
+    """A new secretary who lost the mail could not log in ("Please enter a correct username
+    and password"), sign up again ("A user with that username already exists") nor reset the
+    password (no mail): a dead end. The right password now says the account waits for its
+    confirmation and sends the link again; asking for a new password sends it too; signing up
+    again with the username says so; each link confirms and logs in."""
+    sign_up(Client(REMOTE_ADDR="192.0.2.30"))
+
+    wrong = log_in("linda", PASSWORD + "x")
+    assert "correct username and password" in wrong.content.decode() and len(mail.outbox) == 1
+
+    right = log_in("linda", PASSWORD)
+    body = right.content.decode()
+    assert right.status_code == 200 and "_auth_user_id" not in right.client.session
+    assert "This account is not confirmed yet" in body and "l•••@example.org" in body
+    assert "correct username and password" not in body
+    assert len(mail.outbox) == 2 and mail.outbox[-1].to == ["linda@example.org"]
+    assert "/accounts/signup/" in mail.outbox[-1].body
+
+    again = sign_up(Client(REMOTE_ADDR="192.0.2.32"), email="other@example.org")
+    assert "waits for its e-mail to be confirmed" in str(again.context["form"].errors["username"])
+
+    Client().post(reverse("password_reset"), {"email": "LINDA@example.org"})
+    assert len(mail.outbox) == 3 and "/accounts/signup/" in mail.outbox[-1].body
+    client = Client()
+    assert client.post(mailed_link()).status_code == 302
+    assert get_user_model().objects.get(username="linda").is_active
+    assert "_auth_user_id" in client.session
+
+
+def test_a_closed_account_is_not_sent_a_confirmation_link():
+    """An account closed after it was used is not waiting for confirmation: a right password
+    says nothing more, and no link goes (it would not open it)."""
+    closed = UserFactory(username="gone", email="gone@example.org")
+    closed.set_password(PASSWORD)
+    closed.is_active = False
+    closed.last_login = closed.date_joined
+    closed.save()
+    response = log_in("gone", PASSWORD)
+    assert "not confirmed" not in response.content.decode() and not mail.outbox
+    Client().post(reverse("password_reset"), {"email": "gone@example.org"})
+    assert not mail.outbox
+
+
+def test_the_link_cannot_be_sent_again_while_mail_is_down(settings):
+    sign_up(Client(REMOTE_ADDR="192.0.2.30"))
+    settings.EMAIL_BACKEND = "tests.test_signup.BrokenBackend"
+    body = log_in("linda", PASSWORD).content.decode()
+    assert "could not be sent just now" in body
