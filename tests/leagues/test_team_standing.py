@@ -41,6 +41,31 @@ def test_the_team_page_shows_position_played_and_points(client):
     assert rows[fixture.home.pk].position == 1 and rows[fixture.home.pk].points > 0
 
 
+def test_the_team_page_says_what_an_adjustment_took_from_its_points(client):
+    """The page said "Points 16" where its own results add up to 18 and the table reads "16*"
+    with the deduction below it: it says where the difference comes from, linking to it."""
+    from leagues.services.adjustments import points_adjust
+
+    world = build(played=True)
+    fixture = confirm(world.fixture)
+    entry = fixture.home.entries.get()
+    points_adjust(entry=entry, points=-2, reason="Late start", by=world.users["secretary"])
+    row = next(
+        row
+        for row in division_standings(division=fixture.division).rows
+        if row.team.pk == fixture.home.pk
+    )
+    page = client.get(reverse("leagues:team", args=[fixture.home.pk])).content.decode()
+    block = re.search(r'data-testid="team-standing">(.*?)</dl>', page, re.S).group(1)
+    words = " ".join(re.sub(r"<[^>]+>|\s+", " ", block).split()).replace(" )", ")")
+    assert words.endswith(
+        f"Points {row.result_points - 2} ({row.result_points} from results, −2 adjusted)"
+    ), words
+    assert f'href="{fixture.division.get_absolute_url()}#adjustments"' in block
+    away = client.get(reverse("leagues:team", args=[fixture.away.pk])).content.decode()
+    assert 'data-testid="team-adjusted"' not in away
+
+
 def test_a_shared_place_is_joint_on_the_team_page_as_in_the_table(client):
     """Teams level on every tie-break share a place: the table says "1=", and the team page said
     "1st of 3" for each of them (and "3rd" for the one below two level teams)."""
