@@ -59,11 +59,13 @@ def night_blank_cards(request: HttpRequest, slug: str, night: str) -> HttpRespon
         {
             "league": league,
             "night": date,
-            "in_division": cards[0].fixture.division if cards and division else None,
+            # The division the cards are of (the crumbs name it), and its id for the links
+            # to other nights.
+            "division": cards[0].fixture.division if cards and division else None,
+            "division_id": division,
             "cards": cards,
             "before": before,
             "after": after,
-            "division": division,
             "site": _site(request),
         },
     )

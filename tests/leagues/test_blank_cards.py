@@ -241,6 +241,10 @@ def test_a_league_nights_cards_are_its_matches_to_play_one_a_page_by_division(cl
         str(f.pk) for f in night["second"]
     ]
     assert f"{league.name}, First Division: 2 matches" in page
+    # The crumbs name the division (they gave the league, then an empty link).
+    crumbs = page[page.index('class="crumbs"') :].split("</nav>")[0]
+    assert f'href="{second.get_absolute_url()}"' in crumbs and 'href=""' not in crumbs
+    assert 'href=""' not in page_words(client.get(url))
     empty = page_words(client.get(url.replace(NIGHT.isoformat(), "2025-09-10")))
     assert "no match to play that night" in empty and "blank-card-tables" not in empty
     assert client.get(url.replace(NIGHT.isoformat(), "9-9-2025")).status_code == 404
