@@ -238,7 +238,12 @@ class LeagueCreateForm(TiebreakMixin):
             rows.append((str(bound.label), words))
         chosen = [key for bound in self.tiebreak_fields if (key := str(bound.value() or ""))]
         order = chosen or [key for key in (preset.tiebreaks if preset else ()) if key != "points"]
-        named = [_metric_label(key, style or None) for key in order if key in METRICS]
+        # As the rule under the table names them ("games won, then head-to-head").
+        named = [
+            METRICS[key].phrase_for(style) if style else _metric_label(key, None)
+            for key in order
+            if key in METRICS
+        ]
         words = ", then ".join(named) or "—"
         rows.append(("Level on points", words if chosen else f"{words} (the style's)"))
         return rows

@@ -392,12 +392,16 @@ def test_the_operator_reads_what_was_asked_for_before_deciding(asker, operator):
         "League night: Friday",
         "Start time: 19:30",
         "Time zone: America/Port of Spain (the style's)",
-        "Level on points: Hang jacks for",
+        "Level on points: hang jacks taken",
     ]
     spen = LeagueRequest.objects.get(name="Spen Valley")
     listed = re.search(rf'data-testid="asked-{spen.pk}">(.*?)</ul>', words).group(1)
     assert "<li>League night: Wednesday</li>" in listed and "<li>Start time: 20:00</li>" in listed
-    assert "<li>Level on points: Games for, then Head-to-head (the style's)</li>" in listed
+    # In the words of the rule under the table, as the league's form gives the style's.
+    assert (
+        "<li>Level on points: games won, then head-to-head among the tied teams (applied "
+        "again to those still level) (the style's)</li>"
+    ) in listed
 
 
 # --- the asker sees their request -------------------------------------------------------------
