@@ -126,7 +126,8 @@ class Chart:
     """Every team, for the chooser."""
     first: datetime.date
     last: datetime.date
-    """The first and last days the lines have a point on."""
+    """The first and last nights named along the bottom (``x_ticks``), which the summary names:
+    an adjustment made after the last league night adds a point beyond it, not a night."""
     chosen: int | None = None
     band: str = ""
     """SVG ``points`` of the grey band standing for every team, in a division of more than
@@ -142,7 +143,8 @@ class Chart:
 
     @property
     def days_words(self) -> str:
-        """ "Tue 2 Sep to Tue 16 Sep": the days the lines run over, as the summary says them."""
+        """ "Tue 2 Sep to Tue 16 Sep": the first and last nights along the bottom, as the
+        summary says them."""
         if self.first == self.last:
             return short_date(self.first)
         return f"{short_date(self.first)} to {short_date(self.last)}"
@@ -432,8 +434,8 @@ def progression_chart(
             (row.team.pk, row.entry.display_name)
             for row in sorted(shown, key=lambda r: r.team.name)
         ],
-        first=first,
-        last=last,
+        first=named[0],
+        last=named[-1],
         chosen=chosen if chosen in ids else None,
         band=" ".join(edge),
         banded=len(shown) if band else 0,

@@ -570,6 +570,21 @@ def test_the_charts_weeks_are_the_leagues_nights_by_date():
     assert ">11 Sep</text>" in chart.drawing
 
 
+def test_the_summary_names_the_first_and_last_nights_along_the_bottom():
+    """A point docked on the Sunday after the last Tuesday: the summary read "Tue 2 Sep to Sun
+    21 Sep", a last day the axis, which ends on the Tuesday, does not name."""
+    days = [DAY + datetime.timedelta(weeks=week) for week in range(3)]
+    docked = SimpleNamespace(
+        made_at=datetime.datetime(2025, 9, 21, 12, tzinfo=datetime.UTC),  # a Sunday
+        entry=SimpleNamespace(team_id=1),
+        points=-1,
+    )
+    chart = progression_chart(rows=[_one_team(days)], nights=days, adjustments=[docked], zone="UTC")
+    assert chart is not None
+    assert [label for _, label in chart.x_ticks] == ["2 Sep", "9 Sep", "16 Sep"]
+    assert chart.days_words == "Tue 2 Sep to Tue 16 Sep"
+
+
 def _one_team(days: list[datetime.date]) -> SimpleNamespace:
     return SimpleNamespace(
         team=SimpleNamespace(pk=1, name="Black Bull"),
