@@ -433,7 +433,7 @@ def layout_problems(page: Page, where: str) -> list[str]:
     # inside their box.
     tables = page.evaluate(
         """() => [...document.querySelectorAll(
-                     '.standings, .fixtures, .games, .players.phone, .audit')]
+                     '.standings, .fixtures, .games, .players, .audit')]
                  .map(t => [t.className, t.parentElement.scrollWidth - t.parentElement.clientWidth])
                  .filter(([_, over]) => over > 0)"""
     )

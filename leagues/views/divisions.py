@@ -345,4 +345,8 @@ class PlayersView(DivisionMixin, CSVExportMixin, SingleTableMixin, TemplateView)
         return player_leaderboard(division=self.division)
 
     def get_table_kwargs(self) -> dict[str, Any]:
-        return {"style": self.division.season.league.style, "empty_text": NO_PLAYER_FIGURES}
+        return {
+            "style": self.division.season.league.style,
+            "phone": True,
+            "empty_text": NO_PLAYER_FIGURES,
+        }

@@ -457,15 +457,16 @@ def test_player_figures_have_a_key_on_the_team_and_players_pages(client, played)
         key = page[page.index("Key to the players") :]
         for abbr, label in (("Hi", "Highs"), ("Lo", "Lows"), ("Gm", "Game points")):
             assert f'<abbr title="{label}">{abbr}</abbr></dt><dd>{label.lower()}</dd>' in key
-    # On the team page a phone's row shows P, W and %; the other figures open under a tapped
-    # name by their full names, so the key marks theirs as a wide screen's (hidden on a phone).
-    team = get(client, "team", played.teams[0].pk)
-    key = team[team.index("Key to the players") :]
-    assert '<div class="wide"><dt><abbr title="Highs">Hi</abbr>' in key
-    assert '<div><dt><abbr title="Games played">P</abbr>' in key
-    # The division's players table shows every column on a phone: its key hides none.
-    players = get(client, "division_players", played.division.pk)
-    assert 'class="wide"' not in players[players.index("Key to the players") :]
+    # On the team page and the division's players page a phone's row shows P, W and %; the
+    # other figures open under a tapped name by their full names, so the key marks theirs as a
+    # wide screen's (hidden on a phone).
+    for page in (
+        get(client, "team", played.teams[0].pk),
+        get(client, "division_players", played.division.pk),
+    ):
+        key = page[page.index("Key to the players") :]
+        assert '<div class="wide"><dt><abbr title="Highs">Hi</abbr>' in key
+        assert '<div><dt><abbr title="Games played">P</abbr>' in key
     # The standings' key: played and points on every screen, the other figures wide.
     standings = get(client, "division", played.division.pk)
     legend = standings[standings.index('class="key-list"') :]

@@ -1,0 +1,74 @@
+"""The league's tables and the secretary's fixture page on the narrowest phone (320×640) and at
+390×844: every column of a table reads whole, in the box or by scrolling it; the division's
+players fit; the fixture page's choices are a finger's size, each box beside its words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import Page, expect
+
+from tests.leagues.test_pages import build_league
+from tests.test_browser_pages import layout_problems
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SMALLEST = {"width": 320, "height": 640}
+
+#: What a table's scrolling box cuts or overlaps, each box scrolled to its far end: a cell's
+#: words or marks running past the cell (over the next column's), a cell past the box's reach.
+CUT = """() => {
+  const problems = [];
+  const folded = (node) => node.parentElement.closest('details:not([open]) > :not(summary)');
+  for (const box of document.querySelectorAll('.table-wrap')) {
+    box.scrollLeft = box.scrollWidth;
+    const edge = box.getBoundingClientRect().left + box.clientLeft + box.clientWidth;
+    for (const cell of box.querySelectorAll('th, td')) {
+      const head = cell.closest('thead');
+      if (!cell.offsetWidth || (head && getComputedStyle(head).position === 'absolute')) continue;
+      const own = cell.getBoundingClientRect();
+      const name = `${cell.className || cell.tagName} "${cell.textContent.trim().slice(0, 20)}"`;
+      if (own.right > edge + 0.5) problems.push(`${name} ends ${own.right - edge} px past the box`);
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+        if (!text.textContent.trim() || folded(text)) continue;
+        const words = document.createRange();
+        words.selectNodeContents(text);
+        for (const rect of words.getClientRects()) {
+          if (rect.width && (rect.right > own.right + 0.5 || rect.left < own.left - 0.5)) {
+            problems.push(`${name}: "${text.textContent.trim()}" runs out of its cell`);
+          }
+        }
+      }
+    }
+    box.scrollLeft = 0;
+  }
+  return problems;
+}"""
+
+#: How far each table's box scrolls sideways (0: it fits).
+OVER = """(selector) => [...document.querySelectorAll(selector)].map(
+  (table) => table.parentElement.scrollWidth - table.parentElement.clientWidth)"""
+
+
+def smallest_phone(phone: Page) -> Page:
+    phone.set_viewport_size(SMALLEST)
+    return phone
+
+
+def test_the_divisions_players_fit_a_phone(phone: Page, live_server: Any) -> None:
+    """The division's players showed every figure in the row, a table that scrolled sideways
+    by 346 px at 390 in a Trinidad league: as on a team's page, a phone shows games played,
+    won and % beside the name, the rest under a tapped name; it fits 390 px and 320 px."""
+    played = build_league("trinidad")
+    url = live_server.url + reverse("leagues:division_players", args=[played.division.pk])
+    phone.goto(url)
+    assert layout_problems(phone, "the division's players") == []
+    assert phone.evaluate(OVER, ".players") == [0]
+    smallest_phone(phone)
+    assert phone.evaluate(OVER, ".players") == [0]
+    assert phone.evaluate(CUT) == []
+    phone.locator(".players tbody summary").first.tap()
+    expect(phone.locator(".players tbody .row-dl").first).to_contain_text("Highs")
