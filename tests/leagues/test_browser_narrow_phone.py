@@ -58,6 +58,35 @@ def smallest_phone(phone: Page) -> Page:
     return phone
 
 
+def test_every_column_of_the_standings_reads_whole_on_the_smallest_phone(
+    phone: Page, live_server: Any
+) -> None:
+    """A total with an adjustment in it ("-2*") ran its mark over the last five results beside
+    it, on the division's table and on the league's home; every column, the last five's
+    included, reads whole in its box or scrolled to."""
+    played = build_league("yorkshire")
+    page = smallest_phone(phone)
+    for url in (played.division.get_absolute_url(), played.league.get_absolute_url()):
+        page.goto(live_server.url + url)
+        assert page.locator(".standings abbr.adjusted").count() >= 1
+        assert page.evaluate(CUT) == [], url
+
+
+def test_a_fixtures_figures_show_both_teams_on_the_smallest_phone(
+    phone: Page, live_server: Any
+) -> None:
+    """The demo's Woodbrook Jacks v Laventille Hang Jack: the away team's column of the
+    figures stood past the box's edge at 320 px, to be scrolled to. The two teams' columns now
+    fit beside the figures' names (a name of longer words still scrolls, nothing cut)."""
+    played = build_league(
+        "trinidad", ("Woodbrook Jacks", "Laventille Hang Jack", "Belmont Aces", "Morvant Stars")
+    )
+    page = smallest_phone(phone)
+    page.goto(live_server.url + played.fixture.get_absolute_url())
+    assert page.evaluate(OVER, ".result-figures") == [0]
+    assert page.evaluate(CUT) == []
+
+
 def test_the_divisions_players_fit_a_phone(phone: Page, live_server: Any) -> None:
     """The division's players showed every figure in the row, a table that scrolled sideways
     by 346 px at 390 in a Trinidad league: as on a team's page, a phone shows games played,
