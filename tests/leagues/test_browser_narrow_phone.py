@@ -10,8 +10,11 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
+from leagues.models import Fixture
+from tests.factories.scoring import UserFactory
+from tests.leagues.helpers import phone_signed_in
 from tests.leagues.test_pages import build_league
-from tests.test_browser_pages import layout_problems
+from tests.test_browser_pages import PHONE, layout_problems
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -101,3 +104,40 @@ def test_the_divisions_players_fit_a_phone(phone: Page, live_server: Any) -> Non
     assert phone.evaluate(CUT) == []
     phone.locator(".players tbody summary").first.tap()
     expect(phone.locator(".players tbody .row-dl").first).to_contain_text("Highs")
+
+
+#: Each radio button of the page: its size, and how far its middle stands from its words'.
+RADIOS = """() => [...document.querySelectorAll('main input[type=radio]')].map((radio) => {
+  const box = radio.getBoundingClientRect();
+  const label = radio.closest('label');
+  const words = document.createRange();
+  words.setStartAfter(radio);
+  words.setEndAfter(label.lastChild);
+  const text = words.getBoundingClientRect();
+  const target = label.getBoundingClientRect();
+  return {name: radio.name, width: box.width, height: box.height, target: target.height,
+          off: Math.abs((box.top + box.bottom) / 2 - (text.top + text.bottom) / 2)};
+})"""
+
+
+def test_the_fixture_pages_choices_are_a_fingers_size_beside_their_words(
+    phone: Page, live_server: Any
+) -> None:
+    """The re-arrange's free nights and the walkover's "Awarded to" were 13 px radio buttons,
+    each above and left of its words: now each is at least 24 px, its middle level with its
+    words', in a label a thumb's height, as the secretary's other choices are."""
+    played = build_league("yorkshire")
+    secretary = UserFactory()
+    played.league.secretaries.add(secretary)
+    fixture = Fixture.objects.filter(division=played.division, status="scheduled").first()
+    assert fixture is not None
+    phone_signed_in(phone, live_server, secretary)
+    for size in (PHONE, SMALLEST):
+        phone.set_viewport_size(size)
+        phone.goto(live_server.url + reverse("leagues:manage_fixture", args=[fixture.pk]))
+        radios = phone.evaluate(RADIOS)
+        assert {radio["name"] for radio in radios} == {"rearrange-night", "walkover-to"}
+        for radio in radios:
+            assert radio["width"] >= 24 and radio["height"] >= 24, radio
+            assert radio["target"] >= 44, radio
+            assert radio["off"] <= 2, radio
