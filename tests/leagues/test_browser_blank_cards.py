@@ -107,3 +107,19 @@ def test_the_print_button_prints_and_the_tables_scroll_inside_the_card_on_a_phon
     assert sideways(phone) <= 0
     region = phone.locator(".blank-card-scroll")
     assert region.evaluate("r => r.scrollWidth > r.clientWidth")
+    # A shadow on the edge with more table beyond it says the tables go on (the tester saw
+    # the Pegs and Match points boxes sitting out of sight with nothing to show they were
+    # there): the right edge is drawn differently with the box's shadows than without them,
+    # until it is scrolled to that end.
+    region.scroll_into_view_if_needed()
+    box = region.bounding_box()
+    edge = {"x": box["x"] + box["width"] - 6, "y": box["y"] + box["height"] / 2, "width": 5}
+    edge["height"] = 20
+
+    def right_edge(shadows: bool) -> bytes:
+        region.evaluate("(r, on) => r.style.background = on ? '' : 'none'", shadows)
+        return phone.screenshot(clip=edge)
+
+    assert right_edge(True) != right_edge(False)
+    region.evaluate("r => r.scrollLeft = r.scrollWidth")
+    assert right_edge(True) == right_edge(False)
