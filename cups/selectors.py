@@ -33,7 +33,7 @@ from leagues.models import (
 from leagues.selectors.audit import entries_about, hands_of
 from leagues.selectors.counting import result_words
 from leagues.selectors.fixtures import boards_begun, playoff_at_table_q, playoff_to_come_q
-from leagues.selectors.live import status_words, waiting_words
+from leagues.selectors.live import NO_RESULT_WORDS, status_words, waiting_words
 from leagues.selectors.statistics import CATEGORY_FIGURE, OTHER, PlayFigures, add_figures
 from leagues.zones import date_in
 from scoring.actors import Account
@@ -121,9 +121,11 @@ def tie_status_words(tie: Tie, today: datetime.date) -> str:
     a drawn team match waiting for its play-off game "Level 5–5: a play-off game to come"
     (``Tie.level_words``); a race tie's result waiting for the sides reads as a fixture's does
     ("Result submitted, awaiting confirmation", "Result disputed": ``waiting_words``), a race
-    tie to play with a game won "In play"; else its status. Reads the tie's prefetched
-    ``open_results`` (``OPEN_RESULTS``) and its fixture's ``open_submissions`` and tables
-    (``OPEN_SUBMISSIONS``, ``FIXTURE_TABLES``) when it has them."""
+    tie to play with a game won "In play", and with none once its round's night (or the day to
+    play it by) has passed "Result not in yet", as a fixture's; else its status. Reads the
+    tie's prefetched ``open_results`` (``OPEN_RESULTS``) and its fixture's
+    ``open_submissions`` and tables (``OPEN_SUBMISSIONS``, ``FIXTURE_TABLES``) when it has
+    them."""
     if tie.level_words:
         return tie.level_words
     undecided = (Tie.Status.SCHEDULED, Tie.Status.POSTPONED)
@@ -140,7 +142,19 @@ def tie_status_words(tie: Tie, today: datetime.date) -> str:
             return waiting_words(waiting[0].status)
     if tie.status == Tie.Status.SCHEDULED and tie.home_score + tie.away_score:
         return "In play"
+    if tie.status == Tie.Status.SCHEDULED and _night_passed(tie, today):
+        return NO_RESULT_WORDS  # as a team tie's fixture reads once its night has passed
     return tie.get_status_display()
+
+
+def _night_passed(tie: Tie, today: datetime.date) -> bool:
+    """Whether a race tie's round was to be played before ``today`` (the league's): its night,
+    else the day to play it by. A group's tie has neither. Reads its round."""
+    round_ = tie.round
+    if round_ is None:
+        return False
+    night = round_.date or round_.deadline
+    return night is not None and night < today
 
 
 def _worded(ties: list[Tie], today: datetime.date) -> list[Tie]:
