@@ -164,6 +164,46 @@ def _worded(ties: list[Tie], today: datetime.date) -> list[Tie]:
     return ties
 
 
+@dataclass(frozen=True)
+class TiesToSeeTo:
+    """The league's race ties its secretary's desk lists beside its fixtures, each with its
+    ``words`` (``tie_status_words``) and ``night``, its round's night or the day to play it
+    by (None for a group's), oldest first."""
+
+    waiting: list[Tie]  # its result waits for the sides: to confirm, or disputed to settle
+    missing: list[Tie]  # its round's night has passed with no result ("Result not in yet")
+
+
+def ties_to_see_to(*, league: League) -> TiesToSeeTo:
+    """The league's pairs' and singles' (race) ties undecided with both sides known, split as
+    the desk lists its fixtures by where each stands as every page says it
+    (``tie_status_words``): a result waiting for the sides, or none in once its night has
+    passed. A team tie is its fixture, listed with the league's. Two queries."""
+    ties = list(
+        Tie.objects.filter(
+            competition__league=league,
+            competition__tie_format=Competition.TieFormat.RACE,
+            status__in=[Tie.Status.SCHEDULED, Tie.Status.POSTPONED, Tie.Status.PLAYED],
+            home__isnull=False,
+            away__isnull=False,
+        )
+        .select_related("competition", "round", "group", "home", "away")
+        .prefetch_related(OPEN_RESULTS)
+        .order_by("competition", "round__number", "group__position", "position")
+    )
+    _worded(ties, league.today())
+    for tie in ties:
+        tie.night = (tie.round.date or tie.round.deadline) if tie.round else None  # type: ignore[attr-defined]
+
+    def oldest_first(listed: list[Tie]) -> list[Tie]:
+        return sorted(listed, key=lambda tie: tie.night or datetime.date.max)  # type: ignore[attr-defined]
+
+    return TiesToSeeTo(
+        waiting=oldest_first([tie for tie in ties if tie.open_results]),  # type: ignore[attr-defined]
+        missing=oldest_first([tie for tie in ties if tie.words == NO_RESULT_WORDS]),  # type: ignore[attr-defined]
+    )
+
+
 def tie_night_words(tie: Tie, league: League | None) -> str:
     """When a team tie is played, as the pages name a fixture's night: its fixture's date and
     time in ``league``'s words ("Tue 12 Jan 2027, 20:00 London time"), or without the year
