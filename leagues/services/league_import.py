@@ -30,6 +30,7 @@ from django.template.defaultfilters import pluralize
 from config.inputs import one_spaced
 from config.mail import MAIL_ERRORS
 from leagues.audit import audit_log
+from leagues.days import long_date
 from leagues.models import (
     INVITATION_UNANSWERED,
     AuditEntry,
@@ -136,6 +137,8 @@ class Plan:
     """What an import would do, its problems and its questions, in words a secretary reads."""
 
     season_name: str
+    season_starts: datetime.date | None = None
+    """The season's first day: a new season's as typed, or the one imported into."""
     problems: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
     questions: list[Question] = field(default_factory=list)
@@ -157,6 +160,17 @@ class Plan:
         ):
             return  # one problem a cell: a formula taken out is not also "No player"
         self.problems.append(Problem(message, row, where, sheet.name))
+
+    @property
+    def season_words(self) -> str:
+        """The season as the plan's summary says it: "A new season, starting Thu 3 Dec 2026."
+        or, for one the league has, "The season's first day: Mon 1 Sep 2025."."""
+        if self.season_starts is None:
+            return ""
+        day = long_date(self.season_starts)
+        if self.create.get("season"):
+            return f"A new season, starting {day}."
+        return f"The season's first day: {day}."
 
     @property
     def ready(self) -> bool:
@@ -231,18 +245,23 @@ def people_plan(
     season: Season | None,
     season_name: str,
     sheet: Sheet,
+    season_starts: datetime.date | None = None,
     answers: dict[str, str] | None = None,
     by: Account = None,
 ) -> Plan:
     """What importing ``sheet`` into ``league``'s ``season`` (None: a new season called
-    ``season_name``) would do. Reads only."""
+    ``season_name``, starting on ``season_starts``) would do. Reads only."""
     _require(league, by)
     answers = answers or {}
-    plan = Plan(season_name=season.name if season else season_name)
+    plan = Plan(
+        season_name=season.name if season else season_name,
+        season_starts=season.starts_on if season else season_starts,
+    )
     plan.problems += sheet.problems
     plan.warnings += sheet.warnings
     if season is None:
-        plan.create["season"].append(season_name)
+        starting = f", starting {long_date(season_starts)}" if season_starts else ""
+        plan.create["season"].append(f"{season_name}{starting}")
     divisions = {_key(d.name): d for d in season.divisions.all()} if season else {}
     venues = {_key(v.name): v for v in Venue.objects.filter(league=league)}
     teams = {_key(t.name): t for t in league.teams.select_related("home_venue")}
@@ -733,7 +752,13 @@ def import_plan(
     shows, and the one ``league_import`` runs again before it saves. ``season_starts``: a new
     season's first day (None: the league's today). Reads only."""
     plan = people_plan(
-        league=league, season=season, season_name=season_name, sheet=sheet, answers=answers, by=by
+        league=league,
+        season=season,
+        season_name=season_name,
+        season_starts=season_starts,
+        sheet=sheet,
+        answers=answers,
+        by=by,
     )
     if fixtures is not None:
         plan.extra = fixtures.plan(league=league, people=plan, season=season, starts=season_starts)

@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods
 
 from leagues import forms
@@ -22,6 +23,9 @@ from leagues.selectors import fixtures as selectors
 from leagues.services import fixtures_import, league_import
 from leagues.services.league_export import league_export
 from leagues.views.common import found, require_manager
+
+AGAIN = ("season", "season_name", "season_starts")
+"""What "Choose another file" carries back to the form: everything typed but the files."""
 
 
 def _encode(data: bytes | None) -> str:
@@ -41,14 +45,19 @@ def league_import_page(request: HttpRequest, slug: str) -> HttpResponse:
     league = found(selectors.league_get, slug=slug)
     require_manager(request, league)
     confirming = request.POST.get("action") == "confirm"
+    # "Choose another file" from a plan brings back what was typed for it (a file cannot be
+    # given back: the page asks for it again).
+    again = {k: request.GET[k] for k in AGAIN if request.GET.get(k)}
     form = forms.ImportForm(
         None if confirming else (request.POST or None),
         None if confirming else (request.FILES or None),
         league=league,
+        initial=again,
     )
     context: dict[str, Any] = {
         "league": league,
         "form": form,
+        "again": bool(again),
         "dates_and_times": fixtures_import.DATES_AND_TIMES,
     }
     if request.method != "POST":
@@ -129,6 +138,7 @@ def league_import_page(request: HttpRequest, slug: str) -> HttpResponse:
     context.update(
         plan=plan,
         answers=answers,
+        again=urlencode({k: choice[k] for k in AGAIN if choice[k]}),
         carried=None
         if plan.problems
         else {

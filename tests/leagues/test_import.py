@@ -4,13 +4,16 @@ confirmed, the same file again changes nothing; fixtures with results checked by
 
 from __future__ import annotations
 
+import html
 import io
+import re
 
 import pytest
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
+from leagues.days import long_date
 from leagues.formats import YORKSHIRE_FORMAT
 from leagues.models import (
     AuditEntry,
@@ -191,6 +194,35 @@ def test_every_problem_is_listed_by_row_and_column_and_nothing_is_saved(league, 
     assert response.context["carried"] is None, "no confirmation with problems"
     assert not Team.objects.exists() and not Division.objects.exists()
     assert not Venue.objects.exists() and not Player.objects.exists()
+
+
+def test_choosing_another_file_after_a_refusal_brings_back_the_new_season_as_typed(
+    league, secretary
+):
+    """A new secretary typed the new season's name and first day, and the file was refused:
+    "Choose another file" gave back an empty form. What was typed comes back (the file is
+    asked for again: a page cannot keep one), and the plan says when the new season starts."""
+    response = upload(
+        secretary, league, BAD, season="new", season_name="2026–27", season_starts="2026-12-03"
+    )
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert "A new season, starting Thu 3 Dec 2026." in page
+    assert "Create 1 season" in page and "2026–27, starting Thu 3 Dec 2026" in page
+    link = re.search(r'href="([^"]+)" data-testid="choose-again"', page)
+    assert link is not None
+    again = secretary.get(html.unescape(link.group(1)))
+    form = again.content.decode()
+    assert 'value="2026–27"' in form and 'value="2026-12-03"' in form
+    assert re.search(r'<option value="new" selected>', form)
+    assert "Choose the file again" in form
+
+    # The plan of an existing season says its first day; a plain visit asks nothing again.
+    season = league.seasons.get()
+    plan = html.unescape(upload(secretary, league, PEOPLE).content.decode())
+    assert f"The season's first day: {long_date(season.starts_on)}." in plan
+    plain = secretary.get(reverse("leagues:manage_import", args=[league.slug])).content.decode()
+    assert "Choose the file again" not in plain
 
 
 def test_a_row_with_a_problem_is_not_among_what_the_import_would_do(league, secretary):
