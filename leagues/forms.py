@@ -35,6 +35,7 @@ from leagues.models import (
     Venue,
     Weekday,
     Withdrawal,
+    league_name_taken,
     validate_league_slug,
 )
 from leagues.nights_off import NightsOff
@@ -43,6 +44,7 @@ from leagues.selectors.people import league_labels, people_labels
 from leagues.services.accounts import NAME_LENGTH, NAME_WORDS, NO_NAME, account_name
 from leagues.tiebreaks import METRICS, validate_tiebreaks
 from leagues.zones import site_time_zone, time_zone_names
+from scoring.forms.fields import TargetField
 from scoring.sheet import join_words
 
 TIEBREAK_SLOTS = 7
@@ -180,7 +182,7 @@ class LeagueCreateForm(TiebreakMixin):
         choices=League.Style.choices,
         help_text="Starts the league with the style's rules, match format and tie-breaks.",
     )
-    target = forms.IntegerField(
+    target = TargetField(
         min_value=5,
         max_value=61,
         required=False,
@@ -202,6 +204,15 @@ class LeagueCreateForm(TiebreakMixin):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.add_tiebreak_fields(None)
+
+    def clean_name(self) -> str:
+        # Said with the form's other refusals (a target too low, say), not after them: the
+        # service checks it again as it saves.
+        name: str = self.cleaned_data["name"]
+        taken = league_name_taken(name)
+        if taken:
+            raise ValidationError(taken)
+        return name
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -305,7 +316,7 @@ class LeagueEditForm(TiebreakMixin):
     league_night = forms.TypedChoiceField(choices=Weekday.choices, coerce=int)
     start_time = forms.TimeField(widget=TIME_INPUT)
     time_zone = time_zone_field()
-    target = forms.IntegerField(
+    target = TargetField(
         min_value=5, max_value=61, required=False, help_text="Points to win a game."
     )
     tables = forms.IntegerField(min_value=1, max_value=20, help_text="Tables per fixture.")

@@ -42,6 +42,25 @@ def whole_number_messages(what: str, least: int, most: int) -> dict[str, str]:
     }
 
 
+class TargetField(forms.IntegerField):
+    """The points a game is played to, refused in the game's words ("A game is played to at
+    least 5 points."), never Django's "Ensure this value is greater than or equal to 5.": every
+    form that takes a target (a new game, a league asked for, a league's or a season's rules)."""
+
+    def __init__(self, *, min_value: int, max_value: int, **kwargs: Any) -> None:
+        least = f"{min_value} point{'' if min_value == 1 else 's'}"
+        super().__init__(
+            min_value=min_value,
+            max_value=max_value,
+            error_messages={
+                "invalid": "A game is played to a whole number of points.",
+                "min_value": f"A game is played to at least {least}.",
+                "max_value": f"A game is played to at most {max_value} points.",
+            },
+            **kwargs,
+        )
+
+
 class NumericInput(forms.NumberInput):
     """A number box that asks a phone for its digit keypad. Given to a field as a class, not an
     instance: a field deep-copies a widget instance it is given, and the hand form builds four

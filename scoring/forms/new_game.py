@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 
 from config.inputs import TextField
-from scoring.forms.fields import TapRadio
+from scoring.forms.fields import TapRadio, TargetField
 from scoring.models import SIDE_LABELS
 from scoring.rules import PRESETS, InvalidFacts, Ruleset
 
@@ -19,7 +19,7 @@ class NewGameForm(forms.Form):
         choices=[(name, ruleset.label) for name, ruleset in PRESETS.items()],
         initial="trinidad",
     )
-    target = forms.IntegerField(
+    target = TargetField(
         required=False,
         min_value=1,
         max_value=500,

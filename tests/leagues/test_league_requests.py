@@ -136,6 +136,45 @@ def test_a_league_whose_web_address_is_taken_is_refused_without_the_word_slug():
     ], "one refusal, on the name, when the address is the name's"
 
 
+@pytest.mark.parametrize("open_signup", [False, True])
+def test_a_taken_name_and_a_target_too_low_are_both_said_at_once_in_the_games_words(
+    asker, settings, open_signup
+):
+    """A new secretary gave an existing league's name and Target 3: the form said only
+    Django's "Ensure this value is greater than or equal to 5.", and once that was put right,
+    that the name was taken. Both come at once, the target's as a player says it."""
+    settings.OPEN_SIGNUP = open_signup
+    LeagueFactory(name="Calder Valley", slug="calder-valley")
+    client = logged_in(asker)
+    url = reverse("leagues:manage_league_create")
+    response = client.post(url, {"name": "Calder Valley", "target": "3", **FORM})
+    page = text(response)
+    assert "A game is played to at least 5 points." in page
+    assert "There is a league called Calder Valley already" in page
+    assert "Ensure this value" not in page
+    assert "A game is played to at most 61 points." in text(
+        client.post(url, {"name": "Spen Valley", "target": "99", **FORM})
+    )
+    assert League.objects.count() == 1 and not LeagueRequest.objects.exists()
+
+
+def test_every_form_that_takes_a_target_refuses_it_in_the_games_words():
+    """The league's rules, a season's and a friendly game's say the target's bounds alike."""
+    from leagues.forms import LeagueEditForm, SeasonRulesForm
+    from scoring.forms.new_game import NewGameForm
+    from tests.factories.leagues import SeasonFactory
+
+    league = LeagueFactory()
+    season = SeasonFactory(league=league)
+    for form in (
+        LeagueEditForm({"target": "3"}, league=league),
+        SeasonRulesForm({"target": "3"}, season=season),
+    ):
+        assert form.errors["target"] == ["A game is played to at least 5 points."]
+    game = NewGameForm({"variant": "trinidad", "target": "0", "first_dealer": "A"})
+    assert game.errors["target"] == ["A game is played to at least 1 point."]
+
+
 NO_ADDRESS = (
     "Give the league a web address (e.g. spen-valley): its name, “!!!”, has no letters (a to z) "
     "or digits to make one from."
