@@ -7,6 +7,7 @@ import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import (
     BooleanField,
     Count,
@@ -37,6 +38,7 @@ from leagues.selectors.live import NO_RESULT_WORDS, status_words, waiting_words
 from leagues.selectors.statistics import CATEGORY_FIGURE, OTHER, PlayFigures, add_figures
 from leagues.zones import date_in
 from scoring.actors import Account
+from scoring.matches import GameMatch
 from scoring.models import Award, GameStatus, Hand, HandRevision, Side
 from scoring.services.compiled import CompiledRead
 
@@ -854,3 +856,17 @@ def tie_audit(*, tie: Tie) -> tuple[list[AuditEntry], list[HandRevision]]:
         about |= Q(fixture_id=tie.fixture_id)
         games |= Q(game__league_game__table__fixture_id=tie.fixture_id)
     return entries_about(about & Q(league=tie.competition.league_id)), hands_of(games)
+
+
+def tie_game_match(game: Any) -> GameMatch | None:
+    """Registered with ``scoring.matches``: a cup tie's game (a race tie's, a team tie's
+    play-off) is played for its tie ("Ann and Bob v Cy and Di, game 2"). None, with no query,
+    for a game that is not a tie's (read with what is attached to it:
+    ``scoring.selectors.game_for_page``); else one query."""
+    try:
+        tie_id = game.cup_game.tie_id
+        number = game.cup_game.number
+    except ObjectDoesNotExist:
+        return None
+    tie = Tie.objects.select_related("home", "away").get(pk=tie_id)
+    return GameMatch(title=f"{tie}, game {number}", url=tie.get_absolute_url())

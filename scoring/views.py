@@ -31,7 +31,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from config.inputs import clean_text, strict_id
 from config.login import client_address
-from scoring import offline, permissions, selectors, services
+from scoring import matches, offline, permissions, selectors, services
 from scoring.actors import Actor
 from scoring.changes import HandCorrected
 from scoring.forms import (
@@ -154,8 +154,10 @@ def _render_game(
             failed = any(message.level >= messages.WARNING for message in waiting)
             notice_kind = "error" if failed else "success"
     page = build_page(game)
-    may_score = permissions.can_score(request, game)
+    actor = Actor.of_request(request)
+    may_score = permissions.may_score(actor, game)
     user = permissions.request_user(request)
+    match = matches.game_match(game)
     fresh: dict[str, Any] = {}
     if may_score and form is None:
         fresh = _fresh_form(request, game, page.sides, page.next_number)
@@ -164,6 +166,11 @@ def _render_game(
         "game": game,
         "sides": page.sides,
         "can_score": may_score,
+        "match": match,
+        # Why the scorer's phone no longer offers the Fix buttons, in the permissions' words.
+        "result_confirmed": match is not None
+        and not may_score
+        and permissions.why_refused(actor, game) == permissions.Refused.CLOSED,
         "link_panel": _scoring_link_panel(request, game) if may_score else None,
         "can_manage_link": user is not None and permissions.can_manage_link(user, game),
         "can_play_again": may_score and _may_play_again(game),
