@@ -24,8 +24,10 @@ from django.template.defaultfilters import pluralize
 
 from config.paths import path_for
 from config.queries import AmongFew, Written, written
+from leagues import nights_off
 from leagues.match import PLAYOFF_TO_COME, level_words
 from leagues.models import (
+    AuditEntry,
     Division,
     Fixture,
     FixtureResult,
@@ -1079,6 +1081,42 @@ def division_kept_count(*, division: Division) -> int:
         .filter(Q(status__in=KEPT) | Q(pk__in=started))
         .count()
     )
+
+
+def generation_settings(*, division: Division) -> dict[str, Any]:
+    """The settings the division's list was last generated with, for generating it again (a
+    team added, say): the fixtures page's form starts from them all, so that a new list keeps
+    the week off or the end date the last one had. The start, the legs and the spreading are
+    the last generation's (its audit entry); the league night and the nights with no league
+    are the season's calendar, where generating stores them (and the season's page changes
+    them). Before any generation: the season's start and calendar, home and away as the
+    match format allows, no spreading."""
+    season = division.season
+    entry = (
+        AuditEntry.objects.filter(
+            league=season.league_id,
+            action=AuditEntry.Action.FIXTURES_GENERATED,
+            after__division=division.pk,
+        )
+        .order_by("-pk")
+        .first()
+    )
+    last: dict[str, Any] = entry.after if entry is not None and entry.after else {}
+    return {
+        "start": _iso_date(last.get("start")) or season.starts_on,
+        "league_night": season.night,
+        "legs": last.get("legs") or min(2, season.get_match_format().meetings),
+        "exclusions": nights_off.text(season.nights_off),
+        "rest_every": last.get("rest_every"),
+        "end_by": _iso_date(last.get("end_by")),
+    }
+
+
+def _iso_date(value: Any) -> datetime.date | None:
+    try:
+        return datetime.date.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
 
 
 def division_adjustments(*, division: Division) -> QuerySet[PointAdjustment]:

@@ -20,7 +20,17 @@ from config.locks import lock_rows
 from leagues.audit import audit_log
 from leagues.bookings import Booked, clashes
 from leagues.days import long_date, short_date
-from leagues.models import AuditEntry, Division, Fixture, Season, TableGame, Team, TeamEntry, Venue
+from leagues.models import (
+    AuditEntry,
+    Division,
+    Fixture,
+    FixtureTable,
+    Season,
+    TableGame,
+    Team,
+    TeamEntry,
+    Venue,
+)
 from leagues.nights_off import NightsOff, NightsOffError, dates_off, ranges_of
 from leagues.nights_off import check as check_nights_off
 from leagues.permissions import require_secretary, venue_is_kept_by
@@ -89,6 +99,13 @@ class GenerationPlan:
     """Venue clashes no pairing could avoid, each with why (shown before saving)."""
     names: Mapping[Hashable, str] = field(default_factory=dict)
     """The teams' names this season, by the keys the planned fixtures carry."""
+    rest_every: int | None = None
+    """A week off after every so many rounds (None: none)."""
+    end_by: datetime.date | None = None
+    """The date the rounds are spread to (None: played on the first league nights)."""
+    cards_out: frozenset[int] = frozenset()
+    """The moved and replaced fixtures whose night's blank cards may be printed already: dated
+    within the next week (or before it), or with pairs seated at their tables."""
 
     @property
     def new_nights(self) -> list[tuple[datetime.date, list[tuple[str, str]], str]]:
@@ -339,12 +356,20 @@ def fixtures_plan(
             unchanged.append(current)
         else:
             moved.append(Move(current, plan.date, plan.note, plan.round))
+    replaced = sorted(scheduled.values(), key=lambda f: (f.date, f.pk))
+    disturbed = [move.fixture for move in moved] + replaced
+    soon = season.league.today() + datetime.timedelta(days=7)
+    seated = set(
+        FixtureTable.objects.filter(fixture__in=[f.pk for f in disturbed])
+        .filter(Q(home_player_1__isnull=False) | Q(away_player_1__isnull=False))
+        .values_list("fixture", flat=True)
+    )
     return GenerationPlan(
         kept=tuple(locked),
         postponed=tuple(postponed),
         unchanged=tuple(unchanged),
         moved=tuple(moved),
-        replaced=tuple(sorted(scheduled.values(), key=lambda f: (f.date, f.pk))),
+        replaced=tuple(replaced),
         created=tuple(created),
         byes=len(schedule.byes),
         notes=tuple(f.note for f in planned if f.note),
@@ -355,6 +380,9 @@ def fixtures_plan(
         last=max((f.date for f in planned), default=None),
         clashes=schedule.clashes,
         names={entry.team_id: entry.display_name for entry in entries},
+        rest_every=rest_every,
+        end_by=end_by,
+        cards_out=frozenset(f.pk for f in disturbed if f.date <= soon or f.pk in seated),
     )
 
 
@@ -497,6 +525,8 @@ def fixtures_generate(
             "league_night": plan.league_night,
             "legs": plan.legs,
             "exclusions": [nights.to_json() for nights in plan.exclusions],
+            "rest_every": plan.rest_every,
+            "end_by": plan.end_by.isoformat() if plan.end_by else None,
             "last": plan.last.isoformat() if plan.last else None,
         },
         by=by,

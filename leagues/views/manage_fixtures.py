@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
-from leagues import forms, nights_off
+from leagues import forms
 from leagues.days import short_date
 from leagues.models import Fixture, FixtureTable, PointAdjustment
 from leagues.seating_forms import SIDES, TableSeatForm
@@ -48,13 +48,7 @@ def fixtures_generate(request: HttpRequest, pk: int) -> HttpResponse:
     league = season.league
     existing = selectors.division_fixtures(division=division)
     form = forms.FixtureGenerateForm(
-        request.POST or None,
-        initial={
-            "start": season.starts_on,
-            "league_night": season.night,
-            "legs": min(2, season.get_match_format().meetings),
-            "exclusions": nights_off.text(season.nights_off),
-        },
+        request.POST or None, initial=selectors.generation_settings(division=division)
     )
     context: dict[str, Any] = {
         "league": league,

@@ -15,6 +15,7 @@ from leagues.models import (
     Division,
     Fixture,
     FixtureResult,
+    FixtureTable,
     League,
     Player,
     PointAdjustment,
@@ -665,3 +666,62 @@ def test_the_adjustments_page_names_who_made_each_adjustment_not_their_login(
     signed_in.save(update_fields=["first_name", "last_name"])
     page = page_words(client.get(url))
     assert "by Susan Booth" in page and "by sec" not in page
+
+
+def test_generating_again_brings_back_every_setting_and_names_the_fixtures_it_disturbs(
+    client, signed_in, division
+):
+    """A fifth team added, the list generated again: the form remembered the nights with no
+    league but not "A week off every 3 rounds", so the new list quietly dropped the week off.
+    Every setting of the last generation comes back, the preview says them all, and it marks
+    the fixtures it moves or removes whose blank cards may be printed already (within the
+    next week, or seated)."""
+    season = division.season
+    today = season.league.today()
+    season.starts_on = today
+    season.save(update_fields=["starts_on"])
+    url = reverse("leagues:manage_fixtures_generate", args=[division.pk])
+    off = today + datetime.timedelta(days=35)
+    first = {
+        "start": today.isoformat(),
+        "league_night": str(today.weekday()),
+        "legs": "1",
+        "exclusions": off.isoformat(),
+        "rest_every": "3",
+    }
+    assert client.post(url, {**first, "confirm": "1"}).status_code == 200
+    entered_teams(division, ["Red Lion"], players=2)
+
+    response = client.get(url)
+    form = response.context["form"]
+    again = {name: form[name].value() for name in first}
+    assert {k: str(v) for k, v in again.items() if k != "exclusions"} == {
+        k: v for k, v in first.items() if k != "exclusions"
+    }
+    assert again["exclusions"] == off.isoformat()
+    page = response.content.decode()
+    assert re.search(r'name="rest_every" value="3"', page)
+
+    data = {k: "" if v is None else str(v) for k, v in again.items()} | {"end_by": ""}
+    preview = client.post(url, data)
+    plan = preview.context["plan"]
+    assert plan.rest_every == 3
+    words = html.unescape(preview.content.decode())
+    assert "a week off every 3 rounds" in words
+    soon = today + datetime.timedelta(days=7)
+    disturbed = [m.fixture for m in plan.moved] + list(plan.replaced)
+    later = [f for f in disturbed if f.date > soon]
+    assert later and len(later) < len(disturbed), "the fifth team moves fixtures of this week"
+    assert plan.cards_out == {f.pk for f in disturbed if f.date <= soon}
+    # Pairs seated at a later fixture's table: its cards may be printed too.
+    seated = later[0]
+    FixtureTable.objects.create(
+        fixture=seated, board=1, home_player_1=Player.objects.filter(name__contains="1").first()
+    )
+    preview = client.post(url, data)
+    plan = preview.context["plan"]
+    assert seated.pk in plan.cards_out
+    words = html.unescape(preview.content.decode())
+    assert 'data-testid="cards-out"' in words
+    assert f"{len(plan.cards_out)} of the fixtures it moves or removes" in words
+    assert "blank score cards may be printed already" in words
