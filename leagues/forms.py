@@ -373,6 +373,7 @@ class LeagueEditForm(TiebreakMixin):
     )
 
     def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
+        self.league_pk = league.pk
         self.tiebreak_style = league.style
         self.current_format = league.get_match_format()
         initial = {
@@ -391,6 +392,14 @@ class LeagueEditForm(TiebreakMixin):
         kwargs.setdefault("initial", initial)
         super().__init__(*args, **kwargs)
         self.add_tiebreak_fields(league.get_tiebreaks())
+
+    def clean_name(self) -> str:
+        # With the form's other refusals, as on starting a league (``LeagueCreateForm``).
+        name: str = self.cleaned_data["name"]
+        taken = league_name_taken(name, but=self.league_pk)
+        if taken:
+            raise ValidationError(taken)
+        return name
 
     @property
     def general_fields(self) -> list[forms.BoundField]:

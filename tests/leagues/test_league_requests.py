@@ -158,6 +158,24 @@ def test_a_taken_name_and_a_target_too_low_are_both_said_at_once_in_the_games_wo
     assert League.objects.count() == 1 and not LeagueRequest.objects.exists()
 
 
+def test_renaming_a_league_to_a_taken_name_with_a_target_too_low_says_both_at_once(client):
+    """The league's settings page, as starting one: both refusals on one post."""
+    LeagueFactory(name="Calder Valley", slug="calder-valley")
+    league = LeagueFactory(name="Spen Valley", slug="spen-valley")
+    secretary = UserFactory()
+    league.secretaries.add(secretary)
+    client.force_login(secretary)
+    url = reverse("leagues:manage_league_edit", args=[league.slug])
+    page = text(client.post(url, {"name": "calder valley", "target": "3", **FORM}))
+    assert "There is a league called calder valley already" in page
+    assert "A game is played to at least 5 points." in page
+    # Its own name is its own.
+    page = text(client.post(url, {"name": "Spen Valley", "target": "3", **FORM}))
+    assert "There is a league called" not in page
+    league.refresh_from_db()
+    assert league.name == "Spen Valley"
+
+
 def test_every_form_that_takes_a_target_refuses_it_in_the_games_words():
     """The league's rules, a season's and a friendly game's say the target's bounds alike."""
     from leagues.forms import LeagueEditForm, SeasonRulesForm
