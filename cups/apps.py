@@ -13,7 +13,7 @@ class CupsConfig(AppConfig):
         from scoring.zones import register_game_zone
 
         register_game_zone("cups.league", permissions.cup_game_zone)
-        from cups.selectors import tie_game_match
+        from cups.selectors import TIE_GAME_RELATED, tie_game_match
         from scoring.matches import register_game_match
 
-        register_game_match("cups.tie", tie_game_match)
+        register_game_match("cups.tie", tie_game_match, related=TIE_GAME_RELATED)

@@ -858,15 +858,18 @@ def tie_audit(*, tie: Tie) -> tuple[list[AuditEntry], list[HandRevision]]:
     return entries_about(about & Q(league=tie.competition.league_id)), hands_of(games)
 
 
+#: What ``tie_game_match`` reads, from the game.
+TIE_GAME_RELATED = ("cup_game__tie__home", "cup_game__tie__away")
+
+
 def tie_game_match(game: Any) -> GameMatch | None:
     """Registered with ``scoring.matches``: a cup tie's game (a race tie's, a team tie's
-    play-off) is played for its tie ("Ann and Bob v Cy and Di, game 2"). None, with no query,
-    for a game that is not a tie's (read with what is attached to it:
-    ``scoring.selectors.game_for_page``); else one query."""
+    play-off) is played for its tie ("Ann and Bob v Cy and Di, game 2"). No query: it reads
+    ``TIE_GAME_RELATED``, read with the game (``scoring.selectors.game_for_page``); None for a
+    game that is not a tie's."""
     try:
-        tie_id = game.cup_game.tie_id
-        number = game.cup_game.number
+        tie_game = game.cup_game
     except ObjectDoesNotExist:
         return None
-    tie = Tie.objects.select_related("home", "away").get(pk=tie_id)
-    return GameMatch(title=f"{tie}, game {number}", url=tie.get_absolute_url())
+    tie = tie_game.tie
+    return GameMatch(title=f"{tie}, game {tie_game.number}", url=tie.get_absolute_url())

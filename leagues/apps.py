@@ -15,10 +15,10 @@ class LeaguesConfig(AppConfig):
         from scoring.zones import register_game_zone
 
         register_game_zone("leagues.league", permissions.league_game_zone)
-        from leagues.selectors.game_match import table_game_match
+        from leagues.selectors.game_match import TABLE_GAME_RELATED, table_game_match
         from scoring.matches import register_game_match
 
-        register_game_match("leagues.table", table_game_match)
+        register_game_match("leagues.table", table_game_match, related=TABLE_GAME_RELATED)
         from leagues.services.results import table_link_opened
         from scoring.openers import register_link_opener
 

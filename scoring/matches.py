@@ -3,9 +3,9 @@ page is linked to it, and told what it says of the game (its table's result take
 score card instead of the hands scored here).
 
 An app whose games belong to a match registers a lookup from ``AppConfig.ready``, as with
-``scoring.zones.register_game_zone``. The game page reads a game with the rows the apps attach
-to it one-to-one (``attached_relations``), so a lookup asks nothing of a game that is not its
-own.
+``scoring.zones.register_game_zone``, with the relations from the game it reads
+(``related``): the game page reads them with the game (``match_relations``), so a lookup asks
+no query of its own, of its game or of one that is not its own.
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-
-from scoring.models import Game
 
 
 @dataclass(frozen=True)
@@ -32,30 +30,25 @@ class GameMatch:
 
 MatchLookup = Callable[[Any], GameMatch | None]
 
-_lookups: dict[str, MatchLookup] = {}
+_lookups: dict[str, tuple[MatchLookup, tuple[str, ...]]] = {}
 
 
-def register_game_match(name: str, lookup: MatchLookup) -> None:
+def register_game_match(name: str, lookup: MatchLookup, *, related: tuple[str, ...]) -> None:
     """``lookup(game)`` gives the match ``game`` is played for, or None when the game is not the
-    app's; ``name`` makes registering twice harmless."""
-    _lookups[name] = lookup
+    app's, reading only ``related`` (``select_related`` paths from the game); ``name`` makes
+    registering twice harmless."""
+    _lookups[name] = (lookup, related)
+
+
+def match_relations() -> list[str]:
+    """What the registered lookups read, for the game's query to ``select_related``."""
+    return [path for _, related in _lookups.values() for path in related]
 
 
 def game_match(game: Any) -> GameMatch | None:
     """The match ``game`` is played for, or None (a stand-alone game)."""
-    for lookup in _lookups.values():
+    for lookup, _ in _lookups.values():
         found = lookup(game)
         if found is not None:
             return found
     return None
-
-
-def attached_relations(prefix: str = "") -> list[str]:
-    """The rows other apps attach to a game one-to-one (a league table's game, a cup tie's
-    game), as ``select_related`` names them from a query of ``prefix`` ("game__" from a
-    side): read with the game, an app learns without a query of its own whether it is its."""
-    return [
-        f"{prefix}{relation.get_accessor_name()}"
-        for relation in Game._meta.related_objects
-        if relation.one_to_one
-    ]

@@ -9,7 +9,7 @@ from django.db.models.expressions import RawSQL
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from scoring.matches import attached_relations
+from scoring.matches import match_relations
 from scoring.models import Award, Game, Hand, HandRevision, Side
 from scoring.services.compiled import CompiledRead, CompiledReadIn
 
@@ -20,12 +20,12 @@ def _sides() -> Prefetch[Side]:
 
 def game_for_page(pk: int) -> Game:
     """A game with its sides, hands and their awards: four queries whatever its length. Read
-    with it, what other apps attach to it (``scoring.matches``)."""
+    with it, the match it is played for (``scoring.matches``)."""
     hands = Hand.objects.order_by("number").prefetch_related(
         Prefetch("awards", queryset=Award.objects.order_by("position"))
     )
     return get_object_or_404(
-        Game.objects.select_related("scoring_link", *attached_relations()).prefetch_related(
+        Game.objects.select_related("scoring_link", *match_relations()).prefetch_related(
             _sides(), Prefetch("hands", queryset=hands)
         ),
         pk=pk,

@@ -14,7 +14,6 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from config.queries import count_of
-from scoring.matches import attached_relations
 from scoring.models import Award, Game, GameStatus, Hand, HandRevision, Side
 from scoring.rules import GameScore
 from scoring.services.compiled import CompiledRead, CompiledWrite, execute
@@ -119,6 +118,17 @@ class NotAllowed(Exception):
         self.game = game
 
 
+def _attached() -> list[str]:
+    """The rows other apps attach to a game one-to-one (a league table's game, a cup tie's
+    game), read with the locked game so that the apps' receivers need no query of their own to
+    learn whether the game is theirs."""
+    return [
+        f"game__{relation.get_accessor_name()}"
+        for relation in Game._meta.related_objects
+        if relation.one_to_one
+    ]
+
+
 def lock_for_entry(game: Game | int) -> tuple[Game, list[Side], int]:
     """The game (with its scoring link and what other apps attach to it), its sides in play order
     and how many hands it has, its row locked until the transaction ends.
@@ -147,7 +157,7 @@ def _entry_shape(pk: int) -> QuerySet[Side]:
     """The read of every hand entry: a game's sides, with the game, its scoring link, what
     other apps attach to it and its hand count."""
     return (
-        Side.objects.select_related("game", "game__scoring_link", *attached_relations("game__"))
+        Side.objects.select_related("game", "game__scoring_link", *_attached())
         .annotate(hand_count=Coalesce(count_of(Hand.objects.all(), field="game", outer="game"), 0))
         .filter(game_id=pk)
         .order_by("position")
