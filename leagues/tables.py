@@ -20,7 +20,13 @@ from config.tables import BaseTable
 from leagues.days import clock, short_date
 from leagues.models import Fixture, FixtureResult, League
 from leagues.selectors.counting import result_mark
-from leagues.selectors.live import IN_PLAY, NO_RESULT, NO_RESULT_WORDS, listed_progress
+from leagues.selectors.live import (
+    IN_PLAY,
+    NO_RESULT,
+    NO_RESULT_WORDS,
+    listed_progress,
+    play_stopped,
+)
 from leagues.selectors.race import MARKERS, Marker, Race
 from leagues.selectors.standings import StandingRow
 from leagues.selectors.statistics import PlayerStatistics
@@ -314,7 +320,8 @@ def fixture_score(fixture: Fixture, *, marked: bool = True) -> str:
         home, away = result.home_match_points, result.away_match_points
     text = f"{home}–{away}"
     if not result.is_final:
-        return f"{text} in play"
+        # A match whose play stopped at an abandoned table is not played on: said so.
+        return f"{text}, play stopped" if play_stopped(fixture) else f"{text} in play"
     if result.is_walkover:
         text = f"{text} w/o"
     mark = result_mark(fixture) if marked else ""

@@ -181,16 +181,56 @@ def open_submission(fixture: Fixture) -> ResultSubmission | None:
     return waiting[0] if waiting else None
 
 
+def play_stopped(fixture: Fixture) -> str:
+    """Where a match begun stands still: a table's game abandoned and no other table being
+    played ("Table 1 abandoned at 10–8; the other tables not started"), from its prefetched
+    tables as ``leagues.services.seating.mark_abandoned`` marked them (a page that did not read
+    and mark them is told nothing: "", and no query is made). Such a match goes on only when
+    the secretary starts the table again or its result is entered from the score card
+    (``STOPPED_NEXT``)."""
+    if "tables" not in getattr(fixture, "_prefetched_objects_cache", {}):
+        return ""  # a list's fixture: its tables are not read (nor marked)
+    tables = list(fixture.tables.all())
+    stopped = [table for table in tables if table.abandoned]
+    if not stopped:
+        return ""
+    others = [table for table in tables if not table.abandoned]
+    decided = [table for table in others if table.outcome or table.from_card]
+    if any(table.games.all() for table in others if table not in decided):
+        return ""  # a table still being played: the match is in play
+    if len(stopped) == 1:
+        said = f"Table {stopped[0].board} abandoned at {stopped[0].abandoned_at}"
+    else:
+        boards = " and ".join(str(table.board) for table in stopped)
+        said = f"Tables {boards} abandoned ({', '.join(t.abandoned_at for t in stopped)})"
+    finished = len(decided)
+    rest = len(tables) + len(unseated_boards(fixture, tables)) - len(stopped) - finished
+    if not rest:
+        return f"{said}; the other tables finished" if finished else said
+    if not finished:
+        return f"{said}; the other tables not started"
+    word = "table" if finished == 1 else "tables"
+    return f"{said}; {finished} {word} finished, the rest not started"
+
+
+#: What a match whose play stopped (``play_stopped``) waits for.
+STOPPED_NEXT = (
+    "The league secretary can start the abandoned table again, or the match's result is "
+    "entered from the score card."
+)
+
+
 def status_words(fixture: Fixture, today: datetime.date) -> str:
     """The fixture's status as every page gives it (its page, its result page, a captain's
     list, a cup tie's page and card): "In play" once a game has begun (``match_progress``,
-    from its prefetched tables and games), "Result not in yet" once its night has passed
-    with none, "Result submitted, awaiting confirmation" or "Result disputed" while its result
-    waits for the sides (``waiting_words``), a cup tie's with none put forward "Result not yet
-    submitted" (``CUP_NOT_SUBMITTED_WORDS``), else its status."""
+    from its prefetched tables and games), or where its play stopped at an abandoned table
+    with none other being played, that (``play_stopped``); "Result not in yet" once its night
+    has passed with none, "Result submitted, awaiting confirmation" or "Result disputed" while
+    its result waits for the sides (``waiting_words``), a cup tie's with none put forward
+    "Result not yet submitted" (``CUP_NOT_SUBMITTED_WORDS``), else its status."""
     progress = match_progress(fixture, today)
     if progress == IN_PLAY:
-        return "In play"
+        return play_stopped(fixture) or "In play"
     if progress == NO_RESULT:
         return NO_RESULT_WORDS
     if fixture.status == Fixture.Status.PLAYED:

@@ -36,6 +36,7 @@ from leagues.selectors.live import (
     night_clock,
     night_now,
     open_submission,
+    play_stopped,
     status_words,
 )
 from leagues.selectors.people import name_people, seated_players
@@ -48,6 +49,7 @@ from leagues.selectors.standings import (
 )
 from leagues.selectors.statistics import player_leaderboard, player_with_pairs
 from leagues.services import cards, confirmation, seating
+from leagues.services.seating import mark_abandoned
 from leagues.tables import (
     DATE_FIRST,
     FixturesTable,
@@ -319,6 +321,8 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
     def context() -> dict[str, Any]:
         detail = selectors.fixture_with_tables(fixture=fixture)
         tables = list(detail.tables.all())
+        # A table abandoned with none other being played: its status and heading say so.
+        mark_abandoned(tables)
         name_people(seated_players(tables))
         progress = match_progress(detail, today)
         confirmed = detail.result.confirmed if hasattr(detail, "result") else False
@@ -350,6 +354,8 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
             "no_result": NO_RESULT,
             # Its status as every page says it ("Result not in yet", "Played, disputed").
             "status_words": status_words(detail, today),
+            # A table abandoned and none other being played: not said to be in play.
+            "play_stopped": play_stopped(detail),
             "submission": waiting,
             "tables": tables,
             # Its blank score card, to print before the match is played.

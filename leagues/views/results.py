@@ -23,7 +23,7 @@ from leagues.models import AuditEntry, FixtureTable, League, ResultSubmission
 from leagues.permissions import can_manage_league, captained_sides
 from leagues.selectors import audit
 from leagues.selectors import fixtures as selectors
-from leagues.selectors.live import NO_RESULT_WORDS, status_words
+from leagues.selectors.live import NO_RESULT_WORDS, STOPPED_NEXT, play_stopped, status_words
 from leagues.selectors.people import name_people, seated_players
 from leagues.services import agreement, cards, confirmation, results
 from leagues.services.seating import mark_abandoned
@@ -63,7 +63,7 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         if current is not None
         else {}
     )
-    tables = list(FixtureTable.objects.filter(fixture=fixture).order_by("board"))
+    tables = list(fixture.tables.all())  # as fixture_detail read them, by board
     mark_abandoned(tables)  # its result is to come from the card: said so, not "being played"
     # A cup tie the counted match left level: its play-off game's score is still to come.
     tie = knockout_tie(fixture=fixture)
@@ -81,6 +81,9 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         "unseated": selectors.unseated_boards(fixture, tables),
         # "In play" mid-match, as the fixture's page says it (its tables are read already).
         "status_words": (words := status_words(fixture, league.today())),
+        # A table abandoned and none other being played: not "Play is still going on".
+        "play_stopped": play_stopped(fixture),
+        "stopped_next": STOPPED_NEXT,
         # Its night has passed with no game scored: the result is to come from the card.
         "no_result": words == NO_RESULT_WORDS,
         "submission": current,
