@@ -36,6 +36,7 @@ from leagues.selectors.counting import result_words
 from leagues.selectors.fixtures import boards_begun, playoff_at_table_q, playoff_to_come_q
 from leagues.selectors.live import NO_RESULT_WORDS, status_words, waiting_words
 from leagues.selectors.statistics import CATEGORY_FIGURE, OTHER, PlayFigures, add_figures
+from leagues.services.seating import mark_abandoned
 from leagues.zones import date_in
 from scoring.actors import Account
 from scoring.matches import GameMatch
@@ -355,6 +356,9 @@ def tie_detail(*, pk: int) -> Tie:
     )
     for tie_game in tie.games.all():
         tie_game.game.hand_count = tie_game.hand_count  # its ``status_words``: "Not started"
+    if tie.fixture is not None:
+        # A table abandoned and none other being played: its words say so, not "In play".
+        mark_abandoned(list(tie.fixture.tables.all()))
     _worded([tie], tie.competition.league.today())
     tie.night = tie_night_words(tie, tie.competition.league)  # type: ignore[attr-defined]
     tie.play_begun = _play_begun(tie)  # type: ignore[attr-defined]
