@@ -24,6 +24,7 @@ from leagues.selectors.counting import (
 from leagues.selectors.fixtures import FIXTURE_RELATED, fixture_tables, unseated_boards
 from leagues.selectors.standings import Standings, divisions_standings
 from leagues.zones import now_in
+from scoring.forms.words import and_list
 from scoring.services.compiled import CompiledRows
 
 #: The fixtures a league night shows: those to be played or played that night.
@@ -201,7 +202,7 @@ def play_stopped(fixture: Fixture) -> str:
     if len(stopped) == 1:
         said = f"Table {stopped[0].board} abandoned at {stopped[0].abandoned_at}"
     else:
-        boards = " and ".join(str(table.board) for table in stopped)
+        boards = and_list([str(table.board) for table in stopped])
         said = f"Tables {boards} abandoned ({', '.join(t.abandoned_at for t in stopped)})"
     finished = len(decided)
     rest = len(tables) + len(unseated_boards(fixture, tables)) - len(stopped) - finished

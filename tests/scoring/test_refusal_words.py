@@ -388,3 +388,14 @@ def _refused_correction() -> InvalidFacts:
     with pytest.raises(InvalidFacts) as refused:
         services.hand_correct(game=game, number=1, facts=PLAYED, entry_key=uuid.uuid4())
     return refused.value
+
+
+@pytest.mark.parametrize(
+    ("items", "words"),
+    [([], ""), (["1"], "1"), (["1", "2"], "1 and 2"), (["1", "2", "3"], "1, 2 and 3")],
+)
+def test_items_in_a_sentence(items, words):
+    """"Tables 1, 2 and 3 abandoned", not "Tables 1 and 2 and 3"."""
+    from scoring.forms.words import and_list
+
+    assert and_list(items) == words
