@@ -24,8 +24,8 @@ from leagues.selectors.counting import (
 from leagues.selectors.fixtures import FIXTURE_RELATED, fixture_tables, unseated_boards
 from leagues.selectors.standings import Standings, divisions_standings
 from leagues.zones import now_in
-from scoring.forms.words import and_list
 from scoring.services.compiled import CompiledRows
+from scoring.sheet import join_words
 
 #: The fixtures a league night shows: those to be played or played that night.
 ON_THE_NIGHT = (Fixture.Status.SCHEDULED, Fixture.Status.PLAYED, Fixture.Status.WALKOVER)
@@ -202,7 +202,7 @@ def play_stopped(fixture: Fixture) -> str:
     if len(stopped) == 1:
         said = f"Table {stopped[0].board} abandoned at {stopped[0].abandoned_at}"
     else:
-        boards = and_list([str(table.board) for table in stopped])
+        boards = join_words([str(table.board) for table in stopped])
         said = f"Tables {boards} abandoned ({', '.join(t.abandoned_at for t in stopped)})"
     finished = len(decided)
     rest = len(tables) + len(unseated_boards(fixture, tables)) - len(stopped) - finished

@@ -50,13 +50,6 @@ def ordinal(number: int) -> str:
     return f"{number}{suffix}"
 
 
-def and_list(items: Sequence[str]) -> str:
-    """Items in a sentence: "1", "1 and 2", "1, 2 and 3"."""
-    if len(items) < 3:
-        return " and ".join(items)
-    return f"{', '.join(items[:-1])} and {items[-1]}"
-
-
 def possessive(name: str) -> str:
     """`Reds'`, `Smith & Jones'`, `Patel's`."""
     return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"

@@ -395,7 +395,7 @@ def _refused_correction() -> InvalidFacts:
     [([], ""), (["1"], "1"), (["1", "2"], "1 and 2"), (["1", "2", "3"], "1, 2 and 3")],
 )
 def test_items_in_a_sentence(items, words):
-    """"Tables 1, 2 and 3 abandoned", not "Tables 1 and 2 and 3"."""
-    from scoring.forms.words import and_list
+    """ "Tables 1, 2 and 3 abandoned", not "Tables 1 and 2 and 3"."""
+    from scoring.sheet import join_words
 
-    assert and_list(items) == words
+    assert join_words(items) == words
