@@ -1072,15 +1072,19 @@ def results_missing(*, league: League) -> list[Fixture]:
     )
 
 
-def division_kept_count(*, division: Division) -> int:
-    """Fixtures a re-generation of the division's list would keep: decided ones and any with a
-    game started (one query)."""
+def kept_by_generation(division: Division) -> QuerySet[Fixture]:
+    """The division's league fixtures a re-generation of its list keeps exactly as they are:
+    decided ones (``KEPT``) and any with a game started, whoever plays in them (a withdrawn
+    team's too). The form's count and the plan (``services.fixtures``) both read it."""
     started = TableGame.objects.filter(table__fixture__division=division).values("table__fixture")
-    return (
-        Fixture.objects.filter(division=division)
-        .filter(Q(status__in=KEPT) | Q(pk__in=started))
-        .count()
+    return Fixture.objects.filter(division=division, kind=Fixture.Kind.LEAGUE).filter(
+        Q(status__in=KEPT) | Q(pk__in=started)
     )
+
+
+def division_kept_count(*, division: Division) -> int:
+    """How many fixtures a re-generation of the division's list would keep (one query)."""
+    return kept_by_generation(division).count()
 
 
 def generation_settings(*, division: Division) -> dict[str, Any]:

@@ -26,7 +26,6 @@ from leagues.models import (
     Fixture,
     FixtureTable,
     Season,
-    TableGame,
     Team,
     TeamEntry,
     Venue,
@@ -45,6 +44,7 @@ from leagues.schedule import (
 from leagues.selectors.fixtures import (
     NO_MATCH_ON_THE_NIGHT,
     boards_begun,
+    kept_by_generation,
     matches_on_their_nights,
     no_match_words,
 )
@@ -173,14 +173,8 @@ def nights_off_checked(
 
 
 def _locked(division: Division) -> list[Fixture]:
-    """Fixtures re-generation must not touch: decided ones, and any with a game started."""
-    started = TableGame.objects.filter(table__fixture__division=division).values("table__fixture")
-    return list(
-        Fixture.objects.filter(division=division, kind=Fixture.Kind.LEAGUE)
-        .filter(~Q(status__in=REPLACEABLE) | Q(pk__in=started))
-        .select_related("home", "away")
-        .order_by("date", "pk")
-    )
+    """Fixtures re-generation must not touch (``kept_by_generation``)."""
+    return list(kept_by_generation(division).select_related("home", "away").order_by("date", "pk"))
 
 
 def _venue_slots(teams: Sequence[Team], capacity: int) -> dict[int, object]:
@@ -273,12 +267,15 @@ def fixtures_plan(
     _refuse_impossible(teams, legs, season.venue_capacity, division)
     ids = {team.pk for team in teams}
     venue_key = _venue_slots(teams, season.venue_capacity)
-    locked = [f for f in _locked(division) if f.home_id in ids and f.away_id in ids]
+    # Every kept fixture stays as it is (a withdrawn team's too); those of the teams still in
+    # are the planner's fixed points.
+    kept = _locked(division)
+    locked = [f for f in kept if f.home_id in ids and f.away_id in ids]
     postponed = list(
         Fixture.objects.filter(
             division=division, kind=Fixture.Kind.LEAGUE, status=Fixture.Status.POSTPONED
         )
-        .exclude(pk__in=[f.pk for f in locked])
+        .exclude(pk__in=[f.pk for f in kept])
         .select_related("home", "away")
         .order_by("date", "pk")
     )
@@ -341,7 +338,7 @@ def fixtures_plan(
         for f in Fixture.objects.filter(
             division=division, kind=Fixture.Kind.LEAGUE, status=Fixture.Status.SCHEDULED
         )
-        .exclude(pk__in=[f.pk for f in locked])
+        .exclude(pk__in=[f.pk for f in kept])
         .select_related("home", "away")
         .order_by("-date", "-pk")
     }
@@ -365,7 +362,7 @@ def fixtures_plan(
         .values_list("fixture", flat=True)
     )
     return GenerationPlan(
-        kept=tuple(locked),
+        kept=tuple(kept),
         postponed=tuple(postponed),
         unchanged=tuple(unchanged),
         moved=tuple(moved),

@@ -595,6 +595,30 @@ def test_regenerating_home_and_away_after_a_withdrawal_and_a_postponement():
     assert len({(r, h) for r, h, _ in rounds}) == len(rounds)
 
 
+def test_the_form_and_the_plan_count_the_same_fixtures_kept():
+    """The form said "12 fixtures already played … are kept" and its preview "7 … kept": the
+    preview left out the withdrawn team's decided fixtures, which are kept as they are too.
+    Both count them from one place (``kept_by_generation``), and generating keeps them."""
+    from leagues.selectors.fixtures import division_kept_count
+    from leagues.services.withdrawal import team_withdraw
+
+    division = calendar_division(names=("Alma", "Bull", "Crown", "Dog", "Elm", "Fox"))
+    fixtures_generate(division=division, legs=1)
+    first = Fixture.objects.filter(division=division).order_by("date", "pk")
+    Fixture.objects.filter(pk__in=[f.pk for f in first[:3]]).update(status="played")
+    team_withdraw(entry=division.entries.get(team__name="Fox"), reason="Pub closed")
+    fox = Fixture.objects.filter(division=division, home__name="Fox") | Fixture.objects.filter(
+        division=division, away__name="Fox"
+    )
+    decided = set(fox.exclude(status="scheduled").values_list("pk", flat=True))
+    assert decided, "the withdrawal gave walkovers"
+    plan = fixtures_plan(division=division, legs=2)
+    assert len(plan.kept) == division_kept_count(division=division)
+    assert decided <= {f.pk for f in plan.kept}
+    fixtures_generate(division=division, legs=2, token=plan.token)
+    assert decided <= set(Fixture.objects.values_list("pk", flat=True))
+
+
 def _season_with_fixtures_to(last: datetime.date):
     """A season begun 2 Sep 2025 with no end, its last fixture on ``last``."""
     division = DivisionFactory(
