@@ -19,7 +19,7 @@ from django.db.models import Count, Max, Min, Prefetch, Q, QuerySet, Subquery
 
 from leagues import match
 from leagues.models import Fixture, FixtureTable, League, Player
-from leagues.selectors.fixtures import FIXTURE_RELATED, NO_MATCH_ON_THE_NIGHT, SEATS
+from leagues.selectors.fixtures import CUP_TIE, FIXTURE_RELATED, NO_MATCH_ON_THE_NIGHT, SEATS
 from leagues.selectors.people import name_people, seated_players
 from leagues.services.cards import CardWords, card_layout, card_words
 
@@ -82,9 +82,9 @@ def _read(fixtures: QuerySet[Fixture]) -> list[Fixture]:
     competition and round, and their tables with the seated players: two queries (none for the
     tables of no fixture)."""
     return list(
-        fixtures.select_related(
-            *FIXTURE_RELATED, "cup_tie__competition", "cup_tie__round", "cup_tie__group"
-        ).prefetch_related(Prefetch("tables", queryset=FixtureTable.objects.select_related(*SEATS)))
+        fixtures.select_related(*FIXTURE_RELATED, *CUP_TIE).prefetch_related(
+            Prefetch("tables", queryset=FixtureTable.objects.select_related(*SEATS))
+        )
     )
 
 

@@ -21,10 +21,9 @@ from django.db.models.functions import Coalesce
 from config.queries import count_of
 from leagues.models import AuditEntry, Division, Fixture, League, Team
 from leagues.selectors.counting import fixtures_with_standing
-from leagues.selectors.fixtures import division_fixtures, fixture_list
+from leagues.selectors.fixtures import CUP_TIE, division_fixtures, fixture_list
 
 #: A cup tie's cup and round (or group), which its event names.
-CUP_TIE = ("cup_tie__competition", "cup_tie__round", "cup_tie__group")
 
 
 def with_revision(queryset: QuerySet[Fixture]) -> QuerySet[Fixture]:

@@ -60,6 +60,11 @@ from scoring.sheet import join_words
 M = TypeVar("M", bound=Model)
 
 FIXTURE_RELATED = ("home", "away", "venue", "result", "division__season__league")
+#: A cup tie's fixture's tie, cup, round and group, read with it where a list names the cup
+#: and stage (``Tie.cup_and_stage``: "League Cup, Quarter-final").
+CUP_TIE = ("cup_tie__competition", "cup_tie__round", "cup_tie__group")
+#: The secretary's desk's lists: each fixture's teams, division and, a cup tie's, cup and stage.
+DESK_RELATED = ("home", "away", "division", *CUP_TIE)
 
 #: A list of fixtures reads each one's division, season and league once for the whole list (one
 #: more query), not with every row: they are the same for most rows, and building the three
@@ -1000,7 +1005,7 @@ def results_to_see_to(*, league: League) -> list[Fixture]:
             is_provisional_q(), division__season__league=league, result__is_final=True
         )
         .annotate(open_status=Subquery(open_submission.values("status")[:1]))
-        .select_related("home", "away", "division")
+        .select_related(*DESK_RELATED)
     )
     for fixture in finished:  # as every page says a result's standing
         fixture.open_words = (
@@ -1013,7 +1018,7 @@ def results_to_see_to(*, league: League) -> list[Fixture]:
     level = list(
         Fixture.objects.filter(playoff_to_come_q("cup_tie__"), division__season__league=league)
         .annotate(playoff_at_table=playoff_at_table_q("cup_tie"))
-        .select_related("home", "away", "division")
+        .select_related(*DESK_RELATED)
     )
     for fixture in level:
         fixture.open_status, fixture.playoff_to_come = None, True
@@ -1024,7 +1029,7 @@ def results_to_see_to(*, league: League) -> list[Fixture]:
                 fixture__division__season__league=league, fixture__status__in=Fixture.TO_PLAY
             )
         )
-        .select_related("fixture__home", "fixture__away", "fixture__division")
+        .select_related(*(f"fixture__{path}" for path in DESK_RELATED))
         .order_by("fixture", "board")
     ):
         fixture = held_up.get(table.fixture_id)
@@ -1052,7 +1057,7 @@ def fixtures_on_nights_off(*, seasons: Iterable[Season]) -> list[Fixture]:
         return []
     return list(
         Fixture.objects.filter(wanted, status=Fixture.Status.SCHEDULED)
-        .select_related("home", "away", "division")
+        .select_related(*DESK_RELATED)
         .order_by("date", "time", "pk")
     )
 
@@ -1067,7 +1072,7 @@ def results_missing(*, league: League) -> list[Fixture]:
             date__lt=league.today(),
         )
         .exclude(result__is_final=True)
-        .select_related("home", "away", "division")
+        .select_related(*DESK_RELATED)
         .order_by("date", "time", "pk")
     )
 

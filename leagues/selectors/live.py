@@ -21,7 +21,7 @@ from leagues.selectors.counting import (
     result_state,
     result_words,
 )
-from leagues.selectors.fixtures import FIXTURE_RELATED, fixture_tables, unseated_boards
+from leagues.selectors.fixtures import CUP_TIE, FIXTURE_RELATED, fixture_tables, unseated_boards
 from leagues.selectors.standings import Standings, divisions_standings
 from leagues.zones import now_in
 from scoring.services.compiled import CompiledRows
@@ -387,7 +387,7 @@ def night_fixtures(*, league: League, date: datetime.date) -> list[Fixture]:
                 division__season__league=league, date=date, status__in=ON_THE_NIGHT
             )
         )
-        .select_related(*FIXTURE_RELATED)
+        .select_related(*FIXTURE_RELATED, *CUP_TIE)
         .prefetch_related(Prefetch("tables", queryset=fixture_tables()))
         .order_by("division__rank", "division__name", "time", "pk")
     )

@@ -79,3 +79,22 @@ def test_a_pairs_tie_still_to_play_is_not_on_the_desk():
     )
     words = desk(world)
     assert f"tie-missing-{tie.pk}" not in words and f"tie-waiting-{tie.pk}" not in words
+
+
+def test_the_desk_names_a_team_cup_ties_cup_and_round():
+    """A League Cup tie's fixture was filed under "Cup" where a pairs cup's tie read "Pairs
+    Knock-out, Round 1": it names its cup and round as well, in the desk's queries."""
+    from leagues.models import Fixture
+    from tests.cups.helpers import team_cup
+
+    world = cup_world(4)
+    cup = team_cup(world)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    fixture = Fixture.objects.filter(kind=Fixture.Kind.CUP).order_by("pk").first()
+    Fixture.objects.filter(pk=fixture.pk).update(
+        date=world.league.today() - datetime.timedelta(days=7)
+    )
+    words = desk(world)
+    listed = words[words.index(f'data-testid="missing-{fixture.pk}"') :].split("</li>")[0]
+    assert f"· {fixture.cup_tie.cup_and_stage}</span>" in listed, listed
+    assert "· Cup</span>" not in listed
