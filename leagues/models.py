@@ -638,6 +638,9 @@ class FixtureStatus(models.TextChoices):
 #: A fixture still to be played: its tables may be seated and scored, its date moved.
 TO_PLAY = (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED)
 
+#: A postponed fixture's status as the pages say it: it has no date until it is re-arranged.
+POSTPONED_WORDS = "Postponed: no new date yet"
+
 
 class FixtureKind(models.TextChoices):
     """What a fixture is for: only league fixtures count in the standings."""
@@ -881,11 +884,12 @@ class Fixture(FixtureWords, models.Model):
         afternoon match), "This match is on Tue 9 Sep 2025 at 20:00 London time" before it: the
         zone named as the pages name a fixture's time (``League.time_zone_words``). Its score
         card's refusal and its tables' (``leagues.services.cards``, ``.results``) go on from
-        it. A postponed match is not played on its date: "This match is postponed (it was set
-        for Tue 9 Sep 2025 at 20:00 London time)"."""
+        it. A postponed match is not played on its date, and has no other until it is
+        re-arranged: "Postponed: no new date yet (it was set for Tue 9 Sep 2025 at 20:00 London
+        time)"."""
         at = f"{self.time:%H:%M} {self.league.time_zone_words}"
         if self.status == self.Status.POSTPONED:
-            return f"This match is postponed (it was set for {long_date(self.date)} at {at})"
+            return f"{POSTPONED_WORDS} (it was set for {long_date(self.date)} at {at})"
         if self.date == self.league.today():
             return f"This match starts at {at} {'tonight' if self.time >= EVENING else 'today'}"
         return f"This match is on {long_date(self.date)} at {at}"

@@ -22,6 +22,7 @@ from leagues.models import Fixture, FixtureTable, League, Player
 from leagues.selectors.fixtures import CUP_TIE, FIXTURE_RELATED, NO_MATCH_ON_THE_NIGHT, SEATS
 from leagues.selectors.people import name_people, seated_players
 from leagues.services.cards import CardWords, card_layout, card_words
+from leagues.services.seating import night_open
 
 #: A seat on the card: its player's name, or "" for a line to write it on.
 Seat = str
@@ -59,22 +60,17 @@ class BlankCard:
 
     @property
     def playable(self) -> bool:
-        """Whether a match is played for it: not a walkover, nor void."""
-        return self.fixture.status not in NO_MATCH_ON_THE_NIGHT
-
-    @property
-    def postponed(self) -> bool:
-        """Postponed: its date is still to be set, so the card leaves it blank."""
-        return self.fixture.status == Fixture.Status.POSTPONED
+        """Whether a match is played for it on its date: not a walkover, nor void, nor
+        postponed (no date until it is re-arranged)."""
+        return self.fixture.status not in (*NO_MATCH_ON_THE_NIGHT, Fixture.Status.POSTPONED)
 
 
 def card_to_print(fixture: Fixture, today: datetime.date) -> bool:
     """Whether the fixture's pages offer its blank card (``today``: its league's): a match
-    still to be played, scheduled for today or later, or postponed (its card leaves the date
-    blank). No query."""
-    if fixture.status == Fixture.Status.POSTPONED:
-        return True
-    return fixture.status == Fixture.Status.SCHEDULED and fixture.date >= today
+    whose night is open (``seating.night_open``, as its seating and QR codes are offered) on
+    today or later. Not a postponed one, until a secretary re-arranges it to a date. No
+    query."""
+    return night_open(fixture) and fixture.date >= today
 
 
 def _read(fixtures: QuerySet[Fixture]) -> list[Fixture]:

@@ -12,7 +12,15 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Prefetch
 
-from leagues.models import Division, Fixture, League, ResultSubmission, Season, TableGame
+from leagues.models import (
+    POSTPONED_WORDS,
+    Division,
+    Fixture,
+    League,
+    ResultSubmission,
+    Season,
+    TableGame,
+)
 from leagues.selectors.counting import (
     DISPUTED,
     NOT_SUBMITTED,
@@ -228,7 +236,8 @@ def status_words(fixture: Fixture, today: datetime.date) -> str:
     with none other being played, that (``play_stopped``); "Result not in yet" once its night
     has passed with none, "Result submitted, awaiting confirmation" or "Result disputed" while
     its result waits for the sides (``waiting_words``), a cup tie's with none put forward
-    "Result not yet submitted" (``CUP_NOT_SUBMITTED_WORDS``), else its status."""
+    "Result not yet submitted" (``CUP_NOT_SUBMITTED_WORDS``), a postponed one's "Postponed: no
+    new date yet" (``POSTPONED_WORDS``), else its status."""
     progress = match_progress(fixture, today)
     if progress == IN_PLAY:
         return play_stopped(fixture) or "In play"
@@ -241,6 +250,8 @@ def status_words(fixture: Fixture, today: datetime.date) -> str:
         result = getattr(fixture, "result", None)
         if fixture.kind == Fixture.Kind.CUP and result and result_state(result) == NOT_SUBMITTED:
             return CUP_NOT_SUBMITTED_WORDS
+    if fixture.status == Fixture.Status.POSTPONED:
+        return POSTPONED_WORDS
     return fixture.get_status_display()
 
 

@@ -538,7 +538,10 @@ def not_started_words(fixture: Fixture) -> str:
     """Why the card of a match not yet started is not taken, saying when it starts in its
     league's own time (``Fixture.starts_words``): "This match starts at 20:00 Port of Spain
     time tonight: ..." on its day, "This match is on Tue 9 Sep 2025 at 20:00 London time: ..."
-    before it."""
+    before it; a postponed one's once it is re-arranged: "Postponed: no new date yet (it was set
+    for ...): ..."."""
+    if fixture.status == Fixture.Status.POSTPONED:
+        return f"{fixture.starts_words()}: its score card is entered once it is re-arranged."
     return f"{fixture.starts_words()}: its score card is entered once it has started."
 
 

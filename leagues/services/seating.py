@@ -26,7 +26,14 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from leagues.audit import audit_log
-from leagues.models import AuditEntry, Fixture, FixtureTable, Player, Registration
+from leagues.models import (
+    POSTPONED_WORDS,
+    AuditEntry,
+    Fixture,
+    FixtureTable,
+    Player,
+    Registration,
+)
 from leagues.permissions import captained_sides, seating_sides
 from leagues.selectors.fixtures import stopped_at, with_abandoned_game
 from leagues.selectors.people import name_people, person_name
@@ -36,7 +43,9 @@ from scoring.models import Hand
 
 Pair = Sequence[Player]
 #: The statuses a fixture's tables may still be seated in.
-PLAYABLE = Fixture.TO_PLAY
+#: A fixture whose night is to come or on: scheduled. A postponed one has no date to seat its
+#: tables, show their QR codes or print its card for until a secretary re-arranges it.
+PLAYABLE = (Fixture.Status.SCHEDULED,)
 SIDES = ("home", "away")
 
 
@@ -106,9 +115,11 @@ def check_pairs(
 
 def night_open(fixture: Fixture) -> bool:
     """Whether a table of ``fixture`` may still be seated or played (the captains' night and its
-    QR codes have something to do): while it is to be played (``PLAYABLE``). Once every table
-    has its result, from the phones or the score card, the fixture is played and its result
-    goes forward; walked over or void, it has no tables to play."""
+    QR codes have something to do, and its blank card is to print): while it is to be played on
+    its date (``PLAYABLE``). Postponed, it has no date until a secretary re-arranges it. Once
+    every table has its result, from the phones or the score card, the fixture is played and its
+    result goes forward; walked over or void, it has no tables to play. Every page offering the
+    night, its QR codes or the blank card asks it."""
     return fixture.status in PLAYABLE
 
 
@@ -268,7 +279,9 @@ def table_seat(
             "Only the home team's captain (either side), the away captain (their own side) "
             "or a secretary seats the pairs."
         )
-    if fixture.status not in PLAYABLE:
+    if fixture.status == Fixture.Status.POSTPONED:
+        raise ValidationError(f"{POSTPONED_WORDS}: its tables are seated once it is re-arranged.")
+    if not night_open(fixture):
         raise ValidationError(f"{fixture} is {fixture.get_status_display().lower()}.")
     boards = fixture.division.season.get_match_format().tables
     if not 1 <= board <= boards:

@@ -12,6 +12,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from config.inputs import strict_id
+from leagues.models import POSTPONED_WORDS
 from leagues.selectors import blank_cards
 from leagues.selectors import fixtures as selectors
 from leagues.views.common import found
@@ -24,7 +25,8 @@ def _site(request: HttpRequest) -> str:
 
 @require_safe
 def fixture_blank_card(request: HttpRequest, pk: int) -> HttpResponse:
-    """The fixture's blank score card, to print; a walkover or a void fixture has none."""
+    """The fixture's blank score card, to print; a walkover or a void fixture has none, nor a
+    postponed one until it is re-arranged to a date."""
     card = found(blank_cards.fixture_blank_card, pk=pk)
     fixture = card.fixture
     return render(
@@ -35,6 +37,7 @@ def fixture_blank_card(request: HttpRequest, pk: int) -> HttpResponse:
             "fixture": fixture,
             "division": fixture.division,
             "cards": [card] if card.playable else [],
+            "postponed_words": POSTPONED_WORDS,
             "site": _site(request),
         },
     )

@@ -17,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from leagues.forms import add_service_error
-from leagues.models import Fixture, FixtureTable
+from leagues.models import POSTPONED_WORDS, Fixture, FixtureTable
 from leagues.permissions import seating_sides, squad_sides
 from leagues.seating_forms import SIDES, SquadAddForm, TableSeatForm
 from leagues.selectors import fixtures as selectors
@@ -78,7 +78,7 @@ def fixture_night(request: HttpRequest, pk: int) -> HttpResponse:
         # The page never offers it (the other side's seats are disabled): refuse, not ignore.
         raise PermissionDenied(f"The home captain seats {possessive(str(fixture.home))} pairs.")
     add_form = SquadAddForm(request.POST if action == "add" else None)
-    playable = fixture.status in seating.PLAYABLE
+    playable = seating.night_open(fixture)
 
     if action == "add" and add_form.is_valid():
         side = add_form.cleaned_data["side"]
@@ -149,7 +149,8 @@ def fixture_night(request: HttpRequest, pk: int) -> HttpResponse:
                 "finished": table is not None and bool(table.outcome) and not table.from_card,
                 "card": table is not None and table.from_card,
                 "open": playable and not started and not (table and table.from_card),
-                "link": link if link is not None and link.is_live else None,
+                # Its QR code while its night is open: none for a postponed match's.
+                "link": link if playable and link is not None and link.is_live else None,
             }
         )
     return render(
@@ -168,6 +169,7 @@ def fixture_night(request: HttpRequest, pk: int) -> HttpResponse:
             ],
             "add_form": add_form,
             "playable": playable,
+            "postponed_words": POSTPONED_WORDS,
             "scoring_opens": _scoring_opens(fixture) if playable else "",
         },
     )
@@ -181,6 +183,8 @@ def table_qr(request: HttpRequest, pk: int, board: int) -> HttpResponse:
     table = _tables(fixture).get(board)
     name_people(seated_players([table]))
     link = table.scoring_link if table is not None else None
+    if fixture.status == Fixture.Status.POSTPONED:
+        raise Http404(f"{POSTPONED_WORDS}: its tables' QR codes are shown once it is re-arranged.")
     if link is None or not link.is_live:
         raise Http404("This table has no scoring link open: seat its pairs first.")
     url = request.build_absolute_uri(link.get_absolute_url())

@@ -192,12 +192,75 @@ def test_a_knock_out_cup_ties_card_names_the_cup_and_round_and_has_the_play_off_
     assert [_row(page, board).count('class="box"') for board in (1, 2)] == [4, 4]
 
 
-def test_a_postponed_fixtures_card_leaves_the_date_to_write_in(client):
+def test_a_postponed_fixture_has_no_card_until_it_is_re_arranged(client):
+    """Its card left the date to write in, as if the match would still be played: it has no
+    date, so it has no card to print until a secretary re-arranges it."""
     fixture, users = _fixture()
     fixture_postpone(fixture=fixture, reason="The pub is shut", by=users["secretary"])
     page = _card(client, fixture)
-    assert 'data-testid="blank-card-date-blank"' in page
-    assert "(postponed from Tue 9 Sep 2025)" in page
+    assert "blank-card-tables" not in page and 'data-testid="print"' not in page
+    assert (
+        'data-testid="no-card">Postponed: no new date yet: its score card is printed once it is '
+        "re-arranged.</p>" in page
+    )
+
+
+def test_a_postponed_fixture_offers_no_seating_qr_codes_or_blank_card_until_re_arranged():
+    """A captain of a fixture postponed before its night was offered "Seat the pairs · QR codes"
+    and "Print the blank card" under "Coming up"; its night page asked them to seat the pairs
+    and show the QR codes "now", its scoring opening "from then" (it has no date). Nothing of
+    its night is offered, on any page, and each says it has no date yet; re-arranged to a date,
+    all of it is offered again."""
+    from leagues.services.fixtures import fixture_rearrange
+
+    today = datetime.date.today()
+    fixture, users = _fixture(date=today + datetime.timedelta(days=3))
+    season = fixture.division.season
+    table_seat(
+        fixture=fixture,
+        board=1,
+        home=squad(fixture.home, season)[:2],
+        away=squad(fixture.away, season)[:2],
+        by=None,
+    )
+    fixture_postpone(fixture=fixture, reason="The pub is shut", by=users["secretary"])
+    captain = Client()
+    captain.force_login(users["home"])
+    night_url = reverse("leagues:fixture_night", args=[fixture.pk])
+    blank_url = reverse("leagues:fixture_blank_card", args=[fixture.pk])
+    qr_url = reverse("leagues:table_qr", args=[fixture.pk, 1])
+
+    mine = page_words(captain.get(reverse("leagues:my_fixtures")))
+    row = mine[mine.index(f'data-testid="my-fixture-{fixture.pk}"') :]
+    row = row[: row.index("</li>")]
+    assert "Postponed: no new date yet." in row
+    assert night_url not in row and blank_url not in row
+    page = page_words(captain.get(fixture.get_absolute_url()))
+    assert night_url not in page and blank_url not in page
+    assert "Postponed: no new date yet (it was set for " in page
+    assert "its score card is entered once it is re-arranged." in page
+    assert "once it has started" not in page
+    night = page_words(captain.get(night_url))
+    assert (
+        'data-testid="night-closed">Postponed: no new date yet: its tables are seated, and their '
+        "QR codes shown, once it is re-arranged.</p>" in night
+    )
+    assert "night-scoring-opens" not in night and qr_url not in night
+    assert 'data-testid="night-seat-1"' not in night and 'data-testid="night-add"' not in night
+    assert captain.get(qr_url).status_code == 404
+
+    fixture_rearrange(
+        fixture=fixture,
+        date=today + datetime.timedelta(days=10),
+        outside_calendar=True,
+        reason="The pub is open again",
+        by=users["secretary"],
+    )
+    mine = page_words(captain.get(reverse("leagues:my_fixtures")))
+    assert f'data-testid="my-night-{fixture.pk}"' in mine
+    assert f'data-testid="my-blank-card-{fixture.pk}"' in mine
+    assert qr_url in page_words(captain.get(night_url))
+    assert captain.get(qr_url).status_code == 200
 
 
 def test_a_walkover_has_no_card(client):

@@ -1343,9 +1343,9 @@ def test_a_postponed_match_to_come_is_not_said_to_be_on_its_old_night() -> None:
     captain = Client()
     captain.force_login(users["home"])
     words = (
-        f"This match is postponed (it was set for {fixture.date:%a %-d %b %Y} at "
+        f"Postponed: no new date yet (it was set for {fixture.date:%a %-d %b %Y} at "
         f"{fixture.time:%H:%M} {league.time_zone_words}): its score card is entered once it "
-        "has started."
+        "is re-arranged."
     )
     page = unescape(captain.get(fixture.get_absolute_url()).content.decode())
     assert f'data-testid="card-not-yet">{words}</p>' in page
