@@ -194,17 +194,26 @@ def captain_sections(
     rows: Sequence[CaptainFixture],
     *,
     cards_due: Collection[int],
+    taking_back: Collection[int] = (),
     ties: Sequence[WaitingTie] = (),
 ) -> list[CaptainSection]:
     """``captain_fixtures`` as My fixtures lists them, the step a captain came for first:
     waiting for them (a result to submit, the other side's to confirm or dispute, or a score
-    card to enter: the fixtures in ``cards_due``; and each of ``ties`` whose result waits for
-    them to agree), oldest first, a tie by its ``date`` (one with none last); then tonight's
-    matches; then those to come, soonest first; then past results, latest first. Sections
-    with no fixture are left out. No query."""
+    card to enter: the fixtures in ``cards_due``; a disputed result theirs to take back, of
+    the fixtures in ``taking_back``: ``confirmation.can_take_back``; and each of ``ties`` whose
+    result waits for them to agree), oldest first, a tie by its ``date`` (one with none last);
+    then tonight's matches; then those to come, soonest first; then past results, latest
+    first. Sections with no fixture are left out. No query."""
     parts: dict[str, list[CaptainFixture | WaitingTie]] = {key: [] for key in SECTION_TITLES}
     for row in rows:
-        waiting = row.action in WAITING_FOR_YOU or row.fixture.pk in cards_due
+        disputed = (
+            row.submission is not None and row.submission.status == ResultSubmission.Status.DISPUTED
+        )
+        waiting = (
+            row.action in WAITING_FOR_YOU
+            or row.fixture.pk in cards_due
+            or (disputed and row.fixture.pk in taking_back)
+        )
         parts[WAITING if waiting else row.when].append(row)
     # Merged by date with the fixtures (already by date and time, which a stable sort keeps).
     parts[WAITING].extend(tie for tie in ties if tie.waits_for_you)

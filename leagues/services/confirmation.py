@@ -233,9 +233,38 @@ TAKE_BACK_DISPUTE = TakeBackWords(
 )
 
 
-def take_back_words(submission: ResultSubmission) -> TakeBackWords:
-    """The words of taking ``submission`` back (``can_take_back``), disputed or not."""
-    return TAKE_BACK_DISPUTE if submission.status == Status.DISPUTED else TAKE_BACK_SLIP
+#: A result whose tables were all scored on the phones, taken back for a slip: no figure was
+#: typed. Its games stay as scored (a captain's card does not replace them: only a secretary
+#: settling a dispute does); a hand scored wrong is corrected at its table, through its link.
+TAKE_BACK_PHONES_SLIP = TakeBackWords(
+    note="Something wrong? Take the result back before the other team agrees: the tables' "
+    "games stay as scored (a hand scored wrong is put right at its table, on its scoring "
+    "link), and you submit it again.",
+    button="Take the result back",
+    done="Result taken back: the tables' games stay as scored. Put a hand scored wrong right "
+    "at its table, on its scoring link, then submit the result again.",
+)
+#: A disputed result the phones scored, taken back: the dispute is right about a hand.
+TAKE_BACK_PHONES_DISPUTE = TakeBackWords(
+    note="Is the dispute right? Take the result back: the tables' games stay as scored (a "
+    "hand scored wrong is put right at its table, on its scoring link), and you submit it "
+    "again. The secretary need not settle it, and the dispute stays in the league's audit "
+    "trail.",
+    button="Take back this result",
+    done="Result taken back: the dispute is over. The tables' games stay as scored: put a "
+    "hand scored wrong right at its table, on its scoring link, then submit the result again.",
+)
+
+
+def take_back_words(submission: ResultSubmission, *, typed: bool) -> TakeBackWords:
+    """The words of taking ``submission`` back (``can_take_back``), disputed or not: ``typed``,
+    its figures came from the score card (a table of it: ``selectors.fixtures.from_card``),
+    put right on the card; else every table was scored on the phones, its games staying as
+    scored."""
+    disputed = submission.status == Status.DISPUTED
+    if typed:
+        return TAKE_BACK_DISPUTE if disputed else TAKE_BACK_SLIP
+    return TAKE_BACK_PHONES_DISPUTE if disputed else TAKE_BACK_PHONES_SLIP
 
 
 def can_dispute(*, submission: ResultSubmission, by: Account) -> bool:

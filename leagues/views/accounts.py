@@ -211,18 +211,20 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
             card_to_print(fixture, fixture.division.season.league.today()),
         )
 
-    sections = [
-        (section, [listed(row) for row in section.rows])
-        for section in account_selectors.captain_sections(fixtures, cards_due=cards_due, ties=ties)
-    ]
     # Its disputed result is this captain's to take back (they submitted it, or the table did
-    # and they captain the home side), by the rule the result page asks.
+    # and they captain the home side), by the rule the result page asks: it waits for them.
     taking_back = {
         row.fixture.pk
         for row in fixtures
         if row.submission is not None
         and confirmation.can_take_back(submission=row.submission, by=request.user, sides=row.sides)
     }
+    sections = [
+        (section, [listed(row) for row in section.rows])
+        for section in account_selectors.captain_sections(
+            fixtures, cards_due=cards_due, taking_back=taking_back, ties=ties
+        )
+    ]
     run = account_selectors.leagues_run_by(user=request.user)
     return render(
         request,
@@ -233,6 +235,13 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
             # The cup ties not waiting for this account (those are in "Waiting for you").
             "ties": [tie for tie in ties if not tie.waits_for_you],
             "taking_back": taking_back,
+            # Of those, the results from the score card, put right on it; the phones' games
+            # stay as scored, and the result is submitted again (``take_back_words``).
+            "typed_cards": {
+                row.fixture.pk
+                for row in fixtures
+                if row.fixture.pk in taking_back and selectors.from_card(row.fixture.tables.all())
+            },
             "leagues_run": run,
             "league_requests": account_selectors.league_requests_of(user=request.user),
         },

@@ -133,7 +133,9 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
         else "a captain",
         "as_captain": as_captain,
         # A disputed result this captain may take back (``can_take_back``), in its words.
-        "take_back": confirmation.take_back_words(disputed)
+        "take_back": confirmation.take_back_words(
+            disputed, typed=selectors.from_card(tables.values())
+        )
         if disputed is not None
         and confirmation.can_take_back(submission=disputed, by=request.user, sides=sides)
         else None,

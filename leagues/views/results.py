@@ -109,7 +109,10 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         "may_take_back": current is not None
         and not void
         and confirmation.can_take_back(submission=current, by=user),
-        "take_back": confirmation.take_back_words(current) if current is not None else None,
+        # In the words of what it was scored on: the card's figures, or the phones' games.
+        "take_back": confirmation.take_back_words(current, typed=selectors.from_card(tables))
+        if current is not None
+        else None,
         # Who settles a dispute, and whether they were told (only what the notices record).
         "secretaries_told": current is not None
         and current.status == ResultSubmission.Status.DISPUTED
@@ -191,10 +194,10 @@ def _act(request: HttpRequest, fixture: Any, current: Any, actor: Actor) -> Http
                 "secretary) confirms it next."
             )
         elif action == "take_back":
-            done = confirmation.take_back_words(current).done
-            confirmation.result_take_back(submission=current, by=user)
             # A card's figures are put right on the card, which opens with them typed in.
             to_card = selectors.from_card(fixture.tables.all())
+            done = confirmation.take_back_words(current, typed=to_card).done
+            confirmation.result_take_back(submission=current, by=user)
         elif action == "dispute":
             confirmation.result_dispute(submission=current, reason=text, by=user)
             done = "Result disputed: the secretary will settle it."

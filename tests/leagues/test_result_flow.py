@@ -199,7 +199,7 @@ def _disputed_from_the_table(by_side: str):
 def test_the_home_captain_takes_back_a_disputed_result_the_table_submitted(by_side):
     """A result the table's scoring link submitted, then disputed, waited on a secretary alone:
     no captain had submitted it to take it back. The home captain (whose side enters the card)
-    takes it back and enters the corrected card; the away captain may not."""
+    takes it back, its games staying as scored, to submit it again; the away captain may not."""
     world, submission = _disputed_from_the_table(by_side)
     fixture, users = world.fixture, world.users
     home, away, url = (
@@ -209,13 +209,13 @@ def test_the_home_captain_takes_back_a_disputed_result_the_table_submitted(by_si
     )
     assert confirmation.can_take_back(submission=submission, by=users["home_captain"])
     assert not confirmation.can_take_back(submission=submission, by=users["away_captain"])
-    button = 'data-testid="take-back-button">Take back this result and enter the corrected card<'
+    button = 'data-testid="take-back-button">Take back this result<'
     assert button in unescape(page_words(home.get(url)))
     assert 'data-testid="take-back"' not in away.get(url).content.decode()
     with pytest.raises(PermissionDenied):
         confirmation.result_take_back(submission=submission, by=users["away_captain"])
     mine = unescape(page_words(home.get(reverse("leagues:my_fixtures"))))
-    assert "The league secretary settles it, or you take it back" in mine
+    assert "The league secretary settles it, or you take it back and submit it again." in mine
     theirs = unescape(page_words(away.get(reverse("leagues:my_fixtures"))))
     assert "or you take it back" not in theirs
     card = unescape(page_words(home.get(reverse("leagues:score_card", kwargs={"pk": fixture.pk}))))
@@ -314,3 +314,57 @@ def test_a_result_both_captains_agreed_reads_confirmed_on_the_fixture_page():
     page = page_words(Client().get(fixture.get_absolute_url()))
     assert re.search(r'data-testid="result-state"><a [^>]*>Result confirmed<', page)
     assert "<strong>Confirmed</strong>." in page_words(Client().get(_result_url(fixture)))
+
+
+def _section_of(page: str, fixture) -> str:
+    """The key of the My fixtures section listing ``fixture``."""
+    row = page.index(f'data-testid="my-fixture-{fixture.pk}"')
+    return re.findall(r'data-testid="my-section-(\w+)"', page[:row])[-1]
+
+
+def test_a_disputed_result_the_captain_may_take_back_waits_for_them_on_my_fixtures(
+    django_capture_on_commit_callbacks,
+):
+    """A disputed result its captain can still end ("or you take it back and enter the
+    corrected card") was listed under "Past results", below what waits for them: it is under
+    "Waiting for you". The captain who disputed it, with nothing to do, finds it where it was."""
+    fixture, users, _ = _disputed(django_capture_on_commit_callbacks)
+    mine = page_words(_client(users["home"]).get(reverse("leagues:my_fixtures")))
+    assert _section_of(mine, fixture) == "waiting"
+    assert "or you take it back and enter the corrected card" in mine
+    theirs = page_words(_client(users["away"]).get(reverse("leagues:my_fixtures")))
+    assert _section_of(theirs, fixture) == "past"
+
+
+def test_a_result_scored_on_the_phones_is_taken_back_in_words_for_the_phones():
+    """Every table scored on the phones, the captain submitted the result from My fixtures:
+    its page said "A figure you typed wrong? ... put it right" and "Take it back to put a
+    figure right", though nothing was typed. It says what taking it back does for such a
+    result: the tables' games stay as scored (a captain's card does not replace them), a hand
+    scored wrong is put right at its table, and the result is submitted again."""
+    from leagues.services.cards import CardRefused
+    from tests.leagues.helpers import start_fixture, win_game
+
+    fixture, users = _fixture()
+    for table_game in start_fixture(fixture):
+        win_game(table_game.game, "A", 3)
+    home, url = _client(users["home"]), _result_url(fixture)
+    assert home.post(url, {"action": "submit"}).status_code == 302
+    page = unescape(page_words(home.get(url)))
+    assert "typed" not in page and "a figure right" not in page
+    assert (
+        "Something wrong? Take the result back before the other team agrees: the tables' games "
+        "stay as scored (a hand scored wrong is put right at its table, on its scoring link), "
+        "and you submit it again." in page
+    )
+    assert 'data-testid="take-back-button">Take the result back<' in page
+    done = unescape(page_words(home.post(url, {"action": "take_back"}, follow=True)))
+    assert "Result taken back: the tables' games stay as scored." in done
+    assert "put the figure right" not in done
+    assert not ResultSubmission.objects.exclude(status="withdrawn").filter(fixture=fixture)
+    with pytest.raises(CardRefused):
+        fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+    # Submitted again as it stands.
+    assert home.post(url, {"action": "submit"}).status_code == 302
+    assert ResultSubmission.objects.get(fixture=fixture, status="submitted")
+
