@@ -6,8 +6,10 @@
   address): a secretary confirms it for that side;
 - ``result_disputed``, ``result_settled``, ``result_rejected``: both captains and the league's
   secretaries;
-- ``submission_withdrawn``: both captains: the result is to be submitted again; and the
-  league's secretaries when it was disputed (told of the dispute, they are told it is over);
+- ``submission_withdrawn``: both captains: the result comes again, as whoever took it back
+  said (the corrected score card on its way, to confirm), else once every table has finished;
+  and the league's secretaries when it was disputed (told of the dispute, they are told it is
+  over);
 - ``playoff_given`` (a level cup tie's play-off game's score typed from the score card, by a
   captain or a secretary): both captains and the league's secretaries;
 - ``playoff_withdrawn`` (that score gone with the result it was given with: reopened, taken
@@ -150,9 +152,8 @@ EVENTS: dict[str, Event] = {
         to_secretaries=True,
     ),
     "submission_withdrawn": Event(
-        subject="Result to submit again: {fixture}",
-        says="The result submitted for {fixture} has been withdrawn: {detail} It is submitted "
-        "again once every table has finished.",
+        subject="Result withdrawn: {fixture}",
+        says="The result submitted for {fixture} has been withdrawn: {detail} {next}",
         act="See the result",
         link="leagues:fixture_result",
         to_secretaries=_was_disputed,
@@ -214,6 +215,8 @@ class Addressee:
     team: str = ""
     #: Told as a secretary, for a captain no email reaches (``Event.says_to_secretaries``).
     for_unreached: str = ""
+    #: Told as one of the league's secretaries, not as a side's captain.
+    secretary: bool = False
 
     @classmethod
     def of(cls, user: Any, *, known_as: str = "") -> Addressee:
@@ -314,6 +317,24 @@ def _detail(entry: AuditEntry) -> str:
     return ""
 
 
+#: How a withdrawn result comes again when the withdrawal does not say (the games changed).
+SUBMITTED_AGAIN = "It is submitted again once every table has finished."
+
+
+def _next(entry: AuditEntry, to: Addressee) -> str:
+    """How the result a ``submission_withdrawn`` entry withdrew comes again: as whoever took it
+    back said it (``confirmation.take_back_next``), a captain told they will be asked to
+    confirm it ("Roy Stead is entering the corrected score card; you will be asked to confirm
+    it."); else ``SUBMITTED_AGAIN``. "" for any other entry."""
+    if entry.action != "submission_withdrawn":
+        return ""
+    after = entry.after if isinstance(entry.after, dict) else {}
+    step = str(after.get("next") or "")
+    if not step:
+        return SUBMITTED_AGAIN
+    return _sentence(step if to.secretary else f"{step}; you will be asked to confirm it")
+
+
 def _sentence(text: str) -> str:
     """``text`` ending as a sentence ends, once: "New date agreed" -> "New date agreed.";
     "Check the card." and "Check the card!" as they are (a closing bracket or quote aside)."""
@@ -411,7 +432,7 @@ def recipients(entry: AuditEntry) -> list[Addressee]:
         person for person in accounts if person.user.is_active and person.user.pk != entry.by_id
     ]
     people += [
-        replace(Addressee.of(user), for_unreached=for_unreached)
+        replace(Addressee.of(user), for_unreached=for_unreached, secretary=True)
         for user in secretaries
         if user.is_active and user.pk != entry.by_id
     ]
@@ -433,6 +454,7 @@ def message(entry: AuditEntry, to: Addressee, notice: Notice) -> EmailMessage:
         "fixture": str(fixture),
         "match": f"{fixture.home} v {fixture.away}",
         "detail": _detail(entry),
+        "next": _next(entry, to),
     }
     link = site_url(reverse(event.link, kwargs={"pk": fixture.pk}))
     if to.for_unreached and event.says_to_secretaries:

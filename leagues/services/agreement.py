@@ -419,10 +419,13 @@ def withdraw_open(
     by: Account,
     link: ScoringLink | None,
     statuses: tuple[str, ...] = OPEN,
+    next_step: str = "",
 ) -> int:
     """Withdraw the open submission (it no longer describes the games, or the secretary decided
     the result another way), and with ``statuses`` also a counted one (the games are set aside).
-    Returns how many were withdrawn."""
+    ``next_step``: how the result comes again, as the captains are told it ("Roy Stead is
+    entering the corrected score card"), where the one withdrawing it knows. Returns how many
+    were withdrawn."""
     withdrawn = 0
     for submission in terms.submissions().filter(status__in=statuses):
         before = {"status": submission.status, "figures": submission.figures}
@@ -432,7 +435,12 @@ def withdraw_open(
             action=AuditEntry.Action.SUBMISSION_WITHDRAWN,
             subject=f"Submitted result of {terms} withdrawn: {why}",
             before=before,
-            after={"status": "withdrawn", "figures": after, "reason": why},
+            after={
+                "status": "withdrawn",
+                "figures": after,
+                "reason": why,
+                **({"next": next_step} if next_step else {}),
+            },
             by=by,
             link=link,
         )

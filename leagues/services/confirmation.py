@@ -22,7 +22,7 @@ from leagues.audit import audit_log
 from leagues.models import ConfirmedAs, Fixture, FixtureResult, FixtureTable, ResultSubmission
 from leagues.permissions import can_manage_league, captained_sides, fixture_links, fixture_role
 from leagues.selectors.fixtures import from_card
-from leagues.selectors.people import acted_words
+from leagues.selectors.people import acted_words, person_or_login
 from leagues.services import agreement
 from scoring.actors import Account, Actor
 from scoring.forms.words import possessive
@@ -346,8 +346,21 @@ def result_take_back(*, submission: ResultSubmission, by: Account) -> None:
         after=terms.figures(),
         by=by,
         link=None,
+        next_step=take_back_next(terms.fixture, by),
     )
     _follow(terms.fixture, Actor.of(by))
+
+
+def take_back_next(fixture: Fixture, by: Account) -> str:
+    """How a result ``by`` took back comes again, as the other side is told it (the person
+    named as the app names people, ``person_or_login``): its figures from the score card are
+    put right on it, "Roy Stead is entering the corrected score card"; the phones' games stay
+    as scored (``take_back_words``), "The tables' games stay as scored: Roy Stead submits the
+    result again"."""
+    name = person_or_login(by)
+    if from_card(fixture.tables.all()):
+        return f"{name} is entering the corrected score card"
+    return f"The tables' games stay as scored: {name} submits the result again"
 
 
 @transaction.atomic

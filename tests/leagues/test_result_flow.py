@@ -368,3 +368,33 @@ def test_a_result_scored_on_the_phones_is_taken_back_in_words_for_the_phones():
     assert home.post(url, {"action": "submit"}).status_code == 302
     assert ResultSubmission.objects.get(fixture=fixture, status="submitted")
 
+
+def test_the_captain_who_disputed_is_told_the_corrected_card_is_coming_to_confirm(
+    django_capture_on_commit_callbacks,
+):
+    """Roy Stead took back the card his side entered, which Old Hall's captain disputed: the
+    email Old Hall's captain got, "Result to submit again", said "It is submitted again once
+    every table has finished", though the card had no table on a phone and they had nothing
+    to submit. They are told who is entering the corrected card and that they will confirm it;
+    the secretaries, that it is coming."""
+    from django.core import mail
+
+    fixture, users, submission = _disputed(django_capture_on_commit_callbacks)
+    roy = users["home"]
+    roy.first_name, roy.last_name = "Roy", "Stead"
+    roy.save(update_fields=["first_name", "last_name"])
+    users["away"].email = "old-hall@example.org"
+    users["away"].save(update_fields=["email"])
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmation.result_take_back(submission=submission, by=roy)
+    told = {message.to[0]: message for message in mail.outbox}
+    theirs = " ".join(told["old-hall@example.org"].body.split())
+    assert told["old-hall@example.org"].subject == f"Result withdrawn: {fixture}"
+    assert (
+        "Roy Stead is entering the corrected score card; you will be asked to confirm it." in theirs
+    )
+    assert "once every table has finished" not in theirs
+    secretary = " ".join(told["secretary@example.org"].body.split())
+    assert "Roy Stead is entering the corrected score card." in secretary
+    assert "you will be asked" not in secretary

@@ -138,7 +138,7 @@ def test_a_disputed_result_taken_back_tells_the_secretaries_it_is_over(
         ["secretary@example.org"],
     ]
     told = next(m for m in mail.outbox if m.to == ["secretary@example.org"])
-    assert told.subject == f"Result to submit again: {world.fixture}"
+    assert told.subject == f"Result withdrawn: {world.fixture}"
     assert "Table 1 was 11-9" in told.body
     assert "The dispute is over: a secretary has nothing left to settle." in told.body
     page = desk.get(desk_url).content.decode()
@@ -174,6 +174,11 @@ def test_a_result_taken_back_names_who_took_it_back(world, django_capture_on_com
     says = " ".join(told.body.split())
     assert "taken back by Roy Stead (captain of Black Bull), to put a figure right." in says
     assert "whoever submitted it" not in says
+    # Won at the table: its games stay as scored, and the result comes again as it stands.
+    assert (
+        "The tables' games stay as scored: Roy Stead submits the result again; you will be "
+        "asked to confirm it." in says
+    )
 
     away = world.users["away_captain"]  # no full name: "Old Hall captain" as a player
     submission = confirmation.result_submit(fixture=world.fixture, actor=Actor.of(away))
@@ -432,7 +437,7 @@ def test_a_submitted_result_withdrawn_by_an_undo_at_the_table_tells_both_captain
         ["home_captain@example.org"],
     ]
     message = mail.outbox[0]
-    assert message.subject == f"Result to submit again: {world.fixture}"
+    assert message.subject == f"Result withdrawn: {world.fixture}"
     assert (
         f"The result submitted for {world.fixture} has been withdrawn: the games changed. It is "
         "submitted again once every table has finished." in message.body
