@@ -35,6 +35,8 @@ from leagues.models import (
     Venue,
     Weekday,
     Withdrawal,
+    league_address,
+    league_address_taken,
     league_name_taken,
     validate_league_slug,
 )
@@ -220,6 +222,17 @@ class LeagueCreateForm(TiebreakMixin):
             cleaned["tiebreaks"] = self.clean_tiebreaks()
         except ValidationError as exc:
             self.add_error("tiebreak_1", exc)
+        # The web address another league has, said with the rest too (typed, or made from a
+        # name no other league has: the name's own refusal says the rest).
+        if "name" in cleaned and "slug" in cleaned:
+            try:
+                address = league_address(cleaned["name"], cleaned["slug"] or "")
+            except ValidationError as exc:
+                self.add_error(None, exc)
+            else:
+                taken = league_address_taken(address)
+                if taken:
+                    self.add_error("slug", taken)
         return cleaned
 
     def asked(self) -> list[tuple[str, str]]:

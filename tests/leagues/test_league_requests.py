@@ -156,6 +156,11 @@ def test_a_taken_name_and_a_target_too_low_are_both_said_at_once_in_the_games_wo
         client.post(url, {"name": "Spen Valley", "target": "99", **FORM})
     )
     assert League.objects.count() == 1 and not LeagueRequest.objects.exists()
+    # A web address another league has, with a target too low: both at once too.
+    page = text(client.post(url, {"name": "Calder-Valley", "target": "3", **FORM}))
+    assert "A game is played to at least 5 points." in page
+    assert "The web address /leagues/calder-valley/ is another league&#x27;s already" in page
+    assert League.objects.count() == 1 and not LeagueRequest.objects.exists()
 
 
 def test_renaming_a_league_to_a_taken_name_with_a_target_too_low_says_both_at_once(client):
