@@ -10,6 +10,7 @@ from cups.models import Competition, Round, Tie
 from cups.selectors import teams_to_enter
 from leagues.forms import label_people
 from leagues.models import League, Player, Season, Team
+from scoring.forms.fields import CountField
 
 
 class CompetitionForm(forms.Form):
@@ -34,11 +35,16 @@ class CompetitionForm(forms.Form):
     protect_clubs = forms.BooleanField(
         required=False, initial=True, label="Keep two entrants of one pub apart in round one"
     )
-    groups = forms.IntegerField(
-        min_value=0, max_value=64, initial=0, required=False, help_text="Groups then knock-out."
+    groups = CountField(
+        thing="group",
+        min_value=0,
+        max_value=64,
+        initial=0,
+        required=False,
+        help_text="Groups then knock-out.",
     )
-    qualifiers = forms.IntegerField(
-        min_value=1, max_value=8, initial=2, label="Through from each group"
+    qualifiers = CountField(
+        thing="entrant", min_value=1, max_value=8, initial=2, label="Through from each group"
     )
 
     def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
@@ -58,8 +64,10 @@ class CompetitionForm(forms.Form):
 class GroupsForm(forms.Form):
     """A groups-then-knock-out cup's groups, changed while its entries are open."""
 
-    groups = forms.IntegerField(min_value=1, max_value=64, label="Groups")
-    qualifiers = forms.IntegerField(min_value=1, max_value=8, label="Through from each group")
+    groups = CountField(thing="group", min_value=1, max_value=64, label="Groups")
+    qualifiers = CountField(
+        thing="entrant", min_value=1, max_value=8, label="Through from each group"
+    )
 
 
 class TeamEntrantForm(forms.Form):
@@ -148,8 +156,8 @@ class TieActionForm(forms.Form):
     ]
     action = forms.ChoiceField(choices=ACTIONS)
     to = forms.ChoiceField(choices=Tie.Side.choices, required=False, label="Walkover to")
-    home = forms.IntegerField(min_value=0, max_value=15, required=False)
-    away = forms.IntegerField(min_value=0, max_value=15, required=False)
+    home = CountField(thing="game", min_value=0, max_value=15, required=False)
+    away = CountField(thing="game", min_value=0, max_value=15, required=False)
     reason = forms.CharField(max_length=500, required=False, label="Reason (both sides read it)")
 
     def __init__(

@@ -61,6 +61,35 @@ class TargetField(forms.IntegerField):
         )
 
 
+class CountField(forms.IntegerField):
+    """A number of things (``thing``: "group", "game"), refused in words a secretary reads
+    ("At least 1 group.", "At most 15 games.", "A whole number of games."), never Django's
+    "Ensure this value is less than or equal to 15."."""
+
+    def __init__(
+        self,
+        *,
+        thing: str,
+        min_value: int | None = None,
+        max_value: int | None = None,
+        **kwargs: Any,
+    ) -> None:
+        def things(count: int) -> str:
+            return f"{count} {thing}{'' if count == 1 else 's'}"
+
+        messages = {"invalid": f"A whole number of {thing}s."}
+        if min_value is not None:
+            messages["min_value"] = f"At least {things(min_value)}."
+        if max_value is not None:
+            messages["max_value"] = f"At most {things(max_value)}."
+        super().__init__(
+            min_value=min_value,
+            max_value=max_value,
+            error_messages=messages | kwargs.pop("error_messages", {}),
+            **kwargs,
+        )
+
+
 class NumericInput(forms.NumberInput):
     """A number box that asks a phone for its digit keypad. Given to a field as a class, not an
     instance: a field deep-copies a widget instance it is given, and the hand form builds four

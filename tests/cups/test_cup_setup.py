@@ -166,7 +166,8 @@ def test_the_manage_page_changes_the_groups(client):
     bad = client.post(
         url, {"action": "groups", "groups-groups": "0", "groups-qualifiers": "2"}, follow=True
     )
-    assert "greater than or equal to 1" in bad.content.decode()
+    assert "At least 1 group." in bad.content.decode()
+    assert "greater than or equal to" not in bad.content.decode()
     cup.refresh_from_db()
     assert cup.groups == 2
     done = client.post(

@@ -126,11 +126,11 @@ def test_a_bad_settle_number_names_the_field_it_was_given_in():
     before = state(tie)
     response = client.post(url, {**POSTED["settle"], "home": "99"})
     said = html.unescape(client.get(response["Location"]).content.decode())
-    assert f"Settle: {tie.home_name} games: Ensure this value is less than or equal to 15." in said
+    assert f"Settle: {tie.home_name} games: At most 15 games." in said
     assert "Choose what to do" not in said and "Nothing was changed" in said
     response = client.post(url, {**POSTED["settle"], "away": "two"})
     said = html.unescape(client.get(response["Location"]).content.decode())
-    assert f"Settle: {tie.away_name} games: Enter a whole number." in said
+    assert f"Settle: {tie.away_name} games: A whole number of games." in said
     response = client.post(url, {"action": "settle", "reason": "Agreed"})
     said = html.unescape(client.get(response["Location"]).content.decode())
     assert "Give both sides' games." in said
