@@ -174,7 +174,9 @@ def not_started_words(fixture: Fixture) -> str:
     """Why no game is begun or scored at the tables of a match not yet started, saying when it
     starts in its league's own time (``Fixture.starts_words``), as its score card's refusal
     does: "This match starts at 20:00 London time tonight: its tables are scored once it has
-    started."."""
+    started."; a postponed one's once it is re-arranged ("Postponed: no new date yet ...")."""
+    if fixture.status == Fixture.Status.POSTPONED:
+        return f"{fixture.starts_words()}: its tables are scored once it is re-arranged."
     return f"{fixture.starts_words()}: its tables are scored once it has started."
 
 
@@ -227,7 +229,8 @@ def table_link_opened(*, link: ScoringLink, by: Account = None) -> str:
     if table is None:
         return ""
     fixture = table.fixture
-    if not fixture.has_started():
+    # A postponed match is not played on the night it was set for: none begins till re-arranged.
+    if fixture.status == Fixture.Status.POSTPONED or not fixture.has_started():
         return not_started_words(fixture)
     opener = by if by is not None and by.is_authenticated else None
     try:

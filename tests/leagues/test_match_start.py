@@ -145,3 +145,26 @@ def test_a_trinidad_table_waits_for_tonights_start_in_port_of_spain_then_begins(
     # Seated once the match has started, a table begins at once, as before.
     second = table_seat(fixture=fixture, board=2, home=home[2:4], away=away[2:4], by=users["home"])
     assert second.games.count() == 1
+
+
+def test_a_table_seated_before_its_match_was_postponed_begins_no_game_on_the_old_night(
+    monkeypatch,
+) -> None:
+    """Seated ahead, then postponed: once the night it was set for came, its scorer's link
+    began the table's first game, as if the match were played then. It begins none until the
+    match is re-arranged, and says so."""
+    from leagues.services.fixtures import fixture_postpone
+
+    clock_at(monkeypatch, datetime.datetime(2026, 11, 27, 19, 0, tzinfo=datetime.UTC))
+    match_day = datetime.date(2026, 12, 8)
+    fixture, users, home, away = _night(date=match_day, time=datetime.time(20, 30))
+    table = table_seat(fixture=fixture, board=1, home=home[:2], away=away[:2], by=users["home"])
+    fixture_postpone(fixture=fixture, reason="The pub is shut", by=users["secretary"])
+    clock_at(monkeypatch, datetime.datetime(2026, 12, 8, 21, 0, tzinfo=datetime.UTC))
+    response = Client().get(table.scoring_link.get_absolute_url())
+    assert response.status_code == 200
+    assert (
+        "Postponed: no new date yet (it was set for Tue 8 Dec 2026 at 20:30 London time): its "
+        "tables are scored once it is re-arranged." in unescape(response.content.decode())
+    )
+    assert not Game.objects.exists()
