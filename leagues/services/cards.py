@@ -52,8 +52,9 @@ from scoring.models import Game, GameStatus
 from scoring.rules import Ruleset
 
 Status = ResultSubmission.Status
-#: The statuses a fixture takes a score card in.
-OPEN_FOR_CARD = (*Fixture.TO_PLAY, Fixture.Status.PLAYED)
+#: The statuses a fixture takes a score card in: not postponed (no date until it is
+#: re-arranged, to when it was played if it was), nor walked over or void.
+OPEN_FOR_CARD = (Fixture.Status.SCHEDULED, Fixture.Status.PLAYED)
 
 
 @dataclass(frozen=True)
@@ -366,6 +367,11 @@ def fixture_card_enter(
             "Only a secretary enters a signed card to count at once: a captain's card waits "
             "for the other team's captain."
         )
+    if fixture.status == Fixture.Status.POSTPONED:
+        raise ValidationError(
+            f"{not_started_words(fixture)} A match played all the same is re-arranged by a "
+            "secretary to when it was played."
+        )
     if fixture.status not in OPEN_FOR_CARD:
         raise ValidationError(f"{fixture} is {fixture.get_status_display().lower()}.")
     if not fixture.has_started():
@@ -550,7 +556,9 @@ def card_closed_why(by: Account, fixture: Fixture) -> str:
     walkover or void), "not_yet" (the match has not started: ``not_started_words``), "counts"
     (a result counts), "yours" (``by`` submitted the result waiting to be confirmed), else
     "waiting" (a result waits for ``by``'s side, or is disputed, to be seen to on the result
-    page)."""
+    page). A postponed match's is "not_yet", until it is re-arranged."""
+    if fixture.status == Fixture.Status.POSTPONED:
+        return "not_yet"
     if fixture.status not in OPEN_FOR_CARD:
         return "shut"
     if not fixture.has_started():

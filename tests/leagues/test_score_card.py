@@ -1538,3 +1538,24 @@ def test_submitting_from_the_card_with_every_table_scored_on_phones_enters_no_ca
     assert submission.status == ResultSubmission.Status.SUBMITTED
     assert not AuditEntry.objects.filter(fixture=fixture, action="card_entered").exists()
     assert AuditEntry.objects.filter(fixture=fixture, action="result_submitted").exists()
+
+
+def test_a_postponed_match_whose_old_night_has_passed_takes_no_score_card() -> None:
+    """Postponed, its old night passed: My fixtures listed it under "Waiting for you" (its card
+    was due, as if the match had been played then) with nothing to do there, and its card
+    could be entered. It takes none until a secretary re-arranges it, and its pages say so."""
+    from leagues.services.fixtures import fixture_postpone
+
+    fixture, users = _fixture()
+    assert fixture.date < fixture.division.season.league.today()
+    fixture_postpone(fixture=fixture, reason="The pub is flooded", by=users["secretary"])
+    captain = Client()
+    captain.force_login(users["home"])
+    mine = unescape(captain.get(reverse("leagues:my_fixtures")).content.decode())
+    assert 'data-testid="my-section-waiting"' not in mine
+    card_url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    assert card_url not in mine
+    page = unescape(captain.get(card_url).content.decode())
+    assert "its score card is entered once it is re-arranged." in page
+    with pytest.raises(ValidationError, match="once it is re-arranged"):
+        fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
