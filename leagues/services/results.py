@@ -29,6 +29,7 @@ from config.locks import lock_rows
 from leagues import match
 from leagues.audit import audit_log, request_address
 from leagues.models import (
+    POSTPONED_WORDS,
     AuditEntry,
     Fixture,
     FixtureResult,
@@ -83,7 +84,12 @@ def fixture_tables_set(
     fixture = lock_fixture(fixture)
     league = fixture.division.season.league
     match_format = fixture.division.season.get_match_format()
-    if fixture.status not in Fixture.TO_PLAY:
+    from leagues.services.seating import check_pairs, night_open, pair_state
+
+    if fixture.status == Fixture.Status.POSTPONED:
+        # As a captain's seating is (``seating.table_seat``): no date, no night to seat.
+        raise ValidationError(f"{POSTPONED_WORDS}: its tables are seated once it is re-arranged.")
+    if not night_open(fixture):
         raise ValidationError(f"{fixture} is {fixture.get_status_display().lower()}.")
     if TableGame.objects.filter(table__fixture=fixture).exists():
         raise ValidationError("Games have started at this fixture; the tables are set.")
@@ -93,7 +99,6 @@ def fixture_tables_set(
         )
     if any(not pair for pairs_at_board in pairs for pair in pairs_at_board):
         raise ValidationError("Each side at a table is one or two players.")
-    from leagues.services.seating import check_pairs, pair_state
     from scoring.services.links import _scoring_link_revoke
 
     check_pairs(fixture, dict(enumerate(pairs, start=1)))

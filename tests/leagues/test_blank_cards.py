@@ -10,6 +10,7 @@ import re
 from html import unescape
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
@@ -248,6 +249,16 @@ def test_a_postponed_fixture_offers_no_seating_qr_codes_or_blank_card_until_re_a
     assert "night-scoring-opens" not in night and qr_url not in night
     assert 'data-testid="night-seat-1"' not in night and 'data-testid="night-add"' not in night
     assert captain.get(qr_url).status_code == 404
+    # Nor may a secretary seat every table at once (the tables page's one form).
+    from leagues.services.results import fixture_tables_set
+
+    pairs = list(zip(squad(fixture.home, season), squad(fixture.away, season), strict=False))
+    with pytest.raises(ValidationError, match="Postponed: no new date yet: its tables are seated"):
+        fixture_tables_set(
+            fixture=fixture,
+            pairs=[([home], [away]) for home, away in pairs],
+            by=users["secretary"],
+        )
 
     fixture_rearrange(
         fixture=fixture,
