@@ -6,6 +6,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from django import forms
+from django.template.defaultfilters import pluralize
 from django.utils.choices import BaseChoiceIterator
 
 from scoring.models import Side
@@ -48,7 +49,7 @@ class TargetField(forms.IntegerField):
     form that takes a target (a new game, a league asked for, a league's or a season's rules)."""
 
     def __init__(self, *, min_value: int, max_value: int, **kwargs: Any) -> None:
-        least = f"{min_value} point{'' if min_value == 1 else 's'}"
+        least = f"{min_value} point{pluralize(min_value)}"
         super().__init__(
             min_value=min_value,
             max_value=max_value,
@@ -75,7 +76,7 @@ class CountField(forms.IntegerField):
         **kwargs: Any,
     ) -> None:
         def things(count: int) -> str:
-            return f"{count} {thing}{'' if count == 1 else 's'}"
+            return f"{count} {thing}{pluralize(count)}"
 
         messages = {"invalid": f"A whole number of {thing}s."}
         if min_value is not None:
