@@ -29,7 +29,6 @@ from config.locks import lock_rows
 from leagues import match
 from leagues.audit import audit_log, request_address
 from leagues.models import (
-    POSTPONED_WORDS,
     AuditEntry,
     Fixture,
     FixtureResult,
@@ -84,13 +83,9 @@ def fixture_tables_set(
     fixture = lock_fixture(fixture)
     league = fixture.division.season.league
     match_format = fixture.division.season.get_match_format()
-    from leagues.services.seating import check_pairs, night_open, pair_state
+    from leagues.services.seating import check_pairs, pair_state, refuse_unless_night_open
 
-    if fixture.status == Fixture.Status.POSTPONED:
-        # As a captain's seating is (``seating.table_seat``): no date, no night to seat.
-        raise ValidationError(f"{POSTPONED_WORDS}: its tables are seated once it is re-arranged.")
-    if not night_open(fixture):
-        raise ValidationError(f"{fixture} is {fixture.get_status_display().lower()}.")
+    refuse_unless_night_open(fixture)  # as a captain's seating is (``seating.table_seat``)
     if TableGame.objects.filter(table__fixture=fixture).exists():
         raise ValidationError("Games have started at this fixture; the tables are set.")
     if len(pairs) != match_format.tables:

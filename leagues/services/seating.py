@@ -113,6 +113,15 @@ def check_pairs(
         raise ValidationError(problem.text)
 
 
+def refuse_unless_night_open(fixture: Fixture) -> None:
+    """Refuse seating a table of ``fixture`` whose night is not open (``night_open``): a
+    postponed one until it is re-arranged, said so; else its status."""
+    if fixture.status == Fixture.Status.POSTPONED:
+        raise ValidationError(f"{POSTPONED_WORDS}: its tables are seated once it is re-arranged.")
+    if not night_open(fixture):
+        raise ValidationError(f"{fixture} is {fixture.get_status_display().lower()}.")
+
+
 def night_open(fixture: Fixture) -> bool:
     """Whether a table of ``fixture`` may still be seated or played (the captains' night and its
     QR codes have something to do, and its blank card is to print): while it is to be played on
@@ -279,10 +288,7 @@ def table_seat(
             "Only the home team's captain (either side), the away captain (their own side) "
             "or a secretary seats the pairs."
         )
-    if fixture.status == Fixture.Status.POSTPONED:
-        raise ValidationError(f"{POSTPONED_WORDS}: its tables are seated once it is re-arranged.")
-    if not night_open(fixture):
-        raise ValidationError(f"{fixture} is {fixture.get_status_display().lower()}.")
+    refuse_unless_night_open(fixture)
     boards = fixture.division.season.get_match_format().tables
     if not 1 <= board <= boards:
         raise ValidationError(f"There is no table {board}: the match is played on {boards}.")
