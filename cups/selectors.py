@@ -150,13 +150,16 @@ def tie_status_words(tie: Tie, today: datetime.date) -> str:
     return tie.get_status_display()
 
 
-def _night_passed(tie: Tie, today: datetime.date) -> bool:
-    """Whether a race tie's round was to be played before ``today`` (the league's): its night,
-    else the day to play it by. A group's tie has neither. Reads its round."""
+def _round_night(tie: Tie) -> datetime.date | None:
+    """When a race tie's round is to be played: its night, else the day to play it by; None
+    for a group's tie, which has neither. Reads its round."""
     round_ = tie.round
-    if round_ is None:
-        return False
-    night = round_.date or round_.deadline
+    return None if round_ is None else round_.date or round_.deadline
+
+
+def _night_passed(tie: Tie, today: datetime.date) -> bool:
+    """Whether a race tie's round was to be played before ``today`` (the league's)."""
+    night = _round_night(tie)
     return night is not None and night < today
 
 
@@ -196,7 +199,7 @@ def ties_to_see_to(*, league: League) -> TiesToSeeTo:
     )
     _worded(ties, league.today())
     for tie in ties:
-        tie.night = (tie.round.date or tie.round.deadline) if tie.round else None  # type: ignore[attr-defined]
+        tie.night = _round_night(tie)  # type: ignore[attr-defined]
 
     def oldest_first(listed: list[Tie]) -> list[Tie]:
         return sorted(listed, key=lambda tie: tie.night or datetime.date.max)  # type: ignore[attr-defined]

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Prefetch
+from django.template.defaultfilters import pluralize
 
 from leagues.models import (
     POSTPONED_WORDS,
@@ -218,8 +219,7 @@ def play_stopped(fixture: Fixture) -> str:
         return f"{said}; the other tables finished" if finished else said
     if not finished:
         return f"{said}; the other tables not started"
-    word = "table" if finished == 1 else "tables"
-    return f"{said}; {finished} {word} finished, the rest not started"
+    return f"{said}; {finished} table{pluralize(finished)} finished, the rest not started"
 
 
 #: What a match whose play stopped (``play_stopped``) waits for.
