@@ -34,7 +34,7 @@ from leagues.models import (
 from leagues.selectors.audit import entries_about, hands_of
 from leagues.selectors.counting import result_words
 from leagues.selectors.fixtures import boards_begun, playoff_at_table_q, playoff_to_come_q
-from leagues.selectors.live import NO_RESULT_WORDS, status_words, waiting_words
+from leagues.selectors.live import NO_RESULT_WORDS, mark_stopped, status_words, waiting_words
 from leagues.selectors.statistics import CATEGORY_FIGURE, OTHER, PlayFigures, add_figures
 from leagues.services.seating import mark_abandoned
 from leagues.zones import date_in
@@ -163,8 +163,24 @@ def _night_passed(tie: Tie, today: datetime.date) -> bool:
     return night is not None and night < today
 
 
-def _worded(ties: list[Tie], today: datetime.date) -> list[Tie]:
-    """Each tie with its ``words`` (``tie_status_words``) for the pages' templates."""
+def _mark_stopped(ties: list[Tie]) -> None:
+    """The tables of the team ties' fixtures in play, read with them (``FIXTURE_TABLES``),
+    marked where their play stopped (``mark_stopped``): one query while one is in play."""
+    mark_stopped(
+        tie.fixture
+        for tie in ties
+        if tie.fixture is not None
+        and "tables" in getattr(tie.fixture, "_prefetched_objects_cache", {})
+    )
+
+
+def _worded(ties: list[Tie], today: datetime.date, *, marked: bool = False) -> list[Tie]:
+    """Each tie with its ``words`` (``tie_status_words``) for the pages' templates: a team
+    tie's fixture in play has its tables (prefetched, ``FIXTURE_TABLES``) marked where its play
+    stopped first (``mark_stopped``: one query while one is in play), unless ``marked``
+    already."""
+    if not marked:
+        _mark_stopped(ties)
     for tie in ties:
         tie.words = tie_status_words(tie, today)  # type: ignore[attr-defined]
     return ties
@@ -251,11 +267,12 @@ def competition_rounds(*, competition: Competition) -> list[Round]:
         )
     )
     today = competition.league.today()
+    _mark_stopped([tie for rnd in rounds for tie in rnd.tie_list])  # every round's at once
     for rnd in rounds:
         for tie in rnd.tie_list:
             tie.competition = competition
             tie.night = tie_night_words(tie, competition.league)  # type: ignore[attr-defined]
-        _worded(rnd.tie_list, today)
+        _worded(rnd.tie_list, today, marked=True)
     return rounds
 
 
@@ -362,7 +379,7 @@ def tie_detail(*, pk: int) -> Tie:
     if tie.fixture is not None:
         # A table abandoned and none other being played: its words say so, not "In play".
         mark_abandoned(list(tie.fixture.tables.all()))
-    _worded([tie], tie.competition.league.today())
+    _worded([tie], tie.competition.league.today(), marked=True)
     tie.night = tie_night_words(tie, tie.competition.league)  # type: ignore[attr-defined]
     tie.play_begun = _play_begun(tie)  # type: ignore[attr-defined]
     return tie

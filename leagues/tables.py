@@ -24,8 +24,10 @@ from leagues.selectors.live import (
     IN_PLAY,
     NO_RESULT,
     NO_RESULT_WORDS,
+    PLAY_STOPPED,
+    STOPPED,
+    has_stopped,
     listed_progress,
-    play_stopped,
 )
 from leagues.selectors.race import MARKERS, Marker, Race
 from leagues.selectors.standings import StandingRow
@@ -321,7 +323,7 @@ def fixture_score(fixture: Fixture, *, marked: bool = True) -> str:
     text = f"{home}–{away}"
     if not result.is_final:
         # A match whose play stopped at an abandoned table is not played on: said so.
-        return f"{text}, play stopped" if play_stopped(fixture) else f"{text} in play"
+        return f"{text}, {STOPPED}" if has_stopped(fixture) else f"{text} {IN_PLAY}"
     if result.is_walkover:
         text = f"{text} w/o"
     mark = result_mark(fixture) if marked else ""
@@ -338,6 +340,8 @@ def status_text(fixture: Fixture) -> str:
             label = NO_RESULT_WORDS  # as its page says it
         elif progress == IN_PLAY:
             label = "In play"
+        elif progress == STOPPED:
+            label = PLAY_STOPPED  # as its page's figures say it
     if fixture.status == WALKOVER and fixture.walkover_to:
         label = fixture.walkover_words
     # A cup tie's match level, its play-off game to come ("League Cup: Level 3–3: a play-off

@@ -34,7 +34,7 @@ from leagues.permissions import (
 )
 from leagues.selectors.counting import result_words
 from leagues.selectors.fixtures import from_card, seasons_now
-from leagues.selectors.live import status_words
+from leagues.selectors.live import mark_stopped, status_words
 from leagues.selectors.people import acted_words, name_people, person_name, player_name_of
 from scoring.actors import Account
 
@@ -111,7 +111,8 @@ def _current_seasons(entries: list[TeamEntry]) -> set[int]:
 def captain_fixtures(*, user: Account) -> list[CaptainFixture]:
     """The fixtures of every team ``user`` captains in its league's current season, by date;
     six queries however many teams and fixtures (two of them the tables and their games, for
-    where each match stands)."""
+    where each match stands), and one while a match is in play (whether its play stopped:
+    ``mark_stopped``)."""
     entries = list(TeamEntry.objects.filter(captain__user=user).select_related("season", "team"))
     current = _current_seasons(entries)
     entries = [entry for entry in entries if entry.season_id in current]
@@ -136,6 +137,7 @@ def captain_fixtures(*, user: Account) -> list[CaptainFixture]:
         .prefetch_related(Prefetch("submissions", queryset=open_or_confirmed), "tables__games")
         .order_by("date", "time", "pk")
     )
+    mark_stopped(fixtures)  # a match stopped at an abandoned table says so, as its page does
     today: dict[int, datetime.date] = {}  # each league's, asked once
     rows = []
     for fixture in fixtures:

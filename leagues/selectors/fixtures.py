@@ -455,6 +455,7 @@ class ListedFixture(FixtureWords):
         "result",
         "league",
         "begun",
+        "stopped",
         "cup_name",
         "cup_level",
     )
@@ -500,8 +501,9 @@ class ListedFixture(FixtureWords):
         self.cup_level = level_words(home_score, away_score) if level else ""
         self.result = None if result_id is None else ListedResult(result)
         self.league = league
-        # A game begun at one of its tables (``mark_begun``), for a fixture still to be scored.
-        self.begun = False
+        # A game begun at one of its tables, and its play stopped at an abandoned one
+        # (``mark_begun``), for a fixture still to be scored.
+        self.begun = self.stopped = False
 
     @property
     def home_name(self) -> str:
@@ -542,37 +544,59 @@ def _listed(
     league: League,
     divisions: Iterable[Division],
     *,
-    begun: bool = True,
+    unscored: bool = True,
 ) -> list[ListedFixture]:
-    """``rows`` as ``ListedFixture``s; with ``begun``, those whose night has come with no
-    result marked as begun or not (``mark_begun``: a query, for a list that says so)."""
+    """``rows`` as ``ListedFixture``s, those whose night has come without a final result
+    marked as begun and stopped or not (``mark_begun``: a query where the list has one; with
+    ``unscored`` False, only those with a result worked out, for a list that does not say
+    whether a match with none has begun)."""
     known = {division.pk: division for division in divisions}
     listed = [ListedFixture(row, league, known) for row in rows]
-    return mark_begun(listed, league) if begun else listed
+    return mark_begun(listed, league, unscored=unscored)
 
 
-def mark_begun(fixtures: list[ListedFixture], league: League) -> list[ListedFixture]:
-    """Mark each fixture still to play whose night has come (today's, or passed) with no
-    result worked out and a game begun at one of its tables (``begun``): the list says it is
-    in play, as its page does, not that it is scheduled or has no result yet
-    (``leagues.selectors.live.listed_progress``). No game begins before its night
-    (``Fixture.has_started``): a later fixture is not looked for. One query, only when the
+def mark_begun(
+    fixtures: list[ListedFixture], league: League, *, unscored: bool = True
+) -> list[ListedFixture]:
+    """Mark each fixture still to play whose night has come (today's, or passed) without a
+    final result: with a game begun at one of its tables (``begun``), the list says it is in
+    play, as its page does, not that it is scheduled or has no result yet; with its play
+    stopped at an abandoned table (``stopped``, ``play_stopped_at``), it says that, not that
+    it is in play (``leagues.selectors.live.listed_progress``). No game begins before its
+    night (``Fixture.has_started``): a later fixture is not looked for. With ``unscored``
+    False, only those with a result worked out (a match in play). One query, only when the
     list has such a fixture."""
     today = None
-    unscored = []
+    marked = []
     for fixture in fixtures:
-        if fixture.status == Fixture.Status.SCHEDULED and fixture.result is None:
-            today = today or league.today()
-            if fixture.date <= today:
-                unscored.append(fixture)
-    if unscored:
-        begun = set(
-            TableGame.objects.filter(table__fixture__in=[f.pk for f in unscored]).values_list(
-                "table__fixture", flat=True
-            )
+        result = fixture.result
+        if fixture.status != Fixture.Status.SCHEDULED or (result is not None and result.is_final):
+            continue
+        if result is None and not unscored:
+            continue
+        today = today or league.today()
+        if fixture.date <= today:
+            marked.append(fixture)
+    if not marked:
+        return fixtures
+    tables: dict[int, list[TablePlay]] = {fixture.pk: [] for fixture in marked}
+    for fixture_id, board, abandoned, decided, begun in (
+        _with_latest_status(FixtureTable.objects.filter(fixture__in=list(tables)))
+        .annotate(
+            abandoned=ExpressionWrapper(ABANDONED_Q, output_field=BooleanField()),
+            decided=ExpressionWrapper(
+                ~Q(outcome="") | Q(source=FixtureTable.Source.CARD), output_field=BooleanField()
+            ),
+            begun=Exists(TableGame.objects.filter(table=OuterRef("pk"))),
         )
-        for fixture in unscored:
-            fixture.begun = fixture.pk in begun
+        .values_list("fixture", "board", "abandoned", "decided", "begun")
+    ):
+        tables[fixture_id].append(
+            TablePlay(board, abandoned=bool(abandoned), decided=bool(decided), begun=begun)
+        )
+    for fixture in marked:
+        fixture.begun = any(table.begun for table in tables[fixture.pk])
+        fixture.stopped = bool(play_stopped_at(tables[fixture.pk]))
     return fixtures
 
 
@@ -753,10 +777,11 @@ def awaiting_result_rows(
             ],
             kinds=(int, datetime.date),
         )
-    # A list that says only "Result awaited" reads nothing of games begun at its tables; of a
-    # result put forward it says where it stands from its stored result (``live.awaiting_words``).
+    # A list that says only "Result awaited" reads nothing of games begun at its tables but
+    # whether a match in play has stopped (its score says so); of a result put forward it says
+    # where it stands from its stored result (``live.awaiting_words``).
     rows = _awaiting_rows[key].rows(season.pk, today)
-    return _listed(rows, league, divisions, begun=False)
+    return _listed(rows, league, divisions, unscored=False)
 
 
 def awaiting_query(
@@ -962,18 +987,29 @@ def counted_query(
 KEPT = (Fixture.Status.PLAYED, Fixture.Status.WALKOVER, Fixture.Status.VOID)
 
 
+#: A table whose game was abandoned at the table and nothing since, of tables read with
+#: ``_with_latest_status``: scored on the phones, undecided, its latest game abandoned. The one
+#: rule of an abandoned table: its result comes from the score card, or a secretary starts its
+#: game again.
+ABANDONED_Q = Q(source=FixtureTable.Source.HANDS, outcome="", latest_status=GameStatus.ABANDONED)
+
+
+def _with_latest_status(tables: QuerySet[FixtureTable]) -> QuerySet[FixtureTable]:
+    """``tables`` with ``latest_status``, their latest game's status (None: no game)."""
+    latest = TableGame.objects.filter(table=OuterRef("pk")).order_by("-number")
+    return tables.annotate(latest_status=Subquery(latest.values("game__status")[:1]))
+
+
 def with_abandoned_game(tables: QuerySet[FixtureTable]) -> QuerySet[FixtureTable]:
-    """``tables`` narrowed to those whose game was abandoned at the table and nothing since:
-    scored on the phones, undecided, their latest game abandoned. The one rule of an abandoned
-    table (``leagues.services.seating.mark_abandoned`` marks a page's tables by it): its result
-    comes from the score card, or a secretary starts its game again. Each has
-    ``stopped_home`` and ``stopped_away``, the score its game stopped at."""
+    """``tables`` narrowed to those whose game was abandoned at the table and nothing since
+    (``ABANDONED_Q``; ``leagues.services.seating.mark_abandoned`` marks a page's tables by it,
+    ``mark_begun`` a list's fixtures). Each has ``stopped_home`` and ``stopped_away``, the score
+    its game stopped at."""
     latest = TableGame.objects.filter(table=OuterRef("pk")).order_by("-number")
     stopped = Side.objects.filter(game=OuterRef("stopped_game"))
     return (
-        tables.filter(source=FixtureTable.Source.HANDS, outcome="")
-        .annotate(latest_status=Subquery(latest.values("game__status")[:1]))
-        .filter(latest_status=GameStatus.ABANDONED)
+        _with_latest_status(tables)
+        .filter(ABANDONED_Q)
         .annotate(
             stopped_game=Subquery(latest.values("game")[:1]),
             stopped_home=Subquery(stopped.filter(label="A").values("score")[:1]),
@@ -986,6 +1022,30 @@ def stopped_at(table: FixtureTable) -> str:
     """The score a table's abandoned game stopped at, home first ("5–3"), as
     ``with_abandoned_game`` reads it."""
     return f"{table.stopped_home or 0}–{table.stopped_away or 0}"  # type: ignore[attr-defined]
+
+
+class TablePlay(NamedTuple):
+    """One of a match's tables as where its play stands reads it (``play_stopped_at``)."""
+
+    board: int
+    abandoned: bool
+    """Its game abandoned at the table and nothing since (``ABANDONED_Q``)."""
+    decided: bool
+    """Its result in: an outcome, or its figures from the score card."""
+    begun: bool
+    """A game at it."""
+
+
+def play_stopped_at(tables: Sequence[TablePlay]) -> list[TablePlay]:
+    """The tables at which a begun match's play stands still: its abandoned tables, while no
+    other table is being played (a game at it, undecided); [] while play goes on, or none was
+    abandoned. The one rule of a match whose play has stopped: it goes on only when the
+    secretary starts the table again or its result is entered from the score card
+    (``leagues.selectors.live.play_stopped`` words it from a page's tables, ``mark_begun``
+    marks a list's fixtures by it). No query."""
+    if any(table.begun and not table.decided for table in tables if not table.abandoned):
+        return []
+    return [table for table in tables if table.abandoned]
 
 
 def results_to_see_to(*, league: League) -> list[Fixture]:

@@ -30,8 +30,16 @@ from leagues.selectors.counting import (
     result_state,
     result_words,
 )
-from leagues.selectors.fixtures import CUP_TIE, FIXTURE_RELATED, fixture_tables, unseated_boards
+from leagues.selectors.fixtures import (
+    CUP_TIE,
+    FIXTURE_RELATED,
+    TablePlay,
+    fixture_tables,
+    play_stopped_at,
+    unseated_boards,
+)
 from leagues.selectors.standings import Standings, divisions_standings
+from leagues.services.seating import mark_abandoned
 from leagues.zones import now_in
 from scoring.services.compiled import CompiledRows
 from scoring.sheet import join_words
@@ -53,8 +61,12 @@ def last_change(fixtures: Iterable[Fixture]) -> datetime.datetime | None:
     return max(moments, default=None)
 
 
-#: How far a fixture's match has got (``match_progress``).
-NOT_STARTED, IN_PLAY, FINISHED = "not started", "in play", "finished"
+#: How far a fixture's match has got (``match_progress``). ``STOPPED``: begun, and its play
+#: stands still at an abandoned table with no other being played (``play_stopped``).
+NOT_STARTED, IN_PLAY, STOPPED, FINISHED = "not started", "in play", "play stopped", "finished"
+#: A match whose play stopped, as its page's figures and every list say it (its status says
+#: where: ``play_stopped``).
+PLAY_STOPPED = "Play stopped"
 #: A fixture still to be decided whose night has passed with no game begun: its result is to
 #: come (from the score card). What the fixture page says for it (the desk's heading too): not
 #: "Played", which nothing entered says it was.
@@ -67,50 +79,63 @@ def match_progress(fixture: Fixture, today: datetime.date | None = None) -> str:
     result: the one reading of the fixture page's status and the league night's counts.
     ``FINISHED`` once it is played to the end (every table decided: its result is final);
     ``IN_PLAY`` while a game has begun at one of its tables (or a result is worked out) and
-    not every table is decided; ``NOT_STARTED`` before that (no pairs seated, or the score
-    card still to come); "" for a fixture not played on its night (a walkover, postponed or
-    void). Given the league's ``today``, a fixture not started whose night has passed is
-    ``NO_RESULT`` (one of the desk's ``results_missing``), not ``NOT_STARTED``."""
+    not every table is decided, ``STOPPED`` where its play stands still at an abandoned
+    table (``play_stopped``: from its tables as marked); ``NOT_STARTED`` before that (no
+    pairs seated, or the score card still to come); "" for a fixture not played on its night
+    (a walkover, postponed or void). Given the league's ``today``, a fixture not started
+    whose night has passed is ``NO_RESULT`` (one of the desk's ``results_missing``), not
+    ``NOT_STARTED``."""
     if fixture.status not in (Fixture.Status.SCHEDULED, Fixture.Status.PLAYED):
         return ""
     result = getattr(fixture, "result", None)
     final = fixture.status == Fixture.Status.PLAYED or (result is not None and result.is_final)
+    # Its tables read only when it is still to be decided.
+    begun = not final and (
+        result is not None or any(table.games.all() for table in fixture.tables.all())
+    )
     return _progress(
         status=fixture.status,
         final=final,
-        # Its tables read only when it is still to be decided.
-        begun=not final
-        and (result is not None or any(table.games.all() for table in fixture.tables.all())),
+        begun=begun,
+        stopped=begun and bool(play_stopped(fixture)),
         passed=today is not None and fixture.date < today,
     )
 
 
 def listed_progress(fixture: Any, today: datetime.date) -> str:
     """``match_progress`` of a fixture as a list shows it (a ``ListedFixture``), from its
-    status, its stored result and whether a game was begun at one of its tables (its
-    ``begun``, ``leagues.selectors.fixtures.mark_begun``: a list reads no tables). A list
-    names a fixture whose night has passed with nothing scored as its page does
-    (``NO_RESULT``)."""
+    status, its stored result and whether a game was begun at one of its tables and its play
+    stopped (its ``begun`` and ``stopped``, ``leagues.selectors.fixtures.mark_begun``: a list
+    reads no tables). A list names a fixture whose night has passed with nothing scored as its
+    page does (``NO_RESULT``)."""
     result = getattr(fixture, "result", None)
     return _progress(
         status=fixture.status,
         final=result is not None and result.is_final,
         begun=result is not None or getattr(fixture, "begun", False),
+        stopped=getattr(fixture, "stopped", False),
         passed=fixture.date < today,
     )
 
 
-def _progress(*, status: str, final: bool, begun: bool, passed: bool) -> str:
+def _progress(*, status: str, final: bool, begun: bool, stopped: bool, passed: bool) -> str:
     """``match_progress`` from what it reads: the fixture's status, whether its result is
-    final, whether it has begun (a game at one of its tables, or a result worked out), and
-    whether its night has passed."""
+    final, whether it has begun (a game at one of its tables, or a result worked out) and its
+    play stopped (``play_stopped_at``), and whether its night has passed."""
     if status not in (Fixture.Status.SCHEDULED, Fixture.Status.PLAYED):
         return ""
     if status == Fixture.Status.PLAYED or final:
         return FINISHED
     if begun:
-        return IN_PLAY
+        return STOPPED if stopped else IN_PLAY
     return NO_RESULT if passed else NOT_STARTED
+
+
+def has_stopped(fixture: Any) -> bool:
+    """Whether the fixture's match is begun and its play stopped (``STOPPED``): a page's
+    fixture by its tables as marked (``play_stopped``), a list's by its ``stopped`` mark
+    (``mark_begun``). No query."""
+    return bool(getattr(fixture, "stopped", False) or play_stopped(fixture))
 
 
 #: A league fixture whose night has passed without a result that counts, as the league's home
@@ -192,34 +217,56 @@ def open_submission(fixture: Fixture) -> ResultSubmission | None:
 
 
 def play_stopped(fixture: Fixture) -> str:
-    """Where a match begun stands still: a table's game abandoned and no other table being
-    played ("Table 1 abandoned at 10–8; the other tables not started"), from its prefetched
-    tables as ``leagues.services.seating.mark_abandoned`` marked them (a page that did not read
-    and mark them is told nothing: "", and no query is made). Such a match goes on only when
-    the secretary starts the table again or its result is entered from the score card
-    (``STOPPED_NEXT``)."""
+    """Where a match begun stands still (``play_stopped_at``): a table's game abandoned and no
+    other table being played ("Table 1 abandoned at 10–8; the other tables not started"), from
+    its prefetched tables as ``leagues.services.seating.mark_abandoned`` marked them
+    (``mark_stopped``; a page that did not read and mark them is told nothing: "", and no query
+    is made). Such a match goes on only when the secretary starts the table again or its
+    result is entered from the score card (``STOPPED_NEXT``)."""
     if "tables" not in getattr(fixture, "_prefetched_objects_cache", {}):
         return ""  # a list's fixture: its tables are not read (nor marked)
     tables = list(fixture.tables.all())
-    stopped = [table for table in tables if table.abandoned]
+    at = {table.board: table.abandoned_at for table in tables if table.abandoned}
+    plays = [
+        TablePlay(
+            table.board,
+            abandoned=table.abandoned,
+            decided=bool(table.outcome or table.from_card),
+            begun=bool(table.games.all()),
+        )
+        for table in tables
+    ]
+    stopped = play_stopped_at(plays)
     if not stopped:
         return ""
-    others = [table for table in tables if not table.abandoned]
-    decided = [table for table in others if table.outcome or table.from_card]
-    if any(table.games.all() for table in others if table not in decided):
-        return ""  # a table still being played: the match is in play
     if len(stopped) == 1:
-        said = f"Table {stopped[0].board} abandoned at {stopped[0].abandoned_at}"
+        said = f"Table {stopped[0].board} abandoned at {at[stopped[0].board]}"
     else:
         boards = join_words([str(table.board) for table in stopped])
-        said = f"Tables {boards} abandoned ({', '.join(t.abandoned_at for t in stopped)})"
-    finished = len(decided)
+        said = f"Tables {boards} abandoned ({', '.join(at[t.board] for t in stopped)})"
+    finished = sum(1 for play in plays if not play.abandoned and play.decided)
     rest = len(tables) + len(unseated_boards(fixture, tables)) - len(stopped) - finished
     if not rest:
         return f"{said}; the other tables finished" if finished else said
     if not finished:
         return f"{said}; the other tables not started"
     return f"{said}; {finished} table{pluralize(finished)} finished, the rest not started"
+
+
+def mark_stopped(fixtures: Iterable[Fixture]) -> None:
+    """Mark the tables of those of ``fixtures`` in play (``match_progress``: from their
+    prefetched tables and games) whose game was abandoned (``mark_abandoned``), so that where
+    their play stopped is said (``STOPPED``, ``play_stopped``), not that they are in play, by a
+    page that reads the tables but shows no table: one query, none where no match is in
+    play."""
+    mark_abandoned(
+        [
+            table
+            for fixture in fixtures
+            if match_progress(fixture) == IN_PLAY
+            for table in fixture.tables.all()
+        ]
+    )
 
 
 #: What a match whose play stopped (``play_stopped``) waits for.
@@ -233,14 +280,17 @@ def status_words(fixture: Fixture, today: datetime.date) -> str:
     """The fixture's status as every page gives it (its page, its result page, a captain's
     list, a cup tie's page and card): "In play" once a game has begun (``match_progress``,
     from its prefetched tables and games), or where its play stopped at an abandoned table
-    with none other being played, that (``play_stopped``); "Result not in yet" once its night
+    with none other being played, that (``STOPPED``: ``play_stopped``, from its tables as
+    ``mark_stopped`` marked them); "Result not in yet" once its night
     has passed with none, "Result submitted, awaiting confirmation" or "Result disputed" while
     its result waits for the sides (``waiting_words``), a cup tie's with none put forward
     "Result not yet submitted" (``CUP_NOT_SUBMITTED_WORDS``), a postponed one's "Postponed: no
     new date yet" (``POSTPONED_WORDS``), else its status."""
     progress = match_progress(fixture, today)
     if progress == IN_PLAY:
-        return play_stopped(fixture) or "In play"
+        return "In play"
+    if progress == STOPPED:
+        return play_stopped(fixture)
     if progress == NO_RESULT:
         return NO_RESULT_WORDS
     if fixture.status == Fixture.Status.PLAYED:
@@ -257,10 +307,11 @@ def status_words(fixture: Fixture, today: datetime.date) -> str:
 
 def follows_tables(fixture: Fixture, progress: str, today: datetime.date) -> bool:
     """Whether the fixture's page follows its tables by itself (polls them): on its night
-    (the league's ``today``) or while a game of it is in play (``match_progress``), and
-    never once it is decided."""
+    (the league's ``today``) or while a game of it is in play or its play stopped
+    (``match_progress``: the secretary may start its table again), and never once it is
+    decided."""
     return fixture.status == Fixture.Status.SCHEDULED and (
-        fixture.date == today or progress == IN_PLAY
+        fixture.date == today or progress in (IN_PLAY, STOPPED)
     )
 
 
@@ -343,7 +394,11 @@ def night_now(*, league: League, clock: NightClock) -> NightNow:
             continue
         last_night = True
         progress = _progress(
-            status=status, final=bool(final), begun=result is not None or bool(games), passed=False
+            status=status,
+            final=bool(final),
+            begun=result is not None or bool(games),
+            stopped=False,  # stopped or not, last night's match is not over
+            passed=False,
         )
         in_play = in_play or progress == IN_PLAY
     if in_play:
@@ -373,8 +428,14 @@ class Night:
     @property
     def in_play(self) -> int:
         """How many of the night's fixtures are under way: a game begun at one of their tables,
-        not yet finished."""
+        not yet finished, and play not stopped."""
         return self._progress.count(IN_PLAY)
+
+    @property
+    def stopped(self) -> int:
+        """How many of the night's fixtures have their play stopped at an abandoned table
+        (``STOPPED``)."""
+        return self._progress.count(STOPPED)
 
     @property
     def not_started(self) -> int:
@@ -391,7 +452,8 @@ class Night:
 def night_fixtures(*, league: League, date: datetime.date) -> list[Fixture]:
     """The league's fixtures on ``date`` (of the season they are in: seasons do not overlap),
     each with its tables and games and ``unseated``, the tables of its match not seated yet
-    (``unseated_boards``), in the night's order: four queries."""
+    (``unseated_boards``), in the night's order, the tables of those in play marked where their
+    play stopped (``mark_stopped``): four queries, and one while a match is in play."""
     fixtures = list(
         fixtures_with_standing(
             Fixture.objects.filter(
@@ -404,13 +466,14 @@ def night_fixtures(*, league: League, date: datetime.date) -> list[Fixture]:
     )
     for fixture in fixtures:
         fixture.unseated = unseated_boards(fixture, fixture.tables.all())
+    mark_stopped(fixtures)
     return fixtures
 
 
 def league_night(*, league: League, date: datetime.date) -> Night:
     """The league's fixtures on ``date`` (``night_fixtures``), and the tables of their
-    divisions as they would stand: four queries for the fixtures and three for the tables,
-    however many there are."""
+    divisions as they would stand: four queries for the fixtures (five while a match is in
+    play) and three for the tables, however many there are."""
     fixtures = night_fixtures(league=league, date=date)
     ids = {fixture.division_id for fixture in fixtures if fixture.kind == Fixture.Kind.LEAGUE}
     divisions = list(
