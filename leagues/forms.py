@@ -44,8 +44,10 @@ from leagues.nights_off import NightsOff
 from leagues.selectors.fixtures import league_players, league_players_available, league_venues
 from leagues.selectors.people import league_labels, people_labels
 from leagues.services.accounts import NAME_LENGTH, NAME_WORDS, NO_NAME, account_name
+from leagues.services.league_requests import asked_already
 from leagues.tiebreaks import METRICS, validate_tiebreaks
 from leagues.zones import site_time_zone, time_zone_names
+from scoring.actors import Account
 from scoring.forms.fields import TargetField
 from scoring.sheet import join_words
 
@@ -203,8 +205,12 @@ class LeagueCreateForm(TiebreakMixin):
     time_zone = time_zone_field(by_style=True)
     description = TextField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, asker: Account | None = None, **kwargs: Any) -> None:
+        """``asker``: whoever asks for the league while it waits for the site's operator
+        (sign-up closed), for a request waiting with its name or web address to be said with
+        the form's other refusals; None when the league is started at once, or decided."""
         super().__init__(*args, **kwargs)
+        self.asker = asker
         self.add_tiebreak_fields(None)
 
     def clean_name(self) -> str:
@@ -233,6 +239,14 @@ class LeagueCreateForm(TiebreakMixin):
                 taken = league_address_taken(address)
                 if taken:
                     self.add_error("slug", taken)
+                elif self.asker is not None:
+                    # A request waiting with the name or the address: the service says it
+                    # again as it stores the request.
+                    waiting = asked_already(
+                        name=one_spaced(cleaned["name"]), slug=address, by=self.asker
+                    )
+                    for field, refusal in waiting.items():
+                        self.add_error(field, refusal)
         return cleaned
 
     def asked(self) -> list[tuple[str, str]]:

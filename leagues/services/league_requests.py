@@ -56,37 +56,38 @@ def _refuse_taken(name: str, slug: str, by: Account) -> None:
     taken = league_address_taken(slug)
     if taken:
         raise ValidationError({"slug": taken})
+    waiting = asked_already(name=name, slug=slug, by=by)
+    if waiting:
+        raise ValidationError(waiting)
+
+
+def asked_already(*, name: str, slug: str, by: Account) -> dict[str, str]:
+    """Why a league of this name (``one_spaced``) and web address cannot be asked for while a
+    request waits with either, by field ("name", "slug"): empty when none does. The new-league
+    form says it with its other refusals; the request refuses it as it is stored."""
     for waiting in LeagueRequest.objects.filter(status=LeagueRequest.Status.WAITING):
         if one_spaced(waiting.name).casefold() == name.casefold():
             if waiting.asked_by_id == by.pk:
-                raise ValidationError(
-                    {
-                        "name": f"You asked for {waiting.name} already: it waits for the "
-                        "site's operator, who will tell you by e-mail."
-                    }
-                )
-            raise ValidationError(
-                {
-                    "name": f"{waiting.name} is asked for already and waits for the site's "
-                    "operator: choose another name (its town or district, say)."
+                return {
+                    "name": f"You asked for {waiting.name} already: it waits for the site's "
+                    "operator, who will tell you by e-mail."
                 }
-            )
+            return {
+                "name": f"{waiting.name} is asked for already and waits for the site's "
+                "operator: choose another name (its town or district, say)."
+            }
         if waiting.slug == slug:
             if waiting.asked_by_id == by.pk:
-                raise ValidationError(
-                    {
-                        "slug": f"You asked for {waiting.name} already, at the web address "
-                        f"/leagues/{slug}/: it waits for the site's operator. Choose another "
-                        "address for a second league."
-                    }
-                )
-            raise ValidationError(
-                {
-                    "slug": f"The web address /leagues/{slug}/ is asked for already, by a "
-                    "league waiting for the site's operator: choose another (add the town, "
-                    "say)."
+                return {
+                    "slug": f"You asked for {waiting.name} already, at the web address "
+                    f"/leagues/{slug}/: it waits for the site's operator. Choose another "
+                    "address for a second league."
                 }
-            )
+            return {
+                "slug": f"The web address /leagues/{slug}/ is asked for already, by a league "
+                "waiting for the site's operator: choose another (add the town, say)."
+            }
+    return {}
 
 
 def _tell_operators(league_request: LeagueRequest) -> None:

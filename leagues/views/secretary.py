@@ -83,7 +83,7 @@ def league_create(request: HttpRequest) -> HttpResponse:
     """Start a league, its creator its first secretary; while sign-up is closed (and the
     account may not start one itself) the league is asked for, and waits for the operator."""
     at_once = can_create_league(request.user)
-    form = forms.LeagueCreateForm(request.POST or None)
+    form = forms.LeagueCreateForm(request.POST or None, asker=None if at_once else request.user)
     if request.method == "POST" and form.is_valid():
         try:
             if at_once:

@@ -163,6 +163,27 @@ def test_a_taken_name_and_a_target_too_low_are_both_said_at_once_in_the_games_wo
     assert League.objects.count() == 1 and not LeagueRequest.objects.exists()
 
 
+def test_a_name_or_address_a_request_waits_for_is_said_with_the_forms_other_refusals(asker):
+    """Asking for a league another asker's request waits for, with Target 3, said only that
+    the target was too low; once that was put right, that the name was asked for already.
+    Both come at once, and nothing is stored."""
+    ask(asker)  # Calder Valley, at /leagues/calder-valley/
+    client = logged_in(UserFactory(username="other", email="other@example.org"))
+    url = reverse("leagues:manage_league_create")
+    page = text(client.post(url, {"name": "calder  valley", "target": "3", **FORM}))
+    assert "A game is played to at least 5 points." in page
+    assert "Calder Valley is asked for already and waits for the site&#x27;s operator" in page
+    page = text(
+        client.post(url, {"name": "Calder", "slug": "calder-valley", "target": "3", **FORM})
+    )
+    assert "A game is played to at least 5 points." in page
+    assert "The web address /leagues/calder-valley/ is asked for already, by a league" in page
+    # The asker's own request, asked again: theirs, said so.
+    page = text(logged_in(asker).post(url, {"name": "Calder Valley", "target": "3", **FORM}))
+    assert "You asked for Calder Valley already: it waits for the site&#x27;s operator" in page
+    assert LeagueRequest.objects.count() == 1 and not League.objects.exists()
+
+
 def test_renaming_a_league_to_a_taken_name_with_a_target_too_low_says_both_at_once(client):
     """The league's settings page, as starting one: both refusals on one post."""
     LeagueFactory(name="Calder Valley", slug="calder-valley")
