@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from icalendar import Calendar, Event
 
 from config.inputs import one_spaced
-from leagues.models import Fixture
+from leagues.models import POSTPONED_WORDS, Fixture
 from leagues.tables import fixture_score
 
 #: How long a match night is shown for.
@@ -83,7 +83,10 @@ def _description(fixture: Fixture, url: str) -> str:
     elif fixture.walkover_pending:
         lines.append(f"{fixture.walkover_words}.")
     elif fixture.status == Fixture.Status.POSTPONED:
-        lines.append(f"Postponed: {fixture.reason}" if fixture.reason else "Postponed.")
+        # As its page says it: the event stays on the night it was set for, marked tentative.
+        lines.append(
+            f"{POSTPONED_WORDS}: {fixture.reason}" if fixture.reason else f"{POSTPONED_WORDS}."
+        )
     elif fixture.status == Fixture.Status.VOID:
         lines.append(f"Void: {fixture.reason}" if fixture.reason else "Void.")
     # A cup tie's note is its cup and round when it was made ("League Cup, Round 1"): said above.

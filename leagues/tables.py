@@ -18,7 +18,7 @@ from django.utils.safestring import SafeString
 from config.paths import paths_for
 from config.tables import BaseTable
 from leagues.days import clock, short_date
-from leagues.models import Fixture, FixtureResult, League
+from leagues.models import POSTPONED_WORDS, Fixture, FixtureResult, League
 from leagues.selectors.counting import result_mark
 from leagues.selectors.live import (
     IN_PLAY,
@@ -332,8 +332,9 @@ def fixture_score(fixture: Fixture, *, marked: bool = True) -> str:
 
 def status_text(fixture: Fixture) -> str:
     """A fixture's status as lists print it: "Walkover to Alpha", "Played (provisional)",
-    "Play-off: Scheduled", "Cup: Result not in yet" (its night passed, nothing scored)."""
-    label = fixture.get_status_display()
+    "Play-off: Scheduled", "Cup: Result not in yet" (its night passed, nothing scored),
+    "Postponed: no new date yet" (as its page says it)."""
+    label = POSTPONED_WORDS if fixture.status == POSTPONED else fixture.get_status_display()
     if fixture.status == SCHEDULED:  # begun: a game at a table, or a table done
         progress = listed_progress(fixture, fixture.league.today())
         if progress == NO_RESULT:
@@ -457,8 +458,9 @@ DATE_FIRST = ("date", "time", "home", "score", "away", "venue", "status")
 
 def start_time(fixture: Fixture) -> str:
     """ "19:30": when a fixture still to begin starts (in its league's zone, which the page
-    names once); "" for one begun, played, given or void."""
-    if fixture.status in Fixture.TO_PLAY and getattr(fixture, "result", None) is None:
+    names once); "" for one begun, played, given or void, and for one postponed (it has no
+    date, nor time, until it is re-arranged: not listed as if it were still on)."""
+    if fixture.status == SCHEDULED and getattr(fixture, "result", None) is None:
         return clock(fixture.time)
     return ""
 

@@ -43,7 +43,7 @@ SUBMIT, CARD, CONFIRM, WAIT, NONE = "submit", "card", "confirm", "wait", ""
 #: once corrected), or the other side's to confirm or dispute (a score card to enter waits for
 #: them too: ``captain_sections``).
 WAITING_FOR_YOU = (SUBMIT, CARD, CONFIRM)
-PAST, TONIGHT, COMING = "past", "tonight", "coming"
+PAST, TONIGHT, COMING, POSTPONED = "past", "tonight", "coming", "postponed"
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,8 @@ class CaptainFixture:
     # dispute), WAIT (for the other side) or NONE
     action: str
     status_words: str  # where the match stands, as the fixture's page says it ("In play")
-    when: str = ""  # PAST, TONIGHT or COMING: its date against its league's today
+    # PAST, TONIGHT or COMING: its date against its league's today; POSTPONED (no date)
+    when: str = ""
     sides: frozenset[str] = frozenset()  # the sides ("home", "away") the captain captains
 
     @property
@@ -175,8 +176,9 @@ class WaitingTie(Protocol):
 
 @dataclass(frozen=True)
 class CaptainSection:
-    """A part of My fixtures: ``key`` (WAITING, TONIGHT, COMING or PAST), its heading and its
-    fixtures (and, waiting for the player, cup ties) in the order it lists them."""
+    """A part of My fixtures: ``key`` (WAITING, TONIGHT, COMING, POSTPONED or PAST), its
+    heading and its fixtures (and, waiting for the player, cup ties) in the order it lists
+    them."""
 
     key: str
     title: str
@@ -188,6 +190,7 @@ SECTION_TITLES = {
     WAITING: "Waiting for you",
     TONIGHT: "Tonight",
     COMING: "Coming up",
+    POSTPONED: "Postponed",
     PAST: "Past results",
 }
 
@@ -204,8 +207,9 @@ def captain_sections(
     card to enter: the fixtures in ``cards_due``; a disputed result theirs to take back, of
     the fixtures in ``taking_back``: ``confirmation.can_take_back``; and each of ``ties`` whose
     result waits for them to agree), oldest first, a tie by its ``date`` (one with none last);
-    then tonight's matches; then those to come, soonest first; then past results, latest
-    first. Sections with no fixture are left out. No query."""
+    then tonight's matches; then those to come, soonest first; then those postponed with no
+    new date yet (not to come on the date they were set for, nor past); then past results,
+    latest first. Sections with no fixture are left out. No query."""
     parts: dict[str, list[CaptainFixture | WaitingTie]] = {key: [] for key in SECTION_TITLES}
     for row in rows:
         disputed = (
@@ -256,6 +260,8 @@ def _today(fixture: Fixture, today: dict[int, datetime.date]) -> datetime.date:
 
 
 def _when(fixture: Fixture, today: datetime.date) -> str:
+    if fixture.status == Fixture.Status.POSTPONED:
+        return POSTPONED  # it has no date until it is re-arranged
     if fixture.date < today:
         return PAST
     return TONIGHT if fixture.date == today else COMING

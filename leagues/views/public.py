@@ -19,7 +19,7 @@ from cups.selectors import knockout_tie
 from leagues import match
 from leagues.days import clock, short_date
 from leagues.fragments import PLAYERS, page_fragment, page_fragment_tagged, tag_until
-from leagues.models import Division, Fixture
+from leagues.models import POSTPONED_WORDS, Division, Fixture
 from leagues.permissions import can_manage_league, captained_sides
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.blank_cards import card_to_print
@@ -80,10 +80,11 @@ def fixture_lines(
     written = []
     for fixture, score in lines:
         where = escape(fixture.listed_under)
-        if not score:
-            where += f" · {escape(fixture.venue.name)}, {clock(fixture.time)}"
         if fixture.status == Fixture.Status.POSTPONED:
-            where += " · postponed"
+            # No start time: it is not on that night (nor any, until it is re-arranged).
+            where += f" · {escape(fixture.venue.name)} · {POSTPONED_WORDS}"
+        elif not score:
+            where += f" · {escape(fixture.venue.name)}, {clock(fixture.time)}"
         if said is not None:
             where += f" · {escape(said(fixture))}"
         written.append(
