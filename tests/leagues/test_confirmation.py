@@ -776,6 +776,24 @@ def test_the_result_page_of_a_match_under_way_does_not_give_a_table_in_play_as_0
     assert "Table 1: still being played" in figures and "0–0" not in figures
 
 
+def test_the_result_page_says_a_seated_table_whose_game_has_not_begun_is_not_started():
+    """Table 1 abandoned, tables 2 to 4 seated with no game begun: the fixture's page said
+    "the other tables not started", its result page "Table 2: still being played" for each."""
+    from leagues.models import FixtureTable
+    from tests.leagues.helpers import current_game, hand, record
+
+    world = build(played=False)
+    game = current_game(world.table)
+    record(game, [hand(game, "A", {"high": "A", "low": "A", "jack": "A", "game": "A"})])
+    FixtureTable.objects.create(fixture=world.fixture, board=2)  # seated, its link not opened
+    client = Client()
+    client.force_login(world.users["home_captain"])
+    words = page_words(client.get(reverse("leagues:fixture_result", args=[world.fixture.pk])))
+    figures = words[words.index('data-testid="result-figures"') :]
+    assert "Table 1: still being played" in figures
+    assert "Table 2: not started" in figures
+
+
 def test_a_trinidad_table_in_play_gives_no_hang_jacks_on_the_result_page():
     """A Trinidad table still being played read "still being played · hang jacks 0–0": it has
     no figures yet, hang jacks none either."""
