@@ -26,8 +26,8 @@ from leagues.selectors.blank_cards import card_to_print
 from leagues.selectors.counting import result_words
 from leagues.selectors.fixtures import ListedFixture
 from leagues.selectors.live import (
-    IN_PLAY,
     NO_RESULT,
+    PLAY_STOPPED,
     awaiting_words,
     counted_status,
     follows_tables,
@@ -347,9 +347,10 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
             "playoff_tie": tie if confirmed and tie and tie.playoff_home is not None else None,
             "result": getattr(detail, "result", None),
             "score": fixture_score(detail),
-            # "In play" while a game of it has begun, as the league night counts it.
+            # "In play" while a game of it has begun, as the league night counts it, or "Play
+            # stopped" (``STOPPED``), as every list says it.
             "progress": progress,
-            "in_play": IN_PLAY,
+            "stopped_words": PLAY_STOPPED,
             "follows": follows_tables(detail, progress, today),
             "live_mark": FOLLOWS,
             "no_result": NO_RESULT,
