@@ -124,7 +124,8 @@ def _result_context(request: HttpRequest, tie: Tie, secretary: bool) -> dict[str
     role alone; never a username."""
     user = user_or_none(request)
     result = selectors.tie_current_result(tie=tie)
-    named = secretary or bool(tie_sides(user, tie))
+    sides = tie_sides(user, tie)
+    named = secretary or bool(sides)
 
     def who(account: Any) -> str:
         if named:
@@ -135,8 +136,15 @@ def _result_context(request: HttpRequest, tie: Tie, secretary: bool) -> dict[str
     decided_elsewhere = tie.status in (Tie.Status.WALKOVER, Tie.Status.BYE) or (
         tie.decided_by == ties.SETTLED
     )
+    link = tie.scoring_link
     return {
         "result": result,
+        # The tie's private scoring link, for the players of either pair and their captains
+        # to score its games on a phone, as a fixture's captains score its tables (the
+        # league's secretaries have it in their panel): while a game of it is to be played.
+        "players_link": link
+        if sides and not secretary and link is not None and link.is_live and not tie.winner
+        else None,
         "actors": {
             "submitted": who(result.submitted_by),
             "confirmed": who(result.confirmed_by) if result.confirmed_by else "",

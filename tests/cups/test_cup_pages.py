@@ -71,6 +71,38 @@ def test_public_pages_need_no_account(drawn):
     assert client.get(cup.get_absolute_url() + "?round=banana").status_code == 200
 
 
+def test_the_players_of_a_pairs_tie_and_their_captains_see_its_scoring_link(drawn):
+    """A pairs tie at the pub could be scored on a phone only if a secretary sent its link:
+    the players of the pairs and their captains saw "Scheduled." and a read-only game. They
+    see the tie's private scoring link, as a fixture's captains have their tables'; nobody
+    else does, and nobody once the tie is won."""
+    from tests.cups.helpers import pair_captain, pair_player
+
+    world, cup = drawn
+    tie = cup.ties.filter(round__number=1).first()
+    play_race(tie, "A")  # 1–0: the link is live, the next game to play
+    link = Tie.objects.get(pk=tie.pk).scoring_link.get_absolute_url()
+    for account in (
+        pair_player(tie, "home"),
+        pair_player(tie, "away"),
+        pair_captain(world, tie, "away"),
+    ):
+        client = Client()
+        client.force_login(account)
+        page = client.get(tie.get_absolute_url()).content.decode()
+        assert 'data-testid="tie-scoring-link"' in page and link in page
+    for role in ("anonymous", "stranger", "other_secretary"):
+        page = client_for(world, role).get(tie.get_absolute_url()).content.decode()
+        assert link not in page and 'data-testid="tie-scoring-link"' not in page
+    # The league's secretary has it once, in their panel (its address and its words).
+    page = client_for(world, "secretary").get(tie.get_absolute_url()).content.decode()
+    assert page.count(link) == 2 and 'data-testid="tie-scoring-link"' not in page
+    play_race(tie, "A")  # 2–0: won, confirmed
+    client = Client()
+    client.force_login(pair_player(tie, "home"))
+    assert link not in client.get(tie.get_absolute_url()).content.decode()
+
+
 def test_the_league_lists_a_drawn_knock_out_as_under_way(drawn):
     """The league's list of cups gives a cup's format and where it stands, each once."""
     world, cup = drawn
