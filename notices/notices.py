@@ -284,7 +284,7 @@ def _detail(entry: AuditEntry) -> str:
         notes = entry.fixture.note.splitlines() if entry.fixture is not None else []
         line = (
             notes[-1].strip()
-            if notes and notes[-1].startswith("Re-arranged from")
+            if notes and notes[-1].startswith("Re-arranged ")
             else entry.subject.split(": ", 1)[-1].strip()
         )
         when = f"{after['time']} {entry.league.time_zone_words}" if after.get("time") else ""

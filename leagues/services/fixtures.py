@@ -19,7 +19,7 @@ from django.template.defaultfilters import pluralize
 from config.locks import lock_rows
 from leagues.audit import audit_log
 from leagues.bookings import Booked, clashes
-from leagues.days import long_date, short_date
+from leagues.days import clock, long_date, short_date
 from leagues.models import (
     AuditEntry,
     Division,
@@ -842,6 +842,36 @@ def nights_free_for(
     return nights
 
 
+def rearranged_words(
+    *,
+    was: datetime.date,
+    was_time: datetime.time | None,
+    date: datetime.date,
+    time: datetime.time | None,
+    was_venue: str = "",
+    venue: str = "",
+) -> str:
+    """A re-arrangement as the fixture's note, its audit entry and the captains' e-mail say it,
+    naming what moved: "Re-arranged from Tue 1 Dec 2026 to Tue 8 Dec 2026", with the times when
+    they changed too ("... from Tue 1 Dec 2026 at 20:00 to Tue 8 Dec 2026 at 20:30"), "Re-arranged
+    from 20:00 to 20:30 on Sun 29 Nov 2026" when only the time did, "Re-arranged from Swan,
+    Hightown to Woolpack, Batley on Sun 29 Nov 2026" when only the venue did, else "Re-arranged
+    for Sun 29 Nov 2026 at 20:00" (a postponed match back on its night)."""
+    if was_time is not None and time is not None and was_time != time:
+        if was != date:
+            return (
+                f"Re-arranged from {long_date(was)} at {clock(was_time)} "
+                f"to {long_date(date)} at {clock(time)}"
+            )
+        return f"Re-arranged from {clock(was_time)} to {clock(time)} on {long_date(date)}"
+    if was != date:
+        return f"Re-arranged from {long_date(was)} to {long_date(date)}"
+    if was_venue and venue and was_venue != venue:
+        return f"Re-arranged from {was_venue} to {venue} on {long_date(date)}"
+    at = f" at {clock(time)}" if time is not None else ""
+    return f"Re-arranged for {long_date(date)}{at}"
+
+
 @transaction.atomic
 def fixture_rearrange(
     *,
@@ -918,16 +948,21 @@ def fixture_rearrange(
                 {"reason": f"{problem}: give the reason for arranging it outside the calendar."}
             )
         override = problem
-    was = fixture.date
+    was, before_time, was_venue = fixture.date, fixture.time, str(fixture.venue)
     before = fixture_state(fixture)
     fixture.original_date = fixture.original_date or was
     fixture.date = date
     fixture.time = time or fixture.time
     fixture.venue_id = venue_id
     fixture.status = Fixture.Status.SCHEDULED
-    line = f"Re-arranged from {long_date(was)} to {long_date(date)}" + (
-        f": {reason}" if reason else "."
-    )
+    line = rearranged_words(
+        was=was,
+        was_time=before_time,
+        date=date,
+        time=fixture.time,
+        was_venue=was_venue,
+        venue=str(venue) if venue is not None else was_venue,
+    ) + (f": {reason}" if reason else ".")
     # The note is public (the fixture's page, the calendar feeds, the captains' e-mail): the
     # secretary's reason alone. Why the night is outside the calendar is the audit trail's.
     fixture.note = f"{fixture.note}\n{line}".strip()

@@ -9,7 +9,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 
-from leagues.models import Fixture, FixtureTable
+from leagues.days import long_date
+from leagues.models import AuditEntry, Fixture, FixtureTable
 from leagues.services.fixtures import (
     fixture_add,
     fixture_postpone,
@@ -299,3 +300,33 @@ def test_every_pair_meets_once_in_the_generated_list():
     fixtures_generate(division=division, start=START)
     met = pairs(division.fixtures.all())
     assert set(met) == {frozenset((a.pk, b.pk)) for a, b in combinations(teams, 2)}
+
+
+def test_a_rearrangement_names_what_moved_the_times_when_only_the_time_did():
+    """A time-only re-arrangement read "Re-arranged from Sun 29 Nov 2026 to Sun 29 Nov 2026"
+    on the fixture's page, in the captains' e-mail and in the audit trail."""
+    division, _ = division_of(4)
+    fixtures_generate(division=division, start=START)
+    fixture = division.fixtures.order_by("date", "pk").first()
+    night, was = fixture.date, fixture.time
+    past = {"outside_calendar": True, "reason": "Darts match first"}  # the nights have gone
+    fixture_rearrange(fixture=fixture, date=night, time=datetime.time(20, 30), **past)
+    fixture.refresh_from_db()
+    line = f"Re-arranged from {was:%H:%M} to 20:30 on {long_date(night)}: Darts match first"
+    assert fixture.note.splitlines()[-1] == line
+    audit = AuditEntry.objects.get(action="fixture_rearranged", fixture=fixture)
+    assert audit.subject.startswith(f"{fixture.home} v {fixture.away}: {line} (outside the")
+    later = night + datetime.timedelta(weeks=20)
+    fixture_rearrange(fixture=fixture, date=later, time=datetime.time(19, 45), **past)
+    fixture.refresh_from_db()
+    assert fixture.note.splitlines()[-1] == (
+        f"Re-arranged from {long_date(night)} at 20:30 to {long_date(later)} at 19:45: "
+        "Darts match first"
+    )
+    other = VenueFactory(name="Woolpack", town="Batley", league=division.season.league)
+    was_venue = str(fixture.venue)
+    fixture_rearrange(fixture=fixture, date=later, venue=other, **past)
+    fixture.refresh_from_db()
+    assert fixture.note.splitlines()[-1] == (
+        f"Re-arranged from {was_venue} to Woolpack, Batley on {long_date(later)}: Darts match first"
+    )
