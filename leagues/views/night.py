@@ -183,10 +183,22 @@ def table_qr(request: HttpRequest, pk: int, board: int) -> HttpResponse:
     table = _tables(fixture).get(board)
     name_people(seated_players([table]))
     link = table.scoring_link if table is not None else None
+    closed = ""
     if fixture.status == Fixture.Status.POSTPONED:
-        raise Http404(f"{POSTPONED_WORDS}: its tables' QR codes are shown once it is re-arranged.")
-    if link is None or not link.is_live:
-        raise Http404("This table has no scoring link open: seat its pairs first.")
+        closed = f"{POSTPONED_WORDS}: its tables' QR codes are shown once it is re-arranged."
+    elif link is None or not link.is_live:
+        closed = "This table has no scoring link open: seat its pairs first."
+    if closed:
+        # A QR page kept open (or its address kept) says why there is no code, and leads back
+        # to the night's tables; a table the match does not have is not found.
+        if not 1 <= board <= fixture.division.season.league.get_match_format().tables:
+            raise Http404("The match has no such table.")
+        return render(
+            request,
+            "leagues/table_qr.html",
+            {"fixture": fixture, "board": board, "closed": closed},
+            status=404,
+        )
     url = request.build_absolute_uri(link.get_absolute_url())
     return render(
         request,

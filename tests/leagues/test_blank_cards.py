@@ -248,7 +248,15 @@ def test_a_postponed_fixture_offers_no_seating_qr_codes_or_blank_card_until_re_a
     )
     assert "night-scoring-opens" not in night and qr_url not in night
     assert 'data-testid="night-seat-1"' not in night and 'data-testid="night-add"' not in night
-    assert captain.get(qr_url).status_code == 404
+    # A QR page kept open since it was set says why it shows no code, and leads back.
+    qr = captain.get(qr_url)
+    assert qr.status_code == 404
+    assert (
+        'data-testid="qr-closed">Postponed: no new date yet: its tables&#x27; QR codes are '
+        "shown once it is re-arranged.</p>" in page_words(qr)
+    )
+    assert f'href="{night_url}"' in page_words(qr)
+    assert captain.get(reverse("leagues:table_qr", args=[fixture.pk, 99])).status_code == 404
     # Nor may a secretary seat every table at once (the tables page's one form).
     from leagues.services.results import fixture_tables_set
 
