@@ -263,19 +263,26 @@ def _hang_jack_problems(
     names: tuple[str, str],
     scored: str,
 ) -> list[TableProblem]:
-    """A side's hang jacks past what its game scores allow (``Ruleset.most_hang_jacks``);
-    a card of bullseyes alone gives no pegs to hold them to."""
+    """A side's hang jacks past what its game scores allow (``Ruleset.most_hang_jacks``), or,
+    on a card of games won alone, past what the games it won and lost could hold
+    (``Ruleset.most_hang_jacks_in_games``)."""
     problems = []
     for side, name in enumerate(names):
-        finals = [game[side] for game in table.games]
-        most = ruleset.most_hang_jacks(finals, games_won=games_won[side])
-        if table.games and table.hang_jacks[side] > most:
-            pegs = " and ".join(str(final) for final in finals)
+        taken = table.hang_jacks[side]
+        if table.games:
+            finals = [game[side] for game in table.games]
+            most = ruleset.most_hang_jacks(finals, games_won=games_won[side])
+            what = f"{scored} ({' and '.join(str(final) for final in finals)})"
+        else:
+            won, lost = games_won[side], games_won[1 - side]
+            most = ruleset.most_hang_jacks_in_games(won=won, lost=lost)
+            what = f"games ({won} won, {lost} lost; no game scores on the card)"
+        if taken > most:
             problems.append(
                 TableProblem(
                     table.board,
-                    f"Table {table.board}: {possessive(name)} {scored} ({pegs}) allow at most "
-                    f"{most} hang jacks, not {table.hang_jacks[side]}.",
+                    f"Table {table.board}: {possessive(name)} {what} allow at most "
+                    f"{most} hang jacks, not {taken}.",
                 )
             )
     return problems

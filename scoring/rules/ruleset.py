@@ -226,6 +226,14 @@ class Ruleset:
             return 0
         return sum(final // self.hang_jack_points for final in finals) + games_won
 
+    def most_hang_jacks_in_games(self, *, won: int, lost: int) -> int:
+        """The most hang jacks a side can have taken in ``won`` games it won and ``lost`` it
+        lost when their scores are not known (a card of games won alone): each game held as
+        many as its highest finish could (``highest_final_score`` in a game won, one short of
+        the target in a game lost), as :meth:`most_hang_jacks` counts them."""
+        finals = [self.highest_final_score] * won + [self.target - 1] * lost
+        return self.most_hang_jacks(finals, games_won=won)
+
     def with_options(self, **options: Any) -> Ruleset:
         """A new ruleset with ``options`` overridden; refuses unknown options and bad values.
 

@@ -805,26 +805,35 @@ def test_a_card_waits_for_the_match_to_start_on_its_night() -> None:
     assert FixtureResult.objects.filter(fixture=fixture).exists()
 
 
+def _card_refused(fixture, user, data, message):
+    """The score card ``data`` posted by ``user`` is refused with ``message`` and nothing is
+    kept; the client and the card's address, to post it again put right."""
+    client = Client()
+    client.force_login(user)
+    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    response = client.post(url, data)
+    assert response.status_code == 200
+    assert message in unescape(response.content.decode())
+    assert not FixtureTable.objects.filter(fixture=fixture).exists()
+    assert not ResultSubmission.objects.filter(fixture=fixture).exists()
+    return client, url
+
+
 def test_more_hang_jacks_than_a_sides_pegs_allow_are_refused_naming_the_team() -> None:
     """Each hang jack a side counts gives it 3 pegs (and one more may be taken in a game it
     won, after the target): 9 hang jacks from games pegged 14 and 11 (at most 8) is a slip of
     the finger that would count in the table's tie-breaks. The card is refused naming the
     table, the team and the most; nothing is saved. 8 is taken."""
     fixture, users = _fixture("trinidad")
-    client = Client()
-    client.force_login(users["home"])
-    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
     data = {"t1_bull_home": "2", "t1_bull_away": "0", "t1_hj_home": "0", "t1_hj_away": "0"}
     data |= {"t2_g1_home": "14", "t2_g1_away": "9", "t2_g2_home": "11", "t2_g2_away": "14"}
     data |= {"t2_hj_home": "9", "t2_hj_away": "0"}
-    response = client.post(url, data)
-    assert response.status_code == 200
-    assert (
-        "Table 2: Black Bull's points (14 and 11) allow at most 8 hang jacks, not 9."
-        in unescape(response.content.decode())
+    client, url = _card_refused(
+        fixture,
+        users["home"],
+        data,
+        "Table 2: Black Bull's points (14 and 11) allow at most 8 hang jacks, not 9.",
     )
-    assert not FixtureTable.objects.filter(fixture=fixture).exists()
-    assert not ResultSubmission.objects.filter(fixture=fixture).exists()
     with pytest.raises(
         ValidationError, match=r"Old Hall's points \(9 and 14\) allow at most 8 hang jacks, not 9"
     ):
@@ -839,6 +848,43 @@ def test_more_hang_jacks_than_a_sides_pegs_allow_are_refused_naming_the_team() -
     data["t2_hj_home"] = "8"
     assert client.post(url, data).status_code == 302
     assert FixtureResult.objects.get(fixture=fixture).home_hang_jacks == 8
+
+
+def test_a_card_of_games_won_alone_caps_the_hang_jacks_at_what_those_games_could_hold() -> None:
+    """Games won 1–1 and hang jacks 50–0, no game scores typed, was saved as it stood (only the
+    box's 99 held it), while the same table with its scores was refused. The games played hold
+    the limit: a game won to 14 finishes on at most 17 points (5 hang jacks, one more taken
+    after the target), a game lost on 13 (4): 10 for a side that won one and lost one, 8 for
+    one that lost both. Past that the card is refused naming the table, the team and the
+    most; nothing is saved."""
+    fixture, users = _fixture("trinidad")
+    data = {"t1_bull_home": "1", "t1_bull_away": "1", "t1_hj_home": "50", "t1_hj_away": "0"}
+    data |= {"t2_bull_home": "1", "t2_bull_away": "1", "t2_hj_home": "0", "t2_hj_away": "0"}
+    client, url = _card_refused(
+        fixture,
+        users["home"],
+        data,
+        "Table 1: Black Bull's games (1 won, 1 lost; no game scores on the card) allow at most "
+        "10 hang jacks, not 50.",
+    )
+    with pytest.raises(
+        ValidationError,
+        match=re.escape(
+            "Table 2: Old Hall's games (0 won, 2 lost; no game scores on the card) allow at "
+            "most 8 hang jacks, not 9."
+        ),
+    ):
+        fixture_card_enter(
+            fixture=fixture,
+            tables=[
+                CardTable(board=1, bullseyes=(1, 1), hang_jacks=(10, 0)),
+                CardTable(board=2, bullseyes=(2, 0), hang_jacks=(0, 9)),
+            ],
+            by=users["away"],
+        )
+    data["t1_hj_home"] = "10"
+    assert client.post(url, data).status_code == 302
+    assert FixtureResult.objects.get(fixture=fixture).home_hang_jacks == 10
 
 
 def test_a_players_card_table_seated_on_the_phone_first_lists_no_abandoned_game() -> None:

@@ -53,3 +53,22 @@ def test_final_scores_a_card_may_not_give_are_named(home: int, away: int, proble
         assert problems == []
     else:
         assert len(problems) == 1 and problem in problems[0]
+
+
+TRINIDAD = ruleset_from_spec("trinidad")
+
+
+@pytest.mark.parametrize(
+    ("won", "lost", "most"),
+    [(1, 1, 10), (2, 0, 12), (0, 2, 8), (0, 0, 0)],
+)
+def test_games_without_their_scores_hold_the_hang_jacks_of_their_highest_finishes(
+    won: int, lost: int, most: int
+) -> None:
+    """A game won to 14 finishes on at most 17 (5 hang jacks of 3, one more taken after the
+    target), a game lost on 13 (4): the most a card of games won alone can give a side."""
+    assert TRINIDAD.most_hang_jacks_in_games(won=won, lost=lost) == most
+    assert most == TRINIDAD.most_hang_jacks(
+        [TRINIDAD.highest_final_score] * won + [TRINIDAD.target - 1] * lost, games_won=won
+    )
+    assert ruleset_from_spec("west_yorkshire").most_hang_jacks_in_games(won=2, lost=1) == 0
