@@ -83,7 +83,22 @@ class NewGameForm(forms.Form):
             ]
             # A side with no name of its own is called after its players: "Smith & Jones".
             name = data.get(f"{prefix}_name") or " & ".join(p for p in players if p)
-            self.sides.append((name or f"Side {label}", players))
+            name = name or f"Side {label}"
+            same = next((s for s in self.sides if _told_apart(s[0]) == _told_apart(name)), None)
+            if same is not None:
+                # "Us 0 | Us 0", "deals: Us": the scorer could not tell the sides apart.
+                earlier = SIDE_LABELS[self.sides.index(same)]
+                self.add_error(
+                    f"{prefix}_name",
+                    f"Side {label} has the same name as side {earlier} (“{same[0]}”): give "
+                    "each side a name of its own.",
+                )
+            self.sides.append((name, players))
         if data.get("first_dealer") not in labels:
             self.add_error("first_dealer", "The first dealer must be one of the sides playing.")
         return data
+
+
+def _told_apart(name: str) -> str:
+    """A side's name as a player hears it: "Us", "us" and " U s " are one name."""
+    return "".join(name.split()).casefold()

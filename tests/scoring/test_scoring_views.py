@@ -123,6 +123,28 @@ def test_start_refuses_a_named_third_side_that_is_not_ticked(client):
 
 
 @pytest.mark.parametrize(
+    ("names", "field", "message"),
+    [
+        (("Us", "Us", ""), "side_b_name", "Side B has the same name as side A (“Us”)"),
+        (("Us", " u S ", ""), "side_b_name", "Side B has the same name as side A (“Us”)"),
+        (("Us", "Them", "THEM"), "side_c_name", "Side C has the same name as side B (“Them”)"),
+    ],
+)
+def test_start_refuses_two_sides_of_one_name(client, names, field, message):
+    """Both sides called "Us" made a game read "Us 0 | Us 0" and "deals: Us": refused by the
+    later side's name, case and spaces ignored, as a player would hear them."""
+    data = {"variant": "seven_up", "first_dealer": "A", "three_sides": "on"}
+    data |= {f"side_{label}_name": name for label, name in zip("abc", names, strict=True)}
+    response = client.post(reverse("scoring:game_new"), data)
+    assert response.status_code == 422
+    page = response.content.decode()
+    found = re.search(rf'<ul class="errorlist" id="id_{field}_error">(.*?)</ul>', page, re.S)
+    assert found and escape(message) in found.group(1), page
+    assert "give each side a name of its own" in found.group(1)
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize(
     ("field", "value"),
     [("side_b_player_1", "Ann\u0008"), ("side_a_name", "x" * 500), ("side_c_player_2", "Ann\x00")],
 )
