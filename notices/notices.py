@@ -138,7 +138,7 @@ EVENTS: dict[str, Event] = {
     ),
     "result_settled": Event(
         subject="Dispute settled: {fixture}",
-        says="The dispute over {fixture} is settled: the submitted result stands. {detail}",
+        says="The dispute over {fixture} is settled: {settled} {detail}",
         act="See the result",
         link="leagues:fixture_result",
         to_secretaries=True,
@@ -317,6 +317,36 @@ def _detail(entry: AuditEntry) -> str:
     return ""
 
 
+def _points(figures: Any) -> str:
+    """A result's stored figures (``confirmation.FIGURES``) in match points, as its page heads
+    it: "2–8"; "" where they are not stored."""
+    if not isinstance(figures, dict) or figures.get("home_match_points") is None:
+        return ""
+    return f"{figures['home_match_points']}–{figures.get('away_match_points')}"
+
+
+def _settled(entry: AuditEntry) -> str:
+    """How a ``result_settled`` entry settled the dispute: the submitted result stands (upheld),
+    or, settled with the score card the secretary entered (its ``settled_with``), the result
+    it gives now, "Black Bull A 2–8 Brown Cow", and the one submitted where that differs.
+    "" for any other entry."""
+    fixture = entry.fixture
+    if entry.action != "result_settled" or fixture is None:
+        return ""
+    before = entry.before if isinstance(entry.before, dict) else {}
+    after = entry.after if isinstance(entry.after, dict) else {}
+    if not after.get("settled_with"):
+        return "the submitted result stands."
+    now, was = _points(after.get("figures")), _points(before.get("figures"))
+    how = f"the secretary settled it with {after['settled_with']}"
+    if not now:
+        return f"{how}."
+    score = f"{fixture.home} {now} {fixture.away}"
+    if was and was != now:
+        return f"{how}: the result is now {score} (it was submitted as {was})."
+    return f"{how}, which gives the submitted result: {score}."
+
+
 #: How a withdrawn result comes again when the withdrawal does not say (the games changed).
 SUBMITTED_AGAIN = "It is submitted again once every table has finished."
 
@@ -455,6 +485,7 @@ def message(entry: AuditEntry, to: Addressee, notice: Notice) -> EmailMessage:
         "match": f"{fixture.home} v {fixture.away}",
         "detail": _detail(entry),
         "next": _next(entry, to),
+        "settled": _settled(entry),
     }
     link = site_url(reverse(event.link, kwargs={"pk": fixture.pk}))
     if to.for_unreached and event.says_to_secretaries:

@@ -35,6 +35,9 @@ SIDES = ("home", "away")
 #: its confirmation's audit entry says it, and its result page ("Confirmed from the score card
 #: both captains signed, entered by …").
 SIGNED_CARD = "from the score card both captains signed"
+#: How a dispute settled with the score card the secretary entered was settled (``settle_anew``):
+#: its audit entry's ``settled_with``, which the captains' notice reads.
+SETTLED_WITH = "the corrected score card"
 
 
 class Terms(ABC):
@@ -339,8 +342,10 @@ def settle_anew(
     terms: Terms, *, replacing: ResultAgreement, note: str, by: Account
 ) -> ResultAgreement:
     """A secretary settles a dispute with the result as they entered it (the score card): the
-    disputed result gave way to it (withdrawn when the figures changed), and the result the
-    games now give counts, submitted as the disputed one was and settled by the secretary."""
+    disputed result gives way to it (withdrawn, with no entry of its own: this one's ``before``
+    is it), and the result the games now give counts, submitted as the disputed one was and
+    settled by the secretary. Its audit entry says so (``SETTLED_WITH``), and what both
+    captains are told: the result now, and the one submitted where it differs."""
     if not can_settle(terms, replacing, by):
         raise PermissionDenied(
             "Only a secretary who did not submit it (or the league's only secretary) settles "
@@ -378,7 +383,7 @@ def settle_anew(
         action=AuditEntry.Action.RESULT_SETTLED,
         subject=f"Dispute over {terms} settled: {note}",
         before=before,
-        after=_state(settled) | {"settlement": note},
+        after=_state(settled) | {"settlement": note, "settled_with": SETTLED_WITH},
         by=by,
         link=None,
     )

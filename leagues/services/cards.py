@@ -517,7 +517,7 @@ def fixture_card_enter(
             | ({"playoff": list(playoff)} if playoff else {}),
             by=by,
         )
-    roll_up(FixtureChanged(fixture=fixture, actor=Actor.of(by)))
+    roll_up(FixtureChanged(fixture=fixture, actor=Actor.of(by), settling=settling))
     fixture.refresh_from_db()
     if fixture.status != Fixture.Status.PLAYED:
         raise ValidationError("Every table must be finished for the card to give a result.")

@@ -46,12 +46,16 @@ class FixtureChanged:
     tables up again), not when only the agreement did; ``table_game`` the game at one of its
     tables that was won (the table may start its next game); ``actor`` who changed the games
     or the agreement (an account, a table's scoring link, or the system), as the audit entries
-    the roll-up writes name them (a recount's, a cup tie's)."""
+    the roll-up writes name them (a recount's, a cup tie's); ``settling`` when a secretary
+    settling a dispute with the score card changed the games: the disputed result gives way to
+    the settled one (``confirmation.result_settle_with_card``, one audit entry and one notice
+    saying so), and is not withdrawn here on its own as if the games had changed under it."""
 
     fixture: Fixture
     actor: Actor = SYSTEM
     recount: bool = True
     table_game: TableGame | None = None
+    settling: bool = False
 
 
 def game_changed(change: GameChanged) -> None:
@@ -124,10 +128,12 @@ def roll_up(change: FixtureChanged) -> RolledUp:
         figures.store_figures(fixtures=[fixture.pk])
         result_changed = before != after
         # 3. An open submission that no longer describes the games is withdrawn; a counted
-        #    result a secretary changed keeps counting, logged.
-        logged = confirmation.result_changed(
-            fixture=fixture, before=before, after=after, actor=change.actor
-        )
+        #    result a secretary changed keeps counting, logged. A dispute settled with the
+        #    card: the settlement replaces the disputed result (``settling``).
+        if not change.settling:
+            logged = confirmation.result_changed(
+                fixture=fixture, before=before, after=after, actor=change.actor
+            )
         # 4. A table still undecided starts its next game.
         if change.table_game is not None:
             next_game = results.table_next_game(table_game=change.table_game, fixture=fixture)
