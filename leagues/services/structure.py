@@ -12,7 +12,8 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
+from django.template.defaultfilters import pluralize
 
 from config.inputs import one_spaced
 from config.locks import lock_rows
@@ -687,6 +688,74 @@ def league_update(
     return league
 
 
+def _fixtures_words(fixtures: Sequence[Fixture], which: str) -> str:
+    """ "13 fixtures played (the first Black Bull A v Swan on Tue 10 Nov 2026)", "1 fixture still
+    to play (Swan v Woolpack on Sun 22 Nov 2026)" (``which``: "first" or "last" of them)."""
+    named = fixtures[0] if which == "first" else fixtures[-1]
+    count = len(fixtures)
+    if not (named.status in _DECIDED or named.begun):
+        how = "still to play"
+    elif any(f.status == Fixture.Status.WALKOVER for f in fixtures):
+        how = "played or given as walkovers"
+    else:
+        how = "played"
+    the = "" if count == 1 else f"the {which} "
+    return (
+        f"{count} fixture{pluralize(count)} {how} "
+        f"({the}{named.home} v {named.away} on {long_date(named.date)})"
+    )
+
+
+def fixtures_left_outside(
+    *, season: Season, starts_on: datetime.date, ends_on: datetime.date | None
+) -> dict[str, str]:
+    """Why ``season`` may not be re-dated to run from ``starts_on`` to ``ends_on``, by field
+    ("starts_on", "ends_on"; empty when it may): the change would leave fixtures of it (not
+    void) before its start or after its end, which were inside its dates before (a fixture
+    arranged outside the calendar with a reason stays where it is). A fixture played, walked
+    over or begun is named so, one still to play is to be re-arranged first. The league's pages
+    take a season as the one in play from its start: moved past the matches played, the
+    league's home showed last season as current and this one as next."""
+    left: dict[str, str] = {}
+    fixtures = (
+        Fixture.objects.filter(division__season=season)
+        .exclude(status=Fixture.Status.VOID)
+        .annotate(begun=Exists(TableGame.objects.filter(table__fixture=OuterRef("pk"))))
+        .select_related("home", "away")
+        .order_by("date", "time", "pk")
+    )
+    outside = {
+        "starts_on": list(fixtures.filter(date__lt=starts_on, date__gte=season.starts_on)),
+        "ends_on": list(
+            fixtures.filter(date__gt=ends_on).filter(
+                Q() if season.ends_on is None else Q(date__lte=season.ends_on)
+            )
+        )
+        if ends_on is not None
+        else [],
+    }
+    for field, found in outside.items():
+        if not found:
+            continue
+        settled = [f for f in found if f.status in _DECIDED or f.begun]
+        to_play = [f for f in found if f not in settled]
+        if field == "starts_on":
+            day, where, which, move = long_date(starts_on), "before", "first", "start"
+            bound = long_date(found[0].date)
+        else:
+            day, where, which, move = long_date(ends_on or starts_on), "after", "last", "end"
+            bound = long_date(found[-1].date)
+        said = " and ".join(_fixtures_words(part, which) for part in (settled, to_play) if part)
+        advice = (
+            f"{move} the season on or {where} {bound}"
+            if settled
+            else f"re-arrange {'it' if len(to_play) == 1 else 'them'} first, or {move} the "
+            f"season on or {where} {bound}"
+        )
+        left[field] = f"{season.name} has {said} {where} {day}: {advice}."
+    return left
+
+
 @transaction.atomic
 def season_update(
     *,
@@ -707,6 +776,8 @@ def season_update(
         league=season.league, starts_on=starts_on, ends_on=ends_on, season=season
     ):
         raise ValidationError({"starts_on": clash})
+    if stranded := fixtures_left_outside(season=season, starts_on=starts_on, ends_on=ends_on):
+        raise ValidationError(stranded)
     before = _season_state(season)
     season.name = name.strip()
     season.starts_on = starts_on

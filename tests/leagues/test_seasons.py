@@ -687,3 +687,56 @@ def test_a_season_re_dated_into_another_is_refused_and_unchanged():
     season_update(season=later, name="Spring 2026", starts_on=datetime.date(2026, 4, 14))
     later.refresh_from_db()
     assert later.starts_on == datetime.date(2026, 4, 14)
+
+
+def test_a_season_is_not_re_dated_past_the_fixtures_it_has_played(client):
+    """Moving a season's start past its played fixtures was saved, and the league's home then
+    showed last season as current ("Next season: ... starts Tue 1 Dec 2026"); so was an end
+    before them. Refused, naming them, and nothing changes."""
+    secretary = UserFactory()
+    division = DivisionFactory(season__starts_on=datetime.date(2026, 11, 3))
+    season, league = division.season, division.season.league
+    league.secretaries.add(secretary)
+    played = FixtureFactory(
+        division=division, date=datetime.date(2026, 11, 10), status=Fixture.Status.PLAYED
+    )
+    FixtureFactory(division=division, date=datetime.date(2026, 11, 17), played=True)
+    to_play = FixtureFactory(division=division, date=datetime.date(2026, 11, 24))
+    FixtureFactory(division=division, date=datetime.date(2026, 11, 12), status=Fixture.Status.VOID)
+    client.force_login(secretary)
+    url = reverse("leagues:manage_season_edit", args=[league.slug, season.pk])
+    form = {"name": season.name, "starts_on": "2026-12-01", "venue_capacity": "1"}
+    words = page_words(client.post(url, form))
+    assert (
+        f"{season.name} has 2 fixtures played (the first {played.home} v {played.away} on "
+        "Tue 10 Nov 2026) and 1 fixture still to play "
+        f"({to_play.home} v {to_play.away} on Tue 24 Nov 2026) before Tue 1 Dec 2026: start "
+        "the season on or before Tue 10 Nov 2026."
+    ) in words
+    season.refresh_from_db()
+    assert season.starts_on == datetime.date(2026, 11, 3)
+    assert not AuditEntry.objects.filter(action="season_updated").exists()
+    with pytest.raises(ValidationError) as refused:
+        season_update(
+            season=season,
+            name=season.name,
+            starts_on=season.starts_on,
+            ends_on=datetime.date(2026, 11, 20),
+        )
+    assert refused.value.message_dict["ends_on"] == [
+        f"{season.name} has 1 fixture still to play ({to_play.home} v {to_play.away} on Tue 24 "
+        "Nov 2026) after Fri 20 Nov 2026: re-arrange it first, or end the season on or after "
+        "Tue 24 Nov 2026."
+    ]
+    # Up to its first fixture, and to its last, the season may be re-dated.
+    season_update(
+        season=season,
+        name=season.name,
+        starts_on=datetime.date(2026, 11, 10),
+        ends_on=datetime.date(2026, 11, 24),
+    )
+    season.refresh_from_db()
+    assert (season.starts_on, season.ends_on) == (
+        datetime.date(2026, 11, 10),
+        datetime.date(2026, 11, 24),
+    )
