@@ -126,8 +126,11 @@ class Chart:
     """Every team, for the chooser."""
     first: datetime.date
     last: datetime.date
-    """The first and last nights named along the bottom (``x_ticks``), which the summary names:
-    an adjustment made after the last league night adds a point beyond it, not a night."""
+    """The first and last days the lines have a point on, which the summary names and the
+    bottom names too: a league night (``x_ticks``), or a re-arranged night or an adjustment's
+    day beyond the league nights, named in italics (``off_nights``)."""
+    adjusted: bool = False
+    """Whether a point adjustment has a day of its own on the chart (the summary says so)."""
     chosen: int | None = None
     band: str = ""
     """SVG ``points`` of the grey band standing for every team, in a division of more than
@@ -143,8 +146,8 @@ class Chart:
 
     @property
     def days_words(self) -> str:
-        """ "Tue 2 Sep to Tue 16 Sep": the first and last nights along the bottom, as the
-        summary says them."""
+        """ "Tue 2 Sep to Tue 16 Sep": the first and last days drawn, as the summary says
+        them."""
         if self.first == self.last:
             return short_date(self.first)
         return f"{short_date(self.first)} to {short_date(self.last)}"
@@ -224,15 +227,20 @@ def _named_nights(
 ) -> list[datetime.date]:
     """The league nights named along the bottom, from the first on the league's ``night``
     (Monday 0) at or after ``first``, every week or every few (``week_width`` apart: at least
-    ``TICK_GAP``); ``first`` alone when no such night falls by ``last``."""
+    ``TICK_GAP``), and the last such night by ``last`` always (in place of the one stepped to
+    before it where the two would touch); ``first`` alone when no such night falls by
+    ``last``."""
     start = first + datetime.timedelta(days=(night - first.weekday()) % 7)
     if start > last:
         return [first]
     step = max(1, math.ceil(TICK_GAP / week_width))
-    return [
-        start + datetime.timedelta(weeks=week)
-        for week in range(0, (last - start).days // 7 + 1, step)
-    ]
+    weeks = (last - start).days // 7
+    named = list(range(0, weeks + 1, step))
+    if named[-1] != weeks:
+        if len(named) > 1 and (weeks - named[-1]) * week_width < TICK_GAP:
+            named.pop()
+        named.append(weeks)
+    return [start + datetime.timedelta(weeks=week) for week in named]
 
 
 def _off_nights(
@@ -418,10 +426,12 @@ def progression_chart(
         night = (nights[0] if nights else first).weekday()
     named = _named_nights(first, last, night=night, week_width=plot_w * 7 / span)
     x_ticks = [(x(day), day_month(day)) for day in named]
-    off_nights = _off_nights(
-        [(x(day), day_month(day)) for day in sorted(set(nights)) if day.weekday() != night],
-        named=x_ticks,
-    )
+    # Named in italics: a result on a night other than the league's, and a day drawn before
+    # the first league night named or after the last (an adjustment made after the last
+    # night: the summary's last day, which the bottom names too).
+    off = {day for day in nights if day.weekday() != night}
+    off.update(day for day in dates if not named[0] <= day <= named[-1])
+    off_nights = _off_nights([(x(day), day_month(day)) for day in sorted(off)], named=x_ticks)
     return Chart(
         lines=grey + list(reversed(bright)),  # the first picked (the leader) drawn last, on top
         days=len(dates),
@@ -434,8 +444,9 @@ def progression_chart(
             (row.team.pk, row.entry.display_name)
             for row in sorted(shown, key=lambda r: r.team.name)
         ],
-        first=named[0],
-        last=named[-1],
+        first=first,
+        last=last,
+        adjusted=bool(made),
         chosen=chosen if chosen in ids else None,
         band=" ".join(edge),
         banded=len(shown) if band else 0,

@@ -13,6 +13,7 @@ from django.urls import reverse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from leagues.days import day_month, short_date
 from leagues.models import Division, Fixture, PointAdjustment
 from leagues.progression import BAND_ABOVE
 from leagues.selectors.race import division_race
@@ -570,9 +571,11 @@ def test_the_charts_weeks_are_the_leagues_nights_by_date():
     assert ">11 Sep</text>" in chart.drawing
 
 
-def test_the_summary_names_the_first_and_last_nights_along_the_bottom():
+def test_the_summary_and_the_bottom_name_the_first_and_last_days_drawn():
     """A point docked on the Sunday after the last Tuesday: the summary read "Tue 2 Sep to Sun
-    21 Sep", a last day the axis, which ends on the Tuesday, does not name."""
+    21 Sep", a last day the bottom did not name; then "Tue 2 Sep to Tue 16 Sep", with every
+    line drawn on to the Sunday. The Sunday is named along the bottom, in italics (it is no
+    league night), and the summary names it, the adjustment with it."""
     days = [DAY + datetime.timedelta(weeks=week) for week in range(3)]
     docked = SimpleNamespace(
         made_at=datetime.datetime(2025, 9, 21, 12, tzinfo=datetime.UTC),  # a Sunday
@@ -582,7 +585,28 @@ def test_the_summary_names_the_first_and_last_nights_along_the_bottom():
     chart = progression_chart(rows=[_one_team(days)], nights=days, adjustments=[docked], zone="UTC")
     assert chart is not None
     assert [label for _, label in chart.x_ticks] == ["2 Sep", "9 Sep", "16 Sep"]
-    assert chart.days_words == "Tue 2 Sep to Tue 16 Sep"
+    last_x = float(chart.lines[0].points.split(" ")[-1].split(",")[0])
+    assert [(off.x, off.label) for off in chart.off_nights] == [(last_x, "21 Sep")]
+    assert chart.off_nights[0].row is not None
+    assert ">21 Sep</text>" in chart.drawing
+    assert chart.days_words == "Tue 2 Sep to Sun 21 Sep"
+    assert chart.adjusted
+    undocked = progression_chart(rows=[_one_team(days)], nights=days, zone="UTC")
+    assert undocked is not None and not undocked.adjusted
+    assert undocked.days_words == "Tue 2 Sep to Tue 16 Sep"
+
+
+@pytest.mark.parametrize("weeks", [7, 29])
+def test_the_last_league_night_is_named_however_many_weeks_the_dates_step(weeks):
+    """A long season names every few weeks along the bottom: stepping from the first night, the
+    last was left unnamed, its points drawn past the last date named and the summary's."""
+    days = [DAY + datetime.timedelta(weeks=w) for w in range(weeks + 1)]
+    chart = progression_chart(rows=[_one_team(days)], nights=days, zone="UTC")
+    assert chart is not None
+    assert chart.x_ticks[-1] == (chart.right_x, day_month(days[-1]))
+    assert chart.days_words == f"{short_date(days[0])} to {short_date(days[-1])}"
+    ticks = [x for x, _ in chart.x_ticks]
+    assert all(b - a >= TICK_GAP for a, b in zip(ticks, ticks[1:], strict=False)), ticks
 
 
 def _one_team(days: list[datetime.date]) -> SimpleNamespace:
@@ -662,4 +686,4 @@ def test_the_standings_chart_after_a_fixture_re_arranged_to_a_thursday(client):
     assert along == ["2 Sep", "9 Sep", "16 Sep"]
     off = re.findall(r'<text [^>]*font-style="italic"[^>]*>([^<]*)<', page)
     assert off == ["4 Sep"]
-    assert "Points after each league night, Tue 2 Sep to Tue 16 Sep" in page
+    assert "Points after each league night, Tue 2 Sep to Tue 16 Sep." in page
