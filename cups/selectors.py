@@ -410,6 +410,18 @@ def ties_waiting_for_playoff(*, competition: Competition) -> list[Tie]:
     )
 
 
+def ties_to_arrange(*, competition: Competition) -> list[Tie]:
+    """The competition's team ties waiting for a night: their fixture postponed, no new date
+    yet (put off, or a knock-out tie whose round's night did not suit it: its reason names
+    why, ``cups.services.ties._make_fixture``), in bracket order, each with its fixture and
+    teams: one query."""
+    return list(
+        Tie.objects.filter(
+            competition=competition, fixture__status=Fixture.Status.POSTPONED
+        ).select_related("round", "group", "home", "away", "fixture__home", "fixture__away")
+    )
+
+
 def tie_current_result(*, tie: Tie) -> TieResult | None:
     """A race tie's result as it stands: open (submitted or disputed) or counted; none before
     the deciding game is won or after it was withdrawn."""

@@ -32,6 +32,7 @@ from cups.models import (
     PLAYOFF_WON_AT_TABLE,
     PLAYOFF_WON_DECIDES,
     SETTLED,
+    UNARRANGED,
     Competition,
     Entrant,
     Round,
@@ -43,6 +44,7 @@ from cups.permissions import can_give_playoff, can_manage_competition
 from cups.services.results import TieTerms, race_figures
 from leagues import match
 from leagues.audit import audit_log
+from leagues.days import long_date
 from leagues.fragments import invalidate_league, invalidate_live
 from leagues.models import (
     AuditEntry,
@@ -201,29 +203,51 @@ def offered_actions(tie: Tie) -> list[str]:
 
 
 def _make_fixture(tie: Tie, *, date: datetime.date | None = None) -> Fixture:
-    """The league fixture (kind "cup") a team tie is played as, at the home team's pub: on
-    ``date`` (a group tie's night), else on its round's night (or by its deadline), else, a
-    round with neither, on the first league night from today (not before the season starts)
-    on which both teams are free and the pub has room (``nights_free_for``, as a
-    re-arrangement's offer is found)."""
+    """The league fixture (kind "cup") a team tie is played as, at the home team's pub, on a
+    night that fits the season's calendar as re-arranging a fixture asks (``nights_free_for``,
+    ``refuse_clash``: neither team already on that night, league or cup, the pub not full):
+
+    - a group tie (``date``, its night in its group's round robin): on the first league night
+      from then on which both teams are free and the pub has room, nights off skipped;
+    - a knock-out tie of a round with a night (or a deadline): on it, when it fits; when it
+      does not, the tie is not booked on top of the other match but waits for the secretary
+      to arrange it: its fixture is postponed, no new date yet, its reason naming the clash
+      (``UNARRANGED``), and the cup's manage page lists it (``ties_to_arrange``);
+    - a round with neither: on the first league night from today (not before the season
+      starts) on which both teams are free and the pub has room."""
     competition = tie.competition
     assert tie.home is not None and tie.away is not None
     home, away = tie.home.team, tie.away.team
     assert home is not None and away is not None
-    entry = TeamEntry.objects.filter(team=home, season=competition.season_id).first()
+    season = competition.season
+    entry = TeamEntry.objects.filter(team=home, season=season).select_related("division").first()
     if entry is None:
-        raise ValidationError(f"{home} has not entered {competition.season.name}.")
+        raise ValidationError(f"{home} has not entered {season.name}.")
+    venue = home.home_venue
     rnd = tie.round
-    if date is None and rnd is not None:
+    clash = set_as = ""
+    if date is None and rnd is not None and (rnd.date or rnd.deadline):
         date = rnd.date or rnd.deadline
-    if date is None:
-        season = competition.season
+        assert date is not None
+        set_as = f"the {rnd.name} night" if rnd.date else f"the {rnd.name} deadline"
+        try:
+            refuse_clash(
+                division=entry.division,
+                date=date,
+                home=home,
+                away=away,
+                venue=venue,
+                kind=Fixture.Kind.CUP,
+            )
+        except ValidationError as exc:
+            clash = " ".join(exc.messages)
+    else:
         date = nights_free_for(
             season=season,
             home=home.pk,
             away=away.pk,
-            venue=home.home_venue_id,
-            start=season.starts_on,
+            venue=venue.pk,
+            start=season.starts_on if date is None else date,
         )[0]
     return Fixture.objects.create(
         division_id=entry.division_id,
@@ -232,8 +256,18 @@ def _make_fixture(tie: Tie, *, date: datetime.date | None = None) -> Fixture:
         away=away,
         date=date,
         time=competition.league.start_time,
-        venue_id=home.home_venue_id,
+        venue=venue,
         note=f"{competition.name}, {_round_name(tie)}",  # as its calendar event says it
+        **(
+            {
+                "status": Fixture.Status.POSTPONED,
+                "original_date": date,
+                "reason": f"{UNARRANGED}: {set_as}, {long_date(date)}, does not suit it. {clash} "
+                "The secretary arranges its night.",
+            }
+            if clash
+            else {}
+        ),
     )
 
 
@@ -281,6 +315,9 @@ def _ready(tie: Tie, *, by: Account = None, date: datetime.date | None = None) -
         if tie.fixture_id is None:
             tie.fixture = _make_fixture(tie, date=date)
             tie.save(update_fields=["fixture", "updated_at"])
+        if tie.fixture.status == Fixture.Status.POSTPONED:  # no night for it yet
+            tie.status, tie.reason = Status.POSTPONED, tie.fixture.reason
+            tie.save(update_fields=["status", "reason", "updated_at"])
     elif not tie.games.exists():
         _race_game_start(tie, by=by)
 

@@ -1,0 +1,135 @@
+"""A team tie's night fits the season's calendar as re-arranging a fixture must: a group's ties
+go on the next nights both teams are free and the pub has room (nights off skipped), and a
+knock-out tie whose round's night does not suit it is not booked on top of the other match but
+waits, with no date, for the secretary to arrange it."""
+
+from __future__ import annotations
+
+import datetime
+from html import unescape
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.test import Client
+from django.urls import reverse
+
+from cups.models import Competition, Tie
+from cups.services.draws import draw_make
+from cups.services.ties import round_set_dates, tie_walkover
+from leagues.models import Fixture
+from leagues.nights_off import NightsOff
+from leagues.services.fixtures import fixture_rearrange, refuse_clash
+from tests.cups.helpers import cup_world, team_cup
+from tests.factories.leagues import FixtureFactory
+
+pytestmark = pytest.mark.django_db
+
+WEEK = datetime.timedelta(weeks=1)
+
+
+def _final_on(world, night: datetime.date, *, winners: str) -> tuple[Competition, Tie]:
+    """A knock-out of the world's four teams, its final's night ``night`` set before the
+    semi-finals are decided, each by a walkover to its ``winners`` side: the cup and its
+    final."""
+    sec = world.users["secretary"]
+    cup = team_cup(world)
+    draw_make(competition=cup, seed=1, by=sec)
+    final_round = cup.rounds.get(number=2)
+    round_set_dates(round=final_round, date=night, deadline=None, by=sec)
+    for semi in cup.ties.filter(round__number=1):
+        tie_walkover(tie=semi, to=winners, reason="Opponents could not raise a team", by=sec)
+    return cup, Tie.objects.select_related("fixture").get(round=final_round)
+
+
+def test_a_groups_ties_go_on_nights_both_teams_are_free_skipping_nights_off():
+    """Team A and Team B play a league match tonight and next week is a night off: no group tie
+    goes on either (they were put on the round robin's nights whatever else was on), and no
+    team has two matches on one night."""
+    world = cup_world(4)
+    tonight = world.league.today()
+    season = world.season
+    season.exclusions = [NightsOff(tonight + WEEK, tonight + WEEK, "Christmas").to_json()]
+    season.save(update_fields=["exclusions"])
+    a, b = world.teams[:2]
+    FixtureFactory(division=a.entries.get().division, home=a, away=b, date=tonight)
+    cup = team_cup(world, format=Competition.Format.GROUPS, groups=1, qualifiers=2)
+    draw_make(competition=cup, seed=1, by=world.users["secretary"])
+    fixtures = [t.fixture for t in cup.ties.select_related("fixture__division__season")]
+    assert len(fixtures) == 6
+    for fixture in fixtures:
+        assert fixture.status == Fixture.Status.SCHEDULED
+        assert fixture.date != tonight + WEEK
+        # The one check re-arranging a fixture makes finds nothing against it.
+        refuse_clash(
+            division=fixture.division,
+            date=fixture.date,
+            home=fixture.home,
+            away=fixture.away,
+            venue=fixture.venue,
+            exclude=fixture.pk,
+            kind=Fixture.Kind.CUP,
+        )
+
+
+def test_a_knock_out_tie_whose_rounds_night_clashes_waits_to_be_arranged():
+    """The final's night is one on which every team plays a league match: the final, once both
+    semi-finals are decided, is not booked on top of them; its fixture waits, postponed with
+    no date, its reason naming the clash, the cup's manage page lists it, and re-arranging it
+    puts it on a night that suits."""
+    world = cup_world(4)
+    sec = world.users["secretary"]
+    night = world.league.today() + 2 * WEEK
+    a, b, c, d = world.teams
+    division = a.entries.get().division
+    FixtureFactory(division=division, home=a, away=b, date=night)
+    FixtureFactory(division=division, home=c, away=d, date=night)
+    cup, final = _final_on(world, night, winners="home")
+    assert final.fixture is not None
+    assert final.fixture.status == Fixture.Status.POSTPONED
+    assert final.status == Tie.Status.POSTPONED
+    home = final.fixture.home
+    assert final.fixture.reason.startswith(
+        f"No night yet: the Final night, {night:%a} {night.day} {night:%b %Y}, does not suit it. "
+        f"{home} is already on that night ("
+    )
+    client = Client()
+    client.force_login(sec)
+    page = unescape(client.get(reverse("cups:manage", args=[cup.pk])).content.decode())
+    listed = page[page.index('data-testid="ties-to-arrange"') :]
+    assert final.fixture.reason in listed
+    assert reverse("leagues:manage_fixture", args=[final.fixture.pk]) in listed
+
+    fixture_rearrange(fixture=final.fixture, by=sec)
+    final.refresh_from_db()
+    final.fixture.refresh_from_db()
+    assert final.fixture.status == Fixture.Status.SCHEDULED
+    assert final.fixture.date == night + WEEK
+    assert final.status == Tie.Status.SCHEDULED
+    page = client.get(reverse("cups:manage", args=[cup.pk])).content.decode()
+    assert 'data-testid="ties-to-arrange"' not in page
+
+
+def test_a_knock_out_tie_on_a_round_night_that_suits_is_booked_on_it():
+    world = cup_world(4)
+    night = world.league.today() + 2 * WEEK
+    _, final = _final_on(world, night, winners="away")
+    assert final.fixture.status == Fixture.Status.SCHEDULED
+    assert final.fixture.date == night
+    assert final.status == Tie.Status.SCHEDULED
+
+
+def test_the_refusal_to_move_a_round_is_unchanged_for_a_booked_tie():
+    """Unchanged: a round's night on which a booked tie's team already plays is refused."""
+    world = cup_world(2)
+    sec = world.users["secretary"]
+    night = world.league.today() + 2 * WEEK
+    a, b = world.teams
+    cup = team_cup(world)
+    draw_make(competition=cup, seed=1, by=sec)
+    FixtureFactory(division=a.entries.get().division, home=a, away=b, date=night)
+    try:
+        round_set_dates(round=cup.rounds.get(), date=night, deadline=None, by=sec)
+    except ValidationError as exc:
+        assert "is already on that night" in " ".join(exc.messages)
+    else:
+        raise AssertionError("the clash was not refused")
