@@ -247,7 +247,8 @@ def entrants_add_season_teams(*, competition: Competition, by: Account) -> list[
 def entrant_add_players(
     *, competition: Competition, players: Sequence[Player], seed: int | None = None, by: Account
 ) -> Entrant:
-    """Enter a pair (or, one a side, a single player) registered to one team this season."""
+    """Enter a pair (or, one a side, a single player) registered to one team this season, a
+    team not withdrawn from it (as a team cup enters no withdrawn team)."""
     competition = _lock(competition)
     require_manager(competition, by)
     _taking_entries(competition)
@@ -281,6 +282,15 @@ def entrant_add_players(
     if taken.exists():
         raise ValidationError(f"{taken.first()} is already entered; a player enters once.")
     team = teams[players[0].pk]
+    # A withdrawal of the team at the same time waits for the entry, or the entry for it.
+    season_entry = TeamEntry.objects.filter(team=team, season=competition.season_id)
+    lock_rows(season_entry)
+    entry = season_entry.first()
+    if entry is not None and entry.is_withdrawn:
+        raise ValidationError(
+            f"{team} has withdrawn from {competition.season.name}: a withdrawn team's players "
+            "are not entered in its cups, as the team is not. Nothing was changed."
+        )
     name_people(players)  # named once, as entered, as every page names them
     entrant = Entrant.objects.create(
         competition=competition,

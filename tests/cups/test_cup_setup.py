@@ -128,6 +128,33 @@ def test_a_team_withdrawn_from_the_season_is_not_entered():
     assert not AuditEntry.objects.filter(action="cup_entrant_added").exists()
 
 
+@pytest.mark.parametrize("kind", [Competition.EntrantKind.PAIRS, Competition.EntrantKind.PLAYERS])
+def test_players_of_a_team_withdrawn_from_the_season_are_not_entered(client, kind):
+    """A pairs cup entered two players of a withdrawn team ("... entered.") where the team cup
+    leaves a withdrawn team out: the manage page refuses them, naming the team, and nothing
+    is entered or audited."""
+    from tests.leagues.helpers import squad
+
+    world = cup_world(teams=3)
+    sec = world.users["secretary"]
+    cup = new_cup(world, entrant_kind=kind, best_of=3)
+    withdrawn = world.teams[2]
+    team_withdraw(entry=TeamEntry.objects.get(team=withdrawn), reason="The pub closed", by=sec)
+    players = squad(withdrawn, world.season)[:2]
+    posted = {"action": "enter", "player_1": players[0].pk, "player_2": players[1].pk}
+    if kind == Competition.EntrantKind.PLAYERS:
+        del posted["player_2"]
+    client.force_login(sec)
+    page = client.post(reverse("cups:manage", args=[cup.pk]), posted, follow=True)
+    said = [str(message) for message in page.context["messages"]]
+    assert said == [
+        f"{withdrawn} has withdrawn from {world.season.name}: a withdrawn team's players are "
+        "not entered in its cups, as the team is not. Nothing was changed."
+    ]
+    assert not Entrant.objects.filter(competition=cup).exists()
+    assert not AuditEntry.objects.filter(action="cup_entrant_added").exists()
+
+
 def test_a_group_cups_groups_change_until_the_draw():
     """Three entrants cannot fill the two groups the cup was made with: the secretary makes it
     one group of three and the draw goes ahead (before, the cup was stuck: entrants only)."""
