@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods
 from config.inputs import clean_text, strict_id
 from cups.permissions import can_give_playoff
 from cups.selectors import knockout_tie
+from cups.services.ties import playoff_due
 from leagues.models import AuditEntry, FixtureTable, League, ResultSubmission
 from leagues.permissions import can_manage_league, captained_sides
 from leagues.selectors import audit
@@ -68,6 +69,7 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
     # A cup tie the counted match left level: its play-off game's score is still to come.
     tie = knockout_tie(fixture=fixture)
     playoff_tie = tie if tie is not None and tie.playoff_to_come else None
+    result = getattr(fixture, "result", None)
     # A void fixture's tables were played, but nothing of it counts: no step is offered.
     void = fixture.status == fixture.Status.VOID
     context = {
@@ -76,7 +78,7 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         "fixture": fixture,
         "league": league,
         "division": fixture.division,
-        "result": getattr(fixture, "result", None),
+        "result": result,
         # The match's tables not seated yet: named, so one table seated is not the match.
         "unseated": selectors.unseated_boards(fixture, tables),
         # "In play" mid-match, as the fixture's page says it (its tables are read already).
@@ -138,6 +140,14 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         and current.is_confirmed
         and confirmation.can_reopen(fixture=fixture, by=user),
         "playoff_tie": playoff_tie,
+        # A level result waiting for agreement with no play-off score from the card (nor a
+        # play-off game won at the table): once it counts, the play-off game decides the tie.
+        "playoff_after": tie is not None
+        and current is not None
+        and current.status == ResultSubmission.Status.SUBMITTED
+        and tie.playoff_home is None
+        and playoff_due(tie, result)
+        and not tie.playoff_won_at_table,
         # The play-off game's score the card gave with the result: to agree with the tables'.
         "playoff_score": tie.playoff_score_words if tie is not None else "",
         # Its boxes, unless the play-off game is being played at the table (``playoff_words``).

@@ -4,6 +4,8 @@ a phone decides it; without it the tie waits for the play-off, and the desk says
 
 from __future__ import annotations
 
+from html import unescape
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.test import Client
@@ -425,3 +427,29 @@ def test_a_cup_ties_result_not_yet_agreed_is_listed_as_waiting_then_as_played():
     confirmation.result_confirm(submission=submission, by=captains[tie.fixture.away_id])
     words = page_words(Client().get(team.get_absolute_url()))
     assert f"{cup.name}: Played" in words and "awaiting confirmation" not in words
+
+
+@pytest.mark.parametrize("playoff", [None, (11, 4)])
+def test_a_level_result_waiting_for_agreement_says_the_play_off_is_still_to_come(playoff):
+    """A captain's level card with no play-off score, waiting for the other captain: its result
+    page said "It decides the tie once both teams have agreed", though the play-off game is
+    still needed; it says the play-off is still to come. With the play-off score from the card
+    the result does decide the tie once agreed, as it said."""
+    world, cup, tie = _tie()
+    captains = _captains(world, tie)
+    extra = {} if playoff is None else {"playoff": playoff}
+    fixture_card_enter(fixture=tie.fixture, tables=LEVEL, by=captains["home"], **extra)
+    client = Client()
+    client.force_login(captains["away"])
+    url = reverse("leagues:fixture_result", args=[tie.fixture.pk])
+    words = unescape(page_words(client.get(url)))
+    decides = "It decides the tie once both teams have agreed"
+    to_come = (
+        "It counts once both teams have agreed, or a secretary who did not submit it (or the "
+        "league's only secretary) confirms it. The match is level 3–3, so it does not decide "
+        "the tie: the play-off game is still to come, and whoever wins it goes through."
+    )
+    if playoff is None:
+        assert to_come in words and decides not in words
+    else:
+        assert decides in words and to_come not in words
