@@ -950,7 +950,8 @@ def round_set_dates(
     deadline: datetime.date | None,
     by: Account,
 ) -> Round:
-    """Set a round's night (or its deadline); its cup fixtures not yet played move with it."""
+    """Set a round's night (or its deadline, or both: a night no later than the deadline); its
+    cup fixtures not yet played move with it."""
     rnd = Round.objects.select_for_update().select_related("competition__league").get(pk=round.pk)
     if not can_manage_competition(by, rnd.competition):
         raise PermissionDenied(f"Only the secretaries of {rnd.competition.league} run its cups.")
@@ -958,6 +959,12 @@ def round_set_dates(
     for value in (date, deadline):
         if value is not None and value < season.starts_on:
             raise ValidationError(f"{value:%d %b %Y} is before {season.name} starts.")
+    if date is not None and deadline is not None and date > deadline:
+        raise ValidationError(
+            f"The {rnd.name} night, {long_date(date)}, is after its deadline, "
+            f"{long_date(deadline)}: a round's ties are played by its deadline. Set a night on "
+            "or before the deadline, or a later deadline. Nothing was changed."
+        )
     before = {"date": str(rnd.date or ""), "deadline": str(rnd.deadline or "")}
     rnd.date, rnd.deadline = date, deadline
     rnd.save(update_fields=["date", "deadline"])

@@ -133,3 +133,37 @@ def test_the_refusal_to_move_a_round_is_unchanged_for_a_booked_tie():
         assert "is already on that night" in " ".join(exc.messages)
     else:
         raise AssertionError("the clash was not refused")
+
+
+def test_a_rounds_night_after_its_own_deadline_is_refused():
+    """The final's night two days after its deadline was taken silently: it is refused, on the
+    manage page in the round's own form, naming both, and nothing changes."""
+    from leagues.days import long_date
+
+    world = cup_world(4)
+    sec = world.users["secretary"]
+    cup = team_cup(world)
+    draw_make(competition=cup, seed=1, by=sec)
+    final_round = cup.rounds.get(number=2)
+    night = world.league.today() + 2 * WEEK
+    deadline = night - datetime.timedelta(days=2)
+    said = (
+        f"The Final night, {long_date(night)}, is after its deadline, {long_date(deadline)}: a "
+        "round's ties are played by its deadline. Set a night on or before the deadline, or a "
+        "later deadline. Nothing was changed."
+    )
+    with pytest.raises(ValidationError) as refused:
+        round_set_dates(round=final_round, date=night, deadline=deadline, by=sec)
+    assert refused.value.messages == [said]
+    client = Client()
+    client.force_login(sec)
+    posted = {"action": "dates", "round": final_round.pk, "date": night, "deadline": deadline}
+    page = unescape(client.post(reverse("cups:manage", args=[cup.pk]), posted).content.decode())
+    box = page[page.index('data-testid="round-dates-refused"') :]
+    assert said in box[: box.index("</div>")]
+    final_round.refresh_from_db()
+    assert final_round.date is None and final_round.deadline is None
+    # A night on its deadline, or before it, is taken.
+    round_set_dates(round=final_round, date=deadline, deadline=deadline, by=sec)
+    final_round.refresh_from_db()
+    assert final_round.date == final_round.deadline == deadline
