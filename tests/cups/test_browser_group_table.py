@@ -1,0 +1,81 @@
+"""A cup's group table fits a phone's screen (headless Chromium): at 320 px it scrolled sideways
+(341 px wide) and its points column was cut off. Every column, points last, is on the screen
+at every width, with long pub names and scores of two figures a side."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cups.models import Competition, Tie
+from cups.services.competitions import competition_create, entrant_add_team
+from cups.services.draws import draw_make
+from leagues.formats import STYLE_PRESETS
+from tests.factories.leagues import DivisionFactory, LeagueFactory
+from tests.factories.scoring import UserFactory
+from tests.leagues.helpers import entered_teams
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+WIDTHS = (320, 360, 390, 768)
+
+#: The demo's names, and one long word that can only break anywhere.
+NAMES = (
+    "Shoulder of Mutton",
+    "Golden Fleece A",
+    "Woolpack",
+    "Heckmondwikeworkingmensclub",
+)
+
+MEASURE = """() => {
+  const cells = [...document.querySelectorAll(".group-table th, .group-table td")];
+  return {
+    width: document.documentElement.scrollWidth,
+    right: Math.max(...cells.map((c) => c.getBoundingClientRect().right)),
+    left: Math.min(...cells.map((c) => c.getBoundingClientRect().left)),
+    points: [...document.querySelectorAll(".group-table th:last-child")].map((c) => c.textContent),
+  };
+}"""
+
+
+def _cup() -> Competition:
+    league = LeagueFactory(
+        match_format=STYLE_PRESETS["yorkshire"].match_format.with_options(tables=1).to_spec()
+    )
+    division = DivisionFactory(season__league=league)
+    teams = entered_teams(division, list(NAMES), players=2)
+    secretary = UserFactory()
+    league.secretaries.add(secretary)
+    cup = competition_create(
+        league=league,
+        season=division.season,
+        name="Groups Cup",
+        format=Competition.Format.GROUPS,
+        groups=1,
+        qualifiers=2,
+        by=secretary,
+    )
+    for team in teams:
+        entrant_add_team(competition=cup, team=team, by=secretary)
+    draw_make(competition=cup, seed=7, by=secretary)
+    # Every group tie played, won at home by two figures a side, as the services leave them.
+    Tie.objects.filter(competition=cup).update(
+        status=Tie.Status.PLAYED, winner=Tie.Side.HOME, home_score=38, away_score=34
+    )
+    return cup
+
+
+def test_the_group_table_fits_the_screen_at_every_width(live_server: Any, browser: Any) -> None:
+    cup = _cup()
+    for width in WIDTHS:
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        try:
+            page = context.new_page()
+            page.goto(live_server.url + cup.get_absolute_url())
+            found = page.evaluate(MEASURE)
+            assert found["points"] == ["Pts"], found
+            assert found["width"] <= width, f"the page is {found['width']} px wide at {width}"
+            assert found["left"] >= 0 and found["right"] <= width + 0.5, (width, found)
+        finally:
+            context.close()
