@@ -45,12 +45,12 @@ PLAYOFF_AT_TABLE = "the play-off game is being played at the table, scored on a 
 #: boxes, and its refusal of a score for it (``cups.services.ties.take_playoff_from_card``).
 PLAYOFF_WON_AT_TABLE = "the play-off game has been won at the table, scored on a phone"
 PLAYOFF_WON_DECIDES = "its result decides the tie, and the card's play-off boxes are not needed"
-#: Why the score card gives no score for a play-off game a phone has scored hands of, as the
-#: card's page and its refusal say it (``cups.services.ties.take_playoff_from_card``).
 #: How a knock-out tie's postponed fixture's reason begins when its round's night (or deadline)
 #: did not suit it, its teams or pub already booked (``cups.services.ties._make_fixture``): it
 #: waits for the secretary to arrange its night, and the cup's manage page lists it.
 UNARRANGED = "No night yet"
+#: Why the score card gives no score for a play-off game a phone has scored hands of, as the
+#: card's page and its refusal say it (``cups.services.ties.take_playoff_from_card``).
 PLAYOFF_HANDS_STAND = (
     "its hands stand, so the score card gives no score for it (a secretary abandons that game "
     "first to give its score from the card)"
