@@ -13,6 +13,7 @@ from cups.services.competitions import (
     entrant_add_team,
 )
 from cups.services.confirmation import tie_result_confirm
+from cups.services.draws import draw_make
 from leagues.formats import STYLE_PRESETS
 from leagues.models import League, Season, Team, TeamEntry
 from tests.factories.leagues import DivisionFactory, LeagueFactory, PlayerFactory
@@ -63,6 +64,25 @@ def team_cup(world: CupWorld, **options: Any) -> Competition:
     )
     for team in world.teams:
         entrant_add_team(competition=cup, team=team, by=world.users["secretary"])
+    return cup
+
+
+def drawn_cup_of(names: tuple[str, ...], *, name: str, **options: Any) -> Competition:
+    """A one-table league whose teams are called ``names``, its secretary's team cup of them
+    all (``options``: its format, groups), drawn with seed 7: the browser tests' long names."""
+    league = LeagueFactory(
+        match_format=STYLE_PRESETS["yorkshire"].match_format.with_options(tables=1).to_spec()
+    )
+    division = DivisionFactory(season__league=league)
+    teams = entered_teams(division, list(names), players=2)
+    secretary = UserFactory()
+    league.secretaries.add(secretary)
+    cup = competition_create(
+        league=league, season=division.season, name=name, by=secretary, **options
+    )
+    for team in teams:
+        entrant_add_team(competition=cup, team=team, by=secretary)
+    draw_make(competition=cup, seed=7, by=secretary)
     return cup
 
 

@@ -11,13 +11,8 @@ import pytest
 from playwright.sync_api import Page
 
 from cups.models import Tie
-from cups.services.competitions import competition_create, entrant_add_team
-from cups.services.draws import draw_make
 from cups.services.ties import SETTLED
-from leagues.formats import STYLE_PRESETS
-from tests.factories.leagues import DivisionFactory, LeagueFactory
-from tests.factories.scoring import UserFactory
-from tests.leagues.helpers import entered_teams
+from tests.cups.helpers import drawn_cup_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -72,19 +67,7 @@ def _overlap(a: dict[str, Any], b: dict[str, Any]) -> bool:
 
 
 def _cup() -> Any:
-    league = LeagueFactory(
-        match_format=STYLE_PRESETS["yorkshire"].match_format.with_options(tables=1).to_spec()
-    )
-    division = DivisionFactory(season__league=league)
-    teams = entered_teams(division, list(NAMES), players=2)
-    secretary = UserFactory()
-    league.secretaries.add(secretary)
-    cup = competition_create(
-        league=league, season=division.season, name="Charity Shield", by=secretary
-    )
-    for team in teams:
-        entrant_add_team(competition=cup, team=team, by=secretary)
-    draw_make(competition=cup, seed=7, by=secretary)
+    cup = drawn_cup_of(NAMES, name="Charity Shield")
     first = list(cup.ties.filter(round__number=1).order_by("position"))
     # Round one as a bracket shows it: won 12–10, a walkover, settled by the secretary (its
     # words under the names), and one to play; scores written as the services leave them.

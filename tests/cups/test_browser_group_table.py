@@ -9,12 +9,7 @@ from typing import Any
 import pytest
 
 from cups.models import Competition, Tie
-from cups.services.competitions import competition_create, entrant_add_team
-from cups.services.draws import draw_make
-from leagues.formats import STYLE_PRESETS
-from tests.factories.leagues import DivisionFactory, LeagueFactory
-from tests.factories.scoring import UserFactory
-from tests.leagues.helpers import entered_teams
+from tests.cups.helpers import drawn_cup_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -40,25 +35,9 @@ MEASURE = """() => {
 
 
 def _cup() -> Competition:
-    league = LeagueFactory(
-        match_format=STYLE_PRESETS["yorkshire"].match_format.with_options(tables=1).to_spec()
+    cup = drawn_cup_of(
+        NAMES, name="Groups Cup", format=Competition.Format.GROUPS, groups=1, qualifiers=2
     )
-    division = DivisionFactory(season__league=league)
-    teams = entered_teams(division, list(NAMES), players=2)
-    secretary = UserFactory()
-    league.secretaries.add(secretary)
-    cup = competition_create(
-        league=league,
-        season=division.season,
-        name="Groups Cup",
-        format=Competition.Format.GROUPS,
-        groups=1,
-        qualifiers=2,
-        by=secretary,
-    )
-    for team in teams:
-        entrant_add_team(competition=cup, team=team, by=secretary)
-    draw_make(competition=cup, seed=7, by=secretary)
     # Every group tie played, won at home by two figures a side, as the services leave them.
     Tie.objects.filter(competition=cup).update(
         status=Tie.Status.PLAYED, winner=Tie.Side.HOME, home_score=38, away_score=34
