@@ -347,21 +347,19 @@ def _settled(entry: AuditEntry) -> str:
     return f"{how}, which gives the submitted result: {score}."
 
 
-#: How a withdrawn result comes again when the withdrawal does not say (the games changed).
-SUBMITTED_AGAIN = "It is submitted again once every table has finished."
-
-
 def _next(entry: AuditEntry, to: Addressee) -> str:
     """How the result a ``submission_withdrawn`` entry withdrew comes again: as whoever took it
     back said it (``confirmation.take_back_next``), a captain told they will be asked to
     confirm it ("Roy Stead is entering the corrected score card; you will be asked to confirm
-    it."); else ``SUBMITTED_AGAIN``. "" for any other entry."""
+    it."); else what the captains do to bring it again, where the entry says
+    (``confirmation.submit_again_words``: nothing submits it by itself). "" for any other
+    entry, and for a withdrawal that says neither."""
     if entry.action != "submission_withdrawn":
         return ""
     after = entry.after if isinstance(entry.after, dict) else {}
     step = str(after.get("next") or "")
     if not step:
-        return SUBMITTED_AGAIN
+        return _sentence(str(after.get("to_do") or ""))
     return _sentence(step if to.secretary else f"{step}; you will be asked to confirm it")
 
 

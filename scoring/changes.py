@@ -23,6 +23,9 @@ class GameChanged:
     was: str
     actor: Actor
     winner_was: str = ""
+    #: What was done to the game, in words that name no table: "a hand was corrected" (a
+    #: result it withdraws says why: ``leagues.services.rollup.game_changed``).
+    what: str = ""
 
     @property
     def status_changed(self) -> bool:

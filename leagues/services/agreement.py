@@ -425,12 +425,14 @@ def withdraw_open(
     link: ScoringLink | None,
     statuses: tuple[str, ...] = OPEN,
     next_step: str = "",
+    to_do: str = "",
 ) -> int:
     """Withdraw the open submission (it no longer describes the games, or the secretary decided
     the result another way), and with ``statuses`` also a counted one (the games are set aside).
     ``next_step``: how the result comes again, as the captains are told it ("Roy Stead is
-    entering the corrected score card"), where the one withdrawing it knows. Returns how many
-    were withdrawn."""
+    entering the corrected score card"), where the one withdrawing it knows; ``to_do``: what
+    the captains do to bring it again, said as it is ("Submit it again from the result page
+    once you have checked it."). Returns how many were withdrawn."""
     withdrawn = 0
     for submission in terms.submissions().filter(status__in=statuses):
         before = {"status": submission.status, "figures": submission.figures}
@@ -445,6 +447,7 @@ def withdraw_open(
                 "figures": after,
                 "reason": why,
                 **({"next": next_step} if next_step else {}),
+                **({"to_do": to_do} if to_do else {}),
             },
             by=by,
             link=link,
@@ -460,13 +463,19 @@ def result_changed(
     after: dict[str, Any],
     by: Account,
     link: ScoringLink | None,
+    why: str = "",
+    to_do: str = "",
 ) -> int:
-    """The figures the games give changed: an open submission is withdrawn, to be submitted
-    again; a counted result changed (by a secretary: the links are closed) keeps counting, and
-    the change is logged. How many audit entries it wrote (each sends its notices)."""
+    """The figures the games give changed (``why``: what changed them, in words; "the games
+    changed" when not given): an open submission is withdrawn, to be submitted again (``to_do``:
+    how, ``withdraw_open``); a counted result changed (by a secretary: the links are closed)
+    keeps counting, and the change is logged. How many audit entries it wrote (each sends its
+    notices)."""
     if before == after:
         return 0
-    logged = withdraw_open(terms, why="the games changed", after=after, by=by, link=link)
+    logged = withdraw_open(
+        terms, why=why or "the games changed", after=after, by=by, link=link, to_do=to_do
+    )
     if terms.submissions().filter(status__in=CONFIRMED).exists():
         logged += 1
         terms.audit(

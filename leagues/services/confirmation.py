@@ -427,13 +427,47 @@ def result_changed(
     before: dict[str, Any],
     after: dict[str, Any],
     actor: Actor,
+    why: str = "",
 ) -> int:
-    """Step 3 of the result roll-up (``leagues.services.rollup``): a fixture's figures changed.
+    """Step 3 of the result roll-up (``leagues.services.rollup``): a fixture's figures changed
+    (``why``: what changed them, "a hand was corrected at table 2").
 
-    An open submission no longer describes the games: it is withdrawn, to be submitted again.
-    A confirmed result changed by a secretary keeps counting, and the change is logged. Returns
-    how many audit entries that wrote.
+    An open submission no longer describes the games: it is withdrawn, its captains told why
+    and how it comes again (``submit_again_words``). A confirmed result changed by a secretary
+    keeps counting, and the change is logged. Returns how many audit entries that wrote.
     """
     return agreement.result_changed(
-        FixtureTerms(fixture), before=before, after=after, by=actor.user, link=actor.link
+        FixtureTerms(fixture),
+        before=before,
+        after=after,
+        by=actor.user,
+        link=actor.link,
+        why=why,
+        to_do=submit_again_words(fixture),
     )
+
+
+#: How a result no longer submitted (withdrawn, rejected or reopened) comes again, as its
+#: captains are told it and its page says it (``submit_again_words``): nothing submits it by
+#: itself. Every table finished, scored on the phones:
+SUBMIT_AGAIN = "Submit it again from the result page once you have checked it."
+#: Every table finished, the figures from the score card (``may_submit`` offers no Submit):
+CARD_AGAIN = (
+    "Put it right on the score card (the result page opens it with its figures in) and enter "
+    "it again: that submits it."
+)
+#: A game back in play:
+FINISH_THEN_SUBMIT = "Once every table has finished, submit it again from the result page."
+
+
+def submit_again_words(fixture: Fixture) -> str:
+    """How the fixture's result, no longer submitted, comes again (no result is submitted by
+    itself: a captain, a secretary or a table's scoring link submits it, or the score card
+    entered again does): ``SUBMIT_AGAIN``, ``CARD_AGAIN`` (``from_card``), or, while a table
+    is still being played, ``FINISH_THEN_SUBMIT``; "" for a fixture no result is submitted
+    for (void, a walkover)."""
+    if fixture.status == Fixture.Status.PLAYED:
+        return CARD_AGAIN if from_card(fixture.tables.all()) else SUBMIT_AGAIN
+    if fixture.status in Fixture.TO_PLAY:
+        return FINISH_THEN_SUBMIT
+    return ""

@@ -1055,7 +1055,12 @@ def fixture_void(*, fixture: Fixture, reason: str, by: Account = None) -> Fixtur
     fixture.save(
         update_fields=["status", "walkover_to", "walkover_pending", "reason", "updated_at"]
     )
-    roll_up(FixtureChanged(fixture=fixture, actor=Actor.of(by)))
+    # A result waiting to be confirmed is withdrawn: its captains are told why.
+    roll_up(
+        FixtureChanged(
+            fixture=fixture, actor=Actor.of(by), why=f"the fixture was made void: {fixture.reason}"
+        )
+    )
     _audit_status(fixture, "void", by)
     return fixture
 

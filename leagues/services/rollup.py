@@ -49,13 +49,17 @@ class FixtureChanged:
     the roll-up writes name them (a recount's, a cup tie's); ``settling`` when a secretary
     settling a dispute with the score card changed the games: the disputed result gives way to
     the settled one (``confirmation.result_settle_with_card``, one audit entry and one notice
-    saying so), and is not withdrawn here on its own as if the games had changed under it."""
+    saying so), and is not withdrawn here on its own as if the games had changed under it;
+    ``why`` what changed the games, in words ("a hand was corrected at table 2"): why a result
+    they no longer give is withdrawn, as its captains are told it ("the games changed" when
+    not given)."""
 
     fixture: Fixture
     actor: Actor = SYSTEM
     recount: bool = True
     table_game: TableGame | None = None
     settling: bool = False
+    why: str = ""
 
 
 def game_changed(change: GameChanged) -> None:
@@ -81,6 +85,7 @@ def game_changed(change: GameChanged) -> None:
                 fixture=fixture,
                 actor=change.actor,
                 table_game=table_game if change.game.status == "won" else None,
+                why=f"{change.what} at table {table_game.table.board}" if change.what else "",
             )
         )
     elif hasattr(change.game, "cup_game"):
@@ -132,7 +137,7 @@ def roll_up(change: FixtureChanged) -> RolledUp:
         #    card: the settlement replaces the disputed result (``settling``).
         if not change.settling:
             logged = confirmation.result_changed(
-                fixture=fixture, before=before, after=after, actor=change.actor
+                fixture=fixture, before=before, after=after, actor=change.actor, why=change.why
             )
         # 4. A table still undecided starts its next game.
         if change.table_game is not None:

@@ -160,7 +160,14 @@ def game_abandon(
         reason=reason.strip(),
         **audit,
     )
-    _follow(GameChanged(game=game, was=GameStatus.IN_PROGRESS, actor=actor.through(audit["link"])))
+    _follow(
+        GameChanged(
+            game=game,
+            was=GameStatus.IN_PROGRESS,
+            actor=actor.through(audit["link"]),
+            what="the game was abandoned",
+        )
+    )
     return game
 
 

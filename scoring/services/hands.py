@@ -152,7 +152,11 @@ def hand_record(
             game=game,
         ) from exc
     change = GameChanged(
-        game=game, was=was, winner_was=winner_was, actor=actor.through(audit["link"])
+        game=game,
+        was=was,
+        winner_was=winner_was,
+        actor=actor.through(audit["link"]),
+        what="a hand was scored",
     )
     _follow(change)
     hand.game = game
@@ -257,7 +261,11 @@ def hand_correct(
             game=game,
         ) from exc
     change = GameChanged(
-        game=game, was=was, winner_was=winner_was, actor=actor.through(audit["link"])
+        game=game,
+        was=was,
+        winner_was=winner_was,
+        actor=actor.through(audit["link"]),
+        what="a hand was corrected",
     )
     _follow(change)
     current.game = game
@@ -421,7 +429,11 @@ def hand_undo(
             game=game,
         ) from exc
     change = GameChanged(
-        game=game, was=was, winner_was=winner_was, actor=actor.through(audit["link"])
+        game=game,
+        was=was,
+        winner_was=winner_was,
+        actor=actor.through(audit["link"]),
+        what="a hand was taken back",
     )
     _follow(change)
     return HandUndone(game=game, number=last.number, change=change, sides=sides)

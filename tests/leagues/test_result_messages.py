@@ -5,12 +5,18 @@ loaded before that change answered without a reason."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from django.core import mail
 
 from leagues.models import FixtureResult
 from leagues.services import confirmation
 from leagues.services.cards import CardTable, fixture_card_enter
+from scoring import services as scoring_services
+from scoring.actors import Actor
+from scoring.models import GameStatus
+from tests.leagues.test_access import build
 from tests.leagues.test_score_card import _fixture, _yorkshire_card
 
 pytestmark = pytest.mark.django_db
@@ -66,3 +72,81 @@ def test_a_dispute_settled_with_the_corrected_card_is_one_email_with_the_new_sco
         ), words
         assert "stands" not in words and "withdrawn" not in words
     assert not any("withdrawn" in message.subject for message in mail.outbox)
+
+
+def _captains_addressed(world) -> dict[str, str]:
+    """The one-table world's captains and secretary with email addresses, by role."""
+    addresses = {}
+    for role in ("home_captain", "away_captain", "secretary"):
+        user = world.users[role]
+        user.email = f"{role}@example.org"
+        user.save(update_fields=["email"])
+        addresses[role] = user.email
+    return addresses
+
+
+def test_a_hand_corrected_after_the_result_was_submitted_says_which_and_to_submit_it_again(
+    django_capture_on_commit_callbacks,
+):
+    """A scorer corrected a hand of the won game after the home captain submitted the result:
+    both captains read "withdrawn: the games changed. It is submitted again once every table has
+    finished", though every table had finished and nothing submits it by itself. Now: which
+    table's hand, and that they submit it again once they have checked it."""
+    world = build(played=True)
+    addresses = _captains_addressed(world)
+    confirmation.result_submit(fixture=world.fixture, actor=Actor.of(world.users["home_captain"]))
+    game = world.table.games.get().game
+    first = game.hands.get(number=1)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        scoring_services.hand_correct(
+            game=game,
+            number=1,
+            facts={**first.facts, "low": "A"},
+            entry_key=uuid.uuid4(),
+            actor=Actor.of(None, link=world.table.scoring_link),
+        )
+    game.refresh_from_db()
+    assert game.status == GameStatus.WON
+    for role in ("home_captain", "away_captain"):
+        (told,) = _told(addresses[role])
+        assert told.subject == f"Result withdrawn: {world.fixture}"
+        assert (
+            f"The result submitted for {world.fixture} has been withdrawn: a hand was corrected "
+            "at table 1. Submit it again from the result page once you have checked it."
+            in _words(told)
+        ), role
+
+
+def test_a_result_withdrawn_is_brought_again_as_its_figures_came_and_never_by_itself():
+    """Nothing submits a withdrawn result by itself: the words say who does what, as the
+    fixture stands (``confirmation.submit_again_words``)."""
+    world = build(played=True)
+    assert confirmation.submit_again_words(world.fixture) == confirmation.SUBMIT_AGAIN
+    fixture, users = _fixture()
+    fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+    fixture.refresh_from_db()
+    assert confirmation.submit_again_words(fixture) == confirmation.CARD_AGAIN
+    started = build(played=False)
+    assert confirmation.submit_again_words(started.fixture) == confirmation.FINISH_THEN_SUBMIT
+
+
+def test_a_submitted_result_withdrawn_by_a_void_says_so(django_capture_on_commit_callbacks):
+    """Voided with its result waiting for the other captain: "withdrawn: the games changed. It
+    is submitted again once every table has finished", which it never is."""
+    from leagues.services.fixtures import fixture_void
+
+    world = build(played=True)
+    addresses = _captains_addressed(world)
+    confirmation.result_submit(fixture=world.fixture, actor=Actor.of(world.users["home_captain"]))
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        fixture_void(
+            fixture=world.fixture, reason="Played at the wrong pub", by=world.users["secretary"]
+        )
+    (told,) = _told(addresses["away_captain"])
+    words = _words(told)
+    assert (
+        "has been withdrawn: the fixture was made void: Played at the wrong pub. See the result"
+        in words
+    ), words

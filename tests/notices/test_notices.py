@@ -420,8 +420,9 @@ def test_a_submitted_result_withdrawn_by_an_undo_at_the_table_tells_both_captain
     world, django_capture_on_commit_callbacks
 ):
     """A scorer undid the table's last hand after the home captain submitted the result: the
-    submission is withdrawn, and both captains are told to submit it again (nobody was: the
-    captain's My fixtures just asked again for a result they had submitted)."""
+    submission is withdrawn, and both captains are told why and to submit it again once the
+    table has finished (nobody was: the captain's My fixtures just asked again for a result
+    they had submitted; then they were told it came again by itself, which it does not)."""
     from scoring import services as scoring_services
 
     confirmation.result_submit(fixture=world.fixture, actor=Actor.of(world.users["home_captain"]))
@@ -439,8 +440,9 @@ def test_a_submitted_result_withdrawn_by_an_undo_at_the_table_tells_both_captain
     message = mail.outbox[0]
     assert message.subject == f"Result withdrawn: {world.fixture}"
     assert (
-        f"The result submitted for {world.fixture} has been withdrawn: the games changed. It is "
-        "submitted again once every table has finished." in message.body
+        f"The result submitted for {world.fixture} has been withdrawn: a hand was taken back "
+        "at table 1. Once every table has finished, submit it again from the result page."
+        in message.body
     )
     url = reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk})
     assert link_in(message.body, "See the result") == f"http://testserver{url}"
