@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -33,12 +34,14 @@ from leagues.models import (
     League,
     ResultSubmission,
     Season,
+    Venue,
 )
 from leagues.selectors.fixtures import NO_MATCH_ON_THE_NIGHT
 from leagues.services.confirmation import result_figures
 from leagues.services.fixtures import fixture_add
 from leagues.sheets import Problem, Sheet, table
 from scoring.actors import Account
+from scoring.sheet import join_words
 
 if TYPE_CHECKING:
     from leagues.services.league_import import Plan as PeoplePlan
@@ -49,6 +52,44 @@ OPTIONAL = ("time", "venue", "home_score", "away_score")
 
 def _key(name: str) -> str:
     return one_spaced(name).casefold()
+
+
+class KnownVenues:
+    """The league's venues as a file names them: as every page writes one, "Woolpack, Batley"
+    (``str(venue)``: its name and town), or by its name alone when no other venue of the league
+    has that name. The people's and the fixtures' imports both read a venue cell with it."""
+
+    def __init__(self, venues: Iterable[Venue]) -> None:
+        self.written: dict[str, Venue] = {}
+        self.named: dict[str, list[Venue]] = {}
+        for venue in venues:
+            self.written[_key(str(venue))] = venue
+            self.named.setdefault(_key(venue.name), []).append(venue)
+
+    def get(self, text: str) -> Venue | None:
+        """The venue ``text`` names (None: none, or more than one by name alone)."""
+        key = _key(text)
+        if key in self.written:
+            return self.written[key]
+        named = self.named.get(key, [])
+        return named[0] if len(named) == 1 else None
+
+    def which(self, text: str) -> str:
+        """Why ``text`` names no one venue when several have that name ("" otherwise)."""
+        named = self.named.get(_key(text), [])
+        if self.get(text) is not None or len(named) < 2:
+            return ""
+        return (
+            f"The league has {len(named)} venues called {named[0].name} "
+            f"({join_words(sorted(str(venue) for venue in named))}): write which, as its "
+            "pages do."
+        )
+
+    def ident(self, text: str) -> str:
+        """What a clash compares ``text`` by: the venue it names, else the words (a venue the
+        import creates)."""
+        venue = self.get(text)
+        return f"#{venue.pk}" if venue is not None else _key(text)
 
 
 #: A date as a spreadsheet or a person writes it, day first: 2/9/2025, 02.09.25 (a time after
@@ -275,12 +316,14 @@ def _plan(
         if team.division:
             teams_in.setdefault(key, _key(team.division))
             names.setdefault(key, team.name)
-    venue_names = {_key(v.name): v.name for v in league.venues.all()}
-    venue_names.update({_key(v): v for v in people.venues if _key(v) not in venue_names})
-    venues = set(venue_names)
+    known = KnownVenues(league.venues.all())
+    venue_names = {f"#{v.pk}": str(v) for v in known.written.values()}
+    venue_names.update({known.ident(v): v for v in people.venues if known.get(v) is None})
     # Where each team plays at home once the people's file is imported.
-    home_venues = {_key(t.name): _key(t.home_venue.name) for t in league.teams.all()}
-    home_venues.update({k: _key(t.venue) for k, t in people.teams.items() if t.venue})
+    home_venues = {
+        _key(t.name): f"#{t.home_venue_id}" for t in league.teams.select_related("home_venue")
+    }
+    home_venues.update({k: known.ident(t.venue) for k, t in people.teams.items() if t.venue})
     existing: dict[tuple[str, str, datetime.date], Fixture] = {}
     # The season's fixtures as the rules for adding one read them (``leagues.bookings``, the
     # rules ``fixture_add`` refuses by when the import is confirmed), keyed by name: the file's
@@ -297,7 +340,7 @@ def _plan(
                         fixture.date,
                         _key(fixture.home.name),
                         _key(fixture.away.name),
-                        ("venue", _key(fixture.venue.name)),
+                        ("venue", f"#{fixture.venue_id}"),
                         f"{fixture.home} v {fixture.away}",
                         _key(fixture.division.name)
                         if fixture.kind == Fixture.Kind.LEAGUE
@@ -348,8 +391,9 @@ def _plan(
                 )
         if raw["home"] and _key(raw["home"]) == _key(raw["away"]):
             _problem(plan, sheet, "A team cannot play itself.", n, "away")
-        if raw["venue"] and _key(raw["venue"]) not in venues:
-            _problem(plan, sheet, f"Unknown venue “{raw['venue']}”.", n, "venue")
+        if raw["venue"] and known.ident(raw["venue"]) not in venue_names:
+            why = known.which(raw["venue"]) or f"Unknown venue “{raw['venue']}”."
+            _problem(plan, sheet, why, n, "venue")
         score = _score(plan, sheet, n, raw["home_score"], raw["away_score"])
         if score and date and date > today:
             _problem(plan, sheet, "A result for a match not yet played.", n, "home_score")
@@ -386,7 +430,10 @@ def _plan(
                         sheet.name,
                     )
                 )
-            venue = ("venue", _key(raw["venue"]) if raw["venue"] else home_venues.get(key[0], ""))
+            venue = (
+                "venue",
+                known.ident(raw["venue"]) if raw["venue"] else home_venues.get(key[0], ""),
+            )
             found = clashes(
                 booked=booked,
                 date=date,
@@ -497,7 +544,7 @@ class RowRefused(ValidationError):
 def _apply(plan: FixturesPlan, sheet: Sheet, league: League, season: Season, by: Account) -> None:
     divisions = {_key(d.name): d for d in season.divisions.all()}
     teams = {_key(t.name): t for t in league.teams.select_related("home_venue")}
-    venues = {_key(v.name): v for v in league.venues.all()}
+    venues = KnownVenues(league.venues.all())
     fmt = season.get_match_format()
     for row in plan.rows:
         fixture = row.existing
@@ -509,7 +556,7 @@ def _apply(plan: FixturesPlan, sheet: Sheet, league: League, season: Season, by:
                     away=teams[_key(row.away)],
                     date=row.date,
                     time=row.time,
-                    venue=venues.get(_key(row.venue)) if row.venue else None,
+                    venue=venues.get(row.venue) if row.venue else None,
                     by=by,
                 )
             except ValidationError as exc:

@@ -46,7 +46,7 @@ from leagues.models import (
 from leagues.permissions import can_manage_league, player_is_free
 from leagues.selectors.people import LeaguePeople, Listed, named_twice
 from leagues.services import invitations, registrations, structure
-from leagues.services.fixtures_import import FixturesImport, read_fixtures
+from leagues.services.fixtures_import import FixturesImport, KnownVenues, read_fixtures
 from leagues.sheets import MAX_BYTES, Problem, Sheet, read_sheets, table
 from scoring.actors import Account
 from scoring.forms.words import possessive
@@ -263,7 +263,7 @@ def people_plan(
         starting = f", starting {long_date(season_starts)}" if season_starts else ""
         plan.create["season"].append(f"{season_name}{starting}")
     divisions = {_key(d.name): d for d in season.divisions.all()} if season else {}
-    venues = {_key(v.name): v for v in Venue.objects.filter(league=league)}
+    venues = KnownVenues(Venue.objects.filter(league=league))
     teams = {_key(t.name): t for t in league.teams.select_related("home_venue")}
     entries = (
         {e.team_id: e for e in season.entries.select_related("division", "captain__user")}
@@ -280,7 +280,7 @@ def _plan_teams(
     plan: Plan,
     sheet: Sheet,
     divisions: dict[str, Division],
-    venues: dict[str, Venue],
+    venues: KnownVenues,
     teams: dict[str, Team],
     entries: dict[int, TeamEntry],
 ) -> None:
@@ -342,14 +342,22 @@ def _plan_teams(
                 lacking["venue"].append(team.name)
             elif not team.venue:
                 plan.problem(sheet, f"{team.name} is a new team: give its venue.", first, "venue")
-            elif _key(team.venue) not in venues:
+            elif which := venues.which(team.venue):
+                plan.problem(sheet, which, first, "venue")
+            elif venues.get(team.venue) is None:
                 new_venues.setdefault(_key(team.venue), team.venue)
             plan.create["teams"].append(team.name)
-        elif team.venue and _key(team.venue) != _key(team.team.home_venue.name):
-            if _key(team.venue) not in venues:
+        elif not team.venue or _is_home(team.team, team.venue):
+            pass
+        elif which := venues.which(team.venue):
+            plan.problem(sheet, which, first, "venue")
+        else:
+            venue = venues.get(team.venue)
+            if venue is None:
                 new_venues.setdefault(_key(team.venue), team.venue)
             plan.change.append(
-                f"{possessive(team.name)} home venue: {team.team.home_venue.name} → {team.venue}"
+                f"{possessive(team.name)} home venue: {team.team.home_venue} → "
+                f"{venue or team.venue}"
             )
         if team.entry is None and team.division:
             plan.create["entries"].append(f"{team.name} in {team.division}")
@@ -373,6 +381,13 @@ def _plan_teams(
     plan.venues = list(new_venues.values())
     plan.create["divisions"] += plan.divisions
     plan.create["venues"] += plan.venues
+
+
+def _is_home(team: Team, text: str) -> bool:
+    """Whether ``text`` names ``team``'s home venue: as its pages write it, "Woolpack, Batley",
+    or by its name (it may be a venue of the site's, not the league's own)."""
+    home = team.home_venue
+    return _key(text) in (_key(str(home)), _key(home.name))
 
 
 def _plan_people(
@@ -643,22 +658,22 @@ def _apply_people(plan: Plan, league: League, season: Season, by: Account) -> li
         divisions[_key(name)] = structure.division_create(
             season=season, name=name, rank=rank, by=by
         )
-    venues = {_key(v.name): v for v in Venue.objects.filter(league=league)}
     for name in plan.venues:
-        venues[_key(name)] = structure.venue_create(name=name, league=league, by=by)
+        structure.venue_create(name=name, league=league, by=by)
+    venues = KnownVenues(Venue.objects.filter(league=league))
     entries: dict[str, TeamEntry] = {}
     for key, team in plan.teams.items():
         division = divisions.get(_key(team.division)) if team.division else None
+        home = venues.get(team.venue) if team.venue else None
         if team.team is None:
-            team.team = structure.team_create(
-                league=league, name=team.name, home_venue=venues[_key(team.venue)], by=by
-            )
-        elif team.venue and _key(team.venue) != _key(team.team.home_venue.name):
+            assert home is not None  # the plan has a problem for a new team without one
+            team.team = structure.team_create(league=league, name=team.name, home_venue=home, by=by)
+        elif home is not None and not _is_home(team.team, team.venue):
             structure.team_update(
                 team=team.team,
                 name=team.team.name,
                 short_name=team.team.short_name,
-                home_venue=venues[_key(team.venue)],
+                home_venue=home,
                 by=by,
             )
         entry = TeamEntry.objects.filter(team=team.team, season=season).first()

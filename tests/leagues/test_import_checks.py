@@ -143,16 +143,17 @@ def test_the_check_finds_every_clash_confirming_would_by_sheet_and_row(league, c
     assert 'data-testid="confirm-import"' not in response.content.decode()
     sheet = "small2.xlsx (Fixtures)"
     found = problems(response)
+    # Named as every page names a venue, and adding the fixture by hand names it.
+    lion, crown = (str(Venue.objects.get(name=name)) for name in ("Golden Lion Inn", "Crown Inn"))
     assert found == [
         f"{sheet}, row 2, column home (C): Golden Lion is already on that night "
         "(Golden Lion v Crown).",
         f"{sheet}, row 2, column away (D): White Lion is already on that night "
         "(Stubbing Wharf v White Lion).",
-        f"{sheet}, row 2, column venue (E): Golden Lion Inn already hosts Golden Lion v Crown "
-        "that night.",
+        f"{sheet}, row 2, column venue (E): {lion} already hosts Golden Lion v Crown that night.",
         f"{sheet}, row 2: Golden Lion and White Lion already have 2 league fixtures this "
         "season, as many as the format allows (2): this would be their third league meeting.",
-        f"{sheet}, row 3, column venue (E): Crown Inn already hosts Crown v Stubbing Wharf "
+        f"{sheet}, row 3, column venue (E): {crown} already hosts Crown v Stubbing Wharf "
         "that night.",
         # Two rows of the file on one night: the second is refused, naming the first.
         f"{sheet}, row 5, column home (C): Crown is already on that night "
@@ -556,3 +557,46 @@ def test_one_name_at_one_address_for_two_teams_is_one_person_who_plays_for_one(l
         "Roy Stead (Black Bull) at roy@example.org"
     ]
     assert not Player.objects.exists()
+
+
+def test_a_venue_written_as_every_page_writes_it_is_that_venue(league, calendar):
+    """ "Woolpack, Batley", as the site writes a venue (its name and town), planned "Create 1
+    venue: Woolpack, Batley" and "Woolpack's home venue: Woolpack → Woolpack, Batley"; a
+    fixture's row naming it was an unknown venue. A name two venues share asks which."""
+    from leagues.services.fixtures_import import FixturesImport
+    from leagues.services.league_import import import_plan, read_files
+
+    crown = Team.objects.get(name="Crown").home_venue
+    lion = Team.objects.get(name="Golden Lion").home_venue
+
+    def plan(people: str, fixtures: str):
+        sheets = read_files(
+            people=people.encode(),
+            people_name="squads.csv",
+            fixtures=fixtures.encode(),
+            fixtures_name="fixtures.csv",
+        )
+        return import_plan(
+            league=league,
+            season=calendar,
+            season_name="",
+            sheet=sheets[0],
+            fixtures=FixturesImport(sheets[1]),
+        )
+
+    people = f'division,team,venue,player\nPremier,Golden Lion,"{lion}",Linda Dyson\n'
+    fixtures = f'date,division,home,away,venue\n14/10/2027,Premier,Red Lion,Crown,"{crown}"\n'
+    found = plan(people, fixtures)
+    assert found.problems == [] and found.change == [] and found.create["venues"] == []
+    assert [line.split(", Thu")[0] for line in found.create["fixtures"]] == ["Red Lion v Crown"]
+    # Its pub already hosts a match that night, whichever way the venue is written.
+    busy = f'date,division,home,away,venue\n7/10/2027,Premier,Red Lion,Golden Lion,"{crown}"\n'
+    assert [p.message for p in plan(people, busy).problems] == [
+        f"{crown} already hosts Crown v Stubbing Wharf that night."
+    ]
+    VenueFactory(league=league, name="Crown Inn", town="Elland")
+    shared = "division,team,venue,player\nPremier,Swan,Crown Inn,Walter Ackroyd\n"
+    both = " and ".join(sorted(["Crown Inn, Elland", str(crown)]))
+    assert [p.message for p in plan(shared, fixtures).problems] == [
+        f"The league has 2 venues called Crown Inn ({both}): write which, as its pages do."
+    ]
