@@ -1,6 +1,7 @@
 """A cup's group table fits a phone's screen (headless Chromium): at 320 px it scrolled sideways
 (341 px wide) and its points column was cut off. Every column, points last, is on the screen
-at every width, with long pub names and scores of two figures a side."""
+at every width, with long pub names and scores of two figures a side, each figure on one
+line."""
 
 from __future__ import annotations
 
@@ -30,6 +31,14 @@ MEASURE = """() => {
     right: Math.max(...cells.map((c) => c.getBoundingClientRect().right)),
     left: Math.min(...cells.map((c) => c.getBoundingClientRect().left)),
     points: [...document.querySelectorAll(".group-table th:last-child")].map((c) => c.textContent),
+    // The lines each figure and heading takes: one ("38–34" not broken at its dash).
+    lines: [...document.querySelectorAll(
+      ".group-table th, .group-table td:not(:nth-child(2))"
+    )].map((c) => {
+      const range = document.createRange();
+      range.selectNodeContents(c);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    }),
   };
 }"""
 
@@ -56,5 +65,6 @@ def test_the_group_table_fits_the_screen_at_every_width(live_server: Any, browse
             assert found["points"] == ["Pts"], found
             assert found["width"] <= width, f"the page is {found['width']} px wide at {width}"
             assert found["left"] >= 0 and found["right"] <= width + 0.5, (width, found)
+            assert set(found["lines"]) == {1}, f"a figure wraps at {width} px: {found}"
         finally:
             context.close()
