@@ -1,7 +1,8 @@
 """What the site accepts as typed input, in one place: free text without control characters
 or direction overrides, ids of ASCII digits only, and dates in a sane range.
 
-Every free-text form field is a ``TextField`` (several lines when its widget is a text area);
+Every free-text form field is a ``TextField`` (several lines when its widget is a text area),
+a person's name a ``NameField`` (no word too long to wrap on a phone, ``check_name_words``);
 every id read from a query string or a post goes through ``strict_id``; every date field is a
 ``SaneDateField``. Bad input is a form error naming what was wrong, never a server error.
 """
@@ -33,6 +34,25 @@ def one_spaced(text: str) -> str:
     league's export, the admin) stores it so, so that looking a name up finds it whatever
     spaces were typed."""
     return " ".join(text.split())
+
+
+#: The longest word a person's name may have: "Featherstonehaugh-Worthington" is 29; a longer
+#: run of letters with no space is a slip that runs off a phone's screen.
+LONGEST_NAME_WORD = 30
+
+
+def check_name_words(name: str) -> None:
+    """``ValidationError`` naming the word when a person's name (a player's, an account's) has
+    a word longer than ``LONGEST_NAME_WORD``: every form and service that takes a name asks
+    this, so no page has a name it cannot wrap on a phone."""
+    for word in name.split():
+        if len(word) > LONGEST_NAME_WORD:
+            shown = word if len(word) <= 40 else f"{word[:40]}…"
+            raise ValidationError(
+                f"“{shown}” is one word of {len(word)} characters: a name's words are "
+                f"{LONGEST_NAME_WORD} characters at most. Put in the spaces between its words.",
+                code="long_word",
+            )
 
 
 def strict_id(text: Any) -> int | None:
@@ -68,6 +88,13 @@ class TextField(forms.CharField):
         text = super().to_python(value)
         multiline = isinstance(self.widget, forms.Textarea)
         return clean_text(text, multiline=multiline) if text else text
+
+
+class NameField(TextField):
+    """A person's name: free text (``TextField``) with no word past ``LONGEST_NAME_WORD``
+    (``check_name_words``)."""
+
+    default_validators = [check_name_words]
 
 
 class SaneDateField(forms.DateField):

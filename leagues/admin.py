@@ -3,7 +3,7 @@
 from django import forms
 from django.contrib import admin
 
-from config.inputs import one_spaced
+from config.inputs import check_name_words, one_spaced
 from leagues import models
 from leagues.services.results import TABLE_FIGURES
 
@@ -77,7 +77,9 @@ class PlayerForm(forms.ModelForm):  # type: ignore[type-arg]
         fields = ["name", "user"]
 
     def clean_name(self) -> str:
-        return one_spaced(self.cleaned_data["name"])
+        name = one_spaced(self.cleaned_data["name"])
+        check_name_words(name)
+        return name
 
 
 @admin.register(models.Player)

@@ -18,7 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.utils.html import format_html
 
-from config.inputs import SaneDateField, TextField, one_spaced
+from config.inputs import NameField, SaneDateField, TextField, check_name_words, one_spaced
 from leagues import nights_off
 from leagues.days import long_date
 from leagues.formats import STYLE_PRESETS
@@ -693,6 +693,13 @@ class SquadForm(forms.Form):
         cleaned = super().clean()
         typed = [line.strip() for line in (cleaned.get("names") or "").splitlines()]
         cleaned["all_names"] = [n for n in typed if n] + list(cleaned.get("csv_file") or [])
+        for field, names in (("names", typed), ("csv_file", cleaned.get("csv_file") or [])):
+            for name in names:
+                try:
+                    check_name_words(name)
+                except ValidationError as exc:
+                    self.add_error(field, exc)
+                    break
         if not cleaned.get("players") and not cleaned["all_names"]:
             raise ValidationError("Tick players, type names or choose a CSV file.")
         return cleaned
@@ -847,7 +854,7 @@ class PlayerRegisterForm(forms.Form):
         empty_label="— a new player —",
         help_text="Someone already on the books, or leave it and give a new name.",
     )
-    name = TextField(max_length=120, required=False, label="New player's name")
+    name = NameField(max_length=120, required=False, label="New player's name")
     someone_new = forms.BooleanField(
         required=False,
         label="Someone new",
@@ -1125,7 +1132,7 @@ class InviteForm(forms.Form):
 def name_field() -> TextField:
     """The person's name for their account, as sign-up, an invitation and the account's own
     page ask it (``accounts.account_name`` checks it)."""
-    return TextField(
+    return NameField(
         label=NAME_WORDS,
         max_length=NAME_LENGTH,
         help_text='e.g. "Maureen Kaye": invitations and results name you by it.',

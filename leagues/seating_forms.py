@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 
+from config.inputs import NameField
 from leagues.models import Player
 
 SIDES = ("home", "away")
@@ -90,7 +91,7 @@ class SquadAddForm(forms.Form):
     """A player added to one side's squad by name, on the night."""
 
     side = forms.ChoiceField(choices=[(side, side) for side in SIDES], widget=forms.HiddenInput)
-    name = forms.CharField(
+    name = NameField(
         label="New player's name",
         max_length=Player._meta.get_field("name").max_length,
         strip=True,

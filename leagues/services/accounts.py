@@ -22,7 +22,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
-from config.inputs import clean_text, one_spaced
+from config.inputs import check_name_words, clean_text, one_spaced
 from config.locks import lock_rows
 from leagues.audit import audit_log
 from leagues.models import AuditEntry, League, Player, TeamEntry
@@ -60,9 +60,11 @@ NO_NAME = "Give your name, as your league knows you: the people you run the leag
 
 def account_name(name: str) -> str:
     """``name`` as an account keeps it (``one_spaced``); ``ValidationError`` on the "name"
-    field when there is none, it is too long, or it holds a control character."""
+    field when there is none, it is too long, it has a word too long to wrap
+    (``check_name_words``), or it holds a control character."""
     try:
         name = one_spaced(clean_text(name))
+        check_name_words(name)
     except ValidationError as exc:
         raise ValidationError({"name": exc.messages}) from None
     if not name:

@@ -27,7 +27,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.template.defaultfilters import pluralize
 
-from config.inputs import one_spaced
+from config.inputs import check_name_words, one_spaced
 from config.mail import MAIL_ERRORS
 from leagues.audit import audit_log
 from leagues.days import long_date
@@ -295,6 +295,11 @@ def _plan_teams(
             continue
         if not row["player"]:
             plan.problem(sheet, "No player: every row names one player.", row.number, "player")
+        else:
+            try:
+                check_name_words(row["player"])
+            except ValidationError as exc:
+                plan.problem(sheet, exc.message, row.number, "player")
         key = _key(team_name)
         team = plan.teams.get(key)
         if team is None:

@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
-from config.inputs import one_spaced
+from config.inputs import check_name_words, one_spaced
 from leagues.audit import audit_log
 from leagues.models import AuditEntry, Fixture, FixtureTable, Player, Registration, Season, Team
 from leagues.permissions import player_is_free, require_secretary, squad_sides
@@ -58,6 +58,7 @@ def _register(
         # A new player, kept only if the registration goes through (this transaction).
         player = Player(name=one_spaced(name))
         player.full_clean()
+        check_name_words(player.name)
         player.save()
     if not player_is_free(by, season.league, player):
         raise ValidationError(
@@ -172,6 +173,10 @@ def _squad(
                 f"“{name[:30]}…” is {len(name)} characters long: a player's name has at most "
                 f"{longest}. Nothing was registered."
             )
+        try:
+            check_name_words(name)
+        except ValidationError as exc:
+            raise ValidationError(f"{exc.message} Nothing was registered.") from exc
         chosen.append(Player.objects.create(name=name))
     if not chosen:
         raise ValidationError("Choose players or give their names: the squad is empty.")

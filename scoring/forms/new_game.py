@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 
-from config.inputs import TextField
+from config.inputs import NameField, TextField
 from scoring.forms.fields import TapRadio, TargetField
 from scoring.models import SIDE_LABELS
 from scoring.rules import PRESETS, InvalidFacts, Ruleset
@@ -33,15 +33,15 @@ class NewGameForm(forms.Form):
     )
     title = TextField(max_length=120, required=False, label="Title (optional)")
     side_a_name = TextField(max_length=80, required=False, label="Side A name")
-    side_a_player_1 = TextField(max_length=60, required=False, label="Player")
-    side_a_player_2 = TextField(max_length=60, required=False, label="Partner")
+    side_a_player_1 = NameField(max_length=60, required=False, label="Player")
+    side_a_player_2 = NameField(max_length=60, required=False, label="Partner")
     side_b_name = TextField(max_length=80, required=False, label="Side B name")
-    side_b_player_1 = TextField(max_length=60, required=False, label="Player")
-    side_b_player_2 = TextField(max_length=60, required=False, label="Partner")
+    side_b_player_1 = NameField(max_length=60, required=False, label="Player")
+    side_b_player_2 = NameField(max_length=60, required=False, label="Partner")
     three_sides = forms.BooleanField(required=False, label="A third side plays")
     side_c_name = TextField(max_length=80, required=False, label="Side C name")
-    side_c_player_1 = TextField(max_length=60, required=False, label="Player")
-    side_c_player_2 = TextField(max_length=60, required=False, label="Partner")
+    side_c_player_1 = NameField(max_length=60, required=False, label="Player")
+    side_c_player_2 = NameField(max_length=60, required=False, label="Partner")
     first_dealer = forms.ChoiceField(
         choices=[(label, f"Side {label}") for label in SIDE_LABELS],
         initial="A",

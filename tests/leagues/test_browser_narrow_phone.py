@@ -10,11 +10,19 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
+from leagues.formats import YORKSHIRE_FORMAT
 from leagues.models import Fixture
+from tests.factories.leagues import (
+    DivisionFactory,
+    FixtureFactory,
+    LeagueFactory,
+    PlayerFactory,
+    RegistrationFactory,
+)
 from tests.factories.scoring import UserFactory
-from tests.leagues.helpers import phone_signed_in
+from tests.leagues.helpers import captained_teams, phone_signed_in
 from tests.leagues.test_pages import build_league
-from tests.test_browser_pages import PHONE, layout_problems
+from tests.test_browser_pages import PHONE, layout_problems, sideways
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -141,3 +149,45 @@ def test_the_fixture_pages_choices_are_a_fingers_size_beside_their_words(
             assert radio["width"] >= 24 and radio["height"] >= 24, radio
             assert radio["target"] >= 44, radio
             assert radio["off"] <= 2, radio
+
+
+#: Each select of the night page's tables: how far it runs past its table's card (0 or less:
+#: inside it).
+SELECTS_PAST_CARD = """() => [...document.querySelectorAll('.night-table select')].map(
+  (select) => select.getBoundingClientRect().right
+    - select.closest('.night-table').getBoundingClientRect().right)"""
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_a_long_name_wraps_and_its_selects_stay_inside_the_card(
+    phone: Page, live_server: Any, width: int
+) -> None:
+    """ "Bartholomew Featherstonehaugh-Worthington" in a squad made the captains' night page
+    438 px wide at 390 and at 320 (its table's selects ran past the card); a name of 120
+    letters with no space, typed before such a name was refused, made the night page 1149 px
+    wide and the team's 1482. The selects stay inside the card, the names wrap; and the box
+    for a player not in the squad refuses a word that long, saying why."""
+    league = LeagueFactory(match_format=YORKSHIRE_FORMAT.with_options(tables=2).to_spec())
+    division = DivisionFactory(season__league=league)
+    home, away, users = captained_teams(division, players=4)
+    fixture = FixtureFactory(division=division, home=home, away=away)
+    long_named = PlayerFactory(name="Bartholomew Featherstonehaugh-Worthington")
+    one_word = PlayerFactory(name="B" * 120)
+    RegistrationFactory(player=long_named, team=home, season=division.season)
+    RegistrationFactory(player=one_word, team=away, season=division.season)
+    phone_signed_in(phone, live_server, users["secretary"])
+    phone.set_viewport_size({"width": width, "height": 844})
+    night = live_server.url + reverse("leagues:fixture_night", args=[fixture.pk])
+    shown = (home, away, long_named, one_word)
+    for url in (night, *(live_server.url + page.get_absolute_url() for page in shown)):
+        phone.goto(url)
+        assert sideways(phone) <= 0, url
+    phone.goto(night)
+    assert max(phone.evaluate(SELECTS_PAST_CARD)) <= 0
+    phone.locator("#add-home").fill("C" * 120)
+    with phone.expect_navigation():
+        phone.get_by_test_id("night-add-home").tap()
+    refusal = phone.get_by_test_id("night-add").get_by_role("alert")
+    expect(refusal).to_contain_text("is one word of 120 characters: a name's words are 30")
+    assert not home.registrations.filter(player__name="C" * 120).exists()
+    assert sideways(phone) <= 0

@@ -267,6 +267,21 @@ def test_a_file_without_a_venue_column_is_one_problem(league, secretary):
     assert not Team.objects.exists() and not Venue.objects.exists()
 
 
+def test_a_player_whose_name_has_a_word_too_long_is_refused_by_row(league, secretary):
+    """A player's name of 120 letters and no space would run off a phone's screen on every
+    page naming them: refused at its row, as a form refuses it (``check_name_words``)."""
+    season = str(SeasonFactory(league=league).pk)
+    rows = ["division,team,player,venue", "Premier,Black Bull,Linda Dyson,Black Bull Inn"]
+    rows.append(f"Premier,Black Bull,{'B' * 120},Black Bull Inn")
+    response = preview(secretary, league, "\n".join(rows).encode(), "squads.csv", season=season)
+    assert response.status_code == 422
+    assert problems(response) == [
+        f"squads.csv, row 3, column player (C): “{'B' * 40}…” is one word of 120 characters: "
+        "a name's words are 30 characters at most. Put in the spaces between its words."
+    ]
+    assert not Player.objects.exists()
+
+
 @pytest.mark.parametrize(
     ("text", "day"),
     [
