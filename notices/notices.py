@@ -10,6 +10,8 @@
   said (the corrected score card on its way, to confirm), else once every table has finished;
   and the league's secretaries when it was disputed (told of the dispute, they are told it is
   over);
+- ``result_reopened``: both captains: the confirmed result no longer counts, why (the
+  secretary's reason) and how it comes again;
 - ``playoff_given`` (a level cup tie's play-off game's score typed from the score card, by a
   captain or a secretary): both captains and the league's secretaries;
 - ``playoff_withdrawn`` (that score gone with the result it was given with: reopened, taken
@@ -157,6 +159,13 @@ EVENTS: dict[str, Event] = {
         act="See the result",
         link="leagues:fixture_result",
         to_secretaries=_was_disputed,
+    ),
+    "result_reopened": Event(
+        subject="Result reopened: {fixture}",
+        says="The confirmed result of {fixture} has been reopened by the league's secretary: "
+        "{detail} It does not count until it is submitted and confirmed again. {next}",
+        act="See the result",
+        link="leagues:fixture_result",
     ),
     "playoff_given": Event(
         subject="Play-off game's score given: {fixture}",
@@ -348,13 +357,13 @@ def _settled(entry: AuditEntry) -> str:
 
 
 def _next(entry: AuditEntry, to: Addressee) -> str:
-    """How the result a ``submission_withdrawn`` entry withdrew comes again: as whoever took it
-    back said it (``confirmation.take_back_next``), a captain told they will be asked to
-    confirm it ("Roy Stead is entering the corrected score card; you will be asked to confirm
-    it."); else what the captains do to bring it again, where the entry says
-    (``confirmation.submit_again_words``: nothing submits it by itself). "" for any other
-    entry, and for a withdrawal that says neither."""
-    if entry.action != "submission_withdrawn":
+    """How the result a ``submission_withdrawn`` (or ``result_reopened``) entry withdrew comes
+    again: as whoever took it back said it (``confirmation.take_back_next``), a captain told
+    they will be asked to confirm it ("Roy Stead is entering the corrected score card; you
+    will be asked to confirm it."); else what the captains do to bring it again, where the
+    entry says (``confirmation.submit_again_words``: nothing submits it by itself). "" for
+    any other entry, and for a withdrawal that says neither."""
+    if entry.action not in ("submission_withdrawn", "result_reopened"):
         return ""
     after = entry.after if isinstance(entry.after, dict) else {}
     step = str(after.get("next") or "")

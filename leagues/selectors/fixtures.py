@@ -291,6 +291,47 @@ def from_card(tables: Iterable[FixtureTable]) -> bool:
     return any(table.from_card for table in tables)
 
 
+#: The audit entries that end a fixture's result standing, each with why: withdrawn (the games
+#: changed, taken back), set aside by a secretary settling its dispute, or reopened.
+WITHDRAWING = (
+    AuditEntry.Action.SUBMISSION_WITHDRAWN,
+    AuditEntry.Action.RESULT_REJECTED,
+    AuditEntry.Action.RESULT_REOPENED,
+)
+
+
+def last_withdrawal(fixture: Fixture) -> AuditEntry | None:
+    """The audit entry that withdrew the fixture's latest result: asked of a fixture none of
+    whose results is submitted or counts now, why none does (``withdrawn_words``). None for
+    one whose result was never withdrawn. One query."""
+    return (
+        AuditEntry.objects.filter(fixture=fixture, action__in=WITHDRAWING)
+        .select_related("by")
+        .order_by("-at", "-pk")
+        .first()
+    )
+
+
+def withdrawn_words(entry: AuditEntry, who: str) -> str:
+    """Why a fixture's result stands no more, as its result page says it, from the entry that
+    withdrew it (``last_withdrawal``; ``who``, whoever did, as the viewer reads them, "secretary"
+    to the public): "The confirmed result was reopened by secretary: Brown Cow fielded an
+    unregistered player at table 3."; "The submitted result was withdrawn: a hand was corrected
+    at table 1."; set aside settling its dispute."""
+    after = entry.after if isinstance(entry.after, dict) else {}
+    if entry.action == AuditEntry.Action.RESULT_REOPENED:
+        said = f"The confirmed result was reopened by {who}: {after.get('reason', '')}"
+    elif entry.action == AuditEntry.Action.RESULT_REJECTED:
+        said = (
+            f"The submitted result was set aside by {who}, settling its dispute: "
+            f"{after.get('settlement', '')}"
+        )
+    else:
+        said = f"The submitted result was withdrawn: {after.get('reason', '')}"
+    said = said.strip().rstrip(":").strip()
+    return said if said.endswith((".", "!", "?")) else f"{said}."
+
+
 def unseated_boards(fixture: Fixture, tables: Iterable[FixtureTable]) -> list[int]:
     """The tables of the fixture's match format (its season's) with no pair seated at them
     yet, in order, while some are (``tables``: the fixture's, as the page read them) and it

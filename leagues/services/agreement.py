@@ -390,9 +390,10 @@ def settle_anew(
     return settled
 
 
-def reopen(terms: Terms, *, reason: str, by: Account) -> ResultAgreement:
+def reopen(terms: Terms, *, reason: str, by: Account, to_do: str = "") -> ResultAgreement:
     """A secretary takes back a counted result (a mistake found later): it stops counting and
-    the scoring links open again."""
+    the scoring links open again. ``to_do``: what the sides do to bring it again, as they are
+    told it (``withdraw_open``)."""
     if not can_reopen(terms, by):
         raise PermissionDenied("Only a secretary of the league reopens a confirmed result.")
     reason = reason.strip()
@@ -409,7 +410,7 @@ def reopen(terms: Terms, *, reason: str, by: Account) -> ResultAgreement:
         action=AuditEntry.Action.RESULT_REOPENED,
         subject=f"Confirmed result of {terms} reopened: {reason}",
         before=before,
-        after=_state(confirmed) | {"reason": reason},
+        after=_state(confirmed) | {"reason": reason} | ({"to_do": to_do} if to_do else {}),
         by=by,
         link=None,
     )

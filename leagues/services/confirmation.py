@@ -399,8 +399,9 @@ def result_settle_with_card(
 @transaction.atomic
 def result_reopen(*, fixture: Fixture, reason: str, by: Account) -> None:
     """A secretary takes back a confirmed result (a mistake found later): it stops counting,
-    the tables' links open again, and the result is submitted afresh. A void fixture's is
-    refused: nothing of it counts, and its tables are not to be scored again (undo the void)."""
+    the tables' links open again, and the result is submitted afresh; both captains are told
+    why, and how (``submit_again_words``). A void fixture's is refused: nothing of it counts,
+    and its tables are not to be scored again (undo the void)."""
     fixture = _lock(fixture)
     if fixture.status == Fixture.Status.VOID:
         raise ValidationError(
@@ -408,7 +409,7 @@ def result_reopen(*, fixture: Fixture, reason: str, by: Account) -> None:
             "(undo the void first)."
         )
     terms = FixtureTerms(fixture)
-    agreement.reopen(terms, reason=reason, by=by)
+    agreement.reopen(terms, reason=reason, by=by, to_do=submit_again_words(fixture))
     _follow(terms.fixture, Actor.of(by))
 
 

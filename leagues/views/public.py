@@ -19,8 +19,8 @@ from cups.selectors import knockout_tie
 from leagues import match
 from leagues.days import clock, short_date
 from leagues.fragments import PLAYERS, page_fragment, page_fragment_tagged, tag_until
-from leagues.models import POSTPONED_WORDS, Division, Fixture
-from leagues.permissions import can_manage_league, captained_sides
+from leagues.models import POSTPONED_WORDS, AuditEntry, Division, Fixture
+from leagues.permissions import can_manage_league, captained_sides, fixture_role
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.blank_cards import card_to_print
 from leagues.selectors.counting import result_words
@@ -333,6 +333,13 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
         if detail.status == Fixture.Status.PLAYED and not confirmed:
             waiting = open_submission(detail)
         detail.open_submissions = [waiting] if waiting is not None else []
+        # Reopened by a secretary and not submitted again: why, as its result page says it
+        # (by role: the page is everyone's).
+        reopened = ""
+        if detail.status == Fixture.Status.PLAYED and not confirmed and waiting is None:
+            entry = selectors.last_withdrawal(detail)
+            if entry is not None and entry.action == AuditEntry.Action.RESULT_REOPENED:
+                reopened = selectors.withdrawn_words(entry, fixture_role(entry.by, detail))
         # How a counted result came to count ("Result settled by the secretary"), in its result
         # page's words: read only where one counts.
         counted = (
@@ -359,6 +366,7 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
             # A table abandoned and none other being played: not said to be in play.
             "play_stopped": play_stopped(detail),
             "submission": waiting,
+            "reopened": reopened,
             "tables": tables,
             # Its blank score card, to print before the match is played.
             "to_print": card_to_print(detail, today),

@@ -89,6 +89,8 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         # Its night has passed with no game scored: the result is to come from the card.
         "no_result": words == NO_RESULT_WORDS,
         "submission": current,
+        # Why none of its results stands, where one did (told to the captains by email too).
+        "withdrawn": withdrawn_why(request.user, fixture) if current is None and not void else "",
         "history": ResultSubmission.objects.filter(
             fixture=fixture, status=ResultSubmission.Status.WITHDRAWN
         ).count(),
@@ -156,6 +158,21 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         and can_give_playoff(user, playoff_tie),
     }
     return render(request, "leagues/fixture_result.html", context)
+
+
+def withdrawn_why(viewer: Any, fixture: Any) -> str:
+    """Why the fixture's latest result, none of them standing now, was withdrawn, as ``viewer``
+    reads it (``selectors.withdrawn_words``): a confirmed result reopened by a secretary, to
+    everyone; one withdrawn or set aside (its reason may name who took it back), to the people
+    who agree it only (the league's secretaries, the two teams' captains). "" for none."""
+    entry = selectors.last_withdrawal(fixture)
+    if entry is None:
+        return ""
+    league = fixture.division.season.league
+    named = can_manage_league(viewer, league) or bool(captained_sides(viewer, fixture))
+    if entry.action != AuditEntry.Action.RESULT_REOPENED and not named:
+        return ""
+    return selectors.withdrawn_words(entry, acted_by_words(viewer, fixture)(entry.by))
 
 
 def confirmed_how(submission: ResultSubmission, confirmer: str) -> str:

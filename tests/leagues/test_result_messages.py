@@ -9,6 +9,8 @@ import uuid
 
 import pytest
 from django.core import mail
+from django.test import Client
+from django.urls import reverse
 
 from leagues.models import FixtureResult
 from leagues.services import confirmation
@@ -16,6 +18,7 @@ from leagues.services.cards import CardTable, fixture_card_enter
 from scoring import services as scoring_services
 from scoring.actors import Actor
 from scoring.models import GameStatus
+from tests.leagues.helpers import page_words
 from tests.leagues.test_access import build
 from tests.leagues.test_score_card import _fixture, _yorkshire_card
 
@@ -150,3 +153,43 @@ def test_a_submitted_result_withdrawn_by_a_void_says_so(django_capture_on_commit
         "has been withdrawn: the fixture was made void: Played at the wrong pub. See the result"
         in words
     ), words
+
+
+def test_a_reopened_result_tells_both_captains_why_and_the_pages_say_it(
+    django_capture_on_commit_callbacks,
+):
+    """The secretary reopened a confirmed result ("Old Hall fielded an unregistered player at
+    table 3"): neither captain was told, and the pages said only "Not submitted yet. 1 earlier
+    submission withdrawn."; the reason was in the audit trail alone."""
+    world = build(played=True)
+    addresses = _captains_addressed(world)
+    fixture, users = world.fixture, world.users
+    submission = confirmation.result_submit(fixture=fixture, actor=Actor.of(users["home_captain"]))
+    confirmation.result_confirm(submission=submission, by=users["away_captain"])
+    users["secretary"].first_name, users["secretary"].last_name = "Sam", "Wood"
+    users["secretary"].save(update_fields=["first_name", "last_name"])
+    secretary = Client()
+    secretary.force_login(users["secretary"])
+    url = reverse("leagues:fixture_result", kwargs={"pk": fixture.pk})
+    reason = "Old Hall fielded an unregistered player at table 3"
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        done = secretary.post(url, {"action": "reopen", "reason": reason}, follow=True)
+    assert "Confirmed result reopened." in page_words(done)
+    for role in ("home_captain", "away_captain"):
+        (told,) = _told(addresses[role])
+        assert told.subject == f"Result reopened: {fixture}"
+        assert (
+            f"The confirmed result of {fixture} has been reopened by the league's secretary: "
+            f"{reason}. It does not count until it is submitted and confirmed again. Submit it "
+            "again from the result page once you have checked it." in _words(told)
+        ), role
+    assert not _told(addresses["secretary"])
+    said = f"The confirmed result was reopened by secretary: {reason}."
+    public = Client()
+    assert said in page_words(public.get(url))
+    fixture_url = reverse("leagues:fixture", kwargs={"pk": fixture.pk})
+    assert f"{said} Not submitted again yet." in page_words(public.get(fixture_url))
+    captain = Client()
+    captain.force_login(users["away_captain"])
+    assert f"reopened by Sam Wood (secretary): {reason}." in page_words(captain.get(url))
