@@ -410,15 +410,19 @@ def ties_waiting_for_playoff(*, competition: Competition) -> list[Tie]:
     )
 
 
-def ties_to_arrange(*, competition: Competition) -> list[Tie]:
-    """The competition's team ties waiting for a night: their fixture postponed, no new date
-    yet (put off, or a knock-out tie whose round's night did not suit it: its reason names
-    why, ``cups.services.ties._make_fixture``), in bracket order, each with its fixture and
-    teams: one query."""
+def ties_to_arrange(*, league: League, competition: Competition | None = None) -> list[Tie]:
+    """The league's team ties (``competition``'s only, when given) waiting for a night: their
+    fixture postponed, no new date yet (put off, or a knock-out tie whose round's night did
+    not suit it: its reason names why, ``cups.services.ties._make_fixture``), cup by cup in
+    bracket order, each with its cup, stage, fixture and teams, as the cup's manage page and
+    the secretary's desk list them: one query."""
+    ties = Tie.objects.filter(competition__league=league, fixture__status=Fixture.Status.POSTPONED)
+    if competition is not None:
+        ties = ties.filter(competition=competition)
     return list(
-        Tie.objects.filter(
-            competition=competition, fixture__status=Fixture.Status.POSTPONED
-        ).select_related("round", "group", "home", "away", "fixture__home", "fixture__away")
+        ties.select_related(
+            "competition", "round", "group", "home", "away", "fixture__home", "fixture__away"
+        )
     )
 
 

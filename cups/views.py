@@ -394,7 +394,9 @@ def competition_manage(request: HttpRequest, pk: int) -> HttpResponse:
             "draw_form": draw_form,
             "groups_form": groups_form,
             "playoffs": playoffs,
-            "to_arrange": selectors.ties_to_arrange(competition=competition),
+            "to_arrange": selectors.ties_to_arrange(
+                league=competition.league, competition=competition
+            ),
             "rounds": [
                 (rnd, refused_dates if rnd.pk == refused_round else forms.RoundDatesForm(round=rnd))
                 for rnd in competition.rounds.all()

@@ -19,7 +19,7 @@ from django.urls import reverse
 
 from config.inputs import strict_id
 from cups.models import PLAYOFF_AT_TABLE
-from cups.selectors import ties_to_see_to
+from cups.selectors import ties_to_arrange, ties_to_see_to
 from leagues import forms, nights_off
 from leagues.days import short_date
 from leagues.models import Division, Fixture, Invitation, Season, Team, TeamEntry
@@ -165,6 +165,8 @@ def league_manage(request: HttpRequest, slug: str) -> HttpResponse:
             # The pairs' and singles' cup ties as its fixtures: waiting for the sides, or
             # their night passed with no result in (a team tie is a fixture, listed above).
             "ties": ties_to_see_to(league=league),
+            # The team cup ties with no night: their round's night did not suit them, or put off.
+            "ties_to_arrange": ties_to_arrange(league=league),
             "on_nights_off": selectors.fixtures_on_nights_off(seasons=seasons_),
             "no_result_words": NO_RESULT_WORDS,  # as each of their pages says
             # A level cup tie's play-off game being played: as the tie's pages say it.

@@ -74,7 +74,8 @@ def test_a_groups_ties_go_on_nights_both_teams_are_free_skipping_nights_off():
 def test_a_knock_out_tie_whose_rounds_night_clashes_waits_to_be_arranged():
     """The final's night is one on which every team plays a league match: the final, once both
     semi-finals are decided, is not booked on top of them; its fixture waits, postponed with
-    no date, its reason naming the clash, the cup's manage page lists it, and re-arranging it
+    no date, its reason naming the clash, the cup's manage page and the secretary's desk list
+    it, and re-arranging it
     puts it on a night that suits."""
     world = cup_world(4)
     sec = world.users["secretary"]
@@ -98,6 +99,13 @@ def test_a_knock_out_tie_whose_rounds_night_clashes_waits_to_be_arranged():
     listed = page[page.index('data-testid="ties-to-arrange"') :]
     assert final.fixture.reason in listed
     assert reverse("leagues:manage_fixture", args=[final.fixture.pk]) in listed
+    # The secretary's desk lists it too, with its reason and the way to arrange it.
+    desk = unescape(
+        client.get(reverse("leagues:manage_league", args=[world.league.slug])).content.decode()
+    )
+    listed = desk[desk.index('data-testid="desk-ties-to-arrange"') :]
+    assert final.fixture.reason in listed
+    assert reverse("leagues:manage_fixture", args=[final.fixture.pk]) in listed
 
     fixture_rearrange(fixture=final.fixture, by=sec)
     final.refresh_from_db()
@@ -107,6 +115,8 @@ def test_a_knock_out_tie_whose_rounds_night_clashes_waits_to_be_arranged():
     assert final.status == Tie.Status.SCHEDULED
     page = client.get(reverse("cups:manage", args=[cup.pk])).content.decode()
     assert 'data-testid="ties-to-arrange"' not in page
+    desk = client.get(reverse("leagues:manage_league", args=[world.league.slug])).content
+    assert 'data-testid="desk-ties-to-arrange"' not in desk.decode()
 
 
 def test_a_knock_out_tie_on_a_round_night_that_suits_is_booked_on_it():
