@@ -13,6 +13,7 @@ import datetime
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 
+from leagues.days import long_date
 from scoring.forms.words import ordinal
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
@@ -58,15 +59,26 @@ def clashes(
     capacity: int,
     division: Hashable | None = None,
     meetings: int | None = None,
+    withdrawn: Mapping[Hashable, datetime.date] | None = None,
 ) -> list[Clash]:
-    """Every reason ``home`` v ``away`` at ``venue`` on ``date`` cannot join ``booked``: either
-    team already on that night (each named, with the fixture it plays in), the venue hosting
-    as many matches that night as it can (``capacity``), and for a league fixture (``division``
-    given) a meeting of the two beyond the format's ``meetings``. ``names`` names the teams
-    and the venue."""
+    """Every reason ``home`` v ``away`` at ``venue`` on ``date`` cannot join ``booked``: for a
+    league fixture (``division`` given) a team withdrawn from the season (``withdrawn``: the
+    day each withdrew), either team already on that night (each named, with the fixture it
+    plays in), the venue hosting as many matches that night as it can (``capacity``), and for a
+    league fixture a meeting of the two beyond the format's ``meetings``. ``names`` names the
+    teams and the venue."""
     booked = list(booked)
     night = [b for b in booked if b.date == date and b.on_the_night]
     found: list[Clash] = []
+    for side, team in (("home", home), ("away", away)):
+        if division is not None and withdrawn and team in withdrawn:
+            found.append(
+                Clash(
+                    side,
+                    f"{names[team]} withdrew from the season on {long_date(withdrawn[team])}: "
+                    "it plays no more league fixtures (reinstate it first, on its page).",
+                )
+            )
     for side, team in (("home", home), ("away", away)):
         playing = next((b for b in night if team in (b.home, b.away)), None)
         if playing is not None:

@@ -809,6 +809,18 @@ class TeamEntryForm(forms.Form):
             )
 
 
+def outside_calendar_fields(*, past: bool) -> tuple[forms.CharField, forms.BooleanField]:
+    """The reason and the "outside the calendar" tick a fixture added or re-arranged on a night
+    outside the season's calendar needs (``fixtures.calendar_override``; ``past``: a date gone
+    is one, as for a re-arrangement)."""
+    return TextField(max_length=500, required=False), forms.BooleanField(
+        required=False,
+        label="Outside the calendar",
+        help_text=f"{'A past date, an' if past else 'An'} excluded night, or before or after the "
+        "season: give the reason above.",
+    )
+
+
 class FixtureAddForm(forms.Form):
     """One fixture outside the generated list: a play-off, a replay, a re-arranged match."""
 
@@ -825,6 +837,7 @@ class FixtureAddForm(forms.Form):
     venue = forms.ModelChoiceField(
         queryset=Venue.objects.none(), required=False, help_text="Blank: the home team's."
     )
+    reason, outside_calendar = outside_calendar_fields(past=False)
 
     def __init__(self, *args: Any, division: Division, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -962,13 +975,7 @@ class FixtureRearrangeForm(forms.Form):
     )
     time = forms.TimeField(widget=TIME_INPUT, required=False)
     venue = forms.ModelChoiceField(queryset=Venue.objects.none(), required=False)
-    reason = TextField(max_length=500, required=False)
-    outside_calendar = forms.BooleanField(
-        required=False,
-        label="Outside the calendar",
-        help_text="A past date, an excluded night, or before or after the season: give the "
-        "reason above.",
-    )
+    reason, outside_calendar = outside_calendar_fields(past=True)
 
     def __init__(self, *args: Any, fixture: Fixture, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {"time": fixture.time, "venue": fixture.venue_id})

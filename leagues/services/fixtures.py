@@ -619,12 +619,17 @@ def fixture_add(
     time: datetime.time | None = None,
     venue: Venue | None = None,
     kind: str = Fixture.Kind.LEAGUE,
+    reason: str = "",
+    outside_calendar: bool = False,
     by: Account = None,
 ) -> Fixture:
     """One fixture outside the generated list (a play-off, a replay, a cup tie, a friendly).
 
-    A league fixture is refused when the two teams have already met in the league as often as
-    the season's format allows (``MatchFormat.meetings``): choose another kind.
+    It is checked as a re-arrangement is (``refuse_clash``): a league fixture is refused for a
+    team withdrawn from the season, or when the two teams have already met in the league as
+    often as the season's format allows (``MatchFormat.meetings``: choose another kind); a
+    date outside the season's calendar (before its start, after its end, a night with no
+    league) needs ``outside_calendar`` and a ``reason`` (``calendar_override``).
     """
     require_secretary(by, division.season.league)
     if kind not in Fixture.Kind.values:
@@ -638,6 +643,10 @@ def fixture_add(
         raise ValidationError({"venue": f"{venue} is not one of the league's venues."})
     venue = venue or home.home_venue
     refuse_clash(division=division, date=date, home=home, away=away, venue=venue, kind=kind)
+    reason = reason.strip()
+    override = calendar_override(
+        season=division.season, date=date, outside_calendar=outside_calendar, reason=reason
+    )
     fixture = Fixture(
         division=division,
         home=home,
@@ -653,8 +662,10 @@ def fixture_add(
         league=division.season.league,
         fixture=fixture,
         action=AuditEntry.Action.FIXTURE_ADDED,
-        subject=f"{fixture} ({fixture.get_kind_display().lower()}) added to {division.name}",
-        after={**fixture_state(fixture), "kind": fixture.kind},
+        subject=f"{fixture} ({fixture.get_kind_display().lower()}) added to {division.name}"
+        + (f" (outside the calendar: {override}): {reason}" if override else ""),
+        after={**fixture_state(fixture), "kind": fixture.kind}
+        | ({"outside_calendar": override, "outside_calendar_reason": reason} if override else {}),
         by=by,
     )
     refresh_fixture_table(fixture=fixture)
@@ -707,6 +718,13 @@ def refuse_clash(
         capacity=season.venue_capacity,
         division=division.pk if league else None,
         meetings=season.get_match_format().meetings if league else None,
+        withdrawn=dict(
+            TeamEntry.objects.filter(
+                season=season, team__in=teams, withdrawn_on__isnull=False
+            ).values_list("team", "withdrawn_on")
+        )
+        if league
+        else None,
     )
     if found:
         raise ValidationError(
@@ -842,6 +860,35 @@ def nights_free_for(
     return nights
 
 
+def calendar_override(
+    *,
+    season: Season,
+    date: datetime.date,
+    outside_calendar: bool,
+    reason: str,
+    today: datetime.date | None = None,
+) -> str:
+    """Why ``date`` is outside ``season``'s calendar (before its start, after its end, a night
+    with no league, and with ``today`` given, in the past), or "" when it is a fine night: a
+    fixture added or re-arranged there is refused unless ``outside_calendar`` is set with a
+    ``reason`` (the audit entry records the override). A year typed wrong is caught so."""
+    problem = season.calendar_problem(date)
+    if not problem and today is not None and date < today:
+        problem = f"{long_date(date)} is in the past"
+    if problem and not outside_calendar:
+        raise ValidationError(
+            {
+                "date": f"{problem}. To arrange it there anyway, tick “outside the calendar” "
+                "and give the reason."
+            }
+        )
+    if problem and not reason.strip():
+        raise ValidationError(
+            {"reason": f"{problem}: give the reason for arranging it outside the calendar."}
+        )
+    return problem
+
+
 def rearranged_words(
     *,
     was: datetime.date,
@@ -933,21 +980,13 @@ def fixture_rearrange(
         exclude=fixture.pk,
     )
     if not override_checked:
-        problem = season.calendar_problem(date)
-        if not problem and date < today:
-            problem = f"{long_date(date)} is in the past"
-        if problem and not outside_calendar:
-            raise ValidationError(
-                {
-                    "date": f"{problem}. To arrange it there anyway, tick “outside the "
-                    "calendar” and give the reason."
-                }
-            )
-        if problem and not reason:
-            raise ValidationError(
-                {"reason": f"{problem}: give the reason for arranging it outside the calendar."}
-            )
-        override = problem
+        override = calendar_override(
+            season=season,
+            date=date,
+            outside_calendar=outside_calendar,
+            reason=reason,
+            today=today,
+        )
     was, before_time, was_venue = fixture.date, fixture.time, str(fixture.venue)
     before = fixture_state(fixture)
     fixture.original_date = fixture.original_date or was

@@ -308,10 +308,13 @@ def _plan(
     divisions.update({_key(name): name for name in people.divisions})
     teams_in: dict[str, str] = {}  # team key -> division key
     names: dict[str, str] = {}
+    withdrawn: dict[str, datetime.date] = {}
     if season is not None:
         for entry in season.entries.select_related("team", "division"):
             teams_in[_key(entry.team.name)] = _key(entry.division.name)
             names[_key(entry.team.name)] = entry.team.name
+            if entry.withdrawn_on is not None:
+                withdrawn[_key(entry.team.name)] = entry.withdrawn_on
     for key, team in people.teams.items():
         if team.division:
             teams_in.setdefault(key, _key(team.division))
@@ -448,6 +451,7 @@ def _plan(
                 capacity=capacity,
                 division=division,
                 meetings=fmt.meetings,
+                withdrawn=withdrawn,
             )
             for clash in found:
                 column = "" if clash.about == "meetings" else clash.about
@@ -546,9 +550,13 @@ def _apply(plan: FixturesPlan, sheet: Sheet, league: League, season: Season, by:
     teams = {_key(t.name): t for t in league.teams.select_related("home_venue")}
     venues = KnownVenues(league.venues.all())
     fmt = season.get_match_format()
+    calendar = _Calendar.of(season, season.starts_on)
     for row in plan.rows:
         fixture = row.existing
         if fixture is None:
+            # A night with no league is imported as the file says (the check noted it); the
+            # season's own dates are the check's refusal, and adding the fixture's.
+            off = "" if calendar.outside(row.date) else calendar.night_off(row.date)
             try:
                 fixture = fixture_add(
                     division=divisions[_key(row.division)],
@@ -557,6 +565,10 @@ def _apply(plan: FixturesPlan, sheet: Sheet, league: League, season: Season, by:
                     date=row.date,
                     time=row.time,
                     venue=venues.get(row.venue) if row.venue else None,
+                    outside_calendar=bool(off),
+                    reason=f"imported as {sheet.name or 'the file'} gives it (row {row.number})"
+                    if off
+                    else "",
                     by=by,
                 )
             except ValidationError as exc:

@@ -2,6 +2,7 @@
 postponement and re-arrangement. (The planner's own properties are in test_schedule.py.)"""
 
 import datetime
+import html
 from collections import Counter
 from itertools import combinations
 
@@ -330,3 +331,88 @@ def test_a_rearrangement_names_what_moved_the_times_when_only_the_time_did():
     assert fixture.note.splitlines()[-1] == (
         f"Re-arranged from {was_venue} to Woolpack, Batley on {long_date(later)}: Darts match first"
     )
+
+
+def test_an_added_fixture_outside_the_season_asks_why_as_a_rearrangement_does(client):
+    """ "Add a fixture" took 9 Feb 2025 for a season starting 2 Sep 2025 (a year typed wrong:
+    "Added: Brown Cow v Royal Oak, Sun 9 Feb 2025") without the reason re-arranging asks."""
+    from django.urls import reverse
+
+    from tests.factories.scoring import UserFactory
+
+    division, teams = division_of(4)
+    secretary = UserFactory()
+    division.season.league.secretaries.add(secretary)
+    client.force_login(secretary)
+    url = reverse("leagues:manage_fixture_add", args=[division.pk])
+    form = {"kind": "league", "home": teams[0].pk, "away": teams[1].pk, "date": "2025-02-09"}
+    page = client.post(url, form).content.decode()
+    assert (
+        "Sun 9 Feb 2025 is before the season starts (Tue 2 Sep 2025). To arrange it there "
+        "anyway, tick “outside the calendar” and give the reason."
+    ) in html.unescape(page)
+    assert not Fixture.objects.exists()
+    with pytest.raises(ValidationError, match="give the reason"):
+        fixture_add(
+            division=division,
+            home=teams[0],
+            away=teams[1],
+            date=datetime.date(2025, 2, 9),
+            outside_calendar=True,
+            by=secretary,
+        )
+    client.post(url, form | {"outside_calendar": "on", "reason": "Carried over from 2024–25"})
+    added = Fixture.objects.get()
+    assert added.date == datetime.date(2025, 2, 9)
+    audit = AuditEntry.objects.get(action="fixture_added")
+    assert audit.subject.endswith(
+        "(outside the calendar: Sun 9 Feb 2025 is before the season starts (Tue 2 Sep 2025)): "
+        "Carried over from 2024–25"
+    )
+    assert audit.after["outside_calendar_reason"] == "Carried over from 2024–25"
+
+
+def test_a_league_fixture_for_a_withdrawn_team_is_refused_added_or_imported():
+    """ "Added: Black Bull B v Brown Cow": a league fixture for a team that had withdrawn."""
+    from leagues.services.fixtures_import import FixturesImport
+    from leagues.services.league_import import import_plan, read_files
+    from leagues.services.withdrawal import team_withdraw
+
+    division, teams = division_of(4)
+    entry = division.entries.get(team=teams[0])
+    team_withdraw(entry=entry, reason="The pub has closed", on=datetime.date(2025, 11, 4))
+    refusal = (
+        f"{teams[0]} withdrew from the season on Tue 4 Nov 2025: it plays no more league "
+        "fixtures (reinstate it first, on its page)."
+    )
+    with pytest.raises(ValidationError) as refused:
+        fixture_add(
+            division=division, home=teams[0], away=teams[1], date=datetime.date(2025, 12, 9)
+        )
+    assert refused.value.messages == [refusal]
+    # A friendly is not a league fixture.
+    fixture_add(
+        division=division,
+        home=teams[0],
+        away=teams[1],
+        date=datetime.date(2025, 12, 9),
+        kind=Fixture.Kind.FRIENDLY,
+    )
+    people, fixtures = read_files(
+        people=f"team,player\n{teams[2]},Linda Dyson\n".encode(),
+        people_name="squads.csv",
+        fixtures=(
+            f"date,division,home,away\n16/12/2025,{division.name},{teams[2]},{teams[0]}\n"
+        ).encode(),
+        fixtures_name="fixtures.csv",
+    )
+    plan = import_plan(
+        league=division.season.league,
+        season=division.season,
+        season_name="",
+        sheet=people,
+        fixtures=FixturesImport(fixtures),
+    )
+    assert [str(problem) for problem in plan.problems] == [
+        f"fixtures.csv, row 2, column away (D): {refusal}"
+    ]
