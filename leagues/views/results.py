@@ -90,7 +90,9 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         "no_result": words == NO_RESULT_WORDS,
         "submission": current,
         # Why none of its results stands, where one did (told to the captains by email too).
-        "withdrawn": withdrawn_why(request.user, fixture) if current is None and not void else "",
+        "withdrawn": withdrawn_why(request.user, fixture, selectors.last_withdrawal(fixture))
+        if current is None and not void
+        else "",
         "history": ResultSubmission.objects.filter(
             fixture=fixture, status=ResultSubmission.Status.WITHDRAWN
         ).count(),
@@ -160,12 +162,12 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "leagues/fixture_result.html", context)
 
 
-def withdrawn_why(viewer: Any, fixture: Any) -> str:
-    """Why the fixture's latest result, none of them standing now, was withdrawn, as ``viewer``
-    reads it (``selectors.withdrawn_words``): a confirmed result reopened by a secretary, to
-    everyone; one withdrawn or set aside (its reason may name who took it back), to the people
-    who agree it only (the league's secretaries, the two teams' captains). "" for none."""
-    entry = selectors.last_withdrawal(fixture)
+def withdrawn_why(viewer: Any, fixture: Any, entry: AuditEntry | None) -> str:
+    """Why the fixture's latest result, none of them standing now, was withdrawn (``entry``:
+    ``selectors.last_withdrawal``), as ``viewer`` reads it (``selectors.withdrawn_words``): a
+    confirmed result reopened by a secretary, to everyone; one withdrawn or set aside (its
+    reason may name who took it back), to the people who agree it only (the league's
+    secretaries, the two teams' captains). "" for none."""
     if entry is None:
         return ""
     league = fixture.division.season.league
@@ -173,6 +175,39 @@ def withdrawn_why(viewer: Any, fixture: Any) -> str:
     if entry.action != AuditEntry.Action.RESULT_REOPENED and not named:
         return ""
     return selectors.withdrawn_words(entry, acted_by_words(viewer, fixture)(entry.by))
+
+
+#: What a step on a result no longer there did, by the step (``no_result_words``).
+NOT_DONE = {
+    "confirm": "Nothing was confirmed.",
+    "dispute": "Nothing was disputed.",
+    "take_back": "Nothing was taken back.",
+    "uphold": "Nothing was settled.",
+    "reject": "Nothing was settled.",
+    "reopen": "Nothing was reopened.",
+}
+
+
+def no_result_words(viewer: Any, fixture: Any, action: str) -> str:
+    """Why a step from a page loaded before the result was withdrawn (a captain's Confirm after
+    a hand was corrected at a table) finds no result to act on: nothing was done, what
+    withdrew it and why (``withdrawn_why``), and how it comes again: whoever took it back
+    entering the corrected card, else ``confirmation.submit_again_words``. "There is no
+    submitted result to act on." where none was withdrawn (or the viewer reads no reasons)."""
+    entry = selectors.last_withdrawal(fixture)
+    why = withdrawn_why(viewer, fixture, entry)
+    if entry is None or not why:
+        return "There is no submitted result to act on."
+    after = entry.after if isinstance(entry.after, dict) else {}
+    step = after.get("next") if entry.action == AuditEntry.Action.SUBMISSION_WITHDRAWN else ""
+    then = (
+        f"{step}: you will be asked to confirm it."
+        if step
+        else confirmation.submit_again_words(fixture)
+    )
+    return " ".join(
+        part for part in (NOT_DONE.get(action, "Nothing was changed."), why, then) if part
+    )
 
 
 def confirmed_how(submission: ResultSubmission, confirmer: str) -> str:
@@ -192,7 +227,7 @@ def _act(request: HttpRequest, fixture: Any, current: Any, actor: Actor) -> Http
         messages.error(request, f"The reason: {' '.join(exc.messages)} Nothing was changed.")
         return redirect("leagues:fixture_result", pk=fixture.pk)
     if action != "submit" and current is None:
-        messages.error(request, "There is no submitted result to act on.")
+        messages.error(request, no_result_words(request.user, fixture, action))
         return redirect("leagues:fixture_result", pk=fixture.pk)
     to_card = False
     try:

@@ -193,3 +193,33 @@ def test_a_reopened_result_tells_both_captains_why_and_the_pages_say_it(
     captain = Client()
     captain.force_login(users["away_captain"])
     assert f"reopened by Sam Wood (secretary): {reason}." in page_words(captain.get(url))
+
+
+def test_a_confirm_from_a_page_loaded_before_a_hand_was_corrected_says_why_and_what_next():
+    """Old Hall's captain had the result page open with its Confirm when a scorer corrected a
+    hand at the table, withdrawing the result: pressing Confirm said only "There is no submitted
+    result to act on." Now: nothing was confirmed, why, and what to do."""
+    world = build(played=True)
+    fixture, users = world.fixture, world.users
+    confirmation.result_submit(fixture=fixture, actor=Actor.of(users["home_captain"]))
+    captain = Client()
+    captain.force_login(users["away_captain"])
+    url = reverse("leagues:fixture_result", kwargs={"pk": fixture.pk})
+    assert 'data-testid="confirm-result"' in captain.get(url).content.decode()
+    game = world.table.games.get().game
+    scoring_services.hand_correct(
+        game=game,
+        number=1,
+        facts={**game.hands.get(number=1).facts, "low": "A"},
+        entry_key=uuid.uuid4(),
+        actor=Actor.of(None, link=world.table.scoring_link),
+    )
+    said = page_words(captain.post(url, {"action": "confirm"}, follow=True))
+    assert (
+        "Nothing was confirmed. The submitted result was withdrawn: a hand was corrected at "
+        "table 1. Submit it again from the result page once you have checked it." in said
+    ), said
+    assert "There is no submitted result to act on." not in said
+    # Its page says so to the captains too (below the message), until it is submitted again.
+    assert said.count("The submitted result was withdrawn: a hand was corrected at table 1.") == 2
+    assert "a hand was corrected" not in page_words(Client().get(url))
