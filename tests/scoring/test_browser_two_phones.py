@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
-from scoring.models import Hand, HandRevision, RevisionAction
+from scoring.models import Game, Hand, HandRevision, RevisionAction
 from tests.conftest import PHONE
 from tests.factories.scoring import GameFactory
 from tests.scoring.test_browser import NOT_OUT, PATEL, SMITH, Scorer
@@ -105,7 +105,9 @@ def test_a_hand_both_phones_recorded_alike_is_kept_once_and_theirs_can_be_kept(
     assert not HandRevision.objects.filter(game=game, action=RevisionAction.CORRECT).exists()
 
 
-def test_a_kept_hand_replaces_theirs_or_follows_it(phones: tuple[Scorer, Scorer]) -> None:
+def both_recorded_differently(phones: tuple[Scorer, Scorer]) -> tuple[Game, Page]:
+    """Phone A keeps hands 1 and 2 with no connection while phone B records others at both
+    numbers; A's connection is back: its page (both kept hands set aside beside B's)."""
     a, b = phones
     game = GameFactory(trinidad=True)
     open_for_offline(a, game)
@@ -113,9 +115,12 @@ def test_a_kept_hand_replaces_theirs_or_follows_it(phones: tuple[Scorer, Scorer]
     kept_offline(a, [HAND_1, HAND_2])
     b.play(1, card="7S", high=SMITH, low=SMITH, jack=NOT_OUT, game=SMITH)
     b.play(2, card="8H", high=PATEL, low=PATEL, jack=NOT_OUT, game=PATEL)
-
     a.page.context.set_offline(False)
-    page = a.page
+    return game, a.page
+
+
+def test_a_kept_hand_replaces_theirs_or_follows_it(phones: tuple[Scorer, Scorer]) -> None:
+    game, page = both_recorded_differently(phones)
     expect(page.get_by_test_id("kept-1")).to_contain_text("7♠")  # theirs: the card as shown
     expect(page.get_by_test_id("kept-1")).to_contain_text("4♥")  # mine
     expect(page.get_by_test_id("kept-2")).to_be_visible()  # every kept hand in sight
@@ -131,6 +136,34 @@ def test_a_kept_hand_replaces_theirs_or_follows_it(phones: tuple[Scorer, Scorer]
     assert [turned(game, n) for n in (1, 2, 3)] == [["4H"], ["8H"], ["5C"]]
     assert Hand.objects.get(game=game, number=1).revision == 1  # mine, as a correction
     assert HandRevision.objects.filter(game=game, action=RevisionAction.RECORD).count() == 3
+    assert HandRevision.objects.filter(game=game, action=RevisionAction.CORRECT).count() == 1
+
+
+# Two taps faster than a slow phone: the second lands before the page has drawn what the first
+# did (the panel still shows the choice), as one finger tapping twice does.
+TAPPED_TWICE = """(testid) => {
+    const choice = document.querySelector(`[data-testid="${testid}"]`);
+    choice.click();
+    choice.click();
+}"""
+
+
+def test_a_choice_tapped_twice_on_a_kept_hand_is_made_once(phones: tuple[Scorer, Scorer]) -> None:
+    """A second tap on Replace theirs kept a second correction, refused as made against the
+    hand before the first one and shown again beside the panel ("Hand 1 was changed on another
+    phone"); a second tap on Add mine after theirs added the hand twice, as hands 3 and 4."""
+    game, page = both_recorded_differently(phones)
+    expect(page.get_by_test_id("kept-2")).to_be_visible()
+    page.evaluate(TAPPED_TWICE, "replace-theirs-1")
+    expect(page.get_by_test_id("kept-1")).to_have_count(0)
+    page.evaluate(TAPPED_TWICE, "add-after-2")
+    expect(page.get_by_test_id("offline-conflict")).to_have_count(0)
+    expect(unsent(page)).to_have_count(0)
+    expect(page.get_by_test_id("hand-row-3")).to_be_visible()
+    expect(page.get_by_test_id("hand-row-4")).to_have_count(0)
+
+    assert [turned(game, n) for n in (1, 2, 3)] == [["4H"], ["8H"], ["5C"]]
+    assert Hand.objects.filter(game=game).count() == 3
     assert HandRevision.objects.filter(game=game, action=RevisionAction.CORRECT).count() == 1
 
 

@@ -904,16 +904,22 @@ document.addEventListener("click", async (event) => {
   const decision = event.target.closest("[data-keep-theirs], [data-replace-theirs], [data-add-after]");
   if (decision && view) {
     const key = decision.dataset.keepTheirs || decision.dataset.replaceTheirs || decision.dataset.addAfter;
-    const op = view.ops.find((o) => o.key === key);
-    const theirs = op && theirsFor(op, view.state);
-    if (!op) return;
-    await store.deleteOp(op.key);
-    if (decision.dataset.replaceTheirs && theirs) {
+    const shown = view.state; // the server's hands as the panel showed them
+    // Settled as the phone keeps it now, not as the panel was drawn: a second tap on a slow
+    // phone (before the panel is drawn again) finds the choice made and changes nothing, where it
+    // kept a second correction (refused, and shown as a conflict again) or the hand twice after
+    // the sheet's last.
+    const settled = await store.settleConflict(key, (op) => {
+      if (decision.dataset.addAfter) {
+        return { ...op, key: store.newKey(), append: true, state: "unsent", message: undefined };
+      }
+      if (decision.dataset.keepTheirs) return null;
+      const theirs = theirsFor(op, shown);
       // A correction of the server's hand, made against the revision this phone was shown.
-      await store.putOp({ ...op, key: store.newKey(), op: "correct", revision: theirs.revision, state: "unsent", message: undefined });
-    } else if (decision.dataset.addAfter) {
-      await store.putOp({ ...op, key: store.newKey(), append: true, state: "unsent", message: undefined });
-    }
+      if (theirs) return { ...op, key: store.newKey(), op: "correct", revision: theirs.revision, state: "unsent", message: undefined };
+      return op;
+    });
+    if (!settled) return;
     await refresh();
     flush();
   }

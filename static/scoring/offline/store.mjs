@@ -53,6 +53,30 @@ export async function deleteOp(key) {
   await done((await store("ops", "readwrite")).delete(key));
 }
 
+/** Settle a kept hand set aside for the scorer (state "conflict") as they chose, in one
+ * transaction: it goes, and `choose(op)` gives what is kept in its place (a correction, a hand to
+ * follow the sheet's last one) or null. False when it is no longer set aside (the choice was
+ * already made: a second tap on a slow phone): nothing changes. */
+export async function settleConflict(key, choose) {
+  const ops = await store("ops", "readwrite");
+  return new Promise((resolve, reject) => {
+    const { transaction } = ops;
+    let settled = false;
+    transaction.oncomplete = () => resolve(settled);
+    transaction.onerror = () => reject(transaction.error);
+    transaction.onabort = () => reject(transaction.error);
+    const request = ops.get(key);
+    request.onsuccess = () => {
+      const op = request.result;
+      if (!op || op.state !== "conflict") return;
+      const replacement = choose(op);
+      ops.delete(key);
+      if (replacement) ops.put(replacement);
+      settled = true;
+    };
+  });
+}
+
 export async function snapshotOf(game) {
   return (await done((await store("games", "readonly")).get(game))) || null;
 }
