@@ -140,7 +140,7 @@ EVENTS: dict[str, Event] = {
     ),
     "result_settled": Event(
         subject="Dispute settled: {fixture}",
-        says="The dispute over {fixture} is settled: {settled} {detail}",
+        says="The dispute over {fixture} is settled{settled} {detail}",
         act="See the result",
         link="leagues:fixture_result",
         to_secretaries=True,
@@ -335,19 +335,19 @@ def _points(figures: Any) -> str:
 
 
 def _settled(entry: AuditEntry) -> str:
-    """How a ``result_settled`` entry settled the dispute: the submitted result stands (upheld),
-    or, settled with the score card the secretary entered (its ``settled_with``), the result
-    it gives now, "Black Bull A 2–8 Brown Cow", and the one submitted where that differs.
-    "" for any other entry."""
+    """How a ``result_settled`` entry settled the dispute, after "is settled": ": the submitted
+    result stands." (upheld), or, settled with the score card the secretary entered (its
+    ``settled_with``), " with the corrected score card the secretary entered: the result is
+    now Black Bull A 2–8 Brown Cow (it was submitted as 4–6)." "" for any other entry."""
     fixture = entry.fixture
     if entry.action != "result_settled" or fixture is None:
         return ""
     before = entry.before if isinstance(entry.before, dict) else {}
     after = entry.after if isinstance(entry.after, dict) else {}
     if not after.get("settled_with"):
-        return "the submitted result stands."
+        return ": the submitted result stands."
     now, was = _points(after.get("figures")), _points(before.get("figures"))
-    how = f"the secretary settled it with {after['settled_with']}"
+    how = f" with {after['settled_with']} the secretary entered"
     if not now:
         return f"{how}."
     score = f"{fixture.home} {now} {fixture.away}"

@@ -69,8 +69,8 @@ def test_a_dispute_settled_with_the_corrected_card_is_one_email_with_the_new_sco
         assert [message.subject for message in told] == [f"Dispute settled: {fixture}"], side
         words = _words(told[0])
         assert (
-            f"The dispute over {fixture} is settled: the secretary settled it with the corrected "
-            f"score card: the result is now Black Bull 6–4 Old Hall (it was submitted as 8–2). "
+            f"The dispute over {fixture} is settled with the corrected score card the secretary "
+            "entered: the result is now Black Bull 6–4 Old Hall (it was submitted as 8–2). "
             "Both captains agreed by phone: table 4 was 10–11." in words
         ), words
         assert "stands" not in words and "withdrawn" not in words
