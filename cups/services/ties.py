@@ -225,22 +225,13 @@ def _make_fixture(tie: Tie, *, date: datetime.date | None = None) -> Fixture:
         raise ValidationError(f"{home} has not entered {season.name}.")
     venue = home.home_venue
     rnd = tie.round
-    clash = set_as = ""
+    reason = ""
     if date is None and rnd is not None and (rnd.date or rnd.deadline):
         date = rnd.date or rnd.deadline
         assert date is not None
-        set_as = f"the {rnd.name} night" if rnd.date else f"the {rnd.name} deadline"
-        try:
-            refuse_clash(
-                division=entry.division,
-                date=date,
-                home=home,
-                away=away,
-                venue=venue,
-                kind=Fixture.Kind.CUP,
-            )
-        except ValidationError as exc:
-            clash = " ".join(exc.messages)
+        reason = _round_night_unsuited(
+            rnd, date, division=entry.division, home=home, away=away, venue=venue
+        )
     else:
         date = nights_free_for(
             season=season,
@@ -259,16 +250,45 @@ def _make_fixture(tie: Tie, *, date: datetime.date | None = None) -> Fixture:
         venue=venue,
         note=f"{competition.name}, {_round_name(tie)}",  # as its calendar event says it
         **(
-            {
-                "status": Fixture.Status.POSTPONED,
-                "original_date": date,
-                "reason": f"{UNARRANGED}: {set_as}, {long_date(date)}, does not suit it. {clash} "
-                "The secretary arranges its night.",
-            }
-            if clash
+            {"status": Fixture.Status.POSTPONED, "original_date": date, "reason": reason}
+            if reason
             else {}
         ),
     )
+
+
+def _round_night_unsuited(
+    rnd: Round,
+    date: datetime.date,
+    *,
+    division: Any,
+    home: Any,
+    away: Any,
+    venue: Any,
+    exclude: int | None = None,
+) -> str:
+    """Why a tie of ``rnd`` (``home`` v ``away`` at ``venue``, its fixture ``exclude`` when it
+    has one) cannot be booked on the round's night or deadline ``date``, as re-arranging a
+    fixture onto it would be refused (``refuse_clash``), as its postponed fixture's reason
+    says it: "No night yet: the Semi-finals night, Tue 8 Dec 2026, does not suit it. Woolpack
+    is already on that night (…). The secretary arranges its night."; "" when it fits."""
+    try:
+        refuse_clash(
+            division=division,
+            date=date,
+            home=home,
+            away=away,
+            venue=venue,
+            exclude=exclude,
+            kind=Fixture.Kind.CUP,
+        )
+    except ValidationError as exc:
+        set_as = f"the {rnd.name} night" if rnd.date else f"the {rnd.name} deadline"
+        return (
+            f"{UNARRANGED}: {set_as}, {long_date(date)}, does not suit it. "
+            f"{' '.join(exc.messages)} The secretary arranges its night."
+        )
+    return ""
 
 
 def _race_game_start(tie: Tie, *, by: Account = None, playoff: bool = False) -> TieGame:
@@ -951,7 +971,8 @@ def round_set_dates(
     by: Account,
 ) -> Round:
     """Set a round's night (or its deadline, or both: a night no later than the deadline); its
-    cup fixtures not yet played move with it."""
+    cup fixtures not yet played move with it, and its ties waiting for a night (the round's
+    night did not suit them) go on the new one if it suits them (``_book_waiting``)."""
     rnd = Round.objects.select_for_update().select_related("competition__league").get(pk=round.pk)
     if not can_manage_competition(by, rnd.competition):
         raise PermissionDenied(f"Only the secretaries of {rnd.competition.league} run its cups.")
@@ -973,6 +994,11 @@ def round_set_dates(
         moving = Fixture.objects.filter(cup_tie__round=rnd, status=Fixture.Status.SCHEDULED)
         _refuse_round_clashes(list(moving.select_related(*_CLASH_RELATED)), when)
         moving.update(date=when)
+        waiting = Fixture.objects.filter(
+            cup_tie__round=rnd, status=Fixture.Status.POSTPONED, reason__startswith=UNARRANGED
+        )
+        for fixture in waiting.select_related(*_CLASH_RELATED):
+            _book_waiting(fixture, rnd, when, by=by)
     audit_log(
         league=rnd.competition.league,
         action=AuditEntry.Action.CUP_ROUND_DATED,
@@ -985,6 +1011,36 @@ def round_set_dates(
 
 
 _CLASH_RELATED = ("division__season", "home", "away", "venue")
+
+
+def _book_waiting(fixture: Fixture, rnd: Round, when: datetime.date, *, by: Account) -> None:
+    """A tie of ``rnd`` waiting for a night (the round's night did not suit it) goes on the
+    round's new night ``when`` if it suits it now, re-arranged onto it as the secretary would
+    (``fixture_rearrange``: audited, its tie following); if not, it keeps waiting, its reason
+    naming the new night's clash."""
+    from leagues.services.fixtures import fixture_rearrange
+
+    reason = _round_night_unsuited(
+        rnd,
+        when,
+        division=fixture.division,
+        home=fixture.home,
+        away=fixture.away,
+        venue=fixture.venue,
+        exclude=fixture.pk,
+    )
+    if reason:
+        Fixture.objects.filter(pk=fixture.pk).update(reason=reason)
+        Tie.objects.filter(fixture=fixture).update(reason=reason)
+        return
+    # The round's night is the secretary's, as it is for the round's ties it moves.
+    fixture_rearrange(
+        fixture=fixture,
+        date=when,
+        reason=f"the {rnd.name} night" if rnd.date else f"the {rnd.name} deadline",
+        outside_calendar=True,
+        by=by,
+    )
 
 
 def _refuse_round_clashes(fixtures: list[Fixture], when: datetime.date) -> None:

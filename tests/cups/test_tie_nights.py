@@ -177,3 +177,41 @@ def test_a_rounds_night_after_its_own_deadline_is_refused():
     round_set_dates(round=final_round, date=deadline, deadline=deadline, by=sec)
     final_round.refresh_from_db()
     assert final_round.date == final_round.deadline == deadline
+
+
+def test_a_tie_waiting_for_a_night_goes_on_the_rounds_new_night_when_it_suits():
+    """The final waits for a night (its round's night clashed): the secretary moves the
+    round's night to another that clashes too, and its reason names that one; then to a night
+    that suits it, and the final is booked on it, re-arranged and audited, its tie to play."""
+    from leagues.days import long_date
+    from leagues.models import AuditEntry
+
+    world = cup_world(4)
+    sec = world.users["secretary"]
+    night = world.league.today() + 2 * WEEK
+    a, b, c, d = world.teams
+    division = a.entries.get().division
+    for when in (night, night + WEEK):
+        FixtureFactory(division=division, home=a, away=b, date=when)
+        FixtureFactory(division=division, home=c, away=d, date=when)
+    cup, final = _final_on(world, night, winners="home")
+    assert final.status == Tie.Status.POSTPONED
+    final_round = final.round
+    round_set_dates(round=final_round, date=night + WEEK, deadline=None, by=sec)
+    final.refresh_from_db()
+    final.fixture.refresh_from_db()
+    assert final.fixture.status == Fixture.Status.POSTPONED
+    assert final.fixture.reason.startswith(
+        f"No night yet: the Final night, {long_date(night + WEEK)}, does not suit it."
+    )
+    assert final.reason == final.fixture.reason
+
+    round_set_dates(round=final_round, date=night + 2 * WEEK, deadline=None, by=sec)
+    final.refresh_from_db()
+    final.fixture.refresh_from_db()
+    assert final.fixture.status == Fixture.Status.SCHEDULED
+    assert final.fixture.date == night + 2 * WEEK
+    assert final.status == Tie.Status.SCHEDULED
+    assert AuditEntry.objects.filter(
+        action=AuditEntry.Action.FIXTURE_REARRANGED, fixture=final.fixture
+    ).exists()
