@@ -210,6 +210,17 @@ def no_result_words(viewer: Any, fixture: Any, action: str) -> str:
     )
 
 
+def submitted_again_words(viewer: Any, fixture: Any, action: str) -> str:
+    """Why a step from a page loaded before its result was withdrawn and submitted again (a
+    Confirm of figures since changed) was not taken: nothing was done, what withdrew the result
+    the page showed (``withdrawn_why``), and that the one submitted since is to be checked."""
+    why = withdrawn_why(viewer, fixture, selectors.last_withdrawal(fixture))
+    again = "The result has been submitted again since this page was loaded: check it below first."
+    return " ".join(
+        part for part in (NOT_DONE.get(action, "Nothing was changed."), why, again) if part
+    )
+
+
 def confirmed_how(submission: ResultSubmission, confirmer: str) -> str:
     """How the result came to count, as its audit entry says it, after "Confirmed": "by
     secretary", or "from the score card both captains signed, entered by secretary"."""
@@ -228,6 +239,12 @@ def _act(request: HttpRequest, fixture: Any, current: Any, actor: Actor) -> Http
         return redirect("leagues:fixture_result", pk=fixture.pk)
     if action != "submit" and current is None:
         messages.error(request, no_result_words(request.user, fixture, action))
+        return redirect("leagues:fixture_result", pk=fixture.pk)
+    seen = strict_id(request.POST.get("submission", ""))
+    if action != "submit" and seen is not None and seen != current.pk:
+        # Its page was loaded before the result it showed was withdrawn and submitted again:
+        # not confirmed (or disputed) unseen.
+        messages.error(request, submitted_again_words(request.user, fixture, action))
         return redirect("leagues:fixture_result", pk=fixture.pk)
     to_card = False
     try:

@@ -5,6 +5,7 @@ loaded before that change answered without a reason."""
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
@@ -12,7 +13,7 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
-from leagues.models import FixtureResult
+from leagues.models import FixtureResult, ResultSubmission
 from leagues.services import confirmation
 from leagues.services.cards import CardTable, fixture_card_enter
 from scoring import services as scoring_services
@@ -88,6 +89,21 @@ def _captains_addressed(world) -> dict[str, str]:
     return addresses
 
 
+def _correct_first_hand(world):
+    """The table's scorer gives the low of the won game's first hand to the home pair: the
+    game stays won, by the same pair, its score changed. The game, as it is now."""
+    game = world.table.games.get().game
+    scoring_services.hand_correct(
+        game=game,
+        number=1,
+        facts={**game.hands.get(number=1).facts, "low": "A"},
+        entry_key=uuid.uuid4(),
+        actor=Actor.of(None, link=world.table.scoring_link),
+    )
+    game.refresh_from_db()
+    return game
+
+
 def test_a_hand_corrected_after_the_result_was_submitted_says_which_and_to_submit_it_again(
     django_capture_on_commit_callbacks,
 ):
@@ -98,18 +114,9 @@ def test_a_hand_corrected_after_the_result_was_submitted_says_which_and_to_submi
     world = build(played=True)
     addresses = _captains_addressed(world)
     confirmation.result_submit(fixture=world.fixture, actor=Actor.of(world.users["home_captain"]))
-    game = world.table.games.get().game
-    first = game.hands.get(number=1)
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        scoring_services.hand_correct(
-            game=game,
-            number=1,
-            facts={**first.facts, "low": "A"},
-            entry_key=uuid.uuid4(),
-            actor=Actor.of(None, link=world.table.scoring_link),
-        )
-    game.refresh_from_db()
+        game = _correct_first_hand(world)
     assert game.status == GameStatus.WON
     for role in ("home_captain", "away_captain"):
         (told,) = _told(addresses[role])
@@ -206,14 +213,7 @@ def test_a_confirm_from_a_page_loaded_before_a_hand_was_corrected_says_why_and_w
     captain.force_login(users["away_captain"])
     url = reverse("leagues:fixture_result", kwargs={"pk": fixture.pk})
     assert 'data-testid="confirm-result"' in captain.get(url).content.decode()
-    game = world.table.games.get().game
-    scoring_services.hand_correct(
-        game=game,
-        number=1,
-        facts={**game.hands.get(number=1).facts, "low": "A"},
-        entry_key=uuid.uuid4(),
-        actor=Actor.of(None, link=world.table.scoring_link),
-    )
+    _correct_first_hand(world)
     said = page_words(captain.post(url, {"action": "confirm"}, follow=True))
     assert (
         "Nothing was confirmed. The submitted result was withdrawn: a hand was corrected at "
@@ -223,3 +223,32 @@ def test_a_confirm_from_a_page_loaded_before_a_hand_was_corrected_says_why_and_w
     # Its page says so to the captains too (below the message), until it is submitted again.
     assert said.count("The submitted result was withdrawn: a hand was corrected at table 1.") == 2
     assert "a hand was corrected" not in page_words(Client().get(url))
+
+
+def test_a_confirm_from_a_page_loaded_before_the_result_was_submitted_again_confirms_nothing():
+    """The same stale page once the result was submitted again: its Confirm confirmed the new
+    figures, which its captain had not seen. Now nothing is confirmed, and they are told why."""
+    world = build(played=True)
+    fixture, users = world.fixture, world.users
+    first = confirmation.result_submit(fixture=fixture, actor=Actor.of(users["home_captain"]))
+    captain = Client()
+    captain.force_login(users["away_captain"])
+    url = reverse("leagues:fixture_result", kwargs={"pk": fixture.pk})
+    seen = re.search(r'name="submission" value="(\d+)"', captain.get(url).content.decode())
+    assert seen is not None and int(seen.group(1)) == first.pk
+    _correct_first_hand(world)
+    again = confirmation.result_submit(fixture=fixture, actor=Actor.of(users["home_captain"]))
+    said = page_words(
+        captain.post(url, {"action": "confirm", "submission": seen.group(1)}, follow=True)
+    )
+    assert (
+        "Nothing was confirmed. The submitted result was withdrawn: a hand was corrected at "
+        "table 1. The result has been submitted again since this page was loaded: check it "
+        "below first." in said
+    ), said
+    again.refresh_from_db()
+    assert again.status == ResultSubmission.Status.SUBMITTED and again.away_agreed_by is None
+    # Confirmed from the page as it is now.
+    captain.post(url, {"action": "confirm", "submission": str(again.pk)})
+    again.refresh_from_db()
+    assert again.is_confirmed
