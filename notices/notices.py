@@ -147,8 +147,8 @@ EVENTS: dict[str, Event] = {
     ),
     "result_rejected": Event(
         subject="Dispute settled: {fixture}",
-        says="The dispute over {fixture} is settled: the submitted result is set aside and is "
-        "to be submitted again. {detail}",
+        says="The dispute over {fixture} is settled: the submitted result is set aside. "
+        "{detail} {next}",
         act="See the result",
         link="leagues:fixture_result",
         to_secretaries=True,
@@ -357,13 +357,14 @@ def _settled(entry: AuditEntry) -> str:
 
 
 def _next(entry: AuditEntry, to: Addressee) -> str:
-    """How the result a ``submission_withdrawn`` (or ``result_reopened``) entry withdrew comes
-    again: as whoever took it back said it (``confirmation.take_back_next``), a captain told
-    they will be asked to confirm it ("Roy Stead is entering the corrected score card; you
-    will be asked to confirm it."); else what the captains do to bring it again, where the
-    entry says (``confirmation.submit_again_words``: nothing submits it by itself). "" for
-    any other entry, and for a withdrawal that says neither."""
-    if entry.action not in ("submission_withdrawn", "result_reopened"):
+    """How the result a ``submission_withdrawn`` (``result_reopened``, ``result_rejected``)
+    entry withdrew comes again: as whoever took it back said it
+    (``confirmation.take_back_next``), a captain told they will be asked to confirm it ("Roy
+    Stead is entering the corrected score card; you will be asked to confirm it."); else what
+    the captains do to bring it again, where the entry says
+    (``confirmation.submit_again_words``: nothing submits it by itself). "" for any other
+    entry, and for a withdrawal that says neither."""
+    if entry.action not in ("submission_withdrawn", "result_reopened", "result_rejected"):
         return ""
     after = entry.after if isinstance(entry.after, dict) else {}
     step = str(after.get("next") or "")

@@ -299,10 +299,17 @@ def dispute(
 
 
 def settle(
-    terms: Terms, submission: ResultAgreement, *, uphold: bool, note: str, by: Account
+    terms: Terms,
+    submission: ResultAgreement,
+    *,
+    uphold: bool,
+    note: str,
+    by: Account,
+    to_do: str = "",
 ) -> ResultAgreement:
     """A secretary decides a dispute: uphold the submitted result (it counts, as settled), or
-    reject it (withdrawn: the games are corrected and the result submitted again)."""
+    reject it (withdrawn: the games are corrected and the result submitted again; ``to_do``:
+    what the sides do to bring it again, as they are told it)."""
     if not can_settle(terms, submission, by):
         raise PermissionDenied("Only a secretary of the league settles a dispute.")
     _require_open(submission, Status.DISPUTED)
@@ -331,7 +338,9 @@ def settle(
         action=AuditEntry.Action.RESULT_SETTLED if uphold else "result_rejected",
         subject=f"Dispute over {terms} settled: {note}",
         before=before,
-        after=_state(submission) | {"settlement": note},
+        after=_state(submission)
+        | {"settlement": note}
+        | ({"to_do": to_do} if to_do and not uphold else {}),
         by=by,
         link=None,
     )

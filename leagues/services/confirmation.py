@@ -379,7 +379,9 @@ def result_settle(
     """The secretary decides a dispute: uphold the submitted result (it counts, as settled), or
     reject it (withdrawn: the games are corrected and the result submitted again)."""
     terms, submission = _lock_submission(submission)
-    agreement.settle(terms, submission, uphold=uphold, note=note, by=by)
+    # Rejected, the sides are told how it comes again (``submit_again_words``).
+    to_do = "" if uphold else submit_again_words(terms.fixture)
+    agreement.settle(terms, submission, uphold=uphold, note=note, by=by, to_do=to_do)
     _follow(terms.fixture, Actor.of(by))
     return submission
 

@@ -45,6 +45,35 @@ def _words(message) -> str:
     return " ".join(message.body.split())
 
 
+def test_a_dispute_rejected_tells_the_captains_how_the_result_comes_again(
+    django_capture_on_commit_callbacks,
+):
+    """A rejected dispute's email said the result "is to be submitted again", not how: from
+    the card, put right and entered again (which submits it)."""
+    fixture, users = _fixture()
+    addresses = _addressed(users)
+    submission = fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+    confirmation.result_dispute(submission=submission, reason="Table 4 was 10-11", by=users["away"])
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmation.result_settle(
+            submission=submission,
+            uphold=False,
+            note="Table 4's card is wrong",
+            by=users["secretary"],
+        )
+    for side in ("home", "away"):
+        told = _told(addresses[side])
+        assert [message.subject for message in told] == [f"Dispute settled: {fixture}"], side
+        words = _words(told[0])
+        assert (
+            f"The dispute over {fixture} is settled: the submitted result is set aside. "
+            "Table 4's card is wrong. Put it right on the score card (the result page opens it "
+            "with its figures in) and enter it again: that submits it." in words
+        ), words
+        assert "to be submitted again" not in words
+
+
 def test_a_dispute_settled_with_the_corrected_card_is_one_email_with_the_new_score(
     django_capture_on_commit_callbacks,
 ):
