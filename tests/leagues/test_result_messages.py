@@ -45,16 +45,34 @@ def _words(message) -> str:
     return " ".join(message.body.split())
 
 
-def test_a_dispute_rejected_tells_the_captains_how_the_result_comes_again(
-    django_capture_on_commit_callbacks,
-):
-    """A rejected dispute's email said the result "is to be submitted again", not how: from
-    the card, put right and entered again (which submits it)."""
+def _card_disputed():
+    """A fixture whose home captain entered the card and the away captain disputed it, every
+    side's address set and the mail so far cleared: the fixture, its users, their addresses
+    and the submission."""
     fixture, users = _fixture()
     addresses = _addressed(users)
     submission = fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
     confirmation.result_dispute(submission=submission, reason="Table 4 was 10-11", by=users["away"])
     mail.outbox.clear()
+    return fixture, users, addresses, submission
+
+
+def _settled_words(fixture, addresses) -> list[str]:
+    """The one email each captain was sent, "Dispute settled: …", as its words."""
+    said = []
+    for side in ("home", "away"):
+        told = _told(addresses[side])
+        assert [message.subject for message in told] == [f"Dispute settled: {fixture}"], side
+        said.append(_words(told[0]))
+    return said
+
+
+def test_a_dispute_rejected_tells_the_captains_how_the_result_comes_again(
+    django_capture_on_commit_callbacks,
+):
+    """A rejected dispute's email said the result "is to be submitted again", not how: from
+    the card, put right and entered again (which submits it)."""
+    fixture, users, addresses, submission = _card_disputed()
     with django_capture_on_commit_callbacks(execute=True):
         confirmation.result_settle(
             submission=submission,
@@ -62,10 +80,7 @@ def test_a_dispute_rejected_tells_the_captains_how_the_result_comes_again(
             note="Table 4's card is wrong",
             by=users["secretary"],
         )
-    for side in ("home", "away"):
-        told = _told(addresses[side])
-        assert [message.subject for message in told] == [f"Dispute settled: {fixture}"], side
-        words = _words(told[0])
+    for words in _settled_words(fixture, addresses):
         assert (
             f"The dispute over {fixture} is settled: the submitted result is set aside. "
             "Table 4's card is wrong. Put it right on the score card (the result page opens it "
@@ -80,11 +95,7 @@ def test_a_dispute_settled_with_the_corrected_card_is_one_email_with_the_new_sco
     """Both captains got "Result withdrawn … nothing left to settle … submitted again once every
     table has finished" and "Dispute settled … the submitted result stands" at once, though the
     corrected card's result counted: now one email each, with the new score and the note."""
-    fixture, users = _fixture()
-    addresses = _addressed(users)
-    submission = fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
-    confirmation.result_dispute(submission=submission, reason="Table 4 was 10-11", by=users["away"])
-    mail.outbox.clear()
+    fixture, users, addresses, submission = _card_disputed()
     with django_capture_on_commit_callbacks(execute=True):
         fixture_card_enter(
             fixture=fixture,
@@ -94,10 +105,7 @@ def test_a_dispute_settled_with_the_corrected_card_is_one_email_with_the_new_sco
         )
     result = FixtureResult.objects.get(fixture=fixture)
     assert (result.home_match_points, result.away_match_points) == (6, 4)
-    for side in ("home", "away"):
-        told = _told(addresses[side])
-        assert [message.subject for message in told] == [f"Dispute settled: {fixture}"], side
-        words = _words(told[0])
+    for words in _settled_words(fixture, addresses):
         assert (
             f"The dispute over {fixture} is settled with the corrected score card the secretary "
             "entered: the result is now Black Bull 6–4 Old Hall (it was submitted as 8–2). "
