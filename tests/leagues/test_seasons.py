@@ -559,7 +559,7 @@ def test_a_squad_registered_at_once_from_the_leagues_players_names_and_a_csv(
     assert {"Old Stager", "Typed One", "Csv One", "Csv Two"} <= names
 
     players, registrations = Player.objects.count(), Registration.objects.count()
-    too_long = "Fred " + "Xxxxxxxxxx " * 10 + "Xxxxxxxxxx"  # words of a name, 125 in all
+    too_long = "Fred " + "Wolstenholme " * 8 + "Sutcliffe Holden"  # 125 characters
     response = client.post(url, {"season": division.season_id, "names": f"New One\n{too_long}"})
     assert response.status_code == 200
     assert (
