@@ -57,7 +57,12 @@ from leagues.models import (
 from leagues.selectors.fixtures import boards_begun
 from leagues.selectors.people import name_people, person_name
 from leagues.services import agreement
-from leagues.services.fixtures import nights_free_for, refuse_begun, refuse_clash
+from leagues.services.fixtures import (
+    nights_free_for,
+    refuse_begun,
+    refuse_clash,
+    refuse_fixture_clash,
+)
 from leagues.services.results import (
     gone_words,
     later_games_go,
@@ -1056,15 +1061,7 @@ def _refuse_round_clashes(fixtures: list[Fixture], when: datetime.date) -> None:
             problems += [f"{fixture.home} v {fixture.away}: {message}" for message in exc.messages]
             continue
         try:
-            refuse_clash(
-                division=fixture.division,
-                date=when,
-                home=fixture.home,
-                away=fixture.away,
-                venue=fixture.venue,
-                exclude=fixture.pk,
-                kind=Fixture.Kind.CUP,
-            )
+            refuse_fixture_clash(fixture, date=when)  # a tie's fixture: of kind cup
         except ValidationError as exc:
             problems += [f"{fixture.home} v {fixture.away}: {message}" for message in exc.messages]
     if problems:

@@ -672,6 +672,20 @@ def fixture_add(
     return fixture
 
 
+def refuse_fixture_clash(fixture: Fixture, *, date: datetime.date) -> None:
+    """``refuse_clash`` for ``fixture`` itself on ``date`` (its own night, or one it would move
+    to): its division, teams, venue and kind, not counting itself."""
+    refuse_clash(
+        division=fixture.division,
+        date=date,
+        home=fixture.home,
+        away=fixture.away,
+        venue=fixture.venue,
+        exclude=fixture.pk,
+        kind=fixture.kind,
+    )
+
+
 def refuse_clash(
     *,
     division: Division,
@@ -1138,15 +1152,7 @@ def fixture_undo(*, fixture: Fixture, reason: str, by: Account = None) -> Fixtur
     # Back on its night: what was booked onto that night meanwhile (a team's other match,
     # the pub's tables, a replacement meeting) would clash with it.
     try:
-        refuse_clash(
-            division=fixture.division,
-            date=fixture.date,
-            home=fixture.home,
-            away=fixture.away,
-            venue=fixture.venue,
-            exclude=fixture.pk,
-            kind=fixture.kind,
-        )
+        refuse_fixture_clash(fixture, date=fixture.date)
     except ValidationError as exc:
         raise ValidationError(
             [

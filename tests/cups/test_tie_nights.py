@@ -18,7 +18,7 @@ from cups.services.draws import draw_make
 from cups.services.ties import round_set_dates, tie_walkover
 from leagues.models import Fixture
 from leagues.nights_off import NightsOff
-from leagues.services.fixtures import fixture_rearrange, refuse_clash
+from leagues.services.fixtures import fixture_rearrange, refuse_fixture_clash
 from tests.cups.helpers import cup_world, team_cup
 from tests.factories.leagues import FixtureFactory
 
@@ -60,15 +60,8 @@ def test_a_groups_ties_go_on_nights_both_teams_are_free_skipping_nights_off():
         assert fixture.status == Fixture.Status.SCHEDULED
         assert fixture.date != tonight + WEEK
         # The one check re-arranging a fixture makes finds nothing against it.
-        refuse_clash(
-            division=fixture.division,
-            date=fixture.date,
-            home=fixture.home,
-            away=fixture.away,
-            venue=fixture.venue,
-            exclude=fixture.pk,
-            kind=Fixture.Kind.CUP,
-        )
+        assert fixture.kind == Fixture.Kind.CUP
+        refuse_fixture_clash(fixture, date=fixture.date)
 
 
 def test_a_knock_out_tie_whose_rounds_night_clashes_waits_to_be_arranged():
