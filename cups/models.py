@@ -23,6 +23,7 @@ from django.utils import timezone
 from config.paths import path_for
 from leagues.match import PLAYOFF_TO_COME, PLAYOFF_WON, level_words
 from leagues.models import (
+    NO_NIGHT_YET,
     Fixture,
     League,
     Player,
@@ -47,8 +48,9 @@ PLAYOFF_WON_AT_TABLE = "the play-off game has been won at the table, scored on a
 PLAYOFF_WON_DECIDES = "its result decides the tie, and the card's play-off boxes are not needed"
 #: How a knock-out tie's postponed fixture's reason begins when its round's night (or deadline)
 #: did not suit it, its teams or pub already booked (``cups.services.ties._make_fixture``): it
-#: waits for the secretary to arrange its night, and the cup's manage page lists it.
-UNARRANGED = "No night yet"
+#: waits for the secretary to arrange its night, and the cup's manage page lists it. The
+#: fixture's own words (``Fixture.awaits_night``) read the same beginning.
+UNARRANGED = NO_NIGHT_YET
 #: Why the score card gives no score for a play-off game a phone has scored hands of, as the
 #: card's page and its refusal say it (``cups.services.ties.take_playoff_from_card``).
 PLAYOFF_HANDS_STAND = (

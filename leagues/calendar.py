@@ -84,9 +84,13 @@ def _description(fixture: Fixture, url: str) -> str:
         lines.append(f"{fixture.walkover_words}.")
     elif fixture.status == Fixture.Status.POSTPONED:
         # As its page says it: the event stays on the night it was set for, marked tentative.
-        lines.append(
-            f"{POSTPONED_WORDS}: {fixture.reason}" if fixture.reason else f"{POSTPONED_WORDS}."
-        )
+        # A cup tie waiting for a night: its reason says so ("No night yet: ...").
+        if fixture.awaits_night:
+            lines.append(fixture.reason)
+        else:
+            lines.append(
+                f"{POSTPONED_WORDS}: {fixture.reason}" if fixture.reason else f"{POSTPONED_WORDS}."
+            )
     elif fixture.status == Fixture.Status.VOID:
         lines.append(f"Void: {fixture.reason}" if fixture.reason else "Void.")
     # A cup tie's note is its cup and round when it was made ("League Cup, Round 1"): said above.

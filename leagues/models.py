@@ -640,6 +640,10 @@ TO_PLAY = (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED)
 
 #: A postponed fixture's status as the pages say it: it has no date until it is re-arranged.
 POSTPONED_WORDS = "Postponed: no new date yet"
+#: How a cup tie's postponed fixture's reason begins when its knock-out round's night (or
+#: deadline) did not suit it (``cups.services.ties._make_fixture``): it was never set for the
+#: night its date holds, and waits for the secretary to arrange one (``Fixture.awaits_night``).
+NO_NIGHT_YET = "No night yet"
 
 
 class FixtureKind(models.TextChoices):
@@ -683,6 +687,25 @@ class FixtureWords:
         if self.kind == FixtureKind.LEAGUE:
             return self.division.name
         return FixtureKind(self.kind).label
+
+    @property
+    def awaits_night(self) -> bool:
+        """Whether it is a cup tie waiting for a night (``NO_NIGHT_YET``): postponed because
+        its round's night did not suit it, so never set for the night its date holds (the
+        round's, kept for the lists' order). No page reads it as set for that night, and
+        there is no postponement of it to undo: it is re-arranged onto a night."""
+        return (
+            self.status == FixtureStatus.POSTPONED
+            and self.kind == FixtureKind.CUP
+            and self.reason.startswith(NO_NIGHT_YET)
+        )
+
+    @property
+    def postponed_words(self) -> str:
+        """A postponed fixture's status as the pages and lists say it: "Postponed: no new
+        date yet" (``POSTPONED_WORDS``), or a cup tie waiting for its first night's "No night
+        yet" (``awaits_night``)."""
+        return NO_NIGHT_YET if self.awaits_night else POSTPONED_WORDS
 
     @property
     def first_set_for(self) -> str:
@@ -888,6 +911,8 @@ class Fixture(FixtureWords, models.Model):
         re-arranged: "Postponed: no new date yet (it was set for Tue 9 Sep 2025 at 20:00 London
         time)"."""
         at = f"{self.time:%H:%M} {self.league.time_zone_words}"
+        if self.awaits_night:
+            return f"{NO_NIGHT_YET}: the secretary arranges its night"
         if self.status == self.Status.POSTPONED:
             return f"{POSTPONED_WORDS} (it was set for {long_date(self.date)} at {at})"
         if self.date == self.league.today():

@@ -18,7 +18,7 @@ from django.utils.safestring import SafeString
 from config.paths import paths_for
 from config.tables import BaseTable
 from leagues.days import clock, short_date
-from leagues.models import POSTPONED_WORDS, Fixture, FixtureResult, League
+from leagues.models import Fixture, FixtureResult, League
 from leagues.selectors.counting import result_mark
 from leagues.selectors.live import (
     IN_PLAY,
@@ -333,8 +333,9 @@ def fixture_score(fixture: Fixture, *, marked: bool = True) -> str:
 def status_text(fixture: Fixture) -> str:
     """A fixture's status as lists print it: "Walkover to Alpha", "Played (provisional)",
     "Play-off: Scheduled", "Cup: Result not in yet" (its night passed, nothing scored),
-    "Postponed: no new date yet" (as its page says it)."""
-    label = POSTPONED_WORDS if fixture.status == POSTPONED else fixture.get_status_display()
+    "Postponed: no new date yet" (as its page says it; a cup tie waiting for a night, "No night
+    yet": ``Fixture.postponed_words``)."""
+    label = fixture.postponed_words if fixture.status == POSTPONED else fixture.get_status_display()
     if fixture.status == SCHEDULED:  # begun: a game at a table, or a table done
         progress = listed_progress(fixture, fixture.league.today())
         if progress == NO_RESULT:

@@ -14,7 +14,6 @@ from django.db.models import Exists, OuterRef, Prefetch
 from django.template.defaultfilters import pluralize
 
 from leagues.models import (
-    POSTPONED_WORDS,
     Division,
     Fixture,
     League,
@@ -285,7 +284,8 @@ def status_words(fixture: Fixture, today: datetime.date) -> str:
     has passed with none, "Result submitted, awaiting confirmation" or "Result disputed" while
     its result waits for the sides (``waiting_words``), a cup tie's with none put forward
     "Result not yet submitted" (``CUP_NOT_SUBMITTED_WORDS``), a postponed one's "Postponed: no
-    new date yet" (``POSTPONED_WORDS``), else its status."""
+    new date yet" (``Fixture.postponed_words``: a cup tie waiting for a night, "No night yet"),
+    else its status."""
     progress = match_progress(fixture, today)
     if progress == IN_PLAY:
         return "In play"
@@ -301,7 +301,7 @@ def status_words(fixture: Fixture, today: datetime.date) -> str:
         if fixture.kind == Fixture.Kind.CUP and result and result_state(result) == NOT_SUBMITTED:
             return CUP_NOT_SUBMITTED_WORDS
     if fixture.status == Fixture.Status.POSTPONED:
-        return POSTPONED_WORDS
+        return fixture.postponed_words
     return fixture.get_status_display()
 
 

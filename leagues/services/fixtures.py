@@ -1140,6 +1140,13 @@ def fixture_undo(*, fixture: Fixture, reason: str, by: Account = None) -> Fixtur
             "Only a postponement, a walkover or a void can be undone; this fixture is "
             f"{fixture.get_status_display().lower()}."
         )
+    if fixture.awaits_night:
+        # Never set for the night its date holds: undoing would book it on the round's night
+        # that did not suit it.
+        raise ValidationError(
+            "This cup tie has no night yet, so there is no postponement to undo: its round's "
+            "night did not suit it. Re-arrange it onto a night that suits both teams and the pub."
+        )
     if not reason.strip():
         raise ValidationError("Give the reason for undoing it.")
     withdrawn = fixture.withdrawn_team

@@ -27,7 +27,6 @@ from django.db import transaction
 
 from leagues.audit import audit_log
 from leagues.models import (
-    POSTPONED_WORDS,
     AuditEntry,
     Fixture,
     FixtureTable,
@@ -117,7 +116,9 @@ def refuse_unless_night_open(fixture: Fixture) -> None:
     """Refuse seating a table of ``fixture`` whose night is not open (``night_open``): a
     postponed one until it is re-arranged, said so; else its status."""
     if fixture.status == Fixture.Status.POSTPONED:
-        raise ValidationError(f"{POSTPONED_WORDS}: its tables are seated once it is re-arranged.")
+        raise ValidationError(
+            f"{fixture.postponed_words}: its tables are seated once it is re-arranged."
+        )
     if not night_open(fixture):
         raise ValidationError(f"{fixture} is {fixture.get_status_display().lower()}.")
 

@@ -12,7 +12,6 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from config.inputs import strict_id
-from leagues.models import POSTPONED_WORDS
 from leagues.selectors import blank_cards
 from leagues.selectors import fixtures as selectors
 from leagues.views.common import found
@@ -37,7 +36,6 @@ def fixture_blank_card(request: HttpRequest, pk: int) -> HttpResponse:
             "fixture": fixture,
             "division": fixture.division,
             "cards": [card] if card.playable else [],
-            "postponed_words": POSTPONED_WORDS,
             "site": _site(request),
         },
     )

@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.clickjacking import xframe_options_exempt
 
-from leagues.models import POSTPONED_WORDS, Fixture
+from leagues.models import Fixture
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.standings import division_for_table, division_standings
 from leagues.services.embed import league_embed_sites_update
@@ -74,7 +74,6 @@ def division_embed(request: HttpRequest, pk: int) -> HttpResponse:
             "division": division,
             "standings": standings,
             "upcoming": list(upcoming),
-            "postponed_words": POSTPONED_WORDS,  # as its page says it, with no start time
             "results": [(fixture, fixture_score(fixture)) for fixture in results],
             "page_url": request.build_absolute_uri(division.get_absolute_url()),
         },

@@ -190,7 +190,9 @@ def fixture_manage(request: HttpRequest, pk: int) -> HttpResponse:
             "posted_unshown": action in ("rearrange", "postpone", "walkover"),
             "open": fixture.status in fixtures.REPLACEABLE,
             "undo": fixtures.undo_words(fixture)
-            if fixture.status in fixtures.UNDOABLE and withdrawn is None
+            if fixture.status in fixtures.UNDOABLE
+            and withdrawn is None
+            and not fixture.awaits_night  # a cup tie never set for a night: nothing to undo
             else "",
             "withdrawn": withdrawn,
         },

@@ -17,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from leagues.forms import add_service_error
-from leagues.models import POSTPONED_WORDS, Fixture, FixtureTable
+from leagues.models import Fixture, FixtureTable
 from leagues.permissions import seating_sides, squad_sides
 from leagues.seating_forms import SIDES, SquadAddForm, TableSeatForm
 from leagues.selectors import fixtures as selectors
@@ -169,7 +169,6 @@ def fixture_night(request: HttpRequest, pk: int) -> HttpResponse:
             ],
             "add_form": add_form,
             "playable": playable,
-            "postponed_words": POSTPONED_WORDS,
             "scoring_opens": _scoring_opens(fixture) if playable else "",
         },
     )
@@ -185,7 +184,9 @@ def table_qr(request: HttpRequest, pk: int, board: int) -> HttpResponse:
     link = table.scoring_link if table is not None else None
     closed = ""
     if fixture.status == Fixture.Status.POSTPONED:
-        closed = f"{POSTPONED_WORDS}: its tables' QR codes are shown once it is re-arranged."
+        closed = (
+            f"{fixture.postponed_words}: its tables' QR codes are shown once it is re-arranged."
+        )
     elif link is None or not link.is_live:
         closed = "This table has no scoring link open: seat its pairs first."
     if closed:

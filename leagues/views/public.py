@@ -19,7 +19,7 @@ from cups.selectors import knockout_tie
 from leagues import match
 from leagues.days import clock, short_date
 from leagues.fragments import PLAYERS, page_fragment, page_fragment_tagged, tag_until
-from leagues.models import POSTPONED_WORDS, AuditEntry, Division, Fixture
+from leagues.models import AuditEntry, Division, Fixture
 from leagues.permissions import can_manage_league, captained_sides, fixture_role
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.blank_cards import card_to_print
@@ -82,7 +82,7 @@ def fixture_lines(
         where = escape(fixture.listed_under)
         if fixture.status == Fixture.Status.POSTPONED:
             # No start time: it is not on that night (nor any, until it is re-arranged).
-            where += f" · {escape(fixture.venue.name)} · {POSTPONED_WORDS}"
+            where += f" · {escape(fixture.venue.name)} · {escape(fixture.postponed_words)}"
         elif not score:
             where += f" · {escape(fixture.venue.name)}, {clock(fixture.time)}"
         if said is not None:

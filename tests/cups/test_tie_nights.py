@@ -41,6 +41,18 @@ def _final_on(world, night: datetime.date, *, winners: str) -> tuple[Competition
     return cup, Tie.objects.select_related("fixture").get(round=final_round)
 
 
+def _final_waiting(world) -> tuple[datetime.date, Competition, Tie]:
+    """The final's night, two weeks on, one on which every team plays a league match: the
+    night, the cup and its final, waiting for a night (``_final_on``)."""
+    night = world.league.today() + 2 * WEEK
+    a, b, c, d = world.teams
+    division = a.entries.get().division
+    FixtureFactory(division=division, home=a, away=b, date=night)
+    FixtureFactory(division=division, home=c, away=d, date=night)
+    cup, final = _final_on(world, night, winners="home")
+    return night, cup, final
+
+
 def test_a_groups_ties_go_on_nights_both_teams_are_free_skipping_nights_off():
     """Team A and Team B play a league match tonight and next week is a night off: no group tie
     goes on either (they were put on the round robin's nights whatever else was on), and no
@@ -72,12 +84,7 @@ def test_a_knock_out_tie_whose_rounds_night_clashes_waits_to_be_arranged():
     puts it on a night that suits."""
     world = cup_world(4)
     sec = world.users["secretary"]
-    night = world.league.today() + 2 * WEEK
-    a, b, c, d = world.teams
-    division = a.entries.get().division
-    FixtureFactory(division=division, home=a, away=b, date=night)
-    FixtureFactory(division=division, home=c, away=d, date=night)
-    cup, final = _final_on(world, night, winners="home")
+    night, cup, final = _final_waiting(world)
     assert final.fixture is not None
     assert final.fixture.status == Fixture.Status.POSTPONED
     assert final.status == Tie.Status.POSTPONED
@@ -208,3 +215,44 @@ def test_a_tie_waiting_for_a_night_goes_on_the_rounds_new_night_when_it_suits():
     assert AuditEntry.objects.filter(
         action=AuditEntry.Action.FIXTURE_REARRANGED, fixture=final.fixture
     ).exists()
+
+
+def test_a_tie_waiting_for_a_night_does_not_read_as_set_for_the_rounds_night():
+    """The final waits for a night (the Final night clashed): its fixture was never set for
+    that night, so nothing reads as if it had been. Its page says "No night yet" first, not
+    the round's night; the lists and the captain's *My fixtures* say it too, with no "Was set
+    for"; the secretary's page offers no undoing of a postponement (there is none to undo: it
+    would put the final on the very night that clashed), and the service refuses it saying
+    why and how to give it a night."""
+    from leagues.days import long_date
+    from leagues.services.fixtures import fixture_undo
+
+    world = cup_world(4)
+    sec = world.users["secretary"]
+    night, _, final = _final_waiting(world)
+    fixture = final.fixture
+    assert fixture is not None and fixture.status == Fixture.Status.POSTPONED
+    client = Client()
+    client.force_login(sec)
+    page = unescape(client.get(reverse("leagues:fixture", args=[fixture.pk])).content.decode())
+    head = page[page.index('data-live-region="fixture-head"') :]
+    line = head[head.index('<p class="muted">') : head.index("</p>")]
+    assert "No night yet" in line
+    assert long_date(night) not in line and f"{night:%A} {night.day} {night:%B}" not in line
+    assert "Postponed: no new date yet" not in line
+    manage = unescape(
+        client.get(reverse("leagues:manage_fixture", args=[fixture.pk])).content.decode()
+    )
+    assert "Undo the postponement" not in manage
+    assert "Re-arrange" in manage
+    with pytest.raises(ValidationError) as refused:
+        fixture_undo(fixture=fixture, reason="Back on its night", by=sec)
+    said = " ".join(refused.value.messages)
+    assert "no longer has room" not in said
+    assert said.startswith("This cup tie has no night yet, so there is no postponement to undo")
+    assert "Re-arrange it onto a night" in said
+    fixture.refresh_from_db()
+    assert fixture.status == Fixture.Status.POSTPONED
+    # The lists: the division's fixtures and the home team's page.
+    listed = unescape(client.get(reverse("leagues:team", args=[fixture.home_id])).content.decode())
+    assert "No night yet" in listed
