@@ -37,10 +37,13 @@ class Booked:
 
 @dataclass(frozen=True)
 class Clash:
-    """Why the fixture does not fit: ``about`` is "home", "away", "venue" or "meetings"."""
+    """Why the fixture does not fit: ``about`` is "home", "away", "venue" or "meetings";
+    ``withdrawn`` when it is the team ``about`` itself (it withdrew), not the night: no other
+    date would do."""
 
     about: str
     message: str
+    withdrawn: bool = False
 
 
 def ordinal_word(number: int) -> str:
@@ -77,6 +80,7 @@ def clashes(
                     side,
                     f"{names[team]} withdrew from the season on {long_date(withdrawn[team])}: "
                     "it plays no more league fixtures (reinstate it first, on its page).",
+                    withdrawn=True,
                 )
             )
     for side, team in (("home", home), ("away", away)):

@@ -11,7 +11,7 @@ import hashlib
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.template.defaultfilters import pluralize
@@ -698,7 +698,9 @@ def refuse_clash(
 ) -> None:
     """Refuse the fixture when it does not fit the season's calendar (``leagues.bookings``, the
     rules an import's check runs too): either team already on that night, the venue full, or
-    (``kind`` league) a meeting beyond the format's. Every reason is said at once."""
+    (``kind`` league) a meeting beyond the format's. Every reason is said at once: a team
+    withdrawn from the season by its side ("home", "away": a form shows it with that team),
+    the others as the fixture's."""
     season = division.season
     league = kind == Fixture.Kind.LEAGUE
     teams = (home.pk, away.pk)
@@ -741,17 +743,19 @@ def refuse_clash(
         else None,
     )
     if found:
-        raise ValidationError(
-            [
+        # A withdrawn team's refusal is the team's ("home", "away": a form shows it with that
+        # field), not the night's; the others are the fixture's as a whole.
+        said: dict[str, list[str]] = {}
+        for clash in found:
+            said.setdefault(clash.about if clash.withdrawn else NON_FIELD_ERRORS, []).append(
                 clash.message
                 + (
                     " A further meeting is a cup tie, a play-off or a friendly: choose its kind."
                     if clash.about == "meetings"
                     else ""
                 )
-                for clash in found
-            ]
-        )
+            )
+        raise ValidationError(said)
 
 
 def _locked_fixture(fixture: Fixture) -> Fixture:

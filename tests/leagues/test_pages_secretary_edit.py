@@ -461,6 +461,34 @@ def test_secretary_adds_a_single_fixture(client, signed_in, league, division):
     assert Fixture.objects.filter(division=division).count() == 1
 
 
+def test_a_withdrawn_teams_refusal_shows_with_its_team_not_the_date(client, signed_in, division):
+    """Adding a league fixture for a team that withdrew: the refusal showed under the Date
+    field, as if another date would do. It shows with the team it is about (the Home field
+    here, the Away field for the away team), the date left unmarked."""
+    from html import unescape
+
+    from leagues.services.withdrawal import team_withdraw
+
+    bull, anchor = Team.objects.get(name="Black Bull"), Team.objects.get(name="Anchor")
+    team_withdraw(entry=bull.entries.get(), reason="The pub has closed", by=signed_in)
+    url = reverse("leagues:manage_fixture_add", args=[division.pk])
+    night = division.season.starts_on + datetime.timedelta(weeks=2)
+    for home, away, field in ((bull, anchor, "home"), (anchor, bull, "away")):
+        page = unescape(
+            client.post(url, {"home": home.pk, "away": away.pk, "date": night}).content.decode()
+        )
+        # Each field's block, by its input's name: those marked wrong.
+        blocks = page.split('<div class="field')[1:]
+        errors = {
+            re.search(r'name="(\w+)"', block)[1]: block
+            for block in blocks
+            if block.startswith(" has-error")
+        }
+        assert list(errors) == [field], errors
+        assert "Black Bull withdrew from the season on" in errors[field]
+    assert not Fixture.objects.filter(division=division).exists()
+
+
 def test_a_team_not_in_the_division_cannot_be_chosen(client, signed_in, league, division, second):
     outsider = Team.objects.create(
         league=league, name="Swan", slug="swan", home_venue=VenueFactory()
