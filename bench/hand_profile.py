@@ -38,7 +38,14 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from coding import ACCEPT_ENCODING, decoded  # noqa: E402
-from hand_entry import TARGET, form_fields, next_dealer, plain_hand  # noqa: E402
+from hand_entry import (  # noqa: E402
+    TARGET,
+    form_fields,
+    hand_headers,
+    next_dealer,
+    next_hand,
+    plain_hand,
+)
 
 HOST = "127.0.0.1"
 PAGE = "/accounts/login/"
@@ -56,7 +63,11 @@ class Phone:
         self.cpu = 0.0
 
     def request(
-        self, method: str, path: str, data: dict[str, str] | None = None, htmx: bool = False
+        self,
+        method: str,
+        path: str,
+        data: dict[str, str] | None = None,
+        headers: dict[str, str] | None = None,
     ) -> tuple[int, dict[str, str], str]:
         body = urlencode(data).encode() if data is not None else b""
         environ = {
@@ -86,8 +97,8 @@ class Phone:
             environ["HTTP_X_CSRFTOKEN"] = self.cookies.get("csrftoken", "")
             environ["HTTP_ORIGIN"] = f"https://{HOST}"
             environ["HTTP_REFERER"] = f"https://{HOST}{path}"
-        if htmx:
-            environ["HTTP_HX_REQUEST"] = "true"
+        for name, value in (headers or {}).items():
+            environ["HTTP_" + name.upper().replace("-", "_")] = value
         if self.cookies:
             environ["HTTP_COOKIE"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         answer: dict[str, Any] = {}
@@ -146,16 +157,19 @@ def play(
     page_cpu: list[float] = []
     for index in range(games):
         game, html = start_game(phone, f"profile {index + 1}")
-        dealer, fields = next_dealer(html), form_fields(html, "hand-form")
+        dealer, fields, draws = next_dealer(html), form_fields(html, "hand-form"), False
         while fields and int(fields["expected_number"]) <= hands:
             number = int(fields["expected_number"])
             data = plain_hand(fields, dealer, number)
             phone.profile = profiles[0] if profiles else None
-            status, _, reply = phone.request("POST", f"/games/{game}/hands/", data, htmx=True)
+            status, headers, reply = phone.request(
+                "POST", f"/games/{game}/hands/", data, headers=hand_headers(draws)
+            )
             hand_cpu.append(phone.cpu)
-            if status != 200 or f"Hand {number} recorded." not in reply:
+            following = next_hand(status, headers, reply, number, fields)
+            if following is None:
                 raise RuntimeError(f"hand {number} of game {game}: HTTP {status}\n{reply[:500]}")
-            fields, dealer = form_fields(reply, "hand-form"), next_dealer(reply)
+            fields, dealer, draws = following
             phone.profile = profiles[1] if profiles else None
             status, _, _ = phone.request("GET", PAGE)
             page_cpu.append(phone.cpu)

@@ -121,6 +121,8 @@ def _render(game: Game, sides: Sequence[Side], dealer: str, *, pk: int) -> str:
         "action": _action(pk),
         "submit_label": "Record hand",
         "htmx": True,
+        # Nothing tapped: the page's script draws the next hand's form from it (scoring.js).
+        "fresh": True,
         "csrf_token": CSRF,
     }
     return get_template("scoring/_hand_form.html").render(context)

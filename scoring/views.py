@@ -46,6 +46,7 @@ from scoring.rules import InvalidFacts
 from scoring.services import GameMovedOn
 from scoring.sheet import build_page, build_rows, verdict
 from scoring.tables import GameTable
+from scoring.templatetags.sheet import row_html
 from scoring.zones import game_zone, zone_words
 
 UNPROCESSABLE = 422
@@ -282,6 +283,44 @@ def _reply(
     return render(request, "scoring/_reply.html", context)
 
 
+def _draws_reply(request: HttpRequest) -> bool:
+    """Whether the page draws a recorded hand's reply itself, from data (scoring.js says so with
+    `X-Light-Reply: json` when it holds a fresh hand form to draw the next one from)."""
+    return request.META.get("HTTP_X_LIGHT_REPLY") == "json"
+
+
+def _drawn_reply(game: Game, sides: list[Side], *, hand: Hand, awards: Any) -> HttpResponse:
+    """The light reply to a hand recorded while the game goes on, as data for the page to draw
+    (static/scoring/scoring.js `drawReply`): the hand's score-sheet row as the sheet writes it,
+    the scores, the notice, who deals the next hand, fresh one-time keys for the next hand and
+    the undo, and what changed of the game the phone keeps offline. The same page as the
+    rendered reply (`scoring/_reply.html`) gives, without rendering the hand form and the
+    scoreboard again: a won game's reply (its banner and actions) is always rendered."""
+    number = hand.number
+    dealer = next(side for side in sides if side.label == game.next_dealer)
+    (row,) = build_rows(game, sides, [(hand, awards)])
+    return JsonResponse(
+        {
+            "hand": number,
+            "row": row_html(row, decided=False, fixable=True),
+            "scores": {side.label: side.score for side in sides},
+            "notice": f"Hand {number} recorded.",
+            "next": {
+                "number": number + 1,
+                "dealer": dealer.label,
+                "dealer_name": dealer.name,
+                "entry_key": str(uuid.uuid4()),
+            },
+            "undo": {
+                "number": number,
+                "entry_key": str(uuid.uuid4()),
+                "fix_url": row.correct_url,
+            },
+            "offline_update": offline.state_change(game, count=number, hands=[hand]),
+        }
+    )
+
+
 # --- list and start ------------------------------------------------------------------------
 
 
@@ -452,6 +491,8 @@ def hand_record(request: HttpRequest, pk: int) -> HttpResponse:
         return _render_game(request, selectors.game_for_page(pk), notice=notice)
     game, sides, awards = recorded.game, recorded.sides, recorded.awards
     by_label = {side.label: side for side in sides}
+    if _draws_reply(request) and not recorded.change.status_changed:
+        return _drawn_reply(game, sides, hand=hand, awards=awards)
     return _reply(
         request,
         game,

@@ -332,7 +332,114 @@
     if (summary) summary.focus();
   });
 
+  /* A recorded hand's reply as data: the server sends it when asked (`X-Light-Reply: json`,
+   * scoring/views.py `_drawn_reply`), and it is drawn here as the rendered reply
+   * (scoring/_reply.html) changes the page: the sheet's new row (written by the server), the
+   * scores, the notice and who deals next, the score bar's Undo and Fix for the new last hand,
+   * and the next hand's form: a copy of the fresh form the page was given (kept before anything
+   * is tapped on it) with the next hand's number, one-time key and dealer. The page asks for it
+   * only when it holds that copy and its score bar has the Undo to bring up to date; a hand
+   * that wins the game is answered by the server's page (its banner and actions). */
+  var freshForm = null;
+  var freshFrom = null;
+
+  /* Keep a copy of the hand form when a fresh one has just arrived (the page loaded, or a reply
+   * swapped one in and htmx has settled it: until then it wears the old form's classes): nothing
+   * can have been tapped on it yet. */
+  function keepFreshForm() {
+    var form = document.querySelector("#hand-form[data-fresh]");
+    if (!form || form === freshFrom) return;
+    freshFrom = form;
+    freshForm = form.cloneNode(true);
+    freshForm.classList.remove("htmx-request", "htmx-settling", "htmx-swapping", "htmx-added");
+    freshForm.querySelectorAll("#hand-preview, #offline-error").forEach(function (node) { node.remove(); });
+  }
+  keepFreshForm();
+
+  function mayDrawReply() {
+    return !!(freshForm && document.getElementById("sheet-rows") && document.getElementById("undo-form") &&
+      document.querySelector("#scoreboard .status-line"));
+  }
+
+  function nextForm(next) {
+    var form = freshForm.cloneNode(true);
+    form.elements.namedItem("entry_key").value = next.entry_key;
+    form.elements.namedItem("expected_number").value = String(next.number);
+    form.querySelectorAll("input[name=dealer]").forEach(function (radio) {
+      radio.checked = radio.defaultChecked = radio.value === next.dealer;
+    });
+    return form;
+  }
+
+  function drawReply(reply) {
+    var entry = document.getElementById("entry");
+    var form = document.getElementById("hand-form");
+    var update = document.createElement("template");
+    update.id = "sheet-update";
+    update.dataset.from = String(reply.hand);
+    update.innerHTML = reply.row;
+    entry.prepend(update);
+
+    Object.keys(reply.scores).forEach(function (label) {
+      var value = document.querySelector('#scoreboard [data-testid="score-value-' + label + '"]');
+      if (value) value.textContent = String(reply.scores[label]);
+    });
+    var line = document.querySelector("#scoreboard .status-line");
+    var notice = document.getElementById("game-notice");
+    if (!notice) {
+      notice = document.createElement("span");
+      notice.id = "game-notice";
+      notice.dataset.testid = "game-notice";
+      line.prepend(notice, " ");
+    }
+    notice.className = "notice success";
+    notice.setAttribute("role", "status");
+    notice.textContent = reply.notice;
+    var dealer = document.getElementById("next-dealer");
+    if (dealer) {
+      var name = document.createElement("strong");
+      name.textContent = reply.next.dealer_name;
+      dealer.replaceChildren("Hand " + reply.next.number + " · deals: ", name);
+    }
+
+    document.querySelectorAll("#scoreboard [data-last-number]").forEach(function (number) {
+      number.textContent = String(reply.undo.number);
+    });
+    var undo = document.getElementById("undo-form");
+    undo.elements.namedItem("expected_number").value = String(reply.undo.number);
+    undo.elements.namedItem("entry_key").value = reply.undo.entry_key;
+    var fix = document.querySelector("#scoreboard [data-testid=fix-last]");
+    if (fix) {
+      fix.setAttribute("href", reply.undo.fix_url);
+      fix.dataset.offlineFix = String(reply.undo.number);
+    }
+
+    var next = nextForm(reply.next);
+    if (form) form.replaceWith(next);
+    else entry.appendChild(next);
+    freshFrom = next;
+    if (window.htmx) window.htmx.process(next);
+    settle({ detail: { requestConfig: { verb: "post" } } });
+    // The offline page (static/scoring/offline/page.mjs) keeps what changed of the game.
+    document.dispatchEvent(new CustomEvent("allfours:reply-drawn", { detail: { update: reply.offline_update } }));
+  }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var elt = event.detail.elt;
+    if (elt && elt.id === "hand-form" && mayDrawReply()) event.detail.headers["X-Light-Reply"] = "json";
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var xhr = event.detail.xhr;
+    var type = (xhr && xhr.getResponseHeader("Content-Type")) || "";
+    if (type.indexOf("application/json") !== 0) return;
+    event.detail.shouldSwap = false;
+    var reply = JSON.parse(xhr.responseText);
+    if (mayDrawReply()) drawReply(reply);
+    else window.location.reload();
+  });
+
   function settle(event) {
+    keepFreshForm();
     applySheetUpdate();
     followCorrection();
     var config = event && event.detail && event.detail.requestConfig;

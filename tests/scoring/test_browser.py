@@ -424,6 +424,60 @@ def test_hand_is_recorded_in_place_with_javascript(scorer: Scorer) -> None:
     assert hand_count(game) == 1
 
 
+#: What a reply changes of the game page, each part as HTML with what differs per request (the
+#: CSRF token, the one-time keys) and the spacing between tags taken out.
+DRAWN_PARTS = """() => {
+  const plain = (node) => node ? node.outerHTML
+    .replace(/name="(csrfmiddlewaretoken|entry_key)" value="[^"]*"/g, 'name="$1" value=""')
+    .replace(/\\s+/g, " ").replace(/> </g, "><").trim() : null;
+  const form = document.getElementById("hand-form").cloneNode(true);
+  form.querySelector("#hand-preview")?.remove();
+  return {
+    rows: [...document.querySelectorAll("#sheet-rows tr")].map(plain),
+    scores: [...document.querySelectorAll("#scoreboard .score")].map(plain),
+    dealer: plain(document.getElementById("next-dealer")),
+    bar: plain(document.querySelector("#scoreboard .bar-actions")),
+    form: plain(form),
+  };
+}"""
+
+
+def test_a_reply_drawn_by_the_page_shows_what_the_server_s_page_shows(scorer: Scorer) -> None:
+    """Once the score bar has its Undo, a hand's reply comes as data and the page draws it: the
+    sheet's rows, the scores, who deals next, the bar's Undo and Fix and the next hand's form
+    are what the game page opened afresh shows, and the drawn Fix and form work."""
+    game = GameFactory(overrides={"target": 500})
+    kinds: list[str] = []
+    scorer.page.on(
+        "response",
+        lambda r: (
+            kinds.append(r.headers.get("content-type", "").split(";")[0])
+            if r.request.method == "POST"
+            else None
+        ),
+    )
+    scorer.scan(game)
+    scorer.play(1, card="4H", high=SMITH, low=SMITH, jack=NOT_OUT, game=SMITH)
+    scorer.play(2, card="5C", high=PATEL, low=SMITH, jack=NOT_OUT, game=PATEL)
+    scorer.play(3, card="KD", high=PATEL, low=PATEL, jack=PATEL, game=SMITH)
+    scorer.play(4, card="9S", high=SMITH, low=PATEL, jack=NOT_OUT, game=PATEL)
+    # The first hand's reply brings the score bar's Undo; the others are drawn from data.
+    assert kinds == ["text/html", "application/json", "application/json", "application/json"]
+    drawn = scorer.page.evaluate(DRAWN_PARTS)
+    assert len(drawn["rows"]) == 5  # the start row and four hands
+    scorer.page.reload()
+    assert scorer.page.evaluate(DRAWN_PARTS) == drawn
+
+    # A fifth hand on the page opened afresh is drawn too, then the drawn Fix opens hand 5.
+    scorer.play(5, card="2D", high=SMITH, low=SMITH, jack=SMITH, game=SMITH)
+    assert kinds[-1] == "application/json"
+    game.refresh_from_db()
+    scorer.expect_scores(*(side.score for side in game.sides.order_by("label")))
+    scorer.tap(scorer.page.get_by_test_id("fix-last"))
+    expect(scorer.page.get_by_role("heading", name=re.compile("Correct hand 5"))).to_be_visible()
+    assert game.hands.count() == 5
+
+
 def test_hand_is_recorded_with_plain_form_posts_without_javascript(nojs_scorer: Scorer) -> None:
     """Without JavaScript the card picker and Record hand are plain posts; still six taps."""
     scorer = nojs_scorer

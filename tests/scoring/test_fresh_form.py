@@ -28,6 +28,7 @@ def rendered(game: Game, number: int) -> str:
         "action": reverse("scoring:hand_record", kwargs={"pk": game.pk}),
         "submit_label": "Record hand",
         "htmx": True,
+        "fresh": True,
     }
     return get_template("scoring/_hand_form.html").render(context, RequestFactory().get("/"))
 

@@ -100,13 +100,21 @@ def test_recording_and_undoing_a_hand_run_exactly_their_queries(client, django_a
         assert response.status_code == 200, response.content.decode()[:2000]
         assert f'id="hand-{number}"' in response.content.decode()
         assert game.hands.count() == number
+        # The reply drawn by the page (scoring.js asks for it as data): the same queries.
+        game.refresh_from_db()
+        with django_assert_num_queries(RECORD_QUERIES + TRANSACTION):
+            response = client.post(
+                url, _hand_data(game, number + 1), HTTP_HX_REQUEST="true", HTTP_X_LIGHT_REPLY="json"
+            )
+        assert response.json()["hand"] == number + 1
+        number += 1
         undo = {"expected_number": str(number), "entry_key": str(uuid.uuid4())}
         with django_assert_num_queries(UNDO_QUERIES + TRANSACTION):
             response = client.post(
                 reverse("scoring:hand_undo", kwargs={"pk": game.pk}), undo, HTTP_HX_REQUEST="true"
             )
         assert response.status_code == 200
-        assert game.hands.count() == hands
+        assert game.hands.count() == hands + 1
 
 
 @pytest.mark.django_db(transaction=True)

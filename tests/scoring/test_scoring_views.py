@@ -928,6 +928,61 @@ def test_the_light_reply_sends_the_banner_and_actions_only_when_the_status_moves
     assert 'id="game-actions"' in body and 'id="abandon-link"' in body
 
 
+DRAWN = {**HTMX, "HTTP_X_LIGHT_REPLY": "json"}
+
+
+def test_a_page_that_draws_the_reply_is_sent_what_the_rendered_reply_shows(client):
+    """A page that draws the reply itself (scoring.js asks for data) gets, for a hand that
+    leaves the game in play, what the rendered reply shows: the hand's row as the game page
+    writes it, the scores, the notice, who deals next, fresh one-time keys for the next hand
+    and the undo, the last hand's correction address and what the phone keeps offline."""
+    game = GameFactory()
+    open_link(client, game)
+    response = client.post(record_url(game), hand_post(game, **taps_for(game, "A", 1)), **DRAWN)
+    assert response.status_code == 200 and response["Content-Type"] == "application/json"
+    reply = response.json()
+    game.refresh_from_db()
+    sides = {side.label: side for side in game.sides.all()}
+    page = client.get(game.get_absolute_url()).content.decode()
+    row = re.search(r'<tr id="hand-1".*?</tr>', page, re.S).group(0)
+    assert reply["hand"] == 1 and reply["row"].strip() == row
+    assert reply["scores"] == {label: side.score for label, side in sides.items()}
+    assert reply["scores"]["A"] > 0 and reply["notice"] == "Hand 1 recorded."
+    dealer = sides[game.next_dealer]
+    assert reply["next"]["number"] == 2
+    assert (reply["next"]["dealer"], reply["next"]["dealer_name"]) == (dealer.label, dealer.name)
+    keys = {uuid.UUID(reply["next"]["entry_key"]), uuid.UUID(reply["undo"]["entry_key"])}
+    assert len(keys) == 2
+    assert reply["undo"]["number"] == 1
+    assert reply["undo"]["fix_url"] == reverse(
+        "scoring:hand_correct", kwargs={"pk": game.pk, "number": 1}
+    )
+    update = reply["offline_update"]
+    assert (update["game"], update["count"], update["status"]) == (game.pk, 1, "in_progress")
+    assert update["hands"] == [{"number": 1, "facts": game.hands.get().facts, "revision": 0}]
+    # Its next hand is recorded with the keys it sent.
+    data = hand_post(game, 2, uuid.UUID(reply["next"]["entry_key"]), **taps_for(game, "A", 2))
+    assert client.post(record_url(game), data, **DRAWN).json()["hand"] == 2
+
+
+def test_the_hand_that_wins_is_answered_with_the_rendered_reply_even_when_asked_for_data(client):
+    """The winner's banner and the game's actions come from the server's page: the winning
+    hand's reply is rendered, whatever the page asked for."""
+    game = GameFactory()
+    open_link(client, game)
+    for number in range(1, 30):
+        response = client.post(
+            record_url(game), hand_post(game, **taps_for(game, "A", number)), **DRAWN
+        )
+        game.refresh_from_db()
+        if game.status == GameStatus.WON:
+            break
+        assert response.json()["hand"] == number
+    assert response["Content-Type"].startswith("text/html")
+    body = response.content.decode()
+    assert 'id="winner-banner"' in body and 'id="game-actions"' in body
+
+
 @pytest.mark.parametrize("number", ["abc", "0", "9" * 19, "9" * 23])
 def test_a_hand_form_with_a_garbled_hand_number_says_it_is_incomplete(client, number):
     """A hand whose hidden number is garbled, or longer than a page accepts an id, is refused

@@ -959,21 +959,21 @@ function scriptJson(value) {
  * next time offline (the page's state, IndexedDB and the kept page), with no request. A light
  * reply brings what changed (#offline-update); a whole game (a refused or stale form) brings
  * its whole state (#offline-state). */
-async function followServer() {
+async function followServer(drawn = []) {
   stopEditing();
   const node = document.getElementById("offline-state");
-  const updates = document.querySelectorAll("script#offline-update");
+  const scripts = document.querySelectorAll("script#offline-update");
+  const updates = [...[...scripts].map((script) => JSON.parse(script.textContent)), ...drawn];
   if (node) {
     let state = JSON.parse(node.textContent);
-    for (const update of updates) {
-      const change = JSON.parse(update.textContent);
+    for (const change of updates) {
       if (change.game === state.game && change.version >= state.version) state = withChanges(state, change);
     }
     if (updates.length) node.textContent = scriptJson(state);
     const { can_score: _, ...snapshot } = state;
     await store.putSnapshot(snapshot);
   }
-  for (const update of updates) update.remove();
+  for (const script of scripts) script.remove();
   await refresh();
   await keepPageAsShown();
 }
@@ -988,6 +988,10 @@ document.addEventListener("htmx:afterSettle", () => {
     following = false;
     followServer();
   }, 0);
+});
+// A reply drawn from its data (scoring.js) says what changed of the game with it.
+document.addEventListener("allfours:reply-drawn", (event) => {
+  if (pk !== null) followServer([event.detail.update]);
 });
 window.addEventListener("online", () => flush());
 setInterval(() => {
