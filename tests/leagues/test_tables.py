@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from config.tables import BaseTable, _safe_cell, attrs_html
 from leagues.days import long_date, short_date
-from leagues.models import Fixture
+from leagues.models import Fixture, Venue
 from leagues.selectors.fixtures import (
     NEXT_STATUSES,
     awaiting_query,
@@ -414,6 +414,19 @@ def test_listed_rows_read_as_the_fixtures_do(rf, division, provisional):
         assert ours.as_csv() == theirs.as_csv()
     words = part(ours.as_html(request))
     assert "Crown &amp; &lt;Anchor&gt;" in words and "(was Tue 7 Oct)" in words
+    # The list's own writers (``FixturesTable._cell_writers``) write the rows django-tables2's
+    # template writes, whichever columns show: a team's (date first), a week's (no date, and
+    # the start times where they differ), names to escape and all.
+    Venue.objects.filter(fixtures=listed[0].pk).update(name='The "Bay" & <Horse>')
+    listed = fixture_rows(fixture_query(division=division), league=league, divisions=[division])
+    for options in ({}, {"sequence": DATE_FIRST}, {"exclude": ("date",)}):
+        table = FixturesTable(listed, **options)
+        if "exclude" in options:
+            table.columns.show("time")
+        ours_html = table.as_html(request)
+        assert table._cell_writers() is not None
+        table.template_name = "django_tables2/table.html"
+        assert part(ours_html) == part(table.as_html(request))
 
     # The pages' lists, by queries built once per connection, read the same rows as the
     # querysets they are built from (each twice: the second reuses the first's plan).
