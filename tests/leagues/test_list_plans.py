@@ -14,8 +14,13 @@ import pytest
 from django.db import connection, transaction
 from psycopg import ClientCursor
 
-from leagues.models import Fixture, FixtureResult, Outcome
-from leagues.selectors.fixtures import awaiting_query, division_nights_query, next_query
+from leagues.models import Division, Fixture, FixtureResult, Outcome
+from leagues.selectors.fixtures import (
+    awaiting_query,
+    division_nights_query,
+    latest_query,
+    next_query,
+)
 from tests.factories.leagues import DivisionFactory, FixtureFactory, TeamEntryFactory
 
 pytestmark = [
@@ -27,10 +32,9 @@ PLAYED = 3000
 TODAY = datetime.date(2026, 1, 6)
 
 
-@pytest.fixture
-def season():
-    """A season of two divisions (its lists read by the season) and, in its league and before
-    its today, three thousand fixtures played and agreed; ANALYZEd, as a live database is."""
+def played_season(dates: list[datetime.date]) -> tuple[Division, list[Fixture]]:
+    """A season of two divisions (its lists read by the season), its top one's fixtures on
+    ``dates`` played and agreed, between two of its teams."""
     top = DivisionFactory()
     DivisionFactory(season=top.season, rank=2)
     home, away = (TeamEntryFactory(division=top).team for _ in range(2))
@@ -40,15 +44,26 @@ def season():
             home=home,
             away=away,
             venue=home.home_venue,
-            date=TODAY - datetime.timedelta(days=1 + n % 700),
+            date=date,
             status=Fixture.Status.PLAYED,
         )
-        for n in range(PLAYED)
+        for date in dates
     )
     FixtureResult.objects.bulk_create(
         FixtureResult(fixture=fixture, is_final=True, outcome=Outcome.HOME, confirmed=True)
         for fixture in played
     )
+    return top, played
+
+
+@pytest.fixture
+def season():
+    """A season of two divisions (its lists read by the season) and, in its league and before
+    its today, three thousand fixtures played and agreed; ANALYZEd, as a live database is."""
+    top, played = played_season(
+        [TODAY - datetime.timedelta(days=1 + n % 700) for n in range(PLAYED)]
+    )
+    home, away = played[0].home, played[0].away
     FixtureFactory(division=top, home=home, away=away, date=TODAY + datetime.timedelta(days=7))
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE leagues_fixture, leagues_fixtureresult")
@@ -58,6 +73,16 @@ def season():
 def generic_plan(queryset: Any) -> str:
     """The plan PostgreSQL keeps for ``queryset``'s statement prepared, its values sent as
     parameters (as the app's connection sends them), and run with them."""
+    return "\n".join(row[0] for row in _explained(queryset, "EXPLAIN"))
+
+
+def analyzed_plan(queryset: Any) -> dict[str, Any]:
+    """``generic_plan`` run, with what each of its nodes read (PostgreSQL's ``FORMAT JSON``)."""
+    plan: dict[str, Any] = _explained(queryset, "EXPLAIN (ANALYZE, FORMAT JSON)")[0][0][0]["Plan"]
+    return plan
+
+
+def _explained(queryset: Any, explain: str) -> list[Any]:
     sql, params = queryset.query.get_compiler(using="default").as_sql()
     numbers = iter(range(1, len(params) + 1))
     sql = re.sub(r"%s", lambda _: f"${next(numbers)}", sql).replace("%%", "%")
@@ -65,10 +90,35 @@ def generic_plan(queryset: Any) -> str:
     cursor.execute("SET LOCAL plan_cache_mode = force_generic_plan")
     cursor.execute(f"PREPARE listed AS {sql}")
     try:
-        cursor.execute(f"EXPLAIN EXECUTE listed({', '.join(['%s'] * len(params))})", params)
-        return "\n".join(row[0] for row in cursor.fetchall())
+        cursor.execute(f"{explain} EXECUTE listed({', '.join(['%s'] * len(params))})", params)
+        return cursor.fetchall()
     finally:
         cursor.execute("DEALLOCATE listed")
+
+
+def fixtures_read(plan: Any) -> int:
+    """How many rows of ``leagues_fixture`` the nodes of an analyzed plan read, those a filter
+    threw away included, in all their loops."""
+    read = 0
+    if plan.get("Relation Name") == "leagues_fixture":
+        rows = plan["Actual Rows"] + plan.get("Rows Removed by Filter", 0)
+        read += rows * plan["Actual Loops"]
+    return read + sum(fixtures_read(child) for child in plan.get("Plans", []))
+
+
+def test_a_season_over_reads_its_latest_results_back_from_its_last_night(season):
+    """A season of two divisions whose last night was long before today, while another league
+    has played three thousand fixtures since: its latest results are read back from its own
+    last night (each division's found at the end of its index of dates), not along every
+    league's fixtures from today until eight of its own turn up."""
+    last = TODAY - datetime.timedelta(days=800)
+    over, played = played_season([last - datetime.timedelta(weeks=n) for n in range(20)])
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE leagues_fixture, leagues_fixtureresult, leagues_division")
+    latest = latest_query(season=over.season, until=TODAY, provisional=False)[:8]
+    assert [row[0] for row in latest] == [fixture.pk for fixture in played[:8]]
+    plan = analyzed_plan(latest)
+    assert fixtures_read(plan) < 100, plan
 
 
 def test_the_next_fixtures_are_read_along_the_fixtures_still_to_play(season):
