@@ -1,15 +1,18 @@
 """Words in templates: ``{{ name|possessive }}`` ("Old Hall's"), ``{{ 3|ordinal }}`` ("3rd"),
 ``{{ -2|signed }}`` ("−2", a true minus sign; "+2"), ``{{ account|person }}`` ("Maureen Kaye",
-the login only for an account with no name), ``{{ entry|who }}`` (who made an audit entry)."""
+the login only for an account with no name), ``{{ entry|who }}`` (who made an audit entry),
+``{{ fixture.date|day }}`` (a day in a list: "Tue 2 Sep", "Sun 9 Feb 2025" far off)."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django import template
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from leagues.days import short_date
 from leagues.selectors.people import acted_by, person_or_login
 from scoring.forms.words import ordinal as _ordinal
 from scoring.forms.words import possessive as _possessive
@@ -32,6 +35,13 @@ def possessive(name: object, autoescape: bool = True) -> SafeString | str:
 def ordinal(number: int) -> str:
     """``{{ 3|ordinal }}``: "3rd" (``scoring.forms.words.ordinal``)."""
     return _ordinal(int(number))
+
+
+@register.filter
+def day(value: datetime.date) -> str:
+    """``{{ fixture.date|day }}``: a day as every list writes it (``leagues.days.short_date``):
+    "Tue 2 Sep", with its year more than half a year off."""
+    return short_date(value)
 
 
 @register.filter

@@ -393,6 +393,29 @@ def test_team_page_gives_each_fixture_to_come_its_start_time_in_the_leagues_zone
     assert page.index(zone) < page.index(when)
 
 
+def test_a_far_off_day_is_listed_with_its_year(client, db):
+    """Lists gave a day over a year off as "Sun 9 Feb", read as the coming February: a day more
+    than half a year from today is listed with its year, on the team's page and the division's
+    fixtures by team (``short_date``); a day near today without it, as the league's home lists
+    it."""
+    league = LeagueFactory()
+    division = DivisionFactory(season__league=league)
+    home, away = (TeamEntryFactory(division=division).team for _ in range(2))
+    today = league.today()
+    near, far = today + datetime.timedelta(days=14), today - datetime.timedelta(days=400)
+    FixtureFactory(division=division, home=home, away=away, date=near)
+    FixtureFactory(division=division, home=away, away=home, date=far, status="postponed")
+    near_day, far_day = f"{near:%a} {near.day} {near:%b}", f"{far:%a} {far.day} {far:%b}"
+    for page in (
+        page_words(get(client, "team", home.pk)),
+        page_words(get(client, "division_fixtures", division.pk, team=home.pk)),
+    ):
+        assert f'<td class="when">{near_day}, ' in page
+        assert f'<td class="when">{far_day} {far.year}</td>' in page
+    home_page = page_words(get(client, "league", league.slug))
+    assert f'<span class="when">{near_day}</span>' in home_page
+
+
 def test_a_trinidad_teams_fixture_reads_its_time_in_port_of_spain(client, db):
     """A Port of Spain league's fixture at 19:30 reads 19:30 on its team's page, Port of Spain
     time, as on its league home, not the hour it is elsewhere."""

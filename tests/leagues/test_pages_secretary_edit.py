@@ -558,7 +558,7 @@ def test_a_night_off_added_after_the_list_says_which_fixtures_are_on_it(
     words = page_words(re.sub(r"<[^>]*>", " ", response.content.decode()))
     assert (
         f"Season {season.name} saved. 2 fixtures are still on a night with no league now "
-        "(Tue 9 Sep): re-arrange them, from the list on the desk." in words
+        "(Tue 9 Sep 2025): re-arrange them, from the list on the desk." in words
     )
     desk = client.get(reverse("leagues:manage_league", args=[league.slug])).content.decode()
     for fixture in on_it:

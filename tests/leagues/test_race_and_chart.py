@@ -589,11 +589,11 @@ def test_the_summary_and_the_bottom_name_the_first_and_last_days_drawn():
     assert [(off.x, off.label) for off in chart.off_nights] == [(last_x, "21 Sep")]
     assert chart.off_nights[0].row is not None
     assert ">21 Sep</text>" in chart.drawing
-    assert chart.days_words == "Tue 2 Sep to Sun 21 Sep"
+    assert chart.days_words == "Tue 2 Sep 2025 to Sun 21 Sep 2025"
     assert chart.adjusted
     undocked = progression_chart(rows=[_one_team(days)], nights=days, zone="UTC")
     assert undocked is not None and not undocked.adjusted
-    assert undocked.days_words == "Tue 2 Sep to Tue 16 Sep"
+    assert undocked.days_words == "Tue 2 Sep 2025 to Tue 16 Sep 2025"
 
 
 @pytest.mark.parametrize("weeks", [7, 29])
@@ -686,4 +686,4 @@ def test_the_standings_chart_after_a_fixture_re_arranged_to_a_thursday(client):
     assert along == ["2 Sep", "9 Sep", "16 Sep"]
     off = re.findall(r'<text [^>]*font-style="italic"[^>]*>([^<]*)<', page)
     assert off == ["4 Sep"]
-    assert "Points after each league night, Tue 2 Sep to Tue 16 Sep." in page
+    assert "Points after each league night, Tue 2 Sep 2025 to Tue 16 Sep 2025." in page

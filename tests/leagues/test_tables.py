@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from config.tables import BaseTable, _safe_cell, attrs_html
-from leagues.days import long_date, short_date
+from leagues.days import NEAR, long_date, short_date
 from leagues.models import Fixture, Venue
 from leagues.selectors.fixtures import (
     NEXT_STATUSES,
@@ -413,7 +413,7 @@ def test_listed_rows_read_as_the_fixtures_do(rf, division, provisional):
         assert part(ours.as_html(request)) == part(theirs.as_html(request))
         assert ours.as_csv() == theirs.as_csv()
     words = part(ours.as_html(request))
-    assert "Crown &amp; &lt;Anchor&gt;" in words and "(was Tue 7 Oct)" in words
+    assert "Crown &amp; &lt;Anchor&gt;" in words and "(was Tue 7 Oct 2025)" in words
     # The list's own writers (``FixturesTable._cell_writers``) write the rows django-tables2's
     # template writes, whichever columns show: a team's (date first), a week's (no date, and
     # the start times where they differ), names to escape and all.
@@ -528,10 +528,18 @@ def vars_of(row) -> dict[str, object]:
     return seen
 
 
+ONE_DAY = datetime.timedelta(days=1)
+
+
 def test_a_short_date_is_the_one_djangos_date_filter_writes():
+    """As Django's filter writes it: "D j M" near today, "D j M Y" more than half a year off."""
     day = datetime.date(2026, 1, 1)
     for _ in range(366):
-        assert short_date(day) == date_format(day, "D j M")
+        assert short_date(day, today=day) == date_format(day, "D j M")
+        for today in (day - NEAR - ONE_DAY, day + NEAR + ONE_DAY):
+            assert short_date(day, today=today) == date_format(day, "D j M Y")
+        for today in (day - NEAR, day + NEAR):
+            assert short_date(day, today=today) == date_format(day, "D j M")
         assert long_date(day) == date_format(day, "D j M Y") == f"{day:%a} {day.day} {day:%b %Y}"
         day += datetime.timedelta(days=1)
 
