@@ -4,13 +4,15 @@ as their querysets give, and the same moving places as the season's ranks say.""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from django.forms.models import model_to_dict
 
 from leagues.models import Division, DivisionTable, TableRow
 from leagues.selectors import standings as selectors
 from leagues.selectors.race import division_places
-from leagues.selectors.standings import stored_figures
+from leagues.selectors.standings import STORED_FIGURES, StandingRow, stored_figures
 from leagues.services.standings import refresh_division_table
 from tests.factories.leagues import DivisionFactory, PointAdjustmentFactory, TeamEntryFactory
 
@@ -127,3 +129,11 @@ def test_a_divisions_rows_read_once_per_connection_are_its_queryset(season_of_th
     ]
     assert adjustment.fixture is None
     assert selectors.division_standings(division=middle.pk).rows == standings.rows
+
+
+def test_a_stored_rows_figures_come_in_the_order_a_standing_row_takes_them():
+    """``_stored_row`` gives a row its entry, its team and then the first of the stored figures
+    as they come, in ``StandingRow``'s own order of fields."""
+    names = [field.name for field in dataclasses.fields(StandingRow)]
+    assert names[:2] == ["entry", "team"]
+    assert names[2 : 2 + selectors._IN_ORDER] == list(STORED_FIGURES[: selectors._IN_ORDER])
