@@ -78,6 +78,21 @@ def test_the_night_page_of_a_postponed_fixture_says_so_with_no_empty_tables() ->
     assert f"Was set for {fixture.date:%a} {fixture.date.day} {fixture.date:%b %Y}" in words
 
 
+def test_the_fixture_page_reads_as_postponed_first_then_the_night_it_was_set_for() -> None:
+    """The fixture's page opened its line with the old night, "Tuesday 8 December 2026,
+    19:45 London time at ..." and only then "Postponed: no new date yet", reading as on that
+    night; it says it is postponed first, then the night it was set for; the secretary's page
+    and the result page too."""
+    fixture, users = _postponed()
+    day = f"{fixture.date:%A} {fixture.date.day} {fixture.date:%B %Y}"
+    client = _signed_in(users["secretary"])
+    for name in ("leagues:fixture", "leagues:manage_fixture", "leagues:fixture_result"):
+        page = html.unescape(client.get(reverse(name, args=[fixture.pk])).content.decode())
+        line = page[page.index('<p class="muted">') :]
+        line = re.sub(r"<[^>]+>", "", line[: line.index("</p>")])
+        assert line.startswith(f"{POSTPONED_WORDS} (was set for {day}"), (name, line)
+
+
 def test_the_fixture_lists_and_the_team_page_give_no_start_time_and_say_postponed(
     client: Client,
 ) -> None:
