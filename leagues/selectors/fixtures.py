@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, TypeVar
 
 from django.db.models import (
@@ -58,6 +58,7 @@ from scoring.services.compiled import LARGEST_ID, CompiledRead, CompiledReadIn, 
 from scoring.sheet import join_words
 
 M = TypeVar("M", bound=Model)
+P = TypeVar("P", bound=Model)
 
 FIXTURE_RELATED = ("home", "away", "venue", "result", "division__season__league")
 #: A cup tie's fixture's tie, cup, round and group, read with it where a list names the cup
@@ -109,6 +110,35 @@ def league_season_list(*, league: League) -> list[Season]:
     """The league's seasons, latest first, each given ``league``, without their divisions
     (``seasons_divisions`` reads them, for a page that may not need them)."""
     return _rows_given(_league_seasons_read, league, "league")
+
+
+#: A league's seasons with the league, by its slug, by a query built once per connection.
+_league_seasons_by_slug_read = CompiledRead(
+    lambda slug: (
+        Season.objects.filter(league__slug=slug).select_related("league").order_by("-starts_on")
+    ),
+    kind=str,
+)
+
+
+def league_with_seasons(*, slug: str) -> tuple[League, list[Season]]:
+    """The league with this slug (``league_get``) and its seasons (``league_season_list``: each
+    given that one league), read together: one query, a second for a league with no season
+    yet. Raises ``League.DoesNotExist``."""
+    return _read_with(
+        _league_seasons_by_slug_read.rows(slug), "league", lambda: league_get(slug=slug)
+    )
+
+
+def _read_with(rows: list[M], field: str, alone: Callable[[], P]) -> tuple[P, list[M]]:
+    """What each of ``rows`` was read with as ``field`` (each row then given the first row's
+    instance: one for all) and the rows; ``alone()`` reads it where there is no row."""
+    if not rows:
+        return alone(), []
+    parent = getattr(rows[0], field)
+    for row in rows:
+        setattr(row, field, parent)
+    return parent, rows
 
 
 #: The divisions of a few seasons, by a query built once per connection and number of seasons.
@@ -1442,12 +1472,7 @@ def team_with_entries(*, pk: int) -> tuple[Team, list[TeamEntry]]:
     team read with its seasons (two for a team never entered in one, read then by
     ``team_get``); raises ``Team.DoesNotExist``."""
     entries = _team_entries_read.rows(pk) if 0 < pk <= LARGEST_ID else []
-    if not entries:
-        return team_get(pk=pk), []
-    team = entries[0].team
-    for entry in entries:
-        entry.team = team
-    return team, entries
+    return _read_with(entries, "team", lambda: team_get(pk=pk))
 
 
 #: A team's squad of a season, by a query built once per connection (team, season).

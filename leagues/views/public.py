@@ -127,9 +127,8 @@ def league_list(request: HttpRequest) -> HttpResponse:
 
 def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """A league's home: its seasons and divisions, latest results and next fixtures."""
-    league = found(selectors.league_get, slug=slug)
     # The seasons' divisions only when the page is rendered, not when it is served as stored.
-    seasons = selectors.league_season_list(league=league)
+    league, seasons = found(selectors.league_with_seasons, slug=slug)
     clock = night_clock(league)
     # The season in play, on the league's date: one made ahead of its start is said to come.
     now = selectors.seasons_now(seasons, today=clock.today)

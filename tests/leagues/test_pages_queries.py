@@ -74,14 +74,14 @@ QUERIES = {
     # someone at their tables (the title, the partners), registrations, tables (with games: and
     # the games, and their scores) and the stored figures (the partners' too).
     "player": (5 + CACHE_WRITE, 3),
-    # The league and its seasons (with their divisions: the fixtures' too), then the latest
-    # results, the fixtures awaiting theirs (the last nights' here: nothing read of games
-    # begun at their tables, which the list does not say) and the next fixtures, every
+    # The league with its seasons (in one query), their divisions (the fixtures' too), then
+    # the latest results, the fixtures awaiting theirs (the last nights' here: nothing read of
+    # games begun at their tables, which the list does not say) and the next fixtures, every
     # division's stored table and rows at once (not the adjustments: the home lists none, the
     # rows mark the totals with one in them), the league's cups, whether there is a league
-    # night now (``night_now``: its link). Served as stored: the league and its seasons (not
+    # night now (``night_now``: its link). Served as stored: the league with its seasons (not
     # their divisions), the fragment.
-    "league home": (10 + CACHE_WRITE, 3),
+    "league home": (9 + CACHE_WRITE, 2),
 }
 
 
