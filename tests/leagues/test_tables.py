@@ -291,7 +291,9 @@ def part(html: str, tag: str = "tbody") -> str:
     return re.sub(r">\s+<", "><", body).strip()
 
 
-@pytest.mark.parametrize("make", ["standings", "fixtures", "probe", "games", "mixed"])
+@pytest.mark.parametrize(
+    "make", ["standings", "compact standings", "fixtures", "probe", "games", "mixed"]
+)
 def test_rows_are_the_ones_django_tables2_would_write(rf, division, make):
     """``BaseTable.rendered_rows`` writes, cell for cell, what django-tables2's own template
     writes for the same table (``mixed``: rows of two kinds, objects and mappings, each
@@ -317,13 +319,14 @@ def test_rows_are_the_ones_django_tables2_would_write(rf, division, make):
         )
         GameFactory(title="Friday <night>")
         table = GameTable(recent_games()[0])
-    elif make == "standings":
+    elif make in ("standings", "compact standings"):
         standings = division_standings(division=division)
         table = StandingsTable(
             standings.rows,
             metrics=standings.columns,
             style=standings.league.style,
             race=division_race(standings=standings),
+            compact=make == "compact standings",
         )
     elif make == "fixtures":
         table = FixturesTable(fixtures)
