@@ -134,10 +134,15 @@ if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3" and (
     # its time in the database) unless the statement is prepared. With the parameters sent
     # apart from the SQL (server-side binding), psycopg prepares a statement the second time a
     # connection runs it, and PostgreSQL reuses its plan while the connection lives
-    # (CONN_MAX_AGE). DATABASE_PREPARED=0 turns it off, for a pooler that cannot keep prepared
-    # statements (PgBouncer in transaction mode before 1.21).
+    # (CONN_MAX_AGE). Prepared from its third run only (a threshold of 2), a statement was
+    # planned three times on each new connection, the league home's lists (eight tables
+    # joined) 15–25 ms each time: the first three fresh renders of the page some 50 ms each,
+    # not 10; now the first two. Not from the first run: SQL of several commands (a
+    # migration's) cannot be prepared, and would fail the first time, not only when run again.
+    # DATABASE_PREPARED=0 turns it off, for a pooler that cannot keep prepared statements
+    # (PgBouncer in transaction mode before 1.21).
     options = DATABASES["default"].setdefault("OPTIONS", {})
-    options.update({"server_side_binding": True, "prepare_threshold": 2})
+    options.update({"server_side_binding": True, "prepare_threshold": 1})
     # And it keeps one plan for each (``plan_cache_mode``): left to itself PostgreSQL plans a
     # prepared statement afresh for each run whose first plans it estimated cheaper than one
     # for any values, and a page's lists of fixtures (six tables joined) were planned afresh on
