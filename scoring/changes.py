@@ -4,6 +4,7 @@ same transaction."""
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,9 @@ class GameChanged:
     #: What was done to the game, in words that name no table: "a hand was corrected" (a
     #: result it withdraws says why: ``leagues.services.rollup.game_changed``).
     what: str = ""
+    #: When the game was last changed before this change (its version then): a page that
+    #: showed an older one missed a change made meanwhile (``scoring.offline.missed``).
+    changed_was: datetime.datetime | None = None
 
     @property
     def status_changed(self) -> bool:

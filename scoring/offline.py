@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scoring import permissions, selectors, services
 from scoring.actors import Actor
+from scoring.changes import GameChanged
 from scoring.forms.words import plain_message
 from scoring.models import Game, Hand, names_by_label
 from scoring.permissions import Refused
@@ -110,6 +111,18 @@ def _version(game: Game) -> int:
 
 def _version_at(updated_at: datetime.datetime) -> int:
     return int(updated_at.timestamp() * 1_000_000)
+
+
+def missed(shown: str | None, change: GameChanged) -> bool:
+    """Whether a page that showed the game at version ``shown`` (its ``game_state``'s, as the
+    phone sends it with a hand: ``X-Game-Version``) missed a change made before ``change``
+    (another phone's correction): a light reply, which brings only what ``change`` did, would
+    leave it showing the game as it was, so it is answered with the whole game."""
+    return (
+        shown is not None
+        and change.changed_was is not None
+        and shown != str(_version_at(change.changed_was))
+    )
 
 
 def shows_latest(pk: int, shown: str) -> bool:

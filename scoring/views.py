@@ -283,6 +283,12 @@ def _reply(
     return render(request, "scoring/_reply.html", context)
 
 
+def _shown_version(request: HttpRequest) -> str | None:
+    """The version of the game the page showed when it sent a hand or an undo (its
+    ``#offline-state``'s, sent by static/scoring/offline/page.mjs), if it said."""
+    return request.META.get("HTTP_X_GAME_VERSION")
+
+
 def _draws_reply(request: HttpRequest) -> bool:
     """Whether the page draws a recorded hand's reply itself, from data (scoring.js says so with
     `X-Light-Reply: json` when it holds a fresh hand form to draw the next one from)."""
@@ -486,8 +492,9 @@ def hand_record(request: HttpRequest, pk: int) -> HttpResponse:
     if not _is_htmx(request):
         _success_once(request, notice)
         return HttpResponseRedirect(reverse("scoring:game", kwargs={"pk": pk}) + "#game")
-    if recorded.change is None:
-        # A resubmitted form: its hand was recorded before; show the game as it is.
+    if recorded.change is None or offline.missed(_shown_version(request), recorded.change):
+        # A resubmitted form (its hand was recorded before), or a page that missed a change
+        # another phone made meanwhile: the game as it is.
         return _render_game(request, selectors.game_for_page(pk), notice=notice)
     game, sides, awards = recorded.game, recorded.sides, recorded.awards
     by_label = {side.label: side for side in sides}
@@ -571,6 +578,8 @@ def hand_undo(request: HttpRequest, pk: int) -> HttpResponse:
     if not _is_htmx(request):
         _success_once(request, notice)
         return redirect("scoring:game", pk=pk)
+    if undone.change is not None and offline.missed(_shown_version(request), undone.change):
+        return _render_game(request, selectors.game_for_page(pk), notice=notice)
     return _reply(
         request,
         undone.game,

@@ -84,7 +84,7 @@ def hand_record(
     hand), and the result roll-up follows in the same transaction.
     """
     game, sides, count = lock_for_entry(game)
-    was, winner_was = game.status, game.winner
+    was, winner_was, changed_was = game.status, game.winner, game.updated_at
     audit = _allowed(actor, game)
     if expected_number != count + 1:
         done = already_done(entry_key, game, RevisionAction.RECORD)
@@ -155,6 +155,7 @@ def hand_record(
         game=game,
         was=was,
         winner_was=winner_was,
+        changed_was=changed_was,
         actor=actor.through(audit["link"]),
         what="a hand was scored",
     )
@@ -186,7 +187,7 @@ def hand_correct(
     same transaction.
     """
     game, sides, count = lock_for_entry(game)
-    was, winner_was = game.status, game.winner
+    was, winner_was, changed_was = game.status, game.winner, game.updated_at
     audit = _allowed(actor, game)
     if expected_revision is None or not 1 <= number <= count:
         again = _corrected_before(entry_key, game)
@@ -264,6 +265,7 @@ def hand_correct(
         game=game,
         was=was,
         winner_was=winner_was,
+        changed_was=changed_was,
         actor=actor.through(audit["link"]),
         what="a hand was corrected",
     )
@@ -384,7 +386,7 @@ def hand_undo(
     result roll-up follows in the same transaction.
     """
     game, sides, count = lock_for_entry(game)
-    was, winner_was = game.status, game.winner
+    was, winner_was, changed_was = game.status, game.winner, game.updated_at
     audit = _allowed(actor, game)
     # A second tap on the same undo form finds the undo it already made.
     undone = count != expected_number and entry_key is not None
@@ -432,6 +434,7 @@ def hand_undo(
         game=game,
         was=was,
         winner_was=winner_was,
+        changed_was=changed_was,
         actor=actor.through(audit["link"]),
         what="a hand was taken back",
     )

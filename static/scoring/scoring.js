@@ -341,20 +341,50 @@
    * only when it holds that copy and its score bar has the Undo to bring up to date; a hand
    * that wins the game is answered by the server's page (its banner and actions). */
   var freshForm = null;
-  var freshFrom = null;
+  var seenForms = new WeakSet();
+  var touchedForms = new WeakSet();
+  var shownAt = new WeakMap();
 
-  /* Keep a copy of the hand form when a fresh one has just arrived (the page loaded, or a reply
-   * swapped one in and htmx has settled it: until then it wears the old form's classes): nothing
-   * can have been tapped on it yet. */
-  function keepFreshForm() {
-    var form = document.querySelector("#hand-form[data-fresh]");
-    if (!form || form === freshFrom) return;
-    freshFrom = form;
+  /* A hand form is looked at once, as it arrives: the page loaded, a reply swapped it in (htmx
+   * says so at once, before a finger can reach it), or the offline page showed the server's
+   * game again. A fresh one nobody has touched is copied then (without the classes htmx gives
+   * it while it settles), never later: by then taps may be on it. */
+  function keepFreshForm(event) {
+    var form = document.getElementById("hand-form");
+    if (!form || seenForms.has(form)) return;
+    seenForms.add(form);
+    // Brought by an answer to a tap, which a second tap may follow.
+    if (event && event.type === "htmx:afterSwap") shownAt.set(form, Date.now());
+    if (!form.hasAttribute("data-fresh") || touchedForms.has(form)) return;
     freshForm = form.cloneNode(true);
     freshForm.classList.remove("htmx-request", "htmx-settling", "htmx-swapping", "htmx-added");
     freshForm.querySelectorAll("#hand-preview, #offline-error").forEach(function (node) { node.remove(); });
   }
   keepFreshForm();
+  document.addEventListener("htmx:afterSwap", keepFreshForm);
+  document.addEventListener("allfours:game-shown", keepFreshForm);
+
+  /* Anything tapped or typed on a hand form but its record buttons (Record hand, the game
+   * buttons, Enter's) touches it. */
+  function markTouched(event) {
+    var form = event.target.closest && event.target.closest("#hand-form");
+    if (!form || (event.type === "click" && event.target.closest(".record, .game-record, .default-submit"))) return;
+    touchedForms.add(form);
+  }
+  ["input", "change", "click"].forEach(function (kind) { document.addEventListener(kind, markTouched, true); });
+
+  /* A double tap on a game button: the second lands on the next hand's form, just shown and
+   * untouched, and would be refused ("Nothing was saved"), taking "Hand N recorded." away. A
+   * record tap on an untouched form in the first moments after a reply brought it is that
+   * second tap: not sent. */
+  var SECOND_TAP_MS = 700;
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form.id !== "hand-form" || touchedForms.has(form) || !shownAt.has(form)) return;
+    if (Date.now() - shownAt.get(form) > SECOND_TAP_MS) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }, true);
 
   function mayDrawReply() {
     return !!(freshForm && document.getElementById("sheet-rows") && document.getElementById("undo-form") &&
@@ -417,7 +447,8 @@
     var next = nextForm(reply.next);
     if (form) form.replaceWith(next);
     else entry.appendChild(next);
-    freshFrom = next;
+    seenForms.add(next);
+    shownAt.set(next, Date.now());
     if (window.htmx) window.htmx.process(next);
     settle({ detail: { requestConfig: { verb: "post" } } });
     // The offline page (static/scoring/offline/page.mjs) keeps what changed of the game.
@@ -439,7 +470,6 @@
   });
 
   function settle(event) {
-    keepFreshForm();
     applySheetUpdate();
     followCorrection();
     var config = event && event.detail && event.detail.requestConfig;

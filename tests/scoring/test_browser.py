@@ -870,6 +870,39 @@ def test_double_tap_on_record_hand_records_one_hand(any_scorer: Scorer) -> None:
     expect(scorer.page.get_by_role("table").locator("tbody tr[id^=hand-]")).to_have_count(1)
 
 
+@pytest.mark.parametrize("number", [1, 2], ids=["the reply rendered", "the reply drawn"])
+def test_a_second_tap_landing_on_the_next_hands_form_is_not_sent(
+    scorer: Scorer, number: int
+) -> None:
+    """A double tap on a game button slow enough for the first tap's answer to come between:
+    the second lands on the next hand's form, just shown with nothing tapped. It is not sent:
+    "Hand N recorded." stays, no "Nothing was saved", one request. A tap on that form a moment
+    later is sent, and says what is missing."""
+    game = GameFactory()
+    posts: list[str] = []
+    scorer.page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    scorer.scan(game)
+    if number == 2:
+        scorer.play(1, card="4H", high=SMITH, low=SMITH, jack=NOT_OUT, game=SMITH)
+    scorer.enter(card="5C", high=PATEL, low=PATEL, jack=NOT_OUT)
+    button = scorer.page.get_by_role("group", name=GAME, exact=True).get_by_role(
+        "button", name=PATEL, exact=True
+    )
+    button.tap()
+    expect(scorer.page.get_by_text(f"Hand {number} recorded.")).to_be_visible()
+    button.tap()  # the same place on the next hand's form, at once
+    scorer.page.wait_for_timeout(300)
+    expect(scorer.page.get_by_text(f"Hand {number} recorded.")).to_be_visible()
+    expect(scorer.page.get_by_test_id("error-summary")).to_have_count(0)
+    assert len(posts) == number and hand_count(game) == number
+
+    scorer.page.wait_for_timeout(700)
+    with scorer.page.expect_response(lambda r: r.request.method == "POST"):
+        button.tap()
+    expect(scorer.page.get_by_test_id("error-summary")).to_contain_text("Nothing was saved")
+    assert hand_count(game) == number
+
+
 def test_resubmitted_hand_form_records_once_and_shows_the_same_result(scorer: Scorer) -> None:
     """A form sent again with its one-time key (a retry after a dropped connection) finds the
     hand it already recorded: one hand, and the same result shown."""

@@ -624,3 +624,51 @@ def test_a_hand_kept_offline_replaces_the_last_recorded_notice(offline_scorer: S
     scorer.enter(card="5S", high=PATEL, low=SMITH, jack=NOT_OUT, game=PATEL)
     keep(scorer, 2)
     expect(notice).to_have_text("Hand 2 kept on this phone: sent when the connection is back.")
+
+
+#: The hand form's answers as the scorer sees them: each checked choice, the cards turned and
+#: the penalties called.
+FORM_ANSWERS = """() => {
+  const form = document.getElementById("hand-form");
+  return {
+    checked: [...form.querySelectorAll("input:checked")].map((el) => `${el.name}=${el.value}`),
+    cards: form.querySelector("input[name=turn_ups]")?.value || "",
+    penalties: form.querySelector("[data-penalties]")?.value || "",
+    number: form.querySelector("input[name=expected_number]").value,
+  };
+}"""
+
+
+def test_the_next_hands_form_is_fresh_after_the_servers_game_was_shown_again(
+    offline_scorer: Scorer,
+) -> None:
+    """A hand sent once the connection came back shows the server's game again, with its own
+    hand form; taps on that form, then Fix and Cancel, then the hand recorded: the next hand's
+    form has nothing tapped but its dealer (it came with the last hand's taps and a renege)."""
+    game = GameFactory(trinidad=True, overrides={"target": 200})
+    scorer, page = offline_scorer, offline_scorer.page
+    open_for_offline(scorer, game)
+    scorer.play(1, card="4H", high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
+    scorer.play(2, card="5C", high=PATEL, low=SMITH, jack=NOT_OUT, game=PATEL)
+    page.context.set_offline(True)
+    scorer.enter(card="6D", high=SMITH, low=SMITH, jack=NOT_OUT, game=PATEL)
+    keep(scorer, 3)
+    page.context.set_offline(False)
+    expect(page.get_by_test_id("unsent-3")).to_have_count(0)  # sent, the server's game shown
+    assert game.hands.count() == 3
+
+    scorer.enter(card="9S", high=PATEL, low=PATEL, jack=NOT_OUT)
+    scorer.tap(page.get_by_test_id("correct-1"))
+    cancel = page.locator("[data-cancel-correction]")
+    expect(cancel).to_be_visible()
+    scorer.tap(cancel)
+    scorer.pending_game = PATEL
+    scorer.record()
+    expect(page.get_by_text("Hand 4 recorded.")).to_be_visible()
+    game.refresh_from_db()
+    assert page.evaluate(FORM_ANSWERS) == {
+        "checked": [f"dealer={game.next_dealer}", "beg=stand", "outcome=played"],
+        "cards": "",
+        "penalties": "",
+        "number": "5",
+    }

@@ -28,7 +28,8 @@ def watched(request: Any, settings: Any, live_server: Any) -> tuple[Scorer, Scor
 
 
 def asked(requests: list[Request]) -> list[Request]:
-    return [r for r in requests if "x-game-version" in r.headers]
+    """Whether the game changed, as the page asks it (a hand posted says its version too)."""
+    return [r for r in requests if r.method == "GET" and "x-game-version" in r.headers]
 
 
 def test_a_phone_left_alone_shows_the_other_phones_hands(watched: tuple[Scorer, Scorer]) -> None:

@@ -983,6 +983,50 @@ def test_the_hand_that_wins_is_answered_with_the_rendered_reply_even_when_asked_
     assert 'id="winner-banner"' in body and 'id="game-actions"' in body
 
 
+def _page_version(client, game: Game) -> str:
+    """The version of the game its page shows (its ``#offline-state``), as the phone sends it."""
+    page = client.get(game.get_absolute_url()).content.decode()
+    return re.search(r'"version":\s*(\d+)', page).group(1)
+
+
+@pytest.mark.parametrize("action", ["record", "undo"])
+def test_a_page_that_missed_another_phones_correction_is_sent_the_whole_game(client, action):
+    """Another phone corrected hand 1 after this page was shown: a hand recorded (or undone)
+    from it is answered with the whole game, hand 1 as corrected, not only what this hand
+    changed (the page kept the old hand 1, and its version moved past the correction); a page
+    that missed nothing gets the light reply."""
+    from scoring import services
+
+    game = GameFactory(overrides={"target": 500})
+    open_link(client, game)
+    for number in (1, 2):
+        client.post(record_url(game), hand_post(game, **taps_for(game, "A", number)), **DRAWN)
+    game.refresh_from_db()
+    shown = _page_version(client, game)
+    hand = game.hands.get(number=1)
+    corrected = {**hand.facts, "game": "B"}
+    services.hand_correct(game=game.pk, number=1, facts=corrected, entry_key=uuid.uuid4())
+    game.refresh_from_db()
+    stale = {**DRAWN, "HTTP_X_GAME_VERSION": shown}
+    if action == "record":
+        data = hand_post(game, **taps_for(game, "A", 3))
+        response = client.post(record_url(game), data, **stale)
+    else:
+        undo = {"expected_number": "2", "entry_key": str(uuid.uuid4())}
+        response = client.post(reverse("scoring:hand_undo", kwargs={"pk": game.pk}), undo, **stale)
+    assert response.status_code == 200
+    assert response["HX-Retarget"] == "#game" and response["Content-Type"].startswith("text/html")
+    body = response.content.decode()
+    assert 'id="sheet-rows"' in body and 'id="offline-state"' in body
+    row = re.search(r'<tr id="hand-1".*?</tr>', body, re.S).group(0)
+    assert "Patel &amp; Brown game" in row
+    # Shown as it is now, the next hand gets the light reply.
+    game.refresh_from_db()
+    current = {**DRAWN, "HTTP_X_GAME_VERSION": _page_version(client, game)}
+    data = hand_post(game, **taps_for(game, "A", game.hands.count() + 1))
+    assert client.post(record_url(game), data, **current)["Content-Type"] == "application/json"
+
+
 @pytest.mark.parametrize("number", ["abc", "0", "9" * 19, "9" * 23])
 def test_a_hand_form_with_a_garbled_hand_number_says_it_is_incomplete(client, number):
     """A hand whose hidden number is garbled, or longer than a page accepts an id, is refused

@@ -734,6 +734,8 @@ function showServerGame(html) {
   if (panel) node.querySelector("#score-sheet")?.before(panel);
   current.replaceWith(node);
   if (window.htmx) window.htmx.process(node);
+  // Its hand form is new: scoring.js keeps a copy of it to draw the next hand's from.
+  document.dispatchEvent(new CustomEvent("allfours:game-shown"));
 }
 
 /** Everything sent: show the server's page again, and keep it for the next time offline. */
@@ -988,6 +990,15 @@ document.addEventListener("htmx:afterSettle", () => {
     following = false;
     followServer();
   }, 0);
+});
+// A hand or an undo says which version of the game the page shows: one that missed another
+// phone's change (a correction) is answered with the whole game, not only what it changed.
+document.addEventListener("htmx:configRequest", (event) => {
+  const elt = event.detail.elt;
+  const state = pageState();
+  if (state && elt && (elt.id === "hand-form" || elt.id === "undo-form")) {
+    event.detail.headers["X-Game-Version"] = String(state.version);
+  }
 });
 // A reply drawn from its data (scoring.js) says what changed of the game with it.
 document.addEventListener("allfours:reply-drawn", (event) => {
