@@ -371,20 +371,51 @@
     if (!form || (event.type === "click" && event.target.closest(".record, .game-record, .default-submit"))) return;
     touchedForms.add(form);
   }
-  ["input", "change", "click"].forEach(function (kind) { document.addEventListener(kind, markTouched, true); });
+  ["input", "change"].forEach(function (kind) { document.addEventListener(kind, markTouched, true); });
 
-  /* A double tap on a game button: the second lands on the next hand's form, just shown and
-   * untouched, and would be refused ("Nothing was saved"), taking "Hand N recorded." away. A
-   * record tap on an untouched form in the first moments after a reply brought it is that
-   * second tap: not sent. */
+  /* A double tap on a game button: the second lands on the next hand's form, just shown (a
+   * reply's, or the same form cleared once the hand was kept on the phone) and untouched. Sent,
+   * it would be refused ("Nothing was saved"), taking "Hand N recorded." away; where the page
+   * moved under the finger (a line added above), it would tap a choice of the next hand. A tap
+   * on such a form in its first moments where the record tap was is that second tap: it does
+   * nothing (and, to the offline page, it is not a hand begun: the page still shows the other
+   * phone's hands). A tap elsewhere is the next hand's. */
   var SECOND_TAP_MS = 700;
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    if (form.id !== "hand-form" || touchedForms.has(form) || !shownAt.has(form)) return;
-    if (Date.now() - shownAt.get(form) > SECOND_TAP_MS) return;
+  var SECOND_TAP_PX = 24;
+  var recordTap = null;
+  function secondTap(form) {
+    return !!form && !touchedForms.has(form) && shownAt.has(form) &&
+      Date.now() - shownAt.get(form) <= SECOND_TAP_MS;
+  }
+  function whereRecordTapped(event) {
+    return !!recordTap && Math.abs(event.clientX - recordTap.x) <= SECOND_TAP_PX &&
+      Math.abs(event.clientY - recordTap.y) <= SECOND_TAP_PX;
+  }
+  function swallowSecondTap(event) {
+    var form = event.target.closest && event.target.closest("#hand-form");
+    if (!secondTap(form) || (event.type !== "submit" && !whereRecordTapped(event))) return false;
     event.preventDefault();
     event.stopImmediatePropagation();
+    return true;
+  }
+  document.addEventListener("pointerdown", function (event) {
+    if (swallowSecondTap(event)) return;
+    var record = event.target.closest && event.target.closest("#hand-form .record, #hand-form .game-record");
+    if (record) recordTap = { x: event.clientX, y: event.clientY };
   }, true);
+  document.addEventListener("click", function (event) {
+    if (!swallowSecondTap(event)) markTouched(event);
+  }, true);
+  document.addEventListener("submit", function (event) {
+    if (event.target.id === "hand-form") swallowSecondTap(event);
+  }, true);
+  // A hand kept on the phone (static/scoring/offline/page.mjs) clears the same form for the next.
+  document.addEventListener("allfours:hand-done", function () {
+    var form = document.getElementById("hand-form");
+    if (!form) return;
+    touchedForms.delete(form);
+    shownAt.set(form, Date.now());
+  });
 
   function mayDrawReply() {
     return !!(freshForm && document.getElementById("sheet-rows") && document.getElementById("undo-form") &&

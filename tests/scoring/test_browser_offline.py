@@ -672,3 +672,40 @@ def test_the_next_hands_form_is_fresh_after_the_servers_game_was_shown_again(
         "penalties": "",
         "number": "5",
     }
+
+
+@pytest.mark.parametrize("kept", [0, 1], ids=["first hand", "a hand after one kept"])
+def test_a_second_tap_with_no_connection_does_nothing_on_the_next_hands_form(
+    offline_scorer: Scorer, kept: int
+) -> None:
+    """With no connection, a double tap on a game button keeps the hand, and the second tap
+    lands on the same form cleared for the next hand (where a line added above may have moved
+    a choice under the finger): it does nothing, no "Nothing was kept", no choice made, the
+    hand kept once."""
+    game = GameFactory(trinidad=True, overrides={"target": 200})
+    scorer, page = offline_scorer, offline_scorer.page
+    open_for_offline(scorer, game)
+    page.context.set_offline(True)
+    if kept:
+        scorer.enter(card="4H", high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
+        keep(scorer, 1)
+    number = kept + 1
+    scorer.enter(card="5C", high=PATEL, low=PATEL, jack=NOT_OUT)
+    button = page.get_by_role("group", name=GAME, exact=True).get_by_role(
+        "button", name=PATEL, exact=True
+    )
+    box = button.bounding_box()
+    assert box is not None
+    where = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.touchscreen.tap(*where)
+    expect(page.get_by_test_id(f"unsent-{number}")).to_have_text("not sent yet")
+    page.touchscreen.tap(*where)  # the second tap, where the finger was: whatever is there now
+    page.wait_for_timeout(200)
+    expect(page.get_by_test_id("offline-error")).to_have_count(0)
+    answers = page.evaluate(FORM_ANSWERS)
+    assert [a for a in answers["checked"] if not a.startswith("dealer=")] == [
+        "beg=stand",
+        "outcome=played",
+    ]
+    assert (answers["cards"], answers["penalties"]) == ("", "")
+    assert len(kept_ops(page)) == number

@@ -72,3 +72,28 @@ def test_a_hand_half_entered_on_the_phone_left_alone_stays(watched: tuple[Scorer
     b.page.wait_for_timeout(3_000)
     expect(b.sheet_row(1)).to_have_count(0)
     expect(b.page.locator("input[name=turn_ups]")).to_have_value("7S")
+
+
+def test_a_second_tap_on_the_next_hands_form_is_not_a_hand_begun(
+    watched: tuple[Scorer, Scorer],
+) -> None:
+    """A double tap's second tap lands on the next hand's form and does nothing: left alone
+    after it, the phone still shows the other phone's next hand (the tap had counted as a hand
+    begun, and the page was never shown anew: the scorer's next hand was then refused)."""
+    a, b = watched
+    game = GameFactory(trinidad=True)
+    a.scan(game)
+    a.play(1, **HAND)
+    a.enter(card="6D", high=PATEL, low=PATEL, jack=NOT_OUT)
+    button = a.page.get_by_role("group", name="Game (most card points)", exact=True)
+    button = button.get_by_role("button", name=PATEL, exact=True)
+    box = button.bounding_box()
+    assert box is not None
+    where = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    a.page.touchscreen.tap(*where)
+    expect(a.page.get_by_text("Hand 2 recorded.")).to_be_visible()
+    a.page.touchscreen.tap(*where)
+    b.scan(game)
+    b.play(3, card="7C", high=SMITH, low=SMITH, jack=NOT_OUT, game=SMITH)
+    expect(a.sheet_row(3)).to_be_visible()
+    expect(a.score("A")).to_have_text(b.score("A").inner_text())
