@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -40,7 +40,7 @@ from scoring.forms import (
     fields_from_facts,
 )
 from scoring.fresh_form import fresh_form_html
-from scoring.models import Game, GameStatus, Hand, ScoringLink, Side
+from scoring.models import Award, Game, GameStatus, Hand, ScoringLink, Side
 from scoring.openers import link_opened
 from scoring.rules import InvalidFacts
 from scoring.services import GameMovedOn
@@ -295,7 +295,9 @@ def _draws_reply(request: HttpRequest) -> bool:
     return request.META.get("HTTP_X_LIGHT_REPLY") == "json"
 
 
-def _drawn_reply(game: Game, sides: list[Side], *, hand: Hand, awards: Any) -> HttpResponse:
+def _drawn_reply(
+    game: Game, sides: list[Side], *, hand: Hand, awards: Sequence[Award]
+) -> HttpResponse:
     """The light reply to a hand recorded while the game goes on, as data for the page to draw
     (static/scoring/scoring.js `drawReply`): the hand's score-sheet row as the sheet writes it,
     the scores, the notice, who deals the next hand, fresh one-time keys for the next hand and
