@@ -10,7 +10,6 @@ import copy
 import functools
 import html
 from collections.abc import Callable
-from itertools import islice, repeat
 from typing import Any
 
 import django_tables2 as tables
@@ -294,19 +293,12 @@ class StandingsTable(BaseTable):
     def value_adjustments(self, value: int) -> int:
         return value
 
-    def _row_html(self) -> list[str]:
-        """The rows, each cell as ``BaseTable`` writes it (its ``_CellPlan``), without a
-        ``BoundRow`` a row, and a figure (a whole number) written as it is, without the
-        general checks of ``_attribute_html``: a 100-team table has 1,000 of them. A table
-        whose rows or cells are not all written so (attributes computed from the record, pinned
-        rows, a column linked or localized) is written by ``BaseTable``'s."""
-        writers = self._cell_writers()
-        if writers is None:
-            return super()._row_html()
-        return written_rows(self, writers)
-
     def _cell_writers(self) -> list[Callable[[Any], str]] | None:
-        """Each shown column's writer, in order; None where the table is not written so."""
+        """Each shown column's writer, in order: each cell as ``BaseTable`` writes it (its
+        ``_CellPlan``), and a figure (a whole number) written as it is, without the general
+        checks of ``_attribute_html`` (a 100-team table has 1,000 of them). None where a row or
+        a cell is not written so (attributes computed from the record, pinned rows, a column
+        linked or localized): ``BaseTable`` writes the rows its general way."""
         if not self.data or self.row_attrs or any(self.rows.pinned_data.values()):
             return None
         plans = self._cell_plans()
@@ -437,19 +429,6 @@ class _TeamLinks(dict[tuple[int, str], str]):
         return found
 
 
-def written_rows(table: BaseTable, writers: list[Callable[[Any], str]]) -> list[str]:
-    """The table's rows (its data, in order), each ``<tr>`` with the class of its parity as a
-    ``BoundRow`` counts itself (even and odd) and its cells by the columns' ``writers``.
-    Written a column at a time (each writer mapped over the rows, a writer reading its record
-    alone) and joined a row at a time, with no loop of Python a cell: a team's list of 198
-    fixtures in 1.35 ms, not 1.53."""
-    records = list(table.data)
-    opening = ('<tr class="even">', '<tr class="odd">')
-    parities = [opening[number % 2] for number in islice(table._counter, len(records))]
-    columns = [list(map(write, records)) for write in writers]
-    return list(map("".join, zip(parities, *columns, repeat("</tr>"))))
-
-
 class FixturesTable(BaseTable):
     """Fixtures and results, one row a fixture (the score links to the fixture's page).
 
@@ -542,21 +521,12 @@ class FixturesTable(BaseTable):
     def value_time(self, record: Fixture) -> str:
         return clock(record.time) if record.time else ""
 
-    def _row_html(self) -> list[str]:
-        """The rows, each cell as ``BaseTable`` writes it (its ``_CellPlan``), by the column's
-        own writer (``_cell_writer``): without a ``BoundRow`` a row nor the general lookups and
-        checks a cell, each team's link written once a list, each venue, status and result
-        escaped once (a team's list of 198 fixtures: 1.8 ms of CPU, not 2.3). A table whose rows or
-        cells are not written so (attributes computed from the record, pinned rows, a
-        subclass's columns) is written by ``BaseTable``'s."""
-        writers = self._cell_writers()
-        if writers is None:
-            return super()._row_html()
-        return written_rows(self, writers)
-
     def _cell_writers(self) -> list[Callable[[Any], str]] | None:
-        """Each shown column's writer (``_cell_writer``), in order; None where the table is
-        not written the plain way."""
+        """Each shown column's writer (``_cell_writer``), in order: each cell as ``BaseTable``
+        writes it, by the column's own writer, without the general lookups and checks a cell,
+        each team's link written once a list, each venue, status and result escaped once (a
+        team's list of 198 fixtures: 1.8 ms of CPU, not 2.3). None where a row or a cell is not
+        written so (attributes computed from the record, pinned rows, a subclass's columns)."""
         if type(self) is not FixturesTable or self.row_attrs or any(self.rows.pinned_data.values()):
             return None
         plans = self._cell_plans()
