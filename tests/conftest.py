@@ -93,6 +93,21 @@ class _TestsApp:
             if hasattr(response, "close"):
                 response.close()
 
+    @classmethod
+    def in_turn(cls, test_thread: int) -> Any:
+        """A query wrapper for the test's own thread on SQLite: each of its queries waits for
+        the answer in progress (a page's late fetch, a service worker's) to end, as the
+        server's requests wait for each other. The connection is the server's too: a factory
+        writing while a request reads fails at once with "database table is locked"."""
+
+        def wait_for_the_answer(execute: Any, sql: str, params: Any, many: bool, context: Any):
+            if threading.get_ident() != test_thread:
+                return execute(sql, params, many, context)
+            with cls.lock:
+                return execute(sql, params, many, context)
+
+        return wait_for_the_answer
+
     @staticmethod
     def closed(start_response: Any) -> list[bytes]:
         start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
@@ -117,6 +132,12 @@ def live_server(request: pytest.FixtureRequest) -> Iterator[object]:
     server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def live_server_turn(live_server: object) -> threading.Lock:
+    """The lock an answer of the live server holds on SQLite (tests/test_live_server.py)."""
+    return _TestsApp.lock
 
 
 @pytest.fixture
@@ -248,9 +269,15 @@ def _live_server_open_during_test(request: pytest.FixtureRequest) -> Iterator[No
     """Open the live server's app for a test that uses it, and close it before the database is
     emptied: set up after pytest-django's database fixtures, so torn down before them. Closing
     waits for an answer in progress on SQLite, where answers are taken in turn."""
+    from django.db import connection
+
     uses_server = "live_server" in request.fixturenames
     _TestsApp.open = uses_server
-    yield
+    if uses_server and connection.vendor == "sqlite":
+        with connection.execute_wrapper(_TestsApp.in_turn(threading.get_ident())):
+            yield
+    else:
+        yield
     if uses_server:
         with _TestsApp.lock:
             _TestsApp.open = False
