@@ -124,7 +124,13 @@ def manage(env: dict[str, str], *args: str) -> None:
     check(not problems, f"manage.py {' '.join(args)} warned:\n" + "\n".join(problems))
 
 
+SERVER_START_SECONDS = 300
+
+
 def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[bytes]:
+    """`make serve` (its checks, collectstatic, gunicorn) answering on ``port``; stopped, the
+    whole process group, if it does not answer within the time (collectstatic compresses every
+    static file: minutes on a loaded machine)."""
     process = subprocess.Popen(
         ["make", "--no-print-directory", "serve"],
         cwd=ROOT,
@@ -133,7 +139,7 @@ def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + SERVER_START_SECONDS
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise Failure(f"make serve stopped (exit {process.returncode}):\n{log.read_text()}")
@@ -142,7 +148,8 @@ def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[
                 return process
         except OSError:
             time.sleep(0.5)
-    raise Failure(f"the server did not answer within 120 s:\n{log.read_text()}")
+    stop_server(process)
+    raise Failure(f"the server did not answer within {SERVER_START_SECONDS} s:\n{log.read_text()}")
 
 
 def stop_server(process: subprocess.Popen[bytes]) -> None:
