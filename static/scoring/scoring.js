@@ -348,9 +348,12 @@
   /* A hand form is looked at once, as it arrives: the page loaded, a reply swapped it in (htmx
    * says so at once, before a finger can reach it), or the offline page showed the server's
    * game again. A fresh one nobody has touched is copied then (without the classes htmx gives
-   * it while it settles), never later: by then taps may be on it. */
+   * it while it settles), never later: by then taps may be on it. The offline page says which
+   * form the server's game came with: a hand the scorer began meanwhile may have taken its
+   * place on the page, and the server's form is the one to copy. */
   function keepFreshForm(event) {
-    var form = document.getElementById("hand-form");
+    var given = event && event.type === "allfours:game-shown" && event.detail && event.detail.freshForm;
+    var form = given || document.getElementById("hand-form");
     if (!form || seenForms.has(form)) return;
     seenForms.add(form);
     // Brought by an answer to a tap, which a second tap may follow.

@@ -14,14 +14,24 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from scoring.models import Award, Game, Hand, HandRevision, RevisionAction
 from scoring.services import game_link_reissue, game_link_revoke
 from scoring.services.links import _scoring_link_close, _scoring_link_reopen
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
 from tests.factories.scoring import GameFactory, play_plain_hands
-from tests.scoring.test_browser import GAME, NOT_OUT, PATEL, SMITH, Scorer, wait_until
+from tests.scoring.test_browser import (
+    GAME,
+    HIGH,
+    JACK,
+    LOW,
+    NOT_OUT,
+    PATEL,
+    SMITH,
+    Scorer,
+    wait_until,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -639,6 +649,17 @@ FORM_ANSWERS = """() => {
 }"""
 
 
+def fresh_answers(game: Game, number: int) -> dict[str, Any]:
+    """`FORM_ANSWERS` of a fresh form for hand `number`: nothing tapped but its dealer."""
+    game.refresh_from_db()
+    return {
+        "checked": [f"dealer={game.next_dealer}", "beg=stand", "outcome=played"],
+        "cards": "",
+        "penalties": "",
+        "number": str(number),
+    }
+
+
 def test_the_next_hands_form_is_fresh_after_the_servers_game_was_shown_again(
     offline_scorer: Scorer,
 ) -> None:
@@ -667,13 +688,7 @@ def test_the_next_hands_form_is_fresh_after_the_servers_game_was_shown_again(
     scorer.pending_game = PATEL
     scorer.record()
     expect(page.get_by_text("Hand 4 recorded.")).to_be_visible()
-    game.refresh_from_db()
-    assert page.evaluate(FORM_ANSWERS) == {
-        "checked": [f"dealer={game.next_dealer}", "beg=stand", "outcome=played"],
-        "cards": "",
-        "penalties": "",
-        "number": "5",
-    }
+    assert page.evaluate(FORM_ANSWERS) == fresh_answers(game, 5)
 
 
 @pytest.mark.parametrize("kept", [0, 1], ids=["first hand", "a hand after one kept"])
@@ -711,3 +726,126 @@ def test_a_second_tap_with_no_connection_does_nothing_on_the_next_hands_form(
     ]
     assert (answers["cards"], answers["penalties"]) == ("", "")
     assert len(kept_ops(page)) == number
+
+
+def hold_the_servers_page(scorer: Scorer, game: Game) -> list[Route]:
+    """Hold the next answer of the game's page (the server's game, asked for once the kept
+    hands are sent) until the test lets it go: `held[0].continue_()`. Every other request goes."""
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        if route.request.method == "GET" and not held:
+            held.append(route)
+        else:
+            route.continue_()
+
+    # The context's routes see the service worker's own requests too (Chromium).
+    scorer.page.context.route(f"{scorer.base_url}{game.get_absolute_url()}", hold)
+    return held
+
+
+def begin_the_next_hand_as_the_kept_one_goes(scorer: Scorer) -> tuple[Game, list[Route]]:
+    """Keep hand 1 with no connection; the connection back, it goes, and the phone asks for the
+    server's game, whose answer is held (`hold_the_servers_page`); meanwhile the scorer begins
+    hand 2: 5♣ turned, high to Patel & Brown."""
+    game = GameFactory(trinidad=True, overrides={"target": 200})
+    keep_a_hand_offline(scorer, game)
+    held = hold_the_servers_page(scorer, game)
+    scorer.page.context.set_offline(False)
+    for _ in range(200):
+        if held:
+            break
+        scorer.page.wait_for_timeout(50)
+    assert held, "the phone did not ask for the server's game"
+    assert game.hands.count() == 1
+    scorer.card("5C")
+    scorer.choose(HIGH, PATEL)
+    return game, held
+
+
+def expect_the_hand_begun(page: Page) -> dict[str, Any]:
+    """The hand form still has the scorer's taps of hand 2 (5♣, high and low to Patel & Brown)."""
+    answers: dict[str, Any] = page.evaluate(FORM_ANSWERS)
+    assert answers["cards"] == "5C"
+    assert {"high=B", "low=B"} <= set(answers["checked"])
+    return answers
+
+
+#: How many times the page has had an answer to its own request of `url` (resource timing).
+FETCHED = """(url) => performance.getEntriesByType("resource").filter(
+  (entry) => entry.name === url && entry.initiatorType === "fetch").length"""
+
+
+def let_the_servers_page_go(scorer: Scorer, game: Game, held: list[Route]) -> None:
+    """Let the held answer of the game's page go, and wait until the page has it."""
+    url = scorer.base_url + game.get_absolute_url()
+    before = scorer.page.evaluate(FETCHED, url)
+    held[0].continue_()
+    scorer.page.wait_for_function(f"(url) => ({FETCHED})(url) > {before}", arg=url)
+
+
+def test_taps_on_the_next_hand_while_the_kept_hands_go_stay_and_record_it(
+    offline_scorer: Scorer,
+) -> None:
+    """The connection back, the kept hand goes and the phone shows the server's game again; the
+    scorer has begun the next hand meanwhile (the card turned, high and low tapped while the
+    server's page was on its way): the taps stay on the server's page, and the hand records as
+    tapped, online, as hand 2 (the server's page replaced the form, taps and all: the scorer's
+    jack and game taps recorded a hand with no card, high or low, refused)."""
+    scorer, page = offline_scorer, offline_scorer.page
+    game, held = begin_the_next_hand_as_the_kept_one_goes(scorer)
+    scorer.choose(LOW, PATEL)
+    let_the_servers_page_go(scorer, game, held)
+    # The server's game is shown (its rows have no data-state: the phone's drawing has).
+    expect(page.locator("#hand-1:not([data-state])")).to_have_count(1)
+    assert expect_the_hand_begun(page)["number"] == "2"
+    expect(page.get_by_test_id("hand-preview")).to_contain_text(f"{PATEL} high +1")
+
+    scorer.choose(JACK, NOT_OUT)
+    scorer.pending_game = PATEL
+    scorer.record()
+    expect(page.get_by_text("Hand 2 recorded.")).to_be_visible()
+    expect(unsent(page)).to_have_count(0)
+    facts = Hand.objects.get(game=game, number=2).facts
+    assert (facts["turn_ups"], facts["high"], facts["low"], facts["game"]) == (
+        ["5C"],
+        "B",
+        "B",
+        "B",
+    )
+    assert game.hands.count() == 2
+    # The next hand's form is the server's fresh one: nothing of hand 2's taps on it.
+    assert page.evaluate(FORM_ANSWERS) == fresh_answers(game, 3)
+
+
+def test_taps_on_the_next_hand_stay_when_the_other_phone_recorded_it_meanwhile(
+    offline_scorer: Scorer,
+) -> None:
+    """As above, but the other phone records hand 2 while the server's page is on its way: the
+    server's page (its next hand is 3) is held back, the scorer's taps stay and the phone's view
+    with them; the hand finished, it is kept and sent as hand 2, and waits beside the other
+    phone's hand 2 (nothing recorded as hand 3 behind the scorer's back); added after theirs, it
+    is hand 3, and the page is the server's."""
+    scorer, page = offline_scorer, offline_scorer.page
+    game, held = begin_the_next_hand_as_the_kept_one_goes(scorer)
+    play_plain_hands(game, 1)  # the other phone at the table records hand 2
+    let_the_servers_page_go(scorer, game, held)
+    scorer.choose(LOW, PATEL)
+    expect_the_hand_begun(page)
+    expect(page.locator("#hand-2")).to_have_count(0)
+
+    scorer.choose(JACK, NOT_OUT)
+    scorer.tap(
+        page.get_by_role("group", name=GAME, exact=True).get_by_role(
+            "button", name=PATEL, exact=True
+        )
+    )
+    conflict = page.get_by_test_id("offline-conflict")
+    expect(conflict.get_by_test_id("kept-2")).to_contain_text("turned 5♣")
+    assert game.hands.count() == 2  # nothing overwritten
+    page.get_by_test_id("add-after-2").tap()
+    expect(page.locator("#hand-3:not([data-state])")).to_have_count(1)
+    expect(conflict).to_have_count(0)
+    expect(unsent(page)).to_have_count(0)
+    assert game.hands.count() == 3
+    assert Hand.objects.get(game=game, number=3).facts["turn_ups"] == ["5C"]

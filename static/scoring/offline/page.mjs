@@ -19,6 +19,14 @@ const pk = match ? Number(match[1]) : null;
 let flushing = false;
 let flushAgain = false;
 let editing = null; // {kind: "unsent", key} | {kind: "sent", number, revision}
+/** Hand forms the scorer has begun (a tap, a key or a character on them: `touched`); a form
+ * cleared for the next hand is not begun any more. Showing the server's page anew never throws
+ * one away. */
+const begunForms = new WeakSet();
+/** The server's page held back for the scorer's hand under way (`begunHand`): shown once it is
+ * recorded (its send shows the page again) or left (the clock asks again). */
+let serverPageWaiting = false;
+let reloads = 0; // the server's page asked for again: only the last answer is shown
 
 /** Remember where this game's scoring link leads, so that the link opens the kept page without
  * a connection (the phone that started the game came here straight from the start form, not
@@ -461,6 +469,7 @@ function clearForm(form) {
   const kick = form.querySelector("#kick-hint");
   if (kick) kick.textContent = "";
   delete form.dataset.touched;
+  begunForms.delete(form);
   form.dispatchEvent(new Event("input", { bubbles: true }));
 }
 
@@ -722,28 +731,109 @@ async function flush({ clock = false } = {}) {
   if (flushAgain) await flush();
 }
 
-/** The game as the server's page (its HTML) shows it, in place of the game shown. */
-function showServerGame(html) {
-  const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("game");
+/** The server's page (its HTML) as a document. */
+function parsePage(html) {
+  return new DOMParser().parseFromString(html, "text/html");
+}
+
+/** The game as the server's page (`page`, a parsed document) shows it, in place of the game
+ * shown. A hand begun on the phone's form (`begun`) goes onto the server's page in place of its
+ * fresh form, with the server's one-time key, hand number and token: every tap stays where the
+ * finger left it, and the hand is sent as the server's own form would send it. */
+function showServerGame(page, begun = null) {
+  const fresh = page.getElementById("game");
   const current = document.getElementById("game");
   if (!fresh || !current) return;
+  serverPageWaiting = false;
   // The kept hands' panel moves over as it is, so that it never leaves the scorer's sight
   // (or the place under their finger) while the server's page takes the old one's place.
   const node = document.adoptNode(fresh);
   const panel = current.querySelector("#offline-conflict");
   if (panel) node.querySelector("#score-sheet")?.before(panel);
+  const freshForm = node.querySelector("#hand-form");
+  if (begun && freshForm) {
+    for (const name of ["csrfmiddlewaretoken", "entry_key", "expected_number"]) {
+      const field = begun.elements.namedItem(name);
+      const value = freshForm.elements.namedItem(name)?.value;
+      if (field && value !== undefined) field.value = value;
+    }
+    freshForm.replaceWith(begun);
+  }
   current.replaceWith(node);
   if (window.htmx) window.htmx.process(node);
-  // Its hand form is new: scoring.js keeps a copy of it to draw the next hand's from.
-  document.dispatchEvent(new CustomEvent("allfours:game-shown"));
+  // Its hand form is new (or the scorer's begun one took its place): scoring.js keeps a copy
+  // of the server's fresh one to draw the next hand's from.
+  document.dispatchEvent(new CustomEvent("allfours:game-shown", { detail: { freshForm } }));
 }
 
-/** Everything sent: show the server's page again, and keep it for the next time offline. */
+/** Whether the scorer has something under way that the server's page, shown anew, would throw
+ * away: a hand begun on the hand form, a hand being corrected on the phone, or the server's
+ * correction form open. */
+function handBegun() {
+  const form = document.getElementById("hand-form");
+  return (
+    (form !== null && begunForms.has(form)) ||
+    editing !== null ||
+    !!document.getElementById("correction")?.childElementCount
+  );
+}
+
+/** The hand the phone's view would record next is the server's next hand (`page`, its page):
+ * the same number, the same dealer and the same sides and rules, so that the form begun for it
+ * is the server's form for it in every other respect. */
+function sameNextHand(page) {
+  const node = page.getElementById("offline-state");
+  const form = page.getElementById("hand-form");
+  if (!node || !form || !view) return false;
+  const state = JSON.parse(node.textContent);
+  const number = view.hands.length + 1;
+  let dealer;
+  try {
+    dealer = score(view.game, view.hands).next_dealer;
+  } catch {
+    return false;
+  }
+  return (
+    state.hands.length + 1 === number &&
+    Number(form.elements.namedItem("expected_number")?.value) === number &&
+    form.querySelector("input[name=dealer][checked]")?.value === dealer &&
+    sameFacts(state.sides, view.state.sides) &&
+    sameFacts(state.ruleset, view.state.ruleset)
+  );
+}
+
+const HOLD_BACK = "hold back";
+
+/** What becomes of the scorer's work under way when the server's page (`page`) is shown: null
+ * (nothing begun, or a hand begun where the server's page has none to record: the game is
+ * over), the begun hand form (it takes the place of the server's fresh form: `sameNextHand`),
+ * or HOLD_BACK: the server's page would throw it away (a hand being kept or corrected, the
+ * server's correction form open, or the server's next hand not the one begun: the other phone
+ * recorded it meanwhile), so the phone's view stays until the scorer is done with it. */
+function begunHand(page) {
+  if (keeping || editing !== null || document.getElementById("correction")?.childElementCount) return HOLD_BACK;
+  const form = document.getElementById("hand-form");
+  if (!form || !begunForms.has(form) || !page.getElementById("hand-form")) return null;
+  return sameNextHand(page) ? form : HOLD_BACK;
+}
+
+/** Everything sent: show the server's page again, and keep it for the next time offline. A
+ * hand the scorer began meanwhile stays (`begunHand`). */
 async function reloadGame() {
+  reloads += 1;
+  const asked = reloads;
   try {
     const response = await fetch(location.pathname, { credentials: "same-origin", cache: "no-store" });
     if (!response.ok) return;
-    showServerGame(await response.text());
+    const page = parsePage(await response.text());
+    // A later reload (a hand kept and sent meanwhile) shows the newer page.
+    if (asked !== reloads) return;
+    const begun = begunHand(page);
+    if (begun === HOLD_BACK) {
+      serverPageWaiting = true;
+      return;
+    }
+    showServerGame(page, begun);
     await refresh();
     await keepThisPage();
   } catch {
@@ -763,11 +853,11 @@ const watchEvery = Number(document.getElementById("game")?.dataset.watchSeconds 
 let lastTouched = Date.now();
 let lastAsked = Date.now();
 let asking = false;
-const begunForms = new WeakSet();
 
 function touched(event) {
   lastTouched = Date.now();
-  const form = event.target.closest && event.target.closest("#hand-form");
+  // The scorer's own, not the page's (a cleared form says so with an input event of its own).
+  const form = event.isTrusted && event.target.closest && event.target.closest("#hand-form");
   if (form) begunForms.add(form);
 }
 for (const kind of ["pointerdown", "keydown", "input"]) document.addEventListener(kind, touched, true);
@@ -779,7 +869,6 @@ for (const kind of ["htmx:beforeRequest", "htmx:afterSettle"]) {
 
 /** Whether the page may be shown anew: nothing of the scorer's on it would be lost. */
 function leftAlone() {
-  const form = document.getElementById("hand-form");
   return (
     document.visibilityState === "visible" &&
     navigator.onLine &&
@@ -788,12 +877,10 @@ function leftAlone() {
     !keeping &&
     !following &&
     !document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling") &&
-    editing === null &&
     view !== null &&
     view.fromPage &&
     view.ops.length === 0 &&
-    !(form && begunForms.has(form)) &&
-    !document.getElementById("correction")?.childElementCount
+    !handBegun()
   );
 }
 
@@ -812,7 +899,7 @@ async function askWhetherChanged() {
     if (response.status !== 200) return; // 204: as shown
     const html = await response.text();
     if (!leftAlone()) return; // touched meanwhile: what the scorer began stays
-    showServerGame(html);
+    showServerGame(parsePage(html));
     await refresh();
     await keepPageAsShown();
   } catch {
@@ -1010,6 +1097,9 @@ setInterval(() => {
   // what is kept, which a refusal may have changed since).
   const waiting = view ? view.ops.filter((op) => op.state !== "conflict") : [];
   if (waiting.length && !waiting[0].refused) flush({ clock: true });
+  // The server's page held back for a hand under way, and the scorer done with it otherwise
+  // than by recording it (a correction cancelled): shown now.
+  else if (serverPageWaiting && !waiting.length && !flushing && !keeping && !handBegun()) reloadGame();
 }, 5000);
 
 refresh().then(() => flush());
