@@ -1,7 +1,8 @@
 """A side's name on the hand form's buttons, at 390 and 360 pixels wide, in headless Chromium:
 it breaks only between words ("Black Bull / A", never "Woolpac / k"), on the hand form and on
 the correction form that opens in its place (narrower: it sits in a panel), and no button
-reaches past the screen's edge."""
+reaches past the screen's edge. The form's questions ("Jack of trumps", "Low (held by)") keep
+their words whole too, at 320 and 390 pixels."""
 
 from __future__ import annotations
 
@@ -15,9 +16,9 @@ from tests.factories.scoring import GameFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-#: For each button shown in ``selector``: its words, each with whether it is split over lines
-#: (its pieces' boxes on more than one line), and its right edge.
-BUTTON_WORDS = """selector => [...document.querySelectorAll(selector)]
+#: For each element shown in ``selector`` (a button, a question's legend): its words split over
+#: lines (a word's pieces' boxes on more than one line), its text and its right edge.
+SHOWN_WORDS = """selector => [...document.querySelectorAll(selector)]
   .filter(el => el.offsetParent !== null)
   .map(el => {
     const split = [];
@@ -32,7 +33,8 @@ BUTTON_WORDS = """selector => [...document.querySelectorAll(selector)]
         if (lines.size > 1) split.push(m[0]);
       }
     }
-    return {text: el.innerText.trim(), split, right: el.getBoundingClientRect().right};
+    return {text: el.textContent.trim().replace(/\\s+/g, " "), split,
+      right: el.getBoundingClientRect().right};
   })"""
 
 
@@ -49,7 +51,7 @@ def narrow_phone(request: pytest.FixtureRequest, browser: Browser) -> Iterator[P
 
 def _words_whole(page: Page, selector: str) -> None:
     width = page.viewport_size["width"]
-    buttons = page.evaluate(BUTTON_WORDS, selector)
+    buttons = page.evaluate(SHOWN_WORDS, selector)
     assert any(button["text"] == "Woolpack" for button in buttons), buttons
     split = [(button["text"], button["split"]) for button in buttons if button["split"]]
     assert split == [], f"a name broken inside a word at {width}px"
@@ -103,3 +105,37 @@ def test_a_league_tables_game_title_shows_its_table_and_game_on_the_score_bar(
         }"""
     )
     assert shown
+
+
+@pytest.mark.parametrize("narrow_phone", [320, 390], ids=["320", "390"], indirect=True)
+@pytest.mark.parametrize("variant", ["trinidad", "lancashire"])
+def test_the_hand_forms_questions_show_whole_words(
+    narrow_phone: Page, live_server: Any, variant: str
+) -> None:
+    """Every question of the hand form (High, Low (held by), Jack of trumps, Game, Dealer, Beg,
+    Outcome, Turned up) shows its words whole on a 320 and a 390 px phone, on the hand form and
+    on the correction form that opens in its place: "Jack of trumps", never "Jack of trump / s"
+    (the page breaks a long name inside a word where it must; a question never needs to)."""
+    game = GameFactory(variant=variant, hands=1)
+    page = narrow_phone
+    width = page.viewport_size["width"]
+    page.goto(live_server.url + game.scoring_link.get_absolute_url())
+    page.get_by_test_id("more-toggle").tap()
+    legends = page.evaluate(SHOWN_WORDS, "#hand-form legend")
+    shown = {legend["text"].split(" ·")[0] for legend in legends}
+    asked = {"High", "Jack of trumps", "Game (most card points)", "Dealer", "Outcome"}
+    assert asked <= shown, shown
+    assert ("Low (captured by)" if variant == "lancashire" else "Low (held by)") in shown
+    if variant == "trinidad":
+        assert {"Turned up", "Beg"} <= shown, shown
+    split = [(legend["text"], legend["split"]) for legend in legends if legend["split"]]
+    assert split == [], f"a question broken inside a word at {width}px"
+
+    page.get_by_test_id("correct-1").tap()
+    expect(page.get_by_test_id("correct-form")).to_be_visible()
+    page.locator("#correction [data-testid=more-toggle]").tap()
+    legends = page.evaluate(SHOWN_WORDS, "#correction legend")
+    assert len(legends) >= 5, legends
+    split = [(legend["text"], legend["split"]) for legend in legends if legend["split"]]
+    assert split == [], f"a correction's question broken inside a word at {width}px"
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
