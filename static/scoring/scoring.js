@@ -77,12 +77,18 @@
   function setCards(form, cards) {
     var input = form.querySelector("input[name=turn_ups]");
     input.value = cards.join(" ");
-    // A second card turned means the pack was run: save the scorer that tap.
+    begFollowsCards(form);
+    markPicked(form);
+  }
+
+  /* A second card turned means the pack was run: save the scorer that tap, whether the cards
+   * were picked or typed ("JH 6H"); back to one card, back to Stand. */
+  function begFollowsCards(form) {
+    var cards = cardsOf(form.querySelector("input[name=turn_ups]"));
     var stand = form.querySelector("input[name=beg][value=stand]");
     var run = form.querySelector("input[name=beg][value=run]");
     if (cards.length >= 2 && stand && run && stand.checked) run.checked = true;
     if (cards.length <= 1 && stand && run && run.checked) stand.checked = true;
-    markPicked(form);
   }
 
   /* Penalties: one tap calls one; the list shows each as "Blues renege → Reds +1". */
@@ -163,7 +169,9 @@
   document.addEventListener("input", function (event) {
     var target = event.target;
     if (!target.form) return;
-    if (target.matches("input[name=turn_ups]")) markPicked(target.form);
+    if (!target.matches("input[name=turn_ups]")) return;
+    begFollowsCards(target.form);
+    markPicked(target.form);
   });
   document.addEventListener("change", function (event) {
     if (event.target.form && event.target.matches("input[name=dealer]")) showKicks(event.target.form);

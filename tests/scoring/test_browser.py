@@ -620,6 +620,42 @@ def test_invalid_hand_shows_the_error_next_to_the_fact_and_saves_nothing(
     scorer.expect_scores(6, 0)
 
 
+def test_two_cards_typed_mean_the_pack_was_run_as_when_picked(scorer: Scorer) -> None:
+    """A second card turned up means the pack was run: typed ("JH 6H") as when picked with the
+    card picker, the beg moves from Stand to "run the pack" (and back to Stand with one card
+    left), and a hand of two typed cards is recorded as run, not refused."""
+    game = GameFactory()
+    scorer.scan(game)
+    form = scorer.page.locator("#hand-form")
+    run, stand = (
+        form.locator("input[name=beg][value=run]"),
+        form.locator("input[name=beg][value=stand]"),
+    )
+    typed = scorer.page.get_by_label("Cards turned up")
+
+    scorer.card("JH")
+    scorer.card("6H")
+    expect(run).to_be_checked()
+    scorer.tap(scorer.page.get_by_test_id("drop-card"))
+    expect(stand).to_be_checked()
+    scorer.tap(scorer.page.get_by_test_id("drop-card"))
+    expect(typed).to_have_value("")
+
+    typed.press_sequentially("JH 6H")
+    expect(run).to_be_checked()
+    typed.press("Backspace")
+    typed.press("Backspace")
+    typed.press("Backspace")
+    expect(stand).to_be_checked()
+    typed.fill("")
+    typed.press_sequentially("4H 9S")
+    scorer.enter(high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
+    scorer.record()
+    expect(scorer.page.get_by_text("Hand 1 recorded.")).to_be_visible()
+    hand = facts_of(game)[0]
+    assert (hand["turn_ups"], hand["beg"]) == (["4H", "9S"], "run")
+
+
 def test_missing_fact_is_asked_for_next_to_it(scorer: Scorer) -> None:
     """Forgetting a fact (here low) names it where the scorer taps it; nothing is saved."""
     game = GameFactory()
