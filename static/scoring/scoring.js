@@ -237,6 +237,38 @@
     }
   });
 
+  /* Fix on the score bar is the last hand's. Tapped while a hand is on its way (a slow
+   * connection), it still points at the hand before: the tap waits for the answer, then opens
+   * the hand just recorded (from the bar the answer brought); a hand refused, or not sent,
+   * opens nothing. Before the offline page's own Fix (static/scoring/offline/page.mjs). */
+  var handSending = null;
+  var fixWaitingFrom = null;
+
+  function lastHandFix() {
+    return document.querySelector("#scoreboard [data-testid=fix-last]");
+  }
+
+  document.addEventListener("click", function (event) {
+    var fix = event.target.closest && event.target.closest("#scoreboard [data-testid=fix-last]");
+    if (!fix || !handSending) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    fixWaitingFrom = parseInt(fix.dataset.offlineFix, 10) || 0;
+  }, true);
+  document.addEventListener("htmx:beforeSend", function (event) {
+    if (event.detail.elt && event.detail.elt.id === "hand-form") handSending = event.detail.xhr;
+  });
+  // The answer is in (or the request failed): an answer that moved the game on has put in the
+  // bar's Fix for the hand it recorded.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!handSending || event.detail.xhr !== handSending) return;
+    handSending = null;
+    var from = fixWaitingFrom;
+    fixWaitingFrom = null;
+    var fix = lastHandFix();
+    if (from !== null && fix && (parseInt(fix.dataset.offlineFix, 10) || 0) > from) fix.click();
+  });
+
   function followCorrection() {
     var box = document.getElementById("correction");
     var fixing = box && box.querySelector("form");

@@ -478,6 +478,64 @@ def test_a_reply_drawn_by_the_page_shows_what_the_server_s_page_shows(scorer: Sc
     assert game.hands.count() == 5
 
 
+@pytest.mark.parametrize(
+    "start, low, answer",
+    [
+        ({"A": 0, "B": 0}, SMITH, "drawn"),
+        ({"A": 10, "B": 0}, SMITH, "won"),
+        ({"A": 0, "B": 0}, None, "refused"),
+    ],
+    ids=["drawn-reply", "winning-hand", "refused-hand"],
+)
+def test_fix_tapped_while_the_hand_is_on_its_way_opens_that_hand(
+    scorer: Scorer, start: dict[str, int], low: str | None, answer: str
+) -> None:
+    """On a slow connection the scorer taps a game button, sees the slip and taps Fix on the
+    score bar before the answer is in: the correction that opens is the hand just recorded,
+    once its answer is in, never the hand before it (the bar's Fix still pointed there). So
+    for a reply the page draws and for the winning hand's (the server's page); a hand refused
+    opens no correction (its form says what to put right)."""
+    game = GameFactory(hands=1, start_scores=start)
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        if route.request.method == "POST":
+            held.append(route)
+        else:
+            route.continue_()
+
+    scorer.scan(game)
+    page = scorer.page
+    page.route(f"**{game.get_absolute_url()}hands/", hold)
+    scorer.card("4H")
+    scorer.choose(HIGH, SMITH)
+    if low:
+        scorer.choose(LOW, low)
+    scorer.choose(JACK, NOT_OUT)
+    game_buttons = page.get_by_role("group", name=GAME, exact=True)
+    scorer.tap(game_buttons.get_by_role("button", name=SMITH, exact=True))
+    wait_until(page, lambda: bool(held))
+    assert held, "the hand was not sent"
+
+    scorer.tap(page.get_by_test_id("fix-last"))
+    page.wait_for_timeout(500)  # time for the previous hand's correction to open, were it to
+    expect(page.get_by_test_id("correcting")).to_have_count(0)
+
+    held[0].continue_()
+    if answer == "refused":
+        expect(page.get_by_test_id("error-low")).to_be_visible()
+        page.wait_for_timeout(500)
+        expect(page.get_by_test_id("correcting")).to_have_count(0)
+        assert hand_count(game) == 1
+        return
+    expect(page.get_by_text("Hand 2 recorded.")).to_be_visible()
+    heading = page.get_by_role("heading", name=re.compile(r"Correct hand \d"))
+    expect(heading).to_have_text("Correct hand 2")
+    assert hand_count(game) == 2
+    game.refresh_from_db()
+    assert game.status == (GameStatus.WON if answer == "won" else GameStatus.IN_PROGRESS)
+
+
 def test_hand_is_recorded_with_plain_form_posts_without_javascript(nojs_scorer: Scorer) -> None:
     """Without JavaScript the card picker and Record hand are plain posts; still six taps."""
     scorer = nojs_scorer
