@@ -272,24 +272,35 @@ def verdict(game: Game, hand: Hand | None, awards: list[Award], by_label: dict[s
     return text + "."
 
 
+def _tenths(numerator: int, denominator: int) -> float:
+    """numerator / denominator to the tenth, a half rounded up, in whole numbers: the
+    arithmetic static/scoring/scoring.js's `tenths` repeats to redraw the chart after a reply,
+    to the same figure (floats rounded half to even here and half up there differed by 0.1:
+    113.25)."""
+    return (20 * numerator + denominator) // (2 * denominator) / 10
+
+
 def _chart(sides: list[Side], hands: list[Hand], target: int) -> Chart:
     """Score after each hand, one line per side, with the target as a dashed line."""
     width, height = 360, 200
     left, right, top, bottom = 30, 12, 12, 26
     plot_w, plot_h = width - left - right, height - top - bottom
-    top_value = max([target, *(side.score for side in sides)])
+    series = {
+        side.label: [side.start_score] + [hand.scores.get(side.label, 0) for hand in hands]
+        for side in sides
+    }
+    top_value = max([target, *(v for values in series.values() for v in values)])
     count = max(len(hands), 1)
 
     def x(index: int) -> float:
-        return round(left + plot_w * index / count, 1)
+        return _tenths(left * count + plot_w * index, count)
 
     def y(value: int) -> float:
-        return round(top + plot_h * (1 - value / top_value), 1)
+        return _tenths(top * top_value + plot_h * (top_value - value), top_value)
 
     lines = []
     for side in sides:
-        values = [side.start_score] + [hand.scores.get(side.label, 0) for hand in hands]
-        coords = [(x(i), y(v)) for i, v in enumerate(values)]
+        coords = [(x(i), y(v)) for i, v in enumerate(series[side.label])]
         lines.append(
             Polyline(
                 side=side,

@@ -296,8 +296,8 @@
     var topValue = +box.target;
     series.forEach(function (totals) { totals.forEach(function (v) { topValue = Math.max(topValue, v); }); });
     var count = Math.max(series.length - 1, 1);
-    function x(i) { return Math.round((left + (right - left) * i / count) * 10) / 10; }
-    function y(v) { return Math.round((top + (bottom - top) * (1 - v / topValue)) * 10) / 10; }
+    function x(i) { return tenths(left * count + (right - left) * i, count); }
+    function y(v) { return tenths(top * topValue + (bottom - top) * (topValue - v), topValue); }
     svg.querySelectorAll("polyline[data-side-index]").forEach(function (line) {
       var s = +line.dataset.sideIndex;
       var points = series.map(function (totals, i) { return x(i) + "," + y(totals[s]); });
@@ -316,6 +316,8 @@
     }
     var ticks = svg.querySelectorAll("text.tick");
     ticks.forEach(function (tick) { tick.remove(); });
+    // Where the server writes them: before the lines.
+    var firstLine = svg.querySelector("polyline[data-side-index]");
     var step = Math.max(1, Math.ceil(count / 10));
     for (var n = 0; n <= series.length - 1; n += step) {
       var label = document.createElementNS("http://www.w3.org/2000/svg", "text");
@@ -324,10 +326,22 @@
       label.setAttribute("y", bottom + 16);
       label.setAttribute("text-anchor", "middle");
       label.textContent = String(n);
-      svg.appendChild(label);
+      svg.insertBefore(label, firstLine);
     }
+    var targetY = y(+box.target);
     var target = svg.querySelector("[data-testid=chart-target]");
-    if (target) { target.setAttribute("y1", y(+box.target)); target.setAttribute("y2", y(+box.target)); }
+    if (target) { target.setAttribute("y1", targetY); target.setAttribute("y2", targetY); }
+    var targetLabel = svg.querySelector("text.target-label");
+    if (targetLabel) targetLabel.setAttribute("y", targetY);
+  }
+
+  /* numerator / denominator to the tenth, a half rounded up, written as the server writes it
+   * ("30.0", "113.3"): the server's arithmetic in whole numbers (scoring/sheet.py `_tenths`),
+   * so the chart drawn here is the one the page opened afresh shows. */
+  function tenths(numerator, denominator) {
+    var twice = 20 * numerator + denominator, by = 2 * denominator;
+    var t = (twice - twice % by) / by;
+    return (t - t % 10) / 10 + "." + (t % 10);
   }
 
   /* The first key a thumb taps in the hand form: the first button or label that shows (a radio

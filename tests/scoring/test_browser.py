@@ -438,15 +438,17 @@ DRAWN_PARTS = """() => {
     dealer: plain(document.getElementById("next-dealer")),
     bar: plain(document.querySelector("#scoreboard .bar-actions")),
     form: plain(form),
+    chart: plain(document.querySelector("svg.progression")),
   };
 }"""
 
 
 def test_a_reply_drawn_by_the_page_shows_what_the_server_s_page_shows(scorer: Scorer) -> None:
     """Once the score bar has its Undo, a hand's reply comes as data and the page draws it: the
-    sheet's rows, the scores, who deals next, the bar's Undo and Fix and the next hand's form
-    are what the game page opened afresh shows, and the drawn Fix and form work."""
-    game = GameFactory(overrides={"target": 500})
+    sheet's rows, the scores, who deals next, the bar's Undo and Fix, the next hand's form and
+    the chart (every point to the tenth, 113.25 rounded as the server rounds it) are what the
+    game page opened afresh shows, and the drawn Fix and form work."""
+    game = GameFactory(overrides={"target": 16})
     kinds: list[str] = []
     scorer.page.on(
         "response",
@@ -461,6 +463,7 @@ def test_a_reply_drawn_by_the_page_shows_what_the_server_s_page_shows(scorer: Sc
     scorer.play(2, card="5C", high=PATEL, low=SMITH, jack=NOT_OUT, game=PATEL)
     scorer.play(3, card="KD", high=PATEL, low=PATEL, jack=PATEL, game=SMITH)
     scorer.play(4, card="9S", high=SMITH, low=PATEL, jack=NOT_OUT, game=PATEL)
+    scorer.expect_scores(6, 7)  # Smith & Jones's 6 of 16 is at y = 12 + 162 × 10/16 = 113.25
     # The first hand's reply brings the score bar's Undo; the others are drawn from data.
     assert kinds == ["text/html", "application/json", "application/json", "application/json"]
     drawn = scorer.page.evaluate(DRAWN_PARTS)
