@@ -9,11 +9,14 @@ are numbered one by one: of 50 sent together for one username from one address, 
 ``LOGIN_FAILURE_LIMIT`` have their password checked. A correct password takes its try off again
 and clears its (username, address) count; a wrong one stays counted.
 
-After ``LOGIN_SLOW_AFTER`` failures from an address each further try must wait a little longer
-(1, 2, 4 ... seconds, up to a minute); after ``LOGIN_FAILURE_LIMIT`` tries of one username from
-one address, or ``LOGIN_ADDRESS_FAILURE_LIMIT`` from one address, further tries from there are
-refused with 429 until ``LOGIN_FAILURE_WINDOW`` has passed since the last failure. A correct
-password from an address that has not failed always logs in.
+After ``LOGIN_SLOW_AFTER`` failures of one username from an address, each further try of it
+from there must wait a little longer (1, 2, 4 ... seconds, up to a minute), and so must every try
+from an address after ``LOGIN_ADDRESS_SLOW_AFTER`` failures of any username: a pub's wi-fi is one
+address for everyone on it, and one player's mistyped password does not hold up the next.
+After ``LOGIN_FAILURE_LIMIT`` tries of one username from one address, or
+``LOGIN_ADDRESS_FAILURE_LIMIT`` from one address, further tries from there are refused with 429
+until ``LOGIN_FAILURE_WINDOW`` has passed since the last failure. A correct password from an
+address that has not failed always logs in.
 
 django-axes was weighed: it counts a failure after the password was checked, so tries sent at
 once are all checked before any is counted, and it has no slowing down; this is its missing
@@ -23,6 +26,7 @@ half, in one statement.
 from __future__ import annotations
 
 import hashlib
+import math
 import time
 
 from django.conf import settings
@@ -62,18 +66,24 @@ def _too_many(minutes: int, tries: str = LOG_INS) -> str:
 
 
 def _slow_down(names: tuple[str, str], at: float, tries: str = LOG_INS) -> str:
-    """Why this try must wait before it is even counted ("" if it need not)."""
+    """Why this try must wait before it is even counted ("" if it need not): the pair's
+    failures past ``LOGIN_SLOW_AFTER``, or the address's past ``LOGIN_ADDRESS_SLOW_AFTER``,
+    each waiting 1, 2, 4 ... seconds (up to a minute) from its last failure."""
     cutoff = at - settings.LOGIN_FAILURE_WINDOW
-    rows = list(LoginTries.objects.filter(name__in=names, last_failed__gte=cutoff))
-    failures = max((row.tries for row in rows), default=0)
-    if failures < settings.LOGIN_SLOW_AFTER:
+    slow_after = {names[0]: settings.LOGIN_SLOW_AFTER, names[1]: settings.LOGIN_ADDRESS_SLOW_AFTER}
+    waits = {
+        row.name: row.last_failed + min(2 ** (row.tries - slow_after[row.name]), 60) - at
+        for row in LoginTries.objects.filter(name__in=names, last_failed__gte=cutoff)
+        if row.tries >= slow_after[row.name]
+    }
+    left = max(waits.values(), default=0)
+    if left <= 0:
         return ""
-    wait = min(2 ** (failures - settings.LOGIN_SLOW_AFTER), 60)
-    left = max(row.last_failed for row in rows) + wait - at
-    if left > 0:
-        seconds = int(left) + 1
-        return f"Too many {tries}: wait {seconds} second{pluralize(seconds)} and try again."
-    return ""
+    seconds = math.ceil(left)
+    wait = f"wait {seconds} second{pluralize(seconds)} and try again."
+    if waits.get(names[0], 0) > 0:
+        return f"Too many {tries}: {wait}"
+    return f"Too many {tries} from this network (everyone on one wi-fi shares it): {wait}"
 
 
 def _count_try(names: tuple[str, str], at: float) -> dict[str, int]:
@@ -145,15 +155,17 @@ class LoginView(auth_views.LoginView):
         return super().post(request, *args, **kwargs)
 
     def form_invalid(self, form):  # type: ignore[no-untyped-def]
-        record_failure(self.request)
         # The right password of an account not yet confirmed: it is told so, with the link
-        # sent again, not that the username or password is wrong.
+        # sent again, not that the username or password is wrong; not a failed try either.
         waiting = confirm_again(
             username=form.data.get("username", ""), password=form.data.get("password", "")
         )
         if waiting:
+            record_success(self.request)
             form.errors.pop(NON_FIELD_ERRORS, None)
             form.add_error(None, waiting)
+        else:
+            record_failure(self.request)
         return super().form_invalid(form)
 
     def form_valid(self, form):  # type: ignore[no-untyped-def]

@@ -223,11 +223,13 @@ SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 
 LOGIN_URL = "login"
 # Failed log-ins (config/login.py), counted in the database (logins.LoginTries) per
-# (username, address) and per address: slower after LOGIN_SLOW_AFTER, refused after the limits,
-# for LOGIN_FAILURE_WINDOW s.
+# (username, address) and per address: slower after LOGIN_SLOW_AFTER failures of one username
+# from an address and LOGIN_ADDRESS_SLOW_AFTER of any from it (a pub's wi-fi is one address for
+# everyone on it), refused after the limits, for LOGIN_FAILURE_WINDOW s.
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", "30"))
 LOGIN_SLOW_AFTER = int(os.environ.get("LOGIN_SLOW_AFTER", "3"))
+LOGIN_ADDRESS_SLOW_AFTER = int(os.environ.get("LOGIN_ADDRESS_SLOW_AFTER", "10"))
 LOGIN_FAILURE_WINDOW = int(os.environ.get("LOGIN_FAILURE_WINDOW", "900"))
 # Which X-Forwarded-For entry is the client's (config/addresses.py): empty (no proxy: the
 # connection's address), a count of our proxies ("1" for one nginx), or their addresses and

@@ -112,6 +112,45 @@ def test_failures_slow_down_before_they_lock(account, settings, monkeypatch):
     assert _try("198.51.100.7", PASSWORD) == 302
 
 
+def test_one_players_mistyped_password_does_not_hold_up_the_next_at_the_pub(account, settings):
+    """Everyone on a pub's wi-fi is one address: three players' failures slow their own
+    usernames there, not a fourth player's log-in."""
+    for name in ("ian", "hetty", "roy"):
+        assert _try("198.51.100.9", "wrong", username=name) == 200
+    assert _try("198.51.100.9", "wrong", username="ian") == 200
+    assert _try("198.51.100.9", PASSWORD) == 302
+
+
+def test_many_failures_from_one_address_slow_every_try_from_it_and_say_why(
+    account, settings, monkeypatch
+):
+    now = [1_000_000.0]
+    monkeypatch.setattr(login, "now", lambda: now[0])
+    for i in range(settings.LOGIN_ADDRESS_SLOW_AFTER):
+        assert _try("198.51.100.10", "wrong", username=f"player{i}") == 200
+    slowed = Client(REMOTE_ADDR="198.51.100.10").post(
+        reverse("login"), {"username": "cap11", "password": PASSWORD}
+    )
+    assert slowed.status_code == 429
+    assert (
+        "Too many failed log-ins from this network (everyone on one wi-fi shares it): "
+        "wait 1 second and try again."
+    ) in slowed.content.decode()
+    now[0] += 1.5
+    assert _try("198.51.100.10", PASSWORD) == 302
+
+
+def test_the_right_password_of_an_account_still_to_be_confirmed_is_not_a_failure(db, settings):
+    """Told each time that the link was sent again, never made to wait as a guesser is."""
+    get_user_model().objects.create_user("newsec", password=PASSWORD, is_active=False)
+    for _ in range(settings.LOGIN_SLOW_AFTER + 2):
+        response = Client(REMOTE_ADDR="198.51.100.11").post(
+            reverse("login"), {"username": "newsec", "password": PASSWORD}
+        )
+        assert response.status_code == 200
+        assert "Too many" not in response.content.decode()
+
+
 def test_an_address_guessing_many_usernames_is_stopped(account, settings):
     settings.LOGIN_SLOW_AFTER = 1000
     settings.LOGIN_ADDRESS_FAILURE_LIMIT = 6
