@@ -1,6 +1,12 @@
 """The demo's cups (``seed_demo``): a pairs knock-out, best of 7, for the Trinidad league and a
 team knock-out cup in the league's own match format for the Yorkshire league, each part played
-through the same services the phones use."""
+through the same services the phones use.
+
+Round one is played on a night of its own last week; each later round is to be played by a
+deadline. The team cup's round one is played out, so its next round's ties are booked as a
+secretary books them, each on the first league night by the deadline on which both teams are
+free and the pub has room: its deadline is two weeks after the league's last night, so every
+tie finds one."""
 
 from __future__ import annotations
 
@@ -8,6 +14,7 @@ import datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.db.models import Max
 
 from cups.models import Competition, Tie, TieResult
 from cups.services.competitions import (
@@ -19,6 +26,7 @@ from cups.services.confirmation import tie_result_confirm
 from cups.services.draws import draw_make
 from cups.services.ties import round_set_dates, tie_walkover
 from leagues.models import Fixture, League, Player, Season
+from leagues.schedule import league_nights
 from leagues.services.results import fixture_start
 from scoring.models import GameStatus
 
@@ -35,13 +43,31 @@ def seed_cup(*, builder: Any, league: League, season: Season, today: datetime.da
         _team_cup(builder, league, season, today, secretary)
 
 
-def _date_rounds(cup: Competition, today: datetime.date, secretary: Any) -> None:
+def _date_rounds(
+    cup: Competition,
+    today: datetime.date,
+    secretary: Any,
+    *,
+    first_deadline: datetime.date,
+    apart: datetime.timedelta = WEEK,
+) -> None:
+    """Round one on a night of its own a week ago; the next by ``first_deadline``, each later
+    one ``apart`` after the one before."""
     for rnd in cup.rounds.order_by("number"):
-        night = today + WEEK * (rnd.number - 2)
         if rnd.number == 1:
-            _round_one_night(rnd, max(night, cup.season.starts_on), today, secretary)
+            _round_one_night(rnd, max(today - WEEK, cup.season.starts_on), today, secretary)
         else:
-            round_set_dates(round=rnd, date=None, deadline=night, by=secretary)
+            deadline = first_deadline + apart * (rnd.number - 2)
+            round_set_dates(round=rnd, date=None, deadline=deadline, by=secretary)
+
+
+def _after_the_league(season: Season, today: datetime.date) -> datetime.date:
+    """The first league night from ``today`` after the season's last league match: every team is
+    free that night and from then on."""
+    matches = Fixture.objects.filter(division__season=season, kind=Fixture.Kind.LEAGUE)
+    last = matches.exclude(status=Fixture.Status.VOID).aggregate(last=Max("date"))["last"]
+    start = today if last is None else max(today, last + datetime.timedelta(days=1))
+    return next(league_nights(start, season.night, season.excluded_dates))
 
 
 def _round_one_night(rnd: Any, near: datetime.date, today: datetime.date, secretary: Any) -> None:
@@ -86,7 +112,8 @@ def _pairs_knockout(
     if entered < 2:
         return
     draw_make(competition=cup, seed=DRAW_SEED, by=secretary)
-    _date_rounds(cup, today, secretary)
+    # A race tie has no night booked: its round's deadline says when it is to be played by.
+    _date_rounds(cup, today, secretary, first_deadline=today)
     to_play = list(
         cup.ties.filter(round__number=1, status=Tie.Status.SCHEDULED).order_by("position")
     )
@@ -127,9 +154,13 @@ def _team_cup(
     if len(entrants_add_season_teams(competition=cup, by=secretary)) < 2:
         return
     draw_make(competition=cup, seed=DRAW_SEED, by=secretary)
-    _date_rounds(cup, today, secretary)
+    # Round one played out a week ago; the quarter-finals (or whatever round comes next) by
+    # two weeks after the league's last night, its ties booked on nights their teams are free as
+    # their winners go through; the rounds after two weeks apart.
+    first_deadline = _after_the_league(season, today) + WEEK
+    _date_rounds(cup, today, secretary, first_deadline=first_deadline, apart=2 * WEEK)
     to_play = cup.ties.filter(round__number=1, status=Tie.Status.SCHEDULED).order_by("position")
-    for tie in to_play[:2]:
+    for tie in to_play:
         fixture = tie.fixture
         assert fixture is not None
         pairs = list(

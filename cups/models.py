@@ -46,8 +46,9 @@ PLAYOFF_AT_TABLE = "the play-off game is being played at the table, scored on a 
 #: boxes, and its refusal of a score for it (``cups.services.ties.take_playoff_from_card``).
 PLAYOFF_WON_AT_TABLE = "the play-off game has been won at the table, scored on a phone"
 PLAYOFF_WON_DECIDES = "its result decides the tie, and the card's play-off boxes are not needed"
-#: How a knock-out tie's postponed fixture's reason begins when its round's night (or deadline)
-#: did not suit it, its teams or pub already booked (``cups.services.ties._make_fixture``): it
+#: How a knock-out tie's postponed fixture's reason begins when its round's night did not suit
+#: it, its teams or pub already booked, or its round's deadline left it no league night with
+#: both teams free and room at the pub (``cups.services.ties._make_fixture``): it
 #: waits for the secretary to arrange its night, and the cup's manage page lists it. The
 #: fixture's own words (``Fixture.awaits_night``) read the same beginning.
 UNARRANGED = NO_NIGHT_YET

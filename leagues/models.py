@@ -640,9 +640,10 @@ TO_PLAY = (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED)
 
 #: A postponed fixture's status as the pages say it: it has no date until it is re-arranged.
 POSTPONED_WORDS = "Postponed: no new date yet"
-#: How a cup tie's postponed fixture's reason begins when its knock-out round's night (or
-#: deadline) did not suit it (``cups.services.ties._make_fixture``): it was never set for the
-#: night its date holds, and waits for the secretary to arrange one (``Fixture.awaits_night``).
+#: How a cup tie's postponed fixture's reason begins when its knock-out round's night did not
+#: suit it, or its deadline left it no free league night (``cups.services.ties._make_fixture``):
+#: it was never set for the night its date holds, and waits for the secretary to arrange one
+#: (``Fixture.awaits_night``).
 NO_NIGHT_YET = "No night yet"
 
 

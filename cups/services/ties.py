@@ -54,6 +54,7 @@ from leagues.models import (
     ResultSubmission,
     TeamEntry,
 )
+from leagues.schedule import league_nights
 from leagues.selectors.fixtures import boards_begun
 from leagues.selectors.people import name_people, person_name
 from leagues.services import agreement
@@ -214,10 +215,13 @@ def _make_fixture(tie: Tie, *, date: datetime.date | None = None) -> Fixture:
 
     - a group tie (``date``, its night in its group's round robin): on the first league night
       from then on which both teams are free and the pub has room, nights off skipped;
-    - a knock-out tie of a round with a night (or a deadline): on it, when it fits; when it
-      does not, the tie is not booked on top of the other match but waits for the secretary
-      to arrange it: its fixture is postponed, no new date yet, its reason naming the clash
-      (``UNARRANGED``), and the cup's manage page lists it (``ties_to_arrange``);
+    - a knock-out tie of a round with a night: on it, when it fits; when it does not, the tie
+      is not booked on top of the other match but waits for the secretary to arrange it: its
+      fixture is postponed, no new date yet, its reason naming the clash (``UNARRANGED``), and
+      the cup's manage page lists it (``ties_to_arrange``);
+    - a knock-out tie of a round with only a deadline: on the first league night from today,
+      on or before the deadline, on which both teams are free and the pub has room
+      (``_night_by_deadline``); when there is none, it waits so, its reason saying why;
     - a round with neither: on the first league night from today (not before the season
       starts) on which both teams are free and the pub has room."""
     competition = tie.competition
@@ -231,12 +235,14 @@ def _make_fixture(tie: Tie, *, date: datetime.date | None = None) -> Fixture:
     venue = home.home_venue
     rnd = tie.round
     reason = ""
-    if date is None and rnd is not None and (rnd.date or rnd.deadline):
-        date = rnd.date or rnd.deadline
-        assert date is not None
+    if date is None and rnd is not None and rnd.date is not None:
+        date = rnd.date
         reason = _round_night_unsuited(
             rnd, date, division=entry.division, home=home, away=away, venue=venue
         )
+    elif date is None and rnd is not None and rnd.deadline is not None:
+        night, why = _night_by_deadline(rnd, home=home, away=away, venue=venue)
+        date, reason = (night, "") if night is not None else (rnd.deadline, _waiting(why))
     else:
         date = nights_free_for(
             season=season,
@@ -273,10 +279,10 @@ def _round_night_unsuited(
     exclude: int | None = None,
 ) -> str:
     """Why a tie of ``rnd`` (``home`` v ``away`` at ``venue``, its fixture ``exclude`` when it
-    has one) cannot be booked on the round's night or deadline ``date``, as re-arranging a
-    fixture onto it would be refused (``refuse_clash``), as its postponed fixture's reason
-    says it: "No night yet: the Semi-finals night, Tue 8 Dec 2026, does not suit it. Woolpack
-    is already on that night (…). The secretary arranges its night."; "" when it fits."""
+    has one) cannot be booked on the round's night ``date``, as re-arranging a fixture onto it
+    would be refused (``refuse_clash``), as its postponed fixture's reason says it: "No night
+    yet: the Semi-finals night, Tue 8 Dec 2026, does not suit it. Woolpack is already on that
+    night (…). The secretary arranges its night."; "" when it fits."""
     try:
         refuse_clash(
             division=division,
@@ -288,12 +294,48 @@ def _round_night_unsuited(
             kind=Fixture.Kind.CUP,
         )
     except ValidationError as exc:
-        set_as = f"the {rnd.name} night" if rnd.date else f"the {rnd.name} deadline"
         return (
-            f"{UNARRANGED}: {set_as}, {long_date(date)}, does not suit it. "
+            f"{UNARRANGED}: the {rnd.name} night, {long_date(date)}, does not suit it. "
             f"{' '.join(exc.messages)} The secretary arranges its night."
         )
     return ""
+
+
+def _night_by_deadline(
+    rnd: Round, *, home: Any, away: Any, venue: Any, moving: int | None = None
+) -> tuple[datetime.date | None, str]:
+    """The night a tie of ``rnd``, a round with only a deadline, is played on (``home`` v
+    ``away`` at ``venue``, its fixture ``moving`` left out when it has one): the first league
+    night from today, on or before the deadline, on which both teams are free and the pub has
+    room (``nights_free_for``, the check a re-arrangement makes), with "". None when there is
+    no such night, with why, as a clause: "the Quarter-finals deadline, Sun 22 Nov 2026, has
+    passed"; "there is no league night by the Quarter-finals deadline, Mon 9 Nov 2026";
+    "no league night by the Quarter-finals deadline, Tue 8 Dec 2026, has both teams free and
+    room at Woolpack (the first that has is Tue 15 Dec 2026)"."""
+    season = rnd.competition.season
+    deadline = rnd.deadline
+    assert deadline is not None
+    where = {"home": home.pk, "away": away.pk, "venue": venue.pk}
+    night = nights_free_for(season=season, start=season.starts_on, moving=moving, **where)[0]
+    if night <= deadline:
+        return night, ""
+    set_as = f"the {rnd.name} deadline, {long_date(deadline)}"
+    today = season.league.today()
+    if deadline < today:
+        return None, f"{set_as}, has passed"
+    first = next(league_nights(max(today, season.starts_on), season.night, season.excluded_dates))
+    if first > deadline:
+        return None, f"there is no league night by {set_as}"
+    return None, (
+        f"no league night by {set_as}, has both teams free and room at {venue} (the first "
+        f"that has is {long_date(night)})"
+    )
+
+
+def _waiting(why: str) -> str:
+    """The reason of a tie's fixture waiting for a night (``UNARRANGED``), ``why`` being a
+    clause of ``_night_by_deadline``'s."""
+    return f"{UNARRANGED}: {why}. The secretary arranges its night."
 
 
 def _race_game_start(tie: Tie, *, by: Account = None, playoff: bool = False) -> TieGame:
@@ -975,9 +1017,14 @@ def round_set_dates(
     deadline: datetime.date | None,
     by: Account,
 ) -> Round:
-    """Set a round's night (or its deadline, or both: a night no later than the deadline); its
-    cup fixtures not yet played move with it, and its ties waiting for a night (the round's
-    night did not suit them) go on the new one if it suits them (``_book_waiting``)."""
+    """Set a round's night (or its deadline, or both: a night no later than the deadline).
+
+    With a night, its cup fixtures not yet played move to it. With only a deadline, those
+    booked after it move to the first league night by it on which both teams are free and the
+    pub has room (``_night_by_deadline``); those on a night by it stay there. Either way a
+    fixture that does not fit is refused, each named, and nothing changes; and its ties waiting
+    for a night go on the new night, or the first free one by the deadline, when there is one
+    (``_book_waiting``)."""
     rnd = Round.objects.select_for_update().select_related("competition__league").get(pk=round.pk)
     if not can_manage_competition(by, rnd.competition):
         raise PermissionDenied(f"Only the secretaries of {rnd.competition.league} run its cups.")
@@ -994,16 +1041,16 @@ def round_set_dates(
     before = {"date": str(rnd.date or ""), "deadline": str(rnd.deadline or "")}
     rnd.date, rnd.deadline = date, deadline
     rnd.save(update_fields=["date", "deadline"])
-    when = date or deadline
-    if when is not None:
+    if date is not None or deadline is not None:
         moving = Fixture.objects.filter(cup_tie__round=rnd, status=Fixture.Status.SCHEDULED)
-        _refuse_round_clashes(list(moving.select_related(*_CLASH_RELATED)), when)
-        moving.update(date=when)
+        if date is None:  # only a deadline: the ties booked by it stay where they are
+            moving = moving.filter(date__gt=deadline)
+        _move_round_ties(rnd, list(moving.select_related(*_CLASH_RELATED)), date=date)
         waiting = Fixture.objects.filter(
             cup_tie__round=rnd, status=Fixture.Status.POSTPONED, reason__startswith=UNARRANGED
         )
         for fixture in waiting.select_related(*_CLASH_RELATED):
-            _book_waiting(fixture, rnd, when, by=by)
+            _book_waiting(fixture, rnd, by=by)
     audit_log(
         league=rnd.competition.league,
         action=AuditEntry.Action.CUP_ROUND_DATED,
@@ -1018,56 +1065,71 @@ def round_set_dates(
 _CLASH_RELATED = ("division__season", "home", "away", "venue")
 
 
-def _book_waiting(fixture: Fixture, rnd: Round, when: datetime.date, *, by: Account) -> None:
-    """A tie of ``rnd`` waiting for a night (the round's night did not suit it) goes on the
-    round's new night ``when`` if it suits it now, re-arranged onto it as the secretary would
-    (``fixture_rearrange``: audited, its tie following); if not, it keeps waiting, its reason
-    naming the new night's clash."""
+def _book_waiting(fixture: Fixture, rnd: Round, *, by: Account) -> None:
+    """A tie of ``rnd`` waiting for a night (none suited it) goes on the round's new night if it
+    suits it now, or with only a deadline, on the first league night by it on which both teams
+    are free and the pub has room (``_night_by_deadline``), re-arranged onto it as the
+    secretary would (``fixture_rearrange``: audited, its tie following); if not, it keeps
+    waiting, its reason saying why as of the round's new night or deadline."""
     from leagues.services.fixtures import fixture_rearrange
 
-    reason = _round_night_unsuited(
-        rnd,
-        when,
-        division=fixture.division,
-        home=fixture.home,
-        away=fixture.away,
-        venue=fixture.venue,
-        exclude=fixture.pk,
-    )
-    if reason:
+    if rnd.date is not None:
+        night: datetime.date | None = rnd.date
+        reason = _round_night_unsuited(
+            rnd,
+            rnd.date,
+            division=fixture.division,
+            home=fixture.home,
+            away=fixture.away,
+            venue=fixture.venue,
+            exclude=fixture.pk,
+        )
+        moved_to = f"the {rnd.name} night"
+    else:
+        night, unsuited = _night_by_deadline(
+            rnd, home=fixture.home, away=fixture.away, venue=fixture.venue, moving=fixture.pk
+        )
+        reason = "" if night is not None else _waiting(unsuited)
+        moved_to = f"the first league night by the {rnd.name} deadline with both teams free"
+    if night is None or reason:
         Fixture.objects.filter(pk=fixture.pk).update(reason=reason)
         Tie.objects.filter(fixture=fixture).update(reason=reason)
         return
     # The round's night is the secretary's, as it is for the round's ties it moves.
-    fixture_rearrange(
-        fixture=fixture,
-        date=when,
-        reason=f"the {rnd.name} night" if rnd.date else f"the {rnd.name} deadline",
-        outside_calendar=True,
-        by=by,
-    )
+    fixture_rearrange(fixture=fixture, date=night, reason=moved_to, outside_calendar=True, by=by)
 
 
-def _refuse_round_clashes(fixtures: list[Fixture], when: datetime.date) -> None:
-    """Refuse a round's night on which one of its ties does not fit the season's calendar (a
-    team already playing that night, league or cup; the pub full), or whose match has begun at
-    its tables, as re-arranging a fixture is refused (``refuse_clash``, ``refuse_begun``):
-    every tie's reasons at once, each named."""
+def _move_round_ties(rnd: Round, fixtures: list[Fixture], *, date: datetime.date | None) -> None:
+    """Move ``fixtures``, ties of ``rnd`` not yet played, onto its new night ``date``; with only
+    its deadline (no ``date``), each to the first league night by it on which both teams are
+    free and the pub has room (``_night_by_deadline``). Refuse the round's night or deadline
+    when one of them does not fit the season's calendar (a team already playing that night,
+    league or cup; the pub full; no such night by the deadline), or its match has begun at its
+    tables, as re-arranging a fixture is refused (``refuse_clash``, ``refuse_begun``): every
+    tie's reasons at once, each named, nothing changed."""
     problems: list[str] = []
     for fixture in fixtures:
         try:
             refuse_begun(fixture, "moved")
-        except ValidationError as exc:
-            problems += [f"{fixture.home} v {fixture.away}: {message}" for message in exc.messages]
-            continue
-        try:
-            refuse_fixture_clash(fixture, date=when)  # a tie's fixture: of kind cup
+            if date is not None:
+                refuse_fixture_clash(fixture, date=date)  # a tie's fixture: of kind cup
+                continue
+            night, why = _night_by_deadline(
+                rnd, home=fixture.home, away=fixture.away, venue=fixture.venue, moving=fixture.pk
+            )
+            if night is None:
+                raise ValidationError(f"{capfirst(why)}.")
+            # Each on its night before the next is looked at: two at one pub leave it full.
+            Fixture.objects.filter(pk=fixture.pk).update(date=night)
         except ValidationError as exc:
             problems += [f"{fixture.home} v {fixture.away}: {message}" for message in exc.messages]
     if problems:
+        other = "another night" if date is not None else "a later deadline"
         raise ValidationError(
-            [*problems, "Nothing was changed: choose another night, or re-arrange those first."]
+            [*problems, f"Nothing was changed: choose {other}, or re-arrange those first."]
         )
+    if date is not None:
+        Fixture.objects.filter(pk__in=[fixture.pk for fixture in fixtures]).update(date=date)
 
 
 def entrant_label(entrant: Entrant | None) -> str:
