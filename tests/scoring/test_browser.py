@@ -1027,13 +1027,14 @@ def test_resubmitted_hand_form_records_once_and_shows_the_same_result(scorer: Sc
 
 
 def test_second_phone_with_a_stale_form_is_refused_and_shown_the_game(
-    browser: Browser, live_server: Any, any_scorer: Scorer
+    browser: Browser, live_server: Any, nojs_scorer: Scorer
 ) -> None:
     """Two phones at one table: phone 2's form for hand 1 arrives after phone 1 recorded hand 1.
-    It is refused with a clear message and the game as it is now; nothing is overwritten."""
+    Without JavaScript it is refused with a clear message and the game as it is now; nothing is
+    overwritten. (With it, phone 2's hand is kept beside phone 1's: test_browser_two_phones.)"""
     game = GameFactory()
     phone1 = Scorer(phone_context(browser).new_page(), live_server.url)
-    phone2 = any_scorer
+    phone2 = nojs_scorer
     try:
         phone1.scan(game)
         phone2.scan(game)

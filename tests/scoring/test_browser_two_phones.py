@@ -198,3 +198,53 @@ def test_a_correction_from_a_sheet_behind_the_game_shows_the_hands_it_missed(
     expect(b.sheet_row(2).locator("td.total")).to_have_text([str(last["A"]), str(last["B"])])
     b.expect_scores(last["A"], last["B"])
     expect(page.get_by_text("Hand 3 ·")).to_be_visible()
+
+
+# --- both phones online --------------------------------------------------------------------
+
+
+def test_a_hand_the_other_phone_recorded_first_online_is_kept_once_not_lost(
+    phones: tuple[Scorer, Scorer],
+) -> None:
+    """Both phones online: B records hand 1 while A's scorer is still tapping the same hand.
+    A's form arrives second and is refused (409); exactly as B's, it is dropped as recorded, not
+    thrown away with a "moved on" to enter again; A's next hand goes as usual."""
+    a, b = phones
+    game = GameFactory(trinidad=True)
+    open_for_offline(a, game)
+    b.scan(game)
+    b.play(1, **HAND_1)
+    a.enter(**HAND_1)
+    response = a.record()
+    assert response is not None and response.status == 409
+    expect(a.page.get_by_test_id("already-recorded")).to_have_text(
+        "Hand 1 was already recorded on the other phone, exactly as kept here: kept once."
+    )
+    expect(a.page.get_by_test_id("next-dealer")).to_contain_text("Hand 2")
+    expect(unsent(a.page)).to_have_count(0)
+    a.play(2, **HAND_2)
+    assert Hand.objects.filter(game=game).count() == 2
+    assert (turned(game, 1), turned(game, 2)) == (["4H"], ["5C"])
+
+
+def test_a_hand_the_other_phone_recorded_differently_online_waits_beside_theirs(
+    phones: tuple[Scorer, Scorer],
+) -> None:
+    """Online, B's hand 1 reached the server first and A's differs: A's taps are kept beside
+    B's hand with the same three choices as a hand kept offline, never lost."""
+    a, b = phones
+    game = GameFactory(trinidad=True)
+    open_for_offline(a, game)
+    b.scan(game)
+    b.play(1, card="7S", high=SMITH, low=SMITH, jack=NOT_OUT, game=SMITH)
+    a.enter(**HAND_1)
+    response = a.record()
+    assert response is not None and response.status == 409
+    kept = a.page.get_by_test_id("kept-1")
+    expect(kept).to_contain_text("7♠")  # theirs
+    expect(kept).to_contain_text("4♥")  # mine, as tapped
+    a.page.get_by_test_id("add-after-1").tap()
+    expect(a.page.get_by_test_id("offline-conflict")).to_have_count(0)
+    expect(a.page.get_by_test_id("hand-row-2")).to_be_visible()
+    assert [turned(game, n) for n in (1, 2)] == [["7S"], ["4H"]]
+    assert HandRevision.objects.filter(game=game, action=RevisionAction.RECORD).count() == 2

@@ -495,7 +495,7 @@ async function keepHand(form, options = {}) {
   }
 }
 
-async function keepOneHand(form, { key, number, submitter = null } = {}) {
+async function keepOneHand(form, { key, number, submitter = null, notice: said = null } = {}) {
   if (!view) await refresh();
   if (!view) return false;
   const { facts, errors } = factsFromForm(form, {
@@ -536,7 +536,7 @@ async function keepOneHand(form, { key, number, submitter = null } = {}) {
   if (notice) {
     notice.className = "notice success";
     notice.setAttribute("role", "status");
-    notice.textContent = `${kept} kept on this phone: sent when the connection is back.`;
+    notice.textContent = said || `${kept} kept on this phone: sent when the connection is back.`;
   }
   await refresh();
   document.dispatchEvent(new Event("allfours:hand-done"));
@@ -659,13 +659,17 @@ async function flush({ clock = false } = {}) {
   flushAgain = false;
   let sent = 0;
   let refused = false;
+  let dropped = false; // a kept hand the server had already, exactly: nothing left to send
   try {
     for (;;) {
       let waiting = await store.opsOf(pk);
       let [op] = waiting;
       if (!op || op.state === "conflict" || (clock && op.refused)) break;
       const { state } = await baseState();
-      if (await droppedAsRecorded(op, state)) continue;
+      if (await droppedAsRecorded(op, state)) {
+        dropped = true;
+        continue;
+      }
       let response;
       try {
         response = await fetch(`/games/${pk}/sync/`, {
@@ -710,7 +714,10 @@ async function flush({ clock = false } = {}) {
         ? await setAside(waiting, data.game, data.message)
         : false;
       if (settled) {
-        if (!(await store.opsOf(pk)).some((kept) => kept.state === "conflict")) continue;
+        if (!(await store.opsOf(pk)).some((kept) => kept.state === "conflict")) {
+          dropped = true;
+          continue;
+        }
         refused = true;
       } else if (response.status === 409 || response.status === 422) {
         // Refused, and nothing the server has explains it (no hand of theirs at its number):
@@ -725,7 +732,7 @@ async function flush({ clock = false } = {}) {
   }
   await refresh();
   // Show the server's page again once nothing waits to be sent (a kept hand stays beside it).
-  if ((sent || refused) && view && !view.ops.some((op) => op.state !== "conflict")) {
+  if ((sent || refused || dropped) && view && !view.ops.some((op) => op.state !== "conflict")) {
     await reloadGame();
   }
   if (flushAgain) await flush();
@@ -962,6 +969,31 @@ function keepFailed(event) {
 }
 document.addEventListener("htmx:sendError", keepFailed);
 document.addEventListener("htmx:timeout", keepFailed);
+
+// Two phones online at one table: the other phone's hand reached the server first, and this
+// phone's form for the same hand is refused (409: the game moved on). The taps are not lost:
+// the hand is kept on the phone with its one-time key and number, and settled as a hand kept
+// offline is (dropped if theirs is the same, else shown beside theirs: keep theirs, replace
+// theirs or add mine after theirs). Refused for anything else (no hand of theirs at its
+// number: one was undone; the game won: its page says so, Fix is there), or a correction's
+// form, the server's page is shown as it came.
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const form = event.detail.requestConfig && event.detail.requestConfig.elt;
+  if (event.detail.xhr.status !== 409 || !form || form.id !== "hand-form" || !view || editing) return;
+  if (form.querySelector("input[name=expected_revision]")) return;
+  const key = form.querySelector("input[name=entry_key]")?.value;
+  const number = Number(form.querySelector("input[name=expected_number]")?.value);
+  const node = parsePage(event.detail.xhr.responseText).getElementById("offline-state");
+  const server = node ? JSON.parse(node.textContent) : null;
+  if (!key || !number || !server || server.status !== "in_progress" || server.hands.length < number) return;
+  event.detail.shouldSwap = false;
+  keepHand(form, {
+    key,
+    number,
+    submitter: lastSubmitter,
+    notice: `The other phone recorded hand ${number} first: yours is kept on this phone beside it.`,
+  });
+});
 
 // Before scoring.js, which opens the server's correction form in place: a fix made while hands
 // wait to be sent (or without a connection) is kept on the phone instead.
