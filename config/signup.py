@@ -58,6 +58,12 @@ class SignupForm(UserCreationForm):  # type: ignore[type-arg]
         super().__init__(*args, **kwargs)
         self.fields["username"].widget.attrs.pop("autofocus", None)
         self.fields["name"].widget.attrs["autofocus"] = True
+        self.fields["username"].error_messages["required"] = (
+            "Choose a username: you log in with it."
+        )
+        self.fields["email"].error_messages["required"] = (
+            "Give your e-mail address: the link that confirms your account goes to it."
+        )
 
     def clean_name(self) -> str:
         return clean_account_name(self)
@@ -91,7 +97,7 @@ class SignupForm(UserCreationForm):  # type: ignore[type-arg]
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("leagues:manage_league_create")
-    form = SignupForm(request.POST or None)
+    form = SignupForm(request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST":
         # The counts are log-in's too, so the words say both; what was typed stays (not the

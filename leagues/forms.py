@@ -1156,6 +1156,8 @@ def new_password_fields() -> tuple[forms.CharField, forms.CharField]:
         "At least 8 characters, not too common, not all digits, not like your name or username."
     )
     password2.help_text = ""
+    password1.error_messages["required"] = "Choose a password."
+    password2.error_messages["required"] = "Type the password again, to be sure of it."
     return password1, password2
 
 

@@ -77,7 +77,7 @@ def test_sign_up_confirm_by_the_link_and_start_a_league():
     [
         ({"password1": "password", "password2": "password"}, "password2", "too common"),
         ({"password2": PASSWORD + "x"}, "password2", "didn’t match"),
-        ({"email": ""}, "email", "required"),
+        ({"email": ""}, "email", "Give your e-mail address"),
         ({"username": "bad name!"}, "username", "valid username"),
         ({"name": " "}, "name", "Give your name, as your league knows you"),
         ({"name": "M" * 121}, "name", "at most 120 characters"),
@@ -89,6 +89,21 @@ def test_sign_up_refuses_what_djangos_validators_refuse(extra, field, words):
     assert response.status_code == 422
     assert words in str(response.context["form"].errors[field])
     assert not mail.outbox and get_user_model().objects.count() == 0
+
+
+def test_a_blank_sign_up_says_what_each_field_wants_in_words():
+    blank = dict.fromkeys(("name", "username", "email", "password1", "password2"), "")
+    response = Client(REMOTE_ADDR="192.0.2.31").post(reverse("signup"), blank)
+    errors = response.context["form"].errors
+    assert response.status_code == 422
+    assert errors["username"] == ["Choose a username: you log in with it."]
+    assert errors["email"] == [
+        "Give your e-mail address: the link that confirms your account goes to it."
+    ]
+    assert errors["password1"] == ["Choose a password."]
+    assert errors["password2"] == ["Type the password again, to be sure of it."]
+    assert "This field is required." not in response.content.decode()
+    assert not get_user_model().objects.exists()
 
 
 def test_an_e_mail_with_an_account_is_refused_and_a_taken_username_too():
