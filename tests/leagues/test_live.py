@@ -251,8 +251,8 @@ def test_a_match_from_the_score_card_gives_its_tables_not_no_game_started():
     page = Client().get(reverse("leagues:league_live", args=[league.slug])).content.decode()
     words = " ".join(re.sub(r"<[^>]+>", " ", page).split())
     assert "no game started" not in words
-    assert "Table 1: 11–7 from the score card" in words
-    assert "Table 2: 9–11 from the score card" in words
+    assert "Table 1: won by Black Bull · 11–7 from the score card" in words
+    assert "Table 2: won by Old Hall · 9–11 from the score card" in words
 
 
 def test_a_table_seated_on_the_night_then_typed_from_the_card_gives_the_cards_figures():
@@ -284,8 +284,8 @@ def test_a_table_seated_on_the_night_then_typed_from_the_card_gives_the_cards_fi
     words = page_words(Client().get(reverse("leagues:league_live", args=[league.slug])))
     words = " ".join(re.sub(r"<[^>]+>", " ", words).split())
     assert "abandoned" not in words
-    assert "Table 1: 11–7 from the score card" in words
-    assert "Table 2: 9–11 from the score card" in words
+    assert "Table 1: won by Black Bull · 11–7 from the score card" in words
+    assert "Table 2: won by Old Hall · 9–11 from the score card" in words
 
 
 def _fixture_on(day_offset, **kwargs):
@@ -530,8 +530,8 @@ def test_a_match_left_in_play_is_not_the_night_after_six_in_the_morning(client, 
 
 
 def test_the_league_night_names_who_won_a_tables_game(client, night):
-    """A table's finished game read "Table 1, game 1: 3–11 won", without who won it: it says
-    "won by Crown", as the fixture's page does."""
+    """A table's finished game read "Table 1, game 1: 3–11 won", without who won it: the table
+    it decided says "won by Crown", as the fixture's page does, with its score."""
     league, _, _, _, _, other = night
     win_game(other, "B", 3)
     words = " ".join(
@@ -541,7 +541,7 @@ def test_the_league_night_names_who_won_a_tables_game(client, night):
             client.get(reverse("leagues:league_live", args=[league.slug])).content.decode(),
         ).split()
     )
-    assert "Table 1, game 1: 3–11 won by Crown" in words
+    assert "Table 1: won by Crown · 3–11" in words
 
 
 def test_a_list_calls_a_match_in_play_with_a_table_finished_in_play(client, night):
@@ -703,3 +703,53 @@ def test_a_table_begun_by_opening_its_link_is_on_the_fixtures_audit_trail(client
     client.force_login(secretary)
     audit = page_words(client.get(reverse("leagues:manage_fixture_audit", args=[fixture.pk])))
     assert 'data-testid="audit-table_started"' in audit
+
+
+def _night_text(client, league) -> str:
+    """The league night's page as a reader sees it: its words, without the markup."""
+    page = client.get(reverse("leagues:league_live", args=[league.slug])).content.decode()
+    return " ".join(re.sub(r"<[^>]+>", " ", page).split())
+
+
+def test_the_league_night_gives_each_two_game_tables_result_not_its_last_game(
+    client, django_assert_num_queries
+):
+    """A Trinidad match of four tables, two games each, finished 4–4 (the tables 1–1, 2–0,
+    1–1, 0–2): the league night read "Table 1, game 2: 0–14 won by St James Bullseyes" and
+    the like, each table's last game alone, as if St James had taken three tables of four. Each
+    table gives its result as the fixture's page does (who took it, or halved, and its figures
+    as the engine stored them), and a table still playing its game in play and its finished
+    games' figures."""
+    from leagues.formats import TRINIDAD_FORMAT
+
+    league = LeagueFactory(
+        trinidad=True,
+        name="Belmont League",
+        match_format=TRINIDAD_FORMAT.with_options(tables=4).to_spec(),
+    )
+    division = DivisionFactory(season__league=league)
+    kings, james = entered_teams(division, ["Belmont Kings", "St James Bullseyes"])
+    fixture = FixtureFactory(
+        division=division, home=kings, away=james, date=league.today(), time=datetime.time(0, 0)
+    )
+    tables = [table_game.table for table_game in start_fixture(fixture)]
+    # Table 1's first game won by the home side; its second under way.
+    win_game(current_game(tables[0]), "A", 9)
+    game = current_game(tables[0])
+    record(game, [hand(game, game.next_dealer, A_HAND)])
+    words = _night_text(client, league)
+    assert "Table 1, game 2: 3–1 after hand 1 · Belmont Kings to deal" in words
+    assert "Table 1: so far 14–9 (bullseyes 1–0)" in words
+
+    win_game(game, "B", 4)  # table 1: 1–1
+    for table, winners in zip(tables[1:], ("AA", "BA", "BB"), strict=True):
+        for winner in winners:
+            win_game(current_game(table), winner, 5)
+    fixture.refresh_from_db()
+    assert (fixture.result.home_games, fixture.result.away_games) == (4, 4)
+    words = _night_text(client, league)
+    assert "game 2: 0–14" not in words and "game 2: 5–14" not in words
+    assert "Table 1: halved · " in words and "(bullseyes 1–1)" in words
+    assert "Table 2: won by Belmont Kings · 28–10 (bullseyes 2–0)" in words
+    assert "Table 3: halved · 19–19 (bullseyes 1–1)" in words
+    assert "Table 4: won by St James Bullseyes · 10–28 (bullseyes 0–2)" in words
