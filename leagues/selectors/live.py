@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import datetime
 import functools
+import zoneinfo
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Prefetch
+from django.db.models import Exists, Max, OuterRef, Prefetch, Q, Subquery
 from django.template.defaultfilters import pluralize
 
 from leagues.models import (
@@ -39,7 +40,7 @@ from leagues.selectors.fixtures import (
 )
 from leagues.selectors.standings import Standings, divisions_standings
 from leagues.services.seating import mark_abandoned
-from leagues.zones import now_in
+from leagues.zones import now_in, starts_at
 from scoring.services.compiled import CompiledRows
 from scoring.sheet import join_words
 
@@ -359,22 +360,56 @@ class NightNow:
     its page says that night is over, not "no league fixtures tonight"."""
 
 
+def night_starts(day: datetime.date, zone_name: str) -> datetime.datetime:
+    """The instant the league night of ``day`` begins where the league plays: the night
+    before runs until then (``NIGHT_RUNS_UNTIL``)."""
+    return starts_at(day, NIGHT_RUNS_UNTIL, zone_name)
+
+
+def night_of(moment: datetime.datetime, zone_name: str) -> datetime.date:
+    """The league night an instant falls in where the league plays: 00:30 is still the night
+    before (``NIGHT_RUNS_UNTIL``)."""
+    local = moment.astimezone(zoneinfo.ZoneInfo(zone_name))
+    return (local - datetime.timedelta(hours=NIGHT_RUNS_UNTIL.hour)).date()
+
+
+def _played_from(since: Any) -> Exists:
+    """A fixture one of whose tables' games changed from ``since`` on (a hand recorded, undone
+    or corrected, a game begun or ended): the match was played then."""
+    return Exists(
+        TableGame.objects.filter(table__fixture=OuterRef("pk"), game__updated_at__gte=since)
+    )
+
+
+#: The latest change of a fixture's games (``_played_from``).
+_LAST_PLAY = Subquery(
+    TableGame.objects.filter(table__fixture=OuterRef("pk"))
+    .values("table__fixture")
+    .annotate(last=Max("game__updated_at"))
+    .values("last")[:1]
+)
+
 #: The fixtures of a league's nights from one day to another (of whichever season: a night
-#: past midnight may be the last of a season whose next starts that day), with whether each
-#: has a result and a game begun: ``night_now``'s read, built once per connection
+#: past midnight may be the last of a season whose next starts that day), and those dated
+#: before them in play since the first night began (a cup tie played a week late, never
+#: re-arranged: ``night_fixtures``), with whether each has a result and a game begun, and when
+#: its games last changed: ``night_now``'s read, built once per connection
 #: (``scoring.services.compiled``).
 _night_rows = CompiledRows(
-    lambda league, first, last: (
+    lambda league, first, last, since: (
         Fixture.objects.filter(
+            Q(date__gte=first, date__lte=last)
+            | Q(_played_from(since), date__lt=first, status=Fixture.Status.SCHEDULED),
             division__season__league=league,
-            date__gte=first,
-            date__lte=last,
             status__in=ON_THE_NIGHT,
         )
-        .annotate(games=Exists(TableGame.objects.filter(table__fixture=OuterRef("pk"))))
-        .values_list("date", "status", "result__pk", "result__is_final", "games")
+        .annotate(
+            games=Exists(TableGame.objects.filter(table__fixture=OuterRef("pk"))),
+            last_play=_LAST_PLAY,
+        )
+        .values_list("date", "status", "result__pk", "result__is_final", "games", "last_play")
     ),
-    kinds=(int, datetime.date, datetime.date),
+    kinds=(int, datetime.date, datetime.date, datetime.datetime),
 )
 
 
@@ -383,12 +418,17 @@ def night_now(*, league: League, clock: NightClock) -> NightNow:
     follows the tables (its poll's 286 once there is none) and the league's link to it:
     tonight when the league has a fixture tonight; but in the small hours last night while a
     match of it is still in play (``match_progress``), as a league night runs past midnight,
-    even where a new season starts that day. Once its last match is finished the night is
-    over (a result stored changes the league's version: the night's page, polled, is answered
-    in full and sees it). One query."""
+    even where a new season starts that day. A match dated before is of the night it is played
+    on (``night_fixtures``). Once its last match is finished the night is over (a result
+    stored changes the league's version: the night's page, polled, is answered in full and
+    sees it). One query."""
     first = clock.yesterday if clock.small_hours else clock.today
+    since = night_starts(first, league.time_zone)
     last_night = tonight = in_play = False
-    for date, status, result, final, games in _night_rows.rows(league.pk, first, clock.today):
+    rows = _night_rows.rows(league.pk, first, clock.today, since)
+    for date, status, result, final, games, last_play in rows:
+        if date < first:  # played late: of the night it is played on
+            date = night_of(last_play, league.time_zone)
         if date == clock.today:
             tonight = True
             continue
@@ -451,13 +491,29 @@ class Night:
 
 def night_fixtures(*, league: League, date: datetime.date) -> list[Fixture]:
     """The league's fixtures on ``date`` (of the season they are in: seasons do not overlap),
-    each with its tables and games and ``unseated``, the tables of its match not seated yet
-    (``unseated_boards``), in the night's order, the tables of those in play marked where their
-    play stopped (``mark_stopped``): four queries, and one while a match is in play."""
+    and the matches dated before it in play that night (still to be decided, a game at their
+    tables changed between the night's start and the next's, ``night_starts``: a cup tie played
+    a week late and never re-arranged; not a match decided, whose games a correction, an
+    import or the demo's seeding may have written that night long after it was played), each
+    with its tables and games and
+    ``unseated``, the tables of its match not seated yet (``unseated_boards``), in the night's
+    order, the tables of those in play marked where their play stopped (``mark_stopped``): four
+    queries, and one while a match is in play."""
+    starts = night_starts(date, league.time_zone)
+    ends = night_starts(date + datetime.timedelta(days=1), league.time_zone)
+    played_late = Exists(
+        TableGame.objects.filter(
+            table__fixture=OuterRef("pk"),
+            game__updated_at__gte=starts,
+            game__updated_at__lt=ends,
+        )
+    )
     fixtures = list(
         fixtures_with_standing(
             Fixture.objects.filter(
-                division__season__league=league, date=date, status__in=ON_THE_NIGHT
+                Q(date=date) | Q(played_late, date__lt=date, status=Fixture.Status.SCHEDULED),
+                division__season__league=league,
+                status__in=ON_THE_NIGHT,
             )
         )
         .select_related(*FIXTURE_RELATED, *CUP_TIE)

@@ -113,11 +113,12 @@ class CompiledRows:
     connection; `rows(*values)` runs it with each mark's value in its place: the same tuples
     as evaluating `shape(*values)` gives (a test compares them).
 
-    `kinds` says what each value is, in order: a whole number (an id), a date or a text. The SQL is
-    built with a mark of that kind no stored row holds, found again among its parameters
-    (where a backend passes a date as its ISO text, as that text) and replaced by each call's
-    value. A value the shape does not pass to the database as a parameter (a slice, a choice
-    of filter) cannot be a mark: it is part of the shape."""
+    `kinds` says what each value is, in order: a whole number (an id), a date, an instant (an
+    aware ``datetime``) or a text. The SQL is built with a mark of that kind no stored row
+    holds, found again among its parameters (where a backend passes a date or an instant as
+    its text, as that text) and replaced by each call's value. A value the shape does not
+    pass to the database as a parameter (a slice, a choice of filter) cannot be a mark: it is
+    part of the shape."""
 
     def __init__(
         self, shape: Callable[..., QuerySet[Any]], *, kinds: Sequence[type] = (int,)
@@ -137,10 +138,12 @@ class CompiledRows:
 
 
 def _mark(kind: type, number: int) -> Any:
-    """The ``number``th mark of its kind: an id, a date or a text no stored row holds (the
-    mark is never sent: the text has a character no database text column stores)."""
+    """The ``number``th mark of its kind: an id, a date, an instant or a text no stored row
+    holds (the mark is never sent: the text has a character no database text column stores)."""
     if kind is int:
         return _MARK - number
+    if kind is datetime.datetime:
+        return datetime.datetime(2, 1, 2 + number, tzinfo=datetime.UTC)
     if kind is datetime.date:
         return datetime.date(1, 1, 2 + number)
     if kind is str:
@@ -164,8 +167,9 @@ class _Statement:
             (position, index, param != mark)
             for position, param in enumerate(self.params)
             for index, mark in enumerate(marks)
-            if param == mark or (isinstance(param, str) and param == str(mark))
+            if param == mark or (isinstance(param, str) and param == _as_text(mark, using))
         ]
+        self.using = using
         missing = set(range(len(marks))) - {index for _, index, _ in self.slots}
         assert not missing, "the query's shape does not use every value it is given"
         self.converters = compiler.get_converters(
@@ -183,7 +187,7 @@ class _Statement:
         and parameters; its result is not read) in the same round trip."""
         params = list(self.params)
         for position, index, as_text in self.slots:
-            params[position] = str(values[index]) if as_text else values[index]
+            params[position] = _as_text(values[index], self.using) if as_text else values[index]
         with connection.cursor() if after is None else _statements_cursor(connection) as cursor:
             if after is None:
                 cursor.execute(self.sql, params)
@@ -194,6 +198,15 @@ class _Statement:
         if not self.converters:
             return fetched
         return list(self.compiler.apply_converters(fetched, self.converters))
+
+
+def _as_text(value: Any, using: str) -> str:
+    """A value as a backend that passes it as text passes it: an instant as the connection
+    writes it (SQLite: in the connection's zone, without its offset), anything else as its
+    ``str``."""
+    if isinstance(value, datetime.datetime):
+        return str(connections[using].ops.adapt_datetimefield_value(value))
+    return str(value)
 
 
 class _RowsPlan(_Statement):

@@ -753,3 +753,42 @@ def test_the_league_night_gives_each_two_game_tables_result_not_its_last_game(
     assert "Table 2: won by Belmont Kings · 28–10 (bullseyes 2–0)" in words
     assert "Table 3: halved · 19–19 (bullseyes 1–1)" in words
     assert "Table 4: won by St James Bullseyes · 10–28 (bullseyes 0–2)" in words
+
+
+def test_a_cup_tie_played_a_week_late_is_on_the_night_it_is_played(client):
+    """A cup tie dated last week, never re-arranged, scored tonight: its page said "In play"
+    and followed its tables, but the league night did not list it (only the fixtures dated
+    tonight), and with none dated tonight said "No league fixtures tonight". A match in play
+    tonight is on tonight's page whatever its date, saying the night it was set for; one of
+    last week not in play tonight is not."""
+    league = LeagueFactory(name="Calder League")
+    division = DivisionFactory(season__league=league)
+    bull, hall, oak, crown = entered_teams(
+        division, ["Black Bull", "Old Hall", "Royal Oak", "Crown"]
+    )
+    last_week = league.today() - datetime.timedelta(days=7)
+    late = FixtureFactory(
+        division=division, home=bull, away=hall, date=last_week, kind=Fixture.Kind.CUP
+    )
+    # Decided long ago, its games written tonight (a correction, an import, the demo's seeding).
+    decided = FixtureFactory(division=division, home=oak, away=crown, date=last_week)
+    start_fixture(decided)
+    _finish(decided)
+    game = current_game(start_fixture(late)[0])
+    record(game, [hand(game, "A", A_HAND)])
+    assert " · In play</p>" in page_words(client.get(late.get_absolute_url()))
+
+    words = page_words(client.get(reverse("leagues:league_live", args=[league.slug])))
+    assert "No league fixtures tonight." not in words and "1 match in play" in words
+    assert f'data-testid="live-score-{late.pk}"' in words
+    assert f'data-testid="live-score-{decided.pk}"' not in words
+    assert f"set for {_day_words(last_week)}, played on this night" in words
+    assert "data-live-url" in words
+    assert 'data-testid="league-night-link"' in page_words(client.get(league.get_absolute_url()))
+    url = reverse("leagues:league_live_poll", args=[league.pk])
+    first = poll(client, url)
+    assert first.status_code == 200 and f'data-testid="live-score-{late.pk}"' in page_words(first)
+    # Decided, it is a result of last week's (its page and the lists give it): nothing is left
+    # to follow tonight, and the poll is told so.
+    _finish(late)
+    assert poll(client, url, first["ETag"]).status_code == 286

@@ -85,3 +85,30 @@ def test_the_locked_read_is_planned_once_a_connection_on_postgresql():
             prepared = [row[0] for row in cursor.fetchall()]
     assert any("FOR UPDATE" in sql for sql in prepared)
     assert any('AS "hand_count"' in sql for sql in prepared)
+
+
+def test_compiled_rows_given_an_instant_give_what_the_queryset_gives():
+    """An instant (an aware ``datetime``) is a value a compiled read can be given, as an id or
+    a date is: on SQLite it goes as the text the connection writes (in its zone, without the
+    offset), on PostgreSQL as itself, and each run gives what the queryset gives for it."""
+    import datetime
+
+    from django.utils import timezone
+
+    from scoring.services.compiled import CompiledRows
+
+    games = [GameFactory() for _ in range(3)]
+    instants = sorted(game.updated_at for game in games)
+    read = CompiledRows(
+        lambda since: Game.objects.filter(updated_at__gte=since).order_by("pk").values_list("pk"),
+        kinds=(datetime.datetime,),
+    )
+    elsewhere = datetime.timezone(datetime.timedelta(hours=-4))
+    for since in (
+        *instants,
+        instants[0] - datetime.timedelta(days=1),
+        instants[-1] + datetime.timedelta(microseconds=1),
+        timezone.localtime(instants[1], elsewhere),  # the same instant, told in another zone
+    ):
+        expected = list(Game.objects.filter(updated_at__gte=since).order_by("pk").values_list("pk"))
+        assert read.rows(since) == expected, since
