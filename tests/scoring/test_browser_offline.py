@@ -487,6 +487,31 @@ def test_a_phone_closed_with_unsent_hands_sends_them_when_opened_again(
     assert Hand.objects.filter(game=game).count() == 1
 
 
+def test_the_games_kept_on_the_phone_name_a_game_with_no_title_by_its_sides(
+    offline_scorer: Scorer,
+) -> None:
+    """A game started with no title typed was listed offline as "Game 323 · 1 hand not sent
+    yet", where the online list gives its sides beside it: the list of games kept on the phone
+    names its sides too, from the game as the phone keeps it ("Smith & Jones v Patel & Brown")."""
+    game = GameFactory(trinidad=True, title="")
+    scorer, page = offline_scorer, offline_scorer.page
+    keep_a_hand_offline(scorer, game)
+    page.goto(scorer.base_url + "/games/")
+    kept_games = page.get_by_test_id("kept-games")
+    expect(kept_games.get_by_role("link")).to_have_text(str(game))
+    expect(kept_games.get_by_test_id("kept-sides")).to_have_text("Smith & Jones v Patel & Brown")
+    expect(kept_games.get_by_test_id("kept-unsent")).to_have_text("1 hand not sent yet")
+    # A title that names the sides already is not followed by them again.
+    page.context.set_offline(False)
+    titled = GameFactory(trinidad=True, title="Smith & Jones v Patel & Brown, table 2")
+    open_for_offline(scorer, titled)
+    page.context.set_offline(True)
+    page.goto(scorer.base_url + "/games/")
+    expect(kept_games.get_by_role("link")).to_have_count(2)
+    expect(kept_games.get_by_role("link").first).to_have_text(titled.title)
+    expect(kept_games.get_by_test_id("kept-sides")).to_have_count(1)
+
+
 def test_a_503_from_the_server_shows_the_kept_page_as_without_a_connection(
     offline_scorer: Scorer,
 ) -> None:

@@ -86,6 +86,16 @@ function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** A kept page's text as written in its HTML (its title: "Smith &amp; Jones") as it reads. */
+function unescapeHtml(text) {
+  const named = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name) => {
+    if (name[0] !== "#") return named[name.toLowerCase()] ?? entity;
+    const code = name[1].toLowerCase() === "x" ? parseInt(name.slice(2), 16) : Number(name.slice(1));
+    return String.fromCodePoint(code);
+  });
+}
+
 function unsentByGame() {
   // The page's store (store.mjs): the "ops" not yet accepted by the server, by game: how many,
   // and why the server refused them when it did (the first waiting one's words, as the game's
@@ -112,6 +122,19 @@ function unsentByGame() {
   });
 }
 
+/** The sides of a kept game's page as the online list of games gives them beside its name,
+ * "Red Lion v Old Hall": from the game as the phone scores it (its `#offline-state`, which the
+ * page carries as JSON); "" when the page has none. */
+function sidesOf(html) {
+  const state = /<script id="offline-state" type="application\/json">([^<]*)<\/script>/.exec(html);
+  if (!state) return "";
+  try {
+    return (JSON.parse(state[1]).sides || []).map((side) => side.name).filter(Boolean).join(" v ");
+  } catch {
+    return "";
+  }
+}
+
 async function keptGamesPage() {
   const pages = await caches.open(PAGES);
   const unsent = await unsentByGame();
@@ -122,16 +145,18 @@ async function keptGamesPage() {
     if (!match) continue;
     const html = await (await pages.match(request)).text();
     const title = (/<title>([^<]*)<\/title>/.exec(html) || [, `Game ${match[1]}`])[1];
-    games.push({ path, number: Number(match[1]), title: title.replace(/ · All Fours$/, "") });
+    games.push({ path, number: Number(match[1]), title: unescapeHtml(title.replace(/ · All Fours$/, "")), sides: sidesOf(html) });
   }
   games.sort((a, b) => b.number - a.number);
   const css = PRECACHE.find((name) => name.includes("site/site") && name.endsWith(".css"));
   const items = games
     .map((game) => {
       const { count, refused } = unsent[game.number] || { count: 0, refused: "" };
-      const note = count ? ` <span data-testid="kept-unsent">${count} ${count === 1 ? "hand" : "hands"} not sent yet</span>` : "";
+      // Its sides, as the online list gives them beside its name, unless its title says them.
+      const sides = game.sides && !game.title.includes(game.sides) ? ` · <span data-testid="kept-sides">${escapeHtml(game.sides)}</span>` : "";
+      const note = count ? ` · <span data-testid="kept-unsent">${count} ${count === 1 ? "hand" : "hands"} not sent yet</span>` : "";
       const why = refused ? `<p data-testid="kept-refused">${escapeHtml(refused)}</p>` : "";
-      return `<li><a href="${game.path}">${escapeHtml(game.title)}</a>${note}${why}</li>`;
+      return `<li><a href="${game.path}">${escapeHtml(game.title)}</a>${sides}${note}${why}</li>`;
     })
     .join("");
   const body = games.length
