@@ -62,6 +62,7 @@ MODULES = (
     "scoring/rules/facts.mjs",
     "scoring/rules/generated.mjs",
     "scoring/rules/pyvalue.mjs",
+    "scoring/rules/questions.mjs",
     "scoring/rules/result.mjs",
     "scoring/rules/ruleset.mjs",
 )

@@ -195,12 +195,14 @@ class _Tally:
                 self.credit(awards, number, jack.won_by, Category.JACK, 1)
 
         game = facts.game
-        assert game is not None
-        if len(game.leaders) == 1:
-            game_side: str | None = game.leaders[0]
+        if game is None:
+            # Not recorded: the game was won before a card was played (facts.py).
+            game_side: str | None = None
+        elif len(game.leaders) == 1:
+            game_side = game.leaders[0]
         else:
             game_side = tie_goes_to(ruleset, self.sides, dealer=facts.dealer, tied=game.leaders)
-        if game_side is not None:
+        if game is not None and game_side is not None:
             parts: list[str] = []
             if game.totals is not None:
                 parts.append("-".join(str(total) for total in game.totals))
@@ -256,7 +258,7 @@ def score_game(
                 f"the game was already won by {tally.winner} in hand {tally.decided_by.hand}; "
                 "no hand can follow",
             )
-        facts = read_hand(hand, number=number, ruleset=ruleset, sides=labels)
+        facts = read_hand(hand, number=number, ruleset=ruleset, sides=labels, scores=tally.scores)
         scored.append(tally.score_hand(facts))
         next_dealer = next_dealer_after(
             ruleset, labels, dealer=facts.dealer, outcome=facts.outcome, beg=facts.beg

@@ -20,6 +20,12 @@ Decisions where the traditional rules leave room (docs/rules.md section 2 record
 - ``bunch`` is accepted after stand, take one or a run (the turn-ups must be consistent);
   ``pack_exhausted`` needs a run. Pitch variants have no redeals.
 - The trump suit is known only in turn-up variants; pitch hands report ``trump`` None.
+- A hand whose kicks (or gift) take a side to the target before a card is played
+  (``questions.won_before_play``, asked with the scores before the hand) needs no high, low, jack
+  or game: each may be left out, and ``null`` then means "not recorded", not "no trump in play"
+  (so high without low, or a jack without high, is accepted). Any given are still checked one by
+  one (a side in the game, a turned-up jack not in play, totals that fit the pack) and are
+  scored as not counted.
 """
 
 from __future__ import annotations
@@ -126,10 +132,17 @@ def _present(hand: Mapping[str, Any], key: str) -> bool:
 class _Reader:
     """Reads one hand, raising InvalidFacts that name the hand and the fact."""
 
-    def __init__(self, number: int, ruleset: Ruleset, sides: Sequence[str]) -> None:
+    def __init__(
+        self,
+        number: int,
+        ruleset: Ruleset,
+        sides: Sequence[str],
+        scores: Mapping[str, int] | None = None,
+    ) -> None:
         self.number = number
         self.ruleset = ruleset
         self.sides = tuple(sides)
+        self.scores = scores
 
     def error(self, fact: str, message: str) -> InvalidFacts:
         return InvalidFacts(self.number, fact, message)
@@ -162,7 +175,7 @@ class _Reader:
     # --- the hand -------------------------------------------------------------------------
 
     def read(self, hand: object) -> HandFacts:
-        from .questions import hand_is_played
+        from .questions import hand_is_played, won_before_play
 
         if not isinstance(hand, Mapping):
             raise self.error("hands", f"a hand must be an object of facts (got {hand!r})")
@@ -265,28 +278,37 @@ class _Reader:
             )
 
         self.refuse_present(hand, ["captures"], "captures are recorded only in All Fives variants")
+        # Won at the deal or the beg: no card was played, so no play fact is needed.
+        before_play = self.scores is not None and (
+            won_before_play(
+                ruleset, self.sides, self.scores, dealer=dealer, turn_ups=turn_ups, beg=played_beg
+            )
+            is not None
+        )
         high = None if hand.get("high") is None else self.side("high", hand["high"])
         low = None if hand.get("low") is None else self.side("low", hand["low"])
-        if high is None and low is not None:
+        if not before_play and high is None and low is not None:
             raise self.error(
                 "low",
                 f"low is {low} but high is null: high and low are both null only when no trump "
                 "was in play, else both are given",
             )
-        if high is not None and low is None:
+        if not before_play and high is not None and low is None:
             raise self.error(
                 "low",
                 f"high is {high}, so a trump was in play and low must be given too "
                 "(the same side as high when only one trump was in play)",
             )
-        jack = self.jack(hand.get("jack"), high, turn_ups, trump)
-        if "game" not in hand or hand["game"] is None:
+        jack = self.jack(hand.get("jack"), high, turn_ups, trump, before_play=before_play)
+        game: GameFact | None = None
+        if hand.get("game") is not None:
+            game = self.game(hand["game"])
+        elif not before_play:
             raise self.error(
                 "game",
                 'game is missing: give the card-point totals per side (e.g. {"A": 27, "B": 19}), '
                 'the side with most card points, or "tie"',
             )
-        game = self.game(hand["game"])
         return HandFacts(
             number=self.number,
             dealer=dealer,
@@ -453,7 +475,13 @@ class _Reader:
         return tuple(penalties)
 
     def jack(
-        self, value: object, high: str | None, turn_ups: tuple[Card, ...], trump: str | None
+        self,
+        value: object,
+        high: str | None,
+        turn_ups: tuple[Card, ...],
+        trump: str | None,
+        *,
+        before_play: bool = False,
     ) -> JackFact | None:
         if value is None:
             return None
@@ -471,7 +499,7 @@ class _Reader:
                 f"J{trump} was turned up, so the jack of trumps cannot be in play "
                 "(jack must be null)",
             )
-        if high is None:
+        if high is None and not before_play:
             raise self.error(
                 "jack",
                 "high is null (no trump in play), so the jack of trumps cannot be in play "
@@ -575,6 +603,17 @@ class _Reader:
         return tuple(captures)
 
 
-def read_hand(hand: object, *, number: int, ruleset: Ruleset, sides: Sequence[str]) -> HandFacts:
-    """The facts of hand ``number`` (1-based), checked; raises InvalidFacts."""
-    return _Reader(number, ruleset, sides).read(hand)
+def read_hand(
+    hand: object,
+    *,
+    number: int,
+    ruleset: Ruleset,
+    sides: Sequence[str],
+    scores: Mapping[str, int] | None = None,
+) -> HandFacts:
+    """The facts of hand ``number`` (1-based), checked; raises InvalidFacts.
+
+    ``scores`` are the scores before the hand: with them, a hand won before a card was played
+    (``questions.won_before_play``) is read without its play facts. Without them every play
+    fact is needed."""
+    return _Reader(number, ruleset, sides, scores).read(hand)

@@ -1,13 +1,14 @@
 """What the rules say about a hand before it is scored: the questions a variant's hand asks, the
 penalties a scorer may call, which hands have play, who deals next, the kick a turned card is
-worth, the categories a variant can award and what a tie for game does.
+worth, whether the game was won before a card was played (so the play is not asked), the
+categories a variant can award and what a tie for game does.
 
 Forms, pages and the demo ask these functions; none of them keeps a second list.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .cards import RANKS, SUITS, Card
 from .facts import BEGS, OUTCOMES, REDEALS
@@ -28,6 +29,7 @@ __all__ = [
     "penalty_kinds",
     "penalty_points",
     "tie_goes_to",
+    "won_before_play",
 ]
 
 
@@ -116,6 +118,36 @@ def kick_points(ruleset: Ruleset, cards: Sequence[Card]) -> list[tuple[Card, int
         for card in kicking
         if ruleset.kick_values.get(card.rank, 0) > 0
     ]
+
+
+def won_before_play(
+    ruleset: Ruleset,
+    sides: Sequence[str],
+    scores: Mapping[str, int],
+    *,
+    dealer: str,
+    turn_ups: Sequence[Card],
+    beg: str | None,
+) -> str | None:
+    """The side that reaches the target before a card is played, or None.
+
+    Two awards come before any play (docs/rules.md section 3): the kicks, at the deal, in the
+    order the cards were turned, then the gift of a take one, at the beg, to each other side in
+    play order. Penalties are for something done in play, and high, low, jack and game are the
+    play itself. A hand won so is over at that award: its play facts are not needed (given
+    anyway, they are listed as not counted). ``scores`` are the scores before the hand.
+    """
+    running = {side: scores.get(side, 0) for side in sides}
+    pre_play = [(dealer, points) for _, points in kick_points(ruleset, turn_ups)]
+    if beg == "take_one" and ruleset.trumps == "turn_up" and dealer in sides:
+        pre_play += [(side, ruleset.gift_points) for side in opponents(sides, dealer)]
+    for side, points in pre_play:
+        if side not in running or points <= 0:
+            continue
+        running[side] += points
+        if running[side] >= ruleset.target:
+            return side
+    return None
 
 
 def categories(ruleset: Ruleset) -> tuple[Category, ...]:

@@ -6,7 +6,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from scoring.rules import PRESETS, Card, Ruleset, max_turn_ups
+from scoring.rules import PRESETS, Card, Ruleset, max_turn_ups, parse_card
 from scoring.rules.cards import ALL_CARDS
 
 SIDE_LABELS = ("A", "B", "C", "D", "E", "F", "G", "H")
@@ -161,3 +161,40 @@ def hands(
         share = 80 // len(sides)
         hand["game"] = {side: draw(st.integers(0, share)) for side in sides}
     return hand
+
+
+PLAY_FACTS = ("high", "low", "jack", "game", "captures")
+
+
+def kicks_of(ruleset: Ruleset, turn_ups: list[str]) -> list[int]:
+    """The kicks the turned cards score, in turn order, worked out here from the ruleset's
+    fields (not by the engine): every card, or only the first and the one setting a new suit."""
+    cards = [card for card in (parse_card(text) for text in turn_ups) if card is not None]
+    if ruleset.kicks_on == "trump_setting" and cards:
+        cards = cards[:1] + [card for card in cards[1:] if card.suit != cards[0].suit]
+    return [points for points in (ruleset.kick_values.get(c.rank, 0) for c in cards) if points > 0]
+
+
+@st.composite
+def kick_wins(
+    draw: st.DrawFn,
+) -> tuple[Ruleset, tuple[str, ...], dict[str, int], dict[str, Any], dict[str, Any]]:
+    """A turn-up game whose first hand's kicks take the dealer to the target: the ruleset, the
+    sides, start scores, the hand with its play facts, and the hand with some or all of them
+    left out (docs/rules.md section 3: a kick can win a game before a card is played)."""
+    ruleset, sides, start = draw(
+        game_setups().filter(
+            lambda setup: any(points > 0 for points in setup[0].kick_values.values())
+        )
+    )
+    hand = draw(
+        hands(ruleset, sides, start).filter(
+            lambda hand: hand.get("outcome") != "misdeal" and kicks_of(ruleset, hand["turn_ups"])
+        )
+    )
+    kicks = sum(kicks_of(ruleset, hand["turn_ups"]))
+    short = draw(st.integers(1, min(kicks, ruleset.target)))
+    start = {**start, hand["dealer"]: ruleset.target - short}
+    dropped = draw(st.sets(st.sampled_from(PLAY_FACTS)))
+    cut = {key: value for key, value in hand.items() if key not in dropped}
+    return ruleset, sides, start, hand, cut

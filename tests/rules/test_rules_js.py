@@ -20,7 +20,7 @@ import pytest
 from django.core.management import call_command
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from rules_strategies import game_setups, hands
+from rules_strategies import game_setups, hands, kick_wins
 
 from scoring.management.commands.replay import error_line, replay_output
 from scoring.rules import OPTIONS, PRESETS, InvalidFacts, score_game
@@ -197,6 +197,36 @@ def test_generated_games_agree() -> None:
     assert sum(1 for status, *_ in outcomes if status == 0) > 300
     assert sum(1 for status, *_ in outcomes if status == 2) > 150
     assert_agree(texts)
+
+
+def test_games_won_by_a_kick_agree() -> None:
+    """A hand whose kicks reach the target, with its play facts, without some or all of them,
+    and with one thing wrong: the phone's rules accept and refuse as the server's do."""
+    valid: list[str] = []
+    wrong: list[str] = []
+    rng = random.Random()
+
+    @settings(
+        max_examples=150,
+        database=None,
+        deadline=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(kick_wins())
+    def one(drawn: Any) -> None:
+        ruleset, sides, start, whole, cut = drawn
+        for hand in (whole, cut):
+            game = {"ruleset": ruleset.to_spec(), "sides": list(sides), "scores": start}
+            valid.append(json.dumps({**game, "hands": [hand]}))
+            mutated = json.loads(valid[-1])
+            _mutate(rng, mutated)
+            wrong.append(json.dumps(mutated))
+
+    one()
+    # Every hand won by its kicks is scored, with or without its play facts.
+    assert [python_outcome(text)[0] for text in valid] == [0] * len(valid)
+    assert_agree(valid + wrong)
 
 
 def test_replay_files_agree() -> None:

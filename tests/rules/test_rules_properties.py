@@ -7,7 +7,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rules_strategies import game_setups, hands
+from rules_strategies import game_setups, hands, kick_wins, kicks_of
 
 from scoring.rules import GameScore, Ruleset, ruleset_from_spec, score_game
 from scoring.rules.result import CATEGORY_ORDER, Category
@@ -109,3 +109,27 @@ def test_scoring_a_prefix_gives_the_prefix_of_the_result(data: st.DataObject) ->
     cut = data.draw(st.integers(0, len(recorded)))
     part = score(ruleset, sides, start, recorded[:cut]).to_json()
     assert part["hands"] == whole["hands"][:cut]
+
+
+@FAST
+@given(st.data())
+def test_a_hand_whose_kicks_reach_the_target_needs_no_play_facts(data: st.DataObject) -> None:
+    """docs/rules.md section 3: "A kick can win a game before a card is played." A hand whose kicks
+    take the dealer to the target is valid with its play facts, with none, or with any of them;
+    the dealer wins on a kick, and the final score is the score at that kick."""
+    ruleset, sides, start, whole, cut = data.draw(kick_wins())
+    at_kick = dict(start)
+    for points in kicks_of(ruleset, whole["turn_ups"]):
+        at_kick[whole["dealer"]] += points
+        if at_kick[whole["dealer"]] >= ruleset.target:
+            break
+    for facts in (whole, cut):
+        result = score(ruleset, sides, start, [facts])
+        assert result.winner == whole["dealer"]
+        assert result.decided_by is not None
+        assert (result.decided_by.hand, result.decided_by.category) == (1, Category.KICK)
+        assert result.scores == at_kick
+        scored = result.hands[0].awards
+        last = max(index for index, award in enumerate(scored) if award.counted)
+        assert scored[last].category == Category.KICK
+        assert scored[last].side == whole["dealer"]

@@ -651,6 +651,59 @@ CASES = [
 ]
 
 
+def won_first(
+    id: str,
+    hand: dict[str, Any],
+    shown: list[str],
+    start: tuple[int, int],
+    end: tuple[int, int],
+    spec: Any = "trinidad",
+    category: str = "kick",
+) -> Case:
+    """A one-hand game won in hand 1 by `category`, from `start` to `end` (sides A, B)."""
+    winner = "A" if end[0] > end[1] else "B"
+    return Case(
+        id,
+        spec,
+        [hand],
+        [shown],
+        dict(zip("AB", end, strict=True)),
+        winner=winner,
+        decided_by=(1, category),
+        start=dict(zip("AB", start, strict=True)),
+    )
+
+
+#: A kick (or a gift) can win a game before a card is played (docs/rules.md section 3): the hand
+#: needs no high, low, jack or game, and any given anyway are listed as not counted.
+A_JS = {"dealer": "A", "turn_ups": ["JS"]}
+KICK_WINS = [
+    won_first("a turned jack wins at the deal: no play facts", A_JS, ["A kick 3 JS"], (12, 3),
+              (15, 3)),
+    won_first("a kick win with the play facts null (not recorded)",
+              {"dealer": "B", "turn_ups": ["AH"], "high": None, "low": None, "jack": None,
+               "game": None}, ["B kick 1 AH"], (5, 13), (5, 14)),
+    won_first("play facts given anyway after a kick won are shown, not counted",
+              stand("A", "JS", "B", "B", None, {"A": 20, "B": 40}),
+              ["A kick 3 JS", "B high 1 x", "B low 1 x", "B game 1 20-40 x"], (11, 12), (14, 12)),
+    won_first("only high tapped after a kick won: accepted without low or game",
+              {**A_JS, "high": "B"}, ["A kick 3 JS", "B high 1 x"], (11, 12), (14, 12)),
+    won_first("the jack alone after a kick won (high not recorded)",
+              {"dealer": "A", "turn_ups": ["6S"], "jack": jack("B", "A")},
+              ["A kick 2 6S", "A hang_jack 3 x"], (12, 0), (14, 0)),
+    won_first("kicks while running the pack win at the second card",
+              {"dealer": "A", "turn_ups": ["AS", "6S", "4D"], "beg": "run"},
+              ["A kick 1 AS", "A kick 2 6S"], (11, 0), (14, 0)),
+    won_first("a gift that reaches the target (no_gift_to_win off) wins at the beg",
+              {"dealer": "A", "turn_ups": ["4H"], "beg": "take_one"}, ["B gift 1"], (2, 6), (2, 7),
+              {"preset": "seven_up", "no_gift_to_win": False}, "gift"),
+    won_first("a pitch game has no kick: play facts as usual near the target",
+              pitch("A", "A", "A", None, "B"), ["A high 1", "A low 1 x", "B game 1 x"], (10, 0),
+              (11, 0), "west_yorkshire", "high"),
+]  # fmt: skip
+CASES += KICK_WINS
+
+
 @pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
 def test_scoring(case: Case) -> None:
     result = play(case.spec, case.hands, case.sides, case.start)

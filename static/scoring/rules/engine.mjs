@@ -1,16 +1,8 @@
 // The strict-order engine: facts in, awards out, one award at a time (scoring/rules/engine.py).
 import { InvalidFacts } from "./errors.mjs";
 import { TIE, readHand } from "./facts.mjs";
+import { after, kickingTurnUps } from "./questions.mjs";
 import { add, isInt, isMapping, mapItems, repr, strip, sub } from "./pyvalue.mjs";
-
-function after(sides, side) {
-  const start = sides.indexOf(side);
-  const others = [];
-  for (let step = 1; step < sides.length; step += 1) {
-    others.push(sides[(start + step) % sides.length]);
-  }
-  return others;
-}
 
 /** The side labels in play order, checked against the ruleset; throws InvalidFacts. */
 export function checkSides(ruleset, sides) {
@@ -113,7 +105,7 @@ class Tally {
     const number = facts.number;
     const awards = [];
 
-    for (const card of this.kickingTurnUps(facts)) {
+    for (const card of kickingTurnUps(ruleset, facts.turn_ups)) {
       this.credit(awards, number, facts.dealer, "kick", ruleset.kick_values.get(card.rank), String(card));
     }
 
@@ -160,15 +152,6 @@ class Tally {
     };
   }
 
-  kickingTurnUps(facts) {
-    let cards = [...facts.turn_ups];
-    if (this.ruleset.kicks_on === "trump_setting" && cards.length) {
-      cards = [cards[0], ...cards.slice(1).filter((card) => card.suit !== cards[0].suit)];
-    }
-    const values = this.ruleset.kick_values;
-    return cards.filter((card) => (values.has(card.rank) ? values.get(card.rank) : 0) > 0);
-  }
-
   penalty(awards, number, penalty) {
     const ruleset = this.ruleset;
     if (penalty.kind === "points") {
@@ -209,7 +192,9 @@ class Tally {
 
     const game = facts.game;
     let gameSide;
-    if (game.leaders.length === 1) gameSide = game.leaders[0];
+    // No game recorded: the game was won before a card was played (facts.mjs).
+    if (game === null) gameSide = null;
+    else if (game.leaders.length === 1) gameSide = game.leaders[0];
     else if (ruleset.game_tie === "non_dealer") {
       gameSide = after(this.sides, facts.dealer).find((side) => game.leaders.includes(side));
     } else gameSide = null;
@@ -274,7 +259,7 @@ export function scoreGame({ ruleset, sides, hands, scores = null }) {
           "no hand can follow",
       );
     }
-    const facts = readHand(hand, { number, ruleset, sides: labels });
+    const facts = readHand(hand, { number, ruleset, sides: labels, scores: tally.scores });
     scored.push(tally.scoreHand(facts));
     next = nextDealer(ruleset, labels, facts);
   });

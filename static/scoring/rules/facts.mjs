@@ -3,6 +3,7 @@
 // tests/rules/test_rules_js.py).
 import { card as makeCard, maxTurnUps, parseCard } from "./cards.mjs";
 import { InvalidFacts } from "./errors.mjs";
+import { wonBeforePlay } from "./questions.mjs";
 import { BEGS, HAND_KEYS, OUTCOMES, PENALTY_KINDS } from "./generated.mjs";
 import {
   add,
@@ -34,10 +35,11 @@ function sameCard(a, b) {
 }
 
 class Reader {
-  constructor(number, ruleset, sides) {
+  constructor(number, ruleset, sides, scores = null) {
     this.number = number;
     this.ruleset = ruleset;
     this.sides = [...sides];
+    this.scores = scores;
   }
 
   error(fact, message) {
@@ -198,31 +200,36 @@ class Reader {
     }
 
     this.refusePresent(hand, ["captures"], "captures are recorded only in All Fives variants");
+    // Won at the deal or the beg: no card was played, so no play fact is needed.
+    const beforePlay =
+      this.scores !== null &&
+      wonBeforePlay(ruleset, this.sides, this.scores, { dealer, turnUps, beg: playedBeg }) !== null;
     const high = mapGet(hand, "high") === null ? null : this.side("high", mapGet(hand, "high"));
     const low = mapGet(hand, "low") === null ? null : this.side("low", mapGet(hand, "low"));
-    if (high === null && low !== null) {
+    if (!beforePlay && high === null && low !== null) {
       throw this.error(
         "low",
         `low is ${low} but high is null: high and low are both null only when no trump ` +
           "was in play, else both are given",
       );
     }
-    if (high !== null && low === null) {
+    if (!beforePlay && high !== null && low === null) {
       throw this.error(
         "low",
         `high is ${high}, so a trump was in play and low must be given too ` +
           "(the same side as high when only one trump was in play)",
       );
     }
-    const jack = this.jack(mapGet(hand, "jack"), high, turnUps, trump);
-    if (mapGet(hand, "game") === null) {
+    const jack = this.jack(mapGet(hand, "jack"), high, turnUps, trump, beforePlay);
+    let game = null;
+    if (mapGet(hand, "game") !== null) game = this.game(mapGet(hand, "game"));
+    else if (!beforePlay) {
       throw this.error(
         "game",
         'game is missing: give the card-point totals per side (e.g. {"A": 27, "B": 19}), ' +
           'the side with most card points, or "tie"',
       );
     }
-    const game = this.game(mapGet(hand, "game"));
     return { ...base, trump, played: true, high, low, jack, game };
   }
 
@@ -405,7 +412,7 @@ class Reader {
     return penalties;
   }
 
-  jack(value, high, turnUps, trump) {
+  jack(value, high, turnUps, trump, beforePlay = false) {
     if (value === null) return null;
     if (!isMapping(value)) {
       throw this.error(
@@ -425,7 +432,7 @@ class Reader {
           "(jack must be null)",
       );
     }
-    if (high === null) {
+    if (high === null && !beforePlay) {
       throw this.error(
         "jack",
         "high is null (no trump in play), so the jack of trumps cannot be in play " +
@@ -547,6 +554,7 @@ class Reader {
 }
 
 /** The facts of hand ``number`` (1-based), checked; throws InvalidFacts. */
-export function readHand(hand, { number, ruleset, sides }) {
-  return new Reader(number, ruleset, sides).read(hand);
+/** `scores` (before the hand): a hand won before a card was played is read without its play. */
+export function readHand(hand, { number, ruleset, sides, scores = null }) {
+  return new Reader(number, ruleset, sides, scores).read(hand);
 }
