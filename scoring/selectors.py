@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 
 from django.db.models import Prefetch, QuerySet
 from django.db.models.expressions import RawSQL
@@ -73,6 +74,22 @@ def hand_for_correction(game_pk: int, number: int) -> Hand:
         game_id=game_pk,
         number=number,
     )
+
+
+def scores_before(game_pk: int, number: int, sides: Sequence[Side]) -> dict[str, int]:
+    """The score before hand `number`: the start scores before hand 1, else the scores after
+    the hand before it (a correction's form asks whether its kicks won before a card was
+    played)."""
+    if number <= 1:
+        return {side.label: side.start_score for side in sides}
+    after = (
+        Hand.objects.filter(game_id=game_pk, number=number - 1)
+        .values_list("scores", flat=True)
+        .first()
+    )
+    if after is None:
+        return {side.label: side.score for side in sides}
+    return {side.label: int(after.get(side.label, 0)) for side in sides}
 
 
 def game_audit(game: Game) -> QuerySet[HandRevision]:

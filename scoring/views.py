@@ -647,7 +647,13 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     entry_key = _posted_uuid(request, "entry_key")
     revision = strict_id(request.POST.get("expected_revision"))
     game, sides = selectors.game_for_entry(pk)
-    form = HandForm(request.POST, ruleset=game.rules, sides=sides, correcting=True)
+    form = HandForm(
+        request.POST,
+        ruleset=game.rules,
+        sides=sides,
+        correcting=True,
+        scores=lambda: selectors.scores_before(pk, number, sides),
+    )
     if not form.is_valid() or entry_key is None or revision is None:
         if not permissions.can_score(request, game):
             return _forbidden(request, game)

@@ -2,14 +2,17 @@
 form's field values, and the form's cleaned values back as facts.
 
 `facts_from_fields` reads only what the variant asks and names, by field, every question left
-unanswered; the engine judges the facts themselves. `fields_from_facts` fills a form with a
+unanswered; the engine judges the facts themselves. Given the scores before the hand, it asks the
+engine whether the kicks (or the gift) won the game before a card was played
+(`questions.won_before_play`): then high, low, jack and game are not asked, and any tapped anyway
+are passed on (the engine lists them as not counted). `fields_from_facts` fills a form with a
 stored hand's facts, for a correction. A hand's facts survive the round trip unchanged.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from config.inputs import strict_id
@@ -22,6 +25,8 @@ TIE = "tie"
 
 #: A field name (or None: the form as a whole) and what to fix there.
 FieldError = tuple[str | None, str]
+#: The scores before the hand, or how to read them (asked only for a hand left short of its play).
+ScoresBefore = Mapping[str, int] | Callable[[], Mapping[str, int]]
 
 
 def facts_from_fields(
@@ -29,8 +34,11 @@ def facts_from_fields(
     *,
     ruleset: Ruleset,
     labels: Sequence[str],
+    scores: ScoresBefore | None = None,
 ) -> tuple[dict[str, Any], list[FieldError]]:
-    """One hand's facts from the form's cleaned values, and the questions left unanswered."""
+    """One hand's facts from the form's cleaned values, and the questions left unanswered.
+    `scores` are the scores before the hand (None: every play question is asked), read only
+    when a play question is left unanswered."""
     errors: list[FieldError] = []
     facts: dict[str, Any] = {"dealer": data["dealer"]}
     outcome = data.get("outcome") or "played"
@@ -60,7 +68,11 @@ def facts_from_fields(
         if captures:
             facts["captures"] = captures
     else:
-        _play_facts(data, facts, labels, errors)
+        unanswered = _play_facts(data, facts, labels, errors)
+        if unanswered and not (
+            scores is not None and _won_before_play(facts, ruleset, labels, scores)
+        ):
+            errors.extend(unanswered)
 
     penalties = penalties_from_tokens(
         data.get("penalties") or "",
@@ -74,10 +86,33 @@ def facts_from_fields(
     return facts, errors
 
 
+def _won_before_play(
+    facts: Mapping[str, Any], ruleset: Ruleset, labels: Sequence[str], scores: ScoresBefore
+) -> bool:
+    """The engine's answer: did the kicks (or the gift) take a side to the target before a card
+    was played? Not while a turned card is unreadable (the engine refuses that card)."""
+    cards = [parse_card(text) for text in facts.get("turn_ups") or []]
+    turned = [card for card in cards if card is not None]
+    if not turned or len(turned) != len(cards):
+        return False
+    before = scores() if callable(scores) else scores
+    winner = questions.won_before_play(
+        ruleset, labels, before, dealer=facts["dealer"], turn_ups=turned, beg=facts.get("beg")
+    )
+    return winner is not None
+
+
 def _play_facts(
-    data: Mapping[str, Any], facts: dict[str, Any], labels: Sequence[str], errors: list[FieldError]
-) -> None:
-    asked = {
+    data: Mapping[str, Any],
+    facts: dict[str, Any],
+    labels: Sequence[str],
+    errors: list[FieldError],
+) -> list[FieldError]:
+    """High, low, jack and game as tapped, into `facts` (a conflict in what was tapped into
+    `errors`); returns the questions left unanswered, which a hand won before a card was played
+    does not need."""
+    unanswered: list[FieldError] = []
+    questions_asked = {
         "high": "Tap who held high (or “No trump in play”).",
         "low": "Tap who took low (or “No trump in play”).",
         "jack": "Tap where the jack went (or “Not out”).",
@@ -89,7 +124,7 @@ def _play_facts(
         elif value == NONE:
             facts[name] = None
         else:
-            errors.append((name, asked[name]))
+            unanswered.append((name, questions_asked[name]))
     jack = data.get("jack")
     if jack and jack != NONE:
         held, won = jack.split("-", 1)
@@ -97,7 +132,7 @@ def _play_facts(
     elif jack == NONE:
         facts["jack"] = None
     else:
-        errors.append(("jack", asked["jack"]))
+        unanswered.append(("jack", questions_asked["jack"]))
 
     counts = {label: data.get(f"game_{label}") for label in labels}
     given = {label: value for label, value in counts.items() if value is not None}
@@ -113,7 +148,8 @@ def _play_facts(
     elif tapped:
         facts["game"] = tapped
     else:
-        errors.append(("game", "Tap who made game, tap tie, or enter the card points."))
+        unanswered.append(("game", "Tap who made game, tap tie, or enter the card points."))
+    return unanswered
 
 
 def _captures(text: str, turn_ups: Sequence[str], errors: list[FieldError]) -> list[dict[str, str]]:

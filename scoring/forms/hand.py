@@ -20,6 +20,7 @@ from scoring.forms.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, card_label, spl
 from scoring.forms.facts import (
     NONE,
     TIE,
+    ScoresBefore,
     facts_from_fields,
     penalties_from_tokens,
     penalty_tokens,
@@ -66,14 +67,21 @@ class HandForm(forms.Form):
         ruleset: Ruleset,
         sides: Sequence[Side],
         correcting: bool = False,
+        scores: ScoresBefore | None = None,
         **kwargs: Any,
     ) -> None:
+        """`scores` are the scores before the hand, or how to read them (default: the sides'
+        scores now, as for the next hand): the engine says from them whether a kick won the
+        game before a card was played, and then high, low, jack and game are not asked."""
         super().__init__(*args, **kwargs)
         self.ruleset = ruleset
         self.sides = list(sides)
         self.labels = [side.label for side in self.sides]
         self.names = names_by_label(self.sides)
         self.correcting = correcting
+        self.scores: ScoresBefore = (
+            scores if scores is not None else {side.label: side.score for side in self.sides}
+        )
         self.asks = questions.hand_questions(ruleset)
         self.penalty_errors: list[str] = []
         self.facts: dict[str, Any] = {}
@@ -374,7 +382,9 @@ class HandForm(forms.Form):
         data = super().clean()
         if self.errors:
             return data
-        self.facts, errors = facts_from_fields(data, ruleset=self.ruleset, labels=self.labels)
+        self.facts, errors = facts_from_fields(
+            data, ruleset=self.ruleset, labels=self.labels, scores=self.scores
+        )
         for field, message in errors:
             if field == "penalties":
                 self.penalty_errors.append(message)

@@ -3,6 +3,7 @@
 // back into the form (to fix a hand not sent yet, or to enter a kept hand again).
 import { parseCard } from "../rules/cards.mjs";
 import { parseRank } from "../rules/cards.mjs";
+import { wonBeforePlay } from "../rules/questions.mjs";
 
 const NONE = "none";
 
@@ -40,9 +41,10 @@ function penaltyKinds(ruleset, sides) {
 /**
  * {facts, errors: [[field, message]]} from the form's answers, as the server reads them
  * (scoring/forms/facts.py facts_from_fields). `submitter` is the button tapped: a game button
- * records the hand with that side.
+ * records the hand with that side. `scores` (before the hand): where the kicks (or the gift)
+ * won the game before a card was played, high, low, jack and game are not asked.
  */
-export function factsFromForm(form, { ruleset, labels, submitter = null }) {
+export function factsFromForm(form, { ruleset, labels, submitter = null, scores = null }) {
   const errors = [];
   const facts = { dealer: value(form, "dealer") };
   if (!facts.dealer) errors.push(["dealer", "Tap who dealt."]);
@@ -64,15 +66,26 @@ export function factsFromForm(form, { ruleset, labels, submitter = null }) {
     if (captures.length) facts.captures = captures;
   } else if (played) {
     const tapped = submitter && submitter.name === "game" ? submitter.value : value(form, "game_kept");
-    playFacts(form, facts, labels, tapped, errors);
+    const won = scores !== null && wonAtTheDeal(facts, ruleset, labels, scores);
+    playFacts(form, facts, labels, tapped, errors, !won);
   }
   const penalties = penaltiesOf(form, ruleset, labels, errors);
   if (penalties.length) facts.penalties = penalties;
   return { facts, errors };
 }
 
-function playFacts(form, facts, labels, tapped, errors) {
-  const asked = {
+/** The rules' answer: did the kicks (or the gift) reach the target before a card was played? */
+function wonAtTheDeal(facts, ruleset, labels, scores) {
+  const cards = (facts.turn_ups || []).map(parseCard);
+  if (!facts.dealer || !cards.length || cards.includes(null)) return false;
+  const beg = facts.beg || "stand";
+  return wonBeforePlay(ruleset, labels, scores, { dealer: facts.dealer, turnUps: cards, beg }) !== null;
+}
+
+function playFacts(form, facts, labels, tapped, errors, asked = true) {
+  // Not asked (the game was won before play): what is left unanswered is not needed.
+  const unanswered = asked ? errors : [];
+  const questions = {
     high: "Tap who held high (or “No trump in play”).",
     low: "Tap who took low (or “No trump in play”).",
     jack: "Tap where the jack went (or “Not out”).",
@@ -81,14 +94,14 @@ function playFacts(form, facts, labels, tapped, errors) {
     const answer = value(form, name);
     if (answer && answer !== NONE) facts[name] = answer;
     else if (answer === NONE) facts[name] = null;
-    else errors.push([name, asked[name]]);
+    else unanswered.push([name, questions[name]]);
   }
   const jack = value(form, "jack");
   if (jack && jack !== NONE) {
     const cut = jack.indexOf("-");
     facts.jack = { held_by: jack.slice(0, cut), won_by: jack.slice(cut + 1) };
   } else if (jack === NONE) facts.jack = null;
-  else errors.push(["jack", asked.jack]);
+  else unanswered.push(["jack", questions.jack]);
 
   const given = {};
   for (const label of labels) {
@@ -102,7 +115,7 @@ function playFacts(form, facts, labels, tapped, errors) {
     errors.push(["game", `Enter the card points for every side (missing: ${missing}).`]);
   } else if (count) facts.game = given;
   else if (tapped) facts.game = tapped;
-  else errors.push(["game", "Tap who made game, tap tie, or enter the card points."]);
+  else unanswered.push(["game", "Tap who made game, tap tie, or enter the card points."]);
 }
 
 function capturesOf(text, turnUps, errors) {

@@ -11,7 +11,7 @@ import { rulesetFromSpec } from "../rules/ruleset.mjs";
 import { factsFromForm, fillForm, splitCards } from "./form.mjs";
 import { previewLines } from "./preview.mjs";
 import { plainMessage, refusalWords, sideNames } from "./refusals.mjs";
-import { InvalidFacts, cardLabel, describeHand, drawGame, effectiveHands, score } from "./sheet.mjs";
+import { InvalidFacts, cardLabel, describeHand, drawGame, effectiveHands, score, scoresBefore } from "./sheet.mjs";
 import * as store from "./store.mjs";
 
 const match = location.pathname.match(/^\/games\/(\d+)\//);
@@ -498,16 +498,24 @@ async function keepHand(form, options = {}) {
 async function keepOneHand(form, { key, number, submitter = null, notice: said = null } = {}) {
   if (!view) await refresh();
   if (!view) return false;
+  const target = editing ? editing.number : view.hands.length + 1;
+  let before;
+  try {
+    before = scoresBefore(view.game, view.hands.slice(0, target - 1));
+  } catch (error) {
+    if (!(error instanceof InvalidFacts)) throw error;
+    before = null; // a kept hand before it is refused: every question is asked
+  }
   const { facts, errors } = factsFromForm(form, {
     ruleset: view.game.ruleset,
     labels: view.game.labels,
     submitter,
+    scores: before,
   });
   if (errors.length) {
     showError(form, errors.map(([, message]) => message).join(" "));
     return false;
   }
-  const target = editing ? editing.number : view.hands.length + 1;
   const trialHands = view.hands.slice();
   trialHands[target - 1] = { facts };
   try {

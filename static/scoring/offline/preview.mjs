@@ -2,7 +2,7 @@
 // Questions not answered yet count as nothing (no trump in play, game tied), so a turned jack's
 // kick, a take one's gift or a hang jack shows as soon as it is tapped; a refusal shows at once.
 import { InvalidFacts } from "../rules/errors.mjs";
-import { awardLabel, score } from "./sheet.mjs";
+import { awardLabel, score, scoresBefore } from "./sheet.mjs";
 import { factsFromForm } from "./form.mjs";
 import { refusalWords, sideNames } from "./refusals.mjs";
 
@@ -22,7 +22,11 @@ function trial(facts, errors) {
 
 /** The preview's text lines for the form as it stands (or [] when there is nothing to say). */
 export function previewLines(form, game, hands) {
-  const { facts, errors } = factsFromForm(form, { ruleset: game.ruleset, labels: game.labels });
+  const { facts, errors } = factsFromForm(form, {
+    ruleset: game.ruleset,
+    labels: game.labels,
+    scores: scoresBefore(game, hands),
+  });
   const attempt = trial(facts, errors);
   if (!attempt) return [];
   const names = sideNames(game);

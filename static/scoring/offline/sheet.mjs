@@ -112,6 +112,12 @@ export function effectiveHands(base, ops) {
   return { hands, undos };
 }
 
+/** The score before the next of `hands`: a Map of each side's points (the start when none). */
+export function scoresBefore(game, hands) {
+  if (!hands.length) return new Map(game.sides.map((side) => [side.label, side.start]));
+  return score(game, hands).scores;
+}
+
 export function score(game, hands) {
   return scoreGame({
     ruleset: game.ruleset,
