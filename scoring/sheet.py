@@ -236,8 +236,12 @@ def _deciding_award(game: Game, hand: Hand, awards: list[Award]) -> Award | None
 
 
 def verdict(game: Game, hand: Hand | None, awards: list[Award], by_label: dict[str, Side]) -> str:
-    """ "Smith & Jones won 14–13 on hand 9 with high: their high took them to 14 before Patel &
-    Brown's low, jack and game could count." """
+    """ "Smith & Jones won 14–13 on hand 9 with high: Smith & Jones' high took them to 14, before
+    Patel & Brown's low, jack and game could count (strict order: …)."
+
+    A penalty that decides is the offender's doing: "Black Bull A's renege gave Woolpack the
+    point that took them to 11". A game point a renege forfeited never could have counted, so it
+    is not among the awards that came too late."""
     if game.status != GameStatus.WON:
         return ""
     winner = by_label[game.winner]
@@ -251,12 +255,12 @@ def verdict(game: Game, hand: Hand | None, awards: list[Award], by_label: dict[s
     if deciding is None:
         return text + "."
     after = awards[awards.index(deciding) + 1 :]
-    text += f": {possessive(winner.name)} {award_label(deciding)} took them to {winner.score}"
+    text += f": {_took_them(game, hand, awards, deciding, by_label)} to {winner.score}"
     if deciding.category == "kick":
         text += " before a card was played"
     pending: dict[str, list[str]] = {}
     for award in after:
-        if not award.counted:
+        if not award.counted and not _forfeited(award):
             pending.setdefault(award.side, []).append(award_label(award))
     if pending:
 
@@ -278,6 +282,33 @@ def _tenths(numerator: int, denominator: int) -> float:
     to the same figure (floats rounded half to even here and half up there differed by 0.1:
     113.25)."""
     return (20 * numerator + denominator) // (2 * denominator) / 10
+
+
+def _forfeited(award: Award) -> bool:
+    """A game point a renege forfeited (the engine's detail ends "forfeited: renege")."""
+    return award.category == "game" and "forfeited" in (award.detail or "")
+
+
+def _took_them(
+    game: Game, hand: Hand, awards: list[Award], deciding: Award, by_label: dict[str, Side]
+) -> str:
+    """Who did what that took the winner to the target: "Reds' high took them", or for a
+    penalty the offender's doing, "Blues' renege gave Reds the point that took them"."""
+    winner = by_label[deciding.side]
+    if deciding.category == "penalty":
+        penalties = [award for award in awards if award.category == "penalty"]
+        offenders = _penalty_offenders(game.rules, hand.facts, list(by_label))
+        place = penalties.index(deciding)
+        offender = offenders[place] if place < len(offenders) else ""
+        kind = (deciding.detail or "").partition(":")[0]
+        if offender and kind != "points" and offender in by_label:
+            what = PENALTY_WORDS.get(kind, kind).lower()
+            points = "the point" if deciding.points == 1 else f"the {deciding.points} points"
+            return (
+                f"{possessive(by_label[offender].name)} {what} gave {winner.name} {points} "
+                "that took them"
+            )
+    return f"{possessive(winner.name)} {award_label(deciding)} took them"
 
 
 def _chart(sides: list[Side], hands: list[Hand], target: int) -> Chart:
