@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-from collections.abc import Collection, Hashable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
@@ -37,6 +37,7 @@ from leagues.schedule import (
     PlannedFixture,
     ScheduleError,
     TeamSlot,
+    league_nights,
     next_free_night,
     occupancy,
     round_robin,
@@ -324,6 +325,13 @@ def fixtures_plan(
     planned = _clear_other_divisions(
         division, planned, schedule.fixtures, venue_of, night, excluded, season.venue_capacity
     )
+    planned = _clear_fixtures_not_its_own(
+        division,
+        planned,
+        [f for f in schedule.fixtures if (f.home, f.away, f.date) in kept_keys],
+        venue_of,
+        lambda day: league_nights(day, night, excluded),
+    )
     if season.ends_on is not None:
         late = [f for f in planned if f.date > season.ends_on]
         if late:
@@ -609,6 +617,90 @@ def _clear_other_divisions(
     return moved
 
 
+def _clear_fixtures_not_its_own(
+    division: Division,
+    planned: list[PlannedFixture],
+    kept: Sequence[PlannedFixture],
+    venue_of: Mapping[int, int],
+    nights: Callable[[datetime.date], Iterable[datetime.date]],
+) -> list[PlannedFixture]:
+    """Move planned fixtures off nights that fixtures the list does not own already take (a
+    friendly, a cup tie, a play-off, another division's match: every fixture of the season on
+    its night but the division's league fixtures), checked as adding a fixture checks them
+    (``leagues.bookings.clashes``, as ``refuse_clash`` asks it): each to the first league night
+    after it (``nights``: the calendar's league nights from a day on) with no clash, the move
+    and its reason in the fixture's note. A fixture whose first free night is after the
+    season's end is refused, named, with why: the list never books a clash."""
+    season = division.season
+    others = [
+        booked_as(fixture)
+        for fixture in matches_on_their_nights(Fixture.objects.filter(division__season=season))
+        .exclude(division=division, kind=Fixture.Kind.LEAGUE)
+        .select_related("home", "away")
+    ]
+    if not others or not planned:
+        return planned
+    names: dict[Hashable, str] = {
+        team.pk: str(team) for team in Team.objects.filter(pk__in=list(venue_of))
+    }
+    names |= {
+        ("venue", venue.pk): str(venue)
+        for venue in Venue.objects.filter(pk__in=set(venue_of.values()))
+    }
+
+    def as_booked(fixture: PlannedFixture) -> Booked:
+        return Booked(
+            fixture.date,
+            fixture.home,
+            fixture.away,
+            ("venue", venue_of[fixture.home]),
+            f"{names[fixture.home]} v {names[fixture.away]}",
+        )
+
+    def clashes_on(day: datetime.date, fixture: PlannedFixture, booked: list[Booked]) -> list[str]:
+        found = clashes(
+            booked=booked,
+            date=day,
+            home=fixture.home,
+            away=fixture.away,
+            venue=("venue", venue_of[fixture.home]),
+            names=names,
+            capacity=season.venue_capacity,
+        )
+        return [clash.message.rstrip(".") for clash in found]
+
+    placed = list(planned)
+    stranded: list[str] = []
+    for i in sorted(range(len(placed)), key=lambda i: (placed[i].date, i)):
+        fixture = placed[i]
+        booked = others + [as_booked(f) for f in kept]
+        booked += [as_booked(f) for j, f in enumerate(placed) if j != i]
+        why = clashes_on(fixture.date, fixture, booked)
+        if not why:
+            continue
+        day = next(
+            day
+            for day in nights(fixture.date + datetime.timedelta(days=1))
+            if not clashes_on(day, fixture, booked)
+        )
+        words = f"{names[fixture.home]} v {names[fixture.away]}"
+        if season.ends_on is not None and day > season.ends_on:
+            stranded.append(
+                f"No free league night for {words} up to the season's end "
+                f"({long_date(season.ends_on)}): on {long_date(fixture.date)}, "
+                f"{'; '.join(why)}, and every league night after it is taken too."
+            )
+            continue
+        note = f"{words} moved from {long_date(fixture.date)} to {long_date(day)}: {'; '.join(why)}"
+        combined = f"{fixture.note}; {note}" if fixture.note else note
+        placed[i] = PlannedFixture(fixture.round, day, fixture.home, fixture.away, combined)
+    if stranded:
+        raise ValidationError(
+            [*stranded, "Move the season's end, or move or remove the fixture in the way."]
+        )
+    return placed
+
+
 @transaction.atomic
 def fixture_add(
     *,
@@ -686,6 +778,23 @@ def refuse_fixture_clash(fixture: Fixture, *, date: datetime.date) -> None:
     )
 
 
+def booked_as(fixture: Fixture) -> Booked:
+    """``fixture`` on the season's calendar, as a clash check reads it (its home and away
+    teams selected): named "Old Hall v Shoulder of Mutton, friendly" when not a league
+    fixture, and counted as a league meeting only when it is one."""
+    league = fixture.kind == Fixture.Kind.LEAGUE
+    return Booked(
+        fixture.date,
+        fixture.home_id,
+        fixture.away_id,
+        ("venue", fixture.venue_id),
+        f"{fixture.home} v {fixture.away}"
+        + ("" if league else f", {fixture.get_kind_display().lower()}"),
+        fixture.division_id if league else None,
+        on_the_night=fixture.status not in NO_MATCH_ON_THE_NIGHT,
+    )
+
+
 def refuse_clash(
     *,
     division: Division,
@@ -713,19 +822,7 @@ def refuse_clash(
     if exclude is not None:
         others = others.exclude(pk=exclude)
     found = clashes(
-        booked=[
-            Booked(
-                f.date,
-                f.home_id,
-                f.away_id,
-                ("venue", f.venue_id),
-                f"{f.home} v {f.away}"
-                + ("" if f.kind == Fixture.Kind.LEAGUE else f", {f.get_kind_display().lower()}"),
-                f.division_id if f.kind == Fixture.Kind.LEAGUE else None,
-                on_the_night=f.status not in NO_MATCH_ON_THE_NIGHT,
-            )
-            for f in others
-        ],
+        booked=[booked_as(f) for f in others],
         date=date,
         home=home.pk,
         away=away.pk,

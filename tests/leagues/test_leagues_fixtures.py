@@ -416,3 +416,73 @@ def test_a_league_fixture_for_a_withdrawn_team_is_refused_added_or_imported():
     assert [str(problem) for problem in plan.problems] == [
         f"fixtures.csv, row 2, column away (D): {refusal}"
     ]
+
+
+def a_friendly_on_a_bye_night():
+    """A division of five generated once (one bye a night), and a friendly booked for a team
+    on the night of its bye, against a team of another division (its night: free)."""
+    division, teams = division_of(5)
+    fixtures_generate(division=division, start=START)
+    nights = sorted(division.fixtures.dates("date", "day"))
+    night = nights[2]
+    playing = {t for f in division.fixtures.filter(date=night) for t in (f.home_id, f.away_id)}
+    resting = next(t for t in teams if t.pk not in playing)
+    other = TeamEntryFactory(
+        division=DivisionFactory(season=division.season, name="First", rank=2),
+        team__name="Old Hall",
+    )
+    friendly = fixture_add(
+        division=other.division,
+        home=other.team,
+        away=TeamEntryFactory(division=other.division, team__name="Brown Cow").team,
+        date=night,
+        kind=Fixture.Kind.FRIENDLY,
+    )
+    # The friendly is Old Hall's: the division's team on its bye night plays in it.
+    Fixture.objects.filter(pk=friendly.pk).update(away=resting)
+    return division, resting, night, nights
+
+
+def nights_of_two_fixtures(season):
+    """(team, night) for every team on two fixtures of the season on one night."""
+    on = Counter(
+        (team, f.date)
+        for f in Fixture.objects.filter(division__season=season)
+        for team in (f.home_id, f.away_id)
+    )
+    return [key for key, count in on.items() if count > 1]
+
+
+def test_generating_again_round_a_night_off_never_puts_a_team_on_a_friendlys_night():
+    """A night off moves every round a week on; the fixture that lands on a team's friendly
+    goes to the next night both teams are free, and its note says why, as adding it would."""
+    division, resting, night, nights = a_friendly_on_a_bye_night()
+    assert nights_of_two_fixtures(division.season) == []
+    plan = fixtures_plan(division=division, start=START, exclusions=[nights[1]])
+    landing = [
+        m
+        for m in plan.moved
+        if m.date == night and resting.pk in (m.fixture.home_id, m.fixture.away_id)
+    ]
+    assert landing == []
+    fixtures_generate(division=division, start=START, exclusions=[nights[1]])
+    assert nights_of_two_fixtures(division.season) == []
+    moved = division.fixtures.filter(note__contains="friendly").get()
+    assert resting.pk in (moved.home_id, moved.away_id) and moved.date > night
+    assert f"{resting} is already on that night (Old Hall v {resting}, friendly)" in moved.note
+    assert f"moved from {long_date(night)} to {long_date(moved.date)}" in moved.note
+
+
+def test_a_fixture_with_no_free_night_left_in_the_season_is_named_not_booked():
+    division, resting, night, nights = a_friendly_on_a_bye_night()
+    season = division.season
+    season.ends_on = nights[-1] + datetime.timedelta(weeks=1)  # room for the night off only
+    season.save()
+    before = {(f.pk, f.date) for f in division.fixtures.all()}
+    with pytest.raises(ValidationError) as refused:
+        fixtures_generate(division=division, start=START, exclusions=[nights[1]])
+    said = " ".join(refused.value.messages)
+    assert said.startswith("No free league night for ")
+    assert f"{resting} is already on that night (Old Hall v {resting}, friendly)" in said
+    assert f"up to the season's end ({long_date(season.ends_on)})" in said
+    assert {(f.pk, f.date) for f in division.fixtures.all()} == before
