@@ -419,6 +419,13 @@ class Division(models.Model):
                 name="division_unique_name",
                 violation_error_message="The season already has a division of that name.",
             ),
+            # The order the desk, the tables and promotion read: one division at each rank.
+            models.UniqueConstraint(
+                fields=["season", "rank"],
+                name="division_unique_rank",
+                violation_error_message="The season already has a division at that rank: "
+                "give each division its own (1 is the top).",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -234,6 +234,32 @@ def season_create(
     return season
 
 
+def _refuse_ranking(division: Division, *, going_up_given: bool) -> None:
+    """Refuse a rank another division of the season has (naming it), and teams going up from
+    the top division (none is above it: the form's help says so); a top division whose
+    "going up" was not given sends none."""
+    others = Division.objects.filter(season=division.season_id).exclude(pk=division.pk)
+    taken = others.filter(rank=division.rank).first()
+    if taken is not None:
+        raise ValidationError(
+            {
+                "rank": f"{taken.name} is already at rank {division.rank} in "
+                f"{division.season.name}: give each division its own rank (1 is the top). To "
+                "swap two, move one to a free rank first."
+            }
+        )
+    if others.filter(rank__lt=division.rank).exists():
+        return
+    if going_up_given and division.promoted:
+        raise ValidationError(
+            {
+                "promoted": f"{division.name} is the top division of {division.season.name}: "
+                "no team goes up from it. Leave “Teams going up” at 0."
+            }
+        )
+    division.promoted = 0
+
+
 @transaction.atomic
 def division_create(
     *,
@@ -255,6 +281,7 @@ def division_create(
         division.promoted = promoted
     if relegated is not None:
         division.relegated = relegated
+    _refuse_ranking(division, going_up_given=promoted is not None)
     division.full_clean()
     division.save()
     _audit(
@@ -832,6 +859,7 @@ def division_update(
         division.promoted = promoted
     if relegated is not None:
         division.relegated = relegated
+    _refuse_ranking(division, going_up_given=promoted is not None)
     division.full_clean()
     division.save(update_fields=["name", "rank", "promoted", "relegated"])
     _audit(

@@ -227,10 +227,14 @@ def season_create(request: HttpRequest, slug: str) -> HttpResponse:
 def division_create(request: HttpRequest, slug: str, season: int) -> HttpResponse:
     league = _league(request, slug)
     season_obj = get_object_or_404(league.seasons, pk=season)
+    # The next rank down is free; a season's first division is its top, with none going up.
+    below = 1 + max(season_obj.divisions.values_list("rank", flat=True), default=0)
     return _form_page(
         request,
         league=league,
-        form=forms.DivisionForm(request.POST or None),
+        form=forms.DivisionForm(
+            request.POST or None, initial={"rank": below, "promoted": 0 if below == 1 else 2}
+        ),
         save=lambda data: structure.division_create(season=season_obj, **data, by=request.user),
         saved=lambda division: f"{division} added. Enter teams from the team pages.",
         next_url=lambda division: _manage_url(league),

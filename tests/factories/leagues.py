@@ -84,7 +84,10 @@ class DivisionFactory(factory.django.DjangoModelFactory):
     season = factory.SubFactory(SeasonFactory)
     name = factory.Sequence(lambda n: f"Division {n}")
     slug = factory.Sequence(lambda n: f"division-{n}")
-    rank = 1
+    # The season's next rank: two divisions of a season never share one.
+    rank = factory.LazyAttribute(
+        lambda o: 1 + max(o.season.divisions.values_list("rank", flat=True), default=0)
+    )
 
 
 class VenueFactory(factory.django.DjangoModelFactory):

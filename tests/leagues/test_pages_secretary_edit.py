@@ -8,6 +8,7 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from leagues.forms import LeagueEditForm
@@ -296,6 +297,44 @@ def test_secretary_renames_and_reranks_a_division_but_not_onto_another(
     assert client.post(url, {"name": "Championship", "rank": "3"}).status_code == 302
     second.refresh_from_db()
     assert (second.name, second.rank) == ("Championship", 3)
+
+
+def test_two_divisions_of_a_season_never_share_a_rank(client, signed_in, league, division):
+    """A new division at the rank of another is refused by the rank, naming the other; the
+    form offers the next free rank; the database refuses a second at a rank too."""
+    season = division.season
+    url = reverse("leagues:manage_division_create", args=[league.slug, season.pk])
+    assert client.get(url).context["form"]["rank"].value() == 2
+    response = client.post(url, {"name": "Division One", "rank": "1", "promoted": "2"})
+    assert response.status_code == 200
+    assert response.context["form"].errors["rank"] == [
+        f"Premier is already at rank 1 in {season.name}: give each division its own rank (1 "
+        "is the top). To swap two, move one to a free rank first."
+    ]
+    assert list(season.divisions.values_list("name", flat=True)) == ["Premier"]
+    assert client.post(url, {"name": "Division One", "rank": "2"}).status_code == 302
+    edit = reverse("leagues:manage_division_edit", args=[league.slug, division.pk])
+    response = client.post(edit, {"name": "Premier", "rank": "2", "promoted": "0"})
+    assert "Division One is already at rank 2" in response.context["form"].errors["rank"][0]
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Division.objects.create(season=season, name="Division Two", slug="two", rank=2)
+
+
+def test_the_top_division_sends_no_team_up(client, signed_in, league, division):
+    """As the form's help says ("none for the top division"): teams going up from the top
+    division are refused, naming it; left blank, none go up; the one below keeps its own."""
+    season = division.season
+    edit = reverse("leagues:manage_division_edit", args=[league.slug, division.pk])
+    response = client.post(edit, {"name": "Premier", "rank": "1", "promoted": "2"})
+    assert response.context["form"].errors["promoted"] == [
+        f"Premier is the top division of {season.name}: no team goes up from it. Leave "
+        "“Teams going up” at 0."
+    ]
+    assert client.post(edit, {"name": "Premier", "rank": "1"}).status_code == 302
+    assert Division.objects.get(pk=division.pk).promoted == 0
+    add = reverse("leagues:manage_division_create", args=[league.slug, season.pk])
+    assert client.post(add, {"name": "First", "rank": "2", "promoted": "3"}).status_code == 302
+    assert season.divisions.get(name="First").promoted == 3
 
 
 def test_a_division_of_another_league_is_not_found(client, signed_in, league):
