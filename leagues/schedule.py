@@ -58,7 +58,8 @@ class ScheduleError(ValueError):
     ``field`` names the option it is about ("end_by", "rest_every"; "" for the list as a whole)."""
 
     def __init__(self, message: str, field: str = "") -> None:
-        super().__init__(message)
+        # A refusal the secretary reads starts with a capital, whatever its first word.
+        super().__init__(message[:1].upper() + message[1:])
         self.field = field
 
 
@@ -121,11 +122,11 @@ def _check_date(value: object, what: str) -> date:
 def _check_weekday(league_night: object) -> int:
     if isinstance(league_night, bool) or not isinstance(league_night, int):
         raise ScheduleError(
-            f"league night must be a weekday number 0 (Monday) to 6 (Sunday), not {league_night!r}"
+            f"League night must be a weekday number 0 (Monday) to 6 (Sunday), not {league_night!r}"
         )
     if not 0 <= league_night <= 6:
         raise ScheduleError(
-            f"league night must be a weekday number 0 (Monday) to 6 (Sunday), not {league_night}"
+            f"League night must be a weekday number 0 (Monday) to 6 (Sunday), not {league_night}"
         )
     return league_night
 
@@ -162,11 +163,11 @@ def round_dates(
     _check_weekday(league_night)
     nights = league_nights(start, league_night, exclusions)
     if rest_every is not None and end_by is not None:
-        raise ScheduleError("choose one way to spread the rounds: a week off every few, or an end")
+        raise ScheduleError("Choose one way to spread the rounds: a week off every few, or an end")
     if rest_every is not None:
         if isinstance(rest_every, bool) or not isinstance(rest_every, int) or rest_every < 1:
             raise ScheduleError(
-                f"a week off every {rest_every!r} rounds: give a whole number from 1", "rest_every"
+                f"A week off every {rest_every!r} rounds: give a whole number from 1", "rest_every"
             )
         dates: list[date] = []
         while len(dates) < rounds:
@@ -184,7 +185,7 @@ def round_dates(
         available.append(night)
     if len(available) < rounds:
         raise ScheduleError(
-            f"too early an end: {rounds} rounds need {rounds} league nights, but from "
+            f"Too early an end: {rounds} rounds need {rounds} league nights, but from "
             f"{long_date(start)} to {long_date(end_by)} there are {len(available)}; end later, "
             "or leave it blank",
             "end_by",
@@ -352,13 +353,13 @@ def _validate_teams(teams: Sequence[TeamSlot]) -> list[TeamSlot]:
     slots = list(teams)
     for slot in slots:
         if not isinstance(slot, TeamSlot):
-            raise ScheduleError(f"teams must be TeamSlot values, not {slot!r}")
+            raise ScheduleError(f"Teams must be TeamSlot values, not {slot!r}")
     if len(slots) < 2:
-        raise ScheduleError(f"a round robin needs at least 2 teams, not {len(slots)}")
+        raise ScheduleError(f"A round robin needs at least 2 teams, not {len(slots)}")
     seen: set[Hashable] = set()
     for slot in slots:
         if slot.key in seen:
-            raise ScheduleError(f"team {slot.label} is listed twice")
+            raise ScheduleError(f"Team {slot.label} is listed twice")
         seen.add(slot.key)
     return slots
 
@@ -803,7 +804,7 @@ def round_robin(
     slots = _validate_teams(teams)
     if isinstance(legs, bool) or legs not in (1, 2):
         raise ScheduleError(
-            f"legs must be 1 (single round robin) or 2 (double round robin), not {legs!r}"
+            f"Legs must be 1 (single round robin) or 2 (double round robin), not {legs!r}"
         )
     _check_date(start, "start")
     _check_weekday(league_night)
@@ -842,23 +843,23 @@ def _owed(slots: list[TeamSlot], legs: int, keep: list[PlannedFixture]) -> set[t
     met: dict[tuple[int, int], int] = {}
     for fixture in keep:
         if not isinstance(fixture, PlannedFixture):
-            raise ScheduleError(f"kept fixtures must be PlannedFixture values, not {fixture!r}")
+            raise ScheduleError(f"Kept fixtures must be PlannedFixture values, not {fixture!r}")
         for key in (fixture.home, fixture.away):
             if key not in index:
                 raise ScheduleError(
-                    f"kept fixture {fixture.home} v {fixture.away} on {long_date(fixture.date)}: "
+                    f"Kept fixture {fixture.home} v {fixture.away} on {long_date(fixture.date)}: "
                     f"{key} is not a team in this division"
                 )
         if fixture.home == fixture.away:
             raise ScheduleError(
-                f"kept fixture on {long_date(fixture.date)}: {label[fixture.home]} "
+                f"Kept fixture on {long_date(fixture.date)}: {label[fixture.home]} "
                 "cannot play itself"
             )
         day = playing.setdefault(fixture.date, set())
         for key in (fixture.home, fixture.away):
             if key in day:
                 raise ScheduleError(
-                    f"kept fixtures have {label[key]} playing twice on {long_date(fixture.date)}"
+                    f"Kept fixtures have {label[key]} playing twice on {long_date(fixture.date)}"
                 )
             day.add(key)
         pair = (index[fixture.home], index[fixture.away])

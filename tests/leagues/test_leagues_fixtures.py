@@ -154,7 +154,7 @@ def test_rounds_spread_to_the_season_end_or_with_a_week_off():
     fixtures_generate(division=division, start=START, legs=2, end_by=end)
     nights = list(division.fixtures.dates("date", "day"))
     assert nights[0] == datetime.date(2025, 9, 2) and nights[-1] == end
-    with pytest.raises(ValidationError, match="too early an end: 6 rounds need 6"):
+    with pytest.raises(ValidationError, match="Too early an end: 6 rounds need 6"):
         fixtures_generate(division=division, start=START, legs=2, end_by=datetime.date(2025, 9, 30))
     assert list(division.fixtures.dates("date", "day")) == nights  # nothing changed
 

@@ -489,7 +489,7 @@ def test_too_early_an_end_is_said_by_the_end_date_not_as_a_short_season(
     form = response.context["form"]
     assert form.errors == {
         "end_by": [
-            "too early an end: 6 rounds need 6 league nights, but from Tue 2 Sep 2025 to "
+            "Too early an end: 6 rounds need 6 league nights, but from Tue 2 Sep 2025 to "
             "Tue 9 Sep 2025 there are 2; end later, or leave it blank"
         ]
     }

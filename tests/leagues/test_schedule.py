@@ -228,17 +228,18 @@ def test_rounds_packed_or_spread_over_the_calendar():
     [
         (
             {"end_by": JAN_6 + timedelta(weeks=4)},
-            "too early an end: 6 rounds need 6 "
+            "Too early an end: 6 rounds need 6 "
             "league nights, but from Mon 6 Jan 2025 to Mon 3 Feb 2025 there are 5; end later, "
             "or leave it blank",
         ),
-        ({"rest_every": 0}, "a week off every 0 rounds: give a whole number from 1"),
-        ({"rest_every": 2, "end_by": JAN_6 + timedelta(weeks=20)}, "choose one way to spread"),
+        ({"rest_every": 0}, "A week off every 0 rounds: give a whole number from 1"),
+        ({"rest_every": 2, "end_by": JAN_6 + timedelta(weeks=20)}, "Choose one way to spread"),
     ],
 )
 def test_spreading_refusals_name_what_is_wrong(kwargs, message):
-    with pytest.raises(ScheduleError, match=message):
+    with pytest.raises(ScheduleError, match=message) as refused:
         round_robin(teams=teams("ABCD"), start=JAN_6, league_night=MON, legs=2, **kwargs)
+    assert str(refused.value)[0].isupper()  # a refusal starts with a capital
 
 
 def test_teams_without_a_venue_never_clash():
@@ -258,19 +259,19 @@ def played(round_, day, home, away):
     [
         ({"teams": []}, "at least 2 teams, not 0"),
         ({"teams": teams("A")}, "at least 2 teams, not 1"),
-        ({"teams": [TeamSlot("A"), TeamSlot("B"), TeamSlot("A", "x")]}, "team A is listed twice"),
+        ({"teams": [TeamSlot("A"), TeamSlot("B"), TeamSlot("A", "x")]}, "Team A is listed twice"),
         ({"teams": ["A", "B"]}, "TeamSlot"),
-        ({"legs": 3}, "legs must be 1 (single round robin) or 2"),
-        ({"legs": 0}, "legs must be 1"),
-        ({"legs": True}, "legs must be 1"),
-        ({"league_night": 7}, "league night must be a weekday number 0 (Monday) to 6"),
-        ({"league_night": -1}, "league night must be"),
-        ({"league_night": "Tue"}, "league night must be"),
-        ({"start": datetime(2025, 1, 6, 19, 30)}, "start must be a date"),
-        ({"start": "2025-01-06"}, "start must be a date"),
+        ({"legs": 3}, "Legs must be 1 (single round robin) or 2"),
+        ({"legs": 0}, "Legs must be 1"),
+        ({"legs": True}, "Legs must be 1"),
+        ({"league_night": 7}, "League night must be a weekday number 0 (Monday) to 6"),
+        ({"league_night": -1}, "League night must be"),
+        ({"league_night": "Tue"}, "League night must be"),
+        ({"start": datetime(2025, 1, 6, 19, 30)}, "Start must be a date"),
+        ({"start": "2025-01-06"}, "Start must be a date"),
         (
             {"keep": [played(1, JAN_6, "A", "Z")]},
-            "kept fixture A v Z on Mon 6 Jan 2025: Z is not a team in this division",
+            "Kept fixture A v Z on Mon 6 Jan 2025: Z is not a team in this division",
         ),
         ({"keep": [played(1, JAN_6, "A", "A")]}, "A cannot play itself"),
         (
@@ -297,11 +298,12 @@ def test_errors(kwargs, message):
         round_robin(**arguments)
     assert message in str(error.value)
     assert isinstance(error.value, ValueError)
+    assert str(error.value)[0].isupper()  # a refusal starts with a capital
 
 
 def test_error_messages_use_team_names():
     slots = [TeamSlot(1, name="Red Lion"), TeamSlot(2, name="Crown"), TeamSlot(1, name="Swan")]
-    with pytest.raises(ScheduleError, match="team Swan is listed twice"):
+    with pytest.raises(ScheduleError, match="Team Swan is listed twice"):
         round_robin(teams=slots, start=JAN_6, league_night=MON)
 
 
@@ -375,9 +377,9 @@ def test_next_free_night_skips_busy_teams_busy_venue_and_exclusions():
 
 
 def test_next_free_night_rejects_bad_arguments():
-    with pytest.raises(ScheduleError, match="league night"):
+    with pytest.raises(ScheduleError, match="League night"):
         next_free_night(after=JAN_6, league_night=9, home="A", away="B")
-    with pytest.raises(ScheduleError, match="after must be a date"):
+    with pytest.raises(ScheduleError, match="After must be a date"):
         next_free_night(after=None, league_night=1, home="A", away="B")
 
 
