@@ -481,6 +481,16 @@ def fixtures_generate(
         taken.update({(number, "home", home), (number, "away", away)})
         return number
 
+    # The audit trail names each move as the secretary read it in the preview.
+    moves = [
+        {
+            "fixture": move.fixture.pk,
+            "words": f"{move.fixture.home} v {move.fixture.away}",
+            "from": move.fixture.date.isoformat(),
+            "to": move.date.isoformat(),
+        }
+        for move in plan.moved
+    ]
     for move in plan.moved:
         fixture = move.fixture
         fixture.date = move.date
@@ -500,7 +510,7 @@ def fixtures_generate(
         )
         for f in plan.created
     )
-    calendar_before = {"league_night": season.league_night, "exclusions": season.exclusions}
+    calendar_before = {"league_night": season.night, "exclusions": season.exclusions}
     season.league_night = plan.league_night
     season.exclusions = [nights.to_json() for nights in plan.exclusions]
     season.save(update_fields=["league_night", "exclusions"])
@@ -523,8 +533,9 @@ def fixtures_generate(
         before={"replaced": removed, "kept": report.kept, "calendar": calendar_before},
         after={
             "division": division.pk,
+            "division_name": division.name,
             "created": report.created,
-            "moved": [[m.fixture.pk, m.date.isoformat()] for m in plan.moved],
+            "moved": moves,
             "postponed": [f.pk for f in plan.postponed],
             "start": plan.start.isoformat(),
             "league_night": plan.league_night,

@@ -19,8 +19,12 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django import template
+from django.template.defaultfilters import pluralize
 
+from leagues.days import long_date
 from leagues.models import AuditEntry, Fixture, FixtureTable
+from leagues.nights_off import NightsOff, NightsOffError, ranges_of
+from leagues.schedule import WEEKDAYS
 from leagues.selectors.audit import TAKEN_AWAY
 from scoring.forms.cards import card_label
 from scoring.forms.words import KEY_WORDS, OUTCOME_WORDS, PENALTY_WORDS, possessive
@@ -266,11 +270,79 @@ def _tables_set(before: Any, after: Any, fixture: Fixture | None) -> list[Change
     ]
 
 
+def _day(value: Any) -> str:
+    """A stored day as the pages write it ("Thu 4 Feb 2027"); "—" for none."""
+    return long_date(datetime.date.fromisoformat(value)) if isinstance(value, str) else NOTHING
+
+
+def _weekday(value: Any) -> str:
+    return WEEKDAYS[value] if type(value) is int and 0 <= value < len(WEEKDAYS) else NOTHING
+
+
+def _nights_off(value: Any) -> str:
+    try:
+        ranges = ranges_of(NightsOff.from_json(nights) for nights in value or [])
+        return "; ".join(nights.label for nights in ranges) or NOTHING
+    except (NightsOffError, KeyError, TypeError, ValueError):
+        return NOTHING
+
+
+def _fixtures_generated(before: Any, after: Any, fixture: Fixture | None) -> list[Change]:
+    """A division's fixture list generated (``fixtures.fixtures_generate``), in the preview's
+    words: the division by name, "12 fixtures created", each fixture moved ("Black Bull A v
+    Old Hall: Thu 28 Jan 2027 → Thu 11 Feb 2027"; an entry from before moves were named says
+    how many), and the calendar it kept to ("League night: Tuesday → Thursday")."""
+    before = before if isinstance(before, dict) else {}
+    after = after if isinstance(after, dict) else {}
+    calendar = before.get("calendar") if isinstance(before.get("calendar"), dict) else {}
+    lines = []
+    if after.get("division_name"):
+        lines.append(Change("Division", None, str(after["division_name"])))
+    for count, done in (
+        (after.get("created"), "created"),
+        (before.get("replaced"), "removed"),
+        (before.get("kept"), "kept as played or under way"),
+        (len(after.get("postponed") or []), "postponed kept, to be re-arranged"),
+    ):
+        if type(count) is int and (count or done == "created"):
+            lines.append(_sentence(f"{count} fixture{pluralize(count)} {done}"))
+    moved = after.get("moved") or []
+    named = [move for move in moved if isinstance(move, dict)]
+    for move in named:
+        lines.append(
+            Change(
+                "Moved",
+                None,
+                f"{move.get('words')}: {_day(move.get('from'))} → {_day(move.get('to'))}",
+            )
+        )
+    if len(moved) > len(named):
+        lines.append(_sentence(f"{len(moved)} fixture{pluralize(len(moved))} moved"))
+    for field, read, key in (
+        ("League night", _weekday, "league_night"),
+        ("Nights with no league", _nights_off, "exclusions"),
+    ):
+        # What it was, where the entry stored it and it changed.
+        was, now = read(calendar.get(key)), read(after.get(key))
+        lines.append(Change(field, was if was not in (now, NOTHING) else None, now))
+    lines.append(Change("From", None, _day(after.get("start"))))
+    legs = after.get("legs")
+    lines.append(Change("Played", None, "home and away" if legs == 2 else "once"))
+    if after.get("rest_every"):
+        lines.append(Change("A week off every", None, f"{after['rest_every']} rounds"))
+    if after.get("end_by"):
+        lines.append(Change("Spread to end by", None, _day(after["end_by"])))
+    if after.get("last"):
+        lines.append(Change("Last night", None, _day(after["last"])))
+    return lines
+
+
 #: The actions whose entries read as sentences of their own rather than field by field: what
 #: each writes (before, after, the entry's fixture) in the words of the night.
 ACTION_LINES: dict[str, Callable[[Any, Any, Fixture | None], list[Change]]] = {
     AuditEntry.Action.TABLE_SEATED: _table_seated,
     AuditEntry.Action.TABLES_SET: _tables_set,
+    AuditEntry.Action.FIXTURES_GENERATED: _fixtures_generated,
 }
 
 

@@ -376,3 +376,52 @@ def test_days_and_moments_read_as_the_pages_write_them():
     assert changes(None, {"reason": "2026-09-01 was a bank holiday"})[0].after == (
         "2026-09-01 was a bank holiday"
     )
+
+
+def test_a_generated_fixture_list_reads_by_names_not_database_numbers():
+    """The fixture-generation entry read "Moved: — → 113, 3 Dec 2026, …", "League night: — →
+    3", "Division: — → 6", "Created: — → 0". It names the division, counts the fixtures
+    created, names each fixture moved with both nights and the weekday in words."""
+    import datetime
+
+    from leagues.models import AuditEntry, Division
+    from leagues.services.fixtures import fixtures_generate
+    from tests.factories.leagues import DivisionFactory, LeagueFactory
+    from tests.leagues.helpers import entered_teams
+
+    division = DivisionFactory(season__league=LeagueFactory(league_night=1), name="Premier")
+    entered_teams(division, ["Black Bull A", "Old Hall", "Crown", "Anchor"])
+    secretary = world_secretary(division)
+    fixtures_generate(division=division, start=datetime.date(2025, 9, 1), by=secretary)
+    first = division.fixtures.order_by("date", "pk").first()
+    fixtures_generate(
+        division=division,
+        start=datetime.date(2025, 9, 1),
+        league_night=3,
+        exclusions=[datetime.date(2025, 9, 11)],
+        by=secretary,
+    )
+    first.refresh_from_db()
+    client = Client()
+    client.force_login(secretary)
+    slug = division.season.league.slug
+    page = client.get(reverse("leagues:manage_league_audit", args=[slug])).content.decode()
+    rows = shown_as_words(region(page, "audit-entries", "</table>"))
+    assert "Division: Premier" in rows and "6 fixtures created" in rows
+    assert "0 fixtures created" in rows  # the second: every fixture moved, none new
+    assert (
+        f"Moved: {first.home} v {first.away}: Tue 2 Sep 2025 → {long_date(first.date)}" in rows
+    ), rows
+    assert "League night: Tuesday → Thursday" in rows and "League night: Tuesday" in rows
+    assert "Nights with no league: Thu 11 Sep 2025" in rows
+    assert "Division: — →" not in rows and "Created:" not in rows
+    assert f"→ {Division.objects.get().pk}," not in rows
+    assert AuditEntry.objects.filter(action="fixtures_generated").count() == 2
+
+
+def world_secretary(division):
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.create_user("susan", password="pw-secret-9")
+    division.season.league.secretaries.add(user)
+    return user
