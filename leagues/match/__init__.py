@@ -12,6 +12,8 @@ cup's deciders: the result roll-up (``leagues.services.results``), "who can stil
         table_outcome, match_result, walkover_result, card_problems, match_problems,
         possible_points, possible_match_points,    # every result a match can end with
         points_result,                             # a result known by its match points only
+        games_for_points, games_left_open,         # what a match's points say of its games
+        match_ends,
         games_to_win, race_winner, race_final_score, decide_drawn_match, Decision,
         group_points, group_order,
         card_layout, CardLayout,                   # what a score card has: boxes and totals
@@ -69,7 +71,15 @@ from .format import (
     FormatError,
     MatchFormat,
 )
-from .outlook import decided_tables, possible_match_points, possible_points
+from .outlook import (
+    MatchEnd,
+    decided_tables,
+    games_for_points,
+    games_left_open,
+    match_ends,
+    possible_match_points,
+    possible_points,
+)
 from .tables import (
     AWAY,
     DRAW,
@@ -119,6 +129,7 @@ __all__ = [
     "FormatError",
     "Game",
     "MatchFormat",
+    "MatchEnd",
     "MatchResult",
     "MatchVerdict",
     "Side",
@@ -131,11 +142,14 @@ __all__ = [
     "card_problems",
     "decide_drawn_match",
     "decided_tables",
+    "games_for_points",
+    "games_left_open",
     "games_to_win",
     "group_order",
     "group_points",
     "level_words",
     "league_points",
+    "match_ends",
     "match_problems",
     "match_result",
     "match_verdict",

@@ -355,29 +355,55 @@ def walkover_result(fmt: MatchFormat, to: Side) -> MatchResult:
     )
 
 
-def points_result(fmt: MatchFormat, home_match_points: int, away_match_points: int) -> MatchResult:
+def points_result(
+    fmt: MatchFormat,
+    home_match_points: int,
+    away_match_points: int,
+    *,
+    games: tuple[int, int] | None = None,
+) -> MatchResult:
     """A finished match known only by its match points (a result from the league's own records,
-    before the app): the outcome and the league points follow from them as from a played match.
+    before the app): the outcome and the league points follow from them as from a played match,
+    and so do the games (bullseyes) won, which the standings count (a Trinidad league's 7–5 is
+    7–5 in bullseyes), and the tables won and halved where the match points say them.
+    ``games``: the games won, where the match points leave them open (a Yorkshire 8–2 is 4–0 or
+    3–1: :func:`leagues.match.outlook.games_for_points`).
     ``CardError`` when no match of the format can end with them
-    (:func:`leagues.match.outlook.possible_match_points`)."""
-    from .outlook import possible_match_points
+    (:func:`leagues.match.outlook.possible_match_points`), when the games cannot come with
+    them, or when they are open and ``games`` is not given."""
+    from .outlook import ends_with
 
-    if (home_match_points, away_match_points) not in possible_match_points(fmt):
+    score = f"{home_match_points}–{away_match_points}"
+    ends = ends_with(fmt, home_match_points, away_match_points)
+    if not ends:
         raise CardError(
-            f"{home_match_points}–{away_match_points} is not a score a match can end with. "
-            f"The format: {fmt.describe()}"
+            f"{score} is not a score a match can end with. The format: {fmt.describe()}"
         )
+    if games is not None:
+        ends = [end for end in ends if (end.home_games, end.away_games) == games]
+        if not ends:
+            raise CardError(
+                f"{score} cannot come with {games[0]}–{games[1]} in games won. "
+                f"The format: {fmt.describe()}"
+            )
+    won = sorted({(end.home_games, end.away_games) for end in ends}, reverse=True)
+    if len(won) > 1:
+        raise CardError(
+            f"{score} could be {_either(won)} in games won: the match points do not say which."
+        )
+    tables = {(end.home_tables, end.away_tables, end.tables_halved) for end in ends}
+    home_tables, away_tables, halved = tables.pop() if len(tables) == 1 else (0, 0, 0)
     verdict = match_verdict(home_match_points, away_match_points)
     return MatchResult(
         tables=(),
         is_final=True,
         is_walkover=False,
         outcome=verdict,
-        home_tables=0,
-        away_tables=0,
-        tables_halved=0,
-        home_games=0,
-        away_games=0,
+        home_tables=home_tables,
+        away_tables=away_tables,
+        tables_halved=halved,
+        home_games=won[0][0],
+        away_games=won[0][1],
         home_pegs=0,
         away_pegs=0,
         home_hang_jacks=0,
@@ -389,3 +415,9 @@ def points_result(fmt: MatchFormat, home_match_points: int, away_match_points: i
         home_points=league_points(fmt, verdict, HOME, home_match_points),
         away_points=league_points(fmt, verdict, AWAY, away_match_points),
     )
+
+
+def _either(games: Sequence[tuple[int, int]]) -> str:
+    """``4–0 or 3–1``; ``4–0, 3–1 or 2–2``."""
+    words = [f"{home}–{away}" for home, away in games]
+    return f"{', '.join(words[:-1])} or {words[-1]}"

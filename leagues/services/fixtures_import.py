@@ -1,10 +1,14 @@
 """Importing the fixture list (and results already played) with the people's spreadsheet:
 ``date``, ``time`` (optional), ``division``, ``home``, ``away``, ``venue`` (optional) and,
 for a match already played, ``home_score`` and ``away_score``: its match points as the season's
-format gives them (8–2 in a Yorkshire league of four tables worth 2 and a bonus of 2).
+format gives them (8–2 in a Yorkshire league of four tables worth 2 and a bonus of 2; in a
+Trinidad league one match point is one game won, so 7–5 is bullseyes 7–5), and, where the match
+points do not say how many games each side won (a Yorkshire 8–2 is 4–0 or 3–1),
+``home_games`` and ``away_games``: the standings count them.
 
 The scores are checked by the match engine (``leagues.match.points_result``: no other code
-knows what a format's matches can end with) and saved as results that count: the fixture
+knows what a format's matches can end with, nor the games they say) and saved as results that
+count, with the games won they say: the fixture
 played, its result stored, and a submission confirmed as imported, each audited. A fixture
 already in the season (same teams, same date) is the same fixture: importing again changes
 nothing.
@@ -40,6 +44,7 @@ from leagues.selectors.fixtures import NO_MATCH_ON_THE_NIGHT
 from leagues.services.confirmation import result_figures
 from leagues.services.fixtures import fixture_add
 from leagues.sheets import Problem, Sheet, table
+from leagues.tiebreaks import games_word
 from scoring.actors import Account
 from scoring.sheet import join_words
 
@@ -47,7 +52,7 @@ if TYPE_CHECKING:
     from leagues.services.league_import import Plan as PeoplePlan
 
 REQUIRED = ("date", "division", "home", "away")
-OPTIONAL = ("time", "venue", "home_score", "away_score")
+OPTIONAL = ("time", "venue", "home_score", "away_score", "home_games", "away_games")
 
 
 def _key(name: str) -> str:
@@ -128,6 +133,32 @@ DATES_AND_TIMES = (
     f"date's, is refused). Times: {TIME_EXAMPLE}; a bare “8”, or “7.30” without its leading "
     "zero or pm, could be morning or evening and is refused (“07:30” is the morning)."
 )
+
+
+def scores_help(fmt: match.MatchFormat, style: str) -> str:
+    """What a played match's two figures are in a league of ``style`` playing ``fmt``, as the
+    import page says it: its match points (the format described), and the games won they say
+    (a Trinidad league's 7–5 is bullseyes 7–5) or, where they leave them open (a Yorkshire 8–2
+    is 4–0 or 3–1 in games), the columns that give them. The engine says which."""
+    games = games_word(style)
+    said = (
+        "home_score and away_score: the match points each side took, as the season's format "
+        f"gives them ({fmt.describe().rstrip('.')})."
+    )
+    left_open = match.games_left_open(fmt)
+    if left_open:
+        (home, away), could = left_open[0]
+        either = " or ".join(f"{h}–{a}" for h, a in could)
+        return (
+            f"{said} Where they do not say how many {games} each side won ({home}–{away} could "
+            f"be {either}), give them in home_games and away_games: the standings count them."
+        )
+    wins = [p for p in match.possible_match_points(fmt) if p[0] > p[1]]
+    if not wins:
+        return said
+    home, away = min(wins, key=lambda p: (p[0] - p[1], p))
+    (won, lost) = match.games_for_points(fmt, home, away)[0]
+    return f"{said} They say the {games} each side won: {home}–{away} is {games} {won}–{lost}."
 
 
 def _named(names: tuple[str, ...], word: str) -> int | None:
@@ -230,6 +261,8 @@ class Row:
     venue: str
     score: tuple[int, int] | None
     existing: Fixture | None = None
+    games: tuple[int, int] | None = None
+    """The games (bullseyes) won, where the file gives them."""
 
 
 @dataclass
@@ -270,23 +303,34 @@ def read_fixtures(rows: list[list[str]], *, name: str = "", separator: str = "")
 
 
 def _score(
-    plan: FixturesPlan, sheet: Sheet, row_number: int, home: str, away: str
+    plan: FixturesPlan,
+    sheet: Sheet,
+    row_number: int,
+    home: str,
+    away: str,
+    *,
+    figure: str = "score",
+    of: str = "match points",
 ) -> tuple[int, int] | None | bool:
-    """The row's score; None without one; False when it is wrong (a problem is noted)."""
+    """The row's score, its columns ``home_score`` and ``away_score``, a whole number of ``of``
+    each; or (``figure`` "games") its games won, ``home_games`` and ``away_games``. None
+    without one; False when it is wrong (a problem is noted)."""
     if not home and not away:
         return None
+    what, both = ("A score is", "scores") if figure == "score" else ("Games won are", "")
     if not home or not away:
-        missing = "home_score" if not home else "away_score"
-        _problem(plan, sheet, "Give both scores, or neither.", row_number, missing)
+        missing = f"home_{figure}" if not home else f"away_{figure}"
+        words = f"Give both {both}, or neither." if both else f"Give both sides' {of}, or neither."
+        _problem(plan, sheet, words, row_number, missing)
         return False
     try:
         values = int(home), int(away)
     except ValueError:
-        column = "home_score" if not home.isdigit() else "away_score"
-        _problem(plan, sheet, "A score is a whole number of match points.", row_number, column)
+        column = f"home_{figure}" if not home.isdigit() else f"away_{figure}"
+        _problem(plan, sheet, f"{what} a whole number of {of}.", row_number, column)
         return False
     if min(values) < 0:
-        _problem(plan, sheet, "A score is never below 0.", row_number, "home_score")
+        _problem(plan, sheet, f"{what} never below 0.", row_number, f"home_{figure}")
         return False
     return values
 
@@ -355,6 +399,8 @@ def _plan(
     capacity = season.venue_capacity if season is not None else 1
     seen: dict[tuple[str, str, datetime.date], int] = {}
     today = league.today()
+    #: What the league calls a game won, as its pages say it: "games", "bullseyes".
+    games_said = games_word(league.style)
     for raw in sheet.rows:
         n = raw.number
         problems = len(plan.problems)
@@ -398,14 +444,30 @@ def _plan(
             why = known.which(raw["venue"]) or f"Unknown venue “{raw['venue']}”."
             _problem(plan, sheet, why, n, "venue")
         score = _score(plan, sheet, n, raw["home_score"], raw["away_score"])
+        games = _score(
+            plan, sheet, n, raw["home_games"], raw["away_games"], figure="games", of=games_said
+        )
+        if games and not score:
+            if score is None:
+                _problem(plan, sheet, "Games won without the score.", n, "home_score")
+            games = False
         if score and date and date > today:
             _problem(plan, sheet, "A result for a match not yet played.", n, "home_score")
             score = False
-        if score:
+        if score and games is not False:
+            given = games if isinstance(games, tuple) else None
             try:
-                match.points_result(fmt, *score)
+                match.points_result(fmt, *score, games=given)
             except match.CardError as exc:
-                _problem(plan, sheet, " ".join(exc.messages), n, "home_score")
+                open_games = given is None and len(match.games_for_points(fmt, *score)) > 1
+                why = " ".join(exc.messages)
+                if open_games:
+                    why += (
+                        f" Give the {games_said} each side won in the home_games and "
+                        "away_games columns: the standings count them."
+                    )
+                column = "home_games" if open_games or given else "home_score"
+                _problem(plan, sheet, why, n, column)
                 score = False
         if date is None or len(plan.problems) > problems:
             # A row with a problem is in the problems, never in what the import would do.
@@ -417,6 +479,7 @@ def _plan(
         seen[key] = n
         row = Row(n, date, time, raw["division"], raw["home"], raw["away"], raw["venue"], None)
         row.score = score if isinstance(score, tuple) else None
+        row.games = games if isinstance(games, tuple) else None
         row.existing = existing.get(key)
         if row.existing is None:
             # A fixture the import adds: the season's dates, and the rules adding one follows.
@@ -479,7 +542,11 @@ def _plan(
         if row.score is not None:
             stored = _stored_score(row.existing)
             if stored is None:
-                plan.create["results"].append(f"{words}: {row.score[0]}–{row.score[1]}")
+                result = match.points_result(fmt, *row.score, games=row.games)
+                plan.create["results"].append(
+                    f"{words}: {row.score[0]}–{row.score[1]} "
+                    f"({games_said} {result.home_games}–{result.away_games})"
+                )
             elif stored != row.score:
                 _problem(
                     plan,
@@ -578,7 +645,8 @@ def _apply(plan: FixturesPlan, sheet: Sheet, league: League, season: Season, by:
                     [Problem(message, row.number, "", sheet.name) for message in exc.messages]
                 ) from exc
         if row.score is not None and _stored_score(fixture) is None:
-            _save_result(fixture, match.points_result(fmt, *row.score), league, by)
+            result = match.points_result(fmt, *row.score, games=row.games)
+            _save_result(fixture, result, league, by)
 
 
 def _save_result(fixture: Fixture, result: match.MatchResult, league: League, by: Account) -> None:

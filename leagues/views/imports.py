@@ -59,6 +59,7 @@ def league_import_page(request: HttpRequest, slug: str) -> HttpResponse:
         "form": form,
         "again": bool(again),
         "dates_and_times": fixtures_import.DATES_AND_TIMES,
+        "scores_help": fixtures_import.scores_help(league.get_match_format(), league.style),
     }
     if request.method != "POST":
         return render(request, "leagues/manage/import.html", context)

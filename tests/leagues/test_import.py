@@ -47,9 +47,9 @@ Premier,Old Hall,Old Hall Club,Edna Sykes,x,
 Premier,Old Hall,Old Hall Club,Linda Dyson,,
 """
 
-FIXTURES = """date;home;away;division;home_score;away_score
-2025-09-02;Black Bull;Old Hall;Premier;8;2
-2030-09-09;Old Hall;Black Bull;Premier;;
+FIXTURES = """date;home;away;division;home_score;away_score;home_games;away_games
+2025-09-02;Black Bull;Old Hall;Premier;8;2;3;1
+2030-09-09;Old Hall;Black Bull;Premier;;;;
 """
 
 
@@ -306,7 +306,7 @@ def test_xlsx_first_sheet_people_and_second_sheet_fixtures(league, secretary):
     fixtures.append(["Date", "Home", "Away", "Division", "Home_score", "Away_score"])
     import datetime
 
-    fixtures.append([datetime.datetime(2025, 9, 2), "Black Bull", "Old Hall", "Premier", 8, 2])
+    fixtures.append([datetime.datetime(2025, 9, 2), "Black Bull", "Old Hall", "Premier", 7, 3])
     handle = io.BytesIO()
     book.save(handle)
     response = upload(secretary, league, handle.getvalue())
@@ -314,7 +314,7 @@ def test_xlsx_first_sheet_people_and_second_sheet_fixtures(league, secretary):
     assert not plan.problems, plan.problems
     assert len(plan.create["people"]) == 4 and len(plan.create["results"]) == 1
     confirm(secretary, league, response)
-    assert Fixture.objects.get().result.home_match_points == 8
+    assert Fixture.objects.get().result.home_match_points == 7
 
 
 def test_a_formula_in_an_xlsx_cell_is_a_problem(league, secretary):

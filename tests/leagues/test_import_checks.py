@@ -219,7 +219,7 @@ def test_a_fixture_outside_the_seasons_dates_is_refused(league, secretary, monke
     )
     fixtures = (
         b"date,division,home,away,home_score,away_score\n"
-        b"12/11/2026,Premier,Black Bull,Old Hall,8,2\n"
+        b"12/11/2026,Premier,Black Bull,Old Hall,7,3\n"
         b"10/12/2026,Premier,Old Hall,Black Bull,,\n"
     )
     new = {"season": "new", "season_name": "2026–27", "season_starts": "2026-12-03"}

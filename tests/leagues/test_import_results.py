@@ -1,0 +1,185 @@
+"""A played result imported from the league's spreadsheet counts its games won, as the match
+engine says them from the match points: a Trinidad league's 7–5 is bullseyes 7–5 on every page,
+the standings CSV and the calendar feed (it counted 0–0 in bullseyes, and the bullseye
+tie-break put teams in the wrong order); a Yorkshire 8–2 (4–0 or 3–1 in games) asks for its
+games won, which the "games won" tie-break counts."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from leagues import match
+from leagues.formats import TRINIDAD_FORMAT, YORKSHIRE_FORMAT
+from leagues.models import Fixture, League, Team
+from leagues.services.fixtures_import import scores_help
+from tests.factories.leagues import LeagueFactory, SeasonFactory
+from tests.factories.scoring import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+TRINIDAD_PEOPLE = """division,team,venue,player
+Championship,Arima Stars,Arima Social Club,Nadia Charles
+Championship,Malabar Kings,Malabar Community Centre,Ronald Singh
+Championship,Couva Jacks,Couva Sports Club,Curtis Joseph
+"""
+
+#: Each team wins once and loses once (2 league points each): the bullseyes order them,
+#: Malabar Kings 5 + 8 = 13 for, Arima Stars 7 + 5 = 12, Couva Jacks 7 + 4 = 11.
+TRINIDAD_FIXTURES = """date,time,division,home,away,venue,home_score,away_score
+Tue 2 Sep 2025,7.30pm,Championship,Arima Stars,Malabar Kings,,7,5
+Tue 9 Sep 2025,7.30pm,Championship,Couva Jacks,Arima Stars,,7,5
+Tue 16 Sep 2025,7.30pm,Championship,Malabar Kings,Couva Jacks,,8,4
+"""
+
+
+def secretary_of(league: League) -> Client:
+    client = Client()
+    user = UserFactory()
+    league.secretaries.add(user)
+    client.force_login(user)
+    return client
+
+
+def upload(client: Client, league: League, people: str, fixtures: str):
+    files = []
+    for text, name in ((people, "squads.csv"), (fixtures, "fixtures.csv")):
+        handle = io.BytesIO(text.encode())
+        handle.name = name
+        files.append(handle)
+    season = league.seasons.get()
+    data = {"season": str(season.pk), "people": files[0], "fixtures": files[1]}
+    return client.post(reverse("leagues:manage_import", args=[league.slug]), data)
+
+
+def import_and_confirm(client: Client, league: League, people: str, fixtures: str) -> None:
+    preview = upload(client, league, people, fixtures)
+    assert preview.status_code == 200, [str(p) for p in preview.context["plan"].problems]
+    data = dict(preview.context["carried"]) | {"action": "confirm"}
+    assert (
+        client.post(reverse("leagues:manage_import", args=[league.slug]), data).status_code == 302
+    )
+
+
+def test_a_trinidad_result_imported_counts_its_bullseyes_everywhere():
+    """Imported 7–5 read "Arima Stars 0–0 Malabar Kings" on the league's home, the fixture
+    page and the feed, and the standings CSV gave 0 bullseyes for and against."""
+    league = LeagueFactory(trinidad=True, match_format=TRINIDAD_FORMAT.to_spec())
+    SeasonFactory(league=league, name="2025–26")
+    client = secretary_of(league)
+    preview = upload(client, league, TRINIDAD_PEOPLE, TRINIDAD_FIXTURES)
+    assert preview.context["plan"].create["results"][0].endswith(": 7–5 (bullseyes 7–5)")
+    import_and_confirm(client, league, TRINIDAD_PEOPLE, TRINIDAD_FIXTURES)
+
+    played = Fixture.objects.get(home__name="Arima Stars")
+    result = played.result
+    assert (result.home_games, result.away_games) == (7, 5)
+    assert (result.home_match_points, result.away_match_points) == (7, 5)
+    assert (result.home_points, result.away_points) == (2, 0)
+
+    home = Client().get(reverse("leagues:league", args=[league.slug])).content.decode()
+    assert "7–5" in home and "0–0" not in home
+    page = Client().get(reverse("leagues:fixture", args=[played.pk])).content.decode()
+    assert "0–0" not in page
+    assert '<th scope="row">Bullseyes</th><td class="num">7</td><td class="num">5</td>' in page
+    feed = Client().get(reverse("leagues:league_calendar", args=[league.slug])).content.decode()
+    assert "Arima Stars 7–5 Malabar Kings" in feed.replace("\r\n ", "")
+
+    division = played.division
+    rows = list(
+        csv.DictReader(
+            io.StringIO(
+                Client()
+                .get(reverse("leagues:division_standings_csv", args=[division.pk]))
+                .content.decode()
+            )
+        )
+    )
+    by_team = {row["Team"]: row for row in rows}
+    arima = by_team["Arima Stars"]
+    assert (arima["Bullseyes for"], arima["Bullseyes against"]) == ("12", "12")
+    # Level on points: the bullseyes order them.
+    assert [row["Team"] for row in rows] == ["Malabar Kings", "Arima Stars", "Couva Jacks"]
+
+
+YORKSHIRE_PEOPLE = """division,team,venue,player
+Premier,Black Bull,Black Bull Inn,Linda Dyson
+Premier,Old Hall,Old Hall Club,Edna Sykes
+"""
+
+
+def test_a_yorkshire_result_whose_match_points_leave_the_games_open_asks_for_them():
+    """8–2 in a Yorkshire league is 4 tables to 0 (the away side's aggregate) or 3–1 (the
+    home side's): imported as 0–0 in games, the "games won" tie-break counted nothing. The
+    row is refused at home_games, naming both; with the games it is taken; 7–3 says 3–1."""
+    league = LeagueFactory(match_format=YORKSHIRE_FORMAT.to_spec())
+    SeasonFactory(league=league, name="2025–26")
+    client = secretary_of(league)
+    open_games = (
+        "date,division,home,away,home_score,away_score\n"
+        "2025-09-02,Premier,Black Bull,Old Hall,8,2\n"
+    )
+    refused = upload(client, league, YORKSHIRE_PEOPLE, open_games)
+    assert refused.status_code == 422
+    assert [str(p) for p in refused.context["plan"].problems] == [
+        "fixtures.csv, row 2, column home_games: 8–2 could be 4–0 or 3–1 in games won: the "
+        "match points do not say which. Give the games each side won in the home_games and "
+        "away_games columns: the standings count them."
+    ]
+    assert not Team.objects.exists()
+
+    wrong = (
+        "date,division,home,away,home_score,away_score,home_games,away_games\n"
+        "2025-09-02,Premier,Black Bull,Old Hall,8,2,2,2\n"
+    )
+    problems = [
+        str(p) for p in upload(client, league, YORKSHIRE_PEOPLE, wrong).context["plan"].problems
+    ]
+    assert len(problems) == 1 and "8–2 cannot come with 2–2 in games won" in problems[0]
+    assert "column home_games (G)" in problems[0]
+
+    given = (
+        "date,division,home,away,home_score,away_score,home_games,away_games\n"
+        "2025-09-02,Premier,Black Bull,Old Hall,8,2,3,1\n"
+        "2025-09-09,Premier,Old Hall,Black Bull,7,3,,\n"
+    )
+    import_and_confirm(client, league, YORKSHIRE_PEOPLE, given)
+    first = Fixture.objects.get(date="2025-09-02").result
+    assert (first.home_games, first.away_games, first.home_tables, first.away_tables) == (
+        3,
+        1,
+        3,
+        1,
+    )
+    second = Fixture.objects.get(date="2025-09-09").result
+    assert (second.home_games, second.away_games) == (3, 1)
+    assert (second.home_match_points, second.away_match_points) == (7, 3)
+
+
+def test_the_import_page_says_what_the_two_figures_are():
+    trinidad = scores_help(TRINIDAD_FORMAT, "trinidad")
+    assert "They say the bullseyes each side won: 7–5 is bullseyes 7–5." in trinidad
+    yorkshire = scores_help(YORKSHIRE_FORMAT, "yorkshire")
+    assert "(8–2 could be 4–0 or 3–1), give them in home_games and away_games" in yorkshire
+    league = LeagueFactory(trinidad=True)
+    SeasonFactory(league=league)
+    page = secretary_of(league).get(reverse("leagues:manage_import", args=[league.slug]))
+    assert "7–5 is bullseyes 7–5" in page.content.decode()
+
+
+def test_the_engine_says_the_games_a_score_leaves_open():
+    assert match.games_for_points(TRINIDAD_FORMAT, 7, 5) == [(7, 5)]
+    assert match.games_for_points(YORKSHIRE_FORMAT, 8, 2) == [(4, 0), (3, 1)]
+    assert match.games_for_points(YORKSHIRE_FORMAT, 7, 3) == [(3, 1)]
+    assert match.games_for_points(YORKSHIRE_FORMAT, 8, 3) == []
+    assert match.points_result(TRINIDAD_FORMAT, 7, 5).home_games == 7
+    with pytest.raises(match.CardError, match="4–0 or 3–1"):
+        match.points_result(YORKSHIRE_FORMAT, 8, 2)
+    result = match.points_result(YORKSHIRE_FORMAT, 8, 2, games=(4, 0))
+    assert (result.home_tables, result.away_tables, result.home_games) == (4, 0, 4)
+    # What the engine always said of a match's possible scores stays so.
+    assert (8, 2) in match.possible_match_points(YORKSHIRE_FORMAT)
