@@ -204,6 +204,10 @@ def card_problems(
         if any(n < 0 for n in (*table.hang_jacks, *(table.bullseyes or ()))):
             problems.append(TableProblem(board, f"{where}: figures cannot be negative."))
             continue
+        if any(p.table == board for p in problems):
+            # A game's score refused (14–14 names no winner): the table's own checks, which
+            # count the games each side won, wait for it.
+            continue
         if table.games and table.bullseyes is not None:
             card = match.TableCard.of_games(table.games)
             won, said = card.games_won, table.bullseyes
@@ -236,8 +240,6 @@ def card_problems(
                 else f"the table's {scored}"
             )
             problems.append(TableProblem(board, f"{where}: give {wanted}."))
-            continue
-        if any(p.table == board for p in problems):
             continue
         card = table_card(CardTable.stored(table))
         found = match.card_problems(card, fmt)
@@ -517,7 +519,13 @@ def fixture_card_enter(
             | ({"playoff": list(playoff)} if playoff else {}),
             by=by,
         )
-    roll_up(FixtureChanged(fixture=fixture, actor=Actor.of(by), settling=settling))
+    try:
+        roll_up(FixtureChanged(fixture=fixture, actor=Actor.of(by), settling=settling))
+    except match.CardError as exc:
+        # The checks above refuse every card the engine cannot add up: should one pass them,
+        # it is refused all the same (and the transaction keeps nothing), never a server error.
+        problems = [TableProblem(None, f"{m[:1].upper()}{m[1:]}.") for m in exc.messages]
+        raise CardRefused(problems) from exc
     fixture.refresh_from_db()
     if fixture.status != Fixture.Status.PLAYED:
         raise ValidationError("Every table must be finished for the card to give a result.")
