@@ -30,6 +30,7 @@ from leagues.services.cards import (
     card_problems,
     card_words,
     game_problems,
+    half_pair_words,
 )
 from leagues.services.seating import TableProblem
 from leagues.tiebreaks import score_word
@@ -252,6 +253,8 @@ class ScoreCardForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         for board in self.editable:
+            for side in SIDES:
+                self._check_pair(cleaned, board, side)
             for number in range(1, self.games + 1):
                 home, away = (cleaned.get(f"t{board}_g{number}_{side}") for side in SIDES)
                 named = [f"t{board}_g{number}_{side}" for side in SIDES]
@@ -275,6 +278,18 @@ class ScoreCardForm(forms.Form):
             for problem in self._rule_problems():
                 self.refuse(problem)
         return cleaned
+
+    def _check_pair(self, cleaned: dict[str, Any], board: int, side: str) -> None:
+        """A pair with one player chosen, where the ruleset plays pairs: refused at the seat
+        left empty (``half_pair_words``, the service's words), the chosen one kept."""
+        named = [f"t{board}_{side}_{seat}" for seat in (1, 2)]
+        chosen = [cleaned.get(name) for name in named]
+        if self.ruleset.players < 2 or any(name in self.errors for name in named):
+            return
+        if (chosen[0] is None) != (chosen[1] is None):
+            player = self.players[chosen[0] if chosen[0] is not None else chosen[1]]
+            empty = named[1] if chosen[0] is not None else named[0]
+            self.add_error(empty, half_pair_words(board, self.names[side], player))
 
     def refuse(self, problem: TableProblem) -> None:
         """A refusal of the card that is no one field's, listed at its table."""
@@ -338,7 +353,8 @@ class ScoreCardForm(forms.Form):
                 for p in playoff_problems(self.tie, home=score[0], away=score[1])
             ]
         # With the pairs already seated at the tables the card leaves as they are.
-        seating = card_pairs_problem(self.fixture, self.tables, self.card_tables())
+        # A pair with one player chosen is refused at its empty seat (``_check_pair``).
+        seating = card_pairs_problem(self.fixture, self.tables, self.card_tables(), halves=False)
         if seating is not None:
             self.seating = seating
             problems.append(seating)

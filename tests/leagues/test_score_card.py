@@ -294,10 +294,11 @@ def test_each_refused_table_is_marked_beside_its_boxes_and_the_list_links_to_it(
     client = Client()
     client.force_login(users["home"])
     url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
-    player = fixture.home.registrations.first().player
+    player, partner, other = squad(fixture.home, fixture.division.season)[:3]
     data = {"t1_g1_home": "11", "t1_g1_away": "7", "t2_g1_home": "9", "t2_g1_away": "10"}
     data |= {"t3_g1_home": "11", "t3_g1_away": "4", "t4_g1_home": "11", "t4_g1_away": "99"}
     data |= {"t1_home_1": str(player.pk), "t3_home_1": str(player.pk)}
+    data |= {"t1_home_2": str(partner.pk), "t3_home_2": str(other.pk)}
     body = unescape(client.post(url, data).content.decode())
     errors = body.split('data-testid="card-errors"')[1].split("</ul>")[0]
     listed = re.findall(r'<li><a href="#table-(\d)">(.*?)</a></li>', errors)
@@ -362,12 +363,14 @@ def test_a_player_already_seated_at_a_phone_table_is_named_with_the_figures() ->
     fixture, users = _fixture()
     started = start_fixture(fixture)
     win_game(started[2].game, "A", 5)
-    player = FixtureTable.objects.get(fixture=fixture, board=3).home_player_1
+    seated = FixtureTable.objects.get(fixture=fixture, board=3)
+    player = seated.home_player_1
     client = Client()
     client.force_login(users["home"])
     url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
     data = {"t1_g1_home": "11", "t1_g1_away": "7", "t2_g1_home": "9", "t2_g1_away": "11"}
     data |= {"t4_g1_home": "11", "t4_g1_away": "10", "t1_home_1": str(player.pk)}
+    data |= {"t1_home_2": str(seated.home_player_2.pk)}
     for figure in ("x", "10"):
         body = unescape(client.post(url, data | {"t4_g1_away": figure}).content.decode())
         errors = body.split('data-testid="card-errors"')[1].split("</ul>")[0]

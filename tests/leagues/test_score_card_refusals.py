@@ -3,7 +3,8 @@ the figures typed kept: never a server error, and nothing saved.
 
 A Trinidad table's game typed 14–14 (or 13–13) with its games won given was a 500
 (``CardError: a game of 14–14 needs its winner named``, from counting the games each side won
-before the game's own refusal was heeded)."""
+before the game's own refusal was heeded); a pair with one player chosen was saved and read
+"Roy Stead v pair not recorded" on the fixture's page."""
 
 from __future__ import annotations
 
@@ -100,6 +101,56 @@ def test_the_service_refuses_a_level_game_with_its_games_won_by_table():
         fixture_card_enter(fixture=fixture, tables=tables, by=users["home"])
     assert [p.table for p in refused.value.problems] == [1]
     _nothing_saved(fixture)
+
+
+def test_a_pair_with_one_player_chosen_is_refused_at_the_empty_seat():
+    """Roy Stead chosen alone for Black Bull at table 1 was saved: "Roy Stead v pair not
+    recorded". Both players of a pair or neither; the one chosen stays chosen."""
+    fixture, users = _fixture("yorkshire", players=8)
+    season = fixture.division.season
+    home = squad(fixture.home, season)
+    client = _captain(users["home"])
+    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    data = {"t1_g1_home": "11", "t1_g1_away": "7", "t2_g1_home": "9", "t2_g1_away": "11"}
+    data |= {"t3_g1_home": "11", "t3_g1_away": "4", "t4_g1_home": "11", "t4_g1_away": "10"}
+    data |= {"t1_home_1": str(home[0].pk)}
+    response = client.post(url, data)
+    assert response.status_code == 200
+    form = response.context["form"]
+    words = (
+        f"Table 1: Black Bull: {home[0]}'s partner is not chosen: choose both players of the "
+        "pair, or neither (not recorded)."
+    )
+    assert form.errors["t1_home_2"] == [words]
+    assert unescape(response.content.decode()).count(words) >= 1
+    assert "t1_home_1" not in form.errors
+    assert f'<option value="{home[0].pk}" selected>' in response.content.decode()
+    _nothing_saved(fixture)
+
+    # The service says the same to a card sent around the form.
+    tables = [CardTable(board=b, games=((11, 7),)) for b in range(1, 5)]
+    tables[0] = CardTable(board=1, games=((11, 7),), home=home[:1])
+    with pytest.raises(CardRefused) as refused:
+        fixture_card_enter(fixture=fixture, tables=tables, by=users["home"])
+    assert refused.value.messages == [words]
+    _nothing_saved(fixture)
+
+    # Both players, or neither: taken.
+    data["t1_home_2"] = str(home[1].pk)
+    assert client.post(url, data).status_code == 302
+
+
+def test_a_singles_league_seats_one_player_a_side():
+    fixture, users = _fixture(
+        "yorkshire", players=8, ruleset={"preset": "west_yorkshire", "players": 1, "target": 11}
+    )
+    season = fixture.division.season
+    home, away = squad(fixture.home, season), squad(fixture.away, season)
+    tables = [CardTable(board=b, games=((11, 7),)) for b in range(1, 5)]
+    tables[0] = CardTable(board=1, games=((11, 7),), home=home[:1], away=away[:1])
+    fixture_card_enter(fixture=fixture, tables=tables, by=users["home"])
+    stored = FixtureTable.objects.get(fixture=fixture, board=1)
+    assert stored.home_pair == [home[0]] and stored.away_pair == [away[0]]
 
 
 FIGURE = st.one_of(
