@@ -65,6 +65,12 @@ def import_and_confirm(client: Client, league: League, people: str, fixtures: st
     )
 
 
+def standings_csv(division: int) -> list[dict[str, str]]:
+    """The division's standings CSV, a row a team, in the table's order."""
+    url = reverse("leagues:division_standings_csv", args=[division])
+    return list(csv.DictReader(io.StringIO(Client().get(url).content.decode())))
+
+
 def test_a_trinidad_result_imported_counts_its_bullseyes_everywhere():
     """Imported 7–5 read "Arima Stars 0–0 Malabar Kings" on the league's home, the fixture
     page and the feed, and the standings CSV gave 0 bullseyes for and against."""
@@ -90,15 +96,7 @@ def test_a_trinidad_result_imported_counts_its_bullseyes_everywhere():
     assert "Arima Stars 7–5 Malabar Kings" in feed.replace("\r\n ", "")
 
     division = played.division
-    rows = list(
-        csv.DictReader(
-            io.StringIO(
-                Client()
-                .get(reverse("leagues:division_standings_csv", args=[division.pk]))
-                .content.decode()
-            )
-        )
-    )
+    rows = standings_csv(division.pk)
     by_team = {row["Team"]: row for row in rows}
     arima = by_team["Arima Stars"]
     assert (arima["Bullseyes for"], arima["Bullseyes against"]) == ("12", "12")
@@ -183,3 +181,42 @@ def test_the_engine_says_the_games_a_score_leaves_open():
     assert (result.home_tables, result.away_tables, result.home_games) == (4, 0, 4)
     # What the engine always said of a match's possible scores stays so.
     assert (8, 2) in match.possible_match_points(YORKSHIRE_FORMAT)
+
+
+def test_results_imported_before_count_their_games_once_migrated(migrate_to):
+    """The migration that puts right the results imported 0–0 in games (0054): a Trinidad 7–5
+    takes bullseyes 7–5 and its division's table is worked out again; a Yorkshire 8–2, whose
+    games the match points leave open, stays as it was."""
+    from django.core.management import call_command
+
+    from leagues.models import DivisionTable, FixtureResult
+
+    league = LeagueFactory(trinidad=True, match_format=TRINIDAD_FORMAT.to_spec())
+    SeasonFactory(league=league, name="2025–26")
+    import_and_confirm(secretary_of(league), league, TRINIDAD_PEOPLE, TRINIDAD_FIXTURES)
+    yorkshire = LeagueFactory(match_format=YORKSHIRE_FORMAT.to_spec())
+    SeasonFactory(league=yorkshire, name="2025–26")
+    given = (
+        "date,division,home,away,home_score,away_score,home_games,away_games\n"
+        "2025-09-02,Premier,Black Bull,Old Hall,8,2,3,1\n"
+    )
+    import_and_confirm(secretary_of(yorkshire), yorkshire, YORKSHIRE_PEOPLE, given)
+    # As the import stored them before.
+    FixtureResult.objects.update(home_games=0, away_games=0, home_tables=0, away_tables=0)
+
+    migrate_to([("leagues", "0053_fixtureresult_disputed")])
+    migrate_to([("leagues", "0054_imported_results_count_their_games")])
+
+    arima = FixtureResult.objects.get(fixture__home__name="Arima Stars")
+    assert (arima.home_games, arima.away_games) == (7, 5)
+    bull = FixtureResult.objects.get(fixture__home__name="Black Bull")
+    assert (bull.home_games, bull.away_games) == (0, 0)
+    division = arima.fixture.division
+    assert not DivisionTable.objects.filter(pk=division.pk).exists()
+    assert DivisionTable.objects.filter(pk=bull.fixture.division_id).exists()
+
+    migrate_to()  # the pages read today's models: every later migration applied
+    call_command("rebuild_standings", "--missing", stdout=io.StringIO())
+    rows = standings_csv(division.pk)
+    assert [row["Team"] for row in rows] == ["Malabar Kings", "Arima Stars", "Couva Jacks"]
+    assert rows[1]["Bullseyes for"] == "12"
