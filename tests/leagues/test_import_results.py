@@ -184,7 +184,7 @@ def test_the_engine_says_the_games_a_score_leaves_open():
 
 
 def test_results_imported_before_count_their_games_once_migrated(migrate_to):
-    """The migration that puts right the results imported 0–0 in games (0054): a Trinidad 7–5
+    """The migration that puts right the results imported 0–0 in games (0055): a Trinidad 7–5
     takes bullseyes 7–5 and its division's table is worked out again; a Yorkshire 8–2, whose
     games the match points leave open, stays as it was."""
     from django.core.management import call_command
@@ -204,8 +204,8 @@ def test_results_imported_before_count_their_games_once_migrated(migrate_to):
     # As the import stored them before.
     FixtureResult.objects.update(home_games=0, away_games=0, home_tables=0, away_tables=0)
 
-    migrate_to([("leagues", "0053_fixtureresult_disputed")])
-    migrate_to([("leagues", "0054_imported_results_count_their_games")])
+    migrate_to([("leagues", "0054_division_unique_rank")])
+    migrate_to([("leagues", "0055_imported_results_count_their_games")])
 
     arima = FixtureResult.objects.get(fixture__home__name="Arima Stars")
     assert (arima.home_games, arima.away_games) == (7, 5)

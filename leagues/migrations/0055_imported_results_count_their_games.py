@@ -60,7 +60,7 @@ def count_the_games_of_imported_results(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("leagues", "0053_fixtureresult_disputed"),
+        ("leagues", "0054_division_unique_rank"),
     ]
 
     operations = [
