@@ -90,6 +90,7 @@ class ScoreCardForm(forms.Form):
         tables: dict[int, FixtureTable],
         editable: list[int],
         settling: bool,
+        waiting: bool = False,
         signing: bool = False,
         tie: Tie | None = None,
         **kwargs: Any,
@@ -129,6 +130,16 @@ class ScoreCardForm(forms.Form):
             del self.fields["settlement"]
         else:
             self.fields["settlement"].required = True
+            if waiting:
+                # Settling a result still waiting for a side, not a dispute.
+                field = self.fields["settlement"]
+                field.label = "How the result is settled (both captains read it)"
+                field.error_messages = {
+                    "required": "How the result is settled: say it in a line (both captains "
+                    "read it).",
+                    "max_length": "How the result is settled: at most %(limit_value)d "
+                    "characters (this has %(show_value)d).",
+                }
         for board in editable:
             table = tables.get(board)
             card = table.card if table is not None and table.from_card else {}

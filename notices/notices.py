@@ -98,6 +98,13 @@ def _was_disputed(entry: AuditEntry) -> bool:
     return before.get("status") == "disputed"
 
 
+def _was_waiting(entry: AuditEntry) -> bool:
+    """Whether the result an entry settled was waiting for a side, not disputed (a secretary
+    settled it with the score card for that side)."""
+    before = entry.before if isinstance(entry.before, dict) else {}
+    return before.get("status") == "submitted"
+
+
 def _had_decided(entry: AuditEntry) -> bool:
     """Whether the tie an entry changed had been decided before it (its winner went through)."""
     before = entry.before if isinstance(entry.before, dict) else {}
@@ -139,8 +146,8 @@ EVENTS: dict[str, Event] = {
         to_secretaries=True,
     ),
     "result_settled": Event(
-        subject="Dispute settled: {fixture}",
-        says="The dispute over {fixture} is settled{settled} {detail}",
+        subject="{settled_head}: {fixture}",
+        says="{settled_what} is settled{settled} {detail}",
         act="See the result",
         link="leagues:fixture_result",
         to_secretaries=True,
@@ -494,6 +501,11 @@ def message(entry: AuditEntry, to: Addressee, notice: Notice) -> EmailMessage:
         "detail": _detail(entry),
         "next": _next(entry, to),
         "settled": _settled(entry),
+        # A result settled while it waited for a side (no dispute): said so.
+        "settled_head": "Result settled" if _was_waiting(entry) else "Dispute settled",
+        "settled_what": f"The result of {fixture}"
+        if _was_waiting(entry)
+        else f"The dispute over {fixture}",
     }
     link = site_url(reverse(event.link, kwargs={"pk": fixture.pk}))
     if to.for_unreached and event.says_to_secretaries:

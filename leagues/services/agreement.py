@@ -48,6 +48,10 @@ class Terms(ABC):
     agreed_as: str
     #: Who agrees for a side, in the refusals: "captain of a team", "player of a pair".
     agreer: str
+    #: Whether a secretary who judges a result (``judges``) may dispute it, or settle it with
+    #: the card, for a side still to agree (a fixture's captain with no account yet): the
+    #: figures they have from the paper card differ from those submitted.
+    judge_disputes: bool = False
 
     @abstractmethod
     def sides_of(self, user: Account) -> set[str]:
@@ -143,7 +147,24 @@ def can_confirm(terms: Terms, submission: ResultAgreement, by: Account) -> bool:
 
 
 def can_dispute(terms: Terms, submission: ResultAgreement, by: Account) -> bool:
-    return bool(sides_to_agree(terms, submission, by))
+    """A side that has not agreed yet (never the submitter's), or, where the terms allow it
+    (``Terms.judge_disputes``), a secretary who judges it for a side still to agree
+    (``judges_for_a_side``)."""
+    return bool(sides_to_agree(terms, submission, by)) or judges_for_a_side(terms, submission, by)
+
+
+def judges_for_a_side(terms: Terms, submission: ResultAgreement, by: Account) -> bool:
+    """Whether ``by``, a secretary who judges ``submission`` (``judges``) and did not submit it,
+    speaks for a side still to agree (``Terms.judge_disputes``): disputes it, or settles it with
+    the score card, where its captain would, one with no account included."""
+    user = account(by)
+    return (
+        terms.judge_disputes
+        and user is not None
+        and submission.submitted_by_id != user.pk
+        and bool(waiting_sides(submission))
+        and judges(terms, submission, user)
+    )
 
 
 def can_settle(terms: Terms, submission: ResultAgreement, by: Account) -> bool:
@@ -275,9 +296,13 @@ def confirm(
 def dispute(
     terms: Terms, submission: ResultAgreement, *, reason: str, by: Account
 ) -> ResultAgreement:
-    """A side that has not agreed says it is wrong: a secretary settles it."""
+    """A side that has not agreed says it is wrong (or a secretary for it: ``can_dispute``): a
+    secretary settles it."""
     if not can_dispute(terms, submission, by):
-        raise PermissionDenied(f"Only a {terms.agreer} that has not agreed disputes a result.")
+        raise PermissionDenied(
+            f"Only a {terms.agreer} that has not agreed, or a secretary who did not submit it, "
+            "disputes a result."
+        )
     _require_open(submission, Status.SUBMITTED)
     reason = reason.strip()
     if not reason:
@@ -354,8 +379,14 @@ def settle_anew(
     disputed result gives way to it (withdrawn, with no entry of its own: this one's ``before``
     is it), and the result the games now give counts, submitted as the disputed one was and
     settled by the secretary. Its audit entry says so (``SETTLED_WITH``), and what both
-    captains are told: the result now, and the one submitted where it differs."""
-    if not can_settle(terms, replacing, by):
+    captains are told: the result now, and the one submitted where it differs. A result still
+    waiting for a side is settled so by a secretary who speaks for that side
+    (``judges_for_a_side``): the card they have is that side's word."""
+    replacing.refresh_from_db()
+    waiting = replacing.status == Status.SUBMITTED
+    if not (
+        judges_for_a_side(terms, replacing, by) if waiting else can_settle(terms, replacing, by)
+    ):
         raise PermissionDenied(
             "Only a secretary who did not submit it (or the league's only secretary) settles "
             "a dispute."
@@ -363,11 +394,10 @@ def settle_anew(
     note = note.strip()
     if not note:
         raise ValidationError("Say how the dispute was settled: both sides read it.")
-    replacing.refresh_from_db()
-    if replacing.status not in (Status.DISPUTED, Status.WITHDRAWN):
+    if replacing.status not in (Status.SUBMITTED, Status.DISPUTED, Status.WITHDRAWN):
         raise ValidationError(f"This result is {replacing.get_status_display().lower()}.")
     before = _state(replacing)
-    if replacing.status == Status.DISPUTED:
+    if replacing.status in OPEN:
         replacing.status = Status.WITHDRAWN
         replacing.save(update_fields=["status"])
     now = timezone.now()
@@ -390,7 +420,7 @@ def settle_anew(
     _close_links(terms)
     terms.audit(
         action=AuditEntry.Action.RESULT_SETTLED,
-        subject=f"Dispute over {terms} settled: {note}",
+        subject=f"{'Result of' if waiting else 'Dispute over'} {terms} settled: {note}",
         before=before,
         after=_state(settled) | {"settlement": note, "settled_with": SETTLED_WITH},
         by=by,

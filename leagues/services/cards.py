@@ -12,9 +12,9 @@ The card's tables are stored as typed (``FixtureTable.source`` "card") and the r
 adds them up through the match engine exactly as it adds up tables scored hand by hand; a
 fixture may mix both. Entering the card submits the result, as a captain's or a secretary's
 submission: the other captain confirms it or disputes it. A secretary settles a disputed
-result by entering the card. Two people entering the same fixture at once are taken one after
-the other (the fixture's row lock): the second is refused, since the first one's result is
-already waiting to be confirmed.
+result by entering the card, or one waiting for a captain (with no account, say). Two people
+entering the same fixture at once are taken one after the other (the fixture's row lock): the
+second is refused, since the first one's result is already waiting to be confirmed.
 """
 
 from __future__ import annotations
@@ -373,7 +373,8 @@ def fixture_card_enter(
 ) -> ResultSubmission:
     """Store the score card's tables (the others stay as scored hand by hand), add the match
     up and submit the result for the other side to confirm; with ``settlement`` a secretary
-    settles a disputed result with the card instead, and it counts. ``signed``: a secretary
+    settles a disputed result with the card instead, or one waiting for a side they speak for
+    (``confirmation.can_settle_with_card``), and it counts. ``signed``: a secretary
     types the card both captains signed at the table, their agreement: it counts at once.
     ``playoff``: a knock-out cup tie's play-off game (home, away) from the card, when its
     tables leave the match level and the cup's decider comes to a play-off game
@@ -418,10 +419,12 @@ def fixture_card_enter(
     )
     settling = bool(settlement.strip())
     if settling:
-        if current is None or current.status != Status.DISPUTED:
-            raise ValidationError("There is no disputed result to settle.")
-        if not confirmation.can_settle(submission=current, by=by):
-            raise PermissionDenied("Only a secretary who did not submit it settles a dispute.")
+        if current is None or current.status not in agreement.OPEN:
+            raise ValidationError("There is no disputed or waiting result to settle.")
+        if not confirmation.can_settle_with_card(submission=current, by=by):
+            raise PermissionDenied(
+                "Only a secretary who did not submit it settles a result with the card."
+            )
     elif current is not None:
         raise ValidationError(
             f"The result is already {current.get_status_display().lower()}: "
@@ -630,11 +633,11 @@ def may_enter_card(by: Account, fixture: Fixture) -> bool:
 def card_offered(by: Account, fixture: Fixture, current: ResultSubmission | None) -> bool:
     """When one who may enter ``fixture``'s card (``can_enter_card``) is offered it, its
     result waiting or counting being ``current`` (or none): once the match has started, while
-    the fixture has no result waiting or counting (a secretary who may settle it also while
-    disputed). My fixtures asks it of the result it read with its fixtures; the other pages
-    through ``may_enter_card``."""
+    the fixture has no result waiting or counting (a secretary who may settle it with the card
+    also while disputed or waiting: ``confirmation.can_settle_with_card``). My fixtures asks it
+    of the result it read with its fixtures; the other pages through ``may_enter_card``."""
     if fixture.status not in OPEN_FOR_CARD or not fixture.has_started():
         return False
     if current is None:
         return True
-    return current.status == Status.DISPUTED and confirmation.can_settle(submission=current, by=by)
+    return confirmation.can_settle_with_card(submission=current, by=by)

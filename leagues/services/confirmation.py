@@ -60,6 +60,9 @@ class FixtureTerms(agreement.Terms):
 
     agreed_as = ConfirmedAs.CAPTAINS
     agreer = "captain of a team"
+    # A captain may have no account yet (the league's first nights): a secretary with the
+    # paper card disputes the result for their side, or settles it with the card.
+    judge_disputes = True
 
     def __init__(self, fixture: Fixture) -> None:
         self.fixture = fixture
@@ -275,6 +278,19 @@ def can_settle(*, submission: ResultSubmission, by: Account) -> bool:
     return agreement.can_settle(FixtureTerms(submission.fixture), submission, by)
 
 
+def can_settle_with_card(*, submission: ResultSubmission, by: Account) -> bool:
+    """Whether ``by`` settles ``submission`` by entering the score card: a disputed one, a
+    secretary who may settle it (``can_settle``); one waiting for a side, a secretary who did
+    not submit it, for that side (``agreement.judges_for_a_side``: the card they have is its
+    word). ``agreement.settle_anew`` asks the same."""
+    terms = FixtureTerms(submission.fixture)
+    if submission.status == Status.DISPUTED:
+        return agreement.can_settle(terms, submission, by)
+    if submission.status == Status.SUBMITTED:
+        return agreement.judges_for_a_side(terms, submission, by)
+    return False
+
+
 def can_reopen(*, fixture: Fixture, by: Account) -> bool:
     """Any secretary of the league (``agreement.can_reopen``): whoever submitted a result, or
     typed the score card both captains signed, included."""
@@ -390,8 +406,9 @@ def result_settle(
 def result_settle_with_card(
     *, replacing: ResultSubmission, note: str, by: Account
 ) -> ResultSubmission:
-    """The secretary settled a dispute by entering the score card (``leagues.services.cards``):
-    the result the card gives counts, settled."""
+    """The secretary settled a dispute, or a result waiting for a side (``can_settle_with_card``),
+    by entering the score card (``leagues.services.cards``): the result the card gives counts,
+    settled."""
     terms = FixtureTerms(_lock(replacing.fixture))
     settled: ResultSubmission = agreement.settle_anew(terms, replacing=replacing, note=note, by=by)
     _follow(terms.fixture, Actor.of(by))

@@ -25,6 +25,7 @@ from leagues.selectors.people import name_people, seated_players
 from leagues.services import cards, confirmation
 from leagues.services.seating import mark_abandoned, tables_with_hands
 from leagues.views.common import acted_by, found
+from scoring.forms.words import possessive
 
 
 @login_required
@@ -38,12 +39,26 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
         )
     season = fixture.division.season
     fmt = season.get_match_format()
-    disputed = (
-        ResultSubmission.objects.filter(fixture=fixture, status=ResultSubmission.Status.DISPUTED)
-        .select_related("disputed_by")
+    open_result = (
+        ResultSubmission.objects.filter(fixture=fixture, status__in=ResultSubmission.OPEN_STATUSES)
+        .select_related("submitted_by", "disputed_by")
         .first()
     )
-    settling = disputed is not None
+    disputed = (
+        open_result
+        if open_result is not None and open_result.status == ResultSubmission.Status.DISPUTED
+        else None
+    )
+    # A result waiting for a side that this secretary speaks for with the paper card: the card
+    # they enter settles it, as it settles a dispute.
+    waiting = (
+        open_result
+        if open_result is not None
+        and disputed is None
+        and confirmation.can_settle_with_card(submission=open_result, by=request.user)
+        else None
+    )
+    settling = disputed is not None or waiting is not None
     tables = {
         t.board: t
         for t in FixtureTable.objects.filter(fixture=fixture).select_related(
@@ -79,6 +94,7 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
         tables=tables,
         editable=editable,
         settling=settling,
+        waiting=waiting is not None,
         signing=signing,
         # The card of a knock-out cup tie carries its play-off game from the start.
         tie=tie,
@@ -126,6 +142,9 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
         if len(sides) == 1
         else None,
         "settling": settling,
+        # A waiting result settled with the card: who submitted it, and the side it waits for.
+        "waiting": waiting,
+        "waiting_words": _waiting_words(request.user, fixture, waiting) if waiting else "",
         # What the dispute is about, at the top, as the result page says it.
         "dispute": disputed,
         "disputed_by": acted_by(request.user, fixture, disputed.disputed_by)
@@ -186,10 +205,26 @@ def _playoff(
     return form
 
 
+def _waiting_words(user: Any, fixture: Any, waiting: ResultSubmission) -> str:
+    """What the result a secretary settles with the card is: "Submitted by Roy Stead (captain
+    of Black Bull); it waits for Old Hall's captain to confirm it"."""
+    teams = {"home": fixture.home, "away": fixture.away}
+    sides = [
+        f"{possessive(teams[side].name)} captain" for side in confirmation.waiting_sides(waiting)
+    ]
+    return (
+        f"Submitted by {acted_by(user, fixture, waiting.submitted_by)}; it waits for "
+        f"{' and '.join(sides)} to confirm it"
+    )
+
+
 def _done(submission: ResultSubmission, *, as_captain: bool, tie: Tie | None = None) -> str:
     if submission.is_confirmed:
         done = (
-            "Dispute settled with the score card: the result counts."
+            "Settled with the score card: the result counts."
+            if submission.status == ResultSubmission.Status.SETTLED
+            and not submission.dispute_reason
+            else "Dispute settled with the score card: the result counts."
             if submission.status == ResultSubmission.Status.SETTLED
             else "Result from the signed score card entered: it counts."
         )

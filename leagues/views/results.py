@@ -278,8 +278,12 @@ def _act(request: HttpRequest, fixture: Any, current: Any, actor: Actor) -> Http
             done = confirmation.take_back_words(current, typed=to_card).done
             confirmation.result_take_back(submission=current, by=user)
         elif action == "dispute":
-            confirmation.result_dispute(submission=current, reason=text, by=user)
-            done = "Result disputed: the secretary will settle it."
+            disputed = confirmation.result_dispute(submission=current, reason=text, by=user)
+            done = (
+                "Result disputed: settle it below, or with the corrected score card."
+                if confirmation.can_settle(submission=disputed, by=user)
+                else "Result disputed: the secretary will settle it."
+            )
         elif action in ("uphold", "reject"):
             confirmation.result_settle(
                 submission=current, uphold=action == "uphold", note=text, by=user

@@ -393,7 +393,8 @@ def test_the_fixture_page_tells_the_captain_who_must_confirm_what_to_do(world):
     secretary = Client()
     secretary.force_login(world.users["secretary"])
     asked = page_words(secretary.get(fixture_url))
-    assert "Submitted by" in asked and ": confirm it</a>" in asked
+    # The secretary answers for a side still to agree from the paper card: confirm or dispute.
+    assert "Submitted by" in asked and ": confirm or dispute it</a>" in asked
 
     away.post(result_url, {"action": "confirm"})
     for viewer in (away, secretary):
