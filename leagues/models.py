@@ -1511,6 +1511,10 @@ class ResultSubmission(ResultAgreement):
         default=False,
         help_text="Confirmed from the score card both captains signed, as a secretary typed it.",
     )
+    settled_with_card = models.BooleanField(
+        default=False,
+        help_text="Settled with the score card the secretary entered: the figures are theirs.",
+    )
 
     class Meta:
         ordering = ["fixture", "-submitted_at", "-pk"]

@@ -411,6 +411,10 @@ def result_settle_with_card(
     settled."""
     terms = FixtureTerms(_lock(replacing.fixture))
     settled: ResultSubmission = agreement.settle_anew(terms, replacing=replacing, note=note, by=by)
+    # The figures that stand are the secretary's: the result page says so, not only who
+    # submitted the result they replaced.
+    settled.settled_with_card = True
+    settled.save(update_fields=["settled_with_card"])
     _follow(terms.fixture, Actor.of(by))
     return settled
 

@@ -64,6 +64,12 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         if current is not None
         else {}
     )
+    # Why none of its results stands, where one did: the heading and the body say it alike.
+    withdrawal = (
+        selectors.last_withdrawal(fixture)
+        if current is None and fixture.status != fixture.Status.VOID
+        else None
+    )
     tables = list(fixture.tables.all())  # as fixture_detail read them, by board
     mark_abandoned(tables)  # its result is to come from the card: said so, not "being played"
     # A cup tie the counted match left level: its play-off game's score is still to come.
@@ -82,7 +88,9 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         # The match's tables not seated yet: named, so one table seated is not the match.
         "unseated": selectors.unseated_boards(fixture, tables),
         # "In play" mid-match, as the fixture's page says it (its tables are read already).
-        "status_words": (words := status_words(fixture, league.today())),
+        "status_words": reopened_words(
+            fixture, withdrawal, words := status_words(fixture, league.today())
+        ),
         # A table abandoned and none other being played: not "Play is still going on".
         "play_stopped": play_stopped(fixture),
         "stopped_next": STOPPED_NEXT,
@@ -90,9 +98,7 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         "no_result": words == NO_RESULT_WORDS,
         "submission": current,
         # Why none of its results stands, where one did (told to the captains by email too).
-        "withdrawn": withdrawn_why(request.user, fixture, selectors.last_withdrawal(fixture))
-        if current is None and not void
-        else "",
+        "withdrawn": withdrawn_why(request.user, fixture, withdrawal),
         "history": ResultSubmission.objects.filter(
             fixture=fixture, status=ResultSubmission.Status.WITHDRAWN
         ).count(),
@@ -160,6 +166,26 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         and can_give_playoff(user, playoff_tie),
     }
     return render(request, "leagues/fixture_result.html", context)
+
+
+def reopened_words(fixture: Any, entry: AuditEntry | None, words: str) -> str:
+    """The result page's heading of a played fixture whose confirmed result a secretary
+    reopened, none submitted since (``entry``: ``selectors.last_withdrawal``): ``REOPENED``,
+    as its body says "Not submitted yet", not "Played" as if it counted; else ``words``, its
+    status as every page gives it (``status_words``: a cup tie's reads "Result not yet
+    submitted" already)."""
+    if (
+        entry is not None
+        and entry.action == AuditEntry.Action.RESULT_REOPENED
+        and fixture.status == fixture.Status.PLAYED
+        and words == fixture.get_status_display()
+    ):
+        return REOPENED
+    return words
+
+
+#: The heading of a result reopened and not submitted again (``reopened_words``).
+REOPENED = "Reopened: to be submitted again"
 
 
 def withdrawn_why(viewer: Any, fixture: Any, entry: AuditEntry | None) -> str:
