@@ -472,7 +472,15 @@ class Venue(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name}, {self.town}" if self.town else self.name
+        return venue_words(self.name, self.town)
+
+
+def venue_words(name: str, town: str) -> str:
+    """A venue as every page and list names it (``Venue.__str__``, a list's ``ListedVenue``,
+    the CSV, the league's home): "Black Bull, Mirfield", its town beside its name where it has
+    one, so two venues of the league that share a name are told apart wherever either is
+    named; "Black Bull" where no town is kept."""
+    return f"{name}, {town}" if town else name
 
 
 class Player(models.Model):

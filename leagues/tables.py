@@ -502,7 +502,11 @@ class FixturesTable(BaseTable):
         return fixture_score(record)
 
     def render_venue(self, record: Fixture) -> str:
-        return record.venue.name
+        """As the fixture's page names it, the town with it (``venue_words``)."""
+        return str(record.venue)
+
+    def value_venue(self, record: Fixture) -> str:
+        return str(record.venue)
 
     def render_status(self, record: Fixture) -> Any:
         label = status_text(record)

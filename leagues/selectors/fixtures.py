@@ -43,6 +43,7 @@ from leagues.models import (
     Team,
     TeamEntry,
     Venue,
+    venue_words,
 )
 from leagues.selectors.counting import (
     LEAGUE_ONLY,
@@ -447,12 +448,15 @@ class ListedTeam:
 
 
 class ListedVenue:
-    """A venue as a list names it."""
+    """A venue as a list names it (``str``: ``venue_words``, as its fixture's page does)."""
 
-    __slots__ = ("name",)
+    __slots__ = ("name", "town")
 
-    def __init__(self, name: str) -> None:
-        self.name = name
+    def __init__(self, name: str, town: str) -> None:
+        self.name, self.town = name, town
+
+    def __str__(self) -> str:
+        return venue_words(self.name, self.town)
 
 
 class ListedResult:
@@ -513,6 +517,7 @@ LISTED = (
     "away__name",
     "away_name",
     "venue__name",
+    "venue__town",
     "cup_tie__competition__name",
     "cup_tie__winner",
     "cup_tie__decided_by",
@@ -565,6 +570,7 @@ class ListedFixture(FixtureWords):
             away_name,
             away_listed_name,
             venue_name,
+            venue_town,
             cup_name,
             winner,
             decided_by,
@@ -576,7 +582,7 @@ class ListedFixture(FixtureWords):
         self.division = divisions.get(self.division_id)
         self.home = ListedTeam(home_id, home_name, home_listed_name)
         self.away = ListedTeam(away_id, away_name, away_listed_name)
-        self.venue = ListedVenue(venue_name)
+        self.venue = ListedVenue(venue_name, venue_town)
         # A cup tie's fixture: its cup's name, which a list gives where it says "Cup".
         self.cup_name = cup_name or ""
         # A knock-out tie's match left level, its play-off game to come: said in its place.

@@ -82,9 +82,9 @@ def fixture_lines(
         where = escape(fixture.listed_under)
         if fixture.status == Fixture.Status.POSTPONED:
             # No start time: it is not on that night (nor any, until it is re-arranged).
-            where += f" · {escape(fixture.venue.name)} · {escape(fixture.postponed_words)}"
+            where += f" · {escape(str(fixture.venue))} · {escape(fixture.postponed_words)}"
         elif not score:
-            where += f" · {escape(fixture.venue.name)}, {clock(fixture.time)}"
+            where += f" · {escape(str(fixture.venue))}, {clock(fixture.time)}"
         if said is not None:
             where += f" · {escape(said(fixture))}"
         written.append(

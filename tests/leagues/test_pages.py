@@ -139,7 +139,7 @@ def test_the_league_homes_next_fixture_lines_say_where_when_and_postponed_names_
     division = DivisionFactory(name="First & Second")
     home, away = (TeamEntryFactory(division=division).team for _ in range(2))
     Team.objects.filter(pk=home.pk).update(name="Rose <&> Crown")
-    home.home_venue.name = 'The "Bull"'
+    home.home_venue.name, home.home_venue.town = 'The "Bull"', "Mirfield"
     home.home_venue.save()
     day = timezone.localdate() + datetime.timedelta(days=7)
     fixture = FixtureFactory(
@@ -159,14 +159,16 @@ def test_the_league_homes_next_fixture_lines_say_where_when_and_postponed_names_
         f'  <span class="teams"><a href="{home.get_absolute_url()}">Rose &lt;&amp;&gt; Crown</a>\n'
         f'    <a class="score" href="{fixture.get_absolute_url()}">v</a>\n'
         f'    <a href="{away.get_absolute_url()}">{away.name}</a></span>\n'
-        '  <span class="where muted">First &amp; Second · The &quot;Bull&quot;, 19:45</span>\n'
+        # The venue as its fixture's page names it, with its town (``venue_words``).
+        '  <span class="where muted">First &amp; Second · The &quot;Bull&quot;, Mirfield, '
+        "19:45</span>\n"
     )
     assert later.get_absolute_url() in lines[1]
     # No start time, as if it were still on that night: its page's words.
     assert (
         lines[1]
         .split('<span class="where muted">')[1]
-        .startswith(f"First &amp; Second · {away.home_venue.name} · {POSTPONED_WORDS}</span>")
+        .startswith(f"First &amp; Second · {away.home_venue} · {POSTPONED_WORDS}</span>")
     )
 
 
