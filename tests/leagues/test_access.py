@@ -562,7 +562,9 @@ ACTIONS = {
         {"live_link", "home_captain", "away_captain", "secretary", "superuser"},
     ),
     "confirm_result": (confirm, True, {"away_captain", "secretary", "superuser"}),
-    "dispute_result": (dispute, True, {"away_captain"}),
+    # A secretary who did not submit it disputes it for the side it waits for (a captain with
+    # no account yet: the secretary has the paper card).
+    "dispute_result": (dispute, True, {"away_captain", "secretary", "superuser"}),
     "settle_dispute": (settle, True, {"secretary", "superuser"}),
     "reissue_link": (reissue_link, False, {"secretary", "superuser"}),
     "walkover": (walkover, False, {"secretary", "superuser"}),

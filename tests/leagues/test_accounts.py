@@ -551,8 +551,10 @@ def test_my_fixtures_runs_a_fixed_number_of_queries(world, django_assert_max_num
     confirmation.result_submit(fixture=world.fixture, actor=Actor.of(world.users["away_captain"]))
     client = Client()
     client.force_login(world.users["home_captain"])
-    # 11: one of them the leagues the account asked for (none here).
-    with django_assert_max_num_queries(11):
+    # 12: one of them the leagues the account asked for (none here), one whether the account
+    # is a secretary of the league of the result waiting for it (a secretary settles a waiting
+    # result with the score card: one a result waiting or disputed, a captain's one or two).
+    with django_assert_max_num_queries(12):
         response = client.get(reverse("leagues:my_fixtures"))
     body = response.content.decode()
     assert body.count('data-testid="my-fixture-') == 6
