@@ -373,6 +373,14 @@ def night_of(moment: datetime.datetime, zone_name: str) -> datetime.date:
     return (local - datetime.timedelta(hours=NIGHT_RUNS_UNTIL.hour)).date()
 
 
+#: How long before a night a match still to be decided may be dated and be of that night when
+#: it is played (``night_now``, ``night_fixtures``): a cup tie played a week or three late. One
+#: dated earlier is the secretary's to re-arrange. The bound keeps both reads to the nights'
+#: own dates, by the fixtures' date index: without it each read looked at every match of the
+#: league ever to be played before the night (5 ms a fresh league home for 1,000 teams).
+PLAYED_LATE_WITHIN = datetime.timedelta(days=28)
+
+
 def _played_from(since: Any) -> Exists:
     """A fixture one of whose tables' games changed from ``since`` on (a hand recorded, undone
     or corrected, a game begun or ended): the match was played then."""
@@ -396,10 +404,11 @@ _LAST_PLAY = Subquery(
 #: its games last changed: ``night_now``'s read, built once per connection
 #: (``scoring.services.compiled``).
 _night_rows = CompiledRows(
-    lambda league, first, last, since: (
+    lambda league, first, last, since, late_from: (
         Fixture.objects.filter(
-            Q(date__gte=first, date__lte=last)
-            | Q(_played_from(since), date__lt=first, status=Fixture.Status.SCHEDULED),
+            Q(date__gte=first) | Q(_played_from(since), status=Fixture.Status.SCHEDULED),
+            date__gte=late_from,
+            date__lte=last,
             division__season__league=league,
             status__in=ON_THE_NIGHT,
         )
@@ -409,7 +418,7 @@ _night_rows = CompiledRows(
         )
         .values_list("date", "status", "result__pk", "result__is_final", "games", "last_play")
     ),
-    kinds=(int, datetime.date, datetime.date, datetime.datetime),
+    kinds=(int, datetime.date, datetime.date, datetime.datetime, datetime.date),
 )
 
 
@@ -425,7 +434,7 @@ def night_now(*, league: League, clock: NightClock) -> NightNow:
     first = clock.yesterday if clock.small_hours else clock.today
     since = night_starts(first, league.time_zone)
     last_night = tonight = in_play = False
-    rows = _night_rows.rows(league.pk, first, clock.today, since)
+    rows = _night_rows.rows(league.pk, first, clock.today, since, first - PLAYED_LATE_WITHIN)
     for date, status, result, final, games, last_play in rows:
         if date < first:  # played late: of the night it is played on
             date = night_of(last_play, league.time_zone)
@@ -493,9 +502,9 @@ def night_fixtures(*, league: League, date: datetime.date) -> list[Fixture]:
     """The league's fixtures on ``date`` (of the season they are in: seasons do not overlap),
     and the matches dated before it in play that night (still to be decided, a game at their
     tables changed between the night's start and the next's, ``night_starts``: a cup tie played
-    a week late and never re-arranged; not a match decided, whose games a correction, an
-    import or the demo's seeding may have written that night long after it was played), each
-    with its tables and games and
+    a week late and never re-arranged, dated within ``PLAYED_LATE_WITHIN``; not a match
+    decided, whose games a correction, an import or the demo's seeding may have written that
+    night long after it was played), each with its tables and games and
     ``unseated``, the tables of its match not seated yet (``unseated_boards``), in the night's
     order, the tables of those in play marked where their play stopped (``mark_stopped``): four
     queries, and one while a match is in play."""
@@ -511,7 +520,9 @@ def night_fixtures(*, league: League, date: datetime.date) -> list[Fixture]:
     fixtures = list(
         fixtures_with_standing(
             Fixture.objects.filter(
-                Q(date=date) | Q(played_late, date__lt=date, status=Fixture.Status.SCHEDULED),
+                Q(date=date) | Q(played_late, status=Fixture.Status.SCHEDULED),
+                date__gte=date - PLAYED_LATE_WITHIN,
+                date__lte=date,
                 division__season__league=league,
                 status__in=ON_THE_NIGHT,
             )

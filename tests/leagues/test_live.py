@@ -792,3 +792,34 @@ def test_a_cup_tie_played_a_week_late_is_on_the_night_it_is_played(client):
     # to follow tonight, and the poll is told so.
     _finish(late)
     assert poll(client, url, first["ETag"]).status_code == 286
+
+
+
+def test_a_match_dated_more_than_four_weeks_before_is_not_of_tonight(client):
+    """A match still to be decided, dated more than ``PLAYED_LATE_WITHIN`` (28 days) before,
+    scored tonight is the secretary's to re-arrange: tonight's page does not list it (the
+    nights' reads stay on the nights' dates); one dated 27 days before is listed."""
+    from leagues.selectors.live import PLAYED_LATE_WITHIN
+
+    league = LeagueFactory(name="Calder League")
+    division = DivisionFactory(season__league=league)
+    bull, hall, oak, crown = entered_teams(
+        division, ["Black Bull", "Old Hall", "Royal Oak", "Crown"]
+    )
+    today = league.today()
+    long_ago = FixtureFactory(
+        division=division,
+        home=bull,
+        away=hall,
+        date=today - PLAYED_LATE_WITHIN - datetime.timedelta(days=1),
+    )
+    within = FixtureFactory(
+        division=division, home=oak, away=crown, date=today - datetime.timedelta(days=27)
+    )
+    for fixture in (long_ago, within):
+        game = current_game(start_fixture(fixture)[0])
+        record(game, [hand(game, "A", A_HAND)])
+    words = page_words(client.get(reverse("leagues:league_live", args=[league.slug])))
+    assert f'data-testid="live-score-{within.pk}"' in words
+    assert f'data-testid="live-score-{long_ago.pk}"' not in words
+    assert "1 match in play" in words
