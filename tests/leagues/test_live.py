@@ -794,7 +794,6 @@ def test_a_cup_tie_played_a_week_late_is_on_the_night_it_is_played(client):
     assert poll(client, url, first["ETag"]).status_code == 286
 
 
-
 def test_a_match_dated_more_than_four_weeks_before_is_not_of_tonight(client):
     """A match still to be decided, dated more than ``PLAYED_LATE_WITHIN`` (28 days) before,
     scored tonight is the secretary's to re-arrange: tonight's page does not list it (the
