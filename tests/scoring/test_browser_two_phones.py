@@ -245,6 +245,7 @@ def test_a_hand_the_other_phone_recorded_differently_online_waits_beside_theirs(
     expect(kept).to_contain_text("4♥")  # mine, as tapped
     a.page.get_by_test_id("add-after-1").tap()
     expect(a.page.get_by_test_id("offline-conflict")).to_have_count(0)
+    expect(unsent(a.page)).to_have_count(0)  # sent, not only drawn by the phone
     expect(a.page.get_by_test_id("hand-row-2")).to_be_visible()
     assert [turned(game, n) for n in (1, 2)] == [["7S"], ["4H"]]
     assert HandRevision.objects.filter(game=game, action=RevisionAction.RECORD).count() == 2
