@@ -26,6 +26,13 @@ def _status(page: str) -> str:
     return " ".join(unescape(re.sub(r"<[^>]+>", "", found.group(1))).split())
 
 
+def _status_seen_by(user, fixture) -> str:
+    """The result page's status line as ``user``, signed in, reads it."""
+    client = Client()
+    client.force_login(user)
+    return _status(page_words(client.get(reverse("leagues:fixture_result", args=[fixture.pk]))))
+
+
 def test_a_result_settled_with_the_secretarys_card_names_who_entered_the_figures():
     """It read "Submitted by Old Hall captain (captain of Old Hall)" though the figures were
     the secretary's card: it says whose card the figures are from, and what it settled."""
@@ -40,9 +47,7 @@ def test_a_result_settled_with_the_secretarys_card_names_who_entered_the_figures
         settlement="Card checked",
         by=users["secretary"],
     )
-    client = Client()
-    client.force_login(users["home"])
-    status = _status(page_words(client.get(reverse("leagues:fixture_result", args=[fixture.pk]))))
+    status = _status_seen_by(users["home"], fixture)
     assert status.startswith("Settled by the secretary. The figures are from the score card ")
     assert "entered by Susan Booth (secretary) on " in status
     assert "settling the result submitted by Old Hall captain (captain of Old Hall) on " in status
@@ -54,9 +59,7 @@ def test_a_result_confirmed_as_submitted_still_says_who_submitted_it():
     fixture, users = _fixture()
     submission = fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
     confirmation.result_confirm(submission=submission, by=users["away"])
-    client = Client()
-    client.force_login(users["home"])
-    status = _status(page_words(client.get(reverse("leagues:fixture_result", args=[fixture.pk]))))
+    status = _status_seen_by(users["home"], fixture)
     assert "Submitted by Black Bull captain (captain of Black Bull) on " in status
     assert "The figures are from" not in status
 
