@@ -59,17 +59,44 @@ def _key(name: str) -> str:
     return one_spaced(name).casefold()
 
 
+def venue_parts(text: str) -> tuple[str, str]:
+    """The name and town of a venue an import creates from ``text``, read as every page writes
+    a venue (``models.venue_words``): "Stars Bar, Batley" is Stars Bar in Batley; "Stars Bar"
+    has no town."""
+    text = one_spaced(text)
+    name, comma, town = text.rpartition(",")
+    if comma and name.strip() and town.strip():
+        return name.strip(), town.strip()
+    return text, ""
+
+
 class KnownVenues:
     """The league's venues as a file names them: as every page writes one, "Woolpack, Batley"
     (``str(venue)``: its name and town), or by its name alone when no other venue of the league
-    has that name. The people's and the fixtures' imports both read a venue cell with it."""
+    has that name. The people's and the fixtures' imports both read a venue cell with it; the
+    venues an import creates (``add``) are read the same way as the league's own."""
 
     def __init__(self, venues: Iterable[Venue]) -> None:
         self.written: dict[str, Venue] = {}
         self.named: dict[str, list[Venue]] = {}
         for venue in venues:
-            self.written[_key(str(venue))] = venue
-            self.named.setdefault(_key(venue.name), []).append(venue)
+            self._know(venue)
+
+    def _know(self, venue: Venue) -> None:
+        self.written[_key(str(venue))] = venue
+        self.named.setdefault(_key(venue.name), []).append(venue)
+
+    def add(self, text: str) -> Venue:
+        """The venue ``text`` names, or, naming none, the one the import creates from it
+        (``venue_parts``; not saved), known from now on as the league's own are: a fixture's
+        row naming "Stars Bar" finds the Stars Bar the people's file creates as "Stars Bar,
+        Batley". A name several venues share is for ``which`` to refuse first."""
+        venue = self.get(text)
+        if venue is None:
+            name, town = venue_parts(text)
+            venue = Venue(name=name, town=town)
+            self._know(venue)
+        return venue
 
     def get(self, text: str) -> Venue | None:
         """The venue ``text`` names (None: none, or more than one by name alone)."""
@@ -91,10 +118,16 @@ class KnownVenues:
         )
 
     def ident(self, text: str) -> str:
-        """What a clash compares ``text`` by: the venue it names, else the words (a venue the
-        import creates)."""
+        """What a clash compares ``text`` by: the venue it names (one the import creates by
+        how every page will write it), else the words."""
         venue = self.get(text)
-        return f"#{venue.pk}" if venue is not None else _key(text)
+        if venue is None:
+            return _key(text)
+        return f"#{venue.pk}" if venue.pk is not None else _key(str(venue))
+
+    def names(self) -> dict[str, str]:
+        """Each venue known, by its ``ident``: as every page names it."""
+        return {self.ident(written): str(venue) for written, venue in self.written.items()}
 
 
 #: A date as a spreadsheet or a person writes it, day first: 2/9/2025, 02.09.25 (a time after
@@ -364,8 +397,9 @@ def _plan(
             teams_in.setdefault(key, _key(team.division))
             names.setdefault(key, team.name)
     known = KnownVenues(league.venues.all())
-    venue_names = {f"#{v.pk}": str(v) for v in known.written.values()}
-    venue_names.update({known.ident(v): v for v in people.venues if known.get(v) is None})
+    for venue in people.venues:
+        known.add(venue)
+    venue_names = known.names()
     # Where each team plays at home once the people's file is imported.
     home_venues = {
         _key(t.name): f"#{t.home_venue_id}" for t in league.teams.select_related("home_venue")
@@ -440,7 +474,7 @@ def _plan(
                 )
         if raw["home"] and _key(raw["home"]) == _key(raw["away"]):
             _problem(plan, sheet, "A team cannot play itself.", n, "away")
-        if raw["venue"] and known.ident(raw["venue"]) not in venue_names:
+        if raw["venue"] and known.get(raw["venue"]) is None:
             why = known.which(raw["venue"]) or f"Unknown venue “{raw['venue']}”."
             _problem(plan, sheet, why, n, "venue")
         score = _score(plan, sheet, n, raw["home_score"], raw["away_score"])

@@ -46,7 +46,12 @@ from leagues.models import (
 from leagues.permissions import can_manage_league, player_is_free
 from leagues.selectors.people import LeaguePeople, Listed, named_twice
 from leagues.services import invitations, registrations, structure
-from leagues.services.fixtures_import import FixturesImport, KnownVenues, read_fixtures
+from leagues.services.fixtures_import import (
+    FixturesImport,
+    KnownVenues,
+    read_fixtures,
+    venue_parts,
+)
 from leagues.sheets import MAX_BYTES, Problem, Sheet, read_sheets, table
 from scoring.actors import Account
 from scoring.forms.words import possessive
@@ -285,7 +290,8 @@ def _plan_teams(
     entries: dict[int, TeamEntry],
 ) -> None:
     new_divisions: dict[str, str] = {}
-    new_venues: dict[str, str] = {}
+    # As the file writes them, each known from its first row on (``KnownVenues.add``).
+    new_venues: list[str] = []
     # A column the file lacks is one problem, not one a team.
     lacking: dict[str, list[str]] = {"division": [], "venue": []}
     for row in sheet.rows:
@@ -350,7 +356,8 @@ def _plan_teams(
             elif which := venues.which(team.venue):
                 plan.problem(sheet, which, first, "venue")
             elif venues.get(team.venue) is None:
-                new_venues.setdefault(_key(team.venue), team.venue)
+                new_venues.append(team.venue)
+                venues.add(team.venue)
             plan.create["teams"].append(team.name)
         elif not team.venue or _is_home(team.team, team.venue):
             pass
@@ -359,7 +366,8 @@ def _plan_teams(
         else:
             venue = venues.get(team.venue)
             if venue is None:
-                new_venues.setdefault(_key(team.venue), team.venue)
+                new_venues.append(team.venue)
+                venues.add(team.venue)
             plan.change.append(
                 f"{possessive(team.name)} home venue: {team.team.home_venue} → "
                 f"{venue or team.venue}"
@@ -383,7 +391,7 @@ def _plan_teams(
                 )
             )
     plan.divisions = list(new_divisions.values())
-    plan.venues = list(new_venues.values())
+    plan.venues = new_venues
     plan.create["divisions"] += plan.divisions
     plan.create["venues"] += plan.venues
 
@@ -663,8 +671,9 @@ def _apply_people(plan: Plan, league: League, season: Season, by: Account) -> li
         divisions[_key(name)] = structure.division_create(
             season=season, name=name, rank=rank, by=by
         )
-    for name in plan.venues:
-        structure.venue_create(name=name, league=league, by=by)
+    for text in plan.venues:
+        name, town = venue_parts(text)
+        structure.venue_create(name=name, town=town, league=league, by=by)
     venues = KnownVenues(Venue.objects.filter(league=league))
     entries: dict[str, TeamEntry] = {}
     for key, team in plan.teams.items():

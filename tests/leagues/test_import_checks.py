@@ -578,25 +578,14 @@ def test_a_venue_written_as_every_page_writes_it_is_that_venue(league, calendar)
     """ "Woolpack, Batley", as the site writes a venue (its name and town), planned "Create 1
     venue: Woolpack, Batley" and "Woolpack's home venue: Woolpack → Woolpack, Batley"; a
     fixture's row naming it was an unknown venue. A name two venues share asks which."""
-    from leagues.services.fixtures_import import FixturesImport
-    from leagues.services.league_import import import_plan, read_files
+    from leagues.services.league_import import import_plan
 
     crown = Team.objects.get(name="Crown").home_venue
     lion = Team.objects.get(name="Golden Lion").home_venue
 
     def plan(people: str, fixtures: str):
-        sheets = read_files(
-            people=people.encode(),
-            people_name="squads.csv",
-            fixtures=fixtures.encode(),
-            fixtures_name="fixtures.csv",
-        )
         return import_plan(
-            league=league,
-            season=calendar,
-            season_name="",
-            sheet=sheets[0],
-            fixtures=FixturesImport(sheets[1]),
+            league=league, season=calendar, season_name="", **_files(people, fixtures)
         )
 
     people = f'division,team,venue,player\nPremier,Golden Lion,"{lion}",Linda Dyson\n'
@@ -614,4 +603,52 @@ def test_a_venue_written_as_every_page_writes_it_is_that_venue(league, calendar)
     both = " and ".join(sorted(["Crown Inn, Elland", str(crown)]))
     assert [p.message for p in plan(shared, fixtures).problems] == [
         f"The league has 2 venues called Crown Inn ({both}): write which, as its pages do."
+    ]
+
+
+def _files(people: str, fixtures: str):
+    from leagues.services.fixtures_import import FixturesImport
+    from leagues.services.league_import import read_files
+
+    sheets = read_files(
+        people=people.encode(),
+        people_name="squads.csv",
+        fixtures=fixtures.encode(),
+        fixtures_name="fixtures.csv",
+    )
+    return {"sheet": sheets[0], "fixtures": FixturesImport(sheets[1])}
+
+
+def test_a_venue_the_people_file_creates_is_found_by_its_name_alone(league, calendar):
+    """The people's file creates Stars Bar as every page writes it, "Stars Bar, Batley"; a
+    fixture's row naming "Stars Bar" alone was refused ("Unknown venue “Stars Bar”"), where
+    the same row naming a venue the league had was that venue. It is the venue created (Stars
+    Bar, in Batley), and importing the files again changes nothing. A name an existing venue
+    shares with the one created is refused, naming both."""
+    from leagues.services.league_import import import_plan, league_import
+
+    people = 'division,team,venue,player\nPremier,Swan,"Stars Bar, Batley",Walter Ackroyd\n'
+    fixtures = "date,division,home,away,venue\n14/10/2027,Premier,Red Lion,Crown,Stars Bar\n"
+    files = _files(people, fixtures)
+    plan = import_plan(league=league, season=calendar, season_name="", **files)
+    assert plan.problems == []
+    assert plan.create["venues"] == ["Stars Bar, Batley"]
+    assert [line.split(", Thu")[0] for line in plan.create["fixtures"]] == ["Red Lion v Crown"]
+    league_import(league=league, season=calendar, season_name="", **files)
+    stars = Venue.objects.get(league=league, name="Stars Bar")
+    assert stars.town == "Batley" and str(stars) == "Stars Bar, Batley"
+    assert Team.objects.get(league=league, name="Swan").home_venue == stars
+    assert Fixture.objects.get(home__name="Red Lion", date=datetime.date(2027, 10, 14)).venue == (
+        stars
+    )
+    again = import_plan(league=league, season=calendar, season_name="", **_files(people, fixtures))
+    assert again.problems == [] and again.changes == 0
+
+    VenueFactory(league=league, name="Stars Bar", town="Mirfield")
+    other = people.replace("Swan", "Kings Arms").replace("Batley", "Dewsbury")
+    shared = import_plan(league=league, season=calendar, season_name="", **_files(other, fixtures))
+    both = "Stars Bar, Batley, Stars Bar, Dewsbury and Stars Bar, Mirfield"
+    assert [str(p) for p in shared.problems] == [
+        f"fixtures.csv, row 2, column venue (E): The league has 3 venues called Stars Bar "
+        f"({both}): write which, as its pages do."
     ]
