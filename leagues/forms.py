@@ -45,6 +45,7 @@ from leagues.selectors.fixtures import league_players, league_players_available,
 from leagues.selectors.people import league_labels, people_labels
 from leagues.services.accounts import NAME_LENGTH, NAME_WORDS, NO_NAME, account_name
 from leagues.services.league_requests import asked_already
+from leagues.services.registrations import name_too_long
 from leagues.tiebreaks import METRICS, validate_tiebreaks
 from leagues.zones import site_time_zone, time_zone_names
 from scoring.actors import Account
@@ -692,17 +693,36 @@ class SquadForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         typed = [line.strip() for line in (cleaned.get("names") or "").splitlines()]
-        cleaned["all_names"] = [n for n in typed if n] + list(cleaned.get("csv_file") or [])
-        for field, names in (("names", typed), ("csv_file", cleaned.get("csv_file") or [])):
-            for name in names:
-                try:
-                    check_name_words(name)
-                except ValidationError as exc:
-                    self.add_error(field, exc)
-                    break
+        typed = [name for name in typed if name]
+        cleaned["all_names"] = typed + list(cleaned.get("csv_file") or [])
+        # A name refused is named by its line as the box then shows the names again
+        # (``show_names``): the typed ones without the blank lines, then the file's.
+        refused = False
+        for number, name in enumerate(cleaned["all_names"], start=1):
+            field = "names" if number <= len(typed) else "csv_file"
+            name = one_spaced(name)
+            why = name_too_long(name)
+            if why and any(mark in name for mark in ",;"):
+                why += " Is it more than one name? Put each on its own line."
+            try:
+                check_name_words(name)
+            except ValidationError as exc:
+                why = why or exc.message
+            if why:
+                self.add_error(field, f"Line {number}: {why}")
+                refused = True
+        if refused:
+            self.show_names()
         if not cleaned.get("players") and not cleaned["all_names"]:
             raise ValidationError("Tick players, type names or choose a CSV file.")
         return cleaned
+
+    def show_names(self) -> None:
+        """The box shows the names again one a line, numbered as its refusals and questions
+        number them: the typed ones without their blank lines, then the CSV file's (it need
+        not be chosen again)."""
+        self.data = self.data.copy()
+        self.data["names"] = "\n".join(self.cleaned_data["all_names"])
 
 
 class WithdrawForm(forms.Form):

@@ -158,21 +158,32 @@ def squad_register(
     return _squad(team=team, season=season, players=players, names=names, by=by)
 
 
+#: How much of a name too long for a player's its refusal shows: the whole of a few names
+#: pasted on one line, the start of anything longer.
+NAME_SHOWN = 200
+
+
+def name_too_long(name: str) -> str:
+    """Why ``name`` (one-spaced) is too long for a player's, naming it: "“Fred Wolstenholme
+    …” is 125 characters long: a player's name has at most 120."; "" when it is not."""
+    longest = Player._meta.get_field("name").max_length or 0
+    if len(name) <= longest:
+        return ""
+    shown = name if len(name) <= NAME_SHOWN else f"{name[:NAME_SHOWN]}…"
+    return f"“{shown}” is {len(name)} characters long: a player's name has at most {longest}."
+
+
 def _squad(
     *, team: Team, season: Season, players: Sequence[Player], names: Sequence[str], by: Account
 ) -> list[Registration]:
     """``squad_register`` once the caller has checked that ``by`` may register for ``team``."""
     chosen: list[Player] = list(players)
-    longest = Player._meta.get_field("name").max_length or 0
     for name in names:
         name = one_spaced(name)
         if not name:
             continue
-        if len(name) > longest:
-            raise ValidationError(
-                f"“{name[:30]}…” is {len(name)} characters long: a player's name has at most "
-                f"{longest}. Nothing was registered."
-            )
+        if too_long := name_too_long(name):
+            raise ValidationError(f"{too_long} Nothing was registered.")
         try:
             check_name_words(name)
         except ValidationError as exc:

@@ -605,8 +605,7 @@ def team_squad(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         ]
         if questions or twice:
             # Asked on the same page, the names (the CSV's too) kept in the box.
-            form.data = form.data.copy()
-            form.data["names"] = "\n".join(form.cleaned_data["all_names"])
+            form.show_names()
         else:
             try:
                 done = registrations.squad_register(

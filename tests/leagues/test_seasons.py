@@ -560,10 +560,35 @@ def test_a_squad_registered_at_once_from_the_leagues_players_names_and_a_csv(
 
     players, registrations = Player.objects.count(), Registration.objects.count()
     too_long = "Fred " + "Wolstenholme " * 8 + "Sutcliffe Holden"  # 125 characters
-    response = client.post(url, {"season": division.season_id, "names": f"New One\n{too_long}"})
+    # Pasted with blank lines, which the box shown again leaves out: the refusal names the
+    # line the name is on there, and the name (it named neither).
+    pasted = f"New One\n\n  \nArthur Hirst\n\n{too_long}\nEdna Sykes, Linda Dyson"
+    response = client.post(url, {"season": division.season_id, "names": pasted})
     assert response.status_code == 200
-    assert (
-        "is 125 characters long: a player&#x27;s name has at most 120" in response.content.decode()
+    assert response.context["form"].errors["names"] == [
+        f"Line 3: “{too_long}” is 125 characters long: a player's name has at most 120."
+    ]
+    assert response.context["form"]["names"].value() == "\n".join(
+        ["New One", "Arthur Hirst", too_long, "Edna Sykes, Linda Dyson"]
+    )
+    assert (Player.objects.count(), Registration.objects.count()) == (players, registrations)
+    # A line of names pasted without their line breaks, and a file's name: each by its line.
+    several = ", ".join(["Fred Wolstenholme Sutcliffe"] * 5)
+    upload = SimpleUploadedFile("squad.csv", f"name\nCsv One\n{'B' * 31}\n".encode())
+    response = client.post(
+        url, {"season": division.season_id, "names": f"{several}\n\nNew One", "csv_file": upload}
+    )
+    errors = response.context["form"].errors
+    assert errors["names"] == [
+        f"Line 1: “{several}” is {len(several)} characters long: a player's name has at most "
+        "120. Is it more than one name? Put each on its own line."
+    ]
+    assert errors["csv_file"] == [
+        f"Line 4: “{'B' * 31}” is one word of 31 characters: a name's words are 30 characters "
+        "at most. Put in the spaces between its words."
+    ]
+    assert response.context["form"]["names"].value() == "\n".join(
+        [several, "New One", "Csv One", "B" * 31]
     )
     assert (Player.objects.count(), Registration.objects.count()) == (players, registrations)
 
