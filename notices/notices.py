@@ -342,10 +342,14 @@ def _points(figures: Any) -> str:
 
 
 def _settled(entry: AuditEntry) -> str:
-    """How a ``result_settled`` entry settled the dispute, after "is settled": ": the submitted
-    result stands." (upheld), or, settled with the score card the secretary entered (its
-    ``settled_with``), " with the corrected score card the secretary entered: the result is
-    now Black Bull A 2–8 Brown Cow (it was submitted as 4–6)." "" for any other entry."""
+    """How a ``result_settled`` entry settled the result, after "is settled": ": the submitted
+    result stands." (a dispute upheld), or, settled with the score card the secretary entered
+    (its ``settled_with``, ``agreement.SETTLED_WITH`` or ``SETTLED_AS_IS``), " with the
+    corrected score card the secretary entered: the result is now Black Bull A 2–8 Brown Cow
+    (it was submitted as 4–6)."; " with the corrected score card the secretary entered, which
+    gives the match points submitted: …" (other figures corrected); " with the score card the
+    secretary entered, which gives the result as it was submitted: …" (nothing corrected). ""
+    for any other entry."""
     fixture = entry.fixture
     if entry.action != "result_settled" or fixture is None:
         return ""
@@ -360,7 +364,9 @@ def _settled(entry: AuditEntry) -> str:
     score = f"{fixture.home} {now} {fixture.away}"
     if was and was != now:
         return f"{how}: the result is now {score} (it was submitted as {was})."
-    return f"{how}, which gives the submitted result: {score}."
+    if after.get("figures") == before.get("figures"):
+        return f"{how}, which gives the result as it was submitted: {score}."
+    return f"{how}, which gives the match points submitted: {score}."
 
 
 def _next(entry: AuditEntry, to: Addressee) -> str:

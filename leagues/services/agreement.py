@@ -35,9 +35,12 @@ SIDES = ("home", "away")
 #: its confirmation's audit entry says it, and its result page ("Confirmed from the score card
 #: both captains signed, entered by …").
 SIGNED_CARD = "from the score card both captains signed"
-#: How a dispute settled with the score card the secretary entered was settled (``settle_anew``):
-#: its audit entry's ``settled_with``, which the captains' notice reads.
+#: How a result settled with the score card the secretary entered was settled (``settle_anew``):
+#: its audit entry's ``settled_with``, which the captains' notice reads. The card corrected
+#: the figures submitted (``SETTLED_WITH``), or gives them as they were (``SETTLED_AS_IS``: the
+#: paper card agrees with them).
 SETTLED_WITH = "the corrected score card"
+SETTLED_AS_IS = "the score card"
 
 
 class Terms(ABC):
@@ -378,7 +381,8 @@ def settle_anew(
     """A secretary settles a dispute with the result as they entered it (the score card): the
     disputed result gives way to it (withdrawn, with no entry of its own: this one's ``before``
     is it), and the result the games now give counts, submitted as the disputed one was and
-    settled by the secretary. Its audit entry says so (``SETTLED_WITH``), and what both
+    settled by the secretary. Its audit entry says so (``SETTLED_WITH``, or ``SETTLED_AS_IS``
+    where the card gives the figures submitted), and what both
     captains are told: the result now, and the one submitted where it differs. A result still
     waiting for a side is settled so by a secretary who speaks for that side
     (``judges_for_a_side``): the card they have is that side's word."""
@@ -422,7 +426,11 @@ def settle_anew(
         action=AuditEntry.Action.RESULT_SETTLED,
         subject=f"{'Result of' if waiting else 'Dispute over'} {terms} settled: {note}",
         before=before,
-        after=_state(settled) | {"settlement": note, "settled_with": SETTLED_WITH},
+        after=_state(settled)
+        | {
+            "settlement": note,
+            "settled_with": SETTLED_AS_IS if settled.figures == replacing.figures else SETTLED_WITH,
+        },
         by=by,
         link=None,
     )

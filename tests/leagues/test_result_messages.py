@@ -289,3 +289,48 @@ def test_a_confirm_from_a_page_loaded_before_the_result_was_submitted_again_conf
     captain.post(url, {"action": "confirm", "submission": str(again.pk)})
     again.refresh_from_db()
     assert again.is_confirmed
+
+
+@pytest.mark.parametrize(
+    ("board", "said"),
+    [
+        (
+            None,
+            "is settled: the submitted result stands. Old Hall's captain agrees now.",
+        ),
+        (
+            (11, 7),
+            "is settled with the score card the secretary entered, which gives the result as "
+            "it was submitted: Black Bull 8–2 Old Hall. Old Hall's captain agrees now.",
+        ),
+        (
+            (11, 5),
+            "is settled with the corrected score card the secretary entered, which gives the "
+            "match points submitted: Black Bull 8–2 Old Hall. Old Hall's captain agrees now.",
+        ),
+    ],
+    ids=["upheld", "card-as-submitted", "card-correcting-pegs"],
+)
+def test_a_dispute_settled_says_how_each_way_it_can_be(
+    board, said, django_capture_on_commit_callbacks
+):
+    """Each captain's email said "the corrected score card the secretary entered" whenever the
+    secretary settled with the card, though the card they typed may give the result just as it
+    was submitted: now "the score card" then, "corrected" only where a figure changed (here
+    table 1's pegs, 11–7 to 11–5: the match points stay), and an upheld result "stands"."""
+    fixture, users, addresses, submission = _card_disputed()
+    note = "Old Hall's captain agrees now"
+    with django_capture_on_commit_callbacks(execute=True):
+        if board is None:
+            confirmation.result_settle(
+                submission=submission, uphold=True, note=note, by=users["secretary"]
+            )
+        else:
+            fixture_card_enter(
+                fixture=fixture,
+                tables=[CardTable(board=1, games=(board,))],
+                settlement=note,
+                by=users["secretary"],
+            )
+    for words in _settled_words(fixture, addresses):
+        assert f"The dispute over {fixture} {said}" in words, words

@@ -69,6 +69,32 @@ def test_a_secretary_settles_a_waiting_result_with_the_paper_card(
         )
 
 
+def test_a_waiting_result_settled_with_a_paper_card_that_agrees_is_not_said_corrected(
+    django_capture_on_commit_callbacks,
+):
+    """Old Hall's captain, with no account, agrees the result with the secretary, who types
+    the paper card as it is: both captains were told the result was settled "with the
+    corrected score card the secretary entered", though nothing was corrected."""
+    fixture, users, addresses, _submission = _waiting()
+    with django_capture_on_commit_callbacks(execute=True):
+        fixture_card_enter(
+            fixture=fixture,
+            tables=[CardTable(board=4, games=((11, 10),))],
+            settlement="Old Hall's captain agrees: their card is the same",
+            by=users["secretary"],
+        )
+    for side in ("home", "away"):
+        told = _told(addresses[side])
+        assert [message.subject for message in told] == [f"Result settled: {fixture}"], side
+        words = _words(told[0])
+        assert (
+            f"The result of {fixture} is settled with the score card the secretary entered, "
+            "which gives the result as it was submitted: Black Bull 8–2 Old Hall. Old Hall's "
+            "captain agrees: their card is the same." in words
+        ), words
+        assert "corrected" not in words
+
+
 def test_a_secretary_disputes_a_waiting_result_for_the_side_it_waits_for(
     django_capture_on_commit_callbacks,
 ):
