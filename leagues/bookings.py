@@ -67,9 +67,10 @@ def clashes(
     """Every reason ``home`` v ``away`` at ``venue`` on ``date`` cannot join ``booked``: for a
     league fixture (``division`` given) a team withdrawn from the season (``withdrawn``: the
     day each withdrew), either team already on that night (each named, with the fixture it
-    plays in), the venue hosting as many matches that night as it can (``capacity``), and for a
-    league fixture a meeting of the two beyond the format's ``meetings``. ``names`` names the
-    teams and the venue."""
+    plays in), the venue hosting as many matches that night as it can (``capacity``: the
+    venue's own number, else the season's, ``Venue.matches_in``), and for a league fixture a
+    meeting of the two beyond the format's ``meetings``. ``names`` names the teams and the
+    venue."""
     booked = list(booked)
     night = [b for b in booked if b.date == date and b.on_the_night]
     found: list[Clash] = []
@@ -89,12 +90,15 @@ def clashes(
             found.append(Clash(side, f"{names[team]} is already on that night ({playing.words})."))
     hosted = [b for b in night if b.venue == venue]
     if len(hosted) >= capacity:
-        matches = (
-            hosted[0].words
-            if capacity == 1
-            else f"{len(hosted)} matches ({', '.join(b.words for b in hosted)}), as many as it can"
+        found.append(
+            Clash(
+                "venue",
+                f"{names[venue]} already hosts {hosted[0].words} that night."
+                if capacity == 1
+                else f"{names[venue]} already hosts {len(hosted)} matches that night "
+                f"({', '.join(b.words for b in hosted)}): it can host {capacity} a night.",
+            )
         )
-        found.append(Clash("venue", f"{names[venue]} already hosts {matches} that night."))
     if division is not None and meetings is not None:
         met = sum(1 for b in booked if b.division == division and {b.home, b.away} == {home, away})
         if met >= meetings:

@@ -316,7 +316,9 @@ class Season(models.Model):
         "those marked every year carried into the next season.",
     )
     venue_capacity = models.PositiveSmallIntegerField(
-        default=1, help_text="Matches one venue can host on one night."
+        default=1,
+        help_text="Matches one venue can host on one night, unless the venue has its own "
+        "number (Venue.matches_a_night).",
     )
 
     class Meta:
@@ -454,10 +456,20 @@ class Venue(models.Model):
     slug = models.SlugField(max_length=120, unique=True)
     address = models.TextField(blank=True)
     town = models.CharField(max_length=80, blank=True)
+    matches_a_night = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Matches it can host on one night (a club with two rooms: 2). Empty: the "
+        "season's setting.",
+    )
 
     class Meta:
         ordering = ["name"]
         constraints = [
+            models.CheckConstraint(
+                condition=Q(matches_a_night__isnull=True) | Q(matches_a_night__gte=1),
+                name="venue_matches_a_night_from_one",
+            ),
             # One venue of a name and town in a league, case aside, as the venue services
             # refuse a second (names and towns are stored one-spaced; iexact compares in
             # upper case). The site operator's own (no league) are not held to it.
@@ -473,6 +485,11 @@ class Venue(models.Model):
 
     def __str__(self) -> str:
         return venue_words(self.name, self.town)
+
+    def matches_in(self, season: Season) -> int:
+        """How many matches it can host on one night of ``season``: its own number, where it
+        has one, else the season's (``Season.venue_capacity``)."""
+        return self.matches_a_night or season.venue_capacity
 
 
 def venue_words(name: str, town: str) -> str:

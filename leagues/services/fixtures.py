@@ -178,19 +178,28 @@ def _locked(division: Division) -> list[Fixture]:
     return list(kept_by_generation(division).select_related("home", "away").order_by("date", "pk"))
 
 
-def _venue_slots(teams: Sequence[Team], capacity: int) -> dict[int, object]:
-    """Each team's venue key for the planner: teams sharing a venue are dealt into
-    ``capacity`` groups, so that at most ``capacity`` matches are planned there a night."""
+def _venue_slots(teams: Sequence[Team], room: Mapping[int, int]) -> dict[int, object]:
+    """Each team's venue key for the planner: teams sharing a venue are dealt into as many
+    groups as it can host matches a night (``room``: by venue), so that at most that many
+    matches are planned there a night."""
     seen: dict[int, int] = {}
     keys: dict[int, object] = {}
     for team in teams:
         n = seen.get(team.home_venue_id, 0)
         seen[team.home_venue_id] = n + 1
-        keys[team.pk] = (team.home_venue_id, n % capacity)
+        keys[team.pk] = (team.home_venue_id, n % room[team.home_venue_id])
     return keys
 
 
-def _refuse_impossible(teams: Sequence[Team], legs: int, capacity: int, division: Division) -> None:
+def _room(teams: Sequence[Team], season: Season) -> dict[int, int]:
+    """How many matches each of ``teams``' home venues can host a night of ``season``: its own
+    number, else the season's (``Venue.matches_in``)."""
+    return {team.home_venue_id: team.home_venue.matches_in(season) for team in teams}
+
+
+def _refuse_impossible(
+    teams: Sequence[Team], legs: int, room: Mapping[int, int], division: Division
+) -> None:
     """Constraints no list can meet, named: too many teams at home in one pub."""
     n = len(teams)
     if n < 2:
@@ -199,17 +208,18 @@ def _refuse_impossible(teams: Sequence[Team], legs: int, capacity: int, division
     by_venue: dict[int, list[Team]] = {}
     for team in teams:
         by_venue.setdefault(team.home_venue_id, []).append(team)
-    for sharing in by_venue.values():
+    for at, sharing in by_venue.items():
         home_matches = len(sharing) * (n - 1) * legs // 2
         if legs == 2:
             home_matches = len(sharing) * (n - 1)
-        if home_matches > capacity * nights:
+        if home_matches > room[at] * nights:
             venue = sharing[0].home_venue
             raise ValidationError(
                 f"{venue} is the home of {len(sharing)} teams "
                 f"({', '.join(t.name for t in sharing)}): that is {home_matches} home matches on "
-                f"{nights} league nights, but it can host {capacity} a night. Raise the "
-                "season's venue capacity or give some of these teams another home."
+                f"{nights} league nights, but it can host {room[at]} a night. Raise its matches "
+                "a night (on its venue's page), or the season's, or give some of these teams "
+                "another home."
             )
 
 
@@ -265,9 +275,10 @@ def fixtures_plan(
         .order_by("team__name", "team__pk")
     )
     teams = [entry.team for entry in entries]
-    _refuse_impossible(teams, legs, season.venue_capacity, division)
+    room = _room(teams, season)
+    _refuse_impossible(teams, legs, room, division)
     ids = {team.pk for team in teams}
-    venue_key = _venue_slots(teams, season.venue_capacity)
+    venue_key = _venue_slots(teams, room)
     # Every kept fixture stays as it is (a withdrawn team's too); those of the teams still in
     # are the planner's fixed points.
     kept = _locked(division)
@@ -296,7 +307,7 @@ def fixtures_plan(
                 f"({long_date(season.ends_on)}): spread the rounds to a date within the season."
             }
         )
-    taken = _venues_taken(division, teams, season.venue_capacity)
+    taken = _venues_taken(division, teams, room)
     try:
         schedule = round_robin(
             teams=[
@@ -323,7 +334,7 @@ def fixtures_plan(
     planned = [f for f in schedule.fixtures if (f.home, f.away, f.date) not in kept_keys]
     venue_of = {team.pk: team.home_venue_id for team in teams}
     planned = _clear_other_divisions(
-        division, planned, schedule.fixtures, venue_of, night, excluded, season.venue_capacity
+        division, planned, schedule.fixtures, venue_of, night, excluded, room
     )
     planned = _clear_fixtures_not_its_own(
         division,
@@ -392,10 +403,11 @@ def fixtures_plan(
 
 
 def _venues_taken(
-    division: Division, teams: Sequence[Team], capacity: int
+    division: Division, teams: Sequence[Team], room: Mapping[int, int]
 ) -> dict[int, frozenset[datetime.date]]:
     """Per venue of the division's teams, the nights other divisions of the season already
-    fill it (``capacity`` home matches): the planner pairs the division's teams against them."""
+    fill it (as many home matches as it can host a night, ``room``: by venue): the planner
+    pairs the division's teams against them."""
     hosting: dict[tuple[int, datetime.date], int] = {}
     for venue, day in (
         matches_on_their_nights(
@@ -409,7 +421,7 @@ def _venues_taken(
         hosting[(venue, day)] = hosting.get((venue, day), 0) + 1
     taken: dict[int, set[datetime.date]] = {}
     for (venue, day), count in hosting.items():
-        if count >= capacity:
+        if count >= room[venue]:
             taken.setdefault(venue, set()).add(day)
     return {venue: frozenset(days) for venue, days in taken.items()}
 
@@ -570,10 +582,10 @@ def _clear_other_divisions(
     venue_of: dict[int, int],
     night: int,
     exclusions: Collection[datetime.date],
-    capacity: int = 1,
+    room: Mapping[int, int],
 ) -> list[PlannedFixture]:
     """Move planned fixtures off nights when their pub is already full with other divisions'
-    home matches (``capacity`` matches a venue a night)."""
+    home matches (``room``: how many matches each venue can host a night)."""
     if not planned:
         return planned
     first = min(f.date for f in planned)
@@ -599,12 +611,14 @@ def _clear_other_divisions(
     for fixture in planned:
         venue = venue_of[fixture.home]
         hosts = hosting.get((fixture.date, venue), [])
-        if len(hosts) < capacity:
+        if len(hosts) < room[venue]:
             hosting.setdefault((fixture.date, venue), []).append(names[fixture.home])
             moved.append(fixture)
             continue
         busy[fixture.date] -= {fixture.home, fixture.away}
-        full = {day for (day, at), host in hosting.items() if at == venue and len(host) >= capacity}
+        full = {
+            day for (day, at), host in hosting.items() if at == venue and len(host) >= room[venue]
+        }
         new_day = next_free_night(
             after=fixture.date,
             league_night=night,
@@ -654,10 +668,9 @@ def _clear_fixtures_not_its_own(
     names: dict[Hashable, str] = {
         team.pk: str(team) for team in Team.objects.filter(pk__in=list(venue_of))
     }
-    names |= {
-        ("venue", venue.pk): str(venue)
-        for venue in Venue.objects.filter(pk__in=set(venue_of.values()))
-    }
+    venues = list(Venue.objects.filter(pk__in=set(venue_of.values())))
+    names |= {("venue", venue.pk): str(venue) for venue in venues}
+    room = {venue.pk: venue.matches_in(season) for venue in venues}
 
     def as_booked(fixture: PlannedFixture) -> Booked:
         return Booked(
@@ -676,7 +689,7 @@ def _clear_fixtures_not_its_own(
             away=fixture.away,
             venue=("venue", venue_of[fixture.home]),
             names=names,
-            capacity=season.venue_capacity,
+            capacity=room[venue_of[fixture.home]],
         )
         return [clash.message.rstrip(".") for clash in found]
 
@@ -839,7 +852,7 @@ def refuse_clash(
         away=away.pk,
         venue=("venue", venue.pk),
         names={home.pk: str(home), away.pk: str(away), ("venue", venue.pk): str(venue)},
-        capacity=season.venue_capacity,
+        capacity=venue.matches_in(season),
         division=division.pk if league else None,
         meetings=season.get_match_format().meetings if league else None,
         withdrawn=dict(
@@ -958,11 +971,16 @@ def nights_free_for(
         others = others.exclude(pk=moving)
     busy: dict[datetime.date, set[int]] = {}
     hosted: dict[datetime.date, int] = {}
-    for day, home_id, away_id, at in others.values_list("date", "home", "away", "venue"):
+    # The venue's own number of matches a night comes with its matches: with none there, it
+    # has room every night whatever the number.
+    room = season.venue_capacity
+    rows = others.values_list("date", "home", "away", "venue", "venue__matches_a_night")
+    for day, home_id, away_id, at, own in rows:
         busy.setdefault(day, set()).update((home_id, away_id))
         if at == venue:
             hosted[day] = hosted.get(day, 0) + 1
-    full = {day: {venue} for day, n in hosted.items() if n >= season.venue_capacity}
+            room = own or room
+    full = {day: {venue} for day, n in hosted.items() if n >= room}
     after = max(
         start - datetime.timedelta(days=1),
         season.league.today() - datetime.timedelta(days=1),

@@ -431,6 +431,9 @@ def _plan(
                 )
     calendar = _Calendar.of(season, starts or league.today())
     capacity = season.venue_capacity if season is not None else 1
+    # A venue with its own number of matches a night (``Venue.matches_in``) is held to it; the
+    # others, and a venue the import creates, to the season's.
+    rooms = {f"#{v.pk}": v.matches_a_night for v in known.written.values() if v.matches_a_night}
     seen: dict[tuple[str, str, datetime.date], int] = {}
     today = league.today()
     #: What the league calls a game won, as its pages say it: "games", "bullseyes".
@@ -545,7 +548,7 @@ def _plan(
                     key[1]: names[key[1]],
                     venue: venue_names.get(venue[1], raw["venue"]),
                 },
-                capacity=capacity,
+                capacity=rooms.get(venue[1], capacity),
                 division=division,
                 meetings=fmt.meetings,
                 withdrawn=withdrawn,

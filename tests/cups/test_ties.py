@@ -551,13 +551,13 @@ def test_a_tie_of_an_undated_round_goes_on_the_first_league_night_both_teams_are
     assert final.fixture.date == tonight + datetime.timedelta(weeks=1)
 
 
-def test_a_tie_of_an_undated_round_waits_for_a_night_its_pub_has_room():
-    """The home team's pub already hosts a league match tonight (one match a night): the tie
-    goes on the next league night."""
+def _final_at_a_venue_busy_tonight(**venue: object) -> tuple[Tie, datetime.date]:
+    """A cup of two teams whose home venue (``venue``: its fields) hosts a league match of two
+    other teams tonight, drawn with no night or deadline for its round: its final, and tonight."""
     world = cup_world(2)
     tonight = world.league.today()
     division = world.teams[0].entries.get().division
-    pub = VenueFactory(league=world.league)
+    pub = VenueFactory(league=world.league, **venue)
     Team.objects.filter(pk__in=[team.pk for team in world.teams]).update(home_venue=pub)
     others = entered_teams(division, ["Old Hall", "White Lion"], players=0)
     FixtureFactory(division=division, home=others[0], away=others[1], date=tonight, venue=pub)
@@ -565,7 +565,21 @@ def test_a_tie_of_an_undated_round_waits_for_a_night_its_pub_has_room():
     draw_make(competition=cup, seed=1, by=world.users["secretary"])
     (final,) = ties(cup, 1)
     assert final.fixture.venue == pub
+    return final, tonight
+
+
+def test_a_tie_of_an_undated_round_waits_for_a_night_its_pub_has_room():
+    """The home team's pub already hosts a league match tonight (one match a night): the tie
+    goes on the next league night."""
+    final, tonight = _final_at_a_venue_busy_tonight()
     assert final.fixture.date == tonight + datetime.timedelta(weeks=1)
+
+
+def test_a_tie_of_an_undated_round_goes_on_tonight_at_a_club_with_a_second_room():
+    """The home team's club hosts a league match tonight, but it has two rooms (its own two
+    matches a night, the season's setting one): the tie goes on tonight, beside it."""
+    final, tonight = _final_at_a_venue_busy_tonight(matches_a_night=2)
+    assert final.fixture.date == tonight
 
 
 def test_a_play_off_game_readied_for_a_phone_and_given_from_the_card_is_taken_away_named():

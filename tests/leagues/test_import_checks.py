@@ -652,3 +652,35 @@ def test_a_venue_the_people_file_creates_is_found_by_its_name_alone(league, cale
         f"fixtures.csv, row 2, column venue (E): The league has 3 venues called Stars Bar "
         f"({both}): write which, as its pages do."
     ]
+
+
+def test_the_check_holds_a_venue_to_its_own_matches_a_night(league, calendar):
+    """The Crown Inn given two rooms (two matches a night, the season's setting one): a second
+    match there on the night of Crown v Stubbing Wharf is planned, as adding it would be; the
+    Golden Lion Inn, with the season's one, is still full with one."""
+    from leagues.services.league_import import import_plan
+
+    crown = Team.objects.get(name="Crown").home_venue
+    crown.matches_a_night = 2
+    crown.save(update_fields=["matches_a_night"])
+    lion = Team.objects.get(name="Golden Lion").home_venue
+
+    def plan(fixtures: str):
+        people = "division,team,player\nPremier,Golden Lion,Linda Dyson\n"
+        return import_plan(
+            league=league, season=calendar, season_name="", **_files(people, fixtures)
+        )
+
+    second = f'date,division,home,away,venue\n7/10/2027,Premier,Red Lion,Golden Lion,"{crown}"\n'
+    found = plan(second)
+    assert found.problems == []
+    assert [line.split(", Thu")[0] for line in found.create["fixtures"]] == [
+        "Red Lion v Golden Lion"
+    ]
+    at_lion = (
+        f'date,division,home,away,venue\n30/09/2027,Premier,Red Lion,Stubbing Wharf,"{lion}"\n'
+    )
+    assert [p.message for p in plan(at_lion).problems] == [
+        "Stubbing Wharf is already on that night (Stubbing Wharf v White Lion).",
+        f"{lion} already hosts Golden Lion v Crown that night.",
+    ]

@@ -1,0 +1,157 @@
+"""A venue's own number of matches a night (``Venue.matches_a_night``): a club with two rooms
+hosts two matches on one night while the pubs with one room keep the season's one; blank, the
+season's setting holds. Adding, re-arranging and generating fixtures, cup ties' nights and an
+import's check all hold a venue to it; the secretary sets it on the venue's page."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from leagues.models import Fixture, Venue
+from leagues.services.fixtures import (
+    fixture_add,
+    fixture_rearrange,
+    fixtures_generate,
+    fixtures_plan,
+    nights_free_for,
+)
+from tests.factories.leagues import DivisionFactory, LeagueFactory, TeamEntryFactory, VenueFactory
+
+pytestmark = pytest.mark.django_db
+
+TUESDAY = 1
+STARTS = datetime.date(2027, 9, 7)  # a Tuesday to come: the nights offered are from today on
+NIGHT = STARTS + datetime.timedelta(weeks=1)
+NEXT = NIGHT + datetime.timedelta(weeks=1)
+
+
+@pytest.fixture
+def division():
+    return DivisionFactory(
+        season__league=LeagueFactory(league_night=TUESDAY),
+        season__starts_on=STARTS,
+        name="Premier",
+    )
+
+
+@pytest.fixture
+def league(division):
+    return division.season.league
+
+
+@pytest.fixture
+def club(league):
+    """A club with two rooms: two matches a night."""
+    return VenueFactory(league=league, name="Working Men's Club", town="Batley", matches_a_night=2)
+
+
+@pytest.fixture
+def pub(league):
+    """A pub with one room: the season's setting (one match a night)."""
+    return VenueFactory(league=league, name="Red Lion", town="Dewsbury")
+
+
+def entered(division, venue, *names):
+    return [
+        TeamEntryFactory(division=division, team__name=name, team__home_venue=venue).team
+        for name in names
+    ]
+
+
+def test_the_two_room_club_hosts_two_matches_a_night_and_refuses_a_third(division, club, pub):
+    homes = entered(division, club, "Club A", "Club B", "Club C")
+    aways = entered(division, pub, "Lion A", "Lion B", "Lion C")
+    first = fixture_add(division=division, home=homes[0], away=aways[0], date=NIGHT)
+    second = fixture_add(division=division, home=homes[1], away=aways[1], date=NIGHT)
+    assert first.venue == second.venue == club
+    with pytest.raises(ValidationError) as refused:
+        fixture_add(division=division, home=homes[2], away=aways[2], date=NIGHT)
+    assert refused.value.messages == [
+        "Working Men's Club, Batley already hosts 2 matches that night (Club A v Lion A, "
+        "Club B v Lion B): it can host 2 a night."
+    ]
+    assert Fixture.objects.filter(date=NIGHT).count() == 2
+
+
+def test_a_one_room_pub_is_still_refused_a_second_match(division, club, pub):
+    """The club's number is its own: the pub keeps the season's one."""
+    homes = entered(division, pub, "Lion A", "Lion B")
+    aways = entered(division, club, "Club A", "Club B")
+    fixture_add(division=division, home=homes[0], away=aways[0], date=NIGHT)
+    with pytest.raises(ValidationError) as refused:
+        fixture_add(division=division, home=homes[1], away=aways[1], date=NIGHT)
+    assert refused.value.messages == [
+        "Red Lion, Dewsbury already hosts Lion A v Club A that night."
+    ]
+
+
+def test_a_venue_of_one_room_is_held_to_it_when_the_season_allows_two(division, club, pub):
+    division.season.venue_capacity = 2
+    division.season.save(update_fields=["venue_capacity"])
+    pub.matches_a_night = 1
+    pub.save(update_fields=["matches_a_night"])
+    homes = entered(division, pub, "Lion A", "Lion B")
+    aways = entered(division, club, "Club A", "Club B")
+    fixture_add(division=division, home=homes[0], away=aways[0], date=NIGHT)
+    with pytest.raises(ValidationError, match="Red Lion, Dewsbury already hosts Lion A v Club A"):
+        fixture_add(division=division, home=homes[1], away=aways[1], date=NIGHT)
+
+
+def test_a_rearrangement_and_a_free_night_see_the_club_room_for_a_second_match(division, club, pub):
+    homes = entered(division, club, "Club A", "Club B")
+    aways = entered(division, pub, "Lion A", "Lion B")
+    fixture_add(division=division, home=homes[0], away=aways[0], date=NIGHT)
+    moving = fixture_add(division=division, home=homes[1], away=aways[1], date=NEXT)
+    season = division.season
+    # The first league night from the club's busy one: the club still has a room free on it.
+    assert nights_free_for(
+        season=season, home=homes[1].pk, away=aways[1].pk, venue=club.pk, start=NIGHT
+    ) == [NIGHT]
+    fixture_rearrange(fixture=moving, date=NIGHT)
+    moving.refresh_from_db()
+    assert moving.date == NIGHT and moving.venue == club
+    # The pub (one room) hosting Club A v Lion A's night is full with one.
+    fixture_add(division=division, home=aways[0], away=homes[1], date=NEXT)
+    assert nights_free_for(
+        season=season, home=aways[1].pk, away=homes[0].pk, venue=pub.pk, start=NEXT
+    ) == [NEXT + datetime.timedelta(weeks=1)]
+
+
+def test_the_generator_plans_two_home_matches_a_night_at_the_two_room_club(division, club):
+    """Four teams of one club: six home matches on three nights, two a night. With the club
+    held to one a night the list is refused, naming the club and its number."""
+    entered(division, club, "Club A", "Club B", "Club C", "Club D")
+    fixtures_generate(division=division, start=STARTS)
+    nights = {}
+    for fixture in division.fixtures.all():
+        nights[fixture.date] = nights.get(fixture.date, 0) + 1
+    assert sorted(nights.values()) == [2, 2, 2]
+    club.matches_a_night = 1
+    club.save(update_fields=["matches_a_night"])
+    with pytest.raises(ValidationError) as refused:
+        fixtures_plan(division=division, start=STARTS)
+    assert "it can host 1 a night" in refused.value.messages[0]
+    assert refused.value.messages[0].startswith("Working Men's Club, Batley is the home of 4")
+
+
+def test_the_generator_keeps_a_one_room_pub_to_one_match_beside_the_club(division, club, pub):
+    entered(division, club, "Club A", "Club B")
+    entered(division, pub, "Lion A", "Lion B")
+    fixtures_generate(division=division, start=STARTS)
+    at_pub = {}
+    at_club = {}
+    for fixture in division.fixtures.all():
+        where = at_pub if fixture.venue_id == pub.pk else at_club
+        where[fixture.date] = where.get(fixture.date, 0) + 1
+    assert max(at_pub.values()) == 1
+    assert max(at_club.values()) <= 2
+
+
+def test_the_database_refuses_a_venue_of_no_room(league):
+    venue = VenueFactory(league=league)
+    with transaction.atomic(), pytest.raises(IntegrityError):
+        Venue.objects.filter(pk=venue.pk).update(matches_a_night=0)
