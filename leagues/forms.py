@@ -562,7 +562,8 @@ class SeasonForm(forms.Form):
         initial=1,
         required=False,
         label="Matches a venue can host a night",
-        help_text="1 unless a pub has room for two matches at once.",
+        help_text="1 unless a pub has room for two matches at once. A venue given its own "
+        "number on its page (a club with two rooms) is held to that instead.",
     )
 
     def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
@@ -759,10 +760,30 @@ class DivisionForm(forms.Form):
     )
 
 
+#: What a venue's "Matches it can host a night" takes, as its refusals say it.
+MATCHES_A_NIGHT_WANTED = (
+    "Matches it can host a night: a whole number from 1 to 20 (2 for a pub with two rooms), or "
+    "blank for the season's setting"
+)
+
+
 class VenueForm(forms.Form):
     name = TextField(max_length=120)
     town = TextField(max_length=80, required=False)
     address = TextField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    matches_a_night = forms.IntegerField(
+        min_value=1,
+        max_value=20,
+        required=False,
+        label="Matches it can host a night",
+        help_text="Blank: the season's setting (Matches a venue can host a night, on the "
+        "season's page). 2 for a club with two rooms, while the pubs with one keep 1.",
+        error_messages={
+            "invalid": f"{MATCHES_A_NIGHT_WANTED}.",
+            "min_value": f"{MATCHES_A_NIGHT_WANTED}, not less than 1.",
+            "max_value": f"{MATCHES_A_NIGHT_WANTED}, not more.",
+        },
+    )
 
 
 class TeamForm(forms.Form):

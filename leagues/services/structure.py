@@ -302,15 +302,18 @@ def venue_create(
     town: str = "",
     address: str = "",
     slug: str = "",
+    matches_a_night: int | None = None,
     league: League | None = None,
     by: Account = None,
 ) -> Venue:
     """A new venue kept by ``league`` (``None``: the site operator's own). Its name and town
-    are stored one-spaced, as a second of the same is refused."""
+    are stored one-spaced, as a second of the same is refused. ``matches_a_night``: how many
+    matches it can host on one night (None: the season's setting)."""
     name, town = one_spaced(name), one_spaced(town)
     if league is not None:
         require_secretary(by, league)
         _refuse_venue_twice(league, name, town)
+    _refuse_matches_a_night(matches_a_night)
     slug = slug or name_address(f"{name} {town}".strip(), "venue")
     if league is not None and Venue.objects.filter(slug=slug).exists():
         # Slugs are the site's: another league's pub of that name has it.
@@ -319,7 +322,14 @@ def venue_create(
         while Venue.objects.filter(slug=slug).exists():
             number += 1
             slug = f"{base}-{number}"
-    venue = Venue(league=league, name=name, town=town, address=address, slug=slug)
+    venue = Venue(
+        league=league,
+        name=name,
+        town=town,
+        address=address,
+        slug=slug,
+        matches_a_night=matches_a_night,
+    )
     venue.full_clean()
     venue.save()
     if league is not None:
@@ -332,6 +342,17 @@ def venue_create(
             by=by,
         )
     return venue
+
+
+def _refuse_matches_a_night(matches_a_night: int | None) -> None:
+    """Refuse a venue's number of matches a night below 1 (None is the season's setting)."""
+    if matches_a_night is not None and matches_a_night < 1:
+        raise ValidationError(
+            {
+                "matches_a_night": f"Matches it can host a night: at least 1, not "
+                f"{matches_a_night} (blank for the season's setting)."
+            }
+        )
 
 
 def _refuse_venue_twice(league: League, name: str, town: str, but: int | None = None) -> None:
@@ -516,7 +537,13 @@ def _division_state(division: Division) -> dict[str, Any]:
 
 
 def _venue_state(venue: Venue) -> dict[str, Any]:
-    return {"venue": venue.pk, "name": venue.name, "town": venue.town, "address": venue.address}
+    return {
+        "venue": venue.pk,
+        "name": venue.name,
+        "town": venue.town,
+        "address": venue.address,
+        "matches_a_night": venue.matches_a_night,
+    }
 
 
 def _team_state(team: Team) -> dict[str, Any]:
@@ -880,20 +907,25 @@ def venue_update(
     name: str,
     town: str = "",
     address: str = "",
+    matches_a_night: int | None = None,
     league: League,
     by: Account = None,
 ) -> Venue:
     """Rename or re-address a venue ``league`` keeps (no other league's team or fixture uses
-    it); the change is in ``league``'s audit trail."""
+    it), or set how many matches it can host on one night (``matches_a_night``; None: the
+    season's setting); the change is in ``league``'s audit trail. Fixtures already booked stay
+    where they are: the new number holds for those added, moved or generated from now on."""
     require_secretary(by, league)
     _require_venue(venue, league, "name")
     name, town = one_spaced(name), one_spaced(town)
     _refuse_venue_twice(league, name, town, but=venue.pk)
+    _refuse_matches_a_night(matches_a_night)
     before = _venue_state(venue)
     venue.name, venue.town = name, town
     venue.address = address
+    venue.matches_a_night = matches_a_night
     venue.full_clean()
-    venue.save(update_fields=["name", "town", "address"])
+    venue.save(update_fields=["name", "town", "address", "matches_a_night"])
     _audit(
         league=league,
         action=AuditEntry.Action.VENUE_UPDATED,

@@ -429,7 +429,12 @@ def venue_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     venue = get_object_or_404(selectors.league_venues(league=league), pk=pk)
     form = forms.VenueForm(
         request.POST or None,
-        initial={"name": venue.name, "town": venue.town, "address": venue.address},
+        initial={
+            "name": venue.name,
+            "town": venue.town,
+            "address": venue.address,
+            "matches_a_night": venue.matches_a_night,
+        },
     )
     return _form_page(
         request,

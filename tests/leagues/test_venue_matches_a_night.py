@@ -10,8 +10,9 @@ import datetime
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 
-from leagues.models import Fixture, Venue
+from leagues.models import AuditEntry, Fixture, Venue
 from leagues.services.fixtures import (
     fixture_add,
     fixture_rearrange,
@@ -155,3 +156,67 @@ def test_the_database_refuses_a_venue_of_no_room(league):
     venue = VenueFactory(league=league)
     with transaction.atomic(), pytest.raises(IntegrityError):
         Venue.objects.filter(pk=venue.pk).update(matches_a_night=0)
+
+
+# --- the venue's page --------------------------------------------------------------------------
+
+
+def test_the_secretary_sets_a_venue_number_on_its_page(client, signed_in, league, pub):
+    url = reverse("leagues:manage_venue_edit", args=[league.slug, pub.pk])
+    page = client.get(url).content.decode()
+    assert "Matches it can host a night" in page
+    data = {"name": "Red Lion", "town": "Dewsbury", "address": ""}
+    response = client.post(url, {**data, "matches_a_night": "2"})
+    assert response.status_code == 302
+    pub.refresh_from_db()
+    assert pub.matches_a_night == 2
+    entry = AuditEntry.objects.filter(action=AuditEntry.Action.VENUE_UPDATED).get()
+    assert (entry.before["matches_a_night"], entry.after["matches_a_night"]) == (None, 2)
+    listed = client.get(reverse("leagues:manage_venues", args=[league.slug])).content.decode()
+    assert "2 matches a night" in listed
+    # Blank: the season's setting again.
+    assert client.post(url, {**data, "matches_a_night": ""}).status_code == 302
+    pub.refresh_from_db()
+    assert pub.matches_a_night is None
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("0", "not less than 1"),
+        ("-1", "not less than 1"),
+        ("two", "a whole number from 1 to 20"),
+        ("1.5", "a whole number from 1 to 20"),
+        ("21", "not more"),
+    ],
+)
+def test_the_venue_page_refuses_a_bad_number_naming_the_field(
+    client, signed_in, league, pub, typed, said
+):
+    url = reverse("leagues:manage_venue_edit", args=[league.slug, pub.pk])
+    response = client.post(
+        url,
+        {"name": "Red Lion Inn", "town": "Dewsbury", "address": "", "matches_a_night": typed},
+    )
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert list(errors) == ["matches_a_night"]
+    assert errors["matches_a_night"][0].startswith("Matches it can host a night: ")
+    assert said in errors["matches_a_night"][0]
+    pub.refresh_from_db()
+    assert (pub.name, pub.matches_a_night) == ("Red Lion", None)
+    assert not AuditEntry.objects.filter(action=AuditEntry.Action.VENUE_UPDATED).exists()
+
+
+def test_the_service_refuses_a_number_below_one(league, pub, signed_in):
+    from leagues.services.structure import venue_update
+
+    with pytest.raises(ValidationError) as refused:
+        venue_update(venue=pub, name="Red Lion", matches_a_night=0, league=league, by=signed_in)
+    assert refused.value.message_dict == {
+        "matches_a_night": [
+            "Matches it can host a night: at least 1, not 0 (blank for the season's setting)."
+        ]
+    }
+    pub.refresh_from_db()
+    assert pub.matches_a_night is None
