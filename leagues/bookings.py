@@ -96,7 +96,7 @@ def clashes(
                 f"{names[venue]} already hosts {hosted[0].words} that night."
                 if capacity == 1
                 else f"{names[venue]} already hosts {len(hosted)} matches that night "
-                f"({', '.join(b.words for b in hosted)}): it can host {capacity} a night.",
+                f"({'; '.join(b.words for b in hosted)}): it can host {capacity} a night.",
             )
         )
     if division is not None and meetings is not None:

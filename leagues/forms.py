@@ -760,11 +760,8 @@ class DivisionForm(forms.Form):
     )
 
 
-#: What a venue's "Matches it can host a night" takes, as its refusals say it.
-MATCHES_A_NIGHT_WANTED = (
-    "Matches it can host a night: a whole number from 1 to 20 (2 for a pub with two rooms), or "
-    "blank for the season's setting"
-)
+#: A venue's field of its own matches a night, as it is labelled and its refusals name it.
+MATCHES_A_NIGHT = "Matches it can host a night"
 
 
 class VenueForm(forms.Form):
@@ -775,13 +772,14 @@ class VenueForm(forms.Form):
         min_value=1,
         max_value=20,
         required=False,
-        label="Matches it can host a night",
+        label=MATCHES_A_NIGHT,
         help_text="Blank: the season's setting (Matches a venue can host a night, on the "
         "season's page). 2 for a club with two rooms, while the pubs with one keep 1.",
         error_messages={
-            "invalid": f"{MATCHES_A_NIGHT_WANTED}.",
-            "min_value": f"{MATCHES_A_NIGHT_WANTED}, not less than 1.",
-            "max_value": f"{MATCHES_A_NIGHT_WANTED}, not more.",
+            "invalid": f"{MATCHES_A_NIGHT}: a whole number such as 2 (a club with two rooms), "
+            "or blank for the season's setting.",
+            "min_value": f"{MATCHES_A_NIGHT}: at least 1, or blank for the season's setting.",
+            "max_value": f"{MATCHES_A_NIGHT}: at most 20, or blank for the season's setting.",
         },
     )
 

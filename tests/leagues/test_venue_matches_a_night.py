@@ -72,7 +72,7 @@ def test_the_two_room_club_hosts_two_matches_a_night_and_refuses_a_third(divisio
     with pytest.raises(ValidationError) as refused:
         fixture_add(division=division, home=homes[2], away=aways[2], date=NIGHT)
     assert refused.value.messages == [
-        "Working Men's Club, Batley already hosts 2 matches that night (Club A v Lion A, "
+        "Working Men's Club, Batley already hosts 2 matches that night (Club A v Lion A; "
         "Club B v Lion B): it can host 2 a night."
     ]
     assert Fixture.objects.filter(date=NIGHT).count() == 2
@@ -183,11 +183,11 @@ def test_the_secretary_sets_a_venue_number_on_its_page(client, signed_in, league
 @pytest.mark.parametrize(
     ("typed", "said"),
     [
-        ("0", "not less than 1"),
-        ("-1", "not less than 1"),
-        ("two", "a whole number from 1 to 20"),
-        ("1.5", "a whole number from 1 to 20"),
-        ("21", "not more"),
+        ("0", "at least 1"),
+        ("-1", "at least 1"),
+        ("two", "a whole number such as 2"),
+        ("1.5", "a whole number such as 2"),
+        ("21", "at most 20"),
     ],
 )
 def test_the_venue_page_refuses_a_bad_number_naming_the_field(
