@@ -51,7 +51,12 @@ def _figure(label: str, *, most: int) -> forms.IntegerField:
         required=False,
         min_value=0,
         max_value=most,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*"}),
+        # A text box asking a phone for its digit keypad, not a number box: typed on a
+        # keyboard, a number box drops a letter (10 typed "1o" is sent as 1, and saved), where
+        # this one sends what was typed, for the form to refuse by name.
+        widget=forms.TextInput(
+            attrs={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
+        ),
         error_messages={
             "invalid": f"{label}: give a whole number.",
             "min_value": f"{label}: cannot be less than %(limit_value)s.",

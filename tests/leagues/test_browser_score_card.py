@@ -167,3 +167,25 @@ def test_a_table_seated_days_ahead_shows_its_qr_but_scores_nothing_till_the_matc
     finally:
         scorer.close()
     assert not TableGame.objects.filter(table__fixture=fixture).exists()
+
+
+def test_a_letter_typed_for_a_digit_is_refused_by_name_not_dropped(
+    phone: Page, live_server: Any
+) -> None:
+    """Typed on a keyboard, "1o" for 10 was sent as 1 by the number box (which drops a letter
+    as it is typed), and the card was saved as 11–1: the box keeps what was typed and the card
+    is refused, naming the box, the figure left in it."""
+    fixture, captain = _captains_night()
+    phone_signed_in(phone, live_server, captain)
+    phone.goto(live_server.url + f"/leagues/fixture/{fixture.pk}/score-card/")
+    for board, (home, away) in enumerate(((11, "1o"), (9, 11), (11, 8), (6, 11)), start=1):
+        phone.locator(f"#id_t{board}_g1_home").fill(str(home))
+        phone.locator(f"#id_t{board}_g1_away").press_sequentially(str(away))
+    expect(phone.locator("#id_t1_g1_away")).to_have_value("1o")
+    phone.get_by_test_id("card-save").tap()
+    expect(phone.get_by_test_id("card-errors")).to_contain_text(
+        "Table 1, game 1: Old Hall: give a whole number."
+    )
+    expect(phone.locator("#id_t1_g1_away")).to_have_value("1o")
+    assert not FixtureTable.objects.filter(fixture=fixture).exists()
+    assert not ResultSubmission.objects.filter(fixture=fixture).exists()
