@@ -82,13 +82,20 @@
   }
 
   /* A second card turned means the pack was run: save the scorer that tap, whether the cards
-   * were picked or typed ("JH 6H"); back to one card, back to Stand. */
+   * were picked or typed ("JH 6H"); back to one card, back to Stand, where the cards chose the
+   * run. A run the scorer chose (before turning the cards in, as it happens at the table)
+   * stays chosen: with one card it is refused by name, never quietly recorded as a stand. */
   function begFollowsCards(form) {
     var cards = cardsOf(form.querySelector("input[name=turn_ups]"));
     var stand = form.querySelector("input[name=beg][value=stand]");
     var run = form.querySelector("input[name=beg][value=run]");
-    if (cards.length >= 2 && stand && run && stand.checked) run.checked = true;
-    if (cards.length <= 1 && stand && run && run.checked) stand.checked = true;
+    if (!stand || !run) return;
+    if (cards.length >= 2 && stand.checked) {
+      run.checked = true;
+      run.dataset.byCards = "1";
+    }
+    if (cards.length <= 1 && run.checked && run.dataset.byCards) stand.checked = true;
+    if (!run.checked) delete run.dataset.byCards;
   }
 
   /* Penalties: one tap calls one; the list shows each as "Blues renege → Reds +1". */
@@ -175,6 +182,11 @@
   });
   document.addEventListener("change", function (event) {
     if (event.target.form && event.target.matches("input[name=dealer]")) showKicks(event.target.form);
+    // The scorer's own choice of beg: no longer the cards' to undo.
+    if (event.target.matches("input[name=beg]")) {
+      var run = event.target.form && event.target.form.querySelector("input[name=beg][value=run]");
+      if (run) delete run.dataset.byCards;
+    }
   });
 
   /* The light reply: put the changed score-sheet rows in place and redraw the chart. A recorded

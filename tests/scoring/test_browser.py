@@ -717,6 +717,30 @@ def test_two_cards_typed_mean_the_pack_was_run_as_when_picked(scorer: Scorer) ->
     assert (hand["turn_ups"], hand["beg"]) == (["4H", "9S"], "run")
 
 
+def test_a_run_chosen_before_the_cards_stays_a_run(scorer: Scorer) -> None:
+    """At the table the beg comes before the cards: "Beg → run the pack" tapped first, then the
+    first card, turned the beg back to Stand and the hand was recorded as a stand (kicks on the
+    cards not yet entered lost). The scorer's run stays chosen; with one card it is refused by
+    name; with the second card it is recorded as run."""
+    game = GameFactory()
+    scorer.scan(game)
+    run = scorer.page.locator("#hand-form input[name=beg][value=run]")
+    scorer.choose("Beg", "Beg → run the pack")
+    scorer.card("8S")
+    expect(run).to_be_checked()
+    scorer.enter(high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
+    scorer.record()
+    expect(scorer.page.locator("#hand-form")).to_contain_text("turns up at least two cards")
+    assert facts_of(game) == []
+    expect(run).to_be_checked()
+    scorer.card("9H")
+    scorer.enter(high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
+    scorer.record()
+    expect(scorer.page.get_by_text("Hand 1 recorded.")).to_be_visible()
+    hand = facts_of(game)[0]
+    assert (hand["turn_ups"], hand["beg"]) == (["8S", "9H"], "run")
+
+
 def test_missing_fact_is_asked_for_next_to_it(scorer: Scorer) -> None:
     """Forgetting a fact (here low) names it where the scorer taps it; nothing is saved."""
     game = GameFactory()
