@@ -1617,21 +1617,46 @@ def league_players(*, league: League) -> QuerySet[Player]:
     )
 
 
+#: Why a result has no pegs (nor hang jacks) to give, where no table gave them: it was imported
+#: from the league's own records, whose file gives a played match's match points and games
+#: alone (``fixtures_import``): its stored 0–0 is not recorded, never a score.
+IMPORTED_WITHOUT_PEGS = "not in the imported records"
+
+
 class PegsGap(NamedTuple):
-    """Tables of a result whose pegs are not known (``FixtureTable.has_pegs``)."""
+    """Tables of a result whose pegs are not known (``FixtureTable.has_pegs``), or a result
+    with no tables at all (imported: ``IMPORTED_WITHOUT_PEGS``)."""
 
     every: bool  # no table's: the result has no pegs to give, not 0–0
     boards: str  # "table 1", "tables 1 and 3"
     verb: str  # "has", "have"
     counted: str  # the tables the result's pegs are from: "tables 2 and 4"
     only: str  # "the only one", "the only ones" (with game scores on the card)
+    why: str = "no game scores on the card"  # why, where no table's pegs are known
+    imported: bool = False  # imported without tables: its hang jacks are not known either
+    tables_known: bool = True  # the tables each side won (an import's, where its games say)
 
 
-def pegs_gap(tables: Iterable[FixtureTable]) -> PegsGap | None:
+def pegs_gap(tables: Iterable[FixtureTable], result: FixtureResult | None = None) -> PegsGap | None:
     """Which of the fixture's tables gave no pegs (their card had no game scores), or None
     when every table's pegs are known: how the fixture's and the result's pages say it, and
-    which tables the pegs they give are from (a total of some tables is not the match's)."""
+    which tables the pegs they give are from (a total of some tables is not the match's).
+    ``result`` (the fixture's): a decided one with no tables, not a walkover, was imported
+    with its match points and games alone: neither its pegs nor its hang jacks are known."""
     tables = list(tables)
+    if not tables and result is not None and result.is_final and not result.is_walkover:
+        # The match engine gives the tables won where the games say them (``points_result``).
+        tables_known = bool(result.home_tables or result.away_tables or result.tables_halved)
+        return PegsGap(
+            True,
+            "",
+            "",
+            "",
+            "",
+            why=IMPORTED_WITHOUT_PEGS,
+            imported=True,
+            tables_known=tables_known,
+        )
     boards = [str(table.board) for table in tables if not table.has_pegs]
     if not boards:
         return None

@@ -371,7 +371,7 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
             "to_print": card_to_print(detail, today),
             # The match's tables not seated yet: named, so one table seated is not the match.
             "unseated": selectors.unseated_boards(detail, tables),
-            "pegs_gap": selectors.pegs_gap(tables),
+            "pegs_gap": selectors.pegs_gap(tables, getattr(detail, "result", None)),
             "adjustments": list(detail.adjustments.all()),
             "secretary": SECRETARY,
             "confirmed": confirmed,

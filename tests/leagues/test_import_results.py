@@ -19,6 +19,7 @@ from leagues.models import Fixture, League, Team
 from leagues.services.fixtures_import import scores_help
 from tests.factories.leagues import LeagueFactory, SeasonFactory
 from tests.factories.scoring import UserFactory
+from tests.leagues.helpers import page_words
 
 pytestmark = pytest.mark.django_db
 
@@ -102,6 +103,32 @@ def test_a_trinidad_result_imported_counts_its_bullseyes_everywhere():
     assert (arima["Bullseyes for"], arima["Bullseyes against"]) == ("12", "12")
     # Level on points: the bullseyes order them.
     assert [row["Team"] for row in rows] == ["Malabar Kings", "Arima Stars", "Couva Jacks"]
+
+
+def test_an_imported_results_pegs_and_hang_jacks_read_as_not_recorded_not_0():
+    """The file gives a played match's match points (and games) alone: its points scored and
+    hang jacks were stored 0–0 and shown as "0 0" on the fixture's page and "0–0" on its
+    result page, as if nobody had scored. They read as not in the imported records, as do
+    the tables won where the games do not say them (a Trinidad 7–5: the result page said
+    "Tables 0–0"), and the fixture's page no longer says its pairs are "not seated yet"; the
+    standings add nothing for them (docs/imported-results.md)."""
+    league = LeagueFactory(trinidad=True, match_format=TRINIDAD_FORMAT.to_spec())
+    SeasonFactory(league=league, name="2025–26")
+    import_and_confirm(secretary_of(league), league, TRINIDAD_PEOPLE, TRINIDAD_FIXTURES)
+    played = Fixture.objects.get(home__name="Arima Stars")
+    assert (played.result.home_pegs, played.result.home_hang_jacks) == (0, 0)
+    not_recorded = '<td colspan="2" data-testid="no-{}">— (not in the imported records)</td>'
+    page = page_words(Client().get(reverse("leagues:fixture", args=[played.pk])))
+    assert f'<th scope="row">Points scored</th>{not_recorded.format("pegs")}' in page
+    assert f'<th scope="row">Hang jacks</th>{not_recorded.format("hang-jacks")}' in page
+    assert "Imported from the league's records: its tables were not recorded." in page
+    assert "The pairs are not seated yet" not in page
+    result = page_words(Client().get(reverse("leagues:fixture_result", args=[played.pk])))
+    gap = "— (not in the imported records)"
+    assert (
+        f"Tables {gap} · bullseyes 7–5 · points scored {gap} · hang jacks {gap} · league points "
+        "2–0" in result
+    )
 
 
 YORKSHIRE_PEOPLE = """division,team,venue,player
