@@ -1,5 +1,6 @@
 """A team's squad on a phone (390×844): the list is in two columns, and each player stays whole
-in one of them, "(captain)" beside the captain's name on the secretary's team page."""
+in one of them, "(captain)" beside the captain's name on the secretary's team page; a pasted
+list's refusal names the line as the box then shows it, and the name."""
 
 from __future__ import annotations
 
@@ -7,13 +8,20 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
-from leagues.models import TeamEntry
+from leagues.formats import YORKSHIRE_FORMAT
+from leagues.models import Player, TeamEntry
 from leagues.services.registrations import player_register
-from tests.factories.leagues import DivisionFactory, PlayerFactory, TeamEntryFactory
+from tests.factories.leagues import (
+    DivisionFactory,
+    LeagueFactory,
+    PlayerFactory,
+    TeamEntryFactory,
+)
 from tests.factories.scoring import UserFactory
-from tests.leagues.helpers import phone_signed_in
+from tests.leagues.helpers import captained_teams, phone_signed_in
+from tests.test_browser_pages import sideways
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -91,3 +99,32 @@ def test_a_new_teams_page_opens_on_its_squad_on_a_phone(phone: Page, live_server
         "Register the squad first: the captain is one of its players"
     ).is_visible()
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_a_pasted_line_too_long_is_refused_by_its_line_and_name(
+    phone: Page, live_server: Any
+) -> None:
+    """The refusal named neither the line nor all of the name: a secretary pastes names with
+    blank lines between them and a line of several names, and is told which line (as the box
+    shows the names again, one a line) and what is on it, on the phone's screen."""
+    league = LeagueFactory(match_format=YORKSHIRE_FORMAT.to_spec())
+    division = DivisionFactory(season__league=league)
+    home, _away, users = captained_teams(division, players=2)
+    phone_signed_in(phone, live_server, users["secretary"])
+    players = Player.objects.count()
+    url = reverse("leagues:manage_squad", args=[league.slug, home.pk])
+    phone.goto(f"{live_server.url}{url}?season={division.season_id}")
+    several = "Fred Wolstenholme, Arthur Hirst, Edna Sykes, Linda Dyson, Walter Ackroyd, " * 2
+    several = several.rstrip(", ")
+    box = phone.locator("textarea[name=names]")
+    box.fill(f"Mary Firth\n\n\nJoe Senior\n\n{several}\nSam Firth")
+    with phone.expect_navigation():
+        phone.get_by_role("button", name="Register them").tap()
+    refusal = phone.locator(".errorlist").first
+    expect(refusal).to_have_text(
+        f"Line 3: “{several}” is {len(several)} characters long: a player's name has at most "
+        "120. Is it more than one name? Put each on its own line."
+    )
+    assert box.input_value() == f"Mary Firth\nJoe Senior\n{several}\nSam Firth"
+    assert sideways(phone) <= 0
+    assert Player.objects.count() == players
