@@ -191,3 +191,38 @@ def test_a_long_name_wraps_and_its_selects_stay_inside_the_card(
     expect(refusal).to_contain_text("is one word of 120 characters: a name's words are 30")
     assert not home.registrations.filter(player__name="C" * 120).exists()
     assert sideways(phone) <= 0
+
+
+def test_the_standings_of_teams_with_five_results_fit_a_360_px_phone(
+    phone: Page, live_server: Any
+) -> None:
+    """The README's promise: position, team, played, points and the last five fit 360 px. Once
+    a team had five results (late in a season) the table was 342 px in a 331 px box: the last
+    result was cut off, to be scrolled to inside the table."""
+    from leagues.services.cards import CardTable, fixture_card_enter
+    from leagues.services.confirmation import result_confirm
+    from leagues.services.fixtures import fixtures_generate
+    from tests.leagues.helpers import entered_teams
+    from tests.leagues.test_pages import START
+
+    league = LeagueFactory(match_format=YORKSHIRE_FORMAT.to_spec())
+    division = DivisionFactory(season__league=league, name="Premier")
+    # Long words: the team column is as narrow as its longest word.
+    entered_teams(division, ["Woolpack", "Shoulder of Mutton", "Black Bull", "Golden Fleece"])
+    fixtures_generate(division=division, start=START, legs=2)
+    # One secretary types each card, the other confirms it.
+    typist, secretary = UserFactory(), UserFactory()
+    league.secretaries.add(typist, secretary)
+    fixtures = list(Fixture.objects.filter(division=division).order_by("date", "pk"))
+    for number, fixture in enumerate(fixtures[:10]):
+        scores = ((11, 7), (9, 11), (11, 4), (11, 10)) if number % 3 else ((7, 11),) * 4
+        tables = [CardTable(board=b, games=(s,)) for b, s in enumerate(scores, start=1)]
+        result_confirm(
+            submission=fixture_card_enter(fixture=fixture, tables=tables, by=typist),
+            by=secretary,
+        )
+    phone.set_viewport_size({"width": 360, "height": 780})
+    phone.goto(live_server.url + division.get_absolute_url())
+    assert phone.locator(".standings tbody tr").first.locator(".mark").count() == 5
+    assert phone.evaluate(OVER, ".standings") == [0]
+    assert phone.evaluate(CUT) == []
