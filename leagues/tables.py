@@ -66,7 +66,13 @@ class MetricColumn(tables.Column):
             "td": {"class": "num" + extra},
         }
         super().__init__(
-            accessor=metric.key, verbose_name=metric.abbr_for(style), attrs=attrs, **kwargs
+            accessor=metric.key,
+            verbose_name=metric.abbr_for(style),
+            attrs=attrs,
+            # The first tap on "Pts" (or "W", "PF") puts the most first, as the table does;
+            # on "L" or "PA" the fewest.
+            initial_sort_descending=metric.higher_is_better,
+            **kwargs,
         )
 
 

@@ -137,6 +137,22 @@ def test_standings_sort_by_a_column_and_back(client, division):
     assert csv_rows[1][1] == "Drop Inn"
 
 
+def test_a_figures_first_tap_sorts_the_better_first(client, division):
+    """Tapping "Pts" put the team with the fewest points first: a figure where more is better
+    sorts most first at the first tap (points, won), one where fewer is better fewest first
+    (lost, against), as the table itself reads."""
+    page = client.get(reverse("leagues:division", args=[division.pk])).content.decode()
+    for key in ("points", "won", "pegs_for"):
+        assert f'href="?sort=-{key}"' in page, key
+    for key in ("lost", "pegs_against"):
+        assert f'href="?sort={key}"' in page, key
+    page = client.get(reverse("leagues:division", args=[division.pk]), {"sort": "-points"})
+    body = page.content.decode()
+    positions = [body.index(f">{name}<") for name in ("Anchor", "Drop Inn")]
+    assert positions == sorted(positions), "most points first"
+    assert 'href="?sort=points"' in body, "then the other way"
+
+
 def test_fixtures_csv_is_the_whole_list_and_follows_filters(client, division):
     url = reverse("leagues:division_fixtures_csv", args=[division.pk])
     Fixture.objects.filter(division=division).update(time=datetime.time(19, 30))
