@@ -30,9 +30,8 @@ from leagues.services.cards import (
     card_problems,
     card_words,
     game_problems,
-    half_pair_words,
 )
-from leagues.services.seating import TableProblem
+from leagues.services.seating import TableProblem, half_pair_words
 from leagues.tiebreaks import score_word
 from scoring.forms.words import possessive
 from scoring.rules import Ruleset

@@ -1059,7 +1059,8 @@ class WalkoverForm(forms.Form):
 class FixtureTablesForm(forms.Form):
     """Each board's home pair and away pair, from the players registered to each team; the
     pairs seated already (``seated``: by board, as a captain may seat table 2 alone on the
-    night page) offered at their own table."""
+    night page) offered at their own table. ``pairs``: the league plays pairs, so a side is
+    both its players (``seating.half_pair_words``); else a player may play alone."""
 
     def __init__(
         self,
@@ -1068,10 +1069,12 @@ class FixtureTablesForm(forms.Form):
         home_players: QuerySet[Player] | list[Player],
         away_players: QuerySet[Player] | list[Player],
         seated: Mapping[int, tuple[list[Player], list[Player]]] | None = None,
+        pairs: bool = True,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.boards = boards
+        second = "Player 2" if pairs else "Player 2 (blank if playing alone)"
         pools = {"home": list(home_players), "away": list(away_players)}
         self.players = {p.pk: p for pool in pools.values() for p in pool}
         self.seat_names: dict[str, str] = {}
@@ -1084,7 +1087,7 @@ class FixtureTablesForm(forms.Form):
                     name = f"board_{board}_{side}_{seat}"
                     self.seat_names[name] = f"{side} player {seat} at table {board}"
                     self.fields[name] = forms.TypedChoiceField(
-                        label="Player 1" if seat == 1 else "Player 2 (blank if playing alone)",
+                        label="Player 1" if seat == 1 else second,
                         choices=choices,
                         coerce=int,
                         required=seat == 1,

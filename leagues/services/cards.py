@@ -300,29 +300,12 @@ def card_pairs_problem(
     """What is wrong with the pairs the card gives (``pairs_problem``), with the fixture's
     tables as they are stored (``existing``, by board) where the card leaves them: a player the
     card seats who already sits at one of those tables (scored on a phone, say) is refused at
-    the card's table, naming the table they sit at. Then, with ``halves``, a pair the card
-    gives one player of where the ruleset plays pairs (``half_pair_words``): a card says who
-    sat at a table, both of a pair or neither (the form refuses it at the empty seat)."""
+    the card's table, naming the table they sit at. With ``halves``, a pair the card gives one
+    player of where the ruleset plays pairs too (``half_pair_words``): a card says who sat at a
+    table, both of a pair or neither (the form refuses it at the empty seat)."""
     seats = {b: (t.home_pair, t.away_pair) for b, t in existing.items()}
     seats.update({t.board: (list(t.home), list(t.away)) for t in tables})
-    problem = pairs_problem(fixture, seats, seating=[t.board for t in tables])
-    if problem is not None or not halves:
-        return problem
-    if fixture.division.season.get_ruleset().players < 2:
-        return None
-    for table in tables:
-        for team, pair in ((fixture.home, table.home), (fixture.away, table.away)):
-            if len(pair) == 1:
-                return TableProblem(table.board, half_pair_words(table.board, team.name, pair[0]))
-    return None
-
-
-def half_pair_words(board: int, team: str, player: Player) -> str:
-    """The refusal of a pair the card gives one player of: both players of a pair, or neither."""
-    return (
-        f"Table {board}: {team}: {possessive(str(player))} partner is not chosen: choose both "
-        "players of the pair, or neither (not recorded)."
-    )
+    return pairs_problem(fixture, seats, seating=[t.board for t in tables], halves=halves)
 
 
 def game_problems(

@@ -12,8 +12,9 @@ names. A captain adds a player to their own squad by name on the spot where the 
 it (``leagues.services.registrations.squad_add_on_the_night``).
 
 ``check_pairs`` is the one check of a fixture's seating (a player registered for their team
-that season, at one table only, one or two a side), for the secretary's seating, the captains'
-and the score card's pairs alike; its refusals name the table (``pairs_problem``: the refusal
+that season, at one table only, one or two a side, and both players of a pair where the league
+plays pairs: ``half_pair_words``), for the secretary's seating, the captains' and the score
+card's pairs alike; its refusals name the table (``pairs_problem``: the refusal
 with the table it is at, for a list of refusals put in the order of the tables).
 """
 
@@ -66,13 +67,15 @@ def pairs_problem(
     seats: Mapping[int, tuple[Pair, Pair]],
     *,
     seating: Collection[int] | None = None,
+    halves: bool = True,
 ) -> TableProblem | None:
     """What is wrong with a seating of ``fixture`` (board: (home pair, away pair); a pair may
     be empty when it is not seated or not recorded), at the table it is wrong at: a player not
     registered for their team that season, at two tables or on both sides, or more than two
-    players a side. None when the seating is right. ``seating``: the tables being seated now
-    (None: all); the others are already seated, so a player chosen again is refused at the
-    table being seated, naming the table they already sit at."""
+    players a side; then, with ``halves``, a side of one player at a table being seated where
+    the league plays pairs (``half_pair_words``). None when the seating is right. ``seating``:
+    the tables being seated now (None: all); the others are already seated, so a player chosen
+    again is refused at the table being seated, naming the table they already sit at."""
     registered: dict[int, set[int]] = {fixture.home_id: set(), fixture.away_id: set()}
     for team_id, player_id in Registration.objects.filter(
         season=fixture.division.season_id, team__in=[fixture.home_id, fixture.away_id]
@@ -97,7 +100,24 @@ def pairs_problem(
                         f"Table {board}: {player} is already seated at table {seated[player.pk]}.",
                     )
                 seated[player.pk] = board
+    if not halves or fixture.division.season.get_ruleset().players < 2:
+        return None
+    for board in sorted(seats):
+        if seating is not None and board not in seating:
+            continue
+        for team, pair in zip((fixture.home, fixture.away), seats[board], strict=True):
+            if len(pair) == 1:
+                return TableProblem(board, half_pair_words(board, team.name, pair[0]))
     return None
+
+
+def half_pair_words(board: int, team: str, player: Player) -> str:
+    """The refusal of a side given one player of, where the league plays pairs: the score
+    card's and the seating's (on the night and the secretary's Tables page) alike."""
+    return (
+        f"Table {board}: {team}: {possessive(str(player))} partner is not chosen: choose both "
+        "players of the pair, or neither (not recorded)."
+    )
 
 
 def check_pairs(

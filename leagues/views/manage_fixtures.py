@@ -229,6 +229,7 @@ def fixture_tables(request: HttpRequest, pk: int) -> HttpResponse:
         home_players=squads[fixture.home],
         away_players=squads[fixture.away],
         seated={t.board: (t.home_pair, t.away_pair) for t in seated},
+        pairs=season.get_ruleset().players > 1,
     )
     # Once games have started, the tables not seated yet, each seated on its own.
     unseated = selectors.unseated_boards(fixture, seated) if started else []

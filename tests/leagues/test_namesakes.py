@@ -351,9 +351,9 @@ def test_a_pair_seated_on_the_night_is_told_apart_in_its_game(family):
     family["league"].secretaries.add(secretary)
     mother, daughter = squad(fixture.home, season)
     away = squad(fixture.away, season)
-    table = table_seat(fixture=fixture, board=1, home=[mother], away=away, by=secretary)
+    table = table_seat(fixture=fixture, board=1, home=[mother, daughter], away=away, by=secretary)
     assert [s.players for s in current_game(table).sides.all()] == [
-        [MOTHER],
+        [MOTHER, DAUGHTER],
         [p.name for p in away],
     ]
     table_seat(fixture=fixture, board=1, home=[daughter, mother], by=secretary)

@@ -11,6 +11,7 @@ from django.urls import reverse
 from leagues.formats import YORKSHIRE_FORMAT
 from leagues.models import AuditEntry, FixtureTable, League, Registration, TeamEntry
 from leagues.services.registrations import squad_add_on_the_night as squad_add
+from leagues.services.results import fixture_tables_set
 from leagues.services.seating import ReplaceTheirPair, table_seat
 from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory, PlayerFactory
 from tests.factories.scoring import UserFactory
@@ -299,9 +300,9 @@ def test_seating_ones_own_side_an_empty_seat_or_the_same_two_needs_no_asking(nig
     assert table.away_seated_by == users["away"]  # who chose the two, not who turned them
     # A pair a secretary seated: the home captain changes it unasked.
     table_seat(fixture=fixture, board=2, away=away[:2], by=users["secretary"])
-    assert table_seat(fixture=fixture, board=2, away=[away[0]], by=users["home"]).away_pair == [
-        away[0]
-    ]
+    fifth = squad_add(fixture=fixture, side="away", name="Ann Fifth", by=users["away"]).player
+    changed = table_seat(fixture=fixture, board=2, away=[away[0], fifth], by=users["home"])
+    assert changed.away_pair == [away[0], fifth]
     # A secretary replacing the home captain's pair is asked.
     with pytest.raises(ReplaceTheirPair, match="seated for Black Bull by Black Bull's captain"):
         table_seat(fixture=fixture, board=1, home=home[:2], by=users["secretary"])
@@ -340,3 +341,79 @@ def test_the_night_page_asks_before_replacing_the_other_captains_pair(night) -> 
     # The home captain's own pair changed again: no question.
     data |= {"t1-home_1": home[2].pk, "t1-home_2": home[3].pk}
     assert client.post(url, data).status_code == 302
+
+
+# A pairs league's side is both its players or none: seating one player on their own (the
+# captain's night page, a secretary's, the Tables page's every-table form) is refused in the score
+# card's words (``seating.half_pair_words``), nothing saved.
+
+
+def _alone(player, team: str = "Black Bull", board: int = 2) -> str:
+    """The score card's refusal of the same pair, word for word."""
+    return (
+        f"Table {board}: {team}: {player}'s partner is not chosen: choose both players of the "
+        "pair, or neither (not recorded)."
+    )
+
+
+def _nothing_seated(fixture) -> None:
+    assert not FixtureTable.objects.filter(fixture=fixture).exists()
+    assert not AuditEntry.objects.filter(
+        fixture=fixture, action__in=["table_seated", "tables_set"]
+    ).exists()
+
+
+@pytest.mark.parametrize("by", ["home", "secretary"])
+def test_seating_one_player_of_a_pair_is_refused_in_the_score_cards_words(night, by) -> None:
+    fixture, users, home, away = night
+    with pytest.raises(ValidationError) as refused:
+        table_seat(fixture=fixture, board=2, home=[home[0]], by=users[by])
+    assert refused.value.messages == [_alone(home[0])]
+    with pytest.raises(ValidationError) as refused:
+        table_seat(fixture=fixture, board=2, home=home[:2], away=[away[1]], by=users[by])
+    assert refused.value.messages == [_alone(away[1], "Old Hall")]
+    _nothing_seated(fixture)
+    # Both players, or a side left to its own captain, are seated as ever.
+    table = table_seat(fixture=fixture, board=2, home=home[:2], by=users[by])
+    assert table.home_pair == home[:2] and table.away_pair == []
+
+
+def test_a_secretary_seating_every_table_at_once_is_refused_the_same(night) -> None:
+    fixture, users, home, away = night
+    pairs = [(home[:2], away[:2]), ([home[2]], away[2:4])]
+    with pytest.raises(ValidationError) as refused:
+        fixture_tables_set(fixture=fixture, pairs=pairs, by=users["secretary"])
+    assert refused.value.messages == [_alone(home[2])]
+    _nothing_seated(fixture)
+
+
+@pytest.mark.parametrize("by", ["home", "secretary"])
+def test_the_night_page_refuses_a_player_on_their_own(night, by) -> None:
+    """The tester's steps: table 2, home player 1 chosen, player 2 "—", "Seat table 2"."""
+    fixture, users, home, _away = night
+    client = Client()
+    client.force_login(users[by])
+    url = reverse("leagues:fixture_night", kwargs={"pk": fixture.pk})
+    data = {"action": "seat", "board": "2", "t2-home_1": home[0].pk, "t2-home_2": ""}
+    response = client.post(url, data)
+    assert response.status_code == 200
+    assert _alone(home[0]).replace("'", "&#x27;") in response.content.decode()
+    _nothing_seated(fixture)
+
+
+def test_the_tables_page_refuses_a_player_on_their_own(night) -> None:
+    fixture, users, home, away = night
+    client = Client()
+    client.force_login(users["secretary"])
+    url = reverse("leagues:manage_fixture_tables", kwargs={"pk": fixture.pk})
+    page = client.get(url).content.decode()
+    assert "blank if playing alone" not in page  # a pairs league: a side is both players
+    data = {}
+    for board, (ours, theirs) in enumerate([(home[:2], away[:2]), (home[2:4], [away[2]])], start=1):
+        for side, pair in (("home", ours), ("away", theirs)):
+            for seat, player in enumerate(pair, start=1):
+                data[f"board_{board}_{side}_{seat}"] = player.pk
+    response = client.post(url, data)
+    assert response.status_code == 200
+    assert _alone(away[2], "Old Hall").replace("'", "&#x27;") in response.content.decode()
+    _nothing_seated(fixture)
