@@ -9,8 +9,9 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from cups.models import PLAYOFF_HANDS_STAND, PLAYOFF_WON_AT_TABLE, PLAYOFF_WON_DECIDES, Tie
@@ -120,8 +121,8 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, _done(submission, as_captain=as_captain, tie=tie))
             if request.GET.get("from") == "desk":
                 # A secretary entering a night's cards goes back to the desk's list for the next.
-                return redirect("leagues:manage_league", slug=season.league.slug)
-            return redirect("leagues:fixture_result", pk=fixture.pk)
+                return _taken(request, reverse("leagues:manage_league", args=[season.league.slug]))
+            return _taken(request, reverse("leagues:fixture_result", args=[fixture.pk]))
     closed = None if open_for_card else cards.card_closed_why(request.user, fixture)
     playoff = _playoff(request, fixture, tie) if closed == "counts" else None
     if isinstance(playoff, HttpResponse):
@@ -171,6 +172,16 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
         "posted": request.method == "POST",
     }
     return render(request, "leagues/score_card.html", context, status=200)
+
+
+def _taken(request: HttpRequest, url: str) -> HttpResponse:
+    """The card taken: on to ``url``, as a plain form post is redirected. The card page's
+    script (``static/leagues/score_card.js``, asking ``X-Card-Reply: location``) is told where
+    and goes there itself, so the page's message is still to be read there (a fetch following
+    the redirect would read it away)."""
+    if request.headers.get("X-Card-Reply") == "location":
+        return JsonResponse({"location": url})
+    return redirect(url)
 
 
 def _playoff(
