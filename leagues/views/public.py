@@ -19,7 +19,7 @@ from cups.selectors import knockout_tie
 from leagues import match
 from leagues.days import clock, short_date
 from leagues.fragments import PLAYERS, page_fragment, page_fragment_tagged, tag_until
-from leagues.models import AuditEntry, Division, Fixture
+from leagues.models import AuditEntry, Division, Fixture, League
 from leagues.permissions import can_manage_league, captained_sides, fixture_role
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.blank_cards import card_to_print
@@ -597,10 +597,17 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             known=pairs_known,
             more=race.pairs if race else None,
         )
+        registrations = list(selectors.player_registrations(player=player))
         return {
             "player": player,
-            "registrations": list(selectors.player_registrations(player=player)),
+            "registrations": registrations,
             "stats": stats,
+            # Hang jacks and kicks are Trinidad's: a player of a Yorkshire league alone is not
+            # shown three figures that are always 0 (unless one is not).
+            "trinidad_figures": any(
+                r.season.league.style == League.Style.TRINIDAD for r in registrations
+            )
+            or any((stats.hang_jacks_taken, stats.hang_jacks_given, stats.kicks)),
             "scope": scope,
             "scopes": FIGURE_SCOPES,
             "counts_in": SCOPE_COUNTS_IN[scope],

@@ -444,6 +444,18 @@ def test_player_page_shows_teams_figures_and_games(client, played):
     assert played.games[0].get_absolute_url() in page
 
 
+def test_player_page_shows_hang_jacks_and_kicks_in_a_trinidad_league_only(client, played):
+    """A Yorkshire player's page listed "Hang jacks taken 0", "Hang jacks given 0" and "Kicks
+    0": Yorkshire has neither, so its players' figures leave them out, as the players' tables
+    do; a Trinidad player's keep them."""
+    player = played.fixture.tables.get(board=1).home_player_1
+    page = get(client, "player", player.pk)
+    figures = page[page.index('data-testid="figures"') : page.index("<h2>Partners</h2>")]
+    trinidad = played.league.style == "trinidad"
+    for words in ("Hang jacks taken", "Hang jacks given", "<dt>Kicks</dt>", "and hang jacks"):
+        assert (words in figures) == trinidad, words
+
+
 def test_player_page_gives_each_games_score_from_the_players_side(client, played):
     """An away player's game reads "3–11 lost" (theirs first, as "lost" reads), not the
     home side's "11–3 lost"; a home player's "11–3 won"."""
