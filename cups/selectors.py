@@ -66,7 +66,7 @@ RACE_TIE_RELATED = (
 
 
 def competition_get(*, pk: int) -> Competition:
-    return Competition.objects.select_related("league", "season", "winner").get(pk=pk)
+    return Competition.objects.select_related("league", "season__league", "winner").get(pk=pk)
 
 
 def teams_to_enter(*, competition: Competition) -> QuerySet[Team]:

@@ -24,8 +24,10 @@ from cups.permissions import can_manage_competition, tie_role, tie_sides
 from cups.services import competitions, confirmation, draws, ties
 from leagues.card_forms import PlayoffForm
 from leagues.forms import add_service_error
+from leagues.match import decider_words
 from leagues.selectors import fixtures as league_selectors
 from leagues.selectors.people import acted_words
+from leagues.tiebreaks import pegs_word
 from leagues.views.common import found, post_action, require_manager, user_or_none
 
 
@@ -54,6 +56,11 @@ def competition_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "league": competition.league,
             "competition": competition,
+            "decider": decider_words(
+                competition.decider,
+                aggregate=pegs_word(competition.league.style),
+                hang_jacks=competition.season.get_ruleset().hang_jack_points is not None,
+            ),
             "rounds": rounds,
             "shown": shown,
             "bracket": selectors.bracket(rounds),

@@ -35,6 +35,19 @@ def level_words(home_score: int, away_score: int) -> str:
     return f"Level {home_score}–{away_score}: {PLAYOFF_TO_COME}"
 
 
+def decider_words(decider: Decider, *, aggregate: str, hang_jacks: bool) -> str:
+    """How a drawn knock-out match is decided, as the pages say it: "Aggregate pegs, then hang
+    jacks, then a play-off game". ``aggregate``: the league's word for the figure ("pegs",
+    "points scored"); ``hang_jacks``: whether its games have them (a Yorkshire game has none:
+    always level, they decide nothing and are not named)."""
+    steps = [f"aggregate {aggregate}"] if decider == PEGS else []
+    if decider in (PEGS, HANG_JACKS) and hang_jacks:
+        steps.append("hang jacks")
+    steps.append(PLAYOFF_WON)
+    words = ", then ".join(steps)
+    return words[0].upper() + words[1:]
+
+
 def games_to_win(best_of: int) -> int:
     """Games a side needs in a race tie of ``best_of`` games: more than half."""
     return best_of // 2 + 1

@@ -23,6 +23,7 @@ from leagues.selectors.fixtures import CUP_TIE, FIXTURE_RELATED, NO_MATCH_ON_THE
 from leagues.selectors.people import name_people, seated_players
 from leagues.services.cards import CardWords, card_layout, card_words
 from leagues.services.seating import night_open
+from leagues.tiebreaks import pegs_word
 
 #: A seat on the card: its player's name, or "" for a line to write it on.
 Seat = str
@@ -129,7 +130,15 @@ def _card(fixture: Fixture) -> BlankCard:
         words=card_words(layout, style),
         tables=tuple(tables),
         rules=f"{fmt.describe()} Games to {ruleset.target}.",
-        decider=knockout.competition.get_decider_display() if knockout is not None else "",
+        decider=(
+            match.decider_words(
+                knockout.competition.decider,
+                aggregate=pegs_word(style),
+                hang_jacks=ruleset.hang_jack_points is not None,
+            )
+            if knockout is not None
+            else ""
+        ),
     )
 
 

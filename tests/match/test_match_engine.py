@@ -26,6 +26,7 @@ from leagues.match import (
     card_layout,
     card_problems,
     decide_drawn_match,
+    decider_words,
     games_to_win,
     group_order,
     group_points,
@@ -416,3 +417,28 @@ def test_possible_points_are_exactly_the_results_a_match_can_end_with(fmt) -> No
         walkover = walkover_result(fmt, side)
         seen.add((walkover.home_points, walkover.away_points))
     assert possible_points(fmt) == frozenset(seen)
+
+
+@pytest.mark.parametrize(
+    ("decider", "aggregate", "hang_jacks", "words"),
+    [
+        ("pegs", "pegs", True, "Aggregate pegs, then hang jacks, then a play-off game"),
+        ("pegs", "pegs", False, "Aggregate pegs, then a play-off game"),
+        (
+            "pegs",
+            "points scored",
+            True,
+            "Aggregate points scored, then hang jacks, then a play-off game",
+        ),
+        ("hang_jacks", "pegs", True, "Hang jacks, then a play-off game"),
+        ("hang_jacks", "pegs", False, "A play-off game"),
+        ("playoff", "pegs", True, "A play-off game"),
+    ],
+)
+def test_a_deciders_words_name_only_what_the_leagues_games_have(
+    decider: str, aggregate: str, hang_jacks: bool, words: str
+) -> None:
+    """A Yorkshire cup page said a drawn match goes to "aggregate pegs, then hang jacks":
+    Yorkshire games have no hang jacks (always level, they decide nothing), so they are not
+    named; a Trinidad league's figure is its points scored."""
+    assert decider_words(decider, aggregate=aggregate, hang_jacks=hang_jacks) == words  # type: ignore[arg-type]
