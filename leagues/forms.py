@@ -956,7 +956,11 @@ class FixtureGenerateForm(forms.Form):
     """The list's start and legs; the night and the exclusion dates are the season's calendar
     (changed here, they are stored in it)."""
 
-    start = SaneDateField(widget=DATE_INPUT, help_text="The first league night of the list.")
+    start = SaneDateField(
+        widget=DATE_INPUT,
+        help_text="The first league night of the list. New fixtures go only on nights not yet "
+        "past: on a season under way, from the next league night.",
+    )
     league_night = forms.TypedChoiceField(choices=Weekday.choices, coerce=int)
     legs = forms.TypedChoiceField(
         choices=[(1, "Single: play each team once"), (2, "Double: home and away")],

@@ -790,7 +790,8 @@ def round_robin(
     not returned.
 
     ``rest_every`` and ``end_by`` spread the rounds over the calendar (see :func:`round_dates`):
-    a week off after every ``rest_every`` rounds, or the rounds spread evenly up to ``end_by``.
+    a week off after every ``rest_every`` rounds, or the rounds spread evenly up to ``end_by``;
+    with fixtures kept, the rounds still owed are spread from the night after the last kept one.
 
     Teams of one venue (``TeamSlot.venue``) get paired numbers, never at home on the same night;
     a team whose venue is taken on some nights (``TeamSlot.taken``) gets a number away on them.
@@ -811,19 +812,22 @@ def round_robin(
     excluded = frozenset(exclusions)
     keys = [s.key for s in slots]
     rounds = (len(slots) + len(slots) % 2 - 1) * legs
+    kept = list(keep)
+    owed = _owed(slots, legs, kept + list(pending))
+    # With fixtures kept, only the rounds still owed are spread (by ``_regenerate``): the whole
+    # season's rounds need not fit between the start and ``end_by``.
+    fresh = not kept and not pending
     dates = round_dates(
         start=start,
         league_night=league_night,
         rounds=rounds,
         exclusions=excluded,
-        rest_every=rest_every,
-        end_by=end_by,
+        rest_every=rest_every if fresh else None,
+        end_by=end_by if fresh else None,
     )
     planner = _Planner(slots, start, league_night, legs, excluded, dates)
-    kept = list(keep)
-    owed = _owed(slots, legs, kept + list(pending))
     fixtures, byes = _fresh(planner)
-    if not kept and not pending:
+    if fresh:
         rendered = [_render(f, keys, f.round + 1) for f in fixtures]
         return Schedule(
             fixtures=_sorted(rendered),
@@ -831,7 +835,7 @@ def round_robin(
             notes=tuple(f.note for f in _sorted(rendered) if f.note),
             clashes=tuple(planner.clashes()),
         )
-    return _regenerate(planner, keys, fixtures, kept, owed)
+    return _regenerate(planner, keys, fixtures, kept, owed, rest_every=rest_every, end_by=end_by)
 
 
 def _owed(slots: list[TeamSlot], legs: int, keep: list[PlannedFixture]) -> set[tuple[int, int]]:
@@ -896,25 +900,30 @@ def _regenerate(
     plan: list[_Fixture],
     keep: list[PlannedFixture],
     owed: set[tuple[int, int]],
+    *,
+    rest_every: int | None,
+    end_by: date | None,
 ) -> Schedule:
+    """The kept fixtures and the owed ones in rounds after them: each owed fixture in the
+    first of those rounds where both teams (and its venue) are free, else in a new round. The
+    new rounds then take the league nights after the last kept fixture (from the planner's
+    start), spread by ``rest_every`` or ``end_by`` as a fresh list would be."""
     last_kept = max((f.date for f in keep), default=planner.start - timedelta(days=1))
     first_round = max((f.round for f in keep), default=0) + 1
     plan = sorted(plan, key=lambda f: (f.date, f.round))
     owed_fixtures = [f for f in plan if (f.home, f.away) in owed]
     regular = [f for f in owed_fixtures if f.date > last_kept]
     overdue = [f for f in owed_fixtures if f.date <= last_kept]
-    start = max(planner.start, last_kept + timedelta(days=1))
-    nights = _nights_from(planner, start)
-    dates: list[date] = []
     playing: list[set[int]] = []
     hosting: list[dict[Hashable, int]] = []
     placed: list[list[_Fixture]] = []
     catch_up: list[bool] = []
+    moved: list[tuple[_Fixture, int, int]] = []  # fixture, the team at home, the round it left
     for fixture, is_overdue in [(f, False) for f in regular] + [(f, True) for f in overdue]:
         venue = planner.venue[fixture.home]
         free_teams_at: int | None = None
         target: int | None = None
-        for r in range(len(dates)):
+        for r in range(len(playing)):
             if fixture.home in playing[r] or fixture.away in playing[r]:
                 continue
             if free_teams_at is None:
@@ -924,25 +933,40 @@ def _regenerate(
             target = r
             break
         if target is None:
-            dates.append(next(nights))
             playing.append(set())
             hosting.append({})
             placed.append([])
             catch_up.append(is_overdue)
-            target = len(dates) - 1
+            target = len(playing) - 1
             if free_teams_at is None:
                 free_teams_at = target
         if not is_overdue:
             catch_up[target] = False
-        new = _Fixture(target, dates[target], fixture.home, fixture.away, fixture.swap_note)
+        new = _Fixture(target, fixture.date, fixture.home, fixture.away, fixture.swap_note)
         if free_teams_at != target:
-            blocked = free_teams_at
-            assert blocked is not None and venue is not None
-            new.move_note = planner._move_note(new, hosting[blocked][venue], dates[blocked])
+            assert free_teams_at is not None and venue is not None
+            moved.append((new, hosting[free_teams_at][venue], free_teams_at))
         playing[target].update((fixture.home, fixture.away))
         if venue is not None:
             hosting[target][venue] = fixture.home
         placed[target].append(new)
+    dates = (
+        round_dates(
+            start=max(planner.start, last_kept + timedelta(days=1)),
+            league_night=planner.league_night,
+            rounds=len(placed),
+            exclusions=planner.exclusions,
+            rest_every=rest_every,
+            end_by=end_by,
+        )
+        if placed
+        else []
+    )
+    for row in placed:
+        for new in row:
+            new.date = dates[new.round]
+    for new, host, blocked in moved:
+        new.move_note = planner._move_note(new, host, dates[blocked])
     rendered = [_render(f, keys, first_round + f.round) for row in placed for f in row]
     byes = [
         Bye(first_round + r, dates[r], keys[t])
@@ -958,14 +982,3 @@ def _regenerate(
         notes=tuple(f.note for f in fixtures if f.note),
         clashes=tuple(planner.clashes()),
     )
-
-
-def _nights_from(planner: _Planner, start: date) -> Iterator[date]:
-    """The planned round nights from ``start`` on (keeping any spread), then every league
-    night after the last of them."""
-    last = start - timedelta(days=1)
-    for night in planner.dates:
-        if night >= start:
-            yield night
-            last = night
-    yield from league_nights(last + timedelta(days=1), planner.league_night, planner.exclusions)

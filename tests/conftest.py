@@ -1,5 +1,6 @@
 """Project-wide fixtures: a phone-sized page in headless Debian Chromium for browser tests."""
 
+import datetime
 import os
 import threading
 from collections.abc import Iterator
@@ -304,3 +305,30 @@ def migrate_to(transactional_db: None) -> Iterator[Any]:
     yield to
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+#: The day the tests' fixture lists are made on unless a test says otherwise: before every
+#: test's season (the factories' seasons start in September 2025). The generator puts new
+#: fixtures only on nights not yet past, and the tests' seasons are long past by the clock.
+LISTS_MADE_ON = datetime.date(2000, 1, 3)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _lists_made_before_the_seasons() -> Iterator[Any]:
+    """Every test makes its fixture lists as on ``LISTS_MADE_ON`` (a module's world too);
+    yields the generator's own reading of the day, for ``lists_made_today``."""
+    from leagues.services import fixtures
+
+    made_on = fixtures.list_made_on
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(fixtures, "list_made_on", lambda league: LISTS_MADE_ON)
+        yield made_on
+
+
+@pytest.fixture
+def lists_made_today(monkeypatch: pytest.MonkeyPatch, _lists_made_before_the_seasons: Any) -> None:
+    """The fixture lists made on today where the league plays, by the clock (which the test
+    sets): the generator's own reading of the day."""
+    from leagues.services import fixtures
+
+    monkeypatch.setattr(fixtures, "list_made_on", _lists_made_before_the_seasons)

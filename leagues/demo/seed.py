@@ -466,9 +466,14 @@ class _Builder:
                 starts_on=start,
             )
             divisions = self._divisions(league, season, venues, start)
+        # Each list is made as on the season's first day, before any of its nights had passed.
         for division in divisions:
             report = fixtures_generate(
-                division=division, start=start, legs=plan.legs, exclusions=self._exclusions(start)
+                division=division,
+                start=start,
+                legs=plan.legs,
+                exclusions=self._exclusions(start),
+                today=start,
             )
             for note in report.notes:
                 self.log(f"  {division.name}: {note}")
@@ -519,7 +524,7 @@ class _Builder:
         )
         divisions = self._divisions(league, season, venues, begin)
         for division in divisions:
-            fixtures_generate(division=division, start=begin, legs=self.plan.legs)
+            fixtures_generate(division=division, start=begin, legs=self.plan.legs, today=begin)
             self._play(division)
         self.log(f"  {season.name}: finished")
         return season

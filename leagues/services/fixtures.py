@@ -25,6 +25,7 @@ from leagues.models import (
     Division,
     Fixture,
     FixtureTable,
+    League,
     Season,
     Team,
     TeamEntry,
@@ -78,6 +79,9 @@ class GenerationPlan:
 
     kept: tuple[Fixture, ...]
     """Played, walked over, void or under way: never touched."""
+    past: tuple[Fixture, ...]
+    """Scheduled fixtures on nights already past (their result still awaited): kept as they
+    are, never moved onto a later night nor replaced."""
     postponed: tuple[Fixture, ...]
     """Postponed fixtures: kept as they are, still to be re-arranged; their meetings are not
     planned again."""
@@ -90,6 +94,11 @@ class GenerationPlan:
     byes: int
     notes: tuple[str, ...]
     start: datetime.date
+    plans_from: datetime.date
+    """The first league night new fixtures may go on: the start's, or the next one not yet
+    past where the league plays, whichever is later."""
+    today: datetime.date
+    """Today where the league plays, as the plan was made."""
     league_night: int
     legs: int
     exclusions: tuple[NightsOff, ...]
@@ -104,6 +113,9 @@ class GenerationPlan:
     """A week off after every so many rounds (None: none)."""
     end_by: datetime.date | None = None
     """The date the rounds are spread to (None: played on the first league nights)."""
+    start_past: bool = False
+    """The start's first league night is past: new fixtures go on the nights from
+    ``plans_from`` instead."""
     cards_out: frozenset[int] = frozenset()
     """The moved and replaced fixtures whose night's blank cards may be printed already: dated
     within the next week (or before it), or with pairs seated at their tables."""
@@ -114,7 +126,7 @@ class GenerationPlan:
         match ("No match: Red Lion", of every fixture the list has that night), for the
         secretary to read before saving."""
         playing: dict[datetime.date, list[tuple[Hashable, Hashable]]] = {}
-        for fixture in self.kept + self.postponed + self.unchanged:
+        for fixture in self.kept + self.past + self.postponed + self.unchanged:
             playing.setdefault(fixture.date, []).append((fixture.home_id, fixture.away_id))
         for move in self.moved:
             playing.setdefault(move.date, []).append((move.fixture.home_id, move.fixture.away_id))
@@ -132,7 +144,7 @@ class GenerationPlan:
     @property
     def token(self) -> str:
         """A fingerprint of the plan: confirming checks the list is still the one previewed."""
-        lines = [f"k{f.pk}" for f in self.kept + self.postponed + self.unchanged]
+        lines = [f"k{f.pk}" for f in self.kept + self.past + self.postponed + self.unchanged]
         lines += [f"m{m.fixture.pk}:{m.date}" for m in self.moved]
         lines += [f"r{f.pk}" for f in self.replaced]
         lines += [f"c{f.home}:{f.away}:{f.date}" for f in self.created]
@@ -155,6 +167,7 @@ class GenerationReport:
     moved: int = 0
     postponed: int = 0
     unchanged: int = 0
+    past: int = 0
 
 
 def nights_off_checked(
@@ -223,6 +236,12 @@ def _refuse_impossible(
             )
 
 
+def list_made_on(league: League) -> datetime.date:
+    """The day a fixture list is made on, unless the caller gives one: today where the league
+    plays (a night in Port of Spain is still today there when London's date is the next)."""
+    return league.today()
+
+
 def fixtures_plan(
     *,
     division: Division,
@@ -232,6 +251,7 @@ def fixtures_plan(
     exclusions: Collection[NightsOff | datetime.date] | None = None,
     rest_every: int | None = None,
     end_by: datetime.date | None = None,
+    today: datetime.date | None = None,
 ) -> GenerationPlan:
     """What generating the division's list would do; changes nothing.
 
@@ -240,7 +260,11 @@ def fixtures_plan(
     when they overlap or run outside the season), its venue capacity, its start and its end.
     Played,
     walked-over, void and started fixtures are kept as they are; postponed ones too (their
-    meeting is not planned again); only scheduled fixtures may move or be replaced.
+    meeting is not planned again), and scheduled ones on nights already past; only scheduled
+    fixtures from today on may move or be replaced. New fixtures go on league nights from the
+    start's, or from the next one not yet past (``today``: the league's, where it plays, unless
+    given), whichever is later; a list that cannot fit in what is left of the season is
+    refused.
 
     Teams of one pub get paired numbers, within the division and against the other divisions'
     stored lists, so that they are never at home on the same night where a pairing can do it.
@@ -249,6 +273,7 @@ def fixtures_plan(
     """
     division = Division.objects.select_related("season__league").get(pk=division.pk)
     season = division.season
+    today = list_made_on(season.league) if today is None else today
     night = season.night if league_night is None else league_night
     legs = legs or 1
     start = start or season.starts_on
@@ -282,7 +307,18 @@ def fixtures_plan(
     # Every kept fixture stays as it is (a withdrawn team's too); those of the teams still in
     # are the planner's fixed points.
     kept = _locked(division)
-    locked = [f for f in kept if f.home_id in ids and f.away_id in ids]
+    past = list(
+        Fixture.objects.filter(
+            division=division,
+            kind=Fixture.Kind.LEAGUE,
+            status=Fixture.Status.SCHEDULED,
+            date__lt=today,
+        )
+        .exclude(pk__in=[f.pk for f in kept])
+        .select_related("home", "away")
+        .order_by("date", "pk")
+    )
+    locked = [f for f in kept + past if f.home_id in ids and f.away_id in ids]
     postponed = list(
         Fixture.objects.filter(
             division=division, kind=Fixture.Kind.LEAGUE, status=Fixture.Status.POSTPONED
@@ -291,6 +327,8 @@ def fixtures_plan(
         .select_related("home", "away")
         .order_by("date", "pk")
     )
+    plans_from = next(league_nights(max(start, today), night, excluded))
+    start_past = plans_from != next(league_nights(start, night, excluded))
     keep = [
         PlannedFixture(round=f.round or 0, date=f.date, home=f.home_id, away=f.away_id)
         for f in locked
@@ -319,7 +357,7 @@ def fixtures_plan(
                 )
                 for t in teams
             ],
-            start=start,
+            start=plans_from,
             league_night=night,
             legs=legs,
             exclusions=excluded,
@@ -344,20 +382,13 @@ def fixtures_plan(
         lambda day: league_nights(day, night, excluded),
     )
     if season.ends_on is not None:
-        late = [f for f in planned if f.date > season.ends_on]
-        if late:
-            raise ValidationError(
-                f"The list needs league nights up to {long_date(max(f.date for f in late))}, after "
-                f"the season ends ({long_date(season.ends_on)}): {len(late)} fixture"
-                f"{pluralize(len(late))} would not fit. Start earlier, remove "
-                "exclusion dates, raise the venue capacity or move the season's end."
-            )
+        _refuse_past_the_end(planned, season.ends_on, plans_from, start_past)
     scheduled = {
         (f.home_id, f.away_id): f
         for f in Fixture.objects.filter(
             division=division, kind=Fixture.Kind.LEAGUE, status=Fixture.Status.SCHEDULED
         )
-        .exclude(pk__in=[f.pk for f in kept])
+        .exclude(pk__in=[f.pk for f in kept + past])
         .select_related("home", "away")
         .order_by("-date", "-pk")
     }
@@ -374,7 +405,7 @@ def fixtures_plan(
             moved.append(Move(current, plan.date, plan.note, plan.round))
     replaced = sorted(scheduled.values(), key=lambda f: (f.date, f.pk))
     disturbed = [move.fixture for move in moved] + replaced
-    soon = season.league.today() + datetime.timedelta(days=7)
+    soon = today + datetime.timedelta(days=7)
     seated = set(
         FixtureTable.objects.filter(fixture__in=[f.pk for f in disturbed])
         .filter(Q(home_player_1__isnull=False) | Q(away_player_1__isnull=False))
@@ -382,6 +413,7 @@ def fixtures_plan(
     )
     return GenerationPlan(
         kept=tuple(kept),
+        past=tuple(past),
         postponed=tuple(postponed),
         unchanged=tuple(unchanged),
         moved=tuple(moved),
@@ -390,6 +422,9 @@ def fixtures_plan(
         byes=len(schedule.byes),
         notes=tuple(f.note for f in planned if f.note),
         start=start,
+        plans_from=plans_from,
+        today=today,
+        start_past=start_past,
         league_night=night,
         legs=legs,
         exclusions=ranges,
@@ -399,6 +434,39 @@ def fixtures_plan(
         rest_every=rest_every,
         end_by=end_by,
         cards_out=frozenset(f.pk for f in disturbed if f.date <= soon or f.pk in seated),
+    )
+
+
+def _refuse_past_the_end(
+    planned: Sequence[PlannedFixture],
+    ends_on: datetime.date,
+    plans_from: datetime.date,
+    start_past: bool,
+) -> None:
+    """Refused, naming why, when new fixtures would go after the season's end: no league night
+    left (the next one not yet past is after it), or too few left for the rounds still owed."""
+    late = [f for f in planned if f.date > ends_on]
+    if not late:
+        return
+    owed = len([f for f in planned if f.date >= plans_from])
+    fixtures = f"{owed} fixture{pluralize(owed)} still to play"
+    if plans_from > ends_on:
+        raise ValidationError(
+            f"The season ends on {long_date(ends_on)}, and the next league night not yet past "
+            f"is {long_date(plans_from)}: there is no night left for the {fixtures}. Move the "
+            "season's end, or add them one by one with Add a fixture."
+        )
+    where = (
+        f"from {long_date(plans_from)}, the next league night not yet past,"
+        if start_past
+        else f"from {long_date(plans_from)}"
+    )
+    raise ValidationError(
+        f"The {fixtures} need league nights up to {long_date(max(f.date for f in late))}, after "
+        f"the season ends ({long_date(ends_on)}): {len(late)} would not fit {where} to the end. "
+        + ("" if start_past else "Start earlier, ")
+        + ("Remove" if start_past else "remove")
+        + " nights with no league, raise the venue capacity or move the season's end."
     )
 
 
@@ -437,6 +505,7 @@ def fixtures_generate(
     rest_every: int | None = None,
     end_by: datetime.date | None = None,
     token: str | None = None,
+    today: datetime.date | None = None,
     by: Account = None,
 ) -> GenerationReport:
     """Generate (or generate again) the division's list as ``fixtures_plan`` says, and store
@@ -445,6 +514,8 @@ def fixtures_generate(
     With ``token`` (the previewed plan's), refused when the plan is no longer the one shown.
     A scheduled fixture the new list puts on another night is moved (it keeps its history),
     one it no longer has is removed, and the rest are created; nothing else is touched.
+    ``today`` is the league's (where it plays) unless given: the demo makes its seasons' lists
+    as on a day before they began.
     """
     require_secretary(by, division.season.league)
     division = Division.objects.select_related("season__league").get(pk=division.pk)
@@ -465,6 +536,7 @@ def fixtures_generate(
         exclusions=exclusions,
         rest_every=rest_every,
         end_by=end_by,
+        today=today,
     )
     if token is not None and token != plan.token:
         raise ValidationError(
@@ -535,14 +607,20 @@ def fixtures_generate(
         moved=len(plan.moved),
         postponed=len(plan.postponed),
         unchanged=len(plan.unchanged),
+        past=len(plan.past),
     )
     audit_log(
         league=league,
         action=AuditEntry.Action.FIXTURES_GENERATED,
         subject=f"Fixture list of {division} generated: {report.created} new, "
-        f"{len(plan.moved)} moved, {report.kept} kept, {removed} removed, "
-        f"{len(plan.postponed)} postponed kept",
-        before={"replaced": removed, "kept": report.kept, "calendar": calendar_before},
+        f"{len(plan.moved)} moved, {report.kept} kept, {len(plan.past)} on past nights kept, "
+        f"{removed} removed, {len(plan.postponed)} postponed kept",
+        before={
+            "replaced": removed,
+            "kept": report.kept,
+            "past": report.past,
+            "calendar": calendar_before,
+        },
         after={
             "division": division.pk,
             "division_name": division.name,
@@ -550,6 +628,7 @@ def fixtures_generate(
             "moved": moves,
             "postponed": [f.pk for f in plan.postponed],
             "start": plan.start.isoformat(),
+            "plans_from": plan.plans_from.isoformat(),
             "league_night": plan.league_night,
             "legs": plan.legs,
             "exclusions": [nights.to_json() for nights in plan.exclusions],

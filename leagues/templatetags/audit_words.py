@@ -302,6 +302,7 @@ def _fixtures_generated(before: Any, after: Any, fixture: Fixture | None) -> lis
         (after.get("created"), "created"),
         (before.get("replaced"), "removed"),
         (before.get("kept"), "kept as played or under way"),
+        (before.get("past"), "on nights already past kept as they are"),
         (len(after.get("postponed") or []), "postponed kept, to be re-arranged"),
     ):
         if type(count) is int and (count or done == "created"):
@@ -326,6 +327,8 @@ def _fixtures_generated(before: Any, after: Any, fixture: Fixture | None) -> lis
         was, now = read(calendar.get(key)), read(after.get(key))
         lines.append(Change(field, was if was not in (now, NOTHING) else None, now))
     lines.append(Change("From", None, _day(after.get("start"))))
+    if after.get("plans_from") and after.get("plans_from") != after.get("start"):
+        lines.append(Change("New fixtures from", None, _day(after["plans_from"])))
     legs = after.get("legs")
     lines.append(Change("Played", None, "home and away" if legs == 2 else "once"))
     if after.get("rest_every"):

@@ -669,7 +669,7 @@ def test_the_adjustments_page_names_who_made_each_adjustment_not_their_login(
 
 
 def test_generating_again_brings_back_every_setting_and_names_the_fixtures_it_disturbs(
-    client, signed_in, division
+    client, signed_in, division, lists_made_today
 ):
     """A fifth team added, the list generated again: the form remembered the nights with no
     league but not "A week off every 3 rounds", so the new list quietly dropped the week off.
