@@ -1292,7 +1292,9 @@ def generation_settings(*, division: Division) -> dict[str, Any]:
     the last generation's (its audit entry); the league night and the nights with no league
     are the season's calendar, where generating stores them (and the season's page changes
     them). Before any generation: the season's start and calendar, home and away as the
-    match format allows, no spreading."""
+    match format allows, no spreading. ``spread_unrecorded`` (not a field of the form): the
+    last generation is from before its week off and end date were recorded, so the form cannot
+    bring them back."""
     season = division.season
     entry = (
         AuditEntry.objects.filter(
@@ -1311,6 +1313,7 @@ def generation_settings(*, division: Division) -> dict[str, Any]:
         "exclusions": nights_off.text(season.nights_off),
         "rest_every": last.get("rest_every"),
         "end_by": _iso_date(last.get("end_by")),
+        "spread_unrecorded": bool(last) and not {"rest_every", "end_by"} <= last.keys(),
     }
 
 

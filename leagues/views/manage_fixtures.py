@@ -47,9 +47,9 @@ def fixtures_generate(request: HttpRequest, pk: int) -> HttpResponse:
     season = division.season
     league = season.league
     existing = selectors.division_fixtures(division=division)
-    form = forms.FixtureGenerateForm(
-        request.POST or None, initial=selectors.generation_settings(division=division)
-    )
+    settings = selectors.generation_settings(division=division)
+    spread_unrecorded = settings.pop("spread_unrecorded")
+    form = forms.FixtureGenerateForm(request.POST or None, initial=settings)
     context: dict[str, Any] = {
         "league": league,
         "division": division,
@@ -57,6 +57,7 @@ def fixtures_generate(request: HttpRequest, pk: int) -> HttpResponse:
         "existing": existing.count(),
         "kept": selectors.division_kept_count(division=division),
         "teams": division.entries.count(),
+        "spread_unrecorded": spread_unrecorded,
     }
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

@@ -12,6 +12,7 @@ from django.contrib.auth.models import Permission
 from django.urls import reverse
 
 from leagues.models import (
+    AuditEntry,
     Division,
     Fixture,
     FixtureResult,
@@ -725,3 +726,21 @@ def test_generating_again_brings_back_every_setting_and_names_the_fixtures_it_di
     assert 'data-testid="cards-out"' in words
     assert f"{len(plan.cards_out)} of the fixtures it moves or removes" in words
     assert "blank score cards may be printed already" in words
+
+
+def test_a_list_generated_before_the_week_off_was_recorded_says_so(client, signed_in, division):
+    """A list generated before the audit entry recorded its week off and end date: the form
+    cannot bring them back, and said nothing, so generating again quietly packed the rounds.
+    It now says so, until a list is generated with them recorded."""
+    url = reverse("leagues:manage_fixtures_generate", args=[division.pk])
+    assert 'data-testid="spread-unrecorded"' not in client.get(url).content.decode()
+    fixtures_generate(division=division, start=datetime.date(2025, 9, 2), legs=1)
+    entry = AuditEntry.objects.get(action=AuditEntry.Action.FIXTURES_GENERATED)
+    assert 'data-testid="spread-unrecorded"' not in client.get(url).content.decode()
+    entry.after = {k: v for k, v in entry.after.items() if k not in ("rest_every", "end_by")}
+    entry.save(update_fields=["after"])
+    words = html.unescape(client.get(url).content.decode())
+    assert (
+        "The last list of Premier was generated before the app recorded a week off or an end "
+        "date: if it had one, give it again below (left blank, the new list has neither)."
+    ) in words
