@@ -770,6 +770,7 @@ def round_robin(
     pending: Sequence[PlannedFixture] = (),
     rest_every: int | None = None,
     end_by: date | None = None,
+    not_before: date | None = None,
 ) -> Schedule:
     """The fixture list for a division.
 
@@ -790,8 +791,13 @@ def round_robin(
     not returned.
 
     ``rest_every`` and ``end_by`` spread the rounds over the calendar (see :func:`round_dates`):
-    a week off after every ``rest_every`` rounds, or the rounds spread evenly up to ``end_by``;
-    with fixtures kept, the rounds still owed are spread from the night after the last kept one.
+    a week off after every ``rest_every`` rounds, or the rounds spread evenly up to ``end_by``.
+    With fixtures kept, the rounds still owed take the nights the whole list would have had
+    after the last kept fixture (its weeks off kept), and are spread again from there to
+    ``end_by`` only where those nights would run past it.
+
+    ``not_before``: no new fixture before it (today, on a season under way). With nothing kept
+    the list is planned from it; with fixtures kept, the rounds still owed start on or after it.
 
     Teams of one venue (``TeamSlot.venue``) get paired numbers, never at home on the same night;
     a team whose venue is taken on some nights (``TeamSlot.taken``) gets a number away on them.
@@ -814,17 +820,28 @@ def round_robin(
     rounds = (len(slots) + len(slots) % 2 - 1) * legs
     kept = list(keep)
     owed = _owed(slots, legs, kept + list(pending))
-    # With fixtures kept, only the rounds still owed are spread (by ``_regenerate``): the whole
-    # season's rounds need not fit between the start and ``end_by``.
     fresh = not kept and not pending
-    dates = round_dates(
-        start=start,
-        league_night=league_night,
-        rounds=rounds,
-        exclusions=excluded,
-        rest_every=rest_every if fresh else None,
-        end_by=end_by if fresh else None,
-    )
+    if not_before is not None:
+        _check_date(not_before, "not before")
+        if fresh:
+            start = max(start, not_before)
+    try:
+        dates = round_dates(
+            start=start,
+            league_night=league_night,
+            rounds=rounds,
+            exclusions=excluded,
+            rest_every=rest_every,
+            end_by=end_by,
+        )
+    except ScheduleError:
+        if fresh or end_by is None:
+            raise
+        # The whole season's rounds no longer fit before the end; only those still owed must
+        # (``_regenerate``), so the pairing is made on packed nights.
+        dates = round_dates(
+            start=start, league_night=league_night, rounds=rounds, exclusions=excluded
+        )
     planner = _Planner(slots, start, league_night, legs, excluded, dates)
     fixtures, byes = _fresh(planner)
     if fresh:
@@ -835,7 +852,16 @@ def round_robin(
             notes=tuple(f.note for f in _sorted(rendered) if f.note),
             clashes=tuple(planner.clashes()),
         )
-    return _regenerate(planner, keys, fixtures, kept, owed, rest_every=rest_every, end_by=end_by)
+    return _regenerate(
+        planner,
+        keys,
+        fixtures,
+        kept,
+        owed,
+        rest_every=rest_every,
+        end_by=end_by,
+        not_before=not_before,
+    )
 
 
 def _owed(slots: list[TeamSlot], legs: int, keep: list[PlannedFixture]) -> set[tuple[int, int]]:
@@ -903,11 +929,13 @@ def _regenerate(
     *,
     rest_every: int | None,
     end_by: date | None,
+    not_before: date | None,
 ) -> Schedule:
     """The kept fixtures and the owed ones in rounds after them: each owed fixture in the
     first of those rounds where both teams (and its venue) are free, else in a new round. The
-    new rounds then take the league nights after the last kept fixture (from the planner's
-    start), spread by ``rest_every`` or ``end_by`` as a fresh list would be."""
+    new rounds take the whole list's nights from the night after the last kept fixture (and
+    from ``not_before``) on, with its weeks off; where they would run past ``end_by`` they are
+    spread again from there to it."""
     last_kept = max((f.date for f in keep), default=planner.start - timedelta(days=1))
     first_round = max((f.round for f in keep), default=0) + 1
     plan = sorted(plan, key=lambda f: (f.date, f.round))
@@ -950,18 +978,17 @@ def _regenerate(
         if venue is not None:
             hosting[target][venue] = fixture.home
         placed[target].append(new)
-    dates = (
-        round_dates(
-            start=max(planner.start, last_kept + timedelta(days=1)),
+    begin = max(planner.start, last_kept + timedelta(days=1), not_before or planner.start)
+    nights = _nights_from(planner, begin, rest_every, len(placed))
+    dates = [next(nights) for _ in placed]
+    if end_by is not None and dates and dates[-1] > end_by:
+        dates = round_dates(
+            start=begin,
             league_night=planner.league_night,
-            rounds=len(placed),
+            rounds=len(dates),
             exclusions=planner.exclusions,
-            rest_every=rest_every,
             end_by=end_by,
         )
-        if placed
-        else []
-    )
     for row in placed:
         for new in row:
             new.date = dates[new.round]
@@ -982,3 +1009,26 @@ def _regenerate(
         notes=tuple(f.note for f in fixtures if f.note),
         clashes=tuple(planner.clashes()),
     )
+
+
+def _nights_from(
+    planner: _Planner, start: date, rest_every: int | None, rounds: int
+) -> Iterator[date]:
+    """The whole list's round nights from ``start`` on (keeping its spread, and with
+    ``rest_every`` its weeks off for as many more ``rounds`` as are needed), then every league
+    night after the last of them."""
+    last = start - timedelta(days=1)
+    nights = planner.dates
+    if rest_every is not None:
+        nights = round_dates(
+            start=planner.start,
+            league_night=planner.league_night,
+            rounds=len(planner.dates) + rounds,
+            exclusions=planner.exclusions,
+            rest_every=rest_every,
+        )
+    for night in nights:
+        if night >= start:
+            yield night
+            last = night
+    yield from league_nights(last + timedelta(days=1), planner.league_night, planner.exclusions)

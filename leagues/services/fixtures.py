@@ -338,6 +338,10 @@ def fixtures_plan(
         for f in postponed
         if f.home_id in ids and f.away_id in ids
     ]
+    if start_past and not keep and not pending:
+        # Nothing to keep: the list starts on the next night not yet past, as its audit entry
+        # records and generating it again starts from (so that its pairing is the same).
+        start = plans_from
     if end_by is not None and season.ends_on is not None and end_by > season.ends_on:
         raise ValidationError(
             {
@@ -357,7 +361,7 @@ def fixtures_plan(
                 )
                 for t in teams
             ],
-            start=plans_from,
+            start=start,
             league_night=night,
             legs=legs,
             exclusions=excluded,
@@ -365,6 +369,7 @@ def fixtures_plan(
             pending=pending,
             rest_every=rest_every,
             end_by=end_by,
+            not_before=plans_from,
         )
     except ScheduleError as exc:
         raise ValidationError({exc.field: str(exc)} if exc.field else str(exc)) from exc

@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from leagues.models import AuditEntry, Fixture
 from leagues.schedule import round_dates
+from leagues.selectors.fixtures import generation_settings
 from leagues.services.fixtures import fixture_walkover, fixtures_generate, fixtures_plan
 from tests.factories.leagues import DivisionFactory, LeagueFactory, TeamEntryFactory
 
@@ -56,6 +57,10 @@ def listed(division):
     return {f.pk: (f.date, f.status, f.home_id, f.away_id) for f in division.fixtures.all()}
 
 
+def past_of(fixtures):
+    return {pk: fixture for pk, fixture in fixtures.items() if fixture[0] < FRIDAY}
+
+
 def test_generating_again_keeps_the_past_and_plans_only_from_the_next_night():
     division = under_way()
     before = listed(division)
@@ -84,17 +89,22 @@ def test_generating_again_keeps_the_past_and_plans_only_from_the_next_night():
 
 def test_the_week_off_and_the_end_are_kept_from_the_next_night():
     division = under_way()
+    before = past_of(listed(division))
     fixtures_generate(division=division, start=START, legs=1, rest_every=2, today=FRIDAY)
+    assert past_of(listed(division)) == before
     new = sorted({f.date for f in division.fixtures.filter(date__gte=NEXT_NIGHT)})
-    assert new == round_dates(start=NEXT_NIGHT, league_night=TUESDAY, rounds=len(new), rest_every=2)
-    assert new[2] == NEXT_NIGHT + datetime.timedelta(weeks=3), "a week off after two rounds"
+    season = round_dates(start=START, league_night=TUESDAY, rounds=30, rest_every=2)
+    assert new == [night for night in season if night >= NEXT_NIGHT][: len(new)]
+    assert new[0] == datetime.date(2025, 9, 23), "the week off after two rounds is the 16th"
 
     division = under_way()
+    before = past_of(listed(division))
     end = datetime.date(2025, 12, 16)
     fixtures_generate(division=division, start=START, legs=1, end_by=end, today=FRIDAY)
+    assert past_of(listed(division)) == before
     new = sorted({f.date for f in division.fixtures.filter(date__gte=NEXT_NIGHT)})
-    assert new[0] == NEXT_NIGHT and new[-1] == end
-    assert not division.fixtures.filter(date__gt=FRIDAY, date__lt=NEXT_NIGHT).exists()
+    assert new[0] == NEXT_NIGHT and new[-1] == end, "spread again from the next night to the end"
+    assert not division.fixtures.filter(date__gt=end).exists()
 
 
 def test_a_late_division_is_planned_from_the_next_night_not_yet_past():
@@ -203,3 +213,30 @@ def test_the_page_refuses_a_list_with_no_room_left_and_changes_nothing(
         assert "there is no night left for the 6 fixtures still to play" in words
         assert "plan" not in response.context
     assert listed(division) == before
+
+
+def test_generating_again_with_nothing_changed_keeps_the_list():
+    """The whole list's pairing and nights stay the same mid-season: only what must move does."""
+    division = division_of(6)
+    fixtures_generate(division=division, start=START, legs=1, rest_every=2, today=START)
+    for fixture in Fixture.objects.filter(division=division, date=START):
+        fixture_walkover(fixture=fixture, to="home", reason="Away team short")
+    plan = fixtures_plan(division=division, start=START, legs=1, rest_every=2, today=FRIDAY)
+    assert (len(plan.kept), len(plan.past), len(plan.unchanged), plan.changes) == (3, 3, 9, 0)
+
+
+def test_a_late_divisions_list_made_again_a_week_on_keeps_its_pairing():
+    """A late division's list starts on the night it was planned from, and generating it
+    again from the settings the form brings back moves nothing."""
+    division = division_of(5)
+    made_on = datetime.date(2025, 10, 1)
+    fixtures_generate(division=division, start=START, legs=2, today=made_on)
+    settings = generation_settings(division=division)
+    assert settings["start"] == datetime.date(2025, 10, 7)
+    for fixture in Fixture.objects.filter(division=division, date=settings["start"]):
+        fixture_walkover(fixture=fixture, to="home", reason="Away team short")
+    later = datetime.date(2025, 10, 15)
+    plan = fixtures_plan(division=division, start=settings["start"], legs=2, today=later)
+    assert (
+        plan.changes == 0 and len(plan.kept) == 2 and plan.plans_from == datetime.date(2025, 10, 21)
+    )
