@@ -369,12 +369,14 @@
 
   /* After any answer to the hand form, an undo or a correction, the next hand starts where the
    * thumb is: the hand form's first key in view, below the sticky score bar (the page may have
-   * been scrolled down to a card-points box, a refusal or the sheet). */
+   * been scrolled down to a card-points box, a refusal or the sheet). A game won has no next
+   * hand: the line saying who won is what matters then, in view below the bar the same way
+   * (the page may have been scrolled down to the penalties, or to the row a correction fixed). */
   function showFirstKey() {
     var form = document.getElementById("hand-form");
     var box = document.getElementById("correction");
-    if (!form || (box && box.querySelector("form"))) return;
-    var key = firstKey(form);
+    if (box && box.querySelector("form")) return;
+    var key = form ? firstKey(form) : document.getElementById("winner-banner");
     if (!key) return;
     var bar = document.getElementById("scoreboard");
     var top = bar ? bar.getBoundingClientRect().bottom : 0;

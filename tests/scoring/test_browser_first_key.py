@@ -31,16 +31,23 @@ FIRST_KEY = """() => {
 }"""
 
 
-def first_key_in_view(page: Page, after: str) -> None:
-    """The key is put in view once htmx settles the answer (some 20 ms after it is swapped in,
-    when the words the test waited for already show): waited for, then asked."""
+def once_below_the_bar(page: Page, place: str) -> dict:
+    """Where something is (`place`: a script returning its top and bottom, the bar's bottom and
+    the screen's) once it is in view below the bar, or after 3 s: it is put in view once htmx
+    settles the answer (some 20 ms after it is swapped in, when the words the test waited for
+    already show)."""
     with contextlib.suppress(PlaywrightTimeoutError):
         page.wait_for_function(
-            f"() => {{ const w = ({FIRST_KEY})(); "
+            f"() => {{ const w = ({place})(); "
             "return w.top >= w.bar - 1 && w.bottom <= w.screen; }",
             timeout=3000,
         )
-    where = page.evaluate(FIRST_KEY)
+    return page.evaluate(place)
+
+
+def first_key_in_view(page: Page, after: str) -> None:
+    """The hand form's first key is in view below the bar."""
+    where = once_below_the_bar(page, FIRST_KEY)
     assert where["key"] == "A", where  # the turned-up card's first rank
     assert where["top"] >= where["bar"] - 1 and where["bottom"] <= where["screen"], (after, where)
 

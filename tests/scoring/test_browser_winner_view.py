@@ -1,0 +1,107 @@
+"""What matters in view once a game is won, in headless Chromium at 390×844: the line saying who
+won, below the sticky score bar, after the winning hand and after a correction that changes who
+won (the page had been scrolled down to the penalties, or to the correction)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from scoring.models import Game
+from tests.factories.scoring import GameFactory
+from tests.scoring.test_browser import GAME, HIGH, NOT_OUT, Scorer
+from tests.scoring.test_browser_first_key import once_below_the_bar
+from tests.scoring.test_browser_offline import offline_scorer
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+scorer = offline_scorer  # one phone at 390×844
+
+BLUES, REDS = "Blues", "Reds"
+
+#: Where the winner line is, against the score bar's bottom and the screen's.
+WINNER_LINE = """() => {
+  const line = document.querySelector("#winner-banner h2");
+  const bar = document.getElementById("scoreboard").getBoundingClientRect();
+  const place = line.getBoundingClientRect();
+  return {text: line.textContent.trim(), top: place.top, bottom: place.bottom, bar: bar.bottom,
+          screen: innerHeight, scrolled: scrollY};
+}"""
+
+
+def winner_line_in_view(page: Page, winner: str, says: str) -> None:
+    """The line says who won (`winner`, their players named after them) and how, fully in view
+    below the score bar."""
+    line = page.get_by_test_id("winner-banner").get_by_role("heading")
+    expect(line).to_contain_text(re.compile(rf"^{winner} \(.*\) {says}"))
+    where = once_below_the_bar(page, WINNER_LINE)
+    assert where["top"] >= where["bar"] - 1 and where["bottom"] <= where["screen"], where
+
+
+def blues_and_reds(**kwargs: object) -> Game:
+    return GameFactory(trinidad=True, side_names=(BLUES, REDS), **kwargs)
+
+
+def to_three(scorer: Scorer) -> Page:
+    """A Trinidad game of Blues and Reds to 3, opened on the scorer's phone."""
+    scorer.scan(blues_and_reds(overrides={"target": 3}))
+    return scorer.page
+
+
+def test_the_winner_line_is_in_view_after_a_winning_hand_with_penalties_open(
+    scorer: Scorer,
+) -> None:
+    """Penalties opened (the page scrolled down to them): the line sat 30 px under the bar."""
+    page = to_three(scorer)
+    scorer.card("7S")
+    scorer.tap(page.get_by_test_id("penalties-toggle"))
+    page.get_by_label(f"Points to {REDS}").fill("1")
+    scorer.tap(page.locator("[data-penalty='points:B']"))
+    scorer.enter(high=REDS, low=REDS, jack=NOT_OUT, game=REDS)
+    scorer.record()
+    winner_line_in_view(page, REDS, "won 3–0 on hand 1 with low")
+
+
+def correct(scorer: Scorer, fix: Locator, high: str | None = None, game: str = REDS) -> None:
+    """Open a hand's correction with `fix`, change who held high, save it with a game button."""
+    page = scorer.page
+    scorer.tap(fix)
+    correcting = page.get_by_test_id("correcting")
+    expect(correcting).to_be_visible()
+    if high:
+        correcting.get_by_role("group", name=HIGH, exact=True).get_by_role(
+            "radio", name=high, exact=True
+        ).tap()
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        correcting.get_by_role("group", name=GAME, exact=True).get_by_role(
+            "button", name=game, exact=True
+        ).tap()
+    scorer.settled()
+
+
+def test_the_winner_line_is_in_view_after_a_correction_that_changes_who_won(
+    scorer: Scorer,
+) -> None:
+    """The page was left at the chart and the QR code, the new winner line far above."""
+    page = to_three(scorer)
+    scorer.play(1, card="7S", high=REDS, low=BLUES, jack=NOT_OUT, game=BLUES)
+    scorer.enter(card="7H", high=REDS, low=REDS, jack=NOT_OUT, game=REDS)
+    scorer.record()
+    winner_line_in_view(page, REDS, "won 3–2 on hand 2 with low")
+
+    # Fix on the score bar: Blues held high, and so reached 3 first.
+    correct(scorer, page.get_by_test_id("fix-last"), high=BLUES)
+    expect(page.get_by_test_id("game-notice")).to_have_text(
+        "Hand 2 corrected; the game was re-scored."
+    )
+    scorer.expect_scores(3, 1)
+    winner_line_in_view(page, BLUES, "won 3–1 on hand 2 with high")
+
+    # A row's Fix, further down: hand 1's game was Reds', who then reach 3 first on hand 2.
+    correct(scorer, scorer.sheet_row(1).get_by_role("link", name="Fix"), game=REDS)
+    expect(page.get_by_test_id("game-notice")).to_have_text(
+        "Hand 1 corrected; the game was re-scored."
+    )
+    winner_line_in_view(page, REDS, "won 3–2 on hand 2 with low")
