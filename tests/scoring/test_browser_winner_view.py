@@ -1,6 +1,7 @@
 """What matters in view once a game is won, in headless Chromium at 390×844: the line saying who
 won, below the sticky score bar, after the winning hand and after a correction that changes who
-won (the page had been scrolled down to the penalties, or to the correction)."""
+won (the page had been scrolled down to the penalties, or to the correction); a hand the other
+phone's winning hand beat to the server kept beside it."""
 
 from __future__ import annotations
 
@@ -9,15 +10,17 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from scoring.models import Game
+from scoring.models import Game, GameStatus, Hand, HandRevision, RevisionAction
 from tests.factories.scoring import GameFactory
 from tests.scoring.test_browser import GAME, HIGH, NOT_OUT, Scorer
 from tests.scoring.test_browser_first_key import once_below_the_bar
-from tests.scoring.test_browser_offline import offline_scorer
+from tests.scoring.test_browser_offline import keep, offline_scorer, open_for_offline, unsent
+from tests.scoring.test_browser_two_phones import phones
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 scorer = offline_scorer  # one phone at 390×844
+table = phones  # two phones at one table, each its own browser
 
 BLUES, REDS = "Blues", "Reds"
 
@@ -105,3 +108,65 @@ def test_the_winner_line_is_in_view_after_a_correction_that_changes_who_won(
         "Hand 1 corrected; the game was re-scored."
     )
     winner_line_in_view(page, REDS, "won 3–2 on hand 2 with low")
+
+
+def test_a_hand_beaten_to_the_server_by_the_winning_hand_is_kept_beside_it(
+    table: tuple[Scorer, Scorer],
+) -> None:
+    """Phone B's hand 1 won the game; phone A's own hand 1, sent after, was thrown away ("The
+    game is already won (on hand 1) ... Nothing was saved.") with no choice. It is kept beside
+    theirs: keep theirs, or replace theirs with it (a correction: the game back in play); no
+    "add mine after" once the game is won."""
+    a, b = table
+    game = blues_and_reds(start_scores={"A": 11, "B": 8})
+    open_for_offline(a, game)
+    b.scan(game)
+    b.play(1, card="4C", high=BLUES, low=BLUES, jack=NOT_OUT, game=BLUES)
+    expect(b.page.get_by_test_id("winner-banner")).to_contain_text("won 14–8")
+
+    a.enter(card="4D", high=REDS, low=REDS, jack=NOT_OUT, game=REDS)
+    response = a.record()
+    assert response is not None and response.status == 409
+    page = a.page
+    kept = page.get_by_test_id("kept-1")
+    expect(kept).to_contain_text("4♣")  # theirs
+    expect(kept).to_contain_text("4♦")  # mine, as tapped
+    expect(page.get_by_test_id("keep-theirs-1")).to_be_visible()
+    expect(page.get_by_test_id("add-after-1")).to_have_count(0)
+    expect(page.get_by_test_id("winner-banner")).to_contain_text("won 14–8")
+
+    page.get_by_test_id("replace-theirs-1").tap()
+    expect(page.get_by_test_id("offline-conflict")).to_have_count(0)
+    expect(unsent(page)).to_have_count(0)
+    expect(page.get_by_test_id("winner-banner")).to_have_count(0)
+    a.expect_scores(11, 11)
+    hand = Hand.objects.get(game=game, number=1)
+    assert (hand.facts["turn_ups"], hand.revision) == (["4D"], 1)
+    assert HandRevision.objects.filter(game=game, action=RevisionAction.CORRECT).count() == 1
+    game.refresh_from_db()
+    assert game.status == GameStatus.IN_PROGRESS
+
+
+def test_a_hand_kept_offline_where_the_other_phone_won_offers_no_hand_after(
+    table: tuple[Scorer, Scorer],
+) -> None:
+    """The same, with the hand kept without a connection: no hand can follow a game won."""
+    a, b = table
+    game = blues_and_reds(start_scores={"A": 11, "B": 8})
+    open_for_offline(a, game)
+    b.scan(game)
+    a.page.context.set_offline(True)
+    a.enter(card="4D", high=REDS, low=REDS, jack=NOT_OUT, game=REDS)
+    keep(a, 1)
+    b.play(1, card="4C", high=BLUES, low=BLUES, jack=NOT_OUT, game=BLUES)
+    a.page.context.set_offline(False)
+
+    page = a.page
+    expect(page.get_by_test_id("kept-1")).to_contain_text("both phones recorded it, differently")
+    expect(page.get_by_test_id("winner-banner")).to_contain_text("won 14–8")
+    expect(page.get_by_test_id("replace-theirs-1")).to_be_visible()
+    expect(page.get_by_test_id("add-after-1")).to_have_count(0)
+    page.get_by_test_id("keep-theirs-1").tap()
+    expect(page.get_by_test_id("offline-conflict")).to_have_count(0)
+    assert Hand.objects.get(game=game, number=1).facts["turn_ups"] == ["4C"]
+    assert Hand.objects.filter(game=game).count() == 1

@@ -246,7 +246,7 @@ function keptRow(label, cell) {
  * The hands kept on this phone that the game moved past (another phone recorded hands
  * meanwhile), each beside the server's hand at its number in the sheet's own words, with one
  * tap each to keep theirs, replace theirs with this phone's (a correction) or add this phone's
- * after theirs; the kept hands waiting behind them are listed too, so that nothing kept is out
+ * after theirs (not once the game is won: no hand follows it); the kept hands waiting behind them are listed too, so that nothing kept is out
  * of sight until it is settled. Just above the score sheet.
  */
 function drawConflicts(root, game, ops, state) {
@@ -270,6 +270,9 @@ function drawConflicts(root, game, ops, state) {
   heading.textContent = "Kept on this phone: the other phone recorded hands meanwhile";
   const parts = [heading];
   const before = state ? state.hands : [];
+  // No hand follows a game won: a kept hand can take the place of theirs (a correction, which
+  // may change who won), or go.
+  const won = state?.status === "won";
   for (const op of ops.slice(first)) {
     const item = document.createElement("article");
     item.className = "kept-hand";
@@ -299,10 +302,10 @@ function drawConflicts(root, game, ops, state) {
       const row = document.createElement("div");
       row.className = "button-row";
       row.append(
-        button("Keep theirs", { keepTheirs: op.key, testid: `keep-theirs-${op.number}` }),
+        button("Keep theirs", { keepTheirs: op.key, testid: `keep-theirs-${op.number}` }, won ? "primary" : ""),
         button("Replace theirs with mine (a correction)", { replaceTheirs: op.key, testid: `replace-theirs-${op.number}` }),
-        button("Add mine after theirs", { addAfter: op.key, testid: `add-after-${op.number}` }, "primary"),
       );
+      if (!won) row.append(button("Add mine after theirs", { addAfter: op.key, testid: `add-after-${op.number}` }, "primary"));
       item.append(title, table, row);
     } else if (op.state === "conflict" && op.op === "record") {
       // Refused at its number with no hand of theirs there (the sheet has fewer hands now).
@@ -317,10 +320,8 @@ function drawConflicts(root, game, ops, state) {
       table.append(body);
       const row = document.createElement("div");
       row.className = "button-row";
-      row.append(
-        button("Add it after the sheet's last hand", { addAfter: op.key, testid: `add-after-${op.number}` }, "primary"),
-        button("Discard it", { offlineDiscard: op.key, testid: "conflict-discard" }, "danger"),
-      );
+      if (!won) row.append(button("Add it after the sheet's last hand", { addAfter: op.key, testid: `add-after-${op.number}` }, "primary"));
+      row.append(button("Discard it", { offlineDiscard: op.key, testid: "conflict-discard" }, "danger"));
       item.append(title, message, table, row);
     } else {
       title.textContent = op.append
@@ -982,9 +983,10 @@ document.addEventListener("htmx:timeout", keepFailed);
 // phone's form for the same hand is refused (409: the game moved on). The taps are not lost:
 // the hand is kept on the phone with its one-time key and number, and settled as a hand kept
 // offline is (dropped if theirs is the same, else shown beside theirs: keep theirs, replace
-// theirs or add mine after theirs). Refused for anything else (no hand of theirs at its
-// number: one was undone; the game won: its page says so, Fix is there), or a correction's
-// form, the server's page is shown as it came.
+// theirs or add mine after theirs). So when their hand won the game: keep theirs, or replace
+// theirs with mine (a correction, which may change who won). Refused for anything else (no
+// hand of theirs at its number: one was undone; the game abandoned), or a correction's form,
+// the server's page is shown as it came.
 document.addEventListener("htmx:beforeSwap", (event) => {
   const form = event.detail.requestConfig && event.detail.requestConfig.elt;
   if (event.detail.xhr.status !== 409 || !form || form.id !== "hand-form" || !view || editing) return;
@@ -993,7 +995,8 @@ document.addEventListener("htmx:beforeSwap", (event) => {
   const number = Number(form.querySelector("input[name=expected_number]")?.value);
   const node = parsePage(event.detail.xhr.responseText).getElementById("offline-state");
   const server = node ? JSON.parse(node.textContent) : null;
-  if (!key || !number || !server || server.status !== "in_progress" || server.hands.length < number) return;
+  if (!key || !number || !server || server.hands.length < number) return;
+  if (server.status !== "in_progress" && server.status !== "won") return;
   event.detail.shouldSwap = false;
   keepHand(form, {
     key,
