@@ -1,7 +1,8 @@
 """What matters in view once a game is won, in headless Chromium at 390×844: the line saying who
 won, below the sticky score bar, after the winning hand and after a correction that changes who
 won (the page had been scrolled down to the penalties, or to the correction); a hand the other
-phone's winning hand beat to the server kept beside it."""
+phone's winning hand beat to the server kept beside it; and no old notice brought back by a
+reload without a connection."""
 
 from __future__ import annotations
 
@@ -170,3 +171,24 @@ def test_a_hand_kept_offline_where_the_other_phone_won_offers_no_hand_after(
     expect(page.get_by_test_id("offline-conflict")).to_have_count(0)
     assert Hand.objects.get(game=game, number=1).facts["turn_ups"] == ["4C"]
     assert Hand.objects.filter(game=game).count() == 1
+
+
+def test_a_reload_without_a_connection_brings_back_no_old_notice(scorer: Scorer) -> None:
+    """Hand 1 recorded online, hands 2 and 3 kept offline, the page reloaded: the score bar
+    said "Hand 1 recorded." again (the reply's notice, kept with the page)."""
+    game = blues_and_reds()
+    page = scorer.page
+    open_for_offline(scorer, game)
+    scorer.play(1, card="4H", high=BLUES, low=REDS, jack=NOT_OUT, game=BLUES)
+    page.context.set_offline(True)
+    scorer.enter(card="5S", high=REDS, low=BLUES, jack=NOT_OUT, game=REDS)
+    keep(scorer, 2)
+    scorer.enter(card="8C", high=BLUES, low=BLUES, jack=NOT_OUT, game=BLUES)
+    keep(scorer, 3)
+
+    page.reload()
+    expect(unsent(page)).to_have_text("2 hands not sent yet.")
+    expect(page.get_by_test_id("unsent-3")).to_have_text("not sent yet")
+    scorer.expect_scores(6, 3)
+    expect(page.get_by_test_id("game-notice")).to_have_count(0)
+    assert page.get_by_text("Hand 1 recorded.").count() == 0

@@ -55,14 +55,18 @@ async function keepThisPage() {
 
 /** Keep the page as it now shows (after a reply swapped in what changed) for the next time
  * without a connection, in place of the copy kept before: no request. The kept copy's headers
- * (its content security policy) stay. */
+ * (its content security policy) stay. The reply's notice ("Hand 1 recorded.") is not kept: it
+ * said what the last tap did, and the page opened again (offline, after hands kept since) would
+ * say it as if it were the latest news, as the server's page opened afresh does not. */
 async function keepPageAsShown() {
   if (!("caches" in window)) return;
   try {
     const pages = await caches.open("allfours-pages");
     const kept = await pages.match(location.pathname, { ignoreVary: true });
     const headers = kept ? kept.headers : { "Content-Type": "text/html; charset=utf-8" };
-    const html = `<!DOCTYPE html>\n${document.documentElement.outerHTML}`;
+    const shown = document.documentElement.cloneNode(true);
+    shown.querySelector("#game-notice")?.remove();
+    const html = `<!DOCTYPE html>\n${shown.outerHTML}`;
     await pages.put(location.pathname, new Response(html, { headers }));
   } catch {
     // No room, or no cache in this browser: the copy kept before stays.
