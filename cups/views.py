@@ -25,8 +25,10 @@ from cups.services import competitions, confirmation, draws, ties
 from leagues.card_forms import PlayoffForm
 from leagues.forms import add_service_error
 from leagues.match import decider_words
+from leagues.permissions import role_alone
 from leagues.selectors import fixtures as league_selectors
 from leagues.selectors.people import acted_words
+from leagues.services import agreement
 from leagues.tiebreaks import pegs_word
 from leagues.views.common import found, post_action, require_manager, user_or_none
 
@@ -137,7 +139,7 @@ def _result_context(request: HttpRequest, tie: Tie, secretary: bool) -> dict[str
     def who(account: Any) -> str:
         if named:
             return acted_words(account, tie_role(account, tie, named=True))
-        return tie_role(account, tie)
+        return role_alone(tie_role(account, tie))
 
     submitted = result is not None and result.status == TieResult.Status.SUBMITTED
     decided_elsewhere = tie.status in (Tie.Status.WALKOVER, Tie.Status.BYE) or (
@@ -200,15 +202,14 @@ def tie_result(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, "There is no result to act on yet. Nothing was changed.")
         return redirect(here)
     # A double tap, or a second phone: what was asked is done already (the status is public).
-    if action in ("confirm", "dispute") and result is not None:
-        if result.status != TieResult.Status.SUBMITTED:
-            messages.info(request, f"This result is {result.get_status_display().lower()}.")
-            return redirect(here)
-        if action == "confirm" and user.pk in {result.home_agreed_by_id, result.away_agreed_by_id}:
-            messages.info(
-                request, "Your agreement is recorded already: it waits for the other side."
-            )
-            return redirect(here)
+    if (
+        action in ("confirm", "dispute")
+        and result is not None
+        and result.status != TieResult.Status.SUBMITTED
+        and not confirmation.already_done(result=result, by=user)
+    ):
+        messages.info(request, f"This result is {result.get_status_display().lower()}.")
+        return redirect(here)
     try:
         if action == "submit":
             confirmation.tie_result_submit(tie=tie, by=user)
@@ -239,6 +240,9 @@ def tie_result(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             confirmation.tie_result_reopen(tie=tie, reason=text, by=user)
             done = "Result reopened: it no longer counts."
+    except agreement.AlreadyDone as exc:
+        # Their part is done already (``agreement.already_done``): said, not refused.
+        messages.info(request, " ".join(exc.messages))
     except ValidationError as exc:
         said = " ".join(exc.messages)
         messages.error(

@@ -792,8 +792,17 @@ class FixtureWords:
         return f"Walkover to {winner} on {short_date(self.date)} ({self.walkover_loser} {why})"
 
 
-#: From when a match's start is said to be "tonight" (before: "today", an afternoon match).
+#: From when a match's start is said to be "tonight" (before: "today", an afternoon match),
+#: and from when, by the league's own clock, its day's matches are tonight's (``day_word``).
 EVENING = datetime.time(17, 0)
+
+
+def day_word(at: datetime.time) -> str:
+    """ "tonight" from ``EVENING`` (17:00), "today" before it, ``at`` being a time of day in a
+    league's own zone: a match's start ("This match starts at 12:00 London time today"), or the
+    league's clock now, for its day's matches (My fixtures' "Today" at noon, the league home's
+    "follow today's matches live"). The one rule for saying which."""
+    return "tonight" if at >= EVENING else "today"
 
 
 class Fixture(FixtureWords, models.Model):
@@ -949,7 +958,7 @@ class Fixture(FixtureWords, models.Model):
         if self.status == self.Status.POSTPONED:
             return f"{POSTPONED_WORDS} (it was set for {long_date(self.date)} at {at})"
         if self.date == self.league.today():
-            return f"This match starts at {at} {'tonight' if self.time >= EVENING else 'today'}"
+            return f"This match starts at {at} {day_word(self.time)}"
         return f"This match is on {long_date(self.date)} at {at}"
 
     @property

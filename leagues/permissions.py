@@ -202,6 +202,17 @@ def captain_of(team: Any) -> str:
     return f"captain of {team}"
 
 
+def role_alone(role: str) -> str:
+    """A role said alone as the one who acted, where no name goes before it (the public's
+    pages, an account with no name): "by the secretary", "by the captain of Reds", "by the site
+    operator"; a role that is already a phrase ("the table's scoring link", "a former
+    captain", a cup tie's pair) as it is. After a name, in brackets, the role stays bare:
+    "Roy Stead (captain of Reds)"."""
+    if role in (BY_SECRETARY, BY_SITE_OPERATOR) or role.startswith(captain_of("")):
+        return f"the {role}"
+    return role
+
+
 def fixture_role(user: Account, fixture: Fixture) -> str:
     """Who acted on ``fixture``'s result, by role, as the public reads it ("captain of Reds",
     "secretary", "site operator"); never an account name."""

@@ -24,7 +24,7 @@ def _client(user) -> Client:
 
 def test_a_secretary_gives_their_name_and_the_result_page_names_them_by_it():
     """A secretary who signed up had no name and nowhere to give one: the result page read
-    "Submitted by secretary", to them and to the captains, for good."""
+    "Submitted by the secretary", to them and to the captains, for good."""
     fixture, users = _fixture()
     secretary = users["secretary"]
     secretary.email = "maureen@example.org"
@@ -33,7 +33,7 @@ def test_a_secretary_gives_their_name_and_the_result_page_names_them_by_it():
     result = reverse("leagues:fixture_result", kwargs={"pk": fixture.pk})
     client = _client(secretary)
     # Until they give one, it reads as it did.
-    assert "Submitted by secretary on" in unescape(page_words(client.get(result)))
+    assert "Submitted by the secretary on" in unescape(page_words(client.get(result)))
 
     # My fixtures, where logging in lands, says who is logged in and leads to the account.
     mine = page_words(client.get(reverse("leagues:my_fixtures")))

@@ -106,7 +106,7 @@ def test_the_result_page_names_roles_to_the_public():
     confirmation.result_submit(fixture=world.fixture, actor=Actor.of(world.users["home_captain"]))
     url = reverse("leagues:fixture_result", kwargs={"pk": world.fixture.pk})
     public = client_for(world, "stranger").get(url).content.decode()
-    assert "Submitted by captain of Black Bull" in public
+    assert "Submitted by the captain of Black Bull" in public
     assert world.users["home_captain"].get_username() not in public
     private = client_for(world, "secretary").get(url).content.decode()
     # The secretary reads the captain by name (as a player of the league), not their login.

@@ -218,7 +218,7 @@ def test_a_sign_up_held_back_says_so_in_its_own_words_and_keeps_what_was_typed(s
 
 def test_sign_up_asks_the_persons_name_and_their_invitations_give_it():
     """Sign-up asked only a username: a new secretary's captains read "maureen invites you",
-    and results "entered by secretary". The name is asked first, kept trimmed and one-spaced,
+    and results "entered by the secretary". The name is asked first, kept trimmed and one-spaced,
     and is the name every invitation they send gives."""
     client = Client(REMOTE_ADDR="192.0.2.40")
     page = client.get(reverse("signup")).content.decode()

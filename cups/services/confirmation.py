@@ -47,6 +47,12 @@ def can_dispute(*, result: TieResult, by: Account) -> bool:
     return agreement.can_dispute(TieTerms(result.tie), result, by)
 
 
+def already_done(*, result: TieResult, by: Account) -> str:
+    """What ``by`` did to the result already and where it stands (``agreement.already_done``),
+    "" when nothing: a second Confirm is told so, not refused."""
+    return agreement.already_done(TieTerms(result.tie), result, by)
+
+
 def can_settle(*, result: TieResult, by: Account) -> bool:
     return agreement.can_settle(TieTerms(result.tie), result, by)
 

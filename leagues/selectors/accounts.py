@@ -24,6 +24,7 @@ from leagues.models import (
     Season,
     Team,
     TeamEntry,
+    day_word,
 )
 from leagues.permissions import (
     BY_SECRETARY,
@@ -36,6 +37,7 @@ from leagues.selectors.counting import result_words
 from leagues.selectors.fixtures import from_card, seasons_now
 from leagues.selectors.live import mark_stopped, status_words
 from leagues.selectors.people import acted_words, name_people, person_name, player_name_of
+from leagues.zones import now_in
 from scoring.actors import Account
 
 SUBMIT, CARD, CONFIRM, WAIT, NONE = "submit", "card", "confirm", "wait", ""
@@ -226,10 +228,20 @@ def captain_sections(
     parts[WAITING].sort(key=lambda row: row.date or datetime.date.max)
     parts[PAST].reverse()
     return [
-        CaptainSection(key=key, title=SECTION_TITLES[key], rows=found)
+        CaptainSection(key=key, title=_title(key, found), rows=found)
         for key, found in parts.items()
         if found
     ]
+
+
+def _title(key: str, rows: Sequence[CaptainFixture | WaitingTie]) -> str:
+    """A section's heading: today's matches are "Tonight" from the evening by their league's
+    clock, "Today" before it (``day_word``: a noon match is not tonight's). No query."""
+    if key != TONIGHT:
+        return SECTION_TITLES[key]
+    fixture = next(row.fixture for row in rows if isinstance(row, CaptainFixture))
+    zone = fixture.division.season.league.time_zone
+    return day_word(now_in(zone).time()).capitalize()
 
 
 def nights_to_seat(rows: Sequence[CaptainFixture], *, open_nights: Collection[int]) -> set[int]:

@@ -337,6 +337,49 @@ WITHDRAWING = (
 )
 
 
+#: What became of a result that no longer stands, by how it went (``earlier_words``).
+TAKEN_BACK = "taken back"
+SETTLED_WITH_CARD = "settled with the secretary's card"
+EARLIER = {
+    AuditEntry.Action.RESULT_REJECTED: "set aside by the secretary",
+    AuditEntry.Action.RESULT_REOPENED: "reopened by the secretary",
+    AuditEntry.Action.RESULT_SETTLED: SETTLED_WITH_CARD,
+}
+
+
+def earlier_words(fixture: Fixture) -> str:
+    """What became of the fixture's earlier results, each as its audit entry says it went, as
+    its result page lists them (to the public too): "Earlier: 1 taken back; 1 settled with the
+    secretary's card." A result taken back by whoever submitted it, one withdrawn as the games
+    changed, set aside or reopened by a secretary, or given way to the card a secretary settled
+    it with (``agreement.settle_anew``, its entry's ``settled_with``; a dispute upheld gives way
+    to nothing). "" for none. One query."""
+    counts: dict[str, int] = {}
+    entries = (
+        AuditEntry.objects.filter(
+            fixture=fixture, action__in=[*WITHDRAWING, AuditEntry.Action.RESULT_SETTLED]
+        )
+        .order_by("at", "pk")
+        .values_list("action", "before", "after")
+    )
+    for action, before, after in entries:
+        after = after if isinstance(after, dict) else {}
+        before = before if isinstance(before, dict) else {}
+        if action == AuditEntry.Action.SUBMISSION_WITHDRAWN:
+            reason = str(after.get("reason", ""))
+            how = TAKEN_BACK if reason.startswith(TAKEN_BACK) else "withdrawn"
+        elif action == AuditEntry.Action.RESULT_SETTLED and not (
+            "settled_with" in after and before.get("status") in ResultSubmission.OPEN_STATUSES
+        ):
+            continue
+        else:
+            how = EARLIER[action]
+        counts[how] = counts.get(how, 0) + 1
+    if not counts:
+        return ""
+    return "Earlier: " + "; ".join(f"{n} {how}" for how, n in counts.items()) + "."
+
+
 def last_withdrawal(fixture: Fixture) -> AuditEntry | None:
     """The audit entry that withdrew the fixture's latest result: asked of a fixture none of
     whose results is submitted or counts now, why none does (``withdrawn_words``). None for
@@ -351,10 +394,10 @@ def last_withdrawal(fixture: Fixture) -> AuditEntry | None:
 
 def withdrawn_words(entry: AuditEntry, who: str) -> str:
     """Why a fixture's result stands no more, as its result page says it, from the entry that
-    withdrew it (``last_withdrawal``; ``who``, whoever did, as the viewer reads them, "secretary"
-    to the public): "The confirmed result was reopened by secretary: Brown Cow fielded an
-    unregistered player at table 3."; "The submitted result was withdrawn: a hand was corrected
-    at table 1."; set aside settling its dispute."""
+    withdrew it (``last_withdrawal``; ``who``, whoever did, as the viewer reads them, "the
+    secretary" to the public): "The confirmed result was reopened by the secretary: Brown Cow
+    fielded an unregistered player at table 3."; "The submitted result was withdrawn: a hand
+    was corrected at table 1."; set aside settling its dispute."""
     after = entry.after if isinstance(entry.after, dict) else {}
     if entry.action == AuditEntry.Action.RESULT_REOPENED:
         said = f"The confirmed result was reopened by {who}: {after.get('reason', '')}"

@@ -21,6 +21,7 @@ from leagues.models import (
     ResultSubmission,
     Season,
     TableGame,
+    day_word,
 )
 from leagues.selectors.counting import (
     DISPUTED,
@@ -330,6 +331,9 @@ class NightClock:
     """Today's date where the league plays."""
     small_hours: bool
     """Before ``NIGHT_RUNS_UNTIL``: last night may still be running."""
+    evening: bool = False
+    """From ``EVENING`` (17:00): today's matches are tonight's (``day_word``), "today's"
+    before it."""
 
     @property
     def yesterday(self) -> datetime.date:
@@ -340,13 +344,26 @@ class NightClock:
         """What a page showing the night changes with by the clock: its cache key, and the
         day its poll's tag is of (so a poll across midnight or ``NIGHT_RUNS_UNTIL`` is
         answered in full)."""
-        return f"{self.today.isoformat()}{'-small-hours' if self.small_hours else ''}"
+        return (
+            f"{self.today.isoformat()}{'-small-hours' if self.small_hours else ''}"
+            f"{'-evening' if self.evening else ''}"
+        )
+
+    def night_word(self, night: datetime.date) -> str:
+        """How the league night of ``night`` (``night_now``) is said by the clock: "today"
+        before the evening on its own day, else "tonight" (``day_word``; last night's run on
+        into the small hours is still tonight's)."""
+        return "today" if night == self.today and not self.evening else "tonight"
 
 
 def night_clock(league: League) -> NightClock:
     """The league's night by its own clock (``League.time_zone``)."""
     now = now_in(league.time_zone)
-    return NightClock(today=now.date(), small_hours=now.time() < NIGHT_RUNS_UNTIL)
+    return NightClock(
+        today=now.date(),
+        small_hours=now.time() < NIGHT_RUNS_UNTIL,
+        evening=day_word(now.time()) == "tonight",
+    )
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from django.db.models.functions import Lower
 
 from config.inputs import one_spaced
 from leagues.models import FixtureTable, League, Player, Registration, Season, Team
+from leagues.permissions import role_alone
 from scoring.services.compiled import CompiledRows
 
 #: (league, player) -> (the player's name, their team in the newest season they played there).
@@ -161,7 +162,7 @@ def acted_words(account: Any, role: str, *, as_player: str | None = None) -> str
     (the table's scoring link), the name alone for a role of none (a single player in a cup
     tie: the side is them). ``as_player`` as ``person_name`` takes it."""
     name = person_name(account, as_player=as_player)
-    return f"{name} ({role})" if name and role else name or role
+    return f"{name} ({role})" if name and role else name or role_alone(role)
 
 
 def name_people(players: Iterable[Player | None]) -> None:

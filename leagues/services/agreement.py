@@ -43,6 +43,12 @@ SETTLED_WITH = "the corrected score card"
 SETTLED_AS_IS = "the score card"
 
 
+class AlreadyDone(ValidationError):
+    """A Confirm or Dispute from someone whose part is done already (a second tap, an older tab
+    or phone): nothing changes, and they are told where the result stands (``already_done``),
+    not refused as if it were not theirs to do."""
+
+
 class Terms(ABC):
     """What a result is agreed about (a locked fixture or tie), as the shared rules need it."""
 
@@ -136,6 +142,63 @@ def judges(terms: Terms, submission: ResultAgreement, by: Account) -> bool:
     if user is None or not is_secretary(terms, user):
         return False
     return submission.submitted_by_id != user.pk or only_secretary(terms.league, user)
+
+
+def waiting_words(terms: Terms, submission: ResultAgreement) -> str:
+    """Who the submission waits for, as a sentence names them: "Old Hall's captain", "Ann and
+    Bob", both sides' joined by "and"."""
+    return " and ".join(terms.side_label(side) for side in waiting_sides(submission))
+
+
+def standing_words(terms: Terms, submission: ResultAgreement) -> str:
+    """Where the submission stands, after "this result": "it counts", "it waits for Old Hall's
+    captain (or a secretary) to confirm it", "it was disputed by Old Hall's captain, and a
+    secretary settles it", "it was withdrawn"."""
+    if submission.is_confirmed:
+        return "it counts"
+    if submission.status == Status.SUBMITTED:
+        return f"it waits for {waiting_words(terms, submission)} (or a secretary) to confirm it"
+    if submission.status == Status.DISPUTED:
+        by = submission.disputed_by
+        sides = terms.sides_of(by) if by is not None else set()
+        side = next((s for s in SIDES if s in sides), None)
+        who = terms.side_label(side) if side is not None else "a secretary"
+        return f"it was disputed by {who}, and a secretary settles it"
+    return "it was withdrawn"
+
+
+def already_done(terms: Terms, submission: ResultAgreement, by: Account) -> str:
+    """What ``by`` did to ``submission`` already, and where it stands now, for a Confirm or a
+    Dispute of theirs that finds their part done (``AlreadyDone``): "You have already confirmed
+    this result: it counts." (agreed for their side, or confirmed it as a secretary), "You have
+    already disputed this result: …", "Your side has already confirmed this result: …" (their
+    co-captain or partner did). "" when they did nothing to it yet, and for its submitter (who
+    never confirms what they submitted, a refusal of its own)."""
+    user = account(by)
+    if user is None or submission.submitted_by_id == user.pk:
+        return ""
+    if submission.disputed_by_id == user.pk:
+        done = "You have already disputed this result"
+    elif user.pk in (*_agreed(submission).values(), submission.confirmed_by_id):
+        done = "You have already confirmed this result"
+    else:
+        sides = terms.sides_of(user)
+        if not sides or set(waiting_sides(submission)) & sides:
+            return ""
+        done = "Your side has already confirmed this result"
+    if submission.status == Status.DISPUTED and submission.disputed_by_id == user.pk:
+        return f"{done}: a secretary settles it."
+    return f"{done}: {standing_words(terms, submission)}."
+
+
+def _require_not_done(terms: Terms, submission: ResultAgreement, by: Account, *, may: bool) -> None:
+    """A Confirm or Dispute that ``by`` ``may`` not take (any longer), or on a result no longer
+    waiting, where their part is done already: ``AlreadyDone``, saying so."""
+    if may and submission.status == Status.SUBMITTED:
+        return
+    done = already_done(terms, submission, by)
+    if done:
+        raise AlreadyDone(done)
 
 
 def only_secretary(league: League, user: Account) -> bool:
@@ -254,8 +317,11 @@ def confirm(
     """A side that has not agreed yet agrees; once both have (or a secretary who judges it
     confirms) the result counts and the scoring links close. ``submission.status`` says
     which: still submitted, or confirmed. ``signed_card``: a secretary typed the score card
-    both captains signed, which is their agreement: it counts, whoever submitted it."""
-    if not (can_confirm(terms, submission, by) or (signed_card and is_secretary(terms, by))):
+    both captains signed, which is their agreement: it counts, whoever submitted it. Pressed
+    again by one who confirmed it (an older tab): ``AlreadyDone``, nothing changed."""
+    may = can_confirm(terms, submission, by) or (signed_card and is_secretary(terms, by))
+    _require_not_done(terms, submission, by, may=may)
+    if not may:
         raise PermissionDenied(
             f"Only a {terms.agreer} that has not agreed yet, or a secretary, confirms; "
             "never the submitter, unless they are the league's only secretary."
@@ -300,8 +366,11 @@ def dispute(
     terms: Terms, submission: ResultAgreement, *, reason: str, by: Account
 ) -> ResultAgreement:
     """A side that has not agreed says it is wrong (or a secretary for it: ``can_dispute``): a
-    secretary settles it."""
-    if not can_dispute(terms, submission, by):
+    secretary settles it. Pressed by one who confirmed or disputed it already (an older
+    tab): ``AlreadyDone``, nothing changed."""
+    may = can_dispute(terms, submission, by)
+    _require_not_done(terms, submission, by, may=may)
+    if not may:
         raise PermissionDenied(
             f"Only a {terms.agreer} that has not agreed, or a secretary who did not submit it, "
             "disputes a result."

@@ -602,6 +602,42 @@ def card_closed_why(by: Account, fixture: Fixture) -> str:
     return "waiting"
 
 
+def card_as_stored(tables: Mapping[int, FixtureTable], typed: Sequence[CardTable]) -> bool:
+    """Whether the card ``typed`` is the one the fixture's ``tables`` (by board) hold from the
+    card, table for table, figures and pairs: the same card sent again (a double tap, a retry
+    of a slow page), not a different one. No query (the tables' players read with them)."""
+    card_boards = {board for board, table in tables.items() if table.from_card}
+    if card_boards != {t.board for t in typed}:
+        return False
+    return all(
+        tables[t.board].card == t.stored()
+        and {p.pk for p in tables[t.board].home_pair} == {p.pk for p in t.home}
+        and {p.pk for p in tables[t.board].away_pair} == {p.pk for p in t.away}
+        for t in typed
+    )
+
+
+def card_not_taken_words(submission: ResultSubmission, by: Account) -> str:
+    """Why a score card sent while a result waits or is disputed (an older tab, different
+    figures) was not taken, and what changes a figure: "Not saved: a result is already waiting
+    for Old Hall's captain — take it back to change a figure." to whoever submitted it."""
+    waiting = confirmation.waiting_for(submission)
+    if submission.status == Status.DISPUTED:
+        return (
+            "Not saved: the result is disputed — a secretary settles it, with the corrected "
+            "score card."
+        )
+    if by is not None and submission.submitted_by_id == by.pk:
+        return (
+            f"Not saved: a result is already waiting for {waiting} — take it back to change "
+            "a figure."
+        )
+    return (
+        f"Not saved: a result is already submitted, waiting for {waiting} — confirm it or "
+        "dispute it on the result page."
+    )
+
+
 def may_enter_card(by: Account, fixture: Fixture) -> bool:
     """Whether ``by`` is offered the score card: a captain of either team or a secretary,
     when ``card_offered`` says so. The card, result and fixture pages ask it."""

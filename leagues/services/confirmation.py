@@ -131,6 +131,11 @@ def waiting_sides(submission: ResultSubmission) -> list[str]:
     return agreement.waiting_sides(submission)
 
 
+def waiting_for(submission: ResultSubmission) -> str:
+    """Who the submission waits for: "St James Bullseyes' captain" (``agreement.waiting_words``)."""
+    return agreement.waiting_words(FixtureTerms(submission.fixture), submission)
+
+
 def can_submit(*, fixture: Fixture, actor: Actor) -> bool:
     """A secretary or either team's captain (an account), or a scorer through a live scoring
     link of one of the fixture's tables (``actor.link``)."""

@@ -105,6 +105,17 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
     # waits for both captains (whoever submits a result does not confirm it).
     sides = captained_sides(request.user, fixture)
     as_captain = bool(sides)
+    closed = None if open_for_card else cards.card_closed_why(request.user, fixture)
+    # A card sent while a result waits (an older tab): not taken, and said so, unless it is
+    # the very card stored (a double tap, a retry), which is answered as the page is.
+    not_taken = (
+        cards.card_not_taken_words(open_result, request.user)
+        if request.method == "POST"
+        and open_result is not None
+        and closed in ("yours", "waiting")
+        and not (form.is_valid() and cards.card_as_stored(tables, form.card_tables()))
+        else ""
+    )
     if request.method == "POST" and open_for_card and form.is_valid():
         try:
             submission = cards.fixture_card_enter(
@@ -123,7 +134,6 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
                 # A secretary entering a night's cards goes back to the desk's list for the next.
                 return _taken(request, reverse("leagues:manage_league", args=[season.league.slug]))
             return _taken(request, reverse("leagues:fixture_result", args=[fixture.pk]))
-    closed = None if open_for_card else cards.card_closed_why(request.user, fixture)
     playoff = _playoff(request, fixture, tie) if closed == "counts" else None
     if isinstance(playoff, HttpResponse):
         return playoff
@@ -137,6 +147,7 @@ def score_card(request: HttpRequest, pk: int) -> HttpResponse:
         "abandoned": [table for table in tables.values() if table.abandoned],
         "open": open_for_card,
         "closed": closed,
+        "not_taken": not_taken,
         "not_started": cards.not_started_words(fixture) if closed == "not_yet" else "",
         # The team whose captain a captain's submission waits for.
         "other_team": {"home": fixture.away, "away": fixture.home}.get(next(iter(sides), ""))

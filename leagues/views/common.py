@@ -14,7 +14,13 @@ from django.shortcuts import redirect
 from django.utils.safestring import SafeString
 
 from leagues.models import Fixture, League, Season
-from leagues.permissions import can_manage_league, captained_sides, fixture_links, fixture_role
+from leagues.permissions import (
+    can_manage_league,
+    captained_sides,
+    fixture_links,
+    fixture_role,
+    role_alone,
+)
 from leagues.selectors.people import acted_words
 from scoring.actors import Actor
 from scoring.models import ScoringLink
@@ -87,7 +93,7 @@ def acted_by_words(viewer: Any, fixture: Any) -> Callable[[Any], str]:
 
     def who(account: Any) -> str:
         role = fixture_role(account, fixture)
-        return acted_words(account, role) if named else role
+        return acted_words(account, role) if named else role_alone(role)
 
     return who
 

@@ -20,7 +20,7 @@ from leagues import match
 from leagues.days import clock, short_date
 from leagues.fragments import PLAYERS, page_fragment, page_fragment_tagged, tag_until
 from leagues.models import AuditEntry, Division, Fixture, League
-from leagues.permissions import can_manage_league, captained_sides, fixture_role
+from leagues.permissions import can_manage_league, captained_sides, fixture_role, role_alone
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.blank_cards import card_to_print
 from leagues.selectors.counting import result_words
@@ -207,7 +207,9 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
                 (f, fixture_score(f) if f.result is not None else "") for f in upcoming
             ),
             # A league night now (tonight's, or last night's still in play): a link to follow it.
-            "tonight": night_now(league=league, clock=clock).date is not None,
+            "tonight": (night := night_now(league=league, clock=clock).date) is not None,
+            # "today's" before the evening by the league's clock, "tonight's" from then.
+            "night_word": clock.night_word(night) if night is not None else "",
             "match_format": (current or league).get_match_format().describe(),
             "ruleset": (current or league).get_ruleset(),
         }
@@ -338,7 +340,9 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
         if detail.status == Fixture.Status.PLAYED and not confirmed and waiting is None:
             entry = selectors.last_withdrawal(detail)
             if entry is not None and entry.action == AuditEntry.Action.RESULT_REOPENED:
-                reopened = selectors.withdrawn_words(entry, fixture_role(entry.by, detail))
+                reopened = selectors.withdrawn_words(
+                    entry, role_alone(fixture_role(entry.by, detail))
+                )
         # How a counted result came to count ("Result settled by the secretary"), in its result
         # page's words: read only where one counts.
         counted = (

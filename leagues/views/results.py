@@ -99,9 +99,9 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         "submission": current,
         # Why none of its results stands, where one did (told to the captains by email too).
         "withdrawn": withdrawn_why(request.user, fixture, withdrawal),
-        "history": ResultSubmission.objects.filter(
-            fixture=fixture, status=ResultSubmission.Status.WITHDRAWN
-        ).count(),
+        # What became of its earlier results, each as it went (taken back, settled with the
+        # card, ...), not all of them "withdrawn".
+        "history": selectors.earlier_words(fixture),
         "may_submit": confirmation.may_submit(fixture=fixture, actor=actor, tables=tables),
         # A secretary who is neither side's captain and submits cannot confirm it too: say so
         # before, and after (the page would otherwise wait on a captain who may have no account).
@@ -249,7 +249,7 @@ def submitted_again_words(viewer: Any, fixture: Any, action: str) -> str:
 
 def confirmed_how(submission: ResultSubmission, confirmer: str) -> str:
     """How the result came to count, as its audit entry says it, after "Confirmed": "by
-    secretary", or "from the score card both captains signed, entered by secretary"."""
+    the secretary", or "from the score card both captains signed, entered by the secretary"."""
     if submission.signed_card:
         return f"{agreement.SIGNED_CARD}, entered by {confirmer}"
     return f"by {confirmer}"
@@ -320,6 +320,9 @@ def _act(request: HttpRequest, fixture: Any, current: Any, actor: Actor) -> Http
             done = "Confirmed result reopened."
         else:
             raise PermissionDenied("Unknown action.")
+    except agreement.AlreadyDone as exc:
+        # A second Confirm (or a late Dispute) from an older tab: done already, not refused.
+        messages.info(request, " ".join(exc.messages))
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:

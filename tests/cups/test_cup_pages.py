@@ -60,9 +60,9 @@ def test_public_pages_need_no_account(drawn):
     assert " & " in winner.name
     banner = unescape(page[page.index('class="winner-banner"') :].split("</p>")[0])
     assert f"{winner.name} go through" in banner and "goes" not in banner
-    # Not "Confirmed (confirmed…", nor "Confirmed by a secretary. … Confirmed by secretary
+    # Not "Confirmed (confirmed…", nor "Confirmed by a secretary. … Confirmed by the secretary
     # on …": the sentence after it says who confirmed it.
-    assert "<strong>Confirmed</strong>." in page and "Confirmed by secretary on" in page
+    assert "<strong>Confirmed</strong>." in page and "Confirmed by the secretary on" in page
     assert "Confirmed by a secretary" not in page
     assert "private scoring link" not in page  # never shown to the public
     assert client.get(reverse("cups:honours", args=[cup.pk])).status_code == 200

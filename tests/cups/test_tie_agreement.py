@@ -28,6 +28,7 @@ from cups.services.confirmation import (
 from cups.services.draws import draw_make
 from cups.services.ties import tie_postpone, tie_reverse, tie_settle
 from leagues.models import AuditEntry, Division
+from leagues.services import agreement
 from tests.cups.helpers import (
     cup_world,
     current,
@@ -74,7 +75,8 @@ def test_a_best_of_7_decided_4_3_goes_through_once_both_pairs_agree():
     assert result.status == Status.SUBMITTED and result.home_agreed_by == home
     final.refresh_from_db()
     assert final.home_id is None
-    with pytest.raises(PermissionDenied):  # one account agrees for one side only
+    # One account agrees for one side only: pressed again, it is told it agreed already.
+    with pytest.raises(agreement.AlreadyDone, match="already confirmed"):
         tie_result_confirm(result=result, by=home)
     # The away pair agrees: it counts, the winner goes through, the link closes.
     tie_result_confirm(result=result, by=away)
@@ -276,11 +278,13 @@ def test_bad_input_is_a_message_and_changes_nothing():
     # A double tap: the second agreement is a message, not a refusal.
     client.post(url, {"action": "confirm"})
     response = client.post(url, {"action": "confirm"}, follow=True)
-    assert response.status_code == 200 and "recorded already" in response.content.decode()
+    said = "You have already confirmed this result: it waits for"
+    assert response.status_code == 200 and said in response.content.decode()
     client.force_login(pair_player(tie, "home"))
     client.post(url, {"action": "confirm"})
     response = client.post(url, {"action": "confirm"}, follow=True)
-    assert response.status_code == 200 and "This result is confirmed." in response.content.decode()
+    said = "You have already confirmed this result: it counts."
+    assert response.status_code == 200 and said in response.content.decode()
     # A team tie's result is agreed on its fixture's pages.
     teams = team_cup(world, name="Team Cup")
     draw_make(competition=teams, seed=1, by=world.users["secretary"])
@@ -507,13 +511,13 @@ def test_who_acted_on_a_tie_reads_as_a_name_and_role_never_a_username():
     for page in named:
         assert f"Disputed by {team} captain (captain of {team}): Game 2" in page
         assert "Put forward by the tie&#x27;s scoring link on" in page
-    assert f"Disputed by captain of {team}: Game 2" in public
+    assert f"Disputed by the captain of {team}: Game 2" in public
     tie_result_settle(result=result, uphold=True, note="Sheets checked", by=secretary)
     *named, public = pages()
     for page in named:
         assert "Settled by Ann Lee (secretary): Sheets checked" in page
         assert "Confirmed by Ann Lee (secretary) on" in page
-    assert "Settled by secretary: Sheets checked" in public
+    assert "Settled by the secretary: Sheets checked" in public
     assert "Ann Lee" not in public and f"{team} captain (" not in public
 
 

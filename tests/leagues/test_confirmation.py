@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from leagues.models import AuditEntry, ResultSubmission
 from leagues.selectors.standings import division_standings
-from leagues.services import confirmation
+from leagues.services import agreement, confirmation
 from leagues.services.standings import refresh_league_tables
 from scoring import services as scoring_services
 from scoring.actors import Actor
@@ -161,7 +161,9 @@ def test_submit_from_the_table_link_then_both_captains_agree_and_the_table_count
     submission.refresh_from_db()
     assert submission.status == Status.SUBMITTED
     assert points(world)["Black Bull"] == (0, 0, 0)
-    with pytest.raises(PermissionDenied):  # the same captain cannot agree for the other side
+    # The same captain pressing Confirm again (an older tab) agrees for no other side: told
+    # it is done, not refused as if it were not theirs to do.
+    with pytest.raises(agreement.AlreadyDone, match="already confirmed this result: it waits"):
         confirmation.result_confirm(submission=submission, by=world.users["home_captain"])
     assert actions_of(world) == ["result_submitted", "result_agreed"]
     confirmation.result_confirm(submission=submission, by=world.users["away_captain"])

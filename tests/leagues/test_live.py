@@ -121,7 +121,8 @@ def test_the_league_night_page_shows_every_match_and_the_provisional_table(
     league, division, fixture, second, game, _ = night
     home = page_words(client.get(league.get_absolute_url()))
     live_page = reverse("leagues:league_live", args=[league.slug])
-    assert f'href="{live_page}"' in home and "follow tonight's matches live" in home
+    # "today's" before 17:00 where the league plays, "tonight's" from then (``day_word``).
+    assert f'href="{live_page}"' in home and "'s matches live" in home
 
     response = client.get(live_page)
     words = page_words(response)
@@ -157,7 +158,7 @@ def test_a_night_without_fixtures_says_so_and_names_the_next(client):
     # Nothing to follow: the page does not poll, and a poll is told to stop.
     assert "data-live-url" not in words and "live.js" not in words
     assert client.get(reverse("leagues:league_live_poll", args=[league.pk])).status_code == 286
-    assert "follow tonight's matches live" not in page_words(client.get(league.get_absolute_url()))
+    assert "'s matches live" not in page_words(client.get(league.get_absolute_url()))
 
 
 def test_a_finished_fixture_page_does_not_poll(client, night):

@@ -257,7 +257,7 @@ def test_the_home_captain_does_not_take_back_a_table_result_waiting_or_agreed_by
 def test_who_acted_reads_as_a_name_and_team_to_the_captains_and_secretaries_alike(
     django_capture_on_commit_callbacks,
 ):
-    """Captains read "Submitted by captain of Black Bull", with no name, where secretaries read
+    """Captains read "Submitted by the captain of Black Bull", with no name, where secretaries read
     the account's username: both read the person as the app names people (the account's full
     name, else their name as a player) and their team; never a username; the public, the role."""
     from leagues.models import Player
@@ -283,7 +283,7 @@ def test_who_acted_reads_as_a_name_and_team_to_the_captains_and_secretaries_alik
         for user in users.values():
             assert f"{user.get_username()} (" not in page, side
     public = unescape(page_words(Client().get(_result_url(fixture))))
-    assert "Submitted by captain of Black Bull on " in public
+    assert "Submitted by the captain of Black Bull on " in public
     assert "Roy Stead" not in public and "Sue Mills" not in public
 
 

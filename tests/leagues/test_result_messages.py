@@ -229,7 +229,7 @@ def test_a_reopened_result_tells_both_captains_why_and_the_pages_say_it(
             "again from the result page once you have checked it." in _words(told)
         ), role
     assert not _told(addresses["secretary"])
-    said = f"The confirmed result was reopened by secretary: {reason}."
+    said = f"The confirmed result was reopened by the secretary: {reason}."
     public = Client()
     assert said in page_words(public.get(url))
     fixture_url = reverse("leagues:fixture", kwargs={"pk": fixture.pk})

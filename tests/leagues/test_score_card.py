@@ -1019,7 +1019,7 @@ def test_a_result_a_secretary_confirms_reads_confirmed_by_them() -> None:
     client = Client()
     client.force_login(users["away"])
     status = page_words(client.get(reverse("leagues:fixture_result", kwargs={"pk": fixture.pk})))
-    assert "Confirmed by secretary on" in status and "both captains signed" not in status
+    assert "Confirmed by the secretary on" in status and "both captains signed" not in status
     submission.refresh_from_db()
     assert not submission.signed_card
 

@@ -47,4 +47,5 @@ def test_results_settled_with_the_card_before_are_marked_from_their_audit_entry(
     assert marked == {by_card.pk: False, settled.pk: True, upheld.pk: False}
     migrate_to()  # the pages read today's models: every later migration applied
     page = client.get(reverse("leagues:fixture_result", kwargs={"pk": settled.fixture_id}))
-    assert "The figures are from the score card entered by secretary on " in page.content.decode()
+    said = "The figures are from the score card entered by the secretary on "
+    assert said in page.content.decode()

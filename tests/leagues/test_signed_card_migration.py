@@ -42,6 +42,6 @@ def test_results_confirmed_from_a_signed_card_before_are_marked_from_their_audit
     assert marked == {signed.pk: True, waited.pk: False}
     migrate_to()  # the pages read today's models: every later migration applied
     page = client.get(reverse("leagues:fixture_result", kwargs={"pk": signed.fixture_id}))
-    assert "Confirmed from the score card both captains signed, entered by secretary" in (
+    assert "Confirmed from the score card both captains signed, entered by the secretary" in (
         page.content.decode()
     )
