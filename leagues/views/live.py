@@ -120,6 +120,8 @@ def _night_fragment(
         return {
             "league": night_league,
             "night": night,
+            # "Today's matches" before the evening by the league's clock, "Tonight's" from then.
+            "night_word": clock.night_word(now.date) if now.date is not None else "tonight",
             "fixtures": [(f, fixture_score(f)) for f in night.fixtures] if night else [],
             "tables": tables,
             # A total with an adjustment in it is marked: the note under the tables says so.

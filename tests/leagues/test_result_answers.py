@@ -175,7 +175,8 @@ def test_a_secretarys_signed_card_reads_entered_by_the_secretary() -> None:
 
 def test_the_days_matches_are_todays_before_the_evening_and_tonights_from_it(monkeypatch):
     """A noon match was headed "Tonight" on My fixtures, and the league home said "follow
-    tonight's matches live" at noon: before 17:00 where the league plays it is "Today"."""
+    tonight's matches live" at noon: before 17:00 where the league plays it is "Today", on the
+    league night's page too."""
     fixture, users = _fixture()
     noon = datetime.datetime(2025, 9, 20, 11, 0, tzinfo=datetime.UTC)  # 12:00 in London
     for instant, starts, title, word in (
@@ -188,5 +189,8 @@ def test_the_days_matches_are_todays_before_the_evening_and_tonights_from_it(mon
         fixture.save()
         mine = _client(users["home"]).get(reverse("leagues:my_fixtures")).content.decode()
         assert f'<h2 id="my-tonight">{title}</h2>' in mine
-        home = page_words(Client().get(fixture.division.season.league.get_absolute_url()))
+        league = fixture.division.season.league
+        home = page_words(Client().get(league.get_absolute_url()))
         assert f"follow {word} matches live" in unescape(home)
+        live = page_words(Client().get(reverse("leagues:league_live", args=[league.slug])))
+        assert f"{word.capitalize()} matches" in unescape(live)
