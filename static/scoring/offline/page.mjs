@@ -533,8 +533,10 @@ async function keepOneHand(form, { key, number, submitter = null, notice: said =
     throw error;
   }
   if (editing && editing.kind === "unsent") {
-    const op = view.ops.find((o) => o.key === editing.key);
-    if (op) await store.putOp({ ...op, facts });
+    if (!(await keepFixOfUnsent(editing, facts))) {
+      showError(form, `Hand ${target} is no longer on the sheet: tap Cancel, or reload the page.`);
+      return false;
+    }
   } else if (editing && editing.kind === "sent") {
     await store.putOp({ key: store.newKey(), game: pk, seq: await nextSeq(), op: "correct", number: editing.number, revision: editing.revision, facts, state: "unsent" });
   } else {
@@ -549,11 +551,28 @@ async function keepOneHand(form, { key, number, submitter = null, notice: said =
   if (notice) {
     notice.className = "notice success";
     notice.setAttribute("role", "status");
-    notice.textContent = said || `${kept} kept on this phone: sent when the connection is back.`;
+    // Online with nothing ahead of it held back, it goes at once (flush, below).
+    const goesNow = navigator.onLine && !view.ops.some((op) => op.refused || op.state === "conflict");
+    notice.textContent = said || `${kept} kept on this phone: ${goesNow ? "sending it now" : "sent when the connection is back"}.`;
   }
   await refresh();
   document.dispatchEvent(new Event("allfours:hand-done"));
   flush();
+  return true;
+}
+
+/** The fix of a hand kept on the phone, made while it may be on its way (Fix tapped as the
+ * connection came back): kept in the hand's place while it waits (flush, answered, makes it the
+ * correction of the hand the server recorded: `sentOrCorrected`), or, the hand sent before
+ * Record hand was tapped, kept as the correction of the hand the server now has at its number.
+ * False when neither is there (nothing is kept). */
+async function keepFixOfUnsent(fixing, facts) {
+  if (await store.replaceOp(fixing.key, (op) => (op ? { ...op, facts } : undefined))) return true;
+  const { state } = await baseState();
+  const hand = state && state.hands.find((h) => h.number === fixing.number);
+  if (!hand) return false;
+  const correction = { key: store.newKey(), game: pk, seq: await nextSeq(), op: "correct", number: fixing.number, revision: hand.revision, facts, state: "unsent" };
+  await store.putOp(correction);
   return true;
 }
 
@@ -704,8 +723,9 @@ async function flush({ clock = false } = {}) {
         // Not this phone's any more (or refused on the way, unsaid why), or the game no longer
         // kept (410: taken away before a hand of it was recorded): kept, and not sent again on
         // the clock (a page opened, the connection back or a hand kept tries once more: a new
-        // link opened, a reload or a log-in gives it back).
-        await keepRefused(waiting, refusalOf(data));
+        // link opened, a reload or a log-in gives it back). As kept now: a fix made while it
+        // was on its way stays.
+        await keepRefused(await store.opsOf(pk), refusalOf(data));
         // Answered: the connection back meanwhile (or a hand kept) asks no send after this one.
         flushAgain = false;
         break;
@@ -719,10 +739,13 @@ async function flush({ clock = false } = {}) {
         [op] = waiting;
       }
       if (response.ok) {
-        await store.deleteOp(op.key);
+        await store.replaceOp(op.key, (kept) => sentOrCorrected(kept, op, payload(op, state).number, data.game));
         sent += 1;
         continue;
       }
+      // Refused as it was sent, and fixed on the phone meanwhile: the fix is sent in its place.
+      const now = await store.opsOf(pk);
+      if (now[0] && now[0].key === op.key && !sameFacts(now[0].facts, op.facts)) continue;
       const settled = response.status === 409 && op.op === "record" && !op.append && data.game
         ? await setAside(waiting, data.game, data.message)
         : false;
@@ -749,6 +772,17 @@ async function flush({ clock = false } = {}) {
     await reloadGame();
   }
   if (flushAgain) await flush();
+}
+
+/** What is kept of an operation the server has just accepted (`sent`, as it was sent, at hand
+ * `number`): nothing, or, when the scorer fixed it while it was on its way (the kept one's facts
+ * are not the ones sent), the fix as the correction of the hand the server recorded. */
+function sentOrCorrected(kept, sent, number, game) {
+  if (!kept) return undefined;
+  if (sent.op !== "record" || sameFacts(kept.facts, sent.facts)) return null;
+  const hand = game && game.hands.find((h) => h.number === number);
+  const { append: _, message: __, ...rest } = kept;
+  return { ...rest, key: store.newKey(), op: "correct", number, revision: hand ? hand.revision : null, state: "unsent" };
 }
 
 /** The server's page (its HTML) as a document. */

@@ -53,28 +53,34 @@ export async function deleteOp(key) {
   await done((await store("ops", "readwrite")).delete(key));
 }
 
-/** Settle a kept hand set aside for the scorer (state "conflict") as they chose, in one
- * transaction: it goes, and `choose(op)` gives what is kept in its place (a correction, a hand to
- * follow the sheet's last one) or null. False when it is no longer set aside (the choice was
- * already made: a second tap on a slow phone): nothing changes. */
-export async function settleConflict(key, choose) {
+/** Change a kept operation as it is kept now, in one transaction: `choose(op)` (op undefined
+ * when it is gone) gives undefined (nothing changes), null (it goes) or what is kept in its
+ * place. Whether anything changed. */
+export async function replaceOp(key, choose) {
   const ops = await store("ops", "readwrite");
   return new Promise((resolve, reject) => {
     const { transaction } = ops;
-    let settled = false;
-    transaction.oncomplete = () => resolve(settled);
+    let changed = false;
+    transaction.oncomplete = () => resolve(changed);
     transaction.onerror = () => reject(transaction.error);
     transaction.onabort = () => reject(transaction.error);
     const request = ops.get(key);
     request.onsuccess = () => {
-      const op = request.result;
-      if (!op || op.state !== "conflict") return;
-      const replacement = choose(op);
+      const replacement = choose(request.result);
+      if (replacement === undefined) return;
       ops.delete(key);
       if (replacement) ops.put(replacement);
-      settled = true;
+      changed = true;
     };
   });
+}
+
+/** Settle a kept hand set aside for the scorer (state "conflict") as they chose: it goes, and
+ * `choose(op)` gives what is kept in its place (a correction, a hand to follow the sheet's last
+ * one) or null. False when it is no longer set aside (the choice was already made: a second
+ * tap on a slow phone): nothing changes. */
+export async function settleConflict(key, choose) {
+  return replaceOp(key, (op) => (op && op.state === "conflict" ? choose(op) : undefined));
 }
 
 export async function snapshotOf(game) {
