@@ -480,6 +480,17 @@
   document.addEventListener("submit", function (event) {
     if (event.target.id === "hand-form") swallowSecondTap(event);
   }, true);
+  /* Taps kept on the phone put back on the page opened again (static/scoring/offline/page.mjs):
+   * the penalties called listed as they were, the rank waiting for its suit and the kick shown,
+   * and the form begun. */
+  document.addEventListener("allfours:taps-restored", function (event) {
+    var form = event.target;
+    touchedForms.add(form);
+    if (form.querySelector("[data-penalties]") && form.querySelector("[data-called]")) {
+      showPenalties(form, penaltyTokens(form), event.detail.called || []);
+    }
+    markPicked(form);
+  });
   // A hand kept on the phone (static/scoring/offline/page.mjs) clears the same form for the next.
   document.addEventListener("allfours:hand-done", function () {
     var form = document.getElementById("hand-form");

@@ -217,3 +217,39 @@ export function fillForm(form, facts) {
   if (outcome !== "played" || facts.beg && facts.beg !== "stand") form.querySelector("#more")?.setAttribute("open", "");
   form.dispatchEvent(new Event("input", { bubbles: true }));
 }
+
+/** Not a tap: the hand's number, one-time key and token (the server's page gives them), and the
+ * game side kept for a correction. */
+const NOT_TAPS = new Set(["csrfmiddlewaretoken", "entry_key", "expected_number", "game_kept"]);
+
+/** What the scorer has tapped and typed on the hand form so far, as it stands (valid or not: the
+ * server's form and the rules judge it when it is sent): each field's value (a radio group's
+ * checked one), the penalties called as their list reads, and which folded parts are open. */
+export function tapsOf(form) {
+  const values = {};
+  for (const field of form.elements) {
+    if (!field.name || NOT_TAPS.has(field.name) || ["submit", "button"].includes(field.type)) continue;
+    if (field.type !== "radio") values[field.name] = field.value;
+    else if (field.checked) values[field.name] = field.value;
+    else if (!(field.name in values)) values[field.name] = "";
+  }
+  const called = [...form.querySelectorAll("[data-called] li")].map((item) => item.firstChild?.textContent.trim() || "");
+  const open = [...form.querySelectorAll("details")].map((part) => part.open);
+  return { values, called, open };
+}
+
+/** Put taps kept by `tapsOf` back on a hand form (the same game's form for the same hand). The
+ * page's script lists the penalties called again ("allfours:taps-restored"). */
+export function putTaps(form, { values, called, open }) {
+  for (const field of form.elements) {
+    if (!Object.hasOwn(values, field.name) || NOT_TAPS.has(field.name) || ["submit", "button"].includes(field.type)) continue;
+    if (field.type === "radio") field.checked = field.value === values[field.name];
+    else field.value = values[field.name];
+  }
+  form.querySelectorAll("details").forEach((part, index) => {
+    if (index < open.length) part.open = open[index];
+  });
+  form.dataset.touched = "1";
+  form.dispatchEvent(new CustomEvent("allfours:taps-restored", { bubbles: true, detail: { called } }));
+  form.dispatchEvent(new Event("input", { bubbles: true }));
+}

@@ -8,7 +8,7 @@
 // request: its reply says what changed of the game, and this module keeps that (in IndexedDB and
 // in the copy of the page the service worker keeps) without asking the server anything more.
 import { rulesetFromSpec } from "../rules/ruleset.mjs";
-import { factsFromForm, fillForm, splitCards } from "./form.mjs";
+import { factsFromForm, fillForm, putTaps, splitCards, tapsOf } from "./form.mjs";
 import { previewLines } from "./preview.mjs";
 import { plainMessage, refusalWords, sideNames } from "./refusals.mjs";
 import { InvalidFacts, cardLabel, describeHand, drawGame, effectiveHands, score, scoresBefore } from "./sheet.mjs";
@@ -544,8 +544,10 @@ async function keepOneHand(form, { key, number, submitter = null, notice: said =
     await store.putOp({ key: key || store.newKey(), game: pk, seq: await nextSeq(), op: "record", number: expected, facts, state: "unsent" });
   }
   const kept = editing ? `The correction of hand ${target}` : `Hand ${number || target}`;
+  if (!editing) dropTaps();
   stopEditing();
   clearForm(form);
+  tapsNotPutBack(null);
   // The server's last notice ("Hand 2 recorded.") no longer says what the phone did last.
   const notice = document.getElementById("game-notice");
   if (notice) {
@@ -972,6 +974,83 @@ if (watchEvery) {
   });
 }
 
+// --- the hand under way, kept through a reload ----------------------------------------------
+// A phone reloads a tab after its screen locks, and a scorer may close the page mid-hand: what
+// has been tapped of the hand under way is kept on the phone with the game (store.mjs
+// "drafts"), for that hand's number, at every tap, and put back on the page opened again at
+// that number. It goes once the hand is recorded (sent, or kept to be sent) or the game moved
+// past it: a hand recorded meanwhile (on the other phone) is not given taps meant for the one
+// before; the page says so instead.
+
+/** Writes to the kept taps, one after another, in the order asked. */
+let tapsWritten = Promise.resolve();
+function writeTaps(write) {
+  tapsWritten = tapsWritten.then(write).catch(() => {});
+  return tapsWritten;
+}
+
+/** Keep the hand form's taps as they stand, for the phone's next hand (not a correction's). */
+function keepTaps() {
+  const form = document.getElementById("hand-form");
+  if (pk === null || !view || !form || editing !== null || !begunForms.has(form)) return;
+  const draft = { game: pk, number: view.hands.length + 1, taps: tapsOf(form) };
+  writeTaps(() => store.putDraft(draft));
+}
+
+function dropTaps() {
+  if (pk !== null) writeTaps(() => store.deleteDraft(pk));
+}
+
+/** The kept taps go when they are no longer for the hand the page would record next (it was
+ * recorded, or undone to an earlier one); a hand form begun is kept as it stands. */
+function settleTaps() {
+  const form = document.getElementById("hand-form");
+  if (form && begunForms.has(form)) {
+    keepTaps();
+    return;
+  }
+  writeTaps(async () => {
+    const draft = await store.draftOf(pk);
+    if (draft && (!form || !view || draft.number !== view.hands.length + 1)) await store.deleteDraft(pk);
+  });
+}
+
+/** Says, above the game, why the taps kept for hand `number` were not put back (null: nothing
+ * to say any more). */
+function tapsNotPutBack(number) {
+  const line = statusLine("taps-not-put-back", "notice", "taps-not-put-back", number !== null);
+  if (!line) return;
+  const next = view.hands.length + 1;
+  const why = number < next ? `hand ${number} was recorded meanwhile (it is on the sheet)` : `hands were undone meanwhile`;
+  line.textContent = `The taps made on this phone for hand ${number} were not put back: ${why}. The form is for hand ${next}.`;
+}
+
+/** The page opened again: the taps kept for its game's next hand go back on its hand form. */
+async function putTapsBack() {
+  if (pk === null) return;
+  const draft = await store.draftOf(pk).catch(() => null);
+  const form = document.getElementById("hand-form");
+  if (!draft || !view || editing !== null) return;
+  if (form && draft.number === view.hands.length + 1) {
+    if (begunForms.has(form)) return; // tapped already: those taps are kept from now on
+    putTaps(form, draft.taps);
+    begunForms.add(form);
+    return;
+  }
+  dropTaps();
+  if (form) tapsNotPutBack(draft.number);
+}
+
+for (const kind of ["input", "change", "click"]) {
+  document.addEventListener(kind, (event) => {
+    const form = event.isTrusted && event.target.closest && event.target.closest("#hand-form");
+    // A field tells of its change; a button (a card, a penalty called) by its click.
+    if (!form || (kind === "click" && !event.target.closest("button"))) return;
+    begunForms.add(form);
+    keepTaps();
+  });
+}
+
 // --- wiring ----------------------------------------------------------------------------------
 
 document.addEventListener(
@@ -1145,6 +1224,8 @@ async function followServer(drawn = []) {
   }
   for (const script of scripts) script.remove();
   await refresh();
+  if (updates.length) tapsNotPutBack(null);
+  settleTaps();
   await keepPageAsShown();
 }
 // A reply swaps several parts of the page (the form, the scores, the sheet's row, the message)
@@ -1183,4 +1264,6 @@ setInterval(() => {
   else if (serverPageWaiting && !waiting.length && !flushing && !keeping && !handBegun()) reloadGame();
 }, 5000);
 
-refresh().then(() => flush());
+refresh()
+  .then(putTapsBack)
+  .then(() => flush());

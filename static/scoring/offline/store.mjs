@@ -5,7 +5,10 @@
 //          words shown when the server no longer let this phone score the game (a 403: why and
 //          what to do) and refusedWhy: why ("closed", "reissued", "revoked", "signed_out", or
 //          "refused" when the answer did not say), until it takes a hand again};
-//   "games": the last state of each game the server sent: {game, version, hands, status}.
+//   "games": the last state of each game the server sent: {game, version, hands, status};
+//   "drafts": what the scorer has tapped of the hand under way, not sent yet, by game: {game,
+//          number (the hand it is for), taps (form.mjs tapsOf)}, put back on the page opened
+//          again at that hand (a phone reloads a tab after its screen locks).
 const DB_NAME = "allfours-offline";
 
 let opening = null;
@@ -13,14 +16,25 @@ let opening = null;
 function open() {
   if (!opening) {
     opening = new Promise((resolve, reject) => {
-      const request = indexedDB.open(DB_NAME, 1);
-      request.onupgradeneeded = () => {
+      const request = indexedDB.open(DB_NAME, 2);
+      request.onupgradeneeded = (event) => {
         const db = request.result;
-        const ops = db.createObjectStore("ops", { keyPath: "key" });
-        ops.createIndex("game", "game");
-        db.createObjectStore("games", { keyPath: "game" });
+        if (event.oldVersion < 1) {
+          const ops = db.createObjectStore("ops", { keyPath: "key" });
+          ops.createIndex("game", "game");
+          db.createObjectStore("games", { keyPath: "game" });
+        }
+        if (event.oldVersion < 2) db.createObjectStore("drafts", { keyPath: "game" });
       };
-      request.onsuccess = () => resolve(request.result);
+      request.onsuccess = () => {
+        const db = request.result;
+        // A newer page's store asks for a newer version: this one lets go, and opens again.
+        db.onversionchange = () => {
+          db.close();
+          opening = null;
+        };
+        resolve(db);
+      };
       request.onerror = () => reject(request.error);
     });
   }
@@ -92,6 +106,19 @@ export async function putSnapshot(snapshot) {
   const current = await snapshotOf(snapshot.game);
   if (current && current.version > snapshot.version) return;
   await done((await store("games", "readwrite")).put(snapshot));
+}
+
+/** The taps kept of the game's hand under way, or null. */
+export async function draftOf(game) {
+  return (await done((await store("drafts", "readonly")).get(game))) || null;
+}
+
+export async function putDraft(draft) {
+  await done((await store("drafts", "readwrite")).put(draft));
+}
+
+export async function deleteDraft(game) {
+  await done((await store("drafts", "readwrite")).delete(game));
 }
 
 export function newKey() {

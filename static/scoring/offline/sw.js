@@ -106,8 +106,14 @@ function unsentByGame() {
     request.onerror = () => resolve({});
     request.onsuccess = () => {
       const db = request.result;
-      if (!db.objectStoreNames.contains("ops")) return resolve({});
+      // Let go once read: a page opening a newer version of the store waits for every other.
+      db.onversionchange = () => db.close();
+      if (!db.objectStoreNames.contains("ops")) {
+        db.close();
+        return resolve({});
+      }
       const all = db.transaction("ops", "readonly").objectStore("ops").getAll();
+      all.transaction.oncomplete = () => db.close();
       all.onerror = () => resolve({});
       all.onsuccess = () => {
         const games = {};

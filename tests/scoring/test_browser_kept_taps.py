@@ -1,0 +1,196 @@
+"""What the scorer has tapped of a hand not sent yet survives the page opened again, in headless
+Chromium at 390×844: a phone reloads a tab after its screen locks. The taps are kept on the phone
+(static/scoring/offline/store.mjs, "drafts") for the game and the hand's number, put back on the
+page opened again at that number, and dropped once the hand is recorded or the game moved past
+it."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from scoring.models import Game, Hand
+from tests.factories.scoring import GameFactory, play_plain_hands
+from tests.scoring.test_browser import HIGH, JACK, LOW, NOT_OUT, PATEL, SMITH, Scorer, wait_until
+from tests.scoring.test_browser_offline import (
+    FORM_ANSWERS,
+    KEPT,
+    fresh_answers,
+    keep,
+    offline_scorer,
+    open_for_offline,
+    unsent,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+kept_phone = offline_scorer  # a phone that keeps the page: online, then offline
+
+
+def begin_hand_2(scorer: Scorer) -> None:
+    """Hand 1 recorded online; hand 2 begun: 5♣ then K♦ turned (the pack run), high to Patel &
+    Brown, low to Smith & Jones, a renege by Smith & Jones called, a rank 7 tapped awaiting its
+    suit. Not sent."""
+    page = scorer.page
+    scorer.play(1, card="4H", high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
+    page.wait_for_function(KEPT)
+    scorer.card("5C")
+    scorer.card("KD")
+    scorer.choose(HIGH, PATEL)
+    scorer.choose(LOW, SMITH)
+    scorer.tap(page.get_by_test_id("penalties-toggle"))
+    scorer.tap(page.get_by_role("button", name=f"Renege — {SMITH}", exact=True))
+    scorer.tap(page.get_by_role("button", name="Rank 7", exact=True))
+
+
+#: What of hand 2's taps the scorer sees besides `FORM_ANSWERS`.
+SEEN = """() => ({
+  called: document.querySelector("[data-testid=called-penalties]").innerText.trim(),
+  pending: [...document.querySelectorAll("#hand-form [data-rank].pending")].map(
+    (b) => b.dataset.rank),
+  penaltiesOpen: document.getElementById("penalties").open,
+})"""
+
+
+def wait_for_taps_kept(page: Page, number: int) -> None:
+    """Until the phone keeps taps for hand `number` (each tap's are written as it is made)."""
+    page.wait_for_function(
+        """(number) => new Promise((resolve) => {
+            const request = indexedDB.open("allfours-offline");
+            request.onsuccess = () => {
+              const db = request.result;
+              if (!db.objectStoreNames.contains("drafts")) return resolve(false);
+              const get = db.transaction("drafts").objectStore("drafts").getAll();
+              get.onsuccess = () => resolve(get.result.some((d) => d.number === number
+                && d.taps.values.pending_rank === "7"));
+            };
+          })""",
+        arg=number,
+    )
+
+
+def reopen(page: Page, game: Game, *, offline: bool) -> None:
+    """The tab loaded again, as a phone does after its screen locked (without a connection:
+    the page the phone kept)."""
+    page.context.set_offline(offline)
+    page.goto(page.url.split("/games/")[0] + game.get_absolute_url())
+    page.wait_for_function("() => document.getElementById('hand-form') !== null")
+
+
+@pytest.mark.parametrize("offline", [False, True], ids=["online", "offline"])
+def test_taps_on_a_hand_survive_a_reload_and_go_once_it_is_sent(
+    kept_phone: Scorer, offline: bool
+) -> None:
+    """Hand 2 half tapped, the page loaded again (online, or from the phone without a
+    connection): the same taps are on the form (the cards, the run, high, low, the renege called
+    and listed, the rank waiting for its suit); finished and sent, hand 2 is recorded as tapped
+    and hand 3's form is empty, after another reload too."""
+    game = GameFactory(trinidad=True, overrides={"target": 200})
+    scorer, page = kept_phone, kept_phone.page
+    open_for_offline(scorer, game)
+    begin_hand_2(scorer)
+    before = page.evaluate(FORM_ANSWERS)
+    seen = page.evaluate(SEEN)
+    assert before["cards"] == "5C KD" and "beg=run" in before["checked"]
+    wait_for_taps_kept(page, 2)
+
+    reopen(page, game, offline=offline)
+    expect(page.get_by_test_id("called-penalties")).to_contain_text("renege")
+    assert page.evaluate(FORM_ANSWERS) == before
+    assert page.evaluate(SEEN) == seen
+    expect(page.get_by_test_id("hand-preview")).to_contain_text(f"{PATEL} high +1")
+    expect(page.get_by_test_id("taps-not-put-back")).to_have_count(0)
+
+    scorer.tap(page.get_by_role("button", name="Rank 7", exact=True))  # the 7 let go
+    scorer.choose(JACK, NOT_OUT)
+    scorer.pending_game = PATEL
+    if offline:
+        keep(scorer, 2)
+        page.context.set_offline(False)
+        expect(unsent(page)).to_have_count(0)
+        # Sent, and the server's game shown (its rows have no data-state: the phone's have).
+        expect(page.locator("#hand-2:not([data-state])")).to_have_count(1)
+    else:
+        scorer.record()
+        expect(page.get_by_text("Hand 2 recorded.")).to_be_visible()
+    wait_until(page, lambda: game.hands.count() == 2)
+    facts = Hand.objects.get(game=game, number=2).facts
+    assert (facts["turn_ups"], facts["beg"], facts["high"], facts["low"]) == (
+        ["5C", "KD"],
+        "run",
+        "B",
+        "A",
+    )
+    assert facts["penalties"] == [{"kind": "renege", "side": "A"}]
+    assert page.evaluate(FORM_ANSWERS) == fresh_answers(game, 3)
+
+    reopen(page, game, offline=False)
+    expect(page.locator("#hand-2")).to_have_count(1)
+    page.wait_for_timeout(300)  # time for taps to be put back, were any kept
+    assert page.evaluate(FORM_ANSWERS) == fresh_answers(game, 3)
+    expect(page.get_by_test_id("called-penalties")).to_have_text("")
+    expect(page.get_by_test_id("taps-not-put-back")).to_have_count(0)
+
+
+@pytest.mark.parametrize("offline", [False, True], ids=["online", "offline"])
+def test_taps_on_a_hand_another_phone_recorded_meanwhile_are_not_put_on_the_next(
+    kept_phone: Scorer, offline: bool
+) -> None:
+    """Hand 2 half tapped; the other phone records hand 2; the page opened again shows hand 2
+    on the sheet and hand 3's form empty, saying that the taps made for hand 2 were not put
+    back, never on hand 3. Without a connection the phone knows of no hand 2 (its kept page is
+    from before the other phone's): the taps go back on its hand 2, as kept."""
+    game = GameFactory(trinidad=True, overrides={"target": 200})
+    scorer, page = kept_phone, kept_phone.page
+    open_for_offline(scorer, game)
+    begin_hand_2(scorer)
+    wait_for_taps_kept(page, 2)
+    play_plain_hands(game, 1)  # the other phone at the table records hand 2
+
+    reopen(page, game, offline=offline)
+    if offline:
+        assert page.evaluate(FORM_ANSWERS)["cards"] == "5C KD"
+        return
+    expect(page.locator("#hand-2")).to_have_count(1)
+    note = page.get_by_test_id("taps-not-put-back")
+    expect(note).to_have_text(
+        "The taps made on this phone for hand 2 were not put back: hand 2 was recorded "
+        "meanwhile (it is on the sheet). The form is for hand 3."
+    )
+    assert page.evaluate(FORM_ANSWERS) == fresh_answers(game, 3)
+    expect(page.get_by_test_id("called-penalties")).to_have_text("")
+
+    # Gone for good: the next reload says nothing of them, and hand 3 records as tapped.
+    reopen(page, game, offline=False)
+    expect(page.locator("#hand-2")).to_have_count(1)
+    page.wait_for_timeout(300)
+    expect(page.get_by_test_id("taps-not-put-back")).to_have_count(0)
+    assert page.evaluate(FORM_ANSWERS) == fresh_answers(game, 3)
+    scorer.play(3, card="9S", high=SMITH, low=SMITH, jack=NOT_OUT, game=SMITH)
+    assert game.hands.count() == 3
+
+
+def test_the_taps_kept_do_not_outlive_an_undo(kept_phone: Scorer) -> None:
+    """Hand 3 half tapped, then hand 2 undone (the form is hand 2's again, fresh): the taps kept
+    for hand 3 go, and the page opened again does not put them on hand 2."""
+    game = GameFactory(trinidad=True, overrides={"target": 200})
+    scorer, page = kept_phone, kept_phone.page
+    open_for_offline(scorer, game)
+    begin_hand_2(scorer)
+    scorer.tap(page.get_by_role("button", name="Rank 7", exact=True))
+    scorer.choose(JACK, NOT_OUT)
+    scorer.pending_game = PATEL
+    scorer.record()
+    expect(page.get_by_text("Hand 2 recorded.")).to_be_visible()
+    scorer.card("7S")
+    scorer.choose(HIGH, SMITH)
+    scorer.tap(page.get_by_role("button", name="Rank 7", exact=True))
+    wait_for_taps_kept(page, 3)
+    scorer.undo(2)
+    expect(page.locator("#hand-2")).to_have_count(0)
+
+    reopen(page, game, offline=False)
+    page.wait_for_timeout(300)
+    assert page.evaluate(FORM_ANSWERS) == fresh_answers(game, 2)
+    expect(page.get_by_test_id("taps-not-put-back")).to_have_count(0)
