@@ -2,14 +2,15 @@
 Chromium at 390×844: a phone reloads a tab after its screen locks. The taps are kept on the phone
 (static/scoring/offline/store.mjs, "drafts") for the game and the hand's number, put back on the
 page opened again at that number, and dropped once the hand is recorded or the game moved past
-it."""
+it. And a Fix made on a hand kept on the phone just as it is sent: the correction is kept, as
+the correction of the hand the server recorded, and sent, as the page says."""
 
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
-from scoring.models import Game, Hand
+from scoring.models import Game, Hand, HandRevision, RevisionAction
 from tests.factories.scoring import GameFactory, play_plain_hands
 from tests.scoring.test_browser import HIGH, JACK, LOW, NOT_OUT, PATEL, SMITH, Scorer, wait_until
 from tests.scoring.test_browser_offline import (
@@ -17,6 +18,7 @@ from tests.scoring.test_browser_offline import (
     KEPT,
     fresh_answers,
     keep,
+    kept_ops,
     offline_scorer,
     open_for_offline,
     unsent,
@@ -53,20 +55,25 @@ SEEN = """() => ({
 })"""
 
 
-def wait_for_taps_kept(page: Page, number: int) -> None:
-    """Until the phone keeps taps for hand `number` (each tap's are written as it is made)."""
+#: The hands the phone keeps taps for, each as `number:the rank awaiting its suit`.
+TAPS_KEPT = """() => new Promise((resolve) => {
+  const request = indexedDB.open("allfours-offline");
+  request.onsuccess = () => {
+    const db = request.result;
+    if (!db.objectStoreNames.contains("drafts")) return resolve([]);
+    const get = db.transaction("drafts").objectStore("drafts").getAll();
+    get.onsuccess = () => resolve(
+      get.result.map((d) => `${d.number}:${d.taps.values.pending_rank}`));
+  };
+})"""
+
+
+def wait_for_taps_kept(page: Page, *kept: str) -> None:
+    """Until the phone keeps taps for the hands `kept` (`TAPS_KEPT`), and for no other: each
+    tap's are written as it is made, and they go just after the hand is recorded."""
     page.wait_for_function(
-        """(number) => new Promise((resolve) => {
-            const request = indexedDB.open("allfours-offline");
-            request.onsuccess = () => {
-              const db = request.result;
-              if (!db.objectStoreNames.contains("drafts")) return resolve(false);
-              const get = db.transaction("drafts").objectStore("drafts").getAll();
-              get.onsuccess = () => resolve(get.result.some((d) => d.number === number
-                && d.taps.values.pending_rank === "7"));
-            };
-          })""",
-        arg=number,
+        f"async (kept) => JSON.stringify(await ({TAPS_KEPT})()) === JSON.stringify(kept)",
+        arg=list(kept),
     )
 
 
@@ -93,7 +100,7 @@ def test_taps_on_a_hand_survive_a_reload_and_go_once_it_is_sent(
     before = page.evaluate(FORM_ANSWERS)
     seen = page.evaluate(SEEN)
     assert before["cards"] == "5C KD" and "beg=run" in before["checked"]
-    wait_for_taps_kept(page, 2)
+    wait_for_taps_kept(page, "2:7")
 
     reopen(page, game, offline=offline)
     expect(page.get_by_test_id("called-penalties")).to_contain_text("renege")
@@ -124,6 +131,7 @@ def test_taps_on_a_hand_survive_a_reload_and_go_once_it_is_sent(
     )
     assert facts["penalties"] == [{"kind": "renege", "side": "A"}]
     assert page.evaluate(FORM_ANSWERS) == fresh_answers(game, 3)
+    wait_for_taps_kept(page)  # none
 
     reopen(page, game, offline=False)
     expect(page.locator("#hand-2")).to_have_count(1)
@@ -145,7 +153,7 @@ def test_taps_on_a_hand_another_phone_recorded_meanwhile_are_not_put_on_the_next
     scorer, page = kept_phone, kept_phone.page
     open_for_offline(scorer, game)
     begin_hand_2(scorer)
-    wait_for_taps_kept(page, 2)
+    wait_for_taps_kept(page, "2:7")
     play_plain_hands(game, 1)  # the other phone at the table records hand 2
 
     reopen(page, game, offline=offline)
@@ -160,6 +168,7 @@ def test_taps_on_a_hand_another_phone_recorded_meanwhile_are_not_put_on_the_next
     )
     assert page.evaluate(FORM_ANSWERS) == fresh_answers(game, 3)
     expect(page.get_by_test_id("called-penalties")).to_have_text("")
+    wait_for_taps_kept(page)  # none
 
     # Gone for good: the next reload says nothing of them, and hand 3 records as tapped.
     reopen(page, game, offline=False)
@@ -186,11 +195,80 @@ def test_the_taps_kept_do_not_outlive_an_undo(kept_phone: Scorer) -> None:
     scorer.card("7S")
     scorer.choose(HIGH, SMITH)
     scorer.tap(page.get_by_role("button", name="Rank 7", exact=True))
-    wait_for_taps_kept(page, 3)
+    wait_for_taps_kept(page, "3:7")
     scorer.undo(2)
     expect(page.locator("#hand-2")).to_have_count(0)
+    wait_for_taps_kept(page)  # none
 
     reopen(page, game, offline=False)
     page.wait_for_timeout(300)
     assert page.evaluate(FORM_ANSWERS) == fresh_answers(game, 2)
     expect(page.get_by_test_id("taps-not-put-back")).to_have_count(0)
+
+
+class Sends:
+    """The phone's sends of kept hands and corrections (`/sync/`), each held until let go."""
+
+    def __init__(self, scorer: Scorer, game: Game) -> None:
+        self.held: list[Route] = []
+        self.holding = True
+        scorer.page.context.route(f"{scorer.base_url}{game.get_absolute_url()}sync/", self.route)
+
+    def route(self, route: Route) -> None:
+        if self.holding:
+            self.held.append(route)
+        else:
+            route.continue_()
+
+    def let_one_go(self) -> None:
+        self.held.pop(0).continue_()
+
+    def let_all_go(self) -> None:
+        self.holding = False
+        while self.held:
+            self.let_one_go()
+
+
+@pytest.mark.parametrize("answered", [False, True], ids=["answer-after", "answer-before"])
+def test_fix_of_a_kept_hand_tapped_as_it_is_sent_is_kept_and_sent_as_its_correction(
+    kept_phone: Scorer, answered: bool
+) -> None:
+    """Hand 1 recorded; hand 2 kept with no connection; the connection back, it is on its way
+    when the scorer taps its Fix, changes low and taps Record hand, the answer coming in after
+    the tap or before it. The page said "The correction of hand 2 kept on this phone: sent when
+    the connection is back." and kept nothing (or kept it in the sent hand's place, dropped once
+    its answer came in): the correction was lost. It is kept, as the correction of the hand the
+    server recorded, the page says it is being sent, and it is."""
+    game = GameFactory(trinidad=True, overrides={"target": 200})
+    scorer, page = kept_phone, kept_phone.page
+    open_for_offline(scorer, game)
+    scorer.play(1, card="4H", high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
+    page.wait_for_function(KEPT)
+    page.context.set_offline(True)
+    scorer.enter(card="5C", high=PATEL, low=PATEL, jack=NOT_OUT, game=PATEL)
+    keep(scorer, 2)
+    sends = Sends(scorer, game)
+    page.context.set_offline(False)
+    wait_until(page, lambda: bool(sends.held))
+    assert sends.held, "the kept hand was not sent"
+    scorer.tap(page.get_by_test_id("correct-2"))
+    expect(page.get_by_test_id("offline-correcting")).to_contain_text("Correcting hand 2")
+    scorer.choose(LOW, SMITH)
+    if answered:
+        sends.let_one_go()
+        wait_until(page, lambda: game.hands.count() == 2)
+        expect(page.get_by_test_id("unsent-2")).to_have_count(0)
+    scorer.tap(page.get_by_role("button", name="Record hand", exact=True))
+    expect(page.get_by_test_id("game-notice")).to_have_text(
+        "The correction of hand 2 kept on this phone: sending it now."
+    )
+    # The hand on its way (its answer not in yet), or its correction once it is.
+    expect(unsent(page)).to_have_text(f"1 {'change' if answered else 'hand'} not sent yet.")
+    sends.let_all_go()
+    expect(unsent(page)).to_have_count(0)
+    wait_until(page, lambda: Hand.objects.get(game=game, number=2).facts["low"] == "A")
+    assert Hand.objects.get(game=game, number=2).facts["low"] == "A"
+    assert HandRevision.objects.filter(game=game, action=RevisionAction.CORRECT).count() == 1
+    assert game.hands.count() == 2
+    assert kept_ops(page) == []
+    expect(scorer.sheet_row(2)).to_contain_text(f"{SMITH} low +1")
