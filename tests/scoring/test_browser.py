@@ -741,6 +741,23 @@ def test_a_run_chosen_before_the_cards_stays_a_run(scorer: Scorer) -> None:
     assert (hand["turn_ups"], hand["beg"]) == (["8S", "9H"], "run")
 
 
+def test_a_fresh_pitch_form_says_nothing_of_the_hand_till_something_is_tapped(
+    scorer: Scorer,
+) -> None:
+    """A West Yorkshire game's fresh form (its dealer suggested, no card to turn) read "Before
+    game, this hand gives no points." before anything was tapped: it says nothing until a fact
+    of the hand is, then what it gives."""
+    game = GameFactory(west_yorkshire=True)
+    scorer.scan(game)
+    preview = scorer.page.get_by_test_id("hand-preview")
+    expect(preview).to_have_text("")
+    scorer.choose(HIGH, SMITH)
+    scorer.choose(LOW, PATEL)
+    expect(preview).to_contain_text(
+        f"Before game, this hand gives: {SMITH} high +1, {PATEL} low +1."
+    )
+
+
 def test_missing_fact_is_asked_for_next_to_it(scorer: Scorer) -> None:
     """Forgetting a fact (here low) names it where the scorer taps it; nothing is saved."""
     game = GameFactory()

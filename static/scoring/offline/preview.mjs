@@ -17,7 +17,10 @@ function trial(facts, errors) {
   }
   if (missing.has("jack")) hand.jack = null;
   if (missing.has("game")) hand.game = "tie";
-  return { hand, complete: errors.length === 0, noGame: missing.has("game") };
+  // Nothing of play tapped yet (a pitch game's fresh form has its dealer and no card): unless a
+  // kick or a penalty already gives something, there is nothing to say.
+  const untouched = ["high", "low", "jack", "game"].every((field) => missing.has(field));
+  return { hand, complete: errors.length === 0, noGame: missing.has("game"), untouched };
 }
 
 /** The preview's text lines for the form as it stands (or [] when there is nothing to say). */
@@ -55,6 +58,7 @@ export function previewLines(form, game, hands) {
   const words = awards.map(
     (a) => `${names[a.side]} ${awardLabel(a)} +${a.points}${a.counted ? "" : " (not counted)"}`,
   );
+  if (!words.length && attempt.untouched) return [];
   const lead = attempt.noGame ? "Before game, this hand gives" : "This hand gives";
   const lines = [{ text: words.length ? `${lead}: ${words.join(", ")}.` : `${lead} no points.` }];
   const totals = [...after].map(([label, points]) => `${names[label]} ${points}`);
