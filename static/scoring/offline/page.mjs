@@ -64,7 +64,11 @@ async function keepPageAsShown() {
     const pages = await caches.open("allfours-pages");
     const kept = await pages.match(location.pathname, { ignoreVary: true });
     const headers = kept ? kept.headers : { "Content-Type": "text/html; charset=utf-8" };
-    const shown = document.documentElement.cloneNode(true);
+    // Copied into a document of its own, which loads nothing: a copy in this one would fetch
+    // its images again (the header's icon) on every hand.
+    const shown = document.implementation
+      .createHTMLDocument("")
+      .importNode(document.documentElement, true);
     shown.querySelector("#game-notice")?.remove();
     const html = `<!DOCTYPE html>\n${shown.outerHTML}`;
     await pages.put(location.pathname, new Response(html, { headers }));
