@@ -80,8 +80,9 @@ def test_after_seating_each_tables_link_is_shown_and_scorers_are_told_to_use_it(
     form = client.get(url).context["form"]
     data = {}
     for name, field in form.fields.items():
-        if name.endswith("_1"):
-            data[name] = field.choices[1][0]
+        # Both players of each pair: a pairs league seats no one on their own.
+        if name.endswith(("_1", "_2")):
+            data[name] = field.choices[1 if name.endswith("_1") else 2][0]
     response = client.post(url, {**data, "start": "1"}, follow=True)
     assert response.redirect_chain[-1][0] == reverse(
         "leagues:manage_fixture_card", args=[fixture.pk]

@@ -38,8 +38,8 @@ def test_withdrawing_an_adjustment_or_a_team_is_refused_by_the_service(role):
 
 def test_a_second_tap_on_confirm_is_told_why_on_a_page_with_a_way_on():
     """A captain's phone still showing Confirm (a double tap, another tab) after their team
-    agreed: the refusal is the service's own sentence on the site's page, with its menu and a
-    way on, not a bare "403 Forbidden"; nothing changes."""
+    agreed: not a bare "403 Forbidden", nor a refusal as if it were not theirs to do (9649a60),
+    but the result's page saying it is done already; nothing changes."""
     world = build(played=True)
     captain = world.users["home_captain"]
     submission = confirmation.result_submit(fixture=world.fixture, actor=Actor.of(captain))
@@ -49,11 +49,12 @@ def test_a_second_tap_on_confirm_is_told_why_on_a_page_with_a_way_on():
     assert client.post(url, {"action": "confirm"}).status_code == 302
     submission.refresh_from_db()
     confirmed_at = submission.confirmed_at
-    response = client.post(url, {"action": "confirm"})
-    assert response.status_code == 403
+    response = client.post(url, {"action": "confirm"}, follow=True)
+    assert response.status_code == 200
+    assert response.redirect_chain[-1][0] == url
     words = page_words(response)
-    assert "Only a captain of a team that has not agreed yet" in words
-    assert "Nothing was changed." in words
+    assert "You have already confirmed this result: it counts." in words
+    assert "Only a captain of a team that has not agreed yet" not in words
     assert reverse("leagues:my_fixtures") in words
     submission.refresh_from_db()
     assert submission.confirmed_at == confirmed_at
