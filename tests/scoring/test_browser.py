@@ -745,13 +745,15 @@ def test_a_fresh_pitch_form_says_nothing_of_the_hand_till_something_is_tapped(
     scorer: Scorer,
 ) -> None:
     """A West Yorkshire game's fresh form (its dealer suggested, no card to turn) read "Before
-    game, this hand gives no points." before anything was tapped: it says nothing until a fact
-    of the hand is, then what it gives."""
+    game, this hand gives no points." before anything was tapped, and beside High tapped alone:
+    it says nothing until high and low are both in, then what the hand gives."""
     game = GameFactory(west_yorkshire=True)
     scorer.scan(game)
     preview = scorer.page.get_by_test_id("hand-preview")
     expect(preview).to_have_text("")
+    # High alone: it counts with low, so nothing yet (it said "no points" beside it).
     scorer.choose(HIGH, SMITH)
+    expect(preview).to_have_text("")
     scorer.choose(LOW, PATEL)
     expect(preview).to_contain_text(
         f"Before game, this hand gives: {SMITH} high +1, {PATEL} low +1."

@@ -17,9 +17,10 @@ function trial(facts, errors) {
   }
   if (missing.has("jack")) hand.jack = null;
   if (missing.has("game")) hand.game = "tie";
-  // Nothing of play tapped yet (a pitch game's fresh form has its dealer and no card): unless a
-  // kick or a penalty already gives something, there is nothing to say.
-  const untouched = ["high", "low", "jack", "game"].every((field) => missing.has(field));
+  // High and low not both tapped yet (a pitch game's fresh form has its dealer and no card; a
+  // scorer part way through): they count only together, so unless a kick or a penalty already
+  // gives something there is nothing to say yet, never "no points" beside a point tapped.
+  const untouched = missing.has("high") || missing.has("low");
   return { hand, complete: errors.length === 0, noGame: missing.has("game"), untouched };
 }
 
