@@ -272,3 +272,32 @@ def test_fix_of_a_kept_hand_tapped_as_it_is_sent_is_kept_and_sent_as_its_correct
     assert game.hands.count() == 2
     assert kept_ops(page) == []
     expect(scorer.sheet_row(2)).to_contain_text(f"{SMITH} low +1")
+
+
+def test_taps_on_the_next_hand_survive_a_correction_of_an_earlier_one(kept_phone: Scorer) -> None:
+    """Hand 2 half tapped, then hand 1 fixed (Fix on its row, online) and saved: hand 2's form
+    came back empty, and its kept taps were gone for good (opening the correction dropped them,
+    the hand form being set aside). The taps stay, come back on the fresh form the correction's
+    answer brings, and after a reload too."""
+    game = GameFactory(trinidad=True, overrides={"target": 200})
+    scorer, page = kept_phone, kept_phone.page
+    open_for_offline(scorer, game)
+    begin_hand_2(scorer)
+    before = page.evaluate(FORM_ANSWERS)
+    wait_for_taps_kept(page, "2:7")
+
+    scorer.tap(page.locator("#hand-1 a.fix"))
+    correct = page.locator("#correct-form")
+    expect(correct).to_be_visible()
+    scorer.tap(correct.get_by_role("group", name=LOW, exact=True).get_by_role("radio", name=PATEL))
+    scorer.tap(correct.get_by_role("button", name="Save correction", exact=True))
+    expect(page.get_by_text("Hand 1 corrected")).to_be_visible()
+    wait_until(page, lambda: Hand.objects.get(game=game, number=1).facts["low"] == "B")
+    page.wait_for_function("() => document.getElementById('hand-form') !== null")
+    expect(page.get_by_test_id("called-penalties")).to_contain_text("renege")
+    assert page.evaluate(FORM_ANSWERS) == before
+    wait_for_taps_kept(page, "2:7")
+
+    reopen(page, game, offline=False)
+    expect(page.get_by_test_id("called-penalties")).to_contain_text("renege")
+    assert page.evaluate(FORM_ANSWERS) == before

@@ -1006,16 +1006,26 @@ function dropTaps() {
 }
 
 /** The kept taps go when they are no longer for the hand the page would record next (it was
- * recorded, or undone to an earlier one); a hand form begun is kept as it stands. */
+ * recorded, or undone to an earlier one); a hand form begun is kept as it stands. While a hand
+ * is corrected online (scoring.js keeps the hand form aside, off the page) they stay, and the
+ * fresh hand form the correction's answer brings gets them back: the correction changed an
+ * earlier hand, not the one under way. */
 function settleTaps() {
   const form = document.getElementById("hand-form");
   if (form && begunForms.has(form)) {
     keepTaps();
     return;
   }
+  if (!form && document.querySelector("#correction form")) return;
   writeTaps(async () => {
     const draft = await store.draftOf(pk);
-    if (draft && (!form || !view || draft.number !== view.hands.length + 1)) await store.deleteDraft(pk);
+    if (!draft) return;
+    if (!form || !view || draft.number !== view.hands.length + 1) {
+      await store.deleteDraft(pk);
+    } else if (form.isConnected && !begunForms.has(form) && editing === null) {
+      putTaps(form, draft.taps);
+      begunForms.add(form);
+    }
   });
 }
 
