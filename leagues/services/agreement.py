@@ -191,14 +191,25 @@ def already_done(terms: Terms, submission: ResultAgreement, by: Account) -> str:
     return f"{done}: {standing_words(terms, submission)}."
 
 
-def _require_not_done(terms: Terms, submission: ResultAgreement, by: Account, *, may: bool) -> None:
+def _require_not_done(
+    terms: Terms, submission: ResultAgreement, by: Account, *, may: bool, reason: str | None = None
+) -> None:
     """A Confirm or Dispute that ``by`` ``may`` not take (any longer), or on a result no longer
-    waiting, where their part is done already: ``AlreadyDone``, saying so."""
+    waiting, where their part is done already: ``AlreadyDone``, saying so. A Dispute's
+    ``reason`` typed is said back, not recorded, with whom to tell now."""
     if may and submission.status == Status.SUBMITTED:
         return
     done = already_done(terms, submission, by)
-    if done:
-        raise AlreadyDone(done)
+    if not done:
+        return
+    user = account(by)
+    if reason is not None and (user is None or submission.disputed_by_id != user.pk):
+        typed = f" (you wrote: “{reason.strip()}”)" if reason.strip() else ""
+        done += (
+            f" Your dispute was not recorded{typed}: to say the result is wrong now, tell the "
+            "league's secretary."
+        )
+    raise AlreadyDone(done)
 
 
 def only_secretary(league: League, user: Account) -> bool:
@@ -369,7 +380,7 @@ def dispute(
     secretary settles it. Pressed by one who confirmed or disputed it already (an older
     tab): ``AlreadyDone``, nothing changed."""
     may = can_dispute(terms, submission, by)
-    _require_not_done(terms, submission, by, may=may)
+    _require_not_done(terms, submission, by, may=may, reason=reason)
     if not may:
         raise PermissionDenied(
             f"Only a {terms.agreer} that has not agreed, or a secretary who did not submit it, "

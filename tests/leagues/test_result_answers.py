@@ -83,6 +83,11 @@ def test_a_second_confirm_and_a_late_dispute_on_the_page_say_it_is_done() -> Non
     assert said in _words(again)
     late = away.post(url, {"action": "dispute", "reason": "Table 2", **step}, follow=True)
     assert late.status_code == 200 and said in _words(late)
+    # The reason typed is said back, not lost in silence, with whom to tell now.
+    assert (
+        "Your dispute was not recorded (you wrote: “Table 2”): to say the result is wrong now, "
+        "tell the league's secretary." in _words(late)
+    )
     submission.refresh_from_db()
     assert submission.status == Status.SUBMITTED and submission.dispute_reason == ""
     # Disputed by the home captain since: the away captain's older tab is told so.
