@@ -874,3 +874,24 @@ def test_taps_on_the_next_hand_stay_when_the_other_phone_recorded_it_meanwhile(
     expect(unsent(page)).to_have_count(0)
     assert game.hands.count() == 3
     assert Hand.objects.get(game=game, number=3).facts["turn_ups"] == ["5C"]
+
+
+def test_a_game_won_on_the_phone_offers_no_next_hand_but_a_fix(offline_scorer: Scorer) -> None:
+    """Without a connection, a hand that wins the game left "Hand 3 · deals: Reds" and the whole
+    hand form in view, and a hand tapped on it was refused ("no hand can follow"): as on the
+    server's page of a won game, there is no next hand's form; Fix on the winning hand still
+    opens the form to correct it."""
+    game = GameFactory(trinidad=True, overrides={"target": 4})
+    scorer, page = offline_scorer, offline_scorer.page
+    open_for_offline(scorer, game)
+    scorer.play(1, card="4H", high=SMITH, low=SMITH, jack=NOT_OUT, game=PATEL)
+    page.wait_for_function(KEPT)
+    page.context.set_offline(True)
+    scorer.enter(card="5C", high=PATEL, low=PATEL, jack=NOT_OUT, game=PATEL)
+    keep(scorer, 2)
+    expect(page.get_by_test_id("offline-winner")).to_contain_text(f"{PATEL} reached 4 on hand 2")
+    expect(page.locator("#hand-form")).to_be_hidden()
+    expect(page.get_by_test_id("next-dealer")).to_be_hidden()
+    scorer.tap(page.get_by_test_id("fix-last"))
+    expect(page.get_by_test_id("offline-correcting")).to_contain_text("Correcting hand 2")
+    expect(page.locator("#hand-form")).to_be_visible()

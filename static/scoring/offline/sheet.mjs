@@ -252,8 +252,13 @@ export function drawGame(root, game, hands, result) {
     last.append(element("button", { type: "button", class: "fix link", "data-offline-undo": "1", "data-testid": "undo-unsent" }, "Undo"));
   }
 
+  // Won on this phone: no hand can follow, so no next hand's form (a Fix still opens it, to
+  // correct a hand: scoring.css), as the server's page of a won game has none.
+  const wonHere = Boolean(result.winner) && !root.querySelector("#winner-banner");
+  root.querySelector("#entry")?.classList.toggle("won-on-phone", wonHere);
+  if (dealer) dealer.hidden = wonHere;
   let banner = root.querySelector("#offline-winner");
-  if (result.winner && !root.querySelector("#winner-banner")) {
+  if (wonHere) {
     if (!banner) {
       banner = element("section", { id: "offline-winner", class: "banner won", role: "status", "data-testid": "offline-winner" });
       root.querySelector("#scoreboard")?.after(banner);
