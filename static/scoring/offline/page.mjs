@@ -1055,10 +1055,11 @@ async function putTapsBack() {
   if (form) tapsNotPutBack(draft.number);
 }
 
-for (const kind of ["input", "change", "click"]) {
+for (const kind of ["input", "click"]) {
   document.addEventListener(kind, (event) => {
     const form = event.isTrusted && event.target.closest && event.target.closest("#hand-form");
-    // A field tells of its change; a button (a card, a penalty called) by its click.
+    // A field tells of its change by "input" (a choice, a select and a box alike: its "change"
+    // follows, and would keep the same taps again); a button (a card, a penalty) by its click.
     if (!form || (kind === "click" && !event.target.closest("button"))) return;
     begunForms.add(form);
     keepTaps();

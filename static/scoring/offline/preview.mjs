@@ -26,10 +26,11 @@ function trial(facts, errors) {
 
 /** The preview's text lines for the form as it stands (or [] when there is nothing to say). */
 export function previewLines(form, game, hands) {
+  const before = scoresBefore(game, hands);
   const { facts, errors } = factsFromForm(form, {
     ruleset: game.ruleset,
     labels: game.labels,
-    scores: scoresBefore(game, hands),
+    scores: before,
   });
   const attempt = trial(facts, errors);
   if (!attempt) return [];
@@ -44,11 +45,6 @@ export function previewLines(form, game, hands) {
   const scored = result.hands[result.hands.length - 1];
   // Game not tapped yet: leave out the game point the stand-in tie may have given.
   const awards = scored.awards.filter((a) => !(attempt.noGame && a.category === "game"));
-  const before = new Map(
-    result.hands.length > 1
-      ? result.hands[result.hands.length - 2].scores
-      : game.sides.map((side) => [side.label, side.start]),
-  );
   const after = new Map(before);
   let reached = null;
   for (const award of awards) {
