@@ -398,12 +398,12 @@ def night_of(moment: datetime.datetime, zone_name: str) -> datetime.date:
 PLAYED_LATE_WITHIN = datetime.timedelta(days=28)
 
 
-def _played_from(since: Any) -> Exists:
-    """A fixture one of whose tables' games changed from ``since`` on (a hand recorded, undone
-    or corrected, a game begun or ended): the match was played then."""
-    return Exists(
-        TableGame.objects.filter(table__fixture=OuterRef("pk"), game__updated_at__gte=since)
-    )
+def _played_from(since: Any, until: Any = None) -> Exists:
+    """A fixture one of whose tables' games changed from ``since`` on (before ``until``, where
+    given: a hand recorded, undone or corrected, a game begun or ended): the match was played
+    then."""
+    games = TableGame.objects.filter(table__fixture=OuterRef("pk"), game__updated_at__gte=since)
+    return Exists(games if until is None else games.filter(game__updated_at__lt=until))
 
 
 #: The latest change of a fixture's games (``_played_from``).
@@ -527,13 +527,7 @@ def night_fixtures(*, league: League, date: datetime.date) -> list[Fixture]:
     queries, and one while a match is in play."""
     starts = night_starts(date, league.time_zone)
     ends = night_starts(date + datetime.timedelta(days=1), league.time_zone)
-    played_late = Exists(
-        TableGame.objects.filter(
-            table__fixture=OuterRef("pk"),
-            game__updated_at__gte=starts,
-            game__updated_at__lt=ends,
-        )
-    )
+    played_late = _played_from(starts, ends)
     fixtures = list(
         fixtures_with_standing(
             Fixture.objects.filter(
