@@ -23,10 +23,9 @@ from leagues.models import FixtureTable, ResultSubmission
 from leagues.permissions import can_enter_card, can_manage_league, captained_sides
 from leagues.selectors import fixtures as selectors
 from leagues.selectors.people import name_people, seated_players
-from leagues.services import cards, confirmation
+from leagues.services import agreement, cards, confirmation
 from leagues.services.seating import mark_abandoned, tables_with_hands
 from leagues.views.common import acted_by, found
-from scoring.forms.words import possessive
 
 
 @login_required
@@ -230,13 +229,10 @@ def _playoff(
 def _waiting_words(user: Any, fixture: Any, waiting: ResultSubmission) -> str:
     """What the result a secretary settles with the card is: "Submitted by Roy Stead (captain
     of Black Bull); it waits for Old Hall's captain to confirm it"."""
-    teams = {"home": fixture.home, "away": fixture.away}
-    sides = [
-        f"{possessive(teams[side].name)} captain" for side in confirmation.waiting_sides(waiting)
-    ]
+    waits_for = agreement.waiting_words(confirmation.FixtureTerms(fixture), waiting)
     return (
         f"Submitted by {acted_by(user, fixture, waiting.submitted_by)}; it waits for "
-        f"{' and '.join(sides)} to confirm it"
+        f"{waits_for} to confirm it"
     )
 
 
