@@ -248,6 +248,16 @@ def can_settle(terms: Terms, submission: ResultAgreement, by: Account) -> bool:
     return judges(terms, submission, by)
 
 
+def can_settle_with_card(terms: Terms, submission: ResultAgreement, by: Account) -> bool:
+    """Whether ``by`` settles ``submission`` with the result as they entered it (the score
+    card): one still waiting for a side, a secretary who speaks for that side
+    (``judges_for_a_side``: the card they have is its word); else one who may settle it
+    (``can_settle``)."""
+    if submission.status == Status.SUBMITTED:
+        return judges_for_a_side(terms, submission, by)
+    return can_settle(terms, submission, by)
+
+
 def can_reopen(terms: Terms, by: Account) -> bool:
     """Any secretary of the league, the one who submitted or confirmed the result included (a
     score card both captains signed, typed with a slip, is put right by whoever typed it): the
@@ -468,9 +478,7 @@ def settle_anew(
     (``judges_for_a_side``): the card they have is that side's word."""
     replacing.refresh_from_db()
     waiting = replacing.status == Status.SUBMITTED
-    if not (
-        judges_for_a_side(terms, replacing, by) if waiting else can_settle(terms, replacing, by)
-    ):
+    if not can_settle_with_card(terms, replacing, by):
         raise PermissionDenied(
             "Only a secretary who did not submit it (or the league's only secretary) settles "
             "a dispute."

@@ -287,13 +287,11 @@ def can_settle_with_card(*, submission: ResultSubmission, by: Account) -> bool:
     """Whether ``by`` settles ``submission`` by entering the score card: a disputed one, a
     secretary who may settle it (``can_settle``); one waiting for a side, a secretary who did
     not submit it, for that side (``agreement.judges_for_a_side``: the card they have is its
-    word). ``agreement.settle_anew`` asks the same."""
-    terms = FixtureTerms(submission.fixture)
-    if submission.status == Status.DISPUTED:
-        return agreement.can_settle(terms, submission, by)
-    if submission.status == Status.SUBMITTED:
-        return agreement.judges_for_a_side(terms, submission, by)
-    return False
+    word). ``agreement.settle_anew`` asks the same (``agreement.can_settle_with_card``)."""
+    return submission.status in (
+        Status.DISPUTED,
+        Status.SUBMITTED,
+    ) and agreement.can_settle_with_card(FixtureTerms(submission.fixture), submission, by)
 
 
 def can_reopen(*, fixture: Fixture, by: Account) -> bool:
