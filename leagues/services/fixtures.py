@@ -383,7 +383,8 @@ def fixtures_plan(
         division,
         planned,
         [f for f in schedule.fixtures if (f.home, f.away, f.date) in kept_keys],
-        venue_of,
+        teams,
+        room,
         lambda day: league_nights(day, night, excluded),
     )
     if season.ends_on is not None:
@@ -730,7 +731,8 @@ def _clear_fixtures_not_its_own(
     division: Division,
     planned: list[PlannedFixture],
     kept: Sequence[PlannedFixture],
-    venue_of: Mapping[int, int],
+    teams: Sequence[Team],
+    room: Mapping[int, int],
     nights: Callable[[datetime.date], Iterable[datetime.date]],
 ) -> list[PlannedFixture]:
     """Move planned fixtures off nights that fixtures the list does not own already take (a
@@ -749,12 +751,11 @@ def _clear_fixtures_not_its_own(
     ]
     if not others or not planned:
         return planned
-    names: dict[Hashable, str] = {
-        team.pk: str(team) for team in Team.objects.filter(pk__in=list(venue_of))
-    }
-    venues = list(Venue.objects.filter(pk__in=set(venue_of.values())))
-    names |= {("venue", venue.pk): str(venue) for venue in venues}
-    room = {venue.pk: venue.matches_in(season) for venue in venues}
+    # The teams with their home venues, and each venue's matches a night (``_room``), as the
+    # plan read them.
+    venue_of = {team.pk: team.home_venue_id for team in teams}
+    names: dict[Hashable, str] = {team.pk: str(team) for team in teams}
+    names |= {("venue", team.home_venue_id): str(team.home_venue) for team in teams}
 
     def as_booked(fixture: PlannedFixture) -> Booked:
         return Booked(
@@ -778,11 +779,14 @@ def _clear_fixtures_not_its_own(
         return [clash.message.rstrip(".") for clash in found]
 
     placed = list(planned)
+    # What is booked besides the fixture looked at: worked out once, each planned fixture's
+    # booking put right as it moves.
+    fixed = others + [as_booked(f) for f in kept]
+    placed_booked = [as_booked(f) for f in placed]
     stranded: list[str] = []
     for i in sorted(range(len(placed)), key=lambda i: (placed[i].date, i)):
         fixture = placed[i]
-        booked = others + [as_booked(f) for f in kept]
-        booked += [as_booked(f) for j, f in enumerate(placed) if j != i]
+        booked = fixed + placed_booked[:i] + placed_booked[i + 1 :]
         why = clashes_on(fixture.date, fixture, booked)
         if not why:
             continue
@@ -802,6 +806,7 @@ def _clear_fixtures_not_its_own(
         note = f"{words} moved from {long_date(fixture.date)} to {long_date(day)}: {'; '.join(why)}"
         combined = f"{fixture.note}; {note}" if fixture.note else note
         placed[i] = PlannedFixture(fixture.round, day, fixture.home, fixture.away, combined)
+        placed_booked[i] = as_booked(placed[i])
     if stranded:
         raise ValidationError(
             [*stranded, "Move the season's end, or move or remove the fixture in the way."]
