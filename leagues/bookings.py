@@ -93,8 +93,9 @@ def clashes(
         found.append(
             Clash(
                 "venue",
-                f"{names[venue]} already hosts {hosted[0].words} that night."
-                if capacity == 1
+                f"{names[venue]} already hosts {hosted[0].words} that night: it can host "
+                f"{capacity} a night."
+                if len(hosted) == 1
                 else f"{names[venue]} already hosts {len(hosted)} matches that night "
                 f"({'; '.join(b.words for b in hosted)}): it can host {capacity} a night.",
             )

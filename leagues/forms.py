@@ -24,6 +24,8 @@ from leagues.days import long_date
 from leagues.formats import STYLE_PRESETS
 from leagues.match import FIRST_TO, FIXED, SINGLE, FormatError
 from leagues.models import (
+    SEASON_MATCHES_A_NIGHT,
+    VENUE_MATCHES_A_NIGHT,
     Division,
     Fixture,
     League,
@@ -561,7 +563,7 @@ class SeasonForm(forms.Form):
         max_value=20,
         initial=1,
         required=False,
-        label="Matches a venue can host a night",
+        label=SEASON_MATCHES_A_NIGHT,
         help_text="1 unless a pub has room for two matches at once. A venue given its own "
         "number on its page (a club with two rooms) is held to that instead.",
     )
@@ -761,7 +763,7 @@ class DivisionForm(forms.Form):
 
 
 #: A venue's field of its own matches a night, as it is labelled and its refusals name it.
-MATCHES_A_NIGHT = "Matches it can host a night"
+MATCHES_A_NIGHT = VENUE_MATCHES_A_NIGHT
 
 
 class VenueForm(forms.Form):
@@ -773,8 +775,8 @@ class VenueForm(forms.Form):
         max_value=20,
         required=False,
         label=MATCHES_A_NIGHT,
-        help_text="Blank: the season's setting (Matches a venue can host a night, on the "
-        "season's page). 2 for a club with two rooms, while the pubs with one keep 1.",
+        help_text=f"Blank: the season's setting ({SEASON_MATCHES_A_NIGHT}, on the season's "
+        "page). 2 for a club with two rooms, while the pubs with one keep 1.",
         error_messages={
             "invalid": f"{MATCHES_A_NIGHT}: a whole number such as 2 (a club with two rooms), "
             "or blank for the season's setting.",

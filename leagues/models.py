@@ -437,6 +437,13 @@ class Division(models.Model):
         return path_for("leagues:division", self.pk)
 
 
+#: A venue's own number of matches a night (``Venue.matches_a_night``), as its page's field is
+#: labelled and every refusal about a full venue names it.
+VENUE_MATCHES_A_NIGHT = "Matches it can host a night"
+#: The season's number (``Season.venue_capacity``), as the season's page labels it.
+SEASON_MATCHES_A_NIGHT = "Matches a venue can host a night"
+
+
 class Venue(models.Model):
     """A pub (or club or house) where home fixtures are played, kept by one league.
 

@@ -21,6 +21,8 @@ from leagues.audit import audit_log
 from leagues.bookings import Booked, clashes
 from leagues.days import clock, long_date, short_date
 from leagues.models import (
+    SEASON_MATCHES_A_NIGHT,
+    VENUE_MATCHES_A_NIGHT,
     AuditEntry,
     Division,
     Fixture,
@@ -57,6 +59,11 @@ from scoring.actors import Account, Actor
 from scoring.forms.words import possessive
 from scoring.sheet import join_words
 
+#: Where a secretary gives a venue room for more matches a night, named as their pages name them.
+ROOM_SETTINGS = (
+    f"the venue's “{VENUE_MATCHES_A_NIGHT}” (on its page) or the season's "
+    f"“{SEASON_MATCHES_A_NIGHT}” (on the season's page)"
+)
 #: Fixtures not yet played: a re-arrangement may move them, a walkover or void settle them.
 REPLACEABLE = Fixture.TO_PLAY
 #: What a secretary can undo (``fixture_undo``): a postponement, a walkover, a void.
@@ -230,9 +237,8 @@ def _refuse_impossible(
             raise ValidationError(
                 f"{venue} is the home of {len(sharing)} teams "
                 f"({', '.join(t.name for t in sharing)}): that is {home_matches} home matches on "
-                f"{nights} league nights, but it can host {room[at]} a night. Raise its matches "
-                "a night (on its venue's page), or the season's, or give some of these teams "
-                "another home."
+                f"{nights} league nights, but it can host {room[at]} a night. Raise "
+                f"{ROOM_SETTINGS}, or give some of these teams another home."
             )
 
 
@@ -472,7 +478,7 @@ def _refuse_past_the_end(
         f"the season ends ({long_date(ends_on)}): {len(late)} would not fit {where} to the end. "
         + ("" if start_past else "Start earlier, ")
         + ("Remove" if start_past else "remove")
-        + " nights with no league, raise the venue capacity or move the season's end."
+        + f" nights with no league, raise {ROOM_SETTINGS}, or move the season's end."
     )
 
 

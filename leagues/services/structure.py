@@ -22,6 +22,7 @@ from leagues.days import long_date
 from leagues.formats import STYLE_PRESETS
 from leagues.match import MatchFormat
 from leagues.models import (
+    VENUE_MATCHES_A_NIGHT,
     AuditEntry,
     Division,
     Fixture,
@@ -349,7 +350,7 @@ def _refuse_matches_a_night(matches_a_night: int | None) -> None:
     if matches_a_night is not None and matches_a_night < 1:
         raise ValidationError(
             {
-                "matches_a_night": f"Matches it can host a night: at least 1, not "
+                "matches_a_night": f"{VENUE_MATCHES_A_NIGHT}: at least 1, not "
                 f"{matches_a_night} (blank for the season's setting)."
             }
         )

@@ -133,6 +133,12 @@ def test_no_night_left_before_the_seasons_end_is_refused_and_changes_nothing():
     assert "after the season ends (Tue 30 Sep 2025)" in words
     assert "from Tue 16 Sep 2025, the next league night not yet past, to the end" in words
     assert "Start earlier" not in words
+    # The settings that give a pub room for more matches, as their pages name them.
+    assert words.endswith(
+        "Remove nights with no league, raise the venue's “Matches it can host a night” (on its "
+        "page) or the season's “Matches a venue can host a night” (on the season's page), or "
+        "move the season's end."
+    ), words
     assert listed(division) == before and AuditEntry.objects.count() == entries
 
 

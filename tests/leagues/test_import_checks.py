@@ -150,11 +150,12 @@ def test_the_check_finds_every_clash_confirming_would_by_sheet_and_row(league, c
         "(Golden Lion v Crown).",
         f"{sheet}, row 2, column away (D): White Lion is already on that night "
         "(Stubbing Wharf v White Lion).",
-        f"{sheet}, row 2, column venue (E): {lion} already hosts Golden Lion v Crown that night.",
+        f"{sheet}, row 2, column venue (E): {lion} already hosts Golden Lion v Crown that "
+        "night: it can host 1 a night.",
         f"{sheet}, row 2: Golden Lion and White Lion already have 2 league fixtures this "
         "season, as many as the format allows (2): this would be their third league meeting.",
         f"{sheet}, row 3, column venue (E): {crown} already hosts Crown v Stubbing Wharf "
-        "that night.",
+        "that night: it can host 1 a night.",
         # Two rows of the file on one night: the second is refused, naming the first.
         f"{sheet}, row 5, column home (C): Crown is already on that night "
         "(Red Lion v Crown, row 4).",
@@ -201,7 +202,7 @@ def test_the_check_of_a_fixture_matches_adding_it_by_hand(league, calendar):
         "Golden Lion is already on that night (Golden Lion v Crown).",
         "White Lion is already on that night (Stubbing Wharf v White Lion).",
         f"{Venue.objects.get(name='Golden Lion Inn')} already hosts Golden Lion v Crown that "
-        "night.",
+        "night: it can host 1 a night.",
         "Golden Lion and White Lion already have 2 league fixtures this season, as many as the "
         "format allows (2): this would be their third league meeting. A further meeting is a "
         "cup tie, a play-off or a friendly: choose its kind.",
@@ -596,7 +597,7 @@ def test_a_venue_written_as_every_page_writes_it_is_that_venue(league, calendar)
     # Its pub already hosts a match that night, whichever way the venue is written.
     busy = f'date,division,home,away,venue\n7/10/2027,Premier,Red Lion,Golden Lion,"{crown}"\n'
     assert [p.message for p in plan(people, busy).problems] == [
-        f"{crown} already hosts Crown v Stubbing Wharf that night."
+        f"{crown} already hosts Crown v Stubbing Wharf that night: it can host 1 a night."
     ]
     VenueFactory(league=league, name="Crown Inn", town="Elland")
     shared = "division,team,venue,player\nPremier,Swan,Crown Inn,Walter Ackroyd\n"
@@ -682,5 +683,5 @@ def test_the_check_holds_a_venue_to_its_own_matches_a_night(league, calendar):
     )
     assert [p.message for p in plan(at_lion).problems] == [
         "Stubbing Wharf is already on that night (Stubbing Wharf v White Lion).",
-        f"{lion} already hosts Golden Lion v Crown that night.",
+        f"{lion} already hosts Golden Lion v Crown that night: it can host 1 a night.",
     ]

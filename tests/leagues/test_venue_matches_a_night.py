@@ -86,7 +86,7 @@ def test_a_one_room_pub_is_still_refused_a_second_match(division, club, pub):
     with pytest.raises(ValidationError) as refused:
         fixture_add(division=division, home=homes[1], away=aways[1], date=NIGHT)
     assert refused.value.messages == [
-        "Red Lion, Dewsbury already hosts Lion A v Club A that night."
+        "Red Lion, Dewsbury already hosts Lion A v Club A that night: it can host 1 a night."
     ]
 
 
@@ -135,7 +135,10 @@ def test_the_generator_plans_two_home_matches_a_night_at_the_two_room_club(divis
     club.save(update_fields=["matches_a_night"])
     with pytest.raises(ValidationError) as refused:
         fixtures_plan(division=division, start=STARTS)
-    assert "it can host 1 a night" in refused.value.messages[0]
+    assert (
+        "it can host 1 a night. Raise the venue's “Matches it can host a night” (on its page)"
+        in (refused.value.messages[0])
+    )
     assert refused.value.messages[0].startswith("Working Men's Club, Batley is the home of 4")
 
 
