@@ -2,7 +2,7 @@
 it breaks only between words ("Black Bull / A", never "Woolpac / k"), on the hand form and on
 the correction form that opens in its place (narrower: it sits in a panel), and no button
 reaches past the screen's edge. The form's questions ("Jack of trumps", "Low (held by)") keep
-their words whole too, at 320 and 390 pixels."""
+their words whole too, at 320 and 390 pixels, and the card keys are a finger's size (44×44 px)."""
 
 from __future__ import annotations
 
@@ -139,3 +139,44 @@ def test_the_hand_forms_questions_show_whole_words(
     split = [(legend["text"], legend["split"]) for legend in legends if legend["split"]]
     assert split == [], f"a correction's question broken inside a word at {width}px"
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+#: Each card key shown in ``selector`` (a rank, ⌫, a suit): its words and its size.
+KEY_SIZES = """selector => [...document.querySelectorAll(selector)]
+  .filter(el => el.offsetParent !== null)
+  .map(el => {
+    const box = el.getBoundingClientRect();
+    return {key: el.textContent.trim(), width: box.width, height: box.height, right: box.right};
+  })"""
+
+
+def _keys_a_finger_wide(page: Page, selector: str) -> None:
+    width = page.viewport_size["width"]
+    keys = page.evaluate(KEY_SIZES, selector)
+    assert len(keys) == 18, keys  # 13 ranks, ⌫ and 4 suits
+    small = [
+        (k["key"], round(k["width"]), round(k["height"]))
+        for k in keys
+        if min(k["width"], k["height"]) < 44
+    ]
+    assert small == [], f"card keys under 44×44 px at {width}px"
+    assert [k["key"] for k in keys if k["right"] > width] == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+@pytest.mark.parametrize("narrow_phone", [320, 390], ids=["320", "390"], indirect=True)
+def test_the_card_keys_are_a_fingers_size_on_the_narrowest_phone(
+    narrow_phone: Page, live_server: Any
+) -> None:
+    """The card keys (the ranks, ⌫ and the suits that pick the cards turned up) are 44×44 px
+    targets at least, on the hand form and on the correction form that opens in its place, at
+    320 and 390 px, with nothing past the screen's edge: at 320 px they were 38×44, seven to
+    a row."""
+    game = GameFactory(trinidad=True, hands=1)
+    page = narrow_phone
+    page.goto(live_server.url + game.scoring_link.get_absolute_url())
+    _keys_a_finger_wide(page, "#hand-form [data-testid=card-picker] button")
+
+    page.get_by_test_id("correct-1").tap()
+    expect(page.get_by_test_id("correct-form")).to_be_visible()
+    _keys_a_finger_wide(page, "#correction [data-testid=card-picker] button")
