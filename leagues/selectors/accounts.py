@@ -70,8 +70,13 @@ class CaptainFixture:
     @property
     def result_words(self) -> str:
         """Where its submitted result stands, as the fixture's page says it (``result_words``):
-        "Result settled by the secretary"."""
-        return result_words(self.submission.status) if self.submission is not None else ""
+        "Result settled by the secretary", "Result confirmed by both captains"."""
+        submission = self.submission
+        return (
+            result_words(submission.status, submission.confirmed_as)
+            if submission is not None
+            else ""
+        )
 
     @property
     def submitter(self) -> str:

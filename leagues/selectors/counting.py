@@ -219,12 +219,24 @@ def result_state(result: Any) -> str:
     return TO_CONFIRM if result.submitted else NOT_SUBMITTED
 
 
-def result_words(status: str = ResultSubmission.Status.CONFIRMED) -> str:
+#: Who a result both sides agreed was confirmed by, after "Result confirmed", by how it came
+#: to count (``ConfirmedAs``): both, not the last to agree alone.
+BOTH_AGREED = {
+    ResultSubmission.ConfirmedAs.CAPTAINS: "by both captains",
+    ResultSubmission.ConfirmedAs.SIDES: "by both sides",
+}
+
+
+def result_words(status: str = ResultSubmission.Status.CONFIRMED, how: str = "") -> str:
     """A submitted result's standing, as the fixture's page and My fixtures say it: "Result
     confirmed", "Result settled by the secretary", "Result disputed": its status's label
-    (``SubmissionStatus``), the words its result page heads it with. A counted result whose
+    (``SubmissionStatus``), the words its result page heads it with; one both sides agreed
+    (``how``, its ``confirmed_as``) "Result confirmed by both captains". A counted result whose
     submission is not read says "Result confirmed"."""
-    return f"Result {ResultSubmission.Status(status).label.lower()}"
+    words = f"Result {ResultSubmission.Status(status).label.lower()}"
+    if status == ResultSubmission.Status.CONFIRMED and how in BOTH_AGREED:
+        return f"{words} {BOTH_AGREED[ResultSubmission.ConfirmedAs(how)]}"
+    return words
 
 
 def result_mark(fixture: Fixture) -> str:

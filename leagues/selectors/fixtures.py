@@ -392,6 +392,42 @@ def last_withdrawal(fixture: Fixture) -> AuditEntry | None:
     )
 
 
+class SideAgreed(NamedTuple):
+    """One side's agreement to a result both sides agreed: who agreed for it, and when (None
+    where no record says)."""
+
+    by: Any
+    at: datetime.datetime | None
+
+
+def sides_agreed(submission: ResultSubmission) -> list[SideAgreed]:
+    """Each side's agreement, home first, to a result that counts because both sides agreed
+    (``ConfirmedAs.CAPTAINS``): the submitter's side agreed as it was submitted, the last side
+    as it was confirmed, and a side that agreed between the two when its audit entry says. []
+    for a result that came to count otherwise. At most one query (an agreement in between)."""
+    agreed_as = (ResultSubmission.ConfirmedAs.CAPTAINS, ResultSubmission.ConfirmedAs.SIDES)
+    if not submission.is_confirmed or submission.confirmed_as not in agreed_as:
+        return []
+    known = {
+        submission.submitted_by_id: submission.submitted_at,
+        submission.confirmed_by_id: submission.confirmed_at,
+    }
+    ids = (submission.home_agreed_by_id, submission.away_agreed_by_id)
+    between = [pk for pk in ids if pk not in known]
+    if between:
+        entries = AuditEntry.objects.filter(
+            fixture=submission.fixture_id,
+            action=AuditEntry.Action.RESULT_AGREED,
+            by__in=between,
+            at__gte=submission.submitted_at,
+        ).order_by("at", "pk")
+        known.update(entries.values_list("by", "at"))
+    return [
+        SideAgreed(by=submission.home_agreed_by, at=known.get(ids[0])),
+        SideAgreed(by=submission.away_agreed_by, at=known.get(ids[1])),
+    ]
+
+
 def withdrawn_words(entry: AuditEntry, who: str) -> str:
     """Why a fixture's result stands no more, as its result page says it, from the entry that
     withdrew it (``last_withdrawal``; ``who``, whoever did, as the viewer reads them, "the

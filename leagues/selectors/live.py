@@ -188,16 +188,16 @@ _counted_status_read = CompiledRows(
             fixture=fixture_id, status__in=ResultSubmission.CONFIRMED_STATUSES
         )
         .order_by("-submitted_at", "-pk")
-        .values_list("status")[:1]
+        .values_list("status", "confirmed_as")[:1]
     )
 )
 
 
-def counted_status(fixture: Fixture) -> str | None:
-    """The status of the fixture's result that counts (confirmed or settled), if any: one
-    query."""
+def counted_status(fixture: Fixture) -> tuple[str, str] | None:
+    """The status of the fixture's result that counts (confirmed or settled), if any, and how
+    it came to count (its ``confirmed_as``): one query."""
     rows = _counted_status_read.rows(fixture.pk)
-    return rows[0][0] if rows else None
+    return (rows[0][0], rows[0][1]) if rows else None
 
 
 def open_submission(fixture: Fixture) -> ResultSubmission | None:

@@ -379,7 +379,7 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
             "adjustments": list(detail.adjustments.all()),
             "secretary": SECRETARY,
             "confirmed": confirmed,
-            "counted_words": result_words(counted) if counted else result_words(),
+            "counted_words": result_words(*counted) if counted else result_words(),
             "last_change": last_change([detail]),
         }
 

@@ -43,7 +43,14 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
     current = (
         ResultSubmission.objects.filter(fixture=fixture)
         .exclude(status=ResultSubmission.Status.WITHDRAWN)
-        .select_related("submitted_by", "submitted_by_link", "confirmed_by", "settled_by")
+        .select_related(
+            "submitted_by",
+            "submitted_by_link",
+            "confirmed_by",
+            "settled_by",
+            "home_agreed_by",
+            "away_agreed_by",
+        )
         .first()
     )
     if request.method == "POST":
@@ -60,6 +67,10 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
             else "",
             "disputed": who(current.disputed_by) if current.disputed_by else "a captain",
             "settled": who(current.settled_by) if current.settled_by else "",
+            # Both sides that agreed, each named with when it did: not the last alone.
+            "agreed": [
+                {"who": who(side.by), "at": side.at} for side in selectors.sides_agreed(current)
+            ],
         }
         if current is not None
         else {}

@@ -333,7 +333,7 @@ def test_a_captain_sees_their_fixtures_with_the_step_they_can_take(world):
     )
     assert ResultSubmission.objects.get(fixture=world.fixture).is_confirmed
     body = away.get(reverse("leagues:my_fixtures")).content.decode()
-    assert 'data-action=""' in body and f"Result confirmed: {score}." in body
+    assert 'data-action=""' in body and f"Result confirmed by both captains: {score}." in body
 
 
 def test_a_void_fixture_reads_void_on_my_fixtures_as_on_its_page(world):

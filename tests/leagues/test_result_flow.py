@@ -312,7 +312,9 @@ def test_a_result_both_captains_agreed_reads_confirmed_on_the_fixture_page():
     submission = fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
     confirmation.result_confirm(submission=submission, by=users["away"])
     page = page_words(Client().get(fixture.get_absolute_url()))
-    assert re.search(r'data-testid="result-state"><a [^>]*>Result confirmed<', page)
+    assert re.search(
+        r'data-testid="result-state"><a [^>]*>Result confirmed by both captains<', page
+    )
     assert "<strong>Confirmed</strong>." in page_words(Client().get(_result_url(fixture)))
 
 
