@@ -301,3 +301,39 @@ def test_taps_on_the_next_hand_survive_a_correction_of_an_earlier_one(kept_phone
     reopen(page, game, offline=False)
     expect(page.get_by_test_id("called-penalties")).to_contain_text("renege")
     assert page.evaluate(FORM_ANSWERS) == before
+
+
+def test_taps_on_the_next_hand_come_back_after_a_correction_kept_offline(
+    kept_phone: Scorer,
+) -> None:
+    """Hand 2 half tapped, then, with no connection, hand 1 fixed (Fix on its row: the hand
+    form shows hand 1) and the correction kept: hand 2's form came back empty, its taps back
+    only once the page was opened again. They come back straight away, as after a Fix online,
+    and the correction is sent once the connection is back."""
+    game = GameFactory(trinidad=True, overrides={"target": 200})
+    scorer, page = kept_phone, kept_phone.page
+    open_for_offline(scorer, game)
+    begin_hand_2(scorer)
+    before = page.evaluate(FORM_ANSWERS)
+    seen = page.evaluate(SEEN)
+    wait_for_taps_kept(page, "2:7")
+
+    page.context.set_offline(True)
+    scorer.tap(page.locator("#hand-1 a.fix"))
+    expect(page.get_by_test_id("offline-correcting")).to_contain_text("Correcting hand 1")
+    scorer.choose(LOW, PATEL)
+    scorer.tap(page.get_by_role("button", name="Record hand", exact=True))
+    expect(page.get_by_test_id("game-notice")).to_have_text(
+        "The correction of hand 1 kept on this phone: sent when the connection is back."
+    )
+    expect(page.get_by_test_id("called-penalties")).to_contain_text("renege")
+    assert page.evaluate(FORM_ANSWERS) == before
+    assert page.evaluate(SEEN) == seen
+    expect(page.get_by_test_id("hand-preview")).to_contain_text(f"{PATEL} high +1")
+    wait_for_taps_kept(page, "2:7")
+
+    page.context.set_offline(False)
+    expect(unsent(page)).to_have_count(0)
+    wait_until(page, lambda: Hand.objects.get(game=game, number=1).facts["low"] == "B")
+    assert Hand.objects.get(game=game, number=1).facts["low"] == "B"
+    assert page.evaluate(FORM_ANSWERS) == before

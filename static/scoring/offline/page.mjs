@@ -547,8 +547,9 @@ async function keepOneHand(form, { key, number, submitter = null, notice: said =
     const expected = number || target;
     await store.putOp({ key: key || store.newKey(), game: pk, seq: await nextSeq(), op: "record", number: expected, facts, state: "unsent" });
   }
-  const kept = editing ? `The correction of hand ${target}` : `Hand ${number || target}`;
-  if (!editing) dropTaps();
+  const correcting = editing !== null;
+  const kept = correcting ? `The correction of hand ${target}` : `Hand ${number || target}`;
+  if (!correcting) dropTaps();
   stopEditing();
   clearForm(form);
   tapsNotPutBack(null);
@@ -563,6 +564,9 @@ async function keepOneHand(form, { key, number, submitter = null, notice: said =
   }
   await refresh();
   document.dispatchEvent(new Event("allfours:hand-done"));
+  // A correction changed an earlier hand, not the one under way: the taps kept for that one
+  // come back on the form at once, as after a correction online.
+  if (correcting) settleTaps();
   flush();
   return true;
 }
