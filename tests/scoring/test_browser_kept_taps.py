@@ -30,10 +30,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 kept_phone = offline_scorer  # a phone that keeps the page: online, then offline
 
 
-def begin_hand_2(scorer: Scorer) -> None:
-    """Hand 1 recorded online; hand 2 begun: 5♣ then K♦ turned (the pack run), high to Patel &
-    Brown, low to Smith & Jones, a renege by Smith & Jones called, a rank 7 tapped awaiting its
-    suit. Not sent."""
+def begin_hand_2(scorer: Scorer) -> Game:
+    """A game to 200 opened for offline use; hand 1 recorded online; hand 2 begun: 5♣ then K♦
+    turned (the pack run), high to Patel & Brown, low to Smith & Jones, a renege by Smith &
+    Jones called, a rank 7 tapped awaiting its suit. Not sent; its taps kept on the phone."""
+    game = GameFactory(trinidad=True, overrides={"target": 200})
+    open_for_offline(scorer, game)
     page = scorer.page
     scorer.play(1, card="4H", high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
     page.wait_for_function(KEPT)
@@ -44,6 +46,8 @@ def begin_hand_2(scorer: Scorer) -> None:
     scorer.tap(page.get_by_test_id("penalties-toggle"))
     scorer.tap(page.get_by_role("button", name=f"Renege — {SMITH}", exact=True))
     scorer.tap(page.get_by_role("button", name="Rank 7", exact=True))
+    wait_for_taps_kept(page, "2:7")
+    return game
 
 
 #: What of hand 2's taps the scorer sees besides `FORM_ANSWERS`.
@@ -93,14 +97,11 @@ def test_taps_on_a_hand_survive_a_reload_and_go_once_it_is_sent(
     connection): the same taps are on the form (the cards, the run, high, low, the renege called
     and listed, the rank waiting for its suit); finished and sent, hand 2 is recorded as tapped
     and hand 3's form is empty, after another reload too."""
-    game = GameFactory(trinidad=True, overrides={"target": 200})
     scorer, page = kept_phone, kept_phone.page
-    open_for_offline(scorer, game)
-    begin_hand_2(scorer)
+    game = begin_hand_2(scorer)
     before = page.evaluate(FORM_ANSWERS)
     seen = page.evaluate(SEEN)
     assert before["cards"] == "5C KD" and "beg=run" in before["checked"]
-    wait_for_taps_kept(page, "2:7")
 
     reopen(page, game, offline=offline)
     expect(page.get_by_test_id("called-penalties")).to_contain_text("renege")
@@ -149,11 +150,8 @@ def test_taps_on_a_hand_another_phone_recorded_meanwhile_are_not_put_on_the_next
     on the sheet and hand 3's form empty, saying that the taps made for hand 2 were not put
     back, never on hand 3. Without a connection the phone knows of no hand 2 (its kept page is
     from before the other phone's): the taps go back on its hand 2, as kept."""
-    game = GameFactory(trinidad=True, overrides={"target": 200})
     scorer, page = kept_phone, kept_phone.page
-    open_for_offline(scorer, game)
-    begin_hand_2(scorer)
-    wait_for_taps_kept(page, "2:7")
+    game = begin_hand_2(scorer)
     play_plain_hands(game, 1)  # the other phone at the table records hand 2
 
     reopen(page, game, offline=offline)
@@ -183,10 +181,8 @@ def test_taps_on_a_hand_another_phone_recorded_meanwhile_are_not_put_on_the_next
 def test_the_taps_kept_do_not_outlive_an_undo(kept_phone: Scorer) -> None:
     """Hand 3 half tapped, then hand 2 undone (the form is hand 2's again, fresh): the taps kept
     for hand 3 go, and the page opened again does not put them on hand 2."""
-    game = GameFactory(trinidad=True, overrides={"target": 200})
     scorer, page = kept_phone, kept_phone.page
-    open_for_offline(scorer, game)
-    begin_hand_2(scorer)
+    game = begin_hand_2(scorer)
     scorer.tap(page.get_by_role("button", name="Rank 7", exact=True))
     scorer.choose(JACK, NOT_OUT)
     scorer.pending_game = PATEL
@@ -279,12 +275,9 @@ def test_taps_on_the_next_hand_survive_a_correction_of_an_earlier_one(kept_phone
     came back empty, and its kept taps were gone for good (opening the correction dropped them,
     the hand form being set aside). The taps stay, come back on the fresh form the correction's
     answer brings, and after a reload too."""
-    game = GameFactory(trinidad=True, overrides={"target": 200})
     scorer, page = kept_phone, kept_phone.page
-    open_for_offline(scorer, game)
-    begin_hand_2(scorer)
+    game = begin_hand_2(scorer)
     before = page.evaluate(FORM_ANSWERS)
-    wait_for_taps_kept(page, "2:7")
 
     scorer.tap(page.locator("#hand-1 a.fix"))
     correct = page.locator("#correct-form")
@@ -310,13 +303,10 @@ def test_taps_on_the_next_hand_come_back_after_a_correction_kept_offline(
     form shows hand 1) and the correction kept: hand 2's form came back empty, its taps back
     only once the page was opened again. They come back straight away, as after a Fix online,
     and the correction is sent once the connection is back."""
-    game = GameFactory(trinidad=True, overrides={"target": 200})
     scorer, page = kept_phone, kept_phone.page
-    open_for_offline(scorer, game)
-    begin_hand_2(scorer)
+    game = begin_hand_2(scorer)
     before = page.evaluate(FORM_ANSWERS)
     seen = page.evaluate(SEEN)
-    wait_for_taps_kept(page, "2:7")
 
     page.context.set_offline(True)
     scorer.tap(page.locator("#hand-1 a.fix"))
