@@ -25,7 +25,7 @@ from django.template.defaultfilters import pluralize
 from config.paths import path_for
 from config.queries import AmongFew, Written, written
 from leagues import nights_off
-from leagues.match import PLAYOFF_TO_COME, level_words
+from leagues.match import PLAYOFF_TO_COME, MatchFormat, aggregate_bonus, level_words
 from leagues.models import (
     AuditEntry,
     Division,
@@ -1703,6 +1703,21 @@ def league_players(*, league: League) -> QuerySet[Player]:
 #: from the league's own records, whose file gives a played match's match points and games
 #: alone (``fixtures_import``): its stored 0–0 is not recorded, never a score.
 IMPORTED_WITHOUT_PEGS = "not in the imported records"
+
+
+def result_bonus(
+    fmt: MatchFormat, result: FixtureResult | None, gap: PegsGap | None
+) -> tuple[int, int] | None:
+    """The bonus for the higher aggregate each side's match points (and so its league points)
+    include, as the match engine gave it from the pegs the result adds up
+    (``match.aggregate_bonus``): the figure the result's line needs to add up. None where the
+    format gives no bonus, the match is not finished, was a walkover, or was imported with its
+    match points alone (``gap.imported``: the engine gave it no bonus of its own)."""
+    if result is None or not result.is_final or result.is_walkover or not fmt.aggregate_bonus:
+        return None
+    if gap is not None and gap.imported:
+        return None
+    return aggregate_bonus(fmt, result.home_pegs, result.away_pegs)
 
 
 class PegsGap(NamedTuple):

@@ -145,6 +145,10 @@ class CardWords:
         )
 
 
+#: The aggregate's bonus, as the score card's total and the result's line name it.
+AGGREGATE_BONUS = "Bonus for the higher aggregate"
+
+
 def card_words(layout: match.CardLayout, style: str) -> CardWords:
     """The words of ``layout``'s boxes as a league of ``style`` says them."""
     scored = score_word(style).capitalize()
@@ -152,7 +156,7 @@ def card_words(layout: match.CardLayout, style: str) -> CardWords:
         "tables": "Tables won",
         "games": games_word(style).capitalize(),
         "pegs": pegged_words(style).capitalize(),
-        "bonus": "Bonus for the higher aggregate",
+        "bonus": AGGREGATE_BONUS,
         "hang_jacks": "Hang jacks",
         "match_points": "Match points",
         "points": "League points",

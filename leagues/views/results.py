@@ -147,7 +147,10 @@ def fixture_result(request: HttpRequest, pk: int) -> HttpResponse:
         and current.status == ResultSubmission.Status.DISPUTED
         and confirmation.can_settle(submission=current, by=user),
         "tables": tables,
-        "pegs_gap": selectors.pegs_gap(tables, result),
+        "pegs_gap": (gap := selectors.pegs_gap(tables, result)),
+        # The bonus the league points include: the line adds up ("bonus … 0–2").
+        "bonus": selectors.result_bonus(fixture.division.season.get_match_format(), result, gap),
+        "bonus_words": cards.AGGREGATE_BONUS,
         "may_enter_card": (card := user is not None and cards.may_enter_card(user, fixture)),
         # Its figures came from the score card and no result of them stands (taken back,
         # rejected or reopened): put right on the card and entered again, not submitted as

@@ -1,0 +1,65 @@
+"""A result's figures in a line add up: the Yorkshire line gives the bonus for the higher
+aggregate that its league points include, and My fixtures tells one Trinidad table's figures
+from the next."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from leagues.services.cards import CardTable, fixture_card_enter
+from tests.leagues.helpers import page_words
+from tests.leagues.test_score_card import _fixture, _yorkshire_card
+
+pytestmark = pytest.mark.django_db
+
+
+def _seen_by(user, url: str) -> str:
+    client = Client()
+    client.force_login(user)
+    return unescape(re.sub(r"<[^>]+>", "", page_words(client.get(url))))
+
+
+def test_the_yorkshire_line_gives_the_bonus_its_league_points_include():
+    """Two tables each, the away side pegging more: 2 a table won, and the away side's 2 for
+    the higher aggregate, make 4–6."""
+    fixture, users = _fixture()
+    card = _yorkshire_card(((11, 7), (9, 11), (11, 10), (5, 11)))
+    fixture_card_enter(fixture=fixture, tables=card, by=users["home"])
+    page = _seen_by(users["away"], reverse("leagues:fixture_result", args=[fixture.pk]))
+    assert (
+        "Tables 2–2 · games 2–2 · pegs 36–39 · bonus for the higher aggregate 0–2 · "
+        "league points 4–6" in page
+    )
+
+
+def test_the_trinidad_line_gives_no_bonus_where_its_format_has_none():
+    fixture, users = _fixture("trinidad")
+    tables = [
+        CardTable(board=1, games=((14, 9), (14, 6)), bullseyes=(2, 0), hang_jacks=(1, 0)),
+        CardTable(board=2, games=((14, 9), (6, 14)), bullseyes=(1, 1), hang_jacks=(0, 2)),
+    ]
+    fixture_card_enter(fixture=fixture, tables=tables, by=users["away"])
+    page = _seen_by(users["home"], reverse("leagues:fixture_result", args=[fixture.pk]))
+    assert "hang jacks 1–2 · league points" in page and "bonus" not in page
+
+
+def test_my_fixtures_tells_one_trinidad_table_from_the_next():
+    """Within a table its figures are joined by "·" (its hang jacks); one table from the next
+    by ";": "table 1 28–15 (bullseyes 2–0) · hang jacks 1–0; table 2 …"."""
+    fixture, users = _fixture("trinidad")
+    tables = [
+        CardTable(board=1, games=((14, 9), (14, 6)), bullseyes=(2, 0), hang_jacks=(1, 0)),
+        CardTable(board=2, games=((14, 9), (6, 14)), bullseyes=(1, 1), hang_jacks=(0, 2)),
+    ]
+    fixture_card_enter(fixture=fixture, tables=tables, by=users["away"])
+    page = _seen_by(users["home"], reverse("leagues:my_fixtures"))
+    assert (
+        f"The tables, {fixture.home.name} first: "
+        "table 1 28–15 (bullseyes 2–0) · hang jacks 1–0; "
+        "table 2 20–23 (bullseyes 1–1) · hang jacks 0–2." in page
+    )
