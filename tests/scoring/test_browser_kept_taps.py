@@ -147,8 +147,9 @@ def test_taps_on_a_hand_another_phone_recorded_meanwhile_are_not_put_on_the_next
     kept_phone: Scorer, offline: bool
 ) -> None:
     """Hand 2 half tapped; the other phone records hand 2; the page opened again shows hand 2
-    on the sheet and hand 3's form empty, saying that the taps made for hand 2 were not put
-    back, never on hand 3. Without a connection the phone knows of no hand 2 (its kept page is
+    on the sheet and hand 3's form empty, saying that the taps made for hand 2, and what they
+    were, were not put back (it said only "The taps made on this phone for hand 2"), never on
+    hand 3. Without a connection the phone knows of no hand 2 (its kept page is
     from before the other phone's): the taps go back on its hand 2, as kept."""
     scorer, page = kept_phone, kept_phone.page
     game = begin_hand_2(scorer)
@@ -160,9 +161,10 @@ def test_taps_on_a_hand_another_phone_recorded_meanwhile_are_not_put_on_the_next
         return
     expect(page.locator("#hand-2")).to_have_count(1)
     note = page.get_by_test_id("taps-not-put-back")
+    # What the taps were, in the page's words: they were for a hand that is gone.
     expect(note).to_have_text(
-        "The taps made on this phone for hand 2 were not put back: hand 2 was recorded "
-        "meanwhile (it is on the sheet). The form is for hand 3."
+        f"Your taps for hand 2 (5♣ K♦ turned up, High to {PATEL}, Low to {SMITH}, 1 penalty "
+        "called) were not put back: hand 2 was recorded meanwhile. The form is for hand 3."
     )
     assert page.evaluate(FORM_ANSWERS) == fresh_answers(game, 3)
     expect(page.get_by_test_id("called-penalties")).to_have_text("")

@@ -4,6 +4,7 @@
 import { parseCard } from "../rules/cards.mjs";
 import { parseRank } from "../rules/cards.mjs";
 import { wonBeforePlay } from "../rules/questions.mjs";
+import { cardLabel } from "./sheet.mjs";
 
 const NONE = "none";
 
@@ -252,4 +253,37 @@ export function putTaps(form, { values, called, open }) {
   form.dataset.touched = "1";
   form.dispatchEvent(new CustomEvent("allfours:taps-restored", { bubbles: true, detail: { called } }));
   form.dispatchEvent(new Event("input", { bubbles: true }));
+}
+
+/** The words of the form's button for `name`'s answer `value` (a side's name, "Not out"). */
+function answerWords(form, name, value) {
+  const radio = [...form.querySelectorAll("input[type=radio]")].find((r) => r.name === name && r.value === value);
+  const label = radio?.closest("label");
+  return label ? label.textContent.trim().replace(/\s+/g, " ") : value;
+}
+
+/** Taps kept by `tapsOf`, short, in the words of `form` (a hand form of the same game): the
+ * cards turned up, the answers to high, low and jack (or how the hand ended when it was not
+ * played) and how many penalties were called, e.g. "4♥ turned up, High to Reds, Jack not out";
+ * empty when none of those was tapped. */
+export function tapsWords(form, { values, called }) {
+  const words = [];
+  const cards = splitCards(values.turn_ups || "");
+  if (cards.length) words.push(`${cards.map(cardLabel).join(" ")} turned up`);
+  if (values.outcome && values.outcome !== "played") words.push(answerWords(form, "outcome", values.outcome));
+  else if (values.high === NONE && values.low === NONE) words.push(answerWords(form, "high", NONE));
+  else {
+    for (const [name, question] of [["high", "High"], ["low", "Low"]]) {
+      if (values[name]) words.push(`${question} ${values[name] === NONE ? "" : "to "}${answerWords(form, name, values[name])}`);
+    }
+  }
+  const jack = values.outcome && values.outcome !== "played" ? "" : values.jack;
+  if (jack) {
+    const [heldBy, wonBy] = jack.split("-");
+    const answer = answerWords(form, "jack", jack);
+    if (jack === NONE) words.push(`Jack ${answer.toLowerCase()}`);
+    else words.push(heldBy === wonBy ? `Jack to ${answer}` : answer);
+  }
+  if (called.length) words.push(`${called.length} ${called.length === 1 ? "penalty" : "penalties"} called`);
+  return words.join(", ");
 }

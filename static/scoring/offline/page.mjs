@@ -8,7 +8,7 @@
 // request: its reply says what changed of the game, and this module keeps that (in IndexedDB and
 // in the copy of the page the service worker keeps) without asking the server anything more.
 import { rulesetFromSpec } from "../rules/ruleset.mjs";
-import { factsFromForm, fillForm, putTaps, splitCards, tapsOf } from "./form.mjs";
+import { factsFromForm, fillForm, putTaps, splitCards, tapsOf, tapsWords } from "./form.mjs";
 import { previewLines } from "./preview.mjs";
 import { plainMessage, refusalWords, sideNames } from "./refusals.mjs";
 import { InvalidFacts, cardLabel, describeHand, drawGame, effectiveHands, score, scoresBefore } from "./sheet.mjs";
@@ -1033,14 +1033,16 @@ function settleTaps() {
   });
 }
 
-/** Says, above the game, why the taps kept for hand `number` were not put back (null: nothing
- * to say any more). */
-function tapsNotPutBack(number) {
-  const line = statusLine("taps-not-put-back", "notice", "taps-not-put-back", number !== null);
+/** Says, above the game, what the taps kept for a hand (`draft`) were and why they were not
+ * put back on `form`, the hand form (null: nothing to say any more). */
+function tapsNotPutBack(draft, form) {
+  const line = statusLine("taps-not-put-back", "notice", "taps-not-put-back", draft !== null);
   if (!line) return;
+  const { number } = draft;
   const next = view.hands.length + 1;
-  const why = number < next ? `hand ${number} was recorded meanwhile (it is on the sheet)` : `hands were undone meanwhile`;
-  line.textContent = `The taps made on this phone for hand ${number} were not put back: ${why}. The form is for hand ${next}.`;
+  const what = tapsWords(form, draft.taps);
+  const why = number < next ? `hand ${number} was recorded meanwhile` : `hands were undone meanwhile`;
+  line.textContent = `Your taps for hand ${number}${what ? ` (${what})` : ""} were not put back: ${why}. The form is for hand ${next}.`;
 }
 
 /** The page opened again: the taps kept for its game's next hand go back on its hand form. */
@@ -1056,7 +1058,7 @@ async function putTapsBack() {
     return;
   }
   dropTaps();
-  if (form) tapsNotPutBack(draft.number);
+  if (form) tapsNotPutBack(draft, form);
 }
 
 for (const kind of ["input", "click"]) {
