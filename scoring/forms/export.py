@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scoring.forms.cards import SUIT_NAMES
+from scoring.forms.cards import SUIT_NAMES, SUIT_SYMBOLS
 from scoring.forms.words import (
     BEG_WORDS,
     KEY_WORDS,
@@ -33,6 +33,7 @@ def render() -> str:
         "NONE_WORDS": NONE_WORDS,
         "KEY_WORDS": KEY_WORDS,
         "SUIT_NAMES": SUIT_NAMES,
+        "SUIT_SYMBOLS": SUIT_SYMBOLS,
     }
     rows = {"REFUSALS": REFUSALS, "SWAPS": SWAPS}
     return es_module("scoring/forms/words.py", constants, rows)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from scoring.forms.cards import SUIT_NAMES
+from scoring.forms.cards import SUIT_NAMES, SUIT_SYMBOLS
 
 PENALTY_WORDS = {
     "renege": "Renege",
@@ -79,7 +79,7 @@ REFUSALS: tuple[tuple[str, str], ...] = (
     # the jack
     (
         r"(\w+) was turned up, so the jack of trumps cannot be in play \(jack must be null\)",
-        "{1} was turned up, so the jack of trumps was not in play: tap {none=jack}",
+        "{card:1} was turned up, so the jack of trumps was not in play: tap {none=jack}",
     ),
     (
         r"high is null \(no trump in play\), so the jack of trumps cannot be in play "
@@ -104,14 +104,15 @@ REFUSALS: tuple[tuple[str, str], ...] = (
     (
         r"with (\w+) exactly one card is turned up \(got (\d+): (.*)\); use beg run when the "
         r"pack was run",
-        "With {beg:1} only one card is turned up, not {2} ({3}): tap {beg=run} if the pack was "
-        "run, or take the extra card back with ⌫",
+        "With {beg:1} only one card is turned up, not {2} ({cards:3}): tap {beg=run} if the "
+        "pack was run, or take the extra card back with ⌫",
     ),
     (
         r"running the pack turns up at least two cards \(got (\d+): (.*)\)",
-        "{beg=run} turns up at least two cards, not {1} ({2}): pick every card turned up, or "
+        "{beg=run} turns up at least two cards, not {1} ({cards:2}): pick every card turned up, or "
         "tap {beg=stand} or {beg=take_one}",
     ),
+    (r"(\w+) is turned up twice", "{card:1} is turned up twice"),
     (
         r"pack_exhausted needs beg run",
         "{outcome=pack_exhausted} needs {beg=run}: the pack runs out only when it is run",
@@ -127,31 +128,31 @@ REFUSALS: tuple[tuple[str, str], ...] = (
     ),
     (
         r"(\d+) cards turned up \((.*)\), but with (\d+) players the pack allows at most (\d+)",
-        "{1} cards turned up ({2}), but with {3} players the pack allows at most {4}: take the "
-        "extra cards back with ⌫",
+        "{1} cards turned up ({cards:2}), but with {3} players the pack allows at most {4}: "
+        "take the extra cards back with ⌫",
     ),
     (
         r"the pack ran out, so every card turned up is of the first suit (\w+), but (\w+) is "
         r"not \((.*)\)",
-        "The pack ran out, so every card turned up is of the first suit, {suit:1}, but {2} is "
-        "not ({3}): if the run found a new suit, tap {outcome=played}",
+        "The pack ran out, so every card turned up is of the first suit, {suit:1}, but {card:2} is "
+        "not ({cards:3}): if the run found a new suit, tap {outcome=played}",
     ),
     (
         r"the pack runs out after (\d+) turn-ups with (\d+) players, not (\d+) \((.*)\)",
-        "The pack runs out after {1} cards turned up with {2} players, not {3} ({4}): pick "
+        "The pack runs out after {1} cards turned up with {2} players, not {3} ({cards:4}): pick "
         "every card turned up",
     ),
     (
         r"the pack is run until a new suit is turned, so (\w+) \(a new suit\) must be the last "
         r"card turned up \((.*)\)",
-        "The pack is run until a new suit is turned, so {1} (a new suit) must be the last card "
-        "turned up ({2})",
+        "The pack is run until a new suit is turned, so {card:1} (a new suit) must be the last "
+        "card turned up ({cards:2})",
     ),
     (
         r"the last card turned up \((\w+)\) must be of a new suit, not the begged suit (\w+) "
         r"\((.*)\); if the pack ran out, the outcome is pack_exhausted",
-        "The last card turned up ({1}) must be of a new suit, not {suit:2}, the suit begged "
-        "({3}); if the pack ran out, tap {outcome=pack_exhausted}",
+        "The last card turned up ({card:1}) must be of a new suit, not {suit:2}, the suit begged "
+        "({cards:3}); if the pack ran out, tap {outcome=pack_exhausted}",
     ),
     (
         r"(.+) is not a card \(write rank \+ suit, e\.g\. JH, 10S; ranks A K Q J 10\.\.2, "
@@ -196,7 +197,16 @@ REFUSALS: tuple[tuple[str, str], ...] = (
     ),
     (
         r"(\w+) is not a trump \(trumps are (\w+)\), so it does not score",
-        "{1} is not a trump (trumps are {suit:2}), so it does not score",
+        "{card:1} is not a trump (trumps are {suit:2}), so it does not score",
+    ),
+    (r"(\w+) is captured twice", "{card:1} is captured twice"),
+    (
+        r"(\w+) was turned up, so it is not in play and cannot be captured",
+        "{card:1} was turned up, so it is not in play and cannot be captured",
+    ),
+    (
+        r"(\w+) does not score when captured \(scoring trumps: (.*)\)",
+        "{card:1} does not score when captured (scoring trumps: {2})",
     ),
     # the game as a whole (a correction re-scores the hands after it)
     (
@@ -251,6 +261,13 @@ def _word(value: str) -> str:
     return KEY_WORDS.get(value, value.replace("_", " "))
 
 
+def _card(value: str) -> str:
+    """A card as the page writes it, "JC" → "J♣" (``cards.card_label``): the engine's code
+    (the replay format's) stays in the engine's message alone."""
+    found = re.fullmatch(r"(10|[2-9AKQJ])([CDHS])", value)
+    return f"{found[1]}{SUIT_SYMBOLS[found[2]]}" if found else value
+
+
 def _none(value: str) -> str:
     return _quoted(NONE_WORDS[value]) if value in NONE_WORDS else "none"
 
@@ -262,6 +279,8 @@ _KINDS: dict[str, Callable[[str, Names, str], str]] = {
     "whose": lambda value, names, fact: possessive(names.get(value, value)),
     "labels": lambda value, names, fact: _labels(value, names),
     "suit": lambda value, names, fact: SUIT_NAMES.get(value, value),
+    "card": lambda value, names, fact: _card(value),
+    "cards": lambda value, names, fact: ", ".join(_card(card) for card in value.split(", ")),
     "beg": lambda value, names, fact: _quoted(BEG_WORDS.get(value, value)),
     "outcome": lambda value, names, fact: _quoted(OUTCOME_WORDS.get(value, value)),
     "penalty": lambda value, names, fact: _quoted(PENALTY_WORDS.get(value, value)),

@@ -664,7 +664,7 @@ def test_invalid_hand_shows_the_error_next_to_the_fact_and_saves_nothing(
 
     assert response is not None and response.status == 422
     jack = scorer.page.get_by_role("group", name=JACK, exact=True)
-    expect(jack.get_by_test_id("error-jack")).to_contain_text("JH was turned up")
+    expect(jack.get_by_test_id("error-jack")).to_contain_text("J♥ was turned up")
     expect(scorer.page.get_by_test_id("error-high")).to_have_count(0)
     assert hand_count(game) == 0
     scorer.expect_scores(0, 0)

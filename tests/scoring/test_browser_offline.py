@@ -189,7 +189,7 @@ def test_a_hand_refused_offline_says_why_in_the_pages_words_beside_the_record_bu
     open_for_offline(scorer, game)
     page.context.set_offline(True)
     scorer.enter(card="JH", high=SMITH, low=SMITH, jack=SMITH, dealer=SMITH, counts=(50, 30))
-    words = "JH was turned up, so the jack of trumps was not in play: tap “Not out”."
+    words = "J♥ was turned up, so the jack of trumps was not in play: tap “Not out”."
     expect(page.get_by_test_id("hand-preview")).to_have_text(words)
 
     scorer.tap(page.get_by_role("button", name="Record hand", exact=True))

@@ -177,7 +177,7 @@ def test_a_refused_correction_shows_its_errors_in_place_and_saves_nothing(client
     assert response.status_code == 422
     body = response.content.decode()
     assert "<html" not in body and 'id="correct-form"' in body and 'hx-target="#correction"' in body
-    assert re.search(r'id="errors-jack".*JS was turned up', body, re.S)
+    assert re.search(r'id="errors-jack".*J♠ was turned up', body, re.S)
     assert "Nothing was saved" in body
     assert short_game.hands.get(number=3).revision == 0
     assert scores(short_game) == before

@@ -53,7 +53,7 @@ CASES: list[tuple[str, str | Ruleset, list[dict[str, Any]], dict[str, int] | Non
         "trinidad",
         [hand(turn_ups=["JH"], jack={"held_by": "A", "won_by": "A"})],
         None,
-        "JH was turned up, so the jack of trumps was not in play: tap “Not out”.",
+        "J♥ was turned up, so the jack of trumps was not in play: tap “Not out”.",
     ),
     (
         "jack in play with no trump in play",
@@ -82,14 +82,14 @@ CASES: list[tuple[str, str | Ruleset, list[dict[str, Any]], dict[str, int] | Non
         "trinidad",
         [hand(turn_ups=["4H", "9S"], beg="stand")],
         None,
-        f"With “Stand” only one card is turned up, not 2 (4H, 9S): tap {RUN} if the pack was run",
+        f"With “Stand” only one card is turned up, not 2 (4♥, 9♠): tap {RUN} if the pack was run",
     ),
     (
         "take one with two cards",
         "trinidad",
         [hand(turn_ups=["4H", "9S"], beg="take_one")],
         None,
-        "With “Beg → take one” only one card is turned up, not 2 (4H, 9S)",
+        "With “Beg → take one” only one card is turned up, not 2 (4♥, 9♠)",
     ),
     (
         "pack ran out after a take one",
@@ -110,49 +110,49 @@ CASES: list[tuple[str, str | Ruleset, list[dict[str, Any]], dict[str, int] | Non
         "trinidad",
         [hand(beg="run")],
         None,
-        f"{RUN} turns up at least two cards, not 1 (4H)",
+        f"{RUN} turns up at least two cards, not 1 (4♥)",
     ),
     (
         "more turn-ups than the pack allows",
         "trinidad",
         [hand(beg="run", turn_ups=["4H", "9H", "2H", "KS"])],
         None,
-        "4 cards turned up (4H, 9H, 2H, KS), but with 4 players the pack allows at most 3",
+        "4 cards turned up (4♥, 9♥, 2♥, K♠), but with 4 players the pack allows at most 3",
     ),
     (
         "pack ran out with a new suit",
         "trinidad",
         [{"dealer": "A", "turn_ups": ["4H", "9S"], "beg": "run", "outcome": "pack_exhausted"}],
         None,
-        "every card turned up is of the first suit, hearts, but 9S is not (4H, 9S)",
+        "every card turned up is of the first suit, hearts, but 9♠ is not (4♥, 9♠)",
     ),
     (
         "pack ran out too soon",
         "trinidad",
         [{"dealer": "A", "turn_ups": ["4H", "9H"], "beg": "run", "outcome": "pack_exhausted"}],
         None,
-        "The pack runs out after 3 cards turned up with 4 players, not 2 (4H, 9H)",
+        "The pack runs out after 3 cards turned up with 4 players, not 2 (4♥, 9♥)",
     ),
     (
         "a new suit before the last card",
         "trinidad",
         [hand(beg="run", turn_ups=["4H", "9S", "2H"])],
         None,
-        "so 9S (a new suit) must be the last card turned up (4H, 9S, 2H).",
+        "so 9♠ (a new suit) must be the last card turned up (4♥, 9♠, 2♥).",
     ),
     (
         "a run that found no new suit",
         "trinidad",
         [hand(beg="run", turn_ups=["4H", "9H"])],
         None,
-        f"not hearts, the suit begged (4H, 9H); if the pack ran out, tap {PACK_OUT}.",
+        f"not hearts, the suit begged (4♥, 9♥); if the pack ran out, tap {PACK_OUT}.",
     ),
     (
         "a card turned up twice",
         "trinidad",
         [hand(turn_ups=["4H", "4H"], beg="run")],
         None,
-        "4H is turned up twice.",
+        "4♥ is turned up twice.",
     ),
     (
         "a typed turn-up that is not a card",
@@ -258,14 +258,28 @@ CASES: list[tuple[str, str | Ruleset, list[dict[str, Any]], dict[str, int] | Non
         "all_fives",
         [hand(FIVES, captures=[{"card": "10S", "side": "A"}])],
         None,
-        "10S is not a trump (trumps are hearts), so it does not score.",
+        "10♠ is not a trump (trumps are hearts), so it does not score.",
     ),
     (
         "a capture of a turned-up card",
         "all_fives",
         [hand(FIVES, turn_ups=["JH"], captures=[{"card": "JH", "side": "A"}])],
         None,
-        "JH was turned up, so it is not in play and cannot be captured.",
+        "J♥ was turned up, so it is not in play and cannot be captured.",
+    ),
+    (
+        "a card captured twice",
+        "all_fives",
+        [hand(FIVES, captures=[{"card": "10H", "side": "A"}, {"card": "10H", "side": "B"}])],
+        None,
+        "10♥ is captured twice.",
+    ),
+    (
+        "a capture that does not score",
+        "all_fives",
+        [hand(FIVES, captures=[{"card": "3H", "side": "A"}])],
+        None,
+        "3♥ does not score when captured",
     ),
     (
         "a beg where there is no begging",
@@ -297,7 +311,14 @@ def assert_plain(words: str) -> None:
     """No engine word: no null, no replay key, no engine repr, no side label for a name (but "A"
     opening a sentence, the ranks, and the labels a scorer types for the sides: "A for …")."""
     assert "null" not in words and "_" not in words and "(got" not in words, words
-    assert not re.search(r"(?<!^)\b[AB]\b(?! for )", words.replace("ranks A K", "")), words
+    ranks = re.sub(r"\(scoring trumps: [^)]*\)", "", words.replace("ranks A K", ""))
+    assert not re.search(r"(?<!^)\b[AB]\b(?! for )", ranks), words
+
+
+def assert_cards_as_shown(words: str) -> None:
+    """A card as the page writes it, "J♣", never the replay format's "JC" (but in how to type
+    one: "e.g. JH, 10S")."""
+    assert not re.search(r"\b(10|[2-9AKQJ])[CDHS]\b", words.split("(e.g.")[0]), words
 
 
 @pytest.mark.parametrize(
@@ -312,6 +333,7 @@ def test_each_refusal_reads_in_the_pages_words(
     words = plain_message(exc.message, exc.fact, NAMES)
     assert expected in words
     assert_plain(words)
+    assert_cards_as_shown(words)
 
 
 @pytest.mark.django_db
@@ -360,6 +382,11 @@ def test_the_hand_form_shows_a_refusal_by_its_fact_in_the_pages_words(client: An
             {"beg": "take_one", "outcome": "played"},
             "beg",
             f"“Beg → take one” is not allowed: it would give {PATELS} the target",
+        ),
+        (
+            {"turn_ups": "JC", "jack": "A-A", "beg": "stand", "outcome": "played"},
+            "jack",
+            "J♣ was turned up, so the jack of trumps was not in play: tap “Not out”.",
         ),
     ]:
         url = reverse("scoring:hand_record", kwargs={"pk": game.pk})

@@ -255,7 +255,7 @@ def test_invalid_facts_are_shown_next_to_the_fact_and_nothing_is_saved(client):
     assert response.status_code == 422
     body = response.content.decode()
     error = re.search(r'id="errors-jack"[^>]*>(.*?)</ul>', body, re.S)
-    assert error and "JH was turned up" in error.group(1)
+    assert error and "J♥ was turned up" in error.group(1)
     assert 'value="JH"' in body  # what was entered is kept
     assert Hand.objects.count() == 0
 
@@ -519,7 +519,7 @@ def test_a_correction_with_invalid_facts_is_refused_by_the_fact(client):
     }
     response = client.post(url, data)
     assert response.status_code == 422
-    assert re.search(r'id="errors-jack".*JS was turned up', response.content.decode(), re.S)
+    assert re.search(r'id="errors-jack".*J♠ was turned up', response.content.decode(), re.S)
     assert game.hands.get(number=1).revision == 0
 
 

@@ -10,6 +10,7 @@ import {
   PENALTY_WORDS,
   REFUSALS,
   SUIT_NAMES,
+  SUIT_SYMBOLS,
   SWAPS,
 } from "./words.mjs";
 
@@ -57,6 +58,12 @@ function word(value) {
   return has(KEY_WORDS, value) ? KEY_WORDS[value] : value.replace(/_/g, " ");
 }
 
+/** A card as the page writes it, "JC" → "J♣" (words.py _card). */
+function card(value) {
+  const found = /^(10|[2-9AKQJ])([CDHS])$/.exec(value);
+  return found ? `${found[1]}${SUIT_SYMBOLS[found[2]]}` : value;
+}
+
 function none(value) {
   return has(NONE_WORDS, value) ? quoted(NONE_WORDS[value]) : "none";
 }
@@ -66,6 +73,8 @@ const KINDS = {
   whose: (value, names) => possessive(lookUp(names, value)),
   labels: (value, names) => labels(value, names),
   suit: (value) => lookUp(SUIT_NAMES, value),
+  card: (value) => card(value),
+  cards: (value) => value.split(", ").map(card).join(", "),
   beg: (value) => quoted(lookUp(BEG_WORDS, value)),
   outcome: (value) => quoted(lookUp(OUTCOME_WORDS, value)),
   penalty: (value) => quoted(lookUp(PENALTY_WORDS, value)),
