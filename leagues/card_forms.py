@@ -44,8 +44,30 @@ SIDES = ("home", "away")
 MOST_HANG_JACKS = 99
 
 
+#: The most of a refused figure said back: what was typed, quoted, cut short past this.
+MOST_QUOTED = 20
+
+
+class FigureField(forms.IntegerField):
+    """A figure of the card, refused when it is no whole number by quoting what was typed
+    (its ``invalid`` message's ``%(value)s``): "give a whole number, not “1o”"."""
+
+    def to_python(self, value: Any) -> int | None:
+        try:
+            return super().to_python(value)
+        except ValidationError as exc:
+            if exc.code != "invalid":
+                raise
+            typed = str(value).strip()
+            shown = typed if len(typed) <= MOST_QUOTED else f"{typed[:MOST_QUOTED]}…"
+            raise ValidationError(
+                self.error_messages["invalid"], code="invalid", params={"value": shown}
+            ) from exc
+
+
 def _figure(label: str, *, most: int) -> forms.IntegerField:
-    return forms.IntegerField(
+    named = label.replace("%", "%%")  # a team's name is not a place for the figures' values
+    return FigureField(
         label=label,
         required=False,
         min_value=0,
@@ -57,9 +79,9 @@ def _figure(label: str, *, most: int) -> forms.IntegerField:
             attrs={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
         ),
         error_messages={
-            "invalid": f"{label}: give a whole number.",
-            "min_value": f"{label}: cannot be less than %(limit_value)s.",
-            "max_value": f"{label}: cannot be more than %(limit_value)s.",
+            "invalid": f"{named}: give a whole number, not “%(value)s”.",
+            "min_value": f"{named}: cannot be less than %(limit_value)s.",
+            "max_value": f"{named}: cannot be more than %(limit_value)s.",
         },
     )
 

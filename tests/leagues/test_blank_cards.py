@@ -504,4 +504,4 @@ def test_a_boxs_refusal_names_it_in_the_cards_words(monkeypatch):
             captain.post(reverse("leagues:score_card", args=[fixture.pk]), {"t1_bull_home": "x"})
         )
     )
-    assert "Table 1: Black Bull's bullseyes won: give a whole number." in page
+    assert "Table 1: Black Bull's bullseyes won: give a whole number, not “x”." in page

@@ -174,7 +174,7 @@ def test_a_letter_typed_for_a_digit_is_refused_by_name_not_dropped(
 ) -> None:
     """Typed on a keyboard, "1o" for 10 was sent as 1 by the number box (which drops a letter
     as it is typed), and the card was saved as 11–1: the box keeps what was typed and the card
-    is refused, naming the box, the figure left in it."""
+    is refused, naming the box and quoting what was typed, the figure left in it."""
     fixture, captain = _captains_night()
     phone_signed_in(phone, live_server, captain)
     phone.goto(live_server.url + f"/leagues/fixture/{fixture.pk}/score-card/")
@@ -184,7 +184,7 @@ def test_a_letter_typed_for_a_digit_is_refused_by_name_not_dropped(
     expect(phone.locator("#id_t1_g1_away")).to_have_value("1o")
     phone.get_by_test_id("card-save").tap()
     expect(phone.get_by_test_id("card-errors")).to_contain_text(
-        "Table 1, game 1: Old Hall: give a whole number."
+        "Table 1, game 1: Old Hall: give a whole number, not “1o”."
     )
     expect(phone.locator("#id_t1_g1_away")).to_have_value("1o")
     assert not FixtureTable.objects.filter(fixture=fixture).exists()

@@ -252,7 +252,7 @@ def test_the_phone_form_keeps_what_was_typed_and_names_the_figure() -> None:
     response = client.post(url, data)
     body = response.content.decode()
     assert response.status_code == 200
-    assert "Table 4, game 1: Old Hall: give a whole number." in body
+    assert "Table 4, game 1: Old Hall: give a whole number, not “x”." in body
     assert 'value="9"' in body and 'value="10"' in body
     data["t4_g1_away"] = "10"
     body = client.post(url, data).content.decode()
@@ -453,9 +453,9 @@ def test_a_player_not_in_the_squad_is_refused_at_their_table() -> None:
     errors = body.split('data-testid="card-errors"')[1].split("</ul>")[0]
     said = re.findall(r"<li>(?:<a [^>]*>)?(.*?)(?:</a>)?</li>", errors)
     assert said == [
-        "Table 1, game 1: Old Hall: give a whole number.",
+        "Table 1, game 1: Old Hall: give a whole number, not “x”.",
         "Table 2: Black Bull player 1: choose a player from Black Bull's squad.",
-        "Table 3, game 1: Old Hall: give a whole number.",
+        "Table 3, game 1: Old Hall: give a whole number, not “x”.",
     ]
     assert not FixtureTable.objects.filter(fixture=fixture).exists()
 
@@ -473,7 +473,7 @@ def test_a_table_with_a_refused_figure_still_has_its_other_games_checked() -> No
     data |= {"t2_bull_home": "1", "t2_bull_away": "0"}
     body = unescape(client.post(url, data).content.decode())
     errors = body.split('data-testid="card-errors"')[1].split("</ul>")[0]
-    assert "Table 1, game 1: Old Hall: give a whole number." in errors
+    assert "Table 1, game 1: Old Hall: give a whole number, not “x”." in errors
     assert "Table 1, game 2 (14–15): both sides are at or past the target of 14" in errors
     assert "Table 2: 1–0 in games does not finish the table" in errors
     assert "Table 1: " not in errors
@@ -1610,3 +1610,21 @@ def test_a_postponed_match_whose_old_night_has_passed_takes_no_score_card() -> N
     assert "its score card is entered once it is re-arranged." in page
     with pytest.raises(ValidationError, match="once it is re-arranged"):
         fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
+
+
+def test_a_figure_refused_quotes_what_was_typed_cut_short_and_a_name_with_a_percent() -> None:
+    """What was typed is said back ("not “1o”"), a long one cut short, and a team whose name has
+    a "%" in it is named as it is, not taken for the figure's place."""
+    fixture, users = _fixture()
+    fixture.away.name = "100% Old Hall"
+    fixture.away.save()
+    client = Client()
+    client.force_login(users["home"])
+    url = reverse("leagues:score_card", kwargs={"pk": fixture.pk})
+    data = {"t1_g1_home": "11", "t1_g1_away": "1o", "t2_g1_home": "9", "t2_g1_away": "11"}
+    data |= {"t3_g1_home": "11", "t3_g1_away": "4", "t4_g1_home": "x" * 30, "t4_g1_away": "99"}
+    body = unescape(page_words(client.post(url, data)))
+    assert "Table 1, game 1: 100% Old Hall: give a whole number, not “1o”." in body
+    assert f"Table 4, game 1: Black Bull: give a whole number, not “{'x' * 20}…”." in body
+    assert "Table 4, game 1: 100% Old Hall: cannot be more than" in body
+    assert not FixtureTable.objects.filter(fixture=fixture).exists()
