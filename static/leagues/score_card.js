@@ -6,9 +6,15 @@
 // page; the card refused: the card again, with the server's words). Without JavaScript the
 // form is a plain post. The server takes a card once: a second tap, or a retry after a reply
 // was lost, is answered with the card already submitted (leagues.views.cards.score_card).
+// A card is kept for the account that typed it ("<account>:<fixture>", the form's
+// data-card-keep): a phone shared at the pub never puts one captain's card before the next
+// person signed in, and Log out (the header's form, data-logout="<account>") drops every card
+// that account kept. Loaded on every page a signed-in account sees, for that Log out.
 (function () {
   "use strict";
   var PREFIX = "allfours:score-card:";
+  // Kept before cards were kept by account: whose they are is not known, so none is put back.
+  var UNOWNED = /^allfours:score-card:\d+$/;
   var sending = false;
 
   function store() {
@@ -42,6 +48,21 @@
   function drop(pk) {
     var storage = store();
     if (storage) storage.removeItem(PREFIX + pk);
+  }
+
+  // Every kept card whose key ``mine`` picks, dropped.
+  function dropAll(mine) {
+    var storage = store();
+    if (!storage) return;
+    var keys = [];
+    for (var index = 0; index < storage.length; index += 1) keys.push(storage.key(index));
+    keys.filter(mine).forEach(function (key) {
+      storage.removeItem(key);
+    });
+  }
+
+  function unowned(key) {
+    return UNOWNED.test(key);
   }
 
   // The card's boxes by name, as typed (``live``) or as the server wrote them (the defaults).
@@ -214,6 +235,7 @@
   }
 
   function setUp() {
+    dropAll(unowned);
     taken(document);
     var form = document.querySelector("form[data-card-keep]");
     if (form && restore(form)) {
@@ -235,6 +257,14 @@
   document.addEventListener("change", onEdit);
   document.addEventListener("submit", function (event) {
     var form = event.target;
+    var account = form.getAttribute("data-logout");
+    if (account) {
+      // Log out: the cards this account kept go with it; the next person starts afresh.
+      dropAll(function (key) {
+        return key.indexOf(PREFIX + account + ":") === 0;
+      });
+      return;
+    }
     if (!form.hasAttribute("data-card-keep") || !window.fetch) return;
     event.preventDefault();
     if (!sending) send(form); // a second tap while the first is on its way sends nothing

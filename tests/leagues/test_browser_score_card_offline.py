@@ -10,14 +10,17 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from leagues.models import FixtureResult, ResultSubmission
+from leagues.models import FixtureResult, ResultSubmission, TeamEntry
 from leagues.services.cards import CardTable, fixture_card_enter
+from tests.factories.leagues import PlayerFactory
+from tests.factories.scoring import UserFactory
 from tests.leagues.helpers import phone_signed_in, squad
 from tests.leagues.test_browser_score_card import CARD, _captains_night
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-KEY = "allfours:score-card:{}"
+#: Where a card is kept on the phone: for the account that typed it, and the fixture.
+KEY = "allfours:score-card:{}:{}"
 
 
 def _fill(phone: Page, fixture: Any) -> None:
@@ -39,8 +42,10 @@ def _figures_in(phone: Page, fixture: Any) -> None:
     expect(phone.locator("#id_t1_home_2")).to_have_value(str(ours[1].pk))
 
 
-def _kept(phone: Page, fixture: Any) -> bool:
-    return phone.evaluate(f"localStorage.getItem({KEY.format(fixture.pk)!r}) !== null")
+def _kept(phone: Page, fixture: Any, captain: Any = None) -> bool:
+    """Whether the phone keeps a card of ``fixture`` for ``captain`` (its home captain)."""
+    captain = captain or fixture.home.entries.get().captain.user
+    return phone.evaluate(f"localStorage.getItem({KEY.format(captain.pk, fixture.pk)!r}) !== null")
 
 
 def _typed(phone: Page, live_server: Any, *, opened: str = "card") -> Any:
@@ -147,3 +152,64 @@ def test_a_double_tap_and_a_retry_after_a_lost_reply_submit_the_card_once(
     expect(phone.get_by_test_id("card-closed")).to_contain_text("You submitted this result")
     assert ResultSubmission.objects.filter(fixture=fixture).count() == 1
     assert not _kept(phone, fixture)
+
+
+def _away_captain(fixture: Any) -> Any:
+    """The other team's captain, who may enter the same card."""
+    captain = UserFactory()
+    TeamEntry.objects.filter(team=fixture.away).update(
+        captain=PlayerFactory(name="Old Hall captain", user=captain)
+    )
+    return captain
+
+
+def _card_as_served(phone: Page, live_server: Any, fixture: Any) -> None:
+    """The card opened, its boxes empty as the server gave them, nothing said of a kept card."""
+    phone.goto(live_server.url + f"/leagues/fixture/{fixture.pk}/score-card/")
+    for board in range(1, len(CARD) + 1):
+        expect(phone.locator(f"#id_t{board}_g1_home")).to_have_value("")
+        expect(phone.locator(f"#id_t{board}_g1_away")).to_have_value("")
+    expect(phone.get_by_test_id("card-keep-note")).to_have_count(0)
+
+
+def test_log_out_drops_the_card_kept_and_the_next_captain_on_the_phone_starts_afresh(
+    phone: Page, live_server: Any
+) -> None:
+    """A phone shared at the pub: the home captain types the card, loses the signal at Submit
+    and logs out; the away captain signs in on the same phone and opens the card: the home
+    captain's figures are neither put back for them to see nor sent with their card."""
+    fixture, captain = _no_signal_at_submit(phone, live_server, opened="my fixtures")
+    phone.context.set_offline(False)
+    assert _kept(phone, fixture, captain)
+    phone.get_by_role("button", name="Log out").tap()
+    expect(phone.get_by_role("link", name="Log in")).to_be_visible()
+    assert (
+        phone.evaluate(
+            "Object.keys(localStorage).filter((key) => key.startsWith('allfours:score-card:'))"
+        )
+        == []
+    )
+    other = _away_captain(fixture)
+    phone_signed_in(phone, live_server, other)
+    _card_as_served(phone, live_server, fixture)
+    # The home captain signs in again: their card was dropped at Log out, not kept for them.
+    phone.context.clear_cookies()
+    phone_signed_in(phone, live_server, captain)
+    _card_as_served(phone, live_server, fixture)
+
+
+def test_a_card_kept_is_put_back_for_its_own_account_alone(phone: Page, live_server: Any) -> None:
+    """Without Log out (the session ran out, the cookies were cleared), the next person signed
+    in on the phone is not given the card kept; its captain signed in again is."""
+    fixture, captain = _no_signal_at_submit(phone, live_server)
+    phone.context.set_offline(False)
+    phone.context.clear_cookies()
+    other = _away_captain(fixture)
+    phone_signed_in(phone, live_server, other)
+    _card_as_served(phone, live_server, fixture)
+    assert not _kept(phone, fixture, other)
+    phone.context.clear_cookies()
+    phone_signed_in(phone, live_server, captain)
+    phone.goto(live_server.url + f"/leagues/fixture/{fixture.pk}/score-card/")
+    _figures_in(phone, fixture)
+    expect(phone.get_by_test_id("card-keep-note")).to_contain_text("are back in the boxes")

@@ -33,9 +33,10 @@ def _card(by: str = "home"):
 
 
 def test_a_card_sent_twice_is_taken_once_and_the_second_told_it_is_in() -> None:
-    fixture, _users, client, url = _card()
+    fixture, users, client, url = _card()
+    kept = f"{users['home'].pk}:{fixture.pk}"  # the card kept for the account that types it
     page = client.get(url).content.decode()
-    assert f'data-card-keep="{fixture.pk}"' in page and "leagues/score_card" in page
+    assert f'data-card-keep="{kept}"' in page and "leagues/score_card" in page
     assert 'name="score-card-taken"' not in page
     assert client.post(url, CARD).status_code == 302
     again = client.post(url, CARD)
@@ -43,7 +44,7 @@ def test_a_card_sent_twice_is_taken_once_and_the_second_told_it_is_in() -> None:
     body = again.content.decode()
     assert "You submitted this result" in body
     # The phone drops the card it kept: the server has it.
-    assert f'<meta name="score-card-taken" content="{fixture.pk}">' in body
+    assert f'<meta name="score-card-taken" content="{kept}">' in body
     assert ResultSubmission.objects.filter(fixture=fixture).count() == 1
 
 
