@@ -166,6 +166,8 @@ def _row(
         if offender and award.detail.partition(":")[0] != "points":
             kind = PENALTY_WORDS.get(award.detail, award.detail).lower()
             row.text = f"{by_label[offender].name} {kind} → {row.side.name} +{row.points}"
+        elif award.category == "gift":
+            row.text = f"{row.side.name} {_gift_words(award, hand, sides)} +{row.points}"
         elif award.category == "game" and _is_tie(hand.facts.get("game")):
             tied = _tied(hand.facts["game"], sides)
             row.text = f"{tied} to {row.side.name}, non-dealer +{row.points}"
@@ -188,6 +190,13 @@ def _row(
         correct_url=hand.get_correct_url(),
         tie=tie,
     )
+
+
+def _gift_words(award: Award, hand: Hand, sides: list[Side]) -> str:
+    """A take one's point as a player says it: the beggar's side "took one"; with three sides,
+    the dealer gives one to the other side too: it was "given one"."""
+    beggar = questions.beggar([side.label for side in sides], hand.dealer)
+    return "took one" if award.side == beggar else "given one"
 
 
 def _penalty_offenders(ruleset: Ruleset, facts: Mapping[str, Any], labels: list[str]) -> list[str]:

@@ -74,6 +74,12 @@ def opponents(sides: Sequence[str], side: str) -> list[str]:
     return [sides[(start + step) % len(sides)] for step in range(1, len(sides))]
 
 
+def beggar(sides: Sequence[str], dealer: str) -> str:
+    """The side of the player next to the dealer: the one who stands or begs (and, when the
+    dealer answers "take one", the side that took one)."""
+    return opponents(sides, dealer)[0]
+
+
 def next_dealer(
     ruleset: Ruleset, sides: Sequence[str], *, dealer: str, outcome: str, beg: str | None
 ) -> str:

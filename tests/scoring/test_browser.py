@@ -581,7 +581,7 @@ def test_whole_trinidad_game_to_the_winner(scorer: Scorer) -> None:
     scorer.expect_scores(12, 11)
     expect(scorer.sheet_row(2)).to_contain_text(f"{SANDO} kick 6♠ +2")
     expect(scorer.sheet_row(3)).to_contain_text(f"{PORT} hang jack +3")
-    expect(scorer.sheet_row(4)).to_contain_text(f"{PORT} gift +1")
+    expect(scorer.sheet_row(4)).to_contain_text(f"{PORT} took one +1")
     taps.append(scorer.play(6, card="2C", high=PORT, low=SANDO, jack=PORT, game=SANDO))
 
     plain = [taps[0], taps[4], taps[5]]

@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import html
+import json
 import re
+import shutil
+import subprocess
 import uuid
+from pathlib import Path
 
 import pytest
 from backports import zstd
 from django.urls import reverse
 
-from scoring import views
+from scoring import selectors, views
 from scoring.models import Game, GameStatus
+from scoring.offline import game_state
 from scoring.rules import PRESETS, Category, questions
+from scoring.sheet import build_page
 from tests.factories.scoring import GameFactory, record_hands
 
 pytestmark = pytest.mark.django_db
@@ -42,6 +48,12 @@ def _plain(dealer: str, **facts) -> dict:
             "jack": None, "game": "B"} | facts  # fmt: skip
 
 
+def _ran_out(dealer: str) -> dict:
+    """A hand whose pack was run until it ran out (4♣, 9♣, 2♣): a redeal."""
+    return {"dealer": dealer, "turn_ups": ["4C", "9C", "2C"], "beg": "run",
+            "outcome": "pack_exhausted"}  # fmt: skip
+
+
 def test_sheet_columns_and_penalties_read_as_a_player_says_them(client):
     game = _game()
     record_hands(game, [_plain("A", penalties=[{"kind": "renege", "side": "B"}])])
@@ -52,6 +64,66 @@ def test_sheet_columns_and_penalties_read_as_a_player_says_them(client):
     assert "Blues renege → Reds +1" in row
     assert "Reds high +1" in row
     assert "penalty renege" not in row
+
+
+def test_a_take_one_reads_as_the_table_says_it(client):
+    """The beggar's side "took one", where the sheet said "gift"; three-handed, the dealer gives
+    one to each opponent: the side after the beggar was "given one". The awards keep the strict
+    order (kicks, gift, penalties, high, …)."""
+    game = _game()
+    record_hands(game, [_plain("A", turn_ups=["JH"], beg="take_one")])
+    row = _row(_page(client, game), 1)
+    assert "gift" not in row
+    texts = re.findall(r'<span class="award[^"]*">([^<]*)<', row)
+    assert texts == ["Reds kick J♥ +3", "Blues took one +1", "Reds high +1", "Blues low +1",
+                     "Blues game +1"]  # fmt: skip
+
+    three = GameFactory(
+        seven_up=True, side_names=("Ann", "Bob", "Cy"), players=(("Ann",), ("Bob",), ("Cy",))
+    )
+    record_hands(three, [_plain("B", turn_ups=["5H"], beg="take_one", low="A")])
+    texts = re.findall(r'<span class="award[^"]*">([^<]*)<', _row(_page(client, three), 1))
+    assert texts[:2] == ["Cy took one +1", "Ann given one +1"]
+
+
+#: What the phone's score sheet draws (static/scoring/offline/sheet.mjs), run by Node.js.
+SHEET_BATCH = Path(__file__).resolve().parent / "sheet_batch.mjs"
+
+
+def test_the_phone_words_a_hands_row_as_the_server_does():
+    """The offline sheet says what the server's says: a take one two- and three-handed, a run
+    (found a new suit, or ran out), a renege, a tie."""
+    node = shutil.which("node")
+    assert node is not None, "node (Node.js 20 or later) is needed: apt-get install nodejs"
+    two = _game()
+    record_hands(
+        two,
+        [
+            _plain("A", turn_ups=["JH"], beg="take_one"),
+            _plain("B", turn_ups=["4S", "9S", "6D"], beg="run", game={"A": 20, "B": 20}),
+            _ran_out("A"),
+            _plain("A", penalties=[{"kind": "renege", "side": "A"}]),
+        ],
+    )
+    three = GameFactory(
+        seven_up=True, side_names=("Ann", "Bob", "Cy"), players=(("Ann",), ("Bob",), ("Cy",))
+    )
+    record_hands(three, [_plain("B", turn_ups=["5H"], beg="take_one", low="A")])
+    games = [selectors.game_for_page(game.pk) for game in (two, three)]
+    server = [
+        [{"awards": [award.text for award in row.awards]} for row in build_page(game).rows]
+        for game in games
+    ]
+    done = subprocess.run(
+        [node, str(SHEET_BATCH)],
+        input=json.dumps([game_state(game) for game in games]),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(done.stdout) == server
+    assert server[0][0]["awards"][1] == "Blues took one +1"
+    assert server[1][0]["awards"][:2] == ["Cy took one +1", "Ann given one +1"]
 
 
 def test_a_tied_game_shows_as_the_variant_scores_it(client):

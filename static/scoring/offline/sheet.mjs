@@ -2,6 +2,7 @@
 // by the browser-side rules and drawn over the server's score sheet (scoring/_sheet.html's rows).
 import { InvalidFacts } from "../rules/errors.mjs";
 import { scoreGame } from "../rules/engine.mjs";
+import { beggar } from "../rules/questions.mjs";
 import { refusalWords } from "./refusals.mjs";
 import { PENALTY_WORDS } from "./words.mjs";
 
@@ -82,6 +83,10 @@ export function awardTexts(game, facts, awards, names) {
     if (offender && award.detail.split(":")[0] !== "points") {
       const kind = (PENALTY_WORDS[award.detail] || award.detail).toLowerCase();
       return `${names[offender]} ${kind} → ${names[award.side]} +${award.points}`;
+    }
+    if (award.category === "gift") {
+      const words = award.side === beggar(game.labels, facts.dealer) ? "took one" : "given one";
+      return `${names[award.side]} ${words} +${award.points}`;
     }
     if (award.category === "game" && isTie(facts.game)) {
       return `${tied(facts.game, game.sides)} to ${names[award.side]}, non-dealer +${award.points}`;

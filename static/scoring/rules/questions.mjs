@@ -12,6 +12,11 @@ export function after(sides, side) {
   return others;
 }
 
+/** The side of the player next to the dealer, who stands or begs (beggar). */
+export function beggar(sides, dealer) {
+  return after(sides, dealer)[0];
+}
+
 /** The turned cards that score a kick for the dealer, in turn order (kick_points). */
 export function kickingTurnUps(ruleset, turnUps) {
   let cards = [...turnUps];
