@@ -80,6 +80,9 @@ class HandRow:
     correct_url: str
     tie: str = ""
     """A tie for game, as the variant scores it: "game tied 20–20: nobody"."""
+    run: str = ""
+    """A hand whose pack was run, as the table saw it: "Blues begged; the pack was run: 4♠, 9♠,
+    then 6♦ stood" ("" for any other hand)."""
 
 
 @dataclass
@@ -184,6 +187,7 @@ def _row(
         trump_symbol=SUIT_SYMBOLS.get(hand.trump, ""),
         trump_name=SUIT_NAMES.get(hand.trump, ""),
         note=OUTCOME_NOTES.get(hand.outcome, ""),
+        run=_run_words(hand, by_label, sides),
         awards=rows,
         totals=[hand.scores.get(side.label, 0) for side in sides],
         all_fours=by_label.get(hand.all_fours),
@@ -197,6 +201,21 @@ def _gift_words(award: Award, hand: Hand, sides: list[Side]) -> str:
     the dealer gives one to the other side too: it was "given one"."""
     beggar = questions.beggar([side.label for side in sides], hand.dealer)
     return "took one" if award.side == beggar else "given one"
+
+
+def _run_words(hand: Hand, by_label: dict[str, Side], sides: list[Side]) -> str:
+    """ "Blues begged; the pack was run: 4♠, 9♠, then 6♦ stood": who begged, the cards turned
+    in order and the one whose suit stood as trumps; a pack that ran out turned no new suit
+    ("…: 4♠, 9♠, 2♠", its note says the redeal)."""
+    if hand.facts.get("beg") != "run":
+        return ""
+    cards = [card_label(str(card)) for card in hand.facts.get("turn_ups") or []]
+    beggar = by_label[questions.beggar([side.label for side in sides], hand.dealer)]
+    if hand.outcome == "pack_exhausted" or len(cards) < 2:
+        turned = ", ".join(cards)
+    else:
+        turned = f"{', '.join(cards[:-1])}, then {cards[-1]} stood"
+    return f"{beggar.name} begged; the pack was run: {turned}"
 
 
 def _penalty_offenders(ruleset: Ruleset, facts: Mapping[str, Any], labels: list[str]) -> list[str]:

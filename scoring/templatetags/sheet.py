@@ -46,6 +46,8 @@ def row_html(row: HandRow, *, decided: bool, fixable: bool) -> SafeString:
             f'<span class="trump{red}" title="trumps: {escape(row.trump_name)}">'
             f"{escape(row.trump_symbol)}</span>"
         )
+    if row.run:
+        deal.append(f'<span class="run">{escape(row.run)}</span>')
     if row.note:
         deal.append(f'<span class="muted note">{escape(row.note)}</span>')
     awards = [_award(award) for award in row.awards]

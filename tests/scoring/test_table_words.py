@@ -86,6 +86,29 @@ def test_a_take_one_reads_as_the_table_says_it(client):
     assert texts[:2] == ["Cy took one +1", "Ann given one +1"]
 
 
+def test_a_run_pack_says_who_begged_and_what_was_turned(client):
+    """A run reads as the table saw it: who begged, every card turned in order, and the one
+    whose suit stood as trumps; a pack that ran out turned no new suit."""
+    game = _game()
+    record_hands(
+        game,
+        [
+            _plain("A", turn_ups=["4S", "9S", "6D"], beg="run"),
+            _ran_out("B"),
+        ],
+    )
+    page = _page(client, game)
+    ran = _row(page, 1)
+    assert '<span class="run">Blues begged; the pack was run: 4♠, 9♠, then 6♦ stood</span>' in ran
+    assert 'title="trumps: diamonds">♦</span>' in ran
+    out = _row(page, 2)
+    assert '<span class="run">Reds begged; the pack was run: 4♣, 9♣, 2♣</span>' in out
+    assert "pack ran out: redeal" in out
+    standing = GameFactory()
+    record_hands(standing, [_plain("A")])
+    assert 'class="run"' not in _row(_page(client, standing), 1)
+
+
 #: What the phone's score sheet draws (static/scoring/offline/sheet.mjs), run by Node.js.
 SHEET_BATCH = Path(__file__).resolve().parent / "sheet_batch.mjs"
 
@@ -111,7 +134,10 @@ def test_the_phone_words_a_hands_row_as_the_server_does():
     record_hands(three, [_plain("B", turn_ups=["5H"], beg="take_one", low="A")])
     games = [selectors.game_for_page(game.pk) for game in (two, three)]
     server = [
-        [{"awards": [award.text for award in row.awards]} for row in build_page(game).rows]
+        [
+            {"awards": [award.text for award in row.awards], "run": row.run}
+            for row in build_page(game).rows
+        ]
         for game in games
     ]
     done = subprocess.run(
@@ -123,6 +149,7 @@ def test_the_phone_words_a_hands_row_as_the_server_does():
     )
     assert json.loads(done.stdout) == server
     assert server[0][0]["awards"][1] == "Blues took one +1"
+    assert server[0][1]["run"] == "Reds begged; the pack was run: 4♠, 9♠, then 6♦ stood"
     assert server[1][0]["awards"][:2] == ["Cy took one +1", "Ann given one +1"]
 
 

@@ -95,6 +95,18 @@ export function awardTexts(game, facts, awards, names) {
   });
 }
 
+/** A hand whose pack was run, as the table saw it: "Blues begged; the pack was run: 4♠, 9♠,
+ * then 6♦ stood" ("" for any other hand; scoring/sheet.py _run_words). */
+export function runWords(game, facts, names) {
+  if (facts.beg !== "run") return "";
+  const cards = (facts.turn_ups || []).map((card) => cardLabel(String(card)));
+  const turned =
+    facts.outcome === "pack_exhausted" || cards.length < 2
+      ? cards.join(", ")
+      : `${cards.slice(0, -1).join(", ")}, then ${cards[cards.length - 1]} stood`;
+  return `${names[beggar(game.labels, facts.dealer)]} begged; the pack was run: ${turned}`;
+}
+
 /**
  * The hands in order with where each stands: {number, facts, revision, state} where state is
  * "sent", "unsent" (recorded on the phone), "correction" (a sent hand corrected on the phone),
@@ -156,6 +168,8 @@ function handCell(game, hand, scored, result, names) {
     const [symbol, name] = SUITS[scored.trump];
     deal.append(element("span", { class: `trump${"HD".includes(scored.trump) ? " red" : ""}`, title: `trumps: ${name}` }, symbol), " ");
   }
+  const run = runWords(game, hand.facts, names);
+  if (run) deal.append(element("span", { class: "run" }, run), " ");
   if (NOTES[scored.outcome]) deal.append(element("span", { class: "muted note" }, NOTES[scored.outcome]));
   const awards = element("div", { class: "awards" });
   const counted = scored.awards.filter((a) => a.counted && a.side === result.winner);
@@ -221,7 +235,7 @@ export function describeHand(game, before, number, facts) {
     const cell = handCell(game, { number, facts, state: "sent" }, result.hands[number - 1], result, names);
     // Two versions of one hand are told apart by the cards turned up, too.
     const cards = (facts.turn_ups || []).map(cardLabel);
-    if (cards.length) cell.querySelector(".deal")?.append(element("span", { class: "turned" }, `turned ${cards.join(", ")}`));
+    if (cards.length && !cell.querySelector(".run")) cell.querySelector(".deal")?.append(element("span", { class: "turned" }, `turned ${cards.join(", ")}`));
     return cell;
   } catch (error) {
     if (!(error instanceof InvalidFacts)) throw error;
