@@ -249,3 +249,76 @@ def test_a_hand_the_other_phone_recorded_differently_online_waits_beside_theirs(
     expect(a.page.get_by_test_id("hand-row-2")).to_be_visible()
     assert [turned(game, n) for n in (1, 2)] == [["7S"], ["4H"]]
     assert HandRevision.objects.filter(game=game, action=RevisionAction.RECORD).count() == 2
+
+
+@pytest.mark.parametrize("before", [0, 1], ids=["first hand", "after a hand recorded"])
+def test_the_other_phone_first_says_so_until_the_scorer_settles_the_hand(
+    phones: tuple[Scorer, Scorer], before: int
+) -> None:
+    """Online, B's hand reached the server first and A's differs: the score bar's "The other
+    phone recorded hand 2 first…" went as soon as it came (the server's game, shown again once
+    the hand was set aside, has no such line), and on a page that had said nothing yet it never
+    showed. It stays while the server's game is shown again, until the scorer settles the
+    hand."""
+    a, b = phones
+    game = GameFactory(trinidad=True)
+    open_for_offline(a, game)
+    if before:
+        a.play(1, **HAND_1)
+    b.scan(game)
+    number = before + 1
+    b.play(number, card="7S", high=SMITH, low=SMITH, jack=NOT_OUT, game=SMITH)
+    page = a.page
+    a.enter(**HAND_2)
+    page.evaluate(WATCH_PANEL)
+    response = a.record()
+    assert response is not None and response.status == 409
+    first = f"The other phone recorded hand {number} first: yours is kept on this phone beside it."
+    notice = page.get_by_test_id("game-notice")
+    expect(notice).to_have_text(first)
+    expect(page.get_by_test_id(f"kept-{number}")).to_be_visible()
+    page.wait_for_function("() => document.getElementById('game') !== window.gameBefore")
+    page.wait_for_timeout(500)  # time for anything after the server's game to take it away
+    expect(notice).to_have_text(first)
+
+    page.get_by_test_id(f"add-after-{number}").tap()
+    expect(page.get_by_test_id("offline-conflict")).to_have_count(0)
+    expect(page.get_by_text(first)).to_have_count(0)  # acted on: it goes
+    expect(a.sheet_row(number + 1)).to_be_visible()
+    assert [turned(game, n) for n in (number, number + 1)] == [["7S"], ["5C"]]
+
+
+def test_keep_theirs_says_that_the_scorers_own_hand_was_not_saved(
+    phones: tuple[Scorer, Scorer], settings: Any
+) -> None:
+    """Both phones record hand 2, B's first; A's scorer taps Keep theirs: the panel went and
+    nothing said that the hand A's scorer had recorded is not on the sheet. The score bar says
+    so, and goes on saying it (the other phone's next hand shown meanwhile) until the scorer's
+    next action."""
+    settings.GAME_WATCH_SECONDS = 1  # A, left alone, shows B's hands within a second
+    a, b = phones
+    game = GameFactory(trinidad=True)
+    open_for_offline(a, game)
+    a.play(1, **HAND_1)
+    a.enter(**HAND_2)  # begun: A does not show B's hand 2 by itself
+    b.scan(game)
+    b.play(2, card="7S", high=SMITH, low=SMITH, jack=NOT_OUT, game=SMITH)
+    page = a.page
+    response = a.record()
+    assert response is not None and response.status == 409
+    expect(page.get_by_test_id("game-notice")).to_have_text(
+        "The other phone recorded hand 2 first: yours is kept on this phone beside it."
+    )
+
+    page.get_by_test_id("keep-theirs-2").tap()
+    expect(page.get_by_test_id("offline-conflict")).to_have_count(0)
+    said = "Your hand 2 was not saved: the other phone's hand 2 stands."
+    notice = page.get_by_test_id("game-notice")
+    expect(notice).to_have_text(said)
+    b.play(3, card="9D", high=PATEL, low=PATEL, jack=NOT_OUT, game=PATEL)
+    expect(a.sheet_row(3)).to_be_visible()  # the server's game shown again on A
+    expect(notice).to_have_text(said)
+
+    a.play(4, card="10C", high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
+    expect(notice).to_have_text("Hand 4 recorded.")
+    assert [turned(game, n) for n in (1, 2, 3, 4)] == [["4H"], ["7S"], ["9D"], ["10C"]]

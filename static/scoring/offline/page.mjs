@@ -162,6 +162,41 @@ function statusLine(id, className, testid, shown) {
   return line;
 }
 
+/** The score bar's notice, where the server's replies say what the last tap did ("Hand 2
+ * recorded."), saying `text`: made when the page shows none (`make`), else only in place of the
+ * one shown. */
+function sayInScoreBar(text, { make = false } = {}) {
+  let notice = document.getElementById("game-notice");
+  const line = document.querySelector("#scoreboard .status-line");
+  if (!notice && make && line) {
+    notice = document.createElement("span");
+    notice.id = "game-notice";
+    notice.dataset.testid = "game-notice";
+    line.prepend(notice, " ");
+  }
+  if (!notice) return;
+  notice.className = "notice success";
+  notice.setAttribute("role", "status");
+  notice.textContent = text;
+}
+
+/** What the phone says in the score bar until the scorer's next action (a hand recorded or
+ * kept, an undo, a Fix, a choice on a hand kept beside the other phone's), or null: the
+ * server's page shown anew (which has no notice of its own) says it again. */
+let standingNotice = null;
+
+function sayUntilNextAction(text) {
+  standingNotice = text;
+  sayInScoreBar(text, { make: true });
+}
+
+/** The scorer acted: what the phone said until then goes (a reply says what the action did). */
+function forgetStandingNotice() {
+  const notice = document.getElementById("game-notice");
+  if (standingNotice !== null && notice?.textContent === standingNotice) notice.remove();
+  standingNotice = null;
+}
+
 /** Why sending was refused when the answer does not say (a 403 that is not the server's JSON:
  * a proxy's page, a failed CSRF check), and what to do. */
 const REFUSED_UNSAID =
@@ -504,7 +539,7 @@ async function keepHand(form, options = {}) {
   }
 }
 
-async function keepOneHand(form, { key, number, submitter = null, notice: said = null } = {}) {
+async function keepOneHand(form, { key, number, submitter = null, theirs = null } = {}) {
   if (!view) await refresh();
   if (!view) return false;
   const target = editing ? editing.number : view.hands.length + 1;
@@ -553,14 +588,19 @@ async function keepOneHand(form, { key, number, submitter = null, notice: said =
   stopEditing();
   clearForm(form);
   tapsNotPutBack(null);
-  // The server's last notice ("Hand 2 recorded.") no longer says what the phone did last.
-  const notice = document.getElementById("game-notice");
-  if (notice) {
-    notice.className = "notice success";
-    notice.setAttribute("role", "status");
+  const standing = standingNotice !== null; // said by the phone: this hand's words take its place
+  forgetStandingNotice();
+  if (theirs) {
+    // The other phone's hand reached the server first (a 409): said until the scorer settles
+    // the two, unless they are the same (dropped as recorded: the line above the sheet says so).
+    if (!sameFacts(theirs.facts, facts)) {
+      sayUntilNextAction(`The other phone recorded hand ${number} first: yours is kept on this phone beside it.`);
+    }
+  } else {
+    // The server's last notice ("Hand 2 recorded.") no longer says what the phone did last.
     // Online with nothing ahead of it held back, it goes at once (flush, below).
     const goesNow = navigator.onLine && !view.ops.some((op) => op.refused || op.state === "conflict");
-    notice.textContent = said || `${kept} kept on this phone: ${goesNow ? "sending it now" : "sent when the connection is back"}.`;
+    sayInScoreBar(`${kept} kept on this phone: ${goesNow ? "sending it now" : "sent when the connection is back"}.`, { make: standing });
   }
   await refresh();
   document.dispatchEvent(new Event("allfours:hand-done"));
@@ -607,6 +647,7 @@ async function undoOne() {
   if (!view) return;
   const last = view.hands[view.hands.length - 1];
   if (!last) return;
+  forgetStandingNotice();
   if (last.state === "unsent") await store.deleteOp(last.key);
   else await store.putOp({ key: store.newKey(), game: pk, seq: await nextSeq(), op: "undo", number: last.number, state: "unsent" });
   await refresh();
@@ -620,6 +661,7 @@ function startFix(number) {
   const form = document.getElementById("hand-form");
   const hand = view && view.hands[number - 1];
   if (!form || !hand) return;
+  forgetStandingNotice();
   editing = hand.state === "unsent" ? { kind: "unsent", key: hand.key, number } : { kind: "sent", number, revision: hand.revision };
   fillForm(form, hand.facts);
   let note = document.getElementById("offline-correcting");
@@ -824,6 +866,7 @@ function showServerGame(page, begun = null) {
     freshForm.replaceWith(begun);
   }
   current.replaceWith(node);
+  if (standingNotice !== null) sayInScoreBar(standingNotice, { make: true });
   if (window.htmx) window.htmx.process(node);
   // Its hand form is new (or the scorer's begun one took its place): scoring.js keeps a copy
   // of the server's fresh one to draw the next hand's from.
@@ -1136,12 +1179,8 @@ document.addEventListener("htmx:beforeSwap", (event) => {
   if (!key || !number || !server || server.hands.length < number) return;
   if (server.status !== "in_progress" && server.status !== "won") return;
   event.detail.shouldSwap = false;
-  keepHand(form, {
-    key,
-    number,
-    submitter: lastSubmitter,
-    notice: `The other phone recorded hand ${number} first: yours is kept on this phone beside it.`,
-  });
+  const theirs = server.hands.find((hand) => hand.number === number);
+  keepHand(form, { key, number, submitter: lastSubmitter, theirs });
 });
 
 // Before scoring.js, which opens the server's correction form in place: a fix made while hands
@@ -1166,6 +1205,7 @@ document.addEventListener("click", async (event) => {
   }
   const discard = event.target.closest("[data-offline-discard]");
   if (discard) {
+    forgetStandingNotice();
     await store.deleteOp(discard.dataset.offlineDiscard);
     await refresh();
     flush();
@@ -1179,17 +1219,24 @@ document.addEventListener("click", async (event) => {
     // phone (before the panel is drawn again) finds the choice made and changes nothing, where it
     // kept a second correction (refused, and shown as a conflict again) or the hand twice after
     // the sheet's last.
+    let dropped = null; // the number of the scorer's hand that goes, theirs kept
     const settled = await store.settleConflict(key, (op) => {
       if (decision.dataset.addAfter) {
         return { ...op, key: store.newKey(), append: true, state: "unsent", message: undefined };
       }
-      if (decision.dataset.keepTheirs) return null;
+      if (decision.dataset.keepTheirs) {
+        dropped = op.number;
+        return null;
+      }
       const theirs = theirsFor(op, shown);
       // A correction of the server's hand, made against the revision this phone was shown.
       if (theirs) return { ...op, key: store.newKey(), op: "correct", revision: theirs.revision, state: "unsent", message: undefined };
       return op;
     });
     if (!settled) return;
+    forgetStandingNotice();
+    // Nothing else would tell the scorer that the hand they recorded is not on the sheet.
+    if (dropped !== null) sayUntilNextAction(`Your hand ${dropped} was not saved: the other phone's hand ${dropped} stands.`);
     await refresh();
     flush();
   }
@@ -1261,6 +1308,9 @@ document.addEventListener("htmx:afterSettle", () => {
     followServer();
   }, 0);
 });
+// The scorer's next action asks the server (a hand, an undo, a Fix opened or saved): what the
+// phone said until then goes.
+document.addEventListener("htmx:beforeRequest", () => forgetStandingNotice());
 // A hand or an undo says which version of the game the page shows: one that missed another
 // phone's change (a correction) is answered with the whole game, not only what it changed.
 document.addEventListener("htmx:configRequest", (event) => {
