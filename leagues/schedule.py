@@ -729,8 +729,8 @@ class _Planner:
         home, away, other = self.label(fixture.home), self.label(fixture.away), self.label(host)
         was = long_date(day)
         return lambda new: (
-            f"{home} v {away} moved from {was} to {long_date(new)}: {home} shares a home venue "
-            f"with {other}, who is at home on {was}"
+            f"{home} v {away} on {long_date(new)}: {home} shares a home venue with {other}, who "
+            f"is at home on {was}"
         )
 
 

@@ -280,14 +280,25 @@ def division_teams(*, division: Division) -> list[TeamChoice]:
     return [TeamChoice(*row) for row in _division_teams_read.rows(division.pk)]
 
 
+def no_match(
+    pairs: Iterable[tuple[Hashable, Hashable]], teams: Mapping[Hashable, str]
+) -> list[str]:
+    """The division's teams (``teams``: name by key) in none of one night's fixtures
+    (``pairs``: home and away keys), by name: that night's byes. No query."""
+    playing = {key for pair in pairs for key in pair}
+    return [name for key, name in teams.items() if key not in playing]
+
+
 def no_match_words(
     pairs: Iterable[tuple[Hashable, Hashable]], teams: Mapping[Hashable, str]
 ) -> str:
-    """ "No match: Red Lion": the division's teams (``teams``: name by key) in none of one
-    night's fixtures (``pairs``: home and away keys), the bye with an odd number of teams; ""
-    when every team has a match that night. No query."""
-    playing = {key for pair in pairs for key in pair}
-    idle = [name for key, name in teams.items() if key not in playing]
+    """ "No match: Red Lion": the night's byes (``no_match``), the bye with an odd number of
+    teams; "" when every team has a match that night. No query."""
+    return no_match_line(no_match(pairs, teams))
+
+
+def no_match_line(idle: Sequence[str]) -> str:
+    """ "No match: Red Lion and Woolpack" for a night's byes (``idle``: by name); "" for none."""
     return f"No match: {join_words(idle)}" if idle else ""
 
 

@@ -48,9 +48,11 @@ from leagues.schedule import (
 from leagues.selectors.fixtures import (
     NO_MATCH_ON_THE_NIGHT,
     boards_begun,
+    generation_settings,
     kept_by_generation,
     matches_on_their_nights,
-    no_match_words,
+    no_match,
+    no_match_line,
 )
 from leagues.services.rollup import FixtureChanged, roll_up
 from leagues.services.standings import refresh_division_table, refresh_fixture_table
@@ -78,6 +80,9 @@ class Move:
     date: datetime.date
     note: str
     round: int | None = None
+    swapped: bool = False
+    """Home and away change over (a format playing each pair once: the new list has the
+    meeting the other way round)."""
 
 
 @dataclass(frozen=True)
@@ -98,9 +103,10 @@ class GenerationPlan:
     replaced: tuple[Fixture, ...]
     """Scheduled fixtures the new list no longer has (removed)."""
     created: tuple[PlannedFixture, ...]
-    byes: int
     notes: tuple[str, ...]
     start: datetime.date
+    first_night: datetime.date
+    """The first league night on or after the start (the list's own night, not the start's)."""
     plans_from: datetime.date
     """The first league night new fixtures may go on: the start's, or the next one not yet
     past where the league plays, whichever is later."""
@@ -132,6 +138,16 @@ class GenerationPlan:
         """The new fixtures night by night, home v away by name, with the night's team with no
         match ("No match: Red Lion", of every fixture the list has that night), for the
         secretary to read before saving."""
+        return [(night, pairs, no_match_line(idle)) for night, pairs, idle in self._new_nights]
+
+    @property
+    def byes(self) -> int:
+        """The byes the preview lists: each team with no match on a night of the new fixtures
+        (``new_nights``' "No match" places, counted)."""
+        return sum(len(idle) for _, _, idle in self._new_nights)
+
+    @property
+    def _new_nights(self) -> list[tuple[datetime.date, list[tuple[str, str]], list[str]]]:
         playing: dict[datetime.date, list[tuple[Hashable, Hashable]]] = {}
         for fixture in self.kept + self.past + self.postponed + self.unchanged:
             playing.setdefault(fixture.date, []).append((fixture.home_id, fixture.away_id))
@@ -144,15 +160,14 @@ class GenerationPlan:
                 (self.names.get(planned.home, "?"), self.names.get(planned.away, "?"))
             )
         return [
-            (night, pairs, no_match_words(playing[night], self.names))
-            for night, pairs in nights.items()
+            (night, pairs, no_match(playing[night], self.names)) for night, pairs in nights.items()
         ]
 
     @property
     def token(self) -> str:
         """A fingerprint of the plan: confirming checks the list is still the one previewed."""
         lines = [f"k{f.pk}" for f in self.kept + self.past + self.postponed + self.unchanged]
-        lines += [f"m{m.fixture.pk}:{m.date}" for m in self.moved]
+        lines += [f"m{m.fixture.pk}:{m.date}:{m.swapped}" for m in self.moved]
         lines += [f"r{f.pk}" for f in self.replaced]
         lines += [f"c{f.home}:{f.away}:{f.date}" for f in self.created]
         return hashlib.sha256("|".join(lines).encode()).hexdigest()[:20]
@@ -283,6 +298,7 @@ def fixtures_plan(
     night = season.night if league_night is None else league_night
     legs = legs or 1
     start = start or season.starts_on
+    asked_start = start
     ranges = tuple(
         NightsOff.from_json(value)
         for value in nights_off_checked(
@@ -355,6 +371,188 @@ def fixtures_plan(
                 f"({long_date(season.ends_on)}): spread the rounds to a date within the season."
             }
         )
+    scheduled = list(
+        Fixture.objects.filter(
+            division=division, kind=Fixture.Kind.LEAGUE, status=Fixture.Status.SCHEDULED
+        )
+        .exclude(pk__in=[f.pk for f in kept + past])
+        .select_related("home", "away")
+        .order_by("date", "pk")
+    )
+    listed = [
+        PlannedFixture(f.round or 0, f.date, f.home_id, f.away_id)
+        for f in scheduled
+        if f.home_id in ids and f.away_id in ids
+    ]
+    settings = generation_settings(division=division)
+    asked = (asked_start, night, legs, excluded, rest_every, end_by)
+    last_made = (
+        settings["start"],
+        season.night,
+        settings["legs"],
+        dates_off(ranges_of(season.nights_off)),
+        settings["rest_every"],
+        settings["end_by"],
+    )
+    if asked == last_made and _list_stands(
+        division,
+        listed,
+        keep,
+        pending,
+        teams,
+        legs=legs,
+        room=room,
+        first=today,
+        last=min((d for d in (season.ends_on, end_by) if d is not None), default=None),
+        excluded=excluded,
+        nights=lambda day: league_nights(day, night, excluded),
+    ):
+        # Asked again as the list was last made, and the list still holds every meeting owed
+        # on nights that fit: it stays as it is, however it was made (a fresh plan can pair the
+        # teams otherwise now that other lists share their pubs).
+        planned, notes, unavoidable = listed, (), ()
+    else:
+        planned, notes, unavoidable = _planned(
+            division,
+            teams,
+            venue_key,
+            room,
+            keep=keep,
+            pending=pending,
+            start=start,
+            night=night,
+            legs=legs,
+            excluded=excluded,
+            rest_every=rest_every,
+            end_by=end_by,
+            plans_from=plans_from,
+            start_past=start_past,
+        )
+
+    by_meeting = {_meeting(f.home_id, f.away_id, legs): f for f in reversed(scheduled)}
+    unchanged: list[Fixture] = []
+    moved: list[Move] = []
+    created: list[PlannedFixture] = []
+    for plan in planned:
+        current = by_meeting.pop(_meeting(plan.home, plan.away, legs), None)
+        swapped = current is not None and current.home_id != plan.home
+        if current is None:
+            created.append(plan)
+        elif current.date == plan.date and not swapped:
+            unchanged.append(current)
+        else:
+            moved.append(Move(current, plan.date, plan.note, plan.round, swapped))
+    replaced = sorted(by_meeting.values(), key=lambda f: (f.date, f.pk))
+    disturbed = [move.fixture for move in moved] + replaced
+    soon = today + datetime.timedelta(days=7)
+    seated = set(
+        FixtureTable.objects.filter(fixture__in=[f.pk for f in disturbed])
+        .filter(Q(home_player_1__isnull=False) | Q(away_player_1__isnull=False))
+        .values_list("fixture", flat=True)
+    )
+    return GenerationPlan(
+        kept=tuple(kept),
+        past=tuple(past),
+        postponed=tuple(postponed),
+        unchanged=tuple(unchanged),
+        moved=tuple(moved),
+        replaced=tuple(replaced),
+        created=tuple(created),
+        notes=notes,
+        start=start,
+        first_night=next(league_nights(start, night, excluded)),
+        plans_from=plans_from,
+        today=today,
+        start_past=start_past,
+        league_night=night,
+        legs=legs,
+        exclusions=ranges,
+        last=max((f.date for f in planned), default=None),
+        clashes=unavoidable,
+        names={entry.team_id: entry.display_name for entry in entries},
+        rest_every=rest_every,
+        end_by=end_by,
+        cards_out=frozenset(f.pk for f in disturbed if f.date <= soon or f.pk in seated),
+    )
+
+
+def _meeting(home: Hashable, away: Hashable, legs: int) -> Hashable:
+    """The meeting a fixture is: each way round where the format plays each pair once (a
+    meeting listed the other way round is that meeting), else home and away as they are."""
+    return frozenset((home, away)) if legs == 1 else (home, away)
+
+
+def _list_stands(
+    division: Division,
+    listed: Sequence[PlannedFixture],
+    fixed: Sequence[PlannedFixture],
+    pending: Sequence[PlannedFixture],
+    teams: Sequence[Team],
+    *,
+    legs: int,
+    room: Mapping[int, int],
+    first: datetime.date,
+    last: datetime.date | None,
+    excluded: Collection[datetime.date],
+    nights: Callable[[datetime.date], Iterable[datetime.date]],
+) -> bool:
+    """Whether the division's scheduled fixtures (``listed``), with those kept (``fixed``) and
+    postponed (``pending``), are a whole list as it stands: every meeting the format owes there
+    exactly once (each pair once, or once at each home), each fixture still to play on a night
+    from ``first`` to ``last`` with league, no team twice on one night, no pub hosting more than
+    it can (``room``) and nothing clashing with the season's other fixtures."""
+    ids = [team.pk for team in teams]
+    met: dict[Hashable, int] = {}
+    for fixture in [*fixed, *pending, *listed]:
+        key = _meeting(fixture.home, fixture.away, legs)
+        met[key] = met.get(key, 0) + 1
+    owed = [_meeting(a, b, legs) for a in ids for b in ids if a != b and (legs == 2 or a < b)]
+    if len(met) != len(owed) or any(met.get(key) != 1 for key in owed):
+        return False
+    if any(
+        f.date < first or f.date in excluded or (last is not None and f.date > last) for f in listed
+    ):
+        return False
+    venue_of = {team.pk: team.home_venue_id for team in teams}
+    playing: set[tuple[datetime.date, Hashable]] = set()
+    hosting: dict[tuple[datetime.date, int], int] = {}
+    for fixture in [*fixed, *listed]:
+        for team in (fixture.home, fixture.away):
+            if (fixture.date, team) in playing:
+                return False
+            playing.add((fixture.date, team))
+        at = (fixture.date, venue_of[fixture.home])
+        hosting[at] = hosting.get(at, 0) + 1
+        if hosting[at] > room[venue_of[fixture.home]]:
+            return False
+    try:
+        cleared = _clear_fixtures_not_its_own(division, list(listed), fixed, teams, room, nights)
+    except ValidationError:
+        return False
+    return cleared == list(listed)
+
+
+def _planned(
+    division: Division,
+    teams: Sequence[Team],
+    venue_key: Mapping[int, object],
+    room: Mapping[int, int],
+    *,
+    keep: Sequence[PlannedFixture],
+    pending: Sequence[PlannedFixture],
+    start: datetime.date,
+    night: int,
+    legs: int,
+    excluded: Collection[datetime.date],
+    rest_every: int | None,
+    end_by: datetime.date | None,
+    plans_from: datetime.date,
+    start_past: bool,
+) -> tuple[list[PlannedFixture], tuple[str, ...], tuple[str, ...]]:
+    """The division's list planned afresh round the fixtures it keeps (``keep``) and leaves
+    to be re-arranged (``pending``): the fixtures to play, the planner's notes and the venue
+    clashes no pairing avoids."""
+    season = division.season
     taken = _venues_taken(division, teams, room)
     try:
         schedule = round_robin(
@@ -395,58 +593,7 @@ def fixtures_plan(
     )
     if season.ends_on is not None:
         _refuse_past_the_end(planned, season.ends_on, plans_from, start_past)
-    scheduled = {
-        (f.home_id, f.away_id): f
-        for f in Fixture.objects.filter(
-            division=division, kind=Fixture.Kind.LEAGUE, status=Fixture.Status.SCHEDULED
-        )
-        .exclude(pk__in=[f.pk for f in kept + past])
-        .select_related("home", "away")
-        .order_by("-date", "-pk")
-    }
-    unchanged: list[Fixture] = []
-    moved: list[Move] = []
-    created: list[PlannedFixture] = []
-    for plan in planned:
-        current = scheduled.pop((plan.home, plan.away), None)
-        if current is None:
-            created.append(plan)
-        elif current.date == plan.date:
-            unchanged.append(current)
-        else:
-            moved.append(Move(current, plan.date, plan.note, plan.round))
-    replaced = sorted(scheduled.values(), key=lambda f: (f.date, f.pk))
-    disturbed = [move.fixture for move in moved] + replaced
-    soon = today + datetime.timedelta(days=7)
-    seated = set(
-        FixtureTable.objects.filter(fixture__in=[f.pk for f in disturbed])
-        .filter(Q(home_player_1__isnull=False) | Q(away_player_1__isnull=False))
-        .values_list("fixture", flat=True)
-    )
-    return GenerationPlan(
-        kept=tuple(kept),
-        past=tuple(past),
-        postponed=tuple(postponed),
-        unchanged=tuple(unchanged),
-        moved=tuple(moved),
-        replaced=tuple(replaced),
-        created=tuple(created),
-        byes=len(schedule.byes),
-        notes=tuple(f.note for f in planned if f.note),
-        start=start,
-        plans_from=plans_from,
-        today=today,
-        start_past=start_past,
-        league_night=night,
-        legs=legs,
-        exclusions=ranges,
-        last=max((f.date for f in planned), default=None),
-        clashes=schedule.clashes,
-        names={entry.team_id: entry.display_name for entry in entries},
-        rest_every=rest_every,
-        end_by=end_by,
-        cards_out=frozenset(f.pk for f in disturbed if f.date <= soon or f.pk in seated),
-    )
+    return planned, tuple(f.note for f in planned if f.note), schedule.clashes
 
 
 def _refuse_past_the_end(
@@ -584,15 +731,23 @@ def fixtures_generate(
             "words": f"{move.fixture.home} v {move.fixture.away}",
             "from": move.fixture.date.isoformat(),
             "to": move.date.isoformat(),
+            "swapped": move.swapped,
         }
         for move in plan.moved
     ]
+    swapped = [move.fixture.pk for move in plan.moved if move.swapped]
+    # Seats taken for the other way round are no one's now: both captains seat their pairs
+    # again (the preview said its cards may be printed already).
+    FixtureTable.objects.filter(fixture__in=swapped).delete()
     for move in plan.moved:
         fixture = move.fixture
         fixture.date = move.date
         fixture.note = move.note
+        if move.swapped:
+            fixture.home_id, fixture.away_id = fixture.away_id, fixture.home_id
+            fixture.venue_id = venue_of[fixture.home_id]
         fixture.round = free_round(move.round, fixture.home_id, fixture.away_id)
-        fixture.save(update_fields=["date", "note", "round", "updated_at"])
+        fixture.save(update_fields=["date", "note", "round", "home", "away", "venue", "updated_at"])
     Fixture.objects.bulk_create(
         Fixture(
             division=division,
@@ -724,9 +879,9 @@ def _clear_other_divisions(
         hosting.setdefault((new_day, venue), []).append(names[fixture.home])
         named = [host for host in hosts if host] or ["another match"]
         note = (
-            f"{names[fixture.home]} v {names[fixture.away]} moved from "
-            f"{long_date(fixture.date)} to {long_date(new_day)}: {names[fixture.home]} shares a "
-            f"home venue with {' and '.join(named)}, at home on {long_date(fixture.date)}"
+            f"{names[fixture.home]} v {names[fixture.away]} on {long_date(new_day)}: "
+            f"{names[fixture.home]} shares a home venue with {' and '.join(named)}, at home on "
+            f"{long_date(fixture.date)}"
         )
         combined = f"{fixture.note}; {note}" if fixture.note else note
         moved.append(PlannedFixture(fixture.round, new_day, fixture.home, fixture.away, combined))
@@ -809,7 +964,9 @@ def _clear_fixtures_not_its_own(
                 f"{'; '.join(why)}, and every league night after it is taken too."
             )
             continue
-        note = f"{words} moved from {long_date(fixture.date)} to {long_date(day)}: {'; '.join(why)}"
+        # The note gives the fixture the night it has, and says why not the night looked at
+        # first: the preview says where it moves from, the night it is on now.
+        note = f"{words} on {long_date(day)}: on {long_date(fixture.date)}, {'; '.join(why)}"
         combined = f"{fixture.note}; {note}" if fixture.note else note
         placed[i] = PlannedFixture(fixture.round, day, fixture.home, fixture.away, combined)
         placed_booked[i] = as_booked(placed[i])

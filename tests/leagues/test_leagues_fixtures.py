@@ -142,7 +142,7 @@ def test_a_clash_no_pairing_avoids_is_named_before_saving_and_the_move_explained
     moved = first.fixtures.exclude(note="")
     assert moved.exists()
     assert all("shares a home venue with A Woolpack P" in f.note for f in moved)
-    assert report.notes and all("moved from" in note for note in report.notes)
+    assert report.notes and all("shares a home venue with" in note for note in report.notes)
 
 
 def test_rounds_spread_to_the_season_end_or_with_a_week_off():
@@ -470,7 +470,8 @@ def test_generating_again_round_a_night_off_never_puts_a_team_on_a_friendlys_nig
     moved = division.fixtures.filter(note__contains="friendly").get()
     assert resting.pk in (moved.home_id, moved.away_id) and moved.date > night
     assert f"{resting} is already on that night (Old Hall v {resting}, friendly)" in moved.note
-    assert f"moved from {long_date(night)} to {long_date(moved.date)}" in moved.note
+    assert moved.note.startswith(f"{moved.home} v {moved.away} on {long_date(moved.date)}: ")
+    assert f": on {long_date(night)}, {resting} is already on that night" in moved.note
 
 
 def test_a_fixture_with_no_free_night_left_in_the_season_is_named_not_booked():
