@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 import functools
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import django_tables2 as tables
@@ -637,6 +637,9 @@ class PlayerStatisticsTable(BaseTable):
     """Players' figures from stored hands and score cards; games won first."""
 
     player = tables.Column(order_by=("player__name",))
+    # The player's team(s) that season, a column of the CSV (the page lists a division's
+    # players with their figures alone).
+    team = tables.Column(visible=False, orderable=False, empty_values=())
 
     export_name = "players"
 
@@ -644,9 +647,19 @@ class PlayerStatisticsTable(BaseTable):
         attrs = {"class": "data-table players"}
         empty_text = "No games finished yet."
 
-    def __init__(self, data: Any, *, style: str, phone: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        data: Any,
+        *,
+        style: str,
+        phone: bool = False,
+        teams: Mapping[int, str] | None = None,
+        **kwargs: Any,
+    ) -> None:
         """``phone``: on a phone only the player and ``PHONE_FIGURES`` show in the row, and a
-        tap on the name opens the other figures (as the standings do); a wide screen shows all."""
+        tap on the name opens the other figures (as the standings do); a wide screen shows all.
+        ``teams``: each player's team(s) by id, for the CSV's Team column."""
+        self._teams = teams or {}
         self._figures = [
             (key, abbr, label)
             for key, abbr, label in PLAYER_FIGURES
@@ -689,6 +702,9 @@ class PlayerStatisticsTable(BaseTable):
 
     def value_player(self, record: PlayerStatistics, value: Any) -> str:
         return str(value)
+
+    def value_team(self, record: PlayerStatistics) -> str:
+        return self._teams.get(record.player.pk, "") if record.player is not None else ""
 
     def _value(self, record: PlayerStatistics, key: str) -> str:
         value = getattr(record, key, "")

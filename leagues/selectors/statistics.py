@@ -25,7 +25,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Q, QuerySet, Sum
 
-from leagues.models import Division, PairFigures, Player, Season, Team
+from leagues.models import Division, PairFigures, Player, Registration, Season, Team, TeamEntry
 from leagues.selectors.counting import LEAGUE_ONLY, counts_q
 from leagues.selectors.people import name_people
 
@@ -248,6 +248,23 @@ def player_leaderboard(
     players = _players(by_player, known)
     rows = [_as(PlayerStatistics, figures, player=players[pk]) for pk, figures in by_player.items()]
     return sorted(rows, key=lambda r: (-r.games_won, r.games_played, r.player.name))
+
+
+def players_teams(*, season: Season) -> dict[int, str]:
+    """Each player's team in ``season`` (a player is registered to one a season) by player id,
+    named as the season's pages name it: its entry's name that season, else its own. Two
+    queries."""
+    entered = dict(
+        TeamEntry.objects.filter(division__season=season)
+        .exclude(name="")
+        .values_list("team", "name")
+    )
+    return {
+        player: entered.get(team, name)
+        for player, team, name in Registration.objects.filter(season=season).values_list(
+            "player", "team", "team__name"
+        )
+    }
 
 
 def pair_statistics(

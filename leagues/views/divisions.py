@@ -32,7 +32,7 @@ from leagues.selectors.standings import (
     division_standings,
     with_nights,
 )
-from leagues.selectors.statistics import player_leaderboard
+from leagues.selectors.statistics import player_leaderboard, players_teams
 from leagues.tables import (
     DATE_FIRST,
     FixturesTable,
@@ -349,4 +349,6 @@ class PlayersView(DivisionMixin, CSVExportMixin, SingleTableMixin, TemplateView)
             "style": self.division.season.league.style,
             "phone": True,
             "empty_text": NO_PLAYER_FIGURES,
+            # The CSV's Team column (the page shows none: no query for it there).
+            "teams": players_teams(season=self.division.season) if self.export else None,
         }

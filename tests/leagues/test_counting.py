@@ -165,6 +165,12 @@ def test_standings_chart_statistics_and_csvs_agree_on_every_figure(client, seaso
     assert {(row["Player"], int(row["Games played"])) for row in players_csv} == {
         (row.player.name, row.games_played) for row in board
     }
+    # Each player's team that season, as the pages name it (the CSV had no Team column).
+    assert {row["Player"]: row["Team"] for row in players_csv} == {
+        player.name: name
+        for name in ("Alpha", "Bravo")
+        for player in squad(season["teams"][name], division.season)
+    }
     pairs = pair_statistics(division=division)
     assert sorted(p.games_played for p in pairs) == [1, 1]
     for name in ("Charlie", "Delta", "Woolpack"):

@@ -40,6 +40,7 @@ from leagues.selectors.fixtures import (
 )
 from leagues.selectors.race import division_race
 from leagues.selectors.standings import division_standings
+from leagues.selectors.statistics import players_teams
 from leagues.services.fixtures import fixture_walkover
 from leagues.tables import (
     DATE_FIRST,
@@ -56,7 +57,9 @@ from tests.factories.leagues import (
     FixtureFactory,
     FixtureResultFactory,
     LeagueFactory,
+    PlayerFactory,
     PointAdjustmentFactory,
+    RegistrationFactory,
     TeamEntryFactory,
 )
 from tests.factories.scoring import GameFactory, record_hands
@@ -219,7 +222,7 @@ def test_fixtures_sort_by_home_team(client, division):
 
 def test_players_csv_has_a_header_and_no_rows_before_any_game(client, division):
     table = rows(client.get(reverse("leagues:division_players_csv", args=[division.pk])))
-    assert table[0][:3] == ["Player", "Games played", "Games won"]
+    assert table[0][:4] == ["Player", "Team", "Games played", "Games won"]
     assert "Kicks" not in table[0], "Yorkshire rules have no kicks"
     assert len(table) == 1
 
@@ -634,3 +637,16 @@ def test_a_list_is_sorted_in_the_order_django_tables2_sorts_it(rows, sort):
 
 def index_of(row):
     return row["index"] if isinstance(row, dict) else row.index
+
+
+def test_the_players_csv_names_each_players_team_that_season_as_the_pages_do():
+    """The players CSV had no Team column: it names each player's team that season, a team
+    entered under another name that season by that name, as its pages do."""
+    division = DivisionFactory()
+    season = division.season
+    old_hall = TeamEntryFactory(division=division, team__name="Old Hall").team
+    woolpack = TeamEntryFactory(division=division, team__name="The New Woolpack", name="Woolpack")
+    moved, stayed = PlayerFactory(name="Walter Ackroyd"), PlayerFactory(name="Linda Dyson")
+    RegistrationFactory(player=moved, team=old_hall, season=season)
+    RegistrationFactory(player=stayed, team=woolpack.team, season=season)
+    assert players_teams(season=season) == {moved.pk: "Old Hall", stayed.pk: "Woolpack"}
