@@ -39,11 +39,16 @@ def _active(user: Account) -> bool:
 
 
 def can_manage_league(user: Account, league: League) -> bool:
-    """Whether ``user`` may change ``league``: its structure, fixtures, results and points."""
+    """Whether ``user`` may change ``league``: its structure, fixtures, results and points.
+    From the league's secretaries where they were read with it (``prefetch_related``: a list
+    asking it of each of its rows asks no query a row), else one query."""
     if not _active(user):
         return False
     if user.is_superuser:
         return True
+    read = getattr(league, "_prefetched_objects_cache", {}).get("secretaries")
+    if read is not None:
+        return any(secretary.pk == user.pk for secretary in read)
     return league.secretaries.filter(pk=user.pk).exists()
 
 

@@ -118,9 +118,9 @@ def _current_seasons(entries: list[TeamEntry]) -> set[int]:
 
 def captain_fixtures(*, user: Account) -> list[CaptainFixture]:
     """The fixtures of every team ``user`` captains in its league's current season, by date;
-    six queries however many teams and fixtures (two of them the tables and their games, for
-    where each match stands), and one while a match is in play (whether its play stopped:
-    ``mark_stopped``)."""
+    seven queries however many teams and fixtures (two of them the tables and their games, for
+    where each match stands, one their leagues' secretaries), and one while a match is in play
+    (whether its play stopped: ``mark_stopped``)."""
     entries = list(TeamEntry.objects.filter(captain__user=user).select_related("season", "team"))
     current = _current_seasons(entries)
     entries = [entry for entry in entries if entry.season_id in current]
@@ -142,7 +142,13 @@ def captain_fixtures(*, user: Account) -> list[CaptainFixture]:
         .select_related(
             "division__season__league", "home", "away", "venue", "result", "cup_tie__competition"
         )
-        .prefetch_related(Prefetch("submissions", queryset=open_or_confirmed), "tables__games")
+        .prefetch_related(
+            Prefetch("submissions", queryset=open_or_confirmed),
+            "tables__games",
+            # Whether the captain is a secretary too, who may settle a result waiting for them
+            # with the card (``cards.card_offered``): read once, not once a result.
+            "division__season__league__secretaries",
+        )
         .order_by("date", "time", "pk")
     )
     mark_stopped(fixtures)  # a match stopped at an abandoned table says so, as its page does
