@@ -1,8 +1,10 @@
 """``{% audit_changes entry.before entry.after %}``: what an audit entry changed, one line per
-field in the page's words ("Status: scheduled → postponed", "Jack won by: Blues → Reds"), never
-the stored JSON. Every audit page uses it: the league's, a fixture's, a tie's and a game's.
+field in the page's words ("Status: scheduled → postponed", "Beg: Blues stood → Blues begged;
+the dealer ran the pack"), never the stored JSON. Every audit page uses it: the league's, a
+fixture's, a tie's and a game's.
 
-Give ``game=`` for a game's hands: its sides' letters ("A", "B") read as their names; give
+Give ``game=`` for a game's hands: its sides' letters ("A", "B") read as their names, and
+``hand=`` (the entry's hand number) for a hand's facts, told as a player tells them; give
 ``ruleset=`` for a league's entries: the figures its ruleset does not have are left out. Give
 ``action=`` (the entry's ``AuditEntry.Action``) and ``fixture=``: an action with words of its
 own (``ACTION_LINES``: a table seated) reads as sentences naming the fixture's teams, not field
@@ -27,6 +29,7 @@ from leagues.nights_off import NightsOff, NightsOffError, ranges_of
 from leagues.schedule import WEEKDAYS
 from leagues.selectors.audit import TAKEN_AWAY
 from scoring.forms.cards import card_label
+from scoring.forms.told import FACT_NAMES, told
 from scoring.forms.words import KEY_WORDS, OUTCOME_WORDS, PENALTY_WORDS, possessive
 from scoring.models import names_by_label
 from scoring.rules import Ruleset
@@ -207,6 +210,24 @@ def changes(
     return lines
 
 
+def hand_changes(before: Any, after: Any, names: dict[str, str]) -> list[Change]:
+    """A hand's facts that differ between ``before`` and ``after`` as a player tells them
+    (``scoring.forms.told``): "Beg: Blues stood → Blues begged; the dealer ran the pack";
+    ``names`` are the game's sides' names by label, in play order."""
+    old, new = told(before, names), told(after, names)
+    made = not before
+    lines = []
+    order = list(FACT_NAMES.values())
+    fields = sorted(
+        dict.fromkeys([*old, *new]), key=lambda f: order.index(f) if f in order else len(order)
+    )
+    for field in fields:
+        was, now = old.get(field, NOTHING), new.get(field, NOTHING)
+        if was != now:
+            lines.append(Change(field, None if made else was, now))
+    return lines
+
+
 def _team(fixture: Fixture | None, side: str) -> str:
     """The side's team by name; "the home side" where the entry's fixture is gone."""
     if not isinstance(fixture, Fixture):
@@ -358,12 +379,16 @@ def audit_changes(
     action: str = "",
     fixture: Fixture | None = None,
     zone: str | None = None,
+    hand: int | None = None,
 ) -> dict[str, Any]:
-    """Give ``ruleset`` (the entry's season's) to leave out the figures it does not have: a
-    Yorkshire score card's "hang jacks: 0–0"; ``action`` and ``fixture`` (the entry's) for an
-    action with words of its own (``ACTION_LINES``); ``zone`` (the league's time zone, which
-    the page's times are in) for the moments an entry stores: an invitation's expiry."""
+    """Give ``hand`` (the entry's hand number) for a hand's facts, told as a player tells them
+    (``hand_changes``); ``ruleset`` (the entry's season's) to leave out the figures it does not
+    have: a Yorkshire score card's "hang jacks: 0–0"; ``action`` and ``fixture`` (the entry's)
+    for an action with words of its own (``ACTION_LINES``); ``zone`` (the league's time zone,
+    which the page's times are in) for the moments an entry stores: an invitation's expiry."""
     if action in ACTION_LINES:
         return {"lines": ACTION_LINES[action](before, after, fixture)}
     names = names_by_label(game.sides.all()) if game is not None else {}
+    if hand:
+        return {"lines": hand_changes(before, after, names)}
     return {"lines": changes(before, after, names, figures_left_out(ruleset), zone)}

@@ -16,7 +16,7 @@ from cups.services.draws import draw_make
 from cups.services.ties import tie_walkover
 from leagues.days import long_date
 from leagues.services.fixtures import fixture_postpone
-from leagues.templatetags.audit_words import Change, changes
+from leagues.templatetags.audit_words import Change, changes, hand_changes
 from scoring import services as scoring_services
 from tests.cups.helpers import cup_world, pairs_cup
 from tests.factories.scoring import GameFactory, plain_hand
@@ -64,7 +64,10 @@ def test_a_change_reads_field_before_and_after_in_words():
     ]
 
 
-def test_a_hand_reads_with_the_sides_names_and_the_cards_suits():
+def test_a_hand_reads_as_a_player_tells_it():
+    """Each fact of a hand in a player's words, sides by name and cards with suit symbols:
+    "Blues begged; the dealer ran the pack", "1 point to Blues", never "Beg: run" or
+    "Points (to Blues, points 1)"."""
     corrected = {
         **HAND,
         "beg": "take_one",
@@ -72,18 +75,72 @@ def test_a_hand_reads_with_the_sides_names_and_the_cards_suits():
         "outcome": "pack_exhausted",
         "penalties": [{"kind": "renege", "side": "B"}],
     }
-    assert changes(HAND, corrected, SIDES) == [
-        Change("Beg", "stand", "take one"),
-        Change("Jack won by", "Smith & Jones", "Patel & Brown"),
+    assert hand_changes(HAND, corrected, SIDES) == [
+        Change("Beg", "Patel & Brown stood", "Patel & Brown begged; the dealer gave one"),
         Change("Outcome", "—", "Pack ran out (redeal)"),
-        Change("Penalties", "—", "Renege (side Patel & Brown)"),
+        Change(
+            "Jack of trumps",
+            "Smith & Jones held it and won it",
+            "Smith & Jones held it, Patel & Brown won it",
+        ),
+        Change("Penalties", "—", "Patel & Brown reneged"),
     ]
-    recorded = changes(None, HAND, SIDES)
+    recorded = hand_changes(None, HAND, SIDES)
+    assert [(line.field, line.before) for line in recorded][:3] == [
+        ("Dealer", None),
+        ("Cards turned up", None),
+        ("Beg", None),
+    ]
     assert Change("Dealer", None, "Smith & Jones") in recorded
     assert Change("Cards turned up", None, "5♦") in recorded
-    assert Change("Jack held by", None, "Smith & Jones") in recorded
-    assert [line.field for line in changes(HAND, None, SIDES)][:2] == ["Dealer", "Cards turned up"]
-    assert changes(HAND, dict(HAND), SIDES) == []
+    assert Change("Jack of trumps", None, "Smith & Jones held it and won it") in recorded
+    assert hand_changes(HAND, dict(HAND), SIDES) == []
+    assert hand_changes(HAND, None, SIDES)[0] == Change("Dealer", "Smith & Jones", "—")
+
+    ran = {
+        "dealer": "B",
+        "turn_ups": ["4S", "9S", "6D"],
+        "beg": "run",
+        "high": None,
+        "low": None,
+        "jack": None,
+        "game": {"A": 20, "B": 20},
+        "penalties": [
+            {"kind": "points", "to": "B", "points": 1},
+            {"kind": "points", "to": "A", "points": 2, "note": "led out of turn"},
+            {"kind": "renege_top_trump", "side": "A"},
+        ],
+    }
+    assert [(line.field, line.after) for line in hand_changes(None, ran, SIDES)] == [
+        ("Dealer", "Patel & Brown"),
+        ("Cards turned up", "4♠, 9♠, 6♦"),
+        ("Beg", "Smith & Jones begged; the dealer ran the pack"),
+        ("High", "No trump in play"),
+        ("Low", "No trump in play"),
+        ("Jack of trumps", "Not out"),
+        ("Game", "Smith & Jones 20, Patel & Brown 20"),
+        (
+            "Penalties",
+            "1 point to Patel & Brown; 2 points to Smith & Jones (led out of turn); "
+            "Smith & Jones reneged holding a top trump",
+        ),
+    ]
+    assert hand_changes(None, {"dealer": "A", "game": "tie"}, SIDES)[1] == Change(
+        "Game", None, "tied"
+    )
+    fives = {"dealer": "A", "captures": [{"card": "10H", "side": "A"}, {"card": "5H", "side": "B"}]}
+    assert hand_changes(None, fives, SIDES)[1] == Change(
+        "Trumps captured", None, "10♥ to Smith & Jones, 5♥ to Patel & Brown"
+    )
+    three = {"A": "Ann", "B": "Bob", "C": "Cy"}
+    misdeal = {"dealer": "C", "outcome": "misdeal", "penalties": [{"kind": "misdeal", "side": "C"}]}
+    assert [line.after for line in hand_changes(None, misdeal, three)] == [
+        "Cy",
+        "Misdeal",
+        "Cy misdealt",
+    ]
+    begged = {"dealer": "C", "turn_ups": ["5H"], "beg": "stand"}
+    assert hand_changes(None, begged, three)[2] == Change("Beg", None, "Ann stood")
 
 
 def region(body: str, testid: str, end: str) -> str:
@@ -145,6 +202,24 @@ def test_the_game_audit_page_shows_what_changed():
     trail = shown_as_words(region(page, "audit-trail", "</ol>"))
     assert "Dealer: Smith & Jones → Patel & Brown" in trail
     assert "Sides: Smith & Jones (players Smith, Jones), Patel & Brown" in trail  # its start
+
+    # A hand's facts as a player tells them.
+    game = GameFactory(hands=2)
+    hand = game.hands.get(number=1)
+    facts = {
+        **hand.facts,
+        "turn_ups": ["4S", "9S", "6D"],
+        "beg": "run",
+        "penalties": [{"kind": "points", "to": "B", "points": 1, "note": "slow play"}],
+    }
+    scoring_services.hand_correct(
+        game=game.pk, number=1, facts=facts, entry_key=uuid.uuid4(), reason="checked"
+    )
+    page = Client().get(reverse("scoring:game_audit", args=[game.pk])).content.decode()
+    trail = shown_as_words(region(page, "audit-trail", "</ol>"))
+    assert "Beg: Patel & Brown stood → Patel & Brown begged; the dealer ran the pack" in trail
+    assert "Penalties: — → 1 point to Patel & Brown (slow play)" in trail
+    assert "Points (to" not in trail and "Beg: run" not in trail
 
 
 def test_a_score_card_and_its_result_read_in_words_not_numbers():
