@@ -208,8 +208,7 @@ class _Tally:
                 parts.append("-".join(str(total) for total in game.totals))
             elif game.recorded_tie:
                 parts.append(TIE)
-            reneged = {p.side for p in facts.penalties if p.kind == "renege"}
-            forfeited = game_side in reneged
+            forfeited = game_side in reneged_sides(facts)
             if forfeited:
                 parts.append("forfeited: renege")
             self.credit(
@@ -223,9 +222,16 @@ class _Tally:
             )
 
         jack_side = None if jack is None else jack.won_by
-        if facts.high is not None and facts.high == facts.low == jack_side == game_side:
+        # A side whose renege forfeited the game point did not take game: no all fours.
+        game_taken = None if game_side in reneged_sides(facts) else game_side
+        if facts.high is not None and facts.high == facts.low == jack_side == game_taken:
             return facts.high
         return None
+
+
+def reneged_sides(facts: HandFacts) -> set[str]:
+    """The sides called for a renege this hand: none of them can score game (section 5)."""
+    return {p.side for p in facts.penalties if p.kind == "renege"}
 
 
 def score_game(

@@ -95,7 +95,8 @@ class HandScore:
     awards: list[Award] = field(default_factory=list)
     scores: dict[str, int] = field(default_factory=dict)
     all_fours: str | None = None
-    """The side that took high, low, jack and game (counted or not) in this hand, if any."""
+    """The side that took high, low, jack and game (counted or not) in this hand, if any: not
+    a side whose renege forfeited the game point (it cannot score game this hand)."""
 
     def to_json(self) -> dict[str, Any]:
         return {

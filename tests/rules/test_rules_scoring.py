@@ -747,6 +747,26 @@ def test_all_fours_statistic_counts_even_uncounted_awards() -> None:
     assert no_jack.hands[0].all_fours is None
 
 
+def test_a_side_whose_renege_forfeited_game_took_no_all_fours() -> None:
+    """A renege: the offending side cannot score game this hand (section 5), so its high, low
+    and jack with the most card points are not all fours; the other side's renege takes
+    nothing from it."""
+    hand = {
+        "dealer": "A",
+        "turn_ups": ["4H"],
+        "high": "B",
+        "low": "B",
+        "jack": {"held_by": "B", "won_by": "B"},
+        "game": {"A": 10, "B": 30},
+    }
+    reneged = play("trinidad", [{**hand, "penalties": [{"kind": "renege", "side": "B"}]}])
+    assert [str(a.category) for a in reneged.hands[0].awards][-1] == "game"
+    assert reneged.hands[0].awards[-1].counted is False
+    assert reneged.hands[0].all_fours is None
+    other = play("trinidad", [{**hand, "penalties": [{"kind": "renege", "side": "A"}]}])
+    assert other.hands[0].all_fours == "B"
+
+
 def test_running_totals_carry_across_hands_and_to_json_matches_section_7() -> None:
     hands = [
         {"dealer": "A", "turn_ups": ["JH"], "high": "B", "low": "A", "game": {"A": 19, "B": 27}},

@@ -1,6 +1,6 @@
 // For tests/scoring/test_table_words.py: reads a JSON list of games as the phone keeps them
 // (scoring/offline.py game_state) on standard input and writes, for each game, each hand's words
-// as the phone's score sheet draws them (sheet.mjs): the awards' texts and the run's words.
+// as the phone's score sheet draws them (sheet.mjs): the awards' texts, the run's words and who took all fours.
 import { readFileSync } from "node:fs";
 
 import { rulesetFromSpec } from "../../static/scoring/rules/ruleset.mjs";
@@ -16,6 +16,7 @@ process.stdout.write(
       return state.hands.map((hand, index) => ({
         awards: awardTexts(game, hand.facts, result.hands[index].awards, names),
         run: runWords(game, hand.facts, names),
+        all_fours: result.hands[index].all_fours,
       }));
     }),
   ),

@@ -109,6 +109,11 @@ def test_a_run_pack_says_who_begged_and_what_was_turned(client):
     assert 'class="run"' not in _row(_page(client, standing), 1)
 
 
+#: Blues deal, turn up 5♥ and take high, low, the jack and the most card points.
+ALL_FOURS_TO_BLUES = _plain(
+    "B", high="B", low="B", jack={"held_by": "B", "won_by": "B"}, game={"A": 10, "B": 30}
+)
+
 #: What the phone's score sheet draws (static/scoring/offline/sheet.mjs), run by Node.js.
 SHEET_BATCH = Path(__file__).resolve().parent / "sheet_batch.mjs"
 
@@ -126,6 +131,10 @@ def test_the_phone_words_a_hands_row_as_the_server_does():
             _plain("B", turn_ups=["4S", "9S", "6D"], beg="run", game={"A": 20, "B": 20}),
             _ran_out("A"),
             _plain("A", penalties=[{"kind": "renege", "side": "A"}]),
+            # Blues take high, low, jack and the most card points, but reneged: no game point,
+            # so no all fours; then the same without the renege.
+            ALL_FOURS_TO_BLUES | {"penalties": [{"kind": "renege", "side": "B"}]},
+            ALL_FOURS_TO_BLUES,
         ],
     )
     three = GameFactory(
@@ -135,7 +144,11 @@ def test_the_phone_words_a_hands_row_as_the_server_does():
     games = [selectors.game_for_page(game.pk) for game in (two, three)]
     server = [
         [
-            {"awards": [award.text for award in row.awards], "run": row.run}
+            {
+                "awards": [award.text for award in row.awards],
+                "run": row.run,
+                "all_fours": row.all_fours and row.all_fours.label,
+            }
             for row in build_page(game).rows
         ]
         for game in games
@@ -151,6 +164,7 @@ def test_the_phone_words_a_hands_row_as_the_server_does():
     assert server[0][0]["awards"][1] == "Blues took one +1"
     assert server[0][1]["run"] == "Reds begged; the pack was run: 4♠, 9♠, then 6♦ stood"
     assert server[1][0]["awards"][:2] == ["Cy took one +1", "Ann given one +1"]
+    assert [hand["all_fours"] for hand in server[0][-2:]] == [None, "B"]
 
 
 def test_a_tied_game_shows_as_the_variant_scores_it(client):

@@ -198,11 +198,11 @@ class Tally {
     else if (ruleset.game_tie === "non_dealer") {
       gameSide = after(this.sides, facts.dealer).find((side) => game.leaders.includes(side));
     } else gameSide = null;
+    const reneged = facts.penalties.filter((p) => p.kind === "renege").map((p) => p.side);
     if (gameSide !== null) {
       const parts = [];
       if (game.totals !== null) parts.push(game.totals.map(String).join("-"));
       else if (game.recorded_tie) parts.push(TIE);
-      const reneged = facts.penalties.filter((p) => p.kind === "renege").map((p) => p.side);
       const forfeited = reneged.includes(gameSide);
       if (forfeited) parts.push("forfeited: renege");
       this.credit(
@@ -217,11 +217,13 @@ class Tally {
     }
 
     const jackSide = jack === null ? null : jack.won_by;
+    // A side whose renege forfeited the game point did not take game: no all fours.
+    const gameTaken = reneged.includes(gameSide) ? null : gameSide;
     if (
       facts.high !== null &&
       facts.high === facts.low &&
       facts.low === jackSide &&
-      jackSide === gameSide
+      jackSide === gameTaken
     ) {
       return facts.high;
     }
