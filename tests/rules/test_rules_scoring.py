@@ -730,15 +730,19 @@ def test_next_dealer_follows_play_order() -> None:
     assert play("seven_up", [{**hand, "dealer": "C"}], ("A", "B", "C")).next_dealer == "A"
 
 
+#: B takes high, low, the jack (A's: a hang jack in Trinidad) and game: all fours.
+ALL_FOURS_TO_B = {
+    "dealer": "A",
+    "turn_ups": ["4H"],
+    "high": "B",
+    "low": "B",
+    "jack": {"held_by": "A", "won_by": "B"},
+    "game": "B",
+}
+
+
 def test_all_fours_statistic_counts_even_uncounted_awards() -> None:
-    hand = {
-        "dealer": "A",
-        "turn_ups": ["4H"],
-        "high": "B",
-        "low": "B",
-        "jack": {"held_by": "A", "won_by": "B"},
-        "game": "B",
-    }
+    hand = ALL_FOURS_TO_B
     result = play("trinidad", [hand], scores={"A": 0, "B": 12})
     assert result.hands[0].all_fours == "B"
     assert result.winner == "B"
@@ -751,14 +755,7 @@ def test_a_side_whose_renege_forfeited_game_took_no_all_fours() -> None:
     """A renege: the offending side cannot score game this hand (section 5), so its high, low
     and jack with the most card points are not all fours; the other side's renege takes
     nothing from it."""
-    hand = {
-        "dealer": "A",
-        "turn_ups": ["4H"],
-        "high": "B",
-        "low": "B",
-        "jack": {"held_by": "B", "won_by": "B"},
-        "game": {"A": 10, "B": 30},
-    }
+    hand = {**ALL_FOURS_TO_B, "game": {"A": 10, "B": 30}}
     reneged = play("trinidad", [{**hand, "penalties": [{"kind": "renege", "side": "B"}]}])
     assert [str(a.category) for a in reneged.hands[0].awards][-1] == "game"
     assert reneged.hands[0].awards[-1].counted is False
