@@ -3,7 +3,8 @@
 - ``result_submitted``: the captain(s) of the side that did not submit: the result waits for
   their confirmation; and the league's secretaries when a side it waits for has no captain an
   email reaches (none named, none with an account or a contact address, or an account with no
-  address): a secretary confirms it for that side;
+  address): a secretary confirms it for that side. Nobody, when the result no longer waits as
+  the notice goes: a signed score card a secretary typed counts at once;
 - ``result_disputed``, ``result_settled``, ``result_rejected``: both captains and the league's
   secretaries;
 - ``submission_withdrawn``: both captains: the result comes again, as whoever took it back
@@ -55,7 +56,7 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 
 from config.mail import site_headers
-from leagues.models import AuditEntry, Fixture, TeamEntry
+from leagues.models import AuditEntry, Fixture, ResultSubmission, TeamEntry
 from notices.models import Notice, OptOut
 from scoring.forms.words import possessive
 
@@ -90,6 +91,17 @@ def _replaced(entry: AuditEntry) -> list[str]:
     """The sides whose seated pair someone else changed (``seating.table_seat``)."""
     after = entry.after if isinstance(entry.after, dict) else {}
     return [side for side in after.get("replaced", []) if side in ("home", "away")]
+
+
+def _while_it_waits(entry: AuditEntry) -> tuple[str, ...]:
+    """Both sides, while the submitted result an entry records still waits for confirmation
+    when the notice goes (after its change commits); none once it counts, or is gone: a signed
+    score card a secretary types is submitted and confirmed in one change, and a result the
+    other side confirmed before the notice went asks nobody to confirm it."""
+    waiting = ResultSubmission.objects.filter(
+        fixture=entry.fixture_id, status=ResultSubmission.Status.SUBMITTED
+    )
+    return ("home", "away") if waiting.exists() else ()
 
 
 def _was_disputed(entry: AuditEntry) -> bool:
@@ -137,6 +149,7 @@ EVENTS: dict[str, Event] = {
         "{unreached} to confirm it, but no email reaches them (no account with an email "
         "address, nor a contact address), so a secretary confirms it: check it with them, then "
         "confirm it or dispute it.",
+        sides=_while_it_waits,
     ),
     "result_disputed": Event(
         subject="Result disputed: {fixture}",

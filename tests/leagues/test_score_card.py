@@ -7,6 +7,7 @@ import re
 from html import unescape
 
 import pytest
+from django.core import mail
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
 from django.urls import reverse
@@ -1022,6 +1023,31 @@ def test_a_result_a_secretary_confirms_reads_confirmed_by_them() -> None:
     assert "Confirmed by the secretary on" in status and "both captains signed" not in status
     submission.refresh_from_db()
     assert not submission.signed_card
+
+
+def test_a_signed_card_asks_no_captain_to_confirm_it(django_capture_on_commit_callbacks) -> None:
+    """A signed card a secretary types counts at once: neither captain is e-mailed "Result to
+    confirm … waits for your confirmation" (both were, for a result with nothing to confirm),
+    and a captain's own card still asks the other captain."""
+    fixture, users = _fixture()
+    for who, user in users.items():
+        user.email = f"{who}@example.org"
+        user.save(update_fields=["email"])
+    with django_capture_on_commit_callbacks(execute=True):
+        fixture_card_enter(
+            fixture=fixture, tables=_yorkshire_card(), signed=True, by=users["secretary"]
+        )
+    assert ResultSubmission.objects.get(fixture=fixture).is_confirmed
+    assert [m.subject for m in mail.outbox if m.subject.startswith("Result to confirm")] == []
+
+    other, captains = _fixture()
+    captains["away"].email = "other-away@example.org"
+    captains["away"].save(update_fields=["email"])
+    with django_capture_on_commit_callbacks(execute=True):
+        fixture_card_enter(fixture=other, tables=_yorkshire_card(), by=captains["home"])
+    assert [m.to for m in mail.outbox if m.subject == f"Result to confirm: {other}"] == [
+        ["other-away@example.org"]
+    ]
 
 
 def test_a_captain_cannot_enter_a_card_as_signed_by_both() -> None:
