@@ -11,6 +11,7 @@ from ninja import Field, Schema
 from pydantic import WithJsonSchema
 
 from leagues.models import Fixture, FixtureResult
+from leagues.selectors.fixtures import not_recorded
 from leagues.selectors.standings import COLUMNS
 
 LocalTime = Annotated[
@@ -168,19 +169,34 @@ class StandingsOut(Schema):
     rows: list[StandingRowOut]
 
 
+#: A result imported from the league's own records gives its match points and games alone.
+IMPORTED = "a result imported from the league's own records (its match points and games alone)"
+#: What each figure a result may not have recorded is, and when it is null (never 0 then).
+TABLES_WON = (
+    f"Tables won; null where nobody recorded them: for {IMPORTED} whose games do not say "
+    "them (a Trinidad 7–5; a Yorkshire 3–1 in games is 3 tables to 1)."
+)
+PEGS = (
+    f"Points scored (pegged); null where nobody recorded them: for {IMPORTED}, or one whose "
+    "every table's score card gave the games without their scores. Where only some tables' "
+    "cards gave them, the points of those tables."
+)
+HANG_JACKS = f"Hang jacks; null where nobody recorded them: for {IMPORTED}."
+
+
 class ResultOut(Schema):
     outcome: str
     walkover: bool
     provisional: bool
-    home_tables: int
-    away_tables: int
-    tables_halved: int
+    home_tables: int | None = Field(description=TABLES_WON)
+    away_tables: int | None = Field(description=TABLES_WON)
+    tables_halved: int | None = Field(description=TABLES_WON)
     home_games: int
     away_games: int
-    home_pegs: int
-    away_pegs: int
-    home_hang_jacks: int
-    away_hang_jacks: int
+    home_pegs: int | None = Field(description=PEGS)
+    away_pegs: int | None = Field(description=PEGS)
+    home_hang_jacks: int | None = Field(description=HANG_JACKS)
+    away_hang_jacks: int | None = Field(description=HANG_JACKS)
     home_match_points: int
     away_match_points: int
     home_points: int
@@ -197,7 +213,8 @@ def result_out(fixture: Fixture) -> dict[str, Any] | None:
     result: FixtureResult | None = getattr(fixture, "result", None)
     if result is None or not getattr(fixture, "result_counts", False):
         return None
-    figures = {name: getattr(result, name) for name in RESULT_FIGURES}
+    unknown = not_recorded(result)
+    figures = {name: None if name in unknown else getattr(result, name) for name in RESULT_FIGURES}
     return figures | {
         "outcome": result.outcome,
         "walkover": result.is_walkover,

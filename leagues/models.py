@@ -1192,6 +1192,20 @@ class FixtureResult(models.Model):
         default=0, help_text="Points to the league table: league points (+ match points)."
     )
     away_points = models.PositiveSmallIntegerField(default=0)
+    # What was recorded of it, stored with its figures by the result pipeline
+    # (``leagues.services.results.result_store``): a figure nobody recorded is stored 0, which
+    # is not a score (``leagues.selectors.fixtures.not_recorded``).
+    imported = models.BooleanField(
+        default=False,
+        help_text="Imported from the league's own records with its match points and games "
+        "alone (no tables): its pegs, hang jacks and, where the games do not say them, tables "
+        "won were not recorded.",
+    )
+    pegs_recorded = models.BooleanField(
+        default=True,
+        help_text="Some table's pegs are known: not an imported result's, nor one whose every "
+        "table's score card gave the games without their scores.",
+    )
     # How the result stands, as ``leagues.selectors.counting`` defines it from the fixture's
     # submissions and the teams' entries, stored with every change to either
     # (``leagues.services.standings.store_result_standing``) so that every list and table reads

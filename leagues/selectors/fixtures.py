@@ -1745,16 +1745,37 @@ class PegsGap(NamedTuple):
     tables_known: bool = True  # the tables each side won (an import's, where its games say)
 
 
+PEGS = ("home_pegs", "away_pegs")
+HANG_JACKS = ("home_hang_jacks", "away_hang_jacks")
+TABLES_WON = ("home_tables", "away_tables", "tables_halved")
+
+
+def not_recorded(result: FixtureResult) -> frozenset[str]:
+    """The stored result's figures nobody recorded (stored 0, which is not a score): the pegs
+    where no table's are known, nor an import's (``FixtureResult.pegs_recorded``); and of a
+    result imported with its match points and games alone (``FixtureResult.imported``), its
+    hang jacks too, and its tables won where its games do not say them (the match engine gives
+    them where they do, ``match.points_result``: a Yorkshire 8–2 in 3–1 games is 3 tables to
+    1; a Trinidad 7–5 says none). What the pages (``pegs_gap``) and the API
+    (``api.schemas.result_out``) leave out."""
+    names: set[str] = set()
+    if not result.pegs_recorded:
+        names.update(PEGS)
+    if result.imported:
+        names.update(HANG_JACKS)
+        if not (result.home_tables or result.away_tables or result.tables_halved):
+            names.update(TABLES_WON)
+    return frozenset(names)
+
+
 def pegs_gap(tables: Iterable[FixtureTable], result: FixtureResult | None = None) -> PegsGap | None:
     """Which of the fixture's tables gave no pegs (their card had no game scores), or None
     when every table's pegs are known: how the fixture's and the result's pages say it, and
     which tables the pegs they give are from (a total of some tables is not the match's).
-    ``result`` (the fixture's): a decided one with no tables, not a walkover, was imported
-    with its match points and games alone: neither its pegs nor its hang jacks are known."""
+    ``result`` (the fixture's): one imported with its match points and games alone
+    (``FixtureResult.imported``) has neither its pegs nor its hang jacks known."""
     tables = list(tables)
-    if not tables and result is not None and result.is_final and not result.is_walkover:
-        # The match engine gives the tables won where the games say them (``points_result``).
-        tables_known = bool(result.home_tables or result.away_tables or result.tables_halved)
+    if result is not None and result.imported:
         return PegsGap(
             True,
             "",
@@ -1763,7 +1784,7 @@ def pegs_gap(tables: Iterable[FixtureTable], result: FixtureResult | None = None
             "",
             why=IMPORTED_WITHOUT_PEGS,
             imported=True,
-            tables_known=tables_known,
+            tables_known=not not_recorded(result).issuperset(TABLES_WON),
         )
     boards = [str(table.board) for table in tables if not table.has_pegs]
     if not boards:

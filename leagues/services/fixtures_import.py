@@ -43,6 +43,7 @@ from leagues.models import (
 from leagues.selectors.fixtures import NO_MATCH_ON_THE_NIGHT
 from leagues.services.confirmation import result_figures
 from leagues.services.fixtures import fixture_add
+from leagues.services.results import result_store
 from leagues.sheets import Problem, Sheet, table
 from leagues.tiebreaks import games_word
 from scoring.actors import Account
@@ -689,7 +690,7 @@ def _apply(plan: FixturesPlan, sheet: Sheet, league: League, season: Season, by:
 def _save_result(fixture: Fixture, result: match.MatchResult, league: League, by: Account) -> None:
     """The imported result, counted: the fixture played, the figures stored, a submission
     confirmed as imported (no captain or secretary agreed it here: the league's records did)."""
-    stored, _ = FixtureResult.objects.update_or_create(fixture=fixture, defaults=result.figures())
+    stored = result_store(fixture=fixture, result=result, imported=True)
     fixture.status = Fixture.Status.PLAYED
     fixture.save(update_fields=["status", "updated_at"])
     user = by if getattr(by, "is_authenticated", False) else None

@@ -386,8 +386,24 @@ def _store_tables(tables: Sequence[FixtureTable], result: match.MatchResult) -> 
             FixtureTable.objects.filter(pk=table.pk).update(**after)
 
 
-def _save_result(fixture: Fixture, result: match.MatchResult) -> FixtureResult:
-    stored, _ = FixtureResult.objects.update_or_create(fixture=fixture, defaults=result.figures())
+def result_store(
+    *,
+    fixture: Fixture,
+    result: match.MatchResult,
+    tables: Sequence[FixtureTable] = (),
+    imported: bool = False,
+) -> FixtureResult:
+    """The one place a fixture's result is stored: the engine's figures, and what of them was
+    recorded. ``tables``: the fixture's tables it adds up (its pegs are recorded unless every
+    table's card gave the games alone, ``FixtureTable.has_pegs``); ``imported``: a result from
+    the league's own records, its match points and games alone (``fixtures_import``), whose
+    pegs, hang jacks and tables were not recorded. Called on the locked fixture, by the
+    roll-up's steps 1 and 2 and by the import before its roll-up."""
+    pegs_recorded = not imported and (not tables or any(table.has_pegs for table in tables))
+    stored, _ = FixtureResult.objects.update_or_create(
+        fixture=fixture,
+        defaults=result.figures() | {"imported": imported, "pegs_recorded": pegs_recorded},
+    )
     return stored
 
 
@@ -553,15 +569,16 @@ def _recompute(fixture: Fixture) -> FixtureResult | None:
         return None
     if fixture.status == Fixture.Status.WALKOVER:
         to = match.HOME if fixture.walkover_to == Fixture.Side.HOME else match.AWAY
-        return _save_result(fixture, match.walkover_result(match_format, to))
+        return result_store(fixture=fixture, result=match.walkover_result(match_format, to))
 
     tables = _table_cards(fixture)
     if not tables:
         FixtureResult.objects.filter(fixture=fixture).delete()
         return None
     result = match.match_result([card for _, card in tables], match_format)
-    _store_tables([table for table, _ in tables], result)
-    stored = _save_result(fixture, result)
+    played = [table for table, _ in tables]
+    _store_tables(played, result)
+    stored = result_store(fixture=fixture, result=result, tables=played)
 
     if result.is_final and fixture.status in Fixture.TO_PLAY:
         fixture.status = Fixture.Status.PLAYED

@@ -12,9 +12,10 @@ from django.test import Client
 from openapi_core import OpenAPI
 from openapi_core.contrib.django import DjangoOpenAPIRequest, DjangoOpenAPIResponse
 
+from leagues import match
 from leagues.models import TeamEntry
 from leagues.selectors.standings import division_standings
-from leagues.services import confirmation
+from leagues.services import confirmation, fixtures_import
 from scoring.actors import Actor
 from scoring.models import ScoringLink
 from tests.factories.leagues import FixtureFactory
@@ -37,6 +38,14 @@ def build_world(_param: object = None):
     royal_oak = division.entries.get(team__name="Royal Oak").team
     world.later = FixtureFactory(
         division=division, home=world.fixture.away, away=royal_oak, date=datetime.date(2025, 9, 16)
+    )
+    # Royal Oak 3–1 Old Hall, imported from the league's records: match points alone.
+    world.imported = FixtureFactory(
+        division=division, home=royal_oak, away=world.fixture.away, date=datetime.date(2025, 9, 2)
+    )
+    fmt = world.league.get_match_format()
+    fixtures_import._save_result(
+        world.imported, match.points_result(fmt, 3, 1), world.league, world.users["secretary"]
     )
     return world
 
@@ -145,6 +154,38 @@ def test_a_result_is_given_only_once_it_counts(world):
     assert again["result"] is None
 
 
+def test_a_figure_nobody_recorded_is_null_not_0(world):
+    """An imported result gives its match points (and games) alone: its pegs and hang jacks
+    read 0–0, as if nobody had scored. They are null; the tables its match points say
+    (a one-table 3–1 is 1 table to 0) are given, as are a played result's figures."""
+    fixtures = Client().get(f"/api/divisions/{world.fixture.division_id}/fixtures").json()
+    by_id = {item["id"]: item["result"] for item in fixtures["items"]}
+    imported, played = by_id[world.imported.pk], by_id[world.fixture.pk]
+    assert (imported["home_match_points"], imported["away_match_points"]) == (3, 1)
+    assert (imported["home_games"], imported["away_games"]) == (1, 0)
+    assert (imported["home_tables"], imported["away_tables"], imported["tables_halved"]) == (
+        1,
+        0,
+        0,
+    )
+    for side in ("home", "away"):
+        assert imported[f"{side}_pegs"] is None
+        assert imported[f"{side}_hang_jacks"] is None
+        assert isinstance(played[f"{side}_pegs"], int)
+        assert isinstance(played[f"{side}_hang_jacks"], int)
+    assert played["home_pegs"] > 0
+    assert Client().get(f"/api/fixtures/{world.imported.pk}").json()["result"] == imported
+
+
+def test_the_schema_says_which_figures_may_be_null(openapi):
+    fields = Client().get("/api/openapi.json").json()["components"]["schemas"]["ResultOut"]
+    for name in ("home_pegs", "away_hang_jacks", "tables_halved"):
+        described = fields["properties"][name]
+        assert {"type": "null"} in described["anyOf"]
+        assert "null where nobody recorded" in described["description"]
+    assert fields["properties"]["home_games"]["type"] == "integer"
+
+
 def test_the_standings_are_the_pages_standings(world):
     data = Client().get(f"/api/divisions/{world.fixture.division_id}/standings").json()
     table = division_standings(division=world.fixture.division_id)
@@ -208,7 +249,8 @@ def test_each_endpoint_costs_a_fixed_number_of_queries(
     world, django_assert_num_queries, cache_outside_the_database
 ):
     """Counted with the cache outside the database, as Redis is in production (the ETag's
-    date is kept there)."""
+    date is kept there). The lists hold a played result and an imported one: what of a
+    result was not recorded is read from the result itself, not from each fixture's tables."""
     for _ in range(3):
         FixtureFactory(division=world.fixture.division)
     client = Client()

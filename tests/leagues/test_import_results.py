@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 
 import pytest
 from django.test import Client
@@ -16,10 +17,12 @@ from django.urls import reverse
 from leagues import match
 from leagues.formats import TRINIDAD_FORMAT, YORKSHIRE_FORMAT
 from leagues.models import Fixture, League, Team
+from leagues.services.cards import CardTable, fixture_card_enter
 from leagues.services.fixtures_import import scores_help
-from tests.factories.leagues import LeagueFactory, SeasonFactory
+from tests.factories.leagues import DivisionFactory, FixtureFactory, LeagueFactory, SeasonFactory
 from tests.factories.scoring import UserFactory
-from tests.leagues.helpers import page_words
+from tests.leagues.helpers import captained_teams, page_words
+from tests.leagues.test_access import build
 
 pytestmark = pytest.mark.django_db
 
@@ -129,6 +132,50 @@ def test_an_imported_results_pegs_and_hang_jacks_read_as_not_recorded_not_0():
         f"Tables {gap} · bullseyes 7–5 · points scored {gap} · hang jacks {gap} · league points "
         "2–0" in result
     )
+    # The API says it too: null, where it said 0 as if nobody had scored.
+    given = Client().get(f"/api/fixtures/{played.pk}").json()["result"]
+    assert {name: given[name] for name in given if given[name] is None} == dict.fromkeys(
+        (
+            "home_tables",
+            "away_tables",
+            "tables_halved",
+            "home_pegs",
+            "away_pegs",
+            "home_hang_jacks",
+            "away_hang_jacks",
+        )
+    )
+    assert (given["home_games"], given["home_match_points"], given["home_points"]) == (7, 7, 2)
+
+
+def test_results_imported_before_say_what_was_not_recorded_once_migrated(migrate_to):
+    """The migration that stores what of a result was recorded (0058): an imported result
+    (no tables) is marked imported, its pegs not recorded; a played one is neither."""
+    from leagues.models import FixtureResult
+
+    league = LeagueFactory(trinidad=True, match_format=TRINIDAD_FORMAT.to_spec())
+    SeasonFactory(league=league, name="2025–26")
+    import_and_confirm(secretary_of(league), league, TRINIDAD_PEOPLE, TRINIDAD_FIXTURES)
+    played = build(played=True).fixture
+    division = DivisionFactory(season=league.seasons.get())
+    home, away, users = captained_teams(division, players=8)
+    bullseyes = FixtureFactory(division=division, home=home, away=away)
+    card = [CardTable(board=b, bullseyes=(1, 1)) for b in range(1, 7)]
+    fixture_card_enter(fixture=bullseyes, tables=card, by=users["away"])
+    FixtureResult.objects.update(imported=False, pegs_recorded=True)  # as stored before
+
+    migrate_to([("leagues", "0057_venue_matches_a_night")])
+    migrate_to([("leagues", "0058_results_say_what_was_recorded")])
+
+    stored = {
+        fixture: (imported, pegs)
+        for fixture, imported, pegs in FixtureResult.objects.values_list(
+            "fixture_id", "imported", "pegs_recorded"
+        )
+    }
+    assert stored.pop(played.pk) == (False, True)
+    assert stored.pop(bullseyes.pk) == (False, False)
+    assert list(stored.values()) == [(True, False)] * 3
 
 
 YORKSHIRE_PEOPLE = """division,team,venue,player
@@ -234,9 +281,11 @@ def test_results_imported_before_count_their_games_once_migrated(migrate_to):
     migrate_to([("leagues", "0054_division_unique_rank")])
     migrate_to([("leagues", "0055_imported_results_count_their_games")])
 
-    arima = FixtureResult.objects.get(fixture__home__name="Arima Stars")
+    # Today's model has columns added after 0055: read only the ones it had.
+    then = FixtureResult.objects.only("fixture", "home_games", "away_games")
+    arima = then.get(fixture__home__name="Arima Stars")
     assert (arima.home_games, arima.away_games) == (7, 5)
-    bull = FixtureResult.objects.get(fixture__home__name="Black Bull")
+    bull = then.get(fixture__home__name="Black Bull")
     assert (bull.home_games, bull.away_games) == (0, 0)
     division = arima.fixture.division
     assert not DivisionTable.objects.filter(pk=division.pk).exists()
@@ -247,3 +296,28 @@ def test_results_imported_before_count_their_games_once_migrated(migrate_to):
     rows = standings_csv(division.pk)
     assert [row["Team"] for row in rows] == ["Malabar Kings", "Arima Stars", "Couva Jacks"]
     assert rows[1]["Bullseyes for"] == "12"
+
+
+def test_an_export_written_before_results_said_what_was_recorded_restores_them_so():
+    """A league's file written before 0058 has no ``imported`` on its results: loaded, its
+    imported results are marked so, as the migration marked them (the pages read "Imported
+    from the league's records", not "The pairs are not seated yet"; the API gives null)."""
+    from django.core.management import call_command
+
+    from leagues.services.league_export import league_export, league_restore
+
+    league = LeagueFactory(trinidad=True, match_format=TRINIDAD_FORMAT.to_spec())
+    SeasonFactory(league=league, name="2025–26")
+    import_and_confirm(secretary_of(league), league, TRINIDAD_PEOPLE, TRINIDAD_FIXTURES)
+    document = json.loads(league_export(league=league))
+    for record in document["records"]:
+        if record["model"] == "leagues.fixtureresult":
+            del record["fields"]["imported"], record["fields"]["pegs_recorded"]
+    call_command("flush", interactive=False, verbosity=0)
+
+    league_restore(data=json.dumps(document).encode())
+    played = Fixture.objects.get(home__name="Arima Stars")
+    assert (played.result.imported, played.result.pegs_recorded) == (True, False)
+    page = page_words(Client().get(reverse("leagues:fixture", args=[played.pk])))
+    assert "Imported from the league's records: its tables were not recorded." in page
+    assert Client().get(f"/api/fixtures/{played.pk}").json()["result"]["home_pegs"] is None

@@ -719,6 +719,32 @@ def test_a_card_with_some_tables_bullseyes_alone_says_which_tables_the_points_ar
     assert "peg" not in summary.lower() and "peg" not in detail.lower()
 
 
+def test_the_api_gives_no_points_for_a_card_of_bullseyes_alone() -> None:
+    """As the pages say it: a card whose every table gave the bullseyes alone has no points
+    scored (null, where the API said 0–0); its hang jacks and bullseyes it recorded. A card
+    with game scores at some tables gives those tables' points."""
+    tables = [
+        CardTable(board=1, bullseyes=(2, 0), hang_jacks=(1, 0)),
+        CardTable(board=2, bullseyes=(1, 1), hang_jacks=(0, 2)),
+    ]
+
+    def agreed(tables: list[CardTable]) -> dict:
+        fixture, users = _fixture("trinidad")
+        submission = fixture_card_enter(fixture=fixture, tables=tables, by=users["away"])
+        confirmation.result_confirm(submission=submission, by=users["home"])
+        return Client().get(f"/api/fixtures/{fixture.pk}").json()["result"]
+
+    result = agreed(tables)
+    assert (result["home_games"], result["away_games"]) == (3, 1)
+    assert (result["home_hang_jacks"], result["away_hang_jacks"]) == (1, 2)
+    assert (result["home_tables"], result["away_tables"], result["tables_halved"]) == (1, 0, 1)
+    assert result["home_pegs"] is None and result["away_pegs"] is None
+
+    tables[1] = CardTable(board=2, games=((14, 9), (6, 14)), bullseyes=(1, 1), hang_jacks=(0, 2))
+    result = agreed(tables)
+    assert (result["home_pegs"], result["away_pegs"]) == (20, 23)
+
+
 def test_a_yorkshire_result_keeps_its_pegs() -> None:
     fixture, users = _fixture()
     fixture_card_enter(fixture=fixture, tables=_yorkshire_card(), by=users["home"])
