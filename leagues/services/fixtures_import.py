@@ -39,6 +39,7 @@ from leagues.models import (
     ResultSubmission,
     Season,
     Venue,
+    venue_words,
 )
 from leagues.selectors.fixtures import NO_MATCH_ON_THE_NIGHT
 from leagues.services.confirmation import result_figures
@@ -60,15 +61,63 @@ def _key(name: str) -> str:
     return one_spaced(name).casefold()
 
 
+#: Quotes a venue's name may stand in, straight or curly, in a new venue's text.
+_QUOTES = {'"': '"', "“": "”"}
+
+
 def venue_parts(text: str) -> tuple[str, str]:
     """The name and town of a venue an import creates from ``text``, read as every page writes
     a venue (``models.venue_words``): "Stars Bar, Batley" is Stars Bar in Batley; "Stars Bar"
-    has no town."""
+    has no town; a name with a comma in it is written in quotes, "“Coach, Horses”, Batley" (or
+    its town given in a column of its own, ``venue_text``). Raises ``ValueError``, saying how to
+    write it, for text that cannot be read one way only: two commas and no quotes, or a quote
+    left open."""
     text = one_spaced(text)
-    name, comma, town = text.rpartition(",")
+    close = _QUOTES.get(text[:1])
+    if close is not None:
+        end = text.find(close, 1)
+        name, rest = text[1:end].strip(), text[end + 1 :].strip()
+        town = rest[1:].strip() if rest.startswith(",") else None
+        if end < 0 or not name or town is None and rest or town == "" or "," in (town or ""):
+            raise ValueError(
+                f"“{text}”: write a venue's name in quotes and then its town, as "
+                f"“{VENUE_EXAMPLE}” (or the name alone in quotes)."
+            )
+        return name, town or ""
+    if text.count(",") > 1:
+        raise ValueError(
+            f"“{text}” has {text.count(',')} commas: which part is the venue's town? Write a name "
+            f"with a comma in it in quotes, as “{VENUE_EXAMPLE}”, or give the town in a column "
+            "headed “town”."
+        )
+    name, comma, town = text.partition(",")
     if comma and name.strip() and town.strip():
         return name.strip(), town.strip()
     return text, ""
+
+
+def venue_written(text: str) -> list[str]:
+    """The ways ``text`` may write a venue: as it stands, and as its pages would write the
+    venue ``venue_parts`` reads in it (a name in quotes: "“Coach, Horses”, Batley" is
+    "Coach, Horses, Batley")."""
+    try:
+        return [text, venue_words(*venue_parts(text))]
+    except ValueError:
+        return [text]
+
+
+#: A new venue whose name has a comma, written so its town reads one way only.
+VENUE_EXAMPLE = '"Coach, Horses", Batley'
+
+
+def venue_text(name: str, town: str) -> str:
+    """A venue's text as ``venue_parts`` reads it back, from a file's venue cell and town cell
+    (the file has a town column: the venue cell is its name whole, commas and all)."""
+    name, town = one_spaced(name), one_spaced(town)
+    if not name:
+        return ""
+    written = f'"{name}"' if "," in name else name
+    return f"{written}, {town}" if town else written
 
 
 class KnownVenues:
@@ -87,29 +136,32 @@ class KnownVenues:
         self.written[_key(str(venue))] = venue
         self.named.setdefault(_key(venue.name), []).append(venue)
 
-    def add(self, text: str) -> Venue:
+    def add(self, text: str, matches_a_night: int | None = None) -> Venue:
         """The venue ``text`` names, or, naming none, the one the import creates from it
-        (``venue_parts``; not saved), known from now on as the league's own are: a fixture's
-        row naming "Stars Bar" finds the Stars Bar the people's file creates as "Stars Bar,
+        (``venue_parts``, which the plan has read already; not saved, with its own
+        ``matches_a_night``), known from now on as the league's own are: a fixture's row
+        naming "Stars Bar" finds the Stars Bar the people's file creates as "Stars Bar,
         Batley". A name several venues share is for ``which`` to refuse first."""
         venue = self.get(text)
         if venue is None:
             name, town = venue_parts(text)
-            venue = Venue(name=name, town=town)
+            venue = Venue(name=name, town=town, matches_a_night=matches_a_night)
             self._know(venue)
         return venue
 
     def get(self, text: str) -> Venue | None:
-        """The venue ``text`` names (None: none, or more than one by name alone)."""
-        key = _key(text)
-        if key in self.written:
-            return self.written[key]
-        named = self.named.get(key, [])
+        """The venue ``text`` names (None: none, or more than one by name alone), written as
+        its pages write it or as ``venue_parts`` reads it (a name in quotes)."""
+        keys = [_key(written) for written in venue_written(text)]
+        for key in keys:
+            if key in self.written:
+                return self.written[key]
+        named = self.named.get(keys[-1], [])
         return named[0] if len(named) == 1 else None
 
     def which(self, text: str) -> str:
         """Why ``text`` names no one venue when several have that name ("" otherwise)."""
-        named = self.named.get(_key(text), [])
+        named = self.named.get(_key(venue_written(text)[-1]), [])
         if self.get(text) is not None or len(named) < 2:
             return ""
         return (
@@ -399,7 +451,7 @@ def _plan(
             names.setdefault(key, team.name)
     known = KnownVenues(league.venues.all())
     for venue in people.venues:
-        known.add(venue)
+        known.add(venue, people.venue_rooms.get(venue))
     venue_names = known.names()
     # Where each team plays at home once the people's file is imported.
     home_venues = {
@@ -432,9 +484,12 @@ def _plan(
                 )
     calendar = _Calendar.of(season, starts or league.today())
     capacity = season.venue_capacity if season is not None else 1
-    # A venue with its own number of matches a night (``Venue.matches_in``) is held to it; the
-    # others, and a venue the import creates, to the season's.
-    rooms = {f"#{v.pk}": v.matches_a_night for v in known.written.values() if v.matches_a_night}
+    # A venue with its own number of matches a night (``Venue.matches_in``) is held to it, as
+    # is a venue the import creates with one (the people's file's matches_a_night); the others
+    # to the season's.
+    rooms = {
+        known.ident(str(v)): v.matches_a_night for v in known.written.values() if v.matches_a_night
+    }
     seen: dict[tuple[str, str, datetime.date], int] = {}
     today = league.today()
     #: What the league calls a game won, as its pages say it: "games", "bullseyes".

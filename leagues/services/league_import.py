@@ -1,5 +1,6 @@
 """Importing a league from the spreadsheet its secretary already has: one row per player with
-``division``, ``team``, ``venue``, ``player``, ``captain`` and ``email`` columns.
+``division``, ``team``, ``venue``, ``player``, ``captain`` and ``email`` columns, and for a
+venue the file creates ``town`` and ``matches_a_night`` (docs/importing-venues.md).
 
 ``people_plan`` reads the file against the league as it is and says what an import would create
 or change (divisions, venues, teams and their entries, people and their registrations, captains,
@@ -33,6 +34,7 @@ from leagues.audit import audit_log
 from leagues.days import long_date
 from leagues.models import (
     INVITATION_UNANSWERED,
+    VENUE_MATCHES_A_NIGHT,
     AuditEntry,
     Division,
     Invitation,
@@ -51,6 +53,8 @@ from leagues.services.fixtures_import import (
     KnownVenues,
     read_fixtures,
     venue_parts,
+    venue_text,
+    venue_written,
 )
 from leagues.sheets import MAX_BYTES, Problem, Sheet, read_sheets, table
 from scoring.actors import Account
@@ -61,7 +65,7 @@ logger = logging.getLogger(__name__)
 __all__ = ["MAX_BYTES", "ImportRefused", "Plan", "import_plan", "league_import", "read_files"]
 
 PEOPLE_REQUIRED = ("team", "player")
-PEOPLE_OPTIONAL = ("division", "venue", "captain", "email")
+PEOPLE_OPTIONAL = ("division", "venue", "town", "matches_a_night", "captain", "email")
 #: What an import creates, in the order a plan lists it.
 KINDS = (
     "season",
@@ -132,6 +136,7 @@ class TeamPlan:
     name: str
     division: str = ""
     venue: str = ""
+    matches_a_night: str = ""
     team: Team | None = None
     entry: TeamEntry | None = None
     rows: list[int] = field(default_factory=list)
@@ -152,6 +157,8 @@ class Plan:
     # What ``league_import`` needs to carry it out.
     divisions: list[str] = field(default_factory=list)
     venues: list[str] = field(default_factory=list)
+    venue_rooms: dict[str, int] = field(default_factory=dict)
+    """The matches a night of each new venue given one (``venues``' text: the number)."""
     teams: dict[str, TeamPlan] = field(default_factory=dict)
     people: list[Person] = field(default_factory=list)
     extra: Any = None
@@ -314,15 +321,20 @@ def _plan_teams(
             team.team = existing
             team.entry = entries.get(existing.pk) if existing else None
         team.rows.append(row.number)
-        for column in ("division", "venue"):
-            value = row[column]
+        # With a town column the venue cell is the venue's name whole, commas and all.
+        venue = venue_text(row["venue"], row["town"]) if "town" in sheet.letters else row["venue"]
+        cells = {"division": row["division"], "venue": venue}
+        cells["matches_a_night"] = row["matches_a_night"].strip()
+        for column, value in cells.items():
             current = getattr(team, column)
             if value and current and _key(value) != _key(current):
+                said = (
+                    f"{possessive(team.name)} venue can host {current} a night"
+                    if column == "matches_a_night"
+                    else f"{team.name} is in {current}"
+                )
                 plan.problem(
-                    sheet,
-                    f"{team.name} is in {current} on an earlier row; this row says {value}.",
-                    row.number,
-                    column,
+                    sheet, f"{said} on an earlier row; this row says {value}.", row.number, column
                 )
             elif value and not current:
                 setattr(team, column, value)
@@ -355,23 +367,20 @@ def _plan_teams(
                 plan.problem(sheet, f"{team.name} is a new team: give its venue.", first, "venue")
             elif which := venues.which(team.venue):
                 plan.problem(sheet, which, first, "venue")
-            elif venues.get(team.venue) is None:
-                new_venues.append(team.venue)
-                venues.add(team.venue)
+            else:
+                _plan_venue(plan, sheet, team, venues, new_venues)
             plan.create["teams"].append(team.name)
         elif not team.venue or _is_home(team.team, team.venue):
-            pass
+            _plan_venue(plan, sheet, team, venues, new_venues, home=team.team.home_venue)
         elif which := venues.which(team.venue):
             plan.problem(sheet, which, first, "venue")
         else:
             venue = venues.get(team.venue)
-            if venue is None:
-                new_venues.append(team.venue)
-                venues.add(team.venue)
-            plan.change.append(
-                f"{possessive(team.name)} home venue: {team.team.home_venue} → "
-                f"{venue or team.venue}"
-            )
+            if _plan_venue(plan, sheet, team, venues, new_venues):
+                plan.change.append(
+                    f"{possessive(team.name)} home venue: {team.team.home_venue} → "
+                    f"{venue or team.venue}"
+                )
         if team.entry is None and team.division:
             plan.create["entries"].append(f"{team.name} in {team.division}")
     needed = {
@@ -393,14 +402,94 @@ def _plan_teams(
     plan.divisions = list(new_divisions.values())
     plan.venues = new_venues
     plan.create["divisions"] += plan.divisions
-    plan.create["venues"] += plan.venues
+    plan.create["venues"] += [
+        text + (f" ({plan.venue_rooms[text]} matches a night)" if text in plan.venue_rooms else "")
+        for text in plan.venues
+    ]
+
+
+#: The most matches a night a venue's own number may say, as its page allows.
+MOST_A_NIGHT = 20
+
+
+def _plan_venue(
+    plan: Plan,
+    sheet: Sheet,
+    team: TeamPlan,
+    venues: KnownVenues,
+    new_venues: list[str],
+    home: Venue | None = None,
+) -> bool:
+    """Plan ``team``'s venue (``home``: the one it has, the file naming no other): one the
+    league has, or an earlier row creates, held to the matches a night the file gives; else
+    a new one created from its text (``venue_parts``) with them. False, with the problem
+    planned, when the text or the number cannot be read, or the number is not the venue's."""
+    first = team.rows[0]
+    rooms: int | None = None
+    if team.matches_a_night:
+        rooms = int(team.matches_a_night) if team.matches_a_night.isdigit() else 0
+        if not 1 <= rooms <= MOST_A_NIGHT:
+            plan.problem(
+                sheet,
+                f"“{team.matches_a_night}”: how many matches {possessive(team.name)} venue can "
+                f"host on one night (its page's “{VENUE_MATCHES_A_NIGHT}”) is a whole number "
+                f"from 1 to {MOST_A_NIGHT}; leave it blank for the season's setting.",
+                first,
+                "matches_a_night",
+            )
+            return False
+    venue = home or venues.get(team.venue)
+    if venue is None:
+        try:
+            venue_parts(team.venue)
+        except ValueError as exc:
+            plan.problem(sheet, str(exc), first, "venue")
+            return False
+        new_venues.append(team.venue)
+        venues.add(team.venue, rooms)
+        if rooms is not None:
+            plan.venue_rooms[team.venue] = rooms
+        return True
+    if rooms is None or rooms == venue.matches_a_night:
+        return True
+    if venue.pk is None:
+        # Created by an earlier team's row: one number for it.
+        made = next(text for text in new_venues if venues.get(text) is venue)
+        if venue.matches_a_night is None:
+            venue.matches_a_night = plan.venue_rooms[made] = rooms
+            return True
+        plan.problem(
+            sheet,
+            f"{venue} can host {venue.matches_a_night} a night on an earlier row; this row "
+            f"says {rooms}.",
+            first,
+            "matches_a_night",
+        )
+        return False
+    own = (
+        f"can host {venue.matches_a_night} a night"
+        if venue.matches_a_night
+        else "takes the season's setting"
+    )
+    plan.problem(
+        sheet,
+        f"{venue} {own} (its page's “{VENUE_MATCHES_A_NIGHT}”), not {rooms}: an import sets "
+        "the number only for a venue it creates. Change it on the venue's page, or leave this "
+        "blank.",
+        first,
+        "matches_a_night",
+    )
+    return False
 
 
 def _is_home(team: Team, text: str) -> bool:
     """Whether ``text`` names ``team``'s home venue: as its pages write it, "Woolpack, Batley",
-    or by its name (it may be a venue of the site's, not the league's own)."""
+    or by its name (it may be a venue of the site's, not the league's own), a name with a comma
+    in quotes or not."""
     home = team.home_venue
-    return _key(text) in (_key(str(home)), _key(home.name))
+    return any(
+        _key(written) in (_key(str(home)), _key(home.name)) for written in venue_written(text)
+    )
 
 
 def _plan_people(
@@ -673,7 +762,13 @@ def _apply_people(plan: Plan, league: League, season: Season, by: Account) -> li
         )
     for text in plan.venues:
         name, town = venue_parts(text)
-        structure.venue_create(name=name, town=town, league=league, by=by)
+        structure.venue_create(
+            name=name,
+            town=town,
+            matches_a_night=plan.venue_rooms.get(text),
+            league=league,
+            by=by,
+        )
     venues = KnownVenues(Venue.objects.filter(league=league))
     entries: dict[str, TeamEntry] = {}
     for key, team in plan.teams.items():

@@ -685,3 +685,93 @@ def test_the_check_holds_a_venue_to_its_own_matches_a_night(league, calendar):
         "Stubbing Wharf is already on that night (Stubbing Wharf v White Lion).",
         f"{lion} already hosts Golden Lion v Crown that night: it can host 1 a night.",
     ]
+
+
+def _people(people: str):
+    """A people's file alone, as ``_files`` reads it."""
+    from leagues.services.league_import import read_files
+
+    return {"sheet": read_files(people=people.encode(), people_name="squads.csv")[0]}
+
+
+def test_a_new_venue_with_a_comma_in_its_name_is_read_one_way_only(league, calendar):
+    """ "Coach, Horses, Batley" was split at its last comma, a pub called "Coach, Horses" in
+    Batley made "Coach" in "Horses, Batley"'s... whichever way, a guess: it is refused, saying
+    how to write it; the name in quotes, or the town in a column of its own, is that pub."""
+    from leagues.services.league_import import import_plan, league_import
+
+    def plan(people: str):
+        return import_plan(league=league, season=calendar, season_name="", **_people(people))
+
+    guessed = 'division,team,venue,player\nPremier,Swan,"Coach, Horses, Batley",Walter Ackroyd\n'
+    assert [str(p) for p in plan(guessed).problems] == [
+        "squads.csv, row 2, column venue (C): “Coach, Horses, Batley” has 2 commas: which part "
+        "is the venue's town? Write a name with a comma in it in quotes, as "
+        '“"Coach, Horses", Batley”, or give the town in a column headed “town”.'
+    ]
+    unclosed = 'division,team,venue,player\nPremier,Swan,"""Coach, Horses, Batley",Walter Ackroyd\n'
+    assert [p.message for p in plan(unclosed).problems] == [
+        "“\"Coach, Horses, Batley”: write a venue's name in quotes and then its town, as "
+        '“"Coach, Horses", Batley” (or the name alone in quotes).'
+    ]
+    quoted = 'division,team,venue,player\nPremier,Swan,"""Coach, Horses"", Batley",Walter Ackroyd\n'
+    town_column = (
+        'division,team,venue,town,player\nPremier,Swan,"Coach, Horses",Batley,Walter Ackroyd\n'
+    )
+    for people in (quoted, town_column):
+        found = plan(people)
+        assert found.problems == [], people
+        assert found.create["venues"] == ['"Coach, Horses", Batley']
+    league_import(league=league, season=calendar, season_name="", **_people(town_column))
+    coach = Venue.objects.get(league=league, name="Coach, Horses")
+    assert coach.town == "Batley" and Team.objects.get(name="Swan").home_venue == coach
+    # Written as its pages write it, or quoted, it is that venue: nothing more to make.
+    for people in (quoted, town_column, guessed):
+        again = plan(people)
+        assert again.problems == [] and again.changes == 0, people
+
+
+def test_a_venues_own_matches_a_night_comes_with_the_file_checked(league, calendar):
+    from leagues.services.league_import import import_plan, league_import
+
+    def plan(people: str, fixtures: str = ""):
+        files = _files(people, fixtures) if fixtures else _people(people)
+        return import_plan(league=league, season=calendar, season_name="", **files)
+
+    heads = "division,team,venue,matches_a_night,player\n"
+    two = heads + (
+        'Premier,Swan,"Club, Batley",2,Walter Ackroyd\nPremier,Kings Arms,"Club, Batley",,'
+        "Linda Dyson\n"
+    )
+    found = plan(two)
+    assert found.problems == []
+    assert found.create["venues"] == ["Club, Batley (2 matches a night)"]
+    for bad in ("two", "0", "21", "1.5"):
+        refused = plan(heads + f'Premier,Swan,"Club, Batley",{bad},Walter Ackroyd\n')
+        assert [str(p) for p in refused.problems] == [
+            f"squads.csv, row 2, column matches_a_night (D): “{bad}”: how many matches Swan's "
+            "venue can host on one night (its page's “Matches it can host a night”) is a whole "
+            "number from 1 to 20; leave it blank for the season's setting."
+        ], bad
+    clash = heads + (
+        'Premier,Swan,"Club, Batley",2,Walter Ackroyd\nPremier,Kings Arms,"Club, Batley",3,'
+        "Linda Dyson\n"
+    )
+    assert [p.message for p in plan(clash).problems] == [
+        "Club, Batley can host 2 a night on an earlier row; this row says 3."
+    ]
+    crown = Team.objects.get(name="Crown").home_venue
+    existing = heads + f'Premier,Crown,"{crown}",2,Walter Ackroyd\n'
+    assert [p.message for p in plan(existing).problems] == [
+        f"{crown} takes the season's setting (its page's “Matches it can host a night”), not 2: "
+        "an import sets the number only for a venue it creates. Change it on the venue's page, "
+        "or leave this blank."
+    ]
+    # Created with its number, the fixtures' check holds the club to it: two matches a night.
+    fixtures = (
+        "date,division,home,away\n14/10/2027,Premier,Swan,Red Lion\n"
+        "14/10/2027,Premier,Kings Arms,Crown\n"
+    )
+    assert plan(two, fixtures).problems == []
+    league_import(league=league, season=calendar, season_name="", **_people(two))
+    assert Venue.objects.get(league=league, name="Club").matches_a_night == 2
