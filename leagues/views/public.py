@@ -375,7 +375,12 @@ def fixture_fragment(request: HttpRequest, fixture: Fixture) -> tuple[SafeString
             "to_print": card_to_print(detail, today),
             # The match's tables not seated yet: named, so one table seated is not the match.
             "unseated": selectors.unseated_boards(detail, tables),
-            "pegs_gap": selectors.pegs_gap(tables, getattr(detail, "result", None)),
+            "pegs_gap": (gap := selectors.pegs_gap(tables, getattr(detail, "result", None))),
+            # The bonus its match points include, as the score card adds it up.
+            "bonus": selectors.result_bonus(
+                detail.division.season.get_match_format(), getattr(detail, "result", None), gap
+            ),
+            "bonus_words": cards.AGGREGATE_BONUS,
             "adjustments": list(detail.adjustments.all()),
             "secretary": SECRETARY,
             "confirmed": confirmed,

@@ -63,3 +63,25 @@ def test_my_fixtures_tells_one_trinidad_table_from_the_next():
         "table 1 28–15 (bullseyes 2–0) · hang jacks 1–0; "
         "table 2 20–23 (bullseyes 1–1) · hang jacks 0–2." in page
     )
+
+
+def test_the_fixture_pages_figures_give_the_bonus_between_the_pegs_and_the_match_points():
+    """The fixture's page adds up as the card does: tables 2–2 give 4–4, and the bonus for the
+    higher aggregate 0–2 makes the match points 4–6."""
+    fixture, users = _fixture()
+    card = _yorkshire_card(((11, 7), (9, 11), (11, 10), (5, 11)))
+    fixture_card_enter(fixture=fixture, tables=card, by=users["home"])
+    client = Client()
+    client.force_login(users["away"])
+    page = page_words(client.get(fixture.get_absolute_url()))
+    rows = re.findall(
+        r'<tr[^>]*><th scope="row">([^<]*)</th>'
+        r'<td class="num">(\d+)</td><td class="num">(\d+)</td>',
+        page,
+    )
+    assert rows[-4:] == [
+        ("Points pegged", "36", "39"),
+        ("Bonus for the higher aggregate", "0", "2"),
+        ("Match points", "4", "6"),
+        ("League points", "4", "6"),
+    ]
