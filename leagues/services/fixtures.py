@@ -133,11 +133,16 @@ class GenerationPlan:
     """The moved and replaced fixtures whose night's blank cards may be printed already: dated
     within the next week (or before it), or with pairs seated at their tables."""
 
+    venues: Mapping[Hashable, str] = field(default_factory=dict)
+    """Each team's home venue as the fixture list names it, by the keys the planned fixtures
+    carry: a new fixture is played at its home team's."""
+
     @property
-    def new_nights(self) -> list[tuple[datetime.date, list[tuple[str, str]], str]]:
-        """The new fixtures night by night, home v away by name, with the night's team with no
-        match ("No match: Red Lion", of every fixture the list has that night), for the
-        secretary to read before saving."""
+    def new_nights(self) -> list[tuple[datetime.date, list[tuple[str, str, str]], str]]:
+        """The new fixtures night by night, home v away by name at the home team's venue (two
+        home matches at one pub on a night are seen so), with the night's team with no match
+        ("No match: Red Lion", of every fixture the list has that night), for the secretary to
+        read before saving."""
         return [(night, pairs, no_match_line(idle)) for night, pairs, idle in self._new_nights]
 
     @property
@@ -147,17 +152,21 @@ class GenerationPlan:
         return sum(len(idle) for _, _, idle in self._new_nights)
 
     @property
-    def _new_nights(self) -> list[tuple[datetime.date, list[tuple[str, str]], list[str]]]:
+    def _new_nights(self) -> list[tuple[datetime.date, list[tuple[str, str, str]], list[str]]]:
         playing: dict[datetime.date, list[tuple[Hashable, Hashable]]] = {}
         for fixture in self.kept + self.past + self.postponed + self.unchanged:
             playing.setdefault(fixture.date, []).append((fixture.home_id, fixture.away_id))
         for move in self.moved:
             playing.setdefault(move.date, []).append((move.fixture.home_id, move.fixture.away_id))
-        nights: dict[datetime.date, list[tuple[str, str]]] = {}
+        nights: dict[datetime.date, list[tuple[str, str, str]]] = {}
         for planned in sorted(self.created, key=lambda f: f.date):
             playing.setdefault(planned.date, []).append((planned.home, planned.away))
             nights.setdefault(planned.date, []).append(
-                (self.names.get(planned.home, "?"), self.names.get(planned.away, "?"))
+                (
+                    self.names.get(planned.home, "?"),
+                    self.names.get(planned.away, "?"),
+                    self.venues.get(planned.home, "?"),
+                )
             )
         return [
             (night, pairs, no_match(playing[night], self.names)) for night, pairs in nights.items()
@@ -470,6 +479,7 @@ def fixtures_plan(
         last=max((f.date for f in planned), default=None),
         clashes=unavoidable,
         names={entry.team_id: entry.display_name for entry in entries},
+        venues={team.pk: str(team.home_venue) for team in teams},
         rest_every=rest_every,
         end_by=end_by,
         cards_out=frozenset(f.pk for f in disturbed if f.date <= soon or f.pk in seated),

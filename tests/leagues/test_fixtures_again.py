@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from leagues.formats import YORKSHIRE_FORMAT
+from leagues.models import Team
 from leagues.selectors.fixtures import generation_settings
 from leagues.services.fixtures import fixture_add, fixtures_generate, fixtures_plan
 from tests.factories.leagues import DivisionFactory, LeagueFactory, TeamEntryFactory, VenueFactory
@@ -184,3 +185,23 @@ def test_the_preview_says_nothing_changes_and_dates_a_move_once(client):
         assert said in words, words
     # The notes give each move's night as the list does, not a night the plan tried first.
     assert "→" not in words
+
+
+def test_the_preview_names_each_new_fixtures_venue_as_the_list_will(client):
+    """A pub hosting two matches a night, home to two teams: each new fixture's line names its
+    venue (its home team's), so two home matches at the one pub on a night are seen before
+    confirming, where the lines said only "Corner Boys v Mid Centre Bullets"."""
+    division = DivisionFactory(season__league=LeagueFactory(league_night=TUESDAY))
+    rum_shop = VenueFactory(name="Rum Shop Corner", town="Arima", matches_a_night=2)
+    for name in ("Corner Boys", "Mid Centre Bullets"):
+        TeamEntryFactory(division=division, team__name=name, team__home_venue=rum_shop)
+    for name in ("Kings", "Aces"):
+        TeamEntryFactory(division=division, team__name=name)
+    signed_in(client, division.season.league)
+    words = preview(client, division, legs=2)
+    plan = fixtures_plan(division=division, legs=2)
+    assert plan.created
+    for fixture in plan.created:
+        home, away = (plan.names[fixture.home], plan.names[fixture.away])
+        venue = Team.objects.get(pk=fixture.home).home_venue
+        assert f" {home} v {away} at {venue} " in f" {words} ", (home, away)
