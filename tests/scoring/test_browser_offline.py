@@ -661,6 +661,46 @@ def test_a_hand_kept_offline_replaces_the_last_recorded_notice(offline_scorer: S
     expect(notice).to_have_text("Hand 2 kept on this phone: sent when the connection is back.")
 
 
+@pytest.mark.parametrize(
+    ("undone", "said"),
+    [
+        ("sent", "Hand 1 undone on this phone: sent when the connection is back."),
+        ("kept", "Hand 2 undone."),
+        ("online", "Hand 1 undone. Its facts are kept in the audit trail."),
+    ],
+    ids=["a sent hand with no connection", "a hand kept on the phone", "online"],
+)
+def test_an_undo_says_what_it_did_in_place_of_the_last_notice(
+    offline_scorer: Scorer, undone: str, said: str
+) -> None:
+    """An undo with no connection left the score bar saying "Hand 1 recorded." (or "Hand 2
+    kept on this phone: …") over a sheet that no longer had the hand: it says what the undo
+    did, as the server's answer to an undo online does. The only hand kept on the phone, undone,
+    stayed on the sheet and in the score: it goes."""
+    game = GameFactory(trinidad=True)
+    scorer, page = offline_scorer, offline_scorer.page
+    open_for_offline(scorer, game)
+    scorer.play(1, card="4H", high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
+    notice = page.get_by_test_id("game-notice")
+    page.wait_for_function(KEPT)
+    if undone != "online":
+        page.context.set_offline(True)
+    if undone == "kept":
+        scorer.enter(card="5S", high=PATEL, low=SMITH, jack=NOT_OUT, game=PATEL)
+        keep(scorer, 2)
+    last = 2 if undone == "kept" else 1
+    if undone == "online":
+        scorer.undo(last)
+    else:
+        scorer.tap(page.get_by_test_id("undo"))
+        scorer.tap(page.get_by_test_id("undo-confirm"))
+    expect(page.locator(f"#hand-{last}")).to_have_count(0)
+    scorer.expect_scores(*((2, 1) if undone == "kept" else (0, 0)))
+    expect(notice).to_have_text(said)
+    expect(page.get_by_text("recorded.")).to_have_count(0)
+    expect(page.get_by_text("kept on this phone")).to_have_count(0)
+
+
 #: The hand form's answers as the scorer sees them: each checked choice, the cards turned and
 #: the penalties called.
 FORM_ANSWERS = """() => {

@@ -387,6 +387,10 @@ function drawConflicts(root, game, ops, state) {
 }
 
 let view = null; // {game, hands, ops, fromPage}
+/** The game on the page is the phone's drawing (hands kept on it, or a newer state than the
+ * page's), not the server's page as it came: with nothing kept any more (the only kept hand
+ * undone), it is drawn again from the server's state, not left showing the hand. */
+let drawnOnPhone = false;
 
 /** Draw the phone's view from what it keeps. One draw after another, each reading the store
  * once the one before has drawn: two at once (a reloaded page's and a tap's) each read the kept
@@ -413,9 +417,9 @@ async function draw() {
   view = { game, hands, ops, fromPage, state };
   drawConflicts(root, game, ops, state);
   drawAlreadyRecorded();
-  if (ops.length || !fromPage) {
-    drawGame(root, game, hands, score(game, hands));
-  }
+  const phoneDraws = ops.length > 0 || !fromPage;
+  if (phoneDraws || drawnOnPhone) drawGame(root, game, hands, score(game, hands));
+  drawnOnPhone = phoneDraws;
   drawPreview();
 }
 
@@ -598,9 +602,7 @@ async function keepOneHand(form, { key, number, submitter = null, theirs = null 
     }
   } else {
     // The server's last notice ("Hand 2 recorded.") no longer says what the phone did last.
-    // Online with nothing ahead of it held back, it goes at once (flush, below).
-    const goesNow = navigator.onLine && !view.ops.some((op) => op.refused || op.state === "conflict");
-    sayInScoreBar(`${kept} kept on this phone: ${goesNow ? "sending it now" : "sent when the connection is back"}.`, { make: standing });
+    sayInScoreBar(`${kept} kept on this phone: ${whenSent()}.`, { make: standing });
   }
   await refresh();
   document.dispatchEvent(new Event("allfours:hand-done"));
@@ -626,6 +628,13 @@ async function keepFixOfUnsent(fixing, facts) {
   return true;
 }
 
+/** When what the phone has just kept goes to the server: online with nothing ahead of it held
+ * back, at once (flush). */
+function whenSent() {
+  const goesNow = navigator.onLine && !view.ops.some((op) => op.refused || op.state === "conflict");
+  return goesNow ? "sending it now" : "sent when the connection is back";
+}
+
 function stopEditing() {
   editing = null;
   document.getElementById("offline-correcting")?.remove();
@@ -647,10 +656,15 @@ async function undoOne() {
   if (!view) return;
   const last = view.hands[view.hands.length - 1];
   if (!last) return;
+  const standing = standingNotice !== null;
   forgetStandingNotice();
   if (last.state === "unsent") await store.deleteOp(last.key);
   else await store.putOp({ key: store.newKey(), game: pk, seq: await nextSeq(), op: "undo", number: last.number, state: "unsent" });
   await refresh();
+  // The last notice ("Hand 3 recorded.", "Hand 3 kept on this phone: …") no longer says what
+  // the phone did last. A hand never sent is simply gone; a sent one's undo is sent in turn.
+  const undone = last.state === "unsent" ? `Hand ${last.number} undone.` : `Hand ${last.number} undone on this phone: ${whenSent()}.`;
+  sayInScoreBar(undone, { make: standing });
   const undo = document.getElementById("undo");
   if (undo) undo.open = false;
   document.dispatchEvent(new Event("allfours:hand-done"));
@@ -866,6 +880,7 @@ function showServerGame(page, begun = null) {
     freshForm.replaceWith(begun);
   }
   current.replaceWith(node);
+  drawnOnPhone = false;
   if (standingNotice !== null) sayInScoreBar(standingNotice, { make: true });
   if (window.htmx) window.htmx.process(node);
   // Its hand form is new (or the scorer's begun one took its place): scoring.js keeps a copy
