@@ -672,3 +672,23 @@ def test_a_captains_waiting_invitation_comes_first_and_another_address_is_the_se
     body = " ".join(client.get(url).content.decode().split())
     assert "<h2>The invitation has expired</h2>" in body
     assert body.index(f'data-testid="resend-{again.pk}"') < body.index("invite-elsewhere")
+
+
+def test_log_out_for_another_account_logs_out_and_opens_the_invitation_again(world):
+    """Its "log out" was a link, whose GET the log-out page refuses (405): a post, back to the
+    invitation, now offered to make an account or log in with another."""
+    invitations.secretary_invite(
+        league=world.league, email="s@example.org", by=world.users["secretary"]
+    )
+    client = Client()
+    client.force_login(world.users["stranger"])
+    page = client.get(link()).content.decode()
+    found = re.search(
+        r'<form method="post" action="([^"]+)"[^>]*data-testid="invitation-log-out"', page
+    )
+    assert found is not None and found.group(1) == reverse("logout")
+    assert f'href="{reverse("logout")}"' not in page
+    out = client.post(reverse("logout"), {"next": link()})
+    assert out.status_code == 302 and out["Location"] == link()
+    again = client.get(link()).content.decode()
+    assert 'data-testid="invitation-account"' in again
