@@ -490,9 +490,10 @@ def _game_line(
     *, number: int, scores: Iterable[int], won: bool | None, url: str = "", status: str = ""
 ) -> dict[str, Any]:
     """One game as a player's page lists it, scored hand by hand or typed from the card: the
-    score from the player's side (theirs first, as "won" or "lost" beside it reads), whether
-    their side won it (``won`` None: not finished, ``status`` says how it stands) and, for a
-    game scored hand by hand, its link. ``scores``: the player's side's first."""
+    score home first, as the match above it and its page read it (the page says which side
+    was the player's), whether their side won it (``won`` None: not finished, ``status`` says
+    how it stands) and, for a game scored hand by hand, its link. ``scores``: the home side's
+    first."""
     return {
         "url": url,
         "number": number,
@@ -514,7 +515,7 @@ def _game_lines(
         lines.append(
             _game_line(
                 number=table_game.number,
-                scores=[s.score for s in sorted(game.sides.all(), key=lambda s: s.label != side)],
+                scores=[s.score for s in sorted(game.sides.all(), key=lambda s: s.label)],
                 won=game.winner == side if finished else None,
                 url=game_url(game.pk),
                 status="" if finished else game.get_status_display().lower(),
@@ -529,11 +530,7 @@ def _card_game_lines(table: Any, side: str) -> list[dict[str, Any]]:
     reading of the card, as the fixture's result took it."""
     mine = match.HOME if side == "A" else match.AWAY
     return [
-        _game_line(
-            number=number,
-            scores=(game.home, game.away) if mine == match.HOME else (game.away, game.home),
-            won=game.won_by == mine,
-        )
+        _game_line(number=number, scores=(game.home, game.away), won=game.won_by == mine)
         for number, game in enumerate(cards.table_card(table.card).games, start=1)
     ]
 

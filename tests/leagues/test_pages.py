@@ -456,16 +456,22 @@ def test_player_page_shows_hang_jacks_and_kicks_in_a_trinidad_league_only(client
         assert (words in figures) == trinidad, words
 
 
-def test_player_page_gives_each_games_score_from_the_players_side(client, played):
-    """An away player's game reads "3–11 lost" (theirs first, as "lost" reads), not the
-    home side's "11–3 lost"; a home player's "11–3 won"."""
-    table = played.fixture.tables.get(board=1)
+def test_player_page_gives_each_games_score_home_first_saying_which_side_was_theirs(client, played):
+    """An away player's game read "3–11 lost", their side first, under a match the fixture's
+    page and every list read home first ("Black Bull v Old Hall", its game "11–3"): the same
+    game read two ways. It reads home first, "11–3 lost", and the line above it says whose
+    side the player sat for ("for Old Hall (away)")."""
+    fixture = played.fixture
+    table = fixture.tables.get(board=1)
     target = played.games[0].rules.target
-    for player, words in (
-        (table.away_player_1, f'Game 1</a>: 3–{target} <span class="lost">lost</span>'),
-        (table.home_player_1, f'Game 1</a>: {target}–3 <strong class="won">won</strong>'),
+    for player, side, words in (
+        (table.away_player_1, f"{fixture.away.name} (away)", '<span class="lost">lost</span>'),
+        (table.home_player_1, f"{fixture.home.name} (home)", '<strong class="won">won</strong>'),
     ):
-        assert words in page_words(get(client, "player", player.pk))
+        page = page_words(get(client, "player", player.pk))
+        assert f">{fixture.home.name} v {fixture.away.name}</a>" in page
+        assert f"table 1, for {side}" in page
+        assert f"Game 1</a>: {target}–3 {words}" in page
 
 
 def test_division_players_table(client, played):

@@ -934,11 +934,12 @@ def test_a_players_card_table_seated_on_the_phone_first_lists_no_abandoned_game(
     assert "abandoned" not in page
 
 
-def test_a_players_card_games_read_as_their_phone_games_do_their_sides_score_first_won_or_lost():
+def test_a_players_card_games_read_as_their_phone_games_do_home_first_won_or_lost():
     """An away player's card table read "From the score card: game 1 4–11", their side's
     score first with no won or lost, where the home side won it 11–4 (the fixture page's
     "Game 1: 11–4"): readers took it that the away side had won. The card's games are listed as
-    the phone's are: "Game 1: 4–11 lost", and "won" for a player of the side that won it."""
+    the phone's are, home first as the match and the fixture's page read: "Game 1: 11–4
+    lost" for a player of the away side, "won" for one of the side that won it."""
     fixture, users = _fixture()
     started = start_fixture(fixture)
     win_game(started[0].game, "A", 5)
@@ -955,15 +956,35 @@ def test_a_players_card_games_read_as_their_phone_games_do_their_sides_score_fir
         page = Client().get(player.get_absolute_url()).content.decode()
         return " ".join(re.sub(r"<[^>]+>", " ", page.split("<h2>Games</h2>")[1]).split())
 
-    # The phone's tables: the player's side first, won or lost.
+    # The phone's tables: home first, won or lost.
     assert "Game 1 : 11–5 won" in games_of(seated[1].home_pair[0])
     assert "Game 1 : 3–11 lost" in games_of(seated[2].home_pair[0])
+    assert "Game 1 : 11–5 lost" in games_of(seated[1].away_pair[0])
     # The card's: the same.
-    assert "Game 1: 4–11 lost" in games_of(seated[3].away_pair[0])
+    assert "Game 1: 11–4 lost" in games_of(seated[3].away_pair[0])
     assert "Game 1: 11–4 won" in games_of(seated[3].home_pair[0])
-    assert "Game 1: 11–8 won" in games_of(seated[4].away_pair[0])
+    assert "Game 1: 8–11 won" in games_of(seated[4].away_pair[0])
     assert "Game 1: 8–11 lost" in games_of(seated[4].home_pair[0])
+    assert f"table 4, for {fixture.away.name} (away)" in games_of(seated[4].away_pair[0])
     assert "From the score card; no hands recorded." in games_of(seated[4].home_pair[0])
+
+
+def test_a_players_card_table_of_bullseyes_alone_reads_its_games_won_home_first() -> None:
+    """The player's page gave an away player's bullseyes their side's first ("games won 0–2"
+    where the fixture's page reads 2–0): home first, under the side they sat for."""
+    fixture, users = _fixture("trinidad")
+    season = fixture.division.season
+    home, away = squad(fixture.home, season), squad(fixture.away, season)
+    tables = [
+        CardTable(board=1, home=home[:2], away=away[:2], bullseyes=(2, 0)),
+        CardTable(board=2, home=home[2:4], away=away[2:4], bullseyes=(1, 1)),
+    ]
+    submission = fixture_card_enter(fixture=fixture, tables=tables, by=users["away"])
+    confirmation.result_confirm(submission=submission, by=users["home"])
+    for player, side in ((away[0], f"{fixture.away} (away)"), (home[0], f"{fixture.home} (home)")):
+        page = page_words(Client().get(player.get_absolute_url()))
+        assert "From the score card: games won 2–0; no hands recorded." in page
+        assert f"table 1, for {side}" in page
 
 
 def test_a_card_sent_while_a_phone_table_is_in_play_says_to_let_it_finish() -> None:
