@@ -213,3 +213,18 @@ def test_a_card_kept_is_put_back_for_its_own_account_alone(phone: Page, live_ser
     phone.goto(live_server.url + f"/leagues/fixture/{fixture.pk}/score-card/")
     _figures_in(phone, fixture)
     expect(phone.get_by_test_id("card-keep-note")).to_contain_text("are back in the boxes")
+
+
+def test_a_card_kept_before_cards_were_kept_by_account_is_dropped_not_put_back(
+    phone: Page, live_server: Any
+) -> None:
+    """A card kept under the fixture alone (whose, nobody can tell) is not put back for
+    whoever opens the card: it goes at the first page a signed-in account opens."""
+    fixture, captain = _captains_night()
+    phone_signed_in(phone, live_server, captain)
+    phone.goto(live_server.url + "/leagues/my-fixtures/")
+    unowned = f"allfours:score-card:{fixture.pk}"
+    phone.evaluate(f"localStorage.setItem({unowned!r}, '{{}}')")
+    phone.reload()
+    phone.wait_for_load_state("load")
+    assert phone.evaluate(f"localStorage.getItem({unowned!r})") is None
