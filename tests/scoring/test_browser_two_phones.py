@@ -203,12 +203,9 @@ def test_a_correction_from_a_sheet_behind_the_game_shows_the_hands_it_missed(
 # --- both phones online --------------------------------------------------------------------
 
 
-def test_a_hand_the_other_phone_recorded_first_online_is_kept_once_not_lost(
-    phones: tuple[Scorer, Scorer],
-) -> None:
-    """Both phones online: B records hand 1 while A's scorer is still tapping the same hand.
-    A's form arrives second and is refused (409); exactly as B's, it is dropped as recorded, not
-    thrown away with a "moved on" to enter again; A's next hand goes as usual."""
+def recorded_alike_after_theirs(phones: tuple[Scorer, Scorer]) -> Game:
+    """Both phones online: B records hand 1 while A's scorer is still tapping the same hand,
+    exactly alike; A's form arrives second (409) and is kept once: its game."""
     a, b = phones
     game = GameFactory(trinidad=True)
     open_for_offline(a, game)
@@ -220,6 +217,17 @@ def test_a_hand_the_other_phone_recorded_first_online_is_kept_once_not_lost(
     expect(a.page.get_by_test_id("already-recorded")).to_have_text(
         "Hand 1 was already recorded on the other phone, exactly as kept here: kept once."
     )
+    return game
+
+
+def test_a_hand_the_other_phone_recorded_first_online_is_kept_once_not_lost(
+    phones: tuple[Scorer, Scorer],
+) -> None:
+    """Both phones online: B records hand 1 while A's scorer is still tapping the same hand.
+    A's form arrives second and is refused (409); exactly as B's, it is dropped as recorded, not
+    thrown away with a "moved on" to enter again; A's next hand goes as usual."""
+    game = recorded_alike_after_theirs(phones)
+    a = phones[0]
     expect(a.page.get_by_test_id("next-dealer")).to_contain_text("Hand 2")
     expect(unsent(a.page)).to_have_count(0)
     a.play(2, **HAND_2)
@@ -322,3 +330,21 @@ def test_keep_theirs_says_that_the_scorers_own_hand_was_not_saved(
     a.play(4, card="10C", high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
     expect(notice).to_have_text("Hand 4 recorded.")
     assert [turned(game, n) for n in (1, 2, 3, 4)] == [["4H"], ["7S"], ["9D"], ["10C"]]
+
+
+@pytest.mark.parametrize("action", ["the next hand", "Fix"])
+def test_already_recorded_on_the_other_phone_goes_at_the_scorers_next_action(
+    phones: tuple[Scorer, Scorer], action: str
+) -> None:
+    """Online, A's hand 1 reached the server after B's, exactly alike: "Hand 1 was already
+    recorded on the other phone…" stayed above the sheet for the rest of the page's life,
+    hands later. It goes at the scorer's next action, as the score bar's notices do."""
+    recorded_alike_after_theirs(phones)
+    a = phones[0]
+    already = a.page.get_by_test_id("already-recorded")
+    if action == "Fix":
+        a.tap(a.page.get_by_test_id("fix-last"))
+        expect(a.page.get_by_test_id("correcting")).to_be_visible()
+    else:
+        a.play(2, **HAND_2)
+    expect(already).to_have_count(0)

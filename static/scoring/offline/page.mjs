@@ -190,11 +190,20 @@ function sayUntilNextAction(text) {
   sayInScoreBar(text, { make: true });
 }
 
-/** The scorer acted: what the phone said until then goes (a reply says what the action did). */
+/** What the score bar said until the scorer's next action is no longer so. */
 function forgetStandingNotice() {
   const notice = document.getElementById("game-notice");
   if (standingNotice !== null && notice?.textContent === standingNotice) notice.remove();
   standingNotice = null;
+}
+
+/** The scorer acted: what the phone said until then goes (a reply says what the action did),
+ * in the score bar and above the sheet (the hands already recorded on the other phone). */
+function forgetWhatWasSaid() {
+  forgetStandingNotice();
+  if (!alreadyRecorded.length) return;
+  alreadyRecorded = [];
+  drawAlreadyRecorded();
 }
 
 /** Why sending was refused when the answer does not say (a 403 that is not the server's JSON:
@@ -255,7 +264,8 @@ function theirsFor(op, state) {
   return state.hands.find((hand) => hand.number === op.number) || null;
 }
 
-/** Hands the other phone recorded just as this one kept them: said once, above the sheet. */
+/** Hands the other phone recorded just as this one kept them: said above the sheet until the
+ * scorer's next action. */
 let alreadyRecorded = [];
 
 function drawAlreadyRecorded() {
@@ -593,7 +603,7 @@ async function keepOneHand(form, { key, number, submitter = null, theirs = null 
   clearForm(form);
   tapsNotPutBack(null);
   const standing = standingNotice !== null; // said by the phone: this hand's words take its place
-  forgetStandingNotice();
+  forgetWhatWasSaid();
   if (theirs) {
     // The other phone's hand reached the server first (a 409): said until the scorer settles
     // the two, unless they are the same (dropped as recorded: the line above the sheet says so).
@@ -657,7 +667,7 @@ async function undoOne() {
   const last = view.hands[view.hands.length - 1];
   if (!last) return;
   const standing = standingNotice !== null;
-  forgetStandingNotice();
+  forgetWhatWasSaid();
   if (last.state === "unsent") await store.deleteOp(last.key);
   else await store.putOp({ key: store.newKey(), game: pk, seq: await nextSeq(), op: "undo", number: last.number, state: "unsent" });
   await refresh();
@@ -675,7 +685,7 @@ function startFix(number) {
   const form = document.getElementById("hand-form");
   const hand = view && view.hands[number - 1];
   if (!form || !hand) return;
-  forgetStandingNotice();
+  forgetWhatWasSaid();
   editing = hand.state === "unsent" ? { kind: "unsent", key: hand.key, number } : { kind: "sent", number, revision: hand.revision };
   fillForm(form, hand.facts);
   let note = document.getElementById("offline-correcting");
@@ -1220,7 +1230,7 @@ document.addEventListener("click", async (event) => {
   }
   const discard = event.target.closest("[data-offline-discard]");
   if (discard) {
-    forgetStandingNotice();
+    forgetWhatWasSaid();
     await store.deleteOp(discard.dataset.offlineDiscard);
     await refresh();
     flush();
@@ -1249,7 +1259,7 @@ document.addEventListener("click", async (event) => {
       return op;
     });
     if (!settled) return;
-    forgetStandingNotice();
+    forgetWhatWasSaid();
     // Nothing else would tell the scorer that the hand they recorded is not on the sheet.
     if (dropped !== null) sayUntilNextAction(`Your hand ${dropped} was not saved: the other phone's hand ${dropped} stands.`);
     await refresh();
@@ -1325,7 +1335,7 @@ document.addEventListener("htmx:afterSettle", () => {
 });
 // The scorer's next action asks the server (a hand, an undo, a Fix opened or saved): what the
 // phone said until then goes.
-document.addEventListener("htmx:beforeRequest", () => forgetStandingNotice());
+document.addEventListener("htmx:beforeRequest", () => forgetWhatWasSaid());
 // A hand or an undo says which version of the game the page shows: one that missed another
 // phone's change (a correction) is answered with the whole game, not only what it changed.
 document.addEventListener("htmx:configRequest", (event) => {
