@@ -7,12 +7,12 @@ writes nothing.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.template.defaultfilters import pluralize
 
 from config.inputs import one_spaced
@@ -22,6 +22,7 @@ from leagues.days import long_date
 from leagues.formats import STYLE_PRESETS
 from leagues.match import MatchFormat
 from leagues.models import (
+    SEASON_MATCHES_A_NIGHT,
     VENUE_MATCHES_A_NIGHT,
     AuditEntry,
     Division,
@@ -44,7 +45,7 @@ from leagues.permissions import (
     require_secretary,
     venue_is_kept_by,
 )
-from leagues.selectors.fixtures import season_spans
+from leagues.selectors.fixtures import matches_on_their_nights, season_spans
 from leagues.selectors.people import name_people
 from leagues.services.fixtures import REPLACEABLE, nights_off_checked
 from leagues.services.standings import (
@@ -56,6 +57,7 @@ from leagues.services.standings import (
 from leagues.tiebreaks import validate_tiebreaks
 from scoring.actors import Account
 from scoring.forms.words import possessive
+from scoring.sheet import join_words
 
 
 @transaction.atomic
@@ -352,6 +354,51 @@ def _refuse_matches_a_night(matches_a_night: int | None) -> None:
             {
                 "matches_a_night": f"{VENUE_MATCHES_A_NIGHT}: at least 1, not "
                 f"{matches_a_night} (blank for the season's setting)."
+            }
+        )
+
+
+def _refuse_nights_over(
+    *,
+    league: League,
+    fixtures: QuerySet[Fixture],
+    room: Callable[[Season], int],
+    field: str,
+    advice: str,
+) -> None:
+    """Refuse a venue's number of matches a night (its own, or the season's it follows) that
+    ``fixtures`` already break on a night from today on: more matches at one venue that night
+    than ``room`` (of the fixture's season) lets it host. Each venue is named with each such
+    night and its matches, and how to go on (``advice``, ending "... to", is followed by the
+    most it hosts on one of them); nothing is changed."""
+    nights: dict[tuple[int, datetime.date], list[Fixture]] = {}
+    for fixture in (
+        matches_on_their_nights(fixtures.filter(date__gte=league.today()))
+        .select_related("home", "away", "venue", "division__season")
+        .order_by("date", "pk")
+    ):
+        nights.setdefault((fixture.venue_id, fixture.date), []).append(fixture)
+    over: dict[Venue, list[str]] = {}
+    can: dict[Venue, int] = {}
+    most = 0
+    for (_, day), matches in nights.items():
+        venue, number = matches[0].venue, room(matches[0].division.season)
+        if len(matches) > number:
+            over.setdefault(venue, []).append(
+                f"{len(matches)} matches on {long_date(day)} "
+                f"({'; '.join(f'{f.home} v {f.away}' for f in matches)})"
+            )
+            can[venue] = number
+            most = max(most, len(matches))
+    if over:
+        said = " ".join(
+            f"{venue} already has {join_words(its)}: it can host {can[venue]} a night."
+            for venue, its in over.items()
+        )
+        raise ValidationError(
+            {
+                field: f"{said} Re-arrange a match off each of those nights first (on the "
+                f"fixture's page), {advice} {most} or more."
             }
         )
 
@@ -843,7 +890,18 @@ def season_update(
         starts_on=starts_on,
         ends_on=ends_on,
     )
-    if venue_capacity is not None:
+    if venue_capacity is not None and venue_capacity != season.venue_capacity:
+        # The venues with a number of their own keep it.
+        _refuse_nights_over(
+            league=season.league,
+            fixtures=Fixture.objects.filter(
+                division__season=season, venue__matches_a_night__isnull=True
+            ),
+            room=lambda _season: venue_capacity,
+            field="venue_capacity",
+            advice=f"give the venue a number of its own ({VENUE_MATCHES_A_NIGHT}, on its "
+            f"page), or set {SEASON_MATCHES_A_NIGHT} to",
+        )
         season.venue_capacity = venue_capacity
     season.full_clean()
     season.save(
@@ -914,13 +972,22 @@ def venue_update(
 ) -> Venue:
     """Rename or re-address a venue ``league`` keeps (no other league's team or fixture uses
     it), or set how many matches it can host on one night (``matches_a_night``; None: the
-    season's setting); the change is in ``league``'s audit trail. Fixtures already booked stay
-    where they are: the new number holds for those added, moved or generated from now on."""
+    season's setting); the change is in ``league``'s audit trail. A number below what the
+    venue already hosts on a night to come is refused, naming each such night and its matches
+    (``_refuse_nights_over``): the fixture list would hold more than it can host."""
     require_secretary(by, league)
     _require_venue(venue, league, "name")
     name, town = one_spaced(name), one_spaced(town)
     _refuse_venue_twice(league, name, town, but=venue.pk)
     _refuse_matches_a_night(matches_a_night)
+    if matches_a_night != venue.matches_a_night:
+        _refuse_nights_over(
+            league=league,
+            fixtures=Fixture.objects.filter(venue=venue),
+            room=lambda season: matches_a_night or season.venue_capacity,
+            field="matches_a_night",
+            advice=f"or set {VENUE_MATCHES_A_NIGHT} to",
+        )
     before = _venue_state(venue)
     venue.name, venue.town = name, town
     venue.address = address

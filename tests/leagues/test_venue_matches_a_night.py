@@ -223,3 +223,101 @@ def test_the_service_refuses_a_number_below_one(league, pub, signed_in):
     }
     pub.refresh_from_db()
     assert pub.matches_a_night is None
+
+
+# --- a number below what the fixture list already has there --------------------------------------
+
+
+def two_a_night_at(division, venue, nights):
+    """Two home matches at ``venue`` on each of ``nights`` (its teams "Home A" and "Home B")."""
+    homes = entered(division, venue, "Home A", "Home B")
+    aways = entered(division, VenueFactory(league=division.season.league), "Away A", "Away B")
+    for night in nights:
+        for home, away in zip(homes, aways, strict=True):
+            fixture_add(division=division, home=home, away=away, date=night)
+    return homes, aways
+
+
+def refused(client, url, data):
+    """The form's errors on a page that refused ``data`` (shown again, not saved)."""
+    response = client.post(url, data)
+    assert response.status_code == 200
+    return response.context["form"].errors
+
+
+def test_the_venue_page_refuses_a_number_below_the_matches_it_already_hosts_naming_them(
+    client, signed_in, division, league, club
+):
+    """Rum Shop Corner hosting two matches on two nights, set to 1: it was saved with no word
+    and the list held two nights over its number. It is refused, each night named with its
+    matches and how to go on, and nothing changes."""
+    two_a_night_at(division, club, [NIGHT, NEXT])
+    url = reverse("leagues:manage_venue_edit", args=[league.slug, club.pk])
+    data = {"name": club.name, "town": club.town, "address": ""}
+    assert refused(client, url, {**data, "matches_a_night": "1"}) == {
+        "matches_a_night": [
+            "Working Men's Club, Batley already has 2 matches on Tue 14 Sep 2027 (Home A v Away A; "
+            "Home B v Away B) and 2 matches on Tue 21 Sep 2027 (Home A v Away A; Home B v Away "
+            "B): it can host 1 a night. Re-arrange a match off each of those nights first (on "
+            "the fixture's page), or set Matches it can host a night to 2 or more."
+        ]
+    }
+    # Blank is the season's 1: refused so too.
+    assert list(refused(client, url, {**data, "matches_a_night": ""})) == ["matches_a_night"]
+    club.refresh_from_db()
+    assert club.matches_a_night == 2
+    assert not AuditEntry.objects.filter(action=AuditEntry.Action.VENUE_UPDATED).exists()
+    # One of the nights put right: the other is still named.
+    Fixture.objects.filter(date=NIGHT, home__name="Home B").delete()
+    [said] = refused(client, url, {**data, "matches_a_night": "1"})["matches_a_night"]
+    assert "Tue 14 Sep" not in said
+    assert "2 matches on Tue 21 Sep 2027 (Home A v Away A; Home B v Away B)" in said
+
+
+def test_a_lower_number_is_saved_where_no_night_to_come_is_over_it(
+    division, league, club, signed_in
+):
+    """Two matches at the club on a night already past (and a night to come with one) hold
+    nothing back: the number is for the nights to come."""
+    from leagues.services.structure import venue_update
+
+    homes, aways = two_a_night_at(division, club, [NIGHT])
+    Fixture.objects.filter(date=NIGHT).update(date=datetime.date(2026, 1, 6))
+    fixture_add(division=division, home=homes[0], away=aways[1], date=NEXT)
+    venue_update(venue=club, name=club.name, town=club.town, matches_a_night=1, league=league)
+    club.refresh_from_db()
+    assert club.matches_a_night == 1
+
+
+def test_the_season_setting_lowered_below_a_pubs_nights_is_refused_naming_them(
+    client, signed_in, division, league, pub, club
+):
+    """The season's setting is 2 and the pubs without a number of their own follow it: lowering
+    it to 1 with the Red Lion hosting two on a night is refused, naming the night; the club's
+    two (its own number, 2) are not."""
+    division.season.venue_capacity = 2
+    division.season.save(update_fields=["venue_capacity"])
+    two_a_night_at(division, pub, [NIGHT])
+    club_teams = entered(division, club, "Club A", "Club B")
+    aways = entered(division, VenueFactory(league=league), "Other A", "Other B")
+    for home, away in zip(club_teams, aways, strict=True):
+        fixture_add(division=division, home=home, away=away, date=NEXT)
+    season = division.season
+    url = reverse("leagues:manage_season_edit", args=[league.slug, season.pk])
+    data = {"name": season.name, "starts_on": season.starts_on.isoformat(), "venue_capacity": "1"}
+    assert refused(client, url, data) == {
+        "venue_capacity": [
+            "Red Lion, Dewsbury already has 2 matches on Tue 14 Sep 2027 (Home A v Away A; Home "
+            "B v Away B): it can host 1 a night. Re-arrange a match off each of those nights "
+            "first (on the fixture's page), give the venue a number of its own (Matches it can "
+            "host a night, on its page), or set Matches a venue can host a night to 2 or more."
+        ]
+    }
+    season.refresh_from_db()
+    assert season.venue_capacity == 2
+    # The Red Lion given its own 2: the season's 1 is saved, and the club's two stand.
+    pub.matches_a_night = 2
+    pub.save(update_fields=["matches_a_night"])
+    assert client.post(url, data).status_code == 302
+    season.refresh_from_db()
+    assert season.venue_capacity == 1
