@@ -139,6 +139,31 @@ def test_a_kept_hand_replaces_theirs_or_follows_it(phones: tuple[Scorer, Scorer]
     assert HandRevision.objects.filter(game=game, action=RevisionAction.CORRECT).count() == 1
 
 
+def test_replace_theirs_and_add_mine_after_theirs_say_what_became_of_the_hand(
+    phones: tuple[Scorer, Scorer],
+) -> None:
+    """After Replace theirs or Add mine after theirs the panel went and nothing but the sheet
+    changing said what became of the scorer's hand: the score bar says it, and goes on saying
+    it (the server's game shown again meanwhile) until the scorer's next action."""
+    game, page = both_recorded_differently(phones)
+    notice = page.get_by_test_id("game-notice")
+    expect(page.get_by_test_id("kept-2")).to_be_visible()
+    page.get_by_test_id("replace-theirs-1").tap()
+    expect(page.get_by_test_id("kept-1")).to_have_count(0)
+    expect(notice).to_have_text("Your hand 1 replaced the other phone's.")
+
+    page.get_by_test_id("add-after-2").tap()
+    expect(page.get_by_test_id("offline-conflict")).to_have_count(0)
+    added = "Your hand 2 was added after theirs, as hand 3."
+    expect(notice).to_have_text(added)
+    expect(page.locator("#hand-3:not([data-state])")).to_have_count(1)  # the server's game
+    expect(notice).to_have_text(added)
+    assert [turned(game, n) for n in (1, 2, 3)] == [["4H"], ["8H"], ["5C"]]
+
+    phones[0].play(4, card="10C", high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
+    expect(notice).to_have_text("Hand 4 recorded.")
+
+
 # Two taps faster than a slow phone: the second lands before the page has drawn what the first
 # did (the panel still shows the choice), as one finger tapping twice does.
 TAPPED_TWICE = """(testid) => {

@@ -182,18 +182,20 @@ function sayInScoreBar(text, { make = false } = {}) {
 
 /** What the phone says in the score bar until the scorer's next action (a hand recorded or
  * kept, an undo, a Fix, a choice on a hand kept beside the other phone's), or null: the
- * server's page shown anew (which has no notice of its own) says it again. */
+ * server's page shown anew (which has no notice of its own) says it again. {text, key: the
+ * kept hand the scorer's choice made (null: none), placed: for a hand added after the sheet's
+ * last, the words once the server gives it its number}. */
 let standingNotice = null;
 
-function sayUntilNextAction(text) {
-  standingNotice = text;
+function sayUntilNextAction(text, { key = null, placed = null } = {}) {
+  standingNotice = { text, key, placed };
   sayInScoreBar(text, { make: true });
 }
 
 /** What the score bar said until the scorer's next action is no longer so. */
 function forgetStandingNotice() {
   const notice = document.getElementById("game-notice");
-  if (standingNotice !== null && notice?.textContent === standingNotice) notice.remove();
+  if (standingNotice !== null && notice?.textContent === standingNotice.text) notice.remove();
   standingNotice = null;
 }
 
@@ -815,7 +817,10 @@ async function flush({ clock = false } = {}) {
         [op] = waiting;
       }
       if (response.ok) {
-        await store.replaceOp(op.key, (kept) => sentOrCorrected(kept, op, payload(op, state).number, data.game));
+        const number = payload(op, state).number;
+        await store.replaceOp(op.key, (kept) => sentOrCorrected(kept, op, number, data.game));
+        // The scorer's hand added after the sheet's last: said with the number it now has.
+        if (standingNotice?.key === op.key && standingNotice.placed) sayUntilNextAction(standingNotice.placed(number));
         sent += 1;
         continue;
       }
@@ -837,6 +842,8 @@ async function flush({ clock = false } = {}) {
         await store.putOp({ ...op, state: "conflict", message: data.message });
         refused = true;
       }
+      // What the scorer's choice did is not so: the hand is back beside the server's words.
+      if (standingNotice?.key === op.key) forgetStandingNotice();
       break;
     }
   } finally {
@@ -891,7 +898,7 @@ function showServerGame(page, begun = null) {
   }
   current.replaceWith(node);
   drawnOnPhone = false;
-  if (standingNotice !== null) sayInScoreBar(standingNotice, { make: true });
+  if (standingNotice !== null) sayInScoreBar(standingNotice.text, { make: true });
   if (window.htmx) window.htmx.process(node);
   // Its hand form is new (or the scorer's begun one took its place): scoring.js keeps a copy
   // of the server's fresh one to draw the next hand's from.
@@ -1244,25 +1251,41 @@ document.addEventListener("click", async (event) => {
     // phone (before the panel is drawn again) finds the choice made and changes nothing, where it
     // kept a second correction (refused, and shown as a conflict again) or the hand twice after
     // the sheet's last.
-    let dropped = null; // the number of the scorer's hand that goes, theirs kept
+    // What became of the scorer's hand, said until their next action (nothing else says it but
+    // the sheet changing): the kept hand the choice made (`made`), and the words (`said`).
+    let made = null;
+    let said = null;
     const settled = await store.settleConflict(key, (op) => {
+      const mine = op.number;
+      const theirs = theirsFor(op, shown);
       if (decision.dataset.addAfter) {
-        return { ...op, key: store.newKey(), append: true, state: "unsent", message: undefined };
+        made = { ...op, key: store.newKey(), append: true, state: "unsent", message: undefined };
+        said = (at) => {
+          if (at === null) return `Your hand ${mine} goes after the sheet's last hand once the hands above it are settled.`;
+          return theirs ? `Your hand ${mine} was added after theirs, as hand ${at}.` : `Your hand ${mine} was added as hand ${at}.`;
+        };
+        return made;
       }
       if (decision.dataset.keepTheirs) {
-        dropped = op.number;
+        said = () => `Your hand ${mine} was not saved: the other phone's hand ${mine} stands.`;
         return null;
       }
-      const theirs = theirsFor(op, shown);
       // A correction of the server's hand, made against the revision this phone was shown.
-      if (theirs) return { ...op, key: store.newKey(), op: "correct", revision: theirs.revision, state: "unsent", message: undefined };
-      return op;
+      if (!theirs) return op;
+      made = { ...op, key: store.newKey(), op: "correct", revision: theirs.revision, state: "unsent", message: undefined };
+      said = () => `Your hand ${mine} replaced the other phone's.`;
+      return made;
     });
     if (!settled) return;
     forgetWhatWasSaid();
-    // Nothing else would tell the scorer that the hand they recorded is not on the sheet.
-    if (dropped !== null) sayUntilNextAction(`Your hand ${dropped} was not saved: the other phone's hand ${dropped} stands.`);
     await refresh();
+    if (said) {
+      // A hand added after the sheet's last is placed by the phone's view (nowhere while a kept
+      // hand above it waits to be settled), and numbered by the server once sent.
+      const placed = made?.append ? said : null;
+      const at = placed ? view.hands.findIndex((hand) => hand.key === made.key) + 1 || null : null;
+      sayUntilNextAction(said(at), { key: made?.key ?? null, placed });
+    }
     flush();
   }
 });
