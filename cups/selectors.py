@@ -899,17 +899,21 @@ def tie_audit(*, tie: Tie) -> tuple[list[AuditEntry], list[HandRevision]]:
 
 
 #: What ``tie_game_match`` reads, from the game.
-TIE_GAME_RELATED = ("cup_game__tie__home", "cup_game__tie__away")
+TIE_GAME_RELATED = ("cup_game__tie__home", "cup_game__tie__away", "cup_game__tie__competition")
 
 
 def tie_game_match(game: Any) -> GameMatch | None:
     """Registered with ``scoring.matches``: a cup tie's game (a race tie's, a team tie's
-    play-off) is played for its tie ("Ann and Bob v Cy and Di, game 2"). No query: it reads
-    ``TIE_GAME_RELATED``, read with the game (``scoring.selectors.game_for_page``); None for a
-    game that is not a tie's."""
+    play-off) is played for its tie ("League Cup: Ann and Bob v Cy and Di", game 2). No
+    query: it reads ``TIE_GAME_RELATED``, read with the game
+    (``scoring.selectors.game_for_page``); None for a game that is not a tie's."""
     try:
         tie_game = game.cup_game
     except ObjectDoesNotExist:
         return None
     tie = tie_game.tie
-    return GameMatch(title=f"{tie}, game {tie_game.number}", url=tie.get_absolute_url())
+    return GameMatch(
+        title=f"{tie.competition.name}: {tie}",
+        url=tie.get_absolute_url(),
+        game="Play-off game" if tie_game.is_playoff else f"Game {tie_game.number}",
+    )

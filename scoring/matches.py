@@ -20,9 +20,12 @@ class GameMatch:
     """The match a game is played for, as its page names it."""
 
     title: str
-    """"Black Bull A v Woolpack, table 2"."""
+    """"Black Bull A v Woolpack, table 2"; "League Cup: Ann and Bob v Cy and Di"."""
     url: str
     """The match's page."""
+    game: str
+    """Which of the match's games it is: "Game 2", "Play-off game". The page names the game
+    by its match and this, where the game's own title would repeat the match."""
     note: str = ""
     """What the match says of the game's result, if anything ("This table's result was
     settled from the score card: 11–8. …")."""

@@ -20,13 +20,15 @@ def table_game_match(game: Any) -> GameMatch | None:
     ("Black Bull A v Woolpack, table 2"). No query: it reads ``TABLE_GAME_RELATED``, read with
     the game (``scoring.selectors.game_for_page``); None for a game that is not a table's."""
     try:
-        table = game.league_game.table
+        table_game = game.league_game
     except ObjectDoesNotExist:
         return None
+    table = table_game.table
     fixture = table.fixture
     return GameMatch(
         title=f"{fixture.home} v {fixture.away}, table {table.board}",
         url=fixture.get_absolute_url(),
+        game=f"Game {table_game.number}",
         note=settled_from_card(table),
     )
 

@@ -52,6 +52,18 @@ def test_every_viewer_of_a_table_game_is_linked_to_its_fixture(client: Client, t
     assert link in _page(_scorer(table_game), table_game)
 
 
+def test_a_table_games_page_names_its_match_once(client: Client, table_game):
+    """The game's title, "Black Bull A v Fleece B, table 2, game 1", stood over its match's
+    link, "Black Bull A v Fleece B, table 2": the match said twice. The link names the match
+    and the line under it which game it is."""
+    fixture = table_game.table.fixture
+    page = _page(client, table_game)
+    body = page[page.index('data-testid="game"') :]
+    assert body.count(f"{fixture.home} v {fixture.away}") == 1
+    assert '<p class="game-title">Game 1 <span class="muted">· ' in body
+    assert str(table_game.game) in page[: page.index("</title>")]  # the tab's title keeps it
+
+
 def test_a_confirmed_result_is_said_and_the_match_still_linked(client: Client, table_game):
     phone = _scorer(table_game)
     link = table_game.table.scoring_link
@@ -95,5 +107,7 @@ def test_a_cup_ties_game_is_linked_to_its_tie(client: Client):
     second = tie.games.get(number=2)
     page = html.unescape(client.get(second.game.get_absolute_url()).content.decode())
     assert (
-        f'<a href="{tie.get_absolute_url()}" data-testid="game-match-link">{tie}, game 2</a>'
+        f'<a href="{tie.get_absolute_url()}" data-testid="game-match-link">{cup.name}: {tie}</a>'
     ) in page
+    body = page[page.index('data-testid="game"') :]
+    assert body.count(str(tie)) == 1 and '<p class="game-title">Game 2 <span' in body
