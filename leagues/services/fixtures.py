@@ -746,8 +746,13 @@ def fixtures_generate(
         for move in plan.moved
     ]
     swapped = [move.fixture.pk for move in plan.moved if move.swapped]
-    # Seats taken for the other way round are no one's now: both captains seat their pairs
-    # again (the preview said its cards may be printed already).
+    # Seats taken, and cards printed, for the other way round are no one's now: their tables
+    # go, each scoring link revoked, as seating the tables afresh does, and both captains
+    # seat their pairs again (the preview said its cards may be printed already).
+    from scoring.services.links import _scoring_link_revoke
+
+    for table in FixtureTable.objects.filter(fixture__in=swapped, scoring_link__isnull=False):
+        _scoring_link_revoke(link=table.scoring_link)
     FixtureTable.objects.filter(fixture__in=swapped).delete()
     for move in plan.moved:
         fixture = move.fixture

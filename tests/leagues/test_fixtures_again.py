@@ -12,9 +12,12 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from leagues.formats import YORKSHIRE_FORMAT
-from leagues.models import Team
+from leagues.models import FixtureTable, Player, Team
 from leagues.selectors.fixtures import generation_settings
 from leagues.services.fixtures import fixture_add, fixtures_generate, fixtures_plan
+from leagues.services.registrations import player_register
+from leagues.services.results import fixture_tables_set
+from scoring.models import ScoringLink
 from tests.factories.leagues import DivisionFactory, LeagueFactory, TeamEntryFactory, VenueFactory
 
 pytestmark = pytest.mark.django_db
@@ -122,7 +125,23 @@ def test_a_meeting_listed_the_other_way_round_is_that_meeting_not_a_new_one():
     assert plan.replaced == () and plan.created == ()
     swapped = {move.fixture.pk for move in plan.moved if move.swapped}
     assert swapped, "the generator's homes differ from the hand-made list's"
+    # One of them seated already, its cards' links out: seated the other way round, its
+    # tables go and their links stop working.
+    seated = before[min(swapped)]
+    boards = division.season.get_match_format().tables
+    for team in (seated.home, seated.away):
+        for i in range(2 * boards):
+            player_register(name=f"{team.name} player {i}", team=team, season=division.season)
+    home, away = (
+        list(Player.objects.filter(registrations__team=team).order_by("pk"))
+        for team in (seated.home, seated.away)
+    )
+    pairs = [(home[2 * i : 2 * i + 2], away[2 * i : 2 * i + 2]) for i in range(boards)]
+    tables = fixture_tables_set(fixture=seated, pairs=pairs)
+    links = [table.scoring_link_id for table in tables]
     fixtures_generate(division=division, **settings)
+    assert not FixtureTable.objects.filter(fixture=seated).exists()
+    assert not ScoringLink.objects.filter(pk__in=links, revoked_at__isnull=True).exists()
     after = {f.pk: f for f in division.fixtures.select_related("home")}
     assert after.keys() == before.keys()
     for pk in swapped:
