@@ -164,7 +164,9 @@ class StandingsOut(Schema):
     rule_text: str
     columns: list[Column] = Field(
         description="The figures the league's table shows, in its order: each names a field "
-        "of every row (a Yorkshire league shows pegs, a Trinidad league hang jacks)."
+        "of every row (a Yorkshire league shows pegs, a Trinidad league hang jacks). Where its "
+        "format plays one game a table, games_for and tables_won are the same figure: one of "
+        "them is shown, the one its tie-breaks name (games_for where they name neither)."
     )
     rows: list[StandingRowOut]
 

@@ -87,6 +87,24 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: Where a table plays one game, a table won is a game won: the two figures are one.
+SAME_WHERE_ONE_GAME = ("games_for", "tables_won")
+
+
+def table_columns(season: Season) -> list[Metric]:
+    """The figures the season's tables show (``COLUMNS``), in order. Where its format plays
+    one game a table, games for and tables won are the same figure: it is shown once, as the
+    tie-break order names it (tables won where that comes first; games for otherwise, beside
+    games against). A format with more games a table shows both."""
+    league = season.league
+    keys = COLUMNS[league.style]
+    if "tables_won" in keys and season.get_match_format().max_games_per_table == 1:
+        named = [key for key in season.get_tiebreaks() if key in SAME_WHERE_ONE_GAME]
+        dropped = "games_for" if named[:1] == ["tables_won"] else "tables_won"
+        keys = tuple(key for key in keys if key != dropped)
+    return [METRICS[key] for key in keys]
+
+
 @dataclass(frozen=True)
 class MatchLine:
     """One final result, from one team's side."""
@@ -575,7 +593,7 @@ def divisions_standings(
                 rows=sorted(rows[division.pk], key=lambda row: (row.position, row.team.name)),
                 tiebreaks=tiebreaks,
                 rule_text=tiebreak_rule_text(tiebreaks, league.style),
-                columns=[METRICS[key] for key in COLUMNS[league.style]],
+                columns=table_columns(division.season),
                 adjustments=listed.get(division.pk, []),
                 counted=table.counted if table else 0,
                 remaining=[(home, away) for home, away in table.remaining] if table else [],
@@ -801,7 +819,7 @@ def _standings(
         rows=ranked,
         tiebreaks=tiebreaks,
         rule_text=tiebreak_rule_text(tiebreaks, league.style),
-        columns=[METRICS[key] for key in COLUMNS[league.style]],
+        columns=table_columns(division.season),
         adjustments=adjustments,
         counted=len(counted_ids),
         remaining=remaining,

@@ -1,9 +1,14 @@
 """The league table: derived from stored results and adjustments, ordered by the secretary's
 tie-breaks, with the rule printed under it."""
 
+import csv
+import io
+
 import pytest
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 
+from leagues.formats import YORKSHIRE_FORMAT
 from leagues.models import Fixture, FixtureResult
 from leagues.selectors.fixtures import division_get
 from leagues.selectors.standings import (
@@ -343,6 +348,63 @@ def test_style_columns():
     standings = division_standings(division=trinidad)
     assert "hang_jacks_for" in standings.column_keys
     assert [m.label_for("trinidad") for m in standings.columns][4] == "Bullseyes for"
+
+
+@pytest.mark.parametrize(
+    ("tiebreaks", "games_a_table", "shown", "not_shown"),
+    [
+        # One game a table: a table won is a game won, the figure shown once.
+        (("points", "games_for", "head_to_head"), {}, ("games_for",), ("tables_won",)),
+        (("points", "tables_won", "games_for"), {}, ("tables_won",), ("games_for",)),
+        (("points", "pegs_diff"), {}, ("games_for",), ("tables_won",)),
+        # More games a table: a table won is not a game won, both shown.
+        (
+            ("points", "games_for"),
+            {"games_mode": "fixed", "games": 2},
+            ("games_for", "tables_won"),
+            (),
+        ),
+    ],
+)
+def test_a_yorkshire_table_shows_games_for_and_tables_won_once_where_they_are_one(
+    client, tiebreaks, games_a_table, shown, not_shown
+):
+    """A Yorkshire table showed GF (games for) and TW (tables won), always equal where a table
+    plays one game: it shows the one its tie-breaks name (games for where they name neither),
+    on the page, the CSV and the API's columns; a format with more games a table keeps both."""
+    fmt = YORKSHIRE_FORMAT.with_options(**games_a_table)
+    division, teams = make_division(
+        "Ossett", "Batley", tiebreaks=tiebreaks, match_format=fmt.to_spec()
+    )
+    play(
+        division,
+        teams["Ossett"],
+        teams["Batley"],
+        home_points=8,
+        away_points=2,
+        home_games=3,
+        away_games=1,
+        home_tables=3,
+        away_tables=1,
+    )
+    refresh_division_table(division=division.pk)
+    page = client.get(reverse("leagues:division", args=[division.pk])).content.decode()
+    header = next(
+        csv.reader(
+            io.StringIO(
+                client.get(
+                    reverse("leagues:division_standings_csv", args=[division.pk])
+                ).content.decode()
+            )
+        )
+    )
+    columns = client.get(f"/api/divisions/{division.pk}/standings").json()["columns"]
+    for key, present in [*((key, True) for key in shown), *((key, False) for key in not_shown)]:
+        metric = METRICS[key]
+        assert (key in columns) is present, key
+        assert (metric.label_for("yorkshire") in header) is present, key
+        assert (f">{metric.abbr_for('yorkshire')}<" in page) is present, key
+    assert "games_against" in columns
 
 
 def test_every_metric_is_covered_by_a_test():
