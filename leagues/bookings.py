@@ -14,6 +14,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 
 from leagues.days import long_date
+from leagues.nights_off import NightsOff
 from scoring.forms.words import ordinal
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
@@ -63,13 +64,15 @@ def clashes(
     division: Hashable | None = None,
     meetings: int | None = None,
     withdrawn: Mapping[Hashable, datetime.date] | None = None,
+    closed: Iterable[NightsOff] = (),
 ) -> list[Clash]:
     """Every reason ``home`` v ``away`` at ``venue`` on ``date`` cannot join ``booked``: for a
     league fixture (``division`` given) a team withdrawn from the season (``withdrawn``: the
     day each withdrew), either team already on that night (each named, with the fixture it
     plays in), the venue hosting as many matches that night as it can (``capacity``: the
     venue's own number, else the season's, ``Venue.matches_in``), and for a league fixture a
-    meeting of the two beyond the format's ``meetings``. ``names`` names the teams and the
+    meeting of the two beyond the format's ``meetings``, and the venue closed that night
+    (``closed``: its dates closed, ``Venue.closed_ranges``). ``names`` names the teams and the
     venue."""
     booked = list(booked)
     night = [b for b in booked if b.date == date and b.on_the_night]
@@ -88,6 +91,10 @@ def clashes(
         playing = next((b for b in night if team in (b.home, b.away)), None)
         if playing is not None:
             found.append(Clash(side, f"{names[team]} is already on that night ({playing.words})."))
+    shut = next((nights for nights in closed if nights.covers(date)), None)
+    if shut is not None:
+        why = f" ({shut.name})" if shut.name else ""
+        found.append(Clash("venue", f"{names[venue]} is closed on {long_date(date)}{why}."))
     hosted = [b for b in night if b.venue == venue]
     if len(hosted) >= capacity:
         found.append(

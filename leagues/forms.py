@@ -25,6 +25,7 @@ from leagues.formats import STYLE_PRESETS
 from leagues.match import FIRST_TO, FIXED, SINGLE, FormatError
 from leagues.models import (
     SEASON_MATCHES_A_NIGHT,
+    VENUE_CLOSED,
     VENUE_MATCHES_A_NIGHT,
     Division,
     Fixture,
@@ -784,6 +785,17 @@ class VenueForm(forms.Form):
             "max_value": f"{MATCHES_A_NIGHT}: at most 20, or blank for the season's setting.",
         },
     )
+    closed = TextField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+        label=VENUE_CLOSED,
+        help_text="One date or range a line, then why if you like: 2027-01-14 Refurbishment, "
+        "or 2027-01-14 to 2027-01-21. No match is arranged here on them; the rest of the "
+        "league plays.",
+    )
+
+    def clean_closed(self) -> list[NightsOff]:
+        return parse_nights_off(self.cleaned_data.get("closed") or "")
 
 
 class TeamForm(forms.Form):

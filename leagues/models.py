@@ -440,6 +440,9 @@ class Division(models.Model):
 #: A venue's own number of matches a night (``Venue.matches_a_night``), as its page's field is
 #: labelled and every refusal about a full venue names it.
 VENUE_MATCHES_A_NIGHT = "Matches it can host a night"
+#: A venue's dates it is closed (``Venue.closed``), as its page's field is labelled and its
+#: refusals name it.
+VENUE_CLOSED = "Closed on"
 #: The season's number (``Season.venue_capacity``), as the season's page labels it.
 SEASON_MATCHES_A_NIGHT = "Matches a venue can host a night"
 
@@ -469,6 +472,12 @@ class Venue(models.Model):
         help_text="Matches it can host on one night (a club with two rooms: 2). Empty: the "
         "season's setting.",
     )
+    closed = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The dates it is closed, as ranges (leagues.nights_off, as a season's nights "
+        "with no league are stored): no match is arranged there on them.",
+    )
 
     class Meta:
         ordering = ["name"]
@@ -497,6 +506,11 @@ class Venue(models.Model):
         """How many matches it can host on one night of ``season``: its own number, where it
         has one, else the season's (``Season.venue_capacity``)."""
         return self.matches_a_night or season.venue_capacity
+
+    @property
+    def closed_ranges(self) -> list[NightsOff]:
+        """The dates it is closed, as ranges ("Refurbishment (Thu 14 Jan 2027)")."""
+        return [NightsOff.from_json(value) for value in self.closed]
 
 
 def venue_words(name: str, town: str) -> str:

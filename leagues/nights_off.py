@@ -22,6 +22,7 @@ __all__ = [
     "NightsOffError",
     "carried",
     "check",
+    "check_overlaps",
     "dates_off",
     "parse",
     "ranges_of",
@@ -164,12 +165,7 @@ def text(ranges: Iterable[NightsOff]) -> str:
 
 def check(ranges: Sequence[NightsOff], *, starts_on: date, ends_on: date | None) -> None:
     """Refuse overlapping ranges and a range outside the season or across its start or end."""
-    ordered = sorted(ranges, key=lambda r: (r.first, r.last))
-    for earlier, later in zip(ordered, ordered[1:], strict=False):
-        if later.first <= earlier.last:
-            raise NightsOffError(
-                f"{earlier.label} and {later.label} overlap: give each night off once"
-            )
+    ordered = check_overlaps(ranges)
     for r in ordered:
         if r.first < starts_on <= r.last:
             raise NightsOffError(
@@ -185,6 +181,17 @@ def check(ranges: Sequence[NightsOff], *, starts_on: date, ends_on: date | None)
             )
         if ends_on is not None and r.first > ends_on:
             raise NightsOffError(f"{r.label} is after the season ends ({long_date(ends_on)})")
+
+
+def check_overlaps(ranges: Sequence[NightsOff]) -> list[NightsOff]:
+    """The ranges in order, refused where two overlap (a night given twice)."""
+    ordered = sorted(ranges, key=lambda r: (r.first, r.last))
+    for earlier, later in zip(ordered, ordered[1:], strict=False):
+        if later.first <= earlier.last:
+            raise NightsOffError(
+                f"{earlier.label} and {later.label} overlap: give each night off once"
+            )
+    return ordered
 
 
 def ranges_of(values: Iterable[NightsOff | date]) -> list[NightsOff]:

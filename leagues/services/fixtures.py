@@ -643,8 +643,8 @@ def _venues_taken(
     division: Division, teams: Sequence[Team], room: Mapping[int, int]
 ) -> dict[int, frozenset[datetime.date]]:
     """Per venue of the division's teams, the nights other divisions of the season already
-    fill it (as many home matches as it can host a night, ``room``: by venue): the planner
-    pairs the division's teams against them."""
+    fill it (as many home matches as it can host a night, ``room``: by venue) and the nights
+    it is closed (``Venue.closed``): the planner pairs the division's teams against them."""
     hosting: dict[tuple[int, datetime.date], int] = {}
     for venue, day in (
         matches_on_their_nights(
@@ -656,7 +656,11 @@ def _venues_taken(
         .values_list("venue", "date")
     ):
         hosting[(venue, day)] = hosting.get((venue, day), 0) + 1
-    taken: dict[int, set[datetime.date]] = {}
+    taken: dict[int, set[datetime.date]] = {
+        team.home_venue_id: set(dates_off(team.home_venue.closed_ranges))
+        for team in teams
+        if team.home_venue.closed
+    }
     for (venue, day), count in hosting.items():
         if count >= room[venue]:
             taken.setdefault(venue, set()).add(day)
@@ -925,7 +929,9 @@ def _clear_fixtures_not_its_own(
         .exclude(division=division, kind=Fixture.Kind.LEAGUE)
         .select_related("home", "away")
     ]
-    if not others or not planned:
+    # The nights each home venue is closed (``Venue.closed``): a clash as another's match is.
+    closed = {team.home_venue_id: team.home_venue.closed_ranges for team in teams}
+    if not (others or any(closed.values())) or not planned:
         return planned
     # The teams with their home venues, and each venue's matches a night (``_room``), as the
     # plan read them.
@@ -951,6 +957,7 @@ def _clear_fixtures_not_its_own(
             venue=("venue", venue_of[fixture.home]),
             names=names,
             capacity=room[venue_of[fixture.home]],
+            closed=closed[venue_of[fixture.home]],
         )
         return [clash.message.rstrip(".") for clash in found]
 
@@ -1120,6 +1127,7 @@ def refuse_clash(
         venue=("venue", venue.pk),
         names={home.pk: str(home), away.pk: str(away), ("venue", venue.pk): str(venue)},
         capacity=venue.matches_in(season),
+        closed=venue.closed_ranges,
         division=division.pk if league else None,
         meetings=season.get_match_format().meetings if league else None,
         withdrawn=dict(
@@ -1232,7 +1240,8 @@ def nights_free_for(
     (whichever is later, and not before the season starts) on which teams ``home`` and ``away``
     are both free and venue ``venue`` has room, the fixture ``moving`` (a fixture's id) left
     out: a re-arrangement's offer, and the night a cup tie of an undated round is played on.
-    The last may be after the season's end (the caller says so). One query."""
+    A night the venue is closed (``Venue.closed``) is not free. The last may be after the
+    season's end (the caller says so). Two queries (one with no venue)."""
     others = matches_on_their_nights(Fixture.objects.filter(division__season=season))
     if moving is not None:
         others = others.exclude(pk=moving)
@@ -1248,6 +1257,9 @@ def nights_free_for(
             hosted[day] = hosted.get(day, 0) + 1
             room = own or room
     full = {day: {venue} for day, n in hosted.items() if n >= room}
+    if venue is not None:
+        shut = Venue.objects.filter(pk=venue).values_list("closed", flat=True).first() or []
+        full |= {day: {venue} for day in dates_off(NightsOff.from_json(v) for v in shut)}
     after = max(
         start - datetime.timedelta(days=1),
         season.league.today() - datetime.timedelta(days=1),

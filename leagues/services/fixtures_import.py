@@ -490,6 +490,8 @@ def _plan(
     rooms = {
         known.ident(str(v)): v.matches_a_night for v in known.written.values() if v.matches_a_night
     }
+    # And to the dates it is closed (``Venue.closed``), as adding a fixture is.
+    shut = {known.ident(str(v)): v.closed_ranges for v in known.written.values() if v.closed}
     seen: dict[tuple[str, str, datetime.date], int] = {}
     today = league.today()
     #: What the league calls a game won, as its pages say it: "games", "bullseyes".
@@ -605,6 +607,7 @@ def _plan(
                     venue: venue_names.get(venue[1], raw["venue"]),
                 },
                 capacity=rooms.get(venue[1], capacity),
+                closed=shut.get(venue[1], ()),
                 division=division,
                 meetings=fmt.meetings,
                 withdrawn=withdrawn,

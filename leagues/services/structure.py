@@ -23,6 +23,7 @@ from leagues.formats import STYLE_PRESETS
 from leagues.match import MatchFormat
 from leagues.models import (
     SEASON_MATCHES_A_NIGHT,
+    VENUE_CLOSED,
     VENUE_MATCHES_A_NIGHT,
     AuditEntry,
     Division,
@@ -37,7 +38,7 @@ from leagues.models import (
     league_address,
     name_address,
 )
-from leagues.nights_off import NightsOff
+from leagues.nights_off import NightsOff, NightsOffError, check_overlaps, dates_off
 from leagues.permissions import (
     can_approve_leagues,
     can_create_league,
@@ -306,17 +307,20 @@ def venue_create(
     address: str = "",
     slug: str = "",
     matches_a_night: int | None = None,
+    closed: Sequence[NightsOff] = (),
     league: League | None = None,
     by: Account = None,
 ) -> Venue:
     """A new venue kept by ``league`` (``None``: the site operator's own). Its name and town
     are stored one-spaced, as a second of the same is refused. ``matches_a_night``: how many
-    matches it can host on one night (None: the season's setting)."""
+    matches it can host on one night (None: the season's setting); ``closed``: the dates it
+    is closed (``_closed_checked``)."""
     name, town = one_spaced(name), one_spaced(town)
     if league is not None:
         require_secretary(by, league)
         _refuse_venue_twice(league, name, town)
     _refuse_matches_a_night(matches_a_night)
+    stored_closed = _closed_checked(closed)
     slug = slug or name_address(f"{name} {town}".strip(), "venue")
     if league is not None and Venue.objects.filter(slug=slug).exists():
         # Slugs are the site's: another league's pub of that name has it.
@@ -332,6 +336,7 @@ def venue_create(
         address=address,
         slug=slug,
         matches_a_night=matches_a_night,
+        closed=stored_closed,
     )
     venue.full_clean()
     venue.save()
@@ -354,6 +359,49 @@ def _refuse_matches_a_night(matches_a_night: int | None) -> None:
             {
                 "matches_a_night": f"{VENUE_MATCHES_A_NIGHT}: at least 1, not "
                 f"{matches_a_night} (blank for the season's setting)."
+            }
+        )
+
+
+def _closed_checked(closed: Sequence[NightsOff]) -> list[dict[str, object]]:
+    """A venue's dates it is closed as stored, refused (naming the range) when two overlap or
+    one is marked every year (a season's nights with no league are carried so; a pub's
+    closing is for the dates given)."""
+    try:
+        ranges = check_overlaps(closed)
+    except NightsOffError as exc:
+        raise ValidationError({"closed": f"{VENUE_CLOSED}: {exc}."}) from exc
+    for nights in ranges:
+        if nights.every_year:
+            raise ValidationError(
+                {
+                    "closed": f"{VENUE_CLOSED}: {nights.label} is marked every year; a venue is "
+                    "closed on the dates given: write each year's."
+                }
+            )
+    return [nights.to_json() for nights in ranges]
+
+
+def _refuse_closed_booked(*, venue: Venue, league: League, closed: Sequence[NightsOff]) -> None:
+    """Refuse closing ``venue`` on a night to come it already hosts a match on, each named
+    with its night: re-arranged first, the night can be closed."""
+    days = dates_off(closed)
+    if not days:
+        return
+    booked = [
+        f"{fixture.home} v {fixture.away} on {long_date(fixture.date)}"
+        for fixture in matches_on_their_nights(
+            Fixture.objects.filter(venue=venue, date__gte=league.today(), date__in=days)
+        )
+        .select_related("home", "away")
+        .order_by("date", "pk")
+    ]
+    if booked:
+        raise ValidationError(
+            {
+                "closed": f"{venue} already hosts {'; '.join(booked)}: re-arrange "
+                f"{'it' if len(booked) == 1 else 'them'} first (on the fixture's page), or "
+                f"leave {'that night' if len(booked) == 1 else 'those nights'} open."
             }
         )
 
@@ -591,6 +639,7 @@ def _venue_state(venue: Venue) -> dict[str, Any]:
         "town": venue.town,
         "address": venue.address,
         "matches_a_night": venue.matches_a_night,
+        "closed": [nights.label for nights in venue.closed_ranges],
     }
 
 
@@ -967,6 +1016,7 @@ def venue_update(
     town: str = "",
     address: str = "",
     matches_a_night: int | None = None,
+    closed: Sequence[NightsOff] | None = None,
     league: League,
     by: Account = None,
 ) -> Venue:
@@ -974,7 +1024,9 @@ def venue_update(
     it), or set how many matches it can host on one night (``matches_a_night``; None: the
     season's setting); the change is in ``league``'s audit trail. A number below what the
     venue already hosts on a night to come is refused, naming each such night and its matches
-    (``_refuse_nights_over``): the fixture list would hold more than it can host."""
+    (``_refuse_nights_over``): the fixture list would hold more than it can host. ``closed``:
+    the dates it is closed (``_closed_checked``; None: as they are), refused on a night to come
+    it already hosts a match on (``_refuse_closed_booked``)."""
     require_secretary(by, league)
     _require_venue(venue, league, "name")
     name, town = one_spaced(name), one_spaced(town)
@@ -988,12 +1040,17 @@ def venue_update(
             field="matches_a_night",
             advice=f"or set {VENUE_MATCHES_A_NIGHT} to",
         )
+    if closed is None:
+        closed = venue.closed_ranges
+    stored_closed = _closed_checked(closed)
+    _refuse_closed_booked(venue=venue, league=league, closed=closed)
     before = _venue_state(venue)
     venue.name, venue.town = name, town
     venue.address = address
     venue.matches_a_night = matches_a_night
+    venue.closed = stored_closed
     venue.full_clean()
-    venue.save(update_fields=["name", "town", "address", "matches_a_night"])
+    venue.save(update_fields=["name", "town", "address", "matches_a_night", "closed"])
     _audit(
         league=league,
         action=AuditEntry.Action.VENUE_UPDATED,

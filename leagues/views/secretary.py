@@ -434,6 +434,7 @@ def venue_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "town": venue.town,
             "address": venue.address,
             "matches_a_night": venue.matches_a_night,
+            "closed": nights_off.text(venue.closed_ranges),
         },
     )
     return _form_page(

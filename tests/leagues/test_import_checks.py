@@ -607,6 +607,27 @@ def test_a_venue_written_as_every_page_writes_it_is_that_venue(league, calendar)
     ]
 
 
+def test_a_row_at_a_venue_on_a_night_it_is_closed_is_a_problem_naming_it(league, calendar):
+    """The Crown Inn closed on Thu 14 Oct 2027 (its page's "Closed on"): a row there that night
+    is refused as adding the fixture would be; the night after, it is planned."""
+    from leagues.nights_off import NightsOff
+    from leagues.services.league_import import import_plan
+
+    crown = Team.objects.get(name="Crown").home_venue
+    crown.closed = [NightsOff(datetime.date(2027, 10, 14), datetime.date(2027, 10, 14)).to_json()]
+    crown.save(update_fields=["closed"])
+    people = "division,team,venue,player\nPremier,Golden Lion,Golden Lion Inn,Linda Dyson\n"
+    for day, problems in (
+        ("14/10/2027", [f"{crown} is closed on Thu 14 Oct 2027."]),
+        ("21/10/2027", []),
+    ):
+        fixtures = f"date,division,home,away\n{day},Premier,Crown,Red Lion\n"
+        found = import_plan(
+            league=league, season=calendar, season_name="", **_files(people, fixtures)
+        )
+        assert [p.message for p in found.problems] == problems
+
+
 def _files(people: str, fixtures: str):
     from leagues.services.fixtures_import import FixturesImport
     from leagues.services.league_import import read_files

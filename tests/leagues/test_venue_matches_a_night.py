@@ -1,7 +1,14 @@
 """A venue's own number of matches a night (``Venue.matches_a_night``): a club with two rooms
 hosts two matches on one night while the pubs with one room keep the season's one; blank, the
 season's setting holds. Adding, re-arranging and generating fixtures, cup ties' nights and an
-import's check all hold a venue to it; the secretary sets it on the venue's page."""
+import's check all hold a venue to it; the secretary sets it on the venue's page.
+
+And the dates a venue is closed (``Venue.closed``): one pub shut for a night, where the
+season's "Nights with no league" moved every team. Set on the venue's page (checked, in the
+audit trail), it is a clash adding or re-arranging a fixture there ("Red Lion, Dewsbury is
+closed on Tue 14 Sep 2027"), the nights a re-arrangement offers skip it, and the generator
+puts no home match there that night (the home team plays away, or the match goes to another
+night)."""
 
 from __future__ import annotations
 
@@ -13,13 +20,16 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from leagues.models import AuditEntry, Fixture, Venue
+from leagues.nights_off import NightsOff
 from leagues.services.fixtures import (
     fixture_add,
     fixture_rearrange,
     fixtures_generate,
     fixtures_plan,
+    free_nights,
     nights_free_for,
 )
+from leagues.services.structure import venue_update
 from tests.factories.leagues import DivisionFactory, LeagueFactory, TeamEntryFactory, VenueFactory
 
 pytestmark = pytest.mark.django_db
@@ -212,8 +222,6 @@ def test_the_venue_page_refuses_a_bad_number_naming_the_field(
 
 
 def test_the_service_refuses_a_number_below_one(league, pub, signed_in):
-    from leagues.services.structure import venue_update
-
     with pytest.raises(ValidationError) as refused:
         venue_update(venue=pub, name="Red Lion", matches_a_night=0, league=league, by=signed_in)
     assert refused.value.message_dict == {
@@ -279,8 +287,6 @@ def test_a_lower_number_is_saved_where_no_night_to_come_is_over_it(
 ):
     """Two matches at the club on a night already past (and a night to come with one) hold
     nothing back: the number is for the nights to come."""
-    from leagues.services.structure import venue_update
-
     homes, aways = two_a_night_at(division, club, [NIGHT])
     Fixture.objects.filter(date=NIGHT).update(date=datetime.date(2026, 1, 6))
     fixture_add(division=division, home=homes[0], away=aways[1], date=NEXT)
@@ -321,3 +327,123 @@ def test_the_season_setting_lowered_below_a_pubs_nights_is_refused_naming_them(
     assert client.post(url, data).status_code == 302
     season.refresh_from_db()
     assert season.venue_capacity == 1
+
+
+# --- the dates a venue is closed ---------------------------------------------------------------
+
+
+def closed(venue, *ranges):
+    venue_update(
+        venue=venue,
+        name=venue.name,
+        town=venue.town,
+        closed=list(ranges),
+        league=venue.league,
+    )
+    venue.refresh_from_db()
+
+
+def test_the_secretary_closes_a_venue_on_a_date_on_its_page(client, signed_in, league, pub):
+    url = reverse("leagues:manage_venue_edit", args=[league.slug, pub.pk])
+    assert "Closed on" in client.get(url).content.decode()
+    data = {"name": "Red Lion", "town": "Dewsbury", "address": "", "matches_a_night": ""}
+    response = client.post(url, {**data, "closed": "2027-09-14 Refurbishment"})
+    assert response.status_code == 302
+    pub.refresh_from_db()
+    assert pub.closed_ranges == [NightsOff(NIGHT, NIGHT, "Refurbishment")]
+    entry = AuditEntry.objects.filter(action=AuditEntry.Action.VENUE_UPDATED).get()
+    assert (entry.before["closed"], entry.after["closed"]) == (
+        [],
+        ["Refurbishment (Tue 14 Sep 2027)"],
+    )
+    listed = client.get(reverse("leagues:manage_venues", args=[league.slug])).content.decode()
+    assert "closed Refurbishment (Tue 14 Sep 2027)" in listed
+    assert "2027-09-14 Refurbishment" in client.get(url).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("14th Sept", '"14th Sept" does not start with a date'),
+        ("2027-09-21 to 2027-09-14", "the range ends before it starts"),
+        (
+            "2027-09-14 to 2027-09-21\n2027-09-21 Darts final",
+            "Closed on: Tue 14 Sep 2027 to Tue 21 Sep 2027 and Darts final (Tue 21 Sep 2027) "
+            "overlap",
+        ),
+        ("2027-12-25 Christmas, every year", "is marked every year"),
+    ],
+)
+def test_the_venue_page_refuses_closed_dates_it_cannot_read_naming_them(
+    client, signed_in, league, pub, typed, said
+):
+    url = reverse("leagues:manage_venue_edit", args=[league.slug, pub.pk])
+    data = {"name": "Red Lion Inn", "town": "Dewsbury", "address": "", "closed": typed}
+    response = client.post(url, data)
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert list(errors) == ["closed"]
+    assert said in errors["closed"][0]
+    pub.refresh_from_db()
+    assert (pub.name, pub.closed) == ("Red Lion", [])
+    assert not AuditEntry.objects.filter(action=AuditEntry.Action.VENUE_UPDATED).exists()
+
+
+def test_closing_a_night_the_venue_already_hosts_a_match_on_is_refused_naming_it(division, pub):
+    home, away = entered(division, pub, "Lion A", "Lion B")
+    fixture_add(division=division, home=home, away=away, date=NIGHT)
+    with pytest.raises(ValidationError) as refused:
+        closed(pub, NightsOff(NIGHT, NEXT, "Refurbishment"))
+    assert refused.value.message_dict == {
+        "closed": [
+            "Red Lion, Dewsbury already hosts Lion A v Lion B on Tue 14 Sep 2027: re-arrange it "
+            "first (on the fixture's page), or leave that night open."
+        ]
+    }
+    pub.refresh_from_db()
+    assert pub.closed == []
+
+
+def test_adding_or_moving_a_fixture_to_a_night_its_venue_is_closed_is_refused(division, pub):
+    home, away = entered(division, pub, "Lion A", "Lion B")
+    closed(pub, NightsOff(NIGHT, NIGHT, "Refurbishment"))
+    with pytest.raises(ValidationError) as refused:
+        fixture_add(division=division, home=home, away=away, date=NIGHT)
+    assert refused.value.messages == [
+        "Red Lion, Dewsbury is closed on Tue 14 Sep 2027 (Refurbishment)."
+    ]
+    assert not Fixture.objects.exists()
+    fixture = fixture_add(division=division, home=home, away=away, date=NEXT)
+    with pytest.raises(ValidationError) as refused:
+        fixture_rearrange(fixture=fixture, date=NIGHT, reason="Darts")
+    assert refused.value.messages == [
+        "Red Lion, Dewsbury is closed on Tue 14 Sep 2027 (Refurbishment)."
+    ]
+    fixture.refresh_from_db()
+    assert fixture.date == NEXT
+    # At another pub that night it fits, and the nights offered for the pub skip it.
+    elsewhere = VenueFactory(league=division.season.league, name="Swan")
+    fixture_rearrange(fixture=fixture, date=NIGHT, venue=elsewhere, reason="Red Lion shut")
+    fixture.refresh_from_db()
+    assert (fixture.date, fixture.venue) == (NIGHT, elsewhere)
+    offered = free_nights(fixture=fixture, venue=pub.pk, count=2)
+    assert NIGHT not in offered and NIGHT + datetime.timedelta(weeks=2) in offered
+
+
+def test_the_generator_puts_no_home_match_at_a_closed_venue_that_night(division, pub):
+    """Four teams, one at the Red Lion, closed on two nights of the list: the Red Lion's team
+    plays away (or not at all) on them, every meeting still listed."""
+    lion = entered(division, pub, "Lion")[0]
+    others = entered(division, VenueFactory(league=division.season.league), "Swan A")
+    others += [entered(division, VenueFactory(league=division.season.league), "Bull")[0]]
+    others += [entered(division, VenueFactory(league=division.season.league), "Oak")[0]]
+    shut = [STARTS, NIGHT, NEXT]
+    closed(pub, NightsOff(STARTS, STARTS), NightsOff(NIGHT, NEXT, "Refurbishment"))
+    fixtures_generate(division=division, start=STARTS, legs=2)
+    listed = list(division.fixtures.all())
+    assert len(listed) == 12
+    at_home = [f.date for f in listed if f.home_id == lion.pk]
+    assert len(at_home) == 3
+    assert not set(at_home) & set(shut)
+    assert all(f.venue_id != pub.pk for f in listed if f.date in shut)
+    assert {f.home_id for f in listed} == {lion.pk, *(t.pk for t in others)}
