@@ -298,6 +298,7 @@ def test_results_imported_before_count_their_games_once_migrated(migrate_to):
     assert rows[1]["Bullseyes for"] == "12"
 
 
+@pytest.mark.django_db(transaction=True)  # flushed midway: outside the test's transaction
 def test_an_export_written_before_results_said_what_was_recorded_restores_them_so():
     """A league's file written before 0058 has no ``imported`` on its results: loaded, its
     imported results are marked so, as the migration marked them (the pages read "Imported
