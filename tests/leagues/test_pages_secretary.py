@@ -247,7 +247,7 @@ def test_generate_fixtures_shows_the_report_and_keeps_played_fixtures(client, si
     preview = response.content.decode()
     assert "Check the new list" in preview
     assert not Fixture.objects.filter(division=division).exists(), "a preview changes nothing"
-    # The preview lists the new fixtures night by night, by the teams' names.
+    # The preview lists the new fixtures night by night, by the teams' names and the venue.
     assert "The 12 new fixtures, night by night" in preview
     nights = re.findall(r"<h3>(\w{3} \d+ \w{3} \d{4})</h3>", preview)
     assert nights[0] == "Tue 2 Sep 2025" and "Tue 16 Sep 2025" not in nights
@@ -256,8 +256,9 @@ def test_generate_fixtures_shows_the_report_and_keeps_played_fixtures(client, si
     assert "Fixtures generated" in response.content.decode()
     fixtures = Fixture.objects.filter(division=division)
     assert fixtures.count() == 12
-    first = fixtures.order_by("date", "pk").select_related("home", "away").first()
-    assert f"<li>{first.home.name} v {first.away.name}</li>" in preview
+    first = fixtures.order_by("date", "pk").select_related("home", "away", "venue").first()
+    line = f'<li>{first.home.name} v {first.away.name} <span class="muted">at {first.venue}</span>'
+    assert line in preview
     assert not fixtures.filter(date=datetime.date(2025, 9, 16)).exists()
 
     played = fixtures.order_by("date", "pk").first()
