@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 from scoring.models import Game, Hand, HandRevision, RevisionAction
 from tests.conftest import PHONE
 from tests.factories.scoring import GameFactory
-from tests.scoring.test_browser import NOT_OUT, PATEL, SMITH, Scorer
+from tests.scoring.test_browser import NOT_OUT, PATEL, SMITH, Scorer, wait_until
 from tests.scoring.test_browser_offline import keep, open_for_offline, unsent
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -260,11 +260,9 @@ def test_a_hand_the_other_phone_recorded_first_online_is_kept_once_not_lost(
     assert (turned(game, 1), turned(game, 2)) == (["4H"], ["5C"])
 
 
-def test_a_hand_the_other_phone_recorded_differently_online_waits_beside_theirs(
-    phones: tuple[Scorer, Scorer],
-) -> None:
-    """Online, B's hand 1 reached the server first and A's differs: A's taps are kept beside
-    B's hand with the same three choices as a hand kept offline, never lost."""
+def recorded_differently_after_theirs(phones: tuple[Scorer, Scorer]) -> Game:
+    """Both phones online: B records hand 1 (7♠ turned) while A's scorer is still tapping it
+    otherwise (4♥); A's form arrives second (409): its game."""
     a, b = phones
     game = GameFactory(trinidad=True)
     open_for_offline(a, game)
@@ -273,6 +271,16 @@ def test_a_hand_the_other_phone_recorded_differently_online_waits_beside_theirs(
     a.enter(**HAND_1)
     response = a.record()
     assert response is not None and response.status == 409
+    return game
+
+
+def test_a_hand_the_other_phone_recorded_differently_online_waits_beside_theirs(
+    phones: tuple[Scorer, Scorer],
+) -> None:
+    """Online, B's hand 1 reached the server first and A's differs: A's taps are kept beside
+    B's hand with the same three choices as a hand kept offline, never lost."""
+    game = recorded_differently_after_theirs(phones)
+    a = phones[0]
     kept = a.page.get_by_test_id("kept-1")
     expect(kept).to_contain_text("7♠")  # theirs
     expect(kept).to_contain_text("4♥")  # mine, as tapped
@@ -373,3 +381,72 @@ def test_already_recorded_on_the_other_phone_goes_at_the_scorers_next_action(
     else:
         a.play(2, **HAND_2)
     expect(already).to_have_count(0)
+
+
+# What the phone keeps of the score bar's notice for the game (store.mjs "notices"): its words,
+# or null.
+KEPT_NOTICE = """(game) => new Promise((resolve, reject) => {
+    const request = indexedDB.open("allfours-offline");
+    request.onerror = () => reject(request.error);
+    request.onsuccess = () => {
+      const db = request.result;
+      if (!db.objectStoreNames.contains("notices")) {
+        db.close();
+        return resolve(null);
+      }
+      const kept = db.transaction("notices").objectStore("notices").get(game);
+      kept.onsuccess = () => {
+        db.close();
+        resolve(kept.result ? kept.result.text : null);
+      };
+    };
+  })"""
+
+
+def kept_notice(page: Page, game: Game) -> str | None:
+    return page.evaluate(KEPT_NOTICE, game.pk)
+
+
+def reload_with_notice(page: Page, game: Game, said: str) -> None:
+    """Reload the page once the phone has kept what its score bar says (`said`)."""
+    wait_until(page, lambda: kept_notice(page, game) == said)
+    assert kept_notice(page, game) == said
+    page.reload()
+
+
+@pytest.mark.parametrize("said", ["the other phone first", "keep theirs"])
+def test_the_score_bars_line_comes_back_with_the_kept_hands_after_a_reload(
+    phones: tuple[Scorer, Scorer], said: str
+) -> None:
+    """The score bar's "The other phone recorded hand 1 first…" and, after Keep theirs, "Your
+    hand 1 was not saved…" were held only in the page's memory: reloaded, the page showed the
+    kept hands' panel again without them. They come back while the panel is shown, and not
+    once it is gone."""
+    if said == "keep theirs":
+        game, page = both_recorded_differently(phones)
+        page.get_by_test_id("keep-theirs-1").tap()
+        expect(page.get_by_test_id("kept-1")).to_have_count(0)
+        words = "Your hand 1 was not saved: the other phone's hand 1 stands."
+        kept = 2
+    else:
+        game = recorded_differently_after_theirs(phones)
+        page = phones[0].page
+        words = "The other phone recorded hand 1 first: yours is kept on this phone beside it."
+        kept = 1
+    notice = page.get_by_test_id("game-notice")
+    expect(notice).to_have_text(words)
+    expect(page.get_by_test_id(f"kept-{kept}")).to_be_visible()
+    reload_with_notice(page, game, words)
+    expect(page.get_by_test_id(f"kept-{kept}")).to_be_visible()
+    expect(notice).to_have_text(words)
+
+    page.get_by_test_id(f"keep-theirs-{kept}").tap()
+    expect(page.get_by_test_id("offline-conflict")).to_have_count(0)
+    gone = f"Your hand {kept} was not saved: the other phone's hand {kept} stands."
+    expect(notice).to_have_text(gone)
+    reload_with_notice(page, game, gone)
+    expect(page.get_by_test_id("scoreboard")).to_be_visible()
+    wait_until(page, lambda: kept_notice(page, game) is None)
+    assert kept_notice(page, game) is None
+    expect(page.get_by_test_id("offline-conflict")).to_have_count(0)
+    expect(notice).to_have_count(0)

@@ -180,23 +180,45 @@ function sayInScoreBar(text, { make = false } = {}) {
   notice.textContent = text;
 }
 
+/** Writes to what the phone keeps beside the game's hands (the taps of the hand under way, the
+ * score bar's notice), one after another, in the order asked. */
+let keptWritten = Promise.resolve();
+function writeKept(write) {
+  keptWritten = keptWritten.then(write).catch(() => {});
+  return keptWritten;
+}
+
 /** What the phone says in the score bar until the scorer's next action (a hand recorded or
  * kept, an undo, a Fix, a choice on a hand kept beside the other phone's), or null: the
- * server's page shown anew (which has no notice of its own) says it again. {text, key: the
- * kept hand the scorer's choice made (null: none), placed: for a hand added after the sheet's
- * last, the words once the server gives it its number}. */
+ * server's page shown anew (which has no notice of its own) says it again, and so does the page
+ * opened again while the kept hands' panel is shown (kept on the phone: store.mjs "notices").
+ * {text, key: the kept hand the scorer's choice made (null: none), placed: for a hand added
+ * after the sheet's last, the words once the server gives it its number}. */
 let standingNotice = null;
 
 function sayUntilNextAction(text, { key = null, placed = null } = {}) {
   standingNotice = { text, key, placed };
   sayInScoreBar(text, { make: true });
+  if (pk !== null) writeKept(() => store.putNotice({ game: pk, text, key }));
 }
 
 /** What the score bar said until the scorer's next action is no longer so. */
 function forgetStandingNotice() {
   const notice = document.getElementById("game-notice");
-  if (standingNotice !== null && notice?.textContent === standingNotice.text) notice.remove();
+  if (standingNotice === null) return;
+  if (notice?.textContent === standingNotice.text) notice.remove();
   standingNotice = null;
+  if (pk !== null) writeKept(() => store.deleteNotice(pk));
+}
+
+/** The page opened again: what the score bar said until the scorer's next action is said again
+ * while the kept hands' panel it went with is shown, and forgotten when the panel is gone. */
+async function sayAgain() {
+  if (pk === null || standingNotice !== null) return;
+  const kept = await store.noticeOf(pk).catch(() => null);
+  if (!kept) return;
+  if (view?.ops.some((op) => op.state === "conflict")) sayUntilNextAction(kept.text, { key: kept.key });
+  else writeKept(() => store.deleteNotice(pk));
 }
 
 /** The scorer acted: what the phone said until then goes (a reply says what the action did),
@@ -1065,23 +1087,16 @@ if (watchEvery) {
 // past it: a hand recorded meanwhile (on the other phone) is not given taps meant for the one
 // before; the page says so instead.
 
-/** Writes to the kept taps, one after another, in the order asked. */
-let tapsWritten = Promise.resolve();
-function writeTaps(write) {
-  tapsWritten = tapsWritten.then(write).catch(() => {});
-  return tapsWritten;
-}
-
 /** Keep the hand form's taps as they stand, for the phone's next hand (not a correction's). */
 function keepTaps() {
   const form = document.getElementById("hand-form");
   if (pk === null || !view || !form || editing !== null || !begunForms.has(form)) return;
   const draft = { game: pk, number: view.hands.length + 1, taps: tapsOf(form) };
-  writeTaps(() => store.putDraft(draft));
+  writeKept(() => store.putDraft(draft));
 }
 
 function dropTaps() {
-  if (pk !== null) writeTaps(() => store.deleteDraft(pk));
+  if (pk !== null) writeKept(() => store.deleteDraft(pk));
 }
 
 /** The kept taps go when they are no longer for the hand the page would record next (it was
@@ -1096,7 +1111,7 @@ function settleTaps() {
     return;
   }
   if (!form && document.querySelector("#correction form")) return;
-  writeTaps(async () => {
+  writeKept(async () => {
     const draft = await store.draftOf(pk);
     if (!draft) return;
     if (!form || !view || draft.number !== view.hands.length + 1) {
@@ -1383,6 +1398,9 @@ setInterval(() => {
   else if (serverPageWaiting && !waiting.length && !flushing && !keeping && !handBegun()) reloadGame();
 }, 5000);
 
+// What the score bar said goes with the kept hands' panel once the kept hands have been sent
+// as far as they go (a hand kept beside the other phone's is set aside only by its answer).
 refresh()
   .then(putTapsBack)
-  .then(() => flush());
+  .then(() => flush())
+  .then(sayAgain);

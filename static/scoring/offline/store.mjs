@@ -8,7 +8,10 @@
 //   "games": the last state of each game the server sent: {game, version, hands, status};
 //   "drafts": what the scorer has tapped of the hand under way, not sent yet, by game: {game,
 //          number (the hand it is for), taps (form.mjs tapsOf)}, put back on the page opened
-//          again at that hand (a phone reloads a tab after its screen locks).
+//          again at that hand (a phone reloads a tab after its screen locks);
+//   "notices": what the score bar says until the scorer's next action, by game: {game, text,
+//          key (the kept hand the scorer's choice made, or null)}, said again on the page
+//          opened again while the hands kept beside the other phone's are shown.
 const DB_NAME = "allfours-offline";
 
 let opening = null;
@@ -16,7 +19,7 @@ let opening = null;
 function open() {
   if (!opening) {
     opening = new Promise((resolve, reject) => {
-      const request = indexedDB.open(DB_NAME, 2);
+      const request = indexedDB.open(DB_NAME, 3);
       request.onupgradeneeded = (event) => {
         const db = request.result;
         if (event.oldVersion < 1) {
@@ -25,6 +28,7 @@ function open() {
           db.createObjectStore("games", { keyPath: "game" });
         }
         if (event.oldVersion < 2) db.createObjectStore("drafts", { keyPath: "game" });
+        if (event.oldVersion < 3) db.createObjectStore("notices", { keyPath: "game" });
       };
       request.onsuccess = () => {
         const db = request.result;
@@ -53,19 +57,27 @@ async function store(name, mode) {
   return db.transaction(name, mode).objectStore(name);
 }
 
+/** The record kept in `name` under `key`, or null. */
+async function read(name, key) {
+  return (await done((await store(name, "readonly")).get(key))) || null;
+}
+
+async function write(name, record) {
+  await done((await store(name, "readwrite")).put(record));
+}
+
+async function remove(name, key) {
+  await done((await store(name, "readwrite")).delete(key));
+}
+
 /** The game's operations not yet accepted by the server, oldest first. */
 export async function opsOf(game) {
   const ops = await done((await store("ops", "readonly")).index("game").getAll(game));
   return ops.sort((a, b) => a.seq - b.seq);
 }
 
-export async function putOp(op) {
-  await done((await store("ops", "readwrite")).put(op));
-}
-
-export async function deleteOp(key) {
-  await done((await store("ops", "readwrite")).delete(key));
-}
+export const putOp = (op) => write("ops", op);
+export const deleteOp = (key) => remove("ops", key);
 
 /** Change a kept operation as it is kept now, in one transaction: `choose(op)` (op undefined
  * when it is gone) gives undefined (nothing changes), null (it goes) or what is kept in its
@@ -97,29 +109,24 @@ export async function settleConflict(key, choose) {
   return replaceOp(key, (op) => (op && op.state === "conflict" ? choose(op) : undefined));
 }
 
-export async function snapshotOf(game) {
-  return (await done((await store("games", "readonly")).get(game))) || null;
-}
+export const snapshotOf = (game) => read("games", game);
 
 /** Keep the server's state of the game unless the phone already holds a newer one. */
 export async function putSnapshot(snapshot) {
   const current = await snapshotOf(snapshot.game);
   if (current && current.version > snapshot.version) return;
-  await done((await store("games", "readwrite")).put(snapshot));
+  await write("games", snapshot);
 }
 
 /** The taps kept of the game's hand under way, or null. */
-export async function draftOf(game) {
-  return (await done((await store("drafts", "readonly")).get(game))) || null;
-}
+export const draftOf = (game) => read("drafts", game);
+export const putDraft = (draft) => write("drafts", draft);
+export const deleteDraft = (game) => remove("drafts", game);
 
-export async function putDraft(draft) {
-  await done((await store("drafts", "readwrite")).put(draft));
-}
-
-export async function deleteDraft(game) {
-  await done((await store("drafts", "readwrite")).delete(game));
-}
+/** What the score bar says of the game until the scorer's next action, or null. */
+export const noticeOf = (game) => read("notices", game);
+export const putNotice = (notice) => write("notices", notice);
+export const deleteNotice = (game) => remove("notices", game);
 
 export function newKey() {
   return crypto.randomUUID();
