@@ -760,6 +760,18 @@ def test_a_fresh_pitch_form_says_nothing_of_the_hand_till_something_is_tapped(
     )
 
 
+def test_the_preview_says_a_take_one_as_the_score_sheet_does(scorer: Scorer) -> None:
+    """While the scorer taps, a beg answered with take one read "Patel & Brown gift +1" where
+    the sheet, once recorded, says what the table says: the side that begged took one."""
+    game = GameFactory(trinidad=True)
+    scorer.scan(game)
+    scorer.card("3C")
+    scorer.choose("Beg", "Beg → take one")
+    preview = scorer.page.get_by_test_id("hand-preview")
+    expect(preview).to_contain_text(f"Before game, this hand gives: {PATEL} took one +1.")
+    expect(preview).not_to_contain_text("gift")
+
+
 def test_missing_fact_is_asked_for_next_to_it(scorer: Scorer) -> None:
     """Forgetting a fact (here low) names it where the scorer taps it; nothing is saved."""
     game = GameFactory()

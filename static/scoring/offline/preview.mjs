@@ -2,7 +2,7 @@
 // Questions not answered yet count as nothing (no trump in play, game tied), so a turned jack's
 // kick, a take one's gift or a hang jack shows as soon as it is tapped; a refusal shows at once.
 import { InvalidFacts } from "../rules/errors.mjs";
-import { awardLabel, score, scoresBefore } from "./sheet.mjs";
+import { awardTexts, score, scoresBefore } from "./sheet.mjs";
 import { factsFromForm } from "./form.mjs";
 import { refusalWords, sideNames } from "./refusals.mjs";
 
@@ -52,9 +52,9 @@ export function previewLines(form, game, hands) {
     after.set(award.side, after.get(award.side) + award.points);
     if (!reached && after.get(award.side) >= game.target) reached = award;
   }
-  const words = awards.map(
-    (a) => `${names[a.side]} ${awardLabel(a)} +${a.points}${a.counted ? "" : " (not counted)"}`,
-  );
+  // Each award in the score sheet's words ("Blues took one +1", "Reds renege → Blues +1").
+  const texts = awardTexts(game, attempt.hand, awards, names);
+  const words = texts.map((text, i) => text + (awards[i].counted ? "" : " (not counted)"));
   if (!words.length && attempt.untouched) return [];
   const lead = attempt.noGame ? "Before game, this hand gives" : "This hand gives";
   const lines = [{ text: words.length ? `${lead}: ${words.join(", ")}.` : `${lead} no points.` }];
