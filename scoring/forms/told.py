@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.template.defaultfilters import pluralize
+
 from scoring.forms.cards import card_label
 from scoring.forms.words import NONE_WORDS, OUTCOME_WORDS
 from scoring.rules import questions
@@ -112,7 +114,7 @@ def _penalty(penalty: Any, name: Any) -> str:
     kind = str(penalty.get("kind"))
     if kind == "points":
         points = penalty.get("points")
-        said = f"{points} point{'' if points == 1 else 's'} to {name(penalty.get('to'))}"
+        said = f"{points} point{pluralize(points)} to {name(penalty.get('to'))}"
         return f"{said} ({penalty['note']})" if penalty.get("note") else said
     done = PENALTY_TOLD.get(kind, kind.replace("_", " "))
     return f"{name(penalty.get('side'))} {done}"
