@@ -412,10 +412,11 @@ class SideAgreed(NamedTuple):
 
 
 def sides_agreed(submission: ResultSubmission) -> list[SideAgreed]:
-    """Each side's agreement, home first, to a result that counts because both sides agreed
-    (``ConfirmedAs.CAPTAINS``): the submitter's side agreed as it was submitted, the last side
-    as it was confirmed, and a side that agreed between the two when its audit entry says. []
-    for a result that came to count otherwise. At most one query (an agreement in between)."""
+    """Each side's agreement, in the order they agreed (the submitter's first), to a result
+    that counts because both sides agreed (``ConfirmedAs.CAPTAINS``): the submitter's side
+    agreed as it was submitted, the last side as it was confirmed, and a side that agreed
+    between the two when its audit entry says. [] for a result that came to count otherwise.
+    At most one query (an agreement in between)."""
     agreed_as = (ResultSubmission.ConfirmedAs.CAPTAINS, ResultSubmission.ConfirmedAs.SIDES)
     if not submission.is_confirmed or submission.confirmed_as not in agreed_as:
         return []
@@ -433,10 +434,12 @@ def sides_agreed(submission: ResultSubmission) -> list[SideAgreed]:
             at__gte=submission.submitted_at,
         ).order_by("at", "pk")
         known.update(entries.values_list("by", "at"))
-    return [
+    sides = [
         SideAgreed(by=submission.home_agreed_by, at=known.get(ids[0])),
         SideAgreed(by=submission.away_agreed_by, at=known.get(ids[1])),
     ]
+    # In the order they agreed, the submitter's side first; one no record times goes last.
+    return sorted(sides, key=lambda side: (side.at is None, side.at or submission.submitted_at))
 
 
 def withdrawn_words(entry: AuditEntry, who: str) -> str:

@@ -70,17 +70,28 @@ def test_a_table_links_result_agreed_by_each_captain_in_turn_names_both(role):
         assert "Result confirmed by both captains: 4–0." in seen["my"]
 
 
-def test_a_captains_result_confirmed_by_the_other_names_the_submitters_side_too():
-    """The home captain's submission is their side's agreement, at its time."""
+@pytest.mark.parametrize(
+    ("submitter", "confirmer", "first", "second"),
+    [
+        ("home_captain", "away_captain", BLACK_BULL, OLD_HALL),
+        ("away_captain", "home_captain", OLD_HALL, BLACK_BULL),
+    ],
+)
+def test_a_captains_result_confirmed_by_the_other_names_the_submitters_side_too(
+    submitter, confirmer, first, second
+):
+    """The submitting captain's submission is their side's agreement, at its time, and is named
+    first whichever side submitted: the names in the order they agreed, the times forwards."""
     world = build(played=True)
-    home = Actor.of(world.users["home_captain"])
-    submission = confirmation.result_submit(fixture=world.fixture, actor=home)
-    confirmation.result_confirm(submission=submission, by=world.users["away_captain"])
+    submission = confirmation.result_submit(
+        fixture=world.fixture, actor=Actor.of(world.users[submitter])
+    )
+    confirmation.result_confirm(submission=submission, by=world.users[confirmer])
     timed(submission, submitted=21, agreed=22, confirmed=23)
-    result = pages(world, "away_captain")["result"]
+    result = pages(world, confirmer)["result"]
     assert (
-        f"Confirmed by both captains: {BLACK_BULL} on 24 Nov 2026 21:05 London time, and "
-        f"{OLD_HALL} on 24 Nov 2026 23:05 London time." in result
+        f"Confirmed by both captains: {first} on 24 Nov 2026 21:05 London time, and "
+        f"{second} on 24 Nov 2026 23:05 London time." in result
     )
 
 
