@@ -34,7 +34,7 @@ from leagues.permissions import (
     captain_of,
 )
 from leagues.selectors.counting import result_words
-from leagues.selectors.fixtures import from_card, seasons_now
+from leagues.selectors.fixtures import from_card, pegs_gap, result_bonus, seasons_now
 from leagues.selectors.live import mark_stopped, status_words
 from leagues.selectors.people import acted_words, name_people, person_name, player_name_of
 from leagues.zones import now_in
@@ -76,6 +76,19 @@ class CaptainFixture:
             result_words(submission.status, submission.confirmed_as)
             if submission is not None
             else ""
+        )
+
+    @property
+    def bonus(self) -> tuple[int, int] | None:
+        """The bonus for the higher aggregate its result's score includes, home first, as its
+        result page gives it (``result_bonus``): "4–6" beside tables 2–2 adds up. None where
+        there is none. From what the row holds (its result and tables): no query."""
+        fixture = self.fixture
+        result = getattr(fixture, "result", None)
+        return result_bonus(
+            fixture.division.season.get_match_format(),
+            result,
+            pegs_gap(fixture.tables.all(), result),
         )
 
     @property

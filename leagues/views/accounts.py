@@ -237,6 +237,8 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
             "taking_back": taking_back,
             # Of those, the results from the score card, put right on it; the phones' games
             # stay as scored, and the result is submitted again (``take_back_words``).
+            # A result to confirm names the bonus its score includes, as its result page does.
+            "bonus_words": cards.AGGREGATE_BONUS,
             "typed_cards": {
                 row.fixture.pk
                 for row in fixtures

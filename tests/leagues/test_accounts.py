@@ -431,7 +431,9 @@ def test_my_fixtures_opens_on_what_waits_for_the_captain_then_tonight_then_to_co
     assert listed == [world.fixture.pk, tonight.pk, coming.pk, later.pk, earlier.pk]
     assert '<h2 id="my-waiting">Waiting for you</h2>' in body
     tables = body.split(f'data-testid="my-tables-{world.fixture.pk}">')[1].split("</p>")[0]
-    assert tables == "The tables, Black Bull first: table 1 11–3."
+    assert tables == (
+        "The tables, Black Bull first: table 1 11–3. Bonus for the higher aggregate 2–0."
+    )
     assert body.index(tables) < body.index(f'data-testid="my-confirm-{world.fixture.pk}"')
 
 

@@ -85,3 +85,14 @@ def test_the_fixture_pages_figures_give_the_bonus_between_the_pegs_and_the_match
         ("Match points", "4", "6"),
         ("League points", "4", "6"),
     ]
+
+
+def test_my_fixtures_gives_the_bonus_the_score_to_confirm_includes():
+    """The confirming captain sees 4–6 beside tables 2–2: the away side's 2 for the higher
+    aggregate is said there, as on the result page."""
+    fixture, users = _fixture()
+    card = _yorkshire_card(((11, 7), (9, 11), (11, 10), (5, 11)))
+    fixture_card_enter(fixture=fixture, tables=card, by=users["home"])
+    page = _seen_by(users["away"], reverse("leagues:my_fixtures"))
+    assert f"{fixture.home.name} 4–6 {fixture.away.name}" in page
+    assert "Bonus for the higher aggregate 0–2." in page
