@@ -292,6 +292,56 @@ def test_a_hand_the_other_phone_recorded_differently_online_waits_beside_theirs(
     assert HandRevision.objects.filter(game=game, action=RevisionAction.RECORD).count() == 2
 
 
+def test_a_hand_added_after_theirs_is_dealt_in_turn(phones: tuple[Scorer, Scorer]) -> None:
+    """Both phones online; A's scorer entered the next real hand on the form still showing
+    hand 1 (its dealer, Smith & Jones, only suggested), B recorded hand 1 first. Added after
+    theirs, A's hand kept that dealer: Smith & Jones dealt hand 2 and took its kick, and the
+    deal was out of turn for the rest of the game. It is dealt by the dealer in turn after the
+    hand it follows, on the phone and on the server."""
+    a, b = phones
+    game = GameFactory(trinidad=True)  # Smith & Jones deal hand 1
+    open_for_offline(a, game)
+    b.scan(game)
+    b.play(1, card="9D", high=SMITH, low=SMITH, jack=NOT_OUT, game=SMITH)
+    a.enter(card="6C", high=PATEL, low=PATEL, jack=NOT_OUT, game=PATEL)
+    response = a.record()
+    assert response is not None and response.status == 409
+    expect(a.page.get_by_test_id("add-after-as-tapped-1")).to_have_count(0)  # nothing to ask
+    a.page.get_by_test_id("add-after-1").tap()
+    expect(unsent(a.page)).to_have_count(0)
+    expect(a.sheet_row(2)).to_contain_text(f"{PATEL} kick 6♣ +2")
+    expect(a.page.locator("#next-dealer")).to_have_text(f"Hand 3 · deals: {SMITH}")
+    hand = Hand.objects.get(game=game, number=2)
+    assert (hand.facts["dealer"], hand.dealer) == ("B", "B")
+    game.refresh_from_db()
+    assert game.next_dealer == "A"
+
+
+def test_a_dealer_tapped_otherwise_is_asked_about_before_adding_after_theirs(
+    phones: tuple[Scorer, Scorer],
+) -> None:
+    """The scorer tapped a dealer other than the one suggested: the phone does not overwrite
+    it unasked, it offers both, and the hand goes as the scorer chooses."""
+    a, b = phones
+    game = GameFactory(trinidad=True)
+    open_for_offline(a, game)
+    b.scan(game)
+    b.play(1, card="9D", dealer=PATEL, high=SMITH, low=SMITH, jack=NOT_OUT, game=SMITH)
+    a.enter(card="6C", dealer=PATEL, high=PATEL, low=PATEL, jack=NOT_OUT, game=PATEL)
+    response = a.record()
+    assert response is not None and response.status == 409
+    kept = a.page.get_by_test_id("kept-1")
+    expect(kept.get_by_test_id("add-after-1")).to_have_text(
+        f"Add mine after theirs, dealt by {SMITH} (in turn)"
+    )
+    as_tapped = kept.get_by_test_id("add-after-as-tapped-1")
+    expect(as_tapped).to_have_text(f"Add mine after theirs, dealt by {PATEL} (as tapped)")
+    as_tapped.tap()
+    expect(unsent(a.page)).to_have_count(0)
+    expect(a.sheet_row(2)).to_contain_text(f"{PATEL} kick 6♣ +2")
+    assert Hand.objects.get(game=game, number=2).facts["dealer"] == "B"
+
+
 @pytest.mark.parametrize("before", [0, 1], ids=["first hand", "after a hand recorded"])
 def test_the_other_phone_first_says_so_until_the_scorer_settles_the_hand(
     phones: tuple[Scorer, Scorer], before: int

@@ -139,6 +139,34 @@ function gameOf(state) {
   };
 }
 
+/** Who deals the hand after `hands` in turn (the deal passes in order; the same dealer again
+ * after a redeal), or null when the rules cannot say (no hand yet, a hand refused). */
+function dealerInTurn(game, hands) {
+  if (!hands.length) return null;
+  try {
+    return score(game, hands).next_dealer;
+  } catch (error) {
+    if (error instanceof InvalidFacts) return null;
+    throw error;
+  }
+}
+
+/** The buttons that add a kept hand (`op`) after the sheet's last hand (`hands`, as the phone
+ * shows them), worded `words`. The hand goes to the dealer in turn there: its form was for an
+ * earlier hand, whose dealer it only suggested. A dealer the scorer tapped otherwise is not
+ * overwritten unasked: one button each. */
+function addAfterButtons(game, hands, op, words) {
+  const testid = `add-after-${op.number}`;
+  const inTurn = dealerInTurn(game, hands);
+  const tapped = op.facts?.dealer;
+  if (!op.dealerChosen || !inTurn || tapped === inTurn) return [button(words, { addAfter: op.key, testid }, "primary")];
+  const names = Object.fromEntries(game.sides.map((side) => [side.label, side.name]));
+  return [
+    button(`${words}, dealt by ${names[inTurn]} (in turn)`, { addAfter: op.key, testid }, "primary"),
+    button(`${words}, dealt by ${names[tapped]} (as tapped)`, { addAfter: op.key, dealerAsTapped: "1", testid: `add-after-as-tapped-${op.number}` }),
+  ];
+}
+
 function plural(count, word) {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
@@ -326,7 +354,7 @@ function keptRow(label, cell) {
  * after theirs (not once the game is won: no hand follows it); the kept hands waiting behind them are listed too, so that nothing kept is out
  * of sight until it is settled. Just above the score sheet.
  */
-function drawConflicts(root, game, ops, state) {
+function drawConflicts(root, game, ops, state, hands) {
   let panel = root.querySelector("#offline-conflict");
   const first = ops.findIndex((op) => op.state === "conflict");
   if (first < 0) {
@@ -382,7 +410,7 @@ function drawConflicts(root, game, ops, state) {
         button("Keep theirs", { keepTheirs: op.key, testid: `keep-theirs-${op.number}` }, won ? "primary" : ""),
         button("Replace theirs with mine (a correction)", { replaceTheirs: op.key, testid: `replace-theirs-${op.number}` }),
       );
-      if (!won) row.append(button("Add mine after theirs", { addAfter: op.key, testid: `add-after-${op.number}` }, "primary"));
+      if (!won) row.append(...addAfterButtons(game, hands, op, "Add mine after theirs"));
       item.append(title, table, row);
     } else if (op.state === "conflict" && op.op === "record") {
       // Refused at its number with no hand of theirs there (the sheet has fewer hands now).
@@ -397,7 +425,7 @@ function drawConflicts(root, game, ops, state) {
       table.append(body);
       const row = document.createElement("div");
       row.className = "button-row";
-      if (!won) row.append(button("Add it after the sheet's last hand", { addAfter: op.key, testid: `add-after-${op.number}` }, "primary"));
+      if (!won) row.append(...addAfterButtons(game, hands, op, "Add it after the sheet's last hand"));
       row.append(button("Discard it", { offlineDiscard: op.key, testid: "conflict-discard" }, "danger"));
       item.append(title, message, table, row);
     } else {
@@ -449,7 +477,7 @@ async function draw() {
   const game = gameOf(state);
   const { hands } = effectiveHands(state, ops);
   view = { game, hands, ops, fromPage, state };
-  drawConflicts(root, game, ops, state);
+  drawConflicts(root, game, ops, state, hands);
   drawAlreadyRecorded();
   const phoneDraws = ops.length > 0 || !fromPage;
   if (phoneDraws || drawnOnPhone) drawGame(root, game, hands, score(game, hands));
@@ -618,7 +646,11 @@ async function keepOneHand(form, { key, number, submitter = null, theirs = null 
     await store.putOp({ key: store.newKey(), game: pk, seq: await nextSeq(), op: "correct", number: editing.number, revision: editing.revision, facts, state: "unsent" });
   } else {
     const expected = number || target;
-    await store.putOp({ key: key || store.newKey(), game: pk, seq: await nextSeq(), op: "record", number: expected, facts, state: "unsent" });
+    const hand = { key: key || store.newKey(), game: pk, seq: await nextSeq(), op: "record", number: expected, facts, state: "unsent" };
+    // The scorer tapped a dealer other than the one the form suggested: asked, not overwritten,
+    // if the hand is added after another phone's (`addAfterButtons`).
+    if (facts.dealer !== suggestedDealer(form, view.hands.slice(0, target - 1))) hand.dealerChosen = true;
+    await store.putOp(hand);
   }
   const correcting = editing !== null;
   const kept = correcting ? `The correction of hand ${target}` : `Hand ${number || target}`;
@@ -645,6 +677,12 @@ async function keepOneHand(form, { key, number, submitter = null, theirs = null 
   if (correcting) settleTaps();
   flush();
   return true;
+}
+
+/** The dealer the hand form suggests for the hand after `hands`: the dealer in turn, or for
+ * the first hand the server's (the form's own choice). */
+function suggestedDealer(form, hands) {
+  return dealerInTurn(view.game, hands) ?? form.querySelector("input[name=dealer][checked]")?.value ?? null;
 }
 
 /** The fix of a hand kept on the phone, made while it may be on its way (Fix tapped as the
@@ -729,7 +767,10 @@ function startFix(number) {
 function payload(op, state) {
   // A hand to follow the sheet's last hand goes after the hands the server has now.
   const number = op.append ? state.hands.length + 1 : op.number;
-  return { op: op.op, entry_key: op.key, number, facts: op.facts ?? null, revision: op.revision ?? null };
+  // Dealt in turn after the hands the server has now (the other phone may have added some).
+  const dealer = op.dealtInTurn ? dealerInTurn(gameOf(state), state.hands) : null;
+  const facts = dealer ? { ...op.facts, dealer } : op.facts ?? null;
+  return { op: op.op, entry_key: op.key, number, facts, revision: op.revision ?? null };
 }
 
 /** A kept hand the server already has at its number, exactly: dropped, said once. */
@@ -1274,7 +1315,12 @@ document.addEventListener("click", async (event) => {
       const mine = op.number;
       const theirs = theirsFor(op, shown);
       if (decision.dataset.addAfter) {
-        made = { ...op, key: store.newKey(), append: true, state: "unsent", message: undefined };
+        // Dealt by the dealer in turn after the sheet's last hand (sent: after the server's,
+        // `payload`), unless the scorer keeps the dealer they tapped.
+        const inTurn = !decision.dataset.dealerAsTapped;
+        const dealer = (inTurn && dealerInTurn(view.game, view.hands)) || op.facts.dealer;
+        const facts = { ...op.facts, dealer };
+        made = { ...op, facts, key: store.newKey(), append: true, dealtInTurn: inTurn, state: "unsent", message: undefined };
         said = (at) => {
           if (at === null) return `Your hand ${mine} goes after the sheet's last hand once the hands above it are settled.`;
           return theirs ? `Your hand ${mine} was added after theirs, as hand ${at}.` : `Your hand ${mine} was added as hand ${at}.`;

@@ -4,7 +4,9 @@
 //          number, facts, revision, state: "unsent" | "conflict", message, refused: the
 //          words shown when the server no longer let this phone score the game (a 403: why and
 //          what to do) and refusedWhy: why ("closed", "reissued", "revoked", "signed_out", or
-//          "refused" when the answer did not say), until it takes a hand again};
+//          "refused" when the answer did not say), until it takes a hand again; dealerChosen:
+//          the scorer tapped a dealer other than the one the form suggested; append: a hand to
+//          follow the sheet's last, and dealtInTurn: dealt by the dealer in turn there};
 //   "games": the last state of each game the server sent: {game, version, hands, status};
 //   "drafts": what the scorer has tapped of the hand under way, not sent yet, by game: {game,
 //          number (the hand it is for), taps (form.mjs tapsOf)}, put back on the page opened
