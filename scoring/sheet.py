@@ -80,6 +80,9 @@ class HandRow:
     correct_url: str
     tie: str = ""
     """A tie for game, as the variant scores it: "game tied 20–20: nobody"."""
+    turned: str = ""
+    """The card turned up for trumps on a hand whose pack was not run: "turned 9♦" ("" for a
+    run, whose words name every card)."""
     run: str = ""
     """A hand whose pack was run, as the table saw it: "Blues begged; the pack was run: 4♠, 9♠,
     then 6♦ stood" ("" for any other hand)."""
@@ -187,6 +190,7 @@ def _row(
         trump_symbol=SUIT_SYMBOLS.get(hand.trump, ""),
         trump_name=SUIT_NAMES.get(hand.trump, ""),
         note=OUTCOME_NOTES.get(hand.outcome, ""),
+        turned=_turned_words(hand),
         run=_run_words(hand, by_label, sides),
         awards=rows,
         totals=[hand.scores.get(side.label, 0) for side in sides],
@@ -201,6 +205,15 @@ def _gift_words(award: Award, hand: Hand, sides: list[Side]) -> str:
     the dealer gives one to the other side too: it was "given one"."""
     beggar = questions.beggar([side.label for side in sides], hand.dealer)
     return "took one" if award.side == beggar else "given one"
+
+
+def _turned_words(hand: Hand) -> str:
+    """ "turned 9♦": the card turned up for trumps on a stand or a take one, as the table saw
+    it; "" for a run (``_run_words`` names its cards) or a hand with no card turned."""
+    if hand.facts.get("beg") == "run":
+        return ""
+    cards = [card_label(str(card)) for card in hand.facts.get("turn_ups") or []]
+    return f"turned {', '.join(cards)}" if cards else ""
 
 
 def _run_words(hand: Hand, by_label: dict[str, Side], sides: list[Side]) -> str:

@@ -29,8 +29,8 @@ def sheet_row(context: Any, row: HandRow) -> SafeString:
 
 
 def row_html(row: HandRow, *, decided: bool, fixable: bool) -> SafeString:
-    """The row: its number (and Fix link), who dealt, trumps, any note, the awards in strict
-    order as the sheet words them, and the running totals."""
+    """The row: its number (and Fix link), who dealt, trumps, the card turned up or the run,
+    any note, the awards in strict order as the sheet words them, and the running totals."""
     n = row.number
     totals = ",".join(str(total) for total in row.totals)
     fix = (
@@ -46,6 +46,8 @@ def row_html(row: HandRow, *, decided: bool, fixable: bool) -> SafeString:
             f'<span class="trump{red}" title="trumps: {escape(row.trump_name)}">'
             f"{escape(row.trump_symbol)}</span>"
         )
+    if row.turned:
+        deal.append(f'<span class="turned">{escape(row.turned)}</span>')
     if row.run:
         deal.append(f'<span class="run">{escape(row.run)}</span>')
     if row.note:

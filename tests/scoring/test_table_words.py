@@ -74,6 +74,7 @@ def test_a_take_one_reads_as_the_table_says_it(client):
     record_hands(game, [_plain("A", turn_ups=["JH"], beg="take_one")])
     row = _row(_page(client, game), 1)
     assert "gift" not in row
+    assert '<span class="turned">turned J♥</span>' in row  # as the two-phone panel says it
     texts = re.findall(r'<span class="award[^"]*">([^<]*)<', row)
     assert texts == ["Reds kick J♥ +3", "Blues took one +1", "Reds high +1", "Blues low +1",
                      "Blues game +1"]  # fmt: skip
@@ -101,6 +102,7 @@ def test_a_run_pack_says_who_begged_and_what_was_turned(client):
     ran = _row(page, 1)
     assert '<span class="run">Blues begged; the pack was run: 4♠, 9♠, then 6♦ stood</span>' in ran
     assert 'title="trumps: diamonds">♦</span>' in ran
+    assert 'class="turned"' not in ran  # the run's words name every card
     out = _row(page, 2)
     assert '<span class="run">Reds begged; the pack was run: 4♣, 9♣, 2♣</span>' in out
     assert "pack ran out: redeal" in out
@@ -146,6 +148,7 @@ def test_the_phone_words_a_hands_row_as_the_server_does():
         [
             {
                 "awards": [award.text for award in row.awards],
+                "turned": row.turned,
                 "run": row.run,
                 "all_fours": row.all_fours and row.all_fours.label,
             }
@@ -162,6 +165,8 @@ def test_the_phone_words_a_hands_row_as_the_server_does():
     )
     assert json.loads(done.stdout) == server
     assert server[0][0]["awards"][1] == "Blues took one +1"
+    assert server[0][0]["turned"] == "turned J♥"
+    assert server[0][1]["turned"] == ""
     assert server[0][1]["run"] == "Reds begged; the pack was run: 4♠, 9♠, then 6♦ stood"
     assert server[1][0]["awards"][:2] == ["Cy took one +1", "Ann given one +1"]
     assert [hand["all_fours"] for hand in server[0][-2:]] == [None, "B"]

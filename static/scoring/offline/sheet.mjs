@@ -168,6 +168,8 @@ function handCell(game, hand, scored, result, names) {
     const [symbol, name] = SUITS[scored.trump];
     deal.append(element("span", { class: `trump${"HD".includes(scored.trump) ? " red" : ""}`, title: `trumps: ${name}` }, symbol), " ");
   }
+  const turned = turnedWords(hand.facts);
+  if (turned) deal.append(element("span", { class: "turned" }, turned), " ");
   const run = runWords(game, hand.facts, names);
   if (run) deal.append(element("span", { class: "run" }, run), " ");
   if (NOTES[scored.outcome]) deal.append(element("span", { class: "muted note" }, NOTES[scored.outcome]));
@@ -222,6 +224,15 @@ function row(game, hand, scored, result, names) {
   );
 }
 
+/** The card turned up for trumps on a hand whose pack was not run (a stand, a take one):
+ * "turned 9♦" ("" for a run, whose words name every card, or a hand with none turned;
+ * scoring/sheet.py _turned_words). Two versions of one hand are told apart by it, too. */
+export function turnedWords(facts) {
+  if (facts.beg === "run") return "";
+  const cards = (facts.turn_ups || []).map((card) => cardLabel(String(card)));
+  return cards.length ? `turned ${cards.join(", ")}` : "";
+}
+
 /**
  * A hand as the sheet words it, had it been hand `number` after the hands `before` (the
  * server's): the cell of the sheet's row, for a hand kept on this phone shown beside the
@@ -232,11 +243,7 @@ export function describeHand(game, before, number, facts) {
   const hands = [...before.slice(0, number - 1), { number, facts }];
   try {
     const result = score(game, hands);
-    const cell = handCell(game, { number, facts, state: "sent" }, result.hands[number - 1], result, names);
-    // Two versions of one hand are told apart by the cards turned up, too.
-    const cards = (facts.turn_ups || []).map(cardLabel);
-    if (cards.length && !cell.querySelector(".run")) cell.querySelector(".deal")?.append(element("span", { class: "turned" }, `turned ${cards.join(", ")}`));
-    return cell;
+    return handCell(game, { number, facts, state: "sent" }, result.hands[number - 1], result, names);
   } catch (error) {
     if (!(error instanceof InvalidFacts)) throw error;
     return element("td", { class: "hand refused" }, `Refused there: ${refusalWords(error, game)}`);
