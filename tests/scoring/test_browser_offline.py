@@ -701,6 +701,43 @@ def test_an_undo_says_what_it_did_in_place_of_the_last_notice(
     expect(page.get_by_text("kept on this phone")).to_have_count(0)
 
 
+#: What the score bar says of each action made with no connection on a game of two sent hands.
+SAID_OFFLINE = {
+    "hand": "Hand 3 kept on this phone: sent when the connection is back.",
+    "undo": "Hand 2 undone on this phone: sent when the connection is back.",
+    "fix": "The correction of hand 2 kept on this phone: sent when the connection is back.",
+}
+
+
+@pytest.mark.parametrize("action", list(SAID_OFFLINE))
+def test_an_action_with_no_connection_is_said_on_a_page_that_said_nothing_yet(
+    offline_scorer: Scorer, action: str
+) -> None:
+    """On a game page freshly opened (no notice in the score bar yet), a hand, an undo or a Fix
+    made with no connection said nothing: the score bar's line only replaced a notice already
+    shown. It says what the phone did, whatever was shown before."""
+    game = GameFactory(trinidad=True, hands=2)
+    scorer, page = offline_scorer, offline_scorer.page
+    open_for_offline(scorer, game)
+    notice = page.get_by_test_id("game-notice")
+    expect(notice).to_have_count(0)
+    page.context.set_offline(True)
+    if action == "hand":
+        scorer.enter(card="5S", high=PATEL, low=SMITH, jack=NOT_OUT, game=PATEL)
+        keep(scorer, 3)
+    elif action == "undo":
+        scorer.tap(page.get_by_test_id("undo"))
+        scorer.tap(page.get_by_test_id("undo-confirm"))
+        expect(page.locator("#hand-2")).to_have_count(0)
+    else:
+        scorer.tap(page.get_by_test_id("fix-last"))
+        expect(page.get_by_test_id("offline-correcting")).to_contain_text("Correcting hand 2")
+        scorer.tap(page.get_by_role("button", name="Record hand", exact=True))
+    said = SAID_OFFLINE[action]
+    expect(notice).to_have_text(said)
+    expect(page.locator("#scoreboard").get_by_role("status").filter(has_text=said)).to_be_visible()
+
+
 #: The hand form's answers as the scorer sees them: each checked choice, the cards turned and
 #: the penalties called.
 FORM_ANSWERS = """() => {

@@ -191,12 +191,12 @@ function statusLine(id, className, testid, shown) {
 }
 
 /** The score bar's notice, where the server's replies say what the last tap did ("Hand 2
- * recorded."), saying `text`: made when the page shows none (`make`), else only in place of the
- * one shown. */
-function sayInScoreBar(text, { make = false } = {}) {
+ * recorded."), saying `text`: in place of the one shown, or made when the page shows none (a
+ * page freshly opened, or whose notice went with the scorer's last action). */
+function sayInScoreBar(text) {
   let notice = document.getElementById("game-notice");
   const line = document.querySelector("#scoreboard .status-line");
-  if (!notice && make && line) {
+  if (!notice && line) {
     notice = document.createElement("span");
     notice.id = "game-notice";
     notice.dataset.testid = "game-notice";
@@ -226,7 +226,7 @@ let standingNotice = null;
 
 function sayUntilNextAction(text, { key = null, placed = null } = {}) {
   standingNotice = { text, key, placed };
-  sayInScoreBar(text, { make: true });
+  sayInScoreBar(text);
   if (pk !== null) writeKept(() => store.putNotice({ game: pk, text, key }));
 }
 
@@ -658,7 +658,6 @@ async function keepOneHand(form, { key, number, submitter = null, theirs = null 
   stopEditing();
   clearForm(form);
   tapsNotPutBack(null);
-  const standing = standingNotice !== null; // said by the phone: this hand's words take its place
   forgetWhatWasSaid();
   if (theirs) {
     // The other phone's hand reached the server first (a 409): said until the scorer settles
@@ -667,8 +666,9 @@ async function keepOneHand(form, { key, number, submitter = null, theirs = null 
       sayUntilNextAction(`The other phone recorded hand ${number} first: yours is kept on this phone beside it.`);
     }
   } else {
-    // The server's last notice ("Hand 2 recorded.") no longer says what the phone did last.
-    sayInScoreBar(`${kept} kept on this phone: ${whenSent()}.`, { make: standing });
+    // The server's last notice ("Hand 2 recorded.") no longer says what the phone did last;
+    // a page that said nothing yet says it too.
+    sayInScoreBar(`${kept} kept on this phone: ${whenSent()}.`);
   }
   await refresh();
   document.dispatchEvent(new Event("allfours:hand-done"));
@@ -728,7 +728,6 @@ async function undoOne() {
   if (!view) return;
   const last = view.hands[view.hands.length - 1];
   if (!last) return;
-  const standing = standingNotice !== null;
   forgetWhatWasSaid();
   if (last.state === "unsent") await store.deleteOp(last.key);
   else await store.putOp({ key: store.newKey(), game: pk, seq: await nextSeq(), op: "undo", number: last.number, state: "unsent" });
@@ -736,7 +735,7 @@ async function undoOne() {
   // The last notice ("Hand 3 recorded.", "Hand 3 kept on this phone: …") no longer says what
   // the phone did last. A hand never sent is simply gone; a sent one's undo is sent in turn.
   const undone = last.state === "unsent" ? `Hand ${last.number} undone.` : `Hand ${last.number} undone on this phone: ${whenSent()}.`;
-  sayInScoreBar(undone, { make: standing });
+  sayInScoreBar(undone);
   const undo = document.getElementById("undo");
   if (undo) undo.open = false;
   document.dispatchEvent(new Event("allfours:hand-done"));
@@ -961,7 +960,7 @@ function showServerGame(page, begun = null) {
   }
   current.replaceWith(node);
   drawnOnPhone = false;
-  if (standingNotice !== null) sayInScoreBar(standingNotice.text, { make: true });
+  if (standingNotice !== null) sayInScoreBar(standingNotice.text);
   if (window.htmx) window.htmx.process(node);
   // Its hand form is new (or the scorer's begun one took its place): scoring.js keeps a copy
   // of the server's fresh one to draw the next hand's from.
