@@ -379,6 +379,42 @@ def test_the_other_phone_first_says_so_until_the_scorer_settles_the_hand(
     assert [turned(game, n) for n in (number, number + 1)] == [["7S"], ["5C"]]
 
 
+@pytest.mark.parametrize("kept", [1, 2], ids=["one hand", "two hands"])
+def test_back_online_the_other_phone_first_is_said_as_online(
+    phones: tuple[Scorer, Scorer], kept: int
+) -> None:
+    """A keeps hands with no connection while B records others at their numbers; A back online
+    showed the kept hands' panel, and the score bar never said what a hand refused online says
+    ("The other phone recorded hand 1 first…"). It says so, and goes on saying it while the
+    server's game is shown again, until the scorer settles the hands."""
+    a, b = phones
+    game = GameFactory(trinidad=True)
+    open_for_offline(a, game)
+    b.scan(game)
+    kept_offline(a, [HAND_1, HAND_2][:kept])
+    b.play(1, card="7S", high=SMITH, low=SMITH, jack=NOT_OUT, game=SMITH)
+    b.play(2, card="8H", high=PATEL, low=PATEL, jack=NOT_OUT, game=PATEL)
+    page = a.page
+    page.evaluate(WATCH_PANEL)
+    page.context.set_offline(False)
+    first = (
+        "The other phone recorded hand 1 first: yours is kept on this phone beside it."
+        if kept == 1
+        else "The other phone recorded hands 1 and 2 first: yours are kept on this phone "
+        "beside them."
+    )
+    notice = page.locator("#scoreboard").get_by_test_id("game-notice")
+    expect(page.get_by_test_id("kept-1")).to_be_visible()
+    expect(notice).to_have_text(first)
+    page.wait_for_function("() => document.getElementById('game') !== window.gameBefore")
+    page.wait_for_timeout(500)  # time for anything after the server's game to take it away
+    expect(notice).to_have_text(first)
+    for number in range(1, kept + 1):
+        page.get_by_test_id(f"keep-theirs-{number}").tap()
+    expect(page.get_by_test_id("offline-conflict")).to_have_count(0)
+    expect(page.get_by_text(first)).to_have_count(0)
+
+
 def test_keep_theirs_says_that_the_scorers_own_hand_was_not_saved(
     phones: tuple[Scorer, Scorer], settings: Any
 ) -> None:

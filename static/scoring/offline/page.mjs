@@ -662,9 +662,7 @@ async function keepOneHand(form, { key, number, submitter = null, theirs = null 
   if (theirs) {
     // The other phone's hand reached the server first (a 409): said until the scorer settles
     // the two, unless they are the same (dropped as recorded: the line above the sheet says so).
-    if (!sameFacts(theirs.facts, facts)) {
-      sayUntilNextAction(`The other phone recorded hand ${number} first: yours is kept on this phone beside it.`);
-    }
+    if (!sameFacts(theirs.facts, facts)) sayUntilNextAction(recordedFirst([number]));
   } else {
     // The server's last notice ("Hand 2 recorded.") no longer says what the phone did last;
     // a page that said nothing yet says it too.
@@ -698,6 +696,14 @@ async function keepFixOfUnsent(fixing, facts) {
   const correction = { key: store.newKey(), game: pk, seq: await nextSeq(), op: "correct", number: fixing.number, revision: hand.revision, facts, state: "unsent" };
   await store.putOp(correction);
   return true;
+}
+
+/** The score bar's words for the hands the other phone recorded first (`numbers`), each of
+ * this phone's kept beside theirs until the scorer settles it. */
+function recordedFirst(numbers) {
+  if (numbers.length === 1) return `The other phone recorded hand ${numbers[0]} first: yours is kept on this phone beside it.`;
+  const which = `${numbers.slice(0, -1).join(", ")} and ${numbers[numbers.length - 1]}`;
+  return `The other phone recorded hands ${which} first: yours are kept on this phone beside them.`;
 }
 
 /** When what the phone has just kept goes to the server: online with nothing ahead of it held
@@ -893,10 +899,14 @@ async function flush({ clock = false } = {}) {
         ? await setAside(waiting, data.game, data.message)
         : false;
       if (settled) {
-        if (!(await store.opsOf(pk)).some((kept) => kept.state === "conflict")) {
+        const setAsideNow = (await store.opsOf(pk)).filter((kept) => kept.state === "conflict");
+        if (!setAsideNow.length) {
           dropped = true;
           continue;
         }
+        // Said as a hand refused online says it, until the scorer settles them.
+        const numbers = setAsideNow.filter((kept) => theirsFor(kept, data.game)).map((kept) => kept.number);
+        if (numbers.length) sayUntilNextAction(recordedFirst(numbers));
         refused = true;
       } else if (response.status === 409 || response.status === 422) {
         // Refused, and nothing the server has explains it (no hand of theirs at its number):
