@@ -2,7 +2,10 @@
 it breaks only between words ("Black Bull / A", never "Woolpac / k"), on the hand form and on
 the correction form that opens in its place (narrower: it sits in a panel), and no button
 reaches past the screen's edge. The form's questions ("Jack of trumps", "Low (held by)") keep
-their words whole too, at 320 and 390 pixels, and the card keys are a finger's size (44×44 px)."""
+their words whole too, at 320 and 390 pixels, and the card keys are a finger's size (44×44 px).
+A Trinidad league table's score sheet, its sides teams with long words in their names, shows
+both sides' running totals at 320, 360 and 390 px, not past the edge of a table scrolled
+sideways."""
 
 from __future__ import annotations
 
@@ -12,7 +15,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.factories.scoring import GameFactory
+from tests.factories.scoring import GameFactory, record_hands
+from tests.scoring.test_browser import BROKEN_WORDS, NOT_OUT, Scorer
+from tests.scoring.test_browser_offline import keep, open_for_offline
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -180,3 +185,62 @@ def test_the_card_keys_are_a_fingers_size_on_the_narrowest_phone(
     page.get_by_test_id("correct-1").tap()
     expect(page.get_by_test_id("correct-form")).to_be_visible()
     _keys_a_finger_wide(page, "#correction [data-testid=card-picker] button")
+
+
+#: How far the score sheet's table reaches past its box, and how far each running total's right
+#: edge does.
+SHEET_PAST_ITS_BOX = """() => {
+  const box = document.querySelector('#score-sheet .table-wrap');
+  const edge = box.getBoundingClientRect().right;
+  return {
+    sideways: box.scrollWidth - box.clientWidth,
+    past: [...document.querySelectorAll('#sheet-rows td.total')]
+      .map((cell) => Math.round(cell.getBoundingClientRect().right - edge))
+      .filter((past) => past > 0),
+  };
+}"""
+
+
+def _sheet_fits(page: Page) -> None:
+    width = page.viewport_size["width"]
+    seen = page.evaluate(SHEET_PAST_ITS_BOX)
+    assert seen == {"sideways": 0, "past": []}, f"a running total off the screen at {width}px"
+    if width >= 360:  # at 320 a name's long word breaks rather than push a total off
+        for label in "AB":
+            assert page.get_by_test_id(f"sheet-head-{label}").evaluate(BROKEN_WORDS) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+@pytest.mark.parametrize("narrow_phone", [320, 360, 390], ids=["320", "360", "390"], indirect=True)
+def test_a_trinidad_sheet_shows_both_sides_totals_on_a_narrow_phone(
+    narrow_phone: Page, live_server: Any
+) -> None:
+    """ "St James Bullseyes" and "Laventille Hang Jack": each name's longest word held its
+    column wide, and at 320 px the second side's total was off the screen (the sheet 56 px
+    wider than its box), at 360 px too. The sheet the server draws, and the one the phone draws
+    with a hand kept on it offline."""
+    bullseyes, hang_jack = "St James Bullseyes", "Laventille Hang Jack"
+    game = GameFactory(
+        trinidad=True,
+        side_names=(bullseyes, hang_jack),
+        players=(("Ann Lee", "Bob Roy"), ("Cy Dee", "Di Eve")),
+    )
+    record_hands(
+        game,
+        [
+            {"dealer": "A", "turn_ups": ["9D"], "beg": "stand", "high": "A", "low": "B",
+             "jack": {"held_by": "B", "won_by": "A"}, "game": {"A": 20, "B": 30}},
+            {"dealer": "B", "turn_ups": ["4S"], "beg": "take_one", "high": "B", "low": "A",
+             "jack": None, "game": {"A": 30, "B": 20}},
+        ],
+    )  # fmt: skip
+    page = narrow_phone
+    scorer = Scorer(page, live_server.url)
+    open_for_offline(scorer, game)  # the scorer's page: a Fix link beside each hand
+    _sheet_fits(page)
+
+    page.context.set_offline(True)
+    scorer.card("5H")
+    scorer.enter(high=bullseyes, low=hang_jack, jack=NOT_OUT, game=hang_jack)
+    keep(scorer, 3)
+    _sheet_fits(page)
