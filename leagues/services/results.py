@@ -565,7 +565,9 @@ def fixture_result_store(fixture: Fixture) -> FixtureResult | None:
 def _recompute(fixture: Fixture) -> FixtureResult | None:
     match_format = fixture.division.season.get_match_format()
     if fixture.status == Fixture.Status.VOID:
-        FixtureResult.objects.filter(fixture=fixture).delete()
+        # An imported result is kept (it counts no more: the fixture is void): it has no tables
+        # to be added up from again, should the void be undone.
+        FixtureResult.objects.filter(fixture=fixture, imported=False).delete()
         return None
     if fixture.status == Fixture.Status.WALKOVER:
         to = match.HOME if fixture.walkover_to == Fixture.Side.HOME else match.AWAY
@@ -573,8 +575,15 @@ def _recompute(fixture: Fixture) -> FixtureResult | None:
 
     tables = _table_cards(fixture)
     if not tables:
-        FixtureResult.objects.filter(fixture=fixture).delete()
-        return None
+        imported = FixtureResult.objects.filter(fixture=fixture, imported=True).first()
+        if imported is None:
+            FixtureResult.objects.filter(fixture=fixture).delete()
+            return None
+        # An imported result stands as the league's records gave it (a void undone).
+        if imported.is_final and fixture.status in Fixture.TO_PLAY:
+            fixture.status = Fixture.Status.PLAYED
+            fixture.save(update_fields=["status", "updated_at"])
+        return imported
     result = match.match_result([card for _, card in tables], match_format)
     played = [table for table, _ in tables]
     _store_tables(played, result)

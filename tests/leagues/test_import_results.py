@@ -322,3 +322,42 @@ def test_an_export_written_before_results_said_what_was_recorded_restores_them_s
     page = page_words(Client().get(reverse("leagues:fixture", args=[played.pk])))
     assert "Imported from the league's records: its tables were not recorded." in page
     assert Client().get(f"/api/fixtures/{played.pk}").json()["result"]["home_pegs"] is None
+
+
+def test_an_imported_result_voided_by_mistake_comes_back_when_the_void_is_undone():
+    """Voiding an imported result and undoing the void lost the result for good: the fixture
+    went back to "scheduled" with nothing (the result has no tables to be added up again).
+    Voided, it counts no more and its page shows no figures; the void undone, it stands
+    again."""
+    from leagues.services.fixtures import fixture_undo, fixture_void
+
+    league = LeagueFactory(trinidad=True, match_format=TRINIDAD_FORMAT.to_spec())
+    SeasonFactory(league=league, name="2025–26")
+    import_and_confirm(secretary_of(league), league, TRINIDAD_PEOPLE, TRINIDAD_FIXTURES)
+    played = Fixture.objects.get(home__name="Arima Stars")
+    secretary = league.secretaries.get()
+    figures = (played.result.home_games, played.result.away_games)
+
+    def arima_played() -> str:
+        rows = standings_csv(played.division_id)
+        return next(row["Played"] for row in rows if row["Team"] == "Arima Stars")
+
+    counted = arima_played()
+
+    fixture_void(fixture=played, reason="Entered by mistake", by=secretary)
+    played.refresh_from_db()
+    assert played.status == Fixture.Status.VOID
+    assert Client().get(f"/api/fixtures/{played.pk}").json()["result"] is None
+    assert int(arima_played()) == int(counted) - 1
+    # Its figures are kept for the void's undoing, not shown as a score of a void fixture.
+    page = Client().get(reverse("leagues:fixture", args=[played.pk])).content.decode()
+    assert '<th scope="row">League points</th>' not in page and "the fixture is void" in page
+
+    fixture_undo(fixture=played, reason="Voided the wrong match", by=secretary)
+    played = Fixture.objects.select_related("result").get(pk=played.pk)
+    assert played.status == Fixture.Status.PLAYED
+    assert (played.result.home_games, played.result.away_games) == figures
+    assert played.result.imported
+    api = Client().get(f"/api/fixtures/{played.pk}").json()["result"]
+    assert (api["home_games"], api["away_games"]) == figures
+    assert arima_played() == counted
