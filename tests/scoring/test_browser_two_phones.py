@@ -376,6 +376,7 @@ def test_the_other_phone_first_says_so_until_the_scorer_settles_the_hand(
     expect(page.get_by_test_id("offline-conflict")).to_have_count(0)
     expect(page.get_by_text(first)).to_have_count(0)  # acted on: it goes
     expect(a.sheet_row(number + 1)).to_be_visible()
+    expect(unsent(page)).to_have_count(0)  # drawn at once, sent after: the server has it now
     assert [turned(game, n) for n in (number, number + 1)] == [["7S"], ["5C"]]
 
 
