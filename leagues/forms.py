@@ -24,6 +24,7 @@ from leagues.days import long_date
 from leagues.formats import STYLE_PRESETS
 from leagues.match import FIRST_TO, FIXED, SINGLE, FormatError
 from leagues.models import (
+    MOST_MATCHES_A_NIGHT,
     SEASON_MATCHES_A_NIGHT,
     VENUE_CLOSED,
     VENUE_MATCHES_A_NIGHT,
@@ -561,7 +562,7 @@ class SeasonForm(forms.Form):
     )
     venue_capacity = forms.IntegerField(
         min_value=1,
-        max_value=20,
+        max_value=MOST_MATCHES_A_NIGHT,
         initial=1,
         required=False,
         label=SEASON_MATCHES_A_NIGHT,
@@ -763,26 +764,23 @@ class DivisionForm(forms.Form):
     )
 
 
-#: A venue's field of its own matches a night, as it is labelled and its refusals name it.
-MATCHES_A_NIGHT = VENUE_MATCHES_A_NIGHT
-
-
 class VenueForm(forms.Form):
     name = TextField(max_length=120)
     town = TextField(max_length=80, required=False)
     address = TextField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
     matches_a_night = forms.IntegerField(
         min_value=1,
-        max_value=20,
+        max_value=MOST_MATCHES_A_NIGHT,
         required=False,
-        label=MATCHES_A_NIGHT,
+        label=VENUE_MATCHES_A_NIGHT,
         help_text=f"Blank: the season's setting ({SEASON_MATCHES_A_NIGHT}, on the season's "
         "page). 2 for a club with two rooms, while the pubs with one keep 1.",
         error_messages={
-            "invalid": f"{MATCHES_A_NIGHT}: a whole number such as 2 (a club with two rooms), "
-            "or blank for the season's setting.",
-            "min_value": f"{MATCHES_A_NIGHT}: at least 1, or blank for the season's setting.",
-            "max_value": f"{MATCHES_A_NIGHT}: at most 20, or blank for the season's setting.",
+            "invalid": f"{VENUE_MATCHES_A_NIGHT}: a whole number such as 2 (a club with two "
+            "rooms), or blank for the season's setting.",
+            "min_value": f"{VENUE_MATCHES_A_NIGHT}: at least 1, or blank for the season's setting.",
+            "max_value": f"{VENUE_MATCHES_A_NIGHT}: at most {MOST_MATCHES_A_NIGHT}, or blank for "
+            "the season's setting.",
         },
     )
     closed = TextField(

@@ -445,6 +445,9 @@ VENUE_MATCHES_A_NIGHT = "Matches it can host a night"
 VENUE_CLOSED = "Closed on"
 #: The season's number (``Season.venue_capacity``), as the season's page labels it.
 SEASON_MATCHES_A_NIGHT = "Matches a venue can host a night"
+#: The most matches a night a venue's number, or the season's, may say (its form's and the
+#: import's bound).
+MOST_MATCHES_A_NIGHT = 20
 
 
 class Venue(models.Model):

@@ -34,6 +34,7 @@ from leagues.audit import audit_log
 from leagues.days import long_date
 from leagues.models import (
     INVITATION_UNANSWERED,
+    MOST_MATCHES_A_NIGHT,
     VENUE_MATCHES_A_NIGHT,
     AuditEntry,
     Division,
@@ -409,7 +410,6 @@ def _plan_teams(
 
 
 #: The most matches a night a venue's own number may say, as its page allows.
-MOST_A_NIGHT = 20
 
 
 def _plan_venue(
@@ -428,12 +428,12 @@ def _plan_venue(
     rooms: int | None = None
     if team.matches_a_night:
         rooms = int(team.matches_a_night) if team.matches_a_night.isdigit() else 0
-        if not 1 <= rooms <= MOST_A_NIGHT:
+        if not 1 <= rooms <= MOST_MATCHES_A_NIGHT:
             plan.problem(
                 sheet,
                 f"“{team.matches_a_night}”: how many matches {possessive(team.name)} venue can "
                 f"host on one night (its page's “{VENUE_MATCHES_A_NIGHT}”) is a whole number "
-                f"from 1 to {MOST_A_NIGHT}; leave it blank for the season's setting.",
+                f"from 1 to {MOST_MATCHES_A_NIGHT}; leave it blank for the season's setting.",
                 first,
                 "matches_a_night",
             )
