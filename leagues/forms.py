@@ -531,6 +531,8 @@ class SeasonRulesForm(LeagueEditForm):
         return {key: self.cleaned_data[key] for key in ("target", "match_format", "tiebreaks")}
 
 
+#: The season's nights with no league, as its fields are labelled and their refusals name them.
+NIGHTS_OFF = "Nights with no league"
 NIGHTS_OFF_HELP = (
     "One night or range a line, then its name: 2025-12-23 to 2026-01-01 Christmas and New "
     "Year, every year. Ranges marked every year are carried into the next season."
@@ -557,7 +559,7 @@ class SeasonForm(forms.Form):
     exclusions = TextField(
         widget=forms.Textarea(attrs={"rows": 3}),
         required=False,
-        label="Nights with no league",
+        label=NIGHTS_OFF,
         help_text=NIGHTS_OFF_HELP,
     )
     venue_capacity = forms.IntegerField(
@@ -793,7 +795,7 @@ class VenueForm(forms.Form):
     )
 
     def clean_closed(self) -> list[NightsOff]:
-        return parse_nights_off(self.cleaned_data.get("closed") or "")
+        return parse_nights_off(self.cleaned_data.get("closed") or "", field=VENUE_CLOSED)
 
 
 class TeamForm(forms.Form):
@@ -956,12 +958,14 @@ class PlayerRegisterForm(forms.Form):
         return cleaned
 
 
-def parse_nights_off(text: str) -> list[NightsOff]:
-    """Nights with no league as the secretary writes them (``leagues.nights_off.parse``)."""
+def parse_nights_off(text: str, *, field: str = NIGHTS_OFF) -> list[NightsOff]:
+    """Nights with no league, or a venue's dates it is closed, as the secretary writes them
+    (``leagues.nights_off.parse``), refused naming the field by its label and the line:
+    "Closed on, line 2: “31/02/2027” is not a date (…)."."""
     try:
         return nights_off.parse(text)
     except nights_off.NightsOffError as exc:
-        raise ValidationError(str(exc)) from exc
+        raise ValidationError(f"{field}, {exc}.") from exc
 
 
 class FixtureGenerateForm(forms.Form):
@@ -983,7 +987,7 @@ class FixtureGenerateForm(forms.Form):
     exclusions = TextField(
         widget=forms.Textarea(attrs={"rows": 3}),
         required=False,
-        label="Nights with no league",
+        label=NIGHTS_OFF,
         help_text=NIGHTS_OFF_HELP,
     )
     rest_every = forms.IntegerField(

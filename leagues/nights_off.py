@@ -123,37 +123,39 @@ _LINE = re.compile(
 _EVERY_YEAR = re.compile(r"[\s,;(]*every year\)?\s*$", re.IGNORECASE)
 
 
-def _date(text: str, line: str) -> date:
+def _date(text: str, number: int) -> date:
     for fmt in ("%Y-%m-%d", "%d/%m/%Y"):
         try:
             return datetime.strptime(text, fmt).date()
         except ValueError:
             continue
-    raise NightsOffError(f'"{line}": {text} is not a date (write 2025-12-23 or 23/12/2025)')
+    raise NightsOffError(f"line {number}: “{text}” is not a date (write 2025-12-23 or 23/12/2025)")
 
 
 def parse(text: str) -> list[NightsOff]:
     """Ranges written one a line: a date or "date to date", then a name if wanted, then
     ", every year" for a range the next season keeps. Sorted; refused line by line with what
-    is wrong (see :func:`check` for overlaps)."""
+    is wrong, the line named by its number as typed, blank lines counted ("line 2: …": the
+    form says which field; see :func:`check` for overlaps)."""
     ranges = []
-    for raw in text.splitlines():
+    for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line:
             continue
         match = _LINE.match(line)
         if match is None:
             raise NightsOffError(
-                f'"{line}" does not start with a date: write a night as 2025-12-23, a range as '
-                '"2025-12-23 to 2026-01-01", then its name'
+                f"line {number}: “{line}” does not start with a date: write a night as "
+                "2025-12-23, a range as “2025-12-23 to 2026-01-01”, then its name"
             )
-        first = _date(match["first"], line)
-        last = _date(match["last"], line) if match["last"] else first
+        first = _date(match["first"], number)
+        last = _date(match["last"], number) if match["last"] else first
         rest = match["rest"]
         every_year = bool(_EVERY_YEAR.search(rest))
         name = _EVERY_YEAR.sub("", rest).strip(" ,;:-–—")
         if last < first:
-            raise NightsOffError(f'"{line}": the range ends before it starts')
+            span = line[: match.end("last")]
+            raise NightsOffError(f"line {number}: “{span}” ends before it starts")
         ranges.append(NightsOff(first, last, name[:60], every_year))
     return sorted(ranges, key=lambda r: (r.first, r.last))
 

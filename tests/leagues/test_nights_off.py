@@ -36,9 +36,9 @@ def test_a_line_reads_as_a_named_range(line, expected):
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("soon", '"soon" does not start with a date'),
-        ("2025-12-32 Christmas", "2025-12-32 is not a date"),
-        ("2026-01-01 to 2025-12-23", "the range ends before it starts"),
+        ("soon", "line 1: “soon” does not start with a date"),
+        ("2025-12-23\n2025-12-32 Christmas", "line 2: “2025-12-32” is not a date"),
+        ("2026-01-01 to 2025-12-23 Xmas", "line 1: “2026-01-01 to 2025-12-23” ends before it"),
     ],
 )
 def test_a_bad_line_is_refused_naming_it(text, message):

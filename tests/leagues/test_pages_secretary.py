@@ -231,7 +231,9 @@ def test_bad_input_changes_nothing(client, signed_in, league, division):
         {"start": "not a date", "league_night": "9", "legs": "3", "exclusions": "soon"},
     )
     assert response.status_code == 200
-    assert "soon&quot; does not start with a date" in response.content.decode()
+    assert "Nights with no league, line 1: “soon” does not start with a date" in (
+        response.content.decode()
+    )
     assert not Fixture.objects.filter(division=division).exists()
 
 

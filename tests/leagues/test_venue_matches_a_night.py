@@ -364,8 +364,15 @@ def test_the_secretary_closes_a_venue_on_a_date_on_its_page(client, signed_in, l
 @pytest.mark.parametrize(
     ("typed", "said"),
     [
-        ("14th Sept", '"14th Sept" does not start with a date'),
-        ("2027-09-21 to 2027-09-14", "the range ends before it starts"),
+        ("14th Sept", "Closed on, line 1: “14th Sept” does not start with a date"),
+        (
+            "2027-09-14 Refurbishment\n31/02/2027 Darts final",
+            "Closed on, line 2: “31/02/2027” is not a date (write 2025-12-23 or 23/12/2025).",
+        ),
+        (
+            "2027-09-14\n\n2027-09-21 to 2027-09-14",
+            "Closed on, line 3: “2027-09-21 to 2027-09-14” ends before it starts.",
+        ),
         (
             "2027-09-14 to 2027-09-21\n2027-09-21 Darts final",
             "Closed on: Tue 14 Sep 2027 to Tue 21 Sep 2027 and Darts final (Tue 21 Sep 2027) "
