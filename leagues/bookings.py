@@ -94,7 +94,7 @@ def clashes(
     shut = next((nights for nights in closed if nights.covers(date)), None)
     if shut is not None:
         why = f" ({shut.name})" if shut.name else ""
-        found.append(Clash("venue", f"{names[venue]} is closed on {long_date(date)}{why}."))
+        found.append(Clash("venue", f"{names[venue]} is closed that night{why}."))
     hosted = [b for b in night if b.venue == venue]
     if len(hosted) >= capacity:
         found.append(

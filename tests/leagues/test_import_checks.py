@@ -618,7 +618,7 @@ def test_a_row_at_a_venue_on_a_night_it_is_closed_is_a_problem_naming_it(league,
     crown.save(update_fields=["closed"])
     people = "division,team,venue,player\nPremier,Golden Lion,Golden Lion Inn,Linda Dyson\n"
     for day, problems in (
-        ("14/10/2027", [f"{crown} is closed on Thu 14 Oct 2027."]),
+        ("14/10/2027", [f"{crown} is closed that night."]),
         ("21/10/2027", []),
     ):
         fixtures = f"date,division,home,away\n{day},Premier,Crown,Red Lion\n"

@@ -6,9 +6,9 @@ import's check all hold a venue to it; the secretary sets it on the venue's page
 And the dates a venue is closed (``Venue.closed``): one pub shut for a night, where the
 season's "Nights with no league" moved every team. Set on the venue's page (checked, in the
 audit trail), it is a clash adding or re-arranging a fixture there ("Red Lion, Dewsbury is
-closed on Tue 14 Sep 2027"), the nights a re-arrangement offers skip it, and the generator
-puts no home match there that night (the home team plays away, or the match goes to another
-night)."""
+closed that night"), the nights a re-arrangement offers skip it, and the generator puts no
+home match there that night (the home team plays away, or the match goes to another night,
+its note giving each date once)."""
 
 from __future__ import annotations
 
@@ -416,16 +416,12 @@ def test_adding_or_moving_a_fixture_to_a_night_its_venue_is_closed_is_refused(di
     closed(pub, NightsOff(NIGHT, NIGHT, "Refurbishment"))
     with pytest.raises(ValidationError) as refused:
         fixture_add(division=division, home=home, away=away, date=NIGHT)
-    assert refused.value.messages == [
-        "Red Lion, Dewsbury is closed on Tue 14 Sep 2027 (Refurbishment)."
-    ]
+    assert refused.value.messages == ["Red Lion, Dewsbury is closed that night (Refurbishment)."]
     assert not Fixture.objects.exists()
     fixture = fixture_add(division=division, home=home, away=away, date=NEXT)
     with pytest.raises(ValidationError) as refused:
         fixture_rearrange(fixture=fixture, date=NIGHT, reason="Darts")
-    assert refused.value.messages == [
-        "Red Lion, Dewsbury is closed on Tue 14 Sep 2027 (Refurbishment)."
-    ]
+    assert refused.value.messages == ["Red Lion, Dewsbury is closed that night (Refurbishment)."]
     fixture.refresh_from_db()
     assert fixture.date == NEXT
     # At another pub that night it fits, and the nights offered for the pub skip it.
@@ -454,3 +450,19 @@ def test_the_generator_puts_no_home_match_at_a_closed_venue_that_night(division,
     assert not set(at_home) & set(shut)
     assert all(f.venue_id != pub.pk for f in listed if f.date in shut)
     assert {f.home_id for f in listed} == {lion.pk, *(t.pk for t in others)}
+
+
+def test_the_generator_notes_a_match_moved_off_a_closed_night_giving_each_date_once(division, pub):
+    """Two teams, the Red Lion closed on both of the list's first nights: its home match,
+    planned on the first, goes to the next night it is open, its note saying the night it has
+    and why not the one it was planned on, each date said once."""
+    lion = entered(division, pub, "Lion")[0]
+    entered(division, VenueFactory(league=division.season.league, name="Swan"), "Swan")
+    closed(pub, NightsOff(STARTS, NIGHT, "Refurbishment"))
+    plan = fixtures_plan(division=division, start=STARTS, legs=2)
+    at_home = [f for f in plan.created if f.home == lion.pk]
+    assert [f.date for f in at_home] == [NEXT]
+    assert at_home[0].note == (
+        "Lion v Swan on Tue 21 Sep 2027: on Tue 7 Sep 2027, Red Lion, Dewsbury is closed "
+        "that night (Refurbishment)"
+    )
