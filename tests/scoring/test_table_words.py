@@ -58,8 +58,8 @@ def test_sheet_columns_and_penalties_read_as_a_player_says_them(client):
     game = _game()
     record_hands(game, [_plain("A", penalties=[{"kind": "renege", "side": "B"}])])
     page = _page(client, game)
-    assert re.search(r'data-testid="sheet-head-A">Reds<', page)
-    assert re.search(r'data-testid="sheet-head-B">Blues<', page)
+    assert re.search(r'data-testid="sheet-head-A" title="Reds">Reds<', page)
+    assert re.search(r'data-testid="sheet-head-B" title="Blues">Blues<', page)
     row = _row(page, 1)
     assert "Blues renege → Reds +1" in row
     assert "Reds high +1" in row
