@@ -179,11 +179,11 @@ TABLES_WON = (
     "them (a Trinidad 7–5; a Yorkshire 3–1 in games is 3 tables to 1)."
 )
 PEGS = (
-    f"Points scored (pegged); null where nobody recorded them: for {IMPORTED}, or one whose "
-    "every table's score card gave the games without their scores. Where only some tables' "
-    "cards gave them, the points of those tables."
+    f"Points scored (pegged); null where nobody recorded them: for {IMPORTED}, a walkover, "
+    "or one whose every table's score card gave the games without their scores. Where only "
+    "some tables' cards gave them, the points of those tables."
 )
-HANG_JACKS = f"Hang jacks; null where nobody recorded them: for {IMPORTED}."
+HANG_JACKS = f"Hang jacks; null where nobody recorded them: for {IMPORTED}, or a walkover."
 
 
 class ResultOut(Schema):

@@ -1759,9 +1759,13 @@ def not_recorded(result: FixtureResult) -> frozenset[str]:
     result imported with its match points and games alone (``FixtureResult.imported``), its
     hang jacks too, and its tables won where its games do not say them (the match engine gives
     them where they do, ``match.points_result``: a Yorkshire 8–2 in 3–1 games is 3 tables to
-    1; a Trinidad 7–5 says none). What the pages (``pegs_gap``) and the API
-    (``api.schemas.result_out``) leave out."""
+    1; a Trinidad 7–5 says none); and of a walkover, given without play, its pegs and hang
+    jacks (its tables and games are the walkover's, and count). What the pages (``pegs_gap``,
+    a walkover's figures) and the API (``api.schemas.result_out``) leave out."""
     names: set[str] = set()
+    if result.is_walkover:
+        names.update(PEGS)
+        names.update(HANG_JACKS)
     if not result.pegs_recorded:
         names.update(PEGS)
     if result.imported:

@@ -177,6 +177,28 @@ def test_a_figure_nobody_recorded_is_null_not_0(world):
     assert Client().get(f"/api/fixtures/{world.imported.pk}").json()["result"] == imported
 
 
+def test_a_walkovers_pegs_and_hang_jacks_are_null_its_tables_and_games_given(world):
+    """A walkover is given without play: nobody pegged or hung a jack, and its page shows
+    neither. The API says null for them, not 0–0; the tables and games the walkover gives
+    (every table to its side) count in the table and are given."""
+    from leagues.services.fixtures import fixture_walkover
+
+    fixture_walkover(
+        fixture=world.later,
+        to="away",
+        reason="Old Hall could not raise a team",
+        by=world.users["secretary"],
+    )
+    result = Client().get(f"/api/fixtures/{world.later.pk}").json()["result"]
+    assert result["walkover"] is True and result["outcome"] == "away"
+    tables = world.league.get_match_format().tables
+    assert (result["home_tables"], result["away_tables"]) == (0, tables)
+    assert result["away_games"] > 0 and result["away_match_points"] > 0
+    for side in ("home", "away"):
+        assert result[f"{side}_pegs"] is None
+        assert result[f"{side}_hang_jacks"] is None
+
+
 def test_the_schema_says_which_figures_may_be_null(openapi):
     fields = Client().get("/api/openapi.json").json()["components"]["schemas"]["ResultOut"]
     for name in ("home_pegs", "away_hang_jacks", "tables_halved"):
