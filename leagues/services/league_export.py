@@ -31,7 +31,7 @@ from django.db import DEFAULT_DB_ALIAS, connection, models, transaction
 from config.inputs import one_spaced
 from leagues.audit import audit_log
 from leagues.fragments import invalidate_league
-from leagues.models import AuditEntry, FixtureResult, League, Player
+from leagues.models import AuditEntry, FixtureResult, FixtureTable, League, Player
 from leagues.services.standings import rebuild_tables
 
 FORMAT = "allfours-league"
@@ -159,20 +159,31 @@ def _hold_decisions(objects: list[Any]) -> list[tuple[type[models.Model], Any, d
     return held
 
 
-def _mark_imported_results(records: list[dict[str, Any]]) -> None:
-    """A file written before a result said what of it was recorded (``FixtureResult.imported``,
-    migration 0058): its results imported from the league's records (decided, not walkovers,
-    with no tables) are marked so, as that migration marked them, and read as not recorded."""
+def _mark_what_was_recorded(records: list[dict[str, Any]]) -> None:
+    """A file written before a result said what of it was recorded (``FixtureResult.imported``
+    and ``pegs_recorded``, migration 0058): as that migration marked them, its results imported
+    from the league's records (decided, not walkovers, with no tables) are marked imported, and
+    those and the results whose every table's score card gave the games without their scores
+    (``FixtureTable.has_pegs``) are marked without their pegs, which read as not recorded."""
     older = [
         record["pk"]
         for record in records
         if record.get("model") == "leagues.fixtureresult"
         and "imported" not in record.get("fields", {})
     ]
-    if older:
-        FixtureResult.objects.filter(
-            pk__in=older, is_final=True, is_walkover=False, fixture__tables__isnull=True
-        ).update(imported=True, pegs_recorded=False)
+    if not older:
+        return
+    results = FixtureResult.objects.filter(pk__in=older)
+    results.filter(is_final=True, is_walkover=False, fixture__tables__isnull=True).update(
+        imported=True, pegs_recorded=False
+    )
+    tables = FixtureTable.objects.filter(fixture__result__in=results).only(
+        "fixture_id", "source", "card"
+    )
+    with_pegs, without_pegs = set(), set()
+    for table in tables:
+        (with_pegs if table.has_pegs else without_pegs).add(table.fixture_id)
+    results.filter(fixture__in=without_pegs - with_pegs).update(pegs_recorded=False)
 
 
 def is_export(data: bytes) -> bool:
@@ -234,7 +245,7 @@ def league_restore(*, data: bytes, slug: str = "") -> League:
         item.save()
     for model, pk, fields in decided:
         model._default_manager.filter(pk=pk).update(**fields)
-    _mark_imported_results(document["records"])
+    _mark_what_was_recorded(document["records"])
     with connection.cursor() as cursor:
         for sql in connection.ops.sequence_reset_sql(no_style(), list(taken)):
             cursor.execute(sql)

@@ -3,6 +3,7 @@ same match engine as tables scored hand by hand, and agreed like any other resul
 
 from __future__ import annotations
 
+import json
 import re
 from html import unescape
 
@@ -743,6 +744,35 @@ def test_the_api_gives_no_points_for_a_card_of_bullseyes_alone() -> None:
     tables[1] = CardTable(board=2, games=((14, 9), (6, 14)), bullseyes=(1, 1), hang_jacks=(0, 2))
     result = agreed(tables)
     assert (result["home_pegs"], result["away_pegs"]) == (20, 23)
+
+
+@pytest.mark.django_db(transaction=True)  # flushed midway: outside the test's transaction
+def test_an_older_export_restores_a_card_of_bullseyes_alone_without_its_points() -> None:
+    """A league's file written before a result said what of it was recorded (0058): a card
+    whose every table gave the bullseyes alone restored with 0–0 points in the API, as if
+    nobody had scored. Restored, its points are null as they were before it was exported."""
+    from django.core.management import call_command
+
+    from leagues.services.league_export import league_export, league_restore
+
+    fixture, users = _fixture("trinidad")
+    tables = [
+        CardTable(board=1, bullseyes=(2, 0), hang_jacks=(1, 0)),
+        CardTable(board=2, bullseyes=(1, 1), hang_jacks=(0, 2)),
+    ]
+    submission = fixture_card_enter(fixture=fixture, tables=tables, by=users["away"])
+    confirmation.result_confirm(submission=submission, by=users["home"])
+    document = json.loads(league_export(league=fixture.division.season.league))
+    for item in document["records"]:
+        if item["model"] == "leagues.fixtureresult":
+            del item["fields"]["imported"], item["fields"]["pegs_recorded"]
+    call_command("flush", interactive=False, verbosity=0)
+
+    league_restore(data=json.dumps(document).encode())
+    result = Client().get(f"/api/fixtures/{fixture.pk}").json()["result"]
+    assert (result["home_games"], result["away_games"]) == (3, 1)
+    assert (result["home_hang_jacks"], result["away_hang_jacks"]) == (1, 2)
+    assert result["home_pegs"] is None and result["away_pegs"] is None
 
 
 def test_a_yorkshire_result_keeps_its_pegs() -> None:
