@@ -9,6 +9,7 @@ gets a Fix link under each hand's number while the game is not abandoned.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import template
@@ -19,6 +20,22 @@ from scoring.models import GameStatus
 from scoring.sheet import AwardRow, HandRow
 
 register = template.Library()
+
+#: Card points for game, "20-30" or "20–20": read as one, never split over two lines.
+CARD_POINTS = re.compile(r"\d+[-–]\d+")
+
+
+def unbroken(text: str) -> str:
+    """`text` escaped, its card points ("game 20-30") kept on one line: a nowrap span, where a
+    narrow sheet broke them at the hyphen ("game 20-" over "30"). The text is unchanged (a
+    screen reader's, a copy's); static/scoring/offline/sheet.mjs `unbroken` does the same."""
+    parts, start = [], 0
+    for match in CARD_POINTS.finditer(text):
+        parts.append(escape(text[start : match.start()]))
+        parts.append(f'<span class="nowrap">{escape(match.group())}</span>')
+        start = match.end()
+    parts.append(escape(text[start:]))
+    return "".join(parts)
 
 
 @register.simple_tag(takes_context=True)
@@ -56,7 +73,7 @@ def row_html(row: HandRow, *, decided: bool, fixable: bool) -> SafeString:
     if not awards and not row.tie:
         awards.append('<span class="muted">no points</span>')
     if row.tie:
-        awards.append(f'<span class="award tie" data-testid="tie-{n}">{escape(row.tie)}</span>')
+        awards.append(f'<span class="award tie" data-testid="tie-{n}">{unbroken(row.tie)}</span>')
     if row.all_fours:
         awards.append(f'<span class="all-fours">all fours: {escape(row.all_fours.name)}</span>')
     cells = "".join(f'<td class="num total">{total}</td>' for total in row.totals)
@@ -82,4 +99,4 @@ def _award(award: AwardRow) -> str:
     if award.deciding:
         classes += " deciding"
         hidden += '<span class="visually-hidden"> (reached the target)</span>'
-    return f'<span class="{classes}">{escape(award.text)}{hidden}</span>'
+    return f'<span class="{classes}">{unbroken(award.text)}{hidden}</span>'

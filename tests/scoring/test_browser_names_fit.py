@@ -276,3 +276,66 @@ def test_long_one_word_names_end_in_an_ellipsis_never_broken_on_the_narrowest_ph
     cells = page.evaluate(SHOWN_WORDS, "#sheet-rows td.hand")
     assert [cell["split"] for cell in cells] == [[]], cells
     _sheet_fits(page)
+
+
+#: The card points ("20-30") of each award that shows some, split over two lines.
+CARD_POINTS_SPLIT = """() => [...document.querySelectorAll('#sheet-rows .award')].flatMap(el => {
+  const text = el.textContent, split = [];
+  for (const m of text.matchAll(/\\d+[-–]\\d+/g)) {
+    const range = document.createRange();
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    let at = 0, node;
+    while ((node = walker.nextNode())) {
+      const end = at + node.data.length;
+      if (at <= m.index && m.index < end) range.setStart(node, m.index - at);
+      if (at < m.index + m[0].length && m.index + m[0].length <= end) {
+        range.setEnd(node, m.index + m[0].length - at);
+      }
+      at = end;
+    }
+    const lines = new Set([...range.getClientRects()]
+      .filter(r => r.width > 0).map(r => Math.round(r.top)));
+    if (lines.size > 1) split.push(text);
+  }
+  return split;
+})"""
+
+
+@pytest.mark.parametrize(
+    ("narrow_phone", "names"),
+    [(320, ("Reds", "Blues")), (360, ("Woolpack", "Black Bull A"))],
+    ids=["320", "360"],
+    indirect=["narrow_phone"],
+)
+def test_a_game_points_card_points_stay_on_one_line(
+    narrow_phone: Page, live_server: Any, names: tuple[str, str]
+) -> None:
+    """ "Blues game 20-30 +1" at 320 px (and "Black Bull A game 20-30 +1" at 360) read
+    "Blues game 20-" over "30 +1": the card points stay on one line, on the sheet the server
+    draws and on the one the phone draws with a hand kept on it offline, their text unchanged
+    ("20-30", as a screen reader reads it and a copy takes it)."""
+    game = GameFactory(
+        trinidad=True, side_names=names, players=(("Ann Lee", "Bob Roy"), ("Cy Dee", "Di Eve"))
+    )
+    record_hands(
+        game,
+        [
+            {"dealer": "A", "turn_ups": ["9D"], "beg": "stand", "high": "A", "low": "B",
+             "jack": None, "game": {"A": 20, "B": 30}},
+            {"dealer": "B", "turn_ups": ["9C"], "beg": "stand", "high": "A", "low": "B",
+             "jack": None, "game": {"A": 42, "B": 38}},
+        ],
+    )  # fmt: skip
+    page = narrow_phone
+    scorer = Scorer(page, live_server.url)
+    open_for_offline(scorer, game)
+    game_points = page.locator("#sheet-rows .award", has_text="game")
+    expect(game_points).to_have_text([f"{names[1]} game 20-30 +1", f"{names[0]} game 42-38 +1"])
+    assert page.evaluate(CARD_POINTS_SPLIT) == []
+
+    page.context.set_offline(True)
+    scorer.card("5H")
+    scorer.enter(high=names[0], low=names[1], jack=NOT_OUT, game=names[1])
+    keep(scorer, 3)
+    expect(game_points.first).to_have_text(f"{names[1]} game 20-30 +1")
+    assert page.evaluate(CARD_POINTS_SPLIT) == []

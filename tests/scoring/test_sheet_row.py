@@ -60,7 +60,10 @@ def test_a_row_without_points_says_so_unless_the_game_was_tied():
     )
     tied = row_html(_row(awards=[], tie="game tied 20–20: nobody"), decided=False, fixable=False)
     assert "no points" not in tied
-    assert '<span class="award tie" data-testid="tie-7">game tied 20–20: nobody</span>' in tied
+    assert (
+        '<span class="award tie" data-testid="tie-7">game tied '
+        '<span class="nowrap">20–20</span>: nobody</span>'
+    ) in tied
     assert 'class="decided"' not in tied and "Fix" not in tied
 
 

@@ -153,6 +153,19 @@ function element(tag, attributes = {}, ...children) {
   return node;
 }
 
+/** `text` as the sheet shows it, its card points ("game 20-30", "game tied 20–20") kept on one
+ * line: a nowrap span, the text unchanged (scoring/templatetags/sheet.py `unbroken`). */
+function unbroken(text) {
+  const parts = [];
+  let start = 0;
+  for (const match of text.matchAll(/\d+[-–]\d+/g)) {
+    parts.push(text.slice(start, match.index), element("span", { class: "nowrap" }, match[0]));
+    start = match.index + match[0].length;
+  }
+  parts.push(text.slice(start));
+  return parts.filter((part) => part !== "");
+}
+
 /** A hand's cell of the score sheet (who dealt, trumps, the awards in the sheet's words), and
  * where it stands on this phone. */
 function handCell(game, hand, scored, result, names) {
@@ -186,7 +199,7 @@ function handCell(game, hand, scored, result, names) {
       element(
         "span",
         { class: classes.join(" "), "data-award": `${award.side} ${award.category} ${award.points} ${award.counted}` },
-        texts[index],
+        ...unbroken(texts[index]),
         award.counted ? null : hidden(" (not counted)"),
         award === deciding ? hidden(" (reached the target)") : null,
       ),
@@ -195,7 +208,7 @@ function handCell(game, hand, scored, result, names) {
   });
   const tie = isTie(hand.facts.game) && !scored.awards.some((a) => a.category === "game");
   if (!scored.awards.length && !tie) awards.append(element("span", { class: "muted" }, "no points"));
-  if (tie) awards.append(element("span", { class: "award tie" }, `${tied(hand.facts.game, game.sides)}: nobody`));
+  if (tie) awards.append(element("span", { class: "award tie" }, ...unbroken(`${tied(hand.facts.game, game.sides)}: nobody`)));
   if (scored.all_fours) awards.append(element("span", { class: "all-fours" }, `all fours: ${names[scored.all_fours]}`));
   const state = {
     unsent: "not sent yet",
