@@ -97,3 +97,38 @@ def test_a_second_tap_on_the_next_hands_form_is_not_a_hand_begun(
     b.play(3, card="7C", high=SMITH, low=SMITH, jack=NOT_OUT, game=SMITH)
     expect(a.sheet_row(3)).to_be_visible()
     expect(a.score("A")).to_have_text(b.score("A").inner_text())
+
+
+def test_the_phone_left_alone_says_a_hand_the_other_phone_corrected_or_undid(
+    watched: tuple[Scorer, Scorer],
+) -> None:
+    """A corrected or undone hand changes a row the scorer of the phone left alone has seen:
+    the sheet changed with nothing said (a scorer looking back at it could not tell why).
+    The score bar says which hand the other phone corrected, then which it undid."""
+    a, b = watched
+    game = GameFactory(trinidad=True)
+    a.scan(game)
+    a.play(1, **HAND)
+    a.play(2, card="6D", high=PATEL, low=PATEL, jack=NOT_OUT, game=PATEL)
+    b.scan(game)
+
+    b.tap(b.sheet_row(1).get_by_role("link", name="Fix"))
+    correcting = b.page.get_by_test_id("correcting")
+    correcting.get_by_role("group", name="Low (held by)", exact=True).get_by_role(
+        "radio", name=SMITH, exact=True
+    ).tap()
+    with b.page.expect_response(lambda r: r.request.method == "POST"):
+        correcting.get_by_role("button", name="Save correction").tap()
+    b.settled()
+
+    notice = a.page.get_by_test_id("game-notice")
+    expect(notice).to_have_text("Hand 1 was corrected on the other phone.")
+    expect(a.score("A")).to_have_text(b.score("A").inner_text())
+
+    b.undo(2)
+    b.settled()
+    expect(notice).to_have_text("Hand 2 was undone on the other phone.")
+    expect(a.sheet_row(2)).to_have_count(0)
+    # A's scorer acts (the next hand): what was said goes, as the score bar's words do.
+    a.play(2, **HAND)
+    expect(notice).not_to_have_text("Hand 2 was undone on the other phone.")

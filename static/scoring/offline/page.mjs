@@ -698,12 +698,37 @@ async function keepFixOfUnsent(fixing, facts) {
   return true;
 }
 
+/** "hand 3", "hands 2 and 3", "hands 1, 2 and 4". */
+function handsWords(numbers) {
+  if (numbers.length === 1) return `hand ${numbers[0]}`;
+  return `hands ${numbers.slice(0, -1).join(", ")} and ${numbers[numbers.length - 1]}`;
+}
+
 /** The score bar's words for the hands the other phone recorded first (`numbers`), each of
  * this phone's kept beside theirs until the scorer settles it. */
 function recordedFirst(numbers) {
   if (numbers.length === 1) return `The other phone recorded hand ${numbers[0]} first: yours is kept on this phone beside it.`;
-  const which = `${numbers.slice(0, -1).join(", ")} and ${numbers[numbers.length - 1]}`;
-  return `The other phone recorded hands ${which} first: yours are kept on this phone beside them.`;
+  return `The other phone recorded ${handsWords(numbers)} first: yours are kept on this phone beside them.`;
+}
+
+/** What the other phone changed of the hands this one showed (`before`, the server's hands
+ * then; `after`, now), in the score bar's words, or "": a hand it corrected or undid changes
+ * a row the scorer has seen, which the sheet alone would not say. Hands it added are not
+ * said: they come at the foot of the sheet, where the next hand goes. */
+function changedOnTheOtherPhone(before, after) {
+  const now = new Map(after.map((hand) => [hand.number, JSON.stringify(hand.facts)]));
+  const corrected = [];
+  const undone = [];
+  for (const hand of before) {
+    if (!now.has(hand.number)) undone.push(hand.number);
+    else if (now.get(hand.number) !== JSON.stringify(hand.facts)) corrected.push(hand.number);
+  }
+  const said = [];
+  if (corrected.length) said.push(`${handsWords(corrected)} ${corrected.length === 1 ? "was" : "were"} corrected`);
+  if (undone.length) said.push(`${handsWords(undone)} ${undone.length === 1 ? "was" : "were"} undone`);
+  if (!said.length) return "";
+  const text = `${said.join(" and ")} on the other phone.`;
+  return text[0].toUpperCase() + text.slice(1);
 }
 
 /** When what the phone has just kept goes to the server: online with nothing ahead of it held
@@ -1111,8 +1136,11 @@ async function askWhetherChanged() {
     const html = await response.text();
     if (!leftAlone()) return; // touched meanwhile: what the scorer began stays
     showServerGame(parsePage(html));
+    const changed = changedOnTheOtherPhone(state.hands, pageState()?.hands || []);
     await refresh();
     await keepPageAsShown();
+    // Said until the scorer's next action: a row they saw is not as it was.
+    if (changed) sayUntilNextAction(changed);
   } catch {
     // No connection: asked again later.
   } finally {
