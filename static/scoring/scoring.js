@@ -387,6 +387,16 @@
   // The offline page (static/scoring/offline/page.mjs) says so when it kept a hand or an undo.
   document.addEventListener("allfours:hand-done", showFirstKey);
 
+  /* A link within the page (a refused hand's "Check: Beg") scrolls its target to just below the
+   * sticky score bar: the bar's height, measured as the link is tapped, is the CSS's
+   * --bar-height (scoring.css gives each question that much scroll-margin-top). */
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[href^='#']");
+    var bar = document.getElementById("scoreboard");
+    if (!link || !bar) return;
+    document.documentElement.style.setProperty("--bar-height", bar.offsetHeight + "px");
+  }, true);
+
   /* "No, keep it" closes Undo's question where the page is (without JavaScript it is a link to
    * the game, which opens with the question closed). */
   document.addEventListener("click", function (event) {
