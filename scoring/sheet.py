@@ -49,6 +49,15 @@ def award_label(award: Award) -> str:
     return f"{label} {detail}" if detail else label
 
 
+def won_with(category: str) -> str:
+    """How the award that reached the target is said after "won 7–6 on hand 3": "with high",
+    "with hang jack", or, for the point a take one gives, "on the gift" (a player's words,
+    not "with gift"; static/scoring/offline/sheet.mjs `wonWith` says the same)."""
+    if category == "gift":
+        return "on the gift"
+    return f"with {CATEGORY_LABELS.get(category, category)}"
+
+
 def join_words(words: Sequence[str]) -> str:
     if len(words) <= 1:
         return "".join(words)
@@ -288,8 +297,8 @@ def verdict(game: Game, hand: Hand | None, awards: list[Award], by_label: dict[s
     winner = by_label[game.winner]
     others = [side for side in by_label.values() if side is not winner]
     score = "–".join(str(side.score) for side in [winner, *others])
-    category = CATEGORY_LABELS.get(game.decided_category, game.decided_category)
-    text = f"{winner.display_name} won {score} on hand {game.decided_hand} with {category}"
+    how = won_with(game.decided_category)
+    text = f"{winner.display_name} won {score} on hand {game.decided_hand} {how}"
     if hand is None:
         return text + "."
     deciding = _deciding_award(game, hand, awards)
@@ -297,18 +306,23 @@ def verdict(game: Game, hand: Hand | None, awards: list[Award], by_label: dict[s
         return text + "."
     after = awards[awards.index(deciding) + 1 :]
     text += f": {_took_them(game, hand, awards, deciding, by_label)} to {winner.score}"
-    if deciding.category == "kick":
+    if deciding.category in ("kick", "gift"):
         text += " before a card was played"
+    gifts: list[str] = []
     pending: dict[str, list[str]] = {}
     for award in after:
-        if not award.counted and not _forfeited(award):
+        if _forfeited(award) or award.counted:
+            continue
+        if award.category == "gift":
+            gifts.append(_gift_to(award, hand, by_label))
+        else:
             pending.setdefault(award.side, []).append(award_label(award))
-    if pending:
+    if gifts or pending:
 
         def whose(label: str) -> str:
             return "their own" if label == winner.label else possessive(by_label[label].name)
 
-        parts = [f"{whose(label)} {join_words(words)}" for label, words in pending.items()]
+        parts = gifts + [f"{whose(label)} {join_words(words)}" for label, words in pending.items()]
         order = ", ".join(
             CATEGORY_PLURALS.get(c, CATEGORY_LABELS.get(c, c))
             for c in questions.categories(game.rules)
@@ -349,7 +363,22 @@ def _took_them(
                 f"{possessive(by_label[offender].name)} {what} gave {winner.name} {points} "
                 "that took them"
             )
+    if deciding.category == "gift":
+        sides = list(by_label.values())
+        if _gift_words(deciding, hand, sides) == "took one":
+            return f"{winner.name} took one, the point that took them"
+        dealer = by_label[hand.dealer]
+        return f"{dealer.name} gave {winner.name} one, the point that took them"
     return f"{possessive(winner.name)} {award_label(deciding)} took them"
+
+
+def _gift_to(award: Award, hand: Hand, by_label: dict[str, Side]) -> str:
+    """A take one's point that came too late, as the sheet words it: "the one Blues took", or
+    with three sides "the one given to Cy"."""
+    name = by_label[award.side].name
+    if _gift_words(award, hand, list(by_label.values())) == "took one":
+        return f"the one {name} took"
+    return f"the one given to {name}"
 
 
 def _chart(sides: list[Side], hands: list[Hand], target: int) -> Chart:

@@ -77,3 +77,26 @@ def test_a_kick_that_reaches_the_target_is_kept_offline_and_sent(scorer: Scorer)
     expect_the_kick_alone(scorer)
     assert [hand.facts for hand in Hand.objects.filter(game=game)] == [KICK_WIN]
     assert awards_stored(game) == [["A kick 3 true"]]
+
+
+def test_a_gift_that_reaches_the_target_is_said_as_won_on_the_gift(scorer: Scorer) -> None:
+    """Seven Up with no_gift_to_win off, Bob on 6: Ann deals 4♥, Bob begs and takes one. The
+    preview read "Bob would reach 7 with gift." and the phone's banner "Bob reached 7 on hand 1
+    with gift": a player says the game was won on the gift, as the server's banner does."""
+    game = GameFactory(seven_up=True, overrides={"no_gift_to_win": False}, start_scores={"B": 6})
+    page = scorer.page
+    open_for_offline(scorer, game)
+    page.context.set_offline(True)
+    scorer.card("4H")
+    scorer.choose("Beg", "Beg → take one")
+    preview = page.get_by_test_id("hand-preview")
+    expect(preview).to_contain_text("Bob would reach 7 on the gift.")
+    keep(scorer, 1)
+    expect(page.get_by_test_id("offline-winner")).to_have_text(
+        "Bob reached 7 on hand 1 on the gift (on this phone: not sent yet)."
+    )
+    page.context.set_offline(False)
+    expect(unsent(page)).to_have_count(0)
+    expect(page.get_by_test_id("winner-banner")).to_contain_text(
+        "Bob won 7–0 on hand 1 on the gift: Bob took one, the point that took them to 7"
+    )

@@ -2,7 +2,7 @@
 // Questions not answered yet count as nothing (no trump in play, game tied), so a turned jack's
 // kick, a take one's gift or a hang jack shows as soon as it is tapped; a refusal shows at once.
 import { InvalidFacts } from "../rules/errors.mjs";
-import { awardTexts, score, scoresBefore } from "./sheet.mjs";
+import { awardTexts, score, scoresBefore, wonWith } from "./sheet.mjs";
 import { factsFromForm } from "./form.mjs";
 import { refusalWords, sideNames } from "./refusals.mjs";
 
@@ -61,8 +61,7 @@ export function previewLines(form, game, hands) {
   const totals = [...after].map(([label, points]) => `${names[label]} ${points}`);
   lines.push({ text: `Score after it: ${totals.join(", ")}.` });
   if (reached) {
-    const category = reached.category.replace("_", " ");
-    lines.push({ text: `${names[reached.side]} would reach ${game.target} with ${category}.`, winner: true });
+    lines.push({ text: `${names[reached.side]} would reach ${game.target} ${wonWith(reached.category)}.`, winner: true });
   }
   return lines;
 }

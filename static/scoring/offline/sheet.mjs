@@ -15,6 +15,13 @@ export function cardLabel(text) {
 }
 
 /** `high`, `kick J♥`, `penalty renege`, `game 27-19` (scoring/sheet.py award_label). */
+/** How the award that reached the target is said: "with high", "with hang jack", or for the
+ * point a take one gives "on the gift", as a player says it (scoring/sheet.py `won_with`). */
+export function wonWith(category) {
+  if (category === "gift") return "on the gift";
+  return `with ${category === "hang_jack" ? "hang jack" : category}`;
+}
+
 export function awardLabel(award) {
   const label = award.category === "hang_jack" ? "hang jack" : award.category;
   let detail = award.detail;
@@ -303,8 +310,7 @@ export function drawGame(root, game, hands, result) {
       root.querySelector("#scoreboard")?.after(banner);
     }
     const decided = result.decided_by;
-    const category = decided.category === "hang_jack" ? "hang jack" : decided.category;
-    banner.replaceChildren(element("h2", {}, `${names[result.winner]} reached ${game.target} on hand ${decided.hand} with ${category} (on this phone: not sent yet).`));
+    banner.replaceChildren(element("h2", {}, `${names[result.winner]} reached ${game.target} on hand ${decided.hand} ${wonWith(decided.category)} (on this phone: not sent yet).`));
   } else banner?.remove();
   // The score bar's Undo and Fix act on the phone's last hand.
   for (const number of root.querySelectorAll("#scoreboard [data-last-number]")) number.textContent = String(hands.length);
