@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import itertools
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -22,6 +23,7 @@ from leagues.bookings import Booked, clashes
 from leagues.days import clock, long_date, short_date
 from leagues.models import (
     SEASON_MATCHES_A_NIGHT,
+    VENUE_CLOSED,
     VENUE_MATCHES_A_NIGHT,
     AuditEntry,
     Division,
@@ -266,6 +268,55 @@ def _refuse_impossible(
             )
 
 
+def _refuse_closed_too_often(
+    teams: Sequence[Team],
+    legs: int,
+    room: Mapping[int, int],
+    *,
+    nights: Sequence[datetime.date],
+    ends_on: datetime.date,
+    settled: Iterable[PlannedFixture],
+) -> None:
+    """Refused, naming the venue and how many nights it is short, where a venue closed on some
+    of the league nights the list has (``nights``: from the first not yet past to the season's
+    end, ``ends_on``) is open on too few of them to host its teams' home matches still to play
+    (those not ``settled``: kept, on nights past, postponed), ``room`` a night: said before
+    any planning, as ``_refuse_impossible`` says a venue with too many teams, where the planner
+    found a match with no night left only once it had placed the rest. A team's home matches
+    are counted at the fewest (a single round robin's odd one may be either team's), so a list
+    that can be made is never refused here."""
+    n = len(teams)
+    each = n - 1 if legs == 2 else (n - 1) // 2
+    hosted: dict[int, int] = {}
+    for fixture in settled:
+        hosted[fixture.home] = hosted.get(fixture.home, 0) + 1
+    by_venue: dict[int, list[Team]] = {}
+    for team in teams:
+        by_venue.setdefault(team.home_venue_id, []).append(team)
+    for at, sharing in by_venue.items():
+        venue = sharing[0].home_venue
+        shut = set(dates_off(venue.closed_ranges))
+        closed = [day for day in nights if day in shut]
+        if not closed:
+            continue
+        owed = sum(max(0, each - hosted.get(team.pk, 0)) for team in sharing)
+        open_on = len(nights) - len(closed)
+        if owed <= room[at] * open_on:
+            continue
+        short = -(-(owed - room[at] * open_on) // room[at])
+        ranges = [r.label for r in venue.closed_ranges if any(r.covers(day) for day in closed)]
+        names = join_words([team.name for team in sharing])
+        raise ValidationError(
+            f"{venue} is the home of {names}, {owed} home match{pluralize(owed, 'es')} to "
+            f"play, but it is closed on {len(closed)} of the {len(nights)} league nights from "
+            f"{long_date(nights[0])} to the season's end ({long_date(ends_on)}): "
+            f"{'; '.join(ranges)}. Open on {open_on}, hosting {room[at]} a night, it is {short} "
+            f"night{pluralize(short)} short. Open it on more of them (its page's "
+            f"“{VENUE_CLOSED}”), raise {ROOM_SETTINGS}, move the season's end, or give "
+            + (f"{names} another home." if len(sharing) == 1 else "some of them another home.")
+        )
+
+
 def list_made_on(league: League) -> datetime.date:
     """The day a fixture list is made on, unless the caller gives one: today where the league
     plays (a night in Port of Spain is still today there when London's date is the next)."""
@@ -369,6 +420,19 @@ def fixtures_plan(
         for f in postponed
         if f.home_id in ids and f.away_id in ids
     ]
+    if season.ends_on is not None:
+        _refuse_closed_too_often(
+            teams,
+            legs,
+            room,
+            nights=list(
+                itertools.takewhile(
+                    lambda day: day <= season.ends_on, league_nights(plans_from, night, excluded)
+                )
+            ),
+            ends_on=season.ends_on,
+            settled=[*keep, *pending],
+        )
     if start_past and not keep and not pending:
         # Nothing to keep: the list starts on the next night not yet past, as its audit entry
         # records and generating it again starts from (so that its pairing is the same).

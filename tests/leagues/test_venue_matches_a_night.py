@@ -466,3 +466,34 @@ def test_the_generator_notes_a_match_moved_off_a_closed_night_giving_each_date_o
         "Lion v Swan on Tue 21 Sep 2027: on Tue 7 Sep 2027, Red Lion, Dewsbury is closed "
         "that night (Refurbishment)"
     )
+
+
+def test_the_hosting_check_counts_the_nights_a_venue_is_open_naming_how_many_it_is_short(
+    division, pub
+):
+    """Six league nights to the season's end, four teams playing each other twice: the Red
+    Lion's team has three home matches, but the Red Lion is closed on four of the six nights.
+    The check before any planning says so, naming the venue and the nights it is short (the
+    planner found it only once it had placed the rest); closed on two, the list is made."""
+    season = division.season
+    season.ends_on = STARTS + datetime.timedelta(weeks=5)
+    season.save(update_fields=["ends_on"])
+    entered(division, pub, "Lion")
+    for name in ("Swan", "Bull", "Oak"):
+        entered(division, VenueFactory(league=season.league, name=name), name)
+    closed(pub, NightsOff(NIGHT, STARTS + datetime.timedelta(weeks=4), "Refurbishment"))
+    with pytest.raises(ValidationError) as refused:
+        fixtures_plan(division=division, start=STARTS, legs=2)
+    assert refused.value.messages == [
+        "Red Lion, Dewsbury is the home of Lion, 3 home matches to play, but it is closed on 4 "
+        "of the 6 league nights from Tue 7 Sep 2027 to the season's end (Tue 12 Oct 2027): "
+        "Refurbishment (Tue 14 Sep 2027 to Tue 5 Oct 2027). Open on 2, hosting 1 a night, it "
+        "is 1 night short. Open it on more of them (its page's “Closed on”), raise the venue's "
+        "“Matches it can host a night” (on its page) or the season's “Matches a venue can host "
+        "a night” (on the season's page), move the season's end, or give Lion another home."
+    ]
+    assert not Fixture.objects.exists()
+    closed(pub, NightsOff(NIGHT, NEXT, "Refurbishment"))
+    fixtures_generate(division=division, start=STARTS, legs=2)
+    at_home = [f.date for f in division.fixtures.filter(home__name="Lion")]
+    assert len(at_home) == 3 and not {NIGHT, NEXT} & set(at_home)
