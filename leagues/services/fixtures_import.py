@@ -17,6 +17,7 @@ nothing.
 from __future__ import annotations
 
 import datetime
+import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -120,6 +121,13 @@ def venue_text(name: str, town: str) -> str:
     return f"{written}, {town}" if town else written
 
 
+#: How alike (``difflib.SequenceMatcher.ratio``) a new venue's text and a known venue's must be
+#: for the import to ask whether the known one was meant: "Rum Shop Corna" and "Rum Shop
+#: Corner" are 0.90 alike, "Red Lion Inn" and "Red Lion" 0.80, "Black Swan" and "Black Bull"
+#: 0.70 (two pubs).
+LIKE = 0.8
+
+
 class KnownVenues:
     """The league's venues as a file names them: as every page writes one, "Woolpack, Batley"
     (``str(venue)``: its name and town), or by its name alone when no other venue of the league
@@ -169,6 +177,27 @@ class KnownVenues:
             f"({join_words(sorted(str(venue) for venue in named))}): write which, as its "
             "pages do."
         )
+
+    def like(self, text: str) -> Venue | None:
+        """The venue known that ``text``, naming none, most likely meant ("Rum Shop Corna" for
+        Rum Shop Corner; "Woolpak" for "Woolpack, Batley"): as written whole, or by its name,
+        at least ``LIKE`` alike (``difflib``'s ratio); a venue of the same name in another
+        town, written so, is a venue of its own. None where no venue is that alike."""
+        written = venue_written(text)[-1]
+        try:
+            name = _key(venue_parts(text)[0])
+        except ValueError:
+            name = ""
+        found, best = None, LIKE
+        for venue in self.written.values():
+            pairs = [(_key(written), _key(str(venue)))]
+            if name and name != _key(venue.name):
+                pairs.append((name, _key(venue.name)))
+            for typed, known in pairs:
+                alike = difflib.SequenceMatcher(None, typed, known).ratio()
+                if alike >= best:
+                    found, best = venue, alike
+        return found
 
     def ident(self, text: str) -> str:
         """What a clash compares ``text`` by: the venue it names (one the import creates by

@@ -445,6 +445,16 @@ def _plan_venue(
         except ValueError as exc:
             plan.problem(sheet, str(exc), first, "venue")
             return False
+        # A slip of the keys makes a second venue: the plan asks before it is made.
+        if (like := venues.like(team.venue)) is not None:
+            plan.warnings.append(
+                Problem(
+                    f"{team.venue} is new: did you mean {like}?",
+                    first,
+                    sheet.column("venue"),
+                    sheet.name,
+                )
+            )
         new_venues.append(team.venue)
         venues.add(team.venue, rooms)
         if rooms is not None:

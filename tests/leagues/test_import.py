@@ -35,6 +35,7 @@ from tests.factories.leagues import (
     SeasonFactory,
     TeamEntryFactory,
     TeamFactory,
+    VenueFactory,
 )
 from tests.factories.scoring import UserFactory
 
@@ -584,3 +585,31 @@ def test_registering_a_name_the_league_has_means_picking_that_person(league, sec
         response.content.decode().replace("&quot;", '"')
     )
     assert Player.objects.filter(name__iexact="Linda Dyson").count() == 2
+
+
+def test_a_new_venue_named_like_one_the_league_has_is_noted_before_anything_is_saved(
+    league, secretary
+):
+    """A file's "Rum Shop Corna" where the league has Rum Shop Corner: a new venue, but
+    likely a slip. The plan says so by its row, asking if the league's was meant, so the file
+    can be put right before confirming; a venue named as the league's, or new and like none,
+    is not noted."""
+    VenueFactory(league=league, name="Rum Shop Corner", town="")
+    VenueFactory(league=league, name="Woolpack", town="Batley")
+    people = """Division,Team,Venue,Player
+Premier,Corner Boys,Rum Shop Corna,Curtis Joseph
+Premier,Wool,woolpak,Roy Stead
+Premier,Old Hall,Old Hall Club,Edna Sykes
+Premier,Bar Ten,rum shop corner,Keith Lockwood
+"""
+    preview = upload(secretary, league, people)
+    plan = preview.context["plan"]
+    assert not plan.problems
+    assert plan.create["venues"] == ["Rum Shop Corna", "woolpak", "Old Hall Club"]
+    assert [str(w) for w in plan.warnings] == [
+        "squads.csv, row 2, column venue (C): Rum Shop Corna is new: did you mean Rum Shop Corner?",
+        "squads.csv, row 3, column venue (C): woolpak is new: did you mean Woolpack, Batley?",
+    ]
+    page = html.unescape(preview.content.decode())
+    assert "Rum Shop Corna is new: did you mean Rum Shop Corner?" in page
+    assert not Venue.objects.filter(name__in=["Rum Shop Corna", "woolpak"]).exists()
