@@ -534,8 +534,9 @@ class SeasonRulesForm(LeagueEditForm):
 #: The season's nights with no league, as its fields are labelled and their refusals name them.
 NIGHTS_OFF = "Nights with no league"
 NIGHTS_OFF_HELP = (
-    "One night or range a line, then its name: 2025-12-23 to 2026-01-01 Christmas and New "
-    "Year, every year. Ranges marked every year are carried into the next season."
+    "One night or range a line, then its name: 23 Dec 2025 to 1 Jan 2026 Christmas and New "
+    "Year, every year (dates as 23 Dec 2025, 23/12/2025 or 2025-12-23). Ranges marked every "
+    "year are carried into the next season."
 )
 
 
@@ -789,9 +790,9 @@ class VenueForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         required=False,
         label=VENUE_CLOSED,
-        help_text="One date or range a line, then why if you like: 2027-01-14 Refurbishment, "
-        "or 2027-01-14 to 2027-01-21. No match is arranged here on them; the rest of the "
-        "league plays.",
+        help_text="One date or range a line, then why if you like: 14 Jan 2027 Refurbishment, "
+        "or 14 Jan 2027 to 21 Jan 2027 (dates as 14 Jan 2027, 14/1/2027 or 2027-01-14). No "
+        "match is arranged here on them; the rest of the league plays.",
     )
 
     def clean_closed(self) -> list[NightsOff]:

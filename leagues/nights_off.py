@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 
 from leagues.days import long_date
+from leagues.typed_dates import read_date
 
 __all__ = [
     "NightsOff",
@@ -115,21 +116,30 @@ def _add_years(day: date, years: int) -> date:
         return day.replace(year=day.year + years, day=28)
 
 
-_DATE = r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{4}"
+#: A date at the start of a line or after "to": as ``read_date`` reads it, with its year, and
+#: with spaces between a named month's parts (a dash is a range's): 2025-12-23, 23/12/2025,
+#: 23 Dec 2025, Tue 23 Dec 2025.
+_DATE = (
+    r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{4}"
+    r"|(?:[a-z]+\.?,?\s+)?\d{1,2}(?:st|nd|rd|th)?\s+[a-z]+\.?,?\s+\d{4}"
+)
 _LINE = re.compile(
     rf"^(?P<first>{_DATE})(?:\s*(?:to|until|–|—|-)\s*(?P<last>{_DATE}))?(?P<rest>.*)$",
     re.IGNORECASE,
 )
 _EVERY_YEAR = re.compile(r"[\s,;(]*every year\)?\s*$", re.IGNORECASE)
+#: How a line's refusal says a night and a range may be written.
+WRITTEN = (
+    "write a night as 23 Dec 2025 (or 2025-12-23, 23/12/2025), a range as "
+    "“23 Dec 2025 to 1 Jan 2026”, then its name"
+)
 
 
 def _date(text: str, number: int) -> date:
-    for fmt in ("%Y-%m-%d", "%d/%m/%Y"):
-        try:
-            return datetime.strptime(text, fmt).date()
-        except ValueError:
-            continue
-    raise NightsOffError(f"line {number}: “{text}” is not a date (write 2025-12-23 or 23/12/2025)")
+    day, why = read_date(text)
+    if day is None:
+        raise NightsOffError(f"line {number}: {why.rstrip('.')}")
+    return day
 
 
 def parse(text: str) -> list[NightsOff]:
@@ -144,10 +154,7 @@ def parse(text: str) -> list[NightsOff]:
             continue
         match = _LINE.match(line)
         if match is None:
-            raise NightsOffError(
-                f"line {number}: “{line}” does not start with a date: write a night as "
-                "2025-12-23, a range as “2025-12-23 to 2026-01-01”, then its name"
-            )
+            raise NightsOffError(f"line {number}: “{line}” does not start with a date: {WRITTEN}")
         first = _date(match["first"], number)
         last = _date(match["last"], number) if match["last"] else first
         rest = match["rest"]

@@ -48,6 +48,7 @@ from leagues.services.fixtures import fixture_add
 from leagues.services.results import result_store
 from leagues.sheets import Problem, Sheet, table
 from leagues.tiebreaks import games_word
+from leagues.typed_dates import DATE_EXAMPLE, parse_date, read_date
 from scoring.actors import Account
 from scoring.sheet import join_words
 
@@ -212,34 +213,6 @@ class KnownVenues:
         return {self.ident(written): str(venue) for written, venue in self.written.items()}
 
 
-#: A date as a spreadsheet or a person writes it, day first: 2/9/2025, 02.09.25 (a time after
-#: it, as a spreadsheet's date and time cell gives it, is left aside).
-_DAY_FIRST = re.compile(
-    r"^(\d{1,2})[/.\-](\d{1,2})[/.\-](\d{2}|\d{4})(?:[ T]\d{1,2}[:.]\d{2}(?::\d{2})?)?$"
-)
-_ISO = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?$")
-#: "7 Jan 2027", "Thu 7 January 2027", "Thursday, 7th Jan 27", "7-Jan-2027".
-_NAMED = re.compile(
-    r"^(?:(?P<weekday>[a-z]+)\.?,?\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?[\s\-/]*"
-    r"(?P<month>[a-z]+)\.?,?(?:[\s\-/]+(?P<year>\d{4}|\d{2}))?$",
-    re.IGNORECASE,
-)
-MONTHS = (
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-)
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-DATE_EXAMPLE = "7 Jan 2027, Thu 7 Jan 2027, 7/1/2027 or 2027-01-07"
 TIME_EXAMPLE = "20:00, 20.30, 8pm or 8.30pm"
 #: The dates and times a fixtures file may give (``read_date``, ``read_time``), as the import
 #: page's help says them, in the examples its refusals give.
@@ -274,61 +247,6 @@ def scores_help(fmt: match.MatchFormat, style: str) -> str:
     home, away = min(wins, key=lambda p: (p[0] - p[1], p))
     (won, lost) = match.games_for_points(fmt, home, away)[0]
     return f"{said} They say the {games} each side won: {home}–{away} is {games} {won}–{lost}."
-
-
-def _named(names: tuple[str, ...], word: str) -> int | None:
-    """The index of the month or weekday ``word`` names: in full, or its first three letters
-    or more ("Sep", "Sept", "Thurs")."""
-    word = word.casefold()
-    if len(word) < 3:
-        return None
-    found = [i for i, name in enumerate(names) if name.startswith(word)]
-    return found[0] if len(found) == 1 else None
-
-
-def read_date(text: str) -> tuple[datetime.date | None, str]:
-    """A date as a British spreadsheet writes it (2025-09-02, 2/9/2025, 02.09.25, 2 Sep 2025,
-    Tue 2 Sep 2025), or why it is not one: the sentence a problem says."""
-    text = text.strip()
-    wrong = f"“{text}” is not a date: write it as {DATE_EXAMPLE}."
-    if found := _ISO.match(text):
-        try:
-            return datetime.date.fromisoformat(found.group(1)), ""
-        except ValueError:
-            return None, wrong
-    if found := _DAY_FIRST.match(text):
-        day, month, year = (int(part) for part in found.groups())
-    elif found := _NAMED.match(text):
-        month_index = _named(MONTHS, found["month"])
-        if month_index is None:
-            return None, wrong
-        if not found["year"]:
-            return None, f"“{text}” has no year: write it as {DATE_EXAMPLE}."
-        day, month, year = int(found["day"]), month_index + 1, int(found["year"])
-    else:
-        return None, wrong
-    if year < 100:
-        year += 2000
-    try:
-        date = datetime.date(year, month, day)
-    except ValueError:
-        return None, wrong
-    weekday = found.groupdict().get("weekday")
-    if weekday:
-        named = _named(WEEKDAYS, weekday)
-        if named is None:
-            return None, wrong
-        if named != date.weekday():
-            return None, (
-                f"“{text}”: {date.day} {MONTHS[date.month - 1].title()} {date.year} is a "
-                f"{WEEKDAYS[date.weekday()].title()}, not a {WEEKDAYS[named].title()}. Put the "
-                "date or the day right."
-            )
-    return date, ""
-
-
-def parse_date(text: str) -> datetime.date | None:
-    return read_date(text)[0]
 
 
 _TIME_24 = re.compile(r"^(\d{1,2})[:.](\d{2})(?::\d{2})?$")

@@ -16,13 +16,8 @@ from django.urls import reverse
 
 from leagues.formats import YORKSHIRE_FORMAT
 from leagues.models import Fixture, Invitation, Player, Team, Venue
-from leagues.services.fixtures_import import (
-    DATE_EXAMPLE,
-    DATES_AND_TIMES,
-    TIME_EXAMPLE,
-    read_date,
-    read_time,
-)
+from leagues.services.fixtures_import import DATES_AND_TIMES, TIME_EXAMPLE, read_time
+from leagues.typed_dates import DATE_EXAMPLE, read_date
 from tests.factories.leagues import (
     DivisionFactory,
     FixtureFactory,

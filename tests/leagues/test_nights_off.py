@@ -26,6 +26,15 @@ XMAS = NightsOff(D(2025, 12, 23), D(2026, 1, 1), "Christmas and New Year", every
         ("2025-12-23-2026-01-01: Christmas and New Year every year", XMAS),
         ("2026-04-03 Good Friday", NightsOff(D(2026, 4, 3), D(2026, 4, 3), "Good Friday")),
         ("2026-04-03", NightsOff(D(2026, 4, 3), D(2026, 4, 3))),
+        # As the import reads a date: a month by its name, a weekday before it.
+        ("23 Dec 2025 to 1 Jan 2026 Christmas and New Year, every year", XMAS),
+        ("Tue 23 Dec 2025 – Thu 1 Jan 2026: Christmas and New Year every year", XMAS),
+        ("3 April 2026 Good Friday", NightsOff(D(2026, 4, 3), D(2026, 4, 3), "Good Friday")),
+        (
+            "Fri 11 Dec 2026 Private function",
+            NightsOff(D(2026, 12, 11), D(2026, 12, 11), "Private function"),
+        ),
+        ("2026-4-3", NightsOff(D(2026, 4, 3), D(2026, 4, 3))),
     ],
 )
 def test_a_line_reads_as_a_named_range(line, expected):
@@ -39,6 +48,9 @@ def test_a_line_reads_as_a_named_range(line, expected):
         ("soon", "line 1: “soon” does not start with a date"),
         ("2025-12-23\n2025-12-32 Christmas", "line 2: “2025-12-32” is not a date"),
         ("2026-01-01 to 2025-12-23 Xmas", "line 1: “2026-01-01 to 2025-12-23” ends before it"),
+        # The weekday is checked against the date, as the import checks it.
+        ("Thu 11 Dec 2026 Private function", "line 1: “Thu 11 Dec 2026”: 11 December 2026 is"),
+        ("11 Dex 2026 Private function", "line 1: “11 Dex 2026” is not a date: write it as 7 Jan"),
     ],
 )
 def test_a_bad_line_is_refused_naming_it(text, message):

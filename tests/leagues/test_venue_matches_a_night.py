@@ -367,7 +367,8 @@ def test_the_secretary_closes_a_venue_on_a_date_on_its_page(client, signed_in, l
         ("14th Sept", "Closed on, line 1: “14th Sept” does not start with a date"),
         (
             "2027-09-14 Refurbishment\n31/02/2027 Darts final",
-            "Closed on, line 2: “31/02/2027” is not a date (write 2025-12-23 or 23/12/2025).",
+            "Closed on, line 2: “31/02/2027” is not a date: write it as 7 Jan 2027, Thu 7 Jan "
+            "2027, 7/1/2027 or 2027-01-07.",
         ),
         (
             "2027-09-14\n\n2027-09-21 to 2027-09-14",
