@@ -470,6 +470,52 @@ def test_already_recorded_on_the_other_phone_goes_at_the_scorers_next_action(
     expect(already).to_have_count(0)
 
 
+# The hands the phone keeps as already recorded on the other phone (store.mjs "recorded"), or
+# null.
+KEPT_RECORDED = """(game) => new Promise((resolve, reject) => {
+    const request = indexedDB.open("allfours-offline");
+    request.onerror = () => reject(request.error);
+    request.onsuccess = () => {
+      const db = request.result;
+      if (!db.objectStoreNames.contains("recorded")) {
+        db.close();
+        return resolve(null);
+      }
+      const kept = db.transaction("recorded").objectStore("recorded").get(game);
+      kept.onsuccess = () => {
+        db.close();
+        resolve(kept.result ? kept.result.numbers : null);
+      };
+    };
+  })"""
+
+
+def test_already_recorded_on_the_other_phone_comes_back_after_a_reload(
+    phones: tuple[Scorer, Scorer],
+) -> None:
+    """ "Hand 1 was already recorded on the other phone…" was held only in the page's memory:
+    reloaded (a phone reloads a tab after its screen locks), the page said nothing of it, where
+    the score bar's lines are kept on the phone and said again. It comes back until the
+    scorer's next action, and not after it."""
+    game = recorded_alike_after_theirs(phones)
+    a = phones[0]
+    page = a.page
+    already = page.get_by_test_id("already-recorded")
+    words = "Hand 1 was already recorded on the other phone, exactly as kept here: kept once."
+    wait_until(page, lambda: page.evaluate(KEPT_RECORDED, game.pk) == [1])
+    page.reload()
+    expect(page.get_by_test_id("scoreboard")).to_be_visible()
+    expect(already).to_have_text(words)
+
+    a.play(2, **HAND_2)
+    expect(already).to_have_count(0)
+    wait_until(page, lambda: page.evaluate(KEPT_RECORDED, game.pk) is None)
+    assert page.evaluate(KEPT_RECORDED, game.pk) is None
+    page.reload()
+    expect(page.get_by_test_id("next-dealer")).to_contain_text("Hand 3")
+    expect(already).to_have_count(0)
+
+
 # What the phone keeps of the score bar's notice for the game (store.mjs "notices"): its words,
 # or null.
 KEPT_NOTICE = """(game) => new Promise((resolve, reject) => {

@@ -256,6 +256,7 @@ function forgetWhatWasSaid() {
   if (!alreadyRecorded.length) return;
   alreadyRecorded = [];
   drawAlreadyRecorded();
+  keepAlreadyRecorded();
 }
 
 /** Why sending was refused when the answer does not say (a 403 that is not the server's JSON:
@@ -317,8 +318,24 @@ function theirsFor(op, state) {
 }
 
 /** Hands the other phone recorded just as this one kept them: said above the sheet until the
- * scorer's next action. */
+ * scorer's next action, on the page opened again too (kept on the phone, as the score bar's
+ * notice is: store.mjs "recorded"). */
 let alreadyRecorded = [];
+
+function keepAlreadyRecorded() {
+  if (pk === null) return;
+  const numbers = [...alreadyRecorded];
+  writeKept(() => (numbers.length ? store.putRecorded(pk, numbers) : store.deleteRecorded(pk)));
+}
+
+/** The page opened again: the hands already recorded on the other phone are said again. */
+async function sayRecordedAgain() {
+  if (pk === null || alreadyRecorded.length) return;
+  const numbers = await store.recordedOf(pk).catch(() => null);
+  if (!numbers?.length || alreadyRecorded.length) return;
+  alreadyRecorded = numbers;
+  drawAlreadyRecorded();
+}
 
 function drawAlreadyRecorded() {
   const shown = alreadyRecorded.length > 0;
@@ -809,6 +826,7 @@ async function droppedAsRecorded(op, state) {
   if (!theirs || !sameFacts(theirs.facts, op.facts)) return false;
   await store.deleteOp(op.key);
   if (!alreadyRecorded.includes(op.number)) alreadyRecorded.push(op.number);
+  keepAlreadyRecorded();
   return true;
 }
 
@@ -1484,6 +1502,7 @@ setInterval(() => {
 // What the score bar said goes with the kept hands' panel once the kept hands have been sent
 // as far as they go (a hand kept beside the other phone's is set aside only by its answer).
 refresh()
+  .then(sayRecordedAgain)
   .then(putTapsBack)
   .then(() => flush())
   .then(sayAgain);

@@ -13,7 +13,10 @@
 //          again at that hand (a phone reloads a tab after its screen locks);
 //   "notices": what the score bar says until the scorer's next action, by game: {game, text,
 //          key (the kept hand the scorer's choice made, or null)}, said again on the page
-//          opened again while the hands kept beside the other phone's are shown.
+//          opened again while the hands kept beside the other phone's are shown;
+//   "recorded": the kept hands the other phone had already recorded exactly alike, said above
+//          the sheet until the scorer's next action, by game: {game, numbers}, said again on
+//          the page opened again.
 const DB_NAME = "allfours-offline";
 
 let opening = null;
@@ -21,7 +24,7 @@ let opening = null;
 function open() {
   if (!opening) {
     opening = new Promise((resolve, reject) => {
-      const request = indexedDB.open(DB_NAME, 3);
+      const request = indexedDB.open(DB_NAME, 4);
       request.onupgradeneeded = (event) => {
         const db = request.result;
         if (event.oldVersion < 1) {
@@ -31,6 +34,7 @@ function open() {
         }
         if (event.oldVersion < 2) db.createObjectStore("drafts", { keyPath: "game" });
         if (event.oldVersion < 3) db.createObjectStore("notices", { keyPath: "game" });
+        if (event.oldVersion < 4) db.createObjectStore("recorded", { keyPath: "game" });
       };
       request.onsuccess = () => {
         const db = request.result;
@@ -129,6 +133,12 @@ export const deleteDraft = (game) => remove("drafts", game);
 export const noticeOf = (game) => read("notices", game);
 export const putNotice = (notice) => write("notices", notice);
 export const deleteNotice = (game) => remove("notices", game);
+
+/** The game's kept hands the other phone had already recorded alike, said until the scorer's
+ * next action: their numbers, or null. */
+export const recordedOf = async (game) => (await read("recorded", game))?.numbers ?? null;
+export const putRecorded = (game, numbers) => write("recorded", { game, numbers });
+export const deleteRecorded = (game) => remove("recorded", game);
 
 export function newKey() {
   return crypto.randomUUID();
