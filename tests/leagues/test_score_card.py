@@ -1260,6 +1260,54 @@ def test_a_card_naming_the_pairs_counts_their_games_and_partners_as_any_table(
     assert 'data-testid="card-tables-note"' in page
 
 
+def test_a_player_of_card_tables_alone_has_no_hand_figures_said_as_not_known_not_as_0(
+    django_assert_num_queries,
+) -> None:
+    """A player who sat only at tables entered from the score card: a card has no hands, so
+    their highs, lows, jacks, game points and all-fours hands are not known, and the page
+    says "—" for them, as the fixture's page says pegs no card gave, where it said 0; their
+    games are known. A player with a table scored hand by hand too has figures, those of
+    the hands recorded (the note says which tables they leave out). No more read for it."""
+    from leagues.fragments import invalidate_league
+    from tests.leagues.test_pages_queries import QUERIES
+
+    fixture, users = _fixture()
+    season = fixture.division.season
+    home, away = squad(fixture.home, season), squad(fixture.away, season)
+    card = _yorkshire_card()
+    card[0] = CardTable(board=1, home=home[:2], away=away[:2], games=((11, 7),))
+    submission = fixture_card_enter(fixture=fixture, tables=card, by=users["home"])
+    confirmation.result_confirm(submission=submission, by=users["away"])
+
+    def figures(player) -> dict[str, str]:
+        page = unescape(Client().get(reverse("leagues:player", args=[player.pk])).content.decode())
+        shown = page.split('data-testid="figures"')[1].split("</dl>")[0]
+        return dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]+?)\s*(?:<|$)", shown))
+
+    unknown = {"Highs", "Lows", "Jacks", "Game points", "All-fours hands"}
+    shown = figures(home[0])
+    assert {name: shown[name] for name in unknown} == dict.fromkeys(unknown, "—")
+    assert (shown["Games played"], shown["Games won"]) == ("1", "1")
+
+    client = Client()
+    url = reverse("leagues:player", args=[home[0].pk])
+    client.get(url)
+    invalidate_league(season.league_id)
+    with django_assert_num_queries(QUERIES["player"][0] + 1):
+        page = unescape(client.get(url).content.decode())
+    assert "<dt>Highs</dt><dd>—</dd>" in page
+
+    phone = FixtureFactory(division=fixture.division, home=fixture.away, away=fixture.home)
+    for table_game in start_fixture(phone):
+        win_game(table_game.game, "B", 7)
+    submission = confirmation.result_submit(fixture=phone, actor=Actor.of(users["home"]))
+    confirmation.result_confirm(submission=submission, by=users["away"])
+    invalidate_league(season.league_id)
+    shown = figures(home[0])
+    assert shown["Games played"] == "2" and int(shown["Highs"]) > 0
+    assert shown["Lows"] != "—"
+
+
 def test_a_trinidad_card_naming_the_pairs_counts_bullseyes_and_hang_jacks_for_them() -> None:
     """A Trinidad card of bullseyes alone: the pair's games are its bullseyes for and
     against, and the hang jacks the card gives each side are the pair's taken and given."""
