@@ -124,8 +124,8 @@ def venue_text(name: str, town: str) -> str:
 
 #: How alike (``difflib.SequenceMatcher.ratio``) a new venue's text and a known venue's must be
 #: for the import to ask whether the known one was meant: "Rum Shop Corna" and "Rum Shop
-#: Corner" are 0.90 alike, "Red Lion Inn" and "Red Lion" 0.80, "Black Swan" and "Black Bull"
-#: 0.70 (two pubs).
+#: Corner" are 0.90 alike, "Red Lion Inn" and "Red Lion" 0.80, "The Fleece Inn" and "The
+#: Feathers Inn" 0.73 (two pubs).
 LIKE = 0.8
 
 
@@ -483,7 +483,10 @@ def _plan(
         if raw["home"] and _key(raw["home"]) == _key(raw["away"]):
             _problem(plan, sheet, "A team cannot play itself.", n, "away")
         if raw["venue"] and known.get(raw["venue"]) is None:
-            why = known.which(raw["venue"]) or f"Unknown venue “{raw['venue']}”."
+            like = known.like(raw["venue"])
+            why = known.which(raw["venue"]) or f"Unknown venue “{raw['venue']}”." + (
+                f" Did you mean {like}?" if like is not None else ""
+            )
             _problem(plan, sheet, why, n, "venue")
         score = _score(plan, sheet, n, raw["home_score"], raw["away_score"])
         games = _score(

@@ -671,6 +671,27 @@ def test_a_venue_the_people_file_creates_is_found_by_its_name_alone(league, cale
     ]
 
 
+def test_a_fixture_row_naming_a_venue_like_one_the_league_has_asks_if_it_was_meant(
+    league, calendar
+):
+    """A fixture's row naming "Crown In": no such venue, refused as ever, and the refusal asks
+    whether the league's Crown Inn was meant; a venue like none is refused as before."""
+    from leagues.services.league_import import import_plan
+
+    crown = Team.objects.get(name="Crown").home_venue
+    people = "division,team,venue,player\nPremier,Crown,,Walter Ackroyd\n"
+    fixtures = (
+        "date,division,home,away,venue\n"
+        "14/10/2027,Premier,Crown,Red Lion,Crown In\n"
+        "21/10/2027,Premier,Red Lion,Crown,Nowhere Bar\n"
+    )
+    found = import_plan(league=league, season=calendar, season_name="", **_files(people, fixtures))
+    assert [str(p) for p in found.problems] == [
+        f"fixtures.csv, row 2, column venue (E): Unknown venue “Crown In”. Did you mean {crown}?",
+        "fixtures.csv, row 3, column venue (E): Unknown venue “Nowhere Bar”.",
+    ]
+
+
 def test_the_check_holds_a_venue_to_its_own_matches_a_night(league, calendar):
     """The Crown Inn given two rooms (two matches a night, the season's setting one): a second
     match there on the night of Crown v Stubbing Wharf is planned, as adding it would be; the
