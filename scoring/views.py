@@ -42,7 +42,7 @@ from scoring.forms import (
 from scoring.fresh_form import fresh_form_html
 from scoring.models import Award, Game, GameStatus, Hand, ScoringLink, Side
 from scoring.openers import link_opened
-from scoring.rules import InvalidFacts
+from scoring.rules import InvalidFacts, questions
 from scoring.services import GameMovedOn
 from scoring.sheet import build_page, build_rows, verdict
 from scoring.tables import GameTable
@@ -447,8 +447,17 @@ def _edited_data(request: HttpRequest, action: str) -> Any:
         if index is not None and index < len(tokens):
             tokens.pop(index)
         data["penalties"] = " ".join(tokens)
-    if action in ("add_suit", "add_card") and len(cards) >= 2 and data.get("beg") == "stand":
+    # Cards enough for a run move the beg from Stand to "run the pack", marked as the cards'
+    # doing; fewer move it back, unless the scorer chose the run (static/scoring/scoring.js
+    # begFollowsCards does the same as the scorer taps).
+    ran = len(cards) >= questions.fewest_turn_ups("run")
+    if action in ("add_suit", "add_card") and ran and data.get("beg") == "stand":
         data["beg"] = "run"
+        data["beg_by_cards"] = "1"
+    elif not ran and data.get("beg") == "run" and data.get("beg_by_cards"):
+        data["beg"] = "stand"
+    if data.get("beg") != "run":
+        data["beg_by_cards"] = ""
     data["turn_ups"] = " ".join(card for card in cards if card)
     return data
 

@@ -204,6 +204,12 @@ class HandForm(forms.Form):
         return [{"rank": rank, "kick": kicks.get(rank, 0)} for rank in RANKS]
 
     @property
+    def run_turns_up(self) -> int:
+        """The cards turned that mean the pack was run (the rules': two): the page moves the beg
+        from Stand to "run the pack" at that many, and back under it (scoring.js)."""
+        return questions.fewest_turn_ups("run")
+
+    @property
     def kick_hint(self) -> str:
         """ "J♥ turned: Reds (dealing) +3 kick", before the hand is saved."""
         if "turn_ups" not in self.fields:

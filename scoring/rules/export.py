@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from .facts import BEGS, HAND_KEYS, OUTCOMES, PENALTY_KINDS
+from .facts import BEGS, HAND_KEYS, OUTCOMES, PENALTY_KINDS, TURN_UPS_BY_BEG
 from .presets import PRESETS
 from .ruleset import GAME_TIE_RULES, KICKS_ON, LOW_RULES, OPTIONS, TRUMPS
 
@@ -51,6 +51,7 @@ def render() -> str:
         "OPTIONS": OPTIONS,
         "HAND_KEYS": HAND_KEYS,
         "BEGS": BEGS,
+        "TURN_UPS_BY_BEG": TURN_UPS_BY_BEG,
         "OUTCOMES": OUTCOMES,
         "PENALTY_KINDS": PENALTY_KINDS,
         "TRUMPS": TRUMPS,

@@ -51,6 +51,14 @@ HAND_KEYS: tuple[str, ...] = (
     "captures",
 )
 BEGS: tuple[str, ...] = ("stand", "take_one", "run")
+#: The cards turned up for trumps each beg allows, fewest and most (None: as many as the pack
+#: allows, `max_turn_ups`): a stand or a take one keeps the one card turned; running the pack
+#: turns up two at least. The hand form asks it (`questions.fewest_turn_ups`).
+TURN_UPS_BY_BEG: dict[str, tuple[int, int | None]] = {
+    "stand": (1, 1),
+    "take_one": (1, 1),
+    "run": (2, None),
+}
 OUTCOMES: tuple[str, ...] = ("played", "pack_exhausted", "bunch", "misdeal")
 REDEALS: tuple[str, ...] = ("pack_exhausted", "bunch")
 PENALTY_KINDS: tuple[str, ...] = (
@@ -347,7 +355,8 @@ class _Reader:
             raise self.error(
                 "beg", f"this variant has no begging, so beg must be stand (got {beg})"
             )
-        if beg in ("stand", "take_one") and len(cards) != 1:
+        fewest, at_most = TURN_UPS_BY_BEG[beg]
+        if at_most == 1 and len(cards) != 1:
             raise self.error(
                 "turn_ups",
                 f"with {beg} exactly one card is turned up (got {len(cards)}: {listed}); "
@@ -355,7 +364,7 @@ class _Reader:
             )
         if beg == "take_one" and outcome == "pack_exhausted":
             raise self.error("outcome", "pack_exhausted needs beg run")
-        if beg == "run" and len(cards) < 2:
+        if len(cards) < fewest:
             raise self.error(
                 "turn_ups",
                 f"running the pack turns up at least two cards (got {len(cards)}: {listed})",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from .cards import RANKS, SUITS, Card
-from .facts import BEGS, OUTCOMES, REDEALS
+from .facts import BEGS, OUTCOMES, REDEALS, TURN_UPS_BY_BEG
 from .result import Category
 from .ruleset import Ruleset
 
@@ -20,6 +20,7 @@ __all__ = [
     "SUITS",
     "begs",
     "categories",
+    "fewest_turn_ups",
     "hand_is_played",
     "hand_questions",
     "kick_points",
@@ -44,6 +45,12 @@ def hand_questions(ruleset: Ruleset) -> tuple[str, ...]:
     keys.extend(["captures"] if ruleset.captures else ["high", "low", "jack", "game"])
     keys.append("penalties")
     return tuple(keys)
+
+
+def fewest_turn_ups(beg: str) -> int:
+    """The fewest cards `beg` turns up for trumps: one for a stand or a take one, two for a run
+    (the hand form takes a second card turned to mean the pack was run)."""
+    return TURN_UPS_BY_BEG[beg][0]
 
 
 def begs(ruleset: Ruleset) -> tuple[str, ...]:

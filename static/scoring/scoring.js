@@ -81,21 +81,28 @@
     markPicked(form);
   }
 
-  /* A second card turned means the pack was run: save the scorer that tap, whether the cards
-   * were picked or typed ("JH 6H"); back to one card, back to Stand, where the cards chose the
-   * run. A run the scorer chose (before turning the cards in, as it happens at the table)
-   * stays chosen: with one card it is refused by name, never quietly recorded as a stand. */
+  /* Cards enough for a run (a second card turned: the rules' fewest for a run, on the card
+   * picker's fieldset, never counted here) mean the pack was run: the beg moves from Stand to
+   * "run the pack", whether the cards were picked or typed ("JH 6H"), and the move is marked the
+   * cards' own in a field of the form, so that a refused hand's form and the taps put back on
+   * a page opened again keep it; fewer cards (one, or the box cleared), back to Stand. A beg the
+   * scorer tapped is theirs: a run chosen before the cards (as it happens at the table) stays
+   * chosen, and with one card is refused by name, never quietly recorded as a stand. */
   function begFollowsCards(form) {
-    var cards = cardsOf(form.querySelector("input[name=turn_ups]"));
+    var input = form.querySelector("input[name=turn_ups]");
+    var field = form.querySelector("[data-run-from]");
+    var mark = form.querySelector("[data-beg-by-cards]");
     var stand = form.querySelector("input[name=beg][value=stand]");
     var run = form.querySelector("input[name=beg][value=run]");
-    if (!stand || !run) return;
-    if (cards.length >= 2 && stand.checked) {
+    if (!input || !field || !mark || !stand || !run) return;
+    var ran = cardsOf(input).length >= parseInt(field.dataset.runFrom, 10);
+    if (ran && stand.checked) {
       run.checked = true;
-      run.dataset.byCards = "1";
+      mark.value = "1";
+    } else if (!ran && run.checked && mark.value) {
+      stand.checked = true;
     }
-    if (cards.length <= 1 && run.checked && run.dataset.byCards) stand.checked = true;
-    if (!run.checked) delete run.dataset.byCards;
+    if (!run.checked) mark.value = "";
   }
 
   /* Penalties: one tap calls one; the list shows each as "Blues renege → Reds +1". */
@@ -184,8 +191,8 @@
     if (event.target.form && event.target.matches("input[name=dealer]")) showKicks(event.target.form);
     // The scorer's own choice of beg: no longer the cards' to undo.
     if (event.target.matches("input[name=beg]")) {
-      var run = event.target.form && event.target.form.querySelector("input[name=beg][value=run]");
-      if (run) delete run.dataset.byCards;
+      var mark = event.target.form && event.target.form.querySelector("[data-beg-by-cards]");
+      if (mark) mark.value = "";
     }
   });
 

@@ -397,6 +397,29 @@ def test_the_card_picker_works_without_javascript(client):
     assert game.hands.count() == 0
 
 
+def test_without_javascript_a_card_taken_back_takes_back_the_run_the_cards_made(client):
+    """A second card moves the beg to "run the pack"; ⌫ back to one card left it on run, and
+    the hand was refused ("… turns up at least two cards") until the scorer tapped Stand. The
+    run the cards made goes back with them; a run the scorer chose stays."""
+    game = GameFactory()
+    open_link(client, game)
+
+    def beg_after(data: dict) -> tuple[str, str]:
+        body = client.post(record_url(game), data).content.decode()
+        beg = re.search(r'name="beg" value="(\w+)"[^>]*checked', body)
+        mark = re.search(r'name="beg_by_cards" value="(\w*)"', body)
+        assert beg is not None and mark is not None
+        return beg.group(1), mark.group(1)
+
+    assert beg_after(hand_post(game, turn_ups="4H") | {"add_card": "9H"}) == ("run", "1")
+    two = hand_post(game, turn_ups="4H 9H", beg="run", beg_by_cards="1")
+    assert beg_after(two | {"drop_card": "1"}) == ("stand", "")
+    assert beg_after(two | {"clear_cards": "1"}) == ("stand", "")
+    chosen = hand_post(game, turn_ups="4H 9H", beg="run")
+    assert beg_after(chosen | {"drop_card": "1"}) == ("run", "")
+    assert game.hands.count() == 0
+
+
 # --- undo, correct, audit, abandon, export -------------------------------------------------------
 
 

@@ -590,7 +590,7 @@ function clearForm(form) {
   for (const radio of form.querySelectorAll("input[type=radio]")) {
     radio.checked = ["stand", "played"].includes(radio.value) && radio.defaultChecked;
   }
-  const fields = "input[type=text], input[type=number], select, input[name=game_kept], [data-penalties], [data-pending-rank]";
+  const fields = "input[type=text], input[type=number], select, input[name=game_kept], [data-penalties], [data-pending-rank], [data-beg-by-cards]";
   for (const field of form.querySelectorAll(fields)) field.value = "";
   form.querySelector("[data-called]")?.replaceChildren();
   const kick = form.querySelector("#kick-hint");

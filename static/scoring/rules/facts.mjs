@@ -4,7 +4,7 @@
 import { card as makeCard, maxTurnUps, parseCard } from "./cards.mjs";
 import { InvalidFacts } from "./errors.mjs";
 import { wonBeforePlay } from "./questions.mjs";
-import { BEGS, HAND_KEYS, OUTCOMES, PENALTY_KINDS } from "./generated.mjs";
+import { BEGS, HAND_KEYS, OUTCOMES, PENALTY_KINDS, TURN_UPS_BY_BEG } from "./generated.mjs";
 import {
   add,
   isInt,
@@ -257,7 +257,8 @@ class Reader {
     if (beg !== "stand" && !ruleset.begging) {
       throw this.error("beg", `this variant has no begging, so beg must be stand (got ${beg})`);
     }
-    if ((beg === "stand" || beg === "take_one") && cards.length !== 1) {
+    const [fewest, atMost] = TURN_UPS_BY_BEG[beg];
+    if (atMost === 1 && cards.length !== 1) {
       throw this.error(
         "turn_ups",
         `with ${beg} exactly one card is turned up (got ${cards.length}: ${listed}); ` +
@@ -267,7 +268,7 @@ class Reader {
     if (beg === "take_one" && outcome === "pack_exhausted") {
       throw this.error("outcome", "pack_exhausted needs beg run");
     }
-    if (beg === "run" && cards.length < 2) {
+    if (cards.length < fewest) {
       throw this.error(
         "turn_ups",
         `running the pack turns up at least two cards (got ${cards.length}: ${listed})`,

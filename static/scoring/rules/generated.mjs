@@ -3,6 +3,7 @@
 export const OPTIONS = ["target", "players", "game_point_value", "hang_jack_points", "low", "game_tie", "kick_values", "kicks_on", "gift_points", "gift_ends_hand", "no_gift_to_win", "renege_points", "under_trump_points", "misdeal_points", "early_look_points", "capture_values"];
 export const HAND_KEYS = ["dealer", "turn_ups", "beg", "outcome", "high", "low", "jack", "game", "penalties", "captures"];
 export const BEGS = ["stand", "take_one", "run"];
+export const TURN_UPS_BY_BEG = {"stand": [1, 1], "take_one": [1, 1], "run": [2, null]};
 export const OUTCOMES = ["played", "pack_exhausted", "bunch", "misdeal"];
 export const PENALTY_KINDS = ["renege", "renege_top_trump", "under_trump", "misdeal", "early_look", "points"];
 export const TRUMPS = ["turn_up", "pitch"];
