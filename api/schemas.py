@@ -280,20 +280,28 @@ class PlayerRef(Schema):
     )
 
 
+#: A player's figure only hands give, which a score card does not.
+FROM_HANDS = (
+    "From the hands scored at the player's tables; null where nobody recorded it: every "
+    "table of theirs was entered from the score card, which gives the games and hang jacks "
+    "alone."
+)
+
+
 class PlayerStatisticsOut(Schema):
     player: PlayerRef
     games_played: int
     games_won: int
     games_lost: int
     win_percentage: float | None
-    highs: int
-    lows: int
-    jacks: int
+    highs: int | None = Field(description=FROM_HANDS)
+    lows: int | None = Field(description=FROM_HANDS)
+    jacks: int | None = Field(description=FROM_HANDS)
     hang_jacks_taken: int
     hang_jacks_given: int
-    game_points: int
-    kicks: int
-    all_fours: int
+    game_points: int | None = Field(description=FROM_HANDS)
+    kicks: int | None = Field(description=FROM_HANDS)
+    all_fours: int | None = Field(description=FROM_HANDS)
 
 
 class ErrorOut(Schema):

@@ -596,7 +596,7 @@ def _race_pairs(
     games = [tg.game_id for p in played for tg in p.games]
     for p in played:
         figures = by_tie[p.tie.pk]
-        figures.games_played = len(p.games)
+        figures.games_played = figures.hand_games = len(p.games)  # each scored hand by hand
         figures.games_won = sum(1 for tg in p.games if tg.game.winner == p.side)
     if games:
         awards = (

@@ -32,7 +32,7 @@ from leagues.selectors.live import (
 )
 from leagues.selectors.race import MARKERS, Marker, Race
 from leagues.selectors.standings import StandingRow
-from leagues.selectors.statistics import PlayerStatistics
+from leagues.selectors.statistics import HAND_FIGURES, PlayerStatistics
 from leagues.tiebreaks import Metric
 from scoring.forms.words import number_words, signed
 
@@ -617,6 +617,8 @@ PLAYER_FIGURES: tuple[tuple[str, str, str], ...] = (
     ("all_fours", "A4", "All-fours hands"),
 )
 TRINIDAD_ONLY = ("hang_jacks_taken", "hang_jacks_given", "kicks")
+#: A player's figure nobody recorded: only score cards gave their games (``HAND_FIGURES``).
+NOT_KNOWN = "—"
 
 
 class FigureColumn(tables.Column):
@@ -670,7 +672,15 @@ class PlayerStatisticsTable(BaseTable):
         columns = [
             (
                 key,
-                FigureColumn(key, abbr, label, default="", wide=phone and key not in PHONE_FIGURES),
+                # A figure not known (only score cards gave the player's games) reads "—"
+                # (an empty cell in the CSV).
+                FigureColumn(
+                    key,
+                    abbr,
+                    label,
+                    default=NOT_KNOWN if key in HAND_FIGURES else "",
+                    wide=phone and key not in PHONE_FIGURES,
+                ),
             )
             for key, abbr, label in self._figures
         ]
@@ -708,7 +718,7 @@ class PlayerStatisticsTable(BaseTable):
 
     def _value(self, record: PlayerStatistics, key: str) -> str:
         value = getattr(record, key, "")
-        return "" if value is None else str(value)
+        return NOT_KNOWN if value is None else str(value)
 
     def render_win_percentage(self, record: PlayerStatistics) -> str:
         value = record.win_percentage

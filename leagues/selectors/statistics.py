@@ -24,8 +24,18 @@ from typing import Any
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Q, QuerySet, Sum
+from django.db.models.functions import Coalesce
 
-from leagues.models import Division, PairFigures, Player, Registration, Season, Team, TeamEntry
+from leagues.models import (
+    Division,
+    FixtureTable,
+    PairFigures,
+    Player,
+    Registration,
+    Season,
+    Team,
+    TeamEntry,
+)
 from leagues.selectors.counting import LEAGUE_ONLY, counts_q
 from leagues.selectors.people import name_people
 
@@ -61,6 +71,10 @@ class PlayFigures:
     """Kicks scored by the side (turn-ups, to the dealer's side)."""
     all_fours: int = 0
     """Hands in which the side took high, low, jack and game."""
+    hand_games: int = 0
+    """Of ``games_played``, those scored hand by hand (not from a score card, which gives the
+    games and hang jacks alone): with none, the figures only hands give (``HAND_FIGURES``)
+    are not known, not 0."""
 
     @property
     def games_lost(self) -> int:
@@ -87,8 +101,11 @@ class PairStatistics(PlayFigures):
         return " & ".join(player.label for player in self.players)
 
 
-#: The figures, each a column of ``PairFigures`` summed for the scope.
-FIGURES = tuple(PlayFigures.__dataclass_fields__)
+#: The figures, each a column of ``PairFigures`` summed for the scope (``hand_games`` is the
+#: games played summed where the table was scored hand by hand).
+FIGURES = tuple(name for name in PlayFigures.__dataclass_fields__ if name != "hand_games")
+#: The figures a score card does not give: known only from tables scored hand by hand.
+HAND_FIGURES = ("highs", "lows", "jacks", "game_points", "kicks", "all_fours")
 
 
 #: Stand-ins for the ids of a scope (a player, season, division or team) while its query is
@@ -120,7 +137,12 @@ def _figures_query(
     return (
         PairFigures.objects.filter(q)
         .values_list("player_1", "player_2", "fixture__kind")
-        .annotate(**{f"sum_{name}": Sum(name) for name in FIGURES})
+        .annotate(
+            **{f"sum_{name}": Sum(name) for name in FIGURES},
+            sum_hand_games=Coalesce(
+                Sum("games_played", filter=~Q(table__source=FixtureTable.Source.CARD)), 0
+            ),
+        )
         .order_by()
     )
 
@@ -246,8 +268,21 @@ def player_leaderboard(
     in two queries, none when ``known`` has them all (``_players``)."""
     by_player = _by_player(_together(_pairs(season=season, division=division, team=team)))
     players = _players(by_player, known)
-    rows = [_as(PlayerStatistics, figures, player=players[pk]) for pk, figures in by_player.items()]
+    rows = [
+        _known(_as(PlayerStatistics, figures, player=players[pk]))
+        for pk, figures in by_player.items()
+    ]
     return sorted(rows, key=lambda r: (-r.games_won, r.games_played, r.player.name))
+
+
+def _known(row: PlayerStatistics) -> PlayerStatistics:
+    """``row`` with the figures only hands give (``HAND_FIGURES``) None where the player's
+    every game was entered from the score card: not known, where they read 0 as if none was
+    won (the player's page says "—" for them too)."""
+    if row.games_played and not row.hand_games:
+        for name in HAND_FIGURES:
+            setattr(row, name, None)
+    return row
 
 
 def players_teams(*, season: Season) -> dict[int, str]:

@@ -629,8 +629,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "card_tables": card_tables,
             # Only cards (no game scored hand by hand): the figures from the hands are not
             # known, not 0, and say "—", as the pages say pegs no card gave.
-            "hands_unknown": card_tables > 0
-            and not any(seat["games"] for seat in seats if not _from_card(seat)),
+            "hands_unknown": bool(stats.games_played) and not stats.hand_games,
         }
 
     fragment = page_fragment(

@@ -1308,6 +1308,64 @@ def test_a_player_of_card_tables_alone_has_no_hand_figures_said_as_not_known_not
     assert shown["Lows"] != "—"
 
 
+def test_the_division_players_csv_and_api_say_a_card_players_hand_figures_are_not_known() -> None:
+    """As the player's page says it: a player whose every table was entered from the score
+    card has no highs, lows, jacks, game points, kicks or all-fours hands known. The
+    division's players table says "—" for them, its CSV leaves them empty and the API gives
+    null, where all three said 0; their games are given. A player with a table scored hand by
+    hand too has the hands' figures, as before."""
+    import csv
+    import io
+
+    from leagues.selectors.statistics import player_leaderboard
+
+    fixture, users = _fixture()
+    season = fixture.division.season
+    home, away = squad(fixture.home, season), squad(fixture.away, season)
+    card = _yorkshire_card()
+    card[0] = CardTable(board=1, home=home[:2], away=away[:2], games=((11, 7),))
+    submission = fixture_card_enter(fixture=fixture, tables=card, by=users["home"])
+    confirmation.result_confirm(submission=submission, by=users["away"])
+    division = fixture.division
+    hand_figures = ("highs", "lows", "jacks", "game_points", "all_fours")
+
+    board = {row.player.pk: row for row in player_leaderboard(division=division)}
+    assert [getattr(board[home[0].pk], name) for name in hand_figures] == [None] * 5
+    assert (board[home[0].pk].games_played, board[home[0].pk].games_won) == (1, 1)
+
+    page = unescape(
+        Client().get(reverse("leagues:division_players", args=[division.pk])).content.decode()
+    )
+    row = next(line for line in page.split("<tr") if f">{home[0]}</a>" in line)
+    assert re.findall(r'<td class="num[^"]*">([^<]*)</td>', row)[:8] == [
+        "1",
+        "1",
+        "100",
+        "—",
+        "—",
+        "—",
+        "—",
+        "—",
+    ]
+    exported = Client().get(reverse("leagues:division_players_csv", args=[division.pk]))
+    rows = {r["Player"]: r for r in csv.DictReader(io.StringIO(exported.content.decode()))}
+    mine = rows[str(home[0])]
+    assert (mine["Games played"], mine["Highs"], mine["All-fours hands"]) == ("1", "", "")
+    api = Client().get(f"/api/divisions/{division.pk}/players").json()["items"]
+    given = next(item for item in api if item["player"]["id"] == home[0].pk)
+    assert given["games_played"] == 1
+    assert [given[name] for name in hand_figures] == [None] * 5
+
+    phone = FixtureFactory(division=division, home=fixture.away, away=fixture.home)
+    for table_game in start_fixture(phone):
+        win_game(table_game.game, "B", 7)
+    submission = confirmation.result_submit(fixture=phone, actor=Actor.of(users["home"]))
+    confirmation.result_confirm(submission=submission, by=users["away"])
+    board = {row.player.pk: row for row in player_leaderboard(division=division)}
+    assert board[home[0].pk].games_played == 2 and board[home[0].pk].highs > 0
+    assert all(getattr(board[home[0].pk], name) is not None for name in hand_figures)
+
+
 def test_a_trinidad_card_naming_the_pairs_counts_bullseyes_and_hang_jacks_for_them() -> None:
     """A Trinidad card of bullseyes alone: the pair's games are its bullseyes for and
     against, and the hang jacks the card gives each side are the pair's taken and given."""
