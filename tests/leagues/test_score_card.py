@@ -1260,6 +1260,19 @@ def test_a_card_naming_the_pairs_counts_their_games_and_partners_as_any_table(
     assert 'data-testid="card-tables-note"' in page
 
 
+def _card_naming_table_1():
+    """A Yorkshire card, confirmed, naming the pairs at table 1 alone (the home pair won its
+    game 11–7): its fixture, the captains and secretary, the home squad."""
+    fixture, users = _fixture()
+    season = fixture.division.season
+    home, away = squad(fixture.home, season), squad(fixture.away, season)
+    card = _yorkshire_card()
+    card[0] = CardTable(board=1, home=home[:2], away=away[:2], games=((11, 7),))
+    submission = fixture_card_enter(fixture=fixture, tables=card, by=users["home"])
+    confirmation.result_confirm(submission=submission, by=users["away"])
+    return fixture, users, home
+
+
 def test_a_player_of_card_tables_alone_has_no_hand_figures_said_as_not_known_not_as_0(
     django_assert_num_queries,
 ) -> None:
@@ -1271,13 +1284,8 @@ def test_a_player_of_card_tables_alone_has_no_hand_figures_said_as_not_known_not
     from leagues.fragments import invalidate_league
     from tests.leagues.test_pages_queries import QUERIES
 
-    fixture, users = _fixture()
+    fixture, users, home = _card_naming_table_1()
     season = fixture.division.season
-    home, away = squad(fixture.home, season), squad(fixture.away, season)
-    card = _yorkshire_card()
-    card[0] = CardTable(board=1, home=home[:2], away=away[:2], games=((11, 7),))
-    submission = fixture_card_enter(fixture=fixture, tables=card, by=users["home"])
-    confirmation.result_confirm(submission=submission, by=users["away"])
 
     def figures(player) -> dict[str, str]:
         page = unescape(Client().get(reverse("leagues:player", args=[player.pk])).content.decode())
@@ -1319,13 +1327,7 @@ def test_the_division_players_csv_and_api_say_a_card_players_hand_figures_are_no
 
     from leagues.selectors.statistics import player_leaderboard
 
-    fixture, users = _fixture()
-    season = fixture.division.season
-    home, away = squad(fixture.home, season), squad(fixture.away, season)
-    card = _yorkshire_card()
-    card[0] = CardTable(board=1, home=home[:2], away=away[:2], games=((11, 7),))
-    submission = fixture_card_enter(fixture=fixture, tables=card, by=users["home"])
-    confirmation.result_confirm(submission=submission, by=users["away"])
+    fixture, users, home = _card_naming_table_1()
     division = fixture.division
     hand_figures = ("highs", "lows", "jacks", "game_points", "all_fours")
 
