@@ -22,6 +22,7 @@ from leagues.models import (
     Player,
     ResultSubmission,
     Season,
+    TableGame,
     Team,
     TeamEntry,
     day_word,
@@ -34,7 +35,13 @@ from leagues.permissions import (
     captain_of,
 )
 from leagues.selectors.counting import result_words
-from leagues.selectors.fixtures import from_card, pegs_gap, result_bonus, seasons_now
+from leagues.selectors.fixtures import (
+    from_card,
+    pegs_gap,
+    result_bonus,
+    seasons_now,
+    with_scores,
+)
 from leagues.selectors.live import mark_stopped, status_words
 from leagues.selectors.people import acted_words, name_people, person_name, player_name_of
 from leagues.zones import now_in
@@ -157,7 +164,10 @@ def captain_fixtures(*, user: Account) -> list[CaptainFixture]:
         )
         .prefetch_related(
             Prefetch("submissions", queryset=open_or_confirmed),
-            "tables__games",
+            # Each game's score, for the captain who confirms the result (no more queries).
+            Prefetch(
+                "tables__games", queryset=with_scores(TableGame.objects.select_related("game"))
+            ),
             # Whether the captain is a secretary too, who may settle a result waiting for them
             # with the card (``cards.card_offered``): read once, not once a result.
             "division__season__league__secretaries",

@@ -1452,11 +1452,24 @@ def fixture_get(*, pk: int) -> Fixture:
     return _fixture_read.one(pk)
 
 
+def with_scores(games: QuerySet[TableGame]) -> QuerySet[TableGame]:
+    """Table games with each game's score, home first (``home_score``, ``away_score``: its
+    sides A and B), read in the same query: what the ``table_games`` tag
+    (``leagues.templatetags.words``) gives a captain to check against the score card."""
+
+    def score(label: str) -> Subquery:
+        return Subquery(Side.objects.filter(game=OuterRef("game"), label=label).values("score")[:1])
+
+    return games.annotate(home_score=score("A"), away_score=score("B"))
+
+
 def table_games() -> QuerySet[TableGame]:
-    """A table's games in order, with their sides in seat order and each game's number of
-    ``hands`` (one query for every table's games, one for their sides)."""
+    """A table's games in order, with their sides in seat order, each game's number of
+    ``hands`` and its score (``with_scores``): one query for every table's games, one for
+    their sides."""
     return (
-        TableGame.objects.select_related("game")
+        with_scores(TableGame.objects.all())
+        .select_related("game")
         .annotate(hands=Count("game__hands"))
         .prefetch_related(Prefetch("game__sides", queryset=Side.objects.order_by("position")))
         .order_by("number")
@@ -1517,7 +1530,7 @@ def fixture_with_tables(*, fixture: Fixture) -> Fixture:
 #: whose tables are being played, longer than the database took to run them.
 _table_games_read = CompiledReadIn(
     lambda table_ids: (
-        TableGame.objects.filter(table__in=table_ids)
+        with_scores(TableGame.objects.filter(table__in=table_ids))
         .select_related("game")
         .annotate(hands=Count("game__hands"))
         .order_by("number")

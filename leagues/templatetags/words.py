@@ -1,7 +1,8 @@
 """Words in templates: ``{{ name|possessive }}`` ("Old Hall's"), ``{{ 3|ordinal }}`` ("3rd"),
 ``{{ -2|signed }}`` ("−2", a true minus sign; "+2"), ``{{ account|person }}`` ("Maureen Kaye",
 the login only for an account with no name), ``{{ entry|who }}`` (who made an audit entry),
-``{{ fixture.date|day }}`` (a day in a list: "Tue 2 Sep", "Sun 9 Feb 2025" far off)."""
+``{{ fixture.date|day }}`` (a day in a list: "Tue 2 Sep", "Sun 9 Feb 2025" far off),
+``{% table_games table league %}`` (a table's games as the score card gives them)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from leagues.selectors.people import acted_by, person_or_login
 from scoring.forms.words import ordinal as _ordinal
 from scoring.forms.words import possessive as _possessive
 from scoring.forms.words import signed as _signed
+from scoring.models import GameStatus
 
 register = template.Library()
 
@@ -74,3 +76,31 @@ def person(account: Any) -> str:
 def who(change: Any) -> str:
     """Who made an audit entry or a hand's revision (``people.acted_by``)."""
     return acted_by(change)
+
+
+@register.simple_tag
+def table_games(table: Any, league: Any) -> str:
+    """A finished table's games as the paper score card gives them, home first, for the
+    captain who checks it against the card: "14–9, 14–12 · bullseyes 2–0 · hang jacks 1–0" (a
+    Trinidad table), "11–7" (a Yorkshire table of one game). Its games are the card's, or those
+    won on the phones (``table.games.all()`` read ``with_scores``, as the result page and My
+    fixtures read them: no query). Empty where the table has not finished, or its card gave no
+    game scores (its bullseyes alone): ``_table_figures.html`` says it then."""
+    if not table.outcome:
+        return ""
+    if table.from_card:
+        scores = [(home, away) for home, away in table.card.get("games") or []]
+    else:
+        scores = [
+            (played.home_score, played.away_score)
+            for played in table.games.all()
+            if played.game.status == GameStatus.WON
+        ]
+    if not scores:
+        return ""
+    words = [", ".join(f"{home}–{away}" for home, away in scores)]
+    if league.style == "trinidad" or len(scores) > 1:
+        words.append(f"{league.games_word} {table.home_games}–{table.away_games}")
+    if league.style == "trinidad":
+        words.append(f"hang jacks {table.home_hang_jacks}–{table.away_hang_jacks}")
+    return " · ".join(words)

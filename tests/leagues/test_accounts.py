@@ -432,7 +432,8 @@ def test_my_fixtures_opens_on_what_waits_for_the_captain_then_tonight_then_to_co
     assert '<h2 id="my-waiting">Waiting for you</h2>' in body
     tables = body.split(f'data-testid="my-tables-{world.fixture.pk}">')[1].split("</p>")[0]
     assert tables == (
-        "The tables, Black Bull first: table 1 11–3. Bonus for the higher aggregate 2–0."
+        ' <li>Table 1: 11–3</li></ul> <p data-testid="my-bonus-'
+        f'{world.fixture.pk}">Bonus for the higher aggregate 2–0.'
     )
     assert body.index(tables) < body.index(f'data-testid="my-confirm-{world.fixture.pk}"')
 

@@ -142,7 +142,7 @@ def test_a_trinidad_card_of_bullseyes_and_hang_jacks_and_game_scores() -> None:
     assert re.search(r"Table 2: [^<]*hang jacks 0–2", figures)
     # A table whose card gave its bullseyes alone has no pegs to give, not pegs of 0–0.
     assert "Table 1: bullseyes 2–0 (no game scores on the card) · hang jacks 1–0" in figures
-    assert "Table 2: 20–23 (bullseyes 1–1)" in figures
+    assert "Table 2: 14–9, 6–14 · bullseyes 1–1 · hang jacks 0–2" in figures
 
 
 def test_a_trinidad_card_whose_scores_and_bullseyes_disagree_is_refused() -> None:
