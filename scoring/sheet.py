@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.forms.cards import SUIT_NAMES, SUIT_SYMBOLS, card_label
-from scoring.forms.words import PENALTY_WORDS, possessive
+from scoring.forms.words import PENALTY_WORDS, WON_WITH, possessive
 from scoring.models import Award, Game, GameStatus, Hand, Side
 from scoring.rules import Ruleset, questions
 
@@ -50,12 +50,10 @@ def award_label(award: Award) -> str:
 
 
 def won_with(category: str) -> str:
-    """How the award that reached the target is said after "won 7–6 on hand 3": "with high",
-    "with hang jack", or, for the point a take one gives, "on the gift" (a player's words,
-    not "with gift"; static/scoring/offline/sheet.mjs `wonWith` says the same)."""
-    if category == "gift":
-        return "on the gift"
-    return f"with {CATEGORY_LABELS.get(category, category)}"
+    """How the award that reached the target is said after "won 7–6 on hand 3": "on the
+    kick", "on the gift", "with high", as a player says it (``WON_WITH``; the phone's
+    static/scoring/offline/sheet.mjs `wonWith` reads the same words)."""
+    return WON_WITH.get(category) or f"with {CATEGORY_LABELS.get(category, category)}"
 
 
 def join_words(words: Sequence[str]) -> str:

@@ -18,6 +18,7 @@ from scoring.forms.words import (
     PENALTY_WORDS,
     REFUSALS,
     SWAPS,
+    WON_WITH,
 )
 from scoring.rules.export import es_module
 
@@ -34,6 +35,7 @@ def render() -> str:
         "KEY_WORDS": KEY_WORDS,
         "SUIT_NAMES": SUIT_NAMES,
         "SUIT_SYMBOLS": SUIT_SYMBOLS,
+        "WON_WITH": WON_WITH,
     }
     rows = {"REFUSALS": REFUSALS, "SWAPS": SWAPS}
     return es_module("scoring/forms/words.py", constants, rows)

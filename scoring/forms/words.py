@@ -25,6 +25,19 @@ OUTCOME_WORDS = {
 BEG_WORDS = {"stand": "Stand", "take_one": "Beg → take one", "run": "Beg → run the pack"}
 #: What "none" is called on each question's buttons.
 NONE_WORDS = {"high": "No trump in play", "low": "No trump in play", "jack": "Not out"}
+#: How the point that reached the target is said after "won 7–6 on hand 3", as a player says
+#: it: "on the kick", "on the gift", "with high" (a category not here: "with" its name).
+WON_WITH = {
+    "kick": "on the kick",
+    "gift": "on the gift",
+    "penalty": "on a penalty",
+    "high": "with high",
+    "low": "with low",
+    "jack": "with jack",
+    "hang_jack": "with hang jack",
+    "game": "with game",
+    "capture": "with a capture",
+}
 
 
 MINUS = "\u2212"

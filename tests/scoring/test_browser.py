@@ -18,6 +18,7 @@ from django.utils import timezone
 from playwright.sync_api import Browser, Locator, Page, Response, expect
 
 from scoring.models import Game, GameStatus, Hand, HandRevision, ScoringLink
+from scoring.sheet import won_with
 from tests.factories.leagues import take_away
 from tests.factories.scoring import GameFactory, UserFactory, record_hands
 
@@ -274,10 +275,11 @@ def start_game(scorer: Scorer, *, variant: str, side_a: str, side_b: str) -> Gam
 
 
 def expect_won(scorer: Scorer, *, winner: str, score: str, hand: int, point: str) -> None:
-    """The banner names the winner, the hand and the deciding point; the form is gone."""
+    """The banner names the winner, the hand and the deciding point (its category: "on the
+    kick", "with jack"); the form is gone."""
     banner = scorer.page.get_by_test_id("winner-banner")
     expect(banner).to_be_visible()
-    expect(banner).to_contain_text(f"{winner} won {score} on hand {hand} with {point}")
+    expect(banner).to_contain_text(f"{winner} won {score} on hand {hand} {won_with(point)}")
     expect(scorer.page.get_by_role("button", name="Record hand")).to_have_count(0)
     row = scorer.sheet_row(hand)
     expect(row).to_have_class(re.compile(r"\bdecided\b"))

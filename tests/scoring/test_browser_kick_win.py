@@ -40,7 +40,7 @@ def test_a_kick_that_reaches_the_target_is_recorded_with_record_hand(scorer: Sco
     scorer.scan(game)
     scorer.card("JS")
     preview = scorer.page.get_by_test_id("hand-preview")
-    expect(preview).to_contain_text(f"{SMITH} would reach 14 with kick.")
+    expect(preview).to_contain_text(f"{SMITH} would reach 14 on the kick.")
     expect(preview).not_to_contain_text("Before game")
     scorer.record()
     expect(scorer.page.get_by_text("Hand 1 recorded.")).to_be_visible()
@@ -62,17 +62,17 @@ def test_a_kick_that_reaches_the_target_is_kept_offline_and_sent(scorer: Scorer)
     page.context.set_offline(True)
     scorer.card("JS")
     expect(page.get_by_test_id("hand-preview")).to_contain_text(
-        f"{SMITH} would reach 14 with kick."
+        f"{SMITH} would reach 14 on the kick."
     )
     keep(scorer, 1)
     expect(page.get_by_test_id("offline-winner")).to_contain_text(
-        f"{SMITH} reached 14 on hand 1 with kick"
+        f"{SMITH} reached 14 on hand 1 on the kick"
     )
     expect(scorer.score("A")).to_have_text("15")
     page.context.set_offline(False)
     expect(unsent(page)).to_have_count(0)
     expect(page.get_by_test_id("winner-banner")).to_contain_text(
-        re.compile(rf"{re.escape(SMITH)} won 15–5 on hand 1 with kick")
+        re.compile(rf"{re.escape(SMITH)} won 15–5 on hand 1 on the kick")
     )
     expect_the_kick_alone(scorer)
     assert [hand.facts for hand in Hand.objects.filter(game=game)] == [KICK_WIN]

@@ -48,7 +48,7 @@ def test_a_turned_jack_that_reaches_the_target_records_with_no_play_facts(client
     assert "Smith &amp; Jones kick J♠ +3" in row
     assert "tied" not in row and "nobody" not in row
     assert not re.search(r"\b(high|low|jack|game) \+", row.replace("kick J♠", ""))
-    assert "on hand 1 with kick" in banner_text(page)
+    assert "on hand 1 on the kick" in banner_text(page)
     assert "before a card was played" in banner_text(page)
 
 

@@ -27,7 +27,7 @@ def test_a_renege_that_decides_names_the_side_that_reneged(client):
     page = client.get(game.get_absolute_url()).content.decode()
     banner = banner_text(page)
     assert (
-        "won 11–10 on hand 1 with penalty: Black Bull A's renege gave Woolpack the "
+        "won 11–10 on hand 1 on a penalty: Black Bull A's renege gave Woolpack the "
         "point that took them to 11, before Black Bull A's high, low and jack could count"
     ) in banner
     assert "forfeited" not in banner
@@ -107,7 +107,7 @@ def test_a_kick_that_wins_before_the_beg_names_the_one_too_late_as_taken(client)
     record_hands(game, [{"dealer": "A", "turn_ups": ["JH"], "beg": "take_one"}])
     banner = banner_text(client.get(game.get_absolute_url()).content.decode())
     assert (
-        "Smith & Jones won 16–0 on hand 1 with kick: Smith & Jones' kick J♥ took them to 16 "
+        "Smith & Jones won 16–0 on hand 1 on the kick: Smith & Jones' kick J♥ took them to 16 "
         "before a card was played, before the one Patel & Brown took could count"
     ) in banner
     assert "gift could count" not in banner

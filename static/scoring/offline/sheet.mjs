@@ -4,7 +4,7 @@ import { InvalidFacts } from "../rules/errors.mjs";
 import { scoreGame } from "../rules/engine.mjs";
 import { beggar } from "../rules/questions.mjs";
 import { refusalWords } from "./refusals.mjs";
-import { PENALTY_WORDS } from "./words.mjs";
+import { PENALTY_WORDS, WON_WITH } from "./words.mjs";
 
 const SUITS = { C: ["♣", "clubs"], D: ["♦", "diamonds"], H: ["♥", "hearts"], S: ["♠", "spades"] };
 const NOTES = { pack_exhausted: "pack ran out: redeal", bunch: "bunch: redeal", misdeal: "misdeal" };
@@ -15,11 +15,10 @@ export function cardLabel(text) {
 }
 
 /** `high`, `kick J♥`, `penalty renege`, `game 27-19` (scoring/sheet.py award_label). */
-/** How the award that reached the target is said: "with high", "with hang jack", or for the
- * point a take one gives "on the gift", as a player says it (scoring/sheet.py `won_with`). */
+/** How the award that reached the target is said: "on the kick", "on the gift", "with high",
+ * as a player says it (scoring/sheet.py `won_with`, from the same words). */
 export function wonWith(category) {
-  if (category === "gift") return "on the gift";
-  return `with ${category === "hang_jack" ? "hang jack" : category}`;
+  return WON_WITH[category] || `with ${category === "hang_jack" ? "hang jack" : category}`;
 }
 
 export function awardLabel(award) {

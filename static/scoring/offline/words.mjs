@@ -7,6 +7,7 @@ export const NONE_WORDS = {"high": "No trump in play", "low": "No trump in play"
 export const KEY_WORDS = {"turn_ups": "cards turned up", "held_by": "held by", "won_by": "won by"};
 export const SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"};
 export const SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"};
+export const WON_WITH = {"kick": "on the kick", "gift": "on the gift", "penalty": "on a penalty", "high": "with high", "low": "with low", "jack": "with jack", "hang_jack": "with hang jack", "game": "with game", "capture": "with a capture"};
 export const REFUSALS = [
   ["(\\w+) was turned up, so the jack of trumps cannot be in play \\(jack must be null\\)", "{card:1} was turned up, so the jack of trumps was not in play: tap {none=jack}"],
   ["high is null \\(no trump in play\\), so the jack of trumps cannot be in play \\(jack must be null\\)", "High is {none=high}, so the jack of trumps was not in play either: tap {none=jack}, or tap who held high"],
