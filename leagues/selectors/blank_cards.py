@@ -196,6 +196,8 @@ class NightToPrint:
     date: datetime.date
     divisions: tuple[tuple[int, str, int], ...]
     """Each division with a match that night, top first: (its id, its name, its matches)."""
+    played: int = 0
+    """The night's matches played already (a result in): no card is printed for them."""
 
     @property
     def night(self) -> str:
@@ -206,24 +208,44 @@ class NightToPrint:
     def matches(self) -> int:
         return sum(matches for _, _, matches in self.divisions)
 
+    @property
+    def words(self) -> str:
+        """The matches whose cards the desk offers, as the secretary would say them: "all 3
+        matches", "both matches", "1 match", or, the night's other matches played already,
+        "the 3 matches still to play", "both matches still to play", "the match still to
+        play"."""
+        matches = self.matches
+        if not self.played:
+            return {1: "1 match", 2: "both matches"}.get(matches, f"all {matches} matches")
+        which = {1: "the match", 2: "both matches"}.get(matches, f"the {matches} matches")
+        return f"{which} still to play"
+
 
 def next_night_to_print(*, league: League) -> NightToPrint | None:
     """The league's next night with a match to play (scheduled, from the league's today on),
-    with each of its divisions' matches: the cards the secretary's desk offers to print (a
-    cup tie under its teams' division). None when no match is left to play. One query."""
-    to_play = Fixture.objects.filter(
-        division__season__league=league, status=Fixture.Status.SCHEDULED
-    )
+    with each of its divisions' matches and how many of the night's were played already: the
+    cards the secretary's desk offers to print (a cup tie under its teams' division). None when
+    no match is left to play. One query."""
+    league_fixtures = Fixture.objects.filter(division__season__league=league)
+    to_play = league_fixtures.filter(status=Fixture.Status.SCHEDULED)
     first = to_play.filter(date__gte=league.today()).order_by("date").values("date")[:1]
+    played = Q(status=Fixture.Status.PLAYED)
     rows = list(
-        to_play.filter(date=Subquery(first))
+        league_fixtures.filter(date=Subquery(first))
+        .filter(Q(status=Fixture.Status.SCHEDULED) | played)
         .values_list("date", "division", "division__name")
-        .annotate(matches=Count("pk"))
+        .annotate(
+            matches=Count("pk", filter=Q(status=Fixture.Status.SCHEDULED)),
+            played=Count("pk", filter=played),
+        )
         .order_by("division__rank", "division__name")
     )
     if not rows:
         return None
     return NightToPrint(
         date=rows[0][0],
-        divisions=tuple((division, name, matches) for _, division, name, matches in rows),
+        divisions=tuple(
+            (division, name, matches) for _, division, name, matches, _ in rows if matches
+        ),
+        played=sum(done for *_, done in rows),
     )

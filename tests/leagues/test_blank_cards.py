@@ -422,9 +422,38 @@ def test_the_desk_offers_the_next_league_nights_cards_and_each_divisions():
     page = page_words(client.get(reverse("leagues:manage_league", args=[league.slug])))
     url = reverse("leagues:night_blank_cards", args=[league.slug, later.isoformat()])
     desk = _part(page, "desk-cards")
-    assert f'<a href="{url}" data-testid="desk-cards-all">all 4 matches</a>' in desk
+    # The night's fifth match was played already (and one more postponed): not all of them.
+    assert f'<a href="{url}" data-testid="desk-cards-all">the 4 matches still to play</a>' in desk
     assert f'href="{url}?division={first.pk}"' in desk and "Premier Division (2)" in desk
     assert f'href="{url}?division={second.pk}"' in desk and "First Division (2)" in desk
+
+
+@pytest.mark.parametrize(
+    ("statuses", "words"),
+    [
+        (["scheduled"] * 3, "all 3 matches"),
+        (["scheduled"] * 2 + ["postponed", "void"], "both matches"),
+        (["scheduled"], "1 match"),
+        (["scheduled", "scheduled", "played"], "both matches still to play"),
+        (["scheduled"] * 3 + ["played"], "the 3 matches still to play"),
+        (["scheduled", "played", "played"], "the match still to play"),
+    ],
+)
+def test_the_desk_names_the_nights_cards_as_the_matches_left_to_play(statuses, words):
+    """The desk listed the night's three matches, one of them finished, and offered "Score
+    cards to print for Sun 29 Nov: all 2 matches": neither all of the night's matches, nor
+    words anyone says of two. A match postponed or void is no match that night."""
+    league = LeagueFactory(match_format=YORKSHIRE_FORMAT.to_spec())
+    division = DivisionFactory(season__league=league)
+    night = datetime.date.today() + datetime.timedelta(days=3)
+    for status in statuses:
+        FixtureFactory(division=division, date=night, status=status)
+    secretary = captained_teams(division, players=0)[2]["secretary"]
+    client = Client()
+    client.force_login(secretary)
+    page = page_words(client.get(reverse("leagues:manage_league", args=[league.slug])))
+    link = _part(page, "desk-cards-all")
+    assert link.endswith(f">{words}"), link
 
 
 def _typed_card(user, fixture: Fixture) -> str:
