@@ -5,7 +5,8 @@ fixture's, a tie's and a game's.
 
 Give ``game=`` for a game's hands: its sides' letters ("A", "B") read as their names, and
 ``hand=`` (the entry's hand number) for a hand's facts, told as a player tells them; give
-``ruleset=`` for a league's entries: the figures its ruleset does not have are left out. Give
+``ruleset=`` for a league's entries: the figures its ruleset does not have are left out, and
+``style=`` (the league's): its figures named in its words ("Home points scored: 50"). Give
 ``action=`` (the entry's ``AuditEntry.Action``) and ``fixture=``: an action with words of its
 own (``ACTION_LINES``: a table seated) reads as sentences naming the fixture's teams, not field
 by field.
@@ -24,10 +25,11 @@ from django import template
 from django.template.defaultfilters import pluralize
 
 from leagues.days import long_date
-from leagues.models import AuditEntry, Fixture, FixtureTable
+from leagues.models import AuditEntry, Fixture, FixtureTable, ResultSubmission
 from leagues.nights_off import NightsOff, NightsOffError, ranges_of
 from leagues.schedule import WEEKDAYS
 from leagues.selectors.audit import TAKEN_AWAY
+from leagues.tiebreaks import games_word, pegged_words
 from scoring.forms.cards import card_label
 from scoring.forms.told import FACT_NAMES, told
 from scoring.forms.words import KEY_WORDS, OUTCOME_WORDS, PENALTY_WORDS, possessive
@@ -90,6 +92,21 @@ def _key(key: str, names: dict[str, str]) -> str:
         # A score card's tables, by board.
         return f"table {key}"
     return names.get(key) or KEY_WORDS.get(key) or key.replace("_", " ")
+
+
+def figure_names(style: str) -> dict[str, str]:
+    """A result's stored figures named as the league's result page names them: "home points
+    scored" in a Trinidad league ("home points pegged" in a Yorkshire one, not "home pegs"),
+    "home bullseyes" (games won), "home league points" (not "home points", beside the points
+    scored)."""
+    if not style:
+        return {}
+    figures = {"pegs": pegged_words(style), "games": games_word(style), "points": "league points"}
+    return {
+        f"{side}_{key}": f"{side} {words}"
+        for side in ("home", "away")
+        for key, words in figures.items()
+    }
 
 
 def figures_left_out(ruleset: Ruleset | None) -> frozenset[str]:
@@ -361,12 +378,27 @@ def _fixtures_generated(before: Any, after: Any, fixture: Fixture | None) -> lis
     return lines
 
 
+def _result_reopened(before: Any, after: Any, fixture: Fixture | None) -> list[Change]:
+    """A secretary reopening a counted result (``agreement.reopen``), as what happened, in the
+    action's words: "Result reopened: the confirmed result was withdrawn for correction", then
+    why and what the sides do next; not "Status: confirmed → withdrawn"."""
+    before = before if isinstance(before, dict) else {}
+    after = after if isinstance(after, dict) else {}
+    statuses = dict(ResultSubmission.Status.choices)
+    was = statuses.get(before.get("status"), "counted").lower()
+    now = statuses.get(after.get("status"), "withdrawn").lower()
+    said = AuditEntry.Action.RESULT_REOPENED.label
+    told = {key: after[key] for key in ("reason", "to_do") if after.get(key)}
+    return [Change(said, None, f"the {was} result was {now} for correction"), *changes(None, told)]
+
+
 #: The actions whose entries read as sentences of their own rather than field by field: what
 #: each writes (before, after, the entry's fixture) in the words of the night.
 ACTION_LINES: dict[str, Callable[[Any, Any, Fixture | None], list[Change]]] = {
     AuditEntry.Action.TABLE_SEATED: _table_seated,
     AuditEntry.Action.TABLES_SET: _tables_set,
     AuditEntry.Action.FIXTURES_GENERATED: _fixtures_generated,
+    AuditEntry.Action.RESULT_REOPENED: _result_reopened,
 }
 
 
@@ -380,15 +412,19 @@ def audit_changes(
     fixture: Fixture | None = None,
     zone: str | None = None,
     hand: int | None = None,
+    style: str = "",
 ) -> dict[str, Any]:
     """Give ``hand`` (the entry's hand number) for a hand's facts, told as a player tells them
     (``hand_changes``); ``ruleset`` (the entry's season's) to leave out the figures it does not
     have: a Yorkshire score card's "hang jacks: 0–0"; ``action`` and ``fixture`` (the entry's)
     for an action with words of its own (``ACTION_LINES``); ``zone`` (the league's time zone,
-    which the page's times are in) for the moments an entry stores: an invitation's expiry."""
+    which the page's times are in) for the moments an entry stores: an invitation's expiry;
+    ``style`` (the league's) for a result's figures named as its pages name them
+    (``figure_names``)."""
     if action in ACTION_LINES:
         return {"lines": ACTION_LINES[action](before, after, fixture)}
     names = names_by_label(game.sides.all()) if game is not None else {}
     if hand:
         return {"lines": hand_changes(before, after, names)}
+    names = names | figure_names(style)
     return {"lines": changes(before, after, names, figures_left_out(ruleset), zone)}
