@@ -601,8 +601,8 @@ def test_a_kept_hand_the_server_cannot_place_is_kept_beside_its_words_not_sent_a
               const all = ops.getAll();
               all.onsuccess = () => {
                 const first = all.result.find((op) => op.number === 1);
-                const gone = ops.delete(first.key);
-                gone.onsuccess = () => resolve();
+                ops.delete(first.key);
+                ops.transaction.oncomplete = () => resolve();
               };
             };
           })"""
@@ -620,6 +620,46 @@ def test_a_kept_hand_the_server_cannot_place_is_kept_beside_its_words_not_sent_a
     assert Hand.objects.filter(game=game).count() == 0
     scorer.tap(kept.get_by_test_id("add-after-2"))
     expect(unsent(page)).to_have_count(0)
+    hands = list(Hand.objects.filter(game=game))
+    assert [(hand.number, hand.facts["high"]) for hand in hands] == [(1, "B")]
+
+
+#: Hold the phone's kept state of its games (IndexedDB "games") until `window.releaseGames`:
+#: sending the kept hands reads it, and waits there meanwhile; what the phone asks of its store
+#: after that waits its turn.
+HOLD_GAMES = """() => new Promise((resolve, reject) => {
+  const request = indexedDB.open("allfours-offline");
+  request.onerror = () => reject(request.error);
+  request.onsuccess = () => {
+    const games = request.result.transaction("games", "readwrite").objectStore("games");
+    const hold = () => {
+      if (!window.releaseGames) games.get(0).onsuccess = hold;
+    };
+    hold();
+    resolve();
+  };
+})"""
+
+
+def test_a_kept_hand_undone_as_the_connection_comes_back_is_not_sent(
+    offline_scorer: Scorer,
+) -> None:
+    """Hand 1 kept with no connection; the connection back, the phone begins sending it and
+    the scorer taps its Undo while the phone reads the game's state before sending: the phone
+    said "Hand 1 undone." and sent it all the same (the kept hands read before that, and the
+    undo waiting for the read), and the server recorded it. It is not sent: the next hand
+    tapped is hand 1, recorded as tapped."""
+    game = GameFactory(trinidad=True)
+    scorer, page = offline_scorer, offline_scorer.page
+    keep_a_hand_offline(scorer, game)
+    page.evaluate(HOLD_GAMES)
+    page.context.set_offline(False)
+    # Tapped in the page at once, so that the undo has asked the store before the hold ends.
+    page.get_by_test_id("undo-unsent").evaluate("button => button.click()")
+    page.evaluate("() => { window.releaseGames = true; }")
+    expect(page.get_by_test_id("game-notice")).to_have_text("Hand 1 undone.")
+    expect(page.locator("#hand-1")).to_have_count(0)
+    scorer.play(1, card="5S", high=PATEL, low=SMITH, jack=NOT_OUT, game=PATEL)
     hands = list(Hand.objects.filter(game=game))
     assert [(hand.number, hand.facts["high"]) for hand in hands] == [(1, "B")]
 

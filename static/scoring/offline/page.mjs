@@ -820,10 +820,15 @@ function payload(op, state) {
   return { op: op.op, entry_key: op.key, number, facts, revision: op.revision ?? null };
 }
 
+/** Whether the server already has the kept hand at its number, exactly. */
+function recordedAsKept(op, state) {
+  const theirs = theirsFor(op, state);
+  return !!theirs && sameFacts(theirs.facts, op.facts);
+}
+
 /** A kept hand the server already has at its number, exactly: dropped, said once. */
 async function droppedAsRecorded(op, state) {
-  const theirs = theirsFor(op, state);
-  if (!theirs || !sameFacts(theirs.facts, op.facts)) return false;
+  if (!recordedAsKept(op, state)) return false;
   await store.deleteOp(op.key);
   if (!alreadyRecorded.includes(op.number)) alreadyRecorded.push(op.number);
   keepAlreadyRecorded();
@@ -883,11 +888,15 @@ async function flush({ clock = false } = {}) {
   let dropped = false; // a kept hand the server had already, exactly: nothing left to send
   try {
     for (;;) {
+      // The kept hands are read last, and the first sent as it is kept then, with nothing
+      // awaited in between: read before the server's state (an await), a hand undone or
+      // discarded meanwhile was sent all the same, and recorded.
+      const { state } = await baseState();
       let waiting = await store.opsOf(pk);
       let [op] = waiting;
       if (!op || op.state === "conflict" || (clock && op.refused)) break;
-      const { state } = await baseState();
-      if (await droppedAsRecorded(op, state)) {
+      if (recordedAsKept(op, state)) {
+        await droppedAsRecorded(op, state);
         dropped = true;
         continue;
       }
