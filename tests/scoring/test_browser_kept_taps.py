@@ -227,6 +227,19 @@ class Sends:
             self.let_one_go()
 
 
+def keep_hand_2_to_send(scorer: Scorer) -> tuple[Game, Sends]:
+    """A game to 200 opened for offline use, hand 1 recorded online, hand 2 kept with no
+    connection; its send held (`Sends`) once the connection is back."""
+    game = GameFactory(trinidad=True, overrides={"target": 200})
+    open_for_offline(scorer, game)
+    scorer.play(1, card="4H", high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
+    scorer.page.wait_for_function(KEPT)
+    scorer.page.context.set_offline(True)
+    scorer.enter(card="5C", high=PATEL, low=PATEL, jack=NOT_OUT, game=PATEL)
+    keep(scorer, 2)
+    return game, Sends(scorer, game)
+
+
 @pytest.mark.parametrize("answered", [False, True], ids=["answer-after", "answer-before"])
 def test_fix_of_a_kept_hand_tapped_as_it_is_sent_is_kept_and_sent_as_its_correction(
     kept_phone: Scorer, answered: bool
@@ -237,15 +250,8 @@ def test_fix_of_a_kept_hand_tapped_as_it_is_sent_is_kept_and_sent_as_its_correct
     the connection is back." and kept nothing (or kept it in the sent hand's place, dropped once
     its answer came in): the correction was lost. It is kept, as the correction of the hand the
     server recorded, the page says it is being sent, and it is."""
-    game = GameFactory(trinidad=True, overrides={"target": 200})
     scorer, page = kept_phone, kept_phone.page
-    open_for_offline(scorer, game)
-    scorer.play(1, card="4H", high=SMITH, low=PATEL, jack=NOT_OUT, game=SMITH)
-    page.wait_for_function(KEPT)
-    page.context.set_offline(True)
-    scorer.enter(card="5C", high=PATEL, low=PATEL, jack=NOT_OUT, game=PATEL)
-    keep(scorer, 2)
-    sends = Sends(scorer, game)
+    game, sends = keep_hand_2_to_send(scorer)
     page.context.set_offline(False)
     wait_until(page, lambda: bool(sends.held))
     assert sends.held, "the kept hand was not sent"
@@ -269,6 +275,52 @@ def test_fix_of_a_kept_hand_tapped_as_it_is_sent_is_kept_and_sent_as_its_correct
     assert HandRevision.objects.filter(game=game, action=RevisionAction.CORRECT).count() == 1
     assert game.hands.count() == 2
     assert kept_ops(page) == []
+    expect(scorer.sheet_row(2)).to_contain_text(f"{SMITH} low +1")
+
+
+def test_the_game_asked_for_as_a_fix_is_kept_does_not_take_the_fix_away(
+    kept_phone: Scorer,
+) -> None:
+    """Hand 2 kept with no connection and sent once it is back; its answer in, the phone asks
+    the server for its game, and the scorer keeps a Fix of hand 2 before the game comes: the
+    server's game, from before the Fix, was shown over it, and the score bar's line saying the
+    correction was kept went. The game asked for before the Fix is not shown: the line stays
+    while the correction goes, and the correction is recorded."""
+    scorer, page = kept_phone, kept_phone.page
+    game, sends = keep_hand_2_to_send(scorer)
+    game_url = f"{scorer.base_url}{game.get_absolute_url()}"
+    asked: list[Route] = []
+    page.context.route(game_url, lambda route: asked.append(route))
+    # Counts the pages the phone has read (the server's game it asked for).
+    page.evaluate(
+        """() => {
+          window.pagesRead = 0;
+          const text = Response.prototype.text;
+          Response.prototype.text = function () {
+            return text.call(this).then((html) => { window.pagesRead += 1; return html; });
+          };
+        }"""
+    )
+    page.context.set_offline(False)
+    wait_until(page, lambda: bool(sends.held))
+    scorer.tap(page.get_by_test_id("correct-2"))
+    scorer.choose(LOW, SMITH)
+    sends.let_one_go()
+    expect(page.get_by_test_id("unsent-2")).to_have_count(0)
+    wait_until(page, lambda: bool(asked))
+    assert asked, "the phone did not ask for the server's game"
+    scorer.tap(page.get_by_role("button", name="Record hand", exact=True))
+    notice = page.get_by_test_id("game-notice")
+    expect(notice).to_have_text("The correction of hand 2 kept on this phone: sending it now.")
+    page.context.unroute(game_url)
+    asked.pop().continue_()
+    page.wait_for_function("() => window.pagesRead === 1")
+    expect(notice).to_have_text("The correction of hand 2 kept on this phone: sending it now.")
+    expect(unsent(page)).to_have_text("1 change not sent yet.")
+    sends.let_all_go()
+    expect(unsent(page)).to_have_count(0)
+    wait_until(page, lambda: Hand.objects.get(game=game, number=2).facts["low"] == "A")
+    assert Hand.objects.get(game=game, number=2).facts["low"] == "A"
     expect(scorer.sheet_row(2)).to_contain_text(f"{SMITH} low +1")
 
 

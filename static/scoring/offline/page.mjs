@@ -28,6 +28,13 @@ const begunForms = new WeakSet();
 let serverPageWaiting = false;
 let reloads = 0; // the server's page asked for again: only the last answer is shown
 
+/** The phone kept a change (a hand, a Fix, an undo): the server's page asked for before it is
+ * not shown (it is the game without the change, and showing it took away the score bar's line
+ * saying what was kept); sending the change asks for the page again. */
+function keptMeanwhile() {
+  reloads += 1;
+}
+
 /** Remember where this game's scoring link leads, so that the link opens the kept page without
  * a connection (the phone that started the game came here straight from the start form, not
  * by the link). No request. */
@@ -669,6 +676,7 @@ async function keepOneHand(form, { key, number, submitter = null, theirs = null 
     if (facts.dealer !== suggestedDealer(form, view.hands.slice(0, target - 1))) hand.dealerChosen = true;
     await store.putOp(hand);
   }
+  keptMeanwhile();
   const correcting = editing !== null;
   const kept = correcting ? `The correction of hand ${target}` : `Hand ${number || target}`;
   if (!correcting) dropTaps();
@@ -779,6 +787,7 @@ async function undoOne() {
   forgetWhatWasSaid();
   if (last.state === "unsent") await store.deleteOp(last.key);
   else await store.putOp({ key: store.newKey(), game: pk, seq: await nextSeq(), op: "undo", number: last.number, state: "unsent" });
+  keptMeanwhile();
   await refresh();
   // The last notice ("Hand 3 recorded.", "Hand 3 kept on this phone: …") no longer says what
   // the phone did last. A hand never sent is simply gone; a sent one's undo is sent in turn.
@@ -1089,7 +1098,8 @@ async function reloadGame() {
     const response = await fetch(location.pathname, { credentials: "same-origin", cache: "no-store" });
     if (!response.ok) return;
     const page = parsePage(await response.text());
-    // A later reload (a hand kept and sent meanwhile) shows the newer page.
+    // A later reload (a hand kept and sent meanwhile) shows the newer page; a change kept
+    // meanwhile is sent first (`keptMeanwhile`).
     if (asked !== reloads) return;
     const begun = begunHand(page);
     if (begun === HOLD_BACK) {
