@@ -159,7 +159,10 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.title or f"Game {self.pk}"
+        """Its title, else what it is, its number a reference: "Trinidad to 14 · game no.
+        318" ("Game 318" read as the 318th game, where a league table's "Game 2" is its
+        second), alike in the games list, on its page and in its tab."""
+        return self.title or f"{self.rules.label} to {self.rules.target} · game no. {self.pk}"
 
     def get_absolute_url(self) -> str:
         return path_for("scoring:game", self.pk)
