@@ -25,7 +25,7 @@ from django import template
 from django.template.defaultfilters import pluralize
 
 from leagues.days import long_date
-from leagues.models import AuditEntry, Fixture, FixtureTable, ResultSubmission
+from leagues.models import AuditEntry, Fixture, FixtureTable, ResultSubmission, SubmissionStatus
 from leagues.nights_off import NightsOff, NightsOffError, ranges_of
 from leagues.schedule import WEEKDAYS
 from leagues.selectors.audit import TAKEN_AWAY
@@ -75,7 +75,11 @@ NAME_SUFFIX = "_name"
 #: of the entries of a league whose ruleset has no hang jack (``figures_left_out``).
 HANG_JACK_KEYS = frozenset({"hang_jacks", "home_hang_jacks", "away_hang_jacks"})
 #: Keys whose values have words of their own on the league's pages (the model's labels).
-LEAGUE_VALUE_WORDS = {"source": dict(FixtureTable.Source.choices)}
+LEAGUE_VALUE_WORDS = {
+    "source": dict(FixtureTable.Source.choices),
+    # A fixture's status and a submitted result's (their values do not meet).
+    "status": dict(Fixture.Status.choices) | dict(SubmissionStatus.choices),
+}
 
 
 @dataclass(frozen=True)
@@ -426,5 +430,13 @@ def audit_changes(
     names = names_by_label(game.sides.all()) if game is not None else {}
     if hand:
         return {"lines": hand_changes(before, after, names)}
-    names = names | figure_names(style)
+    names = names | figure_names(style) | _sides(fixture)
     return {"lines": changes(before, after, names, figures_left_out(ruleset), zone)}
+
+
+def _sides(fixture: Fixture | None) -> dict[str, str]:
+    """The fixture's sides by its teams' names, as its pages name them: a result's outcome,
+    the sides that agreed it, a walkover's winner ("home" reads "Black Bull")."""
+    if not isinstance(fixture, Fixture):
+        return {}
+    return {"home": _team(fixture, "home"), "away": _team(fixture, "away")}

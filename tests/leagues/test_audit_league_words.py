@@ -57,3 +57,33 @@ def test_the_audit_trail_names_the_figures_in_the_leagues_words(style, pegged, g
     assert reopened[0] == "Result reopened: the confirmed result was withdrawn for correction"
     assert not any(line.startswith("Status:") for line in reopened), reopened
     assert "Reason: Table 2 misread" in reopened, reopened
+
+
+def test_the_audit_trail_names_the_sides_by_their_teams_and_a_status_by_its_words() -> None:
+    """The result's outcome, the sides that agreed it and a submission's status read as the
+    pages say them: "Outcome: Black Bull" (the home team), "Status: Submitted, awaiting
+    confirmation → Confirmed", where they read the stored "home" and "submitted"."""
+    fixture, users = _fixture("trinidad")
+    tables = [
+        CardTable(board=1, games=((14, 9), (14, 12)), bullseyes=(2, 0), hang_jacks=(1, 0)),
+        CardTable(board=2, games=((14, 8), (14, 11)), bullseyes=(2, 0), hang_jacks=(0, 2)),
+    ]
+    submission = fixture_card_enter(fixture=fixture, tables=tables, by=users["away"])
+    confirmation.result_confirm(submission=submission, by=users["home"])
+    client = Client()
+    client.force_login(users["secretary"])
+    page = client.get(reverse("leagues:manage_fixture_audit", args=[fixture.pk])).content.decode()
+    home, away = fixture.home.name, fixture.away.name
+    lines = [
+        line
+        for action in ("result_submitted", "result_confirmed")
+        for line in _changes(page, action)
+    ]
+    assert f"Outcome: {home}" in lines, lines
+    assert "Status: Submitted, awaiting confirmation → Confirmed" in lines, lines
+    assert not any(
+        re.search(r"\b(home|away|submitted|confirmed)\b", line.split(":", 1)[1])
+        for line in lines
+        if line.startswith(("Outcome", "Status"))
+    ), lines
+    assert not any(f"{away}" in line for line in lines if line.startswith("Outcome")), lines

@@ -1,5 +1,5 @@
 """Every audit page (a league's, a fixture's, a tie's, a game's) shows what an entry changed as
-words, a line per field ("Status: scheduled → postponed"), sides by name and cards with suit
+words, a line per field ("Status: Scheduled → Postponed"), sides by name and cards with suit
 symbols: never the stored JSON."""
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def test_a_change_reads_field_before_and_after_in_words():
     before = {"date": "2025-10-07", "status": "scheduled", "reason": "", "venue": 3}
     after = {**before, "status": "postponed", "reason": "Pub flooded"}
     assert changes(before, after) == [
-        Change("Status", "scheduled", "postponed"),
+        Change("Status", "Scheduled", "Postponed"),
         Change("Reason", "—", "Pub flooded"),
     ]
     assert changes({"score": [0, 0], "winner": ""}, {"score": [2, 1], "winner": "home"}) == [
@@ -164,7 +164,7 @@ def test_the_league_and_fixture_audit_pages_show_what_changed():
     client.force_login(world.users["secretary"])
     page = client.get(reverse("leagues:manage_fixture_audit", args=[spare.pk])).content.decode()
     entries = shown_as_words(region(page, "audit-entries", "</table>"))
-    assert "Status: scheduled → postponed" in entries and "Reason: — → Pub flooded" in entries
+    assert "Status: Scheduled → Postponed" in entries and "Reason: — → Pub flooded" in entries
     assert "<th>What changed</th>" in page and "<th>Before</th>" not in page
     played = world.fixture
     page = client.get(reverse("leagues:manage_fixture_audit", args=[played.pk])).content.decode()
@@ -174,7 +174,7 @@ def test_the_league_and_fixture_audit_pages_show_what_changed():
     slug = world.league.slug
     page = client.get(reverse("leagues:manage_league_audit", args=[slug])).content.decode()
     rows = shown_as_words(region(page, "audit-entries", "</table>"))
-    assert "Status: scheduled → postponed" in rows
+    assert "Status: Scheduled → Postponed" in rows
     assert any(f"Dealer: {name}" in rows for name in sides)
 
 
@@ -188,7 +188,7 @@ def test_the_tie_audit_page_shows_what_changed():
     client.force_login(world.users["secretary"])
     page = client.get(reverse("cups:tie_audit", args=[tie.pk])).content.decode()
     entries = shown_as_words(region(page, "audit-entries", "</table>"))
-    assert "Status: scheduled → walkover" in entries and "Winner: — → away" in entries
+    assert "Status: Scheduled → Walkover" in entries and "Winner: — → away" in entries
 
 
 def test_the_game_audit_page_shows_what_changed():
@@ -243,7 +243,7 @@ def test_a_score_card_and_its_result_read_in_words_not_numbers():
     entries = shown_as_words(region(page, "audit-entries", "</table>"))
     assert "Table 1 source: from the score card" in entries
     assert "Table 1 games: 14–9, 6–14" in entries and "Table 2 bullseyes: 2–0" in entries
-    assert f"Table 1 home: {home[0].name}, {home[1].name}" in entries
+    assert f"Table 1 {fixture.home.name}: {home[0].name}, {home[1].name}" in entries
     assert "Table 2 hang jacks: 1–0" in entries
     assert "Home tables: 1" in entries and "Figures" not in entries
     # The fixture is dated as every list and sentence dates a day, not "Tue 09 Sep 2025".
