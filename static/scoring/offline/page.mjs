@@ -741,12 +741,14 @@ function recordedFirst(numbers) {
  * a row the scorer has seen, which the sheet alone would not say. Hands it added are not
  * said: they come at the foot of the sheet, where the next hand goes. */
 function changedOnTheOtherPhone(before, after) {
-  const now = new Map(after.map((hand) => [hand.number, JSON.stringify(hand.facts)]));
+  // The facts compared as the same facts, whatever the order of their keys (PostgreSQL keeps
+  // a hand's facts in an order of its own: the page's state and a reply's can differ).
+  const now = new Map(after.map((hand) => [hand.number, hand.facts]));
   const corrected = [];
   const undone = [];
   for (const hand of before) {
     if (!now.has(hand.number)) undone.push(hand.number);
-    else if (now.get(hand.number) !== JSON.stringify(hand.facts)) corrected.push(hand.number);
+    else if (!sameFacts(now.get(hand.number), hand.facts)) corrected.push(hand.number);
   }
   const said = [];
   if (corrected.length) said.push(`${handsWords(corrected)} ${corrected.length === 1 ? "was" : "were"} corrected`);
