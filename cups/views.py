@@ -121,6 +121,8 @@ def tie_audit(request: HttpRequest, pk: int) -> HttpResponse:
             "league": tie.competition.league,
             "entries": entries,
             "hands": hands,
+            # Its changes name the sides as the tie's page does ("Winner: — → Old Hall").
+            "sides": {"home": tie.home_name, "away": tie.away_name},
         },
     )
 

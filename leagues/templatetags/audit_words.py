@@ -417,6 +417,7 @@ def audit_changes(
     zone: str | None = None,
     hand: int | None = None,
     style: str = "",
+    sides: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Give ``hand`` (the entry's hand number) for a hand's facts, told as a player tells them
     (``hand_changes``); ``ruleset`` (the entry's season's) to leave out the figures it does not
@@ -424,13 +425,14 @@ def audit_changes(
     for an action with words of its own (``ACTION_LINES``); ``zone`` (the league's time zone,
     which the page's times are in) for the moments an entry stores: an invitation's expiry;
     ``style`` (the league's) for a result's figures named as its pages name them
-    (``figure_names``)."""
+    (``figure_names``); ``sides`` ("home" and "away" by name) where the entries are of one
+    match and there is no ``fixture`` to name them (a cup tie's)."""
     if action in ACTION_LINES:
         return {"lines": ACTION_LINES[action](before, after, fixture)}
     names = names_by_label(game.sides.all()) if game is not None else {}
     if hand:
         return {"lines": hand_changes(before, after, names)}
-    names = names | figure_names(style) | _sides(fixture)
+    names = names | figure_names(style) | _sides(fixture) | (sides or {})
     return {"lines": changes(before, after, names, figures_left_out(ruleset), zone)}
 
 

@@ -188,7 +188,8 @@ def test_the_tie_audit_page_shows_what_changed():
     client.force_login(world.users["secretary"])
     page = client.get(reverse("cups:tie_audit", args=[tie.pk])).content.decode()
     entries = shown_as_words(region(page, "audit-entries", "</table>"))
-    assert "Status: Scheduled → Walkover" in entries and "Winner: — → away" in entries
+    assert "Status: Scheduled → Walkover" in entries
+    assert f"Winner: — → {tie.away_name}" in entries and "→ away" not in entries
 
 
 def test_the_game_audit_page_shows_what_changed():
