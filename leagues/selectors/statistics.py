@@ -250,11 +250,12 @@ def player_with_pairs(
     sat in for those games (``pair_statistics``), with ``more`` added in (figures by pair from
     games played outside fixtures: a cup's race ties, ``cups.selectors.player_race_record``):
     one query for both, and two for the partners (none when ``known`` has them all:
-    ``_players``)."""
+    ``_players``). The figures only hands give are None where the player's every game was
+    entered from the score card (``_known``), as the division's players say them."""
     pairs = _together(_pairs(player=player, kinds=kinds))
     for pair, figures in (more or {}).items():
         _add(pairs.setdefault(pair, PlayFigures()), figures)
-    return _player_figures(pairs, player), _pair_rows(pairs, player=player, known=known)
+    return _known(_player_figures(pairs, player)), _pair_rows(pairs, player=player, known=known)
 
 
 def player_leaderboard(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from html import escape
 from typing import Any
 
@@ -535,11 +535,6 @@ def _card_game_lines(table: Any, side: str) -> list[dict[str, Any]]:
     ]
 
 
-def _from_card(seat: Mapping[str, Any]) -> bool:
-    """Whether a player page's seat is a league table entered from the score card."""
-    return "table" in seat and bool(seat["table"].from_card)
-
-
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A player: teams by season, figures from stored hands, partners, and games played."""
     player = found(selectors.player_get, pk=pk)
@@ -609,7 +604,6 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             more=race.pairs if race else None,
         )
         registrations = list(selectors.player_registrations(player=player))
-        card_tables = sum(1 for seat in seats if _from_card(seat))
         return {
             "player": player,
             "registrations": registrations,
@@ -625,11 +619,9 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "counts_in": SCOPE_COUNTS_IN[scope],
             "pairs": pairs,
             "seats": seats,
-            # A card has no hands: the figures above leave its tables out, and say so.
-            "card_tables": card_tables,
-            # Only cards (no game scored hand by hand): the figures from the hands are not
-            # known, not 0, and say "—", as the pages say pegs no card gave.
-            "hands_unknown": bool(stats.games_played) and not stats.hand_games,
+            # A card has no hands: the figures above leave its tables out, and say so (with
+            # cards alone, the figures from the hands are None: "—", not 0).
+            "card_tables": sum(1 for seat in seats if "table" in seat and seat["table"].from_card),
         }
 
     fragment = page_fragment(
