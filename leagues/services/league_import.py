@@ -409,9 +409,6 @@ def _plan_teams(
     ]
 
 
-#: The most matches a night a venue's own number may say, as its page allows.
-
-
 def _plan_venue(
     plan: Plan,
     sheet: Sheet,

@@ -25,7 +25,7 @@ from django import template
 from django.template.defaultfilters import pluralize
 
 from leagues.days import long_date
-from leagues.models import AuditEntry, Fixture, FixtureTable, ResultSubmission, SubmissionStatus
+from leagues.models import AuditEntry, Fixture, FixtureTable, SubmissionStatus
 from leagues.nights_off import NightsOff, NightsOffError, ranges_of
 from leagues.schedule import WEEKDAYS
 from leagues.selectors.audit import TAKEN_AWAY
@@ -388,7 +388,7 @@ def _result_reopened(before: Any, after: Any, fixture: Fixture | None) -> list[C
     why and what the sides do next; not "Status: confirmed → withdrawn"."""
     before = before if isinstance(before, dict) else {}
     after = after if isinstance(after, dict) else {}
-    statuses = dict(ResultSubmission.Status.choices)
+    statuses = LEAGUE_VALUE_WORDS["status"]
     was = statuses.get(before.get("status"), "counted").lower()
     now = statuses.get(after.get("status"), "withdrawn").lower()
     said = AuditEntry.Action.RESULT_REOPENED.label

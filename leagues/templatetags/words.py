@@ -14,6 +14,7 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from leagues.days import short_date
+from leagues.models import League
 from leagues.selectors.people import acted_by, person_or_login
 from scoring.forms.words import ordinal as _ordinal
 from scoring.forms.words import possessive as _possessive
@@ -99,8 +100,9 @@ def table_games(table: Any, league: Any) -> str:
     if not scores:
         return ""
     words = [", ".join(f"{home}–{away}" for home, away in scores)]
-    if league.style == "trinidad" or len(scores) > 1:
+    trinidad = league.style == League.Style.TRINIDAD
+    if trinidad or len(scores) > 1:
         words.append(f"{league.games_word} {table.home_games}–{table.away_games}")
-    if league.style == "trinidad":
+    if trinidad:
         words.append(f"hang jacks {table.home_hang_jacks}–{table.away_hang_jacks}")
     return " · ".join(words)
